@@ -1,0 +1,73 @@
+//! Adapters: how framecheck calls a framing implementation.
+//!
+//! Every target, in-process or subprocess, is driven through the [`Framing`]
+//! trait, so the runner, oracle and reports never know which kind it is.
+//! A Rust project implements [`Framing`] for its own framing and calls
+//! [`crate::runner::assert_conformance`] from its tests.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+pub mod reference;
+pub mod subprocess;
+
+/// One wrap request: everything a framing is given for one piece of content.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WrapRequest {
+    /// The untrusted content.
+    pub content: String,
+    /// What produced the content (`tool-result`, `retrieval`, `peer-agent`).
+    pub kind: String,
+    /// Attributes for the opening tag (source name, title, section…).
+    pub attributes: BTreeMap<String, String>,
+    /// One line on where the content came from.
+    pub provenance: String,
+}
+
+/// Why a framing did not produce an answer.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TargetError {
+    /// The framing rejected the input on purpose (a typed error, an `error`
+    /// reply). The catalogue decides whether refusing is acceptable.
+    #[error("refused: {0}")]
+    Refused(String),
+    /// The framing failed: it crashed, hung, or answered outside the protocol.
+    #[error("{reason}")]
+    Failed {
+        /// What went wrong.
+        reason: String,
+        /// The last lines the target wrote to stderr, if any.
+        stderr_tail: String,
+    },
+}
+
+impl TargetError {
+    /// A failure with no stderr to show.
+    pub fn failed(reason: impl Into<String>) -> TargetError {
+        TargetError::Failed {
+            reason: reason.into(),
+            stderr_tail: String::new(),
+        }
+    }
+}
+
+/// A framing implementation under test.
+pub trait Framing {
+    /// Wraps content; `Ok` holds the complete framed text.
+    fn wrap(&mut self, request: &WrapRequest) -> Result<String, TargetError>;
+
+    /// Reads a framed text back: `Ok(Some(body))` for exactly one valid frame,
+    /// `Ok(None)` for anything else. Targets without a reader never get here:
+    /// their read cases are skipped.
+    fn read(&mut self, text: &str) -> Result<Option<String>, TargetError>;
+}
+
+impl<F: Framing + ?Sized> Framing for Box<F> {
+    fn wrap(&mut self, request: &WrapRequest) -> Result<String, TargetError> {
+        (**self).wrap(request)
+    }
+    fn read(&mut self, text: &str) -> Result<Option<String>, TargetError> {
+        (**self).read(text)
+    }
+}

@@ -1,0 +1,1 @@
+//! The reference envelope as an in-process target.

@@ -1,0 +1,1 @@
+//! Subprocess targets speaking the JSON-lines protocol.

@@ -1,0 +1,349 @@
+//! The data types of the catalogue, before and after instantiation.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+use crate::adapter::WrapRequest;
+use crate::level::ReaderLevel;
+use crate::profile::Capability;
+
+/// Attack category; one catalogue file per category.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Category {
+    /// Content closes the frame early.
+    Breakout,
+    /// Content forges a frame or a structural element.
+    Forgery,
+    /// Delimiters in another case.
+    CaseVariant,
+    /// Frames inside frames.
+    NestedBlock,
+    /// Attribute keys or values rewrite the tag.
+    AttributeInjection,
+    /// Provenance or kind moves the header boundary or forges structure.
+    ProvenanceInjection,
+    /// Zero-width, fullwidth, homoglyph, tag-character, bidi and NFKC forms.
+    Unicode,
+    /// CRLF, lone CR, U+2028 and blank-line tricks.
+    WhitespaceAndHeader,
+    /// Texts fed to the reader: forged, truncated, concatenated, prefix-only.
+    Reader,
+    /// Fidelity: ordinary content must pass through unchanged.
+    Benign,
+}
+
+impl Category {
+    /// Every category, in report order.
+    pub const ALL: [Category; 10] = [
+        Category::Breakout,
+        Category::Forgery,
+        Category::CaseVariant,
+        Category::NestedBlock,
+        Category::AttributeInjection,
+        Category::ProvenanceInjection,
+        Category::Unicode,
+        Category::WhitespaceAndHeader,
+        Category::Reader,
+        Category::Benign,
+    ];
+
+    /// The stable kebab-case name (also the catalogue file stem).
+    pub fn name(self) -> &'static str {
+        match self {
+            Category::Breakout => "breakout",
+            Category::Forgery => "forgery",
+            Category::CaseVariant => "case-variant",
+            Category::NestedBlock => "nested-block",
+            Category::AttributeInjection => "attribute-injection",
+            Category::ProvenanceInjection => "provenance-injection",
+            Category::Unicode => "unicode",
+            Category::WhitespaceAndHeader => "whitespace-and-header",
+            Category::Reader => "reader",
+            Category::Benign => "benign",
+        }
+    }
+}
+
+impl fmt::Display for Category {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// How bad a failure of this case is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Severity {
+    /// No security effect (fidelity cases).
+    Info,
+    /// Cosmetic or hard to exploit.
+    Low,
+    /// Weakens the frame.
+    Medium,
+    /// Content escapes or forges the frame.
+    High,
+    /// Content escapes the frame in its plainest form.
+    Critical,
+}
+
+/// What a case does with the target.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Operation {
+    /// Wrap the input and judge the framed text.
+    Wrap,
+    /// Feed a text to the reader and judge its answer.
+    Read,
+    /// Wrap, judge, then read the framed text back and judge that too.
+    Roundtrip,
+}
+
+/// What the target must do for the case to pass.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Expectation {
+    /// Every structural check holds (refusing is acceptable unless `refusal: forbidden`).
+    Hold,
+    /// Structure holds and the content comes back byte for byte (benign cases).
+    Faithful,
+    /// The reader returns no body.
+    Reject,
+    /// The reader returns a body.
+    Accept,
+    /// Either answer is fine; recorded for information (Wycheproof "acceptable").
+    Acceptable,
+}
+
+/// Whether refusing the input (an error reply) counts as passing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RefusalPolicy {
+    /// Refusing is a pass: the framing declined hostile input.
+    Allowed,
+    /// Refusing is a fidelity failure: ordinary input must be framed.
+    Forbidden,
+}
+
+/// A transform applied to every delimiter placeholder of a case, expanding
+/// one written case into several concrete ones.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Variant {
+    /// Delimiters as declared.
+    Exact,
+    /// Token in upper case.
+    Upper,
+    /// Token in lower case.
+    Lower,
+    /// Token in alternating case.
+    Mixed,
+    /// Whitespace inside the delimiter (`< /tok >`).
+    Spaced,
+    /// Zero-width space spliced into the token.
+    ZeroWidth,
+    /// Zero-width joiner spliced into the token.
+    ZeroWidthJoiner,
+    /// Word joiner spliced into the token.
+    WordJoiner,
+    /// Soft hyphen spliced into the token.
+    SoftHyphen,
+    /// Unicode tag characters spliced into the token.
+    TagChars,
+    /// Bidi override and pop spliced into the token.
+    Bidi,
+    /// Variation selector spliced into the token.
+    VariationSelector,
+    /// Whole delimiter in fullwidth forms.
+    Fullwidth,
+    /// Only the brackets and slash in fullwidth forms.
+    FullwidthBrackets,
+    /// Angle or square brackets replaced by lookalikes (‹ › ⟦ ⟧).
+    BracketLookalike,
+    /// Latin letters replaced by Cyrillic lookalikes.
+    Cyrillic,
+    /// Latin letters replaced by Greek lookalikes.
+    Greek,
+    /// Letters in mathematical bold (NFKC folds them back).
+    MathBold,
+    /// Hyphen replaced by a dash lookalike.
+    DashLookalike,
+    /// Kelvin sign for k, long s for s (case folding maps them back).
+    CompatLetters,
+    /// Ligatures (ﬁ, ﬂ, ﬀ, ﬆ) where the token allows.
+    Ligature,
+    /// Circled letters (NFKC folds them back).
+    Circled,
+}
+
+/// Where a case was written.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SourceLocation {
+    /// The catalogue file.
+    pub file: PathBuf,
+    /// 1-based line of the case's `id`.
+    pub line: u64,
+}
+
+/// Placeholders in a read text that need the target's own frame. They are
+/// filled by the runner from a calibration wrap of a known benign content.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Piece {
+    /// Literal text, already instantiated from the profile.
+    Literal(String),
+    /// The whole calibration frame.
+    Frame,
+    /// The calibration frame up to where its content starts.
+    FrameHead,
+    /// The calibration content as framed.
+    FrameBody,
+    /// The calibration frame after its content.
+    FrameTail,
+}
+
+/// What a concrete case sends to the target.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Input {
+    /// A wrap request (for `wrap` and `roundtrip`).
+    Wrap(WrapRequest),
+    /// A text for the reader, in pieces still to be joined with the frame.
+    Read(Vec<Piece>),
+}
+
+/// Which request field carries the canary, so the oracle knows where it
+/// belongs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Field {
+    /// The content.
+    Content,
+    /// The kind.
+    Kind,
+    /// An attribute key or value.
+    Attributes,
+    /// The provenance line.
+    Provenance,
+}
+
+/// One concrete case, instantiated for one target: the unit the runner runs
+/// and the oracle judges.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ConcreteCase {
+    /// Stable id: `<case id>` or `<case id>~<variant>`.
+    pub id: String,
+    /// The written case's id.
+    pub base_id: String,
+    /// The variant applied.
+    pub variant: Variant,
+    /// Category.
+    pub category: Category,
+    /// One-line title.
+    pub title: String,
+    /// Why the case exists.
+    pub why: String,
+    /// CWE, OWASP and paper references.
+    pub references: Vec<String>,
+    /// Flags (Wycheproof style), explained in the file's `notes`.
+    pub flags: Vec<String>,
+    /// Severity of a failure.
+    pub severity: Severity,
+    /// What to do.
+    pub operation: Operation,
+    /// What to send.
+    pub input: Input,
+    /// What must happen.
+    pub expect: Expectation,
+    /// Whether refusing passes.
+    pub refusal: RefusalPolicy,
+    /// The first reader level at which the variant's delimiters read as the
+    /// real ones. Read cases demand rejection only from this level up.
+    pub min_level: ReaderLevel,
+    /// A marker string planted in the input; the oracle checks where it lands.
+    pub canary: String,
+    /// The fields the canary was planted in.
+    pub canary_fields: Vec<Field>,
+    /// Capabilities the case needs.
+    pub requires: Vec<Capability>,
+    /// Where the case was written.
+    pub source: SourceLocation,
+}
+
+/// A flag's explanation, from a catalogue file's `notes`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FlagNote {
+    /// What the flag marks.
+    pub description: String,
+    /// What happens when a target fails a case with this flag.
+    #[serde(default)]
+    pub effect: String,
+}
+
+/// The loaded catalogue, before instantiation.
+#[derive(Debug, Clone)]
+pub struct Catalogue {
+    /// SHA-256 over the catalogue files' bytes, in path order.
+    pub hash: String,
+    /// Flag notes from every file.
+    pub notes: BTreeMap<String, FlagNote>,
+    /// The written cases.
+    pub cases: Vec<CaseSpec>,
+}
+
+/// Text templates of a wrap input.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WrapTemplate {
+    /// Content template.
+    #[serde(default)]
+    pub content: String,
+    /// Kind template (default `tool-result`).
+    #[serde(default)]
+    pub kind: Option<String>,
+    /// Attribute templates, keys and values both templated.
+    #[serde(default)]
+    pub attributes: BTreeMap<String, String>,
+    /// Provenance template (default a benign line).
+    #[serde(default)]
+    pub provenance: Option<String>,
+}
+
+/// One case as written in a catalogue file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CaseSpec {
+    /// Stable id, unique across the catalogue.
+    pub id: String,
+    /// Category (from the file).
+    pub category: Category,
+    /// One-line title.
+    pub title: String,
+    /// Why the case exists.
+    pub why: String,
+    /// References.
+    pub references: Vec<String>,
+    /// Flags.
+    pub flags: Vec<String>,
+    /// Severity.
+    pub severity: Severity,
+    /// Operation.
+    pub operation: Operation,
+    /// Wrap input templates (wrap, roundtrip).
+    pub wrap: Option<WrapTemplate>,
+    /// Read text template (read).
+    pub text: Option<String>,
+    /// Variants to expand into.
+    pub variants: Vec<Variant>,
+    /// What must happen.
+    pub expect: Expectation,
+    /// Refusal policy.
+    pub refusal: RefusalPolicy,
+    /// Capabilities needed beyond the operation's own.
+    pub requires: Vec<Capability>,
+    /// Where it was written.
+    pub source: SourceLocation,
+}

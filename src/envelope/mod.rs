@@ -1,0 +1,4 @@
+//! The reference envelope.
+
+/// The tag name of the reference envelope.
+pub const TOKEN: &str = "framecheck-untrusted";

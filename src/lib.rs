@@ -1,0 +1,35 @@
+//! framecheck: an adversarial conformance harness for prompt-framing code.
+//!
+//! Framing wraps untrusted text (tool results, retrieved documents, peer-agent
+//! replies) in delimiters so a model can tell data from instructions.
+//! framecheck proves, structurally, that content cannot close, forge, reopen
+//! or rewrite a frame. It does not prove a model will obey the frame:
+//! framing marks provenance and raises cost; it is not a security boundary
+//! against an adaptive attacker (Nasr et al., arXiv:2510.09023; AgentDojo,
+//! arXiv:2406.13352).
+//!
+//! The modules follow the one direction data flows in:
+//!
+//! ```text
+//! attacks/*.yaml ─► catalogue ─► (profile) ─► runner ─► adapter ─► oracle ─► report
+//! ```
+//!
+//! - [`level`]: the reader levels and how each one folds text (the spec).
+//! - [`envelope`]: the reference envelope, the built-in target.
+//! - [`profile`]: target profiles: delimiters, syntax, capabilities.
+//! - [`catalogue`]: loading, validating and instantiating attack cases.
+//! - [`adapter`]: the [`adapter::Framing`] trait, in-process and subprocess.
+//! - [`oracle`]: structural checks and findings.
+//! - [`runner`]: cases through an adapter into the oracle.
+//! - [`report`]: JSON, Markdown, JUnit XML and SARIF, and baseline diffs.
+#![deny(missing_docs)]
+
+pub mod adapter;
+pub mod catalogue;
+pub mod envelope;
+pub mod level;
+pub mod oracle;
+pub mod profile;
+pub mod report;
+pub mod runner;
+pub mod yaml;

@@ -1,0 +1,164 @@
+//! The oracle: structural checks on what a target returned.
+//!
+//! The oracle decides pass or fail from the framed text alone (plus the case
+//! and the profile). It never calls the target and never uses the reference
+//! envelope's defanger: its matcher ([`scan`]) is a deliberately simple
+//! quadratic search over the [`crate::level`] folding, so the reference
+//! cannot pass its own test by construction. The two are differentially
+//! fuzzed (`fuzz/fuzz_targets/defang_differential.rs`).
+//!
+//! Every check has a stable name ([`Check`]) used in every report format.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::level::ReaderLevel;
+
+pub mod scan;
+
+/// A structural check, by its stable report name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Check {
+    /// The output begins with the outer opening delimiter and ends with its closing one.
+    #[serde(rename = "frame.shape")]
+    FrameShape,
+    /// Exactly the framing's own live delimiters, in order; none from content.
+    #[serde(rename = "delimiter.census")]
+    DelimiterCensus,
+    /// Planted text stays inside the region it was put in (no breakout).
+    #[serde(rename = "canary.containment")]
+    CanaryContainment,
+    /// The attribute-carrying tag parses to exactly the supplied attributes.
+    #[serde(rename = "tag.integrity")]
+    TagIntegrity,
+    /// Header fields cannot move the header boundary or carry line breaks.
+    #[serde(rename = "header.integrity")]
+    HeaderIntegrity,
+    /// The reader rejects what is not exactly one frame and accepts real ones.
+    #[serde(rename = "reader.verdict")]
+    ReaderVerdict,
+    /// Reading the framed text back returns the framed body.
+    #[serde(rename = "roundtrip")]
+    Roundtrip,
+    /// Benign content, attributes and provenance pass through unchanged.
+    #[serde(rename = "fidelity")]
+    Fidelity,
+}
+
+impl Check {
+    /// The stable name, as serialized.
+    pub fn name(self) -> &'static str {
+        match self {
+            Check::FrameShape => "frame.shape",
+            Check::DelimiterCensus => "delimiter.census",
+            Check::CanaryContainment => "canary.containment",
+            Check::TagIntegrity => "tag.integrity",
+            Check::HeaderIntegrity => "header.integrity",
+            Check::ReaderVerdict => "reader.verdict",
+            Check::Roundtrip => "roundtrip",
+            Check::Fidelity => "fidelity",
+        }
+    }
+
+    /// A one-line fix hint for reports.
+    pub fn hint(self) -> &'static str {
+        match self {
+            Check::FrameShape => "Emit exactly one opening delimiter at the start and one closing delimiter at the end.",
+            Check::DelimiterCensus => "Defang every reading of every structural token in content and header fields, at the level you claim: case-fold, NFKC-normalise, drop ignorable characters and map lookalikes before matching.",
+            Check::CanaryContainment => "Content must not be able to end the frame or the header: defang the closing delimiter and blank-line tricks before writing.",
+            Check::TagIntegrity => "Validate attribute keys against a name grammar and escape values (& \" < > and line breaks); never write caller keys raw.",
+            Check::HeaderIntegrity => "Replace or escape every line break (CR, LF, VT, FF, NEL, U+2028, U+2029) in provenance, kind and attribute values.",
+            Check::ReaderVerdict => "Read back exactly one frame: anchored opening tag, header ended by the first blank line, closing tag at the very end, and no live token inside (at the Unicode level).",
+            Check::Roundtrip => "The reader must return the body the writer wrote, without trimming or re-escaping it.",
+            Check::Fidelity => "Leave content that does not read as a delimiter byte for byte unchanged; do not rewrite ordinary words or whitespace.",
+        }
+    }
+}
+
+impl fmt::Display for Check {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Whether a failed check is a security failure or a fidelity failure.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CheckClass {
+    /// Content can close, forge, reopen or rewrite the frame.
+    Security,
+    /// Content, attributes or provenance were altered or refused without cause.
+    Fidelity,
+}
+
+/// A span of a text the finding points at, with some context around it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Excerpt {
+    /// Which text the offsets refer to.
+    pub text: ExcerptSource,
+    /// Byte offset where the offending span starts.
+    pub start: usize,
+    /// Byte offset where it ends.
+    pub end: usize,
+    /// The span with up to 40 bytes of context on each side, on char boundaries.
+    pub context: String,
+}
+
+/// The text an excerpt was cut from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ExcerptSource {
+    /// The framed output of a wrap.
+    Framed,
+    /// The text fed to the reader.
+    ReadInput,
+    /// The body the reader returned.
+    ReadBody,
+}
+
+/// One failed check.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Finding {
+    /// Which check failed.
+    pub check: Check,
+    /// Security or fidelity.
+    pub class: CheckClass,
+    /// The reader levels at which it fails (empty for fidelity findings,
+    /// which do not depend on a level).
+    pub levels: Vec<ReaderLevel>,
+    /// What is wrong, in one sentence.
+    pub message: String,
+    /// Where, when the failure has a location.
+    pub excerpt: Option<Excerpt>,
+}
+
+impl Excerpt {
+    /// Cuts `start..end` out of `text` with context, widening to char boundaries.
+    pub fn cut(source: ExcerptSource, text: &str, start: usize, end: usize) -> Excerpt {
+        let floor = |mut i: usize| {
+            i = i.min(text.len());
+            while !text.is_char_boundary(i) {
+                i -= 1;
+            }
+            i
+        };
+        let ceil = |mut i: usize| {
+            i = i.min(text.len());
+            while !text.is_char_boundary(i) {
+                i += 1;
+            }
+            i
+        };
+        let start = floor(start);
+        let end = ceil(end.max(start));
+        let from = floor(start.saturating_sub(40));
+        let to = ceil(end.saturating_add(40));
+        Excerpt {
+            text: source,
+            start,
+            end,
+            context: text[from..to].to_string(),
+        }
+    }
+}

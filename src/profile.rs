@@ -1,0 +1,388 @@
+//! Target profiles: what framecheck needs to know about a framing to attack it.
+//!
+//! A profile names the framing, says how to reach it (a built-in in-process
+//! implementation or a subprocess speaking the JSON-lines protocol), and
+//! declares its delimiters and capabilities. The catalogue is instantiated
+//! from the delimiters, so one catalogue audits any framing; the oracle reads
+//! the framed output against the same declaration.
+//!
+//! ```yaml
+//! name: reference
+//! adapter: { builtin: reference }
+//! delimiters:
+//!   syntax: xml-tag          # <tok attr="v">…</tok>   (or bracket-marker: [TOK]…[/TOK])
+//!   token: framecheck-untrusted
+//!   inner: null              # an element the content sits in, inside the outer one
+//!   reserved: []             # other structural tokens content must not forge
+//! header: blank-line         # header lines after the opening tag, ended by a blank line
+//! attributes: { on: outer, kind: kind, extra: [] }
+//! capabilities: [wrap, read, attributes, provenance, kind]
+//! ```
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+/// A framing under test, as declared in `targets/*.yaml`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TargetProfile {
+    /// Short stable name, used in report file names.
+    pub name: String,
+    /// One line on what the framing is.
+    #[serde(default)]
+    pub description: String,
+    /// Implementation language, for the report.
+    #[serde(default)]
+    pub language: String,
+    /// How to reach the implementation.
+    pub adapter: AdapterSpec,
+    /// The delimiters the framing writes.
+    pub delimiters: Delimiters,
+    /// Whether header lines follow the outer opening tag.
+    #[serde(default)]
+    pub header: HeaderStyle,
+    /// Where attributes are written and which names the framing adds itself.
+    #[serde(default)]
+    pub attributes: AttributeLayout,
+    /// What separates the body from the delimiters around it; stripped once on
+    /// each side before the body is compared with the content.
+    #[serde(default = "default_body_padding")]
+    pub body_padding: String,
+    /// What the implementation supports. Cases needing more are skipped.
+    pub capabilities: Vec<Capability>,
+}
+
+fn default_body_padding() -> String {
+    "\n".to_string()
+}
+
+/// How framecheck reaches a framing.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged, deny_unknown_fields)]
+pub enum AdapterSpec {
+    /// An implementation compiled into framecheck (`reference`).
+    Builtin {
+        /// Name of the built-in implementation.
+        builtin: String,
+    },
+    /// A child process speaking the protocol in `docs/protocol.md`.
+    Subprocess(SubprocessSpec),
+}
+
+/// A subprocess target.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SubprocessSpec {
+    /// Program and arguments. Relative paths resolve against `cwd`.
+    pub command: Vec<String>,
+    /// Working directory, relative to the profile file's directory.
+    #[serde(default)]
+    pub cwd: Option<PathBuf>,
+    /// Extra environment variables.
+    #[serde(default)]
+    pub env: BTreeMap<String, String>,
+    /// Per-request timeout in milliseconds.
+    #[serde(default = "default_timeout_ms")]
+    pub timeout_ms: u64,
+    /// Persistent (one process, many requests) or one-shot.
+    #[serde(default)]
+    pub mode: ProcessMode,
+    /// Largest reply line accepted, in bytes.
+    #[serde(default = "default_max_reply_bytes")]
+    pub max_reply_bytes: usize,
+}
+
+fn default_timeout_ms() -> u64 {
+    5_000
+}
+
+fn default_max_reply_bytes() -> usize {
+    16 * 1024 * 1024
+}
+
+/// Process lifetime for a subprocess target.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ProcessMode {
+    /// Started once and kept running; requests are JSON lines.
+    #[default]
+    Persistent,
+    /// One process per request: one request line on stdin, one reply on stdout.
+    OneShot,
+}
+
+/// The delimiter vocabulary of a framing.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Delimiters {
+    /// Tag or marker syntax.
+    pub syntax: Syntax,
+    /// The outer token: `framecheck-untrusted`, `A2A_RESULT_FROM_PEER`, `context`.
+    pub token: String,
+    /// An element inside the outer one that holds the content (`source`).
+    #[serde(default)]
+    pub inner: Option<String>,
+    /// Further structural tokens content must not forge (`note`).
+    #[serde(default)]
+    pub reserved: Vec<String>,
+}
+
+impl Delimiters {
+    /// Every structural token: outer, inner, reserved.
+    pub fn all_tokens(&self) -> Vec<&str> {
+        let mut tokens = vec![self.token.as_str()];
+        tokens.extend(self.inner.as_deref());
+        tokens.extend(self.reserved.iter().map(String::as_str));
+        tokens
+    }
+}
+
+/// The two delimiter syntaxes framecheck knows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Syntax {
+    /// `<tok attr="v">…</tok>`
+    XmlTag,
+    /// `[TOK]…[/TOK]`
+    BracketMarker,
+}
+
+impl Syntax {
+    /// The characters that open and close a delimiter.
+    pub fn brackets(self) -> (char, char) {
+        match self {
+            Syntax::XmlTag => ('<', '>'),
+            Syntax::BracketMarker => ('[', ']'),
+        }
+    }
+
+    /// The opening delimiter of `token` without attributes.
+    pub fn open(self, token: &str) -> String {
+        let (l, r) = self.brackets();
+        format!("{l}{token}{r}")
+    }
+
+    /// The opening delimiter of `token` up to where attributes would start.
+    pub fn open_start(self, token: &str) -> String {
+        let (l, _) = self.brackets();
+        format!("{l}{token}")
+    }
+
+    /// The closing delimiter of `token`.
+    pub fn close(self, token: &str) -> String {
+        let (l, r) = self.brackets();
+        format!("{l}/{token}{r}")
+    }
+}
+
+/// Whether the framing writes header lines after its opening tag.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum HeaderStyle {
+    /// No header: content follows the opening delimiter.
+    #[default]
+    None,
+    /// Header lines (provenance, a note to the reader) end at the first blank line.
+    BlankLine,
+}
+
+/// Where attributes live in the framed output.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AttributeLayout {
+    /// Which opening tag carries the attributes.
+    #[serde(default)]
+    pub on: TagRole,
+    /// Attribute that carries the envelope's `kind`, if any.
+    #[serde(default)]
+    pub kind: Option<String>,
+    /// Attributes the framing adds itself (values not checked).
+    #[serde(default)]
+    pub extra: Vec<String>,
+}
+
+/// Outer or inner element.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TagRole {
+    /// The outer token's opening tag.
+    #[default]
+    Outer,
+    /// The inner token's opening tag.
+    Inner,
+}
+
+/// Something a framing can do. Cases that need a missing capability are skipped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Capability {
+    /// Wrap content.
+    Wrap,
+    /// Read a framed text back.
+    Read,
+    /// Write caller-supplied attributes on a tag.
+    Attributes,
+    /// Write a provenance line in the header.
+    Provenance,
+    /// Write the envelope kind.
+    Kind,
+}
+
+impl TargetProfile {
+    /// True when the profile declares `capability`.
+    pub fn can(&self, capability: Capability) -> bool {
+        self.capabilities.contains(&capability)
+    }
+
+    /// The token whose opening tag carries attributes.
+    pub fn attribute_token(&self) -> &str {
+        match (self.attributes.on, &self.delimiters.inner) {
+            (TagRole::Inner, Some(inner)) => inner,
+            _ => &self.delimiters.token,
+        }
+    }
+
+    /// The token whose element directly holds the content.
+    pub fn content_token(&self) -> &str {
+        self.delimiters.inner.as_deref().unwrap_or(&self.delimiters.token)
+    }
+
+    /// The built-in profile of the reference envelope.
+    pub fn reference() -> TargetProfile {
+        TargetProfile {
+            name: "reference".into(),
+            description: "framecheck's reference tag envelope (in-process)".into(),
+            language: "rust".into(),
+            adapter: AdapterSpec::Builtin {
+                builtin: "reference".into(),
+            },
+            delimiters: Delimiters {
+                syntax: Syntax::XmlTag,
+                token: crate::envelope::TOKEN.into(),
+                inner: None,
+                reserved: vec![],
+            },
+            header: HeaderStyle::BlankLine,
+            attributes: AttributeLayout {
+                on: TagRole::Outer,
+                kind: Some("kind".into()),
+                extra: vec![],
+            },
+            body_padding: "\n".into(),
+            capabilities: vec![
+                Capability::Wrap,
+                Capability::Read,
+                Capability::Attributes,
+                Capability::Provenance,
+                Capability::Kind,
+            ],
+        }
+    }
+
+    /// Loads and validates a profile from a YAML file.
+    pub fn load(path: &Path) -> Result<LoadedProfile, ProfileError> {
+        let text = std::fs::read_to_string(path).map_err(|source| ProfileError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        let profile = TargetProfile::parse(&text).map_err(|message| ProfileError::Invalid {
+            path: path.to_path_buf(),
+            message,
+        })?;
+        let dir = path
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| PathBuf::from("."));
+        Ok(LoadedProfile { profile, dir })
+    }
+
+    /// Parses and validates a profile from YAML text. The error message names
+    /// the line and column where the YAML parser could locate the problem.
+    pub fn parse(text: &str) -> Result<TargetProfile, String> {
+        let options = crate::yaml::options();
+        let profile: TargetProfile = serde_saphyr::from_str_with_options(text, options)
+            .map_err(|e| crate::yaml::describe(&e))?;
+        profile.validate()?;
+        Ok(profile)
+    }
+
+    /// Checks what serde cannot: token grammar and consistency.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.name.is_empty()
+            || !self
+                .name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        {
+            return Err(format!(
+                "name {:?} must be non-empty ASCII letters, digits, '-' or '_'",
+                self.name
+            ));
+        }
+        let mut seen = Vec::new();
+        for token in self.delimiters.all_tokens() {
+            if token.is_empty()
+                || !token.chars().all(|c| c.is_ascii_graphic())
+                || token.contains(['<', '>', '[', ']', '/', '"', '\'', '='])
+            {
+                return Err(format!(
+                    "token {token:?} must be printable ASCII without brackets, slashes, quotes or '='"
+                ));
+            }
+            let folded = token.to_ascii_lowercase();
+            if seen.contains(&folded) {
+                return Err(format!("token {token:?} is declared twice"));
+            }
+            seen.push(folded);
+        }
+        if self.attributes.on == TagRole::Inner && self.delimiters.inner.is_none() {
+            return Err("attributes.on is inner but delimiters.inner is not set".into());
+        }
+        if !self.can(Capability::Wrap) {
+            return Err("every target must declare the wrap capability".into());
+        }
+        if let AdapterSpec::Subprocess(spec) = &self.adapter {
+            if spec.command.is_empty() {
+                return Err("adapter.command must name a program".into());
+            }
+            if spec.timeout_ms == 0 {
+                return Err("adapter.timeout_ms must be positive".into());
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A profile together with the directory it was loaded from, against which
+/// its relative paths resolve.
+#[derive(Debug, Clone)]
+pub struct LoadedProfile {
+    /// The validated profile.
+    pub profile: TargetProfile,
+    /// Directory of the profile file.
+    pub dir: PathBuf,
+}
+
+/// Why a profile could not be loaded.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ProfileError {
+    /// The file could not be read.
+    #[error("{path}: {source}")]
+    Io {
+        /// The profile file.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// The file is not a valid profile.
+    #[error("{path}: {message}")]
+    Invalid {
+        /// The profile file.
+        path: PathBuf,
+        /// What is wrong, with line and column where known.
+        message: String,
+    },
+}
