@@ -41,9 +41,7 @@ use unicode_normalization::UnicodeNormalization;
 
 /// How strictly a reader recognises a delimiter. Ordered from the strictest
 /// (most literal) reader to the most forgiving one.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum ReaderLevel {
     /// Byte-for-byte comparison.
@@ -257,7 +255,10 @@ mod tests {
             ("FRAMECHECK-UNTRUSTED", ReaderLevel::AsciiCaseInsensitive),
             ("FrameCheck-Untrusted", ReaderLevel::AsciiCaseInsensitive),
             ("framecheck\u{200B}-untrusted", ReaderLevel::Unicode),
-            ("ｆｒａｍｅｃｈｅｃｋ－ｕｎｔｒｕｓｔｅｄ", ReaderLevel::Unicode),
+            (
+                "ｆｒａｍｅｃｈｅｃｋ－ｕｎｔｒｕｓｔｅｄ",
+                ReaderLevel::Unicode,
+            ),
             ("frаmeсheck-untrusted", ReaderLevel::Unicode), // Cyrillic а, с
             ("frame\u{E0063}check-untrusted", ReaderLevel::Unicode),
             ("framecheck\u{2010}untrusted", ReaderLevel::Unicode),
@@ -278,7 +279,8 @@ mod tests {
 
     #[test]
     fn benign_text_is_not_remapped_into_ascii() {
-        for text in ["日本語のテキスト", "مرحبا بالعالم", "Ünïcödé", "0 rn 1l"] {
+        for text in ["日本語のテキスト", "مرحبا بالعالم", "Ünïcödé", "0 rn 1l"]
+        {
             let folded = fold_str(text, ReaderLevel::Unicode);
             assert!(
                 !folded.is_ascii() || text.is_ascii(),

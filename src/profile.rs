@@ -246,7 +246,10 @@ impl TargetProfile {
 
     /// The token whose element directly holds the content.
     pub fn content_token(&self) -> &str {
-        self.delimiters.inner.as_deref().unwrap_or(&self.delimiters.token)
+        self.delimiters
+            .inner
+            .as_deref()
+            .unwrap_or(&self.delimiters.token)
     }
 
     /// The built-in profile of the reference envelope.

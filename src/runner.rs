@@ -2,12 +2,17 @@
 //! back to the oracle. It decides nothing itself; every verdict comes from the
 //! oracle's findings or from what the target did (refused, failed).
 
+use std::panic::AssertUnwindSafe;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
+
 use serde::{Deserialize, Serialize};
 
-use crate::catalogue::ConcreteCase;
+use crate::adapter::{Framing, TargetError};
+use crate::catalogue::{ConcreteCase, Input, Operation, Piece, RefusalPolicy};
 use crate::level::ReaderLevel;
-use crate::oracle::{CheckClass, Finding};
-use crate::profile::TargetProfile;
+use crate::oracle::{self, Calibration, CheckClass, Finding};
+use crate::profile::{Capability, TargetProfile};
 
 /// What happened when one case ran.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -173,4 +178,320 @@ pub struct RunResult {
     pub meta: RunMeta,
     /// One result per concrete case, in catalogue order.
     pub results: Vec<CaseResult>,
+}
+
+/// What a run needs besides the cases and the target.
+#[derive(Debug, Clone)]
+pub struct RunOptions {
+    /// The level pass/fail is decided at.
+    pub level: ReaderLevel,
+    /// SHA-256 of the catalogue the cases came from.
+    pub catalogue_hash: String,
+    /// The `--only` filters, recorded in the report.
+    pub filters: Vec<String>,
+    /// A problem found before the run (catalogue errors) that makes it
+    /// incomplete; recorded so the run cannot look clean.
+    pub harness_error: Option<String>,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        RunOptions {
+            level: ReaderLevel::Unicode,
+            catalogue_hash: String::new(),
+            filters: Vec::new(),
+            harness_error: None,
+        }
+    }
+}
+
+/// Runs `cases` against `framing` and returns every result, in case order.
+///
+/// `on_result` sees each result as it is produced (progress bars). `cancel`
+/// is polled between cases; when it is set the run stops and is marked
+/// unfinished in `meta.harness_error`.
+pub fn run(
+    cases: &[ConcreteCase],
+    profile: &TargetProfile,
+    framing: &mut dyn Framing,
+    options: &RunOptions,
+    cancel: &AtomicBool,
+    on_result: &mut dyn FnMut(&CaseResult),
+) -> RunResult {
+    let started = Instant::now();
+    let started_unix = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    let mut harness_error = options.harness_error.clone();
+    let needs_frame = cases.iter().any(|c| matches!(&c.input, Input::Read(pieces) if pieces.iter().any(|p| !matches!(p, Piece::Literal(_)))));
+    let calibration = if needs_frame && profile.can(Capability::Wrap) {
+        Some(calibrate_target(profile, framing))
+    } else {
+        None
+    };
+    let mut results = Vec::with_capacity(cases.len());
+    for case in cases {
+        if cancel.load(Ordering::SeqCst) {
+            harness_error = Some(format!(
+                "interrupted after {} of {} cases",
+                results.len(),
+                cases.len()
+            ));
+            break;
+        }
+        let case_started = Instant::now();
+        let (outcome, evidence) = run_case(case, profile, framing, calibration.as_ref());
+        let result = CaseResult {
+            case: case.clone(),
+            outcome,
+            evidence,
+            elapsed_us: case_started.elapsed().as_micros().min(u64::MAX as u128) as u64,
+        };
+        on_result(&result);
+        results.push(result);
+    }
+    RunResult {
+        meta: RunMeta {
+            framecheck_version: env!("CARGO_PKG_VERSION").to_string(),
+            catalogue_hash: options.catalogue_hash.clone(),
+            target: profile.clone(),
+            level: options.level,
+            started_unix,
+            duration_ms: started.elapsed().as_millis().min(u64::MAX as u128) as u64,
+            filters: options.filters.clone(),
+            harness_error,
+        },
+        results,
+    }
+}
+
+/// Wraps the oracle's benign calibration request, so read cases can be
+/// built from the target's own frame.
+fn calibrate_target(
+    profile: &TargetProfile,
+    framing: &mut dyn Framing,
+) -> Result<Calibration, String> {
+    let request = oracle::calibration_request();
+    let framed =
+        guarded(|| framing.wrap(&request)).map_err(|e| format!("calibration wrap failed: {e}"))?;
+    oracle::calibrate(profile, &request, &framed)
+        .map_err(|e| format!("calibration frame unusable: {e}"))
+}
+
+fn run_case(
+    case: &ConcreteCase,
+    profile: &TargetProfile,
+    framing: &mut dyn Framing,
+    calibration: Option<&Result<Calibration, String>>,
+) -> (Outcome, Evidence) {
+    let mut evidence = Evidence::default();
+    if let Some(missing) = case.requires.iter().find(|c| !profile.can(**c)) {
+        let reason = format!("target lacks the {} capability", capability_name(*missing));
+        return (Outcome::Skipped { reason }, evidence);
+    }
+    let outcome = match (&case.input, case.operation) {
+        (Input::Wrap(request), operation) => match guarded(|| framing.wrap(request)) {
+            Err(error) => refusal_or_error(case, error),
+            Ok(framed) => {
+                let outcome = if operation == Operation::Roundtrip && profile.can(Capability::Read)
+                {
+                    match guarded(|| framing.read(&framed)) {
+                        Err(TargetError::Refused(reason)) => {
+                            evidence.read_body = Some(None);
+                            judged(
+                                oracle::judge_roundtrip(case, profile, request, &framed, None),
+                                Some(reason),
+                            )
+                        }
+                        Err(error) => refusal_or_error(case, error),
+                        Ok(body) => {
+                            let findings = oracle::judge_roundtrip(
+                                case,
+                                profile,
+                                request,
+                                &framed,
+                                body.as_deref(),
+                            );
+                            evidence.read_body = Some(body);
+                            judged(findings, None)
+                        }
+                    }
+                } else {
+                    judged(oracle::judge_wrap(case, profile, request, &framed), None)
+                };
+                evidence.framed = Some(framed);
+                outcome
+            }
+        },
+        (Input::Read(pieces), _) => match resolve_pieces(pieces, calibration) {
+            Err(reason) => Outcome::Error {
+                reason,
+                stderr_tail: String::new(),
+            },
+            Ok(text) => {
+                let outcome = match guarded(|| framing.read(&text)) {
+                    // A reader that refuses a text has rejected it.
+                    Err(TargetError::Refused(_)) => {
+                        evidence.read_body = Some(None);
+                        judged(oracle::judge_read(case, profile, &text, None), None)
+                    }
+                    Err(error) => refusal_or_error(case, error),
+                    Ok(body) => {
+                        let findings = oracle::judge_read(case, profile, &text, body.as_deref());
+                        evidence.read_body = Some(body);
+                        judged(findings, None)
+                    }
+                };
+                evidence.read_text = Some(text);
+                outcome
+            }
+        },
+    };
+    (outcome, evidence)
+}
+
+fn judged(findings: Vec<Finding>, _reader_refusal: Option<String>) -> Outcome {
+    Outcome::Judged { findings }
+}
+
+fn refusal_or_error(case: &ConcreteCase, error: TargetError) -> Outcome {
+    match error {
+        TargetError::Refused(reason) => Outcome::Refused {
+            reason,
+            acceptable: case.refusal == RefusalPolicy::Allowed,
+        },
+        TargetError::Failed {
+            reason,
+            stderr_tail,
+        } => Outcome::Error {
+            reason,
+            stderr_tail,
+        },
+    }
+}
+
+/// Calls into the target, turning a panic into a failure of this case only.
+fn guarded<T>(call: impl FnOnce() -> Result<T, TargetError>) -> Result<T, TargetError> {
+    match std::panic::catch_unwind(AssertUnwindSafe(call)) {
+        Ok(result) => result,
+        Err(panic) => {
+            let message = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "non-string panic payload".to_string());
+            Err(TargetError::failed(format!("target panicked: {message}")))
+        }
+    }
+}
+
+/// Joins a read case's pieces with the target's calibration frame.
+pub fn resolve_pieces(
+    pieces: &[Piece],
+    calibration: Option<&Result<Calibration, String>>,
+) -> Result<String, String> {
+    let mut text = String::new();
+    for piece in pieces {
+        if let Piece::Literal(literal) = piece {
+            text.push_str(literal);
+            continue;
+        }
+        let calibration = match calibration {
+            Some(Ok(calibration)) => calibration,
+            Some(Err(reason)) => return Err(reason.clone()),
+            None => {
+                return Err("case needs the target's own frame, but the target cannot wrap".into())
+            }
+        };
+        text.push_str(match piece {
+            Piece::Frame => &calibration.framed,
+            Piece::FrameHead => calibration.head(),
+            Piece::FrameBody => calibration.body(),
+            Piece::FrameTail => calibration.tail(),
+            Piece::Literal(_) => unreachable!("handled above"),
+        });
+    }
+    Ok(text)
+}
+
+fn capability_name(capability: Capability) -> &'static str {
+    match capability {
+        Capability::Wrap => "wrap",
+        Capability::Read => "read",
+        Capability::Attributes => "attributes",
+        Capability::Provenance => "provenance",
+        Capability::Kind => "kind",
+    }
+}
+
+/// Runs the built-in catalogue against `framing` and returns the result, for
+/// a Rust project's own tests. See [`assert_conformance`].
+pub fn check_conformance(
+    framing: &mut dyn Framing,
+    profile: &TargetProfile,
+    level: ReaderLevel,
+) -> RunResult {
+    let catalogue = crate::catalogue::builtin();
+    let cases = crate::catalogue::instantiate(&catalogue, profile);
+    let options = RunOptions {
+        level,
+        catalogue_hash: catalogue.hash.clone(),
+        ..RunOptions::default()
+    };
+    run(
+        &cases,
+        profile,
+        framing,
+        &options,
+        &AtomicBool::new(false),
+        &mut |_| {},
+    )
+}
+
+/// Asserts that `framing` passes every case of the built-in catalogue at
+/// `level`; panics with a list of the failing cases otherwise.
+///
+/// ```no_run
+/// use framecheck::{adapter::reference::Reference, level::ReaderLevel, profile::TargetProfile};
+/// framecheck::runner::assert_conformance(&mut Reference, &TargetProfile::reference(), ReaderLevel::Unicode);
+/// ```
+pub fn assert_conformance(framing: &mut dyn Framing, profile: &TargetProfile, level: ReaderLevel) {
+    let run = check_conformance(framing, profile, level);
+    let failures: Vec<String> = run
+        .results
+        .iter()
+        .filter(|r| {
+            matches!(
+                r.verdict_at(level),
+                Verdict::Fail | Verdict::FidelityFail | Verdict::Error
+            )
+        })
+        .map(|r| {
+            let checks: Vec<String> = r
+                .findings_at(level)
+                .iter()
+                .map(|f| format!("{}: {}", f.check, f.message))
+                .collect();
+            format!(
+                "  {} [{}] {}\n    {}",
+                r.case.id,
+                r.verdict_at(level).name(),
+                r.case.title,
+                if checks.is_empty() {
+                    format!("{:?}", r.outcome)
+                } else {
+                    checks.join("\n    ")
+                }
+            )
+        })
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "{} of {} framecheck cases fail at the {} level:\n{}",
+        failures.len(),
+        run.results.len(),
+        level,
+        failures.join("\n")
+    );
 }

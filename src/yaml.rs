@@ -14,7 +14,12 @@ pub fn options() -> serde_saphyr::Options {
 /// parser knows them.
 pub fn describe(error: &serde_saphyr::Error) -> String {
     let text = error.to_string();
-    let first = text.lines().next().unwrap_or("invalid YAML").trim().to_string();
+    let first = text
+        .lines()
+        .next()
+        .unwrap_or("invalid YAML")
+        .trim()
+        .to_string();
     match error.location() {
         Some(loc) => format!("line {}, column {}: {}", loc.line(), loc.column(), first),
         None => first,
