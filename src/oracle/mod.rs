@@ -15,7 +15,14 @@ use serde::{Deserialize, Serialize};
 
 use crate::level::ReaderLevel;
 
+mod checks;
+mod regions;
 pub mod scan;
+mod tag;
+
+pub use checks::{
+    calibrate, calibration_request, judge_read, judge_roundtrip, judge_wrap, Calibration,
+};
 
 /// A structural check, by its stable report name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
