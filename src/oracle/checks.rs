@@ -56,7 +56,13 @@ impl Findings {
         }
     }
 
-    fn security(&mut self, check: Check, level: ReaderLevel, message: String, excerpt: Option<Excerpt>) {
+    fn security(
+        &mut self,
+        check: Check,
+        level: ReaderLevel,
+        message: String,
+        excerpt: Option<Excerpt>,
+    ) {
         self.add(check, CheckClass::Security, Some(level), message, excerpt);
     }
 
@@ -73,7 +79,12 @@ impl Findings {
 }
 
 fn framed_excerpt(framed: &str, span: Range<usize>) -> Option<Excerpt> {
-    Some(Excerpt::cut(ExcerptSource::Framed, framed, span.start, span.end))
+    Some(Excerpt::cut(
+        ExcerptSource::Framed,
+        framed,
+        span.start,
+        span.end,
+    ))
 }
 
 fn token_name(profile: &TargetProfile, index: usize) -> String {
@@ -245,13 +256,19 @@ fn expected_delimiters(profile: &TargetProfile, delimiters: &[LiveDelimiter]) ->
     if profile.delimiters.inner.is_some() {
         inner_open = delimiters
             .iter()
-            .find(|d| is(d, INNER, DelimiterKind::Open) && d.start >= after_open && d.end <= before_close)
+            .find(|d| {
+                is(d, INNER, DelimiterKind::Open) && d.start >= after_open && d.end <= before_close
+            })
             .copied();
         let after_inner = inner_open.map_or(after_open, |d| d.end);
         inner_close = delimiters
             .iter()
             .rev()
-            .find(|d| is(d, INNER, DelimiterKind::Close) && d.start >= after_inner && d.end <= before_close)
+            .find(|d| {
+                is(d, INNER, DelimiterKind::Close)
+                    && d.start >= after_inner
+                    && d.end <= before_close
+            })
             .copied();
     }
     Expected {
@@ -342,7 +359,10 @@ fn check_canary(
         let content_ok = in_content && within(&span, &regions.content);
         let header_ok = in_header
             && (within(&span, &regions.header)
-                || regions.attribute_tag.as_ref().is_some_and(|t| within(&span, t)));
+                || regions
+                    .attribute_tag
+                    .as_ref()
+                    .is_some_and(|t| within(&span, t)));
         if content_ok || header_ok {
             continue;
         }
@@ -428,7 +448,10 @@ fn check_tag_integrity(
         Err(error) => {
             findings.security_everywhere(
                 Check::TagIntegrity,
-                format!("the opening `{token}` tag does not parse: expected {}", error.reason),
+                format!(
+                    "the opening `{token}` tag does not parse: expected {}",
+                    error.reason
+                ),
                 framed_excerpt(framed, error.at..error.at),
             );
             return None;
@@ -521,7 +544,11 @@ fn check_body_fidelity(
     } else {
         "the framed body differs from the content"
     };
-    findings.fidelity(Check::Fidelity, message.into(), framed_excerpt(framed, at..at));
+    findings.fidelity(
+        Check::Fidelity,
+        message.into(),
+        framed_excerpt(framed, at..at),
+    );
 }
 
 fn check_provenance_fidelity(
@@ -557,7 +584,11 @@ fn check_attribute_fidelity(
             .map(|a| (a.value.as_str(), a.at))
     };
     if profile.can(Capability::Attributes) {
-        for (key, value) in request.attributes.iter().filter(|(k, _)| tag::is_plain_name(k)) {
+        for (key, value) in request
+            .attributes
+            .iter()
+            .filter(|(k, _)| tag::is_plain_name(k))
+        {
             if let Some((written, at)) = value_of(key) {
                 if written != value {
                     findings.fidelity(
@@ -569,7 +600,12 @@ fn check_attribute_fidelity(
             }
         }
     }
-    if let Some(kind_name) = profile.attributes.kind.as_ref().filter(|_| profile.can(Capability::Kind)) {
+    if let Some(kind_name) = profile
+        .attributes
+        .kind
+        .as_ref()
+        .filter(|_| profile.can(Capability::Kind))
+    {
         match value_of(kind_name) {
             Some((written, _)) if written == request.kind => {}
             Some((_, at)) => findings.fidelity(
@@ -601,7 +637,10 @@ pub fn judge_read(
     match (case.expect, body) {
         (Expectation::Reject, Some(_)) => {
             let outer = &profile.delimiters.token;
-            for level in ReaderLevel::ALL.into_iter().filter(|&l| l >= case.min_level) {
+            for level in ReaderLevel::ALL
+                .into_iter()
+                .filter(|&l| l >= case.min_level)
+            {
                 // Point at the second frame, the usual reason for rejecting.
                 let opens: Vec<LiveDelimiter> =
                     scan::live_delimiters(text, profile.delimiters.syntax, &[outer], level)
@@ -613,7 +652,12 @@ pub fn judge_read(
                     Check::ReaderVerdict,
                     level,
                     "the reader returned a body for a text that is not exactly one frame".into(),
-                    Some(Excerpt::cut(ExcerptSource::ReadInput, text, at.start, at.end)),
+                    Some(Excerpt::cut(
+                        ExcerptSource::ReadInput,
+                        text,
+                        at.start,
+                        at.end,
+                    )),
                 );
             }
         }
@@ -639,7 +683,12 @@ fn check_body_delimiters(findings: &mut Findings, profile: &TargetProfile, body:
                 Check::ReaderVerdict,
                 level,
                 "the reader returned a body carrying a live delimiter".into(),
-                Some(Excerpt::cut(ExcerptSource::ReadBody, body, first.start, first.end)),
+                Some(Excerpt::cut(
+                    ExcerptSource::ReadBody,
+                    body,
+                    first.start,
+                    first.end,
+                )),
             );
         }
     }

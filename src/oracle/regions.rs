@@ -96,7 +96,9 @@ impl Regions {
         let content_end = delimiters
             .iter()
             .find(|d| {
-                d.token == content_token && d.kind == DelimiterKind::Close && d.start >= content_start
+                d.token == content_token
+                    && d.kind == DelimiterKind::Close
+                    && d.start >= content_start
             })
             .map_or(framed.len(), |d| d.start);
 

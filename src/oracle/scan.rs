@@ -256,7 +256,10 @@ mod tests {
         assert_eq!(found.len(), 2);
         assert_eq!(found[0].kind, DelimiterKind::Open);
         assert_eq!(found[1].kind, DelimiterKind::Close);
-        assert_eq!(&text[found[1].start..found[1].end], "[/ A2A_RESULT_FROM_PEER");
+        assert_eq!(
+            &text[found[1].start..found[1].end],
+            "[/ A2A_RESULT_FROM_PEER"
+        );
     }
 
     #[test]
@@ -332,14 +335,20 @@ mod tests {
         assert_eq!(live_levels("<note－x>", "note"), vec![Exact, Ci]);
         assert!(live_levels("<note-x>", "note").is_empty());
         // An ignorable is not a name character, so the reader still sees `<note`.
-        assert_eq!(live_levels("<note\u{200B}>", "note"), vec![Exact, Ci, Unicode]);
+        assert_eq!(
+            live_levels("<note\u{200B}>", "note"),
+            vec![Exact, Ci, Unicode]
+        );
     }
 
     #[test]
     fn readings_are_leftmost_non_overlapping_and_widened() {
         assert_eq!(readings("aaaa", "aa", Exact), vec![0..2, 2..4]);
         assert_eq!(readings("aaa", "aa", Exact), vec![0..2]);
-        assert_eq!(readings("xTokenx", "token", Exact), Vec::<Range<usize>>::new());
+        assert_eq!(
+            readings("xTokenx", "token", Exact),
+            Vec::<Range<usize>>::new()
+        );
         assert_eq!(readings("xTokenx", "token", Ci), vec![1..6]);
         // Ignorables at the edges stay outside; inside they are part of the span.
         let text = "\u{200B}to\u{200B}ken\u{200B}";

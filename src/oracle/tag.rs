@@ -21,17 +21,14 @@ use crate::profile::Syntax;
 pub(crate) fn tag_end(folded: &[FoldedChar], token_end: usize, syntax: Syntax) -> Option<usize> {
     let (_, close_bracket) = syntax.brackets();
     let mut i = folded.partition_point(|f| f.start < token_end);
-    let mut quote: Option<(char, usize)> = None;
+    let mut quote: Option<char> = None;
     while i < folded.len() {
         let f = folded[i];
         let is_ascii_quote = (f.ch == '"' || f.ch == '\'') && f.end - f.start == 1;
         match quote {
-            Some((q, opened_at)) => {
-                if is_ascii_quote && f.ch == q && f.start != opened_at {
-                    quote = None;
-                }
-            }
-            None if is_ascii_quote => quote = Some((f.ch, f.start)),
+            Some(q) if is_ascii_quote && f.ch == q => quote = None,
+            Some(_) => {}
+            None if is_ascii_quote => quote = Some(f.ch),
             None if f.ch == close_bracket => return Some(f.end),
             None => {}
         }
@@ -240,8 +237,12 @@ mod tests {
 
     fn parse(tag: &str, token: &str) -> Result<Vec<(String, String)>, TagError> {
         let end = 1 + token.len();
-        parse_attributes(tag, 0..end, Syntax::XmlTag)
-            .map(|t| t.attributes.into_iter().map(|a| (a.name, a.value)).collect())
+        parse_attributes(tag, 0..end, Syntax::XmlTag).map(|t| {
+            t.attributes
+                .into_iter()
+                .map(|a| (a.name, a.value))
+                .collect()
+        })
     }
 
     #[test]
@@ -288,7 +289,10 @@ mod tests {
         let exact = fold_with_offsets(text, ReaderLevel::Exact);
         let unicode = fold_with_offsets(text, ReaderLevel::Unicode);
         assert_eq!(tag_end(&exact, 2, Syntax::XmlTag), Some(text.len()));
-        assert_eq!(tag_end(&unicode, 2, Syntax::XmlTag), Some(text.find('b').unwrap()));
+        assert_eq!(
+            tag_end(&unicode, 2, Syntax::XmlTag),
+            Some(text.find('b').unwrap())
+        );
         let text = "<t a=\"never closed>";
         let exact = fold_with_offsets(text, ReaderLevel::Exact);
         assert_eq!(tag_end(&exact, 2, Syntax::XmlTag), None);
