@@ -8,6 +8,32 @@
 //! fuzzed (`fuzz/fuzz_targets/defang_differential.rs`).
 //!
 //! Every check has a stable name ([`Check`]) used in every report format.
+//!
+//! At each reader level the oracle finds the live delimiters, then the
+//! regions they imply: the opening tag (its end found by an attribute-aware
+//! scan), the header (up to the first blank line the reader sees), and the
+//! content region (up to the first closing delimiter of the content-carrying
+//! element the reader sees). A breakout shows up as a canary outside its
+//! region and as an intruder in the delimiter census. Security findings
+//! list the levels where they fail, merged per check and message; fidelity
+//! findings are judged once, at the exact level, for faithful cases only.
+//!
+//! The runner learns a target's frame once, from a benign calibration wrap,
+//! and builds reader cases from its pieces:
+//!
+//! ```
+//! use framecheck::oracle::{calibrate, calibration_request};
+//! use framecheck::profile::TargetProfile;
+//!
+//! let request = calibration_request();
+//! let framed = format!(
+//!     "<framecheck-untrusted kind=\"tool-result\" source=\"calibration\">\n{}\n\n{}\n</framecheck-untrusted>",
+//!     request.provenance, request.content,
+//! );
+//! let calibration = calibrate(&TargetProfile::reference(), &request, &framed).unwrap();
+//! assert_eq!(calibration.body(), request.content);
+//! assert!(calibration.tail().ends_with("</framecheck-untrusted>"));
+//! ```
 
 use std::fmt;
 
@@ -15,7 +41,14 @@ use serde::{Deserialize, Serialize};
 
 use crate::level::ReaderLevel;
 
+mod checks;
+mod regions;
 pub mod scan;
+mod tag;
+
+pub use checks::{
+    calibrate, calibration_request, judge_read, judge_roundtrip, judge_wrap, Calibration,
+};
 
 /// A structural check, by its stable report name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

@@ -1,0 +1,310 @@
+//! Reading an opening tag the way a strict parser would: where it ends, and
+//! which attributes it carries.
+//!
+//! The tag end scan is attribute-aware (a `>` inside a quoted value does not
+//! end the tag) and runs at a reader level, so a lookalike bracket outside
+//! quotes ends the tag for a Unicode reader. Attribute parsing is level
+//! independent: it is what any XML-ish parser makes of the bytes.
+
+use std::ops::Range;
+
+use super::scan::FoldedChar;
+use crate::profile::Syntax;
+
+/// Finds the end of an opening tag whose token ends at byte `token_end`:
+/// the byte just past the syntax's closing bracket, skipping quoted values.
+/// `None` when the tag never closes.
+///
+/// Quotes are recognised only as the ASCII characters themselves (a reader
+/// that folds a fullwidth quote into an attribute delimiter is not one any
+/// framing can be held to); brackets are recognised as folded.
+pub(crate) fn tag_end(folded: &[FoldedChar], token_end: usize, syntax: Syntax) -> Option<usize> {
+    let (_, close_bracket) = syntax.brackets();
+    let mut i = folded.partition_point(|f| f.start < token_end);
+    let mut quote: Option<char> = None;
+    while i < folded.len() {
+        let f = folded[i];
+        let is_ascii_quote = (f.ch == '"' || f.ch == '\'') && f.end - f.start == 1;
+        match quote {
+            Some(q) if is_ascii_quote && f.ch == q => quote = None,
+            Some(_) => {}
+            None if is_ascii_quote => quote = Some(f.ch),
+            None if f.ch == close_bracket => return Some(f.end),
+            None => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// One attribute as parsed from a tag.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Attribute {
+    /// The name, as written.
+    pub name: String,
+    /// The value with entities decoded.
+    pub value: String,
+    /// Where the name starts, in the framed text.
+    pub at: usize,
+}
+
+/// Why a tag did not parse.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct TagError {
+    /// What the parser expected.
+    pub reason: &'static str,
+    /// Byte offset where it gave up.
+    pub at: usize,
+}
+
+/// A parsed opening tag.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct ParsedTag {
+    /// The attributes in order.
+    pub attributes: Vec<Attribute>,
+    /// From the bracket to just past the closing bracket.
+    pub span: Range<usize>,
+}
+
+/// Parses the attributes of the opening tag whose delimiter spans
+/// `delimiter` in `text`: `(ws+ name ws* '=' ws* quoted)* ws* '/'? bracket`.
+pub(crate) fn parse_attributes(
+    text: &str,
+    delimiter: Range<usize>,
+    syntax: Syntax,
+) -> Result<ParsedTag, TagError> {
+    let (_, close_bracket) = syntax.brackets();
+    let mut p = Parser {
+        text,
+        pos: delimiter.end,
+    };
+    let mut attributes = Vec::new();
+    loop {
+        let spaced = p.skip_whitespace();
+        if p.eat('/') {
+            p.skip_whitespace();
+            return if p.eat(close_bracket) {
+                Ok(ParsedTag {
+                    attributes,
+                    span: delimiter.start..p.pos,
+                })
+            } else {
+                Err(p.error("a closing bracket after '/'"))
+            };
+        }
+        if p.eat(close_bracket) {
+            return Ok(ParsedTag {
+                attributes,
+                span: delimiter.start..p.pos,
+            });
+        }
+        if p.peek().is_none() {
+            return Err(p.error("a closing bracket before the end of the text"));
+        }
+        if !spaced {
+            return Err(p.error("whitespace before an attribute name"));
+        }
+        let at = p.pos;
+        let name = p.take_while(is_attribute_name_char);
+        if name.is_empty() {
+            return Err(p.error("an attribute name"));
+        }
+        p.skip_whitespace();
+        if !p.eat('=') {
+            return Err(p.error("'=' after an attribute name"));
+        }
+        p.skip_whitespace();
+        let quote = match p.peek() {
+            Some(q @ ('"' | '\'')) => q,
+            _ => return Err(p.error("a quoted attribute value")),
+        };
+        p.eat(quote);
+        let raw = p.take_while(|c| c != quote);
+        if !p.eat(quote) {
+            return Err(p.error("the closing quote of an attribute value"));
+        }
+        attributes.push(Attribute {
+            name: name.to_string(),
+            value: decode_entities(raw),
+            at,
+        });
+    }
+}
+
+fn is_attribute_name_char(c: char) -> bool {
+    !(c.is_whitespace() || matches!(c, '=' | '"' | '\'' | '<' | '>' | '[' | ']' | '/'))
+}
+
+struct Parser<'a> {
+    text: &'a str,
+    pos: usize,
+}
+
+impl<'a> Parser<'a> {
+    fn peek(&self) -> Option<char> {
+        self.text[self.pos..].chars().next()
+    }
+
+    fn eat(&mut self, c: char) -> bool {
+        if self.peek() == Some(c) {
+            self.pos += c.len_utf8();
+            true
+        } else {
+            false
+        }
+    }
+
+    fn take_while(&mut self, keep: impl Fn(char) -> bool) -> &'a str {
+        let start = self.pos;
+        while let Some(c) = self.peek() {
+            if !keep(c) {
+                break;
+            }
+            self.pos += c.len_utf8();
+        }
+        &self.text[start..self.pos]
+    }
+
+    /// Skips whitespace; true when there was some.
+    fn skip_whitespace(&mut self) -> bool {
+        !self.take_while(char::is_whitespace).is_empty()
+    }
+
+    fn error(&self, expected: &'static str) -> TagError {
+        TagError {
+            reason: expected,
+            at: self.pos,
+        }
+    }
+}
+
+/// Decodes the five XML entities and numeric character references. Anything
+/// else that starts with `&` is kept as written.
+pub(crate) fn decode_entities(raw: &str) -> String {
+    let mut out = String::with_capacity(raw.len());
+    let mut rest = raw;
+    while let Some(amp) = rest.find('&') {
+        out.push_str(&rest[..amp]);
+        rest = &rest[amp..];
+        let decoded = rest.find(';').and_then(|semi| {
+            let name = &rest[1..semi];
+            let c = match name {
+                "amp" => Some('&'),
+                "lt" => Some('<'),
+                "gt" => Some('>'),
+                "quot" => Some('"'),
+                "apos" => Some('\''),
+                _ => {
+                    let number = name.strip_prefix('#')?;
+                    let code = match number.strip_prefix(['x', 'X']) {
+                        Some(hex) if !hex.is_empty() => u32::from_str_radix(hex, 16).ok(),
+                        Some(_) => None,
+                        None if !number.is_empty() => number.parse::<u32>().ok(),
+                        None => None,
+                    };
+                    code.and_then(char::from_u32)
+                }
+            }?;
+            Some((c, semi + 1))
+        });
+        match decoded {
+            Some((c, used)) => {
+                out.push(c);
+                rest = &rest[used..];
+            }
+            None => {
+                out.push('&');
+                rest = &rest[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// True for keys a careful framing can write as they are: `[A-Za-z_][A-Za-z0-9_.-]*`.
+pub(crate) fn is_plain_name(key: &str) -> bool {
+    let mut chars = key.chars();
+    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::level::ReaderLevel;
+    use crate::oracle::scan::fold_with_offsets;
+
+    fn parse(tag: &str, token: &str) -> Result<Vec<(String, String)>, TagError> {
+        let end = 1 + token.len();
+        parse_attributes(tag, 0..end, Syntax::XmlTag).map(|t| {
+            t.attributes
+                .into_iter()
+                .map(|a| (a.name, a.value))
+                .collect()
+        })
+    }
+
+    #[test]
+    fn parses_quoted_attributes_and_decodes_entities() {
+        let got = parse(
+            r#"<t a="1 &amp; 2" b = 'x&quot;y' c="&#60;&#x3E;&bogus;&#xZZ;">"#,
+            "t",
+        )
+        .unwrap();
+        assert_eq!(
+            got,
+            vec![
+                ("a".into(), "1 & 2".into()),
+                ("b".into(), "x\"y".into()),
+                ("c".into(), "<>&bogus;&#xZZ;".into()),
+            ]
+        );
+        assert_eq!(parse("<t>", "t").unwrap(), vec![]);
+        assert_eq!(parse("<t />", "t").unwrap(), vec![]);
+        assert_eq!(parse("<t a=\"x>y\">", "t").unwrap()[0].1, "x>y");
+    }
+
+    #[test]
+    fn rejects_what_a_strict_parser_rejects() {
+        for bad in [
+            "<t a=\"1\"b=\"2\">",
+            "<t a>",
+            "<t a=1>",
+            "<t a=\"1>",
+            "<t a=\"1\" \"x\">",
+            "<t",
+            "<t / x>",
+        ] {
+            assert!(parse(bad, "t").is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn tag_end_skips_quoted_brackets_and_sees_lookalikes() {
+        let text = "<t a=\"x>y\" b='>'>rest";
+        let folded = fold_with_offsets(text, ReaderLevel::Exact);
+        assert_eq!(tag_end(&folded, 2, Syntax::XmlTag), Some(text.len() - 4));
+        let text = "<t a›b=\"1\">";
+        let exact = fold_with_offsets(text, ReaderLevel::Exact);
+        let unicode = fold_with_offsets(text, ReaderLevel::Unicode);
+        assert_eq!(tag_end(&exact, 2, Syntax::XmlTag), Some(text.len()));
+        assert_eq!(
+            tag_end(&unicode, 2, Syntax::XmlTag),
+            Some(text.find('b').unwrap())
+        );
+        let text = "<t a=\"never closed>";
+        let exact = fold_with_offsets(text, ReaderLevel::Exact);
+        assert_eq!(tag_end(&exact, 2, Syntax::XmlTag), None);
+    }
+
+    #[test]
+    fn plain_names() {
+        for ok in ["a", "_x", "data-id", "a.b_c-1"] {
+            assert!(is_plain_name(ok), "{ok}");
+        }
+        for bad in ["", "1a", "a b", "a\"", "é", "-a"] {
+            assert!(!is_plain_name(bad), "{bad}");
+        }
+    }
+}
