@@ -169,7 +169,6 @@ impl Child {
         }
     }
 
-    #[allow(clippy::type_complexity)]
     fn start_threads(
         process: std::process::Child,
         mut stdin: std::process::ChildStdin,

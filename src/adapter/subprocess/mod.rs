@@ -54,6 +54,12 @@ const EXIT_GRACE: Duration = Duration::from_millis(100);
 /// failure.
 const STDERR_SETTLE: Duration = Duration::from_millis(200);
 
+/// Extra time, on top of the request timeout, for a request that has to
+/// start its child first. Interpreters behind version-manager shims can take
+/// seconds to start on a loaded machine; without an allowance such a target
+/// would time out on every request, restarting forever.
+pub const DEFAULT_STARTUP_ALLOWANCE: Duration = Duration::from_secs(10);
+
 /// The program name that stands for framecheck's own executable.
 pub const SELF_PROGRAM: &str = "framecheck";
 
@@ -64,8 +70,10 @@ pub const SELF_PROGRAM: &str = "framecheck";
 /// persistent mode the child is kept for the next request; in one-shot mode
 /// each request gets its own process, which is killed once it has replied.
 ///
-/// Each request's timeout covers starting the child (when one has to be
-/// started), writing the request and reading the reply.
+/// Each request's timeout covers writing the request and reading the reply;
+/// a request that has to start the child first (every request in one-shot
+/// mode) also gets the startup allowance ([`DEFAULT_STARTUP_ALLOWANCE`]
+/// unless changed with [`SubprocessFraming::with_startup_allowance`]).
 #[derive(Debug)]
 pub struct SubprocessFraming {
     command: Vec<String>,
@@ -73,6 +81,7 @@ pub struct SubprocessFraming {
     cwd: PathBuf,
     env: BTreeMap<String, String>,
     timeout: Duration,
+    startup_allowance: Duration,
     mode: ProcessMode,
     max_reply_bytes: usize,
     child: Option<ChildSlot>,
@@ -117,6 +126,7 @@ impl SubprocessFraming {
             cwd,
             env: spec.env.clone(),
             timeout: Duration::from_millis(spec.timeout_ms),
+            startup_allowance: DEFAULT_STARTUP_ALLOWANCE,
             mode: spec.mode,
             max_reply_bytes: spec.max_reply_bytes,
             child: None,
@@ -125,6 +135,12 @@ impl SubprocessFraming {
             last_spawn_error: String::new(),
             last_stderr_tail: String::new(),
         }
+    }
+
+    /// Sets the extra time a request gets when it has to start the child.
+    pub fn with_startup_allowance(mut self, allowance: Duration) -> SubprocessFraming {
+        self.startup_allowance = allowance;
+        self
     }
 
     /// The target of a loaded profile, or `None` when the profile names a
@@ -165,7 +181,10 @@ impl SubprocessFraming {
     fn call(&mut self, op: Op, line: impl FnOnce(u64) -> String) -> Result<Reply, TargetError> {
         let id = self.next_id;
         self.next_id += 1;
-        let deadline = Instant::now() + self.timeout;
+        let mut deadline = Instant::now() + self.timeout;
+        if self.child.is_none() {
+            deadline += self.startup_allowance;
+        }
         let one_shot = self.mode == ProcessMode::OneShot;
         let timeout_ms = self.timeout.as_millis();
         let cap = self.max_reply_bytes;
