@@ -341,6 +341,12 @@ mod tests {
     use super::*;
 
     #[test]
+    fn targets_can_move_between_threads() {
+        fn assert_send<T: Send>() {}
+        assert_send::<SubprocessFraming>();
+    }
+
+    #[test]
     fn framecheck_resolves_to_the_running_executable() {
         let exe = std::env::current_exe().unwrap();
         assert_eq!(resolve_program("framecheck", Path::new("/x")), Ok(exe));

@@ -243,4 +243,30 @@ mod tests {
         assert!(replies.iter().all(|r| r["error"].is_string()), "{out}");
         assert!(replies[1]["error"].as_str().unwrap().contains("frobnicate"));
     }
+
+    proptest::proptest! {
+        /// Whatever arrives, every non-blank line gets exactly one reply line
+        /// and each reply is a JSON object.
+        #[test]
+        fn any_input_gets_one_json_reply_per_line(lines: Vec<Vec<u8>>) {
+            let mut input = Vec::new();
+            let mut expected = 0;
+            for mut line in lines {
+                line.retain(|&b| b != b'\n');
+                if !line.iter().all(u8::is_ascii_whitespace) {
+                    expected += 1;
+                }
+                input.extend_from_slice(&line);
+                input.push(b'\n');
+            }
+            let mut output = Vec::new();
+            serve(&mut Brackets, input.as_slice(), &mut output).unwrap();
+            let text = String::from_utf8(output).unwrap();
+            proptest::prop_assert_eq!(text.lines().count(), expected);
+            for reply in text.lines() {
+                let value: Value = serde_json::from_str(reply).unwrap();
+                proptest::prop_assert!(value.is_object());
+            }
+        }
+    }
 }
