@@ -386,4 +386,43 @@ mod tests {
             Path::new("/repo/targets")
         );
     }
+
+    /// The only test in the library that starts children, so killing every
+    /// live group cannot disturb another test.
+    #[test]
+    fn kill_all_children_kills_live_targets_which_then_restart() {
+        let python = std::process::Command::new("python3")
+            .arg("--version")
+            .output();
+        if !python.is_ok_and(|o| o.status.success()) {
+            eprintln!("SKIPPED kill_all_children test: python3 is not installed");
+            return;
+        }
+        let spec = SubprocessSpec {
+            command: vec![
+                "python3".into(),
+                "tests/adapters/misbehave.py".into(),
+                "none".into(),
+            ],
+            cwd: None,
+            env: BTreeMap::new(),
+            timeout_ms: 5_000,
+            mode: ProcessMode::Persistent,
+            max_reply_bytes: 1024,
+        };
+        let mut target = SubprocessFraming::new(&spec, Path::new(env!("CARGO_MANIFEST_DIR")));
+        let request = WrapRequest {
+            content: "x".into(),
+            ..WrapRequest::default()
+        };
+        assert_eq!(target.wrap(&request), Ok("<<x>>".into()));
+        kill_all_children();
+        match target.wrap(&request) {
+            Err(TargetError::Failed { reason, .. }) => {
+                assert!(reason.contains("signal: 9"), "{reason}")
+            }
+            other => panic!("expected a failure, got {other:?}"),
+        }
+        assert_eq!(target.wrap(&request), Ok("<<x>>".into()));
+    }
 }
