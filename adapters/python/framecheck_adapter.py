@@ -1,0 +1,54 @@
+"""Serve a Python framing to framecheck over its JSON-lines protocol.
+
+Write ``wrap`` (and ``read`` if the framing has a reader), then call
+``serve(wrap, read)``. The same loop serves persistent and one-shot mode.
+``wrap(content, kind=..., attributes=..., provenance=...)`` returns the framed
+text; ``read(text)`` returns the body or ``None``. Raise ``Refusal`` to reject
+an input on purpose; any other exception is a bug: it ends the process with a
+traceback on stderr, which framecheck reports as a failure.
+"""
+
+import json
+import sys
+
+
+class Refusal(Exception):
+    """The framing rejects this input on purpose; the message says why."""
+
+
+def _answer(request, wrap, read):
+    if not isinstance(request, dict):
+        return {"id": None, "error": "invalid request: not a JSON object"}
+    rid, op = request.get("id"), request.get("op")
+    field = {"wrap": "content", "read": "text"}.get(op)
+    if field is None or (op == "read" and read is None):
+        return {"id": rid, "error": f"unsupported op {op!r}"}
+    argument = request.get(field)
+    if not isinstance(argument, str):
+        return {"id": rid, "error": f"invalid request: {field} must be a string"}
+    try:
+        if op == "read":
+            return {"id": rid, "body": read(argument)}
+        return {"id": rid, "framed": wrap(argument, kind=request.get("kind", ""),
+                                          attributes=request.get("attributes") or {},
+                                          provenance=request.get("provenance", ""))}
+    except Refusal as refusal:
+        return {"id": rid, "error": str(refusal) or "refused"}
+
+
+def serve(wrap, read=None, stdin=None, stdout=None):
+    """Answer requests from stdin on stdout until stdin closes."""
+    stdin = stdin or sys.stdin.buffer
+    stdout = stdout or sys.stdout.buffer
+    for raw in stdin:  # bytes split at b"\n" only, never at U+2028 or \r
+        if not raw.strip():
+            continue
+        try:
+            request = json.loads(raw.decode("utf-8"))
+        except ValueError as malformed:  # bad UTF-8 or bad JSON
+            reply = {"id": None, "error": f"invalid request: {malformed}"}
+        else:
+            reply = _answer(request, wrap, read)
+        # ensure_ascii keeps a lone surrogate visible as an escape, not a crash.
+        stdout.write((json.dumps(reply) + "\n").encode("ascii"))
+        stdout.flush()

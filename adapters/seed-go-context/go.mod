@@ -1,0 +1,3 @@
+module framecheck.local/seed-go-context
+
+go 1.19

@@ -1,1 +1,0 @@
-//! Subprocess targets speaking the JSON-lines protocol.

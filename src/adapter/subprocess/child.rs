@@ -1,0 +1,398 @@
+//! One running target process and the threads that keep its pipes moving.
+//!
+//! Three threads per child, so no pipe can stall the harness: a writer owns
+//! stdin (a child that never reads can block it, never the caller), a reader
+//! splits stdout into lines under a size cap, and a drain empties stderr into
+//! a bounded tail buffer (a child flooding stderr never blocks on a full
+//! pipe). The child leads its own process group, so killing the group also
+//! kills any grandchildren it started; every child is reaped.
+
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::ffi::OsStr;
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::os::unix::process::CommandExt;
+use std::path::Path;
+use std::process::{Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// Process groups of children that are running or not yet reaped.
+static LIVE_GROUPS: Mutex<BTreeSet<i32>> = Mutex::new(BTreeSet::new());
+
+fn live_groups() -> MutexGuard<'static, BTreeSet<i32>> {
+    // The set stays consistent even if a holder panicked: every operation on
+    // it is a single insert or remove.
+    LIVE_GROUPS
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// Sends SIGKILL to the process group of every subprocess target still alive.
+///
+/// Meant for the CLI's Ctrl-C handler, so an interrupted run leaves no
+/// adapters (or their grandchildren) behind. The children are reaped when
+/// their [`super::SubprocessFraming`] is dropped.
+pub fn kill_all_children() {
+    for &group in live_groups().iter() {
+        kill_group(group);
+    }
+}
+
+fn kill_group(group: i32) {
+    // SAFETY: kill(2) has no memory-safety preconditions. A negative pid
+    // addresses the group; the group cannot have been recycled because its
+    // leader is not reaped until after it leaves LIVE_GROUPS.
+    unsafe {
+        libc::kill(-group, libc::SIGKILL);
+    }
+}
+
+/// True when `pid` has exited, without reaping it (so its process group id
+/// cannot be recycled while we still mean to signal it).
+fn has_exited(pid: u32) -> bool {
+    // SAFETY: siginfo_t is plain data; zeroed is a valid value, and waitid
+    // only writes into it.
+    let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+    let flags = libc::WEXITED | libc::WNOHANG | libc::WNOWAIT;
+    let rc = unsafe { libc::waitid(libc::P_PID, pid as libc::id_t, &mut info, flags) };
+    #[cfg(target_os = "linux")]
+    let exited_pid = unsafe { info.si_pid() };
+    #[cfg(not(target_os = "linux"))]
+    let exited_pid = info.si_pid;
+    rc == 0 && exited_pid != 0
+}
+
+/// What the stdout reader saw.
+enum StdoutEvent {
+    Line(Vec<u8>),
+    TooLong,
+    Closed,
+    ReadError(io::Error),
+}
+
+/// The result of waiting for one reply line.
+pub(crate) enum Wait {
+    /// A complete line, without its `\n`.
+    Line(Vec<u8>),
+    /// The line grew past the reply cap before its newline.
+    TooLong,
+    /// stdout reached end of file.
+    Closed,
+    /// Reading stdout failed.
+    ReadError(String),
+    /// The deadline passed first.
+    TimedOut,
+}
+
+/// The last bytes a child wrote to stderr.
+struct TailBuffer {
+    bytes: VecDeque<u8>,
+    capacity: usize,
+    dropped: u64,
+}
+
+impl TailBuffer {
+    fn push(&mut self, chunk: &[u8]) {
+        self.bytes.extend(chunk);
+        let excess = self.bytes.len().saturating_sub(self.capacity);
+        if excess > 0 {
+            self.bytes.drain(..excess);
+            self.dropped += excess as u64;
+        }
+    }
+
+    fn text(&self) -> String {
+        let (front, back) = self.bytes.as_slices();
+        let tail = String::from_utf8_lossy(&[front, back].concat()).into_owned();
+        if self.dropped == 0 {
+            tail
+        } else {
+            format!("[{} earlier bytes not kept]\n{tail}", self.dropped)
+        }
+    }
+}
+
+/// How to start a child.
+pub(crate) struct Launch<'a> {
+    pub program: &'a Path,
+    pub args: &'a [String],
+    pub cwd: &'a Path,
+    pub env: &'a BTreeMap<String, String>,
+    pub max_reply_bytes: usize,
+    pub stderr_tail_bytes: usize,
+}
+
+/// A running child process. Dropping it kills its process group and reaps it.
+pub(crate) struct Child {
+    process: std::process::Child,
+    stdin: Option<mpsc::Sender<Vec<u8>>>,
+    stdout: mpsc::Receiver<StdoutEvent>,
+    partial_bytes: Arc<AtomicUsize>,
+    stderr: Arc<Mutex<TailBuffer>>,
+    stderr_done: mpsc::Receiver<()>,
+    stderr_finished: bool,
+    status: Option<ExitStatus>,
+}
+
+impl Child {
+    /// Starts the child in a new process group with all three pipes.
+    pub(crate) fn spawn(launch: &Launch<'_>) -> io::Result<Child> {
+        let mut process = Command::new(launch.program)
+            .args(launch.args.iter().map(OsStr::new))
+            .current_dir(launch.cwd)
+            .envs(launch.env)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .process_group(0)
+            .spawn()?;
+        let group = process.id() as i32;
+        live_groups().insert(group);
+        let pipes = (
+            process.stdin.take(),
+            process.stdout.take(),
+            process.stderr.take(),
+        );
+        let (Some(stdin), Some(stdout), Some(stderr)) = pipes else {
+            abandon(&mut process);
+            return Err(io::Error::other("child pipes were not created"));
+        };
+        match Child::start_threads(process, stdin, stdout, stderr, launch) {
+            Ok(child) => Ok(child),
+            Err((mut process, error)) => {
+                abandon(&mut process);
+                Err(error)
+            }
+        }
+    }
+
+    fn start_threads(
+        process: std::process::Child,
+        mut stdin: std::process::ChildStdin,
+        stdout: std::process::ChildStdout,
+        mut stderr: std::process::ChildStderr,
+        launch: &Launch<'_>,
+    ) -> Result<Child, (std::process::Child, io::Error)> {
+        let (line_tx, line_rx) = mpsc::channel::<Vec<u8>>();
+        let writer = thread::Builder::new()
+            .name("framecheck-target-stdin".into())
+            .spawn(move || {
+                for bytes in line_rx {
+                    if stdin
+                        .write_all(&bytes)
+                        .and_then(|()| stdin.flush())
+                        .is_err()
+                    {
+                        return;
+                    }
+                }
+                // Dropping stdin here closes it: how a one-shot child learns
+                // the request is complete.
+            });
+        if let Err(e) = writer {
+            return Err((process, e));
+        }
+
+        let (event_tx, event_rx) = mpsc::channel();
+        let partial_bytes = Arc::new(AtomicUsize::new(0));
+        let partial = Arc::clone(&partial_bytes);
+        let cap = launch.max_reply_bytes;
+        let reader = thread::Builder::new()
+            .name("framecheck-target-stdout".into())
+            .spawn(move || read_lines(stdout, cap, &partial, &event_tx));
+        if let Err(e) = reader {
+            return Err((process, e));
+        }
+
+        let tail = Arc::new(Mutex::new(TailBuffer {
+            bytes: VecDeque::new(),
+            capacity: launch.stderr_tail_bytes,
+            dropped: 0,
+        }));
+        let sink = Arc::clone(&tail);
+        let (done_tx, done_rx) = mpsc::channel();
+        let drain = thread::Builder::new()
+            .name("framecheck-target-stderr".into())
+            .spawn(move || {
+                let mut chunk = [0u8; 8192];
+                loop {
+                    match stderr.read(&mut chunk) {
+                        Ok(0) => break,
+                        Ok(n) => sink
+                            .lock()
+                            .unwrap_or_else(|p| p.into_inner())
+                            .push(&chunk[..n]),
+                        Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                        Err(_) => break,
+                    }
+                }
+                let _ = done_tx.send(());
+            });
+        if let Err(e) = drain {
+            return Err((process, e));
+        }
+
+        Ok(Child {
+            process,
+            stdin: Some(line_tx),
+            stdout: event_rx,
+            partial_bytes,
+            stderr: tail,
+            stderr_done: done_rx,
+            stderr_finished: false,
+            status: None,
+        })
+    }
+
+    /// The child's process id (also its process group id).
+    pub(crate) fn id(&self) -> u32 {
+        self.process.id()
+    }
+
+    /// Queues `bytes` for the child's stdin. Never blocks.
+    pub(crate) fn send(&self, bytes: Vec<u8>) {
+        if let Some(stdin) = &self.stdin {
+            // A closed channel means the writer hit a broken pipe; the reply
+            // wait then sees the child's stdout close or time out.
+            let _ = stdin.send(bytes);
+        }
+    }
+
+    /// Closes stdin once everything queued is written.
+    pub(crate) fn close_stdin(&mut self) {
+        self.stdin = None;
+    }
+
+    /// Waits for the next stdout line until `deadline`.
+    pub(crate) fn next_line(&self, deadline: Instant) -> Wait {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match self.stdout.recv_timeout(left) {
+            Ok(StdoutEvent::Line(line)) => Wait::Line(line),
+            Ok(StdoutEvent::TooLong) => Wait::TooLong,
+            Ok(StdoutEvent::Closed) | Err(RecvTimeoutError::Disconnected) => Wait::Closed,
+            Ok(StdoutEvent::ReadError(e)) => Wait::ReadError(e.to_string()),
+            Err(RecvTimeoutError::Timeout) => Wait::TimedOut,
+        }
+    }
+
+    /// Bytes of an unfinished line received so far.
+    pub(crate) fn partial_bytes(&self) -> usize {
+        self.partial_bytes.load(Ordering::Relaxed)
+    }
+
+    /// Gives a child that closed stdout up to `grace` to exit on its own (so
+    /// its real exit status can be reported), then terminates it.
+    pub(crate) fn settle(&mut self, grace: Duration) -> Option<ExitStatus> {
+        let until = Instant::now() + grace;
+        while self.status.is_none() && !has_exited(self.id()) && Instant::now() < until {
+            thread::sleep(Duration::from_millis(5));
+        }
+        self.terminate()
+    }
+
+    /// Kills the whole process group and reaps the child. Idempotent.
+    pub(crate) fn terminate(&mut self) -> Option<ExitStatus> {
+        if self.status.is_some() {
+            return self.status;
+        }
+        self.stdin = None;
+        let group = self.id() as i32;
+        kill_group(group);
+        live_groups().remove(&group);
+        self.status = self.process.wait().ok();
+        self.status
+    }
+
+    /// Everything kept from stderr, after giving the drain thread up to
+    /// `settle` to read what the child wrote last. Waiting is bounded because
+    /// an escaped grandchild may hold stderr open indefinitely.
+    pub(crate) fn stderr_tail(&mut self, settle: Duration) -> String {
+        if !self.stderr_finished {
+            self.stderr_finished = self.stderr_done.recv_timeout(settle).is_ok();
+        }
+        self.stderr.lock().unwrap_or_else(|p| p.into_inner()).text()
+    }
+}
+
+impl Drop for Child {
+    fn drop(&mut self) {
+        self.terminate();
+    }
+}
+
+/// Kills and reaps a child that never became a [`Child`].
+fn abandon(process: &mut std::process::Child) {
+    let group = process.id() as i32;
+    kill_group(group);
+    live_groups().remove(&group);
+    let _ = process.wait();
+}
+
+/// Splits `stdout` into lines for the caller, refusing any line longer than
+/// `cap` bytes before it is buffered. Ends at the first event that finishes
+/// the stream (end of file, overlong line, read error) or when nobody listens.
+fn read_lines(
+    stdout: std::process::ChildStdout,
+    cap: usize,
+    partial: &AtomicUsize,
+    events: &mpsc::Sender<StdoutEvent>,
+) {
+    let mut reader = BufReader::with_capacity(64 * 1024, stdout);
+    let mut line = Vec::new();
+    loop {
+        let buffered = match reader.fill_buf() {
+            Ok(buffered) => buffered,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => {
+                let _ = events.send(StdoutEvent::ReadError(e));
+                return;
+            }
+        };
+        if buffered.is_empty() {
+            let _ = events.send(StdoutEvent::Closed);
+            return;
+        }
+        let (take, complete) = match memchr::memchr(b'\n', buffered) {
+            Some(end) => (end, true),
+            None => (buffered.len(), false),
+        };
+        if line.len() + take > cap {
+            let _ = events.send(StdoutEvent::TooLong);
+            return;
+        }
+        line.extend_from_slice(&buffered[..take]);
+        reader.consume(take + usize::from(complete));
+        if complete {
+            partial.store(0, Ordering::Relaxed);
+            if events
+                .send(StdoutEvent::Line(std::mem::take(&mut line)))
+                .is_err()
+            {
+                return;
+            }
+        } else {
+            partial.store(line.len(), Ordering::Relaxed);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tail_buffer_keeps_the_last_bytes_and_counts_the_rest() {
+        let mut tail = TailBuffer {
+            bytes: VecDeque::new(),
+            capacity: 4,
+            dropped: 0,
+        };
+        tail.push(b"ab");
+        assert_eq!(tail.text(), "ab");
+        tail.push(b"cdef");
+        assert_eq!(tail.text(), "[2 earlier bytes not kept]\ncdef");
+    }
+}

@@ -1,0 +1,428 @@
+//! Subprocess targets speaking the JSON-lines protocol.
+//!
+//! A framing written in any language becomes a target by reading requests on
+//! stdin and writing replies on stdout, one JSON object per line
+//! (`docs/protocol.md`). [`SubprocessFraming`] drives such a child; [`serve`]
+//! is the same protocol from the target's side, for Rust framings.
+//!
+//! A misbehaving child never stops a run. Whatever it does (exits, crashes,
+//! hangs, answers out of turn, writes garbage or gigabytes), the request it
+//! was answering fails with [`TargetError::Failed`], the child's process
+//! group is killed and reaped, and the next request starts a fresh child.
+//!
+//! ```no_run
+//! use std::path::Path;
+//! use framecheck::adapter::{Framing, WrapRequest};
+//! use framecheck::adapter::subprocess::SubprocessFraming;
+//! use framecheck::profile::TargetProfile;
+//!
+//! let loaded = TargetProfile::load(Path::new("targets/seed-a2a-markers.yaml")).unwrap();
+//! let mut target = SubprocessFraming::from_profile(&loaded).expect("a subprocess profile");
+//! let framed = target.wrap(&WrapRequest { content: "hello".into(), ..Default::default() });
+//! println!("{framed:?}");
+//! ```
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use crate::adapter::{Framing, TargetError, WrapRequest};
+use crate::profile::{AdapterSpec, LoadedProfile, ProcessMode, SubprocessSpec};
+
+mod child;
+pub mod protocol;
+mod serve;
+
+pub use child::kill_all_children;
+pub use serve::serve;
+
+use child::{Child, Launch, Wait};
+use protocol::{decode_reply, encode_read, encode_wrap, Op, Reply};
+
+/// Consecutive failures to start the program after which a target stops
+/// trying and fails every further request at once.
+pub const MAX_SPAWN_FAILURES_IN_ROW: u32 = 3;
+
+/// How much of a child's stderr is kept for reports.
+pub const STDERR_TAIL_BYTES: usize = 4 * 1024;
+
+/// How long a child that closed stdout gets to exit on its own, so the
+/// report can say how it ended.
+const EXIT_GRACE: Duration = Duration::from_millis(100);
+
+/// How long to wait for the stderr drain to catch up before reporting a
+/// failure.
+const STDERR_SETTLE: Duration = Duration::from_millis(200);
+
+/// Extra time, on top of the request timeout, for a request that has to
+/// start its child first. Interpreters behind version-manager shims can take
+/// seconds to start on a loaded machine; without an allowance such a target
+/// would time out on every request, restarting forever.
+pub const DEFAULT_STARTUP_ALLOWANCE: Duration = Duration::from_secs(10);
+
+/// The program name that stands for framecheck's own executable.
+pub const SELF_PROGRAM: &str = "framecheck";
+
+/// A framing reached through a child process.
+///
+/// The child is started on the first request, not at construction; a
+/// failure to start it is reported as the failure of that request. In
+/// persistent mode the child is kept for the next request; in one-shot mode
+/// each request gets its own process, which is killed once it has replied.
+///
+/// Each request's timeout covers writing the request and reading the reply;
+/// a request that has to start the child first (every request in one-shot
+/// mode) also gets the startup allowance ([`DEFAULT_STARTUP_ALLOWANCE`]
+/// unless changed with [`SubprocessFraming::with_startup_allowance`]).
+#[derive(Debug)]
+pub struct SubprocessFraming {
+    command: Vec<String>,
+    program: Result<PathBuf, String>,
+    cwd: PathBuf,
+    env: BTreeMap<String, String>,
+    timeout: Duration,
+    startup_allowance: Duration,
+    mode: ProcessMode,
+    max_reply_bytes: usize,
+    child: Option<ChildSlot>,
+    next_id: u64,
+    spawn_failures_in_row: u32,
+    last_spawn_error: String,
+    last_stderr_tail: String,
+}
+
+/// Wrapper so `SubprocessFraming` can derive `Debug` without exposing the
+/// child's internals.
+struct ChildSlot(Child);
+
+impl std::fmt::Debug for ChildSlot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Child({})", self.0.id())
+    }
+}
+
+impl SubprocessFraming {
+    /// A target as `spec` describes it, for a profile loaded from
+    /// `profile_dir`.
+    ///
+    /// `spec.cwd` resolves against `profile_dir` and defaults to it. A
+    /// program path containing `/` resolves against that working directory; a
+    /// bare name is looked up on `PATH`, except `framecheck` itself, which is
+    /// the running executable ([`std::env::current_exe`]), so a profile can
+    /// say `command: [framecheck, serve-reference]`.
+    pub fn new(spec: &SubprocessSpec, profile_dir: &Path) -> SubprocessFraming {
+        let profile_dir = absolute(profile_dir);
+        let cwd = match &spec.cwd {
+            Some(cwd) => profile_dir.join(cwd),
+            None => profile_dir,
+        };
+        let program = match spec.command.first() {
+            Some(program) => resolve_program(program, &cwd),
+            None => Err("the profile's command is empty".to_string()),
+        };
+        SubprocessFraming {
+            command: spec.command.clone(),
+            program,
+            cwd,
+            env: spec.env.clone(),
+            timeout: Duration::from_millis(spec.timeout_ms),
+            startup_allowance: DEFAULT_STARTUP_ALLOWANCE,
+            mode: spec.mode,
+            max_reply_bytes: spec.max_reply_bytes,
+            child: None,
+            next_id: 1,
+            spawn_failures_in_row: 0,
+            last_spawn_error: String::new(),
+            last_stderr_tail: String::new(),
+        }
+    }
+
+    /// Sets the extra time a request gets when it has to start the child.
+    pub fn with_startup_allowance(mut self, allowance: Duration) -> SubprocessFraming {
+        self.startup_allowance = allowance;
+        self
+    }
+
+    /// The target of a loaded profile, or `None` when the profile names a
+    /// built-in adapter.
+    pub fn from_profile(loaded: &LoadedProfile) -> Option<SubprocessFraming> {
+        match &loaded.profile.adapter {
+            AdapterSpec::Subprocess(spec) => Some(SubprocessFraming::new(spec, &loaded.dir)),
+            AdapterSpec::Builtin { .. } => None,
+        }
+    }
+
+    /// The command as the profile wrote it, for messages.
+    pub fn command_line(&self) -> String {
+        self.command.join(" ")
+    }
+
+    /// The working directory the child runs in.
+    pub fn cwd(&self) -> &Path {
+        &self.cwd
+    }
+
+    /// The process id of the running child, if one is running.
+    pub fn child_id(&self) -> Option<u32> {
+        self.child.as_ref().map(|slot| slot.0.id())
+    }
+
+    /// The last bytes (at most [`STDERR_TAIL_BYTES`]) the current child wrote
+    /// to stderr, or the previous child's when none is running.
+    pub fn stderr_tail(&mut self) -> String {
+        match &mut self.child {
+            Some(slot) => slot.0.stderr_tail(Duration::ZERO),
+            None => self.last_stderr_tail.clone(),
+        }
+    }
+
+    /// Sends one request and waits for its reply, restarting or retiring the
+    /// child as the outcome requires.
+    fn call(&mut self, op: Op, line: impl FnOnce(u64) -> String) -> Result<Reply, TargetError> {
+        let id = self.next_id;
+        self.next_id += 1;
+        let mut deadline = Instant::now() + self.timeout;
+        if self.child.is_none() {
+            deadline += self.startup_allowance;
+        }
+        let one_shot = self.mode == ProcessMode::OneShot;
+        let timeout_ms = self.timeout.as_millis();
+        let cap = self.max_reply_bytes;
+
+        let child = self.running_child()?;
+        child.send(line(id).into_bytes());
+        if one_shot {
+            child.close_stdin();
+        }
+        let outcome = match child.next_line(deadline) {
+            Wait::Line(bytes) => {
+                decode_reply(&bytes, id, op).map_err(|e| format!("protocol violation: {e}"))
+            }
+            Wait::TooLong => Err(format!("reply longer than max_reply_bytes ({cap} bytes)")),
+            Wait::Closed => {
+                let ended = match child.settle(EXIT_GRACE) {
+                    Some(status) => status.to_string(),
+                    None => "exit status unknown".to_string(),
+                };
+                Err(format!("target closed stdout without replying ({ended})"))
+            }
+            Wait::ReadError(e) => Err(format!("reading the target's stdout failed: {e}")),
+            Wait::TimedOut => {
+                let partial = child.partial_bytes();
+                if partial > 0 {
+                    Err(format!(
+                        "no complete reply within {timeout_ms} ms ({partial} bytes of an unfinished line)"
+                    ))
+                } else {
+                    Err(format!("no reply within {timeout_ms} ms"))
+                }
+            }
+        };
+        match outcome {
+            Ok(reply) => {
+                if one_shot {
+                    self.child = None;
+                }
+                Ok(reply)
+            }
+            Err(reason) => Err(TargetError::Failed {
+                reason,
+                stderr_tail: self.retire_child(),
+            }),
+        }
+    }
+
+    /// The running child, started now if there is none.
+    fn running_child(&mut self) -> Result<&mut Child, TargetError> {
+        if self.child.is_none() {
+            if self.spawn_failures_in_row >= MAX_SPAWN_FAILURES_IN_ROW {
+                return Err(TargetError::failed(format!(
+                    "not starting `{}` again after {} failed attempts in a row; last: {}",
+                    self.command_line(),
+                    self.spawn_failures_in_row,
+                    self.last_spawn_error
+                )));
+            }
+            match self.spawn() {
+                Ok(child) => {
+                    self.spawn_failures_in_row = 0;
+                    self.child = Some(ChildSlot(child));
+                }
+                Err(reason) => {
+                    self.spawn_failures_in_row += 1;
+                    self.last_spawn_error = reason.clone();
+                    return Err(TargetError::failed(reason));
+                }
+            }
+        }
+        match &mut self.child {
+            Some(slot) => Ok(&mut slot.0),
+            None => Err(TargetError::failed("internal error: no child after start")),
+        }
+    }
+
+    fn spawn(&self) -> Result<Child, String> {
+        let cannot_start = |why: &dyn std::fmt::Display| {
+            format!(
+                "cannot start `{}` in {}: {why}",
+                self.command_line(),
+                self.cwd.display()
+            )
+        };
+        let program = self.program.as_ref().map_err(|e| cannot_start(e))?;
+        let launch = Launch {
+            program,
+            args: self.command.get(1..).unwrap_or_default(),
+            cwd: &self.cwd,
+            env: &self.env,
+            max_reply_bytes: self.max_reply_bytes,
+            stderr_tail_bytes: STDERR_TAIL_BYTES,
+        };
+        Child::spawn(&launch).map_err(|e| cannot_start(&e))
+    }
+
+    /// Kills and reaps the current child; returns its stderr tail.
+    fn retire_child(&mut self) -> String {
+        let Some(ChildSlot(mut child)) = self.child.take() else {
+            return String::new();
+        };
+        child.terminate();
+        let tail = child.stderr_tail(STDERR_SETTLE);
+        self.last_stderr_tail.clone_from(&tail);
+        tail
+    }
+}
+
+impl Framing for SubprocessFraming {
+    fn wrap(&mut self, request: &WrapRequest) -> Result<String, TargetError> {
+        match self.call(Op::Wrap, |id| encode_wrap(id, request))? {
+            Reply::Framed(framed) => Ok(framed),
+            Reply::Refused(reason) => Err(TargetError::Refused(reason)),
+            Reply::Body(_) => Err(TargetError::failed("internal error: read reply to a wrap")),
+        }
+    }
+
+    fn read(&mut self, text: &str) -> Result<Option<String>, TargetError> {
+        match self.call(Op::Read, |id| encode_read(id, text))? {
+            Reply::Body(body) => Ok(body),
+            Reply::Refused(reason) => Err(TargetError::Refused(reason)),
+            Reply::Framed(_) => Err(TargetError::failed("internal error: wrap reply to a read")),
+        }
+    }
+}
+
+fn absolute(path: &Path) -> PathBuf {
+    if path.is_absolute() {
+        return path.to_path_buf();
+    }
+    match std::env::current_dir() {
+        Ok(dir) => dir.join(path),
+        Err(_) => path.to_path_buf(),
+    }
+}
+
+/// Where the program named first in a profile's command lives.
+fn resolve_program(program: &str, cwd: &Path) -> Result<PathBuf, String> {
+    if program == SELF_PROGRAM {
+        return std::env::current_exe()
+            .map_err(|e| format!("cannot locate framecheck's own executable: {e}"));
+    }
+    // Command's own handling of a relative path with a current_dir is
+    // platform-specific, so resolve it here.
+    if program.contains('/') {
+        Ok(cwd.join(program))
+    } else {
+        Ok(PathBuf::from(program))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn targets_can_move_between_threads() {
+        fn assert_send<T: Send>() {}
+        assert_send::<SubprocessFraming>();
+    }
+
+    #[test]
+    fn framecheck_resolves_to_the_running_executable() {
+        let exe = std::env::current_exe().unwrap();
+        assert_eq!(resolve_program("framecheck", Path::new("/x")), Ok(exe));
+        assert_eq!(
+            resolve_program("python3", Path::new("/x")),
+            Ok(PathBuf::from("python3"))
+        );
+        assert_eq!(
+            resolve_program("adapters/a.py", Path::new("/x/y")),
+            Ok(PathBuf::from("/x/y/adapters/a.py"))
+        );
+        assert_eq!(
+            resolve_program("/bin/sh", Path::new("/x")),
+            Ok(PathBuf::from("/bin/sh"))
+        );
+    }
+
+    #[test]
+    fn cwd_resolves_against_the_profile_directory() {
+        let spec = SubprocessSpec {
+            command: vec!["adapters/a.py".into()],
+            cwd: Some("..".into()),
+            env: BTreeMap::new(),
+            timeout_ms: 100,
+            mode: ProcessMode::Persistent,
+            max_reply_bytes: 10,
+        };
+        let target = SubprocessFraming::new(&spec, Path::new("/repo/targets"));
+        assert_eq!(target.cwd(), Path::new("/repo/targets/.."));
+        assert_eq!(
+            target.program,
+            Ok(PathBuf::from("/repo/targets/../adapters/a.py"))
+        );
+        let spec = SubprocessSpec { cwd: None, ..spec };
+        assert_eq!(
+            SubprocessFraming::new(&spec, Path::new("/repo/targets")).cwd(),
+            Path::new("/repo/targets")
+        );
+    }
+
+    /// The only test in the library that starts children, so killing every
+    /// live group cannot disturb another test.
+    #[test]
+    fn kill_all_children_kills_live_targets_which_then_restart() {
+        let python = std::process::Command::new("python3")
+            .arg("--version")
+            .output();
+        if !python.is_ok_and(|o| o.status.success()) {
+            eprintln!("SKIPPED kill_all_children test: python3 is not installed");
+            return;
+        }
+        let spec = SubprocessSpec {
+            command: vec![
+                "python3".into(),
+                "tests/adapters/misbehave.py".into(),
+                "none".into(),
+            ],
+            cwd: None,
+            env: BTreeMap::new(),
+            timeout_ms: 5_000,
+            mode: ProcessMode::Persistent,
+            max_reply_bytes: 1024,
+        };
+        let mut target = SubprocessFraming::new(&spec, Path::new(env!("CARGO_MANIFEST_DIR")));
+        let request = WrapRequest {
+            content: "x".into(),
+            ..WrapRequest::default()
+        };
+        assert_eq!(target.wrap(&request), Ok("<<x>>".into()));
+        kill_all_children();
+        match target.wrap(&request) {
+            Err(TargetError::Failed { reason, .. }) => {
+                assert!(reason.contains("signal: 9"), "{reason}")
+            }
+            other => panic!("expected a failure, got {other:?}"),
+        }
+        assert_eq!(target.wrap(&request), Ok("<<x>>".into()));
+    }
+}

@@ -1,0 +1,486 @@
+//! The wire format between framecheck and a subprocess target.
+//!
+//! JSON Lines over the child's stdin and stdout: one UTF-8 JSON object per
+//! line, specified in `docs/protocol.md`. This module only encodes requests
+//! and decodes replies; it does no I/O, so the decoder can be fuzzed on its
+//! own. Decoding never panics: any byte string is either a valid reply to the
+//! request it answers or a typed [`ProtocolError`].
+//!
+//! ```
+//! use framecheck::adapter::subprocess::protocol::{decode_reply, encode_read, Op, Reply};
+//!
+//! assert_eq!(encode_read(8, "<t>\nx\n</t>"), "{\"id\":8,\"op\":\"read\",\"text\":\"<t>\\nx\\n</t>\"}\n");
+//! let reply = decode_reply(br#"{"id": 8, "body": "x"}"#, 8, Op::Read).unwrap();
+//! assert_eq!(reply, Reply::Body(Some("x".to_string())));
+//! ```
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::adapter::WrapRequest;
+
+/// The operation a request asks for; decides which result field a reply
+/// must carry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Op {
+    /// Wrap content; the reply carries `framed`.
+    Wrap,
+    /// Read a framed text back; the reply carries `body`.
+    Read,
+}
+
+impl Op {
+    /// The `op` value on the wire.
+    pub fn name(self) -> &'static str {
+        match self {
+            Op::Wrap => "wrap",
+            Op::Read => "read",
+        }
+    }
+
+    /// The reply field holding the result of this operation.
+    pub fn result_field(self) -> &'static str {
+        match self {
+            Op::Wrap => "framed",
+            Op::Read => "body",
+        }
+    }
+}
+
+impl fmt::Display for Op {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A successfully decoded reply.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reply {
+    /// The framed text, answering a wrap.
+    Framed(String),
+    /// The body, answering a read: `None` when the text is not exactly one
+    /// valid frame.
+    Body(Option<String>),
+    /// The target rejected the input on purpose, with its reason.
+    Refused(String),
+}
+
+/// Why a reply line is not a valid answer to the request it follows.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ProtocolError {
+    /// The line is not valid UTF-8.
+    #[error("reply is not valid UTF-8 (invalid byte at offset {offset})")]
+    NotUtf8 {
+        /// Byte offset of the first invalid sequence.
+        offset: usize,
+    },
+    /// The line is not JSON.
+    #[error("reply is not JSON: {detail}; the line starts with {excerpt:?}")]
+    NotJson {
+        /// The JSON parser's message.
+        detail: String,
+        /// The first characters of the line.
+        excerpt: String,
+    },
+    /// A string escape in the line encodes half of a UTF-16 surrogate pair,
+    /// which is no character at all.
+    #[error("reply contains a lone surrogate escape: {detail}")]
+    LoneSurrogate {
+        /// The JSON parser's message, with the position.
+        detail: String,
+    },
+    /// The line is JSON but not an object.
+    #[error("reply is JSON {found}, not an object")]
+    NotAnObject {
+        /// The JSON type found instead (`array`, `string`…).
+        found: &'static str,
+    },
+    /// The reply answers a different request.
+    #[error("reply has id {found}, expected {expected}")]
+    WrongId {
+        /// The id of the request being answered.
+        expected: u64,
+        /// The id in the reply, as JSON.
+        found: String,
+    },
+    /// A field the reply needs is absent.
+    #[error("reply has no {field:?} field")]
+    MissingField {
+        /// The field name.
+        field: &'static str,
+    },
+    /// A field has the wrong JSON type.
+    #[error("reply field {field:?} should be {expected}, found {found}")]
+    WrongType {
+        /// The field name.
+        field: &'static str,
+        /// What the protocol requires.
+        expected: &'static str,
+        /// The JSON type found.
+        found: &'static str,
+    },
+    /// Neither the result field of the operation nor `error` is present.
+    #[error("reply to {op} has neither {:?} nor \"error\"", op.result_field())]
+    NoResult {
+        /// The operation being answered.
+        op: Op,
+    },
+    /// Both the result field and `error` are present, so the reply says two
+    /// things at once.
+    #[error("reply to {op} has both {:?} and \"error\"", op.result_field())]
+    BothResults {
+        /// The operation being answered.
+        op: Op,
+    },
+}
+
+#[derive(Serialize)]
+struct WrapLine<'a> {
+    id: u64,
+    op: &'static str,
+    content: &'a str,
+    kind: &'a str,
+    attributes: &'a BTreeMap<String, String>,
+    provenance: &'a str,
+}
+
+#[derive(Serialize)]
+struct ReadLine<'a> {
+    id: u64,
+    op: &'static str,
+    text: &'a str,
+}
+
+/// Encodes a wrap request as one line, newline included.
+pub fn encode_wrap(id: u64, request: &WrapRequest) -> String {
+    to_line(&WrapLine {
+        id,
+        op: Op::Wrap.name(),
+        content: &request.content,
+        kind: &request.kind,
+        attributes: &request.attributes,
+        provenance: &request.provenance,
+    })
+}
+
+/// Encodes a read request as one line, newline included.
+pub fn encode_read(id: u64, text: &str) -> String {
+    to_line(&ReadLine {
+        id,
+        op: Op::Read.name(),
+        text,
+    })
+}
+
+/// Serialises `value` as compact JSON and appends the line terminator.
+/// Compact JSON escapes every control character, so the line never contains
+/// a raw newline.
+pub(crate) fn to_line(value: &impl Serialize) -> String {
+    // Serialising plain structs of strings and integers into a String cannot
+    // fail: no maps with non-string keys, no I/O.
+    let mut line = serde_json::to_string(value).unwrap_or_else(|_| String::from("{}"));
+    line.push('\n');
+    line
+}
+
+/// Decodes one reply line (without its `\n`; a trailing `\r` is tolerated)
+/// answering request `expected_id` of operation `op`.
+///
+/// Unknown fields are ignored. `"error": null` counts as no error, so a
+/// target may always write the field.
+pub fn decode_reply(line: &[u8], expected_id: u64, op: Op) -> Result<Reply, ProtocolError> {
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    let text = std::str::from_utf8(line).map_err(|e| ProtocolError::NotUtf8 {
+        offset: e.valid_up_to(),
+    })?;
+    let value: Value = serde_json::from_str(text).map_err(|e| json_error(&e, text))?;
+    let Value::Object(object) = value else {
+        return Err(ProtocolError::NotAnObject {
+            found: type_name(&value),
+        });
+    };
+    check_id(&object, expected_id)?;
+
+    let error = match object.get("error") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(reason)) => Some(reason.clone()),
+        Some(other) => {
+            return Err(ProtocolError::WrongType {
+                field: "error",
+                expected: "a string",
+                found: type_name(other),
+            })
+        }
+    };
+    let result = object.get(op.result_field());
+    match (result, error) {
+        (Some(_), Some(_)) => Err(ProtocolError::BothResults { op }),
+        (None, Some(reason)) => Ok(Reply::Refused(reason)),
+        (None, None) => Err(ProtocolError::NoResult { op }),
+        (Some(result), None) => decode_result(result, op),
+    }
+}
+
+fn check_id(object: &Map<String, Value>, expected_id: u64) -> Result<(), ProtocolError> {
+    let id = object
+        .get("id")
+        .ok_or(ProtocolError::MissingField { field: "id" })?;
+    match id.as_u64() {
+        Some(found) if found == expected_id => Ok(()),
+        Some(_) => Err(ProtocolError::WrongId {
+            expected: expected_id,
+            found: id.to_string(),
+        }),
+        // A negative or fractional number is still a number: the reply
+        // answers something, just not this request.
+        None if id.is_number() => Err(ProtocolError::WrongId {
+            expected: expected_id,
+            found: id.to_string(),
+        }),
+        None => Err(ProtocolError::WrongType {
+            field: "id",
+            expected: "a non-negative integer",
+            found: type_name(id),
+        }),
+    }
+}
+
+fn decode_result(result: &Value, op: Op) -> Result<Reply, ProtocolError> {
+    match (op, result) {
+        (Op::Wrap, Value::String(framed)) => Ok(Reply::Framed(framed.clone())),
+        (Op::Read, Value::String(body)) => Ok(Reply::Body(Some(body.clone()))),
+        (Op::Read, Value::Null) => Ok(Reply::Body(None)),
+        (Op::Wrap, other) => Err(ProtocolError::WrongType {
+            field: "framed",
+            expected: "a string",
+            found: type_name(other),
+        }),
+        (Op::Read, other) => Err(ProtocolError::WrongType {
+            field: "body",
+            expected: "a string or null",
+            found: type_name(other),
+        }),
+    }
+}
+
+fn json_error(error: &serde_json::Error, text: &str) -> ProtocolError {
+    let detail = error.to_string();
+    // serde_json rejects unpaired surrogate escapes while parsing; its
+    // message is the only place that says so ("lone leading surrogate", or
+    // "unexpected end of hex escape" when a high surrogate is not followed by
+    // `\u`), and a clearer reason is worth the string match.
+    if detail.contains("surrogate") || detail.contains("end of hex escape") {
+        return ProtocolError::LoneSurrogate { detail };
+    }
+    ProtocolError::NotJson {
+        detail,
+        excerpt: excerpt(text, 60),
+    }
+}
+
+/// The first `max_chars` characters of `text`, with `…` when cut.
+pub(crate) fn excerpt(text: &str, max_chars: usize) -> String {
+    let mut chars = text.char_indices();
+    match chars.nth(max_chars) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text.to_string(),
+    }
+}
+
+/// The JSON type of `value`, for error messages.
+pub(crate) fn type_name(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn wrap(line: &str) -> Result<Reply, ProtocolError> {
+        decode_reply(line.as_bytes(), 7, Op::Wrap)
+    }
+
+    fn read(line: &str) -> Result<Reply, ProtocolError> {
+        decode_reply(line.as_bytes(), 7, Op::Read)
+    }
+
+    #[test]
+    fn encodes_wrap_as_one_compact_line() {
+        let request = WrapRequest {
+            content: "a\nb\u{2028}\"</x>".into(),
+            kind: "tool-result".into(),
+            attributes: [
+                ("z".to_string(), "1".to_string()),
+                ("a".into(), "\r".into()),
+            ]
+            .into(),
+            provenance: "from p".into(),
+        };
+        let line = encode_wrap(7, &request);
+        assert_eq!(
+            line,
+            "{\"id\":7,\"op\":\"wrap\",\"content\":\"a\\nb\u{2028}\\\"</x>\",\"kind\":\"tool-result\",\
+             \"attributes\":{\"a\":\"\\r\",\"z\":\"1\"},\"provenance\":\"from p\"}\n"
+        );
+        assert_eq!(line.matches('\n').count(), 1);
+    }
+
+    #[test]
+    fn decodes_results() {
+        assert_eq!(
+            wrap(r#"{"id":7,"framed":"<t>x</t>"}"#),
+            Ok(Reply::Framed("<t>x</t>".into()))
+        );
+        assert_eq!(
+            read(r#"{"id":7,"body":"x"}"#),
+            Ok(Reply::Body(Some("x".into())))
+        );
+        assert_eq!(read(r#"{"id":7,"body":null}"#), Ok(Reply::Body(None)));
+        assert_eq!(
+            wrap(r#"{"id":7,"error":"too long"}"#),
+            Ok(Reply::Refused("too long".into()))
+        );
+        assert_eq!(
+            read(r#"{"id":7,"error":"no"}"#),
+            Ok(Reply::Refused("no".into()))
+        );
+    }
+
+    #[test]
+    fn tolerates_unknown_fields_null_error_and_crlf() {
+        assert_eq!(
+            wrap("{\"extra\":[1,{}],\"id\":7,\"framed\":\"f\",\"error\":null}\r"),
+            Ok(Reply::Framed("f".into()))
+        );
+        // `framed` is just an unknown field in a read reply.
+        assert_eq!(
+            read(r#"{"id":7,"framed":"f","body":null}"#),
+            Ok(Reply::Body(None))
+        );
+    }
+
+    #[test]
+    fn rejects_malformed_replies_with_the_right_kind() {
+        assert_eq!(
+            decode_reply(b"{\"id\":7,\"framed\":\"\xff\"}", 7, Op::Wrap),
+            Err(ProtocolError::NotUtf8 { offset: 18 })
+        );
+        assert!(matches!(wrap("hello"), Err(ProtocolError::NotJson { .. })));
+        assert!(matches!(wrap(""), Err(ProtocolError::NotJson { .. })));
+        assert!(matches!(
+            wrap(r#"{"id":7,"framed":"x"} trailing"#),
+            Err(ProtocolError::NotJson { .. })
+        ));
+        assert!(matches!(
+            wrap(r#"{"id":7,"framed":"\ud800"}"#),
+            Err(ProtocolError::LoneSurrogate { .. })
+        ));
+        assert!(matches!(
+            wrap(r#"{"id":7,"framed":"\udc00x"}"#),
+            Err(ProtocolError::LoneSurrogate { .. })
+        ));
+        assert_eq!(
+            wrap("[1]"),
+            Err(ProtocolError::NotAnObject { found: "an array" })
+        );
+        assert_eq!(
+            wrap(r#"{"framed":"x"}"#),
+            Err(ProtocolError::MissingField { field: "id" })
+        );
+        assert_eq!(
+            wrap(r#"{"id":8,"framed":"x"}"#),
+            Err(ProtocolError::WrongId {
+                expected: 7,
+                found: "8".into()
+            })
+        );
+        assert_eq!(
+            wrap(r#"{"id":-7,"framed":"x"}"#),
+            Err(ProtocolError::WrongId {
+                expected: 7,
+                found: "-7".into()
+            })
+        );
+        assert!(matches!(
+            wrap(r#"{"id":"7","framed":"x"}"#),
+            Err(ProtocolError::WrongType { field: "id", .. })
+        ));
+        assert!(matches!(
+            wrap(r#"{"id":7,"framed":null}"#),
+            Err(ProtocolError::WrongType {
+                field: "framed",
+                ..
+            })
+        ));
+        assert!(matches!(
+            read(r#"{"id":7,"body":5}"#),
+            Err(ProtocolError::WrongType { field: "body", .. })
+        ));
+        assert!(matches!(
+            wrap(r#"{"id":7,"error":false}"#),
+            Err(ProtocolError::WrongType { field: "error", .. })
+        ));
+        assert_eq!(
+            wrap(r#"{"id":7}"#),
+            Err(ProtocolError::NoResult { op: Op::Wrap })
+        );
+        assert_eq!(
+            read(r#"{"id":7,"framed":"x"}"#),
+            Err(ProtocolError::NoResult { op: Op::Read })
+        );
+        assert_eq!(
+            wrap(r#"{"id":7,"framed":"x","error":"y"}"#),
+            Err(ProtocolError::BothResults { op: Op::Wrap })
+        );
+    }
+
+    #[test]
+    fn a_surrogate_pair_is_one_character() {
+        assert_eq!(
+            wrap(r#"{"id":7,"framed":"\ud83d\ude00"}"#),
+            Ok(Reply::Framed("😀".into()))
+        );
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_a_stack_overflow() {
+        let deep = format!(
+            "{{\"id\":7,\"x\":{}1{}}}",
+            "[".repeat(100_000),
+            "]".repeat(100_000)
+        );
+        assert!(matches!(wrap(&deep), Err(ProtocolError::NotJson { .. })));
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn decoding_arbitrary_bytes_never_panics(bytes: Vec<u8>, id: u64, read_op: bool) {
+            let op = if read_op { Op::Read } else { Op::Wrap };
+            let _ = decode_reply(&bytes, id, op);
+        }
+
+        #[test]
+        fn encoded_requests_decode_back(content: String, text: String, id: u64) {
+            let request = WrapRequest { content: content.clone(), ..WrapRequest::default() };
+            let line = encode_wrap(id, &request);
+            proptest::prop_assert!(line.ends_with('\n'));
+            proptest::prop_assert_eq!(line.matches('\n').count(), 1);
+            let value: Value = serde_json::from_str(&line).unwrap();
+            proptest::prop_assert_eq!(value["content"].as_str(), Some(content.as_str()));
+            let value: Value = serde_json::from_str(&encode_read(id, &text)).unwrap();
+            proptest::prop_assert_eq!(value["text"].as_str(), Some(text.as_str()));
+            proptest::prop_assert_eq!(value["id"].as_u64(), Some(id));
+        }
+    }
+}

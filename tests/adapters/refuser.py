@@ -1,0 +1,25 @@
+"""A target using the Python helper: refuses long content, crashes on "bug"."""
+
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "adapters", "python"))
+from framecheck_adapter import Refusal, serve  # noqa: E402
+
+
+def wrap(content, kind, attributes, provenance):
+    if content == "bug":
+        raise ZeroDivisionError("a bug, not a refusal")
+    if len(content) > 10:
+        raise Refusal("content longer than 10 characters")
+    attrs = ",".join(f"{k}={v}" for k, v in sorted(attributes.items()))
+    return f"[{kind}|{attrs}|{provenance}|{content}]"
+
+
+def read(text):
+    if text.startswith("[") and text.endswith("]"):
+        return text[1:-1]
+    return None
+
+
+serve(wrap, read)
