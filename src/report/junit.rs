@@ -1,0 +1,170 @@
+//! The JUnit XML report, for CI systems that show test results.
+//!
+//! One `<testsuite>` per category (in report order, only categories with
+//! cases), one `<testcase>` per concrete case: `name` is the case id,
+//! `classname` the category. At the run's level a `fail` or `fidelity-fail`
+//! verdict is a `<failure>` (its `type` is the failing check's name, its text
+//! every finding with levels, message, excerpt and fix hint), an `error` is
+//! an `<error>` with the reason and the target's stderr tail, `skipped` is
+//! `<skipped>`; `pass` and an allowed `refused` are successes.
+//!
+//! XML 1.0 cannot carry some characters even as references (NUL, most C0
+//! controls, U+FFFE, U+FFFF). Every run-supplied string passes through
+//! [`escape::xml_text`] (or, for excerpts, [`escape::visible`]) before it
+//! reaches the XML writer, so hostile payloads are shown, not dropped, and
+//! the document always parses.
+
+use std::fmt::Write as _;
+use std::time::Duration;
+
+use quick_junit::{NonSuccessKind, Property, Report, TestCase, TestCaseStatus, TestSuite};
+
+use super::escape::{self, truncate, xml_text};
+use super::markdown::MAX_SHOWN_BYTES;
+use super::summary::Summary;
+use crate::catalogue::Category;
+use crate::oracle::{CheckClass, Check};
+use crate::runner::{CaseResult, Outcome, RunResult, Verdict};
+
+/// Longest run-supplied text in one JUnit element, in bytes. CI viewers
+/// choke on megabyte test messages; the JSON report keeps everything.
+const MAX_JUNIT_TEXT_BYTES: usize = 64 * 1024;
+
+/// Renders `run` as JUnit XML.
+pub fn render(run: &RunResult) -> String {
+    let summary = Summary::of(run);
+    let meta = &run.meta;
+    let level = meta.level;
+    let mut report = Report::new(format!("framecheck {}", xml_text(&meta.target.name)));
+    report.set_time(Duration::from_millis(meta.duration_ms));
+    for category in Category::ALL {
+        let cases: Vec<&CaseResult> = run
+            .results
+            .iter()
+            .filter(|r| r.case.category == category)
+            .collect();
+        if cases.is_empty() {
+            continue;
+        }
+        let mut suite = TestSuite::new(category.name());
+        suite.add_property(Property::new("level", level.name()));
+        suite.add_property(Property::new("framecheck.version", xml_text(&meta.framecheck_version)));
+        suite.add_property(Property::new("catalogue.hash", xml_text(&meta.catalogue_hash)));
+        suite.add_property(Property::new(
+            "highest-level-held",
+            summary.highest_level_held.map_or("none", |l| l.name()),
+        ));
+        if let Some(error) = &meta.harness_error {
+            suite.add_property(Property::new(
+                "harness-error",
+                xml_text(&truncate(error, MAX_JUNIT_TEXT_BYTES)),
+            ));
+        }
+        let mut elapsed = Duration::ZERO;
+        for result in cases {
+            let time = Duration::from_micros(result.elapsed_us);
+            elapsed += time;
+            let mut case = TestCase::new(xml_text(&result.case.id), status(result, run));
+            case.set_classname(category.name());
+            case.set_time(time);
+            suite.add_test_case(case);
+        }
+        suite.set_time(elapsed);
+        report.add_test_suite(suite);
+    }
+    // quick-junit's writer fails only on an I/O error of its sink, and the
+    // sink here is memory.
+    report.to_string().expect("a JUnit report always serializes")
+}
+
+fn status(result: &CaseResult, run: &RunResult) -> TestCaseStatus {
+    let level = run.meta.level;
+    match (result.verdict_at(level), &result.outcome) {
+        (Verdict::Pass | Verdict::Refused, _) => TestCaseStatus::success(),
+        (Verdict::Skipped, outcome) => {
+            let mut status = TestCaseStatus::skipped();
+            if let Outcome::Skipped { reason } = outcome {
+                status.set_message(xml_text(&truncate(reason, MAX_JUNIT_TEXT_BYTES)));
+            }
+            status
+        }
+        (Verdict::Error, outcome) => {
+            let mut status = TestCaseStatus::non_success(NonSuccessKind::Error);
+            status.set_type("target-error");
+            if let Outcome::Error {
+                reason,
+                stderr_tail,
+            } = outcome
+            {
+                status.set_message(xml_text(&truncate(reason, MAX_JUNIT_TEXT_BYTES)));
+                let mut text = format!("reason: {}\n", xml_text(&truncate(reason, MAX_JUNIT_TEXT_BYTES)));
+                if !stderr_tail.is_empty() {
+                    let _ = write!(
+                        text,
+                        "stderr tail:\n{}\n",
+                        xml_text(&truncate(stderr_tail, MAX_JUNIT_TEXT_BYTES))
+                    );
+                }
+                status.set_description(text);
+            }
+            status
+        }
+        (verdict @ (Verdict::Fail | Verdict::FidelityFail), outcome) => {
+            let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
+            if let Outcome::Refused { reason, .. } = outcome {
+                status.set_type(Check::Fidelity.name());
+                status.set_message("the target refused input it must frame");
+                status.set_description(format!(
+                    "reason: {}\nfix: {}\n",
+                    xml_text(&truncate(reason, MAX_JUNIT_TEXT_BYTES)),
+                    Check::Fidelity.hint()
+                ));
+                return status;
+            }
+            let wanted = if verdict == Verdict::Fail {
+                CheckClass::Security
+            } else {
+                CheckClass::Fidelity
+            };
+            let findings: Vec<_> = result
+                .findings_at(level)
+                .into_iter()
+                .filter(|f| f.class == wanted)
+                .collect();
+            if let Some(first) = findings.first() {
+                status.set_type(first.check.name());
+                status.set_message(xml_text(&truncate(&first.message, MAX_JUNIT_TEXT_BYTES)));
+            }
+            let mut text = format!(
+                "{} ({} severity), {}:{}\n",
+                xml_text(&truncate(&result.case.title, MAX_SHOWN_BYTES)),
+                super::severity_name(result.case.severity),
+                xml_text(&result.case.source.file.display().to_string()),
+                result.case.source.line
+            );
+            for finding in findings {
+                let levels: Vec<&str> = finding.levels.iter().map(|l| l.name()).collect();
+                let _ = writeln!(
+                    text,
+                    "\n{} at [{}]: {}",
+                    finding.check.name(),
+                    levels.join(", "),
+                    xml_text(&truncate(&finding.message, MAX_JUNIT_TEXT_BYTES))
+                );
+                if let Some(excerpt) = &finding.excerpt {
+                    let _ = writeln!(
+                        text,
+                        "excerpt ({}, bytes {}..{}): {}",
+                        super::excerpt_source_name(excerpt.text),
+                        excerpt.start,
+                        excerpt.end,
+                        escape::visible(&truncate(&excerpt.context, MAX_JUNIT_TEXT_BYTES))
+                    );
+                }
+                let _ = writeln!(text, "fix: {}", finding.check.hint());
+            }
+            status.set_description(text);
+            status
+        }
+    }
+}
