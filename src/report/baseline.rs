@@ -98,7 +98,10 @@ impl BaselineDiff {
 
 /// Whether `verdict` fails a run.
 pub fn is_failing(verdict: Verdict) -> bool {
-    matches!(verdict, Verdict::Fail | Verdict::FidelityFail | Verdict::Error)
+    matches!(
+        verdict,
+        Verdict::Fail | Verdict::FidelityFail | Verdict::Error
+    )
 }
 
 /// Compares `new` with the baseline `old` at `level`.

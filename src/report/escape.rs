@@ -12,7 +12,8 @@
 //! use framecheck::report::escape;
 //!
 //! assert_eq!(escape::visible("a\u{200B}b\n"), r"a\u{200B}b\n");
-//! assert_eq!(escape::md_code("x ` y", false), "`` x ` y ``");
+//! assert_eq!(escape::md_code("x ` y", false), "``x ` y``");
+//! assert_eq!(escape::md_code("`x", false), "`` `x ``");
 //! ```
 
 use std::borrow::Cow;
@@ -67,15 +68,20 @@ pub fn truncate(text: &str, max_bytes: usize) -> Cow<'_, str> {
     ))
 }
 
+const MARKDOWN_INLINE_SPECIALS: &str = "\\`*_[]<>&|!~#$";
+
 /// Text for Markdown prose and table cells: [`visible`], then a backslash
-/// before every ASCII punctuation character, so no payload can start
-/// emphasis, a link, raw HTML, an entity, a heading or a table column.
-/// Line breaks are already escapes, so a cell stays on its row.
+/// before every ASCII punctuation character that can start inline markup
+/// anywhere in a line (`` \ ` * _ [ ] < > & | ! ~ # $ ``), so no payload can
+/// start emphasis, a link or image, raw HTML, an entity, a heading's closing
+/// sequence, math or a table column. Line breaks are already escapes, so the
+/// text never starts a line of its own and line-start markup (`-`, `1.`,
+/// `>`) cannot trigger.
 pub fn md_inline(text: &str) -> String {
     let shown = visible(text);
     let mut out = String::with_capacity(shown.len() + shown.len() / 4);
     for c in shown.chars() {
-        if c.is_ascii_punctuation() {
+        if MARKDOWN_INLINE_SPECIALS.contains(c) {
             out.push('\\');
         }
         out.push(c);
@@ -110,6 +116,13 @@ pub fn md_code(text: &str, in_table: bool) -> String {
     } else {
         format!("{fence}{shown}{fence}")
     }
+}
+
+/// [`visible`] applied line by line: line feeds stay real line breaks, every
+/// other character is escaped as in [`visible`]. For multi-line text (stderr,
+/// failure descriptions) that should still read as lines.
+pub fn visible_lines(text: &str) -> String {
+    text.split('\n').map(visible).collect::<Vec<_>>().join("\n")
 }
 
 /// A fenced Markdown code block showing `text` line by line, each line
@@ -263,9 +276,7 @@ mod tests {
         let shown = md_inline("# <b>|x|</b> [l](u) *e* &amp;\nnext");
         assert_eq!(
             shown,
-            r"\# \<b\>\|x\|\<\/b\> \[l\]\(u\) \*e\* \&amp\;\\n"
-                .to_string()
-                + "next"
+            r"\# \<b\>\|x\|\</b\> \[l\](u) \*e\* \&amp;\\n".to_string() + "next"
         );
         assert!(!shown.contains('\n'));
     }
@@ -277,6 +288,13 @@ mod tests {
             xml_text("\u{0}\u{1B}\r\u{FFFE}\u{FFFF}\u{85}"),
             r"\u{0}\u{1B}\r\u{FFFE}\u{FFFF}\u{85}"
         );
+    }
+
+    #[test]
+    fn md_block_fence_outgrows_backtick_runs_and_keeps_lines() {
+        let block = md_block("a\n````\n\u{200B}");
+        assert_eq!(block, "`````text\na\n````\n\\u{200B}\n`````\n");
+        assert_eq!(visible_lines("x\n\ty"), "x\n\\ty");
     }
 
     #[test]

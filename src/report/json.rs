@@ -125,10 +125,14 @@ struct SchemaOnly {
 }
 
 fn case_out(result: &CaseResult) -> CaseOut<'_> {
-    let reader = result.evidence.read_body.as_ref().map(|answer| match answer {
-        Some(body) => ReaderAnswer::Accepted { body: body.clone() },
-        None => ReaderAnswer::Rejected,
-    });
+    let reader = result
+        .evidence
+        .read_body
+        .as_ref()
+        .map(|answer| match answer {
+            Some(body) => ReaderAnswer::Accepted { body: body.clone() },
+            None => ReaderAnswer::Rejected,
+        });
     CaseOut {
         id: &result.case.id,
         verdicts: ReaderLevel::ALL

@@ -9,21 +9,23 @@
 //! `<skipped>`; `pass` and an allowed `refused` are successes.
 //!
 //! XML 1.0 cannot carry some characters even as references (NUL, most C0
-//! controls, U+FFFE, U+FFFF). Every run-supplied string passes through
-//! [`escape::xml_text`] (or, for excerpts, [`escape::visible`]) before it
-//! reaches the XML writer, so hostile payloads are shown, not dropped, and
-//! the document always parses.
+//! controls, U+FFFE, U+FFFF), attribute values lose their line breaks to
+//! normalisation, and quick-junit silently strips control characters and
+//! terminal escapes. So every run-supplied string is rewritten before it
+//! reaches the XML writer: attribute values through [`visible`], element
+//! text through [`visible_lines`] (line breaks kept). Hostile payloads are
+//! shown as escapes, never dropped, and the document always parses.
 
 use std::fmt::Write as _;
 use std::time::Duration;
 
 use quick_junit::{NonSuccessKind, Property, Report, TestCase, TestCaseStatus, TestSuite};
 
-use super::escape::{self, truncate, xml_text};
+use super::escape::{truncate, visible, visible_lines};
 use super::markdown::MAX_SHOWN_BYTES;
 use super::summary::Summary;
 use crate::catalogue::Category;
-use crate::oracle::{CheckClass, Check};
+use crate::oracle::{Check, CheckClass};
 use crate::runner::{CaseResult, Outcome, RunResult, Verdict};
 
 /// Longest run-supplied text in one JUnit element, in bytes. CI viewers
@@ -35,7 +37,7 @@ pub fn render(run: &RunResult) -> String {
     let summary = Summary::of(run);
     let meta = &run.meta;
     let level = meta.level;
-    let mut report = Report::new(format!("framecheck {}", xml_text(&meta.target.name)));
+    let mut report = Report::new(format!("framecheck {}", visible(&meta.target.name)));
     report.set_time(Duration::from_millis(meta.duration_ms));
     for category in Category::ALL {
         let cases: Vec<&CaseResult> = run
@@ -48,8 +50,14 @@ pub fn render(run: &RunResult) -> String {
         }
         let mut suite = TestSuite::new(category.name());
         suite.add_property(Property::new("level", level.name()));
-        suite.add_property(Property::new("framecheck.version", xml_text(&meta.framecheck_version)));
-        suite.add_property(Property::new("catalogue.hash", xml_text(&meta.catalogue_hash)));
+        suite.add_property(Property::new(
+            "framecheck.version",
+            visible(&meta.framecheck_version),
+        ));
+        suite.add_property(Property::new(
+            "catalogue.hash",
+            visible(&meta.catalogue_hash),
+        ));
         suite.add_property(Property::new(
             "highest-level-held",
             summary.highest_level_held.map_or("none", |l| l.name()),
@@ -57,14 +65,14 @@ pub fn render(run: &RunResult) -> String {
         if let Some(error) = &meta.harness_error {
             suite.add_property(Property::new(
                 "harness-error",
-                xml_text(&truncate(error, MAX_JUNIT_TEXT_BYTES)),
+                visible(&truncate(error, MAX_JUNIT_TEXT_BYTES)),
             ));
         }
         let mut elapsed = Duration::ZERO;
         for result in cases {
             let time = Duration::from_micros(result.elapsed_us);
             elapsed += time;
-            let mut case = TestCase::new(xml_text(&result.case.id), status(result, run));
+            let mut case = TestCase::new(visible(&result.case.id), status(result, run));
             case.set_classname(category.name());
             case.set_time(time);
             suite.add_test_case(case);
@@ -74,7 +82,9 @@ pub fn render(run: &RunResult) -> String {
     }
     // quick-junit's writer fails only on an I/O error of its sink, and the
     // sink here is memory.
-    report.to_string().expect("a JUnit report always serializes")
+    report
+        .to_string()
+        .expect("a JUnit report always serializes")
 }
 
 fn status(result: &CaseResult, run: &RunResult) -> TestCaseStatus {
@@ -84,7 +94,7 @@ fn status(result: &CaseResult, run: &RunResult) -> TestCaseStatus {
         (Verdict::Skipped, outcome) => {
             let mut status = TestCaseStatus::skipped();
             if let Outcome::Skipped { reason } = outcome {
-                status.set_message(xml_text(&truncate(reason, MAX_JUNIT_TEXT_BYTES)));
+                status.set_message(visible(&truncate(reason, MAX_JUNIT_TEXT_BYTES)));
             }
             status
         }
@@ -96,13 +106,16 @@ fn status(result: &CaseResult, run: &RunResult) -> TestCaseStatus {
                 stderr_tail,
             } = outcome
             {
-                status.set_message(xml_text(&truncate(reason, MAX_JUNIT_TEXT_BYTES)));
-                let mut text = format!("reason: {}\n", xml_text(&truncate(reason, MAX_JUNIT_TEXT_BYTES)));
+                status.set_message(visible(&truncate(reason, MAX_JUNIT_TEXT_BYTES)));
+                let mut text = format!(
+                    "reason: {}\n",
+                    visible(&truncate(reason, MAX_JUNIT_TEXT_BYTES))
+                );
                 if !stderr_tail.is_empty() {
                     let _ = write!(
                         text,
                         "stderr tail:\n{}\n",
-                        xml_text(&truncate(stderr_tail, MAX_JUNIT_TEXT_BYTES))
+                        visible_lines(&truncate(stderr_tail, MAX_JUNIT_TEXT_BYTES))
                     );
                 }
                 status.set_description(text);
@@ -116,7 +129,7 @@ fn status(result: &CaseResult, run: &RunResult) -> TestCaseStatus {
                 status.set_message("the target refused input it must frame");
                 status.set_description(format!(
                     "reason: {}\nfix: {}\n",
-                    xml_text(&truncate(reason, MAX_JUNIT_TEXT_BYTES)),
+                    visible(&truncate(reason, MAX_JUNIT_TEXT_BYTES)),
                     Check::Fidelity.hint()
                 ));
                 return status;
@@ -133,13 +146,13 @@ fn status(result: &CaseResult, run: &RunResult) -> TestCaseStatus {
                 .collect();
             if let Some(first) = findings.first() {
                 status.set_type(first.check.name());
-                status.set_message(xml_text(&truncate(&first.message, MAX_JUNIT_TEXT_BYTES)));
+                status.set_message(visible(&truncate(&first.message, MAX_JUNIT_TEXT_BYTES)));
             }
             let mut text = format!(
                 "{} ({} severity), {}:{}\n",
-                xml_text(&truncate(&result.case.title, MAX_SHOWN_BYTES)),
+                visible(&truncate(&result.case.title, MAX_SHOWN_BYTES)),
                 super::severity_name(result.case.severity),
-                xml_text(&result.case.source.file.display().to_string()),
+                visible(&result.case.source.file.display().to_string()),
                 result.case.source.line
             );
             for finding in findings {
@@ -149,7 +162,7 @@ fn status(result: &CaseResult, run: &RunResult) -> TestCaseStatus {
                     "\n{} at [{}]: {}",
                     finding.check.name(),
                     levels.join(", "),
-                    xml_text(&truncate(&finding.message, MAX_JUNIT_TEXT_BYTES))
+                    visible(&truncate(&finding.message, MAX_JUNIT_TEXT_BYTES))
                 );
                 if let Some(excerpt) = &finding.excerpt {
                     let _ = writeln!(
@@ -158,7 +171,7 @@ fn status(result: &CaseResult, run: &RunResult) -> TestCaseStatus {
                         super::excerpt_source_name(excerpt.text),
                         excerpt.start,
                         excerpt.end,
-                        escape::visible(&truncate(&excerpt.context, MAX_JUNIT_TEXT_BYTES))
+                        visible(&truncate(&excerpt.context, MAX_JUNIT_TEXT_BYTES))
                     );
                 }
                 let _ = writeln!(text, "fix: {}", finding.check.hint());

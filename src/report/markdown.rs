@@ -97,13 +97,7 @@ fn write_status(out: &mut String, run: &RunResult, summary: &Summary) {
         out,
         "{} cases: {} pass, {} refused, {} security failures, {} fidelity failures, \
          {} errors, {} skipped.\n",
-        summary.total,
-        at.pass,
-        at.refused,
-        at.fail,
-        at.fidelity_fail,
-        at.error,
-        at.skipped
+        summary.total, at.pass, at.refused, at.fail, at.fidelity_fail, at.error, at.skipped
     );
     let by_level: Vec<String> = ReaderLevel::ALL
         .iter()
@@ -131,7 +125,11 @@ fn write_category_table(out: &mut String, summary: &Summary) {
     }
     out.push('\n');
     for category in Category::ALL {
-        let counts = summary.by_category.get(&category).copied().unwrap_or_default();
+        let counts = summary
+            .by_category
+            .get(&category)
+            .copied()
+            .unwrap_or_default();
         if counts.total() == 0 {
             continue;
         }
@@ -150,7 +148,11 @@ fn write_category_table(out: &mut String, summary: &Summary) {
 }
 
 fn write_baseline(out: &mut String, diff: &BaselineDiff) {
-    let _ = writeln!(out, "## Baseline comparison at level `{}`\n", diff.level.name());
+    let _ = writeln!(
+        out,
+        "## Baseline comparison at level `{}`\n",
+        diff.level.name()
+    );
     let verdict = if diff.is_regression() {
         "**Regression**: new failures since the baseline."
     } else {
@@ -424,7 +426,7 @@ fn write_errors(out: &mut String, run: &RunResult) {
 /// The one-screen plain-text summary the CLI prints: status, the category
 /// table, the first failing case ids per category, and the baseline diff.
 /// No excerpts; every run-supplied string is shown through
-/// [`visible`](super::escape::visible), so no payload can drive the terminal.
+/// [`visible`], so no payload can drive the terminal.
 pub fn terminal_summary(run: &RunResult) -> String {
     terminal_summary_with_baseline(run, None)
 }
@@ -468,17 +470,26 @@ pub fn terminal_summary_with_baseline(run: &RunResult, baseline: Option<&Baselin
     }
     let _ = write!(out, "\n{:<22}", "category");
     for verdict in Verdict::ALL {
-        let _ = write!(out, " {:>13}", verdict.name());
+        let _ = write!(out, " {:>w$}", verdict.name(), w = column_width(verdict));
     }
     out.push('\n');
     for category in Category::ALL {
-        let counts = summary.by_category.get(&category).copied().unwrap_or_default();
+        let counts = summary
+            .by_category
+            .get(&category)
+            .copied()
+            .unwrap_or_default();
         if counts.total() == 0 {
             continue;
         }
         let _ = write!(out, "{:<22}", category.name());
         for verdict in Verdict::ALL {
-            let _ = write!(out, " {:>13}", counts.get(verdict));
+            let _ = write!(
+                out,
+                " {:>w$}",
+                counts.get(verdict),
+                w = column_width(verdict)
+            );
         }
         out.push('\n');
     }
@@ -549,6 +560,11 @@ pub fn terminal_summary_with_baseline(run: &RunResult, baseline: Option<&Baselin
          it is not a boundary against an adaptive attacker.\n",
     );
     out
+}
+
+/// Terminal column width for a verdict: its name, at least five digits.
+fn column_width(verdict: Verdict) -> usize {
+    verdict.name().len().max(5)
 }
 
 /// `id [check, check]`, or `id [verdict]` when no finding names a check.

@@ -63,7 +63,8 @@ pub enum Format {
 
 impl Format {
     /// Every format.
-    pub const ALL: &'static [Format] = &[Format::Json, Format::Markdown, Format::Junit, Format::Sarif];
+    pub const ALL: &'static [Format] =
+        &[Format::Json, Format::Markdown, Format::Junit, Format::Sarif];
 
     /// The file name suffix, with its dot.
     pub fn extension(self) -> &'static str {
@@ -155,7 +156,10 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
     ));
     let result = (|| {
         // create_new: never follow or clobber something already there.
-        let mut file = OpenOptions::new().write(true).create_new(true).open(&temp)?;
+        let mut file = OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&temp)?;
         file.write_all(bytes)?;
         file.sync_all()?;
         drop(file);

@@ -210,7 +210,10 @@ fn case_properties(result: &CaseResult) -> Map<String, Value> {
     properties.insert("caseId".into(), case.id.clone().into());
     properties.insert("baseId".into(), case.base_id.clone().into());
     properties.insert("category".into(), case.category.name().into());
-    properties.insert("severity".into(), super::severity_name(case.severity).into());
+    properties.insert(
+        "severity".into(),
+        super::severity_name(case.severity).into(),
+    );
     properties.insert("title".into(), case.title.clone().into());
     properties.insert("flags".into(), case.flags.clone().into());
     properties.insert("references".into(), case.references.clone().into());

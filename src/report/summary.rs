@@ -28,7 +28,6 @@ pub const EXIT_HARNESS_ERROR: i32 = 2;
 
 /// How many cases got each verdict.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
 pub struct VerdictCounts {
     /// Every check held.
     pub pass: usize,
