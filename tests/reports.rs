@@ -506,6 +506,11 @@ mod sarif_report {
         log["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["region"]["startLine"] =
             0.into();
         assert!(!validator().is_valid(&log));
+        // Formats are checked too: a raw space is no URI reference.
+        let mut log = sarif::log(&hostile_run());
+        log["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]
+            ["uri"] = "attacks/break out #1.yaml".into();
+        assert!(!validator().is_valid(&log));
     }
 
     #[test]

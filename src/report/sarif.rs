@@ -14,7 +14,7 @@
 //! invocation, as is a harness error, and make `executionSuccessful` false.
 //!
 //! Message texts show run-supplied strings through
-//! [`visible`](super::escape::visible), so a dashboard shows zero-width and
+//! [`visible`], so a dashboard shows zero-width and
 //! bidi characters as escapes; the `properties` bags keep them raw.
 
 use serde_json::{json, Map, Value};
