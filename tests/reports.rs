@@ -578,6 +578,33 @@ mod sarif_report {
     }
 
     #[test]
+    fn a_failing_case_reports_every_finding_at_the_level() {
+        let r = run(
+            AsciiCaseInsensitive,
+            vec![judged(
+                "a",
+                Category::Breakout,
+                vec![
+                    fidelity(),
+                    security(Check::TagIntegrity, &[AsciiCaseInsensitive, Unicode]),
+                    // Not at the run's level: not reported.
+                    security(Check::HeaderIntegrity, &[Unicode]),
+                ],
+            )],
+        );
+        let log = sarif::log(&r);
+        assert_valid(&log);
+        let results = log["runs"][0]["results"].as_array().unwrap();
+        let rules: Vec<_> = results
+            .iter()
+            .map(|r| r["ruleId"].as_str().unwrap())
+            .collect();
+        assert_eq!(rules, ["tag.integrity", "fidelity"]);
+        assert_eq!(results[0]["level"], "error");
+        assert_eq!(results[1]["level"], "warning");
+    }
+
+    #[test]
     fn clean_run_validates() {
         let log = sarif::log(&run(Exact, vec![judged("a", Category::Breakout, vec![])]));
         assert_valid(&log);

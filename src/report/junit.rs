@@ -25,7 +25,7 @@ use super::escape::{truncate, visible, visible_lines};
 use super::markdown::MAX_SHOWN_BYTES;
 use super::summary::Summary;
 use crate::catalogue::Category;
-use crate::oracle::{Check, CheckClass};
+use crate::oracle::Check;
 use crate::runner::{CaseResult, Outcome, RunResult, Verdict};
 
 /// Longest run-supplied text in one JUnit element, in bytes. CI viewers
@@ -122,7 +122,7 @@ fn status(result: &CaseResult, run: &RunResult) -> TestCaseStatus {
             }
             status
         }
-        (verdict @ (Verdict::Fail | Verdict::FidelityFail), outcome) => {
+        (Verdict::Fail | Verdict::FidelityFail, outcome) => {
             let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
             if let Outcome::Refused { reason, .. } = outcome {
                 status.set_type(Check::Fidelity.name());
@@ -134,16 +134,7 @@ fn status(result: &CaseResult, run: &RunResult) -> TestCaseStatus {
                 ));
                 return status;
             }
-            let wanted = if verdict == Verdict::Fail {
-                CheckClass::Security
-            } else {
-                CheckClass::Fidelity
-            };
-            let findings: Vec<_> = result
-                .findings_at(level)
-                .into_iter()
-                .filter(|f| f.class == wanted)
-                .collect();
+            let findings = super::reported_findings(result, level);
             if let Some(first) = findings.first() {
                 status.set_type(first.check.name());
                 status.set_message(visible(&truncate(&first.message, MAX_JUNIT_TEXT_BYTES)));

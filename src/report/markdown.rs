@@ -22,7 +22,7 @@ use super::escape::{md_block, md_code, md_inline, truncate, visible};
 use super::summary::Summary;
 use crate::catalogue::Category;
 use crate::level::ReaderLevel;
-use crate::oracle::{CheckClass, ExcerptSource, Finding};
+use crate::oracle::{ExcerptSource, Finding};
 use crate::profile::{HeaderStyle, Syntax};
 use crate::runner::{CaseResult, Outcome, RunResult, Verdict};
 
@@ -278,7 +278,7 @@ fn write_failures(out: &mut String, run: &RunResult, verdict: Verdict, heading: 
         }
         let _ = writeln!(out, "### {} ({})\n", category.name(), in_category.len());
         for result in in_category {
-            write_failed_case(out, result, level, verdict);
+            write_failed_case(out, result, level);
         }
     }
 }
@@ -302,7 +302,7 @@ fn write_case_heading(out: &mut String, result: &CaseResult) {
     );
 }
 
-fn write_failed_case(out: &mut String, result: &CaseResult, level: ReaderLevel, verdict: Verdict) {
+fn write_failed_case(out: &mut String, result: &CaseResult, level: ReaderLevel) {
     write_case_heading(out, result);
     match &result.outcome {
         Outcome::Refused { reason, .. } => {
@@ -314,15 +314,7 @@ fn write_failed_case(out: &mut String, result: &CaseResult, level: ReaderLevel, 
             let _ = writeln!(out, "- fix: {}", crate::oracle::Check::Fidelity.hint());
         }
         _ => {
-            let wanted = match verdict {
-                Verdict::Fail => CheckClass::Security,
-                _ => CheckClass::Fidelity,
-            };
-            for finding in result
-                .findings_at(level)
-                .into_iter()
-                .filter(|f| f.class == wanted)
-            {
+            for finding in super::reported_findings(result, level) {
                 write_finding(out, result, finding);
             }
         }

@@ -33,9 +33,10 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::catalogue::Severity;
-use crate::oracle::ExcerptSource;
+use crate::level::ReaderLevel;
+use crate::oracle::{ExcerptSource, Finding};
 use crate::profile::Capability;
-use crate::runner::RunResult;
+use crate::runner::{CaseResult, RunResult};
 
 pub mod baseline;
 pub mod escape;
@@ -175,6 +176,15 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
         let _ = dir.sync_all();
     }
     Ok(())
+}
+
+/// The findings a failing case is reported with at `level`: every finding
+/// that applies there, security findings first. A `fail` case shows its
+/// fidelity findings too, so a reviewer sees everything wrong at once.
+pub(crate) fn reported_findings(result: &CaseResult, level: ReaderLevel) -> Vec<&Finding> {
+    let mut findings = result.findings_at(level);
+    findings.sort_by_key(|f| f.class);
+    findings
 }
 
 /// The stable name of a severity, as serialized.

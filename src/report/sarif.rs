@@ -116,17 +116,8 @@ pub fn log(run: &RunResult) -> Value {
             (Verdict::Fail | Verdict::FidelityFail, Outcome::Refused { reason, .. }) => {
                 results.push(refusal_result(result, reason));
             }
-            (verdict @ (Verdict::Fail | Verdict::FidelityFail), _) => {
-                let wanted = if verdict == Verdict::Fail {
-                    CheckClass::Security
-                } else {
-                    CheckClass::Fidelity
-                };
-                for finding in result
-                    .findings_at(meta.level)
-                    .into_iter()
-                    .filter(|f| f.class == wanted)
-                {
+            (Verdict::Fail | Verdict::FidelityFail, _) => {
+                for finding in super::reported_findings(result, meta.level) {
                     results.push(finding_result(result, finding));
                 }
             }
