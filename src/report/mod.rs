@@ -1,1 +1,219 @@
-//! Conformance reports.
+//! Conformance reports: JSON, Markdown, JUnit XML and SARIF, and baseline
+//! diffs.
+//!
+//! Reports are built from a finished [`RunResult`] only; the runner and the
+//! oracle never format anything. Verdicts come from
+//! [`CaseResult::verdict_at`](crate::runner::CaseResult::verdict_at) at the
+//! run's level (`meta.level`), so every format agrees with the exit code of
+//! [`Summary::exit_code`].
+//!
+//! | format | module | for |
+//! |---|---|---|
+//! | JSON | [`json`] | machines, baselines (reads back) |
+//! | Markdown | [`markdown`] | people: PR comments, CI summaries |
+//! | JUnit XML | [`junit`] | CI test views |
+//! | SARIF 2.1.0 | [`sarif`] | code-scanning dashboards |
+//!
+//! Every run-supplied string may be hostile; [`escape`] holds the escapers.
+//!
+//! ```no_run
+//! use std::path::Path;
+//! use framecheck::report::{self, Format};
+//! # fn run() -> framecheck::runner::RunResult { unimplemented!() }
+//! let run = run();
+//! let written = report::write_all(&run, Path::new("reports"), "reference", Format::ALL)?;
+//! print!("{}", report::markdown::terminal_summary(&run));
+//! std::process::exit(report::Summary::of(&run).exit_code());
+//! # Ok::<(), std::io::Error>(())
+//! ```
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Write as _};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use crate::catalogue::Severity;
+use crate::level::ReaderLevel;
+use crate::oracle::{ExcerptSource, Finding};
+use crate::profile::Capability;
+use crate::runner::{CaseResult, RunResult};
+
+pub mod baseline;
+pub mod escape;
+pub mod json;
+pub mod junit;
+pub mod markdown;
+pub mod sarif;
+pub mod summary;
+
+pub use baseline::{BaselineDiff, BaselineError};
+pub use summary::{Summary, EXIT_CONFORMANCE_FAILURE, EXIT_HARNESS_ERROR, EXIT_OK};
+
+/// A report format, as named on the command line (`--format json,sarif`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, clap::ValueEnum)]
+pub enum Format {
+    /// `<stem>.json`: the full record; reads back as a baseline.
+    Json,
+    /// `<stem>.md`: for people.
+    Markdown,
+    /// `<stem>.junit.xml`: for CI test views.
+    Junit,
+    /// `<stem>.sarif`: SARIF 2.1.0 for code scanning.
+    Sarif,
+}
+
+impl Format {
+    /// Every format.
+    pub const ALL: &'static [Format] =
+        &[Format::Json, Format::Markdown, Format::Junit, Format::Sarif];
+
+    /// The file name suffix, with its dot.
+    pub fn extension(self) -> &'static str {
+        match self {
+            Format::Json => ".json",
+            Format::Markdown => ".md",
+            Format::Junit => ".junit.xml",
+            Format::Sarif => ".sarif",
+        }
+    }
+
+    /// The stable name, as accepted on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Json => "json",
+            Format::Markdown => "markdown",
+            Format::Junit => "junit",
+            Format::Sarif => "sarif",
+        }
+    }
+}
+
+/// Renders `run` in `format`. The baseline diff appears in the JSON and
+/// Markdown reports when given; JUnit and SARIF describe one run only.
+pub fn render(run: &RunResult, format: Format, baseline: Option<&BaselineDiff>) -> String {
+    match format {
+        Format::Json => json::render_with_baseline(run, baseline),
+        Format::Markdown => markdown::render_with_baseline(run, baseline),
+        Format::Junit => junit::render(run),
+        Format::Sarif => sarif::render(run),
+    }
+}
+
+/// Writes `run` in each of `formats` to `dir/<stem><extension>`, creating
+/// `dir`, and returns the paths written, in `formats` order.
+///
+/// Each file is written atomically: to a temporary file in the same
+/// directory, flushed to disk, then renamed over the target, so a reader
+/// (or a crash) never sees half a report. `stem` must be a plain file name
+/// stem: no path separators, not empty, not `.` or `..`.
+pub fn write_all(
+    run: &RunResult,
+    dir: &Path,
+    stem: &str,
+    formats: &[Format],
+) -> io::Result<Vec<PathBuf>> {
+    write_all_with_baseline(run, None, dir, stem, formats)
+}
+
+/// [`write_all`], with the baseline diff included where the format carries it.
+pub fn write_all_with_baseline(
+    run: &RunResult,
+    baseline: Option<&BaselineDiff>,
+    dir: &Path,
+    stem: &str,
+    formats: &[Format],
+) -> io::Result<Vec<PathBuf>> {
+    if stem.is_empty() || stem == "." || stem == ".." || stem.contains(['/', '\\', '\0']) {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("report stem {stem:?} must be a plain file name"),
+        ));
+    }
+    fs::create_dir_all(dir)?;
+    let mut written = Vec::with_capacity(formats.len());
+    for &format in formats {
+        let path = dir.join(format!("{stem}{}", format.extension()));
+        write_atomically(&path, render(run, format, baseline).as_bytes())?;
+        written.push(path);
+    }
+    Ok(written)
+}
+
+/// Writes `bytes` to `path` through a temporary sibling and a rename.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let dir = match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    let name = path
+        .file_name()
+        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "path has no file name"))?;
+    let temp = dir.join(format!(
+        ".{}.tmp-{}-{}",
+        name.to_string_lossy(),
+        std::process::id(),
+        COUNTER.fetch_add(1, Ordering::Relaxed)
+    ));
+    let result = (|| {
+        // create_new: never follow or clobber something already there.
+        let mut file = OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&temp)?;
+        file.write_all(bytes)?;
+        file.sync_all()?;
+        drop(file);
+        fs::rename(&temp, path)
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&temp);
+        return result;
+    }
+    // Make the rename itself durable. Directories cannot be opened this way
+    // on every platform, so this is best effort.
+    if let Ok(dir) = File::open(dir) {
+        let _ = dir.sync_all();
+    }
+    Ok(())
+}
+
+/// The findings a failing case is reported with at `level`: every finding
+/// that applies there, security findings first. A `fail` case shows its
+/// fidelity findings too, so a reviewer sees everything wrong at once.
+pub(crate) fn reported_findings(result: &CaseResult, level: ReaderLevel) -> Vec<&Finding> {
+    let mut findings = result.findings_at(level);
+    findings.sort_by_key(|f| f.class);
+    findings
+}
+
+/// The stable name of a severity, as serialized.
+pub(crate) fn severity_name(severity: Severity) -> &'static str {
+    match severity {
+        Severity::Info => "info",
+        Severity::Low => "low",
+        Severity::Medium => "medium",
+        Severity::High => "high",
+        Severity::Critical => "critical",
+    }
+}
+
+/// The stable name of a capability, as serialized.
+pub(crate) fn capability_name(capability: Capability) -> &'static str {
+    match capability {
+        Capability::Wrap => "wrap",
+        Capability::Read => "read",
+        Capability::Attributes => "attributes",
+        Capability::Provenance => "provenance",
+        Capability::Kind => "kind",
+    }
+}
+
+/// What an excerpt's offsets refer to, in words.
+pub(crate) fn excerpt_source_name(source: ExcerptSource) -> &'static str {
+    match source {
+        ExcerptSource::Framed => "framed output",
+        ExcerptSource::ReadInput => "reader input",
+        ExcerptSource::ReadBody => "reader body",
+    }
+}

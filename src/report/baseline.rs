@@ -1,0 +1,163 @@
+//! Baselines: comparing a run with an earlier JSON report.
+//!
+//! A team adopting framecheck on an existing framing rarely fixes every
+//! failure at once. It commits a JSON report as a baseline and lets CI fail
+//! only on *new* failures (a ratchet, like toml-test's `-skip-must-err`).
+//! [`diff`] compares two runs case by case, keyed by the concrete case id,
+//! at one reader level.
+//!
+//! A case counts as failing at a level when its verdict there is `fail`,
+//! `fidelity-fail` or `error`: the same verdicts that fail a run. A case that
+//! is new in the catalogue and fails is a new failure (it is not in the
+//! accepted baseline) and is listed under [`BaselineDiff::new_cases`] too.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::catalogue::Category;
+use crate::level::ReaderLevel;
+use crate::runner::{CaseResult, RunResult, Verdict};
+
+/// Why a baseline could not be loaded.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum BaselineError {
+    /// The file could not be read.
+    #[error("cannot read baseline {path}: {source}")]
+    Io {
+        /// The baseline file.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// The file is not a framecheck JSON report this version can read.
+    #[error("baseline {path} is not a readable framecheck report: {source}")]
+    Report {
+        /// The baseline file.
+        path: PathBuf,
+        /// What is wrong with it.
+        source: super::json::ParseError,
+    },
+}
+
+/// Loads a run from a JSON report written by [`super::json`].
+pub fn load(path: &Path) -> Result<RunResult, BaselineError> {
+    let text = std::fs::read_to_string(path).map_err(|source| BaselineError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    super::json::parse(&text).map_err(|source| BaselineError::Report {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+/// One case in a baseline diff.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DiffEntry {
+    /// Concrete case id.
+    pub id: String,
+    /// Category, from the newer run when the case is in both.
+    pub category: Category,
+    /// Title, from the newer run when the case is in both.
+    pub title: String,
+    /// Verdict in the baseline, if the case was there.
+    pub old: Option<Verdict>,
+    /// Verdict in the new run, if the case is there.
+    pub new: Option<Verdict>,
+}
+
+/// What changed between a baseline and a new run, at one level. Every list
+/// is in the new run's case order, then the baseline's for cases only there.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BaselineDiff {
+    /// The level both runs were compared at.
+    pub level: ReaderLevel,
+    /// Whether the two runs used different catalogues (their hashes differ).
+    pub catalogue_changed: bool,
+    /// Failing now, and passing, refused, skipped or absent in the baseline.
+    pub new_failures: Vec<DiffEntry>,
+    /// Failing in the baseline, and present and not failing now.
+    pub fixed: Vec<DiffEntry>,
+    /// Failing in both.
+    pub still_failing: Vec<DiffEntry>,
+    /// In the new run only.
+    pub new_cases: Vec<DiffEntry>,
+    /// In the baseline only.
+    pub removed_cases: Vec<DiffEntry>,
+}
+
+impl BaselineDiff {
+    /// True when the new run has failures the baseline did not.
+    pub fn is_regression(&self) -> bool {
+        !self.new_failures.is_empty()
+    }
+}
+
+/// Whether `verdict` fails a run.
+pub fn is_failing(verdict: Verdict) -> bool {
+    matches!(
+        verdict,
+        Verdict::Fail | Verdict::FidelityFail | Verdict::Error
+    )
+}
+
+/// Compares `new` with the baseline `old` at `level`.
+pub fn diff(old: &RunResult, new: &RunResult, level: ReaderLevel) -> BaselineDiff {
+    let old_by_id: BTreeMap<&str, &CaseResult> = old
+        .results
+        .iter()
+        .map(|r| (r.case.id.as_str(), r))
+        .collect();
+    let new_ids: BTreeMap<&str, ()> = new
+        .results
+        .iter()
+        .map(|r| (r.case.id.as_str(), ()))
+        .collect();
+    let mut out = BaselineDiff {
+        level,
+        catalogue_changed: old.meta.catalogue_hash != new.meta.catalogue_hash,
+        new_failures: Vec::new(),
+        fixed: Vec::new(),
+        still_failing: Vec::new(),
+        new_cases: Vec::new(),
+        removed_cases: Vec::new(),
+    };
+    for result in &new.results {
+        let new_verdict = result.verdict_at(level);
+        let old_verdict = old_by_id
+            .get(result.case.id.as_str())
+            .map(|r| r.verdict_at(level));
+        let entry = DiffEntry {
+            id: result.case.id.clone(),
+            category: result.case.category,
+            title: result.case.title.clone(),
+            old: old_verdict,
+            new: Some(new_verdict),
+        };
+        let was_failing = old_verdict.is_some_and(is_failing);
+        match (was_failing, is_failing(new_verdict)) {
+            (false, true) => out.new_failures.push(entry.clone()),
+            (true, true) => out.still_failing.push(entry.clone()),
+            (true, false) => out.fixed.push(entry.clone()),
+            (false, false) => {}
+        }
+        if old_verdict.is_none() {
+            out.new_cases.push(entry);
+        }
+    }
+    for result in &old.results {
+        if !new_ids.contains_key(result.case.id.as_str()) {
+            out.removed_cases.push(DiffEntry {
+                id: result.case.id.clone(),
+                category: result.case.category,
+                title: result.case.title.clone(),
+                old: Some(result.verdict_at(level)),
+                new: None,
+            });
+        }
+    }
+    out
+}

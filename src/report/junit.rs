@@ -1,0 +1,174 @@
+//! The JUnit XML report, for CI systems that show test results.
+//!
+//! One `<testsuite>` per category (in report order, only categories with
+//! cases), one `<testcase>` per concrete case: `name` is the case id,
+//! `classname` the category. At the run's level a `fail` or `fidelity-fail`
+//! verdict is a `<failure>` (its `type` is the failing check's name, its text
+//! every finding with levels, message, excerpt and fix hint), an `error` is
+//! an `<error>` with the reason and the target's stderr tail, `skipped` is
+//! `<skipped>`; `pass` and an allowed `refused` are successes.
+//!
+//! XML 1.0 cannot carry some characters even as references (NUL, most C0
+//! controls, U+FFFE, U+FFFF), attribute values lose their line breaks to
+//! normalisation, and quick-junit silently strips control characters and
+//! terminal escapes. So every run-supplied string is rewritten before it
+//! reaches the XML writer: attribute values through [`visible`], element
+//! text through [`visible_lines`] (line breaks kept). Hostile payloads are
+//! shown as escapes, never dropped, and the document always parses.
+
+use std::fmt::Write as _;
+use std::time::Duration;
+
+use quick_junit::{NonSuccessKind, Property, Report, TestCase, TestCaseStatus, TestSuite};
+
+use super::escape::{truncate, visible, visible_lines};
+use super::markdown::MAX_SHOWN_BYTES;
+use super::summary::Summary;
+use crate::catalogue::Category;
+use crate::oracle::Check;
+use crate::runner::{CaseResult, Outcome, RunResult, Verdict};
+
+/// Longest run-supplied text in one JUnit element, in bytes. CI viewers
+/// choke on megabyte test messages; the JSON report keeps everything.
+const MAX_JUNIT_TEXT_BYTES: usize = 64 * 1024;
+
+/// Renders `run` as JUnit XML.
+pub fn render(run: &RunResult) -> String {
+    let summary = Summary::of(run);
+    let meta = &run.meta;
+    let level = meta.level;
+    let mut report = Report::new(format!("framecheck {}", visible(&meta.target.name)));
+    report.set_time(Duration::from_millis(meta.duration_ms));
+    for category in Category::ALL {
+        let cases: Vec<&CaseResult> = run
+            .results
+            .iter()
+            .filter(|r| r.case.category == category)
+            .collect();
+        if cases.is_empty() {
+            continue;
+        }
+        let mut suite = TestSuite::new(category.name());
+        suite.add_property(Property::new("level", level.name()));
+        suite.add_property(Property::new(
+            "framecheck.version",
+            visible(&meta.framecheck_version),
+        ));
+        suite.add_property(Property::new(
+            "catalogue.hash",
+            visible(&meta.catalogue_hash),
+        ));
+        suite.add_property(Property::new(
+            "highest-level-held",
+            summary.highest_level_held.map_or("none", |l| l.name()),
+        ));
+        if let Some(error) = &meta.harness_error {
+            suite.add_property(Property::new(
+                "harness-error",
+                visible(&truncate(error, MAX_JUNIT_TEXT_BYTES)),
+            ));
+        }
+        let mut elapsed = Duration::ZERO;
+        for result in cases {
+            let time = Duration::from_micros(result.elapsed_us);
+            elapsed += time;
+            let mut case = TestCase::new(visible(&result.case.id), status(result, run));
+            case.set_classname(category.name());
+            case.set_time(time);
+            suite.add_test_case(case);
+        }
+        suite.set_time(elapsed);
+        report.add_test_suite(suite);
+    }
+    // quick-junit's writer fails only on an I/O error of its sink, and the
+    // sink here is memory.
+    report
+        .to_string()
+        .expect("a JUnit report always serializes")
+}
+
+fn status(result: &CaseResult, run: &RunResult) -> TestCaseStatus {
+    let level = run.meta.level;
+    match (result.verdict_at(level), &result.outcome) {
+        (Verdict::Pass | Verdict::Refused, _) => TestCaseStatus::success(),
+        (Verdict::Skipped, outcome) => {
+            let mut status = TestCaseStatus::skipped();
+            if let Outcome::Skipped { reason } = outcome {
+                status.set_message(visible(&truncate(reason, MAX_JUNIT_TEXT_BYTES)));
+            }
+            status
+        }
+        (Verdict::Error, outcome) => {
+            let mut status = TestCaseStatus::non_success(NonSuccessKind::Error);
+            status.set_type("target-error");
+            if let Outcome::Error {
+                reason,
+                stderr_tail,
+            } = outcome
+            {
+                status.set_message(visible(&truncate(reason, MAX_JUNIT_TEXT_BYTES)));
+                let mut text = format!(
+                    "reason: {}\n",
+                    visible(&truncate(reason, MAX_JUNIT_TEXT_BYTES))
+                );
+                if !stderr_tail.is_empty() {
+                    let _ = write!(
+                        text,
+                        "stderr tail:\n{}\n",
+                        visible_lines(&truncate(stderr_tail, MAX_JUNIT_TEXT_BYTES))
+                    );
+                }
+                status.set_description(text);
+            }
+            status
+        }
+        (Verdict::Fail | Verdict::FidelityFail, outcome) => {
+            let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
+            if let Outcome::Refused { reason, .. } = outcome {
+                status.set_type(Check::Fidelity.name());
+                status.set_message("the target refused input it must frame");
+                status.set_description(format!(
+                    "reason: {}\nfix: {}\n",
+                    visible(&truncate(reason, MAX_JUNIT_TEXT_BYTES)),
+                    Check::Fidelity.hint()
+                ));
+                return status;
+            }
+            let findings = super::reported_findings(result, level);
+            if let Some(first) = findings.first() {
+                status.set_type(first.check.name());
+                status.set_message(visible(&truncate(&first.message, MAX_JUNIT_TEXT_BYTES)));
+            }
+            let mut text = format!(
+                "{} ({} severity), {}:{}\n",
+                visible(&truncate(&result.case.title, MAX_SHOWN_BYTES)),
+                super::severity_name(result.case.severity),
+                visible(&result.case.source.file.display().to_string()),
+                result.case.source.line
+            );
+            for finding in findings {
+                let levels: Vec<&str> = finding.levels.iter().map(|l| l.name()).collect();
+                let _ = writeln!(
+                    text,
+                    "\n{} at [{}]: {}",
+                    finding.check.name(),
+                    levels.join(", "),
+                    visible(&truncate(&finding.message, MAX_JUNIT_TEXT_BYTES))
+                );
+                if let Some(excerpt) = &finding.excerpt {
+                    let _ = writeln!(
+                        text,
+                        "excerpt ({}, bytes {}..{}): {}",
+                        super::excerpt_source_name(excerpt.text),
+                        excerpt.start,
+                        excerpt.end,
+                        visible(&truncate(&excerpt.context, MAX_JUNIT_TEXT_BYTES))
+                    );
+                }
+                let _ = writeln!(text, "fix: {}", finding.check.hint());
+            }
+            status.set_description(text);
+            status
+        }
+    }
+}

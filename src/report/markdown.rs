@@ -1,0 +1,577 @@
+//! The Markdown report, for people: a pull-request comment, a CI summary
+//! page, a file in the repository.
+//!
+//! The top fits one screen: status, what a pass does and does not prove, and
+//! the category × verdict table. Details follow, failures grouped by
+//! category with the check that failed, the levels it fails at, an excerpt
+//! with its byte offsets and the check's fix hint; fidelity failures apart
+//! from security failures; then target errors.
+//!
+//! Every string that came from the run goes through [`super::escape`]:
+//! excerpts show zero-width, bidi and lookalike characters as `\u{…}` escapes
+//! inside code spans whose fence outgrows any backtick run, and prose and
+//! table cells have Markdown punctuation backslash-escaped. Long texts are cut
+//! to [`MAX_SHOWN_BYTES`]; the JSON report keeps them whole.
+//!
+//! [`terminal_summary`] is the one-screen plain-text digest the CLI prints.
+
+use std::fmt::Write as _;
+
+use super::baseline::{BaselineDiff, DiffEntry};
+use super::escape::{md_block, md_code, md_inline, truncate, visible};
+use super::summary::Summary;
+use crate::catalogue::Category;
+use crate::level::ReaderLevel;
+use crate::oracle::{ExcerptSource, Finding};
+use crate::profile::{HeaderStyle, Syntax};
+use crate::runner::{CaseResult, Outcome, RunResult, Verdict};
+
+/// Longest run-supplied text shown in Markdown or on the terminal, in bytes.
+pub const MAX_SHOWN_BYTES: usize = 2048;
+
+/// How many failing case ids the terminal summary names per category.
+const TERMINAL_IDS_PER_CATEGORY: usize = 3;
+
+/// What a pass means, stated at the top of every human-readable report.
+const HONESTY_NOTE: &str = "framecheck proves structure only: whether content can close, forge, \
+reopen or rewrite the frame, as read at each reader level. Framing marks provenance and raises an \
+attacker's cost; it is not a security boundary against an adaptive attacker (Nasr et al., \
+arXiv:2510.09023; AgentDojo, arXiv:2406.13352). A pass says nothing about whether a model obeys \
+the frame.";
+
+/// Renders `run` as a Markdown report.
+pub fn render(run: &RunResult) -> String {
+    render_with_baseline(run, None)
+}
+
+/// Renders `run` as a Markdown report, with the baseline diff when given.
+pub fn render_with_baseline(run: &RunResult, baseline: Option<&BaselineDiff>) -> String {
+    let summary = Summary::of(run);
+    let meta = &run.meta;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "# framecheck report: {}\n",
+        md_inline(&meta.target.name)
+    );
+    let _ = writeln!(out, "> {HONESTY_NOTE}\n");
+    write_status(&mut out, run, &summary);
+    write_category_table(&mut out, &summary);
+    if let Some(error) = &meta.harness_error {
+        let _ = writeln!(out, "## Harness error\n");
+        let _ = writeln!(
+            out,
+            "The run did not finish; the results below are incomplete.\n"
+        );
+        out.push_str(&md_block(&truncate(error, MAX_SHOWN_BYTES)));
+        out.push('\n');
+    }
+    if let Some(diff) = baseline {
+        write_baseline(&mut out, diff);
+    }
+    write_target(&mut out, run);
+    write_failures(&mut out, run, Verdict::Fail, "Security failures");
+    write_failures(&mut out, run, Verdict::FidelityFail, "Fidelity failures");
+    write_errors(&mut out, run);
+    out
+}
+
+fn write_status(out: &mut String, run: &RunResult, summary: &Summary) {
+    let at = summary.at_level();
+    let status = match summary.status() {
+        "pass" => "PASS",
+        "fail" => "FAIL",
+        _ => "INCOMPLETE (harness error)",
+    };
+    let held = match summary.highest_level_held {
+        Some(level) => format!("`{}`", level.name()),
+        None => "none (fails at `exact`)".to_string(),
+    };
+    let _ = writeln!(
+        out,
+        "**{status}** (exit {}) at level `{}`. Highest level held: {held}.\n",
+        summary.exit_code(),
+        run.meta.level.name(),
+    );
+    let _ = writeln!(
+        out,
+        "{} cases: {} pass, {} refused, {} security failures, {} fidelity failures, \
+         {} errors, {} skipped.\n",
+        summary.total, at.pass, at.refused, at.fail, at.fidelity_fail, at.error, at.skipped
+    );
+    let by_level: Vec<String> = ReaderLevel::ALL
+        .iter()
+        .map(|&l| {
+            let fails = summary.by_level.get(&l).map_or(0, |c| c.fail);
+            format!("`{}` {fails}", l.name())
+        })
+        .collect();
+    let _ = writeln!(
+        out,
+        "Security failures by reader level: {}.\n",
+        by_level.join(", ")
+    );
+}
+
+fn write_category_table(out: &mut String, summary: &Summary) {
+    let _ = writeln!(out, "## Summary at level `{}`\n", summary.level.name());
+    out.push_str("| category |");
+    for verdict in Verdict::ALL {
+        let _ = write!(out, " {} |", verdict.name());
+    }
+    out.push_str("\n|---|");
+    for _ in Verdict::ALL {
+        out.push_str("---:|");
+    }
+    out.push('\n');
+    for category in Category::ALL {
+        let counts = summary
+            .by_category
+            .get(&category)
+            .copied()
+            .unwrap_or_default();
+        if counts.total() == 0 {
+            continue;
+        }
+        let _ = write!(out, "| {} |", category.name());
+        for verdict in Verdict::ALL {
+            let _ = write!(out, " {} |", counts.get(verdict));
+        }
+        out.push('\n');
+    }
+    let total = summary.at_level();
+    out.push_str("| **total** |");
+    for verdict in Verdict::ALL {
+        let _ = write!(out, " {} |", total.get(verdict));
+    }
+    out.push_str("\n\n");
+}
+
+fn write_baseline(out: &mut String, diff: &BaselineDiff) {
+    let _ = writeln!(
+        out,
+        "## Baseline comparison at level `{}`\n",
+        diff.level.name()
+    );
+    let verdict = if diff.is_regression() {
+        "**Regression**: new failures since the baseline."
+    } else {
+        "No new failures since the baseline."
+    };
+    let _ = writeln!(
+        out,
+        "{verdict} {} new failures, {} fixed, {} still failing, {} new cases, {} removed cases.{}\n",
+        diff.new_failures.len(),
+        diff.fixed.len(),
+        diff.still_failing.len(),
+        diff.new_cases.len(),
+        diff.removed_cases.len(),
+        if diff.catalogue_changed {
+            " The catalogue changed between the runs."
+        } else {
+            ""
+        }
+    );
+    let lists: [(&str, &[DiffEntry]); 3] = [
+        ("new failure", &diff.new_failures),
+        ("fixed", &diff.fixed),
+        ("removed", &diff.removed_cases),
+    ];
+    if lists.iter().all(|(_, entries)| entries.is_empty()) {
+        return;
+    }
+    out.push_str("| change | case | category | was | now |\n|---|---|---|---|---|\n");
+    for (change, entries) in lists {
+        for entry in entries {
+            let _ = writeln!(
+                out,
+                "| {change} | {} | {} | {} | {} |",
+                md_code(&entry.id, true),
+                entry.category.name(),
+                entry.old.map_or("absent", Verdict::name),
+                entry.new.map_or("absent", Verdict::name),
+            );
+        }
+    }
+    out.push('\n');
+}
+
+fn write_target(out: &mut String, run: &RunResult) {
+    let meta = &run.meta;
+    let target = &meta.target;
+    let delimiters = &target.delimiters;
+    let _ = writeln!(out, "## Target\n");
+    let _ = writeln!(out, "- name: {}", md_inline(&target.name));
+    if !target.description.is_empty() {
+        let _ = writeln!(out, "- description: {}", md_inline(&target.description));
+    }
+    if !target.language.is_empty() {
+        let _ = writeln!(out, "- language: {}", md_inline(&target.language));
+    }
+    let syntax = match delimiters.syntax {
+        Syntax::XmlTag => "xml-tag",
+        Syntax::BracketMarker => "bracket-marker",
+    };
+    let _ = writeln!(
+        out,
+        "- delimiters: {syntax}, token {}",
+        md_code(&delimiters.token, false)
+    );
+    if let Some(inner) = &delimiters.inner {
+        let _ = writeln!(out, "- inner element: {}", md_code(inner, false));
+    }
+    if !delimiters.reserved.is_empty() {
+        let reserved: Vec<String> = delimiters
+            .reserved
+            .iter()
+            .map(|t| md_code(t, false))
+            .collect();
+        let _ = writeln!(out, "- reserved tokens: {}", reserved.join(", "));
+    }
+    let header = match target.header {
+        HeaderStyle::None => "none",
+        HeaderStyle::BlankLine => "blank-line",
+    };
+    let _ = writeln!(out, "- header: {header}");
+    let capabilities = target
+        .capabilities
+        .iter()
+        .map(|&c| super::capability_name(c))
+        .collect::<Vec<_>>();
+    let _ = writeln!(out, "- capabilities: {}", capabilities.join(", "));
+    let _ = writeln!(
+        out,
+        "- framecheck {}, catalogue {}",
+        md_inline(&meta.framecheck_version),
+        md_code(&meta.catalogue_hash, false)
+    );
+    let _ = writeln!(
+        out,
+        "- started {} (Unix time), took {} ms",
+        meta.started_unix, meta.duration_ms
+    );
+    if !meta.filters.is_empty() {
+        let filters: Vec<String> = meta.filters.iter().map(|f| md_code(f, false)).collect();
+        let _ = writeln!(out, "- filters: {}", filters.join(", "));
+    }
+    out.push('\n');
+}
+
+fn write_failures(out: &mut String, run: &RunResult, verdict: Verdict, heading: &str) {
+    let level = run.meta.level;
+    let failing: Vec<&CaseResult> = run
+        .results
+        .iter()
+        .filter(|r| r.verdict_at(level) == verdict)
+        .collect();
+    if failing.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "## {heading} ({})\n", failing.len());
+    for category in Category::ALL {
+        let in_category: Vec<&&CaseResult> = failing
+            .iter()
+            .filter(|r| r.case.category == category)
+            .collect();
+        if in_category.is_empty() {
+            continue;
+        }
+        let _ = writeln!(out, "### {} ({})\n", category.name(), in_category.len());
+        for result in in_category {
+            write_failed_case(out, result, level);
+        }
+    }
+}
+
+fn write_case_heading(out: &mut String, result: &CaseResult) {
+    let case = &result.case;
+    let _ = writeln!(
+        out,
+        "#### {} {}\n",
+        md_code(&case.id, false),
+        md_inline(&truncate(&case.title, MAX_SHOWN_BYTES))
+    );
+    let severity = super::severity_name(case.severity);
+    let _ = writeln!(
+        out,
+        "- severity: {severity}; source: {}",
+        md_code(
+            &format!("{}:{}", case.source.file.display(), case.source.line),
+            false
+        )
+    );
+}
+
+fn write_failed_case(out: &mut String, result: &CaseResult, level: ReaderLevel) {
+    write_case_heading(out, result);
+    match &result.outcome {
+        Outcome::Refused { reason, .. } => {
+            let _ = writeln!(
+                out,
+                "- the target refused input it must frame: {}",
+                md_code(&truncate(reason, MAX_SHOWN_BYTES), false)
+            );
+            let _ = writeln!(out, "- fix: {}", crate::oracle::Check::Fidelity.hint());
+        }
+        _ => {
+            for finding in super::reported_findings(result, level) {
+                write_finding(out, result, finding);
+            }
+        }
+    }
+    out.push('\n');
+}
+
+fn levels_text(levels: &[ReaderLevel]) -> String {
+    if levels.is_empty() {
+        return "every level".to_string();
+    }
+    levels
+        .iter()
+        .map(|l| l.name())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn write_finding(out: &mut String, result: &CaseResult, finding: &Finding) {
+    let _ = writeln!(
+        out,
+        "- check {} fails at {}: {}",
+        md_code(finding.check.name(), false),
+        levels_text(&finding.levels),
+        md_inline(&truncate(&finding.message, MAX_SHOWN_BYTES))
+    );
+    if let Some(excerpt) = &finding.excerpt {
+        let source = super::excerpt_source_name(excerpt.text);
+        let _ = write!(
+            out,
+            "  - {source}, bytes {}..{}",
+            excerpt.start, excerpt.end
+        );
+        if let Some(span) = excerpt_span(result, excerpt.text, excerpt.start, excerpt.end) {
+            let _ = write!(
+                out,
+                ": {}",
+                md_code(&truncate(span, MAX_SHOWN_BYTES), false)
+            );
+        }
+        let _ = writeln!(
+            out,
+            "\n  - context: {}",
+            md_code(&truncate(&excerpt.context, MAX_SHOWN_BYTES), false)
+        );
+    }
+    let _ = writeln!(out, "  - fix: {}", finding.check.hint());
+}
+
+/// The offending span itself, when the evidence holds the text the excerpt
+/// was cut from and the offsets fall on char boundaries inside it.
+fn excerpt_span(
+    result: &CaseResult,
+    source: ExcerptSource,
+    start: usize,
+    end: usize,
+) -> Option<&str> {
+    let text = match source {
+        ExcerptSource::Framed => result.evidence.framed.as_deref(),
+        ExcerptSource::ReadInput => result.evidence.read_text.as_deref(),
+        ExcerptSource::ReadBody => result.evidence.read_body.as_ref()?.as_deref(),
+    }?;
+    text.get(start..end)
+}
+
+fn write_errors(out: &mut String, run: &RunResult) {
+    let errors: Vec<(&CaseResult, &str, &str)> = run
+        .results
+        .iter()
+        .filter_map(|r| match &r.outcome {
+            Outcome::Error {
+                reason,
+                stderr_tail,
+            } => Some((r, reason.as_str(), stderr_tail.as_str())),
+            _ => None,
+        })
+        .collect();
+    if errors.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "## Errors ({})\n", errors.len());
+    let _ = writeln!(
+        out,
+        "The target did not answer these cases, so they have no verdict.\n"
+    );
+    for (result, reason, stderr_tail) in errors {
+        write_case_heading(out, result);
+        let _ = writeln!(
+            out,
+            "- reason: {}\n",
+            md_code(&truncate(reason, MAX_SHOWN_BYTES), false)
+        );
+        if !stderr_tail.is_empty() {
+            out.push_str("stderr tail:\n\n");
+            out.push_str(&md_block(&truncate(stderr_tail, MAX_SHOWN_BYTES)));
+            out.push('\n');
+        }
+    }
+}
+
+/// The one-screen plain-text summary the CLI prints: status, the category
+/// table, the first failing case ids per category, and the baseline diff.
+/// No excerpts; every run-supplied string is shown through
+/// [`visible`], so no payload can drive the terminal.
+pub fn terminal_summary(run: &RunResult) -> String {
+    terminal_summary_with_baseline(run, None)
+}
+
+/// [`terminal_summary`] with a baseline diff.
+pub fn terminal_summary_with_baseline(run: &RunResult, baseline: Option<&BaselineDiff>) -> String {
+    let summary = Summary::of(run);
+    let meta = &run.meta;
+    let at = summary.at_level();
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "framecheck {}: target {}, level {}, {} cases in {} ms",
+        visible(&meta.framecheck_version),
+        visible(&meta.target.name),
+        meta.level.name(),
+        summary.total,
+        meta.duration_ms
+    );
+    let _ = writeln!(
+        out,
+        "result: {} (exit {}): {} security failures, {} fidelity failures, {} errors, {} skipped",
+        summary.status().to_uppercase(),
+        summary.exit_code(),
+        at.fail,
+        at.fidelity_fail,
+        at.error,
+        at.skipped
+    );
+    let _ = writeln!(
+        out,
+        "highest level held: {}",
+        summary.highest_level_held.map_or("none", ReaderLevel::name)
+    );
+    if let Some(error) = &meta.harness_error {
+        let _ = writeln!(
+            out,
+            "harness error: {}",
+            visible(&truncate(error, MAX_SHOWN_BYTES))
+        );
+    }
+    let _ = write!(out, "\n{:<22}", "category");
+    for verdict in Verdict::ALL {
+        let _ = write!(out, " {:>w$}", verdict.name(), w = column_width(verdict));
+    }
+    out.push('\n');
+    for category in Category::ALL {
+        let counts = summary
+            .by_category
+            .get(&category)
+            .copied()
+            .unwrap_or_default();
+        if counts.total() == 0 {
+            continue;
+        }
+        let _ = write!(out, "{:<22}", category.name());
+        for verdict in Verdict::ALL {
+            let _ = write!(
+                out,
+                " {:>w$}",
+                counts.get(verdict),
+                w = column_width(verdict)
+            );
+        }
+        out.push('\n');
+    }
+    let failing: Vec<&CaseResult> = run
+        .results
+        .iter()
+        .filter(|r| super::baseline::is_failing(r.verdict_at(meta.level)))
+        .collect();
+    if !failing.is_empty() {
+        out.push_str("\nfailing cases:\n");
+        for category in Category::ALL {
+            let ids: Vec<String> = failing
+                .iter()
+                .filter(|r| r.case.category == category)
+                .map(|r| terminal_case_label(r, meta.level))
+                .collect();
+            if ids.is_empty() {
+                continue;
+            }
+            let shown = ids.len().min(TERMINAL_IDS_PER_CATEGORY);
+            let more = if ids.len() > shown {
+                format!(" and {} more", ids.len() - shown)
+            } else {
+                String::new()
+            };
+            let _ = writeln!(
+                out,
+                "  {} ({}): {}{more}",
+                category.name(),
+                ids.len(),
+                ids[..shown].join(", ")
+            );
+        }
+    }
+    if let Some(diff) = baseline {
+        let _ = writeln!(
+            out,
+            "\nbaseline: {} new failures, {} fixed, {} still failing, {} new cases, {} removed{}",
+            diff.new_failures.len(),
+            diff.fixed.len(),
+            diff.still_failing.len(),
+            diff.new_cases.len(),
+            diff.removed_cases.len(),
+            if diff.is_regression() {
+                " (REGRESSION)"
+            } else {
+                ""
+            }
+        );
+        for entry in diff.new_failures.iter().take(TERMINAL_IDS_PER_CATEGORY * 3) {
+            let _ = writeln!(
+                out,
+                "  new failure: {} ({})",
+                visible(&truncate(&entry.id, 200)),
+                entry.new.map_or("absent", Verdict::name)
+            );
+        }
+        let hidden = diff
+            .new_failures
+            .len()
+            .saturating_sub(TERMINAL_IDS_PER_CATEGORY * 3);
+        if hidden > 0 {
+            let _ = writeln!(out, "  and {hidden} more new failures");
+        }
+    }
+    out.push_str(
+        "\nnote: structural checks only. Framing marks provenance and raises cost; \
+         it is not a boundary against an adaptive attacker.\n",
+    );
+    out
+}
+
+/// Terminal column width for a verdict: its name, at least five digits.
+fn column_width(verdict: Verdict) -> usize {
+    verdict.name().len().max(5)
+}
+
+/// `id [check, check]`, or `id [verdict]` when no finding names a check.
+fn terminal_case_label(result: &CaseResult, level: ReaderLevel) -> String {
+    let mut checks: Vec<&str> = result
+        .findings_at(level)
+        .iter()
+        .map(|f| f.check.name())
+        .collect();
+    checks.sort_unstable();
+    checks.dedup();
+    let label = if checks.is_empty() {
+        result.verdict_at(level).name().to_string()
+    } else {
+        checks.join(", ")
+    };
+    format!("{} [{label}]", visible(&truncate(&result.case.id, 200)))
+}

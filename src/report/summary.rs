@@ -1,0 +1,203 @@
+//! The numbers every report leads with, and the run's exit code.
+//!
+//! A [`Summary`] is computed from a [`RunResult`] alone, through
+//! [`CaseResult::verdict_at`](crate::runner::CaseResult::verdict_at): it
+//! never judges a case itself. The run's pass or fail is decided at the run's
+//! own level (`meta.level`); the other levels are reported for information
+//! and to find the highest level the framing holds at.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::catalogue::Category;
+use crate::level::ReaderLevel;
+use crate::runner::{RunResult, Verdict};
+
+/// Exit code: every case held at the run's level.
+pub const EXIT_OK: i32 = 0;
+/// Exit code: the run finished and at least one case failed (security or
+/// fidelity) at the run's level.
+pub const EXIT_CONFORMANCE_FAILURE: i32 = 1;
+/// Exit code: the run did not finish judging. Either the harness itself
+/// failed (`meta.harness_error`) or a target failed to answer a case (an
+/// `error` verdict), so some cases have no verdict at all. This wins over
+/// [`EXIT_CONFORMANCE_FAILURE`]: a run with holes must never look like a
+/// plain list of findings.
+pub const EXIT_HARNESS_ERROR: i32 = 2;
+
+/// How many cases got each verdict.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VerdictCounts {
+    /// Every check held.
+    pub pass: usize,
+    /// Refused, and refusing was allowed.
+    pub refused: usize,
+    /// A security check failed.
+    pub fail: usize,
+    /// Only fidelity failed, or a forbidden refusal.
+    pub fidelity_fail: usize,
+    /// The target did not answer.
+    pub error: usize,
+    /// Not run.
+    pub skipped: usize,
+}
+
+impl VerdictCounts {
+    /// The count for one verdict.
+    pub fn get(&self, verdict: Verdict) -> usize {
+        match verdict {
+            Verdict::Pass => self.pass,
+            Verdict::Refused => self.refused,
+            Verdict::Fail => self.fail,
+            Verdict::FidelityFail => self.fidelity_fail,
+            Verdict::Error => self.error,
+            Verdict::Skipped => self.skipped,
+        }
+    }
+
+    /// Counts one more case with `verdict`.
+    pub fn add(&mut self, verdict: Verdict) {
+        let slot = match verdict {
+            Verdict::Pass => &mut self.pass,
+            Verdict::Refused => &mut self.refused,
+            Verdict::Fail => &mut self.fail,
+            Verdict::FidelityFail => &mut self.fidelity_fail,
+            Verdict::Error => &mut self.error,
+            Verdict::Skipped => &mut self.skipped,
+        };
+        *slot += 1;
+    }
+
+    /// Every case counted.
+    pub fn total(&self) -> usize {
+        Verdict::ALL.iter().map(|&v| self.get(v)).sum()
+    }
+
+    /// Cases that fail the run: security failures, fidelity failures and errors.
+    pub fn failing(&self) -> usize {
+        self.fail + self.fidelity_fail + self.error
+    }
+}
+
+/// The headline numbers of a run.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Summary {
+    /// The level the run was decided at (`meta.level`).
+    pub level: ReaderLevel,
+    /// Number of concrete cases.
+    pub total: usize,
+    /// Verdict counts per category at [`Summary::level`]. Every category of
+    /// [`Category::ALL`] is present, with zeros when it had no cases.
+    pub by_category: BTreeMap<Category, VerdictCounts>,
+    /// Verdict counts at each reader level.
+    pub by_level: BTreeMap<ReaderLevel, VerdictCounts>,
+    /// Security failures (`fail`) per category at [`Summary::level`]; only
+    /// categories with at least one.
+    pub security_failures_by_category: BTreeMap<Category, usize>,
+    /// Cases with a `fidelity-fail` verdict at [`Summary::level`].
+    pub fidelity_failures: usize,
+    /// Cases the target did not answer.
+    pub errors: usize,
+    /// Cases not run for a missing capability.
+    pub skipped: usize,
+    /// The highest level L such that no case fails a security check at any
+    /// level up to and including L; `None` when some case fails even at
+    /// `exact`. Only `fail` verdicts count here: fidelity failures and
+    /// errors do not depend on the level.
+    pub highest_level_held: Option<ReaderLevel>,
+    /// Whether the harness reported an error of its own.
+    pub harness_error: bool,
+}
+
+impl Summary {
+    /// Computes the summary of `run`.
+    pub fn of(run: &RunResult) -> Summary {
+        let level = run.meta.level;
+        let mut by_category: BTreeMap<Category, VerdictCounts> = Category::ALL
+            .iter()
+            .map(|&c| (c, VerdictCounts::default()))
+            .collect();
+        let mut by_level: BTreeMap<ReaderLevel, VerdictCounts> = ReaderLevel::ALL
+            .iter()
+            .map(|&l| (l, VerdictCounts::default()))
+            .collect();
+        let mut security_failures_by_category = BTreeMap::new();
+        let mut fails_at_level = [false; ReaderLevel::ALL.len()];
+        for result in &run.results {
+            let verdict = result.verdict_at(level);
+            by_category
+                .entry(result.case.category)
+                .or_default()
+                .add(verdict);
+            if verdict == Verdict::Fail {
+                *security_failures_by_category
+                    .entry(result.case.category)
+                    .or_insert(0) += 1;
+            }
+            for (index, &other) in ReaderLevel::ALL.iter().enumerate() {
+                let verdict = result.verdict_at(other);
+                by_level.entry(other).or_default().add(verdict);
+                fails_at_level[index] |= verdict == Verdict::Fail;
+            }
+        }
+        let highest_level_held = ReaderLevel::ALL
+            .iter()
+            .zip(fails_at_level)
+            .take_while(|(_, fails)| !fails)
+            .map(|(&l, _)| l)
+            .last();
+        let at_level = by_level.get(&level).copied().unwrap_or_default();
+        Summary {
+            level,
+            total: run.results.len(),
+            by_category,
+            by_level,
+            security_failures_by_category,
+            fidelity_failures: at_level.fidelity_fail,
+            errors: at_level.error,
+            skipped: at_level.skipped,
+            highest_level_held,
+            harness_error: run.meta.harness_error.is_some(),
+        }
+    }
+
+    /// Verdict counts at the run's level, over all categories.
+    pub fn at_level(&self) -> VerdictCounts {
+        self.by_level.get(&self.level).copied().unwrap_or_default()
+    }
+
+    /// Security failures at the run's level.
+    pub fn security_failures(&self) -> usize {
+        self.security_failures_by_category.values().sum()
+    }
+
+    /// True when no case has a `fail`, `fidelity-fail` or `error` verdict at
+    /// the run's level and the harness reported no error.
+    pub fn passed(&self) -> bool {
+        !self.harness_error && self.at_level().failing() == 0
+    }
+
+    /// The process exit code for this run: [`EXIT_HARNESS_ERROR`] when the
+    /// harness failed or any case ended in `error`, else
+    /// [`EXIT_CONFORMANCE_FAILURE`] when a case failed, else [`EXIT_OK`].
+    pub fn exit_code(&self) -> i32 {
+        if self.harness_error || self.errors > 0 {
+            EXIT_HARNESS_ERROR
+        } else if self.passed() {
+            EXIT_OK
+        } else {
+            EXIT_CONFORMANCE_FAILURE
+        }
+    }
+
+    /// A one-word status: `pass`, `fail` or `harness-error`, matching
+    /// [`Summary::exit_code`].
+    pub fn status(&self) -> &'static str {
+        match self.exit_code() {
+            EXIT_OK => "pass",
+            EXIT_CONFORMANCE_FAILURE => "fail",
+            _ => "harness-error",
+        }
+    }
+}
