@@ -80,7 +80,10 @@ fn position(text: &str, needle: &str) -> (u64, u64) {
         .unwrap_or_else(|| panic!("{needle:?} not in test input"));
     let before = &text[..at];
     let line = before.matches('\n').count() as u64 + 1;
-    let column = before[before.rfind('\n').map_or(0, |i| i + 1)..].chars().count() as u64 + 1;
+    let column = before[before.rfind('\n').map_or(0, |i| i + 1)..]
+        .chars()
+        .count() as u64
+        + 1;
     (line, column)
 }
 
@@ -94,8 +97,8 @@ fn case(body: &str) -> String {
 
 /// Loads `text` as `breakout.yaml` and returns its single error.
 fn single_error(text: &str) -> framecheck::catalogue::CatalogueError {
-    let errors = load_str(Path::new("attacks/breakout.yaml"), text)
-        .expect_err("the input should not load");
+    let errors =
+        load_str(Path::new("attacks/breakout.yaml"), text).expect_err("the input should not load");
     assert_eq!(errors.len(), 1, "{errors:#?}");
     errors.into_iter().next().unwrap()
 }
@@ -120,11 +123,20 @@ fn shipped_catalogue_loads_with_zero_errors() {
     let outcome = load_dir(&attacks());
     let errors: Vec<String> = outcome.errors.iter().map(ToString::to_string).collect();
     assert!(errors.is_empty(), "{}", errors.join("\n"));
-    let categories: BTreeSet<Category> = outcome.catalogue.cases.iter().map(|c| c.category).collect();
-    assert_eq!(categories.len(), Category::ALL.len(), "a category has no cases");
+    let categories: BTreeSet<Category> =
+        outcome.catalogue.cases.iter().map(|c| c.category).collect();
+    assert_eq!(
+        categories.len(),
+        Category::ALL.len(),
+        "a category has no cases"
+    );
     for case in &outcome.catalogue.cases {
         for flag in &case.flags {
-            assert!(outcome.catalogue.notes.contains_key(flag), "{}: {flag}", case.id);
+            assert!(
+                outcome.catalogue.notes.contains_key(flag),
+                "{}: {flag}",
+                case.id
+            );
         }
     }
 }
@@ -138,7 +150,11 @@ fn shipped_catalogue_is_large_enough() {
         catalogue.cases.len()
     );
     let concrete = instantiate(&catalogue, &TargetProfile::reference());
-    assert!(concrete.len() >= 400, "only {} concrete cases", concrete.len());
+    assert!(
+        concrete.len() >= 400,
+        "only {} concrete cases",
+        concrete.len()
+    );
 }
 
 #[test]
@@ -167,16 +183,24 @@ fn hash_covers_every_byte_of_every_file() {
     let changed = load_dir(dir.path());
     assert!(changed.errors.is_empty());
     assert_ne!(changed.catalogue.hash, builtin().hash);
-    assert_eq!(changed.catalogue.cases, builtin().cases.iter().map(|c| {
-        let mut c = c.clone();
-        c.source.file = dir.path().join(c.source.file.file_name().unwrap());
-        c
-    }).collect::<Vec<_>>());
+    assert_eq!(
+        changed.catalogue.cases,
+        builtin()
+            .cases
+            .iter()
+            .map(|c| {
+                let mut c = c.clone();
+                c.source.file = dir.path().join(c.source.file.file_name().unwrap());
+                c
+            })
+            .collect::<Vec<_>>()
+    );
 }
 
 #[test]
 fn a_well_formed_case_loads_with_defaults() {
-    let text = case("    op: wrap\n    input:\n      content: \"x {close} {canary}\"\n    expect: hold\n");
+    let text =
+        case("    op: wrap\n    input:\n      content: \"x {close} {canary}\"\n    expect: hold\n");
     let file = load_str(Path::new("attacks/breakout.yaml"), &text).unwrap();
     let spec = &file.cases[0];
     assert_eq!(spec.variants, vec![Variant::Exact]);
@@ -184,14 +208,19 @@ fn a_well_formed_case_loads_with_defaults() {
     assert_eq!(spec.source.line, position(&text, "id: good-case").0);
     let faithful = case("    op: roundtrip\n    input:\n      content: x\n    expect: faithful\n");
     let file = load_str(Path::new("attacks/breakout.yaml"), &faithful).unwrap();
-    assert_eq!(file.cases[0].refusal, framecheck::catalogue::RefusalPolicy::Forbidden);
+    assert_eq!(
+        file.cases[0].refusal,
+        framecheck::catalogue::RefusalPolicy::Forbidden
+    );
 }
 
 #[test]
 fn unknown_fields_are_errors_at_their_position() {
-    let in_case = case("    op: wrap\n    input: {content: x}\n    expect: hold\n    colour: red\n");
+    let in_case =
+        case("    op: wrap\n    input: {content: x}\n    expect: hold\n    colour: red\n");
     assert_error_at(&in_case, "colour", ErrorKind::Yaml, "colour");
-    let in_input = case("    op: wrap\n    input:\n      content: x\n      provenence: y\n    expect: hold\n");
+    let in_input =
+        case("    op: wrap\n    input:\n      content: x\n      provenence: y\n    expect: hold\n");
     assert_error_at(&in_input, "provenence", ErrorKind::Yaml, "provenence");
     let at_top = format!("{HEADER}  []\nauthor: me\n").replace("cases:\n  []", "cases: []");
     assert_error_at(&at_top, "author", ErrorKind::Yaml, "author");
@@ -204,38 +233,91 @@ fn each_malformed_case_is_reported_where_it_is_wrong() {
             "    op: wrap\n    input:\n      content: \"{content}\"\n    expect: hold\n"
         ))
     };
-    assert_error_at(&wrap("a {clsoe} b"), "\"a {clsoe}", ErrorKind::Template, "clsoe");
-    assert_error_at(&wrap("a {close b"), "\"a {close b", ErrorKind::Template, "unclosed");
+    assert_error_at(
+        &wrap("a {clsoe} b"),
+        "\"a {clsoe}",
+        ErrorKind::Template,
+        "clsoe",
+    );
+    assert_error_at(
+        &wrap("a {close b"),
+        "\"a {close b",
+        ErrorKind::Template,
+        "unclosed",
+    );
     assert_error_at(&wrap("a } b"), "\"a } b", ErrorKind::Template, "unmatched");
-    assert_error_at(&wrap("{frame} b"), "\"{frame} b", ErrorKind::Template, "frame piece");
+    assert_error_at(
+        &wrap("{frame} b"),
+        "\"{frame} b",
+        ErrorKind::Template,
+        "frame piece",
+    );
 
-    let text_on_wrap = case("    op: wrap\n    input: {content: x}\n    text: \"{frame}\"\n    expect: hold\n");
+    let text_on_wrap =
+        case("    op: wrap\n    input: {content: x}\n    text: \"{frame}\"\n    expect: hold\n");
     assert_error_at(&text_on_wrap, "\"{frame}\"", ErrorKind::Shape, "`text`");
-    let input_on_read = case("    op: read\n    input:\n      content: x\n    text: \"{frame}\"\n    expect: reject\n");
+    let input_on_read = case(
+        "    op: read\n    input:\n      content: x\n    text: \"{frame}\"\n    expect: reject\n",
+    );
     assert_error_at(&input_on_read, "content: x", ErrorKind::Shape, "`input`");
     let read_without_text = case("    op: read\n    expect: reject\n");
-    assert_error_at(&read_without_text, "good-case", ErrorKind::Shape, "needs `text`");
+    assert_error_at(
+        &read_without_text,
+        "good-case",
+        ErrorKind::Shape,
+        "needs `text`",
+    );
     let wrong_expectation = case("    op: read\n    text: \"{frame}\"\n    expect: hold\n");
-    assert_error_at(&wrong_expectation, "hold", ErrorKind::Shape, "does not apply");
+    assert_error_at(
+        &wrong_expectation,
+        "hold",
+        ErrorKind::Shape,
+        "does not apply",
+    );
 
     let unknown_flag = case("    op: wrap\n    input: {content: x}\n    expect: hold\n")
         .replace("flags: [F]", "flags: [F, Nope]");
     assert_error_at(&unknown_flag, "Nope", ErrorKind::Flag, "Nope");
     let unknown_variant = case("    op: wrap\n    input: {content: \"{close}\"}\n    variants: [exact, upside-down]\n    expect: hold\n");
-    assert_error_at(&unknown_variant, "upside-down", ErrorKind::Variant, "upside-down");
+    assert_error_at(
+        &unknown_variant,
+        "upside-down",
+        ErrorKind::Variant,
+        "upside-down",
+    );
     let nothing_to_vary = case("    op: wrap\n    input: {content: \"{canary}\"}\n    variants: [case]\n    expect: hold\n");
-    assert_error_at(&nothing_to_vary, "good-case", ErrorKind::Variant, "delimiter placeholder");
-    let unknown_requirement = case("    op: wrap\n    input: {content: x}\n    expect: hold\n    requires: [telepathy]\n");
-    assert_error_at(&unknown_requirement, "telepathy", ErrorKind::Requirement, "telepathy");
-    let huge_repeat = case("    op: wrap\n    input:\n      content: x\n      repeat: 100000000\n    expect: hold\n");
+    assert_error_at(
+        &nothing_to_vary,
+        "good-case",
+        ErrorKind::Variant,
+        "delimiter placeholder",
+    );
+    let unknown_requirement = case(
+        "    op: wrap\n    input: {content: x}\n    expect: hold\n    requires: [telepathy]\n",
+    );
+    assert_error_at(
+        &unknown_requirement,
+        "telepathy",
+        ErrorKind::Requirement,
+        "telepathy",
+    );
+    let huge_repeat = case(
+        "    op: wrap\n    input:\n      content: x\n      repeat: 100000000\n    expect: hold\n",
+    );
     assert_error_at(&huge_repeat, "100000000", ErrorKind::Value, "repeat");
-    let bad_id = case("    op: wrap\n    input: {content: x}\n    expect: hold\n").replace("good-case", "Bad_Case");
+    let bad_id = case("    op: wrap\n    input: {content: x}\n    expect: hold\n")
+        .replace("good-case", "Bad_Case");
     assert_error_at(&bad_id, "Bad_Case", ErrorKind::InvalidId, "Bad_Case");
     let no_references = case("    op: wrap\n    input: {content: x}\n    expect: hold\n")
         .replace("references: [CWE-74]", "references: []");
     assert_error_at(&no_references, "[]", ErrorKind::Value, "references");
     let bad_attribute_key = case("    op: wrap\n    input:\n      content: x\n      attributes:\n        ok: fine\n        \"k{nope}\": v\n    expect: hold\n");
-    assert_error_at(&bad_attribute_key, "\"k{nope}\"", ErrorKind::Template, "attribute key");
+    assert_error_at(
+        &bad_attribute_key,
+        "\"k{nope}\"",
+        ErrorKind::Template,
+        "attribute key",
+    );
 }
 
 #[test]
@@ -245,10 +327,20 @@ fn file_level_problems_are_located() {
     assert_error_at(&wrong_category, "forgery", ErrorKind::Category, "file name");
     let unknown_category = case("    op: wrap\n    input: {content: x}\n    expect: hold\n")
         .replace("category: breakout", "category: mischief");
-    assert_error_at(&unknown_category, "mischief", ErrorKind::Category, "mischief");
+    assert_error_at(
+        &unknown_category,
+        "mischief",
+        ErrorKind::Category,
+        "mischief",
+    );
     let wrong_schema = case("    op: wrap\n    input: {content: x}\n    expect: hold\n")
         .replace("framecheck-catalogue/1", "framecheck-catalogue/9");
-    assert_error_at(&wrong_schema, "framecheck-catalogue/9", ErrorKind::Schema, "schema");
+    assert_error_at(
+        &wrong_schema,
+        "framecheck-catalogue/9",
+        ErrorKind::Schema,
+        "schema",
+    );
     let syntax = "schema: framecheck-catalogue/1\ncategory: breakout\ndescription: [unclosed\n";
     let error = single_error(syntax);
     assert_eq!(error.kind, ErrorKind::Yaml);
@@ -271,11 +363,16 @@ fn duplicate_ids_name_both_places() {
     let text = format!("{}  - id: good-case\n    title: t2\n    why: w\n    references: [CWE-74]\n    severity: low\n{one}", case(one));
     let error = single_error(&text);
     assert_eq!(error.kind, ErrorKind::DuplicateId);
-    let second_line = text.match_indices("id: good-case").nth(1).map(|(at, _)| text[..at].matches('\n').count() as u64 + 1);
+    let second_line = text
+        .match_indices("id: good-case")
+        .nth(1)
+        .map(|(at, _)| text[..at].matches('\n').count() as u64 + 1);
     assert_eq!(Some(error.line), second_line, "{error}");
     let (first_line, first_column) = position(&text, "good-case");
     assert!(
-        error.message.contains(&format!("attacks/breakout.yaml:{first_line}:{first_column}")),
+        error.message.contains(&format!(
+            "attacks/breakout.yaml:{first_line}:{first_column}"
+        )),
         "{error}"
     );
 
@@ -341,7 +438,9 @@ fn an_alias_bomb_is_rejected() {
             "a{i}: &a{i} [*a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}]\n"
         ));
     }
-    text.push_str("schema: framecheck-catalogue/1\ncategory: breakout\ndescription: *a9\ncases: []\n");
+    text.push_str(
+        "schema: framecheck-catalogue/1\ncategory: breakout\ndescription: *a9\ncases: []\n",
+    );
     let error = single_error(&text);
     assert_eq!(error.kind, ErrorKind::Yaml, "{error}");
 }
@@ -353,7 +452,10 @@ fn placeholder_texts() -> Vec<String> {
 fn all_text(case: &ConcreteCase) -> String {
     match &case.input {
         Input::Wrap(request) => {
-            let mut s = format!("{}\u{0}{}\u{0}{}", request.content, request.kind, request.provenance);
+            let mut s = format!(
+                "{}\u{0}{}\u{0}{}",
+                request.content, request.kind, request.provenance
+            );
             for (k, v) in &request.attributes {
                 s.push_str(&format!("\u{0}{k}\u{0}{v}"));
             }
@@ -381,16 +483,33 @@ fn instantiation_resolves_every_placeholder_and_plants_canaries() {
         for case in &cases {
             let text = all_text(case);
             for p in &placeholders {
-                assert!(!text.contains(p.as_str()), "{} {}: {p} left", profile.name, case.id);
+                assert!(
+                    !text.contains(p.as_str()),
+                    "{} {}: {p} left",
+                    profile.name,
+                    case.id
+                );
             }
-            let spec = catalogue.cases.iter().find(|s| s.id == case.base_id).unwrap();
+            let spec = catalogue
+                .cases
+                .iter()
+                .find(|s| s.id == case.base_id)
+                .unwrap();
             let wrote_canary = spec.wrap.as_ref().is_some_and(|w| {
                 w.content.contains("{canary}")
                     || w.kind.as_deref().unwrap_or("").contains("{canary}")
                     || w.provenance.as_deref().unwrap_or("").contains("{canary}")
-                    || w.attributes.iter().any(|(k, v)| k.contains("{canary}") || v.contains("{canary}"))
+                    || w.attributes
+                        .iter()
+                        .any(|(k, v)| k.contains("{canary}") || v.contains("{canary}"))
             }) || spec.text.as_deref().unwrap_or("").contains("{canary}");
-            assert_eq!(text.contains(&case.canary), wrote_canary, "{} {}", profile.name, case.id);
+            assert_eq!(
+                text.contains(&case.canary),
+                wrote_canary,
+                "{} {}",
+                profile.name,
+                case.id
+            );
             assert!(case.canary.len() >= 8);
             for token in profile.delimiters.all_tokens() {
                 assert!(
@@ -411,7 +530,11 @@ fn instantiation_resolves_every_placeholder_and_plants_canaries() {
                             .iter()
                             .any(|(k, v)| k.contains(&case.canary) || v.contains(&case.canary)),
                     };
-                    assert!(holds, "{} {}: canary not in {field:?}", profile.name, case.id);
+                    assert!(
+                        holds,
+                        "{} {}: canary not in {field:?}",
+                        profile.name, case.id
+                    );
                 }
             } else {
                 assert!(case.canary_fields.is_empty());
@@ -450,14 +573,22 @@ fn the_exact_variant_writes_the_profiles_own_delimiters() {
         let syntax = profile.delimiters.syntax;
         let close = syntax.close(&profile.delimiters.token);
         let cases = instantiate(&catalogue, &profile);
-        let case = cases.iter().find(|c| c.id == "breakout-close-mid-content").unwrap();
-        let Input::Wrap(request) = &case.input else { panic!() };
+        let case = cases
+            .iter()
+            .find(|c| c.id == "breakout-close-mid-content")
+            .unwrap();
+        let Input::Wrap(request) = &case.input else {
+            panic!()
+        };
         assert!(request.content.contains(&close), "{}", request.content);
         assert_eq!(request.kind, "tool-result");
         assert_eq!(request.provenance, "Fetched by framecheck.");
         assert_eq!(case.canary_fields, vec![Field::Content]);
         let after_close = &request.content[request.content.find(&close).unwrap()..];
-        assert!(after_close.contains(&case.canary), "canary must follow the forged close");
+        assert!(
+            after_close.contains(&case.canary),
+            "canary must follow the forged close"
+        );
     }
 }
 
@@ -465,7 +596,10 @@ fn the_exact_variant_writes_the_profiles_own_delimiters() {
 fn structure_and_variants_filter_per_profile() {
     let catalogue = builtin();
     let ids = |profile: &TargetProfile| -> BTreeSet<String> {
-        instantiate(&catalogue, profile).into_iter().map(|c| c.id).collect()
+        instantiate(&catalogue, profile)
+            .into_iter()
+            .map(|c| c.id)
+            .collect()
     };
     let reference = ids(&TargetProfile::reference());
     let bracket = ids(&bracket_profile());
@@ -490,18 +624,27 @@ fn structure_and_variants_filter_per_profile() {
 #[test]
 fn capabilities_go_into_requires_instead_of_filtering() {
     let cases = instantiate(&builtin(), &bracket_profile());
-    let read = cases.iter().find(|c| c.id == "reader-two-frames-adjacent").unwrap();
+    let read = cases
+        .iter()
+        .find(|c| c.id == "reader-two-frames-adjacent")
+        .unwrap();
     assert_eq!(read.operation, Operation::Read);
     assert_eq!(read.requires, vec![Capability::Read]);
     let attr = cases.iter().find(|c| c.id == "attr-value-lf").unwrap();
     assert!(attr.requires.contains(&Capability::Attributes));
     assert_eq!(attr.canary_fields, vec![Field::Attributes]);
     // A payload in the provenance needs a target that writes provenance.
-    let prov = cases.iter().find(|c| c.id == "breakout-close-in-provenance").unwrap();
+    let prov = cases
+        .iter()
+        .find(|c| c.id == "breakout-close-in-provenance")
+        .unwrap();
     assert!(prov.requires.contains(&Capability::Provenance));
     assert_eq!(prov.canary_fields, vec![Field::Provenance]);
     // Roundtrip does not require a reader: the runner degrades it to a wrap.
-    let roundtrip = cases.iter().find(|c| c.id == "breakout-close-at-start").unwrap();
+    let roundtrip = cases
+        .iter()
+        .find(|c| c.id == "breakout-close-at-start")
+        .unwrap();
     assert_eq!(roundtrip.operation, Operation::Roundtrip);
     assert!(roundtrip.requires.is_empty());
 }
@@ -509,12 +652,22 @@ fn capabilities_go_into_requires_instead_of_filtering() {
 #[test]
 fn read_texts_keep_frame_pieces_for_the_runner() {
     let cases = instantiate(&builtin(), &TargetProfile::reference());
-    let case = cases.iter().find(|c| c.id == "reader-close-inside-body~zero-width").unwrap();
-    let Input::Read(pieces) = &case.input else { panic!() };
+    let case = cases
+        .iter()
+        .find(|c| c.id == "reader-close-inside-body~zero-width")
+        .unwrap();
+    let Input::Read(pieces) = &case.input else {
+        panic!()
+    };
     assert_eq!(pieces.first(), Some(&Piece::FrameHead));
     assert_eq!(pieces.last(), Some(&Piece::FrameTail));
-    let Piece::Literal(middle) = &pieces[1] else { panic!("{pieces:?}") };
-    assert!(middle.contains("</framecheck\u{200B}-untrusted>"), "{middle:?}");
+    let Piece::Literal(middle) = &pieces[1] else {
+        panic!("{pieces:?}")
+    };
+    assert!(
+        middle.contains("</framecheck\u{200B}-untrusted>"),
+        "{middle:?}"
+    );
     assert!(middle.contains(&case.canary));
     assert_eq!(case.expect, Expectation::Reject);
     assert_eq!(case.min_level, ReaderLevel::Unicode);
@@ -584,7 +737,8 @@ fn benign_cases_carry_no_delimiter_of_any_common_token() {
                 // content must not contain any, or fidelity fails for a
                 // correct framing.
                 assert!(
-                    !fold_str(&text, ReaderLevel::Unicode).contains(&fold_str(token, ReaderLevel::Unicode))
+                    !fold_str(&text, ReaderLevel::Unicode)
+                        .contains(&fold_str(token, ReaderLevel::Unicode))
                         || !profile.delimiters.all_tokens().contains(&token),
                     "{}: reads as {token:?}",
                     case.id
@@ -597,9 +751,24 @@ fn benign_cases_carry_no_delimiter_of_any_common_token() {
 #[test]
 fn the_live_delimiter_helper_can_fail() {
     let level = ReaderLevel::Unicode;
-    assert!(has_live_delimiter("a < / context >", Syntax::XmlTag, "context", level));
-    assert!(has_live_delimiter("[/ＮＯＴＥ]", Syntax::BracketMarker, "note", level));
-    assert!(!has_live_delimiter("<contextual>", Syntax::XmlTag, "context", level));
+    assert!(has_live_delimiter(
+        "a < / context >",
+        Syntax::XmlTag,
+        "context",
+        level
+    ));
+    assert!(has_live_delimiter(
+        "[/ＮＯＴＥ]",
+        Syntax::BracketMarker,
+        "note",
+        level
+    ));
+    assert!(!has_live_delimiter(
+        "<contextual>",
+        Syntax::XmlTag,
+        "context",
+        level
+    ));
 }
 
 #[test]
@@ -622,10 +791,17 @@ fn attack_cases_use_a_delimiter_or_a_line_break() {
             text.push_str(v);
         }
         let interesting = text.contains("{token}")
-            || ["{close", "{open", "{inner_", "{reserved_"].iter().any(|p| text.contains(p))
-            || text.contains(['\n', '\r', '\u{2028}', '\u{85}', '"', '\'', '>', '&', '\u{b}'])
+            || ["{close", "{open", "{inner_", "{reserved_"]
+                .iter()
+                .any(|p| text.contains(p))
+            || text.contains([
+                '\n', '\r', '\u{2028}', '\u{85}', '"', '\'', '>', '&', '\u{b}',
+            ])
             || wrap.provenance.as_deref() == Some("")
-            || wrap.attributes.keys().any(|k| k.is_empty() || k.contains(' '));
+            || wrap
+                .attributes
+                .keys()
+                .any(|k| k.is_empty() || k.contains(' '));
         assert!(interesting, "{} attacks nothing", spec.id);
     }
 }
@@ -638,16 +814,22 @@ fn select_matches_ids_base_ids_categories_and_globs() {
     assert_eq!(by_id.len(), 1);
     let by_base = select(cases.clone(), &["breakout-close-mid-content".into()]).unwrap();
     assert!(by_base.len() > 10);
-    assert!(by_base.iter().all(|c| c.base_id == "breakout-close-mid-content"));
+    assert!(by_base
+        .iter()
+        .all(|c| c.base_id == "breakout-close-mid-content"));
     let by_category = select(cases.clone(), &["reader".into()]).unwrap();
     assert!(!by_category.is_empty());
     assert!(by_category.iter().all(|c| c.category == Category::Reader));
     let by_glob = select(cases.clone(), &["*~fullwidth".into(), "benign-*".into()]).unwrap();
-    assert!(by_glob.iter().all(|c| c.id.ends_with("~fullwidth") || c.base_id.starts_with("benign-")));
+    assert!(by_glob
+        .iter()
+        .all(|c| c.id.ends_with("~fullwidth") || c.base_id.starts_with("benign-")));
     assert!(by_glob.iter().any(|c| c.category == Category::Benign));
     assert!(by_glob.iter().any(|c| c.variant == Variant::Fullwidth));
     assert_eq!(select(cases.clone(), &[]).unwrap().len(), total);
-    assert!(select(cases.clone(), &["no-such-case".into()]).unwrap().is_empty());
+    assert!(select(cases.clone(), &["no-such-case".into()])
+        .unwrap()
+        .is_empty());
     let error = select(cases, &["breakout-[".into()]).unwrap_err();
     assert!(error.to_string().contains("breakout-["), "{error}");
 }

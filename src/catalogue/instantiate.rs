@@ -51,7 +51,7 @@ fn has_structure(profile: &TargetProfile, structure: Structure) -> bool {
     }
 }
 
-fn token_for<'p>(profile: &'p TargetProfile, role: TokenRole) -> Option<&'p str> {
+fn token_for(profile: &TargetProfile, role: TokenRole) -> Option<&str> {
     match role {
         TokenRole::Outer => Some(&profile.delimiters.token),
         TokenRole::Inner => profile.delimiters.inner.as_deref(),
@@ -198,10 +198,8 @@ fn instantiate_case(spec: &CaseSpec, profile: &TargetProfile) -> Vec<ConcreteCas
                         .map(|p| fill(&p.segments))
                 };
                 let content = field(Field::Content).unwrap_or_default();
-                let attributes: BTreeMap<String, String> = attributes
-                    .iter()
-                    .map(|(k, v)| (fill(k), fill(v)))
-                    .collect();
+                let attributes: BTreeMap<String, String> =
+                    attributes.iter().map(|(k, v)| (fill(k), fill(v))).collect();
                 Input::Wrap(WrapRequest {
                     content: content.repeat(wrap.repeat.max(1) as usize),
                     kind: field(Field::Kind).unwrap_or_else(|| DEFAULT_KIND.into()),
@@ -355,9 +353,13 @@ pub fn select(
     Ok(cases
         .into_iter()
         .filter(|case| {
-            [case.id.as_str(), case.base_id.as_str(), case.category.name()]
-                .iter()
-                .any(|name| patterns.iter().any(|p| p == name) || set.is_match(name))
+            [
+                case.id.as_str(),
+                case.base_id.as_str(),
+                case.category.name(),
+            ]
+            .iter()
+            .any(|name| patterns.iter().any(|p| p == name) || set.is_match(name))
         })
         .collect())
 }

@@ -248,11 +248,7 @@ pub fn load_str(path_label: &Path, text: &str) -> Result<CatalogueFile, Vec<Cata
             .iter()
             .map(|(k, v)| (k.clone(), (v.referenced.line(), v.referenced.column())))
             .collect(),
-        notes: raw
-            .notes
-            .into_iter()
-            .map(|(k, v)| (k, v.value))
-            .collect(),
+        notes: raw.notes.into_iter().map(|(k, v)| (k, v.value)).collect(),
         cases,
         id_positions,
     })
@@ -288,7 +284,11 @@ fn validate_case(
     }
     for (name, field) in [("title", &raw.title), ("why", &raw.why)] {
         if field.value.trim().is_empty() {
-            errors.at(&field.referenced, ErrorKind::Value, format!("{name} is empty"));
+            errors.at(
+                &field.referenced,
+                ErrorKind::Value,
+                format!("{name} is empty"),
+            );
         }
     }
     if raw.references.value.is_empty() {
@@ -361,7 +361,10 @@ fn validate_case(
             });
         }
         if let Some(kind) = &input.kind {
-            fields.push(Field { name: "kind", text: kind });
+            fields.push(Field {
+                name: "kind",
+                text: kind,
+            });
         }
         if let Some(provenance) = &input.provenance {
             fields.push(Field {

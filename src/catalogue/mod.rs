@@ -114,7 +114,12 @@ const BUILTIN_FILES: [(&str, &str); 10] = [
 pub fn builtin() -> Catalogue {
     let files: Vec<(PathBuf, Vec<u8>)> = BUILTIN_FILES
         .iter()
-        .map(|(name, text)| (PathBuf::from("attacks").join(name), text.as_bytes().to_vec()))
+        .map(|(name, text)| {
+            (
+                PathBuf::from("attacks").join(name),
+                text.as_bytes().to_vec(),
+            )
+        })
         .collect();
     let outcome = load::load_files(&files);
     if !outcome.errors.is_empty() {

@@ -298,7 +298,10 @@ mod tests {
     #[test]
     fn every_placeholder_name_round_trips() {
         for p in Placeholder::ALL {
-            assert_eq!(parse(&p.to_string()).unwrap(), vec![Segment::Placeholder(p)]);
+            assert_eq!(
+                parse(&p.to_string()).unwrap(),
+                vec![Segment::Placeholder(p)]
+            );
         }
     }
 

@@ -227,9 +227,10 @@ fn fullwidth(c: char) -> char {
 
 fn transform_token(variant: Variant, token: &str) -> String {
     match variant {
-        Variant::Exact | Variant::Spaced | Variant::FullwidthBrackets | Variant::BracketLookalike => {
-            token.to_string()
-        }
+        Variant::Exact
+        | Variant::Spaced
+        | Variant::FullwidthBrackets
+        | Variant::BracketLookalike => token.to_string(),
         Variant::Upper => token.to_ascii_uppercase(),
         Variant::Lower => token.to_ascii_lowercase(),
         Variant::Mixed => {
@@ -305,10 +306,7 @@ fn middle(token: &str) -> usize {
 }
 
 fn split_chars(token: &str, at: usize) -> (&str, &str) {
-    let byte = token
-        .char_indices()
-        .nth(at)
-        .map_or(token.len(), |(i, _)| i);
+    let byte = token.char_indices().nth(at).map_or(token.len(), |(i, _)| i);
     token.split_at(byte)
 }
 
@@ -429,13 +427,17 @@ fn ligatures(token: &str) -> String {
 mod tests {
     use super::*;
 
-    const TOKENS: [&str; 6] = [
+    /// The tokens of the seeds and the reference, plus two pangrams so every
+    /// letter and digit mapping of every variant is exercised.
+    const TOKENS: [&str; 8] = [
         "framecheck-untrusted",
         "A2A_RESULT_FROM_PEER",
         "context",
         "source",
         "namzu-untrusted",
         "TUV",
+        "the-quick-brown-fox-jumps-over-a-lazy-dog",
+        "PACK_MY_BOX_WITH_FIVE_DOZEN_LIQUOR_JUGS_0123456789",
     ];
     const FORMS: [DelimiterForm; 4] = [
         DelimiterForm::Token,
@@ -499,29 +501,63 @@ mod tests {
         assert_eq!(close(Variant::DashLookalike), "[/TUV]");
         assert_eq!(close(Variant::Ligature), "[/TUV]");
         assert_eq!(
-            render(Variant::Cyrillic, Syntax::XmlTag, DelimiterForm::Token, "uv"),
+            render(
+                Variant::Cyrillic,
+                Syntax::XmlTag,
+                DelimiterForm::Token,
+                "uv"
+            ),
             "uv"
         );
         assert_eq!(
-            render(Variant::FullwidthBrackets, Syntax::XmlTag, DelimiterForm::Token, "tok"),
+            render(
+                Variant::FullwidthBrackets,
+                Syntax::XmlTag,
+                DelimiterForm::Token,
+                "tok"
+            ),
             "tok"
         );
     }
 
     #[test]
     fn spellings_match_the_documented_transforms() {
-        let close = |v| render(v, Syntax::XmlTag, DelimiterForm::Close, "framecheck-untrusted");
+        let close = |v| {
+            render(
+                v,
+                Syntax::XmlTag,
+                DelimiterForm::Close,
+                "framecheck-untrusted",
+            )
+        };
         assert_eq!(close(Variant::Mixed), "</FrAmEcHeCk-UnTrUsTeD>");
         assert_eq!(close(Variant::Spaced), "< / framecheck-untrusted >");
         assert_eq!(close(Variant::ZeroWidth), "</framecheck\u{200B}-untrusted>");
-        assert_eq!(close(Variant::VariationSelector), "</f\u{FE0F}ramecheck-untrusted>");
-        assert_eq!(close(Variant::FullwidthBrackets), "＜／framecheck-untrusted＞");
+        assert_eq!(
+            close(Variant::VariationSelector),
+            "</f\u{FE0F}ramecheck-untrusted>"
+        );
+        assert_eq!(
+            close(Variant::FullwidthBrackets),
+            "＜／framecheck-untrusted＞"
+        );
         assert_eq!(close(Variant::BracketLookalike), "‹/framecheck-untrusted›");
-        assert_eq!(close(Variant::DashLookalike), "</framecheck\u{2010}untrusted>");
-        assert_eq!(close(Variant::CompatLetters), "</framechec\u{212A}-untru\u{17F}ted>");
+        assert_eq!(
+            close(Variant::DashLookalike),
+            "</framecheck\u{2010}untrusted>"
+        );
+        assert_eq!(
+            close(Variant::CompatLetters),
+            "</framechec\u{212A}-untru\u{17F}ted>"
+        );
         assert_eq!(close(Variant::Ligature), "</framecheck-untruﬆed>");
         assert_eq!(
-            render(Variant::Fullwidth, Syntax::BracketMarker, DelimiterForm::Open, "TUV"),
+            render(
+                Variant::Fullwidth,
+                Syntax::BracketMarker,
+                DelimiterForm::Open,
+                "TUV"
+            ),
             "［ＴＵＶ］"
         );
         // Mixed falls back to starting lower when starting upper changes nothing.
