@@ -68,6 +68,7 @@ pub mod template;
 pub mod variant;
 
 use std::path::PathBuf;
+use std::sync::OnceLock;
 
 pub use error::{CatalogueError, ErrorKind, SelectError};
 pub use instantiate::{canary_for, instantiate, select};
@@ -112,6 +113,12 @@ const BUILTIN_FILES: [(&str, &str); 10] = [
 /// Never for a released build: a test loads the same files from disk and
 /// requires zero errors. A broken built-in file panics with its errors.
 pub fn builtin() -> Catalogue {
+    // Parsed once per process: tests and the runner call this often.
+    static BUILTIN: OnceLock<Catalogue> = OnceLock::new();
+    BUILTIN.get_or_init(load_builtin).clone()
+}
+
+fn load_builtin() -> Catalogue {
     let files: Vec<(PathBuf, Vec<u8>)> = BUILTIN_FILES
         .iter()
         .map(|(name, text)| {
