@@ -25,3 +25,24 @@ pub fn describe(error: &serde_saphyr::Error) -> String {
         None => first,
     }
 }
+
+/// Where the parser located `error`, as 1-based (line, column), if it knows.
+pub fn position(error: &serde_saphyr::Error) -> Option<(u64, u64)> {
+    error
+        .location()
+        .map(|loc| (loc.line(), loc.column()))
+        .filter(|&(line, _)| line > 0)
+}
+
+/// The error's message without the location or source snippet the parser's
+/// own `Display` adds, for callers that print the position themselves.
+pub fn message(error: &serde_saphyr::Error) -> String {
+    use serde_saphyr::MessageFormatter;
+    let text = serde_saphyr::DefaultMessageFormatter.format_message(error);
+    let first = text.lines().next().unwrap_or("").trim();
+    if first.is_empty() {
+        "invalid YAML".to_string()
+    } else {
+        first.to_string()
+    }
+}

@@ -285,7 +285,7 @@ pub struct FlagNote {
 }
 
 /// The loaded catalogue, before instantiation.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Catalogue {
     /// SHA-256 over the catalogue files' bytes, in path order.
     pub hash: String,
@@ -296,7 +296,7 @@ pub struct Catalogue {
 }
 
 /// Text templates of a wrap input.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct WrapTemplate {
     /// Content template.
@@ -311,6 +311,51 @@ pub struct WrapTemplate {
     /// Provenance template (default a benign line).
     #[serde(default)]
     pub provenance: Option<String>,
+    /// How many times the content template is repeated (default 1), so a
+    /// large content needs no huge template. Capped at load time.
+    #[serde(default = "one")]
+    pub repeat: u32,
+}
+
+fn one() -> u32 {
+    1
+}
+
+impl Default for WrapTemplate {
+    fn default() -> WrapTemplate {
+        WrapTemplate {
+            content: String::new(),
+            kind: None,
+            attributes: BTreeMap::new(),
+            provenance: None,
+            repeat: 1,
+        }
+    }
+}
+
+/// Something a case needs in the target's *shape* rather than its
+/// abilities. Unlike a [`Capability`], a missing structure means the case is
+/// not instantiated at all: there is nothing to attack.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Structure {
+    /// Header lines after the opening delimiter (`header: blank-line`).
+    Header,
+    /// An inner element holding the content (`delimiters.inner`).
+    Inner,
+    /// At least one reserved token (`delimiters.reserved`).
+    Reserved,
+}
+
+impl Structure {
+    /// The stable name used in catalogue files.
+    pub fn name(self) -> &'static str {
+        match self {
+            Structure::Header => "header",
+            Structure::Inner => "inner",
+            Structure::Reserved => "reserved",
+        }
+    }
 }
 
 /// One case as written in a catalogue file.
@@ -344,6 +389,9 @@ pub struct CaseSpec {
     pub refusal: RefusalPolicy,
     /// Capabilities needed beyond the operation's own.
     pub requires: Vec<Capability>,
+    /// Target structure needed; cases are not instantiated without it.
+    #[serde(default)]
+    pub structure: Vec<Structure>,
     /// Where it was written.
     pub source: SourceLocation,
 }

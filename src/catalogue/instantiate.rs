@@ -1,0 +1,383 @@
+//! Instantiation: written cases become concrete cases for one target.
+//!
+//! For each case and each of its variants, the templates are filled from the
+//! profile's delimiters (spelled as the variant spells them), the canary is
+//! planted, and the defaults are applied. A case is left out when the
+//! target lacks a structure it needs (an inner element, a reserved token, a
+//! header), and a variant is left out when it would not change any delimiter
+//! the case uses, or when its spelling would not read as the delimiter at
+//! its level (see [`variant::reads_as_original`]). Capabilities are *not*
+//! filtered here: they go into [`ConcreteCase::requires`] and the runner
+//! reports the case as skipped, so a report shows what was not tested.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use globset::{Glob, GlobSetBuilder};
+use sha2::{Digest, Sha256};
+
+use super::error::SelectError;
+use super::model::{
+    CaseSpec, Catalogue, ConcreteCase, Field, Input, Operation, Piece, Structure, Variant,
+};
+use super::template::{self, Placeholder, Segment, TokenRole};
+use super::variant::{self, render};
+use crate::adapter::WrapRequest;
+use crate::level::{fold_str, ReaderLevel};
+use crate::profile::{Capability, HeaderStyle, TargetProfile};
+
+/// The `kind` of a wrap request whose case gives none.
+pub const DEFAULT_KIND: &str = "tool-result";
+
+/// The provenance of a wrap request whose case gives none.
+pub const DEFAULT_PROVENANCE: &str = "Fetched by framecheck.";
+
+/// Every concrete case of `catalogue` for `profile`, in catalogue order and
+/// then variant order. Deterministic: the same inputs give the same cases,
+/// ids and canaries.
+pub fn instantiate(catalogue: &Catalogue, profile: &TargetProfile) -> Vec<ConcreteCase> {
+    catalogue
+        .cases
+        .iter()
+        .flat_map(|spec| instantiate_case(spec, profile))
+        .collect()
+}
+
+/// True when the profile has the structure.
+fn has_structure(profile: &TargetProfile, structure: Structure) -> bool {
+    match structure {
+        Structure::Header => profile.header == HeaderStyle::BlankLine,
+        Structure::Inner => profile.delimiters.inner.is_some(),
+        Structure::Reserved => !profile.delimiters.reserved.is_empty(),
+    }
+}
+
+fn token_for(profile: &TargetProfile, role: TokenRole) -> Option<&str> {
+    match role {
+        TokenRole::Outer => Some(&profile.delimiters.token),
+        TokenRole::Inner => profile.delimiters.inner.as_deref(),
+        TokenRole::Reserved => profile.delimiters.reserved.first().map(String::as_str),
+    }
+}
+
+/// One template field of a case, parsed.
+struct Parsed {
+    field: Option<Field>,
+    segments: Vec<Segment>,
+}
+
+fn instantiate_case(spec: &CaseSpec, profile: &TargetProfile) -> Vec<ConcreteCase> {
+    // Templates were validated at load time; a parse failure here means the
+    // spec was built by hand, and the case cannot be sent.
+    let mut parsed: Vec<Parsed> = Vec::new();
+    let mut attributes: Vec<(Vec<Segment>, Vec<Segment>)> = Vec::new();
+    let mut text: Option<Vec<Segment>> = None;
+    if let Some(wrap) = &spec.wrap {
+        for (field, template) in [
+            (Field::Content, Some(&wrap.content)),
+            (Field::Kind, wrap.kind.as_ref()),
+            (Field::Provenance, wrap.provenance.as_ref()),
+        ] {
+            if let Some(template) = template {
+                let Ok(segments) = template::parse(template) else {
+                    return Vec::new();
+                };
+                parsed.push(Parsed {
+                    field: Some(field),
+                    segments,
+                });
+            }
+        }
+        for (key, value) in &wrap.attributes {
+            let (Ok(key), Ok(value)) = (template::parse(key), template::parse(value)) else {
+                return Vec::new();
+            };
+            attributes.push((key, value));
+        }
+    }
+    if let Some(t) = &spec.text {
+        let Ok(segments) = template::parse(t) else {
+            return Vec::new();
+        };
+        text = Some(segments.clone());
+        parsed.push(Parsed {
+            field: None,
+            segments,
+        });
+    }
+    for (key, value) in &attributes {
+        for segments in [key, value] {
+            parsed.push(Parsed {
+                field: Some(Field::Attributes),
+                segments: segments.clone(),
+            });
+        }
+    }
+
+    let used: BTreeSet<Placeholder> = parsed
+        .iter()
+        .flat_map(|p| template::placeholders(&p.segments))
+        .collect();
+    let mut structure: BTreeSet<Structure> = spec.structure.iter().copied().collect();
+    structure.extend(used.iter().filter_map(|p| p.structure()));
+    if !structure.iter().all(|s| has_structure(profile, *s)) {
+        return Vec::new();
+    }
+
+    // Where the attack lives decides what the target must support for the
+    // case to mean anything: a payload in a field the target never writes
+    // would pass vacuously.
+    let mut requires: BTreeSet<Capability> = spec.requires.iter().copied().collect();
+    if spec.operation == Operation::Read {
+        requires.insert(Capability::Read);
+    }
+    let mut canary_fields: Vec<Field> = Vec::new();
+    for p in &parsed {
+        let Some(field) = p.field else { continue };
+        let mut placeholders = template::placeholders(&p.segments).peekable();
+        if placeholders.peek().is_none() {
+            continue;
+        }
+        match field {
+            Field::Content => {}
+            Field::Kind => {
+                requires.insert(Capability::Kind);
+            }
+            Field::Attributes => {
+                requires.insert(Capability::Attributes);
+            }
+            Field::Provenance => {
+                requires.insert(Capability::Provenance);
+            }
+        }
+        if template::placeholders(&p.segments).any(|x| x == Placeholder::Canary)
+            && !canary_fields.contains(&field)
+        {
+            canary_fields.push(field);
+        }
+    }
+    let order = |f: &Field| match f {
+        Field::Content => 0,
+        Field::Kind => 1,
+        Field::Attributes => 2,
+        Field::Provenance => 3,
+    };
+    canary_fields.sort_by_key(order);
+
+    let tokens = profile.delimiters.all_tokens();
+    let mut out = Vec::new();
+    for &variant in &spec.variants {
+        let Some(spellings) = spellings(variant, profile, &used) else {
+            continue;
+        };
+        let id = if variant == Variant::Exact {
+            spec.id.clone()
+        } else {
+            format!("{}~{}", spec.id, variant.name())
+        };
+        let canary = canary_for(&id, &tokens);
+        let fill = |segments: &[Segment]| -> String {
+            let mut s = String::new();
+            for segment in segments {
+                match segment {
+                    Segment::Literal(l) => s.push_str(l),
+                    Segment::Placeholder(Placeholder::Canary) => s.push_str(&canary),
+                    Segment::Placeholder(p) => {
+                        s.push_str(spellings.get(p).map(String::as_str).unwrap_or_default())
+                    }
+                }
+            }
+            s
+        };
+        let input = match (&spec.wrap, &text) {
+            (_, Some(segments)) => Input::Read(pieces(segments, &fill)),
+            (Some(wrap), None) => {
+                let field = |f: Field| {
+                    parsed
+                        .iter()
+                        .find(|p| p.field == Some(f))
+                        .map(|p| fill(&p.segments))
+                };
+                let content = field(Field::Content).unwrap_or_default();
+                let attributes: BTreeMap<String, String> =
+                    attributes.iter().map(|(k, v)| (fill(k), fill(v))).collect();
+                Input::Wrap(WrapRequest {
+                    content: content.repeat(wrap.repeat.max(1) as usize),
+                    kind: field(Field::Kind).unwrap_or_else(|| DEFAULT_KIND.into()),
+                    attributes,
+                    provenance: field(Field::Provenance)
+                        .unwrap_or_else(|| DEFAULT_PROVENANCE.into()),
+                })
+            }
+            (None, None) => continue,
+        };
+        out.push(ConcreteCase {
+            id,
+            base_id: spec.id.clone(),
+            variant,
+            category: spec.category,
+            title: spec.title.clone(),
+            why: spec.why.clone(),
+            references: spec.references.clone(),
+            flags: spec.flags.clone(),
+            severity: spec.severity,
+            operation: spec.operation,
+            input,
+            expect: spec.expect,
+            refusal: spec.refusal,
+            min_level: variant.min_level(),
+            canary,
+            canary_fields: canary_fields.clone(),
+            requires: requires.iter().copied().collect(),
+            source: spec.source.clone(),
+        });
+    }
+    out
+}
+
+/// The expansion of every delimiter placeholder in `used` under `variant`,
+/// or `None` when the variant changes none of them or spells one so that
+/// it would not read as the delimiter at the variant's level.
+fn spellings(
+    variant: Variant,
+    profile: &TargetProfile,
+    used: &BTreeSet<Placeholder>,
+) -> Option<BTreeMap<Placeholder, String>> {
+    let syntax = profile.delimiters.syntax;
+    let mut map = BTreeMap::new();
+    let mut changed = false;
+    for &placeholder in used {
+        let Some((role, form)) = placeholder.delimiter() else {
+            continue;
+        };
+        let token = token_for(profile, role)?;
+        let original = render(Variant::Exact, syntax, form, token);
+        let spelled = render(variant, syntax, form, token);
+        if !variant::reads_as_original(variant, &original, &spelled) {
+            return None;
+        }
+        changed |= spelled != original;
+        map.insert(placeholder, spelled);
+    }
+    (variant == Variant::Exact || changed).then_some(map)
+}
+
+fn pieces(segments: &[Segment], fill: &dyn Fn(&[Segment]) -> String) -> Vec<Piece> {
+    let mut out: Vec<Piece> = Vec::new();
+    for segment in segments {
+        let piece = match segment {
+            Segment::Placeholder(Placeholder::Frame) => Piece::Frame,
+            Segment::Placeholder(Placeholder::FrameHead) => Piece::FrameHead,
+            Segment::Placeholder(Placeholder::FrameBody) => Piece::FrameBody,
+            Segment::Placeholder(Placeholder::FrameTail) => Piece::FrameTail,
+            other => Piece::Literal(fill(std::slice::from_ref(other))),
+        };
+        match (out.last_mut(), piece) {
+            (Some(Piece::Literal(last)), Piece::Literal(next)) => last.push_str(&next),
+            (_, Piece::Literal(next)) if next.is_empty() => {}
+            (_, piece) => out.push(piece),
+        }
+    }
+    out
+}
+
+/// The canary for a concrete case: `CANARY_` and 8 upper-case hex digits of
+/// SHA-256 of the id. If a reader at the Unicode level would find one of
+/// the profile's tokens inside it, a salted digest is tried instead, and as
+/// a last resort one spelled only with characters no token contains.
+pub fn canary_for(id: &str, tokens: &[&str]) -> String {
+    let folded: Vec<String> = tokens
+        .iter()
+        .map(|t| fold_str(t, ReaderLevel::Unicode))
+        .collect();
+    let clean = |candidate: &str| {
+        let seen = fold_str(candidate, ReaderLevel::Unicode);
+        !folded.iter().any(|t| seen.contains(t.as_str()))
+    };
+    let digest = |input: &str| Sha256::digest(input.as_bytes());
+    let mut first = None;
+    for salt in 0..16u32 {
+        let input = if salt == 0 {
+            id.to_string()
+        } else {
+            format!("{id}#{salt}")
+        };
+        let hex: String = digest(&input)[..4]
+            .iter()
+            .map(|b| format!("{b:02X}"))
+            .collect();
+        let candidate = format!("CANARY_{hex}");
+        if clean(&candidate) {
+            return candidate;
+        }
+        first.get_or_insert(candidate);
+    }
+    let alphabet: Vec<char> = ('A'..='Z')
+        .chain('0'..='9')
+        .filter(|c| {
+            let lower = c.to_ascii_lowercase();
+            !folded.iter().any(|t| t.contains(lower))
+        })
+        .collect();
+    if alphabet.is_empty() {
+        return first.unwrap_or_default();
+    }
+    digest(id)
+        .iter()
+        .take(12)
+        .map(|b| alphabet[*b as usize % alphabet.len()])
+        .collect()
+}
+
+/// Keeps the cases whose id, base id or category matches any of
+/// `patterns`, each an exact name or a glob (`breakout-*`, `*~upper`).
+/// An empty pattern list keeps every case.
+pub fn select(
+    cases: Vec<ConcreteCase>,
+    patterns: &[String],
+) -> Result<Vec<ConcreteCase>, SelectError> {
+    if patterns.is_empty() {
+        return Ok(cases);
+    }
+    let mut builder = GlobSetBuilder::new();
+    for pattern in patterns {
+        let glob = Glob::new(pattern).map_err(|source| SelectError {
+            pattern: pattern.clone(),
+            source,
+        })?;
+        builder.add(glob);
+    }
+    let set = builder.build().map_err(|source| SelectError {
+        pattern: patterns.join(" "),
+        source,
+    })?;
+    Ok(cases
+        .into_iter()
+        .filter(|case| {
+            [
+                case.id.as_str(),
+                case.base_id.as_str(),
+                case.category.name(),
+            ]
+            .iter()
+            .any(|name| patterns.iter().any(|p| p == name) || set.is_match(name))
+        })
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn canaries_are_deterministic_and_avoid_tokens() {
+        let a = canary_for("breakout-x", &["framecheck-untrusted"]);
+        assert_eq!(a, canary_for("breakout-x", &["framecheck-untrusted"]));
+        assert!(a.starts_with("CANARY_") && a.len() == 15, "{a}");
+        assert_ne!(a, canary_for("breakout-y", &["framecheck-untrusted"]));
+        // A token inside the fixed prefix forces the fallback alphabet.
+        let b = canary_for("breakout-x", &["nar"]);
+        assert!(!fold_str(&b, ReaderLevel::Unicode).contains("nar"), "{b}");
+        let c = canary_for("breakout-x", &["a"]);
+        assert!(!c.to_ascii_lowercase().contains('a'), "{c}");
+    }
+}

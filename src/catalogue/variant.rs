@@ -1,0 +1,587 @@
+//! Variant generators: one written case, many spellings of its delimiters.
+//!
+//! Each [`Variant`] rewrites the expansion of a delimiter placeholder
+//! (`{token}`, `{open}`, `{open_start}`, `{close}` and their inner and
+//! reserved twins) into a spelling that a reader at
+//! [`Variant::min_level`] still reads as the real delimiter, while a reader
+//! one level stricter does not. That is what makes a variant a test of the
+//! level a framing claims: an upper-case `</TOK>` tells an
+//! ASCII-case-insensitive reader something a byte matcher misses; a
+//! fullwidth `＜／ｔｏｋ＞` does the same one level higher.
+//!
+//! Variants never touch the canary or the frame pieces: the canary must stay
+//! a plain marker the oracle can find, and the frame pieces are the target's
+//! own output.
+//!
+//! ```
+//! use framecheck::catalogue::Variant;
+//! use framecheck::catalogue::template::DelimiterForm;
+//! use framecheck::catalogue::variant::render;
+//! use framecheck::profile::Syntax;
+//!
+//! assert_eq!(render(Variant::Upper, Syntax::XmlTag, DelimiterForm::Close, "tok"), "</TOK>");
+//! assert_eq!(render(Variant::Spaced, Syntax::XmlTag, DelimiterForm::Close, "tok"), "< / tok >");
+//! assert_eq!(render(Variant::ZeroWidth, Syntax::BracketMarker, DelimiterForm::Open, "TUV"), "[T\u{200B}UV]");
+//! ```
+
+use crate::level::{fold_str, ReaderLevel};
+use crate::profile::Syntax;
+
+use super::model::Variant;
+use super::template::DelimiterForm;
+
+/// The named groups a catalogue file may list in `variants`, with members
+/// in canonical order. `all` is every variant.
+pub const GROUPS: [(&str, &[Variant]); 3] = [
+    ("case", &[Variant::Upper, Variant::Lower, Variant::Mixed]),
+    (
+        "unicode",
+        &[
+            Variant::ZeroWidth,
+            Variant::ZeroWidthJoiner,
+            Variant::WordJoiner,
+            Variant::SoftHyphen,
+            Variant::TagChars,
+            Variant::Bidi,
+            Variant::VariationSelector,
+            Variant::Fullwidth,
+            Variant::FullwidthBrackets,
+            Variant::BracketLookalike,
+            Variant::Cyrillic,
+            Variant::Greek,
+            Variant::MathBold,
+            Variant::DashLookalike,
+            Variant::CompatLetters,
+            Variant::Ligature,
+            Variant::Circled,
+        ],
+    ),
+    ("all", &Variant::ALL),
+];
+
+impl Variant {
+    /// Every variant, in canonical (instantiation) order.
+    pub const ALL: [Variant; 22] = [
+        Variant::Exact,
+        Variant::Spaced,
+        Variant::Upper,
+        Variant::Lower,
+        Variant::Mixed,
+        Variant::ZeroWidth,
+        Variant::ZeroWidthJoiner,
+        Variant::WordJoiner,
+        Variant::SoftHyphen,
+        Variant::TagChars,
+        Variant::Bidi,
+        Variant::VariationSelector,
+        Variant::Fullwidth,
+        Variant::FullwidthBrackets,
+        Variant::BracketLookalike,
+        Variant::Cyrillic,
+        Variant::Greek,
+        Variant::MathBold,
+        Variant::DashLookalike,
+        Variant::CompatLetters,
+        Variant::Ligature,
+        Variant::Circled,
+    ];
+
+    /// The stable kebab-case name, used in catalogue files and concrete ids.
+    pub fn name(self) -> &'static str {
+        match self {
+            Variant::Exact => "exact",
+            Variant::Upper => "upper",
+            Variant::Lower => "lower",
+            Variant::Mixed => "mixed",
+            Variant::Spaced => "spaced",
+            Variant::ZeroWidth => "zero-width",
+            Variant::ZeroWidthJoiner => "zero-width-joiner",
+            Variant::WordJoiner => "word-joiner",
+            Variant::SoftHyphen => "soft-hyphen",
+            Variant::TagChars => "tag-chars",
+            Variant::Bidi => "bidi",
+            Variant::VariationSelector => "variation-selector",
+            Variant::Fullwidth => "fullwidth",
+            Variant::FullwidthBrackets => "fullwidth-brackets",
+            Variant::BracketLookalike => "bracket-lookalike",
+            Variant::Cyrillic => "cyrillic",
+            Variant::Greek => "greek",
+            Variant::MathBold => "math-bold",
+            Variant::DashLookalike => "dash-lookalike",
+            Variant::CompatLetters => "compat-letters",
+            Variant::Ligature => "ligature",
+            Variant::Circled => "circled",
+        }
+    }
+
+    /// Looks a single variant up by name (groups are not variants; see
+    /// [`expand_name`]).
+    pub fn from_name(name: &str) -> Option<Variant> {
+        Variant::ALL.into_iter().find(|v| v.name() == name)
+    }
+
+    /// The first reader level at which this variant's delimiters read as the
+    /// real ones.
+    pub fn min_level(self) -> ReaderLevel {
+        match self {
+            Variant::Exact | Variant::Spaced => ReaderLevel::Exact,
+            Variant::Upper | Variant::Lower | Variant::Mixed => ReaderLevel::AsciiCaseInsensitive,
+            _ => ReaderLevel::Unicode,
+        }
+    }
+}
+
+/// The variants a name in a catalogue's `variants` list stands for: a
+/// single variant or a group. `None` for an unknown name.
+pub fn expand_name(name: &str) -> Option<Vec<Variant>> {
+    if let Some(variant) = Variant::from_name(name) {
+        return Some(vec![variant]);
+    }
+    GROUPS
+        .iter()
+        .find(|(group, _)| *group == name)
+        .map(|(_, members)| members.to_vec())
+}
+
+/// Every name [`expand_name`] accepts, for error messages.
+pub fn known_names() -> String {
+    let mut names: Vec<&str> = Variant::ALL.iter().map(|v| v.name()).collect();
+    names.extend(GROUPS.iter().map(|(g, _)| *g));
+    names.join(", ")
+}
+
+/// The delimiter `form` of `token` in `syntax`, spelled as `variant`
+/// spells it. [`Variant::Exact`] gives the declared delimiter.
+pub fn render(variant: Variant, syntax: Syntax, form: DelimiterForm, token: &str) -> String {
+    let (left, right) = syntax.brackets();
+    let token = transform_token(variant, token);
+    let bracket = |c: char| transform_punct(variant, c);
+    let (left, right, slash) = (bracket(left), bracket(right), bracket('/'));
+    let gap = if variant == Variant::Spaced { " " } else { "" };
+    match form {
+        DelimiterForm::Token => token,
+        DelimiterForm::Open => format!("{left}{gap}{token}{gap}{right}"),
+        DelimiterForm::OpenStart => format!("{left}{gap}{token}"),
+        DelimiterForm::Close => format!("{left}{gap}{slash}{gap}{token}{gap}{right}"),
+    }
+}
+
+/// True when `transformed` (a rendering of `original` by `variant`) is a
+/// faithful test of the variant's level: unchanged, or read as `original`
+/// at [`Variant::min_level`] and not at the level just below it.
+///
+/// The instantiator drops a variant for which this fails, so a catalogue
+/// case never blames a framing for a spelling no reader would take as the
+/// delimiter.
+pub fn reads_as_original(variant: Variant, original: &str, transformed: &str) -> bool {
+    if original == transformed {
+        return true;
+    }
+    let level = variant.min_level();
+    // The oracle's matcher skips whitespace after the bracket and the slash,
+    // so spaces are not part of what a reader compares.
+    let seen = |text: &str, level| -> String {
+        let folded = fold_str(text, level);
+        if variant == Variant::Spaced {
+            folded.chars().filter(|c| *c != ' ').collect()
+        } else {
+            folded
+        }
+    };
+    if seen(transformed, level) != seen(original, level) {
+        return false;
+    }
+    match level {
+        ReaderLevel::Exact => true,
+        ReaderLevel::AsciiCaseInsensitive => {
+            fold_str(transformed, ReaderLevel::Exact) != fold_str(original, ReaderLevel::Exact)
+        }
+        ReaderLevel::Unicode => {
+            fold_str(transformed, ReaderLevel::AsciiCaseInsensitive)
+                != fold_str(original, ReaderLevel::AsciiCaseInsensitive)
+        }
+    }
+}
+
+fn transform_punct(variant: Variant, c: char) -> String {
+    match variant {
+        Variant::Fullwidth | Variant::FullwidthBrackets => fullwidth(c).to_string(),
+        Variant::BracketLookalike => match c {
+            '<' => '‹',
+            '>' => '›',
+            '[' => '⟦',
+            ']' => '⟧',
+            other => other,
+        }
+        .to_string(),
+        _ => c.to_string(),
+    }
+}
+
+fn fullwidth(c: char) -> char {
+    match c {
+        '\u{21}'..='\u{7E}' => char::from_u32(c as u32 + 0xFEE0).unwrap_or(c),
+        other => other,
+    }
+}
+
+fn transform_token(variant: Variant, token: &str) -> String {
+    match variant {
+        Variant::Exact
+        | Variant::Spaced
+        | Variant::FullwidthBrackets
+        | Variant::BracketLookalike => token.to_string(),
+        Variant::Upper => token.to_ascii_uppercase(),
+        Variant::Lower => token.to_ascii_lowercase(),
+        Variant::Mixed => {
+            let mixed = alternate_case(token, true);
+            if mixed == token {
+                alternate_case(token, false)
+            } else {
+                mixed
+            }
+        }
+        Variant::ZeroWidth => splice(token, "\u{200B}"),
+        Variant::ZeroWidthJoiner => splice(token, "\u{200D}"),
+        Variant::WordJoiner => splice(token, "\u{2060}"),
+        Variant::SoftHyphen => splice(token, "\u{00AD}"),
+        Variant::TagChars => splice(token, "\u{E0069}\u{E0067}"),
+        Variant::Bidi => {
+            // An isolate around the second half: invisible when rendered,
+            // and the token's letters stay in order.
+            let mid = middle(token);
+            let (head, tail) = split_chars(token, mid);
+            format!("{head}\u{2066}{tail}\u{2069}")
+        }
+        Variant::VariationSelector => {
+            let at = token
+                .chars()
+                .position(|c| c.is_alphabetic())
+                .map_or(1, |i| i + 1);
+            let (head, tail) = split_chars(token, at);
+            format!("{head}\u{FE0F}{tail}")
+        }
+        Variant::Fullwidth => token.chars().map(fullwidth).collect(),
+        Variant::Cyrillic => token.chars().map(|c| cyrillic(c).unwrap_or(c)).collect(),
+        Variant::Greek => token.chars().map(|c| greek(c).unwrap_or(c)).collect(),
+        Variant::MathBold => token.chars().map(math_bold).collect(),
+        Variant::DashLookalike => token.replace('-', "\u{2010}"),
+        Variant::CompatLetters => token
+            .chars()
+            .map(|c| match c {
+                'k' | 'K' => '\u{212A}',
+                's' | 'S' => '\u{017F}',
+                other => other,
+            })
+            .collect(),
+        Variant::Ligature => ligatures(token),
+        Variant::Circled => token.chars().map(circled).collect(),
+    }
+}
+
+fn alternate_case(token: &str, mut upper: bool) -> String {
+    token
+        .chars()
+        .map(|c| {
+            if !c.is_ascii_alphabetic() {
+                return c;
+            }
+            let out = if upper {
+                c.to_ascii_uppercase()
+            } else {
+                c.to_ascii_lowercase()
+            };
+            upper = !upper;
+            out
+        })
+        .collect()
+}
+
+/// Where splices go: the middle of the token, never before its first
+/// character (a splice there would sit between bracket and token, which is
+/// a different attack).
+fn middle(token: &str) -> usize {
+    let len = token.chars().count();
+    (len / 2).clamp(1, len.max(1))
+}
+
+fn split_chars(token: &str, at: usize) -> (&str, &str) {
+    let byte = token.char_indices().nth(at).map_or(token.len(), |(i, _)| i);
+    token.split_at(byte)
+}
+
+fn splice(token: &str, insert: &str) -> String {
+    let (head, tail) = split_chars(token, middle(token));
+    format!("{head}{insert}{tail}")
+}
+
+fn cyrillic(c: char) -> Option<char> {
+    Some(match c {
+        'a' => 'а',
+        'c' => 'с',
+        'e' => 'е',
+        'i' => 'і',
+        'j' => 'ј',
+        'o' => 'о',
+        'p' => 'р',
+        's' => 'ѕ',
+        'x' => 'х',
+        'y' => 'у',
+        'h' => 'һ',
+        'A' => 'А',
+        'B' => 'В',
+        'C' => 'С',
+        'E' => 'Е',
+        'H' => 'Н',
+        'I' => 'І',
+        'J' => 'Ј',
+        'K' => 'К',
+        'M' => 'М',
+        'O' => 'О',
+        'P' => 'Р',
+        'S' => 'Ѕ',
+        'T' => 'Т',
+        'X' => 'Х',
+        'Y' => 'У',
+        _ => return None,
+    })
+}
+
+fn greek(c: char) -> Option<char> {
+    Some(match c {
+        'a' => 'α',
+        'i' => 'ι',
+        'k' => 'κ',
+        'o' => 'ο',
+        'p' => 'ρ',
+        't' => 'τ',
+        'u' => 'υ',
+        'v' => 'ν',
+        'x' => 'χ',
+        'A' => 'Α',
+        'B' => 'Β',
+        'E' => 'Ε',
+        'I' => 'Ι',
+        'K' => 'Κ',
+        'O' => 'Ο',
+        'P' => 'Ρ',
+        'T' => 'Τ',
+        'X' => 'Χ',
+        'Z' => 'Ζ',
+        _ => return None,
+    })
+}
+
+fn math_bold(c: char) -> char {
+    let offset = |base: u32, from: char| char::from_u32(base + (c as u32 - from as u32));
+    match c {
+        'A'..='Z' => offset(0x1D400, 'A'),
+        'a'..='z' => offset(0x1D41A, 'a'),
+        '0'..='9' => offset(0x1D7CE, '0'),
+        _ => None,
+    }
+    .unwrap_or(c)
+}
+
+fn circled(c: char) -> char {
+    let offset = |base: u32, from: char| char::from_u32(base + (c as u32 - from as u32));
+    match c {
+        'A'..='Z' => offset(0x24B6, 'A'),
+        'a'..='z' => offset(0x24D0, 'a'),
+        _ => None,
+    }
+    .unwrap_or(c)
+}
+
+fn ligatures(token: &str) -> String {
+    let chars: Vec<char> = token.chars().collect();
+    let mut out = String::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let pair: String = chars[i..chars.len().min(i + 2)]
+            .iter()
+            .map(|c| c.to_ascii_lowercase())
+            .collect();
+        let ligature = match pair.as_str() {
+            "ff" => Some('ﬀ'),
+            "fi" => Some('ﬁ'),
+            "fl" => Some('ﬂ'),
+            "st" => Some('ﬆ'),
+            _ => None,
+        };
+        match ligature {
+            Some(l) => {
+                out.push(l);
+                i += 2;
+            }
+            None => {
+                out.push(chars[i]);
+                i += 1;
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The tokens of the seeds and the reference, plus two pangrams so every
+    /// letter and digit mapping of every variant is exercised.
+    const TOKENS: [&str; 8] = [
+        "framecheck-untrusted",
+        "A2A_RESULT_FROM_PEER",
+        "context",
+        "source",
+        "namzu-untrusted",
+        "TUV",
+        "the-quick-brown-fox-jumps-over-a-lazy-dog",
+        "PACK_MY_BOX_WITH_FIVE_DOZEN_LIQUOR_JUGS_0123456789",
+    ];
+    const FORMS: [DelimiterForm; 4] = [
+        DelimiterForm::Token,
+        DelimiterForm::Open,
+        DelimiterForm::OpenStart,
+        DelimiterForm::Close,
+    ];
+
+    fn below(level: ReaderLevel) -> Option<ReaderLevel> {
+        match level {
+            ReaderLevel::Exact => None,
+            ReaderLevel::AsciiCaseInsensitive => Some(ReaderLevel::Exact),
+            ReaderLevel::Unicode => Some(ReaderLevel::AsciiCaseInsensitive),
+        }
+    }
+
+    /// The property the whole catalogue rests on, checked directly with the
+    /// level spec rather than through `reads_as_original`.
+    #[test]
+    fn every_variant_reads_as_the_delimiter_at_its_level_and_not_below() {
+        for variant in Variant::ALL {
+            let level = variant.min_level();
+            let mut changed = 0;
+            for token in TOKENS {
+                for syntax in [Syntax::XmlTag, Syntax::BracketMarker] {
+                    for form in FORMS {
+                        let original = render(Variant::Exact, syntax, form, token);
+                        let spelled = render(variant, syntax, form, token);
+                        if spelled == original {
+                            continue;
+                        }
+                        changed += 1;
+                        let (mut seen, mut want) =
+                            (fold_str(&spelled, level), fold_str(&original, level));
+                        if variant == Variant::Spaced {
+                            seen.retain(|c| c != ' ');
+                            want.retain(|c| c != ' ');
+                        }
+                        assert_eq!(seen, want, "{variant:?} {spelled:?} at {level}");
+                        if let Some(stricter) = below(level) {
+                            assert_ne!(
+                                fold_str(&spelled, stricter),
+                                fold_str(&original, stricter),
+                                "{variant:?} {spelled:?} already reads as {original:?} at {stricter}"
+                            );
+                        }
+                        assert!(reads_as_original(variant, &original, &spelled));
+                    }
+                }
+            }
+            if variant != Variant::Exact {
+                assert!(changed > 0, "{variant:?} changed no delimiter of any token");
+            }
+        }
+    }
+
+    #[test]
+    fn variants_that_cannot_apply_leave_the_delimiter_alone() {
+        let close = |v| render(v, Syntax::BracketMarker, DelimiterForm::Close, "TUV");
+        assert_eq!(close(Variant::Upper), "[/TUV]");
+        assert_eq!(close(Variant::DashLookalike), "[/TUV]");
+        assert_eq!(close(Variant::Ligature), "[/TUV]");
+        assert_eq!(
+            render(
+                Variant::Cyrillic,
+                Syntax::XmlTag,
+                DelimiterForm::Token,
+                "uv"
+            ),
+            "uv"
+        );
+        assert_eq!(
+            render(
+                Variant::FullwidthBrackets,
+                Syntax::XmlTag,
+                DelimiterForm::Token,
+                "tok"
+            ),
+            "tok"
+        );
+    }
+
+    #[test]
+    fn spellings_match_the_documented_transforms() {
+        let close = |v| {
+            render(
+                v,
+                Syntax::XmlTag,
+                DelimiterForm::Close,
+                "framecheck-untrusted",
+            )
+        };
+        assert_eq!(close(Variant::Mixed), "</FrAmEcHeCk-UnTrUsTeD>");
+        assert_eq!(close(Variant::Spaced), "< / framecheck-untrusted >");
+        assert_eq!(close(Variant::ZeroWidth), "</framecheck\u{200B}-untrusted>");
+        assert_eq!(
+            close(Variant::VariationSelector),
+            "</f\u{FE0F}ramecheck-untrusted>"
+        );
+        assert_eq!(
+            close(Variant::FullwidthBrackets),
+            "＜／framecheck-untrusted＞"
+        );
+        assert_eq!(close(Variant::BracketLookalike), "‹/framecheck-untrusted›");
+        assert_eq!(
+            close(Variant::DashLookalike),
+            "</framecheck\u{2010}untrusted>"
+        );
+        assert_eq!(
+            close(Variant::CompatLetters),
+            "</framechec\u{212A}-untru\u{17F}ted>"
+        );
+        assert_eq!(close(Variant::Ligature), "</framecheck-untruﬆed>");
+        assert_eq!(
+            render(
+                Variant::Fullwidth,
+                Syntax::BracketMarker,
+                DelimiterForm::Open,
+                "TUV"
+            ),
+            "［ＴＵＶ］"
+        );
+        // Mixed falls back to starting lower when starting upper changes nothing.
+        assert_eq!(
+            render(Variant::Mixed, Syntax::XmlTag, DelimiterForm::Token, "AbC"),
+            "aBc"
+        );
+    }
+
+    #[test]
+    fn groups_expand_in_canonical_order() {
+        assert_eq!(
+            expand_name("case"),
+            Some(vec![Variant::Upper, Variant::Lower, Variant::Mixed])
+        );
+        assert_eq!(expand_name("all").map(|v| v.len()), Some(22));
+        assert_eq!(expand_name("unicode").map(|v| v.len()), Some(17));
+        assert_eq!(expand_name("zero-width"), Some(vec![Variant::ZeroWidth]));
+        assert_eq!(expand_name("nope"), None);
+        for v in Variant::ALL {
+            assert_eq!(Variant::from_name(v.name()), Some(v));
+            // The name is the serde name, so reports and files agree.
+            let json = serde_json::to_string(&v).unwrap();
+            assert_eq!(json, format!("\"{}\"", v.name()));
+        }
+    }
+}
