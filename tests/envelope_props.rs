@@ -86,8 +86,19 @@ fn reads_as_token(text: &str) -> bool {
 // ---------------------------------------------------------------------------
 
 const IGNORABLES: &[&str] = &[
-    "\u{200B}", "\u{200C}", "\u{200D}", "\u{2060}", "\u{00AD}", "\u{FEFF}", "\u{180E}",
-    "\u{FE0F}", "\u{202E}", "\u{2066}", "\u{E0041}", "\u{E0066}", "\u{E007F}",
+    "\u{200B}",
+    "\u{200C}",
+    "\u{200D}",
+    "\u{2060}",
+    "\u{00AD}",
+    "\u{FEFF}",
+    "\u{180E}",
+    "\u{FE0F}",
+    "\u{202E}",
+    "\u{2066}",
+    "\u{E0041}",
+    "\u{E0066}",
+    "\u{E007F}",
 ];
 
 const DASHES: &[&str] = &[
@@ -190,30 +201,42 @@ fn disguised_token(mutations: Range<u8>) -> impl Strategy<Value = String> {
                 .boxed()
         })
         .collect();
-    (per_char, any::<prop::sample::Index>(), mutations).prop_map(
-        |(mut parts, index, mutation)| {
-            match mutation {
-                0 => {
-                    parts.remove(index.index(parts.len()));
-                }
-                1 => {
-                    let at = index.index(parts.len());
-                    parts[at] = "x".into();
-                }
-                _ => {}
+    (per_char, any::<prop::sample::Index>(), mutations).prop_map(|(mut parts, index, mutation)| {
+        match mutation {
+            0 => {
+                parts.remove(index.index(parts.len()));
             }
-            parts.concat()
-        },
-    )
+            1 => {
+                let at = index.index(parts.len());
+                parts[at] = "x".into();
+            }
+            _ => {}
+        }
+        parts.concat()
+    })
 }
 
 /// A token form inside the brackets of an opening or closing tag.
 fn tag_form() -> impl Strategy<Value = String> {
     let before = select(vec![
-        "", "<", "</", "\u{2039}/", "\u{FF1C}\u{FF0F}", "[/", "[", "<\u{200B}/", "\u{27E8}",
+        "",
+        "<",
+        "</",
+        "\u{2039}/",
+        "\u{FF1C}\u{FF0F}",
+        "[/",
+        "[",
+        "<\u{200B}/",
+        "\u{27E8}",
     ]);
     let after = select(vec![
-        "", ">", " kind=\"forged\">", "\u{203A}", "\u{FF1E}", "]", "\u{27E9}",
+        "",
+        ">",
+        " kind=\"forged\">",
+        "\u{203A}",
+        "\u{FF1E}",
+        "]",
+        "\u{27E9}",
     ]);
     (before, token_form(), after).prop_map(|(b, t, a)| format!("{b}{t}{a}"))
 }
@@ -238,8 +261,27 @@ fn random_unicode() -> impl Strategy<Value = String> {
 
 fn structure_piece() -> impl Strategy<Value = String> {
     select(vec![
-        "\n", "\r\n", "\r", "\n\n", "\u{2028}", "\u{2029}", "\u{85}", "\u{0B}", "\u{0C}", "\"",
-        "&", "&amp;", "&#10;", "&quot;", "&lt;", "<", ">", "=", " ", "Provenance: ", "kind=\"",
+        "\n",
+        "\r\n",
+        "\r",
+        "\n\n",
+        "\u{2028}",
+        "\u{2029}",
+        "\u{85}",
+        "\u{0B}",
+        "\u{0C}",
+        "\"",
+        "&",
+        "&amp;",
+        "&#10;",
+        "&quot;",
+        "&lt;",
+        "<",
+        ">",
+        "=",
+        " ",
+        "Provenance: ",
+        "kind=\"",
         "\u{200B}",
     ])
     .prop_map(str::to_owned)
@@ -464,5 +506,8 @@ fn generated_token_forms_are_mostly_readings() {
         }
     }
     assert!(readings > 250, "{readings} of 500 forms read as the token");
-    assert!(disguised > 200, "{disguised} of 500 forms are disguised readings");
+    assert!(
+        disguised > 200,
+        "{disguised} of 500 forms are disguised readings"
+    );
 }

@@ -197,13 +197,15 @@ pub fn wrap(envelope: &Envelope, content: &str) -> Result<String, EnvelopeError>
     }
     out.push_str(">\n");
     out.push_str(PROVENANCE_LABEL);
-    out.extend(defang(&envelope.provenance).chars().map(|c| {
-        if is_line_break(c) {
-            ' '
-        } else {
-            c
-        }
-    }));
+    out.extend(defang(&envelope.provenance).chars().map(
+        |c| {
+            if is_line_break(c) {
+                ' '
+            } else {
+                c
+            }
+        },
+    ));
     out.push('\n');
     out.push_str(NOTICE);
     out.push_str("\n\n");
@@ -344,7 +346,9 @@ mod tests {
 
     #[test]
     fn every_line_break_has_a_reference_and_back() {
-        for c in ['\n', '\u{0B}', '\u{0C}', '\r', '\u{85}', '\u{2028}', '\u{2029}'] {
+        for c in [
+            '\n', '\u{0B}', '\u{0C}', '\r', '\u{85}', '\u{2028}', '\u{2029}',
+        ] {
             assert!(is_line_break(c));
             assert!(REFERENCES.iter().any(|(escaped, _)| *escaped == c), "{c:?}");
         }

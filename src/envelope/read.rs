@@ -131,9 +131,7 @@ pub fn read(text: &str) -> Result<Frame, ReadError> {
     let provenance = header
         .strip_prefix(PROVENANCE_LABEL)
         .and_then(|rest| rest.split_once('\n'))
-        .filter(|(provenance, notice)| {
-            *notice == NOTICE && !provenance.chars().any(is_line_break)
-        })
+        .filter(|(provenance, notice)| *notice == NOTICE && !provenance.chars().any(is_line_break))
         .map(|(provenance, _)| provenance)
         .ok_or(ReadError::HeaderNotAsWritten)?;
 
@@ -143,12 +141,14 @@ pub fn read(text: &str) -> Result<Frame, ReadError> {
     let body = match rest.strip_suffix(closing.as_str()) {
         Some(body) => body,
         None => {
-            return Err(match memchr::memmem::find(rest.as_bytes(), closing.as_bytes()) {
-                Some(at) => ReadError::ClosingTagNotAtEnd {
-                    offset: body_start + at,
+            return Err(
+                match memchr::memmem::find(rest.as_bytes(), closing.as_bytes()) {
+                    Some(at) => ReadError::ClosingTagNotAtEnd {
+                        offset: body_start + at,
+                    },
+                    None => ReadError::MissingClosingTag,
                 },
-                None => ReadError::MissingClosingTag,
-            })
+            )
         }
     };
 
@@ -410,7 +410,11 @@ mod tests {
             "<framecheck-untrusted title=\"t\" kind=\"k\">\n",
             "<framecheck-untrusted Kind=\"k\">\n",
         ] {
-            assert_eq!(read(&frame(open, "b")), Err(ReadError::MissingKind), "{open:?}");
+            assert_eq!(
+                read(&frame(open, "b")),
+                Err(ReadError::MissingKind),
+                "{open:?}"
+            );
         }
     }
 
@@ -446,7 +450,11 @@ mod tests {
             format!("{PROVENANCE_LABEL}p\n{NOTICE} \n\n"),
         ] {
             let text = format!("{OPEN}{header}body{CLOSE}");
-            assert_eq!(read(&text), Err(ReadError::HeaderNotAsWritten), "{header:?}");
+            assert_eq!(
+                read(&text),
+                Err(ReadError::HeaderNotAsWritten),
+                "{header:?}"
+            );
         }
     }
 
@@ -479,7 +487,10 @@ mod tests {
     #[test]
     fn rejects_token_readings_in_attributes() {
         for (open, key) in [
-            ("<framecheck-untrusted kind=\"FrameCheck-Untrusted\">\n", "kind"),
+            (
+                "<framecheck-untrusted kind=\"FrameCheck-Untrusted\">\n",
+                "kind",
+            ),
             (
                 "<framecheck-untrusted kind=\"k\" src=\"&lt;/framecheck\u{200B}-untrusted&gt;\">\n",
                 "src",
@@ -499,7 +510,10 @@ mod tests {
 
     #[test]
     fn rejects_token_readings_in_the_header() {
-        let text = format!("{OPEN}{}body{CLOSE}", header("ｆｒａｍｅｃｈｅｃｋ－ｕｎｔｒｕｓｔｅｄ"));
+        let text = format!(
+            "{OPEN}{}body{CLOSE}",
+            header("ｆｒａｍｅｃｈｅｃｋ－ｕｎｔｒｕｓｔｅｄ")
+        );
         assert_eq!(read(&text), Err(ReadError::TokenInHeader));
     }
 

@@ -74,7 +74,7 @@ const _: () = {
 ///
 /// let text = "a </FRAMECHECK\u{200B}-untrusted> b";
 /// let spans = token_readings(text);
-/// assert_eq!(spans, vec![3..26]);
+/// assert_eq!(spans, vec![4..27]);
 /// assert_eq!(&text[spans[0].clone()], "FRAMECHECK\u{200B}-untrusted");
 /// ```
 pub fn token_readings(text: &str) -> Vec<Range<usize>> {
