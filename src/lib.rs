@@ -32,4 +32,5 @@ pub mod oracle;
 pub mod profile;
 pub mod report;
 pub mod runner;
+pub mod search;
 pub mod yaml;

@@ -219,7 +219,7 @@ fn run(args: RunArgs) -> Result<u8> {
     let diff = baseline
         .as_ref()
         .map(|old| baseline::diff(old, &result, args.level));
-    let written = report::write_all(
+    let written = report::write_all_with_baseline(
         &result,
         diff.as_ref(),
         &args.out,
@@ -229,7 +229,7 @@ fn run(args: RunArgs) -> Result<u8> {
     .with_context(|| format!("writing reports to {}", args.out.display()))?;
     print!(
         "{}",
-        report::markdown::terminal_summary(&result, diff.as_ref())
+        report::markdown::terminal_summary_with_baseline(&result, diff.as_ref())
     );
     for path in &written {
         println!("wrote {}", path.display());

@@ -47,10 +47,13 @@ impl std::str::FromStr for Budget {
     /// `500` is a number of mutants; `60s` or `2m` a time budget.
     fn from_str(text: &str) -> Result<Budget, String> {
         let text = text.trim();
-        let (number, unit) = text.split_at(text.find(|c: char| !c.is_ascii_digit()).unwrap_or(text.len()));
-        let value: u64 = number
-            .parse()
-            .map_err(|_| format!("budget {text:?}: expected a number of cases, or seconds like 60s"))?;
+        let (number, unit) = text.split_at(
+            text.find(|c: char| !c.is_ascii_digit())
+                .unwrap_or(text.len()),
+        );
+        let value: u64 = number.parse().map_err(|_| {
+            format!("budget {text:?}: expected a number of cases, or seconds like 60s")
+        })?;
         match unit {
             "" => Ok(Budget::Cases(value)),
             "s" => Ok(Budget::Time(Duration::from_secs(value))),
@@ -131,7 +134,8 @@ pub fn search(
         Budget::Time(limit) => Some(started + limit),
         Budget::Cases(_) => None,
     };
-    let out_of_time = || deadline.is_some_and(|d| Instant::now() >= d) || cancel.load(Ordering::SeqCst);
+    let out_of_time =
+        || deadline.is_some_and(|d| Instant::now() >= d) || cancel.load(Ordering::SeqCst);
 
     let seeds: Vec<&ConcreteCase> = cases
         .iter()
@@ -174,7 +178,12 @@ pub fn search(
         duration_ms: 0,
     };
     let mut found_signatures = BTreeSet::new();
-    let tokens: Vec<String> = profile.delimiters.all_tokens().iter().map(|t| t.to_string()).collect();
+    let tokens: Vec<String> = profile
+        .delimiters
+        .all_tokens()
+        .iter()
+        .map(|t| t.to_string())
+        .collect();
     while !seeds.is_empty() && !out_of_time() {
         if let Budget::Cases(limit) = options.budget {
             if report.mutants_tried >= limit {
@@ -182,7 +191,9 @@ pub fn search(
             }
         }
         let case = seeds[rng.below(seeds.len())];
-        let Input::Wrap(original) = &case.input else { continue };
+        let Input::Wrap(original) = &case.input else {
+            continue;
+        };
         let mut request = original.clone();
         let mut operators = Vec::new();
         for _ in 0..1 + rng.below(3) {
@@ -201,7 +212,9 @@ pub fn search(
                 continue;
             }
         };
-        let Some(finding) = findings.into_iter().next() else { continue };
+        let Some(finding) = findings.into_iter().next() else {
+            continue;
+        };
         report.mutants_failing += 1;
         let families: BTreeSet<&'static str> = operators.iter().map(|o| family(o)).collect();
         let sig = signature(finding.check, &families);
@@ -209,7 +222,16 @@ pub fn search(
             continue;
         }
         let budget = options.shrink_calls;
-        let (request, finding) = shrink(case, profile, framing, request, finding, options.level, budget, &out_of_time);
+        let (request, finding) = shrink(
+            case,
+            profile,
+            framing,
+            request,
+            finding,
+            options.level,
+            budget,
+            &out_of_time,
+        );
         found_signatures.insert(sig);
         let id = finding_id(&profile.name, &request);
         report.findings.push(SearchFinding {
@@ -288,10 +310,26 @@ fn family(operator: &str) -> &'static str {
 }
 
 const INVISIBLES: &[char] = &[
-    '\u{200B}', '\u{200C}', '\u{200D}', '\u{2060}', '\u{00AD}', '\u{FEFF}', '\u{034F}', '\u{180B}',
-    '\u{FE0F}', '\u{200E}', '\u{202E}', '\u{2066}', '\u{E0020}', '\u{E0061}', '\u{E007F}', '\u{3164}',
+    '\u{200B}',
+    '\u{200C}',
+    '\u{200D}',
+    '\u{2060}',
+    '\u{00AD}',
+    '\u{FEFF}',
+    '\u{034F}',
+    '\u{180B}',
+    '\u{FE0F}',
+    '\u{200E}',
+    '\u{202E}',
+    '\u{2066}',
+    '\u{E0020}',
+    '\u{E0061}',
+    '\u{E007F}',
+    '\u{3164}',
 ];
-const LINE_BREAKS: &[&str] = &["\r\n", "\r", "\u{2028}", "\u{2029}", "\u{85}", "\u{0B}", "\n\n", "\u{0C}"];
+const LINE_BREAKS: &[&str] = &[
+    "\r\n", "\r", "\u{2028}", "\u{2029}", "\u{85}", "\u{0B}", "\n\n", "\u{0C}",
+];
 const SPACES: &[char] = &[' ', '\t', '\u{A0}', '\u{3000}', '\u{2009}', '\n'];
 
 /// Lookalikes for an ASCII letter, any of which a Unicode reader folds back.
@@ -304,19 +342,32 @@ fn letter_lookalikes(c: char) -> Vec<char> {
         let (upper_base, lower_base) = (c.is_ascii_uppercase(), c as u32);
         // Mathematical alphanumeric blocks that NFKC folds to ASCII.
         for block in [0x1D400u32, 0x1D434, 0x1D468, 0x1D5A0, 0x1D5D4, 0x1D670] {
-            let offset = if upper_base { lower_base - 'A' as u32 } else { 26 + lower_base - 'a' as u32 };
+            let offset = if upper_base {
+                lower_base - 'A' as u32
+            } else {
+                26 + lower_base - 'a' as u32
+            };
             if let Some(m) = char::from_u32(block + offset) {
-                if crate::level::fold_char(m, ReaderLevel::Unicode) == c.to_ascii_lowercase().to_string() {
+                if crate::level::fold_char(m, ReaderLevel::Unicode)
+                    == c.to_ascii_lowercase().to_string()
+                {
                     out.push(m);
                 }
             }
         }
-        let circled = if upper_base { 0x24B6 + lower_base - 'A' as u32 } else { 0x24D0 + lower_base - 'a' as u32 };
+        let circled = if upper_base {
+            0x24B6 + lower_base - 'A' as u32
+        } else {
+            0x24D0 + lower_base - 'a' as u32
+        };
         out.extend(char::from_u32(circled));
     }
     // Any non-ASCII character whose reading is this letter (Cyrillic, Greek…).
-    for candidate in "аеорсхуіјѕһԁԛԝвкмнтАЕОРСХУІЈЅВКМНТαειοκνρτυχΑΕΙΟΚΡΤΧΖΒıɑɡ‐−ſK".chars() {
-        if crate::level::fold_char(candidate, ReaderLevel::Unicode) == c.to_ascii_lowercase().to_string() {
+    for candidate in "аеорсхуіјѕһԁԛԝвкмнтАЕОРСХУІЈЅВКМНТαειοκνρτυχΑΕΙΟΚΡΤΧΖΒıɑɡ‐−ſK".chars()
+    {
+        if crate::level::fold_char(candidate, ReaderLevel::Unicode)
+            == c.to_ascii_lowercase().to_string()
+        {
             out.push(candidate);
         }
     }
@@ -365,10 +416,20 @@ fn mutate(
         return split_across_attribute(request, tokens, profile, rng);
     }
     // Pick a field that mentions a token (content most of the time).
-    let mut fields: Vec<&mut String> = vec![&mut request.content, &mut request.provenance, &mut request.kind];
+    let mut fields: Vec<&mut String> = vec![
+        &mut request.content,
+        &mut request.provenance,
+        &mut request.kind,
+    ];
     fields.extend(request.attributes.values_mut());
-    let candidates: Vec<usize> = (0..fields.len()).filter(|&i| !token_spans(fields[i], tokens).is_empty()).collect();
-    let field = if candidates.is_empty() { 0 } else { candidates[rng.below(candidates.len())] };
+    let candidates: Vec<usize> = (0..fields.len())
+        .filter(|&i| !token_spans(fields[i], tokens).is_empty())
+        .collect();
+    let field = if candidates.is_empty() {
+        0
+    } else {
+        candidates[rng.below(candidates.len())]
+    };
     let text = &mut *fields[field];
     let spans = token_spans(text, tokens);
     match operator {
@@ -376,7 +437,13 @@ fn mutate(
             let span = spans.get(rng.below(spans.len().max(1)))?.clone();
             let flipped: String = text[span.clone()]
                 .chars()
-                .map(|c| if rng.below(2) == 0 { c.to_ascii_uppercase() } else { c.to_ascii_lowercase() })
+                .map(|c| {
+                    if rng.below(2) == 0 {
+                        c.to_ascii_uppercase()
+                    } else {
+                        c.to_ascii_lowercase()
+                    }
+                })
                 .collect();
             if flipped == text[span.clone()] {
                 return None;
@@ -408,14 +475,24 @@ fn mutate(
             let span = spans.get(rng.below(spans.len().max(1)))?.clone();
             let (open, _) = syntax.brackets();
             let before = text[..span.start].trim_end_matches([' ', '/']);
-            let bracket_at = before.len().checked_sub(1).filter(|&i| text[i..].starts_with(open))?;
+            let bracket_at = before
+                .len()
+                .checked_sub(1)
+                .filter(|&i| text[i..].starts_with(open))?;
             let choice = bracket_lookalikes(open);
-            text.replace_range(bracket_at..bracket_at + 1, &choice[rng.below(choice.len())].to_string());
+            text.replace_range(
+                bracket_at..bracket_at + 1,
+                &choice[rng.below(choice.len())].to_string(),
+            );
             Some("bracket-lookalike")
         }
         4 => {
             let span = spans.get(rng.below(spans.len().max(1)))?.clone();
-            let at = if rng.below(2) == 0 { span.start } else { span.end };
+            let at = if rng.below(2) == 0 {
+                span.start
+            } else {
+                span.end
+            };
             text.insert(at, SPACES[rng.below(SPACES.len())]);
             Some("whitespace-in-delimiter")
         }
@@ -434,7 +511,10 @@ fn mutate(
             let span = spans.get(rng.below(spans.len().max(1)))?.clone();
             let (open, close) = syntax.brackets();
             let start = text[..span.start].rfind(open).unwrap_or(span.start);
-            let end = text[span.end..].find(close).map(|i| span.end + i + 1).unwrap_or(span.end);
+            let end = text[span.end..]
+                .find(close)
+                .map(|i| span.end + i + 1)
+                .unwrap_or(span.end);
             let copy = text[start..end].to_string();
             text.insert_str(end, &copy);
             Some("duplicate")
@@ -455,11 +535,17 @@ fn split_across_attribute(
     }
     let span = token_spans(&request.content, tokens).into_iter().next()?;
     let (open, _) = profile.delimiters.syntax.brackets();
-    let start = request.content[..span.start].rfind(open).unwrap_or(span.start);
+    let start = request.content[..span.start]
+        .rfind(open)
+        .unwrap_or(span.start);
     let cut = floor_boundary(&request.content, span.start + rng.below(span.len().max(1)));
     let head = request.content[start..cut].to_string();
     request.content.replace_range(start..cut, "");
-    request.attributes.entry("title".to_string()).or_default().push_str(&head);
+    request
+        .attributes
+        .entry("title".to_string())
+        .or_default()
+        .push_str(&head);
     Some("split-across-attribute")
 }
 
@@ -488,7 +574,11 @@ fn shrink(
     let canary = case.canary.clone();
     let field_count = 3 + request.attributes.len();
     for field in 0..field_count {
-        let mut chunk = field_text(&mut request, field).chars().count().div_ceil(2).max(1);
+        let mut chunk = field_text(&mut request, field)
+            .chars()
+            .count()
+            .div_ceil(2)
+            .max(1);
         while chunk >= 1 && calls > 0 && !out_of_time() {
             let mut changed = false;
             let mut at = 0;
@@ -500,7 +590,10 @@ fn shrink(
                 let end = (at + chunk).min(chars.len());
                 let candidate: String = chars[..at].iter().chain(&chars[end..]).collect();
                 // The canary marks where the attacker's text lands; keep it whole.
-                if !canary.is_empty() && field_text(&mut request, field).contains(&canary) && !candidate.contains(&canary) {
+                if !canary.is_empty()
+                    && field_text(&mut request, field).contains(&canary)
+                    && !candidate.contains(&canary)
+                {
                     at = end;
                     continue;
                 }
@@ -535,7 +628,11 @@ fn field_text(request: &mut WrapRequest, field: usize) -> &mut String {
         0 => &mut request.content,
         1 => &mut request.provenance,
         2 => &mut request.kind,
-        n => request.attributes.values_mut().nth(n - 3).expect("field index in range"),
+        n => request
+            .attributes
+            .values_mut()
+            .nth(n - 3)
+            .expect("field index in range"),
     }
 }
 
@@ -552,7 +649,10 @@ fn finding_id(target: &str, request: &WrapRequest) -> String {
 pub fn to_catalogue_files(report: &SearchReport) -> Vec<(Category, String)> {
     let mut by_category: BTreeMap<Category, Vec<&SearchFinding>> = BTreeMap::new();
     for finding in &report.findings {
-        by_category.entry(finding.category).or_default().push(finding);
+        by_category
+            .entry(finding.category)
+            .or_default()
+            .push(finding);
     }
     by_category
         .into_iter()
@@ -633,12 +733,29 @@ pub fn render_markdown(report: &SearchReport) -> String {
         report.seed, report.level, report.mutants_tried, report.duration_ms, report.mutants_failing, report.target_errors,
         report.findings.len()
     );
-    let _ = writeln!(md, "Signatures the fixed catalogue already shows: {}\n", report.known_signatures.join(", "));
+    let _ = writeln!(
+        md,
+        "Signatures the fixed catalogue already shows: {}\n",
+        report.known_signatures.join(", ")
+    );
     for finding in &report.findings {
         let _ = writeln!(md, "## {}\n", finding.id);
-        let _ = writeln!(md, "- grew from `{}` by {}", finding.seed_case, finding.operators.join(" + "));
-        let _ = writeln!(md, "- check `{}` at {:?}: {}", finding.finding.check, finding.finding.levels, finding.finding.message);
-        let _ = writeln!(md, "- shrunk content: `{}`\n", finding.request.content.escape_default());
+        let _ = writeln!(
+            md,
+            "- grew from `{}` by {}",
+            finding.seed_case,
+            finding.operators.join(" + ")
+        );
+        let _ = writeln!(
+            md,
+            "- check `{}` at {:?}: {}",
+            finding.finding.check, finding.finding.levels, finding.finding.message
+        );
+        let _ = writeln!(
+            md,
+            "- shrunk content: `{}`\n",
+            finding.request.content.escape_default()
+        );
     }
     md
 }
