@@ -158,7 +158,7 @@ fn token_form() -> impl Strategy<Value = String> {
         "framecheck--untrusted",
     ])
     .prop_map(str::to_owned);
-    prop_oneof![4 => disguised_token(0..5), 2 => random_case_token(), 1 => fixed]
+    prop_oneof![4 => disguised_token(0..6), 2 => random_case_token(), 1 => fixed]
 }
 
 /// The token in plain ASCII, each letter in random case: what the ASCII
@@ -173,14 +173,15 @@ fn random_case_token() -> impl Strategy<Value = String> {
     })
 }
 
-/// A disguised token, with one character dropped (`mutation` 0) or replaced
-/// (`mutation` 1): a near miss that must not be touched.
+/// A disguised token, with one character dropped, replaced, or with a
+/// non-ASCII character inserted: a near miss that must not be touched.
 fn near_miss() -> impl Strategy<Value = String> {
-    disguised_token(0..2)
+    disguised_token(0..3)
 }
 
 /// The token with each character in a random disguise; `mutations` picks
-/// from: 0 drop a character, 1 replace one, anything else keep all.
+/// from: 0 drop a character, 1 replace one with `x`, 2 insert `é` or `語`
+/// after one, anything else keep all.
 fn disguised_token(mutations: Range<u8>) -> impl Strategy<Value = String> {
     let per_char: Vec<BoxedStrategy<String>> = TOKEN
         .chars()
@@ -209,6 +210,10 @@ fn disguised_token(mutations: Range<u8>) -> impl Strategy<Value = String> {
             1 => {
                 let at = index.index(parts.len());
                 parts[at] = "x".into();
+            }
+            2 => {
+                let at = index.index(parts.len() - 1);
+                parts[at].push_str(if at % 2 == 0 { "é" } else { "語" });
             }
             _ => {}
         }
@@ -507,7 +512,7 @@ fn generated_token_forms_are_mostly_readings() {
     }
     assert!(readings > 250, "{readings} of 500 forms read as the token");
     assert!(
-        disguised > 200,
+        disguised > 120,
         "{disguised} of 500 forms are disguised readings"
     );
 }

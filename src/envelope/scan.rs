@@ -14,7 +14,9 @@
 //! Only a candidate whose window contains non-ASCII bytes, or a non-ASCII
 //! character itself, goes through the per-character path, which folds with
 //! [`crate::level::fold_char_into`], the specification, rather than with a
-//! table of its own that could drift from it.
+//! table of its own that could drift from it. (The one table there is, of
+//! the foldings of the Basic Multilingual Plane, is computed from that same
+//! function on first use.)
 //!
 //! A reading covers whole characters: it starts at the character that
 //! contributes its first folded character and ends at the end of the one that
@@ -24,6 +26,7 @@
 //! are leftmost and never share a character.
 
 use std::ops::Range;
+use std::sync::OnceLock;
 
 use crate::level::{fold_char_into, ReaderLevel};
 
@@ -178,24 +181,43 @@ impl<'t> Scanner<'t> {
             .next()
             .expect("step is only called on a character boundary inside the text");
         let end = pos + c.len_utf8();
-        // Taken out for the loop so `advance` may borrow the scanner; put
-        // back afterwards so its allocation is reused.
-        let mut folding = std::mem::take(&mut self.folded);
-        folding.clear();
-        fold_char_into(c, ReaderLevel::Unicode, &mut folding);
-        let mut reading = None;
+        if c.is_ascii() {
+            if self.advance(c.to_ascii_lowercase(), pos) {
+                self.matched = 0;
+                self.found.push(self.starts[0]..end);
+            }
+            return end;
+        }
+        // Beyond the BMP, folded here into the scanner's reused buffer,
+        // moved out for the loop so `advance` may borrow the scanner.
+        let mut astral = String::new();
+        let folding: &str = match bmp_fold(c) {
+            Some(BmpFold::Invisible) => return end,
+            Some(BmpFold::Inert) => {
+                // A folded character outside ASCII matches no token
+                // character, so every partial match falls back to nothing.
+                self.matched = 0;
+                return end;
+            }
+            Some(BmpFold::Folds(folding)) => folding,
+            None => {
+                astral = std::mem::take(&mut self.folded);
+                astral.clear();
+                fold_char_into(c, ReaderLevel::Unicode, &mut astral);
+                &astral
+            }
+        };
         for folded in folding.chars() {
             if self.advance(folded, pos) {
-                reading = Some(self.starts[0]..end);
+                // The rest of this character's folding is not looked at:
+                // the character belongs to this reading and to no other.
+                self.matched = 0;
+                self.found.push(self.starts[0]..end);
                 break;
             }
         }
-        self.folded = folding;
-        if let Some(span) = reading {
-            // The rest of this character's folding is not looked at: the
-            // character belongs to this reading and to no other.
-            self.matched = 0;
-            self.found.push(span);
+        if astral.capacity() > 0 {
+            self.folded = astral;
         }
         end
     }
@@ -217,6 +239,54 @@ impl<'t> Scanner<'t> {
         }
         self.matched == TOKEN_LEN
     }
+}
+
+/// One Basic Multilingual Plane character's folding, as the scanner needs it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum BmpFold {
+    /// The character folds to nothing: an ignorable.
+    Invisible,
+    /// It folds to characters none of which is ASCII, so none can match.
+    Inert,
+    /// Its folding contains ASCII: feed it character by character.
+    Folds(&'static str),
+}
+
+/// The folding of a character in the Basic Multilingual Plane, or `None`
+/// beyond it.
+///
+/// Folding one character with NFKC and full case folding costs hundreds of
+/// nanoseconds, and nearly every non-ASCII character in real text (accented
+/// Latin, CJK, Arabic…) is inert. The table is computed once, from
+/// [`fold_char_into`] itself, the first time non-ASCII text is scanned, so
+/// it cannot disagree with the specification. Characters beyond the BMP
+/// (emoji, mathematical letters, tag characters) are rare enough to fold
+/// one by one.
+fn bmp_fold(c: char) -> Option<BmpFold> {
+    static TABLE: OnceLock<Box<[BmpFold]>> = OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let mut folding = String::new();
+        (0..=0xFFFF_u32)
+            .map(|cp| {
+                // Surrogate code points are not characters and never occur
+                // in a `str`; any entry will do.
+                let Some(c) = char::from_u32(cp) else {
+                    return BmpFold::Inert;
+                };
+                folding.clear();
+                fold_char_into(c, ReaderLevel::Unicode, &mut folding);
+                if folding.is_empty() {
+                    BmpFold::Invisible
+                } else if folding.chars().any(|d| d.is_ascii()) {
+                    // A few thousand short strings, kept for the process.
+                    BmpFold::Folds(Box::leak(folding.clone().into_boxed_str()))
+                } else {
+                    BmpFold::Inert
+                }
+            })
+            .collect()
+    });
+    table.get(c as usize).copied()
 }
 
 enum Skip {
@@ -251,6 +321,17 @@ fn first_non_ascii(bytes: &[u8]) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bmp_foldings_of_known_characters() {
+        assert_eq!(bmp_fold('\u{200B}'), Some(BmpFold::Invisible));
+        assert_eq!(bmp_fold('\u{E9}'), Some(BmpFold::Inert));
+        assert_eq!(bmp_fold('語'), Some(BmpFold::Inert));
+        assert_eq!(bmp_fold('\u{FF46}'), Some(BmpFold::Folds("f")));
+        assert_eq!(bmp_fold('\u{FB00}'), Some(BmpFold::Folds("ff")));
+        assert_eq!(bmp_fold('\u{430}'), Some(BmpFold::Folds("a")));
+        assert_eq!(bmp_fold('\u{1D41F}'), None);
+    }
 
     #[test]
     fn the_token_has_no_border() {
