@@ -22,6 +22,24 @@ use framecheck::level::ReaderLevel;
 use framecheck::profile::{AdapterSpec, LoadedProfile, TargetProfile};
 use framecheck::report::{self, baseline, Format};
 use framecheck::runner::{self, RunOptions};
+use framecheck::search::{self as blackbox, Budget, SearchOptions};
+
+/// Writes a line to stdout. A closed pipe (`framecheck list | head`) is not
+/// an error worth a panic: the rest of the output is simply dropped.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout().lock(), $($arg)*);
+    }};
+}
+
+/// Like [`out!`] without the trailing newline.
+macro_rules! out_raw {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stdout().lock(), $($arg)*);
+    }};
+}
 
 /// Exit code: every must-hold case passed.
 const EXIT_PASS: u8 = 0;
@@ -55,6 +73,9 @@ enum Command {
         /// Target profiles to validate (default: every targets/*.yaml).
         targets: Vec<PathBuf>,
     },
+    /// Black-box search: mutate catalogue payloads until the frame breaks;
+    /// write each new failure, shrunk, as a catalogue case.
+    Search(SearchArgs),
     /// Serve the reference envelope over the JSON-lines protocol on stdin/stdout.
     ServeReference,
 }
@@ -90,6 +111,24 @@ struct RunArgs {
     baseline: Option<PathBuf>,
 }
 
+#[derive(clap::Args)]
+struct SearchArgs {
+    #[command(flatten)]
+    select: SelectArgs,
+    /// Mutants to try (`500`) or time to spend (`60s`, `2m`).
+    #[arg(long, default_value = "60s")]
+    budget: Budget,
+    /// Seed of the mutation stream; the same seed replays the same search.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Reader level at which a mutant must break the frame.
+    #[arg(long, default_value = "unicode", value_parser = parse_level)]
+    level: ReaderLevel,
+    /// Directory for the search report and the found cases.
+    #[arg(long, default_value = "reports")]
+    out: PathBuf,
+}
+
 fn parse_level(name: &str) -> Result<ReaderLevel, String> {
     ReaderLevel::from_name(name).ok_or_else(|| {
         format!("unknown level {name:?}; expected exact, ascii-case-insensitive or unicode")
@@ -102,6 +141,7 @@ fn main() -> ExitCode {
         Command::Run(args) => run(args),
         Command::List(args) => list(args),
         Command::Validate { catalogue, targets } => validate(&catalogue, &targets),
+        Command::Search(args) => search(args),
         Command::ServeReference => serve_reference(),
     };
     match result {
@@ -227,12 +267,12 @@ fn run(args: RunArgs) -> Result<u8> {
         &formats,
     )
     .with_context(|| format!("writing reports to {}", args.out.display()))?;
-    print!(
+    out_raw!(
         "{}",
         report::markdown::terminal_summary_with_baseline(&result, diff.as_ref())
     );
     for path in &written {
-        println!("wrote {}", path.display());
+        out!("wrote {}", path.display());
     }
     let summary = report::summary::Summary::of(&result);
     let mut code = summary.exit_code() as u8;
@@ -261,7 +301,7 @@ fn list(args: SelectArgs) -> Result<u8> {
         &args.only,
     )?;
     for case in &cases {
-        println!("{}\t{}\t{}", case.id, case.category, case.title);
+        out!("{}\t{}\t{}", case.id, case.category, case.title);
     }
     eprintln!("{} cases for target {}", cases.len(), loaded.profile.name);
     Ok(if catalogue_error.is_some() {
@@ -275,9 +315,9 @@ fn validate(dir: &Path, targets: &[PathBuf]) -> Result<u8> {
     let outcome = catalogue::load_dir(dir);
     let mut errors = outcome.errors.len();
     for error in &outcome.errors {
-        println!("{error}");
+        out!("{error}");
     }
-    println!(
+    out!(
         "catalogue {}: {} cases, {} error(s)",
         dir.display(),
         outcome.catalogue.cases.len(),
@@ -299,14 +339,75 @@ fn validate(dir: &Path, targets: &[PathBuf]) -> Result<u8> {
     };
     for path in &targets {
         match TargetProfile::load(path) {
-            Ok(loaded) => println!("target {}: ok ({})", path.display(), loaded.profile.name),
+            Ok(loaded) => out!("target {}: ok ({})", path.display(), loaded.profile.name),
             Err(error) => {
                 errors += 1;
-                println!("{error}");
+                out!("{error}");
             }
         }
     }
     Ok(if errors == 0 { EXIT_PASS } else { EXIT_HARNESS })
+}
+
+fn search(args: SearchArgs) -> Result<u8> {
+    let interrupted = Arc::new(AtomicBool::new(false));
+    {
+        let interrupted = interrupted.clone();
+        ctrlc::set_handler(move || {
+            interrupted.store(true, Ordering::SeqCst);
+            subprocess::kill_all_children();
+        })
+        .context("installing the Ctrl-C handler")?;
+    }
+    let (catalogue, catalogue_error) = load_catalogue(args.select.catalogue.as_deref());
+    if let Some(error) = catalogue_error {
+        bail!("{error}");
+    }
+    let loaded = load_target(&args.select.target)?;
+    let cases = catalogue::select(
+        catalogue::instantiate(&catalogue, &loaded.profile),
+        &args.select.only,
+    )?;
+    let mut framing = connect(&loaded)?;
+    let options = SearchOptions {
+        budget: args.budget,
+        seed: args.seed,
+        level: args.level,
+        shrink_calls: 400,
+    };
+    let found = blackbox::search(
+        &cases,
+        &loaded.profile,
+        framing.as_mut(),
+        &options,
+        &interrupted,
+    );
+    drop(framing);
+    if interrupted.load(Ordering::SeqCst) {
+        eprintln!("framecheck: interrupted; no search report written");
+        return Ok(EXIT_HARNESS);
+    }
+    let stem = format!("search-{}", loaded.profile.name);
+    let markdown = blackbox::render_markdown(&found);
+    let json = serde_json::to_string_pretty(&found).context("serialising the search report")?;
+    std::fs::create_dir_all(&args.out)?;
+    report::write_atomically(&args.out.join(format!("{stem}.md")), markdown.as_bytes())?;
+    report::write_atomically(&args.out.join(format!("{stem}.json")), json.as_bytes())?;
+    let cases_dir = args.out.join(&stem);
+    if !found.findings.is_empty() {
+        std::fs::create_dir_all(&cases_dir)?;
+    }
+    for (category, yaml) in blackbox::to_catalogue_files(&found) {
+        let path = cases_dir.join(format!("{}.yaml", category.name()));
+        report::write_atomically(&path, yaml.as_bytes())?;
+        out!("wrote {}", path.display());
+    }
+    out_raw!("{markdown}");
+    Ok(if found.findings.is_empty() {
+        EXIT_PASS
+    } else {
+        EXIT_FINDINGS
+    })
 }
 
 fn serve_reference() -> Result<u8> {

@@ -201,6 +201,21 @@ pub struct AttributeLayout {
     /// Attributes the framing adds itself (values not checked).
     #[serde(default)]
     pub extra: Vec<String>,
+    /// The only caller attribute names the framing writes, when it has a
+    /// fixed set (a renderer that knows `title` and `section`). Unset: any
+    /// plain name. With a fixed set, a case's plain-name keys are mapped onto
+    /// these names in order, and cases that attack the keys themselves (or
+    /// need more keys than the set has) do not apply.
+    #[serde(default)]
+    pub names: Option<Vec<String>>,
+}
+
+/// True for attribute names a careful framing can write as they are:
+/// `[A-Za-z_][A-Za-z0-9_.-]*`.
+pub fn is_plain_attribute_name(key: &str) -> bool {
+    let mut chars = key.chars();
+    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'))
 }
 
 /// Outer or inner element.
@@ -272,6 +287,7 @@ impl TargetProfile {
                 on: TagRole::Outer,
                 kind: Some("kind".into()),
                 extra: vec![],
+                names: None,
             },
             body_padding: "\n".into(),
             capabilities: vec![
@@ -339,6 +355,13 @@ impl TargetProfile {
                 return Err(format!("token {token:?} is declared twice"));
             }
             seen.push(folded);
+        }
+        if let Some(names) = &self.attributes.names {
+            if let Some(bad) = names.iter().find(|n| !is_plain_attribute_name(n)) {
+                return Err(format!(
+                    "attributes.names: {bad:?} is not a plain attribute name"
+                ));
+            }
         }
         if self.attributes.on == TagRole::Inner && self.delimiters.inner.is_none() {
             return Err("attributes.on is inner but delimiters.inner is not set".into());

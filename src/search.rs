@@ -30,7 +30,7 @@ use crate::adapter::{Framing, TargetError, WrapRequest};
 use crate::catalogue::{Category, ConcreteCase, Expectation, Field, Input, Operation, Variant};
 use crate::level::ReaderLevel;
 use crate::oracle::{self, Check, CheckClass, Finding};
-use crate::profile::{Capability, Syntax, TargetProfile};
+use crate::profile::{Capability, TargetProfile};
 
 /// How long a search may run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -780,6 +780,3 @@ impl SplitMix64 {
         }
     }
 }
-
-#[allow(dead_code)]
-fn _assert_syntax_used(_: Syntax) {}

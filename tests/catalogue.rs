@@ -63,6 +63,7 @@ fn go_profile() -> TargetProfile {
             on: TagRole::Inner,
             kind: None,
             extra: vec!["id".into()],
+            names: None,
         },
         body_padding: "\n".into(),
         capabilities: vec![Capability::Wrap, Capability::Attributes],

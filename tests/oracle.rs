@@ -211,6 +211,7 @@ fn xml_profile() -> TargetProfile {
             on: TagRole::Outer,
             kind: Some("kind".into()),
             extra: vec![],
+            names: None,
         },
         body_padding: "\n".into(),
         capabilities: vec![
@@ -402,6 +403,7 @@ fn context_profile() -> TargetProfile {
             on: TagRole::Inner,
             kind: None,
             extra: vec!["id".into()],
+            names: None,
         },
         capabilities: vec![Capability::Wrap, Capability::Read, Capability::Attributes],
         ..xml_profile()
@@ -1136,4 +1138,36 @@ fn calibration_splits_the_frame_around_the_content() {
     assert!(calibrate(&profile, &req, "<x>nothing</x>").is_err());
     let twice = format!("{framed}{}", req.content);
     assert!(calibrate(&profile, &req, &twice).is_err());
+}
+
+/// A framing may lay out its own tag over several lines and end its lines
+/// with CRLF; neither is a weakness, so neither may be reported.
+#[test]
+fn multi_line_tags_and_crlf_headers_are_not_findings() {
+    let mut profile = xml_profile();
+    profile.body_padding = "\r\n".into();
+    let wrap = |request: &WrapRequest| {
+        let framed = CORRECT_XML.wrap(request);
+        let tag_end = framed.find(">\n").expect("tag end");
+        let (tag, rest) = framed.split_at(tag_end);
+        // Attribute values are escaped, so `" ` only occurs between attributes.
+        let tag = tag.replace("\" ", "\"\n    ");
+        let header_end = rest.find("\n\n").expect("header end") + 2;
+        let (header, body) = rest.split_at(header_end);
+        let body = body
+            .strip_suffix(&format!("\n</{TOKEN}>"))
+            .expect("closing tag");
+        format!("{tag}{}{body}\r\n</{TOKEN}>", header.replace('\n', "\r\n"))
+    };
+    let read = |text: &str| {
+        let normalised = text.replacen("\r\n\r\n", "\n\n", 1);
+        let body_end = normalised.rfind("\r\n</")?;
+        let body_start = normalised.find("\n\n")? + 2;
+        let body = &normalised[body_start..body_end];
+        xml_read(
+            &format!("<{TOKEN}>\nx\n\n{body}\n</{TOKEN}>"),
+            NestedCheck::Unicode,
+        )
+    };
+    assert_correct(&profile, &wrap, &read);
 }

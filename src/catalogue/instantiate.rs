@@ -200,6 +200,9 @@ fn instantiate_case(spec: &CaseSpec, profile: &TargetProfile) -> Vec<ConcreteCas
                 let content = field(Field::Content).unwrap_or_default();
                 let attributes: BTreeMap<String, String> =
                     attributes.iter().map(|(k, v)| (fill(k), fill(v))).collect();
+                let Some(attributes) = fit_attribute_names(attributes, profile) else {
+                    continue;
+                };
                 Input::Wrap(WrapRequest {
                     content: content.repeat(wrap.repeat.max(1) as usize),
                     kind: field(Field::Kind).unwrap_or_else(|| DEFAULT_KIND.into()),
@@ -380,4 +383,30 @@ mod tests {
         let c = canary_for("breakout-x", &["a"]);
         assert!(!c.to_ascii_lowercase().contains('a'), "{c}");
     }
+}
+
+/// Maps a case's attribute keys onto a profile's fixed attribute names, in
+/// order. `None` when the case does not apply: it attacks the keys
+/// themselves, or needs more attributes than the target writes.
+fn fit_attribute_names(
+    attributes: BTreeMap<String, String>,
+    profile: &TargetProfile,
+) -> Option<BTreeMap<String, String>> {
+    let Some(names) = &profile.attributes.names else {
+        return Some(attributes);
+    };
+    if attributes.len() > names.len()
+        || !attributes
+            .keys()
+            .all(|k| crate::profile::is_plain_attribute_name(k))
+    {
+        return None;
+    }
+    Some(
+        names
+            .iter()
+            .cloned()
+            .zip(attributes.into_values())
+            .collect(),
+    )
 }

@@ -394,6 +394,31 @@ fn check_canary(
     }
 }
 
+/// The first line break (as `level` reads line breaks) inside a quoted value
+/// of the tag at `span`. Breaks between attributes are the framing's own
+/// layout; a break inside a value came from the caller's data.
+fn line_break_in_quoted_value(
+    framed: &str,
+    span: Range<usize>,
+    level: ReaderLevel,
+) -> Option<Range<usize>> {
+    let mut quote: Option<char> = None;
+    for (i, c) in framed[span.clone()].char_indices() {
+        let at = span.start + i;
+        match quote {
+            None if c == '"' || c == '\'' => quote = Some(c),
+            Some(q) if c == q => quote = None,
+            Some(_) => {
+                if let Some(len) = super::regions::line_break_at(framed, at, level) {
+                    return Some(at..at + len);
+                }
+            }
+            None => {}
+        }
+    }
+    None
+}
+
 fn check_header_lines(
     findings: &mut Findings,
     framed: &str,
@@ -410,11 +435,11 @@ fn check_header_lines(
         }
     }
     for (what, span) in tags {
-        if let Some(brk) = super::regions::next_line_break(&framed[..span.end], span.start, level) {
+        if let Some(brk) = line_break_in_quoted_value(framed, span.clone(), level) {
             findings.security(
                 Check::HeaderIntegrity,
                 level,
-                format!("the {what} contains a line break"),
+                format!("an attribute value in the {what} contains a line break"),
                 framed_excerpt(framed, brk),
             );
         }

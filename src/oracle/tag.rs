@@ -222,12 +222,7 @@ pub(crate) fn decode_entities(raw: &str) -> String {
     out
 }
 
-/// True for keys a careful framing can write as they are: `[A-Za-z_][A-Za-z0-9_.-]*`.
-pub(crate) fn is_plain_name(key: &str) -> bool {
-    let mut chars = key.chars();
-    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
-        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'))
-}
+pub(crate) use crate::profile::is_plain_attribute_name as is_plain_name;
 
 #[cfg(test)]
 mod tests {
