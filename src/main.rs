@@ -124,6 +124,9 @@ struct SearchArgs {
     /// Reader level at which a mutant must break the frame.
     #[arg(long, default_value = "unicode", value_parser = parse_level)]
     level: ReaderLevel,
+    /// Stop after this many new failures.
+    #[arg(long, default_value_t = 20)]
+    max_findings: usize,
     /// Directory for the search report and the found cases.
     #[arg(long, default_value = "reports")]
     out: PathBuf,
@@ -374,6 +377,7 @@ fn search(args: SearchArgs) -> Result<u8> {
         seed: args.seed,
         level: args.level,
         shrink_calls: 400,
+        max_findings: args.max_findings,
     };
     let found = blackbox::search(
         &cases,

@@ -8,9 +8,10 @@
 //! line-break variants, nesting, duplication, splitting a delimiter between an
 //! attribute and the content), and asks the oracle about the result.
 //!
-//! A failing mutant counts as **new** when its signature — the failed check
-//! plus the set of operator families that produced it — is not the signature
-//! of a catalogue case that already fails on this target. Each new failure is
+//! A failing mutant counts as **new** when the mutation caused the failure:
+//! the catalogue case it grew from passes that check unmutated on this
+//! target. Only the first failure per signature (the failed check plus the
+//! set of operator families that produced it) is kept. Each new failure is
 //! shrunk (delta debugging over the characters of each field, keeping the same
 //! check failing at the same level) and written out as a ready-to-commit
 //! catalogue case.
@@ -27,7 +28,7 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
 use crate::adapter::{Framing, TargetError, WrapRequest};
-use crate::catalogue::{Category, ConcreteCase, Expectation, Field, Input, Operation, Variant};
+use crate::catalogue::{Category, ConcreteCase, Expectation, Field, Input, Operation};
 use crate::level::ReaderLevel;
 use crate::oracle::{self, Check, CheckClass, Finding};
 use crate::profile::{Capability, TargetProfile};
@@ -74,6 +75,8 @@ pub struct SearchOptions {
     pub level: ReaderLevel,
     /// Most target calls spent shrinking one finding.
     pub shrink_calls: usize,
+    /// Stop after this many new findings.
+    pub max_findings: usize,
 }
 
 /// One new failing input, shrunk.
@@ -112,8 +115,9 @@ pub struct SearchReport {
     pub mutants_failing: u64,
     /// Target errors (crash, timeout) met while searching.
     pub target_errors: u64,
-    /// Signatures the fixed catalogue already shows on this target.
-    pub known_signatures: Vec<String>,
+    /// Catalogue cases that already fail a security check unmutated, as
+    /// `case id: check`; mutants of these failing the same check are not new.
+    pub known_failures: Vec<String>,
     /// New failures, shrunk.
     pub findings: Vec<SearchFinding>,
     /// Wall time in milliseconds.
@@ -147,7 +151,7 @@ pub fn search(
         })
         .collect();
 
-    let mut known = BTreeSet::new();
+    let mut known: BTreeSet<(String, Check)> = BTreeSet::new();
     let mut target_errors = 0;
     for case in &seeds {
         if out_of_time() {
@@ -157,7 +161,7 @@ pub fn search(
             match security_findings(case, profile, framing, request, options.level) {
                 Ok(findings) => {
                     for finding in findings {
-                        known.insert(signature(finding.check, &variant_family(case.variant)));
+                        known.insert((case.id.clone(), finding.check));
                     }
                 }
                 Err(_) => target_errors += 1,
@@ -173,7 +177,10 @@ pub fn search(
         mutants_tried: 0,
         mutants_failing: 0,
         target_errors,
-        known_signatures: known.iter().cloned().collect(),
+        known_failures: known
+            .iter()
+            .map(|(id, check)| format!("{id}: {check}"))
+            .collect(),
         findings: Vec::new(),
         duration_ms: 0,
     };
@@ -184,7 +191,7 @@ pub fn search(
         .iter()
         .map(|t| t.to_string())
         .collect();
-    while !seeds.is_empty() && !out_of_time() {
+    while !seeds.is_empty() && !out_of_time() && report.findings.len() < options.max_findings {
         if let Budget::Cases(limit) = options.budget {
             if report.mutants_tried >= limit {
                 break;
@@ -218,7 +225,9 @@ pub fn search(
         report.mutants_failing += 1;
         let families: BTreeSet<&'static str> = operators.iter().map(|o| family(o)).collect();
         let sig = signature(finding.check, &families);
-        if known.contains(&sig) || found_signatures.contains(&sig) {
+        // New means the mutation caused the failure: the seed case passes
+        // this check unmutated. One finding per signature keeps it readable.
+        if known.contains(&(case.id.clone(), finding.check)) || found_signatures.contains(&sig) {
             continue;
         }
         let budget = options.shrink_calls;
@@ -234,6 +243,10 @@ pub fn search(
         );
         found_signatures.insert(sig);
         let id = finding_id(&profile.name, &request);
+        // Different mutants often shrink to the same input.
+        if report.findings.iter().any(|f| f.id == id) {
+            continue;
+        }
         report.findings.push(SearchFinding {
             id,
             seed_case: case.id.clone(),
@@ -272,26 +285,6 @@ fn security_findings(
 fn signature(check: Check, families: &BTreeSet<&'static str>) -> String {
     let families: Vec<&str> = families.iter().copied().collect();
     format!("{}[{}]", check.name(), families.join("+"))
-}
-
-/// The operator family a catalogue variant belongs to, so catalogue failures
-/// and search failures share one signature space.
-fn variant_family(variant: Variant) -> BTreeSet<&'static str> {
-    let family = match variant {
-        Variant::Exact => return BTreeSet::new(),
-        Variant::Upper | Variant::Lower | Variant::Mixed => "case",
-        Variant::Spaced => "whitespace",
-        Variant::ZeroWidth
-        | Variant::ZeroWidthJoiner
-        | Variant::WordJoiner
-        | Variant::SoftHyphen
-        | Variant::TagChars
-        | Variant::Bidi
-        | Variant::VariationSelector => "invisible",
-        Variant::FullwidthBrackets | Variant::BracketLookalike => "bracket",
-        _ => "lookalike",
-    };
-    BTreeSet::from([family])
 }
 
 fn family(operator: &str) -> &'static str {
@@ -475,10 +468,8 @@ fn mutate(
             let span = spans.get(rng.below(spans.len().max(1)))?.clone();
             let (open, _) = syntax.brackets();
             let before = text[..span.start].trim_end_matches([' ', '/']);
-            let bracket_at = before
-                .len()
-                .checked_sub(1)
-                .filter(|&i| text[i..].starts_with(open))?;
+            let last = before.chars().next_back().filter(|&c| c == open)?;
+            let bracket_at = before.len() - last.len_utf8();
             let choice = bracket_lookalikes(open);
             text.replace_range(
                 bracket_at..bracket_at + 1,
@@ -735,8 +726,8 @@ pub fn render_markdown(report: &SearchReport) -> String {
     );
     let _ = writeln!(
         md,
-        "Signatures the fixed catalogue already shows: {}\n",
-        report.known_signatures.join(", ")
+        "Catalogue failures already known on this target (mutants of these do not count as new): {}\n",
+        report.known_failures.len()
     );
     for finding in &report.findings {
         let _ = writeln!(md, "## {}\n", finding.id);
