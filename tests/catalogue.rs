@@ -834,3 +834,27 @@ fn select_matches_ids_base_ids_categories_and_globs() {
     let error = select(cases, &["breakout-[".into()]).unwrap_err();
     assert!(error.to_string().contains("breakout-["), "{error}");
 }
+
+/// A target with a fixed attribute schema gets the attacks mapped onto its
+/// own names, and no case that needs keys it never writes.
+#[test]
+fn fixed_attribute_names_remap_keys_and_drop_key_attacks() {
+    let mut fixed = go_profile();
+    fixed.attributes.names = Some(vec!["title".into(), "section".into()]);
+    let open = instantiate(&builtin(), &go_profile());
+    let cases = instantiate(&builtin(), &fixed);
+    let mut mapped = 0;
+    for case in &cases {
+        if let Input::Wrap(request) = &case.input {
+            for key in request.attributes.keys() {
+                assert!(key == "title" || key == "section", "{}: {key:?}", case.id);
+            }
+            mapped += usize::from(!request.attributes.is_empty());
+        }
+    }
+    assert!(mapped > 10, "attribute attacks still apply: {mapped}");
+    // Key-injection cases only make sense where the target takes any key.
+    assert!(open.iter().any(|c| c.id == "attr-key-quote"));
+    assert!(!cases.iter().any(|c| c.id == "attr-key-quote"));
+    assert!(cases.len() < open.len());
+}

@@ -367,24 +367,6 @@ pub fn select(
         .collect())
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn canaries_are_deterministic_and_avoid_tokens() {
-        let a = canary_for("breakout-x", &["framecheck-untrusted"]);
-        assert_eq!(a, canary_for("breakout-x", &["framecheck-untrusted"]));
-        assert!(a.starts_with("CANARY_") && a.len() == 15, "{a}");
-        assert_ne!(a, canary_for("breakout-y", &["framecheck-untrusted"]));
-        // A token inside the fixed prefix forces the fallback alphabet.
-        let b = canary_for("breakout-x", &["nar"]);
-        assert!(!fold_str(&b, ReaderLevel::Unicode).contains("nar"), "{b}");
-        let c = canary_for("breakout-x", &["a"]);
-        assert!(!c.to_ascii_lowercase().contains('a'), "{c}");
-    }
-}
-
 /// Maps a case's attribute keys onto a profile's fixed attribute names, in
 /// order. `None` when the case does not apply: it attacks the keys
 /// themselves, or needs more attributes than the target writes.
@@ -409,4 +391,22 @@ fn fit_attribute_names(
             .zip(attributes.into_values())
             .collect(),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn canaries_are_deterministic_and_avoid_tokens() {
+        let a = canary_for("breakout-x", &["framecheck-untrusted"]);
+        assert_eq!(a, canary_for("breakout-x", &["framecheck-untrusted"]));
+        assert!(a.starts_with("CANARY_") && a.len() == 15, "{a}");
+        assert_ne!(a, canary_for("breakout-y", &["framecheck-untrusted"]));
+        // A token inside the fixed prefix forces the fallback alphabet.
+        let b = canary_for("breakout-x", &["nar"]);
+        assert!(!fold_str(&b, ReaderLevel::Unicode).contains("nar"), "{b}");
+        let c = canary_for("breakout-x", &["a"]);
+        assert!(!c.to_ascii_lowercase().contains('a'), "{c}");
+    }
 }

@@ -57,6 +57,7 @@ pub fn render_with_baseline(run: &RunResult, baseline: Option<&BaselineDiff>) ->
     let _ = writeln!(out, "> {HONESTY_NOTE}\n");
     write_status(&mut out, run, &summary);
     write_category_table(&mut out, &summary);
+    write_weaknesses(&mut out, run);
     if let Some(error) = &meta.harness_error {
         let _ = writeln!(out, "## Harness error\n");
         let _ = writeln!(
@@ -145,6 +146,61 @@ fn write_category_table(out: &mut String, summary: &Summary) {
         let _ = write!(out, " {} |", total.get(verdict));
     }
     out.push_str("\n\n");
+}
+
+/// One row per (category, check) that fails, with the strictest level it
+/// fails at and the first case that shows it: the weaknesses, named, before
+/// the per-case evidence.
+fn write_weaknesses(out: &mut String, run: &RunResult) {
+    let level = run.meta.level;
+    let mut rows: std::collections::BTreeMap<
+        (Category, &'static str),
+        (usize, Option<ReaderLevel>, &str),
+    > = std::collections::BTreeMap::new();
+    for result in &run.results {
+        if !matches!(
+            result.verdict_at(level),
+            Verdict::Fail | Verdict::FidelityFail
+        ) {
+            continue;
+        }
+        let mut seen = std::collections::BTreeSet::new();
+        for finding in result.findings_at(level) {
+            let key = (result.case.category, finding.check.name());
+            if !seen.insert(key) {
+                continue;
+            }
+            let first = finding.levels.iter().min().copied();
+            let row = rows.entry(key).or_insert((0, first, &result.case.id));
+            row.0 += 1;
+            if first.is_some() && (row.1.is_none() || first < row.1) {
+                row.1 = first;
+                row.2 = &result.case.id;
+            }
+        }
+    }
+    if rows.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "## Weaknesses at a glance
+"
+    );
+    out.push_str("| category | check | strictest level it fails at | cases | for example |\n|---|---|---|---:|---|\n");
+    for ((category, check), (count, first, example)) in &rows {
+        let first = first.map_or("fidelity".to_string(), |l| format!("`{}`", l.name()));
+        let _ = writeln!(
+            out,
+            "| {} | `{}` | {} | {} | {} |",
+            category.name(),
+            check,
+            first,
+            count,
+            md_code(example, true)
+        );
+    }
+    out.push('\n');
 }
 
 fn write_baseline(out: &mut String, diff: &BaselineDiff) {
