@@ -34,3 +34,9 @@ pub mod report;
 pub mod runner;
 pub mod search;
 pub mod yaml;
+
+/// The README's Rust examples, compiled and run as doc tests so they cannot
+/// drift from the API.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
