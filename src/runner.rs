@@ -297,12 +297,12 @@ fn run_case(
                 let outcome = if operation == Operation::Roundtrip && profile.can(Capability::Read)
                 {
                     match guarded(|| framing.read(&framed)) {
-                        Err(TargetError::Refused(reason)) => {
+                        // A reader that refuses its own frame has rejected it.
+                        Err(TargetError::Refused(_)) => {
                             evidence.read_body = Some(None);
-                            judged(
-                                oracle::judge_roundtrip(case, profile, request, &framed, None),
-                                Some(reason),
-                            )
+                            judged(oracle::judge_roundtrip(
+                                case, profile, request, &framed, None,
+                            ))
                         }
                         Err(error) => refusal_or_error(case, error),
                         Ok(body) => {
@@ -314,11 +314,11 @@ fn run_case(
                                 body.as_deref(),
                             );
                             evidence.read_body = Some(body);
-                            judged(findings, None)
+                            judged(findings)
                         }
                     }
                 } else {
-                    judged(oracle::judge_wrap(case, profile, request, &framed), None)
+                    judged(oracle::judge_wrap(case, profile, request, &framed))
                 };
                 evidence.framed = Some(framed);
                 outcome
@@ -334,13 +334,13 @@ fn run_case(
                     // A reader that refuses a text has rejected it.
                     Err(TargetError::Refused(_)) => {
                         evidence.read_body = Some(None);
-                        judged(oracle::judge_read(case, profile, &text, None), None)
+                        judged(oracle::judge_read(case, profile, &text, None))
                     }
                     Err(error) => refusal_or_error(case, error),
                     Ok(body) => {
                         let findings = oracle::judge_read(case, profile, &text, body.as_deref());
                         evidence.read_body = Some(body);
-                        judged(findings, None)
+                        judged(findings)
                     }
                 };
                 evidence.read_text = Some(text);
@@ -351,7 +351,7 @@ fn run_case(
     (outcome, evidence)
 }
 
-fn judged(findings: Vec<Finding>, _reader_refusal: Option<String>) -> Outcome {
+fn judged(findings: Vec<Finding>) -> Outcome {
     Outcome::Judged { findings }
 }
 
