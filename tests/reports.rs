@@ -684,7 +684,8 @@ mod markdown_report {
         let diff = baseline::diff(&old, &hostile_new, Unicode);
         let md = markdown::render_with_baseline(&hostile_new, Some(&diff));
         let tables = tables(&md);
-        assert_eq!(tables.len(), 2, "{md}");
+        // Summary, weaknesses at a glance, baseline.
+        assert_eq!(tables.len(), 3, "{md}");
         for table in tables {
             let width = cells(table[0]);
             for row in &table {

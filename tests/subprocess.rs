@@ -11,7 +11,9 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
-use framecheck::adapter::subprocess::{serve, SubprocessFraming, MAX_SPAWN_FAILURES_IN_ROW};
+use framecheck::adapter::subprocess::{
+    serve, SubprocessFraming, MAX_SPAWN_FAILURES_IN_ROW, MAX_TIMEOUTS_IN_ROW,
+};
 use framecheck::adapter::{Framing, TargetError, WrapRequest};
 use framecheck::profile::{AdapterSpec, ProcessMode, SubprocessSpec, TargetProfile};
 
@@ -662,4 +664,43 @@ fn persistent_child_answers_many_requests_in_order() {
         expect_ok(&mut target, &format!("request {i}"));
     }
     assert!(pid.is_none() && target.child_id().is_some());
+}
+
+/// A target that hangs on every request is abandoned after a few timeouts in
+/// a row, so a run ends in bounded time; one that recovers is not.
+#[test]
+fn a_target_that_always_hangs_is_abandoned_after_a_few_timeouts() {
+    if !have(
+        "python3",
+        "a_target_that_always_hangs_is_abandoned_after_a_few_timeouts",
+    ) {
+        return;
+    }
+    // Every timeout restarts the child; a short start-up allowance keeps
+    // this test quick.
+    let hanging = || {
+        SubprocessFraming::new(
+            &spec(&["python3", "tests/adapters/misbehave.py", "hang"]),
+            repo(),
+        )
+        .with_startup_allowance(Duration::from_secs(2))
+    };
+    let mut recovering = hanging();
+    for _ in 0..MAX_TIMEOUTS_IN_ROW - 1 {
+        assert!(wrap(&mut recovering, "trigger").is_err());
+    }
+    expect_ok(&mut recovering, "fine");
+    assert!(wrap(&mut recovering, "trigger").is_err());
+    expect_ok(&mut recovering, "fine again");
+
+    let mut stuck = hanging();
+    for _ in 0..MAX_TIMEOUTS_IN_ROW {
+        assert!(wrap(&mut stuck, "trigger").is_err());
+    }
+    match wrap(&mut stuck, "fine") {
+        Err(TargetError::Failed { reason, .. }) => {
+            assert!(reason.contains("abandoned"), "{reason}");
+        }
+        other => panic!("expected an abandoned target, got {other:?}"),
+    }
 }

@@ -43,6 +43,12 @@ use protocol::{decode_reply, encode_read, encode_wrap, Op, Reply};
 /// trying and fails every further request at once.
 pub const MAX_SPAWN_FAILURES_IN_ROW: u32 = 3;
 
+/// Requests in a row that time out after which the target is abandoned:
+/// further requests fail at once instead of each waiting out its timeout. A
+/// target that hangs on everything would otherwise hold a run for hours; one
+/// that hangs on a few inputs still answers the rest.
+pub const MAX_TIMEOUTS_IN_ROW: u32 = 5;
+
 /// How much of a child's stderr is kept for reports.
 pub const STDERR_TAIL_BYTES: usize = 4 * 1024;
 
@@ -88,6 +94,8 @@ pub struct SubprocessFraming {
     next_id: u64,
     spawn_failures_in_row: u32,
     last_spawn_error: String,
+    timeouts_in_row: u32,
+    abandoned: Option<String>,
     last_stderr_tail: String,
 }
 
@@ -133,6 +141,8 @@ impl SubprocessFraming {
             next_id: 1,
             spawn_failures_in_row: 0,
             last_spawn_error: String::new(),
+            timeouts_in_row: 0,
+            abandoned: None,
             last_stderr_tail: String::new(),
         }
     }
@@ -179,6 +189,9 @@ impl SubprocessFraming {
     /// Sends one request and waits for its reply, restarting or retiring the
     /// child as the outcome requires.
     fn call(&mut self, op: Op, line: impl FnOnce(u64) -> String) -> Result<Reply, TargetError> {
+        if let Some(reason) = &self.abandoned {
+            return Err(TargetError::failed(format!("not sent: {reason}")));
+        }
         let id = self.next_id;
         self.next_id += 1;
         let mut deadline = Instant::now() + self.timeout;
@@ -189,6 +202,7 @@ impl SubprocessFraming {
         let timeout_ms = self.timeout.as_millis();
         let cap = self.max_reply_bytes;
 
+        let mut timed_out = false;
         let child = self.running_child()?;
         child.send(line(id).into_bytes());
         if one_shot {
@@ -208,6 +222,7 @@ impl SubprocessFraming {
             }
             Wait::ReadError(e) => Err(format!("reading the target's stdout failed: {e}")),
             Wait::TimedOut => {
+                timed_out = true;
                 let partial = child.partial_bytes();
                 if partial > 0 {
                     Err(format!(
@@ -218,8 +233,19 @@ impl SubprocessFraming {
                 }
             }
         };
+        if timed_out {
+            self.timeouts_in_row += 1;
+            if self.timeouts_in_row >= MAX_TIMEOUTS_IN_ROW {
+                self.abandoned = Some(format!(
+                    "`{}` timed out on {} requests in a row and was abandoned",
+                    self.command_line(),
+                    self.timeouts_in_row
+                ));
+            }
+        }
         match outcome {
             Ok(reply) => {
+                self.timeouts_in_row = 0;
                 if one_shot {
                     self.child = None;
                 }
