@@ -207,16 +207,21 @@ fn connect(loaded: &LoadedProfile) -> Result<Box<dyn Framing>> {
     }
 }
 
-fn run(args: RunArgs) -> Result<u8> {
+/// Installs the Ctrl-C handler: it kills every target process group at once
+/// and sets the returned flag, which the run polls between cases.
+fn interrupt_flag() -> Result<Arc<AtomicBool>> {
     let interrupted = Arc::new(AtomicBool::new(false));
-    {
-        let interrupted = interrupted.clone();
-        ctrlc::set_handler(move || {
-            interrupted.store(true, Ordering::SeqCst);
-            subprocess::kill_all_children();
-        })
-        .context("installing the Ctrl-C handler")?;
-    }
+    let flag = interrupted.clone();
+    ctrlc::set_handler(move || {
+        flag.store(true, Ordering::SeqCst);
+        subprocess::kill_all_children();
+    })
+    .context("installing the Ctrl-C handler")?;
+    Ok(interrupted)
+}
+
+fn run(args: RunArgs) -> Result<u8> {
+    let interrupted = interrupt_flag()?;
     let (catalogue, catalogue_error) = load_catalogue(args.select.catalogue.as_deref());
     let loaded = load_target(&args.select.target)?;
     let cases = catalogue::instantiate(&catalogue, &loaded.profile);
@@ -353,15 +358,7 @@ fn validate(dir: &Path, targets: &[PathBuf]) -> Result<u8> {
 }
 
 fn search(args: SearchArgs) -> Result<u8> {
-    let interrupted = Arc::new(AtomicBool::new(false));
-    {
-        let interrupted = interrupted.clone();
-        ctrlc::set_handler(move || {
-            interrupted.store(true, Ordering::SeqCst);
-            subprocess::kill_all_children();
-        })
-        .context("installing the Ctrl-C handler")?;
-    }
+    let interrupted = interrupt_flag()?;
     let (catalogue, catalogue_error) = load_catalogue(args.select.catalogue.as_deref());
     if let Some(error) = catalogue_error {
         bail!("{error}");

@@ -245,6 +245,19 @@ pub enum Capability {
     Kind,
 }
 
+impl Capability {
+    /// The stable name, as written in profiles and reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Capability::Wrap => "wrap",
+            Capability::Read => "read",
+            Capability::Attributes => "attributes",
+            Capability::Provenance => "provenance",
+            Capability::Kind => "kind",
+        }
+    }
+}
+
 impl TargetProfile {
     /// True when the profile declares `capability`.
     pub fn can(&self, capability: Capability) -> bool {

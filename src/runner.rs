@@ -287,7 +287,7 @@ fn run_case(
 ) -> (Outcome, Evidence) {
     let mut evidence = Evidence::default();
     if let Some(missing) = case.requires.iter().find(|c| !profile.can(**c)) {
-        let reason = format!("target lacks the {} capability", capability_name(*missing));
+        let reason = format!("target lacks the {} capability", missing.name());
         return (Outcome::Skipped { reason }, evidence);
     }
     let outcome = match (&case.input, case.operation) {
@@ -413,16 +413,6 @@ pub fn resolve_pieces(
         });
     }
     Ok(text)
-}
-
-fn capability_name(capability: Capability) -> &'static str {
-    match capability {
-        Capability::Wrap => "wrap",
-        Capability::Read => "read",
-        Capability::Attributes => "attributes",
-        Capability::Provenance => "provenance",
-        Capability::Kind => "kind",
-    }
 }
 
 /// Runs the built-in catalogue against `framing` and returns the result, for

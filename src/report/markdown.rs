@@ -292,7 +292,7 @@ fn write_target(out: &mut String, run: &RunResult) {
     let capabilities = target
         .capabilities
         .iter()
-        .map(|&c| super::capability_name(c))
+        .map(|&c| c.name())
         .collect::<Vec<_>>();
     let _ = writeln!(out, "- capabilities: {}", capabilities.join(", "));
     let _ = writeln!(

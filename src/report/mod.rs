@@ -35,7 +35,6 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use crate::catalogue::Severity;
 use crate::level::ReaderLevel;
 use crate::oracle::{ExcerptSource, Finding};
-use crate::profile::Capability;
 use crate::runner::{CaseResult, RunResult};
 
 pub mod baseline;
@@ -195,17 +194,6 @@ pub(crate) fn severity_name(severity: Severity) -> &'static str {
         Severity::Medium => "medium",
         Severity::High => "high",
         Severity::Critical => "critical",
-    }
-}
-
-/// The stable name of a capability, as serialized.
-pub(crate) fn capability_name(capability: Capability) -> &'static str {
-    match capability {
-        Capability::Wrap => "wrap",
-        Capability::Read => "read",
-        Capability::Attributes => "attributes",
-        Capability::Provenance => "provenance",
-        Capability::Kind => "kind",
     }
 }
 
