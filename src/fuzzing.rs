@@ -88,15 +88,65 @@ const SPECIAL_CHARS: &[char] = &[
     '\u{2060}', // word joiner
     '\u{00AD}', // soft hyphen
     '\u{FEFF}', // byte order mark
-    '\u{E0041}', '\u{E007F}', // tag characters
-    '\u{202E}', '\u{202C}', // bidi override, pop
-    '\u{FE0F}', '\u{FE00}', // variation selectors
+    '\u{E0041}',
+    '\u{E007F}', // tag characters
+    '\u{202E}',
+    '\u{202C}', // bidi override, pop
+    '\u{FE0F}',
+    '\u{FE00}', // variation selectors
     '\u{034F}', // combining grapheme joiner
-    '\n', '\r', '\u{0B}', '\u{0C}', '\u{85}', '\u{2028}', '\u{2029}', '\t', ' ',
-    '<', '>', '/', '[', ']', '"', '\'', '&', '=', ';', '#',
-    '‹', '›', '⟨', '⟩', '〈', '〉', '＜', '＞', '／', '［', '］', '⟦', '⟧', '﹤', '﹥',
-    '-', '‐', '‑', '‒', '–', '—', '−', '﹣', '－', '_',
-    'ß', 'ﬆ', 'ﬅ', 'K', 'ſ', 'İ', 'ı',
+    '\n',
+    '\r',
+    '\u{0B}',
+    '\u{0C}',
+    '\u{85}',
+    '\u{2028}',
+    '\u{2029}',
+    '\t',
+    ' ',
+    '<',
+    '>',
+    '/',
+    '[',
+    ']',
+    '"',
+    '\'',
+    '&',
+    '=',
+    ';',
+    '#',
+    '‹',
+    '›',
+    '⟨',
+    '⟩',
+    '〈',
+    '〉',
+    '＜',
+    '＞',
+    '／',
+    '［',
+    '］',
+    '⟦',
+    '⟧',
+    '﹤',
+    '﹥',
+    '-',
+    '‐',
+    '‑',
+    '‒',
+    '–',
+    '—',
+    '−',
+    '﹣',
+    '－',
+    '_',
+    'ß',
+    'ﬆ',
+    'ﬅ',
+    'K',
+    'ſ',
+    'İ',
+    'ı',
 ];
 
 /// Replacement spellings for one letter of a token.
@@ -113,9 +163,8 @@ enum LetterStyle {
 }
 
 fn styled_letter(c: char, style: LetterStyle, out: &mut String) {
-    let shifted = |base: u32, first: char| {
-        char::from_u32(base + (c as u32 - first as u32)).unwrap_or(c)
-    };
+    let shifted =
+        |base: u32, first: char| char::from_u32(base + (c as u32 - first as u32)).unwrap_or(c);
     match style {
         LetterStyle::Plain => out.push(c),
         LetterStyle::Upper => out.push(c.to_ascii_uppercase()),
@@ -235,7 +284,9 @@ impl Fragment {
                 let n = *n as usize % (token.len() + 1);
                 styled(&token[token.len() - n..], &[*style], out);
             }
-            Fragment::Special(pick) => out.push(SPECIAL_CHARS[*pick as usize % SPECIAL_CHARS.len()]),
+            Fragment::Special(pick) => {
+                out.push(SPECIAL_CHARS[*pick as usize % SPECIAL_CHARS.len()])
+            }
             Fragment::Defanged => out.push_str(DEFANGED),
             Fragment::BlankLine => out.push_str("\n\n"),
         }
@@ -472,13 +523,19 @@ pub fn run_envelope_roundtrip(data: &[u8]) {
         .chars()
         .map(|c| if envelope::is_line_break(c) { ' ' } else { c })
         .collect();
-    assert_eq!(frame.provenance, expected_provenance, "provenance\n{input:?}");
+    assert_eq!(
+        frame.provenance, expected_provenance,
+        "provenance\n{input:?}"
+    );
     let expected_attributes: BTreeMap<String, String> = about
         .attributes
         .iter()
         .map(|(k, v)| (k.clone(), envelope::defang(v).into_owned()))
         .collect();
-    assert_eq!(frame.attributes, expected_attributes, "attributes\n{input:?}");
+    assert_eq!(
+        frame.attributes, expected_attributes,
+        "attributes\n{input:?}"
+    );
 
     // The oracle, not the envelope, decides how many tags a reader sees.
     for level in ReaderLevel::ALL {
@@ -614,12 +671,47 @@ pub fn run_envelope_read(data: &[u8]) {
     let again = envelope::read(&rewrapped)
         .unwrap_or_else(|e| panic!("read refuses the re-wrapped frame: {e}\n{input:?}"));
     assert_eq!(again, frame, "re-wrapping changes the fields\n{input:?}");
-    // read accepts exactly what wrap writes, nothing else.
-    assert_eq!(
-        rewrapped, text,
-        "read accepted a text wrap would not write\n{input:?}"
+    // read accepts exactly what wrap writes, nothing else (module docs),
+    // with one known, reported exception: read takes the attributes after
+    // `kind` in any order, wrap writes them sorted
+    // (corpus/regressions/envelope_read/README.md). Anything else that
+    // differs is a finding.
+    if rewrapped != text {
+        assert!(
+            same_but_attribute_order(&rewrapped, &text),
+            "read accepted a text wrap would not write\n{input:?}\nwrap writes {rewrapped:?}"
+        );
+    }
+    assert!(
+        !oracle_reads_token(&frame.body),
+        "accepted body reads as the token\n{input:?}"
     );
-    assert!(!oracle_reads_token(&frame.body), "accepted body reads as the token\n{input:?}");
+}
+
+/// True when two frames differ only in the order of the attributes after
+/// the first (`kind`): same text after the opening tag, and the same
+/// `name="value"` pairs in it.
+fn same_but_attribute_order(written: &str, accepted: &str) -> bool {
+    // wrap escapes every line break and quote in a value, so its opening tag
+    // ends at the first line break and splits at quotes into name/value.
+    let split = |frame: &str| -> Option<(Vec<(String, String)>, String)> {
+        let (tag, rest) = frame.split_once('\n')?;
+        let parts: Vec<&str> = tag.split('"').collect();
+        if parts.len() % 2 == 0 {
+            return None;
+        }
+        let mut pairs: Vec<(String, String)> = parts
+            .chunks(2)
+            .filter(|chunk| chunk.len() == 2)
+            .map(|chunk| (chunk[0].to_string(), chunk[1].to_string()))
+            .collect();
+        let first = (!pairs.is_empty()).then(|| pairs.remove(0));
+        pairs.sort();
+        pairs.insert(0, first?);
+        pairs.push((parts[parts.len() - 1].to_string(), String::new()));
+        Some((pairs, rest.to_string()))
+    };
+    matches!((split(written), split(accepted)), (Some(a), Some(b)) if a == b)
 }
 
 // ---------------------------------------------------------------------------
@@ -672,7 +764,10 @@ pub fn run_defang_differential(data: &[u8]) {
         "defang is not idempotent\n{input:?}"
     );
     if fast.is_empty() {
-        assert_eq!(defanged, text, "defang changed text with no reading\n{input:?}");
+        assert_eq!(
+            defanged, text,
+            "defang changed text with no reading\n{input:?}"
+        );
     }
 }
 
@@ -963,7 +1058,10 @@ impl StructuredOracleInput {
             token: tokens[self.token as usize % tokens.len()],
             brackets: profile.delimiters.syntax.brackets(),
         };
-        let framed = self.framed.build_with(vocabulary).replace("CANARY", &canary);
+        let framed = self
+            .framed
+            .build_with(vocabulary)
+            .replace("CANARY", &canary);
         let body = self.body.as_ref().map(|b| b.build_with(vocabulary));
         let expect = EXPECTATIONS[self.expectation as usize % EXPECTATIONS.len()];
         let case = fuzz_case(
@@ -997,7 +1095,13 @@ impl fmt::Debug for OracleInput {
     }
 }
 
-fn check_excerpts(findings: &[Finding], framed: &str, read_input: &str, body: Option<&str>, input: &OracleInput) {
+fn check_excerpts(
+    findings: &[Finding],
+    framed: &str,
+    read_input: &str,
+    body: Option<&str>,
+    input: &OracleInput,
+) {
     for finding in findings {
         let Some(excerpt) = &finding.excerpt else {
             continue;
@@ -1037,8 +1141,13 @@ pub fn run_oracle(data: &[u8]) {
     check_excerpts(&findings, &built.framed, &built.framed, None, &input);
     let findings = oracle::judge_read(&built.case, built.profile, &built.framed, body);
     check_excerpts(&findings, &built.framed, &built.framed, body, &input);
-    let findings =
-        oracle::judge_roundtrip(&built.case, built.profile, &built.request, &built.framed, body);
+    let findings = oracle::judge_roundtrip(
+        &built.case,
+        built.profile,
+        &built.request,
+        &built.framed,
+        body,
+    );
     check_excerpts(&findings, &built.framed, &built.framed, body, &input);
     if let Ok(calibration) = oracle::calibrate(built.profile, &built.request, &built.framed) {
         assert_eq!(calibration.body(), built.request.content);
@@ -1111,12 +1220,41 @@ mod tests {
         // Some byte strings decode to a frame with a forged closing tag;
         // the target must run through to the oracle without panicking.
         for seed in 0u8..=255 {
-            let data: Vec<u8> = (0..200).map(|i| seed.wrapping_mul(31).wrapping_add(i)).collect();
+            let data: Vec<u8> = (0..200)
+                .map(|i| seed.wrapping_mul(31).wrapping_add(i))
+                .collect();
             run_envelope_roundtrip(&data);
             run_envelope_read(&data);
             run_defang_differential(&data);
             run_oracle(&data);
         }
+    }
+
+    #[test]
+    fn attribute_order_is_the_only_tolerated_difference() {
+        let frame = |tag: &str| {
+            format!(
+                "{tag}\nProvenance: p\n{}\n\nbody\n</{TOKEN}>",
+                envelope::NOTICE
+            )
+        };
+        let sorted = frame("<framecheck-untrusted kind=\"k\" a=\"1\" z=\"2\">");
+        assert!(same_but_attribute_order(
+            &sorted,
+            &frame("<framecheck-untrusted kind=\"k\" z=\"2\" a=\"1\">")
+        ));
+        assert!(!same_but_attribute_order(
+            &sorted,
+            &frame("<framecheck-untrusted kind=\"k\"  a=\"1\" z=\"2\">")
+        ));
+        assert!(!same_but_attribute_order(
+            &sorted,
+            &frame("<framecheck-untrusted a=\"1\" kind=\"k\" z=\"2\">")
+        ));
+        assert!(!same_but_attribute_order(
+            &sorted,
+            &frame("<framecheck-untrusted kind=\"k\" a=\"1\" z=\"3\">")
+        ));
     }
 
     #[test]

@@ -200,7 +200,12 @@ fn generate_seed_corpus() {
                     .chain(request.attributes.values())
                     .filter(|t| !t.is_empty())
                 {
-                    write_seed("defang_differential", &prefix, &raw_seed(text), &mut written);
+                    write_seed(
+                        "defang_differential",
+                        &prefix,
+                        &raw_seed(text),
+                        &mut written,
+                    );
                 }
                 let hidden_request = WrapRequest {
                     content: hidden(&request.content),
@@ -251,7 +256,12 @@ fn generate_seed_corpus() {
                     continue;
                 };
                 write_seed("envelope_read", &prefix, &raw_seed(&text), &mut written);
-                write_seed("defang_differential", &prefix, &raw_seed(&text), &mut written);
+                write_seed(
+                    "defang_differential",
+                    &prefix,
+                    &raw_seed(&text),
+                    &mut written,
+                );
                 let body = target.read(&text).unwrap();
                 write_seed(
                     "oracle",
