@@ -22,11 +22,13 @@
 //! - [`oracle`]: structural checks and findings.
 //! - [`runner`]: cases through an adapter into the oracle.
 //! - [`report`]: JSON, Markdown, JUnit XML and SARIF, and baseline diffs.
+//! - [`fuzzing`]: the fuzz target bodies, shared by `fuzz/` and the corpus replay test.
 #![deny(missing_docs)]
 
 pub mod adapter;
 pub mod catalogue;
 pub mod envelope;
+pub mod fuzzing;
 pub mod level;
 pub mod oracle;
 pub mod profile;

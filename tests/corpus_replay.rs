@@ -1,0 +1,291 @@
+//! Replays every fuzz corpus and regression file through the fuzz target
+//! bodies in `framecheck::fuzzing`, on stable Rust, so a fixed crash stays
+//! fixed and the seeds keep passing without a fuzzer installed.
+//!
+//! `corpus/<target>/` holds the seed corpus (generated from the catalogue by
+//! the ignored `generate_seed_corpus` test, plus hand-picked and
+//! fuzzer-found inputs); `corpus/regressions/<target>/` holds every input
+//! that once broke a property, with a `README.md` saying why.
+//!
+//! Regenerate the catalogue-derived seeds with
+//! `cargo test --test corpus_replay -- --ignored generate_seed_corpus`.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use framecheck::adapter::reference::Reference;
+use framecheck::adapter::{Framing, WrapRequest};
+use framecheck::catalogue::{self, Input};
+use framecheck::envelope::Envelope;
+use framecheck::fuzzing::{self, plain_oracle_seed, plain_roundtrip_seed};
+use framecheck::oracle;
+use framecheck::profile::TargetProfile;
+use framecheck::runner::resolve_pieces;
+use sha2::{Digest, Sha256};
+
+fn corpus_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus")
+}
+
+/// The input files of a folder (not its README), sorted.
+fn inputs(dir: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut files: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.is_file() && p.file_name().is_some_and(|n| n != "README.md"))
+        .collect();
+    files.sort();
+    files
+}
+
+/// Runs every corpus and regression file of `target`; returns how many ran.
+fn replay(target: &str) -> usize {
+    let root = corpus_root();
+    let mut files = inputs(&root.join(target));
+    assert!(
+        !files.is_empty(),
+        "corpus/{target}/ is empty or missing: the replay would prove nothing"
+    );
+    files.extend(inputs(&root.join("regressions").join(target)));
+    for file in &files {
+        let data = fs::read(file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        // Name the file if the target panics, so the failure is actionable.
+        let outcome = std::panic::catch_unwind(|| fuzzing::run_target(target, &data));
+        match outcome {
+            Ok(known) => assert!(known, "no fuzz target named {target}"),
+            Err(_) => panic!("{} breaks the {target} target", file.display()),
+        }
+    }
+    files.len()
+}
+
+#[test]
+fn replay_envelope_roundtrip() {
+    replay("envelope_roundtrip");
+}
+
+#[test]
+fn replay_envelope_read() {
+    replay("envelope_read");
+}
+
+#[test]
+fn replay_defang_differential() {
+    replay("defang_differential");
+}
+
+#[test]
+fn replay_catalogue_loader() {
+    replay("catalogue_loader");
+}
+
+#[test]
+fn replay_protocol_decoder() {
+    replay("protocol_decoder");
+}
+
+#[test]
+fn replay_oracle() {
+    replay("oracle");
+}
+
+#[test]
+fn every_target_has_a_corpus_folder() {
+    for target in fuzzing::TARGETS {
+        assert!(
+            corpus_root().join(target).is_dir(),
+            "corpus/{target}/ is missing"
+        );
+    }
+}
+
+/// A YAML alias bomb ("billion laughs"): nine levels of ten aliases each
+/// expand to 10^9 nodes. The parser's budgets must refuse it quickly and
+/// without allocating the expansion.
+fn billion_laughs(root_key: &str) -> String {
+    let mut yaml = String::from("a0: &a0 [\"lol\"]\n");
+    for level in 1..=9 {
+        let refs = vec![format!("*a{}", level - 1); 10].join(", ");
+        yaml.push_str(&format!("a{level}: &a{level} [{refs}]\n"));
+    }
+    yaml.push_str(&format!("{root_key}: *a9\n"));
+    yaml
+}
+
+#[test]
+fn alias_bombs_are_refused_by_the_catalogue_loader_and_the_profile_parser() {
+    let started = std::time::Instant::now();
+    for key in ["cases", "capabilities", "description"] {
+        let bomb = billion_laughs(key);
+        assert!(catalogue::load_str(Path::new("attacks/bomb.yaml"), &bomb).is_err());
+        assert!(TargetProfile::parse(&bomb).is_err());
+        // The fuzz target must take it in stride too.
+        fuzzing::run_catalogue_loader(bomb.as_bytes());
+    }
+    // Not a speed assertion: a generous ceiling that only an expansion of
+    // the bomb (minutes and gigabytes) would reach.
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(60),
+        "alias bombs took {:?}: the budget is not enforced",
+        started.elapsed()
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Seed corpus generation
+// ---------------------------------------------------------------------------
+
+fn write_seed(target: &str, prefix: &str, data: &[u8], written: &mut BTreeMap<String, usize>) {
+    if data.len() > fuzzing::MAX_INPUT_BYTES {
+        return;
+    }
+    let dir = corpus_root().join(target);
+    fs::create_dir_all(&dir).unwrap();
+    let digest = Sha256::digest(data);
+    let name: String = digest[..8].iter().map(|b| format!("{b:02x}")).collect();
+    fs::write(dir.join(format!("{prefix}-{name}")), data).unwrap();
+    *written.entry(target.to_string()).or_default() += 1;
+}
+
+fn raw_seed(text: &str) -> Vec<u8> {
+    // Variant 0 (`Raw`) of the structured inputs, then the text.
+    let mut seed = vec![0u8; 4];
+    seed.extend_from_slice(text.as_bytes());
+    seed
+}
+
+/// The bracket-marker framing at its plainest, for oracle seeds on the
+/// bracket profile: the token is not defanged, so breakouts stay breakouts.
+fn naive_markers(content: &str) -> String {
+    format!("[A2A_RESULT_FROM_PEER]\n{content}\n[/A2A_RESULT_FROM_PEER]")
+}
+
+/// Writes the catalogue-derived seed files into `corpus/<target>/`.
+#[test]
+#[ignore = "generator: run explicitly to refresh the committed seed corpus"]
+fn generate_seed_corpus() {
+    let profile = TargetProfile::reference();
+    let cases = catalogue::instantiate(&catalogue::builtin(), &profile);
+    let mut target = Reference;
+    let calibration_request = oracle::calibration_request();
+    let calibration = target
+        .wrap(&calibration_request)
+        .map_err(|e| e.to_string())
+        .and_then(|framed| oracle::calibrate(&profile, &calibration_request, &framed));
+    let mut written = BTreeMap::new();
+    let mut next_id = 0u8;
+    for case in &cases {
+        next_id = next_id.wrapping_add(1);
+        let prefix = format!("catalogue-{}", case.base_id);
+        let hidden = |text: &str| text.replace(case.canary.as_str(), "CANARY");
+        match &case.input {
+            Input::Wrap(request) => {
+                let about = Envelope {
+                    kind: request.kind.clone(),
+                    attributes: request.attributes.clone(),
+                    provenance: request.provenance.clone(),
+                };
+                write_seed(
+                    "envelope_roundtrip",
+                    &prefix,
+                    &plain_roundtrip_seed(&about, &request.content),
+                    &mut written,
+                );
+                for text in std::iter::once(&request.content)
+                    .chain([&request.kind, &request.provenance])
+                    .chain(request.attributes.values())
+                    .filter(|t| !t.is_empty())
+                {
+                    write_seed(
+                        "defang_differential",
+                        &prefix,
+                        &raw_seed(text),
+                        &mut written,
+                    );
+                }
+                let hidden_request = WrapRequest {
+                    content: hidden(&request.content),
+                    kind: hidden(&request.kind),
+                    attributes: BTreeMap::new(),
+                    provenance: hidden(&request.provenance),
+                };
+                write_seed(
+                    "oracle",
+                    &prefix,
+                    &plain_oracle_seed(
+                        1,
+                        case.expect,
+                        &case.canary_fields,
+                        &hidden_request,
+                        &naive_markers(&hidden_request.content),
+                        Some(&hidden_request.content),
+                    ),
+                    &mut written,
+                );
+                if let Ok(framed) = target.wrap(request) {
+                    write_seed("envelope_read", &prefix, &raw_seed(&framed), &mut written);
+                    let body = target.read(&framed).unwrap();
+                    write_seed(
+                        "oracle",
+                        &prefix,
+                        &plain_oracle_seed(
+                            0,
+                            case.expect,
+                            &case.canary_fields,
+                            &hidden_request,
+                            &hidden(&framed),
+                            body.as_deref().map(hidden).as_deref(),
+                        ),
+                        &mut written,
+                    );
+                    let mut reply = vec![0u8, next_id];
+                    reply.extend_from_slice(
+                        serde_json::json!({"id": next_id, "framed": framed})
+                            .to_string()
+                            .as_bytes(),
+                    );
+                    write_seed("protocol_decoder", &prefix, &reply, &mut written);
+                }
+            }
+            Input::Read(pieces) => {
+                let Ok(text) = resolve_pieces(pieces, Some(&calibration)) else {
+                    continue;
+                };
+                write_seed("envelope_read", &prefix, &raw_seed(&text), &mut written);
+                write_seed(
+                    "defang_differential",
+                    &prefix,
+                    &raw_seed(&text),
+                    &mut written,
+                );
+                let body = target.read(&text).unwrap();
+                write_seed(
+                    "oracle",
+                    &prefix,
+                    &plain_oracle_seed(
+                        0,
+                        case.expect,
+                        &[],
+                        &WrapRequest::default(),
+                        &text,
+                        body.as_deref(),
+                    ),
+                    &mut written,
+                );
+                let mut reply = vec![1u8, next_id];
+                reply.extend_from_slice(
+                    serde_json::json!({"id": next_id, "body": body})
+                        .to_string()
+                        .as_bytes(),
+                );
+                write_seed("protocol_decoder", &prefix, &reply, &mut written);
+            }
+        }
+    }
+    eprintln!("seed files written per target: {written:?}");
+    assert!(written.len() >= 5, "the catalogue produced too few seeds");
+}
