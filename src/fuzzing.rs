@@ -671,47 +671,15 @@ pub fn run_envelope_read(data: &[u8]) {
     let again = envelope::read(&rewrapped)
         .unwrap_or_else(|e| panic!("read refuses the re-wrapped frame: {e}\n{input:?}"));
     assert_eq!(again, frame, "re-wrapping changes the fields\n{input:?}");
-    // read accepts exactly what wrap writes, nothing else (module docs),
-    // with one known, reported exception: read takes the attributes after
-    // `kind` in any order, wrap writes them sorted
-    // (corpus/regressions/envelope_read/README.md). Anything else that
-    // differs is a finding.
-    if rewrapped != text {
-        assert!(
-            same_but_attribute_order(&rewrapped, &text),
-            "read accepted a text wrap would not write\n{input:?}\nwrap writes {rewrapped:?}"
-        );
-    }
+    // read accepts exactly what wrap writes, nothing else (module docs).
+    assert_eq!(
+        rewrapped, text,
+        "read accepted a text wrap would not write\n{input:?}"
+    );
     assert!(
         !oracle_reads_token(&frame.body),
         "accepted body reads as the token\n{input:?}"
     );
-}
-
-/// True when two frames differ only in the order of the attributes after
-/// the first (`kind`): same text after the opening tag, and the same
-/// `name="value"` pairs in it.
-fn same_but_attribute_order(written: &str, accepted: &str) -> bool {
-    // wrap escapes every line break and quote in a value, so its opening tag
-    // ends at the first line break and splits at quotes into name/value.
-    let split = |frame: &str| -> Option<(Vec<(String, String)>, String)> {
-        let (tag, rest) = frame.split_once('\n')?;
-        let parts: Vec<&str> = tag.split('"').collect();
-        if parts.len() % 2 == 0 {
-            return None;
-        }
-        let mut pairs: Vec<(String, String)> = parts
-            .chunks(2)
-            .filter(|chunk| chunk.len() == 2)
-            .map(|chunk| (chunk[0].to_string(), chunk[1].to_string()))
-            .collect();
-        let first = (!pairs.is_empty()).then(|| pairs.remove(0));
-        pairs.sort();
-        pairs.insert(0, first?);
-        pairs.push((parts[parts.len() - 1].to_string(), String::new()));
-        Some((pairs, rest.to_string()))
-    };
-    matches!((split(written), split(accepted)), (Some(a), Some(b)) if a == b)
 }
 
 // ---------------------------------------------------------------------------
@@ -1228,33 +1196,6 @@ mod tests {
             run_defang_differential(&data);
             run_oracle(&data);
         }
-    }
-
-    #[test]
-    fn attribute_order_is_the_only_tolerated_difference() {
-        let frame = |tag: &str| {
-            format!(
-                "{tag}\nProvenance: p\n{}\n\nbody\n</{TOKEN}>",
-                envelope::NOTICE
-            )
-        };
-        let sorted = frame("<framecheck-untrusted kind=\"k\" a=\"1\" z=\"2\">");
-        assert!(same_but_attribute_order(
-            &sorted,
-            &frame("<framecheck-untrusted kind=\"k\" z=\"2\" a=\"1\">")
-        ));
-        assert!(!same_but_attribute_order(
-            &sorted,
-            &frame("<framecheck-untrusted kind=\"k\"  a=\"1\" z=\"2\">")
-        ));
-        assert!(!same_but_attribute_order(
-            &sorted,
-            &frame("<framecheck-untrusted a=\"1\" kind=\"k\" z=\"2\">")
-        ));
-        assert!(!same_but_attribute_order(
-            &sorted,
-            &frame("<framecheck-untrusted kind=\"k\" a=\"1\" z=\"3\">")
-        ));
     }
 
     #[test]

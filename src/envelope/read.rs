@@ -61,6 +61,13 @@ pub enum ReadError {
         /// The second occurrence's name.
         key: String,
     },
+    /// The attributes after `kind` are not in the sorted order `wrap`
+    /// writes them in; two texts must not read as the same frame.
+    #[error("attribute {key:?} is out of order in the opening tag")]
+    AttributesOutOfOrder {
+        /// The first name that breaks the order.
+        key: String,
+    },
     /// No blank line ends the header.
     #[error("no blank line ends the header")]
     MissingHeaderEnd,
@@ -164,6 +171,12 @@ pub fn read(text: &str) -> Result<Frame, ReadError> {
     for (key, value) in attributes {
         if has_token_reading(&key) || has_token_reading(&value) {
             return Err(ReadError::TokenInAttribute { key });
+        }
+        if others
+            .last_key_value()
+            .is_some_and(|(last, _)| *last >= key)
+        {
+            return Err(ReadError::AttributesOutOfOrder { key });
         }
         others.insert(key, value);
     }
@@ -542,5 +555,19 @@ mod tests {
                 offset: body_start + "x\n</".len()
             })
         );
+    }
+
+    #[test]
+    fn attributes_out_of_order_are_rejected() {
+        let text = format!(
+            "<framecheck-untrusted kind=\"x\" z=\"1\" a=\"2\">\nProvenance: p\n{}\n\nbody\n</framecheck-untrusted>",
+            crate::envelope::NOTICE
+        );
+        assert_eq!(
+            read(&text),
+            Err(ReadError::AttributesOutOfOrder { key: "a".into() })
+        );
+        let sorted = text.replace("z=\"1\" a=\"2\"", "a=\"2\" z=\"1\"");
+        assert!(read(&sorted).is_ok(), "{sorted}");
     }
 }
