@@ -8,9 +8,11 @@
 //! the work is linear in the length of the text whatever it contains (long
 //! runs of ignorables, many partial matches, chains of ligatures).
 //!
-//! Most text is ASCII, and in ASCII only `f` and `F` can begin a reading, so
-//! while no reading is in progress the scanner jumps between those bytes with
-//! `memchr` and checks a candidate with one ASCII case-insensitive compare.
+//! Most text is ASCII. A reading wholly inside ASCII text has the token's
+//! `-` at a fixed offset, so while no reading is in progress the scanner
+//! jumps between `-` bytes with `memchr` and checks each candidate window with
+//! one ASCII case-insensitive compare; only the last few bytes before
+//! non-ASCII text are tried as the start of a reading that continues there.
 //! Only a candidate whose window contains non-ASCII bytes, or a non-ASCII
 //! character itself, goes through the per-character path, which folds with
 //! [`crate::level::fold_char_into`], the specification, rather than with a
@@ -35,6 +37,10 @@ use super::TOKEN;
 const TOKEN_BYTES: &[u8] = TOKEN.as_bytes();
 const TOKEN_LEN: usize = TOKEN_BYTES.len();
 
+/// The offset of the token's rarest ASCII byte, `-`: the anchor the ASCII
+/// fast path searches for.
+const ANCHOR: usize = 10;
+
 /// `FALLBACK[k]` is the length of the longest proper border of the first
 /// `k + 1` token characters: where the automaton resumes after a mismatch.
 const FALLBACK: [usize; TOKEN_LEN] = fallback_table();
@@ -58,7 +64,8 @@ const fn fallback_table() -> [usize; TOKEN_LEN] {
 
 // The ASCII fast path relies on two facts about the token: it is ASCII
 // lower case (so a case-insensitive byte compare is what the Unicode level
-// does to ASCII), and an ASCII reading can only begin at `f` or `F`.
+// does to ASCII), an ASCII reading can only begin at `f` or `F`, and the
+// anchor byte is where `ANCHOR` says.
 const _: () = {
     let mut i = 0;
     while i < TOKEN_LEN {
@@ -66,6 +73,7 @@ const _: () = {
         i += 1;
     }
     assert!(TOKEN_BYTES[0] == b'f');
+    assert!(TOKEN_BYTES[ANCHOR] == b'-');
 };
 
 /// The byte spans of `text` that read as [`TOKEN`] at the Unicode level:
@@ -134,35 +142,45 @@ impl<'t> Scanner<'t> {
         }
     }
 
-    /// Moves over ASCII text while no reading is in progress: to the next
-    /// candidate byte, past a candidate that fails an all-ASCII compare, past
-    /// a reading found by that compare, or into per-character stepping when a
-    /// candidate's window contains non-ASCII bytes.
+    /// Moves over ASCII text while no reading is in progress: past a reading
+    /// found wholly inside the ASCII stretch, past the stretch when it holds
+    /// none, or into per-character stepping at a candidate near the stretch's
+    /// end whose reading could continue into non-ASCII text.
+    ///
+    /// A reading wholly inside ASCII text has the token's `-` at a fixed
+    /// offset, and `-` is far rarer in ordinary text than `f`, so the stretch
+    /// is searched for that byte. A reading that continues past the stretch
+    /// has an ASCII prefix shorter than the token (every ASCII character
+    /// folds to exactly one character and none is ignorable), so only the
+    /// stretch's last `TOKEN_LEN - 1` bytes can hold its start.
     fn skip_ascii(&mut self, pos: usize) -> Skip {
         let bytes = self.text.as_bytes();
         let ascii_end = self.non_ascii_from(pos);
-        let Some(offset) = memchr::memchr2(b'f', b'F', &bytes[pos..ascii_end]) else {
-            return if ascii_end == bytes.len() {
-                Skip::Done
-            } else {
-                Skip::To(ascii_end)
+        let mut from = pos + ANCHOR;
+        while from < ascii_end {
+            let Some(offset) = memchr::memchr(TOKEN_BYTES[ANCHOR], &bytes[from..ascii_end]) else {
+                break;
             };
-        };
-        let candidate = pos + offset;
-        let window_end = candidate + TOKEN_LEN;
-        if window_end <= ascii_end {
-            if bytes[candidate..window_end].eq_ignore_ascii_case(TOKEN_BYTES) {
-                self.found.push(candidate..window_end);
-                return Skip::To(window_end);
+            let start = from + offset - ANCHOR;
+            let end = start + TOKEN_LEN;
+            if end > ascii_end {
+                break;
             }
-            return Skip::To(candidate + 1);
+            if bytes[start..end].eq_ignore_ascii_case(TOKEN_BYTES) {
+                self.found.push(start..end);
+                return Skip::To(end);
+            }
+            from += offset + 1;
         }
         if ascii_end == bytes.len() {
-            // Too little text left for a reading, and all of it ASCII, where
-            // every character contributes exactly one folded character.
+            // Too little text left for a reading, and all of it ASCII.
             return Skip::Done;
         }
-        Skip::Step(candidate)
+        let tail = pos.max(ascii_end.saturating_sub(TOKEN_LEN - 1));
+        match memchr::memchr2(b'f', b'F', &bytes[tail..ascii_end]) {
+            Some(offset) => Skip::Step(tail + offset),
+            None => Skip::To(ascii_end),
+        }
     }
 
     /// The first non-ASCII byte at or after `pos`, or the text's length.
@@ -300,22 +318,18 @@ enum Skip {
 
 /// Offset of the first byte of `bytes` with its high bit set, or its length.
 fn first_non_ascii(bytes: &[u8]) -> usize {
-    const WORD: usize = std::mem::size_of::<u64>();
-    const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
-    let mut chunks = bytes.chunks_exact(WORD);
+    // Whole blocks through the standard library's vectorised check; the
+    // block size trades the cost of a call against the bytes re-read
+    // inside the block that holds the first high byte.
+    const BLOCK: usize = 64;
     let mut offset = 0;
-    for chunk in &mut chunks {
-        let word = u64::from_ne_bytes(chunk.try_into().expect("chunk has WORD bytes"));
-        if word & HIGH_BITS != 0 {
-            break;
+    for block in bytes.chunks(BLOCK) {
+        if !block.is_ascii() {
+            return offset + block.iter().position(|b| !b.is_ascii()).unwrap_or(0);
         }
-        offset += WORD;
+        offset += block.len();
     }
     offset
-        + bytes[offset..]
-            .iter()
-            .position(|b| !b.is_ascii())
-            .unwrap_or(bytes.len() - offset)
 }
 
 #[cfg(test)]
