@@ -20,7 +20,7 @@ use framecheck::adapter::Framing;
 use framecheck::catalogue::{self, Catalogue};
 use framecheck::level::ReaderLevel;
 use framecheck::profile::{AdapterSpec, LoadedProfile, TargetProfile};
-use framecheck::report::{self, baseline, Format};
+use framecheck::report::{self, baseline, summary, Format};
 use framecheck::runner::{self, RunOptions};
 use framecheck::search::{self as blackbox, Budget, SearchOptions};
 
@@ -41,12 +41,14 @@ macro_rules! out_raw {
     }};
 }
 
+// The exit codes are the report's (`report::summary`), so the number a
+// report states and the number the process returns cannot drift apart.
 /// Exit code: every must-hold case passed.
-const EXIT_PASS: u8 = 0;
+const EXIT_PASS: u8 = summary::EXIT_OK as u8;
 /// Exit code: conformance failed, or the baseline comparison found new failures.
-const EXIT_FINDINGS: u8 = 1;
+const EXIT_FINDINGS: u8 = summary::EXIT_CONFORMANCE_FAILURE as u8;
 /// Exit code: usage error or harness error (the run did not finish cleanly).
-const EXIT_HARNESS: u8 = 2;
+const EXIT_HARNESS: u8 = summary::EXIT_HARNESS_ERROR as u8;
 
 #[derive(Parser)]
 #[command(
@@ -282,7 +284,7 @@ fn run(args: RunArgs) -> Result<u8> {
     for path in &written {
         out!("wrote {}", path.display());
     }
-    let summary = report::summary::Summary::of(&result);
+    let summary = summary::Summary::of(&result);
     let mut code = summary.exit_code() as u8;
     if code == EXIT_PASS && diff.as_ref().is_some_and(|d| d.is_regression()) {
         code = EXIT_FINDINGS;
