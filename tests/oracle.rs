@@ -193,34 +193,16 @@ fn naive_live(text: &str, syntax: Syntax, tokens: &[&str]) -> bool {
 const TOKEN: &str = "framecheck-untrusted";
 
 fn xml_profile() -> TargetProfile {
+    // The reference's shape (same token, header, kind attribute and
+    // capabilities), under a test name and with no implementation behind it:
+    // the framings judged here are the test's own.
     TargetProfile {
         name: "test-xml".into(),
         description: String::new(),
-        language: "rust".into(),
         adapter: AdapterSpec::Builtin {
             builtin: "none".into(),
         },
-        delimiters: Delimiters {
-            syntax: Syntax::XmlTag,
-            token: TOKEN.into(),
-            inner: None,
-            reserved: vec![],
-        },
-        header: HeaderStyle::BlankLine,
-        attributes: AttributeLayout {
-            on: TagRole::Outer,
-            kind: Some("kind".into()),
-            extra: vec![],
-            names: None,
-        },
-        body_padding: "\n".into(),
-        capabilities: vec![
-            Capability::Wrap,
-            Capability::Read,
-            Capability::Attributes,
-            Capability::Provenance,
-            Capability::Kind,
-        ],
+        ..TargetProfile::reference()
     }
 }
 
