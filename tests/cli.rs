@@ -7,6 +7,9 @@ use std::process::{Command, Output};
 
 use framecheck::runner::{RunResult, Verdict};
 
+mod common;
+use common::{have, require, tool_runs};
+
 fn framecheck(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_framecheck"))
         .args(args)
@@ -46,13 +49,6 @@ fn failing_ids(run: &RunResult, level: framecheck::level::ReaderLevel) -> Vec<St
         .collect()
 }
 
-fn have(program: &str) -> bool {
-    Command::new(program)
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
-
 /// The Go seed adapter is a build product; build it when Go is here.
 fn go_adapter_ready() -> bool {
     let binary =
@@ -60,7 +56,7 @@ fn go_adapter_ready() -> bool {
     if binary.is_file() {
         return true;
     }
-    have("go")
+    tool_runs("go")
         && Command::new("bash")
             .arg("adapters/build.sh")
             .current_dir(env!("CARGO_MANIFEST_DIR"))
@@ -110,8 +106,7 @@ fn the_reference_served_over_the_protocol_gets_the_same_verdicts() {
 
 #[test]
 fn the_typescript_style_envelope_holds_case_but_not_unicode() {
-    if !have("node") {
-        eprintln!("skipped: node is not installed");
+    if !have("node", "the_typescript_style_envelope_holds_case_but_not_unicode") {
         return;
     }
     let (output, out) = run_target("seed-ts-envelope", &["--format", "json"]);
@@ -140,8 +135,7 @@ fn the_typescript_style_envelope_holds_case_but_not_unicode() {
 
 #[test]
 fn the_python_style_markers_escape_the_opener_into_a_closer() {
-    if !have("python3") {
-        eprintln!("skipped: python3 is not installed");
+    if !have("python3", "the_python_style_markers_escape_the_opener_into_a_closer") {
         return;
     }
     let (output, out) = run_target("seed-a2a-markers", &["--format", "json"]);
@@ -160,8 +154,7 @@ fn the_python_style_markers_escape_the_opener_into_a_closer() {
 
 #[test]
 fn the_go_style_renderer_leaves_the_attribute_form_and_lookalike_brackets_live() {
-    if !go_adapter_ready() {
-        eprintln!("skipped: Go is not installed and the adapter is not built");
+    if !require(go_adapter_ready(), "the Go seed adapter (Go, or adapters/build.sh)", "the_go_style_renderer_leaves_the_attribute_form_and_lookalike_brackets_live") {
         return;
     }
     let (output, out) = run_target("seed-go-context", &["--format", "json"]);
@@ -206,8 +199,7 @@ fn search_finds_nothing_new_against_the_reference() {
 
 #[test]
 fn search_finds_new_failures_in_a_seed_style_and_writes_loadable_cases() {
-    if !have("python3") {
-        eprintln!("skipped: python3 is not installed");
+    if !have("python3", "search_finds_new_failures_in_a_seed_style_and_writes_loadable_cases") {
         return;
     }
     let out = tempfile::tempdir().unwrap();
@@ -313,8 +305,7 @@ fn a_target_that_always_crashes_gives_errors_and_exit_2() {
 
 #[test]
 fn a_baseline_with_fewer_failures_turns_new_failures_into_exit_1() {
-    if !have("node") {
-        eprintln!("skipped: node is not installed");
+    if !have("node", "a_baseline_with_fewer_failures_turns_new_failures_into_exit_1") {
         return;
     }
     // The reference's report as a baseline for the TypeScript-style target
@@ -345,4 +336,23 @@ fn a_baseline_with_fewer_failures_turns_new_failures_into_exit_1() {
         "{}",
         stdout(&second)
     );
+}
+
+/// A test that cannot find node, python3 or go says so visibly, and fails
+/// under CI=true instead of passing as a silent `ok`.
+#[test]
+fn a_missing_tool_is_a_visible_skip_locally_and_a_failure_in_ci() {
+    use common::{tool_policy, ToolPolicy};
+    assert_eq!(tool_policy(true, Some("true")), ToolPolicy::Run);
+    assert_eq!(tool_policy(false, None), ToolPolicy::Skip);
+    assert_eq!(tool_policy(false, Some("false")), ToolPolicy::Skip);
+    assert_eq!(tool_policy(false, Some("true")), ToolPolicy::Fail);
+    let in_ci = std::panic::catch_unwind(|| {
+        common::require(false, "`no-such-tool`", "probe");
+    });
+    if std::env::var("CI").as_deref() == Ok("true") {
+        assert!(in_ci.is_err(), "a missing tool must fail under CI=true");
+    } else {
+        assert!(in_ci.is_ok());
+    }
 }

@@ -11,6 +11,9 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
+mod common;
+use common::have;
+
 use framecheck::adapter::subprocess::{
     serve, SubprocessFraming, MAX_SPAWN_FAILURES_IN_ROW, MAX_TIMEOUTS_IN_ROW,
 };
@@ -25,18 +28,6 @@ const STARTUP: Duration = Duration::from_secs(5);
 
 fn repo() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// True when `program` runs; otherwise says which test is skipped.
-fn have(program: &str, test: &str) -> bool {
-    let ok = Command::new(program)
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        eprintln!("SKIPPED {test}: `{program}` is not installed");
-    }
-    ok
 }
 
 fn spec(command: &[&str]) -> SubprocessSpec {

@@ -1,0 +1,66 @@
+//! What the integration tests share: whether an external tool (node,
+//! python3, go) is here, and what to do when it is not.
+//!
+//! libtest has no "skipped" status and captures `eprintln!` of passing
+//! tests, so a test that returned early for lack of a tool used to show as a
+//! silent `ok`. A skip is now written straight to the process's stderr
+//! (outside libtest's capture) so it shows next to the `ok`; and under
+//! `CI=true` a missing tool fails the test, because CI installs every tool
+//! and a skip there means an audit did not run.
+
+#![allow(dead_code)] // each test binary uses its own subset
+
+use std::io::Write as _;
+use std::process::Command;
+
+/// What a test does about a tool.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ToolPolicy {
+    /// The tool is here: run.
+    Run,
+    /// Not here, outside CI: say so and return early.
+    Skip,
+    /// Not here, in CI: fail.
+    Fail,
+}
+
+/// The policy for a tool that is (or is not) `present`, given the value of
+/// the `CI` environment variable.
+pub fn tool_policy(present: bool, ci: Option<&str>) -> ToolPolicy {
+    let in_ci = ci.is_some_and(|v| v.eq_ignore_ascii_case("true") || v == "1");
+    match (present, in_ci) {
+        (true, _) => ToolPolicy::Run,
+        (false, false) => ToolPolicy::Skip,
+        (false, true) => ToolPolicy::Fail,
+    }
+}
+
+/// True when `program --version` runs.
+pub fn tool_runs(program: &str) -> bool {
+    Command::new(program)
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// Whether `test` can go on: `present` says whether what it needs (`what`)
+/// is here. Prints a visible SKIPPED line, or panics under `CI=true`.
+pub fn require(present: bool, what: &str, test: &str) -> bool {
+    match tool_policy(present, std::env::var("CI").ok().as_deref()) {
+        ToolPolicy::Run => true,
+        ToolPolicy::Skip => {
+            // Not eprintln!: libtest captures that for passing tests.
+            let _ = writeln!(
+                std::io::stderr().lock(),
+                "SKIPPED {test}: {what} is not available (with CI=true this fails)"
+            );
+            false
+        }
+        ToolPolicy::Fail => panic!("{test}: {what} is not available, and CI=true requires it"),
+    }
+}
+
+/// [`require`] for a program on PATH.
+pub fn have(program: &str, test: &str) -> bool {
+    require(tool_runs(program), &format!("`{program}`"), test)
+}
