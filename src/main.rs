@@ -209,16 +209,18 @@ fn connect(loaded: &LoadedProfile) -> Result<Box<dyn Framing>> {
     }
 }
 
-/// Installs the Ctrl-C handler: it kills every target process group at once
-/// and sets the returned flag, which the run polls between cases.
+/// Installs the handler for SIGINT, SIGTERM and SIGHUP (Ctrl-C, `timeout`,
+/// CI cancellation, a closed terminal): it kills every target process group
+/// at once and sets the returned flag, which the run polls between cases.
+/// SIGKILL runs no handler; the targets' parent-death signal covers it.
 fn interrupt_flag() -> Result<Arc<AtomicBool>> {
     let interrupted = Arc::new(AtomicBool::new(false));
     let flag = interrupted.clone();
     ctrlc::set_handler(move || {
         flag.store(true, Ordering::SeqCst);
-        subprocess::kill_all_children();
+        subprocess::stop_all_children();
     })
-    .context("installing the Ctrl-C handler")?;
+    .context("installing the signal handler")?;
     Ok(interrupted)
 }
 

@@ -106,7 +106,10 @@ fn the_reference_served_over_the_protocol_gets_the_same_verdicts() {
 
 #[test]
 fn the_typescript_style_envelope_holds_case_but_not_unicode() {
-    if !have("node", "the_typescript_style_envelope_holds_case_but_not_unicode") {
+    if !have(
+        "node",
+        "the_typescript_style_envelope_holds_case_but_not_unicode",
+    ) {
         return;
     }
     let (output, out) = run_target("seed-ts-envelope", &["--format", "json"]);
@@ -135,7 +138,10 @@ fn the_typescript_style_envelope_holds_case_but_not_unicode() {
 
 #[test]
 fn the_python_style_markers_escape_the_opener_into_a_closer() {
-    if !have("python3", "the_python_style_markers_escape_the_opener_into_a_closer") {
+    if !have(
+        "python3",
+        "the_python_style_markers_escape_the_opener_into_a_closer",
+    ) {
         return;
     }
     let (output, out) = run_target("seed-a2a-markers", &["--format", "json"]);
@@ -154,7 +160,11 @@ fn the_python_style_markers_escape_the_opener_into_a_closer() {
 
 #[test]
 fn the_go_style_renderer_leaves_the_attribute_form_and_lookalike_brackets_live() {
-    if !require(go_adapter_ready(), "the Go seed adapter (Go, or adapters/build.sh)", "the_go_style_renderer_leaves_the_attribute_form_and_lookalike_brackets_live") {
+    if !require(
+        go_adapter_ready(),
+        "the Go seed adapter (Go, or adapters/build.sh)",
+        "the_go_style_renderer_leaves_the_attribute_form_and_lookalike_brackets_live",
+    ) {
         return;
     }
     let (output, out) = run_target("seed-go-context", &["--format", "json"]);
@@ -199,7 +209,10 @@ fn search_finds_nothing_new_against_the_reference() {
 
 #[test]
 fn search_finds_new_failures_in_a_seed_style_and_writes_loadable_cases() {
-    if !have("python3", "search_finds_new_failures_in_a_seed_style_and_writes_loadable_cases") {
+    if !have(
+        "python3",
+        "search_finds_new_failures_in_a_seed_style_and_writes_loadable_cases",
+    ) {
         return;
     }
     let out = tempfile::tempdir().unwrap();
@@ -305,7 +318,10 @@ fn a_target_that_always_crashes_gives_errors_and_exit_2() {
 
 #[test]
 fn a_baseline_with_fewer_failures_turns_new_failures_into_exit_1() {
-    if !have("node", "a_baseline_with_fewer_failures_turns_new_failures_into_exit_1") {
+    if !have(
+        "node",
+        "a_baseline_with_fewer_failures_turns_new_failures_into_exit_1",
+    ) {
         return;
     }
     // The reference's report as a baseline for the TypeScript-style target
@@ -355,4 +371,115 @@ fn a_missing_tool_is_a_visible_skip_locally_and_a_failure_in_ci() {
     } else {
         assert!(in_ci.is_ok());
     }
+}
+
+/// True while `pid` exists and is not a corpse.
+fn alive(pid: i32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Ok(stat) => {
+            let state = stat
+                .rfind(')')
+                .and_then(|i| stat[i + 1..].split_whitespace().next());
+            !matches!(state, Some("Z" | "X"))
+        }
+        Err(_) => false,
+    }
+}
+
+/// Starts `framecheck run` against a target that records its pid and then
+/// never replies; returns framecheck and the target's pid once it runs.
+fn run_with_a_silent_target(dir: &Path) -> (std::process::Child, i32) {
+    let pid_file = dir.join("target.pid");
+    let profile = dir.join("silent.yaml");
+    std::fs::write(
+        &profile,
+        format!(
+            "name: silent\nadapter:\n  command: [sh, -c, 'echo $$ > {}; exec sleep 600']\n  timeout_ms: 60000\n\
+             delimiters: {{ syntax: xml-tag, token: silent }}\ncapabilities: [wrap]\n",
+            pid_file.display()
+        ),
+    )
+    .unwrap();
+    let child = Command::new(env!("CARGO_BIN_EXE_framecheck"))
+        .args(["run", "--target", profile.to_str().unwrap(), "--out"])
+        .arg(dir.join("out"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    for _ in 0..400 {
+        if let Some(pid) = std::fs::read_to_string(&pid_file)
+            .ok()
+            .and_then(|t| t.trim().parse().ok())
+        {
+            return (child, pid);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    panic!("the target never started");
+}
+
+/// Sends `signal` to a running `framecheck run`; the target must not
+/// outlive framecheck. Returns framecheck's exit status and stderr.
+fn signal_run(signal: i32) -> (std::process::ExitStatus, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut framecheck, target) = run_with_a_silent_target(dir.path());
+    // SAFETY: kill(2) on a pid we started and have not reaped.
+    unsafe { libc::kill(framecheck.id() as i32, signal) };
+    let output = std::thread::spawn(move || framecheck.wait_with_output().unwrap());
+    let mut waited = 0;
+    while alive(target) && waited < 5000 {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        waited += 20;
+    }
+    let target_alive = alive(target);
+    if target_alive {
+        // Leave nothing behind, then fail.
+        unsafe { libc::kill(target, libc::SIGKILL) };
+    }
+    let output = output.join().unwrap();
+    assert!(
+        !target_alive,
+        "the target outlived framecheck after signal {signal}"
+    );
+    (
+        output.status,
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn sigterm_stops_the_run_and_its_target() {
+    let (status, stderr) = signal_run(libc::SIGTERM);
+    assert_eq!(status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("interrupted"), "{stderr}");
+}
+
+#[test]
+fn sighup_stops_the_run_and_its_target() {
+    let (status, stderr) = signal_run(libc::SIGHUP);
+    assert_eq!(status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("interrupted"), "{stderr}");
+}
+
+/// SIGKILL runs no handler: the kernel's parent-death signal kills the target.
+#[test]
+fn sigkill_of_framecheck_takes_its_target_with_it() {
+    let (status, _) = signal_run(libc::SIGKILL);
+    use std::os::unix::process::ExitStatusExt;
+    assert_eq!(status.signal(), Some(libc::SIGKILL));
+}
+
+/// Cargo.toml's licence expression names two licences; both texts ship.
+#[test]
+fn every_licence_named_in_cargo_toml_ships_with_its_text() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let manifest = std::fs::read_to_string(root.join("Cargo.toml")).unwrap();
+    assert!(manifest.contains("license = \"MIT OR Apache-2.0\""));
+    let mit = std::fs::read_to_string(root.join("LICENSE-MIT")).unwrap();
+    assert!(mit.starts_with("MIT License"));
+    let apache = std::fs::read_to_string(root.join("LICENSE-APACHE")).unwrap();
+    assert!(apache.contains("Apache License\n                           Version 2.0, January 2004"));
+    assert!(apache.contains("END OF TERMS AND CONDITIONS"));
 }

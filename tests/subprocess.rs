@@ -15,7 +15,7 @@ mod common;
 use common::have;
 
 use framecheck::adapter::subprocess::{
-    serve, SubprocessFraming, MAX_SPAWN_FAILURES_IN_ROW, MAX_TIMEOUTS_IN_ROW,
+    serve, SubprocessFraming, MAX_CRASHES_IN_ROW, MAX_SPAWN_FAILURES_IN_ROW, MAX_TIMEOUTS_IN_ROW,
 };
 use framecheck::adapter::{Framing, TargetError, WrapRequest};
 use framecheck::profile::{AdapterSpec, ProcessMode, SubprocessSpec, TargetProfile};
@@ -694,4 +694,77 @@ fn a_target_that_always_hangs_is_abandoned_after_a_few_timeouts() {
         }
         other => panic!("expected an abandoned target, got {other:?}"),
     }
+}
+
+/// A target that starts, then dies on every request, is abandoned after a
+/// few crashes in a row instead of being restarted for every case.
+#[test]
+fn a_target_that_dies_on_every_request_is_abandoned_after_a_few_crashes() {
+    let dir = tempfile::tempdir().unwrap();
+    let starts = dir.path().join("starts");
+    let script = format!("echo start >> '{}'; read line; exit 3", starts.display());
+    let mut crasher = target(&spec(&["sh", "-c", &script]));
+    for _ in 0..MAX_CRASHES_IN_ROW {
+        let (reason, _) = expect_failed(wrap(&mut crasher, "x"));
+        assert!(reason.contains("exit status: 3"), "{reason}");
+    }
+    for _ in 0..10 {
+        let (reason, _) = expect_failed(wrap(&mut crasher, "x"));
+        assert!(reason.contains("died on 5 requests in a row"), "{reason}");
+        assert!(reason.contains("abandoned"), "{reason}");
+    }
+    let started = std::fs::read_to_string(&starts).unwrap().lines().count();
+    assert_eq!(started as u32, MAX_CRASHES_IN_ROW);
+}
+
+/// A crash that is not followed by more crashes does not count towards
+/// abandonment: the in-a-row count resets on a good reply.
+#[test]
+fn crashes_separated_by_good_replies_do_not_abandon_the_target() {
+    if !have("python3", "crashes_separated_by_good_replies") {
+        return;
+    }
+    let mut target = misbehaving("crash");
+    for _ in 0..MAX_CRASHES_IN_ROW + 2 {
+        expect_ok(&mut target, "fine");
+        expect_failed(wrap(&mut target, "trigger"));
+    }
+    expect_ok(&mut target, "still fine");
+}
+
+/// The reason for a timeout states the real wait: the timeout, plus the
+/// start-up allowance when the request had to start the child.
+#[test]
+fn a_timeout_on_a_fresh_child_states_the_timeout_plus_the_startup_allowance() {
+    let mut silent = SubprocessFraming::new(&spec(&["sh", "-c", "read line; sleep 30"]), repo())
+        .with_startup_allowance(Duration::from_millis(300));
+    let (reason, _) = expect_failed(wrap(&mut silent, "x"));
+    let expected = format!(
+        "no reply within {} ms (timeout_ms {TIMEOUT_MS} plus 300 ms to start the target)",
+        TIMEOUT_MS + 300
+    );
+    assert_eq!(reason, expected);
+}
+
+/// On Linux a target gets a parent-death signal. That signal follows the
+/// *thread* that forked the child, so children are forked from a thread
+/// that lives as long as the process: a target started from a short-lived
+/// thread must survive that thread.
+#[test]
+fn a_target_started_from_a_short_lived_thread_survives_the_thread() {
+    if !have("python3", "short-lived thread") {
+        return;
+    }
+    let mut target = std::thread::spawn(|| {
+        let mut target = misbehaving("none");
+        expect_ok(&mut target, "from the thread");
+        target
+    })
+    .join()
+    .unwrap();
+    let pid = target.child_id().expect("a running child");
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(alive(pid), "the child died with the thread that started it");
+    expect_ok(&mut target, "from the main thread");
+    assert_eq!(target.child_id(), Some(pid));
 }

@@ -5,7 +5,10 @@
 //! splits stdout into lines under a size cap, and a drain empties stderr into
 //! a bounded tail buffer (a child flooding stderr never blocks on a full
 //! pipe). The child leads its own process group, so killing the group also
-//! kills any grandchildren it started; every child is reaped.
+//! kills any grandchildren it started; every child is reaped. On Linux the
+//! child also gets a parent-death signal, so it dies with framecheck even
+//! when framecheck is SIGKILLed (its own grandchildren are not covered: they
+//! are killed with the group on every other exit path).
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::ffi::OsStr;
@@ -13,7 +16,7 @@ use std::io::{self, BufRead, BufReader, Read, Write};
 use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Command, ExitStatus, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread;
@@ -30,13 +33,29 @@ fn live_groups() -> MutexGuard<'static, BTreeSet<i32>> {
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
+/// Set once framecheck is shutting down: no further child is started.
+static STOPPED: AtomicBool = AtomicBool::new(false);
+
 /// Sends SIGKILL to the process group of every subprocess target still alive.
 ///
-/// Meant for the CLI's Ctrl-C handler, so an interrupted run leaves no
-/// adapters (or their grandchildren) behind. The children are reaped when
-/// their [`super::SubprocessFraming`] is dropped.
+/// The children are reaped when their [`super::SubprocessFraming`] is
+/// dropped; a later request starts a fresh child.
 pub fn kill_all_children() {
     for &group in live_groups().iter() {
+        kill_group(group);
+    }
+}
+
+/// Kills every live target and refuses to start any more, for good.
+///
+/// Meant for the CLI's signal handler, so an interrupted run leaves no
+/// adapters (or their grandchildren) behind: a child being started at that
+/// very moment is either killed here or never started, because a start
+/// holds the set of live groups from fork to registration.
+pub fn stop_all_children() {
+    let groups = live_groups();
+    STOPPED.store(true, Ordering::SeqCst);
+    for &group in groups.iter() {
         kill_group(group);
     }
 }
@@ -47,6 +66,88 @@ fn kill_group(group: i32) {
     // leader is not reaped until after it leaves LIVE_GROUPS.
     unsafe {
         libc::kill(-group, libc::SIGKILL);
+    }
+}
+
+/// Asks the kernel to SIGKILL the child when framecheck dies, however it dies
+/// (even by SIGKILL, when no handler runs). Linux only; elsewhere the signal
+/// handlers and `Drop` are all there is.
+///
+/// The parent-death signal fires when the *thread* that forked the child
+/// exits, not the process; so children are forked by [`keeper`], a thread
+/// that lives as long as the process.
+#[cfg(target_os = "linux")]
+fn die_with_parent(command: &mut Command) {
+    let parent = std::process::id() as libc::pid_t;
+    // SAFETY: the closure runs in the forked child before exec and calls
+    // only prctl(2) and getppid(2), which are async-signal-safe, and
+    // allocates nothing.
+    unsafe {
+        command.pre_exec(move || {
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong) != 0 {
+                return Err(io::Error::last_os_error());
+            }
+            // framecheck may have died between fork and prctl; then no
+            // signal would ever come.
+            if libc::getppid() != parent {
+                return Err(io::Error::from_raw_os_error(libc::ESRCH));
+            }
+            Ok(())
+        });
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn die_with_parent(_command: &mut Command) {}
+
+/// The thread that forks every child, so a child's parent-death signal is
+/// tied to the process's lifetime rather than to whichever thread happened
+/// to make the first request (a runner thread, a test thread) and may exit
+/// while the target lives on.
+mod keeper {
+    use std::io;
+    use std::process::{Child, Command};
+    use std::sync::mpsc;
+    use std::sync::{Mutex, OnceLock};
+    use std::thread;
+
+    type Job = (Command, mpsc::Sender<io::Result<Child>>);
+
+    static JOBS: OnceLock<Option<Mutex<mpsc::Sender<Job>>>> = OnceLock::new();
+
+    fn start() -> Option<Mutex<mpsc::Sender<Job>>> {
+        let (tx, rx) = mpsc::channel::<Job>();
+        thread::Builder::new()
+            .name("framecheck-spawner".into())
+            .spawn(move || {
+                // Never returns while the process has a sender: the static
+                // holds one forever.
+                for (mut command, reply) in rx {
+                    let _ = reply.send(command.spawn());
+                }
+            })
+            .ok()
+            .map(|_| Mutex::new(tx))
+    }
+
+    /// Spawns `command` on the keeper thread and waits for the result.
+    pub(super) fn spawn(mut command: Command) -> io::Result<Child> {
+        let Some(jobs) = JOBS.get_or_init(start) else {
+            // No thread could be started: spawn here; the parent-death
+            // signal then follows this thread.
+            return command.spawn();
+        };
+        let (reply_tx, reply_rx) = mpsc::channel();
+        let sent = jobs
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .send((command, reply_tx));
+        if sent.is_err() {
+            return Err(io::Error::other("the spawner thread is gone"));
+        }
+        reply_rx
+            .recv()
+            .unwrap_or_else(|_| Err(io::Error::other("the spawner thread is gone")))
     }
 }
 
@@ -140,17 +241,27 @@ pub(crate) struct Child {
 impl Child {
     /// Starts the child in a new process group with all three pipes.
     pub(crate) fn spawn(launch: &Launch<'_>) -> io::Result<Child> {
-        let mut process = Command::new(launch.program)
+        let mut command = Command::new(launch.program);
+        command
             .args(launch.args.iter().map(OsStr::new))
             .current_dir(launch.cwd)
             .envs(launch.env)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
-            .process_group(0)
-            .spawn()?;
-        let group = process.id() as i32;
-        live_groups().insert(group);
+            .process_group(0);
+        die_with_parent(&mut command);
+        let mut process = {
+            // Held from fork to registration, so stop_all_children cannot
+            // miss a child that is being started.
+            let mut groups = live_groups();
+            if STOPPED.load(Ordering::SeqCst) {
+                return Err(io::Error::other("framecheck is shutting down"));
+            }
+            let process = keeper::spawn(command)?;
+            groups.insert(process.id() as i32);
+            process
+        };
         let pipes = (
             process.stdin.take(),
             process.stdout.take(),

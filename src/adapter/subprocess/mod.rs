@@ -33,7 +33,7 @@ mod child;
 pub mod protocol;
 mod serve;
 
-pub use child::kill_all_children;
+pub use child::{kill_all_children, stop_all_children};
 pub use serve::serve;
 
 use child::{Child, Launch, Wait};
@@ -48,6 +48,13 @@ pub const MAX_SPAWN_FAILURES_IN_ROW: u32 = 3;
 /// target that hangs on everything would otherwise hold a run for hours; one
 /// that hangs on a few inputs still answers the rest.
 pub const MAX_TIMEOUTS_IN_ROW: u32 = 5;
+
+/// Requests in a row on which the child died (closed stdout without
+/// replying) after which the target is abandoned, as after timeouts. A target
+/// that starts and then crashes on every request would otherwise be
+/// restarted for every case; one that crashes on a few inputs still answers
+/// the rest.
+pub const MAX_CRASHES_IN_ROW: u32 = 5;
 
 /// How much of a child's stderr is kept for reports.
 pub const STDERR_TAIL_BYTES: usize = 4 * 1024;
@@ -95,6 +102,7 @@ pub struct SubprocessFraming {
     spawn_failures_in_row: u32,
     last_spawn_error: String,
     timeouts_in_row: u32,
+    crashes_in_row: u32,
     abandoned: Option<String>,
     last_stderr_tail: String,
 }
@@ -142,6 +150,7 @@ impl SubprocessFraming {
             spawn_failures_in_row: 0,
             last_spawn_error: String::new(),
             timeouts_in_row: 0,
+            crashes_in_row: 0,
             abandoned: None,
             last_stderr_tail: String::new(),
         }
@@ -194,68 +203,90 @@ impl SubprocessFraming {
         }
         let id = self.next_id;
         self.next_id += 1;
-        let mut deadline = Instant::now() + self.timeout;
-        if self.child.is_none() {
-            deadline += self.startup_allowance;
-        }
+        // The allowance is part of the wait only when this request starts
+        // the child; the reason for a timeout states the whole wait.
+        let allowance = match self.child {
+            None => self.startup_allowance,
+            Some(_) => Duration::ZERO,
+        };
+        let deadline = Instant::now() + self.timeout + allowance;
         let one_shot = self.mode == ProcessMode::OneShot;
-        let timeout_ms = self.timeout.as_millis();
-        let cap = self.max_reply_bytes;
+        let (timeout, cap) = (self.timeout, self.max_reply_bytes);
 
-        let mut timed_out = false;
         let child = self.running_child()?;
         child.send(line(id).into_bytes());
         if one_shot {
             child.close_stdin();
         }
         let outcome = match child.next_line(deadline) {
-            Wait::Line(bytes) => {
-                decode_reply(&bytes, id, op).map_err(|e| format!("protocol violation: {e}"))
-            }
-            Wait::TooLong => Err(format!("reply longer than max_reply_bytes ({cap} bytes)")),
+            Wait::Line(bytes) => decode_reply(&bytes, id, op)
+                .map_err(|e| Failure::Other(format!("protocol violation: {e}"))),
+            Wait::TooLong => Err(Failure::Other(format!(
+                "reply longer than max_reply_bytes ({cap} bytes)"
+            ))),
             Wait::Closed => {
                 let ended = match child.settle(EXIT_GRACE) {
                     Some(status) => status.to_string(),
                     None => "exit status unknown".to_string(),
                 };
-                Err(format!("target closed stdout without replying ({ended})"))
+                Err(Failure::Crash(format!(
+                    "target closed stdout without replying ({ended})"
+                )))
             }
-            Wait::ReadError(e) => Err(format!("reading the target's stdout failed: {e}")),
-            Wait::TimedOut => {
-                timed_out = true;
-                let partial = child.partial_bytes();
-                if partial > 0 {
-                    Err(format!(
-                        "no complete reply within {timeout_ms} ms ({partial} bytes of an unfinished line)"
-                    ))
-                } else {
-                    Err(format!("no reply within {timeout_ms} ms"))
-                }
-            }
+            Wait::ReadError(e) => Err(Failure::Other(format!(
+                "reading the target's stdout failed: {e}"
+            ))),
+            Wait::TimedOut => Err(Failure::Timeout(timeout_reason(
+                timeout,
+                allowance,
+                child.partial_bytes(),
+            ))),
         };
-        if timed_out {
-            self.timeouts_in_row += 1;
-            if self.timeouts_in_row >= MAX_TIMEOUTS_IN_ROW {
-                self.abandoned = Some(format!(
-                    "`{}` timed out on {} requests in a row and was abandoned",
-                    self.command_line(),
-                    self.timeouts_in_row
-                ));
-            }
-        }
         match outcome {
             Ok(reply) => {
                 self.timeouts_in_row = 0;
+                self.crashes_in_row = 0;
                 if one_shot {
                     self.child = None;
                 }
                 Ok(reply)
             }
-            Err(reason) => Err(TargetError::Failed {
-                reason,
-                stderr_tail: self.retire_child(),
-            }),
+            Err(failure) => {
+                let reason = self.count_failure(failure);
+                Err(TargetError::Failed {
+                    reason,
+                    stderr_tail: self.retire_child(),
+                })
+            }
         }
+    }
+
+    /// Counts timeouts and crashes in a row, abandoning the target when
+    /// either reaches its limit; returns the failure's reason.
+    fn count_failure(&mut self, failure: Failure) -> String {
+        let (reason, count, limit, what) = match failure {
+            Failure::Timeout(reason) => {
+                self.timeouts_in_row += 1;
+                (
+                    reason,
+                    self.timeouts_in_row,
+                    MAX_TIMEOUTS_IN_ROW,
+                    "timed out",
+                )
+            }
+            Failure::Crash(reason) => {
+                self.crashes_in_row += 1;
+                (reason, self.crashes_in_row, MAX_CRASHES_IN_ROW, "died")
+            }
+            Failure::Other(reason) => return reason,
+        };
+        if count >= limit {
+            self.abandoned = Some(format!(
+                "`{}` {what} on {count} requests in a row and was abandoned",
+                self.command_line(),
+            ));
+        }
+        reason
     }
 
     /// The running child, started now if there is none.
@@ -337,6 +368,35 @@ impl Framing for SubprocessFraming {
     }
 }
 
+/// How a request failed, for counting failures in a row.
+enum Failure {
+    /// No reply before the deadline.
+    Timeout(String),
+    /// The child closed stdout without replying (it exited or crashed).
+    Crash(String),
+    /// Anything else: a bad reply, an overlong line, a read error.
+    Other(String),
+}
+
+/// Why a request timed out, stating the whole wait: the timeout, plus the
+/// startup allowance when the request had to start the child.
+fn timeout_reason(timeout: Duration, allowance: Duration, partial: usize) -> String {
+    let waited = (timeout + allowance).as_millis();
+    let mut reason = if partial > 0 {
+        format!("no complete reply within {waited} ms ({partial} bytes of an unfinished line)")
+    } else {
+        format!("no reply within {waited} ms")
+    };
+    if !allowance.is_zero() {
+        reason.push_str(&format!(
+            " (timeout_ms {} plus {} ms to start the target)",
+            timeout.as_millis(),
+            allowance.as_millis()
+        ));
+    }
+    reason
+}
+
 fn absolute(path: &Path) -> PathBuf {
     if path.is_absolute() {
         return path.to_path_buf();
@@ -370,6 +430,19 @@ mod tests {
     fn targets_can_move_between_threads() {
         fn assert_send<T: Send>() {}
         assert_send::<SubprocessFraming>();
+    }
+
+    #[test]
+    fn a_timeout_states_the_whole_wait() {
+        let second = Duration::from_secs(1);
+        assert_eq!(
+            timeout_reason(5 * second, 10 * second, 0),
+            "no reply within 15000 ms (timeout_ms 5000 plus 10000 ms to start the target)"
+        );
+        assert_eq!(
+            timeout_reason(5 * second, Duration::ZERO, 3),
+            "no complete reply within 5000 ms (3 bytes of an unfinished line)"
+        );
     }
 
     #[test]
