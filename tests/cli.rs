@@ -408,6 +408,7 @@ fn run_with_a_silent_target(dir: &Path) -> (std::process::Child, i32) {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
+    let mut child = child;
     for _ in 0..400 {
         if let Some(pid) = std::fs::read_to_string(&pid_file)
             .ok()
@@ -417,6 +418,8 @@ fn run_with_a_silent_target(dir: &Path) -> (std::process::Child, i32) {
         }
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
+    let _ = child.kill();
+    let _ = child.wait();
     panic!("the target never started");
 }
 
@@ -424,7 +427,7 @@ fn run_with_a_silent_target(dir: &Path) -> (std::process::Child, i32) {
 /// outlive framecheck. Returns framecheck's exit status and stderr.
 fn signal_run(signal: i32) -> (std::process::ExitStatus, String) {
     let dir = tempfile::tempdir().unwrap();
-    let (mut framecheck, target) = run_with_a_silent_target(dir.path());
+    let (framecheck, target) = run_with_a_silent_target(dir.path());
     // SAFETY: kill(2) on a pid we started and have not reaped.
     unsafe { libc::kill(framecheck.id() as i32, signal) };
     let output = std::thread::spawn(move || framecheck.wait_with_output().unwrap());
