@@ -237,6 +237,7 @@ fn run(args: RunArgs) -> Result<u8> {
         Some(path) => Some(baseline::load(path)?),
         None => None,
     };
+    check_out_dir(&args.out)?;
     let mut framing = connect(&loaded)?;
     let progress = progress_bar(cases.len() as u64);
     let options = RunOptions {
@@ -292,6 +293,12 @@ fn run(args: RunArgs) -> Result<u8> {
         code = EXIT_FINDINGS;
     }
     Ok(code)
+}
+
+/// Fails before a run, not after it, when reports cannot be written.
+fn check_out_dir(dir: &Path) -> Result<()> {
+    report::prepare_out_dir(dir)
+        .with_context(|| format!("--out {}: cannot write reports there", dir.display()))
 }
 
 fn progress_bar(len: u64) -> indicatif::ProgressBar {
@@ -372,6 +379,7 @@ fn search(args: SearchArgs) -> Result<u8> {
         catalogue::instantiate(&catalogue, &loaded.profile),
         &args.select.only,
     )?;
+    check_out_dir(&args.out)?;
     let mut framing = connect(&loaded)?;
     let options = SearchOptions {
         budget: args.budget,
@@ -395,19 +403,22 @@ fn search(args: SearchArgs) -> Result<u8> {
     let stem = format!("search-{}", loaded.profile.name);
     let markdown = blackbox::render_markdown(&found);
     let json = serde_json::to_string_pretty(&found).context("serialising the search report")?;
-    std::fs::create_dir_all(&args.out)?;
-    report::write_atomically(&args.out.join(format!("{stem}.md")), markdown.as_bytes())?;
-    report::write_atomically(&args.out.join(format!("{stem}.json")), json.as_bytes())?;
-    let cases_dir = args.out.join(&stem);
-    if !found.findings.is_empty() {
-        std::fs::create_dir_all(&cases_dir)?;
+    // The report and its found cases are one set; the cases directory
+    // belongs to it, so cases from an earlier search do not linger there.
+    let mut files = vec![
+        (PathBuf::from(format!("{stem}.md")), markdown.into_bytes()),
+        (PathBuf::from(format!("{stem}.json")), json.into_bytes()),
+    ];
+    for (category, yaml) in blackbox::to_catalogue_files(&found, &loaded.profile) {
+        let name = format!("{}.yaml", category.name());
+        files.push((Path::new(&stem).join(name), yaml.into_bytes()));
     }
-    for (category, yaml) in blackbox::to_catalogue_files(&found) {
-        let path = cases_dir.join(format!("{}.yaml", category.name()));
-        report::write_atomically(&path, yaml.as_bytes())?;
+    let written = report::write_set(&args.out, &files, &[&stem])
+        .with_context(|| format!("writing the search report to {}", args.out.display()))?;
+    out_raw!("{}", blackbox::render_terminal_summary(&found));
+    for path in &written {
         out!("wrote {}", path.display());
     }
-    out_raw!("{markdown}");
     Ok(if found.findings.is_empty() {
         EXIT_PASS
     } else {

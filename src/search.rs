@@ -635,9 +635,16 @@ fn finding_id(target: &str, request: &WrapRequest) -> String {
 }
 
 /// Renders the findings as catalogue files, one per category:
-/// `(category, yaml)`. Literal braces are escaped and the canary becomes the
-/// `{canary}` placeholder, so the cases load with the rest of the catalogue.
-pub fn to_catalogue_files(report: &SearchReport) -> Vec<(Category, String)> {
+/// `(category, yaml)`. Literal braces are escaped, the canary becomes the
+/// `{canary}` placeholder and the exact spellings of the profile's
+/// delimiters and tokens become theirs (`{close}`, `{open}`, `{token}`…),
+/// so the cases load with the rest of the catalogue and apply to any
+/// target; on this target they expand to the very bytes that failed.
+pub fn to_catalogue_files(
+    report: &SearchReport,
+    profile: &TargetProfile,
+) -> Vec<(Category, String)> {
+    let placeholders = literal_placeholders(profile);
     let mut by_category: BTreeMap<Category, Vec<&SearchFinding>> = BTreeMap::new();
     for finding in &report.findings {
         by_category
@@ -661,11 +668,14 @@ pub fn to_catalogue_files(report: &SearchReport) -> Vec<(Category, String)> {
             let _ = writeln!(yaml, "cases:");
             for finding in findings {
                 let templ = |s: &str| {
-                    let escaped = s.replace('{', "{{").replace('}', "}}");
-                    match &finding.canary {
-                        Some(c) => escaped.replace(c.as_str(), "{canary}"),
-                        None => escaped,
+                    let mut text = s.replace('{', "{{").replace('}', "}}");
+                    if let Some(c) = &finding.canary {
+                        text = text.replace(c.as_str(), "{canary}");
                     }
+                    for (literal, placeholder) in &placeholders {
+                        text = text.replace(literal.as_str(), placeholder);
+                    }
+                    text
                 };
                 let _ = writeln!(yaml, "  - id: {}", finding.id);
                 let _ = writeln!(
@@ -709,6 +719,49 @@ pub fn to_catalogue_files(report: &SearchReport) -> Vec<(Category, String)> {
         .collect()
 }
 
+/// The exact spellings of the profile's delimiters and tokens, each with the
+/// placeholder that expands to it, longest forms first so `</tok>` becomes
+/// `{close}` rather than `</{token}>`.
+fn literal_placeholders(profile: &TargetProfile) -> Vec<(String, &'static str)> {
+    let syntax = profile.delimiters.syntax;
+    let mut roles = vec![(
+        profile.delimiters.token.as_str(),
+        ["{close}", "{open}", "{open_start}", "{token}"],
+    )];
+    if let Some(inner) = &profile.delimiters.inner {
+        roles.push((
+            inner,
+            [
+                "{inner_close}",
+                "{inner_open}",
+                "{inner_open_start}",
+                "{inner_token}",
+            ],
+        ));
+    }
+    if let Some(reserved) = profile.delimiters.reserved.first() {
+        roles.push((
+            reserved,
+            [
+                "{reserved_close}",
+                "{reserved_open}",
+                "{reserved_open_start}",
+                "{reserved_token}",
+            ],
+        ));
+    }
+    let mut pairs = Vec::new();
+    for (token, [close, open, open_start, bare]) in roles {
+        pairs.push((syntax.close(token), close));
+        pairs.push((syntax.open(token), open));
+        pairs.push((syntax.open_start(token), open_start));
+        pairs.push((token.to_string(), bare));
+    }
+    // Longest first across roles too: an inner token may contain the outer.
+    pairs.sort_by_key(|(literal, _)| std::cmp::Reverse(literal.len()));
+    pairs
+}
+
 /// A YAML double-quoted scalar: JSON string syntax is valid YAML.
 fn json(text: &str) -> String {
     serde_json::to_string(text).unwrap_or_else(|_| "\"\"".into())
@@ -737,10 +790,13 @@ pub fn render_markdown(report: &SearchReport) -> String {
             finding.seed_case,
             finding.operators.join(" + ")
         );
+        let levels: Vec<&str> = finding.finding.levels.iter().map(|l| l.name()).collect();
         let _ = writeln!(
             md,
-            "- check `{}` at {:?}: {}",
-            finding.finding.check, finding.finding.levels, finding.finding.message
+            "- check `{}` at {}: {}",
+            finding.finding.check,
+            levels.join(", "),
+            finding.finding.message
         );
         let _ = writeln!(
             md,
@@ -749,6 +805,34 @@ pub fn render_markdown(report: &SearchReport) -> String {
         );
     }
     md
+}
+
+/// The few lines a terminal gets after a search: what was tried and what was
+/// found, one line per finding. The whole story is in the Markdown report.
+pub fn render_terminal_summary(report: &SearchReport) -> String {
+    let mut text = String::new();
+    let _ = writeln!(
+        text,
+        "search {}: seed {}, level {}, {} mutants tried, {} failing, {} target errors, {} new failure signature(s)",
+        report.target,
+        report.seed,
+        report.level,
+        report.mutants_tried,
+        report.mutants_failing,
+        report.target_errors,
+        report.findings.len()
+    );
+    for finding in &report.findings {
+        let _ = writeln!(
+            text,
+            "  {}: {} (grew from {} by {})",
+            finding.id,
+            finding.finding.check,
+            finding.seed_case,
+            finding.operators.join(" + ")
+        );
+    }
+    text
 }
 
 /// A small deterministic generator (SplitMix64); no dependency needed.

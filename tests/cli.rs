@@ -222,6 +222,27 @@ fn search_finds_new_failures_in_a_seed_style_and_writes_loadable_cases() {
     let loaded = framecheck::catalogue::load_dir(&found);
     assert!(loaded.errors.is_empty(), "{:?}", loaded.errors);
     assert!(!loaded.catalogue.cases.is_empty());
+    // The terminal gets a summary, not the Markdown report.
+    let printed = stdout(&output);
+    assert!(!printed.contains("# framecheck search"), "{printed}");
+    assert!(printed.contains("new failure signature(s)"), "{printed}");
+    // Levels by their stable names, in English.
+    let markdown = std::fs::read_to_string(out.path().join("search-seed-a2a-markers.md")).unwrap();
+    assert!(!markdown.contains("AsciiCaseInsensitive"), "{markdown}");
+    assert!(!markdown.contains("[Exact"), "{markdown}");
+    assert!(!markdown.contains("a opening"), "{markdown}");
+    // Found cases name the delimiters by placeholder, not the target's literal token.
+    for entry in std::fs::read_dir(&found).unwrap() {
+        let yaml = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        let inputs: Vec<&str> = yaml
+            .lines()
+            .filter(|l| l.trim_start().starts_with("content:"))
+            .collect();
+        assert!(!inputs.is_empty());
+        for line in inputs {
+            assert!(!line.contains("A2A_RESULT_FROM_PEER"), "{line}");
+        }
+    }
     // The found cases fail the target they were found on, and not the reference.
     let dir = found.to_str().unwrap();
     let again = framecheck(&[
@@ -485,4 +506,35 @@ fn every_licence_named_in_cargo_toml_ships_with_its_text() {
     let apache = std::fs::read_to_string(root.join("LICENSE-APACHE")).unwrap();
     assert!(apache.contains("Apache License\n                           Version 2.0, January 2004"));
     assert!(apache.contains("END OF TERMS AND CONDITIONS"));
+}
+
+/// `--out` problems are found before the run: the target is never started.
+#[test]
+fn an_unusable_out_directory_fails_before_the_target_starts() {
+    let dir = tempfile::tempdir().unwrap();
+    let started = dir.path().join("started");
+    let profile = dir.path().join("marker.yaml");
+    std::fs::write(
+        &profile,
+        format!(
+            "name: marker\nadapter:\n  command: [sh, -c, 'touch {}; exit 1']\n\
+             delimiters: {{ syntax: xml-tag, token: marker }}\ncapabilities: [wrap]\n",
+            started.display()
+        ),
+    )
+    .unwrap();
+    let not_a_dir = dir.path().join("file");
+    std::fs::write(&not_a_dir, "x").unwrap();
+    let output = framecheck(&[
+        "run",
+        "--target",
+        profile.to_str().unwrap(),
+        "--out",
+        not_a_dir.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("--out"), "{stderr}");
+    assert!(stderr.contains("not a directory"), "{stderr}");
+    assert!(!started.exists(), "the target ran before --out was checked");
 }

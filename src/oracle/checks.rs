@@ -321,9 +321,12 @@ fn check_census(
             Check::DelimiterCensus,
             level,
             format!(
-                "{count} live delimiter{} besides the frame's own; the first is a {} `{}` delimiter",
+                "{count} live delimiter{} besides the frame's own; the first is {} `{}` delimiter",
                 if count == 1 { "" } else { "s" },
-                first.kind.adjective(),
+                match first.kind {
+                    DelimiterKind::Open => "an opening",
+                    DelimiterKind::Close => "a closing",
+                },
                 token_name(profile, first.token)
             ),
             framed_excerpt(framed, first.start..first.end),

@@ -44,9 +44,11 @@ pub mod junit;
 pub mod markdown;
 pub mod sarif;
 pub mod summary;
+pub mod write;
 
 pub use baseline::{BaselineDiff, BaselineError};
 pub use summary::{Summary, EXIT_CONFORMANCE_FAILURE, EXIT_HARNESS_ERROR, EXIT_OK};
+pub use write::{prepare_out_dir, write_set};
 
 /// A report format, as named on the command line (`--format json,sarif`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, clap::ValueEnum)]
@@ -101,10 +103,11 @@ pub fn render(run: &RunResult, format: Format, baseline: Option<&BaselineDiff>) 
 /// Writes `run` in each of `formats` to `dir/<stem><extension>`, creating
 /// `dir`, and returns the paths written, in `formats` order.
 ///
-/// Each file is written atomically: to a temporary file in the same
-/// directory, flushed to disk, then renamed over the target, so a reader
-/// (or a crash) never sees half a report. `stem` must be a plain file name
-/// stem: no path separators, not empty, not `.` or `..`.
+/// The files are written as one set ([`write_set`]): all rendered into a
+/// staging directory first, then renamed into place under a lock on `dir`,
+/// so a reader (or a crash) never sees half a report and two runs writing
+/// to the same directory never leave a mixed set. `stem` must be a plain
+/// file name stem: no path separators, not empty, not `.` or `..`.
 pub fn write_all(
     run: &RunResult,
     dir: &Path,
@@ -128,14 +131,16 @@ pub fn write_all_with_baseline(
             format!("report stem {stem:?} must be a plain file name"),
         ));
     }
-    fs::create_dir_all(dir)?;
-    let mut written = Vec::with_capacity(formats.len());
-    for &format in formats {
-        let path = dir.join(format!("{stem}{}", format.extension()));
-        write_atomically(&path, render(run, format, baseline).as_bytes())?;
-        written.push(path);
-    }
-    Ok(written)
+    let files: Vec<(PathBuf, Vec<u8>)> = formats
+        .iter()
+        .map(|&format| {
+            (
+                PathBuf::from(format!("{stem}{}", format.extension())),
+                render(run, format, baseline).into_bytes(),
+            )
+        })
+        .collect();
+    write_set(dir, &files, &[])
 }
 
 /// Writes `bytes` to `path` through a temporary sibling and a rename.
