@@ -538,3 +538,94 @@ fn an_unusable_out_directory_fails_before_the_target_starts() {
     assert!(stderr.contains("not a directory"), "{stderr}");
     assert!(!started.exists(), "the target ran before --out was checked");
 }
+
+/// A benign catalogue of one case whose content is `content`.
+fn one_case_catalogue(dir: &Path, content: &str) {
+    std::fs::write(
+        dir.join("benign.yaml"),
+        format!(
+            "schema: framecheck-catalogue/1\ncategory: benign\ndescription: x\n\
+             notes:\n  Large:\n    description: large\ncases:\n  - id: benign-big\n    title: big\n\
+             \x20   why: big\n    references: [CWE-116]\n    severity: info\n    flags: [Large]\n\
+             \x20   op: roundtrip\n    input:\n      content: \"{content}\"\n    expect: faithful\n"
+        ),
+    )
+    .unwrap();
+}
+
+/// Literal case text is capped like `repeat`: a huge literal is a load error
+/// naming the field, not a run that costs gigabytes.
+#[test]
+fn a_huge_literal_case_is_refused_at_load() {
+    let dir = tempfile::tempdir().unwrap();
+    let limit = framecheck::catalogue::load::MAX_LITERAL_BYTES;
+    one_case_catalogue(dir.path(), &"a".repeat(limit + 1));
+    let output = framecheck(&["validate", "--catalogue", dir.path().to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2));
+    let printed = stdout(&output);
+    assert!(printed.contains("benign.yaml:"), "{printed}");
+    assert!(printed.contains(&format!("at most {limit}")), "{printed}");
+}
+
+/// A framing that answers a case with a huge output gets a JSON report
+/// that keeps an excerpt, the length and the hash, not the whole output.
+#[test]
+fn a_huge_framed_output_is_bounded_in_the_json_report() {
+    if !have(
+        "python3",
+        "a_huge_framed_output_is_bounded_in_the_json_report",
+    ) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let catalogue = dir.path().join("catalogue");
+    std::fs::create_dir(&catalogue).unwrap();
+    one_case_catalogue(&catalogue, "hello");
+    let adapter = dir.path().join("huge.py");
+    std::fs::write(
+        &adapter,
+        "import json, sys\nfor line in sys.stdin:\n    r = json.loads(line)\n    \
+         body = r['content'] + 'x' * 4_000_000\n    \
+         print(json.dumps({'id': r['id'], 'framed': '<huge>\\n' + body + '\\n</huge>'}), flush=True)\n",
+    )
+    .unwrap();
+    let profile = dir.path().join("huge.yaml");
+    std::fs::write(
+        &profile,
+        "name: huge\nadapter: { command: [python3, huge.py], timeout_ms: 20000 }\n\
+         delimiters: { syntax: xml-tag, token: huge }\ncapabilities: [wrap]\n",
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let output = framecheck(&[
+        "run",
+        "--target",
+        profile.to_str().unwrap(),
+        "--catalogue",
+        catalogue.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(output.status.code(), Some(1), "{}", stdout(&output));
+    let text = std::fs::read_to_string(out.join("huge.json")).unwrap();
+    assert!(text.len() < 100_000, "the report is {} bytes", text.len());
+    let report: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let evidence = &report["results"][0]["evidence"];
+    let full = "<huge>\nhello".len() + 4_000_000 + "\n</huge>".len();
+    assert_eq!(evidence["bounded"]["framed"]["bytes"], full);
+    assert_eq!(
+        evidence["bounded"]["framed"]["sha256"]
+            .as_str()
+            .unwrap()
+            .len(),
+        64
+    );
+    assert!(evidence["framed"]
+        .as_str()
+        .unwrap()
+        .starts_with("<huge>\nhello"));
+    // It still reads back, as a baseline must.
+    load_report(&out.join("huge.json"));
+}

@@ -33,6 +33,11 @@ pub const MAX_REPEAT: u32 = 100_000;
 /// Largest content, in bytes, that `repeat` may build.
 pub const MAX_REPEATED_BYTES: usize = 4 * 1024 * 1024;
 
+/// Largest literal text, in bytes, any one field of a case may hold: the
+/// same bound as `repeat`, so no case is larger than a repeated one (a huge
+/// literal would cost the run and its report many times its size).
+pub const MAX_LITERAL_BYTES: usize = MAX_REPEATED_BYTES;
+
 /// One catalogue file, loaded and validated.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CatalogueFile {
@@ -406,6 +411,18 @@ fn validate_case(
     let mut uses_delimiter = false;
     let mut structure = BTreeSet::new();
     for field in &fields {
+        if field.text.value.len() > MAX_LITERAL_BYTES {
+            errors.at(
+                &field.text.referenced,
+                ErrorKind::Value,
+                format!(
+                    "{} is {} bytes; a case field may hold at most {MAX_LITERAL_BYTES} (use repeat for long content)",
+                    field.name,
+                    field.text.value.len()
+                ),
+            );
+            continue;
+        }
         match template::parse(&field.text.value) {
             Err(error) => errors.at(
                 &field.text.referenced,

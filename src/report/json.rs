@@ -10,6 +10,13 @@
 //! (`Evidence::read_body`, an `Option<Option<String>>`) is written as
 //! `"reader"`, an object, because JSON `null` cannot tell "the reader was
 //! not called" from "the reader rejected the text".
+//!
+//! Evidence is bounded: a framed output, reader input or reader body longer
+//! than [`EVIDENCE_FULL_BYTES`] is written as its first and last
+//! [`EVIDENCE_EXCERPT_BYTES`] around a marker, and `evidence.bounded` records
+//! its full length and SHA-256, so a framing that turns a large case into a
+//! huge output cannot turn the report into a huge file. The findings'
+//! excerpts (with byte offsets into the full text) are kept as they are.
 
 use std::collections::BTreeMap;
 
@@ -52,11 +59,31 @@ enum ReaderAnswer {
     Rejected,
 }
 
+/// Evidence texts up to this many bytes are written whole.
+pub const EVIDENCE_FULL_BYTES: usize = 64 * 1024;
+
+/// Bytes kept from each end of a longer evidence text (to char boundaries).
+pub const EVIDENCE_EXCERPT_BYTES: usize = 2 * 1024;
+
+/// What an excerpted evidence text was, in full.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BoundedText {
+    /// Length of the full text, in bytes.
+    bytes: usize,
+    /// SHA-256 of the full text, lowercase hex.
+    sha256: String,
+}
+
 #[derive(Serialize)]
-struct EvidenceOut<'a> {
-    framed: &'a Option<String>,
-    read_text: &'a Option<String>,
+struct EvidenceOut {
+    framed: Option<String>,
+    read_text: Option<String>,
     reader: Option<ReaderAnswer>,
+    /// Evidence field name → the full text's length and hash, for each
+    /// field written as an excerpt.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    bounded: BTreeMap<&'static str, BoundedText>,
 }
 
 #[derive(Deserialize)]
@@ -65,6 +92,49 @@ struct EvidenceIn {
     framed: Option<String>,
     read_text: Option<String>,
     reader: Option<ReaderAnswer>,
+    // Read back as written: the excerpted fields hold their excerpts.
+    #[serde(default)]
+    #[allow(dead_code)]
+    bounded: BTreeMap<String, BoundedText>,
+}
+
+/// `text` whole when it is short; otherwise its two ends around a marker,
+/// with the full text's length and hash recorded under `field`.
+fn bounded(
+    text: Option<&str>,
+    field: &'static str,
+    record: &mut BTreeMap<&'static str, BoundedText>,
+) -> Option<String> {
+    let text = text?;
+    if text.len() <= EVIDENCE_FULL_BYTES {
+        return Some(text.to_string());
+    }
+    let mut head = EVIDENCE_EXCERPT_BYTES;
+    while !text.is_char_boundary(head) {
+        head -= 1;
+    }
+    let mut tail = text.len() - EVIDENCE_EXCERPT_BYTES;
+    while !text.is_char_boundary(tail) {
+        tail += 1;
+    }
+    use sha2::{Digest, Sha256};
+    let sha256 = Sha256::digest(text.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    record.insert(
+        field,
+        BoundedText {
+            bytes: text.len(),
+            sha256,
+        },
+    );
+    Some(format!(
+        "{}\n[framecheck: {} bytes omitted; full length and SHA-256 in evidence.bounded.{field}]\n{}",
+        &text[..head],
+        tail - head,
+        &text[tail..]
+    ))
 }
 
 #[derive(Serialize)]
@@ -73,7 +143,7 @@ struct CaseOut<'a> {
     verdicts: BTreeMap<ReaderLevel, Verdict>,
     case: &'a ConcreteCase,
     outcome: &'a Outcome,
-    evidence: EvidenceOut<'a>,
+    evidence: EvidenceOut,
     elapsed_us: u64,
 }
 
@@ -125,14 +195,14 @@ struct SchemaOnly {
 }
 
 fn case_out(result: &CaseResult) -> CaseOut<'_> {
-    let reader = result
-        .evidence
-        .read_body
-        .as_ref()
-        .map(|answer| match answer {
-            Some(body) => ReaderAnswer::Accepted { body: body.clone() },
-            None => ReaderAnswer::Rejected,
-        });
+    let mut record = BTreeMap::new();
+    let evidence = &result.evidence;
+    let reader = evidence.read_body.as_ref().map(|answer| match answer {
+        Some(body) => ReaderAnswer::Accepted {
+            body: bounded(Some(body), "reader_body", &mut record).unwrap_or_default(),
+        },
+        None => ReaderAnswer::Rejected,
+    });
     CaseOut {
         id: &result.case.id,
         verdicts: ReaderLevel::ALL
@@ -142,9 +212,10 @@ fn case_out(result: &CaseResult) -> CaseOut<'_> {
         case: &result.case,
         outcome: &result.outcome,
         evidence: EvidenceOut {
-            framed: &result.evidence.framed,
-            read_text: &result.evidence.read_text,
+            framed: bounded(evidence.framed.as_deref(), "framed", &mut record),
+            read_text: bounded(evidence.read_text.as_deref(), "read_text", &mut record),
             reader,
+            bounded: record,
         },
         elapsed_us: result.elapsed_us,
     }
@@ -238,6 +309,35 @@ fn schema_is_readable(schema: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn short_evidence_is_written_whole() {
+        let mut record = BTreeMap::new();
+        let text = "é".repeat(EVIDENCE_FULL_BYTES / 2);
+        assert_eq!(bounded(Some(&text), "framed", &mut record), Some(text));
+        assert!(record.is_empty());
+        assert_eq!(bounded(None, "framed", &mut record), None);
+    }
+
+    #[test]
+    fn long_evidence_keeps_both_ends_its_length_and_its_hash() {
+        let mut record = BTreeMap::new();
+        // Three-byte characters, so the cut points fall inside characters.
+        let text = format!("HEAD{}TAIL", "€".repeat(EVIDENCE_FULL_BYTES));
+        let excerpt = bounded(Some(&text), "framed", &mut record).unwrap();
+        assert!(excerpt.starts_with("HEAD€"));
+        assert!(excerpt.ends_with("€TAIL"));
+        assert!(excerpt.len() < 2 * EVIDENCE_EXCERPT_BYTES + 200);
+        assert!(excerpt.contains("bytes omitted"));
+        let full = &record["framed"];
+        assert_eq!(full.bytes, text.len());
+        use sha2::{Digest, Sha256};
+        let expected: String = Sha256::digest(text.as_bytes())
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        assert_eq!(full.sha256, expected);
+    }
 
     #[test]
     fn schema_versions() {
