@@ -406,6 +406,10 @@ fn search(args: SearchArgs) -> Result<u8> {
         out!("wrote {}", path.display());
     }
     out_raw!("{markdown}");
+    if let Some(error) = &found.harness_error {
+        eprintln!("framecheck: search incomplete: {error}");
+        return Ok(EXIT_HARNESS);
+    }
     Ok(if found.findings.is_empty() {
         EXIT_PASS
     } else {
