@@ -232,7 +232,24 @@ fn run(args: RunArgs) -> Result<u8> {
         bail!("no case matches --only {:?}", args.select.only);
     }
     let baseline = match &args.baseline {
-        Some(path) => Some(baseline::load(path)?),
+        Some(path) => {
+            let old = baseline::load(path)?;
+            baseline::check_compatible(
+                &old,
+                &loaded.profile.name,
+                args.level,
+                &catalogue.hash,
+                &args.select.only,
+            )
+            .with_context(|| {
+                format!(
+                    "baseline {} cannot gate this run; write a new one with this target, \
+                     level, catalogue and --only",
+                    path.display()
+                )
+            })?;
+            Some(old)
+        }
         None => None,
     };
     let mut framing = connect(&loaded)?;
@@ -285,11 +302,11 @@ fn run(args: RunArgs) -> Result<u8> {
         out!("wrote {}", path.display());
     }
     let summary = summary::Summary::of(&result);
-    let mut code = summary.exit_code() as u8;
-    if code == EXIT_PASS && diff.as_ref().is_some_and(|d| d.is_regression()) {
-        code = EXIT_FINDINGS;
-    }
-    Ok(code)
+    let code = match &diff {
+        Some(diff) => baseline::gate_exit_code(&summary, diff),
+        None => summary.exit_code(),
+    };
+    Ok(code as u8)
 }
 
 fn progress_bar(len: u64) -> indicatif::ProgressBar {

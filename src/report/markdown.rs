@@ -598,6 +598,16 @@ pub fn terminal_summary_with_baseline(run: &RunResult, baseline: Option<&Baselin
         if hidden > 0 {
             let _ = writeln!(out, "  and {hidden} more new failures");
         }
+        let gate = super::baseline::gate_exit_code(&summary, diff);
+        let _ = writeln!(
+            out,
+            "baseline gate: exit {gate} ({})",
+            match gate {
+                0 => "only failures the baseline accepts",
+                1 => "new failures",
+                _ => "the run is incomplete",
+            }
+        );
     }
     out.push_str(
         "\nnote: structural checks only. Framing marks provenance and raises cost; \
