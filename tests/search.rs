@@ -306,3 +306,46 @@ fn a_time_budget_is_respected_even_when_the_known_pass_cannot_finish() {
     assert!(started.elapsed() < Duration::from_millis(300 + 200));
     assert!(report.harness_error.is_some());
 }
+
+/// Neutralises only the exact closing delimiter, then strips controls from
+/// the content: a `<NUL/token>` in the input comes out as a live closer.
+struct NeutraliseThenStrip;
+
+impl Framing for NeutraliseThenStrip {
+    fn wrap(&mut self, request: &WrapRequest) -> Result<String, TargetError> {
+        const SLOT: &str = "CONTENTSLOT";
+        let content: String = request
+            .content
+            .replace("</framecheck-untrusted>", "</framecheck_untrusted>")
+            .chars()
+            .filter(|c| !c.is_control() || matches!(c, '\t' | '\n' | '\r'))
+            .collect();
+        let slot = WrapRequest {
+            content: SLOT.into(),
+            ..request.clone()
+        };
+        Ok(Reference.wrap(&slot)?.replace(SLOT, &content))
+    }
+    fn read(&mut self, text: &str) -> Result<Option<String>, TargetError> {
+        Reference.read(text)
+    }
+}
+
+#[test]
+fn search_mutates_toward_control_characters() {
+    let profile = TargetProfile::reference();
+    let seeds = cases(&profile, &["breakout-close-mid-content"]);
+    let mut found_by_controls = false;
+    for seed in 1..=4 {
+        let mut opts = options(Budget::Cases(400), seed);
+        opts.max_findings = 20;
+        let report = run(&seeds, &profile, &mut NeutraliseThenStrip, &opts);
+        // Grown by control operators alone, so they caused it.
+        found_by_controls |= report.findings.iter().any(|f| {
+            f.operators
+                .iter()
+                .all(|o| o == "control-splice" || o == "ansi-sequence")
+        });
+    }
+    assert!(found_by_controls, "no finding grew from a control operator");
+}
