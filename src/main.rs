@@ -234,7 +234,24 @@ fn run(args: RunArgs) -> Result<u8> {
         bail!("no case matches --only {:?}", args.select.only);
     }
     let baseline = match &args.baseline {
-        Some(path) => Some(baseline::load(path)?),
+        Some(path) => {
+            let old = baseline::load(path)?;
+            baseline::check_compatible(
+                &old,
+                &loaded.profile.name,
+                args.level,
+                &catalogue.hash,
+                &args.select.only,
+            )
+            .with_context(|| {
+                format!(
+                    "baseline {} cannot gate this run; write a new one with this target, \
+                     level, catalogue and --only",
+                    path.display()
+                )
+            })?;
+            Some(old)
+        }
         None => None,
     };
     check_out_dir(&args.out)?;
@@ -288,11 +305,11 @@ fn run(args: RunArgs) -> Result<u8> {
         out!("wrote {}", path.display());
     }
     let summary = summary::Summary::of(&result);
-    let mut code = summary.exit_code() as u8;
-    if code == EXIT_PASS && diff.as_ref().is_some_and(|d| d.is_regression()) {
-        code = EXIT_FINDINGS;
-    }
-    Ok(code)
+    let code = match &diff {
+        Some(diff) => baseline::gate_exit_code(&summary, diff),
+        None => summary.exit_code(),
+    };
+    Ok(code as u8)
 }
 
 /// Fails before a run, not after it, when reports cannot be written.
@@ -418,6 +435,10 @@ fn search(args: SearchArgs) -> Result<u8> {
     out_raw!("{}", blackbox::render_terminal_summary(&found));
     for path in &written {
         out!("wrote {}", path.display());
+    }
+    if let Some(error) = &found.harness_error {
+        eprintln!("framecheck: search incomplete: {error}");
+        return Ok(EXIT_HARNESS);
     }
     Ok(if found.findings.is_empty() {
         EXIT_PASS

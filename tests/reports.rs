@@ -409,17 +409,19 @@ mod junit_report {
             .descendants()
             .filter(|n| n.has_tag_name("testsuite"))
             .collect();
+        // harness (the run has a harness error and a target error), then
         // breakout, forgery, attribute-injection, unicode, reader, benign.
-        assert_eq!(suites.len(), 6);
+        assert_eq!(suites.len(), 7);
         let cases = doc
             .descendants()
             .filter(|n| n.has_tag_name("testcase"))
             .count();
-        assert_eq!(cases, 7);
+        assert_eq!(cases, 8);
         let count = |tag: &str| doc.descendants().filter(|n| n.has_tag_name(tag)).count();
         // breakout fail + benign fidelity + benign forbidden refusal.
         assert_eq!(count("failure"), 3);
-        assert_eq!(count("error"), 1);
+        // The target error, and the harness error as a test of its own.
+        assert_eq!(count("error"), 2);
         assert_eq!(count("skipped"), 1);
 
         let benign = suite(&doc, "benign");
@@ -450,7 +452,10 @@ mod junit_report {
             message.contains(r"\u{202E}\u{200B} \r\n# heading"),
             "{message}"
         );
-        let error = doc.descendants().find(|n| n.has_tag_name("error")).unwrap();
+        let error = doc
+            .descendants()
+            .find(|n| n.has_tag_name("error") && n.attribute("type") == Some("target-error"))
+            .unwrap();
         let stderr = error.text().unwrap_or_default();
         // The stderr tail keeps its lines and shows the rest escaped.
         assert!(stderr.contains("\nline two ```` end"), "{stderr}");

@@ -6,6 +6,13 @@
 //! [`diff`] compares two runs case by case, keyed by the concrete case id,
 //! at one reader level.
 //!
+//! With a baseline, the exit code is the gate's ([`gate_exit_code`]): the
+//! failures the baseline already had pass the gate, any new failure fails
+//! it, and a harness error still wins. A baseline is only comparable with a
+//! run of the same target, level, catalogue and `--only` filters
+//! ([`check_compatible`]); anything else is an error, because every case
+//! would otherwise look new or removed and the gate would mean nothing.
+//!
 //! A case counts as failing at a level when its verdict there is `fail`,
 //! `fidelity-fail` or `error`: the same verdicts that fail a run. A case that
 //! is new in the catalogue and fails is a new failure (it is not in the
@@ -16,6 +23,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use super::summary::{Summary, EXIT_CONFORMANCE_FAILURE, EXIT_HARNESS_ERROR, EXIT_OK};
 use crate::catalogue::Category;
 use crate::level::ReaderLevel;
 use crate::runner::{CaseResult, RunResult, Verdict};
@@ -40,6 +48,99 @@ pub enum BaselineError {
         /// What is wrong with it.
         source: super::json::ParseError,
     },
+}
+
+/// Why a baseline cannot be compared with this run.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Mismatch {
+    /// Another target.
+    #[error("the baseline is for target {baseline:?}, this run is for {run:?}")]
+    Target {
+        /// The baseline's target name.
+        baseline: String,
+        /// This run's target name.
+        run: String,
+    },
+    /// Another decision level.
+    #[error("the baseline was decided at level {baseline}, this run at {run}")]
+    Level {
+        /// The baseline's level.
+        baseline: ReaderLevel,
+        /// This run's level.
+        run: ReaderLevel,
+    },
+    /// Another catalogue (files added, removed or edited).
+    #[error(
+        "the baseline ran catalogue {baseline}, this run catalogue {run}; \
+         its case ids and verdicts do not carry over"
+    )]
+    Catalogue {
+        /// The baseline's catalogue hash (shortened).
+        baseline: String,
+        /// This run's catalogue hash (shortened).
+        run: String,
+    },
+    /// Other `--only` filters, so another set of cases.
+    #[error("the baseline ran with --only {baseline:?}, this run with --only {run:?}")]
+    Filters {
+        /// The baseline's filters.
+        baseline: Vec<String>,
+        /// This run's filters.
+        run: Vec<String>,
+    },
+}
+
+/// Checks that `baseline` can gate a run of `target` at `level` over the
+/// catalogue hashed `catalogue_hash` with `filters`.
+pub fn check_compatible(
+    baseline: &RunResult,
+    target: &str,
+    level: ReaderLevel,
+    catalogue_hash: &str,
+    filters: &[String],
+) -> Result<(), Mismatch> {
+    let meta = &baseline.meta;
+    if meta.target.name != target {
+        return Err(Mismatch::Target {
+            baseline: meta.target.name.clone(),
+            run: target.to_string(),
+        });
+    }
+    if meta.level != level {
+        return Err(Mismatch::Level {
+            baseline: meta.level,
+            run: level,
+        });
+    }
+    if meta.catalogue_hash != catalogue_hash {
+        let short = |hash: &str| hash.chars().take(12).collect::<String>();
+        return Err(Mismatch::Catalogue {
+            baseline: short(&meta.catalogue_hash),
+            run: short(catalogue_hash),
+        });
+    }
+    if meta.filters != filters {
+        return Err(Mismatch::Filters {
+            baseline: meta.filters.clone(),
+            run: filters.to_vec(),
+        });
+    }
+    Ok(())
+}
+
+/// The exit code of a run gated by a baseline: a harness error (the run did
+/// not finish) is [`EXIT_HARNESS_ERROR`]; new failures are
+/// [`EXIT_CONFORMANCE_FAILURE`]; failures the baseline already had are
+/// accepted, so a run with only those exits [`EXIT_OK`].
+pub fn gate_exit_code(summary: &Summary, diff: &BaselineDiff) -> i32 {
+    if summary.exit_code() == EXIT_HARNESS_ERROR {
+        EXIT_HARNESS_ERROR
+    } else if diff.is_regression() {
+        EXIT_CONFORMANCE_FAILURE
+    } else {
+        EXIT_OK
+    }
 }
 
 /// Loads a run from a JSON report written by [`super::json`].

@@ -165,7 +165,7 @@ struct ReportOut<'a> {
     started_unix: u64,
     duration_ms: u64,
     filters: &'a [String],
-    harness_error: &'a Option<String>,
+    harness_error: Option<String>,
     status: &'static str,
     exit_code: i32,
     summary: Summary,
@@ -239,7 +239,9 @@ pub fn render_with_baseline(run: &RunResult, baseline: Option<&BaselineDiff>) ->
         started_unix: meta.started_unix,
         duration_ms: meta.duration_ms,
         filters: &meta.filters,
-        harness_error: &meta.harness_error,
+        // The run's own error plus the unanswered cases: never null when
+        // the status is `harness-error`.
+        harness_error: super::summary::harness_error(run),
         status: summary.status(),
         exit_code: summary.exit_code(),
         summary,
@@ -281,7 +283,7 @@ pub fn parse(text: &str) -> Result<RunResult, ParseError> {
             elapsed_us: case.elapsed_us,
         })
         .collect();
-    Ok(RunResult {
+    let mut run = RunResult {
         meta: RunMeta {
             framecheck_version: report.framecheck_version,
             catalogue_hash: report.catalogue_hash,
@@ -290,10 +292,28 @@ pub fn parse(text: &str) -> Result<RunResult, ParseError> {
             started_unix: report.started_unix,
             duration_ms: report.duration_ms,
             filters: report.filters,
-            harness_error: report.harness_error,
+            harness_error: None,
         },
         results,
-    })
+    };
+    run.meta.harness_error = own_harness_error(report.harness_error, &run);
+    Ok(run)
+}
+
+/// The written `harness_error` minus the part derived from the results
+/// ([`super::summary::unanswered`]), which the summary adds back.
+fn own_harness_error(written: Option<String>, run: &RunResult) -> Option<String> {
+    let written = written?;
+    let Some(derived) = super::summary::unanswered(run) else {
+        return Some(written);
+    };
+    if written == derived {
+        return None;
+    }
+    match written.strip_suffix(&derived) {
+        Some(own) => own.strip_suffix("; ").map(str::to_string).or(Some(written)),
+        None => Some(written),
+    }
 }
 
 /// `framecheck-report/1` and `framecheck-report/1.x` are readable; another

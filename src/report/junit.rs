@@ -23,7 +23,7 @@ use quick_junit::{NonSuccessKind, Property, Report, TestCase, TestCaseStatus, Te
 
 use super::escape::{truncate, visible, visible_lines};
 use super::markdown::MAX_SHOWN_BYTES;
-use super::summary::Summary;
+use super::summary::{harness_error, Summary};
 use crate::catalogue::Category;
 use crate::oracle::Check;
 use crate::runner::{CaseResult, Outcome, RunResult, Verdict};
@@ -35,10 +35,32 @@ const MAX_JUNIT_TEXT_BYTES: usize = 64 * 1024;
 /// Renders `run` as JUnit XML.
 pub fn render(run: &RunResult) -> String {
     let summary = Summary::of(run);
+    let harness_error = harness_error(run);
     let meta = &run.meta;
     let level = meta.level;
     let mut report = Report::new(format!("framecheck {}", visible(&meta.target.name)));
     report.set_time(Duration::from_millis(meta.duration_ms));
+    // A harness error is a failing test of its own, so a run that did not
+    // finish (even one with no case run at all) is never a green JUnit file.
+    if let Some(error) = &harness_error {
+        let mut suite = TestSuite::new("harness");
+        suite.add_property(Property::new("level", level.name()));
+        suite.add_property(Property::new(
+            "highest-level-held",
+            summary.level_held_text(),
+        ));
+        suite.add_property(Property::new(
+            "harness-error",
+            visible(&truncate(error, MAX_JUNIT_TEXT_BYTES)),
+        ));
+        let mut status = TestCaseStatus::non_success(NonSuccessKind::Error);
+        status.set_type("harness-error");
+        status.set_message(visible(&truncate(error, MAX_JUNIT_TEXT_BYTES)));
+        let mut case = TestCase::new("harness-error", status);
+        case.set_classname("harness");
+        suite.add_test_case(case);
+        report.add_test_suite(suite);
+    }
     for category in Category::ALL {
         let cases: Vec<&CaseResult> = run
             .results
@@ -60,9 +82,9 @@ pub fn render(run: &RunResult) -> String {
         ));
         suite.add_property(Property::new(
             "highest-level-held",
-            summary.highest_level_held.map_or("none", |l| l.name()),
+            summary.level_held_text(),
         ));
-        if let Some(error) = &meta.harness_error {
+        if let Some(error) = &harness_error {
             suite.add_property(Property::new(
                 "harness-error",
                 visible(&truncate(error, MAX_JUNIT_TEXT_BYTES)),

@@ -19,7 +19,7 @@ use std::fmt::Write as _;
 
 use super::baseline::{BaselineDiff, DiffEntry};
 use super::escape::{md_block, md_code, md_inline, truncate, visible};
-use super::summary::Summary;
+use super::summary::{harness_error, Summary};
 use crate::catalogue::Category;
 use crate::level::ReaderLevel;
 use crate::oracle::{ExcerptSource, Finding};
@@ -58,7 +58,7 @@ pub fn render_with_baseline(run: &RunResult, baseline: Option<&BaselineDiff>) ->
     write_status(&mut out, run, &summary);
     write_category_table(&mut out, &summary);
     write_weaknesses(&mut out, run);
-    if let Some(error) = &meta.harness_error {
+    if let Some(error) = &harness_error(run) {
         let _ = writeln!(out, "## Harness error\n");
         let _ = writeln!(
             out,
@@ -86,7 +86,7 @@ fn write_status(out: &mut String, run: &RunResult, summary: &Summary) {
     };
     let held = match summary.highest_level_held {
         Some(level) => format!("`{}`", level.name()),
-        None => "none (fails at `exact`)".to_string(),
+        None => summary.level_held_text(),
     };
     let _ = writeln!(
         out,
@@ -504,12 +504,8 @@ pub fn terminal_summary_with_baseline(run: &RunResult, baseline: Option<&Baselin
         at.error,
         at.skipped
     );
-    let _ = writeln!(
-        out,
-        "highest level held: {}",
-        summary.highest_level_held.map_or("none", ReaderLevel::name)
-    );
-    if let Some(error) = &meta.harness_error {
+    let _ = writeln!(out, "highest level held: {}", summary.level_held_text());
+    if let Some(error) = &harness_error(run) {
         let _ = writeln!(
             out,
             "harness error: {}",
@@ -602,6 +598,16 @@ pub fn terminal_summary_with_baseline(run: &RunResult, baseline: Option<&Baselin
         if hidden > 0 {
             let _ = writeln!(out, "  and {hidden} more new failures");
         }
+        let gate = super::baseline::gate_exit_code(&summary, diff);
+        let _ = writeln!(
+            out,
+            "baseline gate: exit {gate} ({})",
+            match gate {
+                0 => "only failures the baseline accepts",
+                1 => "new failures",
+                _ => "the run is incomplete",
+            }
+        );
     }
     out.push_str(
         "\nnote: structural checks only. Framing marks provenance and raises cost; \

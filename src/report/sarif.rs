@@ -135,7 +135,7 @@ pub fn log(run: &RunResult) -> Value {
             _ => {}
         }
     }
-    if let Some(error) = &meta.harness_error {
+    if let Some(error) = &super::summary::harness_error(run) {
         notifications.push(json!({
             "level": "error",
             "message": { "text": format!(
@@ -167,6 +167,7 @@ pub fn log(run: &RunResult) -> Value {
                 "status": summary.status(),
                 "exitCode": summary.exit_code(),
                 "highestLevelHeld": summary.highest_level_held.map(|l| l.name()),
+                "levelHeld": summary.level_held_text(),
                 "catalogueHash": meta.catalogue_hash,
                 "startedUnix": meta.started_unix,
                 "durationMs": meta.duration_ms,

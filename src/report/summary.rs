@@ -102,12 +102,48 @@ pub struct Summary {
     /// Cases not run for a missing capability.
     pub skipped: usize,
     /// The highest level L such that no case fails a security check at any
-    /// level up to and including L; `None` when some case fails even at
-    /// `exact`. Only `fail` verdicts count here: fidelity failures and
-    /// errors do not depend on the level.
+    /// level up to and including L, and at least one case passed (or was
+    /// refused as allowed) at each of them. `None` when some case fails even
+    /// at `exact`, when nothing passed, and whenever the run is incomplete
+    /// ([`Summary::harness_error`]): a level is evidence, and a run with
+    /// holes or with nothing judged is not evidence of any level.
     pub highest_level_held: Option<ReaderLevel>,
-    /// Whether the harness reported an error of its own.
+    /// Whether the run is incomplete: the harness reported an error of its
+    /// own, or some case ended in `error` and has no verdict. Always agrees
+    /// with [`harness_error`] and with the `harness-error` status.
     pub harness_error: bool,
+}
+
+/// Why `run` is incomplete, if it is: the harness's own error, and the
+/// count of cases the target did not answer. Every report states this text
+/// as its harness error, so a report's `harness_error` and its status can
+/// never disagree.
+pub fn harness_error(run: &RunResult) -> Option<String> {
+    match (&run.meta.harness_error, unanswered(run)) {
+        (Some(own), Some(unanswered)) => Some(format!("{own}; {unanswered}")),
+        (Some(own), None) => Some(own.clone()),
+        (None, unanswered) => unanswered,
+    }
+}
+
+/// The part of [`harness_error`] derived from the results: how many cases
+/// the target did not answer. [`super::json::parse`] strips it again, so a
+/// report reads back into the run it was made from.
+pub fn unanswered(run: &RunResult) -> Option<String> {
+    let errors = run
+        .results
+        .iter()
+        .filter(|r| r.verdict_at(run.meta.level) == Verdict::Error)
+        .count();
+    let unanswered = (errors > 0).then(|| {
+        format!(
+            "{errors} case{} ended in a target error (crash, hang or protocol violation) \
+             and {} no verdict",
+            if errors == 1 { "" } else { "s" },
+            if errors == 1 { "has" } else { "have" },
+        )
+    });
+    unanswered
 }
 
 impl Summary {
@@ -141,10 +177,15 @@ impl Summary {
                 fails_at_level[index] |= verdict == Verdict::Fail;
             }
         }
+        let incomplete = harness_error(run).is_some();
+        let held_at = |l: &ReaderLevel, fails: bool| {
+            let counts = by_level.get(l).copied().unwrap_or_default();
+            !fails && counts.pass + counts.refused > 0
+        };
         let highest_level_held = ReaderLevel::ALL
             .iter()
             .zip(fails_at_level)
-            .take_while(|(_, fails)| !fails)
+            .take_while(|(l, fails)| !incomplete && held_at(l, *fails))
             .map(|(&l, _)| l)
             .last();
         let at_level = by_level.get(&level).copied().unwrap_or_default();
@@ -158,7 +199,25 @@ impl Summary {
             errors: at_level.error,
             skipped: at_level.skipped,
             highest_level_held,
-            harness_error: run.meta.harness_error.is_some(),
+            harness_error: incomplete,
+        }
+    }
+
+    /// The highest level held as reports print it, with the reason when
+    /// there is none: the run is incomplete, nothing passed, or a case fails
+    /// even at `exact`.
+    pub fn level_held_text(&self) -> String {
+        match self.highest_level_held {
+            Some(level) => level.name().to_string(),
+            None if self.harness_error => "none (the run is incomplete)".to_string(),
+            None if self
+                .by_level
+                .values()
+                .all(|counts| counts.pass + counts.refused == 0) =>
+            {
+                "none (no case passed)".to_string()
+            }
+            None => "none (fails at exact)".to_string(),
         }
     }
 

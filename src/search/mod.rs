@@ -1,0 +1,581 @@
+//! Black-box attack search: mutate catalogue payloads, run them through any
+//! target, and keep the inputs that break the frame.
+//!
+//! A fixed catalogue finds only the breakouts someone thought of. The search
+//! takes every security case that wraps content, applies one to three random
+//! mutation operators ([`Operator`]) to the delimiters in its input (case
+//! flips, invisible splices, lookalike letters and brackets, whitespace
+//! inside delimiters, line-break variants, nesting, duplication, splitting a
+//! delimiter between an attribute and the content, control characters and
+//! ANSI/OSC sequences), and asks the oracle about the result.
+//!
+//! A failing mutant counts as **new** when the mutation caused the failure:
+//! the catalogue case it grew from passes that check unmutated on this
+//! target. Only the first failure per signature (the failed check plus the
+//! set of operator families that produced it) is kept. Each new failure is
+//! shrunk (delta debugging over the characters of each field, keeping the same
+//! check failing at the same level), written as a catalogue case, and
+//! **replayed**: the written case is loaded, instantiated and run through
+//! the runner and oracle like any catalogue case ([`replay`]), and the
+//! finding is reported only if that run fails. A finding that does not
+//! replay is counted in [`SearchReport::unconfirmed`] and dropped.
+//!
+//! The mutant's canary bookkeeping follows the mutation: an operator that
+//! moves text carrying the canary into another field (split-across-attribute
+//! moves it into an attribute value) changes where the canary belongs, so
+//! the fields are recomputed from where the canary actually is
+//! ([`canary_fields`]).
+//!
+//! A search that could not do its job is a harness error
+//! ([`SearchReport::harness_error`]), never a clean result: the target never
+//! answered, no mutant was tried, or the pass that learns the catalogue's
+//! known failures did not finish within the budget.
+//!
+//! Runs are deterministic for a given `--seed`: the generator is a SplitMix64
+//! stream. A time budget truncates that stream at a machine-dependent point; a
+//! case budget does not.
+
+mod emit;
+mod mutate;
+mod replay;
+
+use std::collections::BTreeSet;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+
+pub use emit::{render_markdown, render_terminal_summary, to_catalogue_files};
+pub use mutate::Operator;
+
+use crate::adapter::{Framing, TargetError, WrapRequest};
+use crate::catalogue::{Category, ConcreteCase, Expectation, Field, Input, Operation};
+use crate::level::ReaderLevel;
+use crate::oracle::{self, Check, CheckClass, Finding};
+use crate::profile::TargetProfile;
+use mutate::SplitMix64;
+
+/// How long a search may run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Budget {
+    /// At most this many mutants (shrinking not counted).
+    Cases(u64),
+    /// At most this much wall time, shrinking included.
+    Time(Duration),
+}
+
+impl std::str::FromStr for Budget {
+    type Err = String;
+
+    /// `500` is a number of mutants; `60s` or `2m` a time budget.
+    fn from_str(text: &str) -> Result<Budget, String> {
+        let text = text.trim();
+        let (number, unit) = text.split_at(
+            text.find(|c: char| !c.is_ascii_digit())
+                .unwrap_or(text.len()),
+        );
+        let value: u64 = number.parse().map_err(|_| {
+            format!("budget {text:?}: expected a number of cases, or seconds like 60s")
+        })?;
+        match unit {
+            "" => Ok(Budget::Cases(value)),
+            "s" => Ok(Budget::Time(Duration::from_secs(value))),
+            "m" => Ok(Budget::Time(Duration::from_secs(value * 60))),
+            _ => Err(format!("budget {text:?}: unit must be s or m")),
+        }
+    }
+}
+
+/// Search settings.
+#[derive(Debug, Clone)]
+pub struct SearchOptions {
+    /// Mutants or time.
+    pub budget: Budget,
+    /// Seed of the mutation stream.
+    pub seed: u64,
+    /// Level at which a mutant must fail to count.
+    pub level: ReaderLevel,
+    /// Most target calls spent shrinking one finding.
+    pub shrink_calls: usize,
+    /// Stop after this many new findings.
+    pub max_findings: usize,
+}
+
+/// One new failing input, shrunk and confirmed by replaying its written case.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SearchFinding {
+    /// Stable id derived from the target and the shrunk input; also the
+    /// written case's id.
+    pub id: String,
+    /// The catalogue case the mutant grew from.
+    pub seed_case: String,
+    /// Its category.
+    pub category: Category,
+    /// Operators applied, in order.
+    pub operators: Vec<String>,
+    /// The request of the written case, as it was replayed.
+    pub request: WrapRequest,
+    /// The canary planted in the request, if any.
+    pub canary: Option<String>,
+    /// Fields that carry the canary in [`SearchFinding::request`].
+    pub canary_fields: Vec<Field>,
+    /// What the oracle found when the written case was replayed.
+    pub finding: Finding,
+}
+
+/// What a search did.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SearchReport {
+    /// Target name.
+    pub target: String,
+    /// Seed used.
+    pub seed: u64,
+    /// Level a failure had to reach.
+    pub level: ReaderLevel,
+    /// Mutants tried.
+    pub mutants_tried: u64,
+    /// Mutants that failed a security check (new or not).
+    pub mutants_failing: u64,
+    /// Target errors (crash, timeout) met while searching.
+    pub target_errors: u64,
+    /// Catalogue cases that already fail a security check unmutated, as
+    /// `case id: check`; mutants of these failing the same check are not new.
+    pub known_failures: Vec<String>,
+    /// New failures, shrunk and replayed.
+    pub findings: Vec<SearchFinding>,
+    /// New failures whose written case did not fail when replayed (or could
+    /// not be replayed within the budget); not reported.
+    #[serde(default)]
+    pub unconfirmed: u64,
+    /// Why the search could not do its job, when it could not. A search with
+    /// a harness error proves nothing about the target, findings or not.
+    #[serde(default)]
+    pub harness_error: Option<String>,
+    /// Wall time in milliseconds.
+    pub duration_ms: u64,
+}
+
+/// The target, the profile and the level, with the bookkeeping of every call
+/// made: whether the target ever answered, and its first failure.
+struct Probe<'a> {
+    profile: &'a TargetProfile,
+    framing: &'a mut dyn Framing,
+    level: ReaderLevel,
+    answered: u64,
+    errors: u64,
+    first_error: Option<String>,
+}
+
+impl Probe<'_> {
+    /// Wraps `request` as a mutant of `case` and returns the security
+    /// findings at the probe's level. A refusal is an answer with no finding.
+    fn security_findings(
+        &mut self,
+        case: &ConcreteCase,
+        request: &WrapRequest,
+    ) -> Result<Vec<Finding>, TargetError> {
+        let framed = match self.framing.wrap(request) {
+            Ok(framed) => framed,
+            Err(TargetError::Refused(_)) => {
+                self.answered += 1;
+                return Ok(Vec::new());
+            }
+            Err(error) => {
+                self.errors += 1;
+                self.first_error.get_or_insert_with(|| error.to_string());
+                return Err(error);
+            }
+        };
+        self.answered += 1;
+        let mutant = mutant_case(case, request);
+        Ok(oracle::judge_wrap(&mutant, self.profile, request, &framed)
+            .into_iter()
+            .filter(|f| f.class == CheckClass::Security && f.levels.contains(&self.level))
+            .collect())
+    }
+}
+
+/// The fields of `request` that carry `canary`, in the order instantiation
+/// lists them. Recomputed for every mutant: an operator may move the canary
+/// to another field, and the oracle judges it where it now is.
+pub fn canary_fields(canary: &str, request: &WrapRequest) -> Vec<Field> {
+    if canary.is_empty() {
+        return Vec::new();
+    }
+    let in_attributes = request
+        .attributes
+        .iter()
+        .any(|(k, v)| k.contains(canary) || v.contains(canary));
+    [
+        (Field::Content, request.content.contains(canary)),
+        (Field::Kind, request.kind.contains(canary)),
+        (Field::Attributes, in_attributes),
+        (Field::Provenance, request.provenance.contains(canary)),
+    ]
+    .into_iter()
+    .filter(|(_, carries)| *carries)
+    .map(|(field, _)| field)
+    .collect()
+}
+
+/// `case` with `request` as its input and the canary bookkeeping redone.
+fn mutant_case(case: &ConcreteCase, request: &WrapRequest) -> ConcreteCase {
+    let mut mutant = case.clone();
+    mutant.canary_fields = canary_fields(&case.canary, request);
+    mutant.input = Input::Wrap(request.clone());
+    mutant
+}
+
+/// When the search must stop: the budget's deadline or a cancel request.
+struct Clock<'a> {
+    deadline: Option<Instant>,
+    cancel: &'a AtomicBool,
+}
+
+impl Clock<'_> {
+    fn out_of_time(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d) || self.cancel.load(Ordering::SeqCst)
+    }
+}
+
+/// Runs the search. `cases` are the catalogue's cases instantiated for
+/// `profile`; the security cases among them that wrap content are the seeds.
+pub fn search(
+    cases: &[ConcreteCase],
+    profile: &TargetProfile,
+    framing: &mut dyn Framing,
+    options: &SearchOptions,
+    cancel: &AtomicBool,
+) -> SearchReport {
+    let started = Instant::now();
+    let clock = Clock {
+        deadline: match options.budget {
+            Budget::Time(limit) => Some(started + limit),
+            Budget::Cases(_) => None,
+        },
+        cancel,
+    };
+    let seeds: Vec<&ConcreteCase> = cases
+        .iter()
+        .filter(|c| {
+            c.expect == Expectation::Hold
+                && matches!(c.operation, Operation::Wrap | Operation::Roundtrip)
+                && matches!(c.input, Input::Wrap(_))
+                && c.requires.iter().all(|cap| profile.can(*cap))
+        })
+        .collect();
+    let mut probe = Probe {
+        profile,
+        framing,
+        level: options.level,
+        answered: 0,
+        errors: 0,
+        first_error: None,
+    };
+    let (known, known_complete) = known_failures(&seeds, &mut probe, &clock);
+    let mut report = SearchReport {
+        target: profile.name.clone(),
+        seed: options.seed,
+        level: options.level,
+        mutants_tried: 0,
+        mutants_failing: 0,
+        target_errors: 0,
+        known_failures: known
+            .iter()
+            .map(|(id, check)| format!("{id}: {check}"))
+            .collect(),
+        findings: Vec::new(),
+        unconfirmed: 0,
+        harness_error: None,
+        duration_ms: 0,
+    };
+    if known_complete {
+        explore(&seeds, &known, &mut probe, &clock, options, &mut report);
+    }
+    report.target_errors = probe.errors;
+    report.harness_error = harness_error(&report, &probe, seeds.len(), known_complete);
+    report.duration_ms = started.elapsed().as_millis() as u64;
+    report
+}
+
+/// Runs every seed unmutated and records the security checks it already
+/// fails. The second value is false when the budget ran out first: without
+/// the whole list, no failure can be told new from known.
+fn known_failures(
+    seeds: &[&ConcreteCase],
+    probe: &mut Probe,
+    clock: &Clock,
+) -> (BTreeSet<(String, Check)>, bool) {
+    let mut known = BTreeSet::new();
+    for case in seeds {
+        if clock.out_of_time() {
+            return (known, false);
+        }
+        if let Input::Wrap(request) = &case.input {
+            if let Ok(findings) = probe.security_findings(case, request) {
+                for finding in findings {
+                    known.insert((case.id.clone(), finding.check));
+                }
+            }
+        }
+    }
+    (known, true)
+}
+
+/// Why the search proves nothing, if it does not.
+fn harness_error(
+    report: &SearchReport,
+    probe: &Probe,
+    seeds: usize,
+    known_complete: bool,
+) -> Option<String> {
+    if probe.answered == 0 && probe.errors > 0 {
+        return Some(format!(
+            "the target never answered: all {} calls failed (first: {})",
+            probe.errors,
+            probe.first_error.as_deref().unwrap_or("unknown")
+        ));
+    }
+    if !known_complete {
+        return Some(format!(
+            "the budget ran out while running the {seeds} catalogue seed cases unmutated \
+             (needed to tell new failures from known ones); no mutant was tried; \
+             raise --budget"
+        ));
+    }
+    if report.mutants_tried == 0 {
+        return Some(if seeds == 0 {
+            "no mutant was tried: no catalogue case is a hold case wrapping content \
+             that this target supports (check --only and the profile's capabilities)"
+                .to_string()
+        } else {
+            "no mutant was tried within the budget; raise --budget".to_string()
+        });
+    }
+    None
+}
+
+/// The mutation loop: mutate, judge, and for each new signature shrink,
+/// replay and record.
+fn explore(
+    seeds: &[&ConcreteCase],
+    known: &BTreeSet<(String, Check)>,
+    probe: &mut Probe,
+    clock: &Clock,
+    options: &SearchOptions,
+    report: &mut SearchReport,
+) {
+    let mut rng = SplitMix64(options.seed);
+    let mut found_signatures = BTreeSet::new();
+    let tokens: Vec<String> = probe
+        .profile
+        .delimiters
+        .all_tokens()
+        .iter()
+        .map(|t| t.to_string())
+        .collect();
+    while !seeds.is_empty() && !clock.out_of_time() && report.findings.len() < options.max_findings
+    {
+        if let Budget::Cases(limit) = options.budget {
+            if report.mutants_tried >= limit {
+                break;
+            }
+        }
+        let case = seeds[rng.below(seeds.len())];
+        let Input::Wrap(original) = &case.input else {
+            continue;
+        };
+        let mut request = original.clone();
+        let mut operators = Vec::new();
+        for _ in 0..1 + rng.below(3) {
+            if let Some(operator) = mutate::mutate(&mut request, &tokens, probe.profile, &mut rng) {
+                operators.push(operator);
+            }
+        }
+        if operators.is_empty() {
+            continue;
+        }
+        report.mutants_tried += 1;
+        let Ok(findings) = probe.security_findings(case, &request) else {
+            continue;
+        };
+        let Some(finding) = findings.into_iter().next() else {
+            continue;
+        };
+        report.mutants_failing += 1;
+        let sig = signature(finding.check, &operators);
+        // New means the mutation caused the failure: the seed case passes
+        // this check unmutated. One finding per signature keeps it readable.
+        if known.contains(&(case.id.clone(), finding.check)) || found_signatures.contains(&sig) {
+            continue;
+        }
+        found_signatures.insert(sig);
+        let (request, finding) = shrink(case, probe, request, finding, options.shrink_calls, clock);
+        let id = emit::finding_id(&probe.profile.name, &request);
+        // Different mutants often shrink to the same input.
+        if report.findings.iter().any(|f| f.id == id) {
+            continue;
+        }
+        let candidate = SearchFinding {
+            id,
+            seed_case: case.id.clone(),
+            category: case.category,
+            operators: operators.iter().map(|o| o.name().to_string()).collect(),
+            canary_fields: canary_fields(&case.canary, &request),
+            canary: Some(case.canary.clone()).filter(|c| request_mentions(&request, c)),
+            request,
+            finding,
+        };
+        match confirm(candidate, probe, clock, report) {
+            Some(confirmed) => report.findings.push(confirmed),
+            None => report.unconfirmed += 1,
+        }
+    }
+}
+
+fn request_mentions(request: &WrapRequest, text: &str) -> bool {
+    !text.is_empty() && !canary_fields(text, request).is_empty()
+}
+
+/// Replays `candidate`'s written case; returns the finding as replayed, or
+/// `None` when it does not fail (or time ran out before it could be run).
+fn confirm(
+    candidate: SearchFinding,
+    probe: &mut Probe,
+    clock: &Clock,
+    report: &SearchReport,
+) -> Option<SearchFinding> {
+    if clock.out_of_time() {
+        return None;
+    }
+    let confirmed = replay::replay(
+        &candidate,
+        report.seed,
+        probe.profile,
+        &mut *probe.framing,
+        probe.level,
+    )
+    .ok()?;
+    let Input::Wrap(request) = confirmed.case.input else {
+        return None;
+    };
+    Some(SearchFinding {
+        canary: Some(confirmed.case.canary.clone()).filter(|c| request_mentions(&request, c)),
+        canary_fields: confirmed.case.canary_fields,
+        request,
+        finding: confirmed.finding,
+        ..candidate
+    })
+}
+
+fn signature(check: Check, operators: &[Operator]) -> String {
+    let families: BTreeSet<&str> = operators.iter().map(|o| o.family()).collect();
+    let families: Vec<&str> = families.into_iter().collect();
+    format!("{}[{}]", check.name(), families.join("+"))
+}
+
+/// Delta debugging over each field's characters: drop chunks while the same
+/// check still fails at the probe's level.
+fn shrink(
+    case: &ConcreteCase,
+    probe: &mut Probe,
+    mut request: WrapRequest,
+    mut finding: Finding,
+    mut calls: usize,
+    clock: &Clock,
+) -> (WrapRequest, Finding) {
+    let check = finding.check;
+    let canary = case.canary.clone();
+    let field_count = 3 + request.attributes.len();
+    for field in 0..field_count {
+        let mut chunk = field_text(&mut request, field)
+            .chars()
+            .count()
+            .div_ceil(2)
+            .max(1);
+        while chunk >= 1 && calls > 0 && !clock.out_of_time() {
+            let mut changed = false;
+            let mut at = 0;
+            loop {
+                let chars: Vec<char> = field_text(&mut request, field).chars().collect();
+                if at >= chars.len() || calls == 0 {
+                    break;
+                }
+                let end = (at + chunk).min(chars.len());
+                let candidate: String = chars[..at].iter().chain(&chars[end..]).collect();
+                // The canary marks where the attacker's text lands; keep it whole.
+                if !canary.is_empty()
+                    && field_text(&mut request, field).contains(&canary)
+                    && !candidate.contains(&canary)
+                {
+                    at = end;
+                    continue;
+                }
+                let mut trial = request.clone();
+                *field_text(&mut trial, field) = candidate;
+                calls -= 1;
+                let still = probe
+                    .security_findings(case, &trial)
+                    .ok()
+                    .and_then(|found| found.into_iter().find(|f| f.check == check));
+                match still {
+                    Some(f) => {
+                        request = trial;
+                        finding = f;
+                        changed = true;
+                    }
+                    None => at = end,
+                }
+            }
+            if !changed {
+                if chunk == 1 {
+                    break;
+                }
+                chunk = chunk.div_ceil(2);
+            }
+        }
+    }
+    (request, finding)
+}
+
+fn field_text(request: &mut WrapRequest, field: usize) -> &mut String {
+    match field {
+        0 => &mut request.content,
+        1 => &mut request.provenance,
+        2 => &mut request.kind,
+        n => request
+            .attributes
+            .values_mut()
+            .nth(n - 3)
+            .expect("field index in range"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeMap;
+
+    fn request(content: &str, title: &str) -> WrapRequest {
+        WrapRequest {
+            content: content.into(),
+            kind: "tool-result".into(),
+            attributes: BTreeMap::from([("title".to_string(), title.to_string())]),
+            provenance: "Fetched.".into(),
+        }
+    }
+
+    #[test]
+    fn canary_fields_follow_the_canary_into_an_attribute() {
+        // What split-across-attribute does when the cut carries the canary.
+        assert_eq!(
+            canary_fields("CANARY_1", &request("x", "<a CANARY_1")),
+            vec![Field::Attributes]
+        );
+        assert_eq!(
+            canary_fields("CANARY_1", &request("CANARY_1", "CANARY_1")),
+            vec![Field::Content, Field::Attributes]
+        );
+        assert!(canary_fields("", &request("x", "y")).is_empty());
+    }
+}

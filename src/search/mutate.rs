@@ -1,0 +1,398 @@
+//! Mutation operators: small edits to a wrap request's delimiters that a
+//! careless framing may not neutralise, and the random stream that picks
+//! them.
+//!
+//! Every operator works on the spans where a target token occurs (ASCII case
+//! folded), so mutants stay close to the catalogue payloads they grew from.
+//! The control-character operators splice NUL, C0 and C1 controls, DEL, ESC
+//! and ANSI/OSC sequences next to and inside delimiters: a framing that
+//! strips controls *after* neutralising delimiters rebuilds a live one, and a
+//! framing that chokes on NUL shows up as a target error.
+
+use crate::adapter::WrapRequest;
+use crate::level::ReaderLevel;
+use crate::profile::{Capability, TargetProfile};
+
+/// A mutation operator. Closed set; [`Operator::name`] is the stable name
+/// written into reports and found cases.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Operator {
+    /// ASCII case flips inside a token.
+    CaseFlip,
+    /// An invisible character spliced into a token.
+    SpliceInvisible,
+    /// A letter replaced by a lookalike a Unicode reader folds back.
+    LookalikeLetter,
+    /// The opening bracket replaced by a lookalike.
+    BracketLookalike,
+    /// Whitespace before or after a token.
+    WhitespaceInDelimiter,
+    /// A line feed replaced by another line break (lone CR, U+2028…).
+    LineBreak,
+    /// The field wrapped in a frame of its own.
+    Nest,
+    /// A delimiter written twice.
+    Duplicate,
+    /// The start of a delimiter moved from the content into an attribute.
+    SplitAcrossAttribute,
+    /// A C0 or C1 control, DEL or NUL spliced into or next to a delimiter.
+    ControlSplice,
+    /// An ANSI CSI or OSC escape sequence written before a delimiter.
+    AnsiSequence,
+}
+
+impl Operator {
+    /// Every operator, in the order the random stream indexes them.
+    pub const ALL: [Operator; 11] = [
+        Operator::CaseFlip,
+        Operator::SpliceInvisible,
+        Operator::LookalikeLetter,
+        Operator::BracketLookalike,
+        Operator::WhitespaceInDelimiter,
+        Operator::LineBreak,
+        Operator::Nest,
+        Operator::Duplicate,
+        Operator::SplitAcrossAttribute,
+        Operator::ControlSplice,
+        Operator::AnsiSequence,
+    ];
+
+    /// The stable name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Operator::CaseFlip => "case-flip",
+            Operator::SpliceInvisible => "splice-invisible",
+            Operator::LookalikeLetter => "lookalike-letter",
+            Operator::BracketLookalike => "bracket-lookalike",
+            Operator::WhitespaceInDelimiter => "whitespace-in-delimiter",
+            Operator::LineBreak => "line-break",
+            Operator::Nest => "nest",
+            Operator::Duplicate => "duplicate",
+            Operator::SplitAcrossAttribute => "split-across-attribute",
+            Operator::ControlSplice => "control-splice",
+            Operator::AnsiSequence => "ansi-sequence",
+        }
+    }
+
+    /// The family a failure signature groups operators by.
+    pub fn family(self) -> &'static str {
+        match self {
+            Operator::CaseFlip => "case",
+            Operator::SpliceInvisible => "invisible",
+            Operator::LookalikeLetter => "lookalike",
+            Operator::BracketLookalike => "bracket",
+            Operator::WhitespaceInDelimiter => "whitespace",
+            Operator::LineBreak => "line-break",
+            Operator::Nest => "nest",
+            Operator::Duplicate => "duplicate",
+            Operator::SplitAcrossAttribute => "split",
+            Operator::ControlSplice | Operator::AnsiSequence => "control",
+        }
+    }
+}
+
+/// Controls a framing may drop, mangle or choke on: NUL, other C0 controls
+/// (BEL, backspace, ESC, unit separator), DEL, and C1 controls (CSI, OSC,
+/// string terminator, a private-use control). Tab and line breaks are the
+/// other operators' business.
+pub(super) const CONTROLS: &[char] = &[
+    '\u{00}', '\u{01}', '\u{07}', '\u{08}', '\u{1B}', '\u{1F}', '\u{7F}', '\u{80}', '\u{8D}',
+    '\u{9B}', '\u{9C}', '\u{9D}',
+];
+
+/// Escape sequences a terminal acts on: erase line and return, conceal,
+/// cursor up, an OSC window title ended by BEL, an OSC 8 hyperlink ended by
+/// ST, and the 8-bit CSI form.
+pub(super) const ANSI_SEQUENCES: &[&str] = &[
+    "\u{1B}[2K\r",
+    "\u{1B}[8m",
+    "\u{1B}[1A",
+    "\u{1B}]0;framecheck\u{07}",
+    "\u{1B}]8;;https://example.test/\u{1B}\\",
+    "\u{9B}2K",
+];
+
+const INVISIBLES: &[char] = &[
+    '\u{200B}',
+    '\u{200C}',
+    '\u{200D}',
+    '\u{2060}',
+    '\u{00AD}',
+    '\u{FEFF}',
+    '\u{034F}',
+    '\u{180B}',
+    '\u{FE0F}',
+    '\u{200E}',
+    '\u{202E}',
+    '\u{2066}',
+    '\u{E0020}',
+    '\u{E0061}',
+    '\u{E007F}',
+    '\u{3164}',
+];
+const LINE_BREAKS: &[&str] = &[
+    "\r\n", "\r", "\u{2028}", "\u{2029}", "\u{85}", "\u{0B}", "\n\n", "\u{0C}",
+];
+const SPACES: &[char] = &[' ', '\t', '\u{A0}', '\u{3000}', '\u{2009}', '\n'];
+
+/// Lookalikes for an ASCII letter, any of which a Unicode reader folds back.
+fn letter_lookalikes(c: char) -> Vec<char> {
+    let mut out = Vec::new();
+    if c.is_ascii_graphic() {
+        out.push(char::from_u32(c as u32 + 0xFEE0).unwrap_or(c)); // fullwidth
+    }
+    if c.is_ascii_alphabetic() {
+        let (upper_base, lower_base) = (c.is_ascii_uppercase(), c as u32);
+        // Mathematical alphanumeric blocks that NFKC folds to ASCII.
+        for block in [0x1D400u32, 0x1D434, 0x1D468, 0x1D5A0, 0x1D5D4, 0x1D670] {
+            let offset = if upper_base {
+                lower_base - 'A' as u32
+            } else {
+                26 + lower_base - 'a' as u32
+            };
+            if let Some(m) = char::from_u32(block + offset) {
+                if crate::level::fold_char(m, ReaderLevel::Unicode)
+                    == c.to_ascii_lowercase().to_string()
+                {
+                    out.push(m);
+                }
+            }
+        }
+        let circled = if upper_base {
+            0x24B6 + lower_base - 'A' as u32
+        } else {
+            0x24D0 + lower_base - 'a' as u32
+        };
+        out.extend(char::from_u32(circled));
+    }
+    // Any non-ASCII character whose reading is this letter (Cyrillic, Greek…).
+    for candidate in "аеорсхуіјѕһԁԛԝвкмнтАЕОРСХУІЈЅВКМНТαειοκνρτυχΑΕΙΟΚΡΤΧΖΒıɑɡ‐−ſK".chars()
+    {
+        if crate::level::fold_char(candidate, ReaderLevel::Unicode)
+            == c.to_ascii_lowercase().to_string()
+        {
+            out.push(candidate);
+        }
+    }
+    out
+}
+
+fn bracket_lookalikes(c: char) -> &'static [char] {
+    match c {
+        '<' => &['‹', '❮', '⟨', '〈', '＜', '﹤', '˂', 'ᐸ'],
+        '>' => &['›', '❯', '⟩', '〉', '＞', '﹥', '˃', 'ᐳ'],
+        '[' => &['［', '⟦', '〔', '⁅'],
+        ']' => &['］', '⟧', '〕', '⁆'],
+        '/' => &['∕', '⁄', '／', '⧸', '╱'],
+        _ => &[],
+    }
+}
+
+/// Byte ranges of ASCII case-insensitive token occurrences in `text`.
+fn token_spans(text: &str, tokens: &[String]) -> Vec<std::ops::Range<usize>> {
+    let lower = text.to_ascii_lowercase();
+    let mut spans = Vec::new();
+    for token in tokens {
+        let needle = token.to_ascii_lowercase();
+        let mut from = 0;
+        while let Some(at) = lower[from..].find(&needle) {
+            let start = from + at;
+            spans.push(start..start + needle.len());
+            from = start + needle.len();
+        }
+    }
+    spans.sort_by_key(|r| r.start);
+    spans
+}
+
+/// Applies one random operator to one field of `request`; returns its name,
+/// or `None` when it found nothing to change.
+pub(super) fn mutate(
+    request: &mut WrapRequest,
+    tokens: &[String],
+    profile: &TargetProfile,
+    rng: &mut SplitMix64,
+) -> Option<Operator> {
+    let syntax = profile.delimiters.syntax;
+    let operator = Operator::ALL[rng.below(Operator::ALL.len())];
+    if operator == Operator::SplitAcrossAttribute {
+        return split_across_attribute(request, tokens, profile, rng);
+    }
+    // Pick a field that mentions a token (content most of the time).
+    let mut fields: Vec<&mut String> = vec![
+        &mut request.content,
+        &mut request.provenance,
+        &mut request.kind,
+    ];
+    fields.extend(request.attributes.values_mut());
+    let candidates: Vec<usize> = (0..fields.len())
+        .filter(|&i| !token_spans(fields[i], tokens).is_empty())
+        .collect();
+    let field = if candidates.is_empty() {
+        0
+    } else {
+        candidates[rng.below(candidates.len())]
+    };
+    let text = &mut *fields[field];
+    let spans = token_spans(text, tokens);
+    match operator {
+        Operator::CaseFlip => {
+            let span = spans.get(rng.below(spans.len().max(1)))?.clone();
+            let flipped: String = text[span.clone()]
+                .chars()
+                .map(|c| {
+                    if rng.below(2) == 0 {
+                        c.to_ascii_uppercase()
+                    } else {
+                        c.to_ascii_lowercase()
+                    }
+                })
+                .collect();
+            if flipped == text[span.clone()] {
+                return None;
+            }
+            text.replace_range(span, &flipped);
+            Some(Operator::CaseFlip)
+        }
+        Operator::SpliceInvisible => {
+            let span = spans.get(rng.below(spans.len().max(1)))?.clone();
+            let at = span.start + 1 + rng.below(span.len().saturating_sub(1).max(1));
+            let at = floor_boundary(text, at.min(span.end));
+            text.insert(at, INVISIBLES[rng.below(INVISIBLES.len())]);
+            Some(Operator::SpliceInvisible)
+        }
+        Operator::LookalikeLetter => {
+            let span = spans.get(rng.below(spans.len().max(1)))?.clone();
+            let letters: Vec<(usize, char)> = text[span.clone()]
+                .char_indices()
+                .filter(|(_, c)| !letter_lookalikes(*c).is_empty())
+                .map(|(i, c)| (span.start + i, c))
+                .collect();
+            let (at, c) = *letters.get(rng.below(letters.len().max(1)))?;
+            let options = letter_lookalikes(c);
+            let replacement = options[rng.below(options.len())];
+            text.replace_range(at..at + c.len_utf8(), &replacement.to_string());
+            Some(Operator::LookalikeLetter)
+        }
+        Operator::BracketLookalike => {
+            let span = spans.get(rng.below(spans.len().max(1)))?.clone();
+            let (open, _) = syntax.brackets();
+            let before = text[..span.start].trim_end_matches([' ', '/']);
+            let last = before.chars().next_back().filter(|&c| c == open)?;
+            let bracket_at = before.len() - last.len_utf8();
+            let choice = bracket_lookalikes(open);
+            text.replace_range(
+                bracket_at..bracket_at + 1,
+                &choice[rng.below(choice.len())].to_string(),
+            );
+            Some(Operator::BracketLookalike)
+        }
+        Operator::WhitespaceInDelimiter => {
+            let span = spans.get(rng.below(spans.len().max(1)))?.clone();
+            let at = if rng.below(2) == 0 {
+                span.start
+            } else {
+                span.end
+            };
+            text.insert(at, SPACES[rng.below(SPACES.len())]);
+            Some(Operator::WhitespaceInDelimiter)
+        }
+        Operator::LineBreak => {
+            let breaks: Vec<usize> = text.match_indices('\n').map(|(i, _)| i).collect();
+            let at = *breaks.get(rng.below(breaks.len().max(1)))?;
+            text.replace_range(at..at + 1, LINE_BREAKS[rng.below(LINE_BREAKS.len())]);
+            Some(Operator::LineBreak)
+        }
+        Operator::Nest => {
+            let token = &tokens[rng.below(tokens.len())];
+            *text = format!("{}\n{}\n{}", syntax.open(token), text, syntax.close(token));
+            Some(Operator::Nest)
+        }
+        Operator::Duplicate => {
+            let span = spans.get(rng.below(spans.len().max(1)))?.clone();
+            let (open, close) = syntax.brackets();
+            let start = text[..span.start].rfind(open).unwrap_or(span.start);
+            let end = text[span.end..]
+                .find(close)
+                .map(|i| span.end + i + 1)
+                .unwrap_or(span.end);
+            let copy = text[start..end].to_string();
+            text.insert_str(end, &copy);
+            Some(Operator::Duplicate)
+        }
+        Operator::ControlSplice => {
+            let span = spans.get(rng.below(spans.len().max(1)))?.clone();
+            // From the bracket before the token to the token's end: between
+            // bracket and slash, inside the token, or right after it.
+            let (open, _) = syntax.brackets();
+            let from = text[..span.start].rfind(open).unwrap_or(span.start);
+            let at = floor_boundary(text, from + 1 + rng.below(span.end - from));
+            text.insert(at, CONTROLS[rng.below(CONTROLS.len())]);
+            Some(Operator::ControlSplice)
+        }
+        Operator::AnsiSequence => {
+            let span = spans.get(rng.below(spans.len().max(1)))?.clone();
+            let (open, _) = syntax.brackets();
+            let at = text[..span.start].rfind(open).unwrap_or(span.start);
+            text.insert_str(at, ANSI_SEQUENCES[rng.below(ANSI_SEQUENCES.len())]);
+            Some(Operator::AnsiSequence)
+        }
+        Operator::SplitAcrossAttribute => unreachable!("handled before picking a field"),
+    }
+}
+
+/// Moves the start of a delimiter from the content into an attribute value,
+/// for framings that write attributes next to the content.
+fn split_across_attribute(
+    request: &mut WrapRequest,
+    tokens: &[String],
+    profile: &TargetProfile,
+    rng: &mut SplitMix64,
+) -> Option<Operator> {
+    if !profile.can(Capability::Attributes) {
+        return None;
+    }
+    let span = token_spans(&request.content, tokens).into_iter().next()?;
+    let (open, _) = profile.delimiters.syntax.brackets();
+    let start = request.content[..span.start]
+        .rfind(open)
+        .unwrap_or(span.start);
+    let cut = floor_boundary(&request.content, span.start + rng.below(span.len().max(1)));
+    let head = request.content[start..cut].to_string();
+    request.content.replace_range(start..cut, "");
+    request
+        .attributes
+        .entry("title".to_string())
+        .or_default()
+        .push_str(&head);
+    Some(Operator::SplitAcrossAttribute)
+}
+
+fn floor_boundary(text: &str, mut at: usize) -> usize {
+    at = at.min(text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}
+
+/// A small deterministic generator (SplitMix64); no dependency needed.
+pub(super) struct SplitMix64(pub(super) u64);
+
+impl SplitMix64 {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    pub(super) fn below(&mut self, n: usize) -> usize {
+        if n == 0 {
+            0
+        } else {
+            (self.next() % n as u64) as usize
+        }
+    }
+}

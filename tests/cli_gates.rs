@@ -1,0 +1,218 @@
+//! Exit codes of the two gates a CI uses: `run --baseline` and `search`.
+//! Known failures pass the baseline gate, new ones fail it, and a baseline
+//! that cannot be compared is an error; a search that proves nothing exits 2.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn framecheck(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_framecheck"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("framecheck runs")
+}
+
+fn text(output: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
+}
+
+fn have_python() -> bool {
+    let ok = Command::new("python3")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        eprintln!("SKIPPED: python3 is not installed");
+    }
+    ok
+}
+
+const TARGET: &str = "tests/adapters/escape-all.yaml";
+
+/// A baseline of a target with accepted (fidelity) failures.
+fn baseline(out: &Path) -> std::path::PathBuf {
+    let first = framecheck(&[
+        "run",
+        "--target",
+        TARGET,
+        "--format",
+        "json",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(first.status.code(), Some(1), "{}", text(&first));
+    out.join("escape-all.json")
+}
+
+fn gated(baseline: &Path, out: &Path, extra: &[&str]) -> Output {
+    let mut args = vec![
+        "run",
+        "--target",
+        TARGET,
+        "--format",
+        "json",
+        "--out",
+        out.to_str().unwrap(),
+        "--baseline",
+        baseline.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    framecheck(&args)
+}
+
+#[test]
+fn known_failures_pass_the_baseline_gate() {
+    if !have_python() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let baseline = baseline(dir.path());
+    let again = gated(&baseline, &dir.path().join("again"), &[]);
+    assert_eq!(again.status.code(), Some(0), "{}", text(&again));
+    assert!(
+        text(&again).contains("baseline gate: exit 0"),
+        "{}",
+        text(&again)
+    );
+}
+
+#[test]
+fn a_new_failure_fails_the_baseline_gate() {
+    if !have_python() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = baseline(dir.path());
+    // Rewrite one failing case as passing in the baseline: it is new now.
+    let mut report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let results = report["results"].as_array_mut().unwrap();
+    let failing = results
+        .iter_mut()
+        .find(|r| r["verdicts"]["unicode"] == "fidelity-fail")
+        .expect("a failing case");
+    failing["outcome"] = serde_json::json!({ "status": "judged", "findings": [] });
+    let id = failing["id"].as_str().unwrap().to_string();
+    std::fs::write(&path, serde_json::to_string(&report).unwrap()).unwrap();
+    let again = gated(&path, &dir.path().join("again"), &[]);
+    assert_eq!(again.status.code(), Some(1), "{}", text(&again));
+    assert!(
+        text(&again).contains(&format!("new failure: {id}")),
+        "{}",
+        text(&again)
+    );
+}
+
+#[test]
+fn a_baseline_from_another_target_level_catalogue_or_filter_is_an_error() {
+    if !have_python() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = baseline(dir.path());
+    let out = dir.path().join("again");
+    let level = gated(&path, &out, &["--level", "exact"]);
+    assert_eq!(level.status.code(), Some(2), "{}", text(&level));
+    assert!(
+        text(&level).contains("decided at level unicode"),
+        "{}",
+        text(&level)
+    );
+
+    let only = gated(&path, &out, &["--only", "benign"]);
+    assert_eq!(only.status.code(), Some(2), "{}", text(&only));
+    assert!(text(&only).contains("--only"), "{}", text(&only));
+
+    let catalogue = tempfile::tempdir().unwrap();
+    let attacks = Path::new(env!("CARGO_MANIFEST_DIR")).join("attacks");
+    for entry in std::fs::read_dir(&attacks).unwrap() {
+        let entry = entry.unwrap().path();
+        if entry.extension().is_some_and(|x| x == "yaml") {
+            std::fs::copy(&entry, catalogue.path().join(entry.file_name().unwrap())).unwrap();
+        }
+    }
+    let benign = catalogue.path().join("benign.yaml");
+    let edited = std::fs::read_to_string(&benign).unwrap() + "\n# edited\n";
+    std::fs::write(&benign, edited).unwrap();
+    let other = gated(
+        &path,
+        &out,
+        &["--catalogue", catalogue.path().to_str().unwrap()],
+    );
+    assert_eq!(other.status.code(), Some(2), "{}", text(&other));
+    assert!(text(&other).contains("catalogue"), "{}", text(&other));
+
+    let reference = framecheck(&[
+        "run",
+        "--out",
+        out.to_str().unwrap(),
+        "--baseline",
+        path.to_str().unwrap(),
+    ]);
+    assert_eq!(reference.status.code(), Some(2), "{}", text(&reference));
+    assert!(
+        text(&reference).contains("\"escape-all\""),
+        "{}",
+        text(&reference)
+    );
+}
+
+fn search(args: &[&str]) -> Output {
+    let out = tempfile::tempdir().unwrap();
+    let mut all = vec![
+        "search",
+        "--seed",
+        "1",
+        "--out",
+        out.path().to_str().unwrap(),
+    ];
+    all.extend_from_slice(args);
+    framecheck(&all)
+}
+
+#[test]
+fn a_search_that_tried_no_mutant_exits_2_and_says_why() {
+    let output = search(&["--only", "benign", "--budget", "50"]);
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output));
+    assert!(
+        text(&output).contains("no mutant was tried"),
+        "{}",
+        text(&output)
+    );
+}
+
+#[test]
+fn a_search_whose_known_failure_pass_overran_exits_2() {
+    let output = search(&["--budget", "0s"]);
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output));
+    assert!(
+        text(&output).contains("budget ran out"),
+        "{}",
+        text(&output)
+    );
+}
+
+#[test]
+fn a_search_against_a_target_that_never_answers_exits_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let profile = dir.path().join("dead.yaml");
+    std::fs::write(
+        &profile,
+        "name: dead\nlanguage: shell\nadapter: { command: [sh, -c, 'exit 3'], timeout_ms: 2000 }\n\
+         delimiters: { syntax: xml-tag, token: dead-data }\nheader: none\n\
+         attributes: { on: outer, kind: kind, extra: [] }\ncapabilities: [wrap]\n",
+    )
+    .unwrap();
+    let output = search(&["--target", profile.to_str().unwrap(), "--budget", "20"]);
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output));
+    assert!(
+        text(&output).contains("never answered"),
+        "{}",
+        text(&output)
+    );
+}
