@@ -44,9 +44,11 @@ pub mod junit;
 pub mod markdown;
 pub mod sarif;
 pub mod summary;
+pub mod weakness;
 
 pub use baseline::{BaselineDiff, BaselineError};
 pub use summary::{Summary, EXIT_CONFORMANCE_FAILURE, EXIT_HARNESS_ERROR, EXIT_OK};
+pub use weakness::Weakness;
 
 /// A report format, as named on the command line (`--format json,sarif`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, clap::ValueEnum)]
