@@ -212,6 +212,16 @@ fn write_baseline(out: &mut String, diff: &BaselineDiff) {
             ""
         }
     );
+    if !diff.aliased.is_empty() {
+        let _ = writeln!(
+            out,
+            "{} baseline case ids were renamed through the aliases in `attacks/ids.lock` \
+             before comparing (for example {} is now {}).\n",
+            diff.aliased.len(),
+            md_code(&diff.aliased[0].0, false),
+            md_code(&diff.aliased[0].1, false)
+        );
+    }
     let lists: [(&str, &[DiffEntry]); 3] = [
         ("new failure", &diff.new_failures),
         ("fixed", &diff.fixed),
@@ -572,6 +582,13 @@ pub fn terminal_summary_with_baseline(run: &RunResult, baseline: Option<&Baselin
                 ""
             }
         );
+        if !diff.aliased.is_empty() {
+            let _ = writeln!(
+                out,
+                "  {} baseline ids mapped through the aliases in attacks/ids.lock",
+                diff.aliased.len()
+            );
+        }
         for entry in diff.new_failures.iter().take(TERMINAL_IDS_PER_CATEGORY * 3) {
             let _ = writeln!(
                 out,

@@ -39,11 +39,13 @@ use crate::runner::{CaseResult, RunResult};
 
 pub mod baseline;
 pub mod escape;
+pub mod ids;
 pub mod json;
 pub mod junit;
 pub mod markdown;
 pub mod sarif;
 pub mod summary;
+pub mod verify;
 pub mod weakness;
 
 pub use baseline::{BaselineDiff, BaselineError};
