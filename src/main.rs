@@ -548,9 +548,16 @@ fn ids(write: bool) -> Result<u8> {
             lock_path,
             report::ids::render(&previous, &current).as_bytes(),
         )?;
-        out!("wrote {} ({} case ids, {new} new)", lock_path.display(), current.len());
+        out!(
+            "wrote {} ({} case ids, {new} new)",
+            lock_path.display(),
+            current.len()
+        );
     } else {
-        out!("{} case ids published, {new} not yet in the lock", current.len());
+        out!(
+            "{} case ids published, {new} not yet in the lock",
+            current.len()
+        );
     }
     Ok(EXIT_PASS)
 }

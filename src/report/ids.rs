@@ -119,7 +119,11 @@ pub fn parse(text: &str) -> Result<IdLock, LockError> {
                 old: old.to_string(),
                 new: new.to_string(),
             }),
-            _ => return Err(error("expected `variant N`, `case ID`, `retired ID` or `alias variant|case OLD NEW`")),
+            _ => {
+                return Err(error(
+                    "expected `variant N`, `case ID`, `retired ID` or `alias variant|case OLD NEW`",
+                ))
+            }
         }
     }
     Ok(lock)

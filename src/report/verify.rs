@@ -74,8 +74,11 @@ pub fn compare(recorded: &RunResult, rerun: &RunResult) -> Reproduction {
         });
         out.changed.extend(change);
     }
-    let before: std::collections::BTreeSet<&str> =
-        recorded.results.iter().map(|r| r.case.id.as_str()).collect();
+    let before: std::collections::BTreeSet<&str> = recorded
+        .results
+        .iter()
+        .map(|r| r.case.id.as_str())
+        .collect();
     out.added = rerun
         .results
         .iter()
