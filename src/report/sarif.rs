@@ -133,19 +133,18 @@ pub fn log(run: &RunResult) -> Value {
         .collect();
     let mut notifications = Vec::new();
     for result in &run.results {
-        match (result.verdict_at(meta.level), &result.outcome) {
-            (Verdict::Error, Outcome::Error { reason, .. }) => {
-                notifications.push(json!({
-                    "level": "error",
-                    "message": { "text": format!(
-                        "target error on case {}: {}",
-                        visible(&result.case.id),
-                        visible(&truncate(reason, MAX_MESSAGE_BYTES)),
-                    ) },
-                    "properties": { "caseId": result.case.id },
-                }));
-            }
-            _ => {}
+        if let (Verdict::Error, Outcome::Error { reason, .. }) =
+            (result.verdict_at(meta.level), &result.outcome)
+        {
+            notifications.push(json!({
+                "level": "error",
+                "message": { "text": format!(
+                    "target error on case {}: {}",
+                    visible(&result.case.id),
+                    visible(&truncate(reason, MAX_MESSAGE_BYTES)),
+                ) },
+                "properties": { "caseId": result.case.id },
+            }));
         }
     }
     if let Some(error) = &meta.harness_error {
