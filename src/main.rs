@@ -420,7 +420,20 @@ fn search(args: SearchArgs) -> Result<u8> {
     }
     let stem = format!("search-{}", loaded.profile.name);
     let markdown = blackbox::render_markdown(&found);
-    let json = serde_json::to_string_pretty(&found).context("serialising the search report")?;
+    // The search report is the search's own; the manifest (with the seed
+    // that replays it) is added beside its fields.
+    let mut json = serde_json::to_value(&found).context("serialising the search report")?;
+    if let Some(object) = json.as_object_mut() {
+        let manifest = Manifest::collect(
+            &loaded,
+            target_path(&args.select.target).as_deref(),
+            &catalogue.hash,
+            Some(args.seed),
+            std::env::args().collect(),
+        );
+        object.insert("manifest".into(), serde_json::to_value(manifest)?);
+    }
+    let json = serde_json::to_string_pretty(&json).context("serialising the search report")?;
     std::fs::create_dir_all(&args.out)?;
     report::write_atomically(&args.out.join(format!("{stem}.md")), markdown.as_bytes())?;
     report::write_atomically(&args.out.join(format!("{stem}.json")), json.as_bytes())?;

@@ -293,6 +293,16 @@ mod verify {
             let manifest = &value["manifest"];
             assert_eq!(manifest["profile_hash"].as_str().unwrap().len(), 64);
             assert!(manifest["command_line"].as_array().unwrap().len() > 3);
+            assert_eq!(
+                manifest["framecheck_commit"],
+                framecheck::manifest::COMMIT,
+                "the build script recorded the commit"
+            );
+            let markdown = std::fs::read_to_string(report.with_extension("md")).unwrap();
+            assert!(
+                markdown.contains("built from commit") && markdown.contains("command line:"),
+                "the Markdown report shows the manifest"
+            );
             let output = verify(&report);
             let text = String::from_utf8_lossy(&output.stdout);
             assert_eq!(output.status.code(), Some(0), "{target}: {text}");

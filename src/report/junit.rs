@@ -67,6 +67,16 @@ pub fn render(run: &RunResult) -> String {
             "highest-level-held",
             summary.highest_level_held.map_or("none", |l| l.name()),
         ));
+        if let Some(manifest) = &meta.manifest {
+            suite.add_property(Property::new(
+                "framecheck.commit",
+                visible(&manifest.framecheck_commit),
+            ));
+            suite.add_property(Property::new(
+                "profile.hash",
+                visible(&manifest.profile_hash),
+            ));
+        }
         if let Some(error) = &meta.harness_error {
             suite.add_property(Property::new(
                 "harness-error",

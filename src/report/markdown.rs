@@ -304,7 +304,58 @@ fn write_target(out: &mut String, run: &RunResult) {
         let filters: Vec<String> = meta.filters.iter().map(|f| md_code(f, false)).collect();
         let _ = writeln!(out, "- filters: {}", filters.join(", "));
     }
+    if let Some(manifest) = &meta.manifest {
+        write_manifest(out, manifest);
+    }
     out.push('\n');
+}
+
+/// The reproducibility manifest, as list items of the target section.
+fn write_manifest(out: &mut String, manifest: &crate::manifest::Manifest) {
+    let _ = writeln!(
+        out,
+        "- built from commit {}; profile {} (SHA-256 {})",
+        md_code(&manifest.framecheck_commit, false),
+        manifest
+            .profile_path
+            .as_ref()
+            .map_or("built in".to_string(), |p| {
+                md_code(&p.display().to_string(), false)
+            }),
+        md_code(&manifest.profile_hash, false)
+    );
+    for file in &manifest.target.files {
+        let _ = writeln!(
+            out,
+            "- target file {}: SHA-256 {}",
+            md_code(&file.path, false),
+            md_code(&file.sha256, false)
+        );
+    }
+    if let Some(interpreter) = &manifest.target.interpreter {
+        let _ = writeln!(
+            out,
+            "- interpreter {}: {}",
+            md_code(&interpreter.program, false),
+            md_code(&truncate(&interpreter.version, 200), false)
+        );
+    }
+    for package in &manifest.target.packages {
+        let _ = writeln!(
+            out,
+            "- package {} {}",
+            md_code(&package.name, false),
+            md_code(&package.version, false)
+        );
+    }
+    if let Some(seed) = manifest.seed {
+        let _ = writeln!(out, "- seed {seed}");
+    }
+    let _ = writeln!(
+        out,
+        "- command line: {} (reproduce with `framecheck verify` on the JSON report)",
+        md_code(&truncate(&manifest.command_line.join(" "), 500), false)
+    );
 }
 
 fn write_failures(out: &mut String, run: &RunResult, verdict: Verdict, heading: &str) {

@@ -7,12 +7,12 @@
 //! - **check**: the first failed check of the case in [`PRIMARY_ORDER`]. A
 //!   live forged delimiter is the root of a breakout, so `delimiter.census`
 //!   outranks `canary.containment`, which is its consequence.
-//! - **family**: [`Variant::family`](crate::catalogue::Variant::family) of
+//! - **family**: [`Variant::family`] of
 //!   the case's variant, except that when the written case fails the same
 //!   check in its declared spelling too, the spelling is not the cause and the
 //!   family is `exact`.
 //! - **field** and **role**: from the case's
-//!   [`AttackSite`](crate::catalogue::AttackSite), recorded from its templates.
+//!   [`AttackSite`], recorded from its templates.
 //!   Only checks that judge delimiter liveness ([`Check::DelimiterCensus`],
 //!   [`Check::CanaryContainment`], [`Check::ReaderVerdict`]) are grouped by the
 //!   forged delimiter's role; for the others the role is what the field is
