@@ -327,6 +327,53 @@ mod verify {
     }
 
     #[test]
+    fn compare_counts_changed_and_missing_verdicts_but_not_new_cases() {
+        let cases = variants_of("breakout-close-mid-content");
+        let pass = |c: &ConcreteCase| judged(c.clone(), vec![]);
+        let recorded = run_of(cases[..3].iter().map(pass).collect());
+        let mut rerun = run_of(cases[..4].iter().map(pass).collect());
+        let same = framecheck::report::verify::compare(&recorded, &rerun);
+        assert!(same.identical());
+        assert_eq!((same.compared, same.added.len()), (3, 1));
+        rerun.results[1] = judged(cases[1].clone(), vec![census(&[Unicode])]);
+        let changed = framecheck::report::verify::compare(&recorded, &rerun);
+        assert!(!changed.identical());
+        assert_eq!(changed.changed[0].id, cases[1].id);
+        assert_eq!(changed.changed[0].level, Unicode);
+        rerun.results.remove(0);
+        let missing = framecheck::report::verify::compare(&recorded, &rerun);
+        assert_eq!(missing.missing, [cases[0].id.clone()]);
+    }
+
+    #[test]
+    fn a_profile_declares_its_source_and_packages() {
+        let yaml = "name: mine\nadapter: { command: [python3, x.py] }\n\
+            delimiters: { syntax: xml-tag, token: tool-output }\ncapabilities: [wrap]\n\
+            source: { path: src/frame.py, line: 12 }\n\
+            packages: [{ name: my-framing, version: \"1.4.2\" }]\n";
+        let profile = TargetProfile::parse(yaml).unwrap();
+        let source = profile.source.clone().unwrap();
+        assert_eq!(
+            (source.path.as_str(), source.line),
+            ("src/frame.py", Some(12))
+        );
+        let loaded = framecheck::profile::LoadedProfile {
+            profile,
+            dir: ".".into(),
+        };
+        let manifest = framecheck::manifest::Manifest::collect(&loaded, None, "c", None, vec![]);
+        assert_eq!(manifest.target.packages[0].version, "1.4.2");
+        let interpreter = manifest.target.interpreter.unwrap();
+        assert_eq!(interpreter.program, "python3");
+        assert!(!interpreter.version.is_empty());
+        let bad = yaml.replace("line: 12", "lines: 12");
+        assert!(
+            TargetProfile::parse(&bad).is_err(),
+            "unknown fields are errors"
+        );
+    }
+
+    #[test]
     fn a_report_without_a_manifest_is_a_harness_error() {
         let dir = tempfile::tempdir().unwrap();
         let report = report_of("reference", dir.path());
