@@ -4,7 +4,8 @@
 //! Exit codes: 0 every must-hold case passed; 1 conformance failed (or a
 //! baseline regression); 2 usage or harness error (bad catalogue, target
 //! faults, interrupted run). A harness error outranks findings: a run that
-//! did not finish never exits 0 or 1.
+//! did not finish never exits 0 or 1. `verify` exits 0 when a report
+//! reproduces, 1 when it does not, 2 when the re-run could not finish.
 
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};

@@ -133,6 +133,26 @@ mod weaknesses {
     }
 
     #[test]
+    fn families_agree_with_the_levels_and_groups_variants_are_written_with() {
+        for variant in Variant::ALL {
+            let expected = match variant.min_level() {
+                Exact if variant == Variant::Exact => VariantFamily::Exact,
+                Exact => VariantFamily::Spacing,
+                AsciiCaseInsensitive => VariantFamily::Case,
+                Unicode => VariantFamily::Unicode,
+            };
+            assert_eq!(variant.family(), expected, "{variant:?}");
+        }
+        for (group, family) in [
+            ("case", VariantFamily::Case),
+            ("unicode", VariantFamily::Unicode),
+        ] {
+            let members = catalogue::variant::expand_name(group).unwrap();
+            assert!(members.iter().all(|v| v.family() == family), "{group}");
+        }
+    }
+
+    #[test]
     fn passing_runs_have_no_weaknesses() {
         let cases = variants_of("breakout-close-mid-content");
         let run = run_of(cases.into_iter().map(|c| judged(c, vec![])).collect());
