@@ -1152,6 +1152,7 @@ fn fuzz_case(
             file: "fuzz".into(),
             line: 1,
         },
+        site: Default::default(),
     }
 }
 

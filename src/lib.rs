@@ -30,6 +30,7 @@ pub mod catalogue;
 pub mod envelope;
 pub mod fuzzing;
 pub mod level;
+pub mod manifest;
 pub mod oracle;
 pub mod profile;
 pub mod report;

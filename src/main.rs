@@ -4,7 +4,8 @@
 //! Exit codes: 0 every must-hold case passed; 1 conformance failed (or a
 //! baseline regression); 2 usage or harness error (bad catalogue, target
 //! faults, interrupted run). A harness error outranks findings: a run that
-//! did not finish never exits 0 or 1.
+//! did not finish never exits 0 or 1. `verify` exits 0 when a report
+//! reproduces, 1 when it does not, 2 when the re-run could not finish.
 
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -19,6 +20,7 @@ use framecheck::adapter::subprocess::{self, SubprocessFraming};
 use framecheck::adapter::Framing;
 use framecheck::catalogue::{self, Catalogue};
 use framecheck::level::ReaderLevel;
+use framecheck::manifest::Manifest;
 use framecheck::profile::{AdapterSpec, LoadedProfile, TargetProfile};
 use framecheck::report::{self, baseline, summary, Format};
 use framecheck::runner::{self, RunOptions};
@@ -80,6 +82,19 @@ enum Command {
     Search(SearchArgs),
     /// Serve the reference envelope over the JSON-lines protocol on stdin/stdout.
     ServeReference,
+    /// Re-run the target a JSON report records; exit 0 when every verdict is
+    /// identical, 1 when not, 2 on a harness error.
+    Verify {
+        /// The JSON report to reproduce.
+        report: PathBuf,
+    },
+    /// Check the published case ids against attacks/ids.lock; `--write`
+    /// regenerates it. Fails when an id disappeared without a `retired` line.
+    Ids {
+        /// Rewrite attacks/ids.lock with the ids published now.
+        #[arg(long)]
+        write: bool,
+    },
 }
 
 #[derive(clap::Args)]
@@ -148,6 +163,8 @@ fn main() -> ExitCode {
         Command::Validate { catalogue, targets } => validate(&catalogue, &targets),
         Command::Search(args) => search(args),
         Command::ServeReference => serve_reference(),
+        Command::Verify { report } => verify(&report),
+        Command::Ids { write } => ids(write),
     };
     match result {
         Ok(code) => ExitCode::from(code),
@@ -180,16 +197,20 @@ fn load_catalogue(dir: Option<&Path>) -> (Catalogue, Option<String>) {
     (outcome.catalogue, harness_error)
 }
 
-/// Resolves `--target`: `reference`, a path to a profile, or `targets/<name>.yaml`.
-fn load_target(name: &str) -> Result<LoadedProfile> {
+/// The profile file `--target` names: a path, or `targets/<name>.yaml`.
+fn target_path(name: &str) -> Option<PathBuf> {
     let as_path = Path::new(name);
-    let candidate = if as_path.is_file() {
+    if as_path.is_file() {
         Some(as_path.to_path_buf())
     } else {
         let in_targets = Path::new("targets").join(format!("{name}.yaml"));
         in_targets.is_file().then_some(in_targets)
-    };
-    match candidate {
+    }
+}
+
+/// Resolves `--target`: `reference`, a path to a profile, or `targets/<name>.yaml`.
+fn load_target(name: &str) -> Result<LoadedProfile> {
+    match target_path(name) {
         Some(path) => Ok(TargetProfile::load(&path)?),
         None if name == "reference" => Ok(LoadedProfile {
             profile: TargetProfile::reference(),
@@ -263,7 +284,7 @@ fn run(args: RunArgs) -> Result<u8> {
         filters: args.select.only.clone(),
         harness_error: catalogue_error,
     };
-    let result = runner::run(
+    let mut result = runner::run(
         &cases,
         &loaded.profile,
         framing.as_mut(),
@@ -275,6 +296,13 @@ fn run(args: RunArgs) -> Result<u8> {
         },
     );
     progress.finish_and_clear();
+    result.meta.manifest = Some(Manifest::collect(
+        &loaded,
+        target_path(&args.select.target).as_deref(),
+        &catalogue.hash,
+        None,
+        std::env::args().collect(),
+    ));
     drop(framing);
 
     if interrupted.load(Ordering::SeqCst) {
@@ -286,9 +314,10 @@ fn run(args: RunArgs) -> Result<u8> {
     } else {
         args.formats.clone()
     };
+    let aliases = report::ids::builtin_aliases();
     let diff = baseline
         .as_ref()
-        .map(|old| baseline::diff(old, &result, args.level));
+        .map(|old| baseline::diff_with_aliases(old, &result, args.level, &aliases));
     let written = report::write_all_with_baseline(
         &result,
         diff.as_ref(),
@@ -419,7 +448,20 @@ fn search(args: SearchArgs) -> Result<u8> {
     }
     let stem = format!("search-{}", loaded.profile.name);
     let markdown = blackbox::render_markdown(&found);
-    let json = serde_json::to_string_pretty(&found).context("serialising the search report")?;
+    // The search report is the search's own; the manifest (with the seed
+    // that replays it) is added beside its fields.
+    let mut json = serde_json::to_value(&found).context("serialising the search report")?;
+    if let Some(object) = json.as_object_mut() {
+        let manifest = Manifest::collect(
+            &loaded,
+            target_path(&args.select.target).as_deref(),
+            &catalogue.hash,
+            Some(args.seed),
+            std::env::args().collect(),
+        );
+        object.insert("manifest".into(), serde_json::to_value(manifest)?);
+    }
+    let json = serde_json::to_string_pretty(&json).context("serialising the search report")?;
     // The report and its found cases are one set; the cases directory
     // belongs to it, so cases from an earlier search do not linger there.
     let mut files = vec![
@@ -451,5 +493,119 @@ fn serve_reference() -> Result<u8> {
     let stdin = std::io::stdin().lock();
     let stdout = std::io::stdout().lock();
     subprocess::serve(&mut Reference, stdin, stdout).context("serving the reference")?;
+    Ok(EXIT_PASS)
+}
+
+/// `framecheck verify`: re-runs what a JSON report records and compares
+/// every verdict (the comparison is `report::verify`).
+fn verify(path: &Path) -> Result<u8> {
+    let recorded = baseline::load(path)?;
+    let Some(manifest) = recorded.meta.manifest.clone() else {
+        bail!(
+            "{} has no manifest (written before framecheck recorded one); re-run it first",
+            path.display()
+        );
+    };
+    // The recorded profile, resolved against the directory its file was in.
+    let dir = manifest
+        .profile_path
+        .as_deref()
+        .and_then(Path::parent)
+        .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+    let loaded = LoadedProfile {
+        profile: recorded.meta.target.clone(),
+        dir,
+    };
+    let (catalogue, catalogue_error) = load_catalogue(None);
+    let cases = catalogue::select(
+        catalogue::instantiate(&catalogue, &loaded.profile),
+        &recorded.meta.filters,
+    )?;
+    let interrupted = interrupt_flag()?;
+    let mut framing = connect(&loaded)?;
+    let options = RunOptions {
+        level: recorded.meta.level,
+        catalogue_hash: catalogue.hash.clone(),
+        filters: recorded.meta.filters.clone(),
+        harness_error: catalogue_error,
+    };
+    let mut rerun = runner::run(
+        &cases,
+        &loaded.profile,
+        framing.as_mut(),
+        &options,
+        &interrupted,
+        &mut |_| {},
+    );
+    drop(framing);
+    rerun.meta.manifest = Some(Manifest::collect(
+        &loaded,
+        manifest.profile_path.as_deref(),
+        &catalogue.hash,
+        manifest.seed,
+        std::env::args().collect(),
+    ));
+    if interrupted.load(Ordering::SeqCst) {
+        bail!("interrupted");
+    }
+    if let Some(error) = &rerun.meta.harness_error {
+        bail!("the re-run did not finish: {error}");
+    }
+    let reproduction = report::verify::compare(&recorded, &rerun);
+    out_raw!("{}", report::verify::render(&reproduction));
+    Ok(if reproduction.identical() {
+        EXIT_PASS
+    } else {
+        EXIT_FINDINGS
+    })
+}
+
+/// `framecheck ids`: the id lock check and regeneration (`report::ids`).
+fn ids(write: bool) -> Result<u8> {
+    let lock_path = Path::new("attacks/ids.lock");
+    let previous = match std::fs::read_to_string(lock_path) {
+        Ok(text) => report::ids::parse(&text)?,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Default::default(),
+        Err(e) => return Err(e).with_context(|| format!("reading {}", lock_path.display())),
+    };
+    let (catalogue, catalogue_error) = load_catalogue(None);
+    if let Some(error) = catalogue_error {
+        bail!("{error}");
+    }
+    let mut profiles = vec![TargetProfile::reference()];
+    for entry in std::fs::read_dir("targets").context("reading targets/")? {
+        let path = entry?.path();
+        if path.extension().is_some_and(|e| e == "yaml") {
+            profiles.push(TargetProfile::load(&path)?.profile);
+        }
+    }
+    let current = report::ids::published_ids(&catalogue, &profiles);
+    let missing = report::ids::check(&previous, &current);
+    for id in &missing.cases {
+        out!("gone without a `retired` line or an alias: case {id}");
+    }
+    for name in &missing.variants {
+        out!("gone without an alias: variant {name}");
+    }
+    if !missing.is_empty() {
+        return Ok(EXIT_FINDINGS);
+    }
+    let new = current.difference(&previous.cases).count();
+    if write {
+        report::write_atomically(
+            lock_path,
+            report::ids::render(&previous, &current).as_bytes(),
+        )?;
+        out!(
+            "wrote {} ({} case ids, {new} new)",
+            lock_path.display(),
+            current.len()
+        );
+    } else {
+        out!(
+            "{} case ids published, {new} not yet in the lock",
+            current.len()
+        );
+    }
     Ok(EXIT_PASS)
 }

@@ -169,6 +169,10 @@ pub struct RunMeta {
     pub filters: Vec<String>,
     /// Set when the target could not be calibrated or the run did not finish.
     pub harness_error: Option<String>,
+    /// What the run was made from, when the caller collected it
+    /// ([`crate::manifest::Manifest::collect`]).
+    #[serde(default)]
+    pub manifest: Option<crate::manifest::Manifest>,
 }
 
 /// A whole run: the input to every report.
@@ -261,6 +265,7 @@ pub fn run(
             duration_ms: started.elapsed().as_millis().min(u64::MAX as u128) as u64,
             filters: options.filters.clone(),
             harness_error,
+            manifest: None,
         },
         results,
     }

@@ -39,6 +39,8 @@ fn bracket_profile() -> TargetProfile {
         attributes: AttributeLayout::default(),
         body_padding: "\n".into(),
         capabilities: vec![Capability::Wrap],
+        source: None,
+        packages: Vec::new(),
     }
 }
 
@@ -67,6 +69,8 @@ fn go_profile() -> TargetProfile {
         },
         body_padding: "\n".into(),
         capabilities: vec![Capability::Wrap, Capability::Attributes],
+        source: None,
+        packages: Vec::new(),
     }
 }
 

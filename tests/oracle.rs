@@ -56,6 +56,7 @@ fn case(expect: Expectation, fields: &[Field], min_level: ReaderLevel) -> Concre
             file: PathBuf::from("tests/oracle.rs"),
             line: 1,
         },
+        site: Default::default(),
     }
 }
 

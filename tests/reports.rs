@@ -12,7 +12,7 @@ use framecheck::catalogue::{
 };
 use framecheck::level::ReaderLevel;
 use framecheck::oracle::{Check, CheckClass, Excerpt, ExcerptSource, Finding};
-use framecheck::profile::TargetProfile;
+use framecheck::profile::{SourceRef, TargetProfile};
 use framecheck::report::{self, baseline, json, junit, markdown, sarif, Format, Summary};
 use framecheck::runner::{CaseResult, Evidence, Outcome, RunMeta, RunResult, Verdict};
 
@@ -50,6 +50,7 @@ fn case(id: &str, category: Category) -> ConcreteCase {
             file: PathBuf::from(format!("attacks/{}.yaml", category.name())),
             line: 7,
         },
+        site: Default::default(),
     }
 }
 
@@ -97,6 +98,7 @@ fn run(level: ReaderLevel, results: Vec<CaseResult>) -> RunResult {
             duration_ms: 1234,
             filters: vec![],
             harness_error: None,
+            manifest: None,
         },
         results,
     }
@@ -178,6 +180,10 @@ fn hostile_run() -> RunResult {
     hostile.meta.harness_error = Some(HOSTILE.to_string());
     hostile.meta.filters = vec![HOSTILE.to_string()];
     hostile.meta.catalogue_hash = HOSTILE.to_string();
+    hostile.meta.target.source = Some(SourceRef {
+        path: "src/frame it #1.py".to_string(),
+        line: Some(12),
+    });
     hostile
 }
 
@@ -364,7 +370,15 @@ mod json_report {
     fn carries_schema_summary_and_verdicts() {
         let text = json::render(&hostile_run());
         let value: serde_json::Value = serde_json::from_str(&text).unwrap();
-        assert_eq!(value["schema"], "framecheck-report/1");
+        assert_eq!(value["schema"], json::SCHEMA);
+        // The weaknesses lead: the census failure, then the two fidelity
+        // cases (a fidelity finding and a forbidden refusal) as one.
+        let weaknesses = value["weaknesses"].as_array().unwrap();
+        assert_eq!(weaknesses.len(), 2);
+        assert_eq!(weaknesses[0]["check"], "delimiter.census");
+        assert_eq!(weaknesses[0]["count"], 1);
+        assert_eq!(weaknesses[1]["check"], "fidelity");
+        assert_eq!(weaknesses[1]["count"], 2);
         assert_eq!(value["level"], "unicode");
         assert_eq!(value["exit_code"], 2);
         assert_eq!(value["status"], "harness-error");
@@ -410,16 +424,20 @@ mod junit_report {
             .filter(|n| n.has_tag_name("testsuite"))
             .collect();
         // harness (the run has a harness error and a target error), then
-        // breakout, forgery, attribute-injection, unicode, reader, benign.
-        assert_eq!(suites.len(), 7);
+        // weaknesses, then breakout, forgery, attribute-injection, unicode,
+        // reader, benign.
+        assert_eq!(suites.len(), 8);
+        assert_eq!(suites[0].attribute("name"), Some("harness"));
+        assert_eq!(suites[1].attribute("name"), Some("weaknesses"));
+        assert_eq!(suites[1].attribute("failures"), Some("2"));
         let cases = doc
             .descendants()
             .filter(|n| n.has_tag_name("testcase"))
             .count();
-        assert_eq!(cases, 8);
+        assert_eq!(cases, 8 + 2);
         let count = |tag: &str| doc.descendants().filter(|n| n.has_tag_name(tag)).count();
-        // breakout fail + benign fidelity + benign forbidden refusal.
-        assert_eq!(count("failure"), 3);
+        // Two weaknesses; breakout fail + benign fidelity + benign forbidden refusal.
+        assert_eq!(count("failure"), 2 + 3);
         // The target error, and the harness error as a test of its own.
         assert_eq!(count("error"), 2);
         assert_eq!(count("skipped"), 1);
@@ -530,8 +548,9 @@ mod sarif_report {
             sarif::RULES.len()
         );
         let results = run["results"].as_array().unwrap();
-        // One security finding, one fidelity finding, one forbidden refusal.
-        assert_eq!(results.len(), 3);
+        // One result per weakness: the census failure, and the fidelity
+        // finding and the forbidden refusal together.
+        assert_eq!(results.len(), 2);
         let first = &results[0];
         assert_eq!(first["ruleId"], "delimiter.census");
         assert_eq!(first["level"], "error");
@@ -540,23 +559,27 @@ mod sarif_report {
             run["tool"]["driver"]["rules"][rule_index]["id"],
             "delimiter.census"
         );
+        // The user's source, not framecheck's catalogue, percent-encoded.
         assert_eq!(
             first["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
-            "attacks/break%20out%20%231.yaml"
+            "src/frame%20it%20%231.py"
         );
         assert_eq!(
             first["locations"][0]["physicalLocation"]["region"]["startLine"],
-            7
+            12
         );
         assert_eq!(
-            first["locations"][0]["logicalLocations"][0]["name"],
+            first["relatedLocations"][0]["logicalLocations"][0]["name"],
             "breakout-close~zero-width"
         );
         assert_eq!(
             first["properties"]["levels"],
             serde_json::json!(["unicode"])
         );
-        let message = first["message"]["text"].as_str().unwrap();
+        assert_eq!(results[1]["properties"]["count"], 2);
+        let message = first["relatedLocations"][0]["message"]["text"]
+            .as_str()
+            .unwrap();
         assert!(
             message.contains(r"\u{200B}") && !message.contains('\u{200B}'),
             "{message}"
@@ -583,7 +606,7 @@ mod sarif_report {
     }
 
     #[test]
-    fn a_failing_case_reports_every_finding_at_the_level() {
+    fn a_failing_case_is_one_result_named_by_its_primary_check() {
         let r = run(
             AsciiCaseInsensitive,
             vec![judged(
@@ -604,9 +627,55 @@ mod sarif_report {
             .iter()
             .map(|r| r["ruleId"].as_str().unwrap())
             .collect();
-        assert_eq!(rules, ["tag.integrity", "fidelity"]);
+        assert_eq!(rules, ["tag.integrity"]);
         assert_eq!(results[0]["level"], "error");
-        assert_eq!(results[1]["level"], "warning");
+    }
+
+    #[test]
+    fn without_a_source_results_point_at_the_profile_file() {
+        let mut r = hostile_run();
+        r.meta.target.source = None;
+        let uri = |r: &RunResult| {
+            sarif::log(r)["runs"][0]["results"][0]["locations"][0]["physicalLocation"]
+                ["artifactLocation"]["uri"]
+                .clone()
+        };
+        assert_eq!(uri(&r), "targets/reference.yaml");
+        let loaded = framecheck::profile::LoadedProfile {
+            profile: r.meta.target.clone(),
+            dir: PathBuf::from("."),
+        };
+        r.meta.manifest = Some(framecheck::manifest::Manifest::collect(
+            &loaded,
+            Some(std::path::Path::new("ci/my profile.yaml")),
+            "abc",
+            None,
+            vec![],
+        ));
+        assert_eq!(uri(&r), "ci/my%20profile.yaml");
+        assert_valid(&sarif::log(&r));
+    }
+
+    #[test]
+    fn fingerprints_do_not_depend_on_order_or_counts() {
+        let fingerprints = |r: &RunResult| -> Vec<String> {
+            let log = sarif::log(r);
+            let mut out: Vec<String> = log["runs"][0]["results"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|r| r["partialFingerprints"]["framecheckWeakness/v1"].to_string())
+                .collect();
+            out.sort();
+            out
+        };
+        let original = hostile_run();
+        let mut changed = hostile_run();
+        changed.results.reverse();
+        // One case fewer in the fidelity weakness: same alert.
+        changed.results.retain(|r| r.case.id != "benign-refused");
+        assert_eq!(fingerprints(&original), fingerprints(&changed));
+        assert_eq!(fingerprints(&original).len(), 2);
     }
 
     #[test]

@@ -163,6 +163,12 @@ fn instantiate_case(spec: &CaseSpec, profile: &TargetProfile) -> Vec<ConcreteCas
     };
     canary_fields.sort_by_key(order);
 
+    let site = super::site::attack_site(
+        &parsed
+            .iter()
+            .map(|p| (p.field, p.segments.as_slice()))
+            .collect::<Vec<_>>(),
+    );
     let tokens = profile.delimiters.all_tokens();
     let mut out = Vec::new();
     for &variant in &spec.variants {
@@ -232,6 +238,7 @@ fn instantiate_case(spec: &CaseSpec, profile: &TargetProfile) -> Vec<ConcreteCas
             canary_fields: canary_fields.clone(),
             requires: requires.iter().copied().collect(),
             source: spec.source.clone(),
+            site,
         });
     }
     out

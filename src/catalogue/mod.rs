@@ -64,6 +64,7 @@ mod error;
 pub mod instantiate;
 pub mod load;
 pub mod model;
+pub mod site;
 pub mod template;
 pub mod variant;
 
@@ -74,6 +75,8 @@ pub use error::{CatalogueError, ErrorKind, SelectError};
 pub use instantiate::{canary_for, instantiate, select};
 pub use load::{load_dir, load_str, CatalogueFile, LoadOutcome};
 pub use model::*;
+pub use site::{AttackSite, DelimiterRole};
+pub use variant::VariantFamily;
 
 /// The catalogue files compiled into the library, in file-name order.
 const BUILTIN_FILES: [(&str, &str); 10] = [

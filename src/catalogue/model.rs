@@ -271,6 +271,9 @@ pub struct ConcreteCase {
     pub requires: Vec<Capability>,
     /// Where the case was written.
     pub source: SourceLocation,
+    /// The field and delimiter role the case attacks, from its templates.
+    #[serde(default)]
+    pub site: super::site::AttackSite,
 }
 
 /// A flag's explanation, from a catalogue file's `notes`.

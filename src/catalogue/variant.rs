@@ -24,6 +24,8 @@
 //! assert_eq!(render(Variant::ZeroWidth, Syntax::BracketMarker, DelimiterForm::Open, "TUV"), "[T\u{200B}UV]");
 //! ```
 
+use serde::{Deserialize, Serialize};
+
 use crate::level::{fold_str, ReaderLevel};
 use crate::profile::Syntax;
 
@@ -108,6 +110,64 @@ impl Variant {
             Variant::Exact | Variant::Spaced => ReaderLevel::Exact,
             Variant::Upper | Variant::Lower | Variant::Mixed => ReaderLevel::AsciiCaseInsensitive,
             _ => ReaderLevel::Unicode,
+        }
+    }
+}
+
+/// What kind of respelling a variant is. Failures are grouped into
+/// weaknesses by family (see `report::weakness`), because a family is one
+/// fix: a framing that misses one invisible splice misses the others, and
+/// folding case fixes every case variant at once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum VariantFamily {
+    /// The delimiter as declared.
+    Exact,
+    /// Whitespace inside the delimiter.
+    Spacing,
+    /// ASCII case changes.
+    Case,
+    /// Unicode respellings: invisible splices, compatibility forms and
+    /// lookalikes, everything only the `unicode` reader folds back.
+    Unicode,
+}
+
+impl VariantFamily {
+    /// The stable kebab-case name, used in weakness ids.
+    pub fn name(self) -> &'static str {
+        match self {
+            VariantFamily::Exact => "exact",
+            VariantFamily::Spacing => "spacing",
+            VariantFamily::Case => "case",
+            VariantFamily::Unicode => "unicode",
+        }
+    }
+}
+
+impl Variant {
+    /// The family this variant belongs to: the one place that says so.
+    pub fn family(self) -> VariantFamily {
+        match self {
+            Variant::Exact => VariantFamily::Exact,
+            Variant::Spaced => VariantFamily::Spacing,
+            Variant::Upper | Variant::Lower | Variant::Mixed => VariantFamily::Case,
+            Variant::ZeroWidth
+            | Variant::ZeroWidthJoiner
+            | Variant::WordJoiner
+            | Variant::SoftHyphen
+            | Variant::TagChars
+            | Variant::Bidi
+            | Variant::VariationSelector
+            | Variant::Fullwidth
+            | Variant::FullwidthBrackets
+            | Variant::BracketLookalike
+            | Variant::Cyrillic
+            | Variant::Greek
+            | Variant::MathBold
+            | Variant::DashLookalike
+            | Variant::CompatLetters
+            | Variant::Ligature
+            | Variant::Circled => VariantFamily::Unicode,
         }
     }
 }

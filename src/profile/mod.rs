@@ -52,6 +52,35 @@ pub struct TargetProfile {
     pub body_padding: String,
     /// What the implementation supports. Cases needing more are skipped.
     pub capabilities: Vec<Capability>,
+    /// Where the framing lives in the user's repository; SARIF results
+    /// point there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<SourceRef>,
+    /// Packages the framing's behaviour depends on, recorded in every
+    /// report's manifest.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub packages: Vec<PackageRef>,
+}
+
+/// A place in the user's repository: `source: { path: src/frame.py, line: 12 }`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SourceRef {
+    /// Path relative to the repository root, with `/` separators.
+    pub path: String,
+    /// 1-based line where the framing is written, if known.
+    #[serde(default)]
+    pub line: Option<u64>,
+}
+
+/// A package and the version under test: `packages: [{ name: x, version: "1.2" }]`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PackageRef {
+    /// The package name, as its registry spells it.
+    pub name: String,
+    /// The version under test.
+    pub version: String,
 }
 
 fn default_body_padding() -> String {
@@ -310,6 +339,8 @@ impl TargetProfile {
                 Capability::Provenance,
                 Capability::Kind,
             ],
+            source: None,
+            packages: Vec::new(),
         }
     }
 

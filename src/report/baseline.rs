@@ -188,6 +188,10 @@ pub struct BaselineDiff {
     pub new_cases: Vec<DiffEntry>,
     /// In the baseline only.
     pub removed_cases: Vec<DiffEntry>,
+    /// Baseline ids renamed through the id lock's aliases before comparing,
+    /// as `(published id, id now)` ([`diff_with_aliases`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub aliased: Vec<(String, String)>,
 }
 
 impl BaselineDiff {
@@ -225,6 +229,7 @@ pub fn diff(old: &RunResult, new: &RunResult, level: ReaderLevel) -> BaselineDif
         still_failing: Vec::new(),
         new_cases: Vec::new(),
         removed_cases: Vec::new(),
+        aliased: Vec::new(),
     };
     for result in &new.results {
         let new_verdict = result.verdict_at(level);
@@ -260,5 +265,38 @@ pub fn diff(old: &RunResult, new: &RunResult, level: ReaderLevel) -> BaselineDif
             });
         }
     }
+    out
+}
+
+/// [`diff`], after renaming the baseline's ids that the new run no longer
+/// has through `aliases` (a renamed variant or case, from
+/// `attacks/ids.lock`), so a rename does not turn every renamed case into a
+/// removal plus a new failure. The renames made are listed in
+/// [`BaselineDiff::aliased`], and the reports say so.
+pub fn diff_with_aliases(
+    old: &RunResult,
+    new: &RunResult,
+    level: ReaderLevel,
+    aliases: &[super::ids::Alias],
+) -> BaselineDiff {
+    let current: std::collections::BTreeSet<&str> =
+        new.results.iter().map(|r| r.case.id.as_str()).collect();
+    let mut renamed = old.clone();
+    let mut aliased = Vec::new();
+    for result in &mut renamed.results {
+        if current.contains(result.case.id.as_str()) {
+            continue;
+        }
+        let target = aliases
+            .iter()
+            .filter_map(|a| a.apply(&result.case.id))
+            .find(|id| current.contains(id.as_str()));
+        if let Some(target) = target {
+            aliased.push((result.case.id.clone(), target.clone()));
+            result.case.id = target;
+        }
+    }
+    let mut out = diff(&renamed, new, level);
+    out.aliased = aliased;
     out
 }

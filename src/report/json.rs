@@ -1,6 +1,7 @@
 //! The JSON report: the complete, machine-readable record of a run.
 //!
-//! It carries every field of the [`RunResult`] plus the [`Summary`], each
+//! It carries every field of the [`RunResult`] plus the [`Summary`], the
+//! weaknesses (see [`super::weakness`]), each
 //! case's verdict at every level, and the baseline diff when there was one.
 //! It is the one format that reads back ([`parse`]), which is what baselines
 //! are made of. The field-by-field description and the stability policy are
@@ -24,15 +25,20 @@ use serde::{Deserialize, Serialize};
 
 use super::baseline::BaselineDiff;
 use super::summary::Summary;
+use super::weakness::Weakness;
 use crate::catalogue::ConcreteCase;
 use crate::level::ReaderLevel;
+use crate::manifest::Manifest;
 use crate::profile::TargetProfile;
 use crate::runner::{CaseResult, Evidence, Outcome, RunMeta, RunResult, Verdict};
 
-/// The schema name and major version written into every report. A reader
-/// accepts any report whose schema has this name and major version; minor
-/// additions (new optional fields) do not change it.
-pub const SCHEMA: &str = "framecheck-report/1";
+/// The schema name and version written into every report.
+pub const SCHEMA: &str = "framecheck-report/1.1";
+
+/// The schema name and major version a reader accepts: any report whose
+/// schema has this name and major version. Minor additions (new optional
+/// fields: `weaknesses` and `manifest` in 1.1) do not change it.
+pub const SCHEMA_MAJOR: &str = "framecheck-report/1";
 
 /// Why a JSON report could not be read back.
 #[derive(Debug, thiserror::Error)]
@@ -42,7 +48,7 @@ pub enum ParseError {
     #[error("{0}")]
     Json(#[from] serde_json::Error),
     /// The report declares a schema this version cannot read.
-    #[error("unsupported report schema {found:?} (this framecheck reads {SCHEMA:?})")]
+    #[error("unsupported report schema {found:?} (this framecheck reads {SCHEMA_MAJOR:?})")]
     Schema {
         /// The `schema` field found.
         found: String,
@@ -166,9 +172,12 @@ struct ReportOut<'a> {
     duration_ms: u64,
     filters: &'a [String],
     harness_error: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    manifest: &'a Option<Manifest>,
     status: &'static str,
     exit_code: i32,
     summary: Summary,
+    weaknesses: Vec<Weakness>,
     #[serde(skip_serializing_if = "Option::is_none")]
     baseline: Option<&'a BaselineDiff>,
     results: Vec<CaseOut<'a>>,
@@ -186,6 +195,8 @@ struct ReportIn {
     filters: Vec<String>,
     #[serde(default)]
     harness_error: Option<String>,
+    #[serde(default)]
+    manifest: Option<Manifest>,
     results: Vec<CaseIn>,
 }
 
@@ -242,9 +253,11 @@ pub fn render_with_baseline(run: &RunResult, baseline: Option<&BaselineDiff>) ->
         // The run's own error plus the unanswered cases: never null when
         // the status is `harness-error`.
         harness_error: super::summary::harness_error(run),
+        manifest: &meta.manifest,
         status: summary.status(),
         exit_code: summary.exit_code(),
         summary,
+        weaknesses: super::weakness::weaknesses(run),
         baseline,
         results: run.results.iter().map(case_out).collect(),
     };
@@ -293,6 +306,7 @@ pub fn parse(text: &str) -> Result<RunResult, ParseError> {
             duration_ms: report.duration_ms,
             filters: report.filters,
             harness_error: None,
+            manifest: report.manifest,
         },
         results,
     };
@@ -319,7 +333,7 @@ fn own_harness_error(written: Option<String>, run: &RunResult) -> Option<String>
 /// `framecheck-report/1` and `framecheck-report/1.x` are readable; another
 /// major version is not.
 fn schema_is_readable(schema: &str) -> bool {
-    match schema.strip_prefix(SCHEMA) {
+    match schema.strip_prefix(SCHEMA_MAJOR) {
         Some("") => true,
         Some(rest) => rest.starts_with('.'),
         None => false,
@@ -361,6 +375,7 @@ mod tests {
 
     #[test]
     fn schema_versions() {
+        assert!(schema_is_readable(SCHEMA));
         assert!(schema_is_readable("framecheck-report/1"));
         assert!(schema_is_readable("framecheck-report/1.3"));
         assert!(!schema_is_readable("framecheck-report/10"));

@@ -1,6 +1,8 @@
 //! The JUnit XML report, for CI systems that show test results.
 //!
-//! One `<testsuite>` per category (in report order, only categories with
+//! First a `weaknesses` suite with one failing `<testcase>` per weakness
+//! (named by its stable id; the text lists its cases), then one
+//! `<testsuite>` per category (in report order, only categories with
 //! cases), one `<testcase>` per concrete case: `name` is the case id,
 //! `classname` the category. At the run's level a `fail` or `fidelity-fail`
 //! verdict is a `<failure>` (its `type` is the failing check's name, its text
@@ -61,6 +63,9 @@ pub fn render(run: &RunResult) -> String {
         suite.add_test_case(case);
         report.add_test_suite(suite);
     }
+    if let Some(suite) = weakness_suite(run) {
+        report.add_test_suite(suite);
+    }
     for category in Category::ALL {
         let cases: Vec<&CaseResult> = run
             .results
@@ -84,6 +89,16 @@ pub fn render(run: &RunResult) -> String {
             "highest-level-held",
             summary.level_held_text(),
         ));
+        if let Some(manifest) = &meta.manifest {
+            suite.add_property(Property::new(
+                "framecheck.commit",
+                visible(&manifest.framecheck_commit),
+            ));
+            suite.add_property(Property::new(
+                "profile.hash",
+                visible(&manifest.profile_hash),
+            ));
+        }
         if let Some(error) = &harness_error {
             suite.add_property(Property::new(
                 "harness-error",
@@ -107,6 +122,39 @@ pub fn render(run: &RunResult) -> String {
     report
         .to_string()
         .expect("a JUnit report always serializes")
+}
+
+/// The `weaknesses` suite, first in the report: one failing test case per
+/// weakness (see [`super::weakness`]), so a CI view leads with the
+/// conclusions. `None` when nothing failed.
+fn weakness_suite(run: &RunResult) -> Option<TestSuite> {
+    let weaknesses = super::weakness::weaknesses(run);
+    if weaknesses.is_empty() {
+        return None;
+    }
+    let mut suite = TestSuite::new("weaknesses");
+    suite.add_property(Property::new("level", run.meta.level.name()));
+    for weakness in &weaknesses {
+        let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
+        status.set_type(weakness.check.name());
+        status.set_message(weakness.statement.clone());
+        let mut text = format!(
+            "{}\n{} cases, failing at {}; minimal case: {}\nfix: {}\ncases:\n",
+            weakness.statement,
+            weakness.count,
+            super::weakness::levels_text(weakness),
+            visible(&weakness.representative),
+            weakness.check.hint()
+        );
+        for id in &weakness.cases {
+            let _ = writeln!(text, "  {}", visible(id));
+        }
+        status.set_description(truncate(&text, MAX_JUNIT_TEXT_BYTES).into_owned());
+        let mut case = TestCase::new(weakness.id.clone(), status);
+        case.set_classname("weaknesses");
+        suite.add_test_case(case);
+    }
+    Some(suite)
 }
 
 fn status(result: &CaseResult, run: &RunResult) -> TestCaseStatus {

@@ -1,8 +1,9 @@
 //! The Markdown report, for people: a pull-request comment, a CI summary
 //! page, a file in the repository.
 //!
-//! The top fits one screen: status, what a pass does and does not prove, and
-//! the category × verdict table. Details follow, failures grouped by
+//! The top fits one screen: status, what a pass does and does not prove, the
+//! weaknesses (see [`super::weakness`]) and the category × verdict table.
+//! Details follow, failures grouped by
 //! category with the check that failed, the levels it fails at, an excerpt
 //! with its byte offsets and the check's fix hint; fidelity failures apart
 //! from security failures; then target errors.
@@ -20,6 +21,7 @@ use std::fmt::Write as _;
 use super::baseline::{BaselineDiff, DiffEntry};
 use super::escape::{md_block, md_code, md_inline, truncate, visible};
 use super::summary::{harness_error, Summary};
+use super::weakness::Weakness;
 use crate::catalogue::Category;
 use crate::level::ReaderLevel;
 use crate::oracle::{ExcerptSource, Finding};
@@ -31,6 +33,9 @@ pub const MAX_SHOWN_BYTES: usize = 2048;
 
 /// How many failing case ids the terminal summary names per category.
 const TERMINAL_IDS_PER_CATEGORY: usize = 3;
+
+/// How many weaknesses the terminal summary lists.
+const TERMINAL_WEAKNESSES: usize = 12;
 
 /// What a pass means, stated at the top of every human-readable report.
 const HONESTY_NOTE: &str = "framecheck proves structure only: whether content can close, forge, \
@@ -56,8 +61,8 @@ pub fn render_with_baseline(run: &RunResult, baseline: Option<&BaselineDiff>) ->
     );
     let _ = writeln!(out, "> {HONESTY_NOTE}\n");
     write_status(&mut out, run, &summary);
+    write_weaknesses(&mut out, &super::weakness::weaknesses(run));
     write_category_table(&mut out, &summary);
-    write_weaknesses(&mut out, run);
     if let Some(error) = &harness_error(run) {
         let _ = writeln!(out, "## Harness error\n");
         let _ = writeln!(
@@ -148,56 +153,35 @@ fn write_category_table(out: &mut String, summary: &Summary) {
     out.push_str("\n\n");
 }
 
-/// One row per (category, check) that fails, with the strictest level it
-/// fails at and the first case that shows it: the weaknesses, named, before
-/// the per-case evidence.
-fn write_weaknesses(out: &mut String, run: &RunResult) {
-    let level = run.meta.level;
-    let mut rows: std::collections::BTreeMap<
-        (Category, &'static str),
-        (usize, Option<ReaderLevel>, &str),
-    > = std::collections::BTreeMap::new();
-    for result in &run.results {
-        if !matches!(
-            result.verdict_at(level),
-            Verdict::Fail | Verdict::FidelityFail
-        ) {
-            continue;
-        }
-        let mut seen = std::collections::BTreeSet::new();
-        for finding in result.findings_at(level) {
-            let key = (result.case.category, finding.check.name());
-            if !seen.insert(key) {
-                continue;
-            }
-            let first = finding.levels.iter().min().copied();
-            let row = rows.entry(key).or_insert((0, first, &result.case.id));
-            row.0 += 1;
-            if first.is_some() && (row.1.is_none() || first < row.1) {
-                row.1 = first;
-                row.2 = &result.case.id;
-            }
-        }
-    }
-    if rows.is_empty() {
+/// The weaknesses, first: one row per group of failing cases (see
+/// [`super::weakness`]), each with its statement, levels, count and the
+/// smallest case that shows it. The cases themselves follow further down.
+fn write_weaknesses(out: &mut String, weaknesses: &[Weakness]) {
+    if weaknesses.is_empty() {
         return;
     }
-    let _ = writeln!(
-        out,
-        "## Weaknesses at a glance
-"
+    let _ = writeln!(out, "## Weaknesses ({})\n", weaknesses.len());
+    out.push_str(
+        "Failing cases grouped by failed check, variant family, field and attacked role; \
+         the cases follow below.\n\n",
     );
-    out.push_str("| category | check | strictest level it fails at | cases | for example |\n|---|---|---|---:|---|\n");
-    for ((category, check), (count, first, example)) in &rows {
-        let first = first.map_or("fidelity".to_string(), |l| format!("`{}`", l.name()));
+    out.push_str(
+        "| weakness | what | class | fails at | cases | minimal case |\n|---|---|---|---|---:|---|\n",
+    );
+    for weakness in weaknesses {
+        let class = match weakness.class {
+            crate::oracle::CheckClass::Security => super::severity_name(weakness.severity),
+            crate::oracle::CheckClass::Fidelity => "fidelity",
+        };
         let _ = writeln!(
             out,
-            "| {} | `{}` | {} | {} | {} |",
-            category.name(),
-            check,
-            first,
-            count,
-            md_code(example, true)
+            "| {} | {} | {} | {} | {} | {} |",
+            md_code(&weakness.id, true),
+            md_inline(&weakness.statement),
+            class,
+            super::weakness::levels_text(weakness),
+            weakness.count,
+            md_code(&weakness.representative, true)
         );
     }
     out.push('\n');
@@ -228,6 +212,16 @@ fn write_baseline(out: &mut String, diff: &BaselineDiff) {
             ""
         }
     );
+    if !diff.aliased.is_empty() {
+        let _ = writeln!(
+            out,
+            "{} baseline case ids were renamed through the aliases in `attacks/ids.lock` \
+             before comparing (for example {} is now {}).\n",
+            diff.aliased.len(),
+            md_code(&diff.aliased[0].0, false),
+            md_code(&diff.aliased[0].1, false)
+        );
+    }
     let lists: [(&str, &[DiffEntry]); 3] = [
         ("new failure", &diff.new_failures),
         ("fixed", &diff.fixed),
@@ -310,7 +304,58 @@ fn write_target(out: &mut String, run: &RunResult) {
         let filters: Vec<String> = meta.filters.iter().map(|f| md_code(f, false)).collect();
         let _ = writeln!(out, "- filters: {}", filters.join(", "));
     }
+    if let Some(manifest) = &meta.manifest {
+        write_manifest(out, manifest);
+    }
     out.push('\n');
+}
+
+/// The reproducibility manifest, as list items of the target section.
+fn write_manifest(out: &mut String, manifest: &crate::manifest::Manifest) {
+    let _ = writeln!(
+        out,
+        "- built from commit {}; profile {} (SHA-256 {})",
+        md_code(&manifest.framecheck_commit, false),
+        manifest
+            .profile_path
+            .as_ref()
+            .map_or("built in".to_string(), |p| {
+                md_code(&p.display().to_string(), false)
+            }),
+        md_code(&manifest.profile_hash, false)
+    );
+    for file in &manifest.target.files {
+        let _ = writeln!(
+            out,
+            "- target file {}: SHA-256 {}",
+            md_code(&file.path, false),
+            md_code(&file.sha256, false)
+        );
+    }
+    if let Some(interpreter) = &manifest.target.interpreter {
+        let _ = writeln!(
+            out,
+            "- interpreter {}: {}",
+            md_code(&interpreter.program, false),
+            md_code(&truncate(&interpreter.version, 200), false)
+        );
+    }
+    for package in &manifest.target.packages {
+        let _ = writeln!(
+            out,
+            "- package {} {}",
+            md_code(&package.name, false),
+            md_code(&package.version, false)
+        );
+    }
+    if let Some(seed) = manifest.seed {
+        let _ = writeln!(out, "- seed {seed}");
+    }
+    let _ = writeln!(
+        out,
+        "- command line: {} (reproduce with `framecheck verify` on the JSON report)",
+        md_code(&truncate(&manifest.command_line.join(" "), 500), false)
+    );
 }
 
 fn write_failures(out: &mut String, run: &RunResult, verdict: Verdict, heading: &str) {
@@ -512,6 +557,7 @@ pub fn terminal_summary_with_baseline(run: &RunResult, baseline: Option<&Baselin
             visible(&truncate(error, MAX_SHOWN_BYTES))
         );
     }
+    write_terminal_weaknesses(&mut out, &super::weakness::weaknesses(run));
     let _ = write!(out, "\n{:<22}", "category");
     for verdict in Verdict::ALL {
         let _ = write!(out, " {:>w$}", verdict.name(), w = column_width(verdict));
@@ -583,6 +629,13 @@ pub fn terminal_summary_with_baseline(run: &RunResult, baseline: Option<&Baselin
                 ""
             }
         );
+        if !diff.aliased.is_empty() {
+            let _ = writeln!(
+                out,
+                "  {} baseline ids mapped through the aliases in attacks/ids.lock",
+                diff.aliased.len()
+            );
+        }
         for entry in diff.new_failures.iter().take(TERMINAL_IDS_PER_CATEGORY * 3) {
             let _ = writeln!(
                 out,
@@ -614,6 +667,33 @@ pub fn terminal_summary_with_baseline(run: &RunResult, baseline: Option<&Baselin
          it is not a boundary against an adaptive attacker.\n",
     );
     out
+}
+
+/// The weaknesses on the terminal: at most [`TERMINAL_WEAKNESSES`], each on
+/// two lines (id, count, levels, minimal case; then the statement).
+fn write_terminal_weaknesses(out: &mut String, weaknesses: &[Weakness]) {
+    if weaknesses.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "\nweaknesses ({}):", weaknesses.len());
+    for weakness in weaknesses.iter().take(TERMINAL_WEAKNESSES) {
+        let _ = writeln!(
+            out,
+            "  {} ({} cases, at {}; e.g. {})\n    {}",
+            weakness.id,
+            weakness.count,
+            super::weakness::levels_text(weakness),
+            visible(&truncate(&weakness.representative, 200)),
+            weakness.statement
+        );
+    }
+    if weaknesses.len() > TERMINAL_WEAKNESSES {
+        let _ = writeln!(
+            out,
+            "  and {} more in the report",
+            weaknesses.len() - TERMINAL_WEAKNESSES
+        );
+    }
 }
 
 /// Terminal column width for a verdict: its name, at least five digits.

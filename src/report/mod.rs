@@ -39,15 +39,19 @@ use crate::runner::{CaseResult, RunResult};
 
 pub mod baseline;
 pub mod escape;
+pub mod ids;
 pub mod json;
 pub mod junit;
 pub mod markdown;
 pub mod sarif;
 pub mod summary;
+pub mod verify;
+pub mod weakness;
 pub mod write;
 
 pub use baseline::{BaselineDiff, BaselineError};
 pub use summary::{Summary, EXIT_CONFORMANCE_FAILURE, EXIT_HARNESS_ERROR, EXIT_OK};
+pub use weakness::Weakness;
 pub use write::{prepare_out_dir, write_set};
 
 /// A report format, as named on the command line (`--format json,sarif`).

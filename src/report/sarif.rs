@@ -1,28 +1,45 @@
 //! The SARIF 2.1.0 report, for code-scanning dashboards.
 //!
 //! One rule per oracle [`Check`] (the rule id is the check's stable name,
-//! its help text the check's fix hint) and one result per failed check of
-//! each failing case at the run's level. A result points at the catalogue
-//! file and line where the case was written (physical location) and names
-//! the concrete case id (logical location), since the flaw is in the target,
-//! not in the catalogue: the location says which attack found it.
+//! its help text the check's fix hint) and **one result per weakness** (see
+//! [`super::weakness`]), not per case: a code-scanning alert is a
+//! conclusion, and one run of a weak framing would otherwise raise hundreds.
 //!
-//! Result levels: a security finding on a `critical` or `high` case is an
-//! `error`, any other security finding a `warning`; fidelity findings and
-//! forbidden refusals are `warning`s. Cases the target did not answer are not
-//! results (nothing was found); they are `toolExecutionNotifications` of the
-//! invocation, as is a harness error, and make `executionSuccessful` false.
+//! A result points at the user's code: the profile's `source: { path, line }`
+//! (where the framing is written), falling back to the profile file, then to
+//! `targets/<name>.yaml`. framecheck's own catalogue files are not in the
+//! user's repository, so they are never a result's location. The weakness's
+//! cases are `relatedLocations` (logical locations named by case id, at most
+//! [`MAX_RELATED_LOCATIONS`]); every case id is in the result's properties.
+//! `partialFingerprints["framecheckWeakness/v1"]` is `<target>/<weakness id>`,
+//! built from stable names only, so an alert stays the same alert from run
+//! to run.
 //!
-//! Message texts show run-supplied strings through
-//! [`visible`], so a dashboard shows zero-width and
-//! bidi characters as escapes; the `properties` bags keep them raw.
+//! GitHub code scanning's ingestion limits are respected by construction:
+//! one run per file (limit 20), one result per weakness (limit 25,000
+//! results per run, 5,000 shown; a run has at most a few dozen weaknesses),
+//! eight rules (limit 25,000), no tags, no thread flows, and at most 100
+//! related locations per result (1,000 accepted, 100 shown).
+//!
+//! Result levels: a security weakness whose most severe case is `critical`
+//! or `high` is an `error`, any other a `warning`; fidelity weaknesses are
+//! `warning`s. Cases the target did not answer are not results (nothing was
+//! found); they are `toolExecutionNotifications` of the invocation, as is a
+//! harness error, and make `executionSuccessful` false.
+//!
+//! Message texts show run-supplied strings through [`visible`], so a
+//! dashboard shows zero-width and bidi characters as escapes.
 
 use serde_json::{json, Map, Value};
 
+use std::collections::BTreeMap;
+use std::path::Path;
+
 use super::escape::{truncate, uri_reference, visible};
 use super::summary::Summary;
+use super::weakness::Weakness;
 use crate::catalogue::Severity;
-use crate::oracle::{Check, CheckClass, Finding};
+use crate::oracle::{Check, CheckClass};
 use crate::runner::{CaseResult, Outcome, RunResult, Verdict};
 
 /// The `$schema` URI written into every log: the OASIS SARIF 2.1.0 schema.
@@ -109,30 +126,25 @@ pub fn log(run: &RunResult) -> Value {
             })
         })
         .collect();
-    let mut results = Vec::new();
+    let location = primary_location(run);
+    let results: Vec<Value> = super::weakness::weaknesses(run)
+        .iter()
+        .map(|w| weakness_result(run, w, &location))
+        .collect();
     let mut notifications = Vec::new();
     for result in &run.results {
-        match (result.verdict_at(meta.level), &result.outcome) {
-            (Verdict::Fail | Verdict::FidelityFail, Outcome::Refused { reason, .. }) => {
-                results.push(refusal_result(result, reason));
-            }
-            (Verdict::Fail | Verdict::FidelityFail, _) => {
-                for finding in super::reported_findings(result, meta.level) {
-                    results.push(finding_result(result, finding));
-                }
-            }
-            (Verdict::Error, Outcome::Error { reason, .. }) => {
-                notifications.push(json!({
-                    "level": "error",
-                    "message": { "text": format!(
-                        "target error on case {}: {}",
-                        visible(&result.case.id),
-                        visible(&truncate(reason, MAX_MESSAGE_BYTES)),
-                    ) },
-                    "properties": { "caseId": result.case.id },
-                }));
-            }
-            _ => {}
+        if let (Verdict::Error, Outcome::Error { reason, .. }) =
+            (result.verdict_at(meta.level), &result.outcome)
+        {
+            notifications.push(json!({
+                "level": "error",
+                "message": { "text": format!(
+                    "target error on case {}: {}",
+                    visible(&result.case.id),
+                    visible(&truncate(reason, MAX_MESSAGE_BYTES)),
+                ) },
+                "properties": { "caseId": result.case.id },
+            }));
         }
     }
     if let Some(error) = &super::summary::harness_error(run) {
@@ -169,6 +181,7 @@ pub fn log(run: &RunResult) -> Value {
                 "highestLevelHeld": summary.highest_level_held.map(|l| l.name()),
                 "levelHeld": summary.level_held_text(),
                 "catalogueHash": meta.catalogue_hash,
+                "manifest": meta.manifest,
                 "startedUnix": meta.started_unix,
                 "durationMs": meta.duration_ms,
             },
@@ -176,112 +189,96 @@ pub fn log(run: &RunResult) -> Value {
     })
 }
 
-fn locations(result: &CaseResult) -> Value {
-    let case = &result.case;
-    let mut physical = Map::new();
-    physical.insert(
-        "artifactLocation".into(),
-        json!({ "uri": uri_reference(&case.source.file) }),
-    );
-    // SARIF lines are 1-based; a case without a known line gets no region.
-    if case.source.line >= 1 {
-        physical.insert("region".into(), json!({ "startLine": case.source.line }));
-    }
-    json!([{
-        "physicalLocation": Value::Object(physical),
-        "logicalLocations": [{
-            "name": case.id,
-            "fullyQualifiedName": format!("{}/{}", case.category.name(), case.id),
-        }],
-    }])
-}
+/// How many cases a result lists as related locations: GitHub shows the
+/// first 100 locations of a result (and rejects more than 1,000).
+pub const MAX_RELATED_LOCATIONS: usize = 100;
 
-fn case_properties(result: &CaseResult) -> Map<String, Value> {
-    let case = &result.case;
-    let mut properties = Map::new();
-    properties.insert("caseId".into(), case.id.clone().into());
-    properties.insert("baseId".into(), case.base_id.clone().into());
-    properties.insert("category".into(), case.category.name().into());
-    properties.insert(
-        "severity".into(),
-        super::severity_name(case.severity).into(),
-    );
-    properties.insert("title".into(), case.title.clone().into());
-    properties.insert("flags".into(), case.flags.clone().into());
-    properties.insert("references".into(), case.references.clone().into());
-    properties
-}
-
-fn finding_result(result: &CaseResult, finding: &Finding) -> Value {
-    let case = &result.case;
-    let levels: Vec<&str> = finding.levels.iter().map(|l| l.name()).collect();
-    let mut properties = case_properties(result);
-    properties.insert("levels".into(), levels.clone().into());
-    properties.insert(
-        "class".into(),
-        match finding.class {
-            CheckClass::Security => "security",
-            CheckClass::Fidelity => "fidelity",
+/// Where every result points: the framing's source, else its profile file.
+fn primary_location(run: &RunResult) -> Value {
+    let target = &run.meta.target;
+    let (uri, line) = match &target.source {
+        Some(source) => (uri_reference(Path::new(&source.path)), source.line),
+        None => {
+            let profile = run
+                .meta
+                .manifest
+                .as_ref()
+                .and_then(|m| m.profile_path.clone())
+                .unwrap_or_else(|| Path::new("targets").join(format!("{}.yaml", target.name)));
+            (uri_reference(&profile), None)
         }
-        .into(),
-    );
-    let mut text = format!(
-        "{}: {}",
-        visible(&truncate(&case.title, MAX_MESSAGE_BYTES)),
-        visible(&truncate(&finding.message, MAX_MESSAGE_BYTES))
-    );
-    if !levels.is_empty() {
-        text.push_str(&format!(" (fails at {})", levels.join(", ")));
+    };
+    let mut physical = Map::new();
+    physical.insert("artifactLocation".into(), json!({ "uri": uri }));
+    // SARIF lines are 1-based; an unknown line gets no region.
+    if let Some(line) = line.filter(|&l| l >= 1) {
+        physical.insert("region".into(), json!({ "startLine": line }));
     }
-    if let Some(excerpt) = &finding.excerpt {
-        text.push_str(&format!(
-            " Excerpt of the {}, bytes {}..{}: {}",
-            super::excerpt_source_name(excerpt.text),
-            excerpt.start,
-            excerpt.end,
-            visible(&truncate(&excerpt.context, MAX_MESSAGE_BYTES))
-        ));
-        properties.insert(
-            "excerpt".into(),
-            json!({
-                "source": super::excerpt_source_name(excerpt.text),
-                "start": excerpt.start,
-                "end": excerpt.end,
-                "context": excerpt.context,
-            }),
-        );
-    }
-    json!({
-        "ruleId": finding.check.name(),
-        "ruleIndex": rule_index(finding.check),
-        "level": result_level(finding.class, case.severity),
-        "message": { "text": text },
-        "locations": locations(result),
-        "partialFingerprints": {
-            "framecheckCase/v1": format!("{}:{}", case.id, finding.check.name()),
-        },
-        "properties": Value::Object(properties),
-    })
+    Value::Object(physical)
 }
 
-fn refusal_result(result: &CaseResult, reason: &str) -> Value {
-    let case = &result.case;
-    let mut properties = case_properties(result);
-    properties.insert("class".into(), "fidelity".into());
-    properties.insert("refusal".into(), reason.into());
+fn weakness_result(run: &RunResult, weakness: &Weakness, location: &Value) -> Value {
+    let by_id: BTreeMap<&str, &CaseResult> = run
+        .results
+        .iter()
+        .map(|r| (r.case.id.as_str(), r))
+        .collect();
+    let related: Vec<Value> = weakness
+        .cases
+        .iter()
+        .take(MAX_RELATED_LOCATIONS)
+        .enumerate()
+        .map(|(index, id)| {
+            let title = by_id.get(id.as_str()).map_or("", |r| r.case.title.as_str());
+            json!({
+                "id": index,
+                "message": { "text": format!(
+                    "{}: {}",
+                    visible(id),
+                    visible(&truncate(title, MAX_MESSAGE_BYTES))
+                ) },
+                "logicalLocations": [{ "name": id, "kind": "test" }],
+            })
+        })
+        .collect();
+    let levels: Vec<&str> = weakness.levels.iter().map(|l| l.name()).collect();
+    let text = format!(
+        "{} {} cases, failing at {}; minimal case {}. Fix: {}",
+        weakness.statement,
+        weakness.count,
+        super::weakness::levels_text(weakness),
+        visible(&weakness.representative),
+        weakness.check.hint()
+    );
     json!({
-        "ruleId": Check::Fidelity.name(),
-        "ruleIndex": rule_index(Check::Fidelity),
-        "level": "warning",
-        "message": { "text": format!(
-            "{}: the target refused input it must frame: {}",
-            visible(&truncate(&case.title, MAX_MESSAGE_BYTES)),
-            visible(&truncate(reason, MAX_MESSAGE_BYTES)),
-        ) },
-        "locations": locations(result),
+        "ruleId": weakness.check.name(),
+        "ruleIndex": rule_index(weakness.check),
+        "level": result_level(weakness.class, weakness.severity),
+        "message": { "text": text },
+        "locations": [{
+            "physicalLocation": location,
+            "logicalLocations": [{ "name": weakness.id, "fullyQualifiedName": format!(
+                "{}/{}", run.meta.target.name, weakness.id
+            ) }],
+        }],
+        "relatedLocations": related,
         "partialFingerprints": {
-            "framecheckCase/v1": format!("{}:{}", case.id, Check::Fidelity.name()),
+            "framecheckWeakness/v1": format!("{}/{}", run.meta.target.name, weakness.id),
         },
-        "properties": Value::Object(properties),
+        "properties": {
+            "weaknessId": weakness.id,
+            "class": match weakness.class {
+                CheckClass::Security => "security",
+                CheckClass::Fidelity => "fidelity",
+            },
+            "severity": super::severity_name(weakness.severity),
+            "family": weakness.family.name(),
+            "field": weakness.field.name(),
+            "role": weakness.role.name(),
+            "levels": levels,
+            "count": weakness.count,
+            "representative": weakness.representative,
+            "caseIds": weakness.cases,
+        },
     })
 }

@@ -1,0 +1,196 @@
+//! The reproducibility manifest: what a report was made from, so a reviewer
+//! can tell what was tested and `framecheck verify` can run it again.
+//!
+//! It records framecheck's version and the git commit it was built from,
+//! the catalogue and profile hashes, the target's identity (SHA-256 of every
+//! file its command names that exists, the interpreter's version when the
+//! command starts one, the package versions the profile declares), the seed
+//! and the command line.
+//!
+//! ```
+//! use framecheck::manifest::Manifest;
+//! use framecheck::profile::{LoadedProfile, TargetProfile};
+//!
+//! let loaded = LoadedProfile { profile: TargetProfile::reference(), dir: ".".into() };
+//! let manifest = Manifest::collect(&loaded, None, "abc", None, vec!["framecheck".into()]);
+//! assert_eq!(manifest.profile_hash.len(), 64);
+//! assert!(manifest.target.files.is_empty()); // in-process: no files, no interpreter
+//! ```
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::profile::{AdapterSpec, LoadedProfile, PackageRef, TargetProfile};
+
+/// The git commit framecheck was built from (`git rev-parse HEAD` at build
+/// time), or `unknown` when it was built outside a git checkout.
+pub const COMMIT: &str = env!("FRAMECHECK_COMMIT");
+
+/// Programs whose `--version` names the interpreter a target runs on.
+/// `go` answers `go version` instead.
+const INTERPRETERS: [&str; 11] = [
+    "python", "python3", "node", "go", "deno", "bun", "ruby", "perl", "php", "java", "dotnet",
+];
+
+/// What a report was made from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Manifest {
+    /// framecheck's version.
+    pub framecheck_version: String,
+    /// The git commit framecheck was built from, or `unknown`.
+    pub framecheck_commit: String,
+    /// SHA-256 of the catalogue files, in path order.
+    pub catalogue_hash: String,
+    /// SHA-256 of the profile as framecheck read it (its JSON form).
+    pub profile_hash: String,
+    /// The profile file, as named on the command line; `None` for a
+    /// built-in target given by name.
+    pub profile_path: Option<PathBuf>,
+    /// The target's identity.
+    pub target: TargetIdentity,
+    /// The seed of a randomised run (`search`); `None` for `run`, which is
+    /// deterministic.
+    pub seed: Option<u64>,
+    /// The command line framecheck was started with.
+    pub command_line: Vec<String>,
+}
+
+/// What the target under test was, beyond its profile.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TargetIdentity {
+    /// Every file the adapter command names that exists, with its SHA-256.
+    pub files: Vec<FileDigest>,
+    /// The interpreter the command starts, with the version it reports.
+    pub interpreter: Option<InterpreterVersion>,
+    /// The package versions the profile declares.
+    pub packages: Vec<PackageRef>,
+}
+
+/// A file and its SHA-256.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileDigest {
+    /// The path as the command names it.
+    pub path: String,
+    /// Lower-case hex SHA-256 of its bytes.
+    pub sha256: String,
+}
+
+/// An interpreter and what `--version` said.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InterpreterVersion {
+    /// The program, as the command names it.
+    pub program: String,
+    /// The first line it printed, or why there was none.
+    pub version: String,
+}
+
+impl Manifest {
+    /// Collects the manifest of a run of `loaded`.
+    pub fn collect(
+        loaded: &LoadedProfile,
+        profile_path: Option<&Path>,
+        catalogue_hash: &str,
+        seed: Option<u64>,
+        command_line: Vec<String>,
+    ) -> Manifest {
+        Manifest {
+            framecheck_version: env!("CARGO_PKG_VERSION").to_string(),
+            framecheck_commit: COMMIT.to_string(),
+            catalogue_hash: catalogue_hash.to_string(),
+            profile_hash: profile_hash(&loaded.profile),
+            profile_path: profile_path.map(Path::to_path_buf),
+            target: TargetIdentity::collect(loaded),
+            seed,
+            command_line,
+        }
+    }
+}
+
+/// SHA-256 of the profile's JSON form: the same for the same declaration,
+/// whatever its YAML layout or comments.
+pub fn profile_hash(profile: &TargetProfile) -> String {
+    let json = serde_json::to_vec(profile).expect("a profile always serializes");
+    hex(&Sha256::digest(&json))
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+impl TargetIdentity {
+    /// The identity of `loaded`'s target: nothing for an in-process one.
+    pub fn collect(loaded: &LoadedProfile) -> TargetIdentity {
+        let packages = loaded.profile.packages.clone();
+        let AdapterSpec::Subprocess(spec) = &loaded.profile.adapter else {
+            return TargetIdentity {
+                packages,
+                ..TargetIdentity::default()
+            };
+        };
+        let cwd = match &spec.cwd {
+            Some(cwd) => loaded.dir.join(cwd),
+            None => loaded.dir.clone(),
+        };
+        let files = spec
+            .command
+            .iter()
+            .filter_map(|arg| {
+                let bytes = std::fs::read(cwd.join(arg)).ok()?;
+                Some(FileDigest {
+                    path: arg.clone(),
+                    sha256: hex(&Sha256::digest(&bytes)),
+                })
+            })
+            .collect();
+        let interpreter = spec
+            .command
+            .first()
+            .filter(|program| INTERPRETERS.contains(&program_name(program)))
+            .map(|program| InterpreterVersion {
+                program: program.clone(),
+                version: interpreter_version(program, &cwd),
+            });
+        TargetIdentity {
+            files,
+            interpreter,
+            packages,
+        }
+    }
+}
+
+/// The file name of a program path, without a Windows `.exe`.
+fn program_name(program: &str) -> &str {
+    let name = program.rsplit(['/', '\\']).next().unwrap_or(program);
+    name.strip_suffix(".exe").unwrap_or(name)
+}
+
+/// The first non-empty line `program --version` (`go version`) prints on
+/// stdout or stderr, or why there is none.
+fn interpreter_version(program: &str, cwd: &Path) -> String {
+    let arg = if program_name(program) == "go" {
+        "version"
+    } else {
+        "--version"
+    };
+    let output = Command::new(program)
+        .arg(arg)
+        .current_dir(cwd)
+        .stdin(Stdio::null())
+        .output();
+    match output {
+        Ok(output) => {
+            let text = [output.stdout, output.stderr]
+                .iter()
+                .map(|b| String::from_utf8_lossy(b).into_owned())
+                .collect::<String>();
+            text.lines()
+                .map(str::trim)
+                .find(|l| !l.is_empty())
+                .map_or_else(|| "unknown (no output)".to_string(), str::to_string)
+        }
+        Err(error) => format!("unknown ({error})"),
+    }
+}

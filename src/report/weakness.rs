@@ -1,0 +1,401 @@
+//! Weaknesses: failing cases grouped into the conclusions a reviewer files.
+//!
+//! A seed-style framing fails hundreds of concrete cases that come down to a
+//! handful of defects. A [`Weakness`] is one group: the cases whose primary
+//! failed check, variant family, attacked field and attacked role agree.
+//!
+//! - **check**: the first failed check of the case in [`PRIMARY_ORDER`]. A
+//!   live forged delimiter is the root of a breakout, so `delimiter.census`
+//!   outranks `canary.containment`, which is its consequence.
+//! - **family**: [`Variant::family`] of
+//!   the case's variant, except that when the written case fails the same
+//!   check in its declared spelling too, the spelling is not the cause and the
+//!   family is `exact`.
+//! - **field** and **role**: from the case's
+//!   [`AttackSite`], recorded from its templates.
+//!   Only checks that judge delimiter liveness ([`Check::DelimiterCensus`],
+//!   [`Check::CanaryContainment`], [`Check::ReaderVerdict`]) are grouped by the
+//!   forged delimiter's role; for the others the role is what the field is
+//!   (attribute, header or body), since the delimiter a payload carries is
+//!   not what broke them.
+//!
+//! The id is built from those four keys alone (`delimiter.census/unicode/
+//! content/close`), never from counts or order, so the same defect keeps its
+//! id from run to run and across targets. Each weakness names its smallest
+//! case (fewest payload bytes, then id) as the one to read first.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::Serialize;
+
+use crate::catalogue::{
+    AttackSite, ConcreteCase, DelimiterRole, Field, Input, Piece, Severity, Variant, VariantFamily,
+};
+use crate::level::ReaderLevel;
+use crate::oracle::{Check, CheckClass};
+use crate::runner::{CaseResult, Outcome, RunResult, Verdict};
+
+/// The order in which a failing case's checks are considered for its
+/// primary check: root causes before their consequences, security before
+/// fidelity.
+pub const PRIMARY_ORDER: [Check; 8] = [
+    Check::DelimiterCensus,
+    Check::TagIntegrity,
+    Check::HeaderIntegrity,
+    Check::CanaryContainment,
+    Check::FrameShape,
+    Check::ReaderVerdict,
+    Check::Roundtrip,
+    Check::Fidelity,
+];
+
+/// Where the payload of a weakness's cases sits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Surface {
+    /// The content.
+    Content,
+    /// The kind.
+    Kind,
+    /// An attribute key or value.
+    Attributes,
+    /// The provenance line.
+    Provenance,
+    /// A text handed to the reader.
+    ReaderInput,
+}
+
+impl Surface {
+    /// The stable name, used in ids.
+    pub fn name(self) -> &'static str {
+        match self {
+            Surface::Content => "content",
+            Surface::Kind => "kind",
+            Surface::Attributes => "attributes",
+            Surface::Provenance => "provenance",
+            Surface::ReaderInput => "reader-input",
+        }
+    }
+
+    fn of(field: Option<Field>) -> Surface {
+        match field {
+            Some(Field::Content) => Surface::Content,
+            Some(Field::Kind) => Surface::Kind,
+            Some(Field::Attributes) => Surface::Attributes,
+            Some(Field::Provenance) => Surface::Provenance,
+            None => Surface::ReaderInput,
+        }
+    }
+
+    fn phrase(self) -> &'static str {
+        match self {
+            Surface::Content => "in the content",
+            Surface::Kind => "in the kind",
+            Surface::Attributes => "in an attribute",
+            Surface::Provenance => "in the provenance",
+            Surface::ReaderInput => "in a text given to the reader",
+        }
+    }
+}
+
+/// What part of the frame a weakness's cases attack.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Role {
+    /// The closing delimiter.
+    Close,
+    /// The opening delimiter.
+    Open,
+    /// The inner element's delimiters.
+    Inner,
+    /// A reserved element.
+    Reserved,
+    /// The attribute syntax of the tag.
+    Attribute,
+    /// The header lines.
+    Header,
+    /// The body itself (fidelity, readers).
+    Body,
+}
+
+impl Role {
+    /// The stable name, used in ids.
+    pub fn name(self) -> &'static str {
+        match self {
+            Role::Close => "close",
+            Role::Open => "open",
+            Role::Inner => "inner",
+            Role::Reserved => "reserved",
+            Role::Attribute => "attribute",
+            Role::Header => "header",
+            Role::Body => "body",
+        }
+    }
+
+    fn of(site: AttackSite, check: Check) -> Role {
+        let liveness = matches!(
+            check,
+            Check::DelimiterCensus | Check::CanaryContainment | Check::ReaderVerdict
+        );
+        match (liveness.then_some(site.role).flatten(), site.field) {
+            (Some(DelimiterRole::Close), _) => Role::Close,
+            (Some(DelimiterRole::Open), _) => Role::Open,
+            (Some(DelimiterRole::Inner), _) => Role::Inner,
+            (Some(DelimiterRole::Reserved), _) => Role::Reserved,
+            (None, Some(Field::Attributes)) => Role::Attribute,
+            (None, Some(Field::Provenance | Field::Kind)) => Role::Header,
+            (None, _) => Role::Body,
+        }
+    }
+
+    fn phrase(self) -> &'static str {
+        match self {
+            Role::Close => "the closing delimiter",
+            Role::Open => "the opening delimiter",
+            Role::Inner => "the inner element's delimiter",
+            Role::Reserved => "a reserved element",
+            Role::Attribute | Role::Header | Role::Body => "text",
+        }
+    }
+}
+
+/// The grouping key of a weakness; its id is spelled from it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct WeaknessKey {
+    /// The primary failed check.
+    pub check: Check,
+    /// The variant family that made the cases fail.
+    pub family: VariantFamily,
+    /// Where the payload sits.
+    pub surface: Surface,
+    /// What it attacks.
+    pub role: Role,
+}
+
+impl WeaknessKey {
+    /// The stable id: `<check>/<family>/<surface>/<role>`.
+    pub fn id(&self) -> String {
+        format!(
+            "{}/{}/{}/{}",
+            self.check.name(),
+            self.family.name(),
+            self.surface.name(),
+            self.role.name()
+        )
+    }
+
+    /// One line saying what is wrong, from the key alone.
+    pub fn statement(&self) -> String {
+        let spelling = match self.family {
+            VariantFamily::Exact => "",
+            VariantFamily::Spacing => " spelled with spaces",
+            VariantFamily::Case => " in another ASCII case",
+            VariantFamily::Unicode => {
+                " respelled in Unicode (invisible, compatibility or lookalike characters)"
+            }
+        };
+        let subject = match self.role {
+            Role::Attribute | Role::Header | Role::Body => {
+                format!("text {}", self.surface.phrase())
+            }
+            role => format!("{}{spelling} {}", role.phrase(), self.surface.phrase()),
+        };
+        let effect = match self.check {
+            Check::DelimiterCensus => "stays live: the framing does not neutralise it",
+            Check::CanaryContainment => "lets planted text escape its region",
+            Check::TagIntegrity => "rewrites the tag's attributes",
+            Check::HeaderIntegrity => "moves the header boundary or puts a line break in it",
+            Check::FrameShape => "breaks the frame's shape",
+            Check::ReaderVerdict => "is accepted by the reader when it must be rejected",
+            Check::Roundtrip => "does not read back as it was written",
+            Check::Fidelity => "is changed or refused although it is ordinary",
+        };
+        let mut line = format!("{subject} {effect}.");
+        if let Some(first) = line.get(..1) {
+            line = first.to_uppercase() + &line[1..];
+        }
+        line
+    }
+}
+
+/// One weakness of a run.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Weakness {
+    /// Stable id, derived from the key.
+    pub id: String,
+    /// The primary failed check.
+    pub check: Check,
+    /// Security or fidelity.
+    pub class: CheckClass,
+    /// The variant family.
+    pub family: VariantFamily,
+    /// Where the payload sits.
+    pub field: Surface,
+    /// What it attacks.
+    pub role: Role,
+    /// One line saying what is wrong.
+    pub statement: String,
+    /// The id of the smallest case (fewest payload bytes, then id).
+    pub representative: String,
+    /// The highest severity among the cases.
+    pub severity: Severity,
+    /// Number of cases.
+    pub count: usize,
+    /// The reader levels the primary check fails at, over all the cases;
+    /// empty for fidelity weaknesses, which hold at every level.
+    pub levels: Vec<ReaderLevel>,
+    /// The variants seen, in canonical order.
+    pub variants: Vec<Variant>,
+    /// Every case id, in run order.
+    pub cases: Vec<String>,
+}
+
+/// The primary failed check of a case at `level`, if it fails there.
+pub fn primary_check(result: &CaseResult, level: ReaderLevel) -> Option<Check> {
+    if !matches!(
+        result.verdict_at(level),
+        Verdict::Fail | Verdict::FidelityFail
+    ) {
+        return None;
+    }
+    if let Outcome::Refused { .. } = result.outcome {
+        return Some(Check::Fidelity);
+    }
+    let found: BTreeSet<Check> = result.findings_at(level).iter().map(|f| f.check).collect();
+    Some(
+        PRIMARY_ORDER
+            .into_iter()
+            .find(|c| found.contains(c))
+            .unwrap_or(Check::Fidelity),
+    )
+}
+
+/// The payload size of a case, in bytes: what "smallest" means.
+fn payload_len(case: &ConcreteCase) -> usize {
+    match &case.input {
+        Input::Wrap(request) => {
+            request.content.len()
+                + request.kind.len()
+                + request.provenance.len()
+                + request
+                    .attributes
+                    .iter()
+                    .map(|(k, v)| k.len() + v.len())
+                    .sum::<usize>()
+        }
+        Input::Read(pieces) => pieces
+            .iter()
+            .map(|p| match p {
+                Piece::Literal(text) => text.len(),
+                _ => 0,
+            })
+            .sum(),
+    }
+}
+
+/// The weaknesses of `run` at its level: security first, then by severity,
+/// then by count (largest first), then by id.
+pub fn weaknesses(run: &RunResult) -> Vec<Weakness> {
+    let level = run.meta.level;
+    let primaries: Vec<(usize, Check)> = run
+        .results
+        .iter()
+        .enumerate()
+        .filter_map(|(i, r)| primary_check(r, level).map(|c| (i, c)))
+        .collect();
+    // The declared spelling's own primary check, per written case.
+    let exact_fails: BTreeMap<&str, Check> = primaries
+        .iter()
+        .filter(|(i, _)| run.results[*i].case.variant == Variant::Exact)
+        .map(|(i, c)| (run.results[*i].case.base_id.as_str(), *c))
+        .collect();
+    let mut groups: BTreeMap<WeaknessKey, Vec<&CaseResult>> = BTreeMap::new();
+    for &(i, check) in &primaries {
+        let result = &run.results[i];
+        let case = &result.case;
+        let family = if exact_fails.get(case.base_id.as_str()) == Some(&check) {
+            VariantFamily::Exact
+        } else {
+            case.variant.family()
+        };
+        let key = WeaknessKey {
+            check,
+            family,
+            surface: Surface::of(case.site.field),
+            role: Role::of(case.site, check),
+        };
+        groups.entry(key).or_default().push(result);
+    }
+    let mut out: Vec<Weakness> = groups
+        .into_iter()
+        .map(|(key, cases)| build(key, &cases, level))
+        .collect();
+    out.sort_by(|a, b| {
+        (
+            a.class,
+            std::cmp::Reverse(a.severity),
+            std::cmp::Reverse(a.count),
+            &a.id,
+        )
+            .cmp(&(
+                b.class,
+                std::cmp::Reverse(b.severity),
+                std::cmp::Reverse(b.count),
+                &b.id,
+            ))
+    });
+    out
+}
+
+fn build(key: WeaknessKey, cases: &[&CaseResult], level: ReaderLevel) -> Weakness {
+    let mut levels = BTreeSet::new();
+    let mut class = CheckClass::Fidelity;
+    for result in cases {
+        for finding in result.findings_at(level) {
+            if finding.check == key.check {
+                levels.extend(finding.levels.iter().copied());
+                class = class.min(finding.class);
+            }
+        }
+    }
+    let representative = cases
+        .iter()
+        .min_by(|a, b| (payload_len(&a.case), &a.case.id).cmp(&(payload_len(&b.case), &b.case.id)))
+        .map(|r| r.case.id.clone())
+        .unwrap_or_default();
+    let variants: BTreeSet<Variant> = cases.iter().map(|r| r.case.variant).collect();
+    let mut variants: Vec<Variant> = variants.into_iter().collect();
+    variants.sort_by_key(|v| Variant::ALL.iter().position(|x| x == v));
+    Weakness {
+        id: key.id(),
+        check: key.check,
+        class,
+        family: key.family,
+        field: key.surface,
+        role: key.role,
+        statement: key.statement(),
+        representative,
+        severity: cases
+            .iter()
+            .map(|r| r.case.severity)
+            .max()
+            .unwrap_or(Severity::Info),
+        count: cases.len(),
+        levels: levels.into_iter().collect(),
+        variants,
+        cases: cases.iter().map(|r| r.case.id.clone()).collect(),
+    }
+}
+
+/// The levels of a weakness in words, for the human formats.
+pub fn levels_text(weakness: &Weakness) -> String {
+    if weakness.levels.is_empty() {
+        return "every level".to_string();
+    }
+    weakness
+        .levels
+        .iter()
+        .map(|l| l.name())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
