@@ -153,6 +153,40 @@ mod weaknesses {
     }
 
     #[test]
+    fn the_role_is_the_delimiter_the_evidence_shows_live() {
+        // A forged complete frame carries an opener and a closer; its
+        // template names the closer. A framing that neutralises closers only
+        // leaves the opener live, and the weakness must say so.
+        let case = variants_of("forgery-complete-frame")
+            .into_iter()
+            .find(|c| c.variant == Variant::Exact)
+            .unwrap();
+        assert_eq!(case.site.role, Some(catalogue::DelimiterRole::Close));
+        let framed = "<framecheck-untrusted>\nx <framecheck-untrusted> y\n</framecheck-untrusted>";
+        let start = framed.rfind("<framecheck-untrusted> y").unwrap();
+        let mut finding = census(&[Exact, AsciiCaseInsensitive, Unicode]);
+        finding.excerpt = Some(framecheck::oracle::Excerpt::cut(
+            framecheck::oracle::ExcerptSource::Framed,
+            framed,
+            start,
+            start + "<framecheck-untrusted".len(),
+        ));
+        let mut result = judged(case.clone(), vec![finding]);
+        result.evidence.framed = Some(framed.to_string());
+        let found = weakness::weaknesses(&run_of(vec![result]));
+        assert_eq!(found[0].id, "delimiter.census/exact/content/open");
+        assert!(
+            found[0].statement.contains("opening delimiter live"),
+            "{}",
+            found[0].statement
+        );
+        // Without the evidence, the template's role stands.
+        let bare = judged(case, vec![census(&[Exact, AsciiCaseInsensitive, Unicode])]);
+        let found = weakness::weaknesses(&run_of(vec![bare]));
+        assert_eq!(found[0].id, "delimiter.census/exact/content/close");
+    }
+
+    #[test]
     fn passing_runs_have_no_weaknesses() {
         let cases = variants_of("breakout-close-mid-content");
         let run = run_of(cases.into_iter().map(|c| judged(c, vec![])).collect());

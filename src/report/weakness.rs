@@ -9,15 +9,16 @@
 //!   outranks `canary.containment`, which is its consequence.
 //! - **family**: [`Variant::family`] of
 //!   the case's variant, except that when the written case fails the same
-//!   check in its declared spelling too, the spelling is not the cause and the
-//!   family is `exact`.
-//! - **field** and **role**: from the case's
-//!   [`AttackSite`], recorded from its templates.
-//!   Only checks that judge delimiter liveness ([`Check::DelimiterCensus`],
-//!   [`Check::CanaryContainment`], [`Check::ReaderVerdict`]) are grouped by the
-//!   forged delimiter's role; for the others the role is what the field is
-//!   (attribute, header or body), since the delimiter a payload carries is
-//!   not what broke them.
+//!   way (same check, field and role) in its declared spelling too, the
+//!   spelling is not the cause and the family is `exact`.
+//! - **field**: from the case's [`AttackSite`], recorded from its templates.
+//! - **role**: only checks that judge delimiter liveness
+//!   ([`Check::DelimiterCensus`], [`Check::CanaryContainment`],
+//!   [`Check::ReaderVerdict`]) are grouped by a delimiter role: the one the
+//!   finding's excerpt shows live (scanned with the oracle's matcher), else
+//!   the one the case's templates forge. For the other checks the role is
+//!   what the field is (attribute, header or body), since the delimiter a
+//!   payload carries is not what broke them.
 //!
 //! The id is built from those four keys alone (`delimiter.census/unicode/
 //! content/close`), never from counts or order, so the same defect keeps its
@@ -32,7 +33,8 @@ use crate::catalogue::{
     AttackSite, ConcreteCase, DelimiterRole, Field, Input, Piece, Severity, Variant, VariantFamily,
 };
 use crate::level::ReaderLevel;
-use crate::oracle::{Check, CheckClass};
+use crate::oracle::scan::{self, DelimiterKind};
+use crate::oracle::{Check, CheckClass, ExcerptSource};
 use crate::runner::{CaseResult, Outcome, RunResult, Verdict};
 
 /// The order in which a failing case's checks are considered for its
@@ -132,12 +134,13 @@ impl Role {
         }
     }
 
-    fn of(site: AttackSite, check: Check) -> Role {
+    fn of(site: AttackSite, check: Check, observed: Option<DelimiterRole>) -> Role {
         let liveness = matches!(
             check,
             Check::DelimiterCensus | Check::CanaryContainment | Check::ReaderVerdict
         );
-        match (liveness.then_some(site.role).flatten(), site.field) {
+        let role = observed.or(site.role);
+        match (liveness.then_some(role).flatten(), site.field) {
             (Some(DelimiterRole::Close), _) => Role::Close,
             (Some(DelimiterRole::Open), _) => Role::Open,
             (Some(DelimiterRole::Inner), _) => Role::Inner,
@@ -150,10 +153,10 @@ impl Role {
 
     fn phrase(self) -> &'static str {
         match self {
-            Role::Close => "the closing delimiter",
-            Role::Open => "the opening delimiter",
-            Role::Inner => "the inner element's delimiter",
-            Role::Reserved => "a reserved element",
+            Role::Close => "a closing delimiter",
+            Role::Open => "an opening delimiter",
+            Role::Inner => "an inner-element delimiter",
+            Role::Reserved => "a reserved-element delimiter",
             Role::Attribute | Role::Header | Role::Body => "text",
         }
     }
@@ -187,34 +190,47 @@ impl WeaknessKey {
     /// One line saying what is wrong, from the key alone.
     pub fn statement(&self) -> String {
         let spelling = match self.family {
-            VariantFamily::Exact => "",
-            VariantFamily::Spacing => " spelled with spaces",
-            VariantFamily::Case => " in another ASCII case",
+            VariantFamily::Exact => "as declared",
+            VariantFamily::Spacing => "spelled with spaces",
+            VariantFamily::Case => "spelled in another ASCII case",
             VariantFamily::Unicode => {
-                " respelled in Unicode (invisible, compatibility or lookalike characters)"
+                "respelled in Unicode (invisible, compatibility or lookalike characters)"
             }
         };
-        let subject = match self.role {
+        let surface = self.surface.phrase();
+        match self.role {
+            Role::Close | Role::Open | Role::Inner | Role::Reserved => {
+                let role = self.role.phrase();
+                match self.check {
+                    Check::ReaderVerdict => format!(
+                        "The reader accepts a body in which {role} is live, from delimiters \
+                         {spelling} {surface}."
+                    ),
+                    Check::CanaryContainment => format!(
+                        "Delimiters {spelling} {surface} let planted text escape its region \
+                         ({role} is taken as real)."
+                    ),
+                    _ => format!(
+                        "Delimiters {spelling} {surface} leave {role} live in the framed output."
+                    ),
+                }
+            }
             Role::Attribute | Role::Header | Role::Body => {
-                format!("text {}", self.surface.phrase())
+                let effect = match self.check {
+                    Check::TagIntegrity => "rewrites the tag's attributes",
+                    Check::HeaderIntegrity => {
+                        "moves the header boundary or puts a line break in it"
+                    }
+                    Check::FrameShape => "breaks the frame's shape",
+                    Check::ReaderVerdict => "is accepted by the reader when it must be rejected",
+                    Check::Roundtrip => "does not read back as it was written",
+                    Check::Fidelity => "is changed or refused although it is ordinary",
+                    Check::DelimiterCensus => "leaves a live delimiter in the framed output",
+                    Check::CanaryContainment => "lets planted text escape its region",
+                };
+                format!("Text {surface} {effect}.")
             }
-            role => format!("{}{spelling} {}", role.phrase(), self.surface.phrase()),
-        };
-        let effect = match self.check {
-            Check::DelimiterCensus => "stays live: the framing does not neutralise it",
-            Check::CanaryContainment => "lets planted text escape its region",
-            Check::TagIntegrity => "rewrites the tag's attributes",
-            Check::HeaderIntegrity => "moves the header boundary or puts a line break in it",
-            Check::FrameShape => "breaks the frame's shape",
-            Check::ReaderVerdict => "is accepted by the reader when it must be rejected",
-            Check::Roundtrip => "does not read back as it was written",
-            Check::Fidelity => "is changed or refused although it is ordinary",
-        };
-        let mut line = format!("{subject} {effect}.");
-        if let Some(first) = line.get(..1) {
-            line = first.to_uppercase() + &line[1..];
         }
-        line
     }
 }
 
@@ -270,6 +286,43 @@ pub fn primary_check(result: &CaseResult, level: ReaderLevel) -> Option<Check> {
     )
 }
 
+/// The delimiter that was actually live, for a `delimiter.census` or
+/// `reader.verdict` finding: its excerpt's span, scanned again with the
+/// oracle's own matcher at the run's level. A case can carry several
+/// delimiters (a forged frame has an opener and a closer) and the framing
+/// may neutralise some of them, so the template alone cannot say which one
+/// broke the frame, and a weakness's statement must be true. `None` when
+/// the evidence does not hold the span (then the template's role is used).
+fn observed_role(result: &CaseResult, check: Check, run: &RunResult) -> Option<DelimiterRole> {
+    if !matches!(check, Check::DelimiterCensus | Check::ReaderVerdict) {
+        return None;
+    }
+    let level = run.meta.level;
+    let excerpt = result
+        .findings_at(level)
+        .into_iter()
+        .find(|f| f.check == check)?
+        .excerpt
+        .as_ref()?;
+    let text = match excerpt.text {
+        ExcerptSource::Framed => result.evidence.framed.as_deref(),
+        ExcerptSource::ReadInput => result.evidence.read_text.as_deref(),
+        ExcerptSource::ReadBody => result.evidence.read_body.as_ref()?.as_deref(),
+    }?;
+    let span = text.get(excerpt.start..excerpt.end)?;
+    let delimiters = &run.meta.target.delimiters;
+    let tokens = delimiters.all_tokens();
+    let live = scan::live_delimiters(span, delimiters.syntax, &tokens, level);
+    let first = live.first()?;
+    let inner = usize::from(delimiters.inner.is_some());
+    Some(match (first.token, first.kind) {
+        (0, DelimiterKind::Close) => DelimiterRole::Close,
+        (0, DelimiterKind::Open) => DelimiterRole::Open,
+        (index, _) if index <= inner => DelimiterRole::Inner,
+        _ => DelimiterRole::Reserved,
+    })
+}
+
 /// The payload size of a case, in bytes: what "smallest" means.
 fn payload_len(case: &ConcreteCase) -> usize {
     match &case.input {
@@ -297,33 +350,39 @@ fn payload_len(case: &ConcreteCase) -> usize {
 /// then by count (largest first), then by id.
 pub fn weaknesses(run: &RunResult) -> Vec<Weakness> {
     let level = run.meta.level;
-    let primaries: Vec<(usize, Check)> = run
+    // Each failing case's key, with the family still its variant's own.
+    let keyed: Vec<(WeaknessKey, &CaseResult)> = run
         .results
         .iter()
-        .enumerate()
-        .filter_map(|(i, r)| primary_check(r, level).map(|c| (i, c)))
+        .filter_map(|result| {
+            let check = primary_check(result, level)?;
+            let observed = observed_role(result, check, run);
+            let key = WeaknessKey {
+                check,
+                family: result.case.variant.family(),
+                surface: Surface::of(result.case.site.field),
+                role: Role::of(result.case.site, check, observed),
+            };
+            Some((key, result))
+        })
         .collect();
-    // The declared spelling's own primary check, per written case.
-    let exact_fails: BTreeMap<&str, Check> = primaries
+    // The declared spelling's own key, per written case: a variant that
+    // fails the same way is not failing because of its spelling.
+    let exact: BTreeMap<&str, WeaknessKey> = keyed
         .iter()
-        .filter(|(i, _)| run.results[*i].case.variant == Variant::Exact)
-        .map(|(i, c)| (run.results[*i].case.base_id.as_str(), *c))
+        .filter(|(_, r)| r.case.variant == Variant::Exact)
+        .map(|(key, r)| (r.case.base_id.as_str(), *key))
         .collect();
     let mut groups: BTreeMap<WeaknessKey, Vec<&CaseResult>> = BTreeMap::new();
-    for &(i, check) in &primaries {
-        let result = &run.results[i];
-        let case = &result.case;
-        let family = if exact_fails.get(case.base_id.as_str()) == Some(&check) {
-            VariantFamily::Exact
-        } else {
-            case.variant.family()
-        };
-        let key = WeaknessKey {
-            check,
-            family,
-            surface: Surface::of(case.site.field),
-            role: Role::of(case.site, check),
-        };
+    for (mut key, result) in keyed {
+        if exact.get(result.case.base_id.as_str())
+            == Some(&WeaknessKey {
+                family: VariantFamily::Exact,
+                ..key
+            })
+        {
+            key.family = VariantFamily::Exact;
+        }
         groups.entry(key).or_default().push(result);
     }
     let mut out: Vec<Weakness> = groups
