@@ -27,6 +27,7 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver};
 use std::time::Duration;
 
+use framecheck::level::{fold_str, ReaderLevel};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -432,6 +433,84 @@ fn every_fixture_adapter_answers_the_protocol() {
         probed += 1;
     }
     eprintln!("shapes: {probed} fixture adapters answered the protocol");
+}
+
+/// Every character the unicode reader level reads as nothing or as text with
+/// an ASCII character in it, with what it reads as: the characters that can
+/// take part in a reading of an ASCII token, which a neutraliser must see
+/// through.
+fn ascii_readings() -> Vec<(char, String)> {
+    (0..=0x10FFFFu32)
+        .filter_map(char::from_u32)
+        .map(|c| (c, fold_str(&c.to_string(), ReaderLevel::Unicode)))
+        .filter(|(_, folded)| folded.is_empty() || folded.chars().any(|c| c.is_ascii()))
+        .collect()
+}
+
+/// Runs `script` with the characters as a JSON array on stdin; it answers
+/// with a JSON array of what the fixtures' neutraliser reads each one as.
+fn fixture_folds(program: &str, args: &[&str], chars: &[char]) -> Vec<String> {
+    let mut child = Command::new(program)
+        .args(args)
+        .current_dir(shapes_dir().join("lib"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let input: Vec<String> = chars.iter().map(|c| c.to_string()).collect();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        stdin
+            .write_all(serde_json::to_string(&input).unwrap().as_bytes())
+            .unwrap()
+    });
+    let output = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    assert!(output.status.success(), "{program} fold script failed");
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
+/// The correct fixtures are only as correct as their neutraliser: it must
+/// read every character the way the unicode level does wherever that level
+/// sees ASCII (or nothing), or a spelling of a token would slip through.
+#[test]
+fn the_fixtures_neutraliser_reads_like_the_unicode_level() {
+    let expected = ascii_readings();
+    let chars: Vec<char> = expected.iter().map(|(c, _)| *c).collect();
+    let scripts: [(&str, &[&str]); 2] = [
+        (
+            "python3",
+            &["-c", "import json, sys; from fcshape import fold_char; \
+                     print(json.dumps([fold_char(c) for c in json.load(sys.stdin)]))"],
+        ),
+        (
+            "node",
+            &["--input-type=module", "-e", "import { foldChar } from './fcshape.mjs'; \
+               let s = ''; process.stdin.on('data', (d) => (s += d)); \
+               process.stdin.on('end', () => console.log(JSON.stringify(JSON.parse(s).map(foldChar))))"],
+        ),
+    ];
+    for (program, args) in scripts {
+        if !interpreter_available(program, "lib") {
+            continue;
+        }
+        let folds = fixture_folds(program, args, &chars);
+        assert_eq!(folds.len(), expected.len());
+        let wrong: Vec<String> = expected
+            .iter()
+            .zip(&folds)
+            .filter(|((_, want), got)| want != *got)
+            .map(|((c, want), got)| {
+                format!("U+{:04X}: level {want:?}, {program} {got:?}", *c as u32)
+            })
+            .collect();
+        assert!(
+            wrong.is_empty(),
+            "{} differences:\n{}",
+            wrong.len(),
+            wrong.join("\n")
+        );
+    }
 }
 
 /// What a report says at the unicode level: its status and the checks that

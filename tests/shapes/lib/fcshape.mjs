@@ -35,15 +35,34 @@ for (const [chars, ascii] of [
 	for (const ch of chars) LOOKALIKES.set(ch, ascii)
 }
 
-// Full case folding, approximated by upper-then-lower case: it maps ß to ss,
-// long s to s and final sigma to sigma, as CaseFolding.txt does.
-const caseFold = (s) => s.toUpperCase().toLowerCase()
+// Characters whose compatibility mappings came with Unicode 15 to 17, which
+// a runtime's normalisation data may predate: outlined letters and digits,
+// subscript letters, Cyrillic modifier letters (read through the lookalike
+// table), a modifier S and two sharp-s forms. The reader level folds them to
+// these ASCII strings.
+export const NEWER_UNICODE = new Map()
+for (let i = 0; i < 26; i++) NEWER_UNICODE.set(String.fromCodePoint(0x1ccd6 + i), String.fromCharCode(97 + i))
+for (let i = 0; i < 10; i++) NEWER_UNICODE.set(String.fromCodePoint(0x1ccf0 + i), String(i))
+for (const [cp, ascii] of [
+	[0x209d, 'w'], [0x209e, 'y'], [0x209f, 'z'], [0xa7f1, 's'], [0x1d6a6, 'ss'], [0x1df95, 'ss'],
+	[0x1e030, 'a'], [0x1e032, 'b'], [0x1e035, 'e'], [0x1e039, 'k'], [0x1e03b, 'm'], [0x1e03c, 'o'],
+	[0x1e03e, 'p'], [0x1e03f, 'c'], [0x1e040, 't'], [0x1e041, 'y'], [0x1e043, 'x'], [0x1e04c, 'i'],
+	[0x1e04d, 'j'], [0x1e050, 'l'], [0x1e051, 'a'], [0x1e053, 'b'], [0x1e056, 'e'], [0x1e05a, 'k'],
+	[0x1e05c, 'o'], [0x1e05e, 'c'], [0x1e05f, 'y'], [0x1e061, 'x'], [0x1e068, 'i'], [0x1e069, 's'],
+]) {
+	NEWER_UNICODE.set(String.fromCodePoint(cp), ascii)
+}
+
+// Full case folding, approximated by lower, upper, then lower case: it maps
+// ẞ and ß to ss, long s to s and final sigma to sigma, as CaseFolding.txt does.
+const caseFold = (s) => s.toLowerCase().toUpperCase().toLowerCase()
 
 /** What a Unicode-level reader sees for one character (maybe '' or several). */
 export function foldChar(ch) {
 	if (ch.codePointAt(0) < 0x80) return ch.toLowerCase()
 	if (isIgnorable(ch)) return ''
 	if (LOOKALIKES.has(ch)) return LOOKALIKES.get(ch)
+	if (NEWER_UNICODE.has(ch)) return NEWER_UNICODE.get(ch)
 	let out = ''
 	for (const d of caseFold(ch.normalize('NFKC')).normalize('NFKC')) {
 		if (!isIgnorable(d)) out += LOOKALIKES.get(d) ?? d

@@ -57,6 +57,27 @@ LOOKALIKES = _table([
 ])
 
 
+def _newer_unicode():
+    # Characters whose compatibility mappings came with Unicode 15 to 17, newer
+    # than the database of older Pythons (3.11 ships Unicode 14): outlined
+    # letters and digits, subscript letters, Cyrillic modifier letters (read
+    # through the lookalike table), a modifier S and two sharp-s forms. The
+    # reader level folds them to these ASCII strings.
+    table = {chr(0x1CCD6 + i): chr(ord("a") + i) for i in range(26)}
+    table.update({chr(0x1CCF0 + i): str(i) for i in range(10)})
+    table.update({"\u209d": "w", "\u209e": "y", "\u209f": "z", "\ua7f1": "s"})
+    table.update({"\U0001d6a6": "ss", "\U0001df95": "ss"})
+    cyrillic_modifiers = "1E030 a 1E032 b 1E035 e 1E039 k 1E03B m 1E03C o 1E03E p 1E03F c " \
+        "1E040 t 1E041 y 1E043 x 1E04C i 1E04D j 1E050 l 1E051 a 1E053 b 1E056 e " \
+        "1E05A k 1E05C o 1E05E c 1E05F y 1E061 x 1E068 i 1E069 s".split()
+    for code, ascii_char in zip(cyrillic_modifiers[::2], cyrillic_modifiers[1::2]):
+        table[chr(int(code, 16))] = ascii_char
+    return table
+
+
+NEWER_UNICODE = _newer_unicode()
+
+
 def fold_char(ch):
     """What a Unicode-level reader sees for one character (maybe "" or several)."""
     if ch < "\x80":
@@ -65,6 +86,8 @@ def fold_char(ch):
         return ""
     if ch in LOOKALIKES:
         return LOOKALIKES[ch]
+    if ch in NEWER_UNICODE:
+        return NEWER_UNICODE[ch]
     folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", ch).casefold())
     return "".join(LOOKALIKES.get(d, d) for d in folded if not is_ignorable(d))
 
