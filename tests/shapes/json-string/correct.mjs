@@ -19,7 +19,7 @@ const OPEN = /^<tool_result kind="[^"<>\r\n]*"(?: [A-Za-z_][A-Za-z0-9_.-]*="[^"<
 
 const unicodeEscape = (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0')
 
-export function jsonBody(content) {
+function jsonBody(content) {
 	return JSON.stringify(content).replace(/[<>&\u007f-\uffff]/g, unicodeEscape)
 }
 
