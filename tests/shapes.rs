@@ -513,19 +513,25 @@ fn the_fixtures_neutraliser_reads_like_the_unicode_level() {
     }
 }
 
-/// What a report says at the unicode level: its status and the checks that
-/// fail there, security and fidelity together. Refusals the case forbade
-/// and cases the target did not answer appear as pseudo-checks, so they
-/// can never pass for the expected set.
-fn unicode_failures(report: &Value) -> (String, BTreeSet<String>) {
+/// What a report says at the unicode level: its status, and each check
+/// that fails there (security and fidelity together) with the first case
+/// that shows it. Forbidden refusals, unanswered cases and a harness error
+/// appear as pseudo-checks, so they can never pass for the expected set.
+fn unicode_failures(report: &Value) -> (String, BTreeMap<String, String>) {
     let status = report["status"].as_str().unwrap_or("missing").to_string();
-    let mut checks = BTreeSet::new();
+    let mut checks = BTreeMap::new();
     if !report["harness_error"].is_null() {
-        checks.insert(format!("harness error: {}", report["harness_error"]));
+        checks.insert("harness error".into(), report["harness_error"].to_string());
     }
     for result in report["results"].as_array().into_iter().flatten() {
+        let id = result["id"].as_str().unwrap_or("?").to_string();
         let verdict = result["verdicts"]["unicode"].as_str().unwrap_or("missing");
         let outcome = &result["outcome"];
+        let mut note = |check: &str| {
+            checks
+                .entry(check.to_string())
+                .or_insert_with(|| id.clone());
+        };
         match (verdict, outcome["status"].as_str()) {
             ("fail" | "fidelity-fail", Some("judged")) => {
                 for finding in outcome["findings"].as_array().into_iter().flatten() {
@@ -538,20 +544,49 @@ fn unicode_failures(report: &Value) -> (String, BTreeSet<String>) {
                         _ => false, // other classes (nonce confusables) do not fail the gate
                     };
                     if counts {
-                        checks.insert(finding["check"].as_str().unwrap_or("?").to_string());
+                        note(finding["check"].as_str().unwrap_or("?"));
                     }
                 }
             }
-            ("fidelity-fail", Some(other)) => {
-                checks.insert(format!("{other} (forbidden), e.g. {}", result["id"]));
-            }
-            ("error", _) => {
-                checks.insert(format!("error, e.g. {}", result["id"]));
-            }
+            ("fidelity-fail", Some(other)) => note(&format!("{other} (forbidden)")),
+            ("error", _) => note("error"),
             _ => {}
         }
     }
     (status, checks)
+}
+
+/// The comparison the runner test rests on: which findings count at the
+/// unicode level, and that refusals and errors cannot hide.
+#[test]
+fn unicode_failures_counts_what_fails_the_gate_at_the_unicode_level() {
+    let finding = |check: &str, class: &str, levels: &[&str]| json!({"check": check, "class": class, "levels": levels, "message": "m"});
+    let result = |id: &str, verdict: &str, outcome: Value| json!({"id": id, "verdicts": {"exact": "pass", "unicode": verdict}, "outcome": outcome});
+    let judged = |findings: Vec<Value>| json!({"status": "judged", "findings": findings});
+    let report = json!({"status": "fail", "harness_error": null, "results": [
+        result("a", "fail", judged(vec![
+            finding("delimiter.census", "security", &["unicode"]),
+            finding("tag.integrity", "security", &["exact"]),
+            finding("nonce.confusable", "confusable", &["unicode"]),
+        ])),
+        result("b", "fidelity-fail", judged(vec![finding("fidelity", "fidelity", &[])])),
+        result("c", "fail", judged(vec![finding("delimiter.census", "security", &["unicode"])])),
+        result("d", "fidelity-fail", json!({"status": "refused", "acceptable": false})),
+        result("e", "error", json!({"status": "error", "reason": "timeout"})),
+        result("f", "pass", judged(vec![])),
+    ]});
+    let (status, checks) = unicode_failures(&report);
+    assert_eq!(status, "fail");
+    let expected: BTreeMap<String, String> = [
+        ("delimiter.census", "a"),
+        ("fidelity", "b"),
+        ("refused (forbidden)", "d"),
+        ("error", "e"),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), v.to_string()))
+    .collect();
+    assert_eq!(checks, expected);
 }
 
 /// Runs `framecheck run` on one fixture and says what is wrong, if anything.
@@ -579,18 +614,23 @@ fn judge(fixture: &Fixture, profile: &ProfileView) -> Option<String> {
         Verdict::Pass => "pass",
         Verdict::Fail => "fail",
     };
-    if status == expected_status && failing == fixture.checks {
+    let unexpected: Vec<String> = failing
+        .iter()
+        .filter(|(check, _)| !fixture.checks.contains(*check))
+        .map(|(check, case)| format!("{check} (e.g. {case})"))
+        .collect();
+    let missing: Vec<&String> = fixture
+        .checks
+        .iter()
+        .filter(|c| !failing.contains_key(*c))
+        .collect();
+    if status == expected_status && unexpected.is_empty() && missing.is_empty() {
         return None;
     }
+    let defect = fixture.why.as_deref().unwrap_or("none, a correct framing");
     Some(format!(
-        "verdict {status} (expected {expected_status}); failing checks {failing:?} \
-         (expected {:?}){}",
-        fixture.checks,
-        fixture
-            .why
-            .as_ref()
-            .map(|w| format!("; defect: {w}"))
-            .unwrap_or_default()
+        "verdict {status} (expected {expected_status}); unexpected failing checks \
+         {unexpected:?}; expected checks that did not fail {missing:?}; defect: {defect}"
     ))
 }
 
