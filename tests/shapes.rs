@@ -3,7 +3,7 @@
 //! under `tests/shapes/`, with the verdicts they must get in
 //! `tests/shapes/expectations.yaml`.
 //!
-//! Three tests:
+//! The tests:
 //!
 //! - the expectations file is consistent with the fixtures on disk (every
 //!   profile listed once, every broken entry names its checks and its
@@ -11,6 +11,10 @@
 //! - every fixture adapter starts and answers the protocol (a benign wrap
 //!   whose content sits in the frame in the declared encoding, `wrap-many`,
 //!   empty content and `read` where the profile declares them);
+//! - the fixtures' neutraliser folds text as the unicode level does, and the
+//!   correct fixtures that rely on it leave no new reading of their token
+//!   for any catalogue attack (checked with `framecheck::level`, not with the
+//!   fixtures' own code);
 //! - (ignored until framing model v2 lands) `framecheck run` on each profile
 //!   gives the expected verdict at the unicode level, and the checks failing
 //!   there are exactly the expected ones.
@@ -66,6 +70,7 @@ struct Fixture {
 struct ProfileView {
     name: String,
     adapter: AdapterView,
+    delimiters: DelimitersView,
     #[serde(default)]
     frame: FrameView,
     #[serde(default)]
@@ -80,6 +85,13 @@ struct AdapterView {
     command: Vec<String>,
     #[serde(default)]
     cwd: Option<PathBuf>,
+}
+
+#[derive(Debug, Deserialize)]
+struct DelimitersView {
+    #[serde(default)]
+    grammar: Option<String>,
+    token: String,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -510,6 +522,90 @@ fn the_fixtures_neutraliser_reads_like_the_unicode_level() {
             wrong.len(),
             wrong.join("\n")
         );
+    }
+}
+
+/// How many times `token` reads in `text` at the unicode level, counting
+/// non-overlapping readings in the folded text (src/level.rs's spec).
+fn token_readings(text: &str, token: &str) -> usize {
+    let folded: Vec<char> = fold_str(text, ReaderLevel::Unicode).chars().collect();
+    let needle: Vec<char> = fold_str(token, ReaderLevel::Unicode).chars().collect();
+    let (mut count, mut i) = (0, 0);
+    while !needle.is_empty() && i + needle.len() <= folded.len() {
+        if folded[i..i + needle.len()] == needle[..] {
+            count += 1;
+            i += needle.len();
+        } else {
+            i += 1;
+        }
+    }
+    count
+}
+
+/// The wrap requests of the built-in catalogue's attack cases, instantiated
+/// for an xml-tag target with `token`: every template and every variant
+/// spelling of the token, in content and in each header field. Contents
+/// over 4 KiB (the repeated large cases) are left out to keep this quick.
+fn attack_requests(token: &str) -> Vec<(String, Value)> {
+    let yaml = format!(
+        "name: probe\nadapter: {{ builtin: reference }}\n\
+         delimiters: {{ syntax: xml-tag, token: {token} }}\nheader: blank-line\n\
+         attributes: {{ on: outer, kind: kind }}\n\
+         capabilities: [wrap, attributes, provenance, kind]\n"
+    );
+    let profile = framecheck::profile::TargetProfile::parse(&yaml).unwrap();
+    let catalogue = framecheck::catalogue::builtin();
+    framecheck::catalogue::instantiate(&catalogue, &profile)
+        .into_iter()
+        .filter_map(|case| {
+            let case = serde_json::to_value(&case).unwrap();
+            let wrap = case["input"]["wrap"].clone();
+            let small = wrap["content"].as_str()?.len() <= 4096;
+            (small && case["category"] != "benign").then(|| (case["id"].to_string(), wrap))
+        })
+        .collect()
+}
+
+/// A correct fixture whose defence is neutralising its token must leave no
+/// new reading of it anywhere in the output, whatever the caller sends:
+/// every catalogue attack (content, kind, attributes, provenance) is wrapped
+/// and the output must read the token exactly as often as a benign frame
+/// does (its own delimiters, and any constant text naming them). Encoded
+/// bodies and fences have other defences and are judged by the runner test.
+#[test]
+fn correct_neutralising_fixtures_leave_no_reading_of_their_token() {
+    for fixture in selected(load_expectations()) {
+        let profile = load_profile(&fixture);
+        let encoding = profile.body.encoding.as_deref().unwrap_or("none");
+        if fixture.verdict != Verdict::Pass
+            || !matches!(encoding, "none" | "datamark")
+            || profile.delimiters.grammar.as_deref() == Some("fence")
+            || !interpreter_available(&profile.adapter.command[0], &fixture.name)
+        {
+            continue;
+        }
+        let token = profile.delimiters.token.replace("-{nonce}", "");
+        let mut adapter = Adapter::start(&fixture, &profile);
+        let benign = token_readings(&adapter.framed(wrap_request(0, "Benign probe.")), &token);
+        let mut wrong = Vec::new();
+        for (n, (id, mut request)) in attack_requests(&token).into_iter().enumerate() {
+            if request["content"] == "" {
+                continue; // a framing may write nothing for empty content
+            }
+            request["id"] = json!(n + 1);
+            request["op"] = json!("wrap");
+            let reply = adapter.ask(request);
+            let Some(framed) = reply["framed"].as_str() else {
+                continue; // refused: nothing written
+            };
+            let found = token_readings(framed, &token);
+            if found != benign {
+                wrong.push(format!(
+                    "{id}: {found} readings of {token:?}, a frame has {benign}"
+                ));
+            }
+        }
+        assert!(wrong.is_empty(), "{}:\n{}", fixture.name, wrong.join("\n"));
     }
 }
 
