@@ -556,7 +556,7 @@ fn attack_requests(token: &str) -> Vec<(String, Value)> {
     );
     let profile = framecheck::profile::TargetProfile::parse(&yaml).unwrap();
     let catalogue = framecheck::catalogue::builtin();
-    framecheck::catalogue::instantiate(&catalogue, &profile)
+    let requests: Vec<(String, Value)> = framecheck::catalogue::instantiate(&catalogue, &profile)
         .into_iter()
         .filter_map(|case| {
             let case = serde_json::to_value(&case).unwrap();
@@ -564,7 +564,15 @@ fn attack_requests(token: &str) -> Vec<(String, Value)> {
             let small = wrap["content"].as_str()?.len() <= 4096;
             (small && case["category"] != "benign").then(|| (case["id"].to_string(), wrap))
         })
-        .collect()
+        .collect();
+    // Guards against a change in how cases serialise turning the tests
+    // that use these requests into tests of nothing.
+    assert!(
+        requests.len() > 300,
+        "only {} attack requests for {token:?}",
+        requests.len()
+    );
+    requests
 }
 
 /// A correct fixture whose defence is neutralising its token must leave no
