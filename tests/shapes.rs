@@ -543,6 +543,16 @@ fn token_readings(text: &str, token: &str) -> usize {
     count
 }
 
+/// Line-break characters in `text`, as the unicode level knows them (LF, CR,
+/// VT, FF, NEL, U+2028, U+2029), each counted: CR LF counts two, so a
+/// content ending in CR next to the frame's LF changes nothing.
+fn line_breaks(text: &str) -> usize {
+    let breaks = [
+        '\n', '\r', '\u{0B}', '\u{0C}', '\u{85}', '\u{2028}', '\u{2029}',
+    ];
+    text.chars().filter(|c| breaks.contains(c)).count()
+}
+
 /// The wrap requests of the built-in catalogue's attack cases, instantiated
 /// for an xml-tag target with `token`: every template and every variant
 /// spelling of the token, in content and in each header field. Contents
@@ -579,8 +589,9 @@ fn attack_requests(token: &str) -> Vec<(String, Value)> {
 /// new reading of it anywhere in the output, whatever the caller sends:
 /// every catalogue attack (content, kind, attributes, provenance) is wrapped
 /// and the output must read the token exactly as often as a benign frame
-/// does (its own delimiters, and any constant text naming them). Encoded
-/// bodies and fences have other defences and are judged by the runner test.
+/// does (its own delimiters, and any constant text naming them), and hold
+/// no line break but the frame's own and the content's. Encoded bodies and
+/// fences have other defences, checked by the next test.
 #[test]
 fn correct_neutralising_fixtures_leave_no_reading_of_their_token() {
     for fixture in selected(load_expectations()) {
@@ -595,10 +606,12 @@ fn correct_neutralising_fixtures_leave_no_reading_of_their_token() {
         }
         let token = profile.delimiters.token.replace("-{nonce}", "");
         let mut adapter = Adapter::start(&fixture, &profile);
-        let benign = token_readings(&adapter.framed(wrap_request(0, "Benign probe.")), &token);
+        let probe = adapter.framed(wrap_request(0, "Benign probe."));
+        let (benign, frame_breaks) = (token_readings(&probe, &token), line_breaks(&probe));
         let mut wrong = Vec::new();
         for (n, (id, mut request)) in attack_requests(&token).into_iter().enumerate() {
-            if request["content"] == "" {
+            let content = request["content"].as_str().unwrap_or_default().to_string();
+            if content.is_empty() {
                 continue; // a framing may write nothing for empty content
             }
             request["id"] = json!(n + 1);
@@ -611,6 +624,14 @@ fn correct_neutralising_fixtures_leave_no_reading_of_their_token() {
             if found != benign {
                 wrong.push(format!(
                     "{id}: {found} readings of {token:?}, a frame has {benign}"
+                ));
+            }
+            // Fields are kept on one line and the content passes unchanged
+            // but for defanging, so the frame adds its own line breaks only.
+            let added = line_breaks(framed).checked_sub(line_breaks(&content));
+            if added != Some(frame_breaks) {
+                wrong.push(format!(
+                    "{id}: the frame adds {added:?} line breaks, a frame has {frame_breaks}"
                 ));
             }
         }
