@@ -257,17 +257,11 @@ fn run(args: RunArgs) -> Result<u8> {
     let baseline = match &args.baseline {
         Some(path) => {
             let old = baseline::load(path)?;
-            baseline::check_compatible(
-                &old,
-                &loaded.profile.name,
-                args.level,
-                &catalogue.hash,
-                &args.select.only,
-            )
-            .with_context(|| {
+            baseline::check_compatible(&old, &loaded.profile.name, args.level, &args.select.only)
+                .with_context(|| {
                 format!(
                     "baseline {} cannot gate this run; write a new one with this target, \
-                     level, catalogue and --only",
+                     level and --only",
                     path.display()
                 )
             })?;

@@ -9,9 +9,11 @@
 //! With a baseline, the exit code is the gate's ([`gate_exit_code`]): the
 //! failures the baseline already had pass the gate, any new failure fails
 //! it, and a harness error still wins. A baseline is only comparable with a
-//! run of the same target, level, catalogue and `--only` filters
+//! run of the same target, level and `--only` filters
 //! ([`check_compatible`]); anything else is an error, because every case
-//! would otherwise look new or removed and the gate would mean nothing.
+//! would otherwise look new or removed and the gate would mean nothing. A
+//! newer catalogue is comparable: ids are locked and renamed ones map
+//! through their aliases, and the diff says the catalogue changed.
 //!
 //! A case counts as failing at a level when its verdict there is `fail`,
 //! `fidelity-fail` or `error`: the same verdicts that fail a run. A case that
@@ -70,17 +72,6 @@ pub enum Mismatch {
         /// This run's level.
         run: ReaderLevel,
     },
-    /// Another catalogue (files added, removed or edited).
-    #[error(
-        "the baseline ran catalogue {baseline}, this run catalogue {run}; \
-         its case ids and verdicts do not carry over"
-    )]
-    Catalogue {
-        /// The baseline's catalogue hash (shortened).
-        baseline: String,
-        /// This run's catalogue hash (shortened).
-        run: String,
-    },
     /// Other `--only` filters, so another set of cases.
     #[error("the baseline ran with --only {baseline:?}, this run with --only {run:?}")]
     Filters {
@@ -91,13 +82,19 @@ pub enum Mismatch {
     },
 }
 
-/// Checks that `baseline` can gate a run of `target` at `level` over the
-/// catalogue hashed `catalogue_hash` with `filters`.
+/// Checks that `baseline` can gate a run of `target` at `level` with
+/// `filters`.
+///
+/// A changed catalogue is not a mismatch: case ids are stable and locked
+/// (`attacks/ids.lock`), renamed ones are mapped through their aliases, and
+/// the diff states the change ([`BaselineDiff::catalogue_changed`]). Cases
+/// new since the baseline that fail count as new failures, which is what
+/// they are. A different target, level or selection compares other things
+/// and is an error.
 pub fn check_compatible(
     baseline: &RunResult,
     target: &str,
     level: ReaderLevel,
-    catalogue_hash: &str,
     filters: &[String],
 ) -> Result<(), Mismatch> {
     let meta = &baseline.meta;
@@ -111,13 +108,6 @@ pub fn check_compatible(
         return Err(Mismatch::Level {
             baseline: meta.level,
             run: level,
-        });
-    }
-    if meta.catalogue_hash != catalogue_hash {
-        let short = |hash: &str| hash.chars().take(12).collect::<String>();
-        return Err(Mismatch::Catalogue {
-            baseline: short(&meta.catalogue_hash),
-            run: short(catalogue_hash),
         });
     }
     if meta.filters != filters {

@@ -629,6 +629,12 @@ pub fn terminal_summary_with_baseline(run: &RunResult, baseline: Option<&Baselin
                 ""
             }
         );
+        if diff.catalogue_changed {
+            let _ = writeln!(
+                out,
+                "  the catalogue changed since the baseline: ids compared as locked in attacks/ids.lock"
+            );
+        }
         if !diff.aliased.is_empty() {
             let _ = writeln!(
                 out,
