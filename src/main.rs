@@ -80,6 +80,22 @@ enum Command {
     Search(SearchArgs),
     /// Serve the reference envelope over the JSON-lines protocol on stdin/stdout.
     ServeReference,
+    /// Set JSON run reports side by side: every case against every target,
+    /// as `<out>/index.html` and `<out>/matrix.md`.
+    Matrix(MatrixArgs),
+}
+
+#[derive(clap::Args)]
+struct MatrixArgs {
+    /// JSON run reports (`reports/*.json`; search reports are skipped).
+    #[arg(required = true)]
+    reports: Vec<PathBuf>,
+    /// Directory for index.html and matrix.md.
+    #[arg(long, default_value = "reports")]
+    out: PathBuf,
+    /// Also write each report as HTML beside its JSON, so every cell links to its case.
+    #[arg(long)]
+    html: bool,
 }
 
 #[derive(clap::Args)]
@@ -102,7 +118,7 @@ struct RunArgs {
     /// Reader level the verdict is decided at.
     #[arg(long, default_value = "unicode", value_parser = parse_level)]
     level: ReaderLevel,
-    /// Report formats to write (default: all four).
+    /// Report formats to write (default: all of them).
     #[arg(long = "format", value_enum)]
     formats: Vec<Format>,
     /// Directory for reports.
@@ -148,6 +164,7 @@ fn main() -> ExitCode {
         Command::Validate { catalogue, targets } => validate(&catalogue, &targets),
         Command::Search(args) => search(args),
         Command::ServeReference => serve_reference(),
+        Command::Matrix(args) => matrix(args),
     };
     match result {
         Ok(code) => ExitCode::from(code),
@@ -418,4 +435,41 @@ fn serve_reference() -> Result<u8> {
     let stdout = std::io::stdout().lock();
     subprocess::serve(&mut Reference, stdin, stdout).context("serving the reference")?;
     Ok(EXIT_PASS)
+}
+
+fn matrix(args: MatrixArgs) -> Result<u8> {
+    use framecheck::report::matrix::{self as table, Matrix};
+    std::fs::create_dir_all(&args.out)?;
+    let mut columns = Vec::new();
+    let mut failed = false;
+    for path in &args.reports {
+        if args.html {
+            if let Ok(run) = baseline::load(path) {
+                let html_path = path.with_extension("html");
+                report::write_atomically(&html_path, report::html::render(&run).as_bytes())?;
+                out!("wrote {}", html_path.display());
+            }
+        }
+        match table::load(path, &args.out) {
+            Ok(Some(column)) => columns.push(column),
+            Ok(None) => eprintln!("framecheck: {}: not a run report; skipped", path.display()),
+            Err(error) => {
+                failed = true;
+                eprintln!("framecheck: error: {error}");
+            }
+        }
+    }
+    if columns.is_empty() {
+        bail!("none of the given files is a run report");
+    }
+    let matrix = Matrix::new(&columns);
+    for (name, text) in [
+        ("index.html", matrix.to_html()),
+        ("matrix.md", matrix.to_markdown()),
+    ] {
+        let path = args.out.join(name);
+        report::write_atomically(&path, text.as_bytes())?;
+        out!("wrote {}", path.display());
+    }
+    Ok(if failed { EXIT_HARNESS } else { EXIT_PASS })
 }
