@@ -14,6 +14,7 @@ use std::sync::Arc;
 
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
+use framecheck::adapter::caller::Caller;
 use framecheck::adapter::reference::Reference;
 use framecheck::adapter::subprocess::{self, SubprocessFraming};
 use framecheck::adapter::Framing;
@@ -127,6 +128,10 @@ struct RunArgs {
     /// A previous JSON report: list new failures and fixes; new failures fail the run.
     #[arg(long)]
     baseline: Option<PathBuf>,
+    /// The calling process is the target: requests go to stdout, replies come
+    /// on stdin; the summary goes to stderr. Same as `adapter: { builtin: caller }`.
+    #[arg(long)]
+    serve_stdio: bool,
 }
 
 #[derive(clap::Args)]
@@ -218,9 +223,20 @@ fn load_target(name: &str) -> Result<LoadedProfile> {
     }
 }
 
+/// `adapter: { builtin: caller }`: the process that started framecheck
+/// serves the protocol on framecheck's stdin and stdout.
+fn is_caller(adapter: &AdapterSpec) -> bool {
+    matches!(adapter, AdapterSpec::Builtin { builtin } if builtin == "caller")
+}
+
 fn connect(loaded: &LoadedProfile) -> Result<Box<dyn Framing>> {
     match &loaded.profile.adapter {
         AdapterSpec::Builtin { builtin } if builtin == "reference" => Ok(Box::new(Reference)),
+        AdapterSpec::Builtin { builtin } if builtin == "caller" => {
+            bail!(
+                "`builtin: caller` targets are served by the calling process: use `framecheck run`"
+            )
+        }
         AdapterSpec::Builtin { builtin } => bail!("unknown built-in target {builtin:?}"),
         AdapterSpec::Subprocess(spec) => Ok(Box::new(SubprocessFraming::new(spec, &loaded.dir))),
     }
@@ -252,7 +268,12 @@ fn run(args: RunArgs) -> Result<u8> {
         Some(path) => Some(baseline::load(path)?),
         None => None,
     };
-    let mut framing = connect(&loaded)?;
+    let serving = args.serve_stdio || is_caller(&loaded.profile.adapter);
+    let mut framing: Box<dyn Framing> = if serving {
+        Box::new(Caller::new(std::io::stdin().lock(), std::io::stdout()))
+    } else {
+        connect(&loaded)?
+    };
     let progress = progress_bar(cases.len() as u64);
     let options = RunOptions {
         level: args.level,
@@ -294,12 +315,19 @@ fn run(args: RunArgs) -> Result<u8> {
         &formats,
     )
     .with_context(|| format!("writing reports to {}", args.out.display()))?;
-    out_raw!(
-        "{}",
-        report::markdown::terminal_summary_with_baseline(&result, diff.as_ref())
-    );
+    let summary_text = report::markdown::terminal_summary_with_baseline(&result, diff.as_ref());
+    // When serving, stdout carries the protocol and nothing else.
+    if serving {
+        eprint!("{summary_text}");
+    } else {
+        out_raw!("{summary_text}");
+    }
     for path in &written {
-        out!("wrote {}", path.display());
+        if serving {
+            eprintln!("wrote {}", path.display());
+        } else {
+            out!("wrote {}", path.display());
+        }
     }
     let summary = summary::Summary::of(&result);
     let mut code = summary.exit_code() as u8;
