@@ -9,7 +9,10 @@ import pytest
 import framecheck
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-BINARY = os.environ.get("FRAMECHECK") or next(
+# FRAMECHECK_FROM_INSTALL: test an installed wheel, binary and package both
+# from the environment, not from the checkout.
+FROM_INSTALL = bool(os.environ.get("FRAMECHECK_FROM_INSTALL"))
+BINARY = None if FROM_INSTALL else os.environ.get("FRAMECHECK") or next(
     (str(p) for p in (ROOT / "target/debug/framecheck", ROOT / "target/release/framecheck")
      if p.exists()), None)
 PROFILE = {"delimiters": {"syntax": "xml-tag", "token": "tool-output"},
@@ -93,3 +96,12 @@ def test_a_bad_profile_is_a_clear_error():
     with pytest.raises(framecheck.FramecheckError, match="profile.yaml: line 1.*nonsense"):
         framecheck.audit(naive_wrap, profile={"delimiters": {"syntax": "nonsense"}},
                          framecheck=BINARY)
+
+
+@pytest.mark.skipif(not FROM_INSTALL, reason="only when testing an installed wheel")
+def test_the_wheel_supplies_both_the_package_and_the_binary():
+    import sysconfig
+    scripts = pathlib.Path(sysconfig.get_path("scripts"))
+    assert pathlib.Path(framecheck.__file__).is_relative_to(sysconfig.get_path("purelib"))
+    assert framecheck._find_binary(None) == str(scripts / "framecheck")
+    assert not (pathlib.Path.cwd() / "attacks").exists(), "run outside a checkout"
