@@ -471,15 +471,17 @@ fn matrix(args: MatrixArgs) -> Result<u8> {
     let mut columns = Vec::new();
     let mut failed = false;
     for path in &args.reports {
-        if args.html {
-            if let Ok(run) = baseline::load(path) {
-                let html_path = path.with_extension("html");
-                report::write_atomically(&html_path, report::html::render(&run).as_bytes())?;
-                out!("wrote {}", html_path.display());
-            }
-        }
         match table::load(path, &args.out) {
-            Ok(Some(column)) => columns.push(column),
+            Ok(Some(mut column)) => {
+                if args.html {
+                    let html_path = path.with_extension("html");
+                    let page = report::html::render(&column.run);
+                    report::write_atomically(&html_path, page.as_bytes())?;
+                    out!("wrote {}", html_path.display());
+                    column.link = Some(table::relative_link(&args.out, &html_path));
+                }
+                columns.push(column);
+            }
             Ok(None) => eprintln!("framecheck: {}: not a run report; skipped", path.display()),
             Err(error) => {
                 failed = true;

@@ -304,3 +304,49 @@ fn matrix_lines_up_cases_and_marks_the_ones_not_run() {
     );
     assert!(markdown.contains("| reader | `reader-pass` | pass | - |"));
 }
+
+#[test]
+fn matrix_command_writes_both_pages_skips_other_json_and_names_bad_files() {
+    use std::process::Command;
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, text: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        path
+    };
+    let mut run = hostile_run("first");
+    run.meta.target.name = "first".into();
+    let good = write("first.json", &framecheck::report::json::render(&run));
+    let search = write("search-first.json", "{\"target\": \"first\", \"seed\": 1}");
+    let broken = write(
+        "broken.json",
+        "{\"schema\": \"framecheck-report/1\", \"results\": 7}",
+    );
+    let out = dir.path().join("out");
+    let output = Command::new(env!("CARGO_BIN_EXE_framecheck"))
+        .args(["matrix", "--html", "--out"])
+        .arg(&out)
+        .args([&good, &search, &broken])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    // A report that does not parse is a harness error naming the file; the
+    // others still make the matrix.
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("broken.json"), "{stderr}");
+    assert!(
+        stderr.contains("search-first.json: not a run report; skipped"),
+        "{stderr}"
+    );
+    let index = std::fs::read_to_string(out.join("index.html")).unwrap();
+    assert_inert(&index);
+    // The HTML report was written beside its JSON and the cells link into it.
+    assert!(dir.path().join("first.html").exists());
+    assert!(
+        index.contains("href=\"../first.html#case-reader-pass\""),
+        "links"
+    );
+    assert!(std::fs::read_to_string(out.join("matrix.md"))
+        .unwrap()
+        .contains("| reader | `reader-pass` | pass |"));
+}

@@ -309,8 +309,9 @@ pub fn load(path: &Path, out_dir: &Path) -> Result<Option<Column>, LoadError> {
 }
 
 /// `target` as a `/`-separated path relative to the directory `from`, both
-/// resolved against the current directory first.
-fn relative_link(from: &Path, target: &Path) -> String {
+/// resolved against the current directory first: how a page written in
+/// `from` links to `target`.
+pub fn relative_link(from: &Path, target: &Path) -> String {
     let absolute = |p: &Path| {
         let p = fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
         std::path::absolute(&p).unwrap_or(p)
