@@ -142,6 +142,8 @@ function serve(binary, args, wrap, read) {
     let failure = null;
     child.stderr.setEncoding("utf8");
     child.stderr.on("data", (chunk) => { stderr += chunk; });
+    // framecheck gone mid-reply (EPIPE): its exit code and stderr say why.
+    child.stdin.on("error", () => {});
     child.on("error", (e) => reject(new FramecheckError(`cannot start ${binary}: ${e.message}`)));
     child.on("close", (code) => (failure ? reject(failure) : resolve({ code, stderr })));
     // A request is answered before the next is read: framecheck sends one at a time.

@@ -152,9 +152,12 @@ def _serve(command, wrap, read, stderr):
     try:
         for raw in proc.stdout:  # split at b"\n" only
             reply = _answer(json.loads(raw.decode("utf-8")), wrap, read)
-            # ensure_ascii: a lone surrogate travels as an escape, not a crash.
-            proc.stdin.write((json.dumps(reply) + "\n").encode("ascii"))
-            proc.stdin.flush()
+            try:
+                # ensure_ascii: a lone surrogate travels as an escape, not a crash.
+                proc.stdin.write((json.dumps(reply) + "\n").encode("ascii"))
+                proc.stdin.flush()
+            except BrokenPipeError:
+                break  # framecheck is gone; its exit code says why
     except BaseException:
         # A bug in the framing (or Ctrl-C): stop serving, let framecheck end
         # the run, and let the exception reach the caller.
@@ -162,7 +165,10 @@ def _serve(command, wrap, read, stderr):
         proc.stdout.close()
         proc.wait()
         raise
-    proc.stdin.close()
+    try:
+        proc.stdin.close()
+    except BrokenPipeError:
+        pass
     return proc.wait()
 
 
