@@ -15,6 +15,7 @@ use std::sync::Arc;
 
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
+use framecheck::adapter::caller::Caller;
 use framecheck::adapter::reference::Reference;
 use framecheck::adapter::subprocess::{self, SubprocessFraming};
 use framecheck::adapter::Framing;
@@ -95,6 +96,22 @@ enum Command {
         #[arg(long)]
         write: bool,
     },
+    /// Set JSON run reports side by side: every case against every target,
+    /// as `<out>/index.html` and `<out>/matrix.md`.
+    Matrix(MatrixArgs),
+}
+
+#[derive(clap::Args)]
+struct MatrixArgs {
+    /// JSON run reports (`reports/*.json`; search reports are skipped).
+    #[arg(required = true)]
+    reports: Vec<PathBuf>,
+    /// Directory for index.html and matrix.md.
+    #[arg(long, default_value = "reports")]
+    out: PathBuf,
+    /// Also write each report as HTML beside its JSON, so every cell links to its case.
+    #[arg(long)]
+    html: bool,
 }
 
 #[derive(clap::Args)]
@@ -117,7 +134,7 @@ struct RunArgs {
     /// Reader level the verdict is decided at.
     #[arg(long, default_value = "unicode", value_parser = parse_level)]
     level: ReaderLevel,
-    /// Report formats to write (default: all four).
+    /// Report formats to write (default: all of them).
     #[arg(long = "format", value_enum)]
     formats: Vec<Format>,
     /// Directory for reports.
@@ -126,6 +143,10 @@ struct RunArgs {
     /// A previous JSON report: list new failures and fixes; new failures fail the run.
     #[arg(long)]
     baseline: Option<PathBuf>,
+    /// The calling process is the target: requests go to stdout, replies come
+    /// on stdin; the summary goes to stderr. Same as `adapter: { builtin: caller }`.
+    #[arg(long)]
+    serve_stdio: bool,
 }
 
 #[derive(clap::Args)]
@@ -165,6 +186,7 @@ fn main() -> ExitCode {
         Command::ServeReference => serve_reference(),
         Command::Verify { report } => verify(&report),
         Command::Ids { write } => ids(write),
+        Command::Matrix(args) => matrix(args),
     };
     match result {
         Ok(code) => ExitCode::from(code),
@@ -222,9 +244,20 @@ fn load_target(name: &str) -> Result<LoadedProfile> {
     }
 }
 
+/// `adapter: { builtin: caller }`: the process that started framecheck
+/// serves the protocol on framecheck's stdin and stdout.
+fn is_caller(adapter: &AdapterSpec) -> bool {
+    matches!(adapter, AdapterSpec::Builtin { builtin } if builtin == "caller")
+}
+
 fn connect(loaded: &LoadedProfile) -> Result<Box<dyn Framing>> {
     match &loaded.profile.adapter {
         AdapterSpec::Builtin { builtin } if builtin == "reference" => Ok(Box::new(Reference)),
+        AdapterSpec::Builtin { builtin } if builtin == "caller" => {
+            bail!(
+                "`builtin: caller` targets are served by the calling process: use `framecheck run`"
+            )
+        }
         AdapterSpec::Builtin { builtin } => bail!("unknown built-in target {builtin:?}"),
         AdapterSpec::Subprocess(spec) => Ok(Box::new(SubprocessFraming::new(spec, &loaded.dir))),
     }
@@ -270,7 +303,12 @@ fn run(args: RunArgs) -> Result<u8> {
         None => None,
     };
     check_out_dir(&args.out)?;
-    let mut framing = connect(&loaded)?;
+    let serving = args.serve_stdio || is_caller(&loaded.profile.adapter);
+    let mut framing: Box<dyn Framing> = if serving {
+        Box::new(Caller::new(std::io::stdin().lock(), std::io::stdout()))
+    } else {
+        connect(&loaded)?
+    };
     let progress = progress_bar(cases.len() as u64);
     let options = RunOptions {
         level: args.level,
@@ -320,12 +358,19 @@ fn run(args: RunArgs) -> Result<u8> {
         &formats,
     )
     .with_context(|| format!("writing reports to {}", args.out.display()))?;
-    out_raw!(
-        "{}",
-        report::markdown::terminal_summary_with_baseline(&result, diff.as_ref())
-    );
+    let summary_text = report::markdown::terminal_summary_with_baseline(&result, diff.as_ref());
+    // When serving, stdout carries the protocol and nothing else.
+    if serving {
+        eprint!("{summary_text}");
+    } else {
+        out_raw!("{summary_text}");
+    }
     for path in &written {
-        out!("wrote {}", path.display());
+        if serving {
+            eprintln!("wrote {}", path.display());
+        } else {
+            out!("wrote {}", path.display());
+        }
     }
     let summary = summary::Summary::of(&result);
     let code = match &diff {
@@ -602,4 +647,43 @@ fn ids(write: bool) -> Result<u8> {
         );
     }
     Ok(EXIT_PASS)
+}
+
+fn matrix(args: MatrixArgs) -> Result<u8> {
+    use framecheck::report::matrix::{self as table, Matrix};
+    std::fs::create_dir_all(&args.out)?;
+    let mut columns = Vec::new();
+    let mut failed = false;
+    for path in &args.reports {
+        match table::load(path, &args.out) {
+            Ok(Some(mut column)) => {
+                if args.html {
+                    let html_path = path.with_extension("html");
+                    let page = report::html::render(&column.run);
+                    report::write_atomically(&html_path, page.as_bytes())?;
+                    out!("wrote {}", html_path.display());
+                    column.link = Some(table::relative_link(&args.out, &html_path));
+                }
+                columns.push(column);
+            }
+            Ok(None) => eprintln!("framecheck: {}: not a run report; skipped", path.display()),
+            Err(error) => {
+                failed = true;
+                eprintln!("framecheck: error: {error}");
+            }
+        }
+    }
+    if columns.is_empty() {
+        bail!("none of the given files is a run report");
+    }
+    let matrix = Matrix::new(&columns);
+    for (name, text) in [
+        ("index.html", matrix.to_html()),
+        ("matrix.md", matrix.to_markdown()),
+    ] {
+        let path = args.out.join(name);
+        report::write_atomically(&path, text.as_bytes())?;
+        out!("wrote {}", path.display());
+    }
+    Ok(if failed { EXIT_HARNESS } else { EXIT_PASS })
 }

@@ -1006,13 +1006,14 @@ mod writing {
         assert_eq!(
             listing(&out),
             [
+                "reference.html",
                 "reference.json",
                 "reference.junit.xml",
                 "reference.md",
                 "reference.sarif"
             ]
         );
-        assert_eq!(paths.len(), 4);
+        assert_eq!(paths.len(), 5);
         assert_eq!(
             std::fs::read_to_string(&paths[0]).unwrap(),
             json::render(&first)
@@ -1027,7 +1028,7 @@ mod writing {
         }
         assert_eq!(
             listing(&out).len(),
-            4,
+            5,
             "temporary files left: {:?}",
             listing(&out)
         );

@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+pub mod caller;
 pub mod reference;
 pub mod subprocess;
 

@@ -38,7 +38,8 @@ const TERMINAL_IDS_PER_CATEGORY: usize = 3;
 const TERMINAL_WEAKNESSES: usize = 12;
 
 /// What a pass means, stated at the top of every human-readable report.
-const HONESTY_NOTE: &str = "framecheck proves structure only: whether content can close, forge, \
+pub(crate) const HONESTY_NOTE: &str =
+    "framecheck proves structure only: whether content can close, forge, \
 reopen or rewrite the frame, as read at each reader level. Framing marks provenance and raises an \
 attacker's cost; it is not a security boundary against an adaptive attacker (Nasr et al., \
 arXiv:2510.09023; AgentDojo, arXiv:2406.13352). A pass says nothing about whether a model obeys \

@@ -13,6 +13,10 @@
 //! | Markdown | [`markdown`] | people: PR comments, CI summaries |
 //! | JUnit XML | [`junit`] | CI test views |
 //! | SARIF 2.1.0 | [`sarif`] | code-scanning dashboards |
+//! | HTML | [`html`] | people: one self-contained page with filters |
+//!
+//! [`matrix`] sets several JSON reports side by side (every case against
+//! every target) as one HTML page and one Markdown table.
 //!
 //! Every run-supplied string may be hostile; [`escape`] holds the escapers.
 //!
@@ -39,10 +43,13 @@ use crate::runner::{CaseResult, RunResult};
 
 pub mod baseline;
 pub mod escape;
+pub mod html;
 pub mod ids;
 pub mod json;
 pub mod junit;
 pub mod markdown;
+pub mod matrix;
+pub mod page;
 pub mod sarif;
 pub mod summary;
 pub mod verify;
@@ -65,12 +72,19 @@ pub enum Format {
     Junit,
     /// `<stem>.sarif`: SARIF 2.1.0 for code scanning.
     Sarif,
+    /// `<stem>.html`: one self-contained page for people, with filters.
+    Html,
 }
 
 impl Format {
     /// Every format.
-    pub const ALL: &'static [Format] =
-        &[Format::Json, Format::Markdown, Format::Junit, Format::Sarif];
+    pub const ALL: &'static [Format] = &[
+        Format::Json,
+        Format::Markdown,
+        Format::Junit,
+        Format::Sarif,
+        Format::Html,
+    ];
 
     /// The file name suffix, with its dot.
     pub fn extension(self) -> &'static str {
@@ -79,6 +93,7 @@ impl Format {
             Format::Markdown => ".md",
             Format::Junit => ".junit.xml",
             Format::Sarif => ".sarif",
+            Format::Html => ".html",
         }
     }
 
@@ -89,18 +104,20 @@ impl Format {
             Format::Markdown => "markdown",
             Format::Junit => "junit",
             Format::Sarif => "sarif",
+            Format::Html => "html",
         }
     }
 }
 
 /// Renders `run` in `format`. The baseline diff appears in the JSON and
-/// Markdown reports when given; JUnit and SARIF describe one run only.
+/// Markdown and HTML reports when given; JUnit and SARIF describe one run only.
 pub fn render(run: &RunResult, format: Format, baseline: Option<&BaselineDiff>) -> String {
     match format {
         Format::Json => json::render_with_baseline(run, baseline),
         Format::Markdown => markdown::render_with_baseline(run, baseline),
         Format::Junit => junit::render(run),
         Format::Sarif => sarif::render(run),
+        Format::Html => html::render_with(run, baseline, Some(&html::weakness_lead(run))),
     }
 }
 

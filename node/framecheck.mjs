@@ -1,0 +1,211 @@
+// Audit a JavaScript framing function with framecheck, from a test, in-process.
+//
+// framecheck runs its attack catalogue against `wrap` (and `read`) and judges
+// every framed output at three reader levels. `audit` starts
+// `framecheck run --serve-stdio`, answers its protocol requests by calling
+// your functions in this process (they may be async), and resolves to the
+// parsed JSON report; with `check` (the default) a failing audit rejects
+// with an `AuditFailure` whose message is framecheck's one-screen summary.
+//
+//   import { test } from "node:test";
+//   import { assertFrames } from "framecheck";
+//   test("my framing holds", () => assertFrames(wrap, {
+//     read, profile: { delimiters: { syntax: "xml-tag", token: "tool-output" } },
+//   }));
+//
+// `wrap(content, { kind, attributes, provenance })` returns the framed text;
+// `read(text)` returns the body or null. Throw `Refusal` to reject an input
+// on purpose; any other exception is a bug in the framing: the audit stops
+// and the exception propagates.
+//
+// The binary: the `framecheck` option, the FRAMECHECK environment variable,
+// or `framecheck` on PATH.
+//
+// framecheck proves structure only. Framing marks provenance; it is not a
+// security boundary against an adaptive attacker.
+
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import readline from "node:readline";
+
+/** The framing rejects this input on purpose; the message says why. */
+export class Refusal extends Error {}
+
+/** framecheck could not run the audit (no binary, a bad profile, a harness error). */
+export class FramecheckError extends Error {}
+
+/** The framing failed the audit; `report` holds the evidence. */
+export class AuditFailure extends Error {
+  constructor(report) {
+    super(describe(report));
+    this.name = "AuditFailure";
+    this.report = report;
+  }
+}
+
+/** A parsed framecheck JSON report (schema `framecheck-report/1`). */
+export class Report {
+  constructor(raw, text = "") {
+    this.raw = raw;
+    this.text = text;
+    this.status = raw.status;
+    this.exitCode = raw.exit_code;
+    this.level = raw.level;
+    this.summary = raw.summary;
+    this.highestLevelHeld = raw.summary.highest_level_held ?? null;
+  }
+
+  get passed() {
+    return this.status === "pass";
+  }
+
+  /** `{ caseId: verdict }` at the report's decision level. */
+  verdicts() {
+    return Object.fromEntries(this.raw.results.map((r) => [r.id, r.verdicts[this.level]]));
+  }
+
+  /** The failing cases: `{ id, verdict, checks }`. */
+  failures() {
+    return this.raw.results
+      .filter((r) => ["fail", "fidelity-fail", "error"].includes(r.verdicts[this.level]))
+      .map((r) => ({
+        id: r.id,
+        verdict: r.verdicts[this.level],
+        checks: [...new Set((r.outcome.findings ?? [])
+          .filter((f) => f.class === "fidelity" || f.levels.includes(this.level))
+          .map((f) => f.check))].sort(),
+      }));
+  }
+}
+
+function describe(report) {
+  const lines = [report.text.trimEnd() || `framecheck: ${report.status} at level ${report.level}`];
+  const failing = report.failures();
+  if (failing.length > 0) {
+    lines.push(`${failing.length} failing cases, first ones:`);
+    for (const f of failing.slice(0, 10)) {
+      lines.push(`  ${f.verdict.padEnd(13)} ${f.id}  ${f.checks.join(", ")}`);
+    }
+  }
+  return lines.join("\n");
+}
+
+/** `audit` with `check: true`: rejects with `AuditFailure` unless the framing passes. */
+export function assertFrames(wrap, options = {}) {
+  return audit(wrap, { ...options, check: true });
+}
+
+/**
+ * Runs framecheck against `wrap` (and `options.read`) in this process.
+ *
+ * Options: `profile` (a profile file path, or an object of profile fields
+ * with at least `delimiters`), `read`, `level` ("unicode"), `only` (case
+ * ids, categories or globs), `check` (true), `framecheck` (the binary),
+ * `out` (a directory to keep the JSON and HTML reports in).
+ */
+export async function audit(wrap, options = {}) {
+  const { read = null, profile, level = "unicode", only = [], check = true, out = null } = options;
+  const binary = findBinary(options.framecheck);
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "framecheck-"));
+  try {
+    const profilePath = profileFile(profile, read !== null, scratch);
+    const outDir = path.join(scratch, "reports");
+    const args = ["run", "--serve-stdio", "--target", profilePath, "--level", level,
+      "--out", outDir, "--format", "json"];
+    if (out) args.push("--format", "html");
+    for (const pattern of only) args.push("--only", pattern);
+    const { code, stderr } = await serve(binary, args, wrap, read);
+    const written = fs.existsSync(outDir) ? fs.readdirSync(outDir).sort() : [];
+    const reports = written.filter((name) => name.endsWith(".json"));
+    if ((code !== 0 && code !== 1) || reports.length !== 1) {
+      throw new FramecheckError(`framecheck exited ${code}:\n${stderr.trim()}`);
+    }
+    const report = new Report(JSON.parse(fs.readFileSync(path.join(outDir, reports[0]), "utf8")), stderr);
+    if (out) {
+      fs.mkdirSync(out, { recursive: true });
+      for (const name of written) fs.copyFileSync(path.join(outDir, name), path.join(out, name));
+    }
+    if (check && !report.passed) throw new AuditFailure(report);
+    return report;
+  } finally {
+    fs.rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/** Starts framecheck and answers its requests until it exits. */
+function serve(binary, args, wrap, read) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(binary, args, { stdio: ["pipe", "pipe", "pipe"] });
+    let stderr = "";
+    let failure = null;
+    child.stderr.setEncoding("utf8");
+    child.stderr.on("data", (chunk) => { stderr += chunk; });
+    // framecheck gone mid-reply (EPIPE): its exit code and stderr say why.
+    child.stdin.on("error", () => {});
+    child.on("error", (e) => reject(new FramecheckError(`cannot start ${binary}: ${e.message}`)));
+    child.on("close", (code) => (failure ? reject(failure) : resolve({ code, stderr })));
+    // A request is answered before the next is read: framecheck sends one at a time.
+    const lines = readline.createInterface({ input: child.stdout, crlfDelay: Infinity });
+    (async () => {
+      for await (const line of lines) {
+        if (failure) break;
+        try {
+          const reply = await answer(JSON.parse(line), wrap, read);
+          child.stdin.write(JSON.stringify(reply) + "\n");
+        } catch (error) {
+          // A bug in the framing: stop serving; framecheck ends the run.
+          failure = error;
+          child.stdin.end();
+        }
+      }
+      if (!failure) child.stdin.end();
+    })();
+  });
+}
+
+async function answer(request, wrap, read) {
+  const { id, op } = request;
+  try {
+    if (op === "wrap") {
+      const { kind = "", attributes = {}, provenance = "" } = request;
+      return { id, framed: await wrap(request.content, { kind, attributes, provenance }) };
+    }
+    if (op === "read" && read) return { id, body: (await read(request.text)) ?? null };
+    return { id, error: `unsupported op ${JSON.stringify(op)}` };
+  } catch (error) {
+    if (error instanceof Refusal) return { id, error: error.message || "refused" };
+    throw error;
+  }
+}
+
+/** A profile path for `--target`: the given one, or an object written as JSON (which is YAML). */
+function profileFile(profile, hasRead, scratch) {
+  if (profile === undefined || profile === null) {
+    throw new FramecheckError("audit needs a profile: a path, or an object with at least " +
+      "`delimiters`, e.g. { delimiters: { syntax: \"xml-tag\", token: \"tool-output\" } }");
+  }
+  if (typeof profile === "string") return profile;
+  const capabilities = ["wrap", "attributes", "provenance", "kind", ...(hasRead ? ["read"] : [])];
+  const merged = { name: "node-audit", language: "javascript", adapter: { builtin: "caller" },
+    capabilities, ...profile };
+  const file = path.join(scratch, "profile.yaml");
+  fs.writeFileSync(file, JSON.stringify(merged));
+  return file;
+}
+
+function findBinary(explicit) {
+  const onPath = (process.env.PATH ?? "").split(path.delimiter).map((d) => path.join(d, "framecheck"));
+  for (const candidate of [explicit, process.env.FRAMECHECK, ...onPath]) {
+    if (!candidate) continue;
+    try {
+      fs.accessSync(candidate, fs.constants.X_OK);
+      if (fs.statSync(candidate).isFile()) return candidate;
+    } catch {
+      // not this one
+    }
+  }
+  throw new FramecheckError("no framecheck binary: cargo install --path <checkout>, " +
+    "pip install framecheck, or set FRAMECHECK=/path/to/framecheck");
+}

@@ -1,0 +1,79 @@
+// The Node module against toy framings, in this process, through the real
+// framecheck binary (FRAMECHECK, else the repository's target/ build).
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { audit, assertFrames, AuditFailure, FramecheckError, Refusal } from "../framecheck.mjs";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const framecheck = process.env.FRAMECHECK ??
+  ["target/debug/framecheck", "target/release/framecheck"]
+    .map((p) => path.join(root, p)).find((p) => fs.existsSync(p));
+const profile = {
+  delimiters: { syntax: "xml-tag", token: "tool-output" },
+  header: "blank-line",
+  attributes: { kind: "kind" },
+};
+
+const calls = [];
+/** Concatenation: no escaping at all, so content can close the frame. */
+function naiveWrap(content, { kind, attributes, provenance }) {
+  calls.push(content);
+  const attrs = Object.keys(attributes).sort().map((k) => ` ${k}="${attributes[k]}"`).join("");
+  return `<tool-output kind="${kind}"${attrs}>\n${provenance}\n\n${content}\n</tool-output>`;
+}
+
+/** Escapes attribute values; still writes content raw. Async on purpose. */
+async function attributeEscapingWrap(content, { kind, attributes, provenance }) {
+  const v = (s) => s.replaceAll("&", "&amp;").replaceAll('"', "&quot;")
+    .replaceAll("<", "&lt;").replaceAll(">", "&gt;");
+  const attrs = Object.keys(attributes).sort().map((k) => ` ${k}="${v(attributes[k])}"`).join("");
+  return `<tool-output kind="${v(kind)}"${attrs}>\n${provenance}\n\n${content}\n</tool-output>`;
+}
+
+test("a naive framing fails with a readable summary", async () => {
+  calls.length = 0;
+  const failure = await assertFrames(naiveWrap, { profile, only: ["breakout"], framecheck })
+    .then(() => null, (e) => e);
+  assert.ok(failure instanceof AuditFailure, String(failure));
+  assert.ok(calls.length > 0, "wrap was never called in this process");
+  assert.equal(failure.report.status, "fail");
+  assert.equal(failure.report.highestLevelHeld, null);
+  assert.equal(failure.report.verdicts()["breakout-close-mid-content"], "fail");
+  assert.match(failure.message, /breakout-close-mid-content/);
+});
+
+test("a faithful framing passes the benign cases and keeps its reports", async () => {
+  const out = fs.mkdtempSync(path.join(os.tmpdir(), "framecheck-node-"));
+  try {
+    const report = await audit(attributeEscapingWrap, { profile, only: ["benign"], framecheck, out });
+    assert.ok(report.passed, report.text);
+    assert.deepEqual(new Set(Object.values(report.verdicts())), new Set(["pass"]));
+    assert.ok(fs.readFileSync(path.join(out, "node-audit.html"), "utf8").startsWith("<!DOCTYPE html>"));
+  } finally {
+    fs.rmSync(out, { recursive: true, force: true });
+  }
+});
+
+test("refusals are answered and other exceptions propagate", async () => {
+  const refusing = () => { throw new Refusal("no thanks"); };
+  const report = await audit(refusing, {
+    profile, only: ["benign-english-prose"], framecheck, check: false,
+  });
+  // Benign content must be framed: refusing it is a fidelity failure.
+  assert.deepEqual(Object.values(report.verdicts()), ["fidelity-fail"]);
+
+  const buggy = () => { throw new RangeError("bug in the framing"); };
+  await assert.rejects(audit(buggy, { profile, framecheck }), RangeError);
+});
+
+test("a bad profile is a clear error", async () => {
+  await assert.rejects(
+    audit(naiveWrap, { profile: { delimiters: { syntax: "nonsense" } }, framecheck }),
+    (e) => e instanceof FramecheckError && /profile\.yaml: line 1.*nonsense/.test(e.message),
+  );
+});

@@ -1,0 +1,219 @@
+"""Audit a Python framing function with framecheck, from a test, in-process.
+
+framecheck runs its attack catalogue against ``wrap`` (and ``read``) and
+judges every framed output at three reader levels. This module starts
+``framecheck run --serve-stdio``, answers its protocol requests by calling
+your functions in this process, and returns the parsed JSON report::
+
+    import framecheck
+
+    def test_my_framing():
+        framecheck.assert_frames(
+            my_wrap, read=my_read,
+            profile={"delimiters": {"syntax": "xml-tag", "token": "tool-output"}},
+        )
+
+``wrap(content, kind, attributes, provenance)`` returns the framed text;
+``read(text)`` returns the body or ``None``. Raise :class:`Refusal` to reject
+an input on purpose. Any other exception is a bug in the framing: the audit
+stops and the exception propagates to the caller.
+
+The framecheck binary is found through the ``framecheck=`` argument, the
+``FRAMECHECK`` environment variable, the scripts directory of this Python
+(where ``pip install framecheck`` puts it) or ``PATH``.
+
+framecheck proves structure only: that content cannot close, forge, reopen
+or rewrite the frame. Framing marks provenance; it is not a security
+boundary against an adaptive attacker.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sysconfig
+import tempfile
+
+__all__ = ["audit", "assert_frames", "Refusal", "Report", "AuditFailure", "FramecheckError"]
+
+
+class Refusal(Exception):
+    """The framing rejects this input on purpose; the message says why."""
+
+
+class FramecheckError(RuntimeError):
+    """framecheck could not run the audit (no binary, a bad profile, a harness error)."""
+
+
+class Report:
+    """A framecheck JSON report (schema ``framecheck-report/1``), parsed.
+
+    ``raw`` is the whole report as a dict; the attributes are the parts a
+    test usually wants. ``text`` is framecheck's own one-screen summary.
+    """
+
+    def __init__(self, raw, text=""):
+        self.raw = raw
+        self.text = text
+        self.status = raw["status"]
+        self.exit_code = raw["exit_code"]
+        self.level = raw["level"]
+        self.summary = raw["summary"]
+        self.highest_level_held = self.summary.get("highest_level_held")
+
+    @property
+    def passed(self):
+        """True when every must-hold case passed at the decision level."""
+        return self.status == "pass"
+
+    def verdicts(self):
+        """``{case id: verdict}`` at the report's decision level."""
+        return {r["id"]: r["verdicts"][self.level] for r in self.raw["results"]}
+
+    def failures(self):
+        """The cases that fail at the decision level: ``(id, verdict, checks)``."""
+        out = []
+        for result in self.raw["results"]:
+            verdict = result["verdicts"][self.level]
+            if verdict in ("fail", "fidelity-fail", "error"):
+                findings = result["outcome"].get("findings") or []
+                checks = sorted({f["check"] for f in findings
+                                 if f["class"] == "fidelity" or self.level in f["levels"]})
+                out.append((result["id"], verdict, checks))
+        return out
+
+    def __str__(self):
+        lines = [self.text.rstrip() or f"framecheck: {self.status} at level {self.level}"]
+        failing = self.failures()
+        if failing:
+            lines.append(f"{len(failing)} failing cases, first ones:")
+            for case_id, verdict, checks in failing[:10]:
+                lines.append(f"  {verdict:13} {case_id}  {', '.join(checks)}")
+        return "\n".join(lines)
+
+
+class AuditFailure(AssertionError):
+    """The framing failed the audit; ``report`` holds the evidence."""
+
+    def __init__(self, report):
+        super().__init__(str(report))
+        self.report = report
+
+
+def assert_frames(wrap, read=None, profile=None, **options):
+    """Audits ``wrap``/``read`` and raises :class:`AuditFailure` unless it passes."""
+    return audit(wrap, read=read, profile=profile, check=True, **options)
+
+
+def audit(wrap, read=None, profile=None, *, level="unicode", only=(), check=True,
+          framecheck=None, out=None):
+    """Runs framecheck against ``wrap`` (and ``read``) in this process.
+
+    ``profile`` is a path to a profile YAML file, or a dict of profile fields
+    (at least ``delimiters``); ``name``, ``language``, ``adapter`` and
+    ``capabilities`` default sensibly. ``only`` narrows the cases (ids,
+    categories or globs). With ``check`` (the default) a failing audit raises
+    :class:`AuditFailure`; otherwise the :class:`Report` is returned either
+    way. ``out`` keeps the reports (JSON and HTML) in that directory.
+    """
+    binary = _find_binary(framecheck)
+    with tempfile.TemporaryDirectory(prefix="framecheck-") as scratch:
+        profile_path = _profile_file(profile, read is not None, scratch)
+        out_dir = os.path.join(scratch, "reports")
+        command = [binary, "run", "--serve-stdio", "--target", profile_path, "--level", level,
+                   "--out", out_dir, "--format", "json"]
+        if out is not None:
+            command += ["--format", "html"]
+        for pattern in only:
+            command += ["--only", pattern]
+        with tempfile.TemporaryFile() as stderr:
+            code = _serve(command, wrap, read, stderr)
+            stderr.seek(0)
+            text = stderr.read().decode("utf-8", "replace")
+        written = sorted(os.listdir(out_dir)) if os.path.isdir(out_dir) else []
+        reports = [name for name in written if name.endswith(".json")]
+        if code not in (0, 1) or len(reports) != 1:
+            raise FramecheckError(f"framecheck exited {code}:\n{text.strip()}")
+        with open(os.path.join(out_dir, reports[0]), encoding="utf-8") as f:
+            report = Report(json.load(f), text)
+        if out is not None:
+            os.makedirs(out, exist_ok=True)
+            for name in written:
+                shutil.copy(os.path.join(out_dir, name), os.path.join(out, name))
+    if check and not report.passed:
+        raise AuditFailure(report)
+    return report
+
+
+def _serve(command, wrap, read, stderr):
+    """Starts framecheck and answers its requests until it exits; its exit code."""
+    proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=stderr)
+    try:
+        for raw in proc.stdout:  # split at b"\n" only
+            reply = _answer(json.loads(raw.decode("utf-8")), wrap, read)
+            try:
+                # ensure_ascii: a lone surrogate travels as an escape, not a crash.
+                proc.stdin.write((json.dumps(reply) + "\n").encode("ascii"))
+                proc.stdin.flush()
+            except BrokenPipeError:
+                break  # framecheck is gone; its exit code says why
+    except BaseException:
+        # A bug in the framing (or Ctrl-C): stop serving, let framecheck end
+        # the run, and let the exception reach the caller.
+        proc.stdin.close()
+        proc.stdout.close()
+        proc.wait()
+        raise
+    try:
+        proc.stdin.close()
+    except BrokenPipeError:
+        pass
+    return proc.wait()
+
+
+def _answer(request, wrap, read):
+    rid, op = request.get("id"), request.get("op")
+    try:
+        if op == "wrap":
+            return {"id": rid, "framed": wrap(request["content"], request.get("kind", ""),
+                                              request.get("attributes") or {},
+                                              request.get("provenance", ""))}
+        if op == "read" and read is not None:
+            return {"id": rid, "body": read(request["text"])}
+        return {"id": rid, "error": f"unsupported op {op!r}"}
+    except Refusal as refusal:
+        return {"id": rid, "error": str(refusal) or "refused"}
+
+
+def _profile_file(profile, has_read, scratch):
+    """A profile path for ``--target``: the given one, or a dict written out.
+
+    JSON is YAML, so a dict is written as JSON without a YAML library.
+    """
+    if profile is None:
+        raise FramecheckError("audit needs a profile: a path, or a dict with at least "
+                              "'delimiters', e.g. {'delimiters': {'syntax': 'xml-tag', "
+                              "'token': 'tool-output'}}")
+    if not isinstance(profile, dict):
+        return os.fspath(profile)
+    capabilities = ["wrap", "attributes", "provenance", "kind"] + (["read"] if has_read else [])
+    merged = {"name": "python-audit", "language": "python", "adapter": {"builtin": "caller"},
+              "capabilities": capabilities, **profile}
+    path = os.path.join(scratch, "profile.yaml")
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(merged, f)
+    return path
+
+
+def _find_binary(explicit):
+    candidates = [explicit, os.environ.get("FRAMECHECK")]
+    scripts = sysconfig.get_path("scripts")
+    if scripts:
+        candidates.append(os.path.join(scripts, "framecheck"))
+    candidates.append(shutil.which("framecheck"))
+    for candidate in candidates:
+        if candidate and os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+            return candidate
+    raise FramecheckError("no framecheck binary: pip install framecheck, cargo install "
+                          "--path <checkout>, or set FRAMECHECK=/path/to/framecheck")

@@ -1,0 +1,357 @@
+//! The HTML report and the cross-target matrix on hand-built runs whose
+//! every free-text field is hostile: the pages must stay inert (no markup,
+//! attribute or script from a payload), show invisible characters, and
+//! highlight exactly the offending span.
+//!
+//! The browser-side checks (filters, screenshots) are in `tests/browser/`.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use framecheck::adapter::WrapRequest;
+use framecheck::catalogue::{
+    Category, ConcreteCase, Expectation, Field, Input, Operation, RefusalPolicy, Severity,
+    SourceLocation, Variant,
+};
+use framecheck::level::ReaderLevel;
+use framecheck::oracle::{Check, CheckClass, Excerpt, ExcerptSource, Finding};
+use framecheck::profile::TargetProfile;
+use framecheck::report::html::{self, Lead, LeadItem};
+use framecheck::report::matrix::{Column, Matrix};
+use framecheck::runner::{CaseResult, Evidence, Outcome, RunMeta, RunResult};
+use regex::Regex;
+
+/// Payloads aimed at HTML specifically: closing the elements a renderer
+/// might put text in, breaking out of quoted and unquoted attributes,
+/// event handlers, `javascript:` URLs, comments, CDATA, and characters a
+/// reviewer cannot see.
+const HOSTILE: &str =
+    "</textarea></pre></code></title></style></script><script>window.pwned=1</script>\
+<img src=x onerror=\"window.pwned=2\"> \"><svg onload='window.pwned=3'> ' onmouseover=alert(1) x=' \
+javascript:alert(1) <!-- --> ]]> &amp; &#60; \u{200B}\u{202E}\u{E0041}\u{0}\u{1B}[31m \u{FF1C}x";
+
+fn case(id: &str, category: Category) -> ConcreteCase {
+    ConcreteCase {
+        id: id.to_string(),
+        base_id: id.split('~').next().unwrap_or(id).to_string(),
+        variant: Variant::Exact,
+        category,
+        title: format!("title {HOSTILE}"),
+        why: format!("why {HOSTILE}"),
+        references: vec![HOSTILE.to_string()],
+        flags: vec![],
+        severity: Severity::High,
+        operation: Operation::Wrap,
+        input: Input::Wrap(WrapRequest {
+            content: format!("content {HOSTILE}"),
+            kind: HOSTILE.to_string(),
+            attributes: BTreeMap::from([(HOSTILE.to_string(), HOSTILE.to_string())]),
+            provenance: HOSTILE.to_string(),
+        }),
+        expect: Expectation::Hold,
+        refusal: RefusalPolicy::Allowed,
+        min_level: ReaderLevel::Exact,
+        canary: "CANARY".to_string(),
+        canary_fields: vec![Field::Content],
+        requires: vec![],
+        site: Default::default(),
+        source: SourceLocation {
+            file: PathBuf::from(format!("attacks/{HOSTILE}.yaml")),
+            line: 3,
+        },
+    }
+}
+
+const SPAN: &str = "</framecheck\u{200B}-untrusted>";
+
+fn breakout() -> CaseResult {
+    let framed = format!("<framecheck-untrusted>\n{HOSTILE}{SPAN}\n</framecheck-untrusted>");
+    let start = framed.find(SPAN).unwrap();
+    CaseResult {
+        case: case(&format!("breakout-{HOSTILE}"), Category::Breakout),
+        outcome: Outcome::Judged {
+            findings: vec![Finding {
+                check: Check::DelimiterCensus,
+                class: CheckClass::Security,
+                levels: vec![ReaderLevel::Unicode],
+                message: format!("message {HOSTILE}"),
+                excerpt: Some(Excerpt::cut(
+                    ExcerptSource::Framed,
+                    &framed,
+                    start,
+                    start + SPAN.len(),
+                )),
+            }],
+        },
+        evidence: Evidence {
+            framed: Some(framed),
+            ..Evidence::default()
+        },
+        elapsed_us: 1,
+    }
+}
+
+fn other(id: &str, category: Category, outcome: Outcome) -> CaseResult {
+    CaseResult {
+        case: case(id, category),
+        outcome,
+        evidence: Evidence {
+            read_text: Some(HOSTILE.to_string()),
+            read_body: Some(Some(HOSTILE.to_string())),
+            ..Evidence::default()
+        },
+        elapsed_us: 1,
+    }
+}
+
+fn hostile_run(name: &str) -> RunResult {
+    let mut target = TargetProfile::reference();
+    target.name = format!("{name} {HOSTILE}");
+    target.language = HOSTILE.to_string();
+    RunResult {
+        meta: RunMeta {
+            framecheck_version: HOSTILE.to_string(),
+            catalogue_hash: HOSTILE.to_string(),
+            target,
+            level: ReaderLevel::Unicode,
+            started_unix: 0,
+            duration_ms: 1,
+            filters: vec![HOSTILE.to_string()],
+            harness_error: Some(HOSTILE.to_string()),
+            manifest: None,
+        },
+        results: vec![
+            breakout(),
+            other(
+                "benign-refused",
+                Category::Benign,
+                Outcome::Refused {
+                    reason: HOSTILE.to_string(),
+                    acceptable: false,
+                },
+            ),
+            other(
+                "unicode-error",
+                Category::Unicode,
+                Outcome::Error {
+                    reason: HOSTILE.to_string(),
+                    stderr_tail: HOSTILE.to_string(),
+                },
+            ),
+            other(
+                "reader-pass",
+                Category::Reader,
+                Outcome::Judged { findings: vec![] },
+            ),
+            other(
+                "attr-skip",
+                Category::AttributeInjection,
+                Outcome::Skipped {
+                    reason: HOSTILE.to_string(),
+                },
+            ),
+        ],
+    }
+}
+
+/// The elements the pages are made of. Any other tag in a page came from
+/// a payload.
+const OUR_TAGS: &[&str] = &[
+    "html", "head", "meta", "title", "style", "body", "header", "section", "h1", "h2", "h4", "p",
+    "span", "b", "i", "code", "pre", "mark", "table", "tr", "th", "td", "details", "summary",
+    "div", "ul", "ol", "li", "a", "br", "button", "label", "select", "option", "script",
+];
+
+/// Asserts `page` is made only of our markup: ASCII only (every invisible
+/// or lookalike character shown as an escape), every `<` opens one of
+/// [`OUR_TAGS`] with well-formed double-quoted attributes and no event
+/// handler, exactly one script element, and no `javascript:` link.
+fn assert_inert(page: &str) {
+    assert!(
+        page.is_ascii(),
+        "a raw non-ASCII character reached the page"
+    );
+    let tag = Regex::new(r#"<(/?)([a-zA-Z0-9!]+)([^<>]*)>"#).unwrap();
+    let attributes = Regex::new(r#"^(\s+[a-z-]+(="[^"<>]*")?)*\s*$"#).unwrap();
+    let values = Regex::new(r#"="[^"]*""#).unwrap();
+    let mut tags = 0;
+    for found in tag.captures_iter(page) {
+        tags += 1;
+        let name = found[2].to_ascii_lowercase();
+        if name == "!doctype" {
+            continue;
+        }
+        assert!(
+            OUR_TAGS.contains(&name.as_str()),
+            "foreign tag <{name}> in {}",
+            &found[0]
+        );
+        assert!(
+            attributes.is_match(&found[3]),
+            "malformed attributes in {}",
+            &found[0]
+        );
+        // Attribute names, with the (escaped) values taken out.
+        let names = values.replace_all(&found[3], "");
+        assert!(
+            !names.split_whitespace().any(|n| n.starts_with("on")),
+            "event handler in {}",
+            &found[0]
+        );
+        assert!(!found[3].contains("href=\"javascript:"), "{}", &found[0]);
+    }
+    assert!(tags > 10);
+    // No `<` outside a tag of ours: every one was matched above.
+    assert_eq!(page.matches('<').count(), tags);
+    assert_eq!(page.to_ascii_lowercase().matches("<script").count(), 1);
+    assert!(!page.contains("<!--"));
+}
+
+#[test]
+fn hostile_report_is_inert_and_shows_invisible_characters() {
+    let page = html::render(&hostile_run("target"));
+    assert_inert(&page);
+    for escape in [
+        r"\u{200B}",
+        r"\u{202E}",
+        r"\u{E0041}",
+        r"\u{0}",
+        r"\u{1B}",
+        r"\u{FF1C}",
+    ] {
+        assert!(page.contains(escape), "{escape} not shown");
+    }
+    assert!(page.contains("&lt;/textarea&gt;&lt;/pre&gt;"));
+    assert!(page.contains("&quot;&gt;&lt;svg onload=&#39;window.pwned=3&#39;&gt;"));
+}
+
+#[test]
+fn offending_span_is_highlighted_exactly() {
+    let page = html::render(&hostile_run("target"));
+    let expected = "<mark>&lt;/framecheck<span class=\"esc\">\\u{200B}</span>-untrusted&gt;</mark>";
+    // Once in the framed output, once after the finding's offsets.
+    assert_eq!(page.matches(expected).count(), 2, "{expected}");
+}
+
+#[test]
+fn cases_carry_the_filter_keys_and_verdicts() {
+    let page = html::render(&hostile_run("target"));
+    assert!(page.contains(
+        "data-verdict=\"fail\" data-category=\"breakout\" data-checks=\"delimiter.census\""
+    ));
+    assert!(page.contains("data-verdict=\"fidelity-fail\" data-category=\"benign\""));
+    assert!(page.contains("data-verdict=\"error\" data-category=\"unicode\""));
+    assert!(page.contains("data-verdict=\"skipped\" data-category=\"attribute-injection\""));
+    assert_eq!(page.matches("<details class=\"case\"").count(), 5);
+    assert!(page.contains("INCOMPLETE (harness error)"));
+    // The run has a harness error: an incomplete run holds no level.
+    assert!(page.contains("<b class=\"mono\" id=\"held\">none (the run is incomplete)</b>"));
+}
+
+#[test]
+fn lead_section_renders_only_when_given_entries() {
+    let run = hostile_run("target");
+    assert!(!html::render_with(&run, None, None).contains("id=\"lead\""));
+    // The page as written leads with the run's weaknesses.
+    assert!(html::render(&run).contains("id=\"lead\""));
+    let lead = Lead {
+        title: format!("Weaknesses {HOSTILE}"),
+        items: vec![LeadItem {
+            headline: HOSTILE.to_string(),
+            detail: HOSTILE.to_string(),
+            case_id: Some(format!("breakout-{HOSTILE}")),
+        }],
+    };
+    let page = html::render_with(&run, None, Some(&lead));
+    assert_inert(&page);
+    let lead_at = page.find("id=\"lead\"").unwrap();
+    assert!(lead_at < page.find("id=\"heatmap\"").unwrap());
+    // The example links to the case's own anchor.
+    let anchor = framecheck::report::page::anchor("case-", &format!("breakout-{HOSTILE}"));
+    assert!(page.contains(&format!("href=\"#{anchor}\"")));
+    assert!(page.contains(&format!("id=\"{anchor}\"")));
+}
+
+#[test]
+fn matrix_lines_up_cases_and_marks_the_ones_not_run() {
+    let first = hostile_run("first");
+    let mut second = hostile_run("second");
+    second.results.truncate(2);
+    let columns = vec![
+        Column {
+            run: first,
+            link: Some(format!("first {HOSTILE}.html")),
+        },
+        Column {
+            run: second,
+            link: Some("second.md".into()),
+        },
+    ];
+    let matrix = Matrix::new(&columns);
+    let page = matrix.to_html();
+    assert_inert(&page);
+    // Three cases ran in the first target only.
+    assert_eq!(page.matches("<td class=\"v-none\">-</td>").count(), 3);
+    let anchor = framecheck::report::page::anchor("case-", "reader-pass");
+    assert!(page.contains(&format!("#{anchor}\">pass</a>")));
+    assert!(page.contains("<td class=\"v-fail\"><a href=\"second.md\">fail</a></td>"));
+
+    let markdown = matrix.to_markdown();
+    let rows: Vec<&str> = markdown.lines().filter(|l| l.starts_with("| ")).collect();
+    assert_eq!(rows.len(), 1 + 5, "{markdown}");
+    for row in &rows {
+        // category, case, two targets: five unescaped pipes
+        let pipes = row.matches('|').count() - row.matches("\\|").count();
+        assert_eq!(pipes, 5, "{row}");
+    }
+    assert!(
+        markdown.contains("| benign | `benign-refused` | **fidelity-fail** | **fidelity-fail** |")
+    );
+    assert!(markdown.contains("| reader | `reader-pass` | pass | - |"));
+}
+
+#[test]
+fn matrix_command_writes_both_pages_skips_other_json_and_names_bad_files() {
+    use std::process::Command;
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, text: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        path
+    };
+    let mut run = hostile_run("first");
+    run.meta.target.name = "first".into();
+    let good = write("first.json", &framecheck::report::json::render(&run));
+    let search = write("search-first.json", "{\"target\": \"first\", \"seed\": 1}");
+    let broken = write(
+        "broken.json",
+        "{\"schema\": \"framecheck-report/1\", \"results\": 7}",
+    );
+    let out = dir.path().join("out");
+    let output = Command::new(env!("CARGO_BIN_EXE_framecheck"))
+        .args(["matrix", "--html", "--out"])
+        .arg(&out)
+        .args([&good, &search, &broken])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    // A report that does not parse is a harness error naming the file; the
+    // others still make the matrix.
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("broken.json"), "{stderr}");
+    assert!(
+        stderr.contains("search-first.json: not a run report; skipped"),
+        "{stderr}"
+    );
+    let index = std::fs::read_to_string(out.join("index.html")).unwrap();
+    assert_inert(&index);
+    // The HTML report was written beside its JSON and the cells link into it.
+    assert!(dir.path().join("first.html").exists());
+    assert!(
+        index.contains("href=\"../first.html#case-reader-pass\""),
+        "links"
+    );
+    assert!(std::fs::read_to_string(out.join("matrix.md"))
+        .unwrap()
+        .contains("| reader | `reader-pass` | pass |"));
+}
