@@ -15,7 +15,7 @@ use std::sync::Arc;
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
 use framecheck::adapter::reference::Reference;
-use framecheck::adapter::subprocess::{self, SubprocessFraming};
+use framecheck::adapter::subprocess::{self, helpers, SubprocessFraming};
 use framecheck::adapter::Framing;
 use framecheck::catalogue::{self, Catalogue};
 use framecheck::level::ReaderLevel;
@@ -69,10 +69,10 @@ enum Command {
     List(SelectArgs),
     /// Validate the catalogue and target profiles; print every error.
     Validate {
-        /// Catalogue directory.
-        #[arg(long, default_value = "attacks")]
-        catalogue: PathBuf,
-        /// Target profiles to validate (default: every targets/*.yaml).
+        /// Catalogue directory (default: the built-in catalogue, as for `run`).
+        #[arg(long)]
+        catalogue: Option<PathBuf>,
+        /// Target profiles to validate (default: every targets/*.yaml here).
         targets: Vec<PathBuf>,
     },
     /// Black-box search: mutate catalogue payloads until the frame breaks;
@@ -80,6 +80,20 @@ enum Command {
     Search(SearchArgs),
     /// Serve the reference envelope over the JSON-lines protocol on stdin/stdout.
     ServeReference,
+    /// The Python and Node adapter helpers, built into framecheck: copy them
+    /// next to your adapter, or print one.
+    Helpers(HelpersArgs),
+}
+
+#[derive(clap::Args)]
+#[group(required = true, multiple = false)]
+struct HelpersArgs {
+    /// Write framecheck_adapter.py and framecheck-adapter.mjs into DIR.
+    #[arg(long, value_name = "DIR")]
+    write: Option<PathBuf>,
+    /// Print one helper's source on stdout.
+    #[arg(long, value_enum, value_name = "LANGUAGE")]
+    print: Option<helpers::Language>,
 }
 
 #[derive(clap::Args)]
@@ -87,7 +101,7 @@ struct SelectArgs {
     /// Target: `reference`, a profile path, or a name in targets/.
     #[arg(long, default_value = "reference")]
     target: String,
-    /// Catalogue directory (default: ./attacks if present, else the built-in copy).
+    /// Catalogue directory (default: the built-in catalogue, the same in any directory).
     #[arg(long)]
     catalogue: Option<PathBuf>,
     /// Keep only cases whose id, base id or category matches (exact or glob); repeatable.
@@ -145,28 +159,46 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Run(args) => run(args),
         Command::List(args) => list(args),
-        Command::Validate { catalogue, targets } => validate(&catalogue, &targets),
+        Command::Validate { catalogue, targets } => validate(catalogue.as_deref(), &targets),
         Command::Search(args) => search(args),
         Command::ServeReference => serve_reference(),
+        Command::Helpers(args) => write_helpers(args),
     };
     match result {
         Ok(code) => ExitCode::from(code),
         Err(error) => {
-            eprintln!("framecheck: error: {error:#}");
+            eprintln!("framecheck: error: {}", describe_error(&error));
             ExitCode::from(EXIT_HARNESS)
         }
     }
 }
 
-/// Loads the catalogue, printing every load error; the run goes on with the
-/// cases that loaded, but is marked as a harness error.
+/// The error and its causes on one line, each said once: a cause whose text
+/// an outer message already includes (`path: reason` wrapping `reason`) is
+/// not repeated.
+fn describe_error(error: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in error.chain() {
+        let cause = cause.to_string();
+        if text.contains(&cause) {
+            continue;
+        }
+        if !text.is_empty() {
+            text.push_str(": ");
+        }
+        text.push_str(&cause);
+    }
+    text
+}
+
+/// Loads the catalogue (`--catalogue`, else the built-in one, so a run means
+/// the same in every directory), printing every load error; the run goes on
+/// with the cases that loaded, but is marked as a harness error.
 fn load_catalogue(dir: Option<&Path>) -> (Catalogue, Option<String>) {
-    let dir = match dir {
-        Some(dir) => dir.to_path_buf(),
-        None if Path::new("attacks").is_dir() => PathBuf::from("attacks"),
-        None => return (catalogue::builtin(), None),
+    let Some(dir) = dir else {
+        return (catalogue::builtin(), None);
     };
-    let outcome = catalogue::load_dir(&dir);
+    let outcome = catalogue::load_dir(dir);
     for error in &outcome.errors {
         eprintln!("framecheck: catalogue error: {error}");
     }
@@ -195,6 +227,9 @@ fn load_target(name: &str) -> Result<LoadedProfile> {
             profile: TargetProfile::reference(),
             dir: PathBuf::from("."),
         }),
+        None if name.contains('/') || name.ends_with(".yaml") || name.ends_with(".yml") => {
+            bail!("no target {name:?}: no such profile file")
+        }
         None => bail!(
             "no target {name:?}: not a profile file, not targets/{name}.yaml, not `reference`"
         ),
@@ -205,7 +240,13 @@ fn connect(loaded: &LoadedProfile) -> Result<Box<dyn Framing>> {
     match &loaded.profile.adapter {
         AdapterSpec::Builtin { builtin } if builtin == "reference" => Ok(Box::new(Reference)),
         AdapterSpec::Builtin { builtin } => bail!("unknown built-in target {builtin:?}"),
-        AdapterSpec::Subprocess(spec) => Ok(Box::new(SubprocessFraming::new(spec, &loaded.dir))),
+        AdapterSpec::Subprocess(spec) => {
+            let target = SubprocessFraming::new(spec, &loaded.dir);
+            target.check_launchable().map_err(|reason| {
+                anyhow::anyhow!("target {}: cannot start: {reason}", loaded.profile.name)
+            })?;
+            Ok(Box::new(target))
+        }
     }
 }
 
@@ -330,18 +371,19 @@ fn list(args: SelectArgs) -> Result<u8> {
     })
 }
 
-fn validate(dir: &Path, targets: &[PathBuf]) -> Result<u8> {
-    let outcome = catalogue::load_dir(dir);
-    let mut errors = outcome.errors.len();
-    for error in &outcome.errors {
-        out!("{error}");
-    }
-    out!(
-        "catalogue {}: {} cases, {} error(s)",
-        dir.display(),
-        outcome.catalogue.cases.len(),
-        outcome.errors.len()
-    );
+fn validate(dir: Option<&Path>, targets: &[PathBuf]) -> Result<u8> {
+    let (cases, mut errors) = match dir {
+        Some(dir) => {
+            let outcome = catalogue::load_dir(dir);
+            for error in &outcome.errors {
+                out!("{error}");
+            }
+            (outcome.catalogue.cases.len(), outcome.errors.len())
+        }
+        None => (catalogue::builtin().cases.len(), 0),
+    };
+    let name = dir.map_or("built-in".to_string(), |d| d.display().to_string());
+    out!("catalogue {name}: {cases} cases, {errors} error(s)");
     let targets: Vec<PathBuf> = if targets.is_empty() {
         let mut found: Vec<PathBuf> = std::fs::read_dir("targets")
             .map(|entries| {
@@ -357,7 +399,16 @@ fn validate(dir: &Path, targets: &[PathBuf]) -> Result<u8> {
         targets.to_vec()
     };
     for path in &targets {
-        match TargetProfile::load(path) {
+        let launchable = TargetProfile::load(path)
+            .map_err(|e| e.to_string())
+            .and_then(|loaded| match SubprocessFraming::from_profile(&loaded) {
+                Some(target) => target
+                    .check_launchable()
+                    .map(|()| loaded)
+                    .map_err(|reason| format!("{}: {reason}", path.display())),
+                None => Ok(loaded),
+            });
+        match launchable {
             Ok(loaded) => out!("target {}: ok ({})", path.display(), loaded.profile.name),
             Err(error) => {
                 errors += 1;
@@ -424,6 +475,25 @@ fn search(args: SearchArgs) -> Result<u8> {
     } else {
         EXIT_FINDINGS
     })
+}
+
+fn write_helpers(args: HelpersArgs) -> Result<u8> {
+    if let Some(language) = args.print {
+        out_raw!("{}", helpers::helper(language).source);
+        return Ok(EXIT_PASS);
+    }
+    if let Some(dir) = args.write {
+        let written = helpers::write_all(&dir)
+            .with_context(|| format!("writing the helpers to {}", dir.display()))?;
+        for (path, language) in written.iter().zip(helpers::Language::ALL) {
+            out!(
+                "wrote {}  ({})",
+                path.display(),
+                helpers::helper(language).import
+            );
+        }
+    }
+    Ok(EXIT_PASS)
 }
 
 fn serve_reference() -> Result<u8> {
