@@ -125,6 +125,10 @@ struct RunArgs {
     /// A previous JSON report: list new failures and fixes; new failures fail the run.
     #[arg(long)]
     baseline: Option<PathBuf>,
+    /// Leave timings out of the report files, so the same run writes the
+    /// same bytes (for committed reports); the files say timings were not recorded.
+    #[arg(long)]
+    reproducible: bool,
 }
 
 #[derive(clap::Args)]
@@ -146,6 +150,10 @@ struct SearchArgs {
     /// Directory for the search report and the found cases.
     #[arg(long, default_value = "reports")]
     out: PathBuf,
+    /// Leave the duration out of the search report, so the same search
+    /// writes the same bytes; needs a budget in mutants, not time.
+    #[arg(long)]
+    reproducible: bool,
 }
 
 fn parse_level(name: &str) -> Result<ReaderLevel, String> {
@@ -313,6 +321,12 @@ fn run(args: RunArgs) -> Result<u8> {
     let diff = baseline
         .as_ref()
         .map(|old| baseline::diff(old, &result, args.level));
+    // The terminal gets the real timings; the files, with --reproducible, none.
+    let terminal = report::markdown::terminal_summary_with_baseline(&result, diff.as_ref());
+    let mut result = result;
+    if args.reproducible {
+        report::omit_timings(&mut result);
+    }
     let written = report::write_all_with_baseline(
         &result,
         diff.as_ref(),
@@ -321,10 +335,7 @@ fn run(args: RunArgs) -> Result<u8> {
         &formats,
     )
     .with_context(|| format!("writing reports to {}", args.out.display()))?;
-    out_raw!(
-        "{}",
-        report::markdown::terminal_summary_with_baseline(&result, diff.as_ref())
-    );
+    out_raw!("{terminal}");
     for path in &written {
         out!("wrote {}", path.display());
     }
@@ -420,6 +431,9 @@ fn validate(dir: Option<&Path>, targets: &[PathBuf]) -> Result<u8> {
 }
 
 fn search(args: SearchArgs) -> Result<u8> {
+    if args.reproducible && matches!(args.budget, Budget::Time(_)) {
+        bail!("--reproducible needs a budget in mutants (--budget 2000): a time budget stops at a machine-dependent point");
+    }
     let interrupted = interrupt_flag()?;
     let (catalogue, catalogue_error) = load_catalogue(args.select.catalogue.as_deref());
     if let Some(error) = catalogue_error {
@@ -451,6 +465,11 @@ fn search(args: SearchArgs) -> Result<u8> {
         eprintln!("framecheck: interrupted; no search report written");
         return Ok(EXIT_HARNESS);
     }
+    let terminal = blackbox::render_terminal_summary(&found);
+    let mut found = found;
+    if args.reproducible {
+        found.duration_ms = 0;
+    }
     let stem = format!("search-{}", loaded.profile.name);
     let markdown = blackbox::render_markdown(&found);
     let json = serde_json::to_string_pretty(&found).context("serialising the search report")?;
@@ -466,7 +485,7 @@ fn search(args: SearchArgs) -> Result<u8> {
     }
     let written = report::write_set(&args.out, &files, &[&stem])
         .with_context(|| format!("writing the search report to {}", args.out.display()))?;
-    out_raw!("{}", blackbox::render_terminal_summary(&found));
+    out_raw!("{terminal}");
     for path in &written {
         out!("wrote {}", path.display());
     }

@@ -771,10 +771,15 @@ fn json(text: &str) -> String {
 pub fn render_markdown(report: &SearchReport) -> String {
     let mut md = String::new();
     let _ = writeln!(md, "# framecheck search: {}\n", report.target);
+    // A zero duration marks a search written with --reproducible.
+    let took = match report.duration_ms {
+        0 => "(time not recorded)".to_string(),
+        ms => format!("in {ms} ms"),
+    };
     let _ = writeln!(
         md,
-        "Seed {}, level {}, {} mutants tried in {} ms, {} failing, {} target errors, **{} new failure signature(s)**.\n",
-        report.seed, report.level, report.mutants_tried, report.duration_ms, report.mutants_failing, report.target_errors,
+        "Seed {}, level {}, {} mutants tried {took}, {} failing, {} target errors, **{} new failure signature(s)**.\n",
+        report.seed, report.level, report.mutants_tried, report.mutants_failing, report.target_errors,
         report.findings.len()
     );
     let _ = writeln!(

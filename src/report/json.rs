@@ -166,6 +166,9 @@ struct ReportOut<'a> {
     duration_ms: u64,
     filters: &'a [String],
     harness_error: &'a Option<String>,
+    /// Written only when the run's timings were dropped (`--reproducible`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    timings_omitted: bool,
     status: &'static str,
     exit_code: i32,
     summary: Summary,
@@ -240,6 +243,7 @@ pub fn render_with_baseline(run: &RunResult, baseline: Option<&BaselineDiff>) ->
         duration_ms: meta.duration_ms,
         filters: &meta.filters,
         harness_error: &meta.harness_error,
+        timings_omitted: super::timings_omitted(meta),
         status: summary.status(),
         exit_code: summary.exit_code(),
         summary,
