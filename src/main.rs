@@ -17,7 +17,7 @@ use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
 use framecheck::adapter::caller::Caller;
 use framecheck::adapter::reference::Reference;
-use framecheck::adapter::subprocess::{self, SubprocessFraming};
+use framecheck::adapter::subprocess::{self, helpers, SubprocessFraming};
 use framecheck::adapter::Framing;
 use framecheck::catalogue::{self, Catalogue};
 use framecheck::level::ReaderLevel;
@@ -72,10 +72,10 @@ enum Command {
     List(SelectArgs),
     /// Validate the catalogue and target profiles; print every error.
     Validate {
-        /// Catalogue directory.
-        #[arg(long, default_value = "attacks")]
-        catalogue: PathBuf,
-        /// Target profiles to validate (default: every targets/*.yaml).
+        /// Catalogue directory (default: the built-in catalogue, as for `run`).
+        #[arg(long)]
+        catalogue: Option<PathBuf>,
+        /// Target profiles to validate (default: every targets/*.yaml here).
         targets: Vec<PathBuf>,
     },
     /// Black-box search: mutate catalogue payloads until the frame breaks;
@@ -99,6 +99,9 @@ enum Command {
     /// Set JSON run reports side by side: every case against every target,
     /// as `<out>/index.html` and `<out>/matrix.md`.
     Matrix(MatrixArgs),
+    /// The Python and Node adapter helpers, built into framecheck: copy them
+    /// next to your adapter, or print one.
+    Helpers(HelpersArgs),
 }
 
 #[derive(clap::Args)]
@@ -115,11 +118,22 @@ struct MatrixArgs {
 }
 
 #[derive(clap::Args)]
+#[group(required = true, multiple = false)]
+struct HelpersArgs {
+    /// Write framecheck_adapter.py and framecheck-adapter.mjs into DIR.
+    #[arg(long, value_name = "DIR")]
+    write: Option<PathBuf>,
+    /// Print one helper's source on stdout.
+    #[arg(long, value_enum, value_name = "LANGUAGE")]
+    print: Option<helpers::Language>,
+}
+
+#[derive(clap::Args)]
 struct SelectArgs {
     /// Target: `reference`, a profile path, or a name in targets/.
     #[arg(long, default_value = "reference")]
     target: String,
-    /// Catalogue directory (default: ./attacks if present, else the built-in copy).
+    /// Catalogue directory (default: the built-in catalogue, the same in any directory).
     #[arg(long)]
     catalogue: Option<PathBuf>,
     /// Keep only cases whose id, base id or category matches (exact or glob); repeatable.
@@ -147,6 +161,10 @@ struct RunArgs {
     /// on stdin; the summary goes to stderr. Same as `adapter: { builtin: caller }`.
     #[arg(long)]
     serve_stdio: bool,
+    /// Leave timings out of the report files, so the same run writes the
+    /// same bytes (for committed reports); the files say timings were not recorded.
+    #[arg(long)]
+    reproducible: bool,
 }
 
 #[derive(clap::Args)]
@@ -168,6 +186,10 @@ struct SearchArgs {
     /// Directory for the search report and the found cases.
     #[arg(long, default_value = "reports")]
     out: PathBuf,
+    /// Leave the duration out of the search report, so the same search
+    /// writes the same bytes; needs a budget in mutants, not time.
+    #[arg(long)]
+    reproducible: bool,
 }
 
 fn parse_level(name: &str) -> Result<ReaderLevel, String> {
@@ -181,31 +203,49 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Run(args) => run(args),
         Command::List(args) => list(args),
-        Command::Validate { catalogue, targets } => validate(&catalogue, &targets),
+        Command::Validate { catalogue, targets } => validate(catalogue.as_deref(), &targets),
         Command::Search(args) => search(args),
         Command::ServeReference => serve_reference(),
         Command::Verify { report } => verify(&report),
         Command::Ids { write } => ids(write),
         Command::Matrix(args) => matrix(args),
+        Command::Helpers(args) => write_helpers(args),
     };
     match result {
         Ok(code) => ExitCode::from(code),
         Err(error) => {
-            eprintln!("framecheck: error: {error:#}");
+            eprintln!("framecheck: error: {}", describe_error(&error));
             ExitCode::from(EXIT_HARNESS)
         }
     }
 }
 
-/// Loads the catalogue, printing every load error; the run goes on with the
-/// cases that loaded, but is marked as a harness error.
+/// The error and its causes on one line, each said once: a cause whose text
+/// an outer message already includes (`path: reason` wrapping `reason`) is
+/// not repeated.
+fn describe_error(error: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in error.chain() {
+        let cause = cause.to_string();
+        if text.contains(&cause) {
+            continue;
+        }
+        if !text.is_empty() {
+            text.push_str(": ");
+        }
+        text.push_str(&cause);
+    }
+    text
+}
+
+/// Loads the catalogue (`--catalogue`, else the built-in one, so a run means
+/// the same in every directory), printing every load error; the run goes on
+/// with the cases that loaded, but is marked as a harness error.
 fn load_catalogue(dir: Option<&Path>) -> (Catalogue, Option<String>) {
-    let dir = match dir {
-        Some(dir) => dir.to_path_buf(),
-        None if Path::new("attacks").is_dir() => PathBuf::from("attacks"),
-        None => return (catalogue::builtin(), None),
+    let Some(dir) = dir else {
+        return (catalogue::builtin(), None);
     };
-    let outcome = catalogue::load_dir(&dir);
+    let outcome = catalogue::load_dir(dir);
     for error in &outcome.errors {
         eprintln!("framecheck: catalogue error: {error}");
     }
@@ -238,6 +278,9 @@ fn load_target(name: &str) -> Result<LoadedProfile> {
             profile: TargetProfile::reference(),
             dir: PathBuf::from("."),
         }),
+        None if name.contains('/') || name.ends_with(".yaml") || name.ends_with(".yml") => {
+            bail!("no target {name:?}: no such profile file")
+        }
         None => bail!(
             "no target {name:?}: not a profile file, not targets/{name}.yaml, not `reference`"
         ),
@@ -259,7 +302,13 @@ fn connect(loaded: &LoadedProfile) -> Result<Box<dyn Framing>> {
             )
         }
         AdapterSpec::Builtin { builtin } => bail!("unknown built-in target {builtin:?}"),
-        AdapterSpec::Subprocess(spec) => Ok(Box::new(SubprocessFraming::new(spec, &loaded.dir))),
+        AdapterSpec::Subprocess(spec) => {
+            let target = SubprocessFraming::new(spec, &loaded.dir);
+            target.check_launchable().map_err(|reason| {
+                anyhow::anyhow!("target {}: cannot start: {reason}", loaded.profile.name)
+            })?;
+            Ok(Box::new(target))
+        }
     }
 }
 
@@ -350,6 +399,12 @@ fn run(args: RunArgs) -> Result<u8> {
     let diff = baseline
         .as_ref()
         .map(|old| baseline::diff_with_aliases(old, &result, args.level, &aliases));
+    // The terminal gets the real timings; the files, with --reproducible, none.
+    let terminal = report::markdown::terminal_summary_with_baseline(&result, diff.as_ref());
+    let mut result = result;
+    if args.reproducible {
+        report::omit_timings(&mut result);
+    }
     let written = report::write_all_with_baseline(
         &result,
         diff.as_ref(),
@@ -358,12 +413,11 @@ fn run(args: RunArgs) -> Result<u8> {
         &formats,
     )
     .with_context(|| format!("writing reports to {}", args.out.display()))?;
-    let summary_text = report::markdown::terminal_summary_with_baseline(&result, diff.as_ref());
     // When serving, stdout carries the protocol and nothing else.
     if serving {
-        eprint!("{summary_text}");
+        eprint!("{terminal}");
     } else {
-        out_raw!("{summary_text}");
+        out_raw!("{terminal}");
     }
     for path in &written {
         if serving {
@@ -415,18 +469,19 @@ fn list(args: SelectArgs) -> Result<u8> {
     })
 }
 
-fn validate(dir: &Path, targets: &[PathBuf]) -> Result<u8> {
-    let outcome = catalogue::load_dir(dir);
-    let mut errors = outcome.errors.len();
-    for error in &outcome.errors {
-        out!("{error}");
-    }
-    out!(
-        "catalogue {}: {} cases, {} error(s)",
-        dir.display(),
-        outcome.catalogue.cases.len(),
-        outcome.errors.len()
-    );
+fn validate(dir: Option<&Path>, targets: &[PathBuf]) -> Result<u8> {
+    let (cases, mut errors) = match dir {
+        Some(dir) => {
+            let outcome = catalogue::load_dir(dir);
+            for error in &outcome.errors {
+                out!("{error}");
+            }
+            (outcome.catalogue.cases.len(), outcome.errors.len())
+        }
+        None => (catalogue::builtin().cases.len(), 0),
+    };
+    let name = dir.map_or("built-in".to_string(), |d| d.display().to_string());
+    out!("catalogue {name}: {cases} cases, {errors} error(s)");
     let targets: Vec<PathBuf> = if targets.is_empty() {
         let mut found: Vec<PathBuf> = std::fs::read_dir("targets")
             .map(|entries| {
@@ -442,7 +497,16 @@ fn validate(dir: &Path, targets: &[PathBuf]) -> Result<u8> {
         targets.to_vec()
     };
     for path in &targets {
-        match TargetProfile::load(path) {
+        let launchable = TargetProfile::load(path)
+            .map_err(|e| e.to_string())
+            .and_then(|loaded| match SubprocessFraming::from_profile(&loaded) {
+                Some(target) => target
+                    .check_launchable()
+                    .map(|()| loaded)
+                    .map_err(|reason| format!("{}: {reason}", path.display())),
+                None => Ok(loaded),
+            });
+        match launchable {
             Ok(loaded) => out!("target {}: ok ({})", path.display(), loaded.profile.name),
             Err(error) => {
                 errors += 1;
@@ -454,6 +518,9 @@ fn validate(dir: &Path, targets: &[PathBuf]) -> Result<u8> {
 }
 
 fn search(args: SearchArgs) -> Result<u8> {
+    if args.reproducible && matches!(args.budget, Budget::Time(_)) {
+        bail!("--reproducible needs a budget in mutants (--budget 2000): a time budget stops at a machine-dependent point");
+    }
     let interrupted = interrupt_flag()?;
     let (catalogue, catalogue_error) = load_catalogue(args.select.catalogue.as_deref());
     if let Some(error) = catalogue_error {
@@ -485,6 +552,11 @@ fn search(args: SearchArgs) -> Result<u8> {
         eprintln!("framecheck: interrupted; no search report written");
         return Ok(EXIT_HARNESS);
     }
+    let terminal = blackbox::render_terminal_summary(&found);
+    let mut found = found;
+    if args.reproducible {
+        found.duration_ms = 0;
+    }
     let stem = format!("search-{}", loaded.profile.name);
     let markdown = blackbox::render_markdown(&found);
     // The search report is the search's own; the manifest (with the seed
@@ -513,7 +585,7 @@ fn search(args: SearchArgs) -> Result<u8> {
     }
     let written = report::write_set(&args.out, &files, &[&stem])
         .with_context(|| format!("writing the search report to {}", args.out.display()))?;
-    out_raw!("{}", blackbox::render_terminal_summary(&found));
+    out_raw!("{terminal}");
     for path in &written {
         out!("wrote {}", path.display());
     }
@@ -526,6 +598,25 @@ fn search(args: SearchArgs) -> Result<u8> {
     } else {
         EXIT_FINDINGS
     })
+}
+
+fn write_helpers(args: HelpersArgs) -> Result<u8> {
+    if let Some(language) = args.print {
+        out_raw!("{}", helpers::helper(language).source);
+        return Ok(EXIT_PASS);
+    }
+    if let Some(dir) = args.write {
+        let written = helpers::write_all(&dir)
+            .with_context(|| format!("writing the helpers to {}", dir.display()))?;
+        for (path, language) in written.iter().zip(helpers::Language::ALL) {
+            out!(
+                "wrote {}  ({})",
+                path.display(),
+                helpers::helper(language).import
+            );
+        }
+    }
+    Ok(EXIT_PASS)
 }
 
 fn serve_reference() -> Result<u8> {

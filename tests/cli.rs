@@ -635,3 +635,221 @@ fn a_huge_framed_output_is_bounded_in_the_json_report() {
     // It still reads back, as a baseline must.
     load_report(&out.join("huge.json"));
 }
+
+/// Runs framecheck in `cwd` instead of the repository.
+fn framecheck_in(cwd: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_framecheck"))
+        .args(args)
+        .current_dir(cwd)
+        .output()
+        .expect("framecheck runs")
+}
+
+/// `validate` means the same outside the repository: the built-in
+/// catalogue unless --catalogue is given, as for `run`.
+#[test]
+fn validate_works_outside_the_repository() {
+    let elsewhere = tempfile::tempdir().unwrap();
+    let output = framecheck_in(elsewhere.path(), &["validate"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
+    assert!(
+        stdout(&output).contains("catalogue built-in: "),
+        "{}",
+        stdout(&output)
+    );
+}
+
+/// A profile whose command or working directory does not exist is an error
+/// for `validate` (and `run`), naming the field.
+#[test]
+fn validate_rejects_a_command_or_cwd_that_does_not_exist() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, adapter: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(
+            &path,
+            format!("name: x\nadapter: {adapter}\ndelimiters: {{ syntax: xml-tag, token: t }}\ncapabilities: [wrap]\n"),
+        )
+        .unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    let no_program = write("a.yaml", "{ command: [no-such-program-framecheck] }");
+    let no_script = write("b.yaml", "{ command: [./missing.sh] }");
+    let no_cwd = write("c.yaml", "{ command: [sh], cwd: nowhere }");
+    let fine = write("d.yaml", "{ command: [sh, -c, 'exit 0'] }");
+    for (profile, expected) in [
+        (
+            &no_program,
+            "adapter.command: program \"no-such-program-framecheck\" is not on PATH",
+        ),
+        (&no_script, "missing.sh is not an executable file"),
+        (&no_cwd, "adapter.cwd: "),
+    ] {
+        let output = framecheck_in(dir.path(), &["validate", profile]);
+        assert_eq!(output.status.code(), Some(2), "{}", stdout(&output));
+        assert!(stdout(&output).contains(expected), "{}", stdout(&output));
+        let run = framecheck_in(dir.path(), &["run", "--target", profile, "--out", "out"]);
+        assert_eq!(run.status.code(), Some(2));
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert!(stderr.contains("cannot start"), "{stderr}");
+        assert!(stderr.contains(expected), "{stderr}");
+    }
+    let output = framecheck_in(dir.path(), &["validate", &fine]);
+    assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
+}
+
+/// An error names its cause once: a wrapped cause is not repeated.
+#[test]
+fn an_error_says_its_cause_once() {
+    let output = framecheck(&[
+        "run",
+        "--baseline",
+        "/no/such/baseline.json",
+        "--out",
+        "/tmp",
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(stderr.matches("No such file").count(), 1, "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+}
+
+/// The README's "Audit your own framing", as a new user does it: helpers
+/// copied from the installed binary next to an adapter in a project of
+/// one's own, the profile in that project, framecheck run from elsewhere.
+fn audit_your_own(language: &str, adapter_file: &str, adapter: &str, command: &str) {
+    let root = tempfile::tempdir().unwrap();
+    let project = root.path().join("project");
+    let elsewhere = root.path().join("elsewhere");
+    std::fs::create_dir_all(project.join("targets")).unwrap();
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    let helpers = framecheck_in(
+        &elsewhere,
+        &["helpers", "--write", project.to_str().unwrap()],
+    );
+    assert_eq!(helpers.status.code(), Some(0), "{}", stdout(&helpers));
+    std::fs::write(project.join(adapter_file), adapter).unwrap();
+    let profile = project.join("targets/mine.yaml");
+    std::fs::write(
+        &profile,
+        format!(
+            "name: mine\nlanguage: {language}\nadapter: {{ command: {command}, cwd: .. }}\n\
+             delimiters: {{ syntax: xml-tag, token: mine }}\ncapabilities: [wrap]\n"
+        ),
+    )
+    .unwrap();
+    let profile = profile.to_str().unwrap();
+    let validate = framecheck_in(&elsewhere, &["validate", profile]);
+    assert_eq!(validate.status.code(), Some(0), "{}", stdout(&validate));
+    let run = framecheck_in(
+        &elsewhere,
+        &[
+            "run", "--target", profile, "--only", "benign", "--out", "out",
+        ],
+    );
+    assert_eq!(
+        run.status.code(),
+        Some(0),
+        "{}{}",
+        stdout(&run),
+        String::from_utf8_lossy(&run.stderr)
+    );
+    assert!(elsewhere.join("out/mine.json").is_file());
+}
+
+#[test]
+fn audit_your_own_python_framing_from_any_directory() {
+    if !have(
+        "python3",
+        "audit_your_own_python_framing_from_any_directory",
+    ) {
+        return;
+    }
+    audit_your_own(
+        "python",
+        "my_adapter.py",
+        "from framecheck_adapter import serve\n\n\
+         def wrap(content, kind, attributes, provenance):\n    \
+         return '<mine>\\n' + content + '\\n</mine>'\n\nserve(wrap)\n",
+        "[python3, my_adapter.py]",
+    );
+}
+
+#[test]
+fn audit_your_own_node_framing_from_any_directory() {
+    if !have("node", "audit_your_own_node_framing_from_any_directory") {
+        return;
+    }
+    audit_your_own(
+        "javascript",
+        "my-adapter.mjs",
+        "import { serve } from './framecheck-adapter.mjs'\n\
+         serve({ wrap: (content) => '<mine>\\n' + content + '\\n</mine>' })\n",
+        "[node, my-adapter.mjs]",
+    );
+}
+
+/// `--reproducible` runs write the same bytes every time, say that timings
+/// were not recorded, and are what `reports/` holds: the committed reference
+/// reports are regenerated byte for byte (regenerate them with the command
+/// in the README when a change moves a verdict, a case or the evidence).
+#[test]
+fn reproducible_reports_are_byte_for_byte_the_committed_ones() {
+    let (first, a) = run_target("reference", &["--reproducible"]);
+    let (second, b) = run_target("reference", &["--reproducible"]);
+    assert_eq!(first.status.code(), Some(0));
+    assert_eq!(second.status.code(), Some(0));
+    let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports");
+    for ext in ["json", "md", "junit.xml", "sarif"] {
+        let name = format!("reference.{ext}");
+        let x = std::fs::read(a.path().join(&name)).unwrap();
+        let y = std::fs::read(b.path().join(&name)).unwrap();
+        assert!(x == y, "{name} differs between two --reproducible runs");
+        let z = std::fs::read(committed.join(&name)).unwrap();
+        assert!(
+            x == z,
+            "reports/{name} is not what `framecheck run --reproducible` writes now"
+        );
+    }
+    let md = std::fs::read_to_string(a.path().join("reference.md")).unwrap();
+    assert!(md.contains("timings not recorded"), "{md}");
+    let json = std::fs::read_to_string(a.path().join("reference.json")).unwrap();
+    assert!(json.contains("\"timings_omitted\": true"));
+}
+
+#[test]
+fn a_reproducible_search_writes_the_same_bytes_twice() {
+    let args = |out: &Path| {
+        framecheck(&[
+            "search",
+            "--target",
+            "reference",
+            "--budget",
+            "200",
+            "--seed",
+            "3",
+            "--reproducible",
+            "--out",
+            out.to_str().unwrap(),
+        ])
+    };
+    let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    assert_eq!(args(a.path()).status.code(), Some(0));
+    assert_eq!(args(b.path()).status.code(), Some(0));
+    for name in ["search-reference.json", "search-reference.md"] {
+        let x = std::fs::read(a.path().join(name)).unwrap();
+        assert!(
+            x == std::fs::read(b.path().join(name)).unwrap(),
+            "{name} differs"
+        );
+    }
+    let timed = framecheck(&[
+        "search",
+        "--budget",
+        "5s",
+        "--reproducible",
+        "--out",
+        "/tmp",
+    ]);
+    assert_eq!(timed.status.code(), Some(2));
+}

@@ -24,6 +24,9 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+mod adapter_spec;
+mod locate;
+
 /// A framing under test, as declared in `targets/*.yaml`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -89,7 +92,7 @@ fn default_body_padding() -> String {
 
 /// How framecheck reaches a framing.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(untagged, deny_unknown_fields)]
+#[serde(untagged, try_from = "adapter_spec::RawAdapter")]
 pub enum AdapterSpec {
     /// An implementation compiled into framecheck (`reference`).
     Builtin {
@@ -367,7 +370,9 @@ impl TargetProfile {
         let options = crate::yaml::options();
         let profile: TargetProfile = serde_saphyr::from_str_with_options(text, options)
             .map_err(|e| crate::yaml::describe(&e))?;
-        profile.validate()?;
+        profile
+            .validate()
+            .map_err(|message| locate::with_position(text, message))?;
         Ok(profile)
     }
 

@@ -174,6 +174,9 @@ struct ReportOut<'a> {
     harness_error: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     manifest: &'a Option<Manifest>,
+    /// Written only when the run's timings were dropped (`--reproducible`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    timings_omitted: bool,
     status: &'static str,
     exit_code: i32,
     summary: Summary,
@@ -254,6 +257,7 @@ pub fn render_with_baseline(run: &RunResult, baseline: Option<&BaselineDiff>) ->
         // the status is `harness-error`.
         harness_error: super::summary::harness_error(run),
         manifest: &meta.manifest,
+        timings_omitted: super::timings_omitted(meta),
         status: summary.status(),
         exit_code: summary.exit_code(),
         summary,

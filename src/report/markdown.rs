@@ -296,11 +296,15 @@ fn write_target(out: &mut String, run: &RunResult) {
         md_inline(&meta.framecheck_version),
         md_code(&meta.catalogue_hash, false)
     );
-    let _ = writeln!(
-        out,
-        "- started {} (Unix time), took {} ms",
-        meta.started_unix, meta.duration_ms
-    );
+    if super::timings_omitted(meta) {
+        let _ = writeln!(out, "- timings not recorded (`--reproducible`)");
+    } else {
+        let _ = writeln!(
+            out,
+            "- started {} (Unix time), took {} ms",
+            meta.started_unix, meta.duration_ms
+        );
+    }
     if !meta.filters.is_empty() {
         let filters: Vec<String> = meta.filters.iter().map(|f| md_code(f, false)).collect();
         let _ = writeln!(out, "- filters: {}", filters.join(", "));

@@ -121,6 +121,27 @@ pub fn render(run: &RunResult, format: Format, baseline: Option<&BaselineDiff>) 
     }
 }
 
+/// Drops the run's timings (start time, duration, each case's elapsed
+/// time), so the same run renders to the same bytes every time: committed
+/// reports then change only when a verdict, a case or the evidence does.
+///
+/// A report without timings says so: [`timings_omitted`] is true for it
+/// (a start at Unix time 0 with a zero duration is the mark; no real run
+/// has one), the JSON report writes `"timings_omitted": true` and the
+/// Markdown report says "timings not recorded".
+pub fn omit_timings(run: &mut RunResult) {
+    run.meta.started_unix = 0;
+    run.meta.duration_ms = 0;
+    for result in &mut run.results {
+        result.elapsed_us = 0;
+    }
+}
+
+/// True for a run whose timings were dropped by [`omit_timings`].
+pub fn timings_omitted(meta: &crate::runner::RunMeta) -> bool {
+    meta.started_unix == 0 && meta.duration_ms == 0
+}
+
 /// Writes `run` in each of `formats` to `dir/<stem><extension>`, creating
 /// `dir`, and returns the paths written, in `formats` order.
 ///

@@ -206,15 +206,19 @@ pub fn render_markdown(report: &SearchReport) -> String {
             error.escape_default()
         );
     }
+    // A zero duration marks a search written with --reproducible.
+    let took = match report.duration_ms {
+        0 => "(time not recorded)".to_string(),
+        ms => format!("in {ms} ms"),
+    };
     let _ = writeln!(
         md,
-        "Seed {}, level {}, {} mutants tried in {} ms, {} failing, {} target errors, \
+        "Seed {}, level {}, {} mutants tried {took}, {} failing, {} target errors, \
          **{} new failure signature(s)** confirmed by replaying the written case \
          ({} did not replay and are not reported).\n",
         report.seed,
         report.level,
         report.mutants_tried,
-        report.duration_ms,
         report.mutants_failing,
         report.target_errors,
         report.findings.len(),

@@ -35,12 +35,15 @@ pub fn tool_policy(present: bool, ci: Option<&str>) -> ToolPolicy {
     }
 }
 
-/// True when `program --version` runs.
+/// True when `program --version` (or `program version`: Go has no
+/// `--version`, and asking for it made every Go test skip) runs.
 pub fn tool_runs(program: &str) -> bool {
-    Command::new(program)
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success())
+    ["--version", "version"].iter().any(|flag| {
+        Command::new(program)
+            .arg(flag)
+            .output()
+            .is_ok_and(|o| o.status.success())
+    })
 }
 
 /// Whether `test` can go on: `present` says whether what it needs (`what`)

@@ -30,6 +30,7 @@ use crate::adapter::{Framing, TargetError, WrapRequest};
 use crate::profile::{AdapterSpec, LoadedProfile, ProcessMode, SubprocessSpec};
 
 mod child;
+pub mod helpers;
 pub mod protocol;
 mod serve;
 
@@ -179,6 +180,47 @@ impl SubprocessFraming {
     /// The working directory the child runs in.
     pub fn cwd(&self) -> &Path {
         &self.cwd
+    }
+
+    /// Checks that the target can be started at all: its working directory
+    /// exists and its program is an executable file (a bare name is looked
+    /// up on `PATH`, the child's own when the profile sets one). A run or a
+    /// `validate` can then reject a misspelt command before any case.
+    pub fn check_launchable(&self) -> Result<(), String> {
+        if !self.cwd.is_dir() {
+            return Err(format!(
+                "adapter.cwd: {} is not a directory",
+                self.cwd.display()
+            ));
+        }
+        let program = self
+            .program
+            .as_ref()
+            .map_err(|e| format!("adapter.command: {e}"))?;
+        let found = if program.components().count() > 1 {
+            is_executable(program).then(|| program.clone())
+        } else {
+            let path = self
+                .env
+                .get("PATH")
+                .cloned()
+                .or_else(|| std::env::var("PATH").ok())
+                .unwrap_or_default();
+            std::env::split_paths(&path)
+                .map(|dir| self.cwd.join(dir).join(program))
+                .find(|candidate| is_executable(candidate))
+        };
+        match found {
+            Some(_) => Ok(()),
+            None if program.components().count() > 1 => Err(format!(
+                "adapter.command: {} is not an executable file",
+                program.display()
+            )),
+            None => Err(format!(
+                "adapter.command: program {:?} is not on PATH",
+                program.display().to_string()
+            )),
+        }
     }
 
     /// The process id of the running child, if one is running.
@@ -405,6 +447,12 @@ fn absolute(path: &Path) -> PathBuf {
         Ok(dir) => dir.join(path),
         Err(_) => path.to_path_buf(),
     }
+}
+
+/// True for a file someone may execute.
+fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
 }
 
 /// Where the program named first in a profile's command lives.
