@@ -544,7 +544,10 @@ fn strip_padding<'a>(region: &'a str, padding: &str) -> (&'a str, usize) {
 /// The body a reader should return: the exact-level content region with the
 /// profile's padding stripped once from each end, and where it starts.
 fn exact_body<'a>(profile: &TargetProfile, framed: &'a str, exact: &Regions) -> (&'a str, usize) {
-    let (body, lead) = strip_padding(&framed[exact.content.clone()], &profile.body_padding);
+    let (body, lead) = strip_padding(
+        &framed[exact.content.clone()],
+        profile.padding_override().unwrap_or("\n"),
+    );
     (body, exact.content.start + lead)
 }
 
