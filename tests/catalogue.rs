@@ -35,9 +35,12 @@ fn bracket_profile() -> TargetProfile {
             inner: None,
             reserved: vec![],
         },
-        header: HeaderStyle::None,
+        header: HeaderStyle::None.into(),
         attributes: AttributeLayout::default(),
-        body_padding: "\n".into(),
+        body_padding: None,
+        frame: Default::default(),
+        body: Default::default(),
+        reader: Default::default(),
         capabilities: vec![Capability::Wrap],
     }
 }
@@ -58,14 +61,17 @@ fn go_profile() -> TargetProfile {
             inner: Some("source".into()),
             reserved: vec!["note".into()],
         },
-        header: HeaderStyle::BlankLine,
+        header: HeaderStyle::BlankLine.into(),
         attributes: AttributeLayout {
             on: TagRole::Inner,
             kind: None,
             extra: vec!["id".into()],
             names: None,
         },
-        body_padding: "\n".into(),
+        body_padding: None,
+        frame: Default::default(),
+        body: Default::default(),
+        reader: Default::default(),
         capabilities: vec![Capability::Wrap, Capability::Attributes],
     }
 }

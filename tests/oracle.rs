@@ -347,7 +347,7 @@ fn bracket_profile() -> TargetProfile {
             inner: None,
             reserved: vec![],
         },
-        header: HeaderStyle::None,
+        header: HeaderStyle::None.into(),
         attributes: AttributeLayout::default(),
         capabilities: vec![Capability::Wrap, Capability::Read],
         ..xml_profile()
@@ -380,7 +380,7 @@ fn context_profile() -> TargetProfile {
             inner: Some("source".into()),
             reserved: vec!["note".into()],
         },
-        header: HeaderStyle::None,
+        header: HeaderStyle::None.into(),
         attributes: AttributeLayout {
             on: TagRole::Inner,
             kind: None,
@@ -1127,7 +1127,7 @@ fn calibration_splits_the_frame_around_the_content() {
 #[test]
 fn multi_line_tags_and_crlf_headers_are_not_findings() {
     let mut profile = xml_profile();
-    profile.body_padding = "\r\n".into();
+    profile.body_padding = Some("\r\n".into());
     let wrap = |request: &WrapRequest| {
         let framed = CORRECT_XML.wrap(request);
         let tag_end = framed.find(">\n").expect("tag end");

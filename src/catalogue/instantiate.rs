@@ -45,7 +45,7 @@ pub fn instantiate(catalogue: &Catalogue, profile: &TargetProfile) -> Vec<Concre
 /// True when the profile has the structure.
 fn has_structure(profile: &TargetProfile, structure: Structure) -> bool {
     match structure {
-        Structure::Header => profile.header == HeaderStyle::BlankLine,
+        Structure::Header => profile.header.style != HeaderStyle::None,
         Structure::Inner => profile.delimiters.inner.is_some(),
         Structure::Reserved => !profile.delimiters.reserved.is_empty(),
     }

@@ -12,7 +12,7 @@ use std::ops::Range;
 use super::scan::{self, DelimiterKind, LiveDelimiter};
 use super::tag;
 use crate::level::{self, ReaderLevel};
-use crate::profile::{HeaderStyle, TargetProfile};
+use crate::profile::{HeaderSpec, HeaderStyle, TargetProfile};
 
 /// Index of the outer token in `Delimiters::all_tokens`.
 pub(crate) const OUTER: usize = 0;
@@ -70,22 +70,23 @@ impl Regions {
             .as_ref()
             .and_then(tag_span);
 
-        let blank_line = match profile.header {
-            HeaderStyle::BlankLine => first_blank_line(framed, after_outer, level),
+        let header_style = profile.header.style;
+        let header_line = match header_style {
             HeaderStyle::None => None,
+            _ => header_end_line(framed, after_outer, level, &profile.header),
         };
-        let content_start = match (&inner_open, &inner_tag, blank_line) {
+        let content_start = match (&inner_open, &inner_tag, header_line) {
             (_, Some(t), _) => t.end,
             (Some(d), None, _) => d.end,
-            (None, None, Some(blank)) => blank,
+            (None, None, Some(end)) => end,
             (None, None, None) => after_outer,
         };
-        let header_terminated = profile.header == HeaderStyle::None || blank_line.is_some();
-        let header_end = match (profile.header, blank_line) {
-            (HeaderStyle::BlankLine, Some(blank)) => blank,
-            // A reader that finds no blank line never finds the header's end.
-            (HeaderStyle::BlankLine, None) => framed.len(),
+        let header_terminated = header_style == HeaderStyle::None || header_line.is_some();
+        let header_end = match (header_style, header_line) {
             (HeaderStyle::None, _) => content_start,
+            (_, Some(end)) => end,
+            // A reader that finds no end of the header never finds the content.
+            (_, None) => framed.len(),
         };
         let header_start = outer_open.map_or(0, |d| d.start);
         let content_token = if profile.delimiters.inner.is_some() {
@@ -157,18 +158,60 @@ fn is_blank(line: &str, level: ReaderLevel) -> bool {
     }
 }
 
-/// The start of the first blank line after the line the opening tag ends,
-/// which itself ends at the first line break after `tag_end`. The blank
-/// line's own break is left to the content region, where a profile's body
-/// padding accounts for it.
-fn first_blank_line(text: &str, tag_end: usize, level: ReaderLevel) -> Option<usize> {
+/// Where the header ends for a reader at `level`: the start of the line
+/// that ends it (a blank line, the separator line) or of the first line
+/// after a fixed-size header. Header lines start after the line the opening
+/// tag ends on. The ending line's own break is left to the content region,
+/// where the body padding accounts for it.
+fn header_end_line(
+    text: &str,
+    tag_end: usize,
+    level: ReaderLevel,
+    header: &HeaderSpec,
+) -> Option<usize> {
     let mut line_start = next_line_break(text, tag_end, level)?.end;
+    let mut counted = 0;
     loop {
-        let brk = next_line_break(text, line_start, level)?;
-        if is_blank(&text[line_start..brk.start], level) {
+        if header.style == HeaderStyle::Lines && Some(counted) == header.lines {
             return Some(line_start);
         }
+        let brk = next_line_break(text, line_start, level)?;
+        let line = &text[line_start..brk.start];
+        let ends = match header.style {
+            HeaderStyle::BlankLine => is_blank(line, level),
+            HeaderStyle::Separator => header
+                .separator
+                .as_deref()
+                .is_some_and(|sep| is_separator(line, sep, level)),
+            HeaderStyle::None | HeaderStyle::Lines => false,
+        };
+        if ends {
+            return Some(line_start);
+        }
+        counted += 1;
         line_start = brk.end;
+    }
+}
+
+/// The first blank line after the opening tag's line (see [`header_end_line`]).
+#[cfg(test)]
+fn first_blank_line(text: &str, tag_end: usize, level: ReaderLevel) -> Option<usize> {
+    header_end_line(text, tag_end, level, &HeaderStyle::BlankLine.into())
+}
+
+/// Whether `line` reads as the header separator at `level`: byte-equal for
+/// the exact reader; surrounding spaces and case ignored above it, and the
+/// Unicode fold applied at the Unicode level (a fullwidth `－－－` is `---`).
+fn is_separator(line: &str, separator: &str, level: ReaderLevel) -> bool {
+    match level {
+        ReaderLevel::Exact => line == separator,
+        ReaderLevel::AsciiCaseInsensitive => line
+            .trim_matches([' ', '\t'])
+            .eq_ignore_ascii_case(separator.trim()),
+        ReaderLevel::Unicode => {
+            let fold = |t: &str| level::fold_str(t, level);
+            fold(line).trim() == fold(separator).trim()
+        }
     }
 }
 
@@ -192,6 +235,36 @@ mod tests {
         assert_eq!(breaks(text, Exact), vec![1..2, 3..5]);
         assert_eq!(breaks(text, Ci), vec![1..2, 3..5, 6..7]);
         assert_eq!(breaks(text, Unicode), vec![1..2, 3..5, 6..7, 8..11, 12..13]);
+    }
+
+    #[test]
+    fn separator_and_fixed_line_headers() {
+        let sep = HeaderSpec {
+            style: HeaderStyle::Separator,
+            separator: Some("---".into()),
+            ..HeaderSpec::default()
+        };
+        let text = "<t>\nSource: x\n---\nbody";
+        assert_eq!(header_end_line(text, 3, Exact, &sep), Some(14));
+        let spaced = "<t>\nSource: x\n --- \nbody";
+        assert_eq!(header_end_line(spaced, 3, Exact, &sep), None);
+        assert_eq!(header_end_line(spaced, 3, Ci, &sep), Some(14));
+        let wide = "<t>\nSource: x\n\u{FF0D}\u{FF0D}\u{FF0D}\nbody";
+        assert_eq!(header_end_line(wide, 3, Ci, &sep), None);
+        assert_eq!(header_end_line(wide, 3, Unicode, &sep), Some(14));
+        let lines = HeaderSpec {
+            style: HeaderStyle::Lines,
+            lines: Some(2),
+            ..HeaderSpec::default()
+        };
+        assert_eq!(
+            header_end_line("<t>\na\nb\nbody", 3, Exact, &lines),
+            Some(8)
+        );
+        assert_eq!(
+            header_end_line("<t>\na\rb\nc\nbody", 3, Ci, &lines),
+            Some(8)
+        );
     }
 
     #[test]

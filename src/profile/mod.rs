@@ -24,6 +24,9 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+mod sections;
+pub use sections::*;
+
 /// A framing under test, as declared in `targets/*.yaml`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -40,22 +43,27 @@ pub struct TargetProfile {
     pub adapter: AdapterSpec,
     /// The delimiters the framing writes.
     pub delimiters: Delimiters,
-    /// Whether header lines follow the outer opening tag.
+    /// How the header after the opening delimiter ends, and its named fields.
     #[serde(default)]
-    pub header: HeaderStyle,
+    pub header: HeaderSpec,
     /// Where attributes are written and which names the framing adds itself.
     #[serde(default)]
     pub attributes: AttributeLayout,
-    /// What separates the body from the delimiters around it; stripped once on
-    /// each side before the body is compared with the content.
-    #[serde(default = "default_body_padding")]
-    pub body_padding: String,
+    /// v1 spelling of `body.padding`: what separates the body from the
+    /// delimiters around it. Unset: learned by calibration.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub body_padding: Option<String>,
+    /// How many frames a call writes, and what empty content gives.
+    #[serde(default)]
+    pub frame: FrameSection,
+    /// The body's encoding and padding override.
+    #[serde(default)]
+    pub body: BodySection,
+    /// What the reader returns and who consumes the frame.
+    #[serde(default)]
+    pub reader: ReaderSection,
     /// What the implementation supports. Cases needing more are skipped.
     pub capabilities: Vec<Capability>,
-}
-
-fn default_body_padding() -> String {
-    "\n".to_string()
 }
 
 /// How framecheck reaches a framing.
@@ -177,17 +185,6 @@ impl Syntax {
     }
 }
 
-/// Whether the framing writes header lines after its opening tag.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum HeaderStyle {
-    /// No header: content follows the opening delimiter.
-    #[default]
-    None,
-    /// Header lines (provenance, a note to the reader) end at the first blank line.
-    BlankLine,
-}
-
 /// Where attributes live in the framed output.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -280,6 +277,15 @@ impl TargetProfile {
             .unwrap_or(&self.delimiters.token)
     }
 
+    /// The declared padding around the body (`body.padding`, or the v1
+    /// `body_padding`), when the profile overrides what calibration learns.
+    pub fn padding_override(&self) -> Option<&str> {
+        self.body
+            .padding
+            .as_deref()
+            .or(self.body_padding.as_deref())
+    }
+
     /// The built-in profile of the reference envelope.
     pub fn reference() -> TargetProfile {
         TargetProfile {
@@ -295,14 +301,17 @@ impl TargetProfile {
                 inner: None,
                 reserved: vec![],
             },
-            header: HeaderStyle::BlankLine,
+            header: HeaderStyle::BlankLine.into(),
             attributes: AttributeLayout {
                 on: TagRole::Outer,
                 kind: Some("kind".into()),
                 extra: vec![],
                 names: None,
             },
-            body_padding: "\n".into(),
+            body_padding: None,
+            frame: FrameSection::default(),
+            body: BodySection::default(),
+            reader: ReaderSection::default(),
             capabilities: vec![
                 Capability::Wrap,
                 Capability::Read,
@@ -378,6 +387,17 @@ impl TargetProfile {
         }
         if self.attributes.on == TagRole::Inner && self.delimiters.inner.is_none() {
             return Err("attributes.on is inner but delimiters.inner is not set".into());
+        }
+        self.header.validate()?;
+        if self.body_padding.is_some() && self.body.padding.is_some() {
+            return Err("body_padding and body.padding are both set; keep body.padding".into());
+        }
+        if let Some(mark) = &self.body.datamark {
+            if mark.is_empty() || mark.chars().any(char::is_whitespace) {
+                return Err(format!(
+                    "body.datamark {mark:?} must be non-empty and without whitespace"
+                ));
+            }
         }
         if !self.can(Capability::Wrap) {
             return Err("every target must declare the wrap capability".into());

@@ -23,7 +23,7 @@ use super::summary::Summary;
 use crate::catalogue::Category;
 use crate::level::ReaderLevel;
 use crate::oracle::{ExcerptSource, Finding};
-use crate::profile::{HeaderStyle, Syntax};
+use crate::profile::Syntax;
 use crate::runner::{CaseResult, Outcome, RunResult, Verdict};
 
 /// Longest run-supplied text shown in Markdown or on the terminal, in bytes.
@@ -284,11 +284,7 @@ fn write_target(out: &mut String, run: &RunResult) {
             .collect();
         let _ = writeln!(out, "- reserved tokens: {}", reserved.join(", "));
     }
-    let header = match target.header {
-        HeaderStyle::None => "none",
-        HeaderStyle::BlankLine => "blank-line",
-    };
-    let _ = writeln!(out, "- header: {header}");
+    let _ = writeln!(out, "- header: {}", target.header.style.name());
     let capabilities = target
         .capabilities
         .iter()

@@ -26,7 +26,10 @@ pub(super) fn exact_body<'a>(
     framed: &'a str,
     exact: &Regions,
 ) -> (&'a str, usize) {
-    let (body, lead) = strip_padding(&framed[exact.content.clone()], &profile.body_padding);
+    let (body, lead) = strip_padding(
+        &framed[exact.content.clone()],
+        profile.padding_override().unwrap_or("\n"),
+    );
     (body, exact.content.start + lead)
 }
 
