@@ -17,11 +17,10 @@ mod shape;
 pub use calibration::{calibrate, calibration_request, Calibration};
 pub use read::judge_read;
 
-use super::regions::Regions;
+use super::view::Views;
 use super::{Check, Excerpt, ExcerptSource, Finding};
 use crate::adapter::WrapRequest;
 use crate::catalogue::{ConcreteCase, Expectation};
-use crate::level::ReaderLevel;
 use crate::profile::TargetProfile;
 use fidelity::{exact_body, first_difference};
 use findings::{framed_excerpt, Findings};
@@ -40,29 +39,32 @@ pub fn judge_wrap(
     findings.0
 }
 
-fn wrap_checks(
+/// Runs every wrap check; returns the views so a caller can reuse them.
+fn wrap_checks<'t>(
     findings: &mut Findings,
     case: &ConcreteCase,
     profile: &TargetProfile,
     request: &WrapRequest,
-    framed: &str,
-) {
-    shape::check_frame_shape(findings, profile, framed);
-    let parsed_tag = header::check_tag_integrity(findings, case, profile, request, framed);
-    for level in ReaderLevel::ALL {
-        let regions = Regions::at(framed, profile, level);
-        census::check_census(findings, profile, framed, level, &regions);
-        census::check_canary(findings, case, framed, level, &regions);
-        header::check_header_lines(findings, framed, level, &regions);
+    framed: &'t str,
+) -> Views<'t> {
+    let views = Views::new(framed, profile);
+    shape::check_frame_shape(findings, &views, framed);
+    let parsed_tag = header::check_tag_integrity(findings, case, profile, request, &views);
+    for view in &views.levels {
+        let (level, regions) = (view.level(), &view.regions);
+        census::check_census(findings, profile, view);
+        census::check_canary(findings, case, framed, level, regions);
+        header::check_header_lines(findings, framed, level, regions);
     }
     if case.expect == Expectation::Faithful {
-        let exact = Regions::at(framed, profile, ReaderLevel::Exact);
-        fidelity::check_body_fidelity(findings, profile, request, framed, &exact);
-        fidelity::check_provenance_fidelity(findings, profile, request, framed, &exact);
+        let exact = &views.exact().regions;
+        fidelity::check_body_fidelity(findings, profile, request, framed, exact);
+        fidelity::check_provenance_fidelity(findings, profile, request, framed, exact);
         if let Some(tag) = &parsed_tag {
             fidelity::check_attribute_fidelity(findings, profile, request, framed, tag);
         }
     }
+    views
 }
 
 /// Judges a wrap and the reader's answer to that very output: every
@@ -76,7 +78,7 @@ pub fn judge_roundtrip(
     body: Option<&str>,
 ) -> Vec<Finding> {
     let mut findings = Findings::default();
-    wrap_checks(&mut findings, case, profile, request, framed);
+    let views = wrap_checks(&mut findings, case, profile, request, framed);
     let Some(body) = body else {
         findings.fidelity(
             Check::Roundtrip,
@@ -85,8 +87,7 @@ pub fn judge_roundtrip(
         );
         return findings.0;
     };
-    let exact = Regions::at(framed, profile, ReaderLevel::Exact);
-    let (framed_body, body_at) = exact_body(profile, framed, &exact);
+    let (framed_body, body_at) = exact_body(profile, framed, &views.exact().regions);
     if body != framed_body {
         let at = body_at + first_difference(framed_body, body);
         findings.fidelity(
@@ -103,6 +104,6 @@ pub fn judge_roundtrip(
             Some(Excerpt::cut(ExcerptSource::ReadBody, body, at, at)),
         );
     }
-    read::check_body_delimiters(&mut findings, profile, body);
+    read::check_body_delimiters(&mut findings, &*views.grammar, body);
     findings.0
 }
