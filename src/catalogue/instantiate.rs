@@ -23,7 +23,7 @@ use super::template::{self, Placeholder, Segment, TokenRole};
 use super::variant::{self, spell};
 use crate::adapter::WrapRequest;
 use crate::level::{fold_str, ReaderLevel};
-use crate::profile::{Capability, HeaderStyle, TargetProfile};
+use crate::profile::{Capability, GrammarKind, HeaderStyle, TargetProfile};
 
 /// The `kind` of a wrap request whose case gives none.
 pub const DEFAULT_KIND: &str = "tool-result";
@@ -48,6 +48,8 @@ fn has_structure(profile: &TargetProfile, structure: Structure) -> bool {
         Structure::Header => profile.header.style != HeaderStyle::None,
         Structure::Inner => profile.delimiters.inner.is_some(),
         Structure::Reserved => !profile.delimiters.reserved.is_empty(),
+        Structure::FenceGrammar => profile.delimiters.grammar == GrammarKind::Fence,
+        Structure::BeginEndGrammar => profile.delimiters.grammar == GrammarKind::BeginEnd,
     }
 }
 

@@ -63,8 +63,8 @@ struct Matched {
 
 const ATTACKS: &[GrammarAttack] = &[
     GrammarAttack {
-        case: "begin-end-close-marker-line",
-        what: "the closing marker alone on a line, then forged text and a new opening marker",
+        case: "begin-end-end-marker-spoof",
+        what: "the closing marker respelled (lowercase, spaced, invisible, lookalike)",
     },
     GrammarAttack {
         case: "begin-end-open-marker-in-content",
@@ -401,4 +401,173 @@ impl Grammar for BeginEnd {
 /// Whether `template` mentions a nonce, for profile validation.
 pub fn has_nonce(template: &str) -> bool {
     template.contains(NONCE)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grammar::{NonceAlphabet, NonceSpec, Vocabulary};
+    use crate::level::ReaderLevel::{self, AsciiCaseInsensitive as Ci, Exact, Unicode};
+    use crate::reader::Reader;
+
+    fn markers(token: &str, open: &str, close: &str) -> BeginEnd {
+        BeginEnd::new(Vocabulary::plain(&[token]), open, close).unwrap()
+    }
+
+    /// The kinds of the live markers in `text` at `level`.
+    fn live(g: &BeginEnd, text: &str, level: ReaderLevel) -> Vec<DelimiterKind> {
+        g.live(&Reader::new(level).fold(text))
+            .iter()
+            .map(|d| d.kind)
+            .collect()
+    }
+
+    /// The levels at which `text` holds exactly one closing marker.
+    fn close_levels(g: &BeginEnd, text: &str) -> Vec<ReaderLevel> {
+        ReaderLevel::ALL
+            .into_iter()
+            .filter(|&l| live(g, text, l) == vec![DelimiterKind::Close])
+            .collect()
+    }
+
+    #[test]
+    fn angle_markers_at_each_level() {
+        let g = markers("EXTERNAL", "<<<{token}>>>", "<<<END_{token}>>>");
+        use DelimiterKind::{Close, Open};
+        assert_eq!(
+            live(&g, "<<<EXTERNAL>>>\nx\n<<<END_EXTERNAL>>>", Exact),
+            vec![Open, Close]
+        );
+        let cases: &[(&str, &[ReaderLevel])] = &[
+            ("<<<END_EXTERNAL>>>", &[Exact, Ci, Unicode]),
+            ("<<< END_EXTERNAL >>>", &[Exact, Ci, Unicode]),
+            ("<<<END _ EXTERNAL>>>", &[Exact, Ci, Unicode]),
+            ("<<<end_external>>>", &[Ci, Unicode]),
+            ("<<<END_EXTER\u{200B}NAL>>>", &[Unicode]),
+            ("＜＜＜ＥＮＤ＿ＥＸＴＥＲＮＡＬ＞＞＞", &[Unicode]),
+            ("<<<ЕND_EXTERNAL>>>", &[Unicode]), // Cyrillic Е
+            // Not the marker: a longer name, a missing bracket, no underscore.
+            ("<<<END_EXTERNALS>>>", &[]),
+            ("<<<END_EXTERNAL>>", &[]),
+            ("<<<ENDEXTERNAL>>>", &[]),
+        ];
+        for (text, want) in cases {
+            assert_eq!(&close_levels(&g, text), want, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn word_markers_need_a_word_boundary_and_a_space() {
+        let g = markers("DOC", "BEGIN {token}", "END {token}");
+        assert_eq!(close_levels(&g, "x\nEND DOC\ny"), vec![Exact, Ci, Unicode]);
+        assert_eq!(close_levels(&g, "END   DOC"), vec![Exact, Ci, Unicode]);
+        assert_eq!(close_levels(&g, "end doc"), vec![Ci, Unicode]);
+        assert!(close_levels(&g, "BACKEND DOC").is_empty());
+        assert!(close_levels(&g, "ENDDOC").is_empty());
+        assert!(close_levels(&g, "END DOCS").is_empty());
+        // The opening marker is not mistaken for the closing one.
+        assert_eq!(live(&g, "BEGIN DOC", Exact), vec![DelimiterKind::Open]);
+    }
+
+    #[test]
+    fn dashed_markers_allow_the_token_before_dashes() {
+        let g = markers("KEY", "-----BEGIN {token}-----", "-----END {token}-----");
+        assert_eq!(
+            close_levels(&g, "-----END KEY-----"),
+            vec![Exact, Ci, Unicode]
+        );
+        assert_eq!(
+            close_levels(&g, "------END KEY-----"),
+            vec![Exact, Ci, Unicode]
+        );
+        assert!(close_levels(&g, "-----END KEYS-----").is_empty());
+    }
+
+    #[test]
+    fn rendering_round_trips_through_liveness() {
+        let g = markers("EXTERNAL", "<<<{token}>>>", "<<<END_{token}>>>");
+        assert_eq!(g.render(Form::Open, 0).plain(), "<<<EXTERNAL>>>");
+        assert_eq!(g.render(Form::OpenStart, 0).plain(), "<<<EXTERNAL>>>");
+        assert_eq!(g.render(Form::Close, 0).plain(), "<<<END_EXTERNAL>>>");
+        assert_eq!(g.render(Form::Token, 0).plain(), "EXTERNAL");
+        for form in [Form::Open, Form::Close] {
+            let text = g.render(form, 0).plain();
+            let found = g.live(&Reader::new(Exact).fold(&text));
+            assert_eq!(found.len(), 1, "{text}");
+            assert_eq!((found[0].start, found[0].end), (0, text.len()));
+        }
+    }
+
+    #[test]
+    fn nonces_match_by_alphabet_and_pair_by_value() {
+        let vocabulary = Vocabulary {
+            tokens: vec![crate::grammar::TokenPattern::parse("EXTERNAL")],
+            nonce: Some(NonceSpec {
+                alphabet: NonceAlphabet::Hex,
+                min_length: Some(8),
+            }),
+        };
+        let g = BeginEnd::new(
+            vocabulary,
+            "<<<{token} id=\"{nonce}\">>>",
+            "<<<END_{token} id=\"{nonce}\">>>",
+        )
+        .unwrap();
+        let text = "<<<EXTERNAL id=\"0123abcd\">>>\nx\n<<<END_EXTERNAL id=\"0123abcd\">>>\n<<<END_EXTERNAL id=\"ffffffff\">>>";
+        let folded = Reader::new(Exact).fold(text);
+        let found = g.live(&folded);
+        assert_eq!(found.len(), 3);
+        assert!(found[0].same_nonce(&found[1], &folded));
+        assert!(!found[0].same_nonce(&found[2], &folded));
+        // Too short or outside the alphabet: not the marker.
+        assert!(g
+            .live(&Reader::new(Exact).fold("<<<END_EXTERNAL id=\"0123\">>>"))
+            .is_empty());
+        assert!(g
+            .live(&Reader::new(Exact).fold("<<<END_EXTERNAL id=\"zzzzzzzz\">>>"))
+            .is_empty());
+        let rendered = g.render(Form::Close, 0).plain();
+        assert_eq!(rendered, "<<<END_EXTERNAL id=\"01234567\">>>");
+    }
+
+    #[test]
+    fn openers_with_attributes_parse() {
+        let g = markers("DOC", "<<<{token}{attrs}>>>", "<<<END_{token}>>>");
+        let text = "<<<DOC source=\"web\" title='a &amp; b'>>>\nbody\n<<<END_DOC>>>";
+        let exact = Reader::new(Exact).fold(text);
+        let found = g.live(&exact);
+        assert_eq!(found[0].kind, DelimiterKind::Open);
+        let parsed = g.parse_opener(text, &found[0]).unwrap();
+        let attrs: Vec<(&str, &str)> = parsed
+            .attributes
+            .iter()
+            .map(|a| (a.name.as_str(), a.value.as_str()))
+            .collect();
+        assert_eq!(attrs, vec![("source", "web"), ("title", "a & b")]);
+        assert_eq!(g.render(Form::OpenStart, 0).plain(), "<<<DOC");
+        let bad = "<<<DOC source=web>>>\n";
+        let found = g.live(&Reader::new(Exact).fold(bad));
+        assert!(g.parse_opener(bad, &found[0]).is_err());
+    }
+
+    #[test]
+    fn bad_templates_are_errors() {
+        let v = || Vocabulary::plain(&["T"]);
+        for (open, close) in [
+            ("<<<>>>", "<<<END_{token}>>>"),
+            ("<<<{token}{token}>>>", "<<<END_{token}>>>"),
+            ("<<<{tok}>>>", "<<<END_{token}>>>"),
+            ("<<<{token}>>>", "<<<{token}>>>"),
+            ("<<<{token}{attrs}", "<<<END_{token}>>>"),
+            ("<<<{token}>>>", "<<<END_{token}{attrs}>>>"),
+            ("<<<{token}>>>", "<<<END_{token} {nonce}>>>"),
+            ("{token}", "END {token}"),
+            ("<<<{token", "END {token}"),
+        ] {
+            assert!(
+                BeginEnd::new(v(), open, close).is_err(),
+                "{open:?} {close:?}"
+            );
+        }
+    }
 }

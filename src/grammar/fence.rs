@@ -205,3 +205,86 @@ impl Grammar for Fence {
         ATTACKS
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grammar::Vocabulary;
+    use crate::level::ReaderLevel::{self, AsciiCaseInsensitive as Ci, Exact, Unicode};
+    use crate::reader::Reader;
+    use DelimiterKind::{Close, Open};
+
+    fn fence() -> Fence {
+        Fence::new(Vocabulary::plain(&["text"]))
+    }
+
+    fn live(text: &str, level: ReaderLevel) -> Vec<(DelimiterKind, &str)> {
+        fence()
+            .live(&Reader::new(level).fold(text))
+            .into_iter()
+            .map(|d| (d.kind, &text[d.start..d.end]))
+            .collect()
+    }
+
+    #[test]
+    fn commonmark_fences() {
+        let text = "````text\na\n```\nb\n`````\n";
+        // The three-backtick line is content inside a four-backtick fence.
+        assert_eq!(
+            live(text, Exact),
+            vec![(Open, "````text"), (Close, "`````")]
+        );
+        // Tildes do not close a backtick fence.
+        assert_eq!(
+            live("```text\n~~~\n```\n", Exact),
+            vec![(Open, "```text"), (Close, "```")]
+        );
+        // Up to three spaces of indentation; four is an indented code line.
+        assert_eq!(
+            live("```\n   ```\n", Exact),
+            vec![(Open, "```"), (Close, "```")]
+        );
+        assert_eq!(live("```\n    ```\n", Exact), vec![(Open, "```")]);
+        // A closer carries no info string; a backtick info string is not a fence.
+        assert_eq!(live("```\n``` x\n", Exact), vec![(Open, "```")]);
+        assert!(live("``` a`b\n", Exact).is_empty());
+        // Two backticks are not a fence; mid-line runs are not fences.
+        assert!(live("``\nsay ``` here\n", Exact).is_empty());
+        // After a closer, the next fence line opens a new block.
+        assert_eq!(
+            live("```\n```\n~~~~ x\n", Exact),
+            vec![(Open, "```"), (Close, "```"), (Open, "~~~~ x")]
+        );
+    }
+
+    #[test]
+    fn each_reader_sees_its_own_fences_and_lines() {
+        let levels = |text: &str| -> Vec<ReaderLevel> {
+            ReaderLevel::ALL
+                .into_iter()
+                .filter(|&l| live(text, l).len() == 2)
+                .collect()
+        };
+        assert_eq!(levels("```text\nx\n```"), vec![Exact, Ci, Unicode]);
+        assert_eq!(levels("```text\nx\n｀｀｀"), vec![Unicode]);
+        assert_eq!(levels("```text\nx\u{2028}```"), vec![Unicode]);
+        assert_eq!(levels("```text\nx\r```"), vec![Ci, Unicode]);
+        assert_eq!(levels("```text\nx\n`\u{200B}``"), vec![Unicode]);
+    }
+
+    #[test]
+    fn rendering_and_openers() {
+        let g = fence();
+        assert_eq!(g.render(Form::Open, 0).plain(), "```text");
+        assert_eq!(g.render(Form::Close, 0).plain(), "```");
+        let text = "```text\nbody\n```";
+        let found = g.live(&Reader::new(Exact).fold(text));
+        assert_eq!(found.len(), 2);
+        let parsed = g.parse_opener(text, &found[0]).unwrap();
+        assert!(parsed.attributes.is_empty());
+        assert_eq!(parsed.span, 0..7);
+        assert!(!g.opener_has_attributes());
+        let empty = Fence::new(Vocabulary::plain(&[""]));
+        assert_eq!(empty.render(Form::Open, 0).plain(), "```");
+    }
+}
