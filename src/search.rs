@@ -186,11 +186,10 @@ pub fn search(
         duration_ms: 0,
     };
     let mut found_signatures = BTreeSet::new();
-    let tokens: Vec<String> = profile
-        .delimiters
-        .all_tokens()
-        .iter()
-        .map(|t| t.to_string())
+    // Tokens as an attacker writes them (a nonce part as a sample value).
+    let grammar = profile.delimiters.grammar();
+    let tokens: Vec<String> = (0..profile.delimiters.all_tokens().len())
+        .map(|i| grammar.render(Form::Token, i).plain())
         .collect();
     while !seeds.is_empty() && !out_of_time() && report.findings.len() < options.max_findings {
         if let Budget::Cases(limit) = options.budget {

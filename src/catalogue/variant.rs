@@ -38,7 +38,8 @@
 //! ```
 
 use crate::grammar::{Form, Grammar, Piece, Spelling};
-use crate::level::{fold_str, ReaderLevel};
+use crate::level::ReaderLevel;
+use crate::reader::Reader;
 
 use super::model::Variant;
 
@@ -179,29 +180,36 @@ pub fn reads_as_original(variant: Variant, original: &str, transformed: &str) ->
     if original == transformed {
         return true;
     }
-    let level = variant.min_level();
-    // The oracle's matcher skips whitespace after the bracket and the slash,
-    // so spaces are not part of what a reader compares.
-    let seen = |text: &str, level| -> String {
-        let folded = fold_str(text, level);
+    let reader = Reader::new(variant.min_level());
+    // The grammars skip optional spacing inside a delimiter, so the spaces
+    // a spaced variant adds are not part of what a reader compares.
+    let seen = |text: &str, reader: Reader| -> String {
+        let folded = reader.fold_str(text);
         if variant == Variant::Spaced {
             folded.chars().filter(|c| *c != ' ').collect()
         } else {
             folded
         }
     };
-    if seen(transformed, level) != seen(original, level) {
+    if seen(transformed, reader) != seen(original, reader) {
         return false;
     }
+    // Not read as the original by the reader just below the variant's.
+    match stricter(reader.level()) {
+        None => true,
+        Some(level) => {
+            let below = Reader::new(level);
+            below.fold_str(transformed) != below.fold_str(original)
+        }
+    }
+}
+
+/// The level just below `level` in the chain the variants are graded on.
+fn stricter(level: ReaderLevel) -> Option<ReaderLevel> {
     match level {
-        ReaderLevel::Exact => true,
-        ReaderLevel::AsciiCaseInsensitive => {
-            fold_str(transformed, ReaderLevel::Exact) != fold_str(original, ReaderLevel::Exact)
-        }
-        ReaderLevel::Unicode => {
-            fold_str(transformed, ReaderLevel::AsciiCaseInsensitive)
-                != fold_str(original, ReaderLevel::AsciiCaseInsensitive)
-        }
+        ReaderLevel::Exact => None,
+        ReaderLevel::AsciiCaseInsensitive => Some(ReaderLevel::Exact),
+        ReaderLevel::Unicode => Some(ReaderLevel::AsciiCaseInsensitive),
     }
 }
 
@@ -486,12 +494,8 @@ mod tests {
         out
     }
 
-    fn below(level: ReaderLevel) -> Option<ReaderLevel> {
-        match level {
-            ReaderLevel::Exact => None,
-            ReaderLevel::AsciiCaseInsensitive => Some(ReaderLevel::Exact),
-            ReaderLevel::Unicode => Some(ReaderLevel::AsciiCaseInsensitive),
-        }
+    fn fold_str(text: &str, level: ReaderLevel) -> String {
+        Reader::new(level).fold_str(text)
     }
 
     /// A text in which `spelled` (a `form` delimiter) stands where a reader
@@ -566,7 +570,7 @@ mod tests {
                             base + 1,
                             "{what} is not live at {level}"
                         );
-                        if let Some(stricter) = below(level) {
+                        if let Some(stricter) = stricter(level) {
                             assert_eq!(
                                 live_roles(grammar, &text, stricter, form),
                                 base,
