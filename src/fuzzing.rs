@@ -43,7 +43,7 @@ use crate::envelope::{self, Envelope, DEFANGED, TOKEN};
 use crate::level::ReaderLevel;
 use crate::oracle::scan::{live_delimiters, readings, DelimiterKind};
 use crate::oracle::{self, CheckClass, ExcerptSource, Finding};
-use crate::profile::{Syntax, TargetProfile};
+use crate::profile::{Delimiters, GrammarKind, TargetProfile};
 
 /// Inputs longer than this are skipped by every target.
 pub const MAX_INPUT_BYTES: usize = 64 * 1024;
@@ -538,8 +538,9 @@ pub fn run_envelope_roundtrip(data: &[u8]) {
     );
 
     // The oracle, not the envelope, decides how many tags a reader sees.
+    let grammar = Delimiters::simple(GrammarKind::XmlTag, TOKEN).grammar();
     for level in ReaderLevel::ALL {
-        let live = live_delimiters(&framed, Syntax::XmlTag, &[TOKEN], level);
+        let live = live_delimiters(&framed, &*grammar, level);
         assert_eq!(
             live.len(),
             2,
@@ -825,8 +826,9 @@ fn encode_reply(id: u64, op: Op, reply: &Reply) -> String {
 // ---------------------------------------------------------------------------
 
 /// The profiles the oracle target judges against: the reference, a bracket
-/// marker profile, a nested tag profile with reserved tokens, and a second
-/// tag envelope.
+/// marker profile, a nested tag profile with reserved tokens, a second tag
+/// envelope, then one profile per newer grammar (a fence; begin/end markers
+/// with attributes and a nonce).
 fn oracle_profiles() -> &'static [TargetProfile] {
     static PROFILES: OnceLock<Vec<TargetProfile>> = OnceLock::new();
     PROFILES.get_or_init(|| {
@@ -837,6 +839,15 @@ fn oracle_profiles() -> &'static [TargetProfile] {
             include_str!("../targets/seed-ts-envelope.yaml"),
         ] {
             profiles.push(TargetProfile::parse(yaml).expect("shipped target profiles parse"));
+        }
+        let base = "name: fuzz\nadapter: { builtin: reference }\ncapabilities: [wrap, read]\n";
+        for delimiters in [
+            "delimiters: { grammar: fence, token: text }",
+            "delimiters: { grammar: begin-end, token: DOC, open: '<<<{token} id=\"{nonce}\"{attrs}>>>', \
+             close: '<<<END_{token} id=\"{nonce}\">>>', nonce: { alphabet: hex, min_length: 4 } }",
+        ] {
+            let yaml = format!("{base}{delimiters}\n");
+            profiles.push(TargetProfile::parse(&yaml).expect("fuzz profiles parse"));
         }
         profiles
     })
@@ -1024,7 +1035,12 @@ impl StructuredOracleInput {
         let tokens = profile.delimiters.all_tokens();
         let vocabulary = Vocabulary {
             token: tokens[self.token as usize % tokens.len()],
-            brackets: profile.delimiters.syntax.brackets(),
+            brackets: profile
+                .delimiters
+                .grammar()
+                .render(crate::grammar::Form::Open, 0)
+                .brackets()
+                .unwrap_or(('<', '>')),
         };
         let framed = self
             .framed

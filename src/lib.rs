@@ -15,6 +15,8 @@
 //! ```
 //!
 //! - [`level`]: the reader levels and how each one folds text (the spec).
+//! - [`reader`]: one reader level's rules in one place (fold, lines, names).
+//! - [`grammar`]: delimiter grammars: liveness, rendering, opener parsing.
 //! - [`envelope`]: the reference envelope, the built-in target.
 //! - [`profile`]: target profiles: delimiters, syntax, capabilities.
 //! - [`catalogue`]: loading, validating and instantiating attack cases.
@@ -29,10 +31,12 @@ pub mod adapter;
 pub mod catalogue;
 pub mod envelope;
 pub mod fuzzing;
+pub mod grammar;
 pub mod level;
 pub mod manifest;
 pub mod oracle;
 pub mod profile;
+pub mod reader;
 pub mod report;
 pub mod runner;
 pub mod search;

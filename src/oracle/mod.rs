@@ -44,7 +44,7 @@ use crate::level::ReaderLevel;
 mod checks;
 mod regions;
 pub mod scan;
-mod tag;
+mod view;
 
 pub use checks::{
     calibrate, calibration_request, judge_read, judge_roundtrip, judge_wrap, Calibration,

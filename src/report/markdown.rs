@@ -25,7 +25,6 @@ use super::weakness::Weakness;
 use crate::catalogue::Category;
 use crate::level::ReaderLevel;
 use crate::oracle::{ExcerptSource, Finding};
-use crate::profile::{HeaderStyle, Syntax};
 use crate::runner::{CaseResult, Outcome, RunResult, Verdict};
 
 /// Longest run-supplied text shown in Markdown or on the terminal, in bytes.
@@ -259,10 +258,7 @@ fn write_target(out: &mut String, run: &RunResult) {
     if !target.language.is_empty() {
         let _ = writeln!(out, "- language: {}", md_inline(&target.language));
     }
-    let syntax = match delimiters.syntax {
-        Syntax::XmlTag => "xml-tag",
-        Syntax::BracketMarker => "bracket-marker",
-    };
+    let syntax = delimiters.grammar.name();
     let _ = writeln!(
         out,
         "- delimiters: {syntax}, token {}",
@@ -279,11 +275,7 @@ fn write_target(out: &mut String, run: &RunResult) {
             .collect();
         let _ = writeln!(out, "- reserved tokens: {}", reserved.join(", "));
     }
-    let header = match target.header {
-        HeaderStyle::None => "none",
-        HeaderStyle::BlankLine => "blank-line",
-    };
-    let _ = writeln!(out, "- header: {header}");
+    let _ = writeln!(out, "- header: {}", target.header.style.name());
     let capabilities = target
         .capabilities
         .iter()

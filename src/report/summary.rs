@@ -178,16 +178,22 @@ impl Summary {
             }
         }
         let incomplete = harness_error(run).is_some();
-        let held_at = |l: &ReaderLevel, fails: bool| {
-            let counts = by_level.get(l).copied().unwrap_or_default();
-            !fails && counts.pass + counts.refused > 0
-        };
-        let highest_level_held = ReaderLevel::ALL
+        // The chain of levels prints the levels held as one name: the
+        // last of the strictest-first run of held levels.
+        let held: Vec<ReaderLevel> = ReaderLevel::ALL
             .iter()
             .zip(fails_at_level)
-            .take_while(|(l, fails)| !incomplete && held_at(l, *fails))
+            .filter(|(l, fails)| {
+                let counts = by_level.get(l).copied().unwrap_or_default();
+                !fails && holds(&counts, incomplete)
+            })
             .map(|(&l, _)| l)
-            .last();
+            .collect();
+        let highest_level_held = ReaderLevel::ALL
+            .iter()
+            .take_while(|l| held.contains(l))
+            .last()
+            .copied();
         let at_level = by_level.get(&level).copied().unwrap_or_default();
         Summary {
             level,
@@ -219,6 +225,18 @@ impl Summary {
             }
             None => "none (fails at exact)".to_string(),
         }
+    }
+
+    /// Every level at which no case fails a security check. Levels are not
+    /// assumed to form a chain here, so a reader that is not stricter or
+    /// looser than the others (a tokenizer view) fits; for the chain of
+    /// today's levels, [`Summary::highest_level_held`] names the same set.
+    pub fn levels_held(&self) -> Vec<ReaderLevel> {
+        self.by_level
+            .iter()
+            .filter(|(_, counts)| counts.fail == 0 && holds(counts, self.harness_error))
+            .map(|(&level, _)| level)
+            .collect()
     }
 
     /// Verdict counts at the run's level, over all categories.
@@ -259,4 +277,12 @@ impl Summary {
             _ => "harness-error",
         }
     }
+}
+
+/// Whether a level with these counts and no security failure is held:
+/// evidence never overstates, so an incomplete run holds no level, and a
+/// level at which no case passed (every case errored or was skipped) proved
+/// nothing.
+fn holds(counts: &VerdictCounts, incomplete: bool) -> bool {
+    !incomplete && counts.pass + counts.refused > 0
 }

@@ -311,8 +311,7 @@ fn observed_role(result: &CaseResult, check: Check, run: &RunResult) -> Option<D
     }?;
     let span = text.get(excerpt.start..excerpt.end)?;
     let delimiters = &run.meta.target.delimiters;
-    let tokens = delimiters.all_tokens();
-    let live = scan::live_delimiters(span, delimiters.syntax, &tokens, level);
+    let live = scan::live_delimiters(span, &*delimiters.grammar(), level);
     let first = live.first()?;
     let inner = usize::from(delimiters.inner.is_some());
     Some(match (first.token, first.kind) {

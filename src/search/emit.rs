@@ -9,6 +9,7 @@ use std::fmt::Write as _;
 use super::{SearchFinding, SearchReport};
 use crate::adapter::WrapRequest;
 use crate::catalogue::{Category, Field};
+use crate::grammar::Form;
 use crate::profile::TargetProfile;
 
 /// A stable finding id from the target and the shrunk input. The target
@@ -150,14 +151,12 @@ fn write_case(yaml: &mut String, finding: &SearchFinding, placeholders: &[(Strin
 /// placeholder that expands to it, longest forms first so `</tok>` becomes
 /// `{close}` rather than `</{token}>`.
 fn literal_placeholders(profile: &TargetProfile) -> Vec<(String, &'static str)> {
-    let syntax = profile.delimiters.syntax;
-    let mut roles = vec![(
-        profile.delimiters.token.as_str(),
-        ["{close}", "{open}", "{open_start}", "{token}"],
-    )];
-    if let Some(inner) = &profile.delimiters.inner {
+    let grammar = profile.delimiters.grammar();
+    let mut roles = vec![(0, ["{close}", "{open}", "{open_start}", "{token}"])];
+    // Token indices as the grammar numbers them: outer, inner, reserved.
+    if profile.delimiters.inner.is_some() {
         roles.push((
-            inner,
+            1,
             [
                 "{inner_close}",
                 "{inner_open}",
@@ -166,7 +165,8 @@ fn literal_placeholders(profile: &TargetProfile) -> Vec<(String, &'static str)> 
             ],
         ));
     }
-    if let Some(reserved) = profile.delimiters.reserved.first() {
+    if !profile.delimiters.reserved.is_empty() {
+        let reserved = 1 + usize::from(profile.delimiters.inner.is_some());
         roles.push((
             reserved,
             [
@@ -179,10 +179,14 @@ fn literal_placeholders(profile: &TargetProfile) -> Vec<(String, &'static str)> 
     }
     let mut pairs = Vec::new();
     for (token, [close, open, open_start, bare]) in roles {
-        pairs.push((syntax.close(token), close));
-        pairs.push((syntax.open(token), open));
-        pairs.push((syntax.open_start(token), open_start));
-        pairs.push((token.to_string(), bare));
+        for (form, placeholder) in [
+            (Form::Close, close),
+            (Form::Open, open),
+            (Form::OpenStart, open_start),
+            (Form::Token, bare),
+        ] {
+            pairs.push((grammar.render(form, token).plain(), placeholder));
+        }
     }
     // Longest first across roles too: an inner token may contain the outer.
     pairs.sort_by_key(|(literal, _)| std::cmp::Reverse(literal.len()));

@@ -50,6 +50,7 @@ pub use mutate::Operator;
 
 use crate::adapter::{Framing, TargetError, WrapRequest};
 use crate::catalogue::{Category, ConcreteCase, Expectation, Field, Input, Operation};
+use crate::grammar::Form;
 use crate::level::ReaderLevel;
 use crate::oracle::{self, Check, CheckClass, Finding};
 use crate::profile::TargetProfile;
@@ -367,12 +368,10 @@ fn explore(
 ) {
     let mut rng = SplitMix64(options.seed);
     let mut found_signatures = BTreeSet::new();
-    let tokens: Vec<String> = probe
-        .profile
-        .delimiters
-        .all_tokens()
-        .iter()
-        .map(|t| t.to_string())
+    // Tokens as an attacker writes them (a nonce part as a sample value).
+    let grammar = probe.profile.delimiters.grammar();
+    let tokens: Vec<String> = (0..probe.profile.delimiters.all_tokens().len())
+        .map(|i| grammar.render(Form::Token, i).plain())
         .collect();
     while !seeds.is_empty() && !clock.out_of_time() && report.findings.len() < options.max_findings
     {

@@ -10,6 +10,7 @@
 //! framing that chokes on NUL shows up as a target error.
 
 use crate::adapter::WrapRequest;
+use crate::grammar::Form;
 use crate::level::ReaderLevel;
 use crate::profile::{Capability, TargetProfile};
 
@@ -213,7 +214,10 @@ pub(super) fn mutate(
     profile: &TargetProfile,
     rng: &mut SplitMix64,
 ) -> Option<Operator> {
-    let syntax = profile.delimiters.syntax;
+    let grammar = profile.delimiters.grammar();
+    // Bracket operators apply to grammars with brackets; fences and
+    // begin/end markers have none, and those operators find nothing.
+    let brackets = grammar.render(Form::Open, 0).brackets();
     let operator = Operator::ALL[rng.below(Operator::ALL.len())];
     if operator == Operator::SplitAcrossAttribute {
         return split_across_attribute(request, tokens, profile, rng);
@@ -276,7 +280,7 @@ pub(super) fn mutate(
         }
         Operator::BracketLookalike => {
             let span = spans.get(rng.below(spans.len().max(1)))?.clone();
-            let (open, _) = syntax.brackets();
+            let (open, _) = brackets?;
             let before = text[..span.start].trim_end_matches([' ', '/']);
             let last = before.chars().next_back().filter(|&c| c == open)?;
             let bracket_at = before.len() - last.len_utf8();
@@ -304,13 +308,17 @@ pub(super) fn mutate(
             Some(Operator::LineBreak)
         }
         Operator::Nest => {
-            let token = &tokens[rng.below(tokens.len())];
-            *text = format!("{}\n{}\n{}", syntax.open(token), text, syntax.close(token));
+            let token = rng.below(tokens.len());
+            let (open, close) = (
+                grammar.render(Form::Open, token).plain(),
+                grammar.render(Form::Close, token).plain(),
+            );
+            *text = format!("{open}\n{text}\n{close}");
             Some(Operator::Nest)
         }
         Operator::Duplicate => {
             let span = spans.get(rng.below(spans.len().max(1)))?.clone();
-            let (open, close) = syntax.brackets();
+            let (open, close) = brackets?;
             let start = text[..span.start].rfind(open).unwrap_or(span.start);
             let end = text[span.end..]
                 .find(close)
@@ -324,7 +332,7 @@ pub(super) fn mutate(
             let span = spans.get(rng.below(spans.len().max(1)))?.clone();
             // From the bracket before the token to the token's end: between
             // bracket and slash, inside the token, or right after it.
-            let (open, _) = syntax.brackets();
+            let (open, _) = brackets?;
             let from = text[..span.start].rfind(open).unwrap_or(span.start);
             let at = floor_boundary(text, from + 1 + rng.below(span.end - from));
             text.insert(at, CONTROLS[rng.below(CONTROLS.len())]);
@@ -332,7 +340,7 @@ pub(super) fn mutate(
         }
         Operator::AnsiSequence => {
             let span = spans.get(rng.below(spans.len().max(1)))?.clone();
-            let (open, _) = syntax.brackets();
+            let (open, _) = brackets?;
             let at = text[..span.start].rfind(open).unwrap_or(span.start);
             text.insert_str(at, ANSI_SEQUENCES[rng.below(ANSI_SEQUENCES.len())]);
             Some(Operator::AnsiSequence)
@@ -353,7 +361,8 @@ fn split_across_attribute(
         return None;
     }
     let span = token_spans(&request.content, tokens).into_iter().next()?;
-    let (open, _) = profile.delimiters.syntax.brackets();
+    let grammar = profile.delimiters.grammar();
+    let (open, _) = grammar.render(Form::Open, 0).brackets()?;
     let start = request.content[..span.start]
         .rfind(open)
         .unwrap_or(span.start);
