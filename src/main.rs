@@ -401,7 +401,6 @@ fn run(args: RunArgs) -> Result<u8> {
         .map(|old| baseline::diff_with_aliases(old, &result, args.level, &aliases));
     // The terminal gets the real timings; the files, with --reproducible, none.
     let terminal = report::markdown::terminal_summary_with_baseline(&result, diff.as_ref());
-    let mut result = result;
     if args.reproducible {
         report::omit_timings(&mut result);
     }
