@@ -497,16 +497,10 @@ fn check_tag_integrity(
             || kind_name.is_some_and(|k| k == name)
             || profile.attributes.extra.iter().any(|e| e == name)
     };
+    check_duplicate_names(findings, framed, &parsed);
     let mut seen: Vec<&str> = Vec::new();
     for attribute in &parsed.attributes {
         let span = attribute.at..attribute.at + attribute.name.len();
-        if seen.contains(&attribute.name.as_str()) {
-            findings.security_everywhere(
-                Check::TagIntegrity,
-                format!("attribute {:?} appears twice", attribute.name),
-                framed_excerpt(framed, span.clone()),
-            );
-        }
         seen.push(&attribute.name);
         if !expected(&attribute.name) {
             findings.security_everywhere(
@@ -528,6 +522,33 @@ fn check_tag_integrity(
         }
     }
     Some(parsed)
+}
+
+/// Two attributes with the same name, as each level's reader compares
+/// names. An XML parser compares names byte for byte, so `Kind="system"`
+/// beside the framing's own `kind="tool-result"` is a well-formed tag to the
+/// exact reader; an HTML parser lowercases names and keeps the first, and a
+/// model has no rule at all for which of two `kind`s is the frame's. So a
+/// duplicate counts from the first level whose folding makes the names
+/// equal: the caller's `KIND` shadows the framing's own kind for every
+/// reader that folds case.
+fn check_duplicate_names(findings: &mut Findings, framed: &str, parsed: &ParsedTag) {
+    for level in ReaderLevel::ALL {
+        let mut seen: Vec<String> = Vec::new();
+        for attribute in &parsed.attributes {
+            let folded = crate::level::fold_str(&attribute.name, level);
+            if seen.contains(&folded) {
+                let span = attribute.at..attribute.at + attribute.name.len();
+                findings.security(
+                    Check::TagIntegrity,
+                    level,
+                    format!("attribute {:?} appears twice", attribute.name),
+                    framed_excerpt(framed, span),
+                );
+            }
+            seen.push(folded);
+        }
+    }
 }
 
 fn strip_padding<'a>(region: &'a str, padding: &str) -> (&'a str, usize) {
