@@ -205,7 +205,9 @@ fn connect(loaded: &LoadedProfile) -> Result<Box<dyn Framing>> {
     match &loaded.profile.adapter {
         AdapterSpec::Builtin { builtin } if builtin == "reference" => Ok(Box::new(Reference)),
         AdapterSpec::Builtin { builtin } => bail!("unknown built-in target {builtin:?}"),
-        AdapterSpec::Subprocess(spec) => Ok(Box::new(SubprocessFraming::new(spec, &loaded.dir))),
+        AdapterSpec::Subprocess(_) => Ok(Box::new(
+            SubprocessFraming::from_profile(loaded).context("a subprocess profile")?,
+        )),
     }
 }
 
