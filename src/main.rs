@@ -302,8 +302,8 @@ fn connect(loaded: &LoadedProfile) -> Result<Box<dyn Framing>> {
             )
         }
         AdapterSpec::Builtin { builtin } => bail!("unknown built-in target {builtin:?}"),
-        AdapterSpec::Subprocess(spec) => {
-            let target = SubprocessFraming::new(spec, &loaded.dir);
+        AdapterSpec::Subprocess(_) => {
+            let target = SubprocessFraming::from_profile(loaded).context("a subprocess profile")?;
             target.check_launchable().map_err(|reason| {
                 anyhow::anyhow!("target {}: cannot start: {reason}", loaded.profile.name)
             })?;

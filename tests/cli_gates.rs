@@ -124,9 +124,9 @@ fn a_baseline_from_another_target_level_or_filter_is_an_error_and_a_newer_catalo
         text(&level)
     );
 
+    // A selection of the whole catalogue is covered by a full baseline.
     let only = gated(&path, &out, &["--only", "benign"]);
-    assert_eq!(only.status.code(), Some(2), "{}", text(&only));
-    assert!(text(&only).contains("--only"), "{}", text(&only));
+    assert_eq!(only.status.code(), Some(0), "{}", text(&only));
 
     let catalogue = tempfile::tempdir().unwrap();
     let attacks = Path::new(env!("CARGO_MANIFEST_DIR")).join("attacks");

@@ -97,9 +97,16 @@ fn a_lowercase_only_defanger_is_caught_by_case_and_unicode_cases_only() {
     assert!(!ci.is_empty());
     for id in &ci {
         let (variant, category) = variant_of(id);
+        // Attribute keys equal after case folding are one name to this
+        // reader: a case failure too, of names rather than delimiters.
+        let name_collision = run
+            .results
+            .iter()
+            .any(|r| r.case.id == *id && r.case.flags.iter().any(|f| f == "NameCollision"));
         assert!(
             matches!(variant, Variant::Upper | Variant::Mixed | Variant::Lower)
-                || category == Category::CaseVariant,
+                || category == Category::CaseVariant
+                || name_collision,
             "{id} fails at ascii-case-insensitive but is not a case variant"
         );
     }
@@ -182,8 +189,13 @@ fn a_panicking_target_fails_its_cases_without_stopping_the_run() {
         &mut |_| {},
     );
     assert_eq!(run.results.len(), cases.len());
+    // Cases needing raw bytes are skipped: the reference profile has no
+    // `bytes` capability.
     assert!(run
         .results
         .iter()
-        .all(|r| r.verdict_at(Unicode) == Verdict::Error));
+        .all(|r| r.verdict_at(Unicode) == Verdict::Error
+            || r.case
+                .requires
+                .contains(&framecheck::profile::Capability::Bytes)));
 }

@@ -6,8 +6,14 @@ Write ``wrap`` (and ``read`` if the framing has a reader), then call
 text; ``read(text)`` returns the body or ``None``. Raise ``Refusal`` to reject
 an input on purpose; any other exception is a bug: it ends the process with a
 traceback on stderr, which framecheck reports as a failure.
+
+Raw bytes (the protocol's ``bytes`` extension, for profiles declaring the
+``bytes`` capability): with ``serve(wrap, read, raw_bytes=True)``, ``wrap``
+gets the raw content as ``bytes`` whenever the request carries
+``content_b64``, and ``bytes`` returned by ``wrap`` go back as ``framed_b64``.
 """
 
+import base64
 import json
 import sys
 
@@ -16,7 +22,7 @@ class Refusal(Exception):
     """The framing rejects this input on purpose; the message says why."""
 
 
-def _answer(request, wrap, read):
+def _answer(request, wrap, read, raw_bytes=False):
     if not isinstance(request, dict):
         return {"id": None, "error": "invalid request: not a JSON object"}
     rid, op = request.get("id"), request.get("op")
@@ -29,14 +35,19 @@ def _answer(request, wrap, read):
     try:
         if op == "read":
             return {"id": rid, "body": read(argument)}
-        return {"id": rid, "framed": wrap(argument, kind=request.get("kind", ""),
-                                          attributes=request.get("attributes") or {},
-                                          provenance=request.get("provenance", ""))}
+        if raw_bytes and isinstance(request.get("content_b64"), str):
+            argument = base64.b64decode(request["content_b64"], validate=True)
+        framed = wrap(argument, kind=request.get("kind", ""),
+                      attributes=request.get("attributes") or {},
+                      provenance=request.get("provenance", ""))
+        if isinstance(framed, (bytes, bytearray)):
+            return {"id": rid, "framed_b64": base64.b64encode(framed).decode("ascii")}
+        return {"id": rid, "framed": framed}
     except Refusal as refusal:
         return {"id": rid, "error": str(refusal) or "refused"}
 
 
-def serve(wrap, read=None, stdin=None, stdout=None):
+def serve(wrap, read=None, stdin=None, stdout=None, raw_bytes=False):
     """Answer requests from stdin on stdout until stdin closes."""
     stdin = stdin or sys.stdin.buffer
     stdout = stdout or sys.stdout.buffer
@@ -48,7 +59,7 @@ def serve(wrap, read=None, stdin=None, stdout=None):
         except ValueError as malformed:  # bad UTF-8 or bad JSON
             reply = {"id": None, "error": f"invalid request: {malformed}"}
         else:
-            reply = _answer(request, wrap, read)
+            reply = _answer(request, wrap, read, raw_bytes)
         # ensure_ascii keeps a lone surrogate visible as an escape, not a crash.
         stdout.write((json.dumps(reply) + "\n").encode("ascii"))
         stdout.flush()

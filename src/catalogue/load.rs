@@ -566,6 +566,7 @@ fn parse_requirement(name: &str) -> Option<Requirement> {
         "attributes" => Requirement::Capability(Capability::Attributes),
         "provenance" => Requirement::Capability(Capability::Provenance),
         "kind" => Requirement::Capability(Capability::Kind),
+        "bytes" => Requirement::Capability(Capability::Bytes),
         "header" => Requirement::Structure(Structure::Header),
         "inner" => Requirement::Structure(Structure::Inner),
         "reserved" => Requirement::Structure(Structure::Reserved),

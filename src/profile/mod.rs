@@ -324,6 +324,9 @@ pub enum Capability {
     Provenance,
     /// Write the envelope kind.
     Kind,
+    /// Take content as raw bytes (`content_b64`, the protocol's `bytes`
+    /// extension), so cases can send bytes that are not UTF-8.
+    Bytes,
 }
 
 impl Capability {
@@ -335,6 +338,7 @@ impl Capability {
             Capability::Attributes => "attributes",
             Capability::Provenance => "provenance",
             Capability::Kind => "kind",
+            Capability::Bytes => "bytes",
         }
     }
 }

@@ -9,11 +9,12 @@
 //! With a baseline, the exit code is the gate's ([`gate_exit_code`]): the
 //! failures the baseline already had pass the gate, any new failure fails
 //! it, and a harness error still wins. A baseline is only comparable with a
-//! run of the same target, level and `--only` filters
-//! ([`check_compatible`]); anything else is an error, because every case
-//! would otherwise look new or removed and the gate would mean nothing. A
-//! newer catalogue is comparable: ids are locked and renamed ones map
-//! through their aliases, and the diff says the catalogue changed.
+//! run of the same target and level, and (when the baseline ran a `--only`
+//! selection) the same selection ([`check_compatible`]); anything else is
+//! an error, because cases would otherwise look new or removed by the
+//! hundred and the gate would mean nothing. A newer catalogue is
+//! comparable: ids are locked and renamed ones map through their aliases,
+//! and the diff says the catalogue changed.
 //!
 //! A case counts as failing at a level when its verdict there is `fail`,
 //! `fidelity-fail` or `error`: the same verdicts that fail a run. A case that
@@ -72,7 +73,7 @@ pub enum Mismatch {
         /// This run's level.
         run: ReaderLevel,
     },
-    /// Other `--only` filters, so another set of cases.
+    /// The baseline ran a selection (`--only`) and this run another one.
     #[error("the baseline ran with --only {baseline:?}, this run with --only {run:?}")]
     Filters {
         /// The baseline's filters.
@@ -110,7 +111,10 @@ pub fn check_compatible(
             run: level,
         });
     }
-    if meta.filters != filters {
+    // A baseline of the whole catalogue covers any selection of it; a
+    // baseline of a selection covers only the same selection: any other
+    // run would meet cases the baseline never ran and call them new.
+    if !meta.filters.is_empty() && meta.filters != filters {
         return Err(Mismatch::Filters {
             baseline: meta.filters.clone(),
             run: filters.to_vec(),

@@ -16,7 +16,7 @@
 //! shrunk (delta debugging over the characters of each field, keeping the same
 //! check failing at the same level), written as a catalogue case, and
 //! **replayed**: the written case is loaded, instantiated and run through
-//! the runner and oracle like any catalogue case ([`replay`]), and the
+//! the runner and oracle like any catalogue case (module `replay`), and the
 //! finding is reported only if that run fails. A finding that does not
 //! replay is counted in [`SearchReport::unconfirmed`] and dropped.
 //!

@@ -5,8 +5,8 @@ character reaches the framed text: `& < > "` become entities, and every
 character outside printable ASCII (line feed and tab in the content aside)
 becomes a numeric character reference. With no `<` and no lookalike left,
 no delimiter can be live at any reader level. Attribute keys must be
-identifiers and must not collide with the framing's own `kind` attribute in
-any case; anything else is refused. Used to check that `framecheck search`
+identifiers and must not collide, in any case, with the framing's own `kind`
+attribute or with each other; anything else is refused. Used to check that `framecheck search`
 reports nothing against a correct framing it was never tuned to.
 """
 
@@ -37,7 +37,8 @@ def escape(text, keep=""):
 def wrap(content, kind, attributes, provenance):
     attrs = [("kind", kind)]
     for key in sorted(attributes):
-        if not KEY.match(key) or key.casefold() == "kind":
+        taken = [name.casefold() for name, _ in attrs]
+        if not KEY.match(key) or key.casefold() in taken:
             raise Refusal("attribute key %r is not an identifier of its own" % key)
         attrs.append((key, attributes[key]))
     tag = " ".join('%s="%s"' % (k, escape(v)) for k, v in attrs)

@@ -27,8 +27,9 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use crate::adapter::{Framing, TargetError, WrapRequest};
-use crate::profile::{AdapterSpec, LoadedProfile, ProcessMode, SubprocessSpec};
+use crate::profile::{AdapterSpec, Capability, LoadedProfile, ProcessMode, SubprocessSpec};
 
+pub mod bytes;
 mod child;
 pub mod helpers;
 pub mod protocol;
@@ -38,7 +39,7 @@ pub use child::{kill_all_children, stop_all_children};
 pub use serve::serve;
 
 use child::{Child, Launch, Wait};
-use protocol::{decode_reply, encode_read, encode_wrap, Op, Reply};
+use protocol::{decode_reply, encode_read, encode_wrap, encode_wrap_bytes, Op, Reply};
 
 /// Consecutive failures to start the program after which a target stops
 /// trying and fails every further request at once.
@@ -106,6 +107,8 @@ pub struct SubprocessFraming {
     crashes_in_row: u32,
     abandoned: Option<String>,
     last_stderr_tail: String,
+    /// Whether the target takes raw content bytes (`content_b64`).
+    raw_bytes: bool,
 }
 
 /// Wrapper so `SubprocessFraming` can derive `Debug` without exposing the
@@ -154,7 +157,15 @@ impl SubprocessFraming {
             crashes_in_row: 0,
             abandoned: None,
             last_stderr_tail: String::new(),
+            raw_bytes: false,
         }
+    }
+
+    /// Sends content that stands for raw bytes as `content_b64` (the
+    /// `bytes` extension, for profiles declaring the `bytes` capability).
+    pub fn with_raw_bytes(mut self, raw_bytes: bool) -> SubprocessFraming {
+        self.raw_bytes = raw_bytes;
+        self
     }
 
     /// Sets the extra time a request gets when it has to start the child.
@@ -167,7 +178,10 @@ impl SubprocessFraming {
     /// built-in adapter.
     pub fn from_profile(loaded: &LoadedProfile) -> Option<SubprocessFraming> {
         match &loaded.profile.adapter {
-            AdapterSpec::Subprocess(spec) => Some(SubprocessFraming::new(spec, &loaded.dir)),
+            AdapterSpec::Subprocess(spec) => Some(
+                SubprocessFraming::new(spec, &loaded.dir)
+                    .with_raw_bytes(loaded.profile.can(Capability::Bytes)),
+            ),
             AdapterSpec::Builtin { .. } => None,
         }
     }
@@ -394,7 +408,15 @@ impl SubprocessFraming {
 
 impl Framing for SubprocessFraming {
     fn wrap(&mut self, request: &WrapRequest) -> Result<String, TargetError> {
-        match self.call(Op::Wrap, |id| encode_wrap(id, request))? {
+        let raw_bytes = self.raw_bytes;
+        let encode = |id| {
+            if raw_bytes {
+                encode_wrap_bytes(id, request)
+            } else {
+                encode_wrap(id, request)
+            }
+        };
+        match self.call(Op::Wrap, encode)? {
             Reply::Framed(framed) => Ok(framed),
             Reply::Refused(reason) => Err(TargetError::Refused(reason)),
             Reply::Body(_) => Err(TargetError::failed("internal error: read reply to a wrap")),

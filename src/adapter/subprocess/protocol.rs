@@ -148,6 +148,54 @@ struct WrapLine<'a> {
     provenance: &'a str,
 }
 
+/// A wrap request carrying raw content bytes (the `bytes` extension).
+#[derive(Serialize)]
+struct WrapBytesLine<'a> {
+    id: u64,
+    op: &'static str,
+    content: &'a str,
+    content_b64: String,
+    kind: &'a str,
+    attributes: &'a BTreeMap<String, String>,
+    provenance: &'a str,
+}
+
+/// Encodes a wrap request for a target with the `bytes` capability: when
+/// the content stands for raw bytes ([`super::bytes`]), they travel as
+/// `content_b64` and `content` holds the text with each raw byte as U+FFFD;
+/// otherwise the line is exactly [`encode_wrap`]'s.
+pub fn encode_wrap_bytes(id: u64, request: &WrapRequest) -> String {
+    if !super::bytes::has_raw_bytes(&request.content) {
+        return encode_wrap(id, request);
+    }
+    to_line(&WrapBytesLine {
+        id,
+        op: Op::Wrap.name(),
+        content: &super::bytes::to_lossy(&request.content),
+        content_b64: super::bytes::encode_b64(&super::bytes::to_bytes(&request.content)),
+        kind: &request.kind,
+        attributes: &request.attributes,
+        provenance: &request.provenance,
+    })
+}
+
+/// The `framed_b64` field of a wrap reply that has no `framed`: its bytes
+/// as text, raw bytes as their stand-ins (the `bytes` extension).
+fn framed_from_b64(object: &Map<String, Value>) -> Option<Result<Reply, ProtocolError>> {
+    let encoded = object.get("framed_b64")?;
+    let bad = |found| ProtocolError::WrongType {
+        field: "framed_b64",
+        expected: "a standard base64 string",
+        found,
+    };
+    Some(match encoded {
+        Value::String(text) => super::bytes::decode_b64(text)
+            .map(|raw| Reply::Framed(super::bytes::from_bytes(&raw)))
+            .ok_or_else(|| bad("a string that is not base64")),
+        other => Err(bad(type_name(other))),
+    })
+}
+
 #[derive(Serialize)]
 struct ReadLine<'a> {
     id: u64,
@@ -155,12 +203,21 @@ struct ReadLine<'a> {
     text: &'a str,
 }
 
-/// Encodes a wrap request as one line, newline included.
+/// Encodes a wrap request as one line, newline included. Stand-ins for raw
+/// bytes ([`super::bytes`]) go out as U+FFFD: only a target with the `bytes`
+/// capability gets the bytes themselves ([`encode_wrap_bytes`]).
 pub fn encode_wrap(id: u64, request: &WrapRequest) -> String {
+    let lossy;
+    let content = if super::bytes::has_raw_bytes(&request.content) {
+        lossy = super::bytes::to_lossy(&request.content);
+        &lossy
+    } else {
+        &request.content
+    };
     to_line(&WrapLine {
         id,
         op: Op::Wrap.name(),
-        content: &request.content,
+        content,
         kind: &request.kind,
         attributes: &request.attributes,
         provenance: &request.provenance,
@@ -217,6 +274,11 @@ pub fn decode_reply(line: &[u8], expected_id: u64, op: Op) -> Result<Reply, Prot
         }
     };
     let result = object.get(op.result_field());
+    if op == Op::Wrap && result.is_none() && error.is_none() {
+        if let Some(reply) = framed_from_b64(&object) {
+            return reply;
+        }
+    }
     match (result, error) {
         (Some(_), Some(_)) => Err(ProtocolError::BothResults { op }),
         (None, Some(reason)) => Ok(Reply::Refused(reason)),

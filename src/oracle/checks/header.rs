@@ -129,16 +129,10 @@ pub(super) fn check_tag_integrity(
             || kind_name.is_some_and(|k| k == name)
             || profile.attributes.extra.iter().any(|e| e == name)
     };
+    check_duplicate_names(findings, framed, &parsed);
     let mut seen: Vec<&str> = Vec::new();
     for attribute in &parsed.attributes {
         let span = attribute.at..attribute.at + attribute.name.len();
-        if seen.contains(&attribute.name.as_str()) {
-            findings.security_everywhere(
-                Check::TagIntegrity,
-                format!("attribute {:?} appears twice", attribute.name),
-                framed_excerpt(framed, span.clone()),
-            );
-        }
         seen.push(&attribute.name);
         if !expected(&attribute.name) {
             findings.security_everywhere(
@@ -160,4 +154,31 @@ pub(super) fn check_tag_integrity(
         }
     }
     Some(parsed)
+}
+
+/// Two attributes with the same name, as each level's reader compares
+/// names. An XML parser compares names byte for byte, so `Kind="system"`
+/// beside the framing's own `kind="tool-result"` is a well-formed tag to the
+/// exact reader; an HTML parser lowercases names and keeps the first, and a
+/// model has no rule at all for which of two `kind`s is the frame's. So a
+/// duplicate counts from the first level whose folding makes the names
+/// equal: the caller's `KIND` shadows the framing's own kind for every
+/// reader that folds case.
+fn check_duplicate_names(findings: &mut Findings, framed: &str, parsed: &ParsedOpener) {
+    for reader in Reader::all() {
+        let mut seen: Vec<String> = Vec::new();
+        for attribute in &parsed.attributes {
+            let folded = reader.fold_str(&attribute.name);
+            if seen.contains(&folded) {
+                let span = attribute.at..attribute.at + attribute.name.len();
+                findings.security(
+                    Check::TagIntegrity,
+                    reader.level(),
+                    format!("attribute {:?} appears twice", attribute.name),
+                    framed_excerpt(framed, span),
+                );
+            }
+            seen.push(folded);
+        }
+    }
 }
