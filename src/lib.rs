@@ -19,6 +19,8 @@
 //! - [`profile`]: target profiles: delimiters, syntax, capabilities.
 //! - [`catalogue`]: loading, validating and instantiating attack cases.
 //! - [`adapter`]: the [`adapter::Framing`] trait, in-process and subprocess.
+//! - [`encoding`]: body encodings (JSON string, entities, base64, data-marking).
+//! - [`layout`]: the frame layout learned by calibration, and `init`.
 //! - [`oracle`]: structural checks and findings.
 //! - [`runner`]: cases through an adapter into the oracle.
 //! - [`report`]: JSON, Markdown, JUnit XML and SARIF, and baseline diffs.
@@ -27,6 +29,7 @@
 
 pub mod adapter;
 pub mod catalogue;
+pub mod encoding;
 pub mod envelope;
 pub mod fuzzing;
 pub mod level;

@@ -1,0 +1,134 @@
+//! Check `fidelity`: benign content, provenance and attributes come through
+//! unchanged (judged once, at the exact level, for faithful cases).
+
+use super::findings::{framed_excerpt, Findings};
+use crate::adapter::WrapRequest;
+use crate::oracle::regions::Regions;
+use crate::oracle::tag::{self, ParsedTag};
+use crate::oracle::Check;
+use crate::profile::{Capability, TargetProfile};
+
+fn strip_padding<'a>(region: &'a str, padding: &str) -> (&'a str, usize) {
+    if padding.is_empty() {
+        return (region, 0);
+    }
+    let (body, lead) = match region.strip_prefix(padding) {
+        Some(rest) => (rest, padding.len()),
+        None => (region, 0),
+    };
+    (body.strip_suffix(padding).unwrap_or(body), lead)
+}
+
+/// The body a reader should return: the exact-level content region with the
+/// profile's padding stripped once from each end, and where it starts.
+pub(super) fn exact_body<'a>(
+    profile: &TargetProfile,
+    framed: &'a str,
+    exact: &Regions,
+) -> (&'a str, usize) {
+    let (body, lead) = strip_padding(
+        &framed[exact.content.clone()],
+        profile.padding_override().unwrap_or("\n"),
+    );
+    (body, exact.content.start + lead)
+}
+
+pub(super) fn first_difference(a: &str, b: &str) -> usize {
+    a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count()
+}
+
+pub(super) fn check_body_fidelity(
+    findings: &mut Findings,
+    profile: &TargetProfile,
+    request: &WrapRequest,
+    framed: &str,
+    exact: &Regions,
+) {
+    let (body, body_at) = exact_body(profile, framed, exact);
+    if body == request.content {
+        return;
+    }
+    let at = body_at + first_difference(body, &request.content);
+    let message = if body.trim() == request.content.trim() {
+        "the framed body differs from the content only in leading or trailing whitespace"
+    } else {
+        "the framed body differs from the content"
+    };
+    findings.fidelity(
+        Check::Fidelity,
+        message.into(),
+        framed_excerpt(framed, at..at),
+    );
+}
+
+pub(super) fn check_provenance_fidelity(
+    findings: &mut Findings,
+    profile: &TargetProfile,
+    request: &WrapRequest,
+    framed: &str,
+    exact: &Regions,
+) {
+    if !profile.can(Capability::Provenance) || request.provenance.is_empty() {
+        return;
+    }
+    if !framed[exact.header.clone()].contains(&request.provenance) {
+        findings.fidelity(
+            Check::Fidelity,
+            "the provenance does not appear verbatim in the header".into(),
+            framed_excerpt(framed, exact.header.clone()),
+        );
+    }
+}
+
+pub(super) fn check_attribute_fidelity(
+    findings: &mut Findings,
+    profile: &TargetProfile,
+    request: &WrapRequest,
+    framed: &str,
+    tag: &ParsedTag,
+) {
+    let value_of = |name: &str| {
+        tag.attributes
+            .iter()
+            .find(|a| a.name == name)
+            .map(|a| (a.value.as_str(), a.at))
+    };
+    if profile.can(Capability::Attributes) {
+        for (key, value) in request
+            .attributes
+            .iter()
+            .filter(|(k, _)| tag::is_plain_name(k))
+        {
+            if let Some((written, at)) = value_of(key) {
+                if written != value {
+                    findings.fidelity(
+                        Check::Fidelity,
+                        format!("attribute {key:?} does not carry the supplied value"),
+                        framed_excerpt(framed, at..at + key.len()),
+                    );
+                }
+            }
+        }
+    }
+    if let Some(kind_name) = profile
+        .attributes
+        .kind
+        .as_ref()
+        .filter(|_| profile.can(Capability::Kind))
+    {
+        match value_of(kind_name) {
+            Some((written, _)) if written == request.kind => {}
+            Some((_, at)) => findings.fidelity(
+                Check::Fidelity,
+                format!("the kind attribute {kind_name:?} does not carry the supplied kind"),
+                framed_excerpt(framed, at..at + kind_name.len()),
+            ),
+            None if request.kind.is_empty() => {}
+            None => findings.fidelity(
+                Check::Fidelity,
+                format!("the kind attribute {kind_name:?} is missing"),
+                framed_excerpt(framed, tag.span.clone()),
+            ),
+        }
+    }
+}
