@@ -32,6 +32,7 @@ pub mod catalogue;
 pub mod encoding;
 pub mod envelope;
 pub mod fuzzing;
+pub mod layout;
 pub mod level;
 pub mod oracle;
 pub mod profile;

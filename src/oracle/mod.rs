@@ -46,6 +46,8 @@ mod regions;
 pub mod scan;
 mod tag;
 
+pub(crate) use tag::tag_end;
+
 pub use checks::{
     calibrate, calibration_request, judge_read, judge_roundtrip, judge_wrap, Calibration,
 };
