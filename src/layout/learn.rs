@@ -135,14 +135,55 @@ pub fn learn(
     let tails: Vec<&str> = wraps.iter().zip(&slots).map(|(w, s)| &w[s.end..]).collect();
     let head_segments = segments(heads[0], &[heads[1]], &[heads[2]]);
     let tail_segments = segments(tails[0], &[tails[1]], &[tails[2]]);
-    let (opener, closer) = frame_delimiters(profile, w1, &slot)?;
-    let head = to_parts(w1, 0, &head_segments, &|r| {
+    let (opener, token_end, closer) = frame_delimiters(profile, w1, &slot)?;
+    let head_region = |r: &Range<usize>| {
         region_of(
             r,
             &opener,
             [Region::Preamble, Region::Opener, Region::Header],
         )
+    };
+    let mut head = to_parts(
+        w1,
+        0,
+        &window(&head_segments, 0..opener.start),
+        &head_region,
+    );
+    let opener_parts = to_parts(w1, 0, &window(&head_segments, opener.clone()), &head_region);
+    let has_attributes = opener_parts.iter().any(|p| {
+        matches!(
+            &p.kind,
+            PartKind::Field {
+                context: FieldContext::AttributeValue,
+                ..
+            }
+        )
     });
+    if has_attributes && token_end < opener.end {
+        // Which attributes a request has varies: the list is one field.
+        let token_part = window(&head_segments, opener.start..token_end);
+        head.extend(to_parts(w1, 0, &token_part, &head_region));
+        head.push(Part {
+            region: Region::Opener,
+            kind: PartKind::Field {
+                name: FieldName::Attributes,
+                context: FieldContext::AttributeValue,
+            },
+        });
+        let bracket = w1[..opener.end]
+            .char_indices()
+            .last()
+            .map_or(opener.end, |(i, _)| i);
+        head.push(fixed(w1, bracket..opener.end, &head_region));
+    } else {
+        head.extend(opener_parts);
+    }
+    head.extend(to_parts(
+        w1,
+        0,
+        &window(&head_segments, opener.end..slot.start),
+        &head_region,
+    ));
     let tail = to_parts(w1, slot.end, &tail_segments, &|r| {
         region_of(r, &closer, [Region::Footer, Region::Closer, Region::After])
     });
@@ -252,14 +293,29 @@ fn find_slot(
     Ok(encoding::faithful(encoding, &framed[span.clone()], content, mark).then_some(span))
 }
 
-/// The framing's own opener before the slot and closer after it, bracket
-/// to bracket: the opener nearest the content (a preamble may name the
-/// delimiter before it) and the first closer after it.
+/// Clips segments to `range`.
+fn window(segments: &[Segment], range: Range<usize>) -> Vec<Segment> {
+    segments
+        .iter()
+        .filter_map(|s| {
+            let start = s.range.start.max(range.start);
+            let end = s.range.end.min(range.end);
+            (start < end).then(|| Segment {
+                range: start..end,
+                changed: s.changed,
+            })
+        })
+        .collect()
+}
+
+/// The framing's own opener before the slot (bracket to bracket, and where
+/// its token ends) and closer after it: the opener nearest the content (a
+/// preamble may name the delimiter before it) and the first closer after it.
 fn frame_delimiters(
     profile: &TargetProfile,
     framed: &str,
     slot: &Range<usize>,
-) -> Result<(Range<usize>, Range<usize>), LayoutError> {
+) -> Result<(Range<usize>, usize, Range<usize>), LayoutError> {
     let token = profile.delimiters.token.as_str();
     let syntax = profile.delimiters.syntax;
     let level = ReaderLevel::Exact;
@@ -268,11 +324,11 @@ fn frame_delimiters(
     let span = |d: &scan::LiveDelimiter| {
         crate::oracle::tag_end(&folded, d.end, syntax).map_or(d.start..d.end, |e| d.start..e)
     };
-    let opener = live
+    let (opener, token_end) = live
         .iter()
         .filter(|d| d.kind == DelimiterKind::Open && d.end <= slot.start)
-        .map(span)
-        .rfind(|s| s.end <= slot.start)
+        .map(|d| (span(d), d.end))
+        .rfind(|(s, _)| s.end <= slot.start)
         .ok_or_else(|| LayoutError::NoOpener {
             token: token.into(),
         })?;
@@ -283,7 +339,7 @@ fn frame_delimiters(
         .ok_or_else(|| LayoutError::NoCloser {
             token: token.into(),
         })?;
-    Ok((opener, closer))
+    Ok((opener, token_end, closer))
 }
 
 fn region_of(piece: &Range<usize>, delimiter: &Range<usize>, regions: [Region; 3]) -> Region {

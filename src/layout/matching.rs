@@ -80,6 +80,16 @@ fn gap_allows(part: &Part, text: &str) -> bool {
     }
 }
 
+fn is_attribute_list(part: &Part) -> bool {
+    matches!(
+        &part.kind,
+        PartKind::Field {
+            name: super::FieldName::Attributes,
+            ..
+        }
+    )
+}
+
 /// One direction of matching over `text[bounds]`.
 struct Side<'a> {
     text: &'a str,
@@ -87,6 +97,23 @@ struct Side<'a> {
 }
 
 impl Side<'_> {
+    /// The first `needle` after `cursor` outside quoted attribute values:
+    /// a `>` inside quotes does not end a tag.
+    fn after_attributes(&self, needle: &str, cursor: usize) -> Option<Range<usize>> {
+        let mut quote: Option<char> = None;
+        for (i, c) in self.text[cursor..].char_indices() {
+            let at = cursor + i;
+            match quote {
+                Some(q) if c == q => quote = None,
+                Some(_) => {}
+                None if c == '"' || c == '\'' => quote = Some(c),
+                None if self.text[at..].starts_with(needle) => return Some(at..at + needle.len()),
+                None => {}
+            }
+        }
+        None
+    }
+
     /// Where `needle` may be placed from `cursor` after a gap (`None`: no
     /// gap, it must touch the cursor), as the span it would take.
     fn place(&self, needle: &str, cursor: usize, gap: Option<&Part>) -> Option<Range<usize>> {
@@ -98,6 +125,9 @@ impl Side<'_> {
             };
             gap.map_or(gap_text.is_empty(), |g| gap_allows(g, gap_text))
         };
+        if self.forward && gap.is_some_and(is_attribute_list) {
+            return self.after_attributes(needle, cursor);
+        }
         if self.forward {
             let mut from = cursor;
             while let Some(i) = self.text[from..].find(needle) {

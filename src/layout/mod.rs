@@ -86,6 +86,9 @@ pub enum FieldName {
     Provenance,
     /// An attribute value, by key.
     Attribute(String),
+    /// The whole attribute list of a delimiter (its names and values vary
+    /// with the request; `tag.integrity` judges it).
+    Attributes,
 }
 
 impl FieldName {
@@ -94,6 +97,7 @@ impl FieldName {
             FieldName::Kind => "kind".into(),
             FieldName::Provenance => "provenance".into(),
             FieldName::Attribute(key) => format!("attr:{key}"),
+            FieldName::Attributes => "attributes".into(),
         }
     }
 }

@@ -39,12 +39,21 @@ pub(crate) struct Regions {
 }
 
 impl Regions {
-    /// Works out the regions of `framed` for a reader at `level`.
-    pub(crate) fn at(framed: &str, profile: &TargetProfile, level: ReaderLevel) -> Regions {
+    /// Works out the regions of `framed` for a reader at `level`, with the
+    /// live delimiters inside `own` (the framing's own constant text, as a
+    /// layout match found it) not counted: a preamble that names the
+    /// delimiter forges nothing.
+    pub(crate) fn excluding(
+        framed: &str,
+        profile: &TargetProfile,
+        level: ReaderLevel,
+        own: &[Range<usize>],
+    ) -> Regions {
         let syntax = profile.delimiters.syntax;
         let tokens = profile.delimiters.all_tokens();
         let folded = scan::fold_with_offsets(framed, level);
-        let delimiters = scan::live_delimiters_in(&folded, syntax, &tokens, level);
+        let mut delimiters = scan::live_delimiters_in(&folded, syntax, &tokens, level);
+        delimiters.retain(|d| !own.iter().any(|r| r.start <= d.start && d.end <= r.end));
 
         let outer_open = first_open(&delimiters, OUTER, 0);
         let tag_span = |d: &LiveDelimiter| tag::tag_end(&folded, d.end, syntax).map(|e| d.start..e);

@@ -81,13 +81,18 @@ pub(super) fn check_tag_integrity(
     profile: &TargetProfile,
     request: &WrapRequest,
     framed: &str,
+    own: &[Range<usize>],
 ) -> Option<ParsedTag> {
     let level = ReaderLevel::Exact;
     let syntax = profile.delimiters.syntax;
     let token = profile.attribute_token();
+    // The framing's own constant text (a preamble naming the tag) is not the tag.
     let open = scan::live_delimiters(framed, syntax, &[token], level)
         .into_iter()
-        .find(|d| d.kind == DelimiterKind::Open)?;
+        .find(|d| {
+            d.kind == DelimiterKind::Open
+                && !own.iter().any(|r| r.start <= d.start && d.end <= r.end)
+        })?;
     let parsed = match tag::parse_attributes(framed, open.start..open.end, syntax) {
         Ok(parsed) => parsed,
         Err(error) => {
