@@ -25,11 +25,14 @@ const KIND_MARK: &str = "fckindq7";
 const ATTR_MARK: &str = "fcattrq7";
 const PROV_MARK: &str = "fcprovq7";
 
-/// Two contents of equal length, each starting and ending with a marker
+/// Two contents of different lengths, each starting and ending with a marker
 /// word, with the characters the encodings rewrite (quotes, `&`, angle
 /// brackets, an apostrophe, a line break) and single spaces between words.
 fn probe_content(n: u8) -> String {
-    format!("fcbodya{n} He said \"ok\" & <i>left</i> it's\nnext line fcbodyz{n}")
+    // The second content is longer, so a length written outside the body
+    // shows up as content-derived.
+    let more = if n == 2 { " and more" } else { "" };
+    format!("fcbodya{n} He said \"ok\" & <i>left</i> it's\nnext line{more} fcbodyz{n}")
 }
 
 /// The calibration requests: `W1`, `W1` again, `W2`.

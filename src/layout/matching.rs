@@ -42,18 +42,36 @@ pub struct Match {
 impl Match {
     /// Spans of the framing's own constant text (fixed parts outside its
     /// delimiters): never a forged delimiter, even where it names one.
-    pub fn own_text(&self, layout: &Layout) -> Vec<Range<usize>> {
+    ///
+    /// Everything before the opener and after the closer is counted here
+    /// too: text there that is not the calibrated constant is judged by
+    /// `frame.outer-text` alone, not again as forged delimiters.
+    pub fn own_text(&self, layout: &Layout, len: usize) -> Vec<Range<usize>> {
         let spans = self.head.iter().chain(self.tail.iter());
-        layout
-            .parts()
-            .zip(spans)
+        let parts: Vec<(&Part, &Range<usize>)> = layout.parts().zip(spans).collect();
+        let mut own: Vec<Range<usize>> = parts
+            .iter()
             .filter(|(p, s)| {
                 matches!(p.kind, PartKind::Fixed { .. })
                     && !p.region.is_delimiter()
                     && !s.is_empty()
             })
-            .map(|(_, s)| s.clone())
-            .collect()
+            .map(|(_, s)| (*s).clone())
+            .collect();
+        let located = |region: Region| {
+            parts
+                .iter()
+                .filter(|(p, s)| p.region == region && !s.is_empty())
+                .map(|(_, s)| (*s).clone())
+                .reduce(|a, b| a.start.min(b.start)..a.end.max(b.end))
+        };
+        if let Some(opener) = located(Region::Opener) {
+            own.push(0..opener.start);
+        }
+        if let Some(closer) = located(Region::Closer) {
+            own.push(closer.end..len);
+        }
+        own
     }
 }
 
@@ -66,9 +84,26 @@ fn describe(part: &Part) -> String {
     }
 }
 
-/// Whether a gap part may hold `text`.
+/// Whether a gap part may hold `text`. An attribute list holds no bracket
+/// outside quoted values: one there would have ended the tag.
 fn gap_allows(part: &Part, text: &str) -> bool {
     match &part.kind {
+        PartKind::Field {
+            name: super::FieldName::Attributes,
+            ..
+        } => {
+            let mut quote: Option<char> = None;
+            text.chars().all(|c| {
+                match quote {
+                    Some(q) if c == q => quote = None,
+                    Some(_) => {}
+                    None if c == '"' || c == '\'' => quote = Some(c),
+                    None if matches!(c, '<' | '>' | '[' | ']') => return false,
+                    None => {}
+                }
+                true
+            })
+        }
         PartKind::Variable(v) if !v.content_dependent => {
             let len = text.chars().count();
             let limit = (2 * v.max_len).max(v.max_len + 16);
@@ -80,167 +115,182 @@ fn gap_allows(part: &Part, text: &str) -> bool {
     }
 }
 
-fn is_attribute_list(part: &Part) -> bool {
-    matches!(
-        &part.kind,
-        PartKind::Field {
-            name: super::FieldName::Attributes,
-            ..
-        }
-    )
-}
-
-/// One direction of matching over `text[bounds]`.
+/// One direction of matching.
 struct Side<'a> {
     text: &'a str,
     forward: bool,
 }
 
-impl Side<'_> {
-    /// The first `needle` after `cursor` outside quoted attribute values:
-    /// a `>` inside quotes does not end a tag.
-    fn after_attributes(&self, needle: &str, cursor: usize) -> Option<Range<usize>> {
-        let mut quote: Option<char> = None;
-        for (i, c) in self.text[cursor..].char_indices() {
-            let at = cursor + i;
-            match quote {
-                Some(q) if c == q => quote = None,
-                Some(_) => {}
-                None if c == '"' || c == '\'' => quote = Some(c),
-                None if self.text[at..].starts_with(needle) => return Some(at..at + needle.len()),
-                None => {}
-            }
-        }
-        None
-    }
-
-    /// Where `needle` may be placed from `cursor` after a gap (`None`: no
-    /// gap, it must touch the cursor), as the span it would take.
-    fn place(&self, needle: &str, cursor: usize, gap: Option<&Part>) -> Option<Range<usize>> {
-        let fits = |at: usize| {
-            let gap_text = if self.forward {
-                &self.text[cursor..at]
-            } else {
-                &self.text[at + needle.len()..cursor]
-            };
-            gap.map_or(gap_text.is_empty(), |g| gap_allows(g, gap_text))
-        };
-        if self.forward && gap.is_some_and(is_attribute_list) {
-            return self.after_attributes(needle, cursor);
-        }
-        if self.forward {
-            let mut from = cursor;
-            while let Some(i) = self.text[from..].find(needle) {
-                let at = from + i;
-                if fits(at) {
-                    return Some(at..at + needle.len());
-                }
-                if gap.is_none() {
-                    return None;
-                }
-                from = at + self.text[at..].chars().next().map_or(1, char::len_utf8);
-            }
-        } else {
-            let mut to = cursor;
-            while let Some(at) = self.text[..to].rfind(needle) {
-                if fits(at) {
-                    return Some(at..at + needle.len());
-                }
-                if gap.is_none() || at == 0 {
-                    return None;
-                }
-                to = at + needle.len() - 1;
-                while !self.text.is_char_boundary(to) {
-                    to -= 1;
-                }
-            }
-        }
-        None
+/// A gap that may hold anything: text outside the frame skipped over.
+fn skipped_text() -> Part {
+    Part {
+        region: Region::Preamble,
+        kind: PartKind::Variable(super::Variable {
+            alphabet: super::Alphabet::Any,
+            min_len: 0,
+            max_len: usize::MAX / 4,
+            content_dependent: true,
+        }),
     }
 }
 
-/// Matches the parts of one side. Returns the spans, the cursor where the
-/// side ends, outer text found, and the first mismatch.
+impl Side<'_> {
+    /// Where `needle` may be placed from `cursor`: touching the cursor when
+    /// there is no gap, else the first (head) or last (tail) place the gap
+    /// allows, preferring one that `next` (the following fixed text)
+    /// directly continues, so a field value holding the fixed text after
+    /// it, or a `>` in an attribute value, does not end the gap early.
+    fn place(
+        &self,
+        needle: &str,
+        cursor: usize,
+        gap: Option<&Part>,
+        next: Option<&str>,
+    ) -> Option<Range<usize>> {
+        let candidates = self.candidates(needle, cursor);
+        let gap_fits = |span: &Range<usize>| {
+            let gap_text = if self.forward {
+                &self.text[cursor..span.start]
+            } else {
+                &self.text[span.end..cursor]
+            };
+            gap.map_or(gap_text.is_empty(), |g| gap_allows(g, gap_text))
+        };
+        let continued = |span: &Range<usize>| {
+            next.is_none_or(|n| {
+                if self.forward {
+                    self.text[span.end..].starts_with(n)
+                } else {
+                    self.text[..span.start].ends_with(n)
+                }
+            })
+        };
+        let fitting: Vec<Range<usize>> = candidates.into_iter().filter(gap_fits).collect();
+        let preferred = fitting.iter().find(|s| continued(s)).cloned();
+        preferred.or_else(|| fitting.into_iter().next())
+    }
+
+    /// Every occurrence of `needle` on this side of `cursor`, nearest first.
+    fn candidates(&self, needle: &str, cursor: usize) -> Vec<Range<usize>> {
+        if self.forward {
+            let rest = &self.text[cursor..];
+            rest.match_indices(needle)
+                .map(|(i, _)| cursor + i..cursor + i + needle.len())
+                .collect()
+        } else {
+            let mut found: Vec<Range<usize>> = self.text[..cursor]
+                .match_indices(needle)
+                .map(|(i, _)| i..i + needle.len())
+                .collect();
+            found.reverse();
+            found
+        }
+    }
+}
+
+/// What one side's matching found.
+struct SideMatch {
+    spans: Vec<Range<usize>>,
+    cursor: usize,
+    outer: Vec<Range<usize>>,
+    mismatch: Option<Mismatch>,
+}
+
+/// Matches the parts of one side (the head forward from `start`, the tail,
+/// reversed, backward from `start`).
 fn match_side(
     text: &str,
     parts: &[&Part],
     forward: bool,
     start: usize,
-) -> (
-    Vec<Range<usize>>,
-    usize,
-    Vec<Range<usize>>,
-    Option<Mismatch>,
-) {
+    restartable: bool,
+) -> SideMatch {
     let side = Side { text, forward };
     let outside = if forward {
         Region::Preamble
     } else {
         Region::After
     };
-    let mut spans = vec![0..0; parts.len()];
-    let mut outer = Vec::new();
-    let mut cursor = start;
+    let first_inside = parts.iter().position(|p| p.region != outside);
+    let mut m = SideMatch {
+        spans: vec![0..0; parts.len()],
+        cursor: start,
+        outer: Vec::new(),
+        mismatch: None,
+    };
     let mut gap: Option<usize> = None;
-    for (i, part) in parts.iter().enumerate() {
+    let mut i = 0;
+    while i < parts.len() {
+        let part = parts[i];
         let PartKind::Fixed { text: needle } = &part.kind else {
             gap = Some(i);
+            i += 1;
             continue;
         };
-        let gap_part = gap.map(|g| parts[g]);
-        // Constant text outside the frame, and the first fixed text of the
-        // frame itself, may be found further on: what they skip is outer text.
-        let may_skip = gap.is_none()
-            && (part.region == outside || parts[..i].iter().all(|p| p.region == outside));
-        let placed = side.place(needle, cursor, gap_part).or_else(|| {
-            let any = Part {
-                region: outside,
-                kind: PartKind::Variable(super::Variable {
-                    alphabet: super::Alphabet::Any,
-                    min_len: 0,
-                    max_len: usize::MAX / 4,
-                    content_dependent: true,
-                }),
-            };
-            may_skip
-                .then(|| side.place(needle, cursor, Some(&any)))
-                .flatten()
-        });
+        let next = match parts.get(i + 1).map(|p| &p.kind) {
+            Some(PartKind::Fixed { text }) => Some(text.as_str()),
+            _ => None,
+        };
+        let mut placed = side.place(needle, m.cursor, gap.map(|g| parts[g]), next);
+        if placed.is_none() && gap.is_none() && Some(i) == first_inside {
+            // The frame's first fixed text further on: what lies before it
+            // is outside the frame. Content quoted there may spell the
+            // opener too, so take the first place the rest of the side fits.
+            placed = side.place(needle, m.cursor, Some(&skipped_text()), next);
+            if restartable {
+                let fits = |span: &Range<usize>| {
+                    let from = if forward { span.start } else { span.end };
+                    match_side(text, &parts[i..], forward, from, false)
+                        .mismatch
+                        .is_none()
+                };
+                if let Some(span) = side.candidates(needle, m.cursor).into_iter().find(fits) {
+                    placed = Some(span);
+                }
+            }
+        }
+        if placed.is_none() && part.region == outside {
+            // The constant text outside the frame is not there as
+            // calibrated: skip to the frame itself, and what is skipped is
+            // outer text.
+            if let Some(j) = first_inside {
+                gap = None;
+                i = j;
+                continue;
+            }
+        }
         let Some(span) = placed else {
-            return (
-                spans,
-                cursor,
-                outer,
-                Some(Mismatch {
-                    region: part.region,
-                    part: describe(part),
-                    at: cursor,
-                }),
-            );
+            m.mismatch = Some(Mismatch {
+                region: part.region,
+                part: describe(part),
+                at: m.cursor,
+            });
+            return m;
         };
         let skipped = if forward {
-            cursor..span.start
+            m.cursor..span.start
         } else {
-            span.end..cursor
+            span.end..m.cursor
         };
         match gap {
             Some(g) => {
-                spans[g] = skipped;
                 if parts[g].region.is_outside() {
-                    outer.push(spans[g].clone());
+                    m.outer.push(skipped.clone());
                 }
+                m.spans[g] = skipped;
             }
-            None if !skipped.is_empty() => outer.push(skipped),
+            None if !skipped.is_empty() => m.outer.push(skipped),
             None => {}
         }
         gap = None;
-        cursor = if forward { span.end } else { span.start };
-        spans[i] = span;
+        m.cursor = if forward { span.end } else { span.start };
+        m.spans[i] = span;
+        i += 1;
     }
     if let Some(g) = gap {
-        spans[g] = cursor..cursor;
+        m.spans[g] = m.cursor..m.cursor;
     }
-    (spans, cursor, outer, None)
+    m
 }
 
 impl Layout {
@@ -248,32 +298,25 @@ impl Layout {
     /// its `mismatch` says whether the output fits.
     pub fn matches(&self, framed: &str) -> Match {
         let head: Vec<&Part> = self.head.iter().collect();
-        let (head_spans, head_end, mut outer, head_miss) = match_side(framed, &head, true, 0);
+        let h = match_side(framed, &head, true, 0, true);
         let tail: Vec<&Part> = self.tail.iter().rev().collect();
-        let floor = if head_miss.is_some() { 0 } else { head_end };
-        let (mut tail_spans, tail_start, tail_outer, tail_miss) =
-            match_side(&framed[floor..], &tail, false, framed.len() - floor);
+        let floor = if h.mismatch.is_some() { 0 } else { h.cursor };
+        let t = match_side(&framed[floor..], &tail, false, framed.len() - floor, true);
+        let shift = |r: Range<usize>| r.start + floor..r.end + floor;
+        let mut tail_spans: Vec<Range<usize>> = t.spans.into_iter().map(shift).collect();
         tail_spans.reverse();
-        let tail_spans: Vec<Range<usize>> = tail_spans
-            .into_iter()
-            .map(|r| r.start + floor..r.end + floor)
-            .collect();
-        outer.extend(
-            tail_outer
-                .into_iter()
-                .map(|r| r.start + floor..r.end + floor),
-        );
-        let tail_miss = tail_miss.map(|m| Mismatch {
-            at: m.at + floor,
-            ..m
-        });
-        let content = head_end.min(tail_start + floor)..tail_start + floor;
+        let mut outer = h.outer;
+        outer.extend(t.outer.into_iter().map(shift));
+        let tail_start = t.cursor + floor;
         Match {
-            head: head_spans,
+            head: h.spans,
             tail: tail_spans,
-            content,
+            content: h.cursor.min(tail_start)..tail_start,
             outer_text: outer,
-            mismatch: head_miss.or(tail_miss),
+            mismatch: h.mismatch.or(t.mismatch.map(|m| Mismatch {
+                at: m.at + floor,
+                ..m
+            })),
         }
     }
 }
@@ -347,7 +390,10 @@ mod tests {
         assert_eq!(m.mismatch, None);
         assert_eq!(&out[m.content.clone()], "hi </d> there");
         assert!(m.outer_text.is_empty());
-        assert_eq!(&out[m.own_text(&l)[0].clone()], "Data in <d> tags.\n");
+        assert_eq!(
+            &out[m.own_text(&l, out.len())[0].clone()],
+            "Data in <d> tags.\n"
+        );
         assert_eq!(l.template(), "Data in <d> tags.\n{open:<d id=\"{nonce:hex×8}\">}\nSource: {provenance}\n---\n{content:none}\n{close:</d id=\"{nonce:hex×8}\">}\nEnd.");
     }
 

@@ -90,7 +90,7 @@ fn wrap_checks<'a>(
         }
     };
     let own: Vec<Range<usize>> = match (layout, &matched) {
-        (Some(l), Some(m)) => m.own_text(l),
+        (Some(l), Some(m)) => m.own_text(l, framed.len()),
         _ => Vec::new(),
     };
     let parsed_tag = header::check_tag_integrity(findings, case, profile, request, framed, &own);
@@ -215,7 +215,9 @@ pub fn judge_roundtrip_in(
             Some(Excerpt::cut(ExcerptSource::ReadBody, body, at, at)),
         );
     }
-    read::check_body_delimiters(&mut findings, profile, body);
+    if profile.reader.returns == ReaderReturns::Body {
+        read::check_body_delimiters(&mut findings, profile, body);
+    }
     finish(findings, profile)
 }
 

@@ -6,7 +6,7 @@ use crate::catalogue::{ConcreteCase, Expectation};
 use crate::level::ReaderLevel;
 use crate::oracle::scan::{self, DelimiterKind, LiveDelimiter};
 use crate::oracle::{Check, Excerpt, ExcerptSource, Finding};
-use crate::profile::TargetProfile;
+use crate::profile::{Consumer, ReaderReturns, TargetProfile};
 
 /// Judges a reader's answer to `text`: `body` is what it returned
 /// (`None`: it rejected the text). What must happen depends on
@@ -22,10 +22,12 @@ pub fn judge_read(
     match (case.expect, body) {
         (Expectation::Reject, Some(_)) => {
             let outer = &profile.delimiters.token;
-            for level in ReaderLevel::ALL
-                .into_iter()
-                .filter(|&l| l >= case.min_level)
-            {
+            // A parser reads bytes exactly: a text that is more than one
+            // frame only for a folding reader is one frame to it.
+            let parser = profile.reader.consumer == Consumer::Parser;
+            for level in ReaderLevel::ALL.into_iter().filter(|&l| {
+                l >= case.min_level && !(parser && case.min_level > ReaderLevel::Exact)
+            }) {
                 // Point at the second frame, the usual reason for rejecting.
                 let opens: Vec<LiveDelimiter> =
                     scan::live_delimiters(text, profile.delimiters.syntax, &[outer], level)
@@ -53,7 +55,10 @@ pub fn judge_read(
         ),
         _ => {}
     }
-    if let Some(body) = body {
+    // A reader that returns the decoded content returns whatever the
+    // content was, delimiter text included: the frame kept it dead, and
+    // the content is the caller's, not the model's, to handle.
+    if let Some(body) = body.filter(|_| profile.reader.returns == ReaderReturns::Body) {
         check_body_delimiters(&mut findings, profile, body);
     }
     findings.0
