@@ -14,7 +14,7 @@
 //! let body = encode(BodyEncoding::JsonString, "say \"hi\"\n", "^");
 //! assert_eq!(body, r#""say \"hi\"\n""#);
 //! assert_eq!(decode(BodyEncoding::JsonString, &body, "^").unwrap(), "say \"hi\"\n");
-//! assert_eq!(encode(BodyEncoding::Datamark, "a b\nc", "^"), "a^b^c");
+//! assert_eq!(encode(BodyEncoding::Datamark, "a b\nc", "^"), "a^b\nc");
 //! ```
 
 use base64::Engine as _;
@@ -34,13 +34,14 @@ pub enum DecodeError {
     /// The body decodes to bytes that are not UTF-8.
     #[error("the body decodes to bytes that are not UTF-8")]
     NotUtf8,
-    /// Data-marking cannot be undone: whitespace was replaced.
-    #[error("a data-marked body cannot be decoded; compare it encoded")]
-    Lossy,
+    /// Data-marking with an empty marker cannot be undone.
+    #[error("data-marking needs a non-empty marker")]
+    NoMark,
 }
 
 /// Writes `content` the way `encoding` does. JSON strings carry their
-/// quotes; data-marking replaces every whitespace character with `mark`.
+/// quotes; data-marking replaces every space with `mark` (spotlighting's
+/// data-marking; line breaks stay, so the content's lines survive).
 pub fn encode(encoding: BodyEncoding, content: &str, mark: &str) -> String {
     match encoding {
         BodyEncoding::None => content.to_string(),
@@ -48,22 +49,13 @@ pub fn encode(encoding: BodyEncoding, content: &str, mark: &str) -> String {
         BodyEncoding::JsonString => serde_json::to_string(content).unwrap_or_default(),
         BodyEncoding::HtmlEntities => escape_entities(content),
         BodyEncoding::Base64 => base64::engine::general_purpose::STANDARD.encode(content),
-        BodyEncoding::Datamark => content
-            .chars()
-            .map(|c| {
-                if c.is_whitespace() {
-                    mark.to_string()
-                } else {
-                    c.to_string()
-                }
-            })
-            .collect(),
+        BodyEncoding::Datamark => content.replace(' ', mark),
     }
 }
 
 /// Reads content back from a body written with `encoding`. A JSON body may
 /// come with or without its quotes; base64 may be wrapped in lines.
-pub fn decode(encoding: BodyEncoding, body: &str, _mark: &str) -> Result<String, DecodeError> {
+pub fn decode(encoding: BodyEncoding, body: &str, mark: &str) -> Result<String, DecodeError> {
     match encoding {
         BodyEncoding::None => Ok(body.to_string()),
         BodyEncoding::JsonString => {
@@ -82,12 +74,15 @@ pub fn decode(encoding: BodyEncoding, body: &str, _mark: &str) -> Result<String,
                 .map_err(|e| DecodeError::Base64(e.to_string()))?;
             String::from_utf8(bytes).map_err(|_| DecodeError::NotUtf8)
         }
-        BodyEncoding::Datamark => Err(DecodeError::Lossy),
+        BodyEncoding::Datamark if mark.is_empty() => Err(DecodeError::NoMark),
+        BodyEncoding::Datamark => Ok(body.replace(mark, " ")),
     }
 }
 
 /// Whether `body` carries `content` under `encoding`: it decodes to the
-/// content, or, for the lossy data-marking, equals the content encoded.
+/// content. Data-marking is judged encoded (the body equals the content with
+/// every space replaced by the marker), because a marker already in the
+/// content would decode to a space.
 pub fn faithful(encoding: BodyEncoding, body: &str, content: &str, mark: &str) -> bool {
     match encoding {
         BodyEncoding::Datamark => body == encode(encoding, content, mark),
@@ -199,7 +194,8 @@ mod tests {
             assert_eq!(needless_escape(encoding, &body), Option::None);
         }
         assert!(faithful(Datamark, &encode(Datamark, TEXT, "^"), TEXT, "^"));
-        assert_eq!(decode(Datamark, "a^b", "^"), Err(DecodeError::Lossy));
+        assert_eq!(decode(Datamark, "a^b\nc", "^").unwrap(), "a b\nc");
+        assert_eq!(decode(Datamark, "a^b", ""), Err(DecodeError::NoMark));
     }
 
     #[test]
@@ -216,6 +212,7 @@ mod tests {
         assert!(decode(Base64, "***", "").is_err());
         assert!(!faithful(JsonString, "\"other\"", "text", ""));
         assert!(!faithful(Datamark, "a b", "a b", "^"));
+        assert!(!faithful(Datamark, "a^b^c", "a b\nc", "^"));
     }
 
     #[test]

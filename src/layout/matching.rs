@@ -84,9 +84,17 @@ fn describe(part: &Part) -> String {
     }
 }
 
-/// Whether a gap part may hold `text`. An attribute list holds no bracket
-/// outside quoted values: one there would have ended the tag.
-fn gap_allows(part: &Part, text: &str) -> bool {
+/// Whether a gap part may hold `text`, before the fixed text `needle`. An
+/// attribute list holds neither the bracket that ends its tag (`needle`)
+/// nor its mirror outside quoted values: either would have ended the tag.
+fn gap_allows(part: &Part, text: &str, needle: &str) -> bool {
+    let mirror = |c: char| match c {
+        '>' => '<',
+        ']' => '[',
+        other => other,
+    };
+    let closing: Vec<char> = needle.chars().collect();
+    let barred = |c: char| closing.iter().any(|&b| c == b || c == mirror(b));
     match &part.kind {
         PartKind::Field {
             name: super::FieldName::Attributes,
@@ -98,7 +106,7 @@ fn gap_allows(part: &Part, text: &str) -> bool {
                     Some(q) if c == q => quote = None,
                     Some(_) => {}
                     None if c == '"' || c == '\'' => quote = Some(c),
-                    None if matches!(c, '<' | '>' | '[' | ']') => return false,
+                    None if barred(c) => return false,
                     None => {}
                 }
                 true
@@ -154,7 +162,7 @@ impl Side<'_> {
             } else {
                 &self.text[span.end..cursor]
             };
-            gap.map_or(gap_text.is_empty(), |g| gap_allows(g, gap_text))
+            gap.map_or(gap_text.is_empty(), |g| gap_allows(g, gap_text, needle))
         };
         let continued = |span: &Range<usize>| {
             next.is_none_or(|n| {

@@ -13,6 +13,9 @@ pub(super) enum Shape {
     /// The output is the declared empty output for empty content: nothing
     /// else is judged.
     Empty,
+    /// Non-empty content produced no output at all: that one failure says
+    /// everything, so nothing else is judged.
+    Missing,
     /// The output was matched against the layout.
     Matched(Match),
 }
@@ -25,7 +28,8 @@ pub(super) fn check_layout(
     framed: &str,
 ) -> Shape {
     if profile.frame.empty == EmptyContent::Nothing {
-        let content_empty = request.content.trim().is_empty();
+        // Only the empty string is empty: whitespace-only content is content.
+        let content_empty = request.content.is_empty();
         match (content_empty, framed.trim().is_empty()) {
             (true, true) => return Shape::Empty,
             (true, false) => findings.fidelity(
@@ -40,7 +44,7 @@ pub(super) fn check_layout(
                     "the output is empty for non-empty content".into(),
                     None,
                 );
-                return Shape::Matched(Match::default());
+                return Shape::Missing;
             }
             (false, false) => {}
         }
