@@ -82,6 +82,7 @@ fn wrap_checks<'a>(
                     body: Some(("", 0)),
                 }
             }
+            Shape::Missing => return Framed { body: None },
             Shape::Matched(m) => Some(m),
         },
         None => {
