@@ -15,6 +15,8 @@
 //! ```
 //!
 //! - [`level`]: the reader levels and how each one folds text (the spec).
+//! - [`reader`]: one reader level's rules in one place (fold, lines, names).
+//! - [`grammar`]: delimiter grammars: liveness, rendering, opener parsing.
 //! - [`envelope`]: the reference envelope, the built-in target.
 //! - [`profile`]: target profiles: delimiters, syntax, capabilities.
 //! - [`catalogue`]: loading, validating and instantiating attack cases.
@@ -32,10 +34,12 @@ pub mod catalogue;
 pub mod encoding;
 pub mod envelope;
 pub mod fuzzing;
+pub mod grammar;
 pub mod layout;
 pub mod level;
 pub mod oracle;
 pub mod profile;
+pub mod reader;
 pub mod report;
 pub mod runner;
 pub mod search;

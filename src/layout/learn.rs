@@ -17,9 +17,10 @@ use super::{
 };
 use crate::adapter::WrapRequest;
 use crate::encoding;
+use crate::grammar::{DelimiterKind, LiveDelimiter};
 use crate::level::ReaderLevel;
-use crate::oracle::scan::{self, DelimiterKind};
 use crate::profile::{BodyEncoding, TargetProfile, DEFAULT_DATAMARK};
+use crate::reader::Reader;
 
 const KIND_MARK: &str = "fckindq7";
 const ATTR_MARK: &str = "fcattrq7";
@@ -320,12 +321,17 @@ fn frame_delimiters(
     slot: &Range<usize>,
 ) -> Result<(Range<usize>, usize, Range<usize>), LayoutError> {
     let token = profile.delimiters.token.as_str();
-    let syntax = profile.delimiters.syntax;
-    let level = ReaderLevel::Exact;
-    let live = scan::live_delimiters(framed, syntax, &[token], level);
-    let folded = scan::fold_with_offsets(framed, level);
-    let span = |d: &scan::LiveDelimiter| {
-        crate::oracle::tag_end(&folded, d.end, syntax).map_or(d.start..d.end, |e| d.start..e)
+    let grammar = profile.delimiters.grammar();
+    let folded = Reader::new(ReaderLevel::Exact).fold(framed);
+    let live: Vec<LiveDelimiter> = grammar
+        .live(&folded)
+        .into_iter()
+        .filter(|d| d.token == 0)
+        .collect();
+    let span = |d: &LiveDelimiter| {
+        grammar
+            .delimiter_end(&folded, d)
+            .map_or(d.start..d.end, |e| d.start..e.max(d.end))
     };
     let (opener, token_end) = live
         .iter()

@@ -44,9 +44,7 @@ use crate::level::ReaderLevel;
 mod checks;
 mod regions;
 pub mod scan;
-mod tag;
-
-pub(crate) use tag::tag_end;
+mod view;
 
 pub use checks::{
     calibrate, calibration_request, judge_read, judge_roundtrip, judge_roundtrip_in, judge_wrap,

@@ -9,10 +9,10 @@
 
 use std::ops::Range;
 
-use super::scan::{self, DelimiterKind, LiveDelimiter};
-use super::tag;
-use crate::level::{self, ReaderLevel};
+use crate::grammar::{DelimiterKind, Grammar, LiveDelimiter};
+use crate::level::ReaderLevel;
 use crate::profile::{HeaderSpec, HeaderStyle, TargetProfile};
+use crate::reader::{Folded, Reader};
 
 /// Index of the outer token in `Delimiters::all_tokens`.
 pub(crate) const OUTER: usize = 0;
@@ -39,24 +39,23 @@ pub(crate) struct Regions {
 }
 
 impl Regions {
-    /// Works out the regions of `framed` for a reader at `level`, with the
-    /// live delimiters inside `own` (the framing's own constant text, as a
-    /// layout match found it) not counted: a preamble that names the
+    /// Works out the regions of a framed text, folded by one reader, with
+    /// the live delimiters inside `own` (the framing's own constant text, as
+    /// a layout match found it) not counted: a preamble that names the
     /// delimiter forges nothing.
-    pub(crate) fn excluding(
-        framed: &str,
+    pub(crate) fn at(
+        folded: &Folded<'_>,
+        grammar: &dyn Grammar,
         profile: &TargetProfile,
-        level: ReaderLevel,
         own: &[Range<usize>],
     ) -> Regions {
-        let syntax = profile.delimiters.syntax;
-        let tokens = profile.delimiters.all_tokens();
-        let folded = scan::fold_with_offsets(framed, level);
-        let mut delimiters = scan::live_delimiters_in(&folded, syntax, &tokens, level);
+        let framed = folded.text;
+        let reader = folded.reader;
+        let mut delimiters = grammar.live(folded);
         delimiters.retain(|d| !own.iter().any(|r| r.start <= d.start && d.end <= r.end));
 
         let outer_open = first_open(&delimiters, OUTER, 0);
-        let tag_span = |d: &LiveDelimiter| tag::tag_end(&folded, d.end, syntax).map(|e| d.start..e);
+        let tag_span = |d: &LiveDelimiter| grammar.delimiter_end(folded, d).map(|e| d.start..e);
         let outer_tag = outer_open.as_ref().and_then(tag_span);
         // Where the frame proper starts, even when its tag does not parse.
         let after_outer = match (&outer_tag, &outer_open) {
@@ -82,7 +81,7 @@ impl Regions {
         let header_style = profile.header.style;
         let header_line = match header_style {
             HeaderStyle::None => None,
-            _ => header_end_line(framed, after_outer, level, &profile.header),
+            _ => header_end_line(framed, after_outer, reader, &profile.header),
         };
         let content_start = match (&inner_open, &inner_tag, header_line) {
             (_, Some(t), _) => t.end,
@@ -98,17 +97,20 @@ impl Regions {
             (_, None) => framed.len(),
         };
         let header_start = outer_open.map_or(0, |d| d.start);
-        let content_token = if profile.delimiters.inner.is_some() {
-            INNER
+        let (content_token, content_open) = if profile.delimiters.inner.is_some() {
+            (INNER, inner_open)
         } else {
-            OUTER
+            (OUTER, outer_open)
         };
+        // A closer whose nonce differs from the opener's cannot end the
+        // element for a reader that checks it (a confusable, not a closer).
         let content_end = delimiters
             .iter()
             .find(|d| {
                 d.token == content_token
                     && d.kind == DelimiterKind::Close
                     && d.start >= content_start
+                    && content_open.is_none_or(|o| o.same_nonce(d, folded))
             })
             .map_or(framed.len(), |d| d.start);
 
@@ -130,43 +132,6 @@ fn first_open(delimiters: &[LiveDelimiter], token: usize, from: usize) -> Option
         .copied()
 }
 
-/// The length of the line break starting at byte `at`, if one does, as a
-/// reader at `level` sees line breaks.
-pub(crate) fn line_break_at(text: &str, at: usize, level: ReaderLevel) -> Option<usize> {
-    let c = text[at..].chars().next()?;
-    match (level, c) {
-        (_, '\n') => Some(1),
-        // CRLF is a line break to every reader: a framing that writes its
-        // header with CRLF is not broken for that.
-        (_, '\r') if text[at + 1..].starts_with('\n') => Some(2),
-        (ReaderLevel::Exact, _) => None,
-        (_, '\r') => Some(1),
-        (ReaderLevel::AsciiCaseInsensitive, _) => None,
-        (ReaderLevel::Unicode, '\u{0B}' | '\u{0C}' | '\u{85}' | '\u{2028}' | '\u{2029}') => {
-            Some(c.len_utf8())
-        }
-        (ReaderLevel::Unicode, _) => None,
-    }
-}
-
-/// The first line break at or after `from`: its start and end.
-pub(crate) fn next_line_break(text: &str, from: usize, level: ReaderLevel) -> Option<Range<usize>> {
-    text[from..]
-        .char_indices()
-        .find_map(|(i, _)| line_break_at(text, from + i, level).map(|len| from + i..from + i + len))
-}
-
-/// Whether a line (without its break) reads as blank at `level`.
-fn is_blank(line: &str, level: ReaderLevel) -> bool {
-    match level {
-        ReaderLevel::Exact => line.is_empty(),
-        ReaderLevel::AsciiCaseInsensitive => line.chars().all(|c| c == ' ' || c == '\t'),
-        ReaderLevel::Unicode => line
-            .chars()
-            .all(|c| c.is_whitespace() || level::is_ignorable(c)),
-    }
-}
-
 /// Where the header ends for a reader at `level`: the start of the line
 /// that ends it (a blank line, the separator line) or of the first line
 /// after a fixed-size header. Header lines start after the line the opening
@@ -175,19 +140,20 @@ fn is_blank(line: &str, level: ReaderLevel) -> bool {
 fn header_end_line(
     text: &str,
     tag_end: usize,
-    level: ReaderLevel,
+    reader: Reader,
     header: &HeaderSpec,
 ) -> Option<usize> {
-    let mut line_start = next_line_break(text, tag_end, level)?.end;
+    let level = reader.level();
+    let mut line_start = reader.next_line_break(text, tag_end)?.end;
     let mut counted = 0;
     loop {
         if header.style == HeaderStyle::Lines && Some(counted) == header.lines {
             return Some(line_start);
         }
-        let brk = next_line_break(text, line_start, level)?;
+        let brk = reader.next_line_break(text, line_start)?;
         let line = &text[line_start..brk.start];
         let ends = match header.style {
-            HeaderStyle::BlankLine => is_blank(line, level),
+            HeaderStyle::BlankLine => reader.is_blank(line),
             HeaderStyle::Separator => header
                 .separator
                 .as_deref()
@@ -205,7 +171,12 @@ fn header_end_line(
 /// The first blank line after the opening tag's line (see [`header_end_line`]).
 #[cfg(test)]
 fn first_blank_line(text: &str, tag_end: usize, level: ReaderLevel) -> Option<usize> {
-    header_end_line(text, tag_end, level, &HeaderStyle::BlankLine.into())
+    header_end_line(
+        text,
+        tag_end,
+        Reader::new(level),
+        &HeaderStyle::BlankLine.into(),
+    )
 }
 
 /// Whether `line` reads as the header separator at `level`: byte-equal for
@@ -218,7 +189,7 @@ fn is_separator(line: &str, separator: &str, level: ReaderLevel) -> bool {
             .trim_matches([' ', '\t'])
             .eq_ignore_ascii_case(separator.trim()),
         ReaderLevel::Unicode => {
-            let fold = |t: &str| level::fold_str(t, level);
+            let fold = |t: &str| Reader::new(level).fold_str(t);
             fold(line).trim() == fold(separator).trim()
         }
     }
@@ -230,23 +201,6 @@ mod tests {
     use ReaderLevel::{AsciiCaseInsensitive as Ci, Exact, Unicode};
 
     #[test]
-    fn line_breaks_widen_with_the_level() {
-        let breaks = |text: &str, level| {
-            let mut found = Vec::new();
-            let mut from = 0;
-            while let Some(b) = next_line_break(text, from, level) {
-                from = b.end;
-                found.push(b);
-            }
-            found
-        };
-        let text = "a\nb\r\nc\rd\u{2028}e\u{0B}f";
-        assert_eq!(breaks(text, Exact), vec![1..2, 3..5]);
-        assert_eq!(breaks(text, Ci), vec![1..2, 3..5, 6..7]);
-        assert_eq!(breaks(text, Unicode), vec![1..2, 3..5, 6..7, 8..11, 12..13]);
-    }
-
-    #[test]
     fn separator_and_fixed_line_headers() {
         let sep = HeaderSpec {
             style: HeaderStyle::Separator,
@@ -254,24 +208,27 @@ mod tests {
             ..HeaderSpec::default()
         };
         let text = "<t>\nSource: x\n---\nbody";
-        assert_eq!(header_end_line(text, 3, Exact, &sep), Some(14));
+        assert_eq!(header_end_line(text, 3, Reader::new(Exact), &sep), Some(14));
         let spaced = "<t>\nSource: x\n --- \nbody";
-        assert_eq!(header_end_line(spaced, 3, Exact, &sep), None);
-        assert_eq!(header_end_line(spaced, 3, Ci, &sep), Some(14));
+        assert_eq!(header_end_line(spaced, 3, Reader::new(Exact), &sep), None);
+        assert_eq!(header_end_line(spaced, 3, Reader::new(Ci), &sep), Some(14));
         let wide = "<t>\nSource: x\n\u{FF0D}\u{FF0D}\u{FF0D}\nbody";
-        assert_eq!(header_end_line(wide, 3, Ci, &sep), None);
-        assert_eq!(header_end_line(wide, 3, Unicode, &sep), Some(14));
+        assert_eq!(header_end_line(wide, 3, Reader::new(Ci), &sep), None);
+        assert_eq!(
+            header_end_line(wide, 3, Reader::new(Unicode), &sep),
+            Some(14)
+        );
         let lines = HeaderSpec {
             style: HeaderStyle::Lines,
             lines: Some(2),
             ..HeaderSpec::default()
         };
         assert_eq!(
-            header_end_line("<t>\na\nb\nbody", 3, Exact, &lines),
+            header_end_line("<t>\na\nb\nbody", 3, Reader::new(Exact), &lines),
             Some(8)
         );
         assert_eq!(
-            header_end_line("<t>\na\rb\nc\nbody", 3, Ci, &lines),
+            header_end_line("<t>\na\rb\nc\nbody", 3, Reader::new(Ci), &lines),
             Some(8)
         );
     }

@@ -23,7 +23,6 @@ use super::summary::Summary;
 use crate::catalogue::Category;
 use crate::level::ReaderLevel;
 use crate::oracle::{ExcerptSource, Finding};
-use crate::profile::Syntax;
 use crate::runner::{CaseResult, LayoutReport, Outcome, RunResult, Verdict};
 
 /// Longest run-supplied text shown in Markdown or on the terminal, in bytes.
@@ -294,10 +293,7 @@ fn write_target(out: &mut String, run: &RunResult) {
     if !target.language.is_empty() {
         let _ = writeln!(out, "- language: {}", md_inline(&target.language));
     }
-    let syntax = match delimiters.syntax {
-        Syntax::XmlTag => "xml-tag",
-        Syntax::BracketMarker => "bracket-marker",
-    };
+    let syntax = delimiters.grammar.name();
     let _ = writeln!(
         out,
         "- delimiters: {syntax}, token {}",

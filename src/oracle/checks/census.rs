@@ -6,11 +6,13 @@ use std::ops::Range;
 
 use super::findings::{framed_excerpt, token_name, Findings};
 use crate::catalogue::{ConcreteCase, Field};
+use crate::grammar::{DelimiterKind, LiveDelimiter};
 use crate::level::ReaderLevel;
 use crate::oracle::regions::{Regions, INNER, OUTER};
-use crate::oracle::scan::{DelimiterKind, LiveDelimiter};
+use crate::oracle::view::View;
 use crate::oracle::Check;
 use crate::profile::TargetProfile;
+use crate::reader::Folded;
 
 /// The delimiters the framing itself must have written, at one level.
 struct Expected {
@@ -20,8 +22,18 @@ struct Expected {
     inner_close: Option<LiveDelimiter>,
 }
 
-fn expected_delimiters(profile: &TargetProfile, delimiters: &[LiveDelimiter]) -> Expected {
+/// The frame's own delimiters: the first opener, and the last closer after
+/// it that carries the same nonce (a closer with another value cannot
+/// close the frame for a reader that checks it).
+fn expected_delimiters(
+    profile: &TargetProfile,
+    delimiters: &[LiveDelimiter],
+    folded: &Folded<'_>,
+) -> Expected {
     let is = |d: &&LiveDelimiter, token, kind| d.token == token && d.kind == kind;
+    let pairs = |open: Option<LiveDelimiter>, d: &LiveDelimiter| {
+        open.is_none_or(|o| o.same_nonce(d, folded))
+    };
     let outer_open = delimiters
         .iter()
         .find(|d| is(d, OUTER, DelimiterKind::Open))
@@ -30,7 +42,9 @@ fn expected_delimiters(profile: &TargetProfile, delimiters: &[LiveDelimiter]) ->
     let outer_close = delimiters
         .iter()
         .rev()
-        .find(|d| is(d, OUTER, DelimiterKind::Close) && d.start >= after_open)
+        .find(|d| {
+            is(d, OUTER, DelimiterKind::Close) && d.start >= after_open && pairs(outer_open, d)
+        })
         .copied();
     let before_close = outer_close.map_or(usize::MAX, |d| d.start);
     let (mut inner_open, mut inner_close) = (None, None);
@@ -49,6 +63,7 @@ fn expected_delimiters(profile: &TargetProfile, delimiters: &[LiveDelimiter]) ->
                 is(d, INNER, DelimiterKind::Close)
                     && d.start >= after_inner
                     && d.end <= before_close
+                    && pairs(inner_open, d)
             })
             .copied();
     }
@@ -60,14 +75,9 @@ fn expected_delimiters(profile: &TargetProfile, delimiters: &[LiveDelimiter]) ->
     }
 }
 
-pub(super) fn check_census(
-    findings: &mut Findings,
-    profile: &TargetProfile,
-    framed: &str,
-    level: ReaderLevel,
-    regions: &Regions,
-) {
-    let expected = expected_delimiters(profile, &regions.delimiters);
+pub(super) fn check_census(findings: &mut Findings, profile: &TargetProfile, view: &View<'_>) {
+    let (framed, level, regions) = (view.folded.text, view.level(), &view.regions);
+    let expected = expected_delimiters(profile, &regions.delimiters, &view.folded);
     let mut wanted = vec![
         (OUTER, DelimiterKind::Open, expected.outer_open),
         (OUTER, DelimiterKind::Close, expected.outer_close),
@@ -91,10 +101,21 @@ pub(super) fn check_census(
         }
     }
     let real: Vec<LiveDelimiter> = wanted.iter().filter_map(|(_, _, d)| *d).collect();
+    // A marker whose nonce differs from the frame's is a confusable, not a
+    // delimiter of this frame: the nonce checks judge those, never as a
+    // breakout (docs/profile-v2.md, "Nonces").
+    let own_nonce = |d: &LiveDelimiter| {
+        let opener = match d.token {
+            OUTER => expected.outer_open,
+            INNER => expected.inner_open,
+            _ => None,
+        };
+        opener.is_none_or(|o| o.same_nonce(d, &view.folded))
+    };
     let intruders: Vec<&LiveDelimiter> = regions
         .delimiters
         .iter()
-        .filter(|d| !real.contains(d))
+        .filter(|d| !real.contains(d) && own_nonce(d))
         .collect();
     if let Some(first) = intruders.first() {
         let count = intruders.len();

@@ -4,8 +4,8 @@
 use super::findings::{framed_excerpt, Findings};
 use crate::adapter::WrapRequest;
 use crate::encoding;
+use crate::grammar::ParsedOpener;
 use crate::oracle::regions::Regions;
-use crate::oracle::tag::{self, ParsedTag};
 use crate::oracle::Check;
 use crate::profile::{BodyEncoding, Capability, TargetProfile};
 
@@ -90,7 +90,7 @@ pub(super) fn check_attribute_fidelity(
     profile: &TargetProfile,
     request: &WrapRequest,
     framed: &str,
-    tag: &ParsedTag,
+    tag: &ParsedOpener,
 ) {
     let value_of = |name: &str| {
         tag.attributes
@@ -102,7 +102,7 @@ pub(super) fn check_attribute_fidelity(
         for (key, value) in request
             .attributes
             .iter()
-            .filter(|(k, _)| tag::is_plain_name(k))
+            .filter(|(k, _)| crate::profile::is_plain_attribute_name(k))
         {
             if let Some((written, at)) = value_of(key) {
                 if written != value {

@@ -7,12 +7,13 @@ use std::ops::Range;
 use super::findings::{framed_excerpt, Findings};
 use crate::adapter::WrapRequest;
 use crate::catalogue::{ConcreteCase, Expectation};
+use crate::grammar::{DelimiterKind, ParsedOpener};
 use crate::level::ReaderLevel;
-use crate::oracle::regions::Regions;
-use crate::oracle::scan::{self, DelimiterKind};
-use crate::oracle::tag::{self, ParsedTag};
+use crate::oracle::regions::{Regions, INNER, OUTER};
+use crate::oracle::view::Views;
 use crate::oracle::Check;
-use crate::profile::{Capability, TargetProfile};
+use crate::profile::{is_plain_attribute_name, Capability, TargetProfile};
+use crate::reader::Reader;
 
 /// The first line break (as `level` reads line breaks) inside a quoted value
 /// of the tag at `span`. Breaks between attributes are the framing's own
@@ -29,7 +30,7 @@ fn line_break_in_quoted_value(
             None if c == '"' || c == '\'' => quote = Some(c),
             Some(q) if c == q => quote = None,
             Some(_) => {
-                if let Some(len) = crate::oracle::regions::line_break_at(framed, at, level) {
+                if let Some(len) = Reader::new(level).line_break_at(framed, at) {
                     return Some(at..at + len);
                 }
             }
@@ -80,20 +81,26 @@ pub(super) fn check_tag_integrity(
     case: &ConcreteCase,
     profile: &TargetProfile,
     request: &WrapRequest,
-    framed: &str,
-    own: &[Range<usize>],
-) -> Option<ParsedTag> {
-    let level = ReaderLevel::Exact;
-    let syntax = profile.delimiters.syntax;
+    views: &Views<'_>,
+) -> Option<ParsedOpener> {
+    let grammar = &*views.grammar;
+    if !grammar.opener_has_attributes() {
+        return None;
+    }
+    let exact = views.exact();
+    let framed = exact.folded.text;
     let token = profile.attribute_token();
-    // The framing's own constant text (a preamble naming the tag) is not the tag.
-    let open = scan::live_delimiters(framed, syntax, &[token], level)
-        .into_iter()
-        .find(|d| {
-            d.kind == DelimiterKind::Open
-                && !own.iter().any(|r| r.start <= d.start && d.end <= r.end)
-        })?;
-    let parsed = match tag::parse_attributes(framed, open.start..open.end, syntax) {
+    let index = if token == profile.delimiters.token {
+        OUTER
+    } else {
+        INNER
+    };
+    let open = exact
+        .regions
+        .delimiters
+        .iter()
+        .find(|d| d.token == index && d.kind == DelimiterKind::Open)?;
+    let parsed = match grammar.parse_opener(framed, open) {
         Ok(parsed) => parsed,
         Err(error) => {
             findings.security_everywhere(
@@ -142,7 +149,7 @@ pub(super) fn check_tag_integrity(
         }
     }
     if case.expect == Expectation::Faithful {
-        for key in supplied.iter().filter(|k| tag::is_plain_name(k)) {
+        for key in supplied.iter().filter(|k| is_plain_attribute_name(k)) {
             if !seen.contains(&key.as_str()) {
                 findings.fidelity(
                     Check::TagIntegrity,

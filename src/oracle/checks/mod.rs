@@ -21,6 +21,7 @@ pub use read::judge_read;
 use std::ops::Range;
 
 use super::regions::Regions;
+use super::view::Views;
 use super::{Check, CheckClass, Excerpt, ExcerptSource, Finding};
 use crate::adapter::WrapRequest;
 use crate::catalogue::{ConcreteCase, Expectation};
@@ -85,30 +86,32 @@ fn wrap_checks<'a>(
             Shape::Missing => return Framed { body: None },
             Shape::Matched(m) => Some(m),
         },
-        None => {
-            shape::check_frame_shape(findings, profile, framed);
-            None
-        }
+        None => None,
     };
     let own: Vec<Range<usize>> = match (layout, &matched) {
         (Some(l), Some(m)) => m.own_text(l, framed.len()),
         _ => Vec::new(),
     };
-    let parsed_tag = header::check_tag_integrity(findings, case, profile, request, framed, &own);
-    for level in levels(profile) {
-        let regions = Regions::excluding(framed, profile, level, &own);
-        census::check_census(findings, profile, framed, level, &regions);
-        census::check_canary(findings, case, framed, level, &regions);
-        header::check_header_lines(findings, framed, level, &regions);
+    let views = Views::excluding(framed, profile, &own);
+    if layout.is_none() {
+        shape::check_frame_shape(findings, &views, framed);
     }
-    let exact = Regions::excluding(framed, profile, ReaderLevel::Exact, &own);
-    let body = body_of(profile, layout, matched.as_ref(), framed, &exact);
+    let parsed_tag = header::check_tag_integrity(findings, case, profile, request, &views);
+    let judged = levels(profile);
+    for view in views.levels.iter().filter(|v| judged.contains(&v.level())) {
+        let (level, regions) = (view.level(), &view.regions);
+        census::check_census(findings, profile, view);
+        census::check_canary(findings, case, framed, level, regions);
+        header::check_header_lines(findings, framed, level, regions);
+    }
+    let exact = &views.exact().regions;
+    let body = body_of(profile, layout, matched.as_ref(), framed, exact);
     if case.expect == Expectation::Faithful {
         let (encoding, mark) = layout.map_or((BodyEncoding::None, "^"), |l| {
             (l.encoding, l.datamark.as_str())
         });
         fidelity::check_body_fidelity(findings, request, framed, body, encoding, mark);
-        fidelity::check_provenance_fidelity(findings, profile, request, framed, &exact);
+        fidelity::check_provenance_fidelity(findings, profile, request, framed, exact);
         if let Some(tag) = &parsed_tag {
             fidelity::check_attribute_fidelity(findings, profile, request, framed, tag);
         }
@@ -217,7 +220,7 @@ pub fn judge_roundtrip_in(
         );
     }
     if profile.reader.returns == ReaderReturns::Body {
-        read::check_body_delimiters(&mut findings, profile, body);
+        read::check_body_delimiters(&mut findings, &*profile.delimiters.grammar(), body);
     }
     finish(findings, profile)
 }

@@ -3,10 +3,12 @@
 
 use super::findings::Findings;
 use crate::catalogue::{ConcreteCase, Expectation};
+use crate::grammar::{DelimiterKind, Grammar, LiveDelimiter};
 use crate::level::ReaderLevel;
-use crate::oracle::scan::{self, DelimiterKind, LiveDelimiter};
+use crate::oracle::regions::OUTER;
 use crate::oracle::{Check, Excerpt, ExcerptSource, Finding};
 use crate::profile::{Consumer, ReaderReturns, TargetProfile};
+use crate::reader::Reader;
 
 /// Judges a reader's answer to `text`: `body` is what it returned
 /// (`None`: it rejected the text). What must happen depends on
@@ -19,21 +21,22 @@ pub fn judge_read(
     body: Option<&str>,
 ) -> Vec<Finding> {
     let mut findings = Findings::default();
+    let grammar = profile.delimiters.grammar();
     match (case.expect, body) {
         (Expectation::Reject, Some(_)) => {
-            let outer = &profile.delimiters.token;
             // A parser reads bytes exactly: a text that is more than one
             // frame only for a folding reader is one frame to it.
             let parser = profile.reader.consumer == Consumer::Parser;
-            for level in ReaderLevel::ALL.into_iter().filter(|&l| {
-                l >= case.min_level && !(parser && case.min_level > ReaderLevel::Exact)
+            for reader in Reader::all().filter(|r| {
+                r.level() >= case.min_level && !(parser && case.min_level > ReaderLevel::Exact)
             }) {
+                let level = reader.level();
                 // Point at the second frame, the usual reason for rejecting.
-                let opens: Vec<LiveDelimiter> =
-                    scan::live_delimiters(text, profile.delimiters.syntax, &[outer], level)
-                        .into_iter()
-                        .filter(|d| d.kind == DelimiterKind::Open)
-                        .collect();
+                let opens: Vec<LiveDelimiter> = grammar
+                    .live(&reader.fold(text))
+                    .into_iter()
+                    .filter(|d| d.token == OUTER && d.kind == DelimiterKind::Open)
+                    .collect();
                 let at = opens.get(1).map_or(0..0, |d| d.start..d.end);
                 findings.security(
                     Check::ReaderVerdict,
@@ -59,16 +62,15 @@ pub fn judge_read(
     // content was, delimiter text included: the frame kept it dead, and
     // the content is the caller's, not the model's, to handle.
     if let Some(body) = body.filter(|_| profile.reader.returns == ReaderReturns::Body) {
-        check_body_delimiters(&mut findings, profile, body);
+        check_body_delimiters(&mut findings, &*grammar, body);
     }
     findings.0
 }
 
-pub(super) fn check_body_delimiters(findings: &mut Findings, profile: &TargetProfile, body: &str) {
-    let tokens = profile.delimiters.all_tokens();
-    for level in ReaderLevel::ALL {
-        let live = scan::live_delimiters(body, profile.delimiters.syntax, &tokens, level);
-        if let Some(first) = live.first() {
+pub(super) fn check_body_delimiters(findings: &mut Findings, grammar: &dyn Grammar, body: &str) {
+    for reader in Reader::all() {
+        let level = reader.level();
+        if let Some(first) = grammar.live(&reader.fold(body)).first() {
             findings.security(
                 Check::ReaderVerdict,
                 level,
