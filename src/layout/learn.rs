@@ -17,7 +17,7 @@ use super::{
 };
 use crate::adapter::WrapRequest;
 use crate::encoding;
-use crate::grammar::{DelimiterKind, LiveDelimiter};
+use crate::grammar::{DelimiterKind, GrammarKind, LiveDelimiter};
 use crate::level::ReaderLevel;
 use crate::profile::{BodyEncoding, TargetProfile, DEFAULT_DATAMARK};
 use crate::reader::Reader;
@@ -188,9 +188,17 @@ pub fn learn(
         &window(&head_segments, opener.end..slot.start),
         &head_region,
     ));
+    if profile.delimiters.grammar == GrammarKind::Fence {
+        head = fence_runs(head);
+    }
     let tail = to_parts(w1, slot.end, &tail_segments, &|r| {
         region_of(r, &closer, [Region::Footer, Region::Closer, Region::After])
     });
+    let tail = if profile.delimiters.grammar == GrammarKind::Fence {
+        fence_runs(tail)
+    } else {
+        tail
+    };
     let padding = match profile.padding_override() {
         Some(declared) => Padding {
             lead: declared.into(),
@@ -295,6 +303,42 @@ fn find_slot(
         span = start - 1..end + 1;
     }
     Ok(encoding::faithful(encoding, &framed[span.clone()], content, mark).then_some(span))
+}
+
+/// A fence's backtick or tilde run is as long as the content needs (a
+/// careful framing lengthens it past any run in the content): the run at
+/// the start of each fence delimiter becomes a variable part.
+fn fence_runs(parts: Vec<Part>) -> Vec<Part> {
+    let mut out = Vec::with_capacity(parts.len() + 2);
+    for part in parts {
+        let PartKind::Fixed { text } = &part.kind else {
+            out.push(part);
+            continue;
+        };
+        let run = text.chars().take_while(|&c| c == '`' || c == '~').count();
+        if !part.region.is_delimiter() || run < 3 {
+            out.push(part);
+            continue;
+        }
+        out.push(Part {
+            region: part.region,
+            kind: PartKind::Variable(Variable {
+                alphabet: Alphabet::Fence,
+                min_len: 3,
+                max_len: 256,
+                content_dependent: false,
+            }),
+        });
+        if run < text.len() {
+            out.push(Part {
+                region: part.region,
+                kind: PartKind::Fixed {
+                    text: text[run..].to_string(),
+                },
+            });
+        }
+    }
+    out
 }
 
 /// Clips segments to `range`.
@@ -430,12 +474,30 @@ fn fixed_parts(
 }
 
 /// Pushes `framed[range]` as fixed parts, split where the region changes.
+/// A named header line left empty in calibration (`From: `) is a field the
+/// probes did not fill: its value becomes a field part.
 fn push_fixed(
     framed: &str,
     range: Range<usize>,
     region: &dyn Fn(&Range<usize>) -> Region,
     parts: &mut Vec<Part>,
 ) {
+    if let Some(at) = empty_header_value(framed, range.clone(), region) {
+        push_fixed(framed, range.start..at, region, parts);
+        let name = field_context(framed, at);
+        parts.push(Part {
+            region: Region::Header,
+            kind: PartKind::Field {
+                name: FieldName::Attribute(match &name {
+                    FieldContext::HeaderLine(n) => n.clone(),
+                    _ => String::new(),
+                }),
+                context: name,
+            },
+        });
+        push_fixed(framed, at..range.end, region, parts);
+        return;
+    }
     let mut start = range.start;
     for (i, _) in framed[range.clone()].char_indices() {
         let at = range.start + i;
@@ -447,6 +509,33 @@ fn push_fixed(
     if start < range.end {
         parts.push(fixed(framed, start..range.end, region));
     }
+}
+
+/// The end of the first `Name: ` header line with an empty value in
+/// `framed[range]`, when the range lies in the header.
+fn empty_header_value(
+    framed: &str,
+    range: Range<usize>,
+    region: &dyn Fn(&Range<usize>) -> Region,
+) -> Option<usize> {
+    if range.is_empty() || region(&range) != Region::Header {
+        return None;
+    }
+    let text = &framed[range.clone()];
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let at = range.start + offset + line.trim_end_matches(['\n', '\r']).len();
+        offset += line.len();
+        let bare = line.trim_end_matches(['\n', '\r']);
+        let starts_line = range.start + offset - line.len() == 0
+            || framed[..range.start + offset - line.len()].ends_with('\n');
+        if starts_line && bare.ends_with(": ") && line.ends_with('\n') && at < range.end {
+            if let FieldContext::HeaderLine(_) = field_context(framed, at) {
+                return Some(at);
+            }
+        }
+    }
+    None
 }
 
 fn fixed(framed: &str, range: Range<usize>, region: &dyn Fn(&Range<usize>) -> Region) -> Part {

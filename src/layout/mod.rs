@@ -141,6 +141,8 @@ pub enum Alphabet {
     Alnum,
     /// Letters, digits, `-`, `_`, `+`, `/`, `=`.
     Base64,
+    /// Backticks and tildes (a markdown fence run, lengthened per call).
+    Fence,
     /// Any characters but line breaks.
     Any,
 }
@@ -175,6 +177,7 @@ impl Alphabet {
             Alphabet::Base64 => {
                 c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '+' | '/' | '=')
             }
+            Alphabet::Fence => matches!(c, '`' | '~'),
             Alphabet::Any => !matches!(c, '\n' | '\r'),
         }
     }
@@ -186,6 +189,7 @@ impl Alphabet {
             Alphabet::Uuid => "uuid",
             Alphabet::Alnum => "alnum",
             Alphabet::Base64 => "base64url",
+            Alphabet::Fence => "fence-run",
             Alphabet::Any => "any",
         }
     }

@@ -4,9 +4,10 @@
 
 use super::findings::{framed_excerpt, Findings};
 use crate::adapter::WrapRequest;
-use crate::layout::{Layout, Match};
+use crate::layout::{FieldContext, Layout, Match, PartKind};
 use crate::oracle::Check;
 use crate::profile::{EmptyContent, TargetProfile};
+use crate::reader::Reader;
 
 /// What the layout checks concluded.
 pub(super) enum Shape {
@@ -72,7 +73,38 @@ pub(super) fn check_layout(
             framed_excerpt(framed, first.clone()),
         );
     }
+    check_header_fields(findings, layout, &matched, framed);
     Shape::Matched(matched)
+}
+
+/// A header field's value holds no line break, as each reader reads line
+/// breaks: a break there ends the field's line early and lets the rest of
+/// the value pass for another header line (a forged `From:`, a separator).
+fn check_header_fields(findings: &mut Findings, layout: &Layout, matched: &Match, framed: &str) {
+    let spans = matched.head.iter().chain(matched.tail.iter());
+    for (part, span) in layout.parts().zip(spans) {
+        let PartKind::Field {
+            context: FieldContext::HeaderLine(line),
+            ..
+        } = &part.kind
+        else {
+            continue;
+        };
+        for reader in Reader::all() {
+            let Some(brk) = reader
+                .next_line_break(framed, span.start)
+                .filter(|b| b.end <= span.end)
+            else {
+                continue;
+            };
+            findings.security(
+                Check::HeaderIntegrity,
+                reader.level(),
+                format!("the value of the `{line}` header line contains a line break"),
+                framed_excerpt(framed, brk),
+            );
+        }
+    }
 }
 
 fn region_name(region: crate::layout::Region) -> &'static str {
