@@ -102,6 +102,15 @@ enum Command {
     /// The Python and Node adapter helpers, built into framecheck: copy them
     /// next to your adapter, or print one.
     Helpers(HelpersArgs),
+    /// Calibrate an adapter and print a proposed, commented profile:
+    /// `framecheck init -- python3 my_adapter.py`, or `framecheck init PROFILE`.
+    Init {
+        /// An existing profile whose adapter and delimiters to use.
+        profile: Option<PathBuf>,
+        /// The adapter's command line, after `--`.
+        #[arg(last = true)]
+        command: Vec<String>,
+    },
 }
 
 #[derive(clap::Args)]
@@ -210,6 +219,7 @@ fn main() -> ExitCode {
         Command::Ids { write } => ids(write),
         Command::Matrix(args) => matrix(args),
         Command::Helpers(args) => write_helpers(args),
+        Command::Init { profile, command } => init(profile, command),
     };
     match result {
         Ok(code) => ExitCode::from(code),
@@ -776,4 +786,15 @@ fn matrix(args: MatrixArgs) -> Result<u8> {
         out!("wrote {}", path.display());
     }
     Ok(if failed { EXIT_HARNESS } else { EXIT_PASS })
+}
+
+fn init(profile: Option<PathBuf>, command: Vec<String>) -> Result<u8> {
+    use framecheck::layout::init;
+    let yaml = match (profile, command.is_empty()) {
+        (Some(path), true) => init::propose_for_profile(&TargetProfile::load(&path)?)?,
+        (None, false) => init::propose_for_command(command, &std::env::current_dir()?)?,
+        _ => bail!("give either a profile path or an adapter command after `--`"),
+    };
+    out!("{}", yaml.trim_end());
+    Ok(0)
 }

@@ -45,6 +45,7 @@ fn run_of(results: Vec<CaseResult>) -> RunResult {
             filters: vec![],
             harness_error: None,
             manifest: None,
+            layout: None,
         },
         results,
     }

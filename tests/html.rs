@@ -119,6 +119,7 @@ fn hostile_run(name: &str) -> RunResult {
             filters: vec![HOSTILE.to_string()],
             harness_error: Some(HOSTILE.to_string()),
             manifest: None,
+            layout: None,
         },
         results: vec![
             breakout(),

@@ -99,6 +99,7 @@ fn run(level: ReaderLevel, results: Vec<CaseResult>) -> RunResult {
             filters: vec![],
             harness_error: None,
             manifest: None,
+            layout: None,
         },
         results,
     }

@@ -30,7 +30,7 @@ use crate::catalogue::ConcreteCase;
 use crate::level::ReaderLevel;
 use crate::manifest::Manifest;
 use crate::profile::TargetProfile;
-use crate::runner::{CaseResult, Evidence, Outcome, RunMeta, RunResult, Verdict};
+use crate::runner::{CaseResult, Evidence, LayoutReport, Outcome, RunMeta, RunResult, Verdict};
 
 /// The schema name and version written into every report.
 pub const SCHEMA: &str = "framecheck-report/1.1";
@@ -177,6 +177,8 @@ struct ReportOut<'a> {
     /// Written only when the run's timings were dropped (`--reproducible`).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     timings_omitted: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    layout: &'a Option<LayoutReport>,
     status: &'static str,
     exit_code: i32,
     summary: Summary,
@@ -200,6 +202,7 @@ struct ReportIn {
     harness_error: Option<String>,
     #[serde(default)]
     manifest: Option<Manifest>,
+    layout: Option<LayoutReport>,
     results: Vec<CaseIn>,
 }
 
@@ -258,6 +261,7 @@ pub fn render_with_baseline(run: &RunResult, baseline: Option<&BaselineDiff>) ->
         harness_error: super::summary::harness_error(run),
         manifest: &meta.manifest,
         timings_omitted: super::timings_omitted(meta),
+        layout: &meta.layout,
         status: summary.status(),
         exit_code: summary.exit_code(),
         summary,
@@ -311,6 +315,7 @@ pub fn parse(text: &str) -> Result<RunResult, ParseError> {
             filters: report.filters,
             harness_error: None,
             manifest: report.manifest,
+            layout: report.layout,
         },
         results,
     };

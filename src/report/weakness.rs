@@ -40,11 +40,12 @@ use crate::runner::{CaseResult, Outcome, RunResult, Verdict};
 /// The order in which a failing case's checks are considered for its
 /// primary check: root causes before their consequences, security before
 /// fidelity.
-pub const PRIMARY_ORDER: [Check; 8] = [
+pub const PRIMARY_ORDER: [Check; 9] = [
     Check::DelimiterCensus,
     Check::TagIntegrity,
     Check::HeaderIntegrity,
     Check::CanaryContainment,
+    Check::OuterText,
     Check::FrameShape,
     Check::ReaderVerdict,
     Check::Roundtrip,
@@ -222,6 +223,7 @@ impl WeaknessKey {
                         "moves the header boundary or puts a line break in it"
                     }
                     Check::FrameShape => "breaks the frame's shape",
+                    Check::OuterText => "is written outside the frame",
                     Check::ReaderVerdict => "is accepted by the reader when it must be rejected",
                     Check::Roundtrip => "does not read back as it was written",
                     Check::Fidelity => "is changed or refused although it is ordinary",
