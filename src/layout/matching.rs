@@ -257,6 +257,11 @@ fn match_side(
                 }
             }
         }
+        if placed.is_none() && gap.is_none() && part.region == outside {
+            // Constant text outside the frame found further on: what it
+            // skips is outer text.
+            placed = side.place(needle, m.cursor, Some(&skipped_text()), next);
+        }
         if placed.is_none() && part.region == outside {
             // The constant text outside the frame is not there as
             // calibrated: skip to the frame itself, and what is skipped is
