@@ -99,9 +99,7 @@ pub fn needless_escape(encoding: BodyEncoding, body: &str) -> Option<std::ops::R
     }
     let mut from = 0;
     while let Some(amp) = body[from..].find('&').map(|i| from + i) {
-        let Some(semi) = body[amp..].find(';').map(|i| amp + i) else {
-            return None;
-        };
+        let semi = body[amp..].find(';').map(|i| amp + i)?;
         let decoded = decode_entities(&body[amp..=semi]);
         let mut chars = decoded.chars();
         if let (Some(c), None) = (chars.next(), chars.next()) {

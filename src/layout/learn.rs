@@ -348,7 +348,7 @@ fn window(segments: &[Segment], range: Range<usize>) -> Vec<Segment> {
         .filter_map(|s| {
             let start = s.range.start.max(range.start);
             let end = s.range.end.min(range.end);
-            (start < end).then(|| Segment {
+            (start < end).then_some(Segment {
                 range: start..end,
                 changed: s.changed,
             })
@@ -559,7 +559,7 @@ pub(super) fn kind_attribute(framed: &str) -> Option<String> {
 /// the header line name; empty when neither can be read.
 fn attribute_key(framed: &str, at: usize) -> String {
     let before = framed[..at].trim_end_matches(['"', '\'']);
-    let before = before.trim_end_matches(|c: char| c == '=' || c == ' ');
+    let before = before.trim_end_matches(['=', ' ']);
     let name: String = before
         .chars()
         .rev()
