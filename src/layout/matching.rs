@@ -40,24 +40,17 @@ pub struct Match {
 }
 
 impl Match {
-    /// Spans of the framing's own constant text (fixed parts outside its
-    /// delimiters): never a forged delimiter, even where it names one.
-    ///
-    /// Everything before the opener and after the closer is counted here
-    /// too: text there that is not the calibrated constant is judged by
-    /// `frame.outer-text` alone, not again as forged delimiters.
+    /// Spans outside the frame (before the opener, after the closer): the
+    /// framing's constant text there is never a forged delimiter, even
+    /// where it names one, and text there that is not the calibrated
+    /// constant is judged by `frame.outer-text` alone.
     pub fn own_text(&self, layout: &Layout, len: usize) -> Vec<Range<usize>> {
         let spans = self.head.iter().chain(self.tail.iter());
         let parts: Vec<(&Part, &Range<usize>)> = layout.parts().zip(spans).collect();
-        let mut own: Vec<Range<usize>> = parts
-            .iter()
-            .filter(|(p, s)| {
-                matches!(p.kind, PartKind::Fixed { .. })
-                    && !p.region.is_delimiter()
-                    && !s.is_empty()
-            })
-            .map(|(_, s)| (*s).clone())
-            .collect();
+        // Fixed text inside the frame (a header notice) is not excluded: it
+        // may hold the framing's own inner delimiters, which the census
+        // must still find.
+        let mut own: Vec<Range<usize>> = Vec::new();
         let located = |region: Region| {
             parts
                 .iter()
@@ -256,6 +249,11 @@ fn match_side(
                     placed = Some(span);
                 }
             }
+        }
+        if placed.is_none() && gap.is_none() && part.region == outside {
+            // Constant text outside the frame found further on: what it
+            // skips is outer text.
+            placed = side.place(needle, m.cursor, Some(&skipped_text()), next);
         }
         if placed.is_none() && part.region == outside {
             // The constant text outside the frame is not there as
