@@ -56,7 +56,7 @@ fn at<T>(spanned: &Spanned<T>) -> Option<(u64, u64)> {
 pub(super) fn locate(text: &str, message: &str) -> Option<(u64, u64)> {
     let shadow: Shadow = serde_saphyr::from_str_with_options(text, crate::yaml::options()).ok()?;
     let quoted = |value: &str| message.contains(&format!("{value:?}"));
-    if message.starts_with("token ") {
+    if message.starts_with("token ") || message.starts_with("delimiters: token ") {
         let delimiters = shadow.delimiters?;
         let token = delimiters.token.iter().filter(|t| quoted(&t.value));
         let inner = delimiters
@@ -117,7 +117,7 @@ mod tests {
             "name: x\nadapter: { builtin: reference }\ndelimiters:\n  syntax: xml-tag\n  token: \"a<b\"\ncapabilities: [wrap]\n",
         );
         assert!(
-            message.starts_with("line 5, column 10: token \"a<b\""),
+            message.starts_with("line 5, column 10: delimiters: token \"a<b\""),
             "{message}"
         );
     }
