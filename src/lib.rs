@@ -21,6 +21,7 @@
 //! - [`profile`]: target profiles: delimiters, syntax, capabilities.
 //! - [`catalogue`]: loading, validating and instantiating attack cases.
 //! - [`adapter`]: the [`adapter::Framing`] trait, in-process and subprocess.
+//! - [`nonce`]: is a framing's per-call variable part unpredictable?
 //! - [`oracle`]: structural checks and findings.
 //! - [`runner`]: cases through an adapter into the oracle.
 //! - [`report`]: JSON, Markdown, JUnit XML and SARIF, and baseline diffs.
@@ -33,6 +34,7 @@ pub mod envelope;
 pub mod fuzzing;
 pub mod grammar;
 pub mod level;
+pub mod nonce;
 pub mod oracle;
 pub mod profile;
 pub mod reader;
