@@ -35,7 +35,7 @@ const MAX_MESSAGE_BYTES: usize = 4096;
 /// Every check, in rule order. [`rule_description`] matches exhaustively, so
 /// a new check cannot be added to the oracle without a description here;
 /// the tests check the list against it.
-pub const RULES: [Check; 8] = [
+pub const RULES: [Check; 12] = [
     Check::FrameShape,
     Check::DelimiterCensus,
     Check::CanaryContainment,
@@ -44,6 +44,10 @@ pub const RULES: [Check; 8] = [
     Check::ReaderVerdict,
     Check::Roundtrip,
     Check::Fidelity,
+    Check::NonceUnpredictable,
+    Check::NonceMatched,
+    Check::NonceReplay,
+    Check::NonceConfusable,
 ];
 
 /// A one-sentence description of what `check` verifies.
@@ -71,6 +75,10 @@ pub fn rule_description(check: Check) -> &'static str {
         Check::Fidelity => {
             "Benign content, attributes and provenance pass through unchanged, and are not refused."
         }
+        Check::NonceUnpredictable => "The per-call nonce is distinct, not a counter, clock or content hash, and has at least 64 bits of estimated entropy.",
+        Check::NonceMatched => "Opener and closer carry the same nonce, and the reader rejects frames whose values differ or are missing.",
+        Check::NonceReplay => "A delimiter copied from an earlier frame is not live in a later one.",
+        Check::NonceConfusable => "No marker spelled like the frame's own without its nonce, or with another value, is left live (reported apart from security and fidelity).",
     }
 }
 
@@ -84,6 +92,8 @@ fn rule_index(check: Check) -> usize {
 fn result_level(class: CheckClass, severity: Severity) -> &'static str {
     match (class, severity) {
         (CheckClass::Security, Severity::Critical | Severity::High) => "error",
+        // Apart from security and fidelity: worth a look, never a failure.
+        (CheckClass::Confusable, _) => "note",
         _ => "warning",
     }
 }
@@ -221,6 +231,7 @@ fn finding_result(result: &CaseResult, finding: &Finding) -> Value {
         match finding.class {
             CheckClass::Security => "security",
             CheckClass::Fidelity => "fidelity",
+            CheckClass::Confusable => "confusable",
         }
         .into(),
     );

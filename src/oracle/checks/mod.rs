@@ -11,6 +11,7 @@ mod census;
 mod fidelity;
 mod findings;
 mod header;
+pub mod nonce;
 mod read;
 mod shape;
 
@@ -50,6 +51,8 @@ fn wrap_checks<'t>(
     let views = Views::new(framed, profile);
     shape::check_frame_shape(findings, &views, framed);
     let parsed_tag = header::check_tag_integrity(findings, case, profile, request, &views);
+    nonce::check_matched(findings, profile, &views);
+    nonce::check_confusables(findings, profile, &views);
     for view in &views.levels {
         let (level, regions) = (view.level(), &view.regions);
         census::check_census(findings, profile, view);
