@@ -30,6 +30,7 @@ use crate::grammar::NonceSpec;
 
 pub mod entropy;
 pub mod pattern;
+pub mod probe;
 
 pub use pattern::TimeUnit;
 
