@@ -201,6 +201,10 @@ mod summary {
             Summary::of(&r).highest_level_held,
             Some(AsciiCaseInsensitive)
         );
+        assert_eq!(
+            Summary::of(&r).levels_held(),
+            vec![Exact, AsciiCaseInsensitive]
+        );
     }
 
     #[test]
@@ -240,6 +244,8 @@ mod summary {
             )],
         );
         assert_eq!(Summary::of(&r).highest_level_held, Some(Exact));
+        // The levels held need not be a prefix of the chain.
+        assert_eq!(Summary::of(&r).levels_held(), vec![Exact, Unicode]);
     }
 
     #[test]
