@@ -21,6 +21,8 @@
 //! - [`profile`]: target profiles: delimiters, syntax, capabilities.
 //! - [`catalogue`]: loading, validating and instantiating attack cases.
 //! - [`adapter`]: the [`adapter::Framing`] trait, in-process and subprocess.
+//! - [`encoding`]: body encodings (JSON string, entities, base64, data-marking).
+//! - [`layout`]: the frame layout learned by calibration, and `init`.
 //! - [`nonce`]: is a framing's per-call variable part unpredictable?
 //! - [`oracle`]: structural checks and findings.
 //! - [`runner`]: cases through an adapter into the oracle.
@@ -30,9 +32,11 @@
 
 pub mod adapter;
 pub mod catalogue;
+pub mod encoding;
 pub mod envelope;
 pub mod fuzzing;
 pub mod grammar;
+pub mod layout;
 pub mod level;
 pub mod nonce;
 pub mod oracle;

@@ -77,7 +77,10 @@ fn run(nonce: impl FnMut(&str) -> String, strict_reader: bool) -> Vec<CaseResult
         nonce,
         strict_reader,
     };
-    let results = probe(&profile(), &mut framing, 32);
+    let p = profile();
+    // Learned as the runner learns it, so the replay is judged the same way.
+    let layout = framecheck::runner::learn_layout(&p, &mut framing).expect("a layout");
+    let results = probe(&p, &mut framing, Some(&layout), 32);
     let ids: Vec<&str> = results.iter().map(|r| r.case.id.as_str()).collect();
     assert_eq!(
         ids,

@@ -150,49 +150,7 @@ impl<'a> Parser<'a> {
     }
 }
 
-/// Decodes the five XML entities and numeric character references. Anything
-/// else that starts with `&` is kept as written.
-pub fn decode_entities(raw: &str) -> String {
-    let mut out = String::with_capacity(raw.len());
-    let mut rest = raw;
-    while let Some(amp) = rest.find('&') {
-        out.push_str(&rest[..amp]);
-        rest = &rest[amp..];
-        let decoded = rest.find(';').and_then(|semi| {
-            let name = &rest[1..semi];
-            let c = match name {
-                "amp" => Some('&'),
-                "lt" => Some('<'),
-                "gt" => Some('>'),
-                "quot" => Some('"'),
-                "apos" => Some('\''),
-                _ => {
-                    let number = name.strip_prefix('#')?;
-                    let code = match number.strip_prefix(['x', 'X']) {
-                        Some(hex) if !hex.is_empty() => u32::from_str_radix(hex, 16).ok(),
-                        Some(_) => None,
-                        None if !number.is_empty() => number.parse::<u32>().ok(),
-                        None => None,
-                    };
-                    code.and_then(char::from_u32)
-                }
-            }?;
-            Some((c, semi + 1))
-        });
-        match decoded {
-            Some((c, used)) => {
-                out.push(c);
-                rest = &rest[used..];
-            }
-            None => {
-                out.push('&');
-                rest = &rest[1..];
-            }
-        }
-    }
-    out.push_str(rest);
-    out
-}
+pub use crate::encoding::decode_entities;
 
 #[cfg(test)]
 mod tests {

@@ -23,6 +23,7 @@ use crate::catalogue::{
     Category, ConcreteCase, Expectation, Field, Input, Operation, RefusalPolicy, Severity,
     SourceLocation, Variant,
 };
+use crate::layout::Layout;
 use crate::level::ReaderLevel;
 use crate::oracle::{self, Check, CheckClass, Excerpt, ExcerptSource, Finding};
 use crate::profile::{Capability, TargetProfile};
@@ -34,10 +35,12 @@ use super::{analyse, Observations};
 const REPLAY_CANARY: &str = "FC-NONCE-REPLAY-7f3a";
 
 /// Runs the nonce probes; empty when `profile` declares no nonce or the
-/// target cannot wrap.
+/// target cannot wrap. `layout`, when calibration learned one, judges the
+/// replay wrap as catalogue cases are judged.
 pub fn probe(
     profile: &TargetProfile,
     framing: &mut dyn Framing,
+    layout: Option<&Layout>,
     samples: usize,
 ) -> Vec<CaseResult> {
     let Some(spec) = profile.delimiters.nonce else {
@@ -75,7 +78,7 @@ pub fn probe(
         started,
     )];
     if let Some(closer) = oracle::frame_closer(profile, &first) {
-        results.push(replay(profile, framing, &closer));
+        results.push(replay(profile, framing, layout, &closer));
         if profile.can(Capability::Read) {
             results.push(reader_mismatch(profile, framing, &first, &closer));
         }
@@ -132,7 +135,12 @@ fn sample(
 }
 
 /// Plants `closer` (from an earlier frame) in a later wrap's content.
-fn replay(profile: &TargetProfile, framing: &mut dyn Framing, closer: &str) -> CaseResult {
+fn replay(
+    profile: &TargetProfile,
+    framing: &mut dyn Framing,
+    layout: Option<&Layout>,
+    closer: &str,
+) -> CaseResult {
     let started = Instant::now();
     let mut case = probe_case(
         "nonce-replay",
@@ -159,7 +167,7 @@ fn replay(profile: &TargetProfile, framing: &mut dyn Framing, closer: &str) -> C
         ),
         Err(e) => error(case, e.to_string(), started),
         Ok(framed) => {
-            let mut findings = oracle::judge_wrap(&case, profile, &request, &framed);
+            let mut findings = oracle::judge_wrap_in(&case, profile, layout, &request, &framed);
             findings.extend(oracle::judge_replay(profile, &framed, closer));
             let evidence = Evidence {
                 framed: Some(framed),

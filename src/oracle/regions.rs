@@ -39,15 +39,20 @@ pub(crate) struct Regions {
 }
 
 impl Regions {
-    /// Works out the regions of a framed text, folded by one reader.
+    /// Works out the regions of a framed text, folded by one reader, with
+    /// the live delimiters inside `own` (the framing's own constant text, as
+    /// a layout match found it) not counted: a preamble that names the
+    /// delimiter forges nothing.
     pub(crate) fn at(
         folded: &Folded<'_>,
         grammar: &dyn Grammar,
         profile: &TargetProfile,
+        own: &[Range<usize>],
     ) -> Regions {
         let framed = folded.text;
         let reader = folded.reader;
-        let delimiters = grammar.live(folded);
+        let mut delimiters = grammar.live(folded);
+        delimiters.retain(|d| !own.iter().any(|r| r.start <= d.start && d.end <= r.end));
 
         let outer_open = first_open(&delimiters, OUTER, 0);
         let tag_span = |d: &LiveDelimiter| grammar.delimiter_end(folded, d).map(|e| d.start..e);

@@ -2,6 +2,8 @@
 //! the live delimiters and regions each reader finds. The checks share it
 //! instead of folding the text again.
 
+use std::ops::Range;
+
 use super::regions::Regions;
 use crate::grammar::Grammar;
 use crate::level::ReaderLevel;
@@ -34,13 +36,15 @@ pub(crate) struct Views<'t> {
 }
 
 impl<'t> Views<'t> {
-    /// Folds `framed` once per reader and finds its regions.
-    pub fn new(framed: &'t str, profile: &TargetProfile) -> Views<'t> {
+    /// Folds `framed` once per reader and finds its regions, not counting
+    /// the live delimiters inside `own`, the framing's own constant text
+    /// (see [`Regions::at`]).
+    pub fn excluding(framed: &'t str, profile: &TargetProfile, own: &[Range<usize>]) -> Views<'t> {
         let grammar = profile.delimiters.grammar();
         let levels = Reader::all()
             .map(|reader| {
                 let folded = reader.fold(framed);
-                let regions = Regions::at(&folded, &*grammar, profile);
+                let regions = Regions::at(&folded, &*grammar, profile, own);
                 View { folded, regions }
             })
             .collect();

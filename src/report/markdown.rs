@@ -23,7 +23,7 @@ use super::summary::Summary;
 use crate::catalogue::Category;
 use crate::level::ReaderLevel;
 use crate::oracle::{ExcerptSource, Finding};
-use crate::runner::{CaseResult, Outcome, RunResult, Verdict};
+use crate::runner::{CaseResult, LayoutReport, Outcome, RunResult, Verdict};
 
 /// Longest run-supplied text shown in Markdown or on the terminal, in bytes.
 pub const MAX_SHOWN_BYTES: usize = 2048;
@@ -70,6 +70,7 @@ pub fn render_with_baseline(run: &RunResult, baseline: Option<&BaselineDiff>) ->
         write_baseline(&mut out, diff);
     }
     write_target(&mut out, run);
+    write_layout(&mut out, run);
     write_failures(&mut out, run, Verdict::Fail, "Security failures");
     write_failures(&mut out, run, Verdict::FidelityFail, "Fidelity failures");
     write_errors(&mut out, run);
@@ -249,6 +250,35 @@ fn write_baseline(out: &mut String, diff: &BaselineDiff) {
         }
     }
     out.push('\n');
+}
+
+/// What calibration learned about the frame, as a template, so a reader
+/// of the report sees what framecheck understood.
+fn write_layout(out: &mut String, run: &RunResult) {
+    let Some(layout) = &run.meta.layout else {
+        return;
+    };
+    let _ = writeln!(out, "## Frame layout\n");
+    match layout {
+        LayoutReport::Learned { template, layout } => {
+            let _ = writeln!(
+                out,
+                "Learned by calibration (body encoding {}, {}). `{{open:…}}` and `{{close:…}}` are the delimiters; text outside them is the framing's own constant text.\n",
+                layout.encoding.name(),
+                if layout.encoding_declared { "declared" } else { "guessed" },
+            );
+            out.push_str(&md_block(&truncate(template, MAX_SHOWN_BYTES)));
+            out.push('\n');
+        }
+        LayoutReport::Failed { reason } => {
+            let _ = writeln!(
+                out,
+                "Calibration could not learn the layout, so wrap cases were judged by the v1 rule (the output begins with the opener and ends with the closer):\n"
+            );
+            out.push_str(&md_block(&truncate(reason, MAX_SHOWN_BYTES)));
+            out.push('\n');
+        }
+    }
 }
 
 fn write_target(out: &mut String, run: &RunResult) {

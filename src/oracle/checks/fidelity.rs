@@ -3,10 +3,11 @@
 
 use super::findings::{framed_excerpt, Findings};
 use crate::adapter::WrapRequest;
+use crate::encoding;
 use crate::grammar::ParsedOpener;
 use crate::oracle::regions::Regions;
 use crate::oracle::Check;
-use crate::profile::{Capability, TargetProfile};
+use crate::profile::{BodyEncoding, Capability, TargetProfile};
 
 fn strip_padding<'a>(region: &'a str, padding: &str) -> (&'a str, usize) {
     if padding.is_empty() {
@@ -21,15 +22,8 @@ fn strip_padding<'a>(region: &'a str, padding: &str) -> (&'a str, usize) {
 
 /// The body a reader should return: the exact-level content region with the
 /// profile's padding stripped once from each end, and where it starts.
-pub(super) fn exact_body<'a>(
-    profile: &TargetProfile,
-    framed: &'a str,
-    exact: &Regions,
-) -> (&'a str, usize) {
-    let (body, lead) = strip_padding(
-        &framed[exact.content.clone()],
-        profile.padding_override().unwrap_or("\n"),
-    );
+pub(super) fn exact_body<'a>(padding: &str, framed: &'a str, exact: &Regions) -> (&'a str, usize) {
+    let (body, lead) = strip_padding(&framed[exact.content.clone()], padding);
     (body, exact.content.start + lead)
 }
 
@@ -37,28 +31,39 @@ pub(super) fn first_difference(a: &str, b: &str) -> usize {
     a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count()
 }
 
+/// The body carries the content: it decodes to it (or, data-marked, equals
+/// it encoded), and no escape in it was needless.
 pub(super) fn check_body_fidelity(
     findings: &mut Findings,
-    profile: &TargetProfile,
     request: &WrapRequest,
     framed: &str,
-    exact: &Regions,
+    (body, body_at): (&str, usize),
+    encoding: BodyEncoding,
+    mark: &str,
 ) {
-    let (body, body_at) = exact_body(profile, framed, exact);
-    if body == request.content {
+    if let Some(escape) = encoding::needless_escape(encoding, body) {
+        findings.fidelity(
+            Check::Fidelity,
+            "the body escapes a character its encoding does not need escaped".into(),
+            framed_excerpt(framed, body_at + escape.start..body_at + escape.end),
+        );
+    }
+    if encoding::faithful(encoding, body, &request.content, mark) {
         return;
     }
-    let at = body_at + first_difference(body, &request.content);
-    let message = if body.trim() == request.content.trim() {
-        "the framed body differs from the content only in leading or trailing whitespace"
+    let expected = encoding::encode(encoding, &request.content, mark);
+    let at = body_at + first_difference(body, &expected);
+    let message = if encoding != BodyEncoding::None {
+        format!(
+            "the framed body does not decode to the content ({})",
+            encoding.name()
+        )
+    } else if body.trim() == request.content.trim() {
+        "the framed body differs from the content only in leading or trailing whitespace".into()
     } else {
-        "the framed body differs from the content"
+        "the framed body differs from the content".into()
     };
-    findings.fidelity(
-        Check::Fidelity,
-        message.into(),
-        framed_excerpt(framed, at..at),
-    );
+    findings.fidelity(Check::Fidelity, message, framed_excerpt(framed, at..at));
 }
 
 pub(super) fn check_provenance_fidelity(

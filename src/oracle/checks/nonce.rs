@@ -120,6 +120,7 @@ pub(super) fn check_confusables(
     findings: &mut Findings,
     profile: &TargetProfile,
     views: &Views<'_>,
+    judged: &[ReaderLevel],
 ) {
     let Some(grammars) = confusable_grammars(&profile.delimiters) else {
         return;
@@ -129,7 +130,7 @@ pub(super) fn check_confusables(
     };
     let own = nonce_value(&views.exact().folded, &open).map(str::to_string);
     let inside = open.end..close.map_or(usize::MAX, |c| c.start);
-    for view in &views.levels {
+    for view in views.levels.iter().filter(|v| judged.contains(&v.level())) {
         let folded = &view.folded;
         let foreign = |d: &LiveDelimiter| {
             let value = nonce_value(folded, d).map(|v| folded.reader.fold_str(v));
@@ -161,7 +162,7 @@ pub fn judge_replay(profile: &TargetProfile, framed: &str, planted: &str) -> Vec
     if profile.delimiters.nonce.is_none() {
         return findings.0;
     }
-    let views = Views::new(framed, profile);
+    let views = Views::excluding(framed, profile, &[]);
     let (Some(open), close) = frame_pair(&views) else {
         return findings.0;
     };
@@ -236,10 +237,10 @@ mod tests {
 
     fn judge(framed: &str) -> Vec<Finding> {
         let p = profile();
-        let views = Views::new(framed, &p);
+        let views = Views::excluding(framed, &p, &[]);
         let mut findings = Findings::default();
         check_matched(&mut findings, &p, &views);
-        check_confusables(&mut findings, &p, &views);
+        check_confusables(&mut findings, &p, &views, &ReaderLevel::ALL);
         findings.0
     }
 

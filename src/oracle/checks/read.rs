@@ -4,9 +4,10 @@
 use super::findings::Findings;
 use crate::catalogue::{ConcreteCase, Expectation};
 use crate::grammar::{DelimiterKind, Grammar, LiveDelimiter};
+use crate::level::ReaderLevel;
 use crate::oracle::regions::OUTER;
 use crate::oracle::{Check, Excerpt, ExcerptSource, Finding};
-use crate::profile::TargetProfile;
+use crate::profile::{Consumer, ReaderReturns, TargetProfile};
 use crate::reader::Reader;
 
 /// Judges a reader's answer to `text`: `body` is what it returned
@@ -23,7 +24,12 @@ pub fn judge_read(
     let grammar = profile.delimiters.grammar();
     match (case.expect, body) {
         (Expectation::Reject, Some(_)) => {
-            for reader in Reader::all().filter(|r| r.level() >= case.min_level) {
+            // A parser reads bytes exactly: a text that is more than one
+            // frame only for a folding reader is one frame to it.
+            let parser = profile.reader.consumer == Consumer::Parser;
+            for reader in Reader::all().filter(|r| {
+                r.level() >= case.min_level && !(parser && case.min_level > ReaderLevel::Exact)
+            }) {
                 let level = reader.level();
                 // Point at the second frame, the usual reason for rejecting.
                 let opens: Vec<LiveDelimiter> = grammar
@@ -52,7 +58,10 @@ pub fn judge_read(
         ),
         _ => {}
     }
-    if let Some(body) = body {
+    // A reader that returns the decoded content returns whatever the
+    // content was, delimiter text included: the frame kept it dead, and
+    // the content is the caller's, not the model's, to handle.
+    if let Some(body) = body.filter(|_| profile.reader.returns == ReaderReturns::Body) {
         check_body_delimiters(&mut findings, &*grammar, body);
     }
     findings.0
