@@ -80,6 +80,15 @@ enum Command {
     Search(SearchArgs),
     /// Serve the reference envelope over the JSON-lines protocol on stdin/stdout.
     ServeReference,
+    /// Calibrate an adapter and print a proposed, commented profile:
+    /// `framecheck init -- python3 my_adapter.py`, or `framecheck init PROFILE`.
+    Init {
+        /// An existing profile whose adapter and delimiters to use.
+        profile: Option<PathBuf>,
+        /// The adapter's command line, after `--`.
+        #[arg(last = true)]
+        command: Vec<String>,
+    },
 }
 
 #[derive(clap::Args)]
@@ -151,6 +160,7 @@ fn main() -> ExitCode {
         Command::Validate { catalogue, targets } => validate(&catalogue, &targets),
         Command::Search(args) => search(args),
         Command::ServeReference => serve_reference(),
+        Command::Init { profile, command } => init(profile, command),
     };
     match result {
         Ok(code) => ExitCode::from(code),
@@ -422,4 +432,15 @@ fn serve_reference() -> Result<u8> {
     let stdout = std::io::stdout().lock();
     subprocess::serve(&mut Reference, stdin, stdout).context("serving the reference")?;
     Ok(EXIT_PASS)
+}
+
+fn init(profile: Option<PathBuf>, command: Vec<String>) -> Result<u8> {
+    use framecheck::layout::init;
+    let yaml = match (profile, command.is_empty()) {
+        (Some(path), true) => init::propose_for_profile(&TargetProfile::load(&path)?)?,
+        (None, false) => init::propose_for_command(command, &std::env::current_dir()?)?,
+        _ => bail!("give either a profile path or an adapter command after `--`"),
+    };
+    out!("{}", yaml.trim_end());
+    Ok(0)
 }

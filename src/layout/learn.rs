@@ -458,6 +458,14 @@ fn fixed(framed: &str, range: Range<usize>, region: &dyn Fn(&Range<usize>) -> Re
     }
 }
 
+/// The attribute that carries the kind in a calibration frame, if any.
+pub(super) fn kind_attribute(framed: &str) -> Option<String> {
+    let at = framed.find(KIND_MARK)?;
+    (field_context(framed, at) == FieldContext::AttributeValue)
+        .then(|| attribute_key(framed, at))
+        .filter(|k| !k.is_empty())
+}
+
 /// The attribute name written just before a value at `at` (`name="`), or
 /// the header line name; empty when neither can be read.
 fn attribute_key(framed: &str, at: usize) -> String {
