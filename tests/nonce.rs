@@ -189,3 +189,39 @@ fn a_reader_that_ignores_the_nonce_is_caught_by_matched_only() {
         vec![("nonce-reader-mismatch".into(), only)]
     );
 }
+
+#[test]
+fn confusables_are_reported_apart_and_fail_nothing() {
+    use framecheck::level::ReaderLevel;
+    use framecheck::runner::{self, RunOptions, Verdict};
+    use std::sync::atomic::AtomicBool;
+    let mut framing = NonceFraming {
+        nonce: |_: &str| random_hex(),
+        strict_reader: true,
+    };
+    let options = RunOptions::default();
+    let run = runner::run(
+        &[],
+        &profile(),
+        &mut framing,
+        &options,
+        &AtomicBool::new(false),
+        &mut |_| {},
+    );
+    let replay = run
+        .results
+        .iter()
+        .find(|r| r.case.id == "nonce-replay")
+        .expect("the replay probe ran");
+    assert_eq!(replay.verdict_at(ReaderLevel::Unicode), Verdict::Pass);
+    let markdown = framecheck::report::markdown::render(&run);
+    assert!(
+        markdown.contains("## Confusables (not failures)"),
+        "{markdown}"
+    );
+    assert!(markdown.contains("- `nonce-replay`"), "{markdown}");
+    assert!(
+        !markdown.contains("## Weaknesses at a glance"),
+        "{markdown}"
+    );
+}
