@@ -4,12 +4,13 @@
 // byte or case-insensitive reader sees no tag. But non-ASCII stays raw, and
 // a fullwidth `＜／tool_result＞` or a lookalike `‹/tool_result›` reads as
 // the closing tag once NFKC and the lookalike table are applied.
-import { Refusal, attributeKeysProblem, serve, tagAttributes } from '../lib/fcshape.mjs'
+import { Refusal, serve } from '../../../adapters/node/framecheck-adapter.mjs'
+import { attributeKeysProblem, tagAttributes } from '../lib/fcshape.mjs'
 
 const TOKEN = 'tool_result'
 const SAFE = 'tool-result'
 
-function wrap({ content, kind, attributes }) {
+function wrap(content, { kind, attributes }) {
 	const problem = attributeKeysProblem(attributes, TOKEN)
 	if (problem) throw new Refusal(problem)
 	const body = JSON.stringify(content).replace(/</g, '\\u003c') // the defect: ASCII only

@@ -3,12 +3,13 @@
 // "JSON-encoding makes it safe" is the assumption. But JSON escapes quotes,
 // backslashes and control characters, not `<` or `/`: content holding
 // `</tool_result>` comes out of JSON.stringify unchanged and closes the tag.
-import { Refusal, attributeKeysProblem, serve, tagAttributes } from '../lib/fcshape.mjs'
+import { Refusal, serve } from '../../../adapters/node/framecheck-adapter.mjs'
+import { attributeKeysProblem, tagAttributes } from '../lib/fcshape.mjs'
 
 const TOKEN = 'tool_result'
 const SAFE = 'tool-result'
 
-function wrap({ content, kind, attributes }) {
+function wrap(content, { kind, attributes }) {
 	const problem = attributeKeysProblem(attributes, TOKEN)
 	if (problem) throw new Refusal(problem)
 	const body = JSON.stringify(content) // the defect: `<` stays raw

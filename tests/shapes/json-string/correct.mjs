@@ -10,7 +10,8 @@
 // sees no bracket from the content in any spelling (fullwidth and
 // lookalike brackets included), and JSON.parse still returns the content
 // exactly. The reader json-decodes and returns the original content.
-import { Refusal, attributeKeysProblem, serve, tagAttributes } from '../lib/fcshape.mjs'
+import { Refusal, serve } from '../../../adapters/node/framecheck-adapter.mjs'
+import { attributeKeysProblem, tagAttributes } from '../lib/fcshape.mjs'
 
 const TOKEN = 'tool_result'
 const SAFE = 'tool-result'
@@ -19,11 +20,11 @@ const OPEN = /^<tool_result kind="[^"<>\r\n]*"(?: [A-Za-z_][A-Za-z0-9_.-]*="[^"<
 
 const unicodeEscape = (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0')
 
-export function jsonBody(content) {
+function jsonBody(content) {
 	return JSON.stringify(content).replace(/[<>&\u007f-\uffff]/g, unicodeEscape)
 }
 
-function wrap({ content, kind, attributes }) {
+function wrap(content, { kind, attributes }) {
 	const problem = attributeKeysProblem(attributes, TOKEN)
 	if (problem) throw new Refusal(problem)
 	return `<${TOKEN}${tagAttributes(kind, attributes, TOKEN, SAFE)}>\n${jsonBody(content)}${CLOSE}`

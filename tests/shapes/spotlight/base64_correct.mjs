@@ -8,14 +8,15 @@
 // tag at any level. The reader decodes strictly (canonical padding, valid
 // UTF-8) and returns the original content.
 import { Buffer } from 'node:buffer'
-import { Refusal, attributeKeysProblem, serve, tagAttributes } from '../lib/fcshape.mjs'
+import { Refusal, serve } from '../../../adapters/node/framecheck-adapter.mjs'
+import { attributeKeysProblem, tagAttributes } from '../lib/fcshape.mjs'
 
 const TOKEN = 'encoded-data'
 const SAFE = 'encoded_data'
 const CLOSE = `\n</${TOKEN}>`
 const OPEN = /^<encoded-data kind="[^"<>\r\n]*"(?: [A-Za-z_][A-Za-z0-9_.-]*="[^"<>\r\n]*")*>\n/
 
-function wrap({ content, kind, attributes }) {
+function wrap(content, { kind, attributes }) {
 	const problem = attributeKeysProblem(attributes, TOKEN)
 	if (problem) throw new Refusal(problem)
 	const body = Buffer.from(content, 'utf8').toString('base64')
