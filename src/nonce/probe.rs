@@ -250,19 +250,38 @@ fn reader_mismatch(
     }
 }
 
-/// `value` with every character moved to another one of its alphabet
-/// class, keeping its length and shape.
+/// `value` with its last character changed within its class (a digit to
+/// another digit, a hex letter to another hex letter): the same length and
+/// shape, so a reader that checks the shape (a UUID's version nibble)
+/// still sees a well-formed value, and a near miss, so a reader that
+/// compares only a prefix is caught too.
 fn other_value(value: &str) -> String {
-    value
-        .chars()
-        .map(|c| match c {
-            '0'..='8' | 'a'..='e' | 'A'..='E' => char::from(c as u8 + 1),
-            '9' => '0',
-            'f' | 'F' => 'a',
-            c if c.is_ascii_alphabetic() => 'a',
-            c => c,
-        })
-        .collect()
+    let mut chars: Vec<char> = value.chars().collect();
+    if let Some(c) = chars.iter_mut().rev().find(|c| c.is_ascii_alphanumeric()) {
+        let next = |c: char, first: char, count: u8| {
+            char::from(first as u8 + (c as u8 - first as u8 + 1) % count)
+        };
+        *c = match *c {
+            '0'..='9' => next(*c, '0', 10),
+            'a'..='f' => next(*c, 'a', 6),
+            'A'..='F' => next(*c, 'A', 6),
+            'g'..='z' => next(*c, 'g', 20),
+            _ => next(*c, 'G', 20),
+        };
+    }
+    chars.into_iter().collect()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn another_value_keeps_the_shape_and_differs() {
+        let uuid = "58e6f516-3155-4ea3-813f-b5e5f1c1ca4f";
+        let other = super::other_value(uuid);
+        assert_eq!(other, "58e6f516-3155-4ea3-813f-b5e5f1c1ca4a");
+        assert_eq!(super::other_value("z9"), "z0");
+        assert_eq!(super::other_value("Zz"), "Zg");
+    }
 }
 
 fn everywhere(check: Check, message: String, excerpt: Option<Excerpt>) -> Finding {
