@@ -272,18 +272,6 @@ fn other_value(value: &str) -> String {
     chars.into_iter().collect()
 }
 
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn another_value_keeps_the_shape_and_differs() {
-        let uuid = "58e6f516-3155-4ea3-813f-b5e5f1c1ca4f";
-        let other = super::other_value(uuid);
-        assert_eq!(other, "58e6f516-3155-4ea3-813f-b5e5f1c1ca4a");
-        assert_eq!(super::other_value("z9"), "z0");
-        assert_eq!(super::other_value("Zz"), "Zg");
-    }
-}
-
 fn everywhere(check: Check, message: String, excerpt: Option<Excerpt>) -> Finding {
     Finding {
         check,
@@ -341,5 +329,17 @@ fn finish(
         outcome,
         evidence,
         elapsed_us,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn another_value_keeps_the_shape_and_differs() {
+        let uuid = "58e6f516-3155-4ea3-813f-b5e5f1c1ca4f";
+        let other = super::other_value(uuid);
+        assert_eq!(other, "58e6f516-3155-4ea3-813f-b5e5f1c1ca4a");
+        assert_eq!(super::other_value("z9"), "z0");
+        assert_eq!(super::other_value("Zz"), "Zg");
     }
 }

@@ -99,7 +99,14 @@ pub(super) fn check_matched(findings: &mut Findings, profile: &TargetProfile, vi
         return;
     }
     let exact = &views.exact().folded;
-    let (Some(open), Some(close)) = frame_pair(views) else {
+    let (Some(open), close) = frame_pair(views) else {
+        return;
+    };
+    if open.nonce.is_some() && close.is_none() {
+        check_bare_closer(findings, profile, exact);
+        return;
+    }
+    let Some(close) = close else {
         return;
     };
     let (Some(a), Some(b)) = (nonce_value(exact, &open), nonce_value(exact, &close)) else {
@@ -110,6 +117,32 @@ pub(super) fn check_matched(findings: &mut Findings, profile: &TargetProfile, vi
             Check::NonceMatched,
             format!("the opener carries nonce {a:?} but the closer {b:?}"),
             framed_excerpt(exact.text, close.start..close.end),
+        );
+    }
+}
+
+/// The frame has no closer with a nonce: fails `nonce.matched` when the
+/// output ends with the closer spelled without one.
+fn check_bare_closer(findings: &mut Findings, profile: &TargetProfile, exact: &Folded<'_>) {
+    let mut bare = profile.delimiters.clone();
+    bare.nonce = None;
+    bare.token = without_nonce(&bare.token);
+    bare.close = bare.close.as_deref().map(without_nonce);
+    bare.open = bare.open.as_deref().map(without_nonce);
+    let Ok(grammar) = bare.try_grammar() else {
+        return;
+    };
+    let end = exact.text.trim_end().len();
+    let last = grammar
+        .live(exact)
+        .into_iter()
+        .rfind(|d| d.token == OUTER && d.kind == DelimiterKind::Close)
+        .filter(|d| grammar.delimiter_end(exact, d) == Some(end));
+    if let Some(d) = last {
+        findings.security_everywhere(
+            Check::NonceMatched,
+            "the opener carries a nonce but the closer carries none".into(),
+            framed_excerpt(exact.text, d.start..end),
         );
     }
 }
@@ -265,6 +298,16 @@ mod tests {
         assert_eq!(
             checks(&f),
             vec![(Check::NonceMatched, CheckClass::Security)]
+        );
+    }
+
+    #[test]
+    fn a_closer_without_the_nonce_is_unmatched() {
+        let framed = format!("<untrusted-{N} kind=\"tool-result\">\nsource\n\ntext\n</untrusted>");
+        let f = judge(&framed);
+        assert!(
+            checks(&f).contains(&(Check::NonceMatched, CheckClass::Security)),
+            "{f:?}"
         );
     }
 
