@@ -23,6 +23,7 @@
 //! - [`adapter`]: the [`adapter::Framing`] trait, in-process and subprocess.
 //! - [`encoding`]: body encodings (JSON string, entities, base64, data-marking).
 //! - [`layout`]: the frame layout learned by calibration, and `init`.
+//! - [`nonce`]: is a framing's per-call variable part unpredictable?
 //! - [`oracle`]: structural checks and findings.
 //! - [`runner`]: cases through an adapter into the oracle.
 //! - [`report`]: JSON, Markdown, JUnit XML and SARIF, and baseline diffs.
@@ -38,6 +39,7 @@ pub mod grammar;
 pub mod layout;
 pub mod level;
 pub mod manifest;
+pub mod nonce;
 pub mod oracle;
 pub mod profile;
 pub mod reader;

@@ -157,6 +157,9 @@ struct RunArgs {
     /// Reader level the verdict is decided at.
     #[arg(long, default_value = "unicode", value_parser = parse_level)]
     level: ReaderLevel,
+    /// Wraps of one input sampled for `nonce.unpredictable` (nonce profiles).
+    #[arg(long, default_value_t = framecheck::nonce::DEFAULT_SAMPLES)]
+    nonce_samples: usize,
     /// Report formats to write (default: all of them).
     #[arg(long = "format", value_enum)]
     formats: Vec<Format>,
@@ -374,6 +377,7 @@ fn run(args: RunArgs) -> Result<u8> {
         catalogue_hash: catalogue.hash.clone(),
         filters: args.select.only.clone(),
         harness_error: catalogue_error,
+        nonce_samples: args.nonce_samples,
     };
     let mut result = runner::run(
         &cases,
@@ -667,6 +671,7 @@ fn verify(path: &Path) -> Result<u8> {
         catalogue_hash: catalogue.hash.clone(),
         filters: recorded.meta.filters.clone(),
         harness_error: catalogue_error,
+        ..RunOptions::default()
     };
     let mut rerun = runner::run(
         &cases,

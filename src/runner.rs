@@ -233,6 +233,8 @@ pub struct RunOptions {
     /// A problem found before the run (catalogue errors) that makes it
     /// incomplete; recorded so the run cannot look clean.
     pub harness_error: Option<String>,
+    /// Wraps of one input for `nonce.unpredictable` (nonce profiles only).
+    pub nonce_samples: usize,
 }
 
 impl Default for RunOptions {
@@ -242,6 +244,7 @@ impl Default for RunOptions {
             catalogue_hash: String::new(),
             filters: Vec::new(),
             harness_error: None,
+            nonce_samples: crate::nonce::DEFAULT_SAMPLES,
         }
     }
 }
@@ -301,6 +304,15 @@ pub fn run(
         };
         on_result(&result);
         results.push(result);
+    }
+    // The nonce probes need many wraps, so they run once, after the cases,
+    // unless the run was narrowed to other cases or interrupted.
+    let wanted = options.filters.is_empty() || options.filters.iter().any(|f| f.contains("nonce"));
+    if wanted && !cancel.load(Ordering::SeqCst) {
+        for result in crate::nonce::probe::probe(profile, framing, learned, options.nonce_samples) {
+            on_result(&result);
+            results.push(result);
+        }
     }
     RunResult {
         meta: RunMeta {
@@ -441,7 +453,7 @@ fn refusal_or_error(case: &ConcreteCase, error: TargetError) -> Outcome {
 }
 
 /// Calls into the target, turning a panic into a failure of this case only.
-fn guarded<T>(call: impl FnOnce() -> Result<T, TargetError>) -> Result<T, TargetError> {
+pub(crate) fn guarded<T>(call: impl FnOnce() -> Result<T, TargetError>) -> Result<T, TargetError> {
     match std::panic::catch_unwind(AssertUnwindSafe(call)) {
         Ok(result) => result,
         Err(panic) => {

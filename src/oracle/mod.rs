@@ -46,6 +46,7 @@ mod regions;
 pub mod scan;
 mod view;
 
+pub use checks::nonce::{frame_closer, frame_nonce, judge_replay, without_nonce};
 pub use checks::{
     calibrate, calibration_request, judge_read, judge_roundtrip, judge_roundtrip_in, judge_wrap,
     judge_wrap_in, Calibration,
@@ -82,6 +83,20 @@ pub enum Check {
     /// Benign content, attributes and provenance pass through unchanged.
     #[serde(rename = "fidelity")]
     Fidelity,
+    /// The per-call nonce is distinct, not a counter, clock or content hash,
+    /// and carries at least 64 bits of estimated entropy.
+    #[serde(rename = "nonce.unpredictable")]
+    NonceUnpredictable,
+    /// Opener and closer carry the same nonce value.
+    #[serde(rename = "nonce.matched")]
+    NonceMatched,
+    /// A delimiter copied from an earlier frame is not live in a later one.
+    #[serde(rename = "nonce.replay")]
+    NonceReplay,
+    /// No marker spelled like the real one without its nonce, or with
+    /// another value, is left live (class [`CheckClass::Confusable`]).
+    #[serde(rename = "nonce.confusable")]
+    NonceConfusable,
 }
 
 impl Check {
@@ -97,6 +112,10 @@ impl Check {
             Check::ReaderVerdict => "reader.verdict",
             Check::Roundtrip => "roundtrip",
             Check::Fidelity => "fidelity",
+            Check::NonceUnpredictable => "nonce.unpredictable",
+            Check::NonceMatched => "nonce.matched",
+            Check::NonceReplay => "nonce.replay",
+            Check::NonceConfusable => "nonce.confusable",
         }
     }
 
@@ -112,6 +131,10 @@ impl Check {
             Check::ReaderVerdict => "Read back exactly one frame: anchored opening tag, header ended by the first blank line, closing tag at the very end, and no live token inside (at the Unicode level).",
             Check::Roundtrip => "The reader must return the body the writer wrote, without trimming or re-escaping it.",
             Check::Fidelity => "Leave content that does not read as a delimiter byte for byte unchanged; do not rewrite ordinary words or whitespace.",
+            Check::NonceUnpredictable => "Draw the nonce per call from a CSPRNG (Python `secrets.token_hex(16)`, Node `crypto.randomBytes(16)`), never from a counter, the clock or the content.",
+            Check::NonceMatched => "Write the same nonce value in the opener and the closer, and have the reader reject a frame whose values differ or are missing.",
+            Check::NonceReplay => "Draw a fresh nonce for every call: a value reused across calls lets content carry a closer copied from an earlier frame.",
+            Check::NonceConfusable => "Defence in depth: also neutralise markers spelled like yours without the nonce or with another value; a model may read them as boundaries.",
         }
     }
 }
@@ -130,6 +153,11 @@ pub enum CheckClass {
     Security,
     /// Content, attributes or provenance were altered or refused without cause.
     Fidelity,
+    /// A marker spelled like the frame's own, without its nonce or with
+    /// another value, is left live. A strict reader does not close the frame
+    /// on it, but a model may; reported apart from security and fidelity,
+    /// and failing only a strict gate.
+    Confusable,
 }
 
 /// A span of a text the finding points at, with some context around it.

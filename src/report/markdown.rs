@@ -79,8 +79,39 @@ pub fn render_with_baseline(run: &RunResult, baseline: Option<&BaselineDiff>) ->
     write_layout(&mut out, run);
     write_failures(&mut out, run, Verdict::Fail, "Security failures");
     write_failures(&mut out, run, Verdict::FidelityFail, "Fidelity failures");
+    write_confusables(&mut out, run);
     write_errors(&mut out, run);
     out
+}
+
+/// Cases that left a confusable marker live at the run's level: reported
+/// apart from security and fidelity failures, never counted as either
+/// (docs/nonce.md).
+fn write_confusables(out: &mut String, run: &RunResult) {
+    let level = run.meta.level;
+    let cases: Vec<&str> = run
+        .results
+        .iter()
+        .filter(|r| {
+            r.findings_at(level)
+                .iter()
+                .any(|f| f.class == crate::oracle::CheckClass::Confusable)
+        })
+        .map(|r| r.case.id.as_str())
+        .collect();
+    if cases.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "## Confusables (not failures)\n");
+    let _ = writeln!(
+        out,
+        "A marker spelled like the frame's own, without its nonce or with another value, is left live in {} case(s). A strict reader does not close the frame on it; a model may. Neutralising these is defence in depth.\n",
+        cases.len()
+    );
+    for id in cases {
+        let _ = writeln!(out, "- {}", md_code(id, false));
+    }
+    out.push('\n');
 }
 
 fn write_status(out: &mut String, run: &RunResult, summary: &Summary) {
@@ -173,6 +204,7 @@ fn write_weaknesses(out: &mut String, weaknesses: &[Weakness]) {
         let class = match weakness.class {
             crate::oracle::CheckClass::Security => super::severity_name(weakness.severity),
             crate::oracle::CheckClass::Fidelity => "fidelity",
+            crate::oracle::CheckClass::Confusable => "confusable",
         };
         let _ = writeln!(
             out,

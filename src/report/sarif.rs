@@ -52,7 +52,7 @@ const MAX_MESSAGE_BYTES: usize = 4096;
 /// Every check, in rule order. [`rule_description`] matches exhaustively, so
 /// a new check cannot be added to the oracle without a description here;
 /// the tests check the list against it.
-pub const RULES: [Check; 9] = [
+pub const RULES: [Check; 13] = [
     Check::FrameShape,
     Check::OuterText,
     Check::DelimiterCensus,
@@ -62,6 +62,10 @@ pub const RULES: [Check; 9] = [
     Check::ReaderVerdict,
     Check::Roundtrip,
     Check::Fidelity,
+    Check::NonceUnpredictable,
+    Check::NonceMatched,
+    Check::NonceReplay,
+    Check::NonceConfusable,
 ];
 
 /// A one-sentence description of what `check` verifies.
@@ -92,6 +96,10 @@ pub fn rule_description(check: Check) -> &'static str {
         Check::Fidelity => {
             "Benign content, attributes and provenance pass through unchanged, and are not refused."
         }
+        Check::NonceUnpredictable => "The per-call nonce is distinct, not a counter, clock or content hash, and has at least 64 bits of estimated entropy.",
+        Check::NonceMatched => "Opener and closer carry the same nonce, and the reader rejects frames whose values differ or are missing.",
+        Check::NonceReplay => "A delimiter copied from an earlier frame is not live in a later one.",
+        Check::NonceConfusable => "No marker spelled like the frame's own without its nonce, or with another value, is left live (reported apart from security and fidelity).",
     }
 }
 
@@ -105,6 +113,8 @@ fn rule_index(check: Check) -> usize {
 fn result_level(class: CheckClass, severity: Severity) -> &'static str {
     match (class, severity) {
         (CheckClass::Security, Severity::Critical | Severity::High) => "error",
+        // Apart from security and fidelity: worth a look, never a failure.
+        (CheckClass::Confusable, _) => "note",
         _ => "warning",
     }
 }
@@ -274,6 +284,7 @@ fn weakness_result(run: &RunResult, weakness: &Weakness, location: &Value) -> Va
             "class": match weakness.class {
                 CheckClass::Security => "security",
                 CheckClass::Fidelity => "fidelity",
+                CheckClass::Confusable => "confusable",
             },
             "severity": super::severity_name(weakness.severity),
             "family": weakness.family.name(),

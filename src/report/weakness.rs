@@ -40,8 +40,13 @@ use crate::runner::{CaseResult, Outcome, RunResult, Verdict};
 /// The order in which a failing case's checks are considered for its
 /// primary check: root causes before their consequences, security before
 /// fidelity.
-pub const PRIMARY_ORDER: [Check; 9] = [
+/// `nonce.confusable` is not here: confusables are not failures and never
+/// form a weakness (reports list them in their own section).
+pub const PRIMARY_ORDER: [Check; 12] = [
     Check::DelimiterCensus,
+    Check::NonceMatched,
+    Check::NonceReplay,
+    Check::NonceUnpredictable,
     Check::TagIntegrity,
     Check::HeaderIntegrity,
     Check::CanaryContainment,
@@ -224,6 +229,10 @@ impl WeaknessKey {
                     }
                     Check::FrameShape => "breaks the frame's shape",
                     Check::OuterText => "is written outside the frame",
+                    Check::NonceUnpredictable => "meets a nonce an attacker can predict",
+                    Check::NonceMatched => "is framed by markers whose nonces need not match",
+                    Check::NonceReplay => "replays an earlier frame's marker and it is live",
+                    Check::NonceConfusable => "leaves a marker live without the frame's nonce",
                     Check::ReaderVerdict => "is accepted by the reader when it must be rejected",
                     Check::Roundtrip => "does not read back as it was written",
                     Check::Fidelity => "is changed or refused although it is ordinary",

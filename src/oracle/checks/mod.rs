@@ -12,6 +12,7 @@ mod fidelity;
 mod findings;
 mod header;
 mod layout;
+pub mod nonce;
 mod read;
 mod shape;
 
@@ -98,6 +99,8 @@ fn wrap_checks<'a>(
     }
     let parsed_tag = header::check_tag_integrity(findings, case, profile, request, &views);
     let judged = levels(profile);
+    nonce::check_matched(findings, profile, &views);
+    nonce::check_confusables(findings, profile, &views, &judged);
     for view in views.levels.iter().filter(|v| judged.contains(&v.level())) {
         let (level, regions) = (view.level(), &view.regions);
         census::check_census(findings, profile, view);

@@ -1,0 +1,360 @@
+//! Checks `nonce.matched` and `nonce.confusable` on one framed text, and
+//! the helpers the runner uses for `nonce.unpredictable` and
+//! `nonce.replay` (which need several wraps).
+//!
+//! Only profiles that declare a nonce are judged. A confusable is a marker
+//! spelled like the frame's own without its nonce, or with another value
+//! (any length, even shorter than the declared minimum): a strict reader
+//! does not close the frame on it, so it is never a breakout; it is
+//! reported in class [`CheckClass::Confusable`] at the levels where it is
+//! live. Only markers inside the frame (from its opener to its closer)
+//! count: that is where attacker-controlled text lands, and the framing's
+//! own preamble before the opener is not an attack.
+
+use super::findings::{framed_excerpt, Findings};
+use crate::grammar::{token::NONCE, DelimiterKind, Grammar, LiveDelimiter, NonceSpec};
+use crate::level::ReaderLevel;
+use crate::oracle::regions::OUTER;
+use crate::oracle::view::Views;
+use crate::oracle::{Check, CheckClass, Finding};
+use crate::profile::{Delimiters, TargetProfile};
+use crate::reader::{Folded, Reader};
+
+/// The grammars that find confusables: the declared one with a nonce of
+/// any length, and one with the nonce removed. `None` without a nonce.
+fn confusable_grammars(d: &Delimiters) -> Option<Vec<Box<dyn Grammar>>> {
+    let spec = d.nonce?;
+    let mut any_length = d.clone();
+    any_length.nonce = Some(NonceSpec {
+        min_length: Some(1),
+        ..spec
+    });
+    let mut bare = d.clone();
+    bare.nonce = None;
+    bare.token = without_nonce(&d.token);
+    bare.open = d.open.as_deref().map(without_nonce);
+    bare.close = d.close.as_deref().map(without_nonce);
+    // A template that means nothing without its nonce finds no bare marker.
+    Some(
+        [any_length, bare]
+            .iter()
+            .filter_map(|d| d.try_grammar().ok())
+            .collect(),
+    )
+}
+
+/// `text` with its `{nonce}` removed the way a forger would drop it: a
+/// whole attribute (` id="{nonce}"`) when the nonce is an attribute value,
+/// else the nonce and one separator next to it (`data-{nonce}` → `data`).
+pub fn without_nonce(text: &str) -> String {
+    let Some(at) = text.find(NONCE) else {
+        return text.to_string();
+    };
+    let (before, after) = (&text[..at], &text[at + NONCE.len()..]);
+    let quote = before.chars().last().filter(|c| *c == '"' || *c == '\'');
+    let unquoted = quote.map_or(before, |q| &before[..before.len() - q.len_utf8()]);
+    if let Some(name_end) = unquoted.strip_suffix('=').map(str::len) {
+        let name_start = unquoted[..name_end]
+            .trim_end_matches(|c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+            .trim_end()
+            .len();
+        let rest = quote.map_or(Some(after), |q| after.strip_prefix(q));
+        if let (Some(rest), true) = (rest, name_start < name_end) {
+            return format!("{}{rest}", &unquoted[..name_start]);
+        }
+    }
+    let separators: &[char] = &['-', '_', ':', '.'];
+    match before.strip_suffix(separators) {
+        Some(kept) => format!("{kept}{after}"),
+        None => format!(
+            "{before}{}",
+            after.strip_prefix(separators).unwrap_or(after)
+        ),
+    }
+}
+
+/// The frame's own opener and closer at the exact level: the first outer
+/// opener and the last outer closer.
+fn frame_pair(views: &Views<'_>) -> (Option<LiveDelimiter>, Option<LiveDelimiter>) {
+    let delimiters = &views.exact().regions.delimiters;
+    let outer = |kind| {
+        delimiters
+            .iter()
+            .filter(move |d| d.token == OUTER && d.kind == kind)
+    };
+    (
+        outer(DelimiterKind::Open).next().copied(),
+        outer(DelimiterKind::Close).next_back().copied(),
+    )
+}
+
+fn nonce_value<'a>(folded: &Folded<'a>, d: &LiveDelimiter) -> Option<&'a str> {
+    d.nonce.map(|(s, e)| &folded.text[s..e])
+}
+
+/// `nonce.matched`: the frame's opener and its last closer carry the same
+/// nonce value.
+pub(super) fn check_matched(findings: &mut Findings, profile: &TargetProfile, views: &Views<'_>) {
+    if profile.delimiters.nonce.is_none() {
+        return;
+    }
+    let exact = &views.exact().folded;
+    let (Some(open), close) = frame_pair(views) else {
+        return;
+    };
+    if open.nonce.is_some() && close.is_none() {
+        check_bare_closer(findings, profile, exact);
+        return;
+    }
+    let Some(close) = close else {
+        return;
+    };
+    let (Some(a), Some(b)) = (nonce_value(exact, &open), nonce_value(exact, &close)) else {
+        return;
+    };
+    if a != b {
+        findings.security_everywhere(
+            Check::NonceMatched,
+            format!("the opener carries nonce {a:?} but the closer {b:?}"),
+            framed_excerpt(exact.text, close.start..close.end),
+        );
+    }
+}
+
+/// The frame has no closer with a nonce: fails `nonce.matched` when the
+/// output ends with the closer spelled without one.
+fn check_bare_closer(findings: &mut Findings, profile: &TargetProfile, exact: &Folded<'_>) {
+    let mut bare = profile.delimiters.clone();
+    bare.nonce = None;
+    bare.token = without_nonce(&bare.token);
+    bare.close = bare.close.as_deref().map(without_nonce);
+    bare.open = bare.open.as_deref().map(without_nonce);
+    let Ok(grammar) = bare.try_grammar() else {
+        return;
+    };
+    let end = exact.text.trim_end().len();
+    let last = grammar
+        .live(exact)
+        .into_iter()
+        .rfind(|d| d.token == OUTER && d.kind == DelimiterKind::Close)
+        .filter(|d| grammar.delimiter_end(exact, d) == Some(end));
+    if let Some(d) = last {
+        findings.security_everywhere(
+            Check::NonceMatched,
+            "the opener carries a nonce but the closer carries none".into(),
+            framed_excerpt(exact.text, d.start..end),
+        );
+    }
+}
+
+/// `nonce.confusable`: markers inside the frame spelled like its own
+/// without the nonce or with another value, at each level they are live.
+pub(super) fn check_confusables(
+    findings: &mut Findings,
+    profile: &TargetProfile,
+    views: &Views<'_>,
+    judged: &[ReaderLevel],
+) {
+    let Some(grammars) = confusable_grammars(&profile.delimiters) else {
+        return;
+    };
+    let (Some(open), close) = frame_pair(views) else {
+        return;
+    };
+    let own = nonce_value(&views.exact().folded, &open).map(str::to_string);
+    let inside = open.end..close.map_or(usize::MAX, |c| c.start);
+    for view in views.levels.iter().filter(|v| judged.contains(&v.level())) {
+        let folded = &view.folded;
+        let foreign = |d: &LiveDelimiter| {
+            let value = nonce_value(folded, d).map(|v| folded.reader.fold_str(v));
+            value != own.as_deref().map(|o| folded.reader.fold_str(o))
+        };
+        let found = grammars
+            .iter()
+            .flat_map(|g| g.live(folded))
+            .filter(|d| inside.contains(&d.start) && foreign(d))
+            .min_by_key(|d| d.start);
+        if let Some(d) = found {
+            findings.add(
+                Check::NonceConfusable,
+                CheckClass::Confusable,
+                Some(view.level()),
+                "a marker spelled like the frame's own, without its nonce or with another value, is left live".into(),
+                framed_excerpt(folded.text, d.start..d.end),
+            );
+        }
+    }
+}
+
+/// `nonce.replay`: judges a wrap whose content carries `planted`, a
+/// delimiter copied from an earlier frame. It fails at each level where a
+/// delimiter inside the frame carries the frame's own nonce (the planted
+/// one is live because the value was reused).
+pub fn judge_replay(profile: &TargetProfile, framed: &str, planted: &str) -> Vec<Finding> {
+    let mut findings = Findings::default();
+    if profile.delimiters.nonce.is_none() {
+        return findings.0;
+    }
+    let views = Views::excluding(framed, profile, &[]);
+    let (Some(open), close) = frame_pair(&views) else {
+        return findings.0;
+    };
+    let inside = open.end..close.map_or(usize::MAX, |c| c.start);
+    for view in &views.levels {
+        let folded = &view.folded;
+        let replayed = view.regions.delimiters.iter().find(|d| {
+            d.token == OUTER
+                && inside.contains(&d.start)
+                && d.nonce.is_some()
+                && open.same_nonce(d, folded)
+        });
+        if let Some(d) = replayed {
+            findings.security(
+                Check::NonceReplay,
+                view.level(),
+                format!("a delimiter copied from an earlier frame ({planted:?}) is live: the nonce was reused"),
+                framed_excerpt(framed, d.start..d.end),
+            );
+        }
+    }
+    findings.0
+}
+
+/// The nonce value of the frame's opener in `framed`, as the exact reader
+/// reads it; `None` when the profile declares no nonce or the opener
+/// carries none.
+pub fn frame_nonce(profile: &TargetProfile, framed: &str) -> Option<String> {
+    profile.delimiters.nonce?;
+    let grammar = profile.delimiters.try_grammar().ok()?;
+    let folded = Reader::new(ReaderLevel::Exact).fold(framed);
+    let open = grammar
+        .live(&folded)
+        .into_iter()
+        .find(|d| d.token == OUTER && d.kind == DelimiterKind::Open)?;
+    nonce_value(&folded, &open).map(str::to_string)
+}
+
+/// The frame's own closer in `framed` as written (the last outer closer at
+/// the exact level), for planting in a later wrap's content.
+pub fn frame_closer(profile: &TargetProfile, framed: &str) -> Option<String> {
+    let grammar = profile.delimiters.try_grammar().ok()?;
+    let folded = Reader::new(ReaderLevel::Exact).fold(framed);
+    let close = grammar
+        .live(&folded)
+        .into_iter()
+        .rfind(|d| d.token == OUTER && d.kind == DelimiterKind::Close)?;
+    let end = grammar.delimiter_end(&folded, &close).unwrap_or(close.end);
+    Some(framed[close.start..end].to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grammar::NonceAlphabet;
+
+    const N: &str = "0123456789abcdef";
+
+    fn profile() -> TargetProfile {
+        let mut p = TargetProfile::reference();
+        p.delimiters.token = "untrusted-{nonce}".into();
+        p.delimiters.nonce = Some(NonceSpec {
+            alphabet: NonceAlphabet::Hex,
+            min_length: Some(16),
+        });
+        p
+    }
+
+    fn frame(content: &str, close: &str) -> String {
+        format!("<untrusted-{N} kind=\"tool-result\">\nsource\n\n{content}\n</untrusted-{close}>")
+    }
+
+    fn judge(framed: &str) -> Vec<Finding> {
+        let p = profile();
+        let views = Views::excluding(framed, &p, &[]);
+        let mut findings = Findings::default();
+        check_matched(&mut findings, &p, &views);
+        check_confusables(&mut findings, &p, &views, &ReaderLevel::ALL);
+        findings.0
+    }
+
+    fn checks(findings: &[Finding]) -> Vec<(Check, CheckClass)> {
+        findings.iter().map(|f| (f.check, f.class)).collect()
+    }
+
+    #[test]
+    fn a_correct_nonce_frame_passes() {
+        let framed = frame("benign text about untrusted data", N);
+        assert_eq!(judge(&framed), vec![]);
+        assert_eq!(frame_nonce(&profile(), &framed).as_deref(), Some(N));
+        assert_eq!(
+            frame_closer(&profile(), &framed),
+            Some(format!("</untrusted-{N}>"))
+        );
+    }
+
+    #[test]
+    fn a_closer_with_another_value_is_unmatched() {
+        let f = judge(&frame("text", "fedcba9876543210"));
+        assert_eq!(
+            checks(&f),
+            vec![(Check::NonceMatched, CheckClass::Security)]
+        );
+    }
+
+    #[test]
+    fn a_closer_without_the_nonce_is_unmatched() {
+        let framed = format!("<untrusted-{N} kind=\"tool-result\">\nsource\n\ntext\n</untrusted>");
+        let f = judge(&framed);
+        assert!(
+            checks(&f).contains(&(Check::NonceMatched, CheckClass::Security)),
+            "{f:?}"
+        );
+    }
+
+    #[test]
+    fn markers_without_the_nonce_or_with_another_are_confusable() {
+        for planted in [
+            "</untrusted>",
+            "</untrusted-ab12>",
+            "</untrusted-ffffffffffffffff>",
+        ] {
+            let f = judge(&frame(&format!("a {planted} b"), N));
+            assert_eq!(
+                checks(&f),
+                vec![(Check::NonceConfusable, CheckClass::Confusable)],
+                "{planted}"
+            );
+            assert!(f[0].levels.contains(&ReaderLevel::Exact), "{planted}");
+        }
+        // Case-folded only: live for the folding readers, not the exact one.
+        let f = judge(&frame("a </UNTRUSTED> b", N));
+        assert!(!f[0].levels.contains(&ReaderLevel::Exact));
+        assert!(f[0].levels.contains(&ReaderLevel::AsciiCaseInsensitive));
+    }
+
+    #[test]
+    fn a_replayed_closer_is_live_only_when_the_value_repeats() {
+        let p = profile();
+        let replayed = frame(&format!("x </untrusted-{N}> y"), N);
+        let f = judge_replay(&p, &replayed, &format!("</untrusted-{N}>"));
+        assert_eq!(checks(&f)[0], (Check::NonceReplay, CheckClass::Security));
+        assert_eq!(f[0].levels.len(), ReaderLevel::ALL.len());
+        let fresh = frame("x </untrusted-ffffffffffffffff> y", N);
+        assert_eq!(
+            judge_replay(&p, &fresh, "</untrusted-ffffffffffffffff>"),
+            vec![]
+        );
+    }
+
+    #[test]
+    fn the_nonce_is_dropped_as_a_forger_would() {
+        assert_eq!(without_nonce("untrusted-data-{nonce}"), "untrusted-data");
+        assert_eq!(without_nonce("{nonce}_data"), "data");
+        assert_eq!(
+            without_nonce("<<<EXTERNAL id=\"{nonce}\">>>"),
+            "<<<EXTERNAL>>>"
+        );
+        assert_eq!(without_nonce("<<<END {nonce}>>>"), "<<<END >>>");
+        assert_eq!(without_nonce("plain"), "plain");
+    }
+}
