@@ -1,16 +1,27 @@
-// Locate the pinned npm tarball that field/run.sh unpacked into
-// field/.cache/npm/, and check its package.json names the pinned version, so
+// Locate a pinned npm package that field/run.sh put into field/.cache/npm/
+// (an unpacked registry tarball, or an install with its dependencies), and
+// check its package.json names the pinned version, so
 // a field adapter never audits some other release. A missing or stale
 // install is a clear error on stderr and exit status 3.
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 
 const here = dirname(fileURLToPath(import.meta.url))
 
-/** The unpacked package directory for `name@version`, checked. */
+/** The cache directory field/run.sh uses for the pin `name@version`. */
+export function pinDir(name, version) {
+	return join(here, '.cache', 'npm', `${name.replace(/^@/, '').replace('/', '-')}-${version}`)
+}
+
+/**
+ * The package directory of `name@version`, checked: the unpacked tarball
+ * (`<pin>/package`), or `<pin>/node_modules/<name>` when the pin was
+ * installed with its dependencies.
+ */
 export function pinnedPackage(name, version) {
-	const dir = join(here, '.cache', 'npm', `${name.replace(/^@/, '').replace('/', '-')}-${version}`, 'package')
+	const pin = pinDir(name, version)
+	const dir = existsSync(join(pin, 'package')) ? join(pin, 'package') : join(pin, 'node_modules', name)
 	let manifest
 	try {
 		manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'))

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Field audits: install each published package at its pinned version into
-# field/.cache/ (a venv per Python package, the registry tarball per npm
-# package), then run framecheck against every field/<audit>/profile.yaml and
+# field/.cache/ (a venv per Python package; the registry tarball per npm
+# package, or an npm install with dependencies where the framing is reached
+# only by running the package), then run framecheck against every field/<audit>/profile.yaml and
 # write the reports to reports/field/.
 #
 #   field/run.sh                  install what is missing, run every audit
@@ -31,6 +32,12 @@ PY_PINS=(
 NPM_PINS=(
   "openclaw@2026.9.6"
   "@langchain/classic@1.0.50"
+)
+# npm packages whose framing is reached only by running them, installed with
+# their dependencies; the first pin names the directory, the rest are the
+# peers the adapter needs, pinned too.
+NPM_INSTALL_PINS=(
+  "@supabase/mcp-server-supabase@0.13.0 @modelcontextprotocol/server@2.4.0 @modelcontextprotocol/client@2.4.0"
 )
 
 # Directory name for a pin: `pydantic-ai-slim==2.68.0` -> `pydantic-ai-slim-2.68.0`,
@@ -74,10 +81,23 @@ install_npm() {
   fi
 }
 
+install_npm_deps() {
+  local pins=($1) dir
+  dir="$CACHE/npm/$(pin_dir "${pins[0]}")"
+  [ -f "$dir/.installed" ] && return 0
+  echo "field: installing ${pins[*]} (npm, with dependencies) into $dir"
+  rm -rf "$dir"
+  mkdir -p "$dir" &&
+    npm install --prefix "$dir" --no-save --no-package-lock --ignore-scripts \
+      --no-audit --no-fund --loglevel=error "${pins[@]}" >/dev/null &&
+    echo "${pins[*]}" >"$dir/.installed"
+}
+
 install_all() {
   local failed=0 pin
   for pin in "${PY_PINS[@]}"; do install_py "$pin" || { echo "field: install FAILED: $pin" >&2; failed=1; }; done
   for pin in "${NPM_PINS[@]}"; do install_npm "$pin" || { echo "field: install FAILED: $pin" >&2; failed=1; }; done
+  for pin in "${NPM_INSTALL_PINS[@]}"; do install_npm_deps "$pin" || { echo "field: install FAILED: $pin" >&2; failed=1; }; done
   return $failed
 }
 
