@@ -43,7 +43,7 @@ use crate::envelope::{self, Envelope, DEFANGED, TOKEN};
 use crate::level::ReaderLevel;
 use crate::oracle::scan::{live_delimiters, readings, DelimiterKind};
 use crate::oracle::{self, CheckClass, ExcerptSource, Finding};
-use crate::profile::{Syntax, TargetProfile};
+use crate::profile::{Delimiters, GrammarKind, TargetProfile};
 
 /// Inputs longer than this are skipped by every target.
 pub const MAX_INPUT_BYTES: usize = 64 * 1024;
@@ -538,8 +538,9 @@ pub fn run_envelope_roundtrip(data: &[u8]) {
     );
 
     // The oracle, not the envelope, decides how many tags a reader sees.
+    let grammar = Delimiters::simple(GrammarKind::XmlTag, TOKEN).grammar();
     for level in ReaderLevel::ALL {
-        let live = live_delimiters(&framed, Syntax::XmlTag, &[TOKEN], level);
+        let live = live_delimiters(&framed, &*grammar, level);
         assert_eq!(
             live.len(),
             2,
@@ -1024,7 +1025,12 @@ impl StructuredOracleInput {
         let tokens = profile.delimiters.all_tokens();
         let vocabulary = Vocabulary {
             token: tokens[self.token as usize % tokens.len()],
-            brackets: profile.delimiters.syntax.brackets(),
+            brackets: profile
+                .delimiters
+                .grammar()
+                .render(crate::grammar::Form::Open, 0)
+                .brackets()
+                .unwrap_or(('<', '>')),
         };
         let framed = self
             .framed

@@ -15,10 +15,14 @@
 //! ```
 //!
 //! - [`level`]: the reader levels and how each one folds text (the spec).
+//! - [`reader`]: one reader level's rules in one place (fold, lines, names).
+//! - [`grammar`]: delimiter grammars: liveness, rendering, opener parsing.
 //! - [`envelope`]: the reference envelope, the built-in target.
 //! - [`profile`]: target profiles: delimiters, syntax, capabilities.
 //! - [`catalogue`]: loading, validating and instantiating attack cases.
 //! - [`adapter`]: the [`adapter::Framing`] trait, in-process and subprocess.
+//! - [`encoding`]: body encodings (JSON string, entities, base64, data-marking).
+//! - [`layout`]: the frame layout learned by calibration, and `init`.
 //! - [`oracle`]: structural checks and findings.
 //! - [`runner`]: cases through an adapter into the oracle.
 //! - [`report`]: JSON, Markdown, JUnit XML and SARIF, and baseline diffs.
@@ -27,11 +31,15 @@
 
 pub mod adapter;
 pub mod catalogue;
+pub mod encoding;
 pub mod envelope;
 pub mod fuzzing;
+pub mod grammar;
+pub mod layout;
 pub mod level;
 pub mod oracle;
 pub mod profile;
+pub mod reader;
 pub mod report;
 pub mod runner;
 pub mod search;

@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::adapter::{Framing, TargetError};
 use crate::catalogue::{ConcreteCase, Input, Operation, Piece, RefusalPolicy};
+use crate::layout::{self, Layout};
 use crate::level::ReaderLevel;
 use crate::oracle::{self, Calibration, CheckClass, Finding};
 use crate::profile::{Capability, TargetProfile};
@@ -169,6 +170,42 @@ pub struct RunMeta {
     pub filters: Vec<String>,
     /// Set when the target could not be calibrated or the run did not finish.
     pub harness_error: Option<String>,
+    /// The frame layout calibration learned, or why it could not.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub layout: Option<LayoutReport>,
+}
+
+/// What calibration learned about a target's frame, as the reports show it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "status", rename_all = "kebab-case")]
+pub enum LayoutReport {
+    /// The layout, and its template (see [`Layout::template`]).
+    Learned {
+        /// The layout as a one-line template.
+        template: String,
+        /// The layout, part by part.
+        layout: Box<Layout>,
+    },
+    /// Calibration failed: wrap cases were judged by the v1 shape rule
+    /// (the output begins with the opener and ends with the closer).
+    Failed {
+        /// Why, and what to declare.
+        reason: String,
+    },
+}
+
+impl LayoutReport {
+    fn of(layout: &Result<Layout, String>) -> LayoutReport {
+        match layout {
+            Ok(l) => LayoutReport::Learned {
+                template: l.template(),
+                layout: Box::new(l.clone()),
+            },
+            Err(reason) => LayoutReport::Failed {
+                reason: reason.clone(),
+            },
+        }
+    }
 }
 
 /// A whole run: the input to every report.
@@ -224,12 +261,22 @@ pub fn run(
         .map(|d| d.as_secs())
         .unwrap_or(0);
     let mut harness_error = options.harness_error.clone();
-    let needs_frame = cases.iter().any(|c| matches!(&c.input, Input::Read(pieces) if pieces.iter().any(|p| !matches!(p, Piece::Literal(_)))));
-    let calibration = if needs_frame && profile.can(Capability::Wrap) {
-        Some(calibrate_target(profile, framing))
-    } else {
+    let layout = if cases.is_empty() {
         None
+    } else {
+        Some(learn_layout(profile, framing))
     };
+    let needs_frame = cases.iter().any(|c| matches!(&c.input, Input::Read(pieces) if pieces.iter().any(|p| !matches!(p, Piece::Literal(_)))));
+    let calibration = match &layout {
+        _ if !needs_frame => None,
+        Some(Ok(l)) => Some(Ok(Calibration {
+            framed: l.sample.framed.clone(),
+            body_start: l.sample.slot.start,
+            body_end: l.sample.slot.end,
+        })),
+        _ => Some(calibrate_target(profile, framing)),
+    };
+    let learned = layout.as_ref().and_then(|l| l.as_ref().ok());
     let mut results = Vec::with_capacity(cases.len());
     for case in cases {
         if cancel.load(Ordering::SeqCst) {
@@ -241,7 +288,7 @@ pub fn run(
             break;
         }
         let case_started = Instant::now();
-        let (outcome, evidence) = run_case(case, profile, framing, calibration.as_ref());
+        let (outcome, evidence) = run_case(case, profile, framing, learned, calibration.as_ref());
         let result = CaseResult {
             case: case.clone(),
             outcome,
@@ -261,13 +308,26 @@ pub fn run(
             duration_ms: started.elapsed().as_millis().min(u64::MAX as u128) as u64,
             filters: options.filters.clone(),
             harness_error,
+            layout: layout.as_ref().map(LayoutReport::of),
         },
         results,
     }
 }
 
+/// Wraps the layout probes and learns the target's frame layout.
+pub fn learn_layout(profile: &TargetProfile, framing: &mut dyn Framing) -> Result<Layout, String> {
+    let probes = layout::probes(profile);
+    let mut wraps = Vec::new();
+    for request in probes.requests() {
+        let framed = guarded(|| framing.wrap(request))
+            .map_err(|e| format!("calibration wrap failed: {e}"))?;
+        wraps.push(framed);
+    }
+    layout::learn(profile, &probes, &wraps).map_err(|e| format!("calibration: {e}"))
+}
+
 /// Wraps the oracle's benign calibration request, so read cases can be
-/// built from the target's own frame.
+/// built from the target's own frame when no layout could be learned.
 fn calibrate_target(
     profile: &TargetProfile,
     framing: &mut dyn Framing,
@@ -283,6 +343,7 @@ fn run_case(
     case: &ConcreteCase,
     profile: &TargetProfile,
     framing: &mut dyn Framing,
+    layout: Option<&Layout>,
     calibration: Option<&Result<Calibration, String>>,
 ) -> (Outcome, Evidence) {
     let mut evidence = Evidence::default();
@@ -300,15 +361,16 @@ fn run_case(
                         // A reader that refuses its own frame has rejected it.
                         Err(TargetError::Refused(_)) => {
                             evidence.read_body = Some(None);
-                            judged(oracle::judge_roundtrip(
-                                case, profile, request, &framed, None,
+                            judged(oracle::judge_roundtrip_in(
+                                case, profile, layout, request, &framed, None,
                             ))
                         }
                         Err(error) => refusal_or_error(case, error),
                         Ok(body) => {
-                            let findings = oracle::judge_roundtrip(
+                            let findings = oracle::judge_roundtrip_in(
                                 case,
                                 profile,
+                                layout,
                                 request,
                                 &framed,
                                 body.as_deref(),
@@ -318,7 +380,9 @@ fn run_case(
                         }
                     }
                 } else {
-                    judged(oracle::judge_wrap(case, profile, request, &framed))
+                    judged(oracle::judge_wrap_in(
+                        case, profile, layout, request, &framed,
+                    ))
                 };
                 evidence.framed = Some(framed);
                 outcome

@@ -29,6 +29,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::adapter::{Framing, TargetError, WrapRequest};
 use crate::catalogue::{Category, ConcreteCase, Expectation, Field, Input, Operation};
+use crate::grammar::Form;
 use crate::level::ReaderLevel;
 use crate::oracle::{self, Check, CheckClass, Finding};
 use crate::profile::{Capability, TargetProfile};
@@ -185,11 +186,10 @@ pub fn search(
         duration_ms: 0,
     };
     let mut found_signatures = BTreeSet::new();
-    let tokens: Vec<String> = profile
-        .delimiters
-        .all_tokens()
-        .iter()
-        .map(|t| t.to_string())
+    // Tokens as an attacker writes them (a nonce part as a sample value).
+    let grammar = profile.delimiters.grammar();
+    let tokens: Vec<String> = (0..profile.delimiters.all_tokens().len())
+        .map(|i| grammar.render(Form::Token, i).plain())
         .collect();
     while !seeds.is_empty() && !out_of_time() && report.findings.len() < options.max_findings {
         if let Budget::Cases(limit) = options.budget {
@@ -403,7 +403,8 @@ fn mutate(
     profile: &TargetProfile,
     rng: &mut SplitMix64,
 ) -> Option<&'static str> {
-    let syntax = profile.delimiters.syntax;
+    let grammar = profile.delimiters.grammar();
+    let brackets = grammar.render(Form::Open, 0).brackets();
     let operator = rng.below(9);
     if operator == 8 {
         return split_across_attribute(request, tokens, profile, rng);
@@ -466,7 +467,7 @@ fn mutate(
         }
         3 => {
             let span = spans.get(rng.below(spans.len().max(1)))?.clone();
-            let (open, _) = syntax.brackets();
+            let (open, _) = brackets?;
             let before = text[..span.start].trim_end_matches([' ', '/']);
             let last = before.chars().next_back().filter(|&c| c == open)?;
             let bracket_at = before.len() - last.len_utf8();
@@ -494,13 +495,17 @@ fn mutate(
             Some("line-break")
         }
         6 => {
-            let token = &tokens[rng.below(tokens.len())];
-            *text = format!("{}\n{}\n{}", syntax.open(token), text, syntax.close(token));
+            let token = rng.below(tokens.len());
+            let (open, close) = (
+                grammar.render(Form::Open, token).plain(),
+                grammar.render(Form::Close, token).plain(),
+            );
+            *text = format!("{open}\n{text}\n{close}");
             Some("nest")
         }
         _ => {
             let span = spans.get(rng.below(spans.len().max(1)))?.clone();
-            let (open, close) = syntax.brackets();
+            let (open, close) = brackets?;
             let start = text[..span.start].rfind(open).unwrap_or(span.start);
             let end = text[span.end..]
                 .find(close)
@@ -525,7 +530,8 @@ fn split_across_attribute(
         return None;
     }
     let span = token_spans(&request.content, tokens).into_iter().next()?;
-    let (open, _) = profile.delimiters.syntax.brackets();
+    let grammar = profile.delimiters.grammar();
+    let (open, _) = grammar.render(Form::Open, 0).brackets()?;
     let start = request.content[..span.start]
         .rfind(open)
         .unwrap_or(span.start);

@@ -30,14 +30,20 @@ fn bracket_profile() -> TargetProfile {
             builtin: "none".into(),
         },
         delimiters: Delimiters {
-            syntax: Syntax::BracketMarker,
+            grammar: Syntax::BracketMarker,
             token: "A2A_RESULT_FROM_PEER".into(),
             inner: None,
             reserved: vec![],
+            open: None,
+            close: None,
+            nonce: None,
         },
-        header: HeaderStyle::None,
+        header: HeaderStyle::None.into(),
         attributes: AttributeLayout::default(),
-        body_padding: "\n".into(),
+        body_padding: None,
+        frame: Default::default(),
+        body: Default::default(),
+        reader: Default::default(),
         capabilities: vec![Capability::Wrap],
     }
 }
@@ -53,19 +59,25 @@ fn go_profile() -> TargetProfile {
             builtin: "none".into(),
         },
         delimiters: Delimiters {
-            syntax: Syntax::XmlTag,
+            grammar: Syntax::XmlTag,
             token: "context".into(),
             inner: Some("source".into()),
             reserved: vec!["note".into()],
+            open: None,
+            close: None,
+            nonce: None,
         },
-        header: HeaderStyle::BlankLine,
+        header: HeaderStyle::BlankLine.into(),
         attributes: AttributeLayout {
             on: TagRole::Inner,
             kind: None,
             extra: vec!["id".into()],
             names: None,
         },
-        body_padding: "\n".into(),
+        body_padding: None,
+        frame: Default::default(),
+        body: Default::default(),
+        reader: Default::default(),
         capabilities: vec![Capability::Wrap, Capability::Attributes],
     }
 }
@@ -571,8 +583,8 @@ fn instantiation_is_deterministic_and_in_catalogue_order() {
 fn the_exact_variant_writes_the_profiles_own_delimiters() {
     let catalogue = builtin();
     for profile in profiles() {
-        let syntax = profile.delimiters.syntax;
-        let close = syntax.close(&profile.delimiters.token);
+        let (l, r) = brackets(profile.delimiters.grammar);
+        let close = format!("{l}/{}{r}", profile.delimiters.token);
         let cases = instantiate(&catalogue, &profile);
         let case = cases
             .iter()
@@ -679,7 +691,7 @@ fn read_texts_keep_frame_pieces_for_the_runner() {
 fn has_live_delimiter(text: &str, syntax: Syntax, token: &str, level: ReaderLevel) -> bool {
     let folded: Vec<char> = fold_str(text, level).chars().collect();
     let token: Vec<char> = fold_str(token, level).chars().collect();
-    let (open, _) = syntax.brackets();
+    let (open, _) = brackets(syntax);
     let ws = |c: char| matches!(c, ' ' | '\t' | '\n' | '\r');
     for start in 0..folded.len() {
         if folded[start] != open {
@@ -857,4 +869,13 @@ fn fixed_attribute_names_remap_keys_and_drop_key_attacks() {
     assert!(open.iter().any(|c| c.id == "attr-key-quote"));
     assert!(!cases.iter().any(|c| c.id == "attr-key-quote"));
     assert!(cases.len() < open.len());
+}
+
+/// The bracket pair of a tag grammar, written out here rather than taken
+/// from the crate, so the test's naive matcher stays independent of it.
+fn brackets(syntax: Syntax) -> (char, char) {
+    match syntax {
+        Syntax::BracketMarker => ('[', ']'),
+        _ => ('<', '>'),
+    }
 }

@@ -97,6 +97,7 @@ fn run(level: ReaderLevel, results: Vec<CaseResult>) -> RunResult {
             duration_ms: 1234,
             filters: vec![],
             harness_error: None,
+            layout: None,
         },
         results,
     }

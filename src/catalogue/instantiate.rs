@@ -20,10 +20,10 @@ use super::model::{
     CaseSpec, Catalogue, ConcreteCase, Field, Input, Operation, Piece, Structure, Variant,
 };
 use super::template::{self, Placeholder, Segment, TokenRole};
-use super::variant::{self, render};
+use super::variant::{self, spell};
 use crate::adapter::WrapRequest;
 use crate::level::{fold_str, ReaderLevel};
-use crate::profile::{Capability, HeaderStyle, TargetProfile};
+use crate::profile::{Capability, GrammarKind, HeaderStyle, TargetProfile};
 
 /// The `kind` of a wrap request whose case gives none.
 pub const DEFAULT_KIND: &str = "tool-result";
@@ -45,17 +45,24 @@ pub fn instantiate(catalogue: &Catalogue, profile: &TargetProfile) -> Vec<Concre
 /// True when the profile has the structure.
 fn has_structure(profile: &TargetProfile, structure: Structure) -> bool {
     match structure {
-        Structure::Header => profile.header == HeaderStyle::BlankLine,
+        Structure::Header => profile.header.style != HeaderStyle::None,
         Structure::Inner => profile.delimiters.inner.is_some(),
         Structure::Reserved => !profile.delimiters.reserved.is_empty(),
+        Structure::FenceGrammar => profile.delimiters.grammar == GrammarKind::Fence,
+        Structure::BeginEndGrammar => profile.delimiters.grammar == GrammarKind::BeginEnd,
     }
 }
 
-fn token_for(profile: &TargetProfile, role: TokenRole) -> Option<&str> {
+/// The index of the token a role names in the grammar's vocabulary
+/// (`Delimiters::all_tokens` order), when the profile has it.
+fn token_index(profile: &TargetProfile, role: TokenRole) -> Option<usize> {
+    let has_inner = profile.delimiters.inner.is_some();
     match role {
-        TokenRole::Outer => Some(&profile.delimiters.token),
-        TokenRole::Inner => profile.delimiters.inner.as_deref(),
-        TokenRole::Reserved => profile.delimiters.reserved.first().map(String::as_str),
+        TokenRole::Outer => Some(0),
+        TokenRole::Inner => has_inner.then_some(1),
+        TokenRole::Reserved => {
+            (!profile.delimiters.reserved.is_empty()).then_some(1 + usize::from(has_inner))
+        }
     }
 }
 
@@ -245,16 +252,17 @@ fn spellings(
     profile: &TargetProfile,
     used: &BTreeSet<Placeholder>,
 ) -> Option<BTreeMap<Placeholder, String>> {
-    let syntax = profile.delimiters.syntax;
+    let grammar = profile.delimiters.grammar();
     let mut map = BTreeMap::new();
     let mut changed = false;
     for &placeholder in used {
         let Some((role, form)) = placeholder.delimiter() else {
             continue;
         };
-        let token = token_for(profile, role)?;
-        let original = render(Variant::Exact, syntax, form, token);
-        let spelled = render(variant, syntax, form, token);
+        let token = token_index(profile, role)?;
+        let rendered = grammar.render(form, token);
+        let original = spell(Variant::Exact, &rendered);
+        let spelled = spell(variant, &rendered);
         if !variant::reads_as_original(variant, &original, &spelled) {
             return None;
         }

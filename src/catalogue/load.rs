@@ -552,6 +552,8 @@ fn parse_requirement(name: &str) -> Option<Requirement> {
         "header" => Requirement::Structure(Structure::Header),
         "inner" => Requirement::Structure(Structure::Inner),
         "reserved" => Requirement::Structure(Structure::Reserved),
+        "fence-grammar" => Requirement::Structure(Structure::FenceGrammar),
+        "begin-end-grammar" => Requirement::Structure(Structure::BeginEndGrammar),
         _ => return None,
     })
 }

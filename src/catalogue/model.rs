@@ -345,6 +345,10 @@ pub enum Structure {
     Inner,
     /// At least one reserved token (`delimiters.reserved`).
     Reserved,
+    /// The `fence` grammar: attacks on Markdown fences.
+    FenceGrammar,
+    /// The `begin-end` grammar: attacks on asymmetric markers.
+    BeginEndGrammar,
 }
 
 impl Structure {
@@ -354,6 +358,8 @@ impl Structure {
             Structure::Header => "header",
             Structure::Inner => "inner",
             Structure::Reserved => "reserved",
+            Structure::FenceGrammar => "fence-grammar",
+            Structure::BeginEndGrammar => "begin-end-grammar",
         }
     }
 }

@@ -69,18 +69,9 @@ pub enum TokenRole {
     Reserved,
 }
 
-/// Which form of a token's delimiter a placeholder expands to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum DelimiterForm {
-    /// The bare token.
-    Token,
-    /// `<tok>` / `[TOK]`.
-    Open,
-    /// `<tok` / `[TOK`.
-    OpenStart,
-    /// `</tok>` / `[/TOK]`.
-    Close,
-}
+/// Which form of a token's delimiter a placeholder expands to (the
+/// grammar's [`crate::grammar::Form`]).
+pub use crate::grammar::Form as DelimiterForm;
 
 impl Placeholder {
     /// Every placeholder, in documentation order.

@@ -13,22 +13,35 @@
 //! a plain marker the oracle can find, and the frame pieces are the target's
 //! own output.
 //!
+//! The grammar renders each delimiter as typed pieces
+//! ([`crate::grammar::Spelling`]); a variant rewrites the pieces by type
+//! (punctuation, words and token, gaps), so every grammar gets every
+//! variant and no grammar spells one itself.
+//!
 //! ```
 //! use framecheck::catalogue::Variant;
-//! use framecheck::catalogue::template::DelimiterForm;
 //! use framecheck::catalogue::variant::render;
-//! use framecheck::profile::Syntax;
+//! use framecheck::grammar::Form;
+//! use framecheck::profile::{Delimiters, GrammarKind};
 //!
-//! assert_eq!(render(Variant::Upper, Syntax::XmlTag, DelimiterForm::Close, "tok"), "</TOK>");
-//! assert_eq!(render(Variant::Spaced, Syntax::XmlTag, DelimiterForm::Close, "tok"), "< / tok >");
-//! assert_eq!(render(Variant::ZeroWidth, Syntax::BracketMarker, DelimiterForm::Open, "TUV"), "[T\u{200B}UV]");
+//! let xml = Delimiters::simple(GrammarKind::XmlTag, "tok").grammar();
+//! assert_eq!(render(Variant::Upper, &*xml, Form::Close, 0), "</TOK>");
+//! assert_eq!(render(Variant::Spaced, &*xml, Form::Close, 0), "< / tok >");
+//! let bracket = Delimiters::simple(GrammarKind::BracketMarker, "TUV").grammar();
+//! assert_eq!(render(Variant::ZeroWidth, &*bracket, Form::Open, 0), "[T\u{200B}UV]");
+//! let mut markers = Delimiters::simple(GrammarKind::BeginEnd, "DOC");
+//! markers.open = Some("<<<{token}>>>".into());
+//! markers.close = Some("<<<END_{token}>>>".into());
+//! let markers = markers.grammar();
+//! assert_eq!(render(Variant::Lower, &*markers, Form::Close, 0), "<<<end_doc>>>");
+//! assert_eq!(render(Variant::Spaced, &*markers, Form::Close, 0), "<<< END _ DOC >>>");
 //! ```
 
-use crate::level::{fold_str, ReaderLevel};
-use crate::profile::Syntax;
+use crate::grammar::{Form, Grammar, Piece, Spelling};
+use crate::level::ReaderLevel;
+use crate::reader::Reader;
 
 use super::model::Variant;
-use super::template::DelimiterForm;
 
 /// The named groups a catalogue file may list in `variants`, with members
 /// in canonical order. `all` is every variant.
@@ -131,20 +144,29 @@ pub fn known_names() -> String {
     names.join(", ")
 }
 
-/// The delimiter `form` of `token` in `syntax`, spelled as `variant`
-/// spells it. [`Variant::Exact`] gives the declared delimiter.
-pub fn render(variant: Variant, syntax: Syntax, form: DelimiterForm, token: &str) -> String {
-    let (left, right) = syntax.brackets();
-    let token = transform_token(variant, token);
-    let bracket = |c: char| transform_punct(variant, c);
-    let (left, right, slash) = (bracket(left), bracket(right), bracket('/'));
-    let gap = if variant == Variant::Spaced { " " } else { "" };
-    match form {
-        DelimiterForm::Token => token,
-        DelimiterForm::Open => format!("{left}{gap}{token}{gap}{right}"),
-        DelimiterForm::OpenStart => format!("{left}{gap}{token}"),
-        DelimiterForm::Close => format!("{left}{gap}{slash}{gap}{token}{gap}{right}"),
+/// The delimiter `form` of token `token` (an index into the grammar's
+/// vocabulary), spelled as `variant` spells it. [`Variant::Exact`] gives
+/// the declared delimiter.
+pub fn render(variant: Variant, grammar: &dyn Grammar, form: Form, token: usize) -> String {
+    spell(variant, &grammar.render(form, token))
+}
+
+/// A rendered delimiter spelled as `variant` spells it: punctuation
+/// through the variant's bracket transform, words and token through its
+/// token transform, gaps as a space for [`Variant::Spaced`], nonces and the
+/// grammar's own spacing unchanged.
+pub fn spell(variant: Variant, spelling: &Spelling) -> String {
+    let mut out = String::new();
+    for piece in &spelling.0 {
+        match piece {
+            Piece::Punct(c) => out.push_str(&transform_punct(variant, *c)),
+            Piece::Word(w) | Piece::Token(w) => out.push_str(&transform_token(variant, w)),
+            Piece::Nonce(s) | Piece::Space(s) | Piece::Verbatim(s) => out.push_str(s),
+            Piece::Gap if variant == Variant::Spaced => out.push(' '),
+            Piece::Gap => {}
+        }
     }
+    out
 }
 
 /// True when `transformed` (a rendering of `original` by `variant`) is a
@@ -158,29 +180,36 @@ pub fn reads_as_original(variant: Variant, original: &str, transformed: &str) ->
     if original == transformed {
         return true;
     }
-    let level = variant.min_level();
-    // The oracle's matcher skips whitespace after the bracket and the slash,
-    // so spaces are not part of what a reader compares.
-    let seen = |text: &str, level| -> String {
-        let folded = fold_str(text, level);
+    let reader = Reader::new(variant.min_level());
+    // The grammars skip optional spacing inside a delimiter, so the spaces
+    // a spaced variant adds are not part of what a reader compares.
+    let seen = |text: &str, reader: Reader| -> String {
+        let folded = reader.fold_str(text);
         if variant == Variant::Spaced {
             folded.chars().filter(|c| *c != ' ').collect()
         } else {
             folded
         }
     };
-    if seen(transformed, level) != seen(original, level) {
+    if seen(transformed, reader) != seen(original, reader) {
         return false;
     }
+    // Not read as the original by the reader just below the variant's.
+    match stricter(reader.level()) {
+        None => true,
+        Some(level) => {
+            let below = Reader::new(level);
+            below.fold_str(transformed) != below.fold_str(original)
+        }
+    }
+}
+
+/// The level just below `level` in the chain the variants are graded on.
+fn stricter(level: ReaderLevel) -> Option<ReaderLevel> {
     match level {
-        ReaderLevel::Exact => true,
-        ReaderLevel::AsciiCaseInsensitive => {
-            fold_str(transformed, ReaderLevel::Exact) != fold_str(original, ReaderLevel::Exact)
-        }
-        ReaderLevel::Unicode => {
-            fold_str(transformed, ReaderLevel::AsciiCaseInsensitive)
-                != fold_str(original, ReaderLevel::AsciiCaseInsensitive)
-        }
+        ReaderLevel::Exact => None,
+        ReaderLevel::AsciiCaseInsensitive => Some(ReaderLevel::Exact),
+        ReaderLevel::Unicode => Some(ReaderLevel::AsciiCaseInsensitive),
     }
 }
 
@@ -430,33 +459,95 @@ mod tests {
         "the-quick-brown-fox-jumps-over-a-lazy-dog",
         "PACK_MY_BOX_WITH_FIVE_DOZEN_LIQUOR_JUGS_0123456789",
     ];
-    const FORMS: [DelimiterForm; 4] = [
-        DelimiterForm::Token,
-        DelimiterForm::Open,
-        DelimiterForm::OpenStart,
-        DelimiterForm::Close,
+    const FORMS: [Form; 4] = [Form::Token, Form::Open, Form::OpenStart, Form::Close];
+
+    /// Begin/end templates of the shapes seen in the field.
+    const MARKERS: [(&str, &str); 4] = [
+        ("<<<{token}>>>", "<<<END_{token}>>>"),
+        ("BEGIN {token}", "END {token}"),
+        ("-----BEGIN {token}-----", "-----END {token}-----"),
+        ("[[{token}{attrs}]]", "[[/{token}]]"),
     ];
 
-    fn below(level: ReaderLevel) -> Option<ReaderLevel> {
-        match level {
-            ReaderLevel::Exact => None,
-            ReaderLevel::AsciiCaseInsensitive => Some(ReaderLevel::Exact),
-            ReaderLevel::Unicode => Some(ReaderLevel::AsciiCaseInsensitive),
+    /// Every grammar over `token`: both tag grammars, each marker shape,
+    /// the fence, and an xml tag with a nonce in its name.
+    fn grammars(token: &str) -> Vec<Box<dyn Grammar>> {
+        use crate::grammar::{NonceAlphabet, NonceSpec};
+        use crate::profile::{Delimiters, GrammarKind};
+        let mut out = vec![
+            Delimiters::simple(GrammarKind::XmlTag, token).grammar(),
+            Delimiters::simple(GrammarKind::BracketMarker, token).grammar(),
+            Delimiters::simple(GrammarKind::Fence, token).grammar(),
+        ];
+        for (open, close) in MARKERS {
+            let mut d = Delimiters::simple(GrammarKind::BeginEnd, token);
+            d.open = Some(open.into());
+            d.close = Some(close.into());
+            out.push(d.grammar());
+        }
+        let mut nonce = Delimiters::simple(GrammarKind::XmlTag, &format!("{token}-{{nonce}}"));
+        nonce.nonce = Some(NonceSpec {
+            alphabet: NonceAlphabet::Hex,
+            min_length: Some(8),
+        });
+        out.push(nonce.grammar());
+        out
+    }
+
+    fn fold_str(text: &str, level: ReaderLevel) -> String {
+        Reader::new(level).fold_str(text)
+    }
+
+    /// A text in which `spelled` (a `form` delimiter) stands where a reader
+    /// would take it as one (a fence closer needs an open fence above it),
+    /// and how many delimiters of its role the text holds besides it.
+    fn in_context(grammar: &dyn Grammar, form: Form, spelled: &str) -> (String, usize) {
+        let fence = grammar.kind() == crate::profile::GrammarKind::Fence;
+        if fence && form == Form::Close {
+            let open = grammar.render(Form::Open, 0).plain();
+            (format!("{open}\nx\n{spelled}\n"), 0)
+        } else if fence {
+            // A fence stands alone on its line.
+            (format!("x\n{spelled}\ny\n"), 0)
+        } else if form == Form::OpenStart {
+            // What a framing writes after the start of its opener.
+            let open = grammar.render(Form::Open, 0).plain();
+            let start = grammar.render(Form::OpenStart, 0).plain();
+            let rest = open.strip_prefix(&start).unwrap_or_default();
+            (format!("x {spelled}{rest} y"), 0)
+        } else {
+            (format!("x {spelled} y"), 0)
         }
     }
 
-    /// The property the whole catalogue rests on, checked directly with the
-    /// level spec rather than through `reads_as_original`.
+    /// The live delimiters of the right role in `text` at `level`.
+    fn live_roles(grammar: &dyn Grammar, text: &str, level: ReaderLevel, form: Form) -> usize {
+        let kind = match form {
+            Form::Close => crate::grammar::DelimiterKind::Close,
+            _ => crate::grammar::DelimiterKind::Open,
+        };
+        grammar
+            .live(&crate::reader::Reader::new(level).fold(text))
+            .iter()
+            .filter(|d| d.kind == kind && d.token == 0)
+            .count()
+    }
+
+    /// The property the whole catalogue rests on, for every grammar: each
+    /// variant's spelling of each delimiter reads as the delimiter at the
+    /// variant's level (the grammar finds it live there) and not at the
+    /// level below; and it folds to the declared spelling at its level.
     #[test]
     fn every_variant_reads_as_the_delimiter_at_its_level_and_not_below() {
         for variant in Variant::ALL {
             let level = variant.min_level();
             let mut changed = 0;
             for token in TOKENS {
-                for syntax in [Syntax::XmlTag, Syntax::BracketMarker] {
+                for grammar in grammars(token) {
+                    let grammar = &*grammar;
                     for form in FORMS {
-                        let original = render(Variant::Exact, syntax, form, token);
-                        let spelled = render(variant, syntax, form, token);
+                        let original = render(Variant::Exact, grammar, form, 0);
+                        let spelled = render(variant, grammar, form, 0);
                         if spelled == original {
                             continue;
                         }
@@ -468,14 +559,24 @@ mod tests {
                             want.retain(|c| c != ' ');
                         }
                         assert_eq!(seen, want, "{variant:?} {spelled:?} at {level}");
-                        if let Some(stricter) = below(level) {
-                            assert_ne!(
-                                fold_str(&spelled, stricter),
-                                fold_str(&original, stricter),
-                                "{variant:?} {spelled:?} already reads as {original:?} at {stricter}"
+                        assert!(reads_as_original(variant, &original, &spelled));
+                        if form == Form::Token {
+                            continue;
+                        }
+                        let (text, base) = in_context(grammar, form, &spelled);
+                        let what = format!("{:?} {variant:?} {spelled:?}", grammar.kind());
+                        assert_eq!(
+                            live_roles(grammar, &text, level, form),
+                            base + 1,
+                            "{what} is not live at {level}"
+                        );
+                        if let Some(stricter) = stricter(level) {
+                            assert_eq!(
+                                live_roles(grammar, &text, stricter, form),
+                                base,
+                                "{what} is already live at {stricter}"
                             );
                         }
-                        assert!(reads_as_original(variant, &original, &spelled));
                     }
                 }
             }
@@ -485,42 +586,35 @@ mod tests {
         }
     }
 
+    fn xml() -> Box<dyn Grammar> {
+        use crate::profile::{Delimiters, GrammarKind};
+        Delimiters::simple(GrammarKind::XmlTag, "framecheck-untrusted").grammar()
+    }
+
     #[test]
     fn variants_that_cannot_apply_leave_the_delimiter_alone() {
-        let close = |v| render(v, Syntax::BracketMarker, DelimiterForm::Close, "TUV");
+        use crate::profile::{Delimiters, GrammarKind};
+        let tuv = Delimiters::simple(GrammarKind::BracketMarker, "TUV").grammar();
+        let close = |v| render(v, &*tuv, Form::Close, 0);
         assert_eq!(close(Variant::Upper), "[/TUV]");
         assert_eq!(close(Variant::DashLookalike), "[/TUV]");
         assert_eq!(close(Variant::Ligature), "[/TUV]");
+        let uv = Delimiters::simple(GrammarKind::XmlTag, "uv").grammar();
+        assert_eq!(render(Variant::Cyrillic, &*uv, Form::Token, 0), "uv");
+        let tok = Delimiters::simple(GrammarKind::XmlTag, "tok").grammar();
         assert_eq!(
-            render(
-                Variant::Cyrillic,
-                Syntax::XmlTag,
-                DelimiterForm::Token,
-                "uv"
-            ),
-            "uv"
-        );
-        assert_eq!(
-            render(
-                Variant::FullwidthBrackets,
-                Syntax::XmlTag,
-                DelimiterForm::Token,
-                "tok"
-            ),
+            render(Variant::FullwidthBrackets, &*tok, Form::Token, 0),
             "tok"
         );
+        // A fence closer has no letters: case variants cannot change it.
+        let fence = Delimiters::simple(GrammarKind::Fence, "text").grammar();
+        assert_eq!(render(Variant::Upper, &*fence, Form::Close, 0), "```");
     }
 
     #[test]
     fn spellings_match_the_documented_transforms() {
-        let close = |v| {
-            render(
-                v,
-                Syntax::XmlTag,
-                DelimiterForm::Close,
-                "framecheck-untrusted",
-            )
-        };
+        let xml = xml();
+        let close = |v| render(v, &*xml, Form::Close, 0);
         assert_eq!(close(Variant::Mixed), "</FrAmEcHeCk-UnTrUsTeD>");
         assert_eq!(close(Variant::Spaced), "< / framecheck-untrusted >");
         assert_eq!(close(Variant::ZeroWidth), "</framecheck\u{200B}-untrusted>");
@@ -542,19 +636,29 @@ mod tests {
             "</framechec\u{212A}-untru\u{17F}ted>"
         );
         assert_eq!(close(Variant::Ligature), "</framecheck-untruﬆed>");
+        use crate::profile::{Delimiters, GrammarKind};
+        let tuv = Delimiters::simple(GrammarKind::BracketMarker, "TUV").grammar();
         assert_eq!(
-            render(
-                Variant::Fullwidth,
-                Syntax::BracketMarker,
-                DelimiterForm::Open,
-                "TUV"
-            ),
+            render(Variant::Fullwidth, &*tuv, Form::Open, 0),
             "［ＴＵＶ］"
         );
         // Mixed falls back to starting lower when starting upper changes nothing.
+        let abc = Delimiters::simple(GrammarKind::XmlTag, "AbC").grammar();
+        assert_eq!(render(Variant::Mixed, &*abc, Form::Token, 0), "aBc");
+        // Fences: fullwidth backticks; markers: the END word is transformed too.
+        let fence = Delimiters::simple(GrammarKind::Fence, "text").grammar();
         assert_eq!(
-            render(Variant::Mixed, Syntax::XmlTag, DelimiterForm::Token, "AbC"),
-            "aBc"
+            render(Variant::Fullwidth, &*fence, Form::Close, 0),
+            "｀｀｀"
+        );
+        let mut d = Delimiters::simple(GrammarKind::BeginEnd, "DOC");
+        d.open = Some("BEGIN {token}".into());
+        d.close = Some("END {token}".into());
+        let markers = d.grammar();
+        assert_eq!(render(Variant::Mixed, &*markers, Form::Close, 0), "EnD DoC");
+        assert_eq!(
+            render(Variant::Cyrillic, &*markers, Form::Close, 0),
+            "ЕND DОС"
         );
     }
 

@@ -44,18 +44,23 @@ use crate::level::ReaderLevel;
 mod checks;
 mod regions;
 pub mod scan;
-mod tag;
+mod view;
 
 pub use checks::{
-    calibrate, calibration_request, judge_read, judge_roundtrip, judge_wrap, Calibration,
+    calibrate, calibration_request, judge_read, judge_roundtrip, judge_roundtrip_in, judge_wrap,
+    judge_wrap_in, Calibration,
 };
 
 /// A structural check, by its stable report name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum Check {
-    /// The output begins with the outer opening delimiter and ends with its closing one.
+    /// The output fits the calibrated layout (or, without one, begins with
+    /// the outer opening delimiter and ends with its closing one).
     #[serde(rename = "frame.shape")]
     FrameShape,
+    /// Text outside the frame is the framing's constant text, nothing else.
+    #[serde(rename = "frame.outer-text")]
+    OuterText,
     /// Exactly the framing's own live delimiters, in order; none from content.
     #[serde(rename = "delimiter.census")]
     DelimiterCensus,
@@ -84,6 +89,7 @@ impl Check {
     pub fn name(self) -> &'static str {
         match self {
             Check::FrameShape => "frame.shape",
+            Check::OuterText => "frame.outer-text",
             Check::DelimiterCensus => "delimiter.census",
             Check::CanaryContainment => "canary.containment",
             Check::TagIntegrity => "tag.integrity",
@@ -97,7 +103,8 @@ impl Check {
     /// A one-line fix hint for reports.
     pub fn hint(self) -> &'static str {
         match self {
-            Check::FrameShape => "Emit exactly one opening delimiter at the start and one closing delimiter at the end.",
+            Check::FrameShape => "Write every frame the same way: the same constant text, delimiters, header lines and separator around the content, whatever the content is.",
+            Check::OuterText => "Write nothing derived from the input before the opening delimiter or after the closing one; keep preambles and notices constant.",
             Check::DelimiterCensus => "Defang every reading of every structural token in content and header fields, at the level you claim: case-fold, NFKC-normalise, drop ignorable characters and map lookalikes before matching.",
             Check::CanaryContainment => "Content must not be able to end the frame or the header: defang the closing delimiter and blank-line tricks before writing.",
             Check::TagIntegrity => "Validate attribute keys against a name grammar and escape values (& \" < > and line breaks); never write caller keys raw.",

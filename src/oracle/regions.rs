@@ -9,10 +9,10 @@
 
 use std::ops::Range;
 
-use super::scan::{self, DelimiterKind, LiveDelimiter};
-use super::tag;
-use crate::level::{self, ReaderLevel};
-use crate::profile::{HeaderStyle, TargetProfile};
+use crate::grammar::{DelimiterKind, Grammar, LiveDelimiter};
+use crate::level::ReaderLevel;
+use crate::profile::{HeaderSpec, HeaderStyle, TargetProfile};
+use crate::reader::{Folded, Reader};
 
 /// Index of the outer token in `Delimiters::all_tokens`.
 pub(crate) const OUTER: usize = 0;
@@ -39,15 +39,23 @@ pub(crate) struct Regions {
 }
 
 impl Regions {
-    /// Works out the regions of `framed` for a reader at `level`.
-    pub(crate) fn at(framed: &str, profile: &TargetProfile, level: ReaderLevel) -> Regions {
-        let syntax = profile.delimiters.syntax;
-        let tokens = profile.delimiters.all_tokens();
-        let folded = scan::fold_with_offsets(framed, level);
-        let delimiters = scan::live_delimiters_in(&folded, syntax, &tokens, level);
+    /// Works out the regions of a framed text, folded by one reader, with
+    /// the live delimiters inside `own` (the framing's own constant text, as
+    /// a layout match found it) not counted: a preamble that names the
+    /// delimiter forges nothing.
+    pub(crate) fn at(
+        folded: &Folded<'_>,
+        grammar: &dyn Grammar,
+        profile: &TargetProfile,
+        own: &[Range<usize>],
+    ) -> Regions {
+        let framed = folded.text;
+        let reader = folded.reader;
+        let mut delimiters = grammar.live(folded);
+        delimiters.retain(|d| !own.iter().any(|r| r.start <= d.start && d.end <= r.end));
 
         let outer_open = first_open(&delimiters, OUTER, 0);
-        let tag_span = |d: &LiveDelimiter| tag::tag_end(&folded, d.end, syntax).map(|e| d.start..e);
+        let tag_span = |d: &LiveDelimiter| grammar.delimiter_end(folded, d).map(|e| d.start..e);
         let outer_tag = outer_open.as_ref().and_then(tag_span);
         // Where the frame proper starts, even when its tag does not parse.
         let after_outer = match (&outer_tag, &outer_open) {
@@ -70,35 +78,39 @@ impl Regions {
             .as_ref()
             .and_then(tag_span);
 
-        let blank_line = match profile.header {
-            HeaderStyle::BlankLine => first_blank_line(framed, after_outer, level),
+        let header_style = profile.header.style;
+        let header_line = match header_style {
             HeaderStyle::None => None,
+            _ => header_end_line(framed, after_outer, reader, &profile.header),
         };
-        let content_start = match (&inner_open, &inner_tag, blank_line) {
+        let content_start = match (&inner_open, &inner_tag, header_line) {
             (_, Some(t), _) => t.end,
             (Some(d), None, _) => d.end,
-            (None, None, Some(blank)) => blank,
+            (None, None, Some(end)) => end,
             (None, None, None) => after_outer,
         };
-        let header_terminated = profile.header == HeaderStyle::None || blank_line.is_some();
-        let header_end = match (profile.header, blank_line) {
-            (HeaderStyle::BlankLine, Some(blank)) => blank,
-            // A reader that finds no blank line never finds the header's end.
-            (HeaderStyle::BlankLine, None) => framed.len(),
+        let header_terminated = header_style == HeaderStyle::None || header_line.is_some();
+        let header_end = match (header_style, header_line) {
             (HeaderStyle::None, _) => content_start,
+            (_, Some(end)) => end,
+            // A reader that finds no end of the header never finds the content.
+            (_, None) => framed.len(),
         };
         let header_start = outer_open.map_or(0, |d| d.start);
-        let content_token = if profile.delimiters.inner.is_some() {
-            INNER
+        let (content_token, content_open) = if profile.delimiters.inner.is_some() {
+            (INNER, inner_open)
         } else {
-            OUTER
+            (OUTER, outer_open)
         };
+        // A closer whose nonce differs from the opener's cannot end the
+        // element for a reader that checks it (a confusable, not a closer).
         let content_end = delimiters
             .iter()
             .find(|d| {
                 d.token == content_token
                     && d.kind == DelimiterKind::Close
                     && d.start >= content_start
+                    && content_open.is_none_or(|o| o.same_nonce(d, folded))
             })
             .map_or(framed.len(), |d| d.start);
 
@@ -120,55 +132,66 @@ fn first_open(delimiters: &[LiveDelimiter], token: usize, from: usize) -> Option
         .copied()
 }
 
-/// The length of the line break starting at byte `at`, if one does, as a
-/// reader at `level` sees line breaks.
-pub(crate) fn line_break_at(text: &str, at: usize, level: ReaderLevel) -> Option<usize> {
-    let c = text[at..].chars().next()?;
-    match (level, c) {
-        (_, '\n') => Some(1),
-        // CRLF is a line break to every reader: a framing that writes its
-        // header with CRLF is not broken for that.
-        (_, '\r') if text[at + 1..].starts_with('\n') => Some(2),
-        (ReaderLevel::Exact, _) => None,
-        (_, '\r') => Some(1),
-        (ReaderLevel::AsciiCaseInsensitive, _) => None,
-        (ReaderLevel::Unicode, '\u{0B}' | '\u{0C}' | '\u{85}' | '\u{2028}' | '\u{2029}') => {
-            Some(c.len_utf8())
-        }
-        (ReaderLevel::Unicode, _) => None,
-    }
-}
-
-/// The first line break at or after `from`: its start and end.
-pub(crate) fn next_line_break(text: &str, from: usize, level: ReaderLevel) -> Option<Range<usize>> {
-    text[from..]
-        .char_indices()
-        .find_map(|(i, _)| line_break_at(text, from + i, level).map(|len| from + i..from + i + len))
-}
-
-/// Whether a line (without its break) reads as blank at `level`.
-fn is_blank(line: &str, level: ReaderLevel) -> bool {
-    match level {
-        ReaderLevel::Exact => line.is_empty(),
-        ReaderLevel::AsciiCaseInsensitive => line.chars().all(|c| c == ' ' || c == '\t'),
-        ReaderLevel::Unicode => line
-            .chars()
-            .all(|c| c.is_whitespace() || level::is_ignorable(c)),
-    }
-}
-
-/// The start of the first blank line after the line the opening tag ends,
-/// which itself ends at the first line break after `tag_end`. The blank
-/// line's own break is left to the content region, where a profile's body
-/// padding accounts for it.
-fn first_blank_line(text: &str, tag_end: usize, level: ReaderLevel) -> Option<usize> {
-    let mut line_start = next_line_break(text, tag_end, level)?.end;
+/// Where the header ends for a reader at `level`: the start of the line
+/// that ends it (a blank line, the separator line) or of the first line
+/// after a fixed-size header. Header lines start after the line the opening
+/// tag ends on. The ending line's own break is left to the content region,
+/// where the body padding accounts for it.
+fn header_end_line(
+    text: &str,
+    tag_end: usize,
+    reader: Reader,
+    header: &HeaderSpec,
+) -> Option<usize> {
+    let level = reader.level();
+    let mut line_start = reader.next_line_break(text, tag_end)?.end;
+    let mut counted = 0;
     loop {
-        let brk = next_line_break(text, line_start, level)?;
-        if is_blank(&text[line_start..brk.start], level) {
+        if header.style == HeaderStyle::Lines && Some(counted) == header.lines {
             return Some(line_start);
         }
+        let brk = reader.next_line_break(text, line_start)?;
+        let line = &text[line_start..brk.start];
+        let ends = match header.style {
+            HeaderStyle::BlankLine => reader.is_blank(line),
+            HeaderStyle::Separator => header
+                .separator
+                .as_deref()
+                .is_some_and(|sep| is_separator(line, sep, level)),
+            HeaderStyle::None | HeaderStyle::Lines => false,
+        };
+        if ends {
+            return Some(line_start);
+        }
+        counted += 1;
         line_start = brk.end;
+    }
+}
+
+/// The first blank line after the opening tag's line (see [`header_end_line`]).
+#[cfg(test)]
+fn first_blank_line(text: &str, tag_end: usize, level: ReaderLevel) -> Option<usize> {
+    header_end_line(
+        text,
+        tag_end,
+        Reader::new(level),
+        &HeaderStyle::BlankLine.into(),
+    )
+}
+
+/// Whether `line` reads as the header separator at `level`: byte-equal for
+/// the exact reader; surrounding spaces and case ignored above it, and the
+/// Unicode fold applied at the Unicode level (a fullwidth `－－－` is `---`).
+fn is_separator(line: &str, separator: &str, level: ReaderLevel) -> bool {
+    match level {
+        ReaderLevel::Exact => line == separator,
+        ReaderLevel::AsciiCaseInsensitive => line
+            .trim_matches([' ', '\t'])
+            .eq_ignore_ascii_case(separator.trim()),
+        ReaderLevel::Unicode => {
+            let fold = |t: &str| Reader::new(level).fold_str(t);
+            fold(line).trim() == fold(separator).trim()
+        }
     }
 }
 
@@ -178,20 +201,36 @@ mod tests {
     use ReaderLevel::{AsciiCaseInsensitive as Ci, Exact, Unicode};
 
     #[test]
-    fn line_breaks_widen_with_the_level() {
-        let breaks = |text: &str, level| {
-            let mut found = Vec::new();
-            let mut from = 0;
-            while let Some(b) = next_line_break(text, from, level) {
-                from = b.end;
-                found.push(b);
-            }
-            found
+    fn separator_and_fixed_line_headers() {
+        let sep = HeaderSpec {
+            style: HeaderStyle::Separator,
+            separator: Some("---".into()),
+            ..HeaderSpec::default()
         };
-        let text = "a\nb\r\nc\rd\u{2028}e\u{0B}f";
-        assert_eq!(breaks(text, Exact), vec![1..2, 3..5]);
-        assert_eq!(breaks(text, Ci), vec![1..2, 3..5, 6..7]);
-        assert_eq!(breaks(text, Unicode), vec![1..2, 3..5, 6..7, 8..11, 12..13]);
+        let text = "<t>\nSource: x\n---\nbody";
+        assert_eq!(header_end_line(text, 3, Reader::new(Exact), &sep), Some(14));
+        let spaced = "<t>\nSource: x\n --- \nbody";
+        assert_eq!(header_end_line(spaced, 3, Reader::new(Exact), &sep), None);
+        assert_eq!(header_end_line(spaced, 3, Reader::new(Ci), &sep), Some(14));
+        let wide = "<t>\nSource: x\n\u{FF0D}\u{FF0D}\u{FF0D}\nbody";
+        assert_eq!(header_end_line(wide, 3, Reader::new(Ci), &sep), None);
+        assert_eq!(
+            header_end_line(wide, 3, Reader::new(Unicode), &sep),
+            Some(14)
+        );
+        let lines = HeaderSpec {
+            style: HeaderStyle::Lines,
+            lines: Some(2),
+            ..HeaderSpec::default()
+        };
+        assert_eq!(
+            header_end_line("<t>\na\nb\nbody", 3, Reader::new(Exact), &lines),
+            Some(8)
+        );
+        assert_eq!(
+            header_end_line("<t>\na\rb\nc\nbody", 3, Reader::new(Ci), &lines),
+            Some(8)
+        );
     }
 
     #[test]

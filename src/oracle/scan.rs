@@ -1,23 +1,23 @@
 //! The oracle's own matcher: where a text contains live delimiters at a
 //! reader level. Slow and simple on purpose.
 //!
-//! Every character of the text is folded with [`level::fold_char_into`],
+//! Every character of the text is folded by the [`Reader`] of the level,
 //! and each folded character remembers the byte range of the source
-//! character it came from. Matching then happens on the folded characters,
-//! one position at a time, and every hit is mapped back to whole source
-//! characters. Nothing here is clever, so nothing here can share a bug with
-//! the reference envelope's fast scanner: the two are compared by the
-//! differential fuzz target.
+//! character it came from. The [`Grammar`] then matches on the folded
+//! characters, one position at a time, and every hit is mapped back to
+//! whole source characters. Nothing here is clever, so nothing here can
+//! share a bug with the reference envelope's fast scanner: the two are
+//! compared by the differential fuzz target.
 //!
 //! ```
 //! use framecheck::level::ReaderLevel;
 //! use framecheck::oracle::scan::{live_delimiters, DelimiterKind};
-//! use framecheck::profile::Syntax;
+//! use framecheck::profile::{Delimiters, GrammarKind};
 //!
+//! let grammar = Delimiters::simple(GrammarKind::XmlTag, "context").grammar();
 //! let text = "data </CONTEXT> more";
-//! let exact = live_delimiters(text, Syntax::XmlTag, &["context"], ReaderLevel::Exact);
-//! assert!(exact.is_empty());
-//! let ci = live_delimiters(text, Syntax::XmlTag, &["context"], ReaderLevel::AsciiCaseInsensitive);
+//! assert!(live_delimiters(text, &*grammar, ReaderLevel::Exact).is_empty());
+//! let ci = live_delimiters(text, &*grammar, ReaderLevel::AsciiCaseInsensitive);
 //! assert_eq!(ci.len(), 1);
 //! assert_eq!(ci[0].kind, DelimiterKind::Close);
 //! assert_eq!(&text[ci[0].start..ci[0].end], "</CONTEXT");
@@ -25,153 +25,20 @@
 
 use std::ops::Range;
 
-use crate::level::{self, ReaderLevel};
-use crate::profile::Syntax;
+use crate::grammar::Grammar;
+pub use crate::grammar::{DelimiterKind, LiveDelimiter};
+use crate::level::ReaderLevel;
+use crate::reader::Reader;
 
-/// Whether a live delimiter opens or closes an element.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum DelimiterKind {
-    /// `<tok` or `[tok`.
-    Open,
-    /// `</tok` or `[/tok`.
-    Close,
-}
-
-impl DelimiterKind {
-    /// "opening" or "closing", for messages.
-    pub fn adjective(self) -> &'static str {
-        match self {
-            DelimiterKind::Open => "opening",
-            DelimiterKind::Close => "closing",
-        }
-    }
-}
-
-/// A place where a reader at some level sees a structural delimiter.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct LiveDelimiter {
-    /// Index into the token list the scan was given.
-    pub token: usize,
-    /// Opening or closing.
-    pub kind: DelimiterKind,
-    /// Byte offset of the first byte of the bracket character.
-    pub start: usize,
-    /// Byte offset just past the last character of the token.
-    pub end: usize,
-}
-
-/// One character as a reader sees it, with the source character it came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct FoldedChar {
-    /// The folded character.
-    pub ch: char,
-    /// Byte offset of the source character.
-    pub start: usize,
-    /// Byte offset just past the source character.
-    pub end: usize,
-}
-
-/// Folds `text` at `level`, one entry per folded character. A source
-/// character that folds to nothing (an ignorable) has no entry; one that
-/// folds to several characters (a ligature) has several with the same range.
-pub(crate) fn fold_with_offsets(text: &str, level: ReaderLevel) -> Vec<FoldedChar> {
-    let mut folded = Vec::with_capacity(text.len());
-    let mut buffer = String::new();
-    for (start, c) in text.char_indices() {
-        buffer.clear();
-        level::fold_char_into(c, level, &mut buffer);
-        let end = start + c.len_utf8();
-        folded.extend(buffer.chars().map(|ch| FoldedChar { ch, start, end }));
-    }
-    folded
-}
-
-/// The characters a reader skips between a bracket, the slash and the token.
-fn is_delimiter_space(c: char) -> bool {
-    matches!(c, ' ' | '\t' | '\n' | '\r')
-}
-
-/// Characters that continue a tag name: a token followed by one of these is
-/// a different, longer name (`<contextual>` is not `<context>`).
-fn is_name_char(c: char) -> bool {
-    c.is_alphanumeric() || matches!(c, '-' | '_' | '.' | ':')
-}
-
-/// Whether `needle` occurs in `folded` at position `at`.
-fn folded_match_at(folded: &[FoldedChar], at: usize, needle: &[char]) -> bool {
-    folded.len() >= at + needle.len()
-        && folded[at..at + needle.len()]
-            .iter()
-            .zip(needle)
-            .all(|(f, n)| f.ch == *n)
-}
-
-/// Every live delimiter of any of `tokens` in `text`, as a reader at `level`
-/// sees it, in text order.
-///
-/// A delimiter is live where the syntax's opening bracket (as folded) is
-/// followed by optional whitespace, an optional `/` (making it a closing
-/// delimiter), optional whitespace and the token (folded at the same level),
-/// and then by the end of the text or a character that cannot continue a
-/// name. Offsets refer to `text` and cover whole source characters, from
-/// the bracket to the end of the token.
+/// Every live delimiter of `grammar`'s vocabulary in `text`, as a reader at
+/// `level` sees it, in text order. Folds the text; callers that judge
+/// several things on one text fold it once and ask the grammar directly.
 pub fn live_delimiters(
     text: &str,
-    syntax: Syntax,
-    tokens: &[&str],
+    grammar: &dyn Grammar,
     level: ReaderLevel,
 ) -> Vec<LiveDelimiter> {
-    let folded = fold_with_offsets(text, level);
-    live_delimiters_in(&folded, syntax, tokens, level)
-}
-
-/// [`live_delimiters`] over an already folded text.
-pub(crate) fn live_delimiters_in(
-    folded: &[FoldedChar],
-    syntax: Syntax,
-    tokens: &[&str],
-    level: ReaderLevel,
-) -> Vec<LiveDelimiter> {
-    let (open_bracket, _) = syntax.brackets();
-    let folded_tokens: Vec<Vec<char>> = tokens
-        .iter()
-        .map(|t| level::fold_str(t, level).chars().collect())
-        .collect();
-    let skip_space = |mut i: usize| {
-        while i < folded.len() && is_delimiter_space(folded[i].ch) {
-            i += 1;
-        }
-        i
-    };
-    let mut found = Vec::new();
-    for (bracket_at, bracket) in folded.iter().enumerate() {
-        if bracket.ch != open_bracket {
-            continue;
-        }
-        let mut i = skip_space(bracket_at + 1);
-        let mut kind = DelimiterKind::Open;
-        if i < folded.len() && folded[i].ch == '/' {
-            kind = DelimiterKind::Close;
-            i = skip_space(i + 1);
-        }
-        for (index, token) in folded_tokens.iter().enumerate() {
-            if token.is_empty() || !folded_match_at(folded, i, token) {
-                continue;
-            }
-            let after = i + token.len();
-            if after < folded.len() && is_name_char(folded[after].ch) {
-                continue;
-            }
-            found.push(LiveDelimiter {
-                token: index,
-                kind,
-                start: bracket.start,
-                end: folded[after - 1].end,
-            });
-            break;
-        }
-    }
-    found
+    grammar.live(&Reader::new(level).fold(text))
 }
 
 /// Every reading of `token` in `text` at `level`: spans whose folding is the
@@ -184,16 +51,17 @@ pub(crate) fn live_delimiters_in(
 /// reading are therefore outside it, and a ligature only partly used by the
 /// token is inside it whole.
 pub fn readings(text: &str, token: &str, level: ReaderLevel) -> Vec<Range<usize>> {
-    let needle: Vec<char> = level::fold_str(token, level).chars().collect();
+    let reader = Reader::new(level);
+    let needle: Vec<char> = reader.fold_str(token).chars().collect();
     if needle.is_empty() {
         return Vec::new();
     }
-    let folded = fold_with_offsets(text, level);
+    let folded = reader.fold(text);
     let mut spans = Vec::new();
     let mut i = 0;
     while i + needle.len() <= folded.len() {
-        if folded_match_at(&folded, i, &needle) {
-            spans.push(folded[i].start..folded[i + needle.len() - 1].end);
+        if folded.matches_at(i, &needle) {
+            spans.push(folded.source_span(i, i + needle.len()));
             i += needle.len();
         } else {
             i += 1;
@@ -205,9 +73,21 @@ pub fn readings(text: &str, token: &str, level: ReaderLevel) -> Vec<Range<usize>
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::grammar::{self, GrammarKind, Vocabulary};
     use ReaderLevel::{AsciiCaseInsensitive as Ci, Exact, Unicode};
 
-    const XML: Syntax = Syntax::XmlTag;
+    const XML: GrammarKind = GrammarKind::XmlTag;
+
+    /// The tag matcher over `tokens`, as the oracle runs it.
+    fn live_delimiters(
+        text: &str,
+        kind: GrammarKind,
+        tokens: &[&str],
+        level: ReaderLevel,
+    ) -> Vec<LiveDelimiter> {
+        let g = grammar::build(kind, Vocabulary::plain(tokens), None, None).unwrap();
+        super::live_delimiters(text, &*g, level)
+    }
 
     /// The levels at which `text` holds exactly one live delimiter of `token`.
     fn live_levels(text: &str, token: &str) -> Vec<ReaderLevel> {
@@ -252,7 +132,7 @@ mod tests {
     fn bracket_marker_syntax_uses_square_brackets() {
         let tok = ["A2A_RESULT_FROM_PEER"];
         let text = "x[A2A_RESULT_FROM_PEER]y[/ A2A_RESULT_FROM_PEER]<A2A_RESULT_FROM_PEER>";
-        let found = live_delimiters(text, Syntax::BracketMarker, &tok, Exact);
+        let found = live_delimiters(text, GrammarKind::BracketMarker, &tok, Exact);
         assert_eq!(found.len(), 2);
         assert_eq!(found[0].kind, DelimiterKind::Open);
         assert_eq!(found[1].kind, DelimiterKind::Close);

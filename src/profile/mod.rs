@@ -10,7 +10,7 @@
 //! name: reference
 //! adapter: { builtin: reference }
 //! delimiters:
-//!   syntax: xml-tag          # <tok attr="v">…</tok>   (or bracket-marker: [TOK]…[/TOK])
+//!   grammar: xml-tag         # xml-tag | bracket-marker | begin-end | fence (v1: `syntax:`)
 //!   token: framecheck-untrusted
 //!   inner: null              # an element the content sits in, inside the outer one
 //!   reserved: []             # other structural tokens content must not forge
@@ -23,6 +23,11 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
+
+use crate::grammar::{self, Grammar, GrammarError, NonceSpec, TokenPattern, Vocabulary};
+
+mod sections;
+pub use sections::*;
 
 /// A framing under test, as declared in `targets/*.yaml`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -40,22 +45,27 @@ pub struct TargetProfile {
     pub adapter: AdapterSpec,
     /// The delimiters the framing writes.
     pub delimiters: Delimiters,
-    /// Whether header lines follow the outer opening tag.
+    /// How the header after the opening delimiter ends, and its named fields.
     #[serde(default)]
-    pub header: HeaderStyle,
+    pub header: HeaderSpec,
     /// Where attributes are written and which names the framing adds itself.
     #[serde(default)]
     pub attributes: AttributeLayout,
-    /// What separates the body from the delimiters around it; stripped once on
-    /// each side before the body is compared with the content.
-    #[serde(default = "default_body_padding")]
-    pub body_padding: String,
+    /// v1 spelling of `body.padding`: what separates the body from the
+    /// delimiters around it. Unset: learned by calibration.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub body_padding: Option<String>,
+    /// How many frames a call writes, and what empty content gives.
+    #[serde(default)]
+    pub frame: FrameSection,
+    /// The body's encoding and padding override.
+    #[serde(default)]
+    pub body: BodySection,
+    /// What the reader returns and who consumes the frame.
+    #[serde(default)]
+    pub reader: ReaderSection,
     /// What the implementation supports. Cases needing more are skipped.
     pub capabilities: Vec<Capability>,
-}
-
-fn default_body_padding() -> String {
-    "\n".to_string()
 }
 
 /// How framecheck reaches a framing.
@@ -117,9 +127,11 @@ pub enum ProcessMode {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Delimiters {
-    /// Tag or marker syntax.
-    pub syntax: Syntax,
-    /// The outer token: `framecheck-untrusted`, `A2A_RESULT_FROM_PEER`, `context`.
+    /// The delimiter grammar (`syntax` is the v1 spelling of the key).
+    #[serde(alias = "syntax")]
+    pub grammar: GrammarKind,
+    /// The outer token: `framecheck-untrusted`, `A2A_RESULT_FROM_PEER`,
+    /// `context`; may carry a `{nonce}`. A fence's info string (may be empty).
     pub token: String,
     /// An element inside the outer one that holds the content (`source`).
     #[serde(default)]
@@ -127,9 +139,31 @@ pub struct Delimiters {
     /// Further structural tokens content must not forge (`note`).
     #[serde(default)]
     pub reserved: Vec<String>,
+    /// `begin-end` only: the opening marker template (`<<<{token}>>>`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub open: Option<String>,
+    /// `begin-end` only: the closing marker template (`<<<END_{token}>>>`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub close: Option<String>,
+    /// The per-call variable part that `{nonce}` stands for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nonce: Option<NonceSpec>,
 }
 
 impl Delimiters {
+    /// Delimiters of `grammar` with one token and nothing else.
+    pub fn simple(grammar: GrammarKind, token: &str) -> Delimiters {
+        Delimiters {
+            grammar,
+            token: token.into(),
+            inner: None,
+            reserved: Vec::new(),
+            open: None,
+            close: None,
+            nonce: None,
+        }
+    }
+
     /// Every structural token: outer, inner, reserved.
     pub fn all_tokens(&self) -> Vec<&str> {
         let mut tokens = vec![self.token.as_str()];
@@ -137,56 +171,71 @@ impl Delimiters {
         tokens.extend(self.reserved.iter().map(String::as_str));
         tokens
     }
-}
 
-/// The two delimiter syntaxes framecheck knows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Syntax {
-    /// `<tok attr="v">…</tok>`
-    XmlTag,
-    /// `[TOK]…[/TOK]`
-    BracketMarker,
-}
-
-impl Syntax {
-    /// The characters that open and close a delimiter.
-    pub fn brackets(self) -> (char, char) {
-        match self {
-            Syntax::XmlTag => ('<', '>'),
-            Syntax::BracketMarker => ('[', ']'),
+    /// The tokens and nonce as a grammar matches them.
+    pub fn vocabulary(&self) -> Vocabulary {
+        Vocabulary {
+            tokens: self
+                .all_tokens()
+                .into_iter()
+                .map(TokenPattern::parse)
+                .collect(),
+            nonce: self.nonce,
         }
     }
 
-    /// The opening delimiter of `token` without attributes.
-    pub fn open(self, token: &str) -> String {
-        let (l, r) = self.brackets();
-        format!("{l}{token}{r}")
+    /// Builds the declared grammar, or says why the declaration is unusable.
+    pub fn try_grammar(&self) -> Result<Box<dyn Grammar>, GrammarError> {
+        grammar::build(
+            self.grammar,
+            self.vocabulary(),
+            self.open.as_deref(),
+            self.close.as_deref(),
+        )
     }
 
-    /// The opening delimiter of `token` up to where attributes would start.
-    pub fn open_start(self, token: &str) -> String {
-        let (l, _) = self.brackets();
-        format!("{l}{token}")
+    /// The declared grammar. A profile that passed [`TargetProfile::validate`]
+    /// always has one.
+    ///
+    /// # Panics
+    ///
+    /// When the delimiters were built by hand and are invalid (see
+    /// [`Delimiters::try_grammar`]).
+    pub fn grammar(&self) -> Box<dyn Grammar> {
+        self.try_grammar()
+            .unwrap_or_else(|e| panic!("invalid delimiters (validate the profile first): {e}"))
     }
 
-    /// The closing delimiter of `token`.
-    pub fn close(self, token: &str) -> String {
-        let (l, r) = self.brackets();
-        format!("{l}/{token}{r}")
+    /// Checks the tokens against the grammar and each other.
+    fn validate(&self) -> Result<(), String> {
+        let mut seen = Vec::new();
+        for token in self.all_tokens() {
+            let bare = token.replace(crate::grammar::token::NONCE, "");
+            let empty_ok = self.grammar == GrammarKind::Fence && token == self.token;
+            if (token.is_empty() && !empty_ok)
+                || !bare.chars().all(|c| c.is_ascii_graphic())
+                || bare.contains(['<', '>', '[', ']', '/', '"', '\'', '=', '{', '}', '`', '~'])
+            {
+                return Err(format!(
+                    "delimiters: token {token:?} must be printable ASCII without brackets, braces, \
+                     slashes, quotes, '=', backticks or tildes (a `{{nonce}}` part is allowed)"
+                ));
+            }
+            let folded = token.to_ascii_lowercase();
+            if seen.contains(&folded) {
+                return Err(format!("delimiters: token {token:?} is declared twice"));
+            }
+            seen.push(folded);
+        }
+        self.try_grammar()
+            .map(|_| ())
+            .map_err(|e| format!("delimiters: {e}"))
     }
 }
 
-/// Whether the framing writes header lines after its opening tag.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum HeaderStyle {
-    /// No header: content follows the opening delimiter.
-    #[default]
-    None,
-    /// Header lines (provenance, a note to the reader) end at the first blank line.
-    BlankLine,
-}
+pub use crate::grammar::GrammarKind;
+/// The v1 name of [`GrammarKind`].
+pub type Syntax = GrammarKind;
 
 /// Where attributes live in the framed output.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -280,6 +329,15 @@ impl TargetProfile {
             .unwrap_or(&self.delimiters.token)
     }
 
+    /// The declared padding around the body (`body.padding`, or the v1
+    /// `body_padding`), when the profile overrides what calibration learns.
+    pub fn padding_override(&self) -> Option<&str> {
+        self.body
+            .padding
+            .as_deref()
+            .or(self.body_padding.as_deref())
+    }
+
     /// The built-in profile of the reference envelope.
     pub fn reference() -> TargetProfile {
         TargetProfile {
@@ -289,20 +347,18 @@ impl TargetProfile {
             adapter: AdapterSpec::Builtin {
                 builtin: "reference".into(),
             },
-            delimiters: Delimiters {
-                syntax: Syntax::XmlTag,
-                token: crate::envelope::TOKEN.into(),
-                inner: None,
-                reserved: vec![],
-            },
-            header: HeaderStyle::BlankLine,
+            delimiters: Delimiters::simple(GrammarKind::XmlTag, crate::envelope::TOKEN),
+            header: HeaderStyle::BlankLine.into(),
             attributes: AttributeLayout {
                 on: TagRole::Outer,
                 kind: Some("kind".into()),
                 extra: vec![],
                 names: None,
             },
-            body_padding: "\n".into(),
+            body_padding: None,
+            frame: FrameSection::default(),
+            body: BodySection::default(),
+            reader: ReaderSection::default(),
             capabilities: vec![
                 Capability::Wrap,
                 Capability::Read,
@@ -353,22 +409,7 @@ impl TargetProfile {
                 self.name
             ));
         }
-        let mut seen = Vec::new();
-        for token in self.delimiters.all_tokens() {
-            if token.is_empty()
-                || !token.chars().all(|c| c.is_ascii_graphic())
-                || token.contains(['<', '>', '[', ']', '/', '"', '\'', '='])
-            {
-                return Err(format!(
-                    "token {token:?} must be printable ASCII without brackets, slashes, quotes or '='"
-                ));
-            }
-            let folded = token.to_ascii_lowercase();
-            if seen.contains(&folded) {
-                return Err(format!("token {token:?} is declared twice"));
-            }
-            seen.push(folded);
-        }
+        self.delimiters.validate()?;
         if let Some(names) = &self.attributes.names {
             if let Some(bad) = names.iter().find(|n| !is_plain_attribute_name(n)) {
                 return Err(format!(
@@ -378,6 +419,17 @@ impl TargetProfile {
         }
         if self.attributes.on == TagRole::Inner && self.delimiters.inner.is_none() {
             return Err("attributes.on is inner but delimiters.inner is not set".into());
+        }
+        self.header.validate()?;
+        if self.body_padding.is_some() && self.body.padding.is_some() {
+            return Err("body_padding and body.padding are both set; keep body.padding".into());
+        }
+        if let Some(mark) = &self.body.datamark {
+            if mark.is_empty() || mark.chars().any(char::is_whitespace) {
+                return Err(format!(
+                    "body.datamark {mark:?} must be non-empty and without whitespace"
+                ));
+            }
         }
         if !self.can(Capability::Wrap) {
             return Err("every target must declare the wrap capability".into());

@@ -20,7 +20,7 @@ use super::summary::Summary;
 use crate::catalogue::ConcreteCase;
 use crate::level::ReaderLevel;
 use crate::profile::TargetProfile;
-use crate::runner::{CaseResult, Evidence, Outcome, RunMeta, RunResult, Verdict};
+use crate::runner::{CaseResult, Evidence, LayoutReport, Outcome, RunMeta, RunResult, Verdict};
 
 /// The schema name and major version written into every report. A reader
 /// accepts any report whose schema has this name and major version; minor
@@ -96,6 +96,8 @@ struct ReportOut<'a> {
     duration_ms: u64,
     filters: &'a [String],
     harness_error: &'a Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    layout: &'a Option<LayoutReport>,
     status: &'static str,
     exit_code: i32,
     summary: Summary,
@@ -116,6 +118,8 @@ struct ReportIn {
     filters: Vec<String>,
     #[serde(default)]
     harness_error: Option<String>,
+    #[serde(default)]
+    layout: Option<LayoutReport>,
     results: Vec<CaseIn>,
 }
 
@@ -169,6 +173,7 @@ pub fn render_with_baseline(run: &RunResult, baseline: Option<&BaselineDiff>) ->
         duration_ms: meta.duration_ms,
         filters: &meta.filters,
         harness_error: &meta.harness_error,
+        layout: &meta.layout,
         status: summary.status(),
         exit_code: summary.exit_code(),
         summary,
@@ -220,6 +225,7 @@ pub fn parse(text: &str) -> Result<RunResult, ParseError> {
             duration_ms: report.duration_ms,
             filters: report.filters,
             harness_error: report.harness_error,
+            layout: report.layout,
         },
         results,
     })

@@ -23,8 +23,7 @@ use super::summary::Summary;
 use crate::catalogue::Category;
 use crate::level::ReaderLevel;
 use crate::oracle::{ExcerptSource, Finding};
-use crate::profile::{HeaderStyle, Syntax};
-use crate::runner::{CaseResult, Outcome, RunResult, Verdict};
+use crate::runner::{CaseResult, LayoutReport, Outcome, RunResult, Verdict};
 
 /// Longest run-supplied text shown in Markdown or on the terminal, in bytes.
 pub const MAX_SHOWN_BYTES: usize = 2048;
@@ -71,6 +70,7 @@ pub fn render_with_baseline(run: &RunResult, baseline: Option<&BaselineDiff>) ->
         write_baseline(&mut out, diff);
     }
     write_target(&mut out, run);
+    write_layout(&mut out, run);
     write_failures(&mut out, run, Verdict::Fail, "Security failures");
     write_failures(&mut out, run, Verdict::FidelityFail, "Fidelity failures");
     write_errors(&mut out, run);
@@ -252,6 +252,35 @@ fn write_baseline(out: &mut String, diff: &BaselineDiff) {
     out.push('\n');
 }
 
+/// What calibration learned about the frame, as a template, so a reader
+/// of the report sees what framecheck understood.
+fn write_layout(out: &mut String, run: &RunResult) {
+    let Some(layout) = &run.meta.layout else {
+        return;
+    };
+    let _ = writeln!(out, "## Frame layout\n");
+    match layout {
+        LayoutReport::Learned { template, layout } => {
+            let _ = writeln!(
+                out,
+                "Learned by calibration (body encoding {}, {}). `{{open:…}}` and `{{close:…}}` are the delimiters; text outside them is the framing's own constant text.\n",
+                layout.encoding.name(),
+                if layout.encoding_declared { "declared" } else { "guessed" },
+            );
+            out.push_str(&md_block(&truncate(template, MAX_SHOWN_BYTES)));
+            out.push('\n');
+        }
+        LayoutReport::Failed { reason } => {
+            let _ = writeln!(
+                out,
+                "Calibration could not learn the layout, so wrap cases were judged by the v1 rule (the output begins with the opener and ends with the closer):\n"
+            );
+            out.push_str(&md_block(&truncate(reason, MAX_SHOWN_BYTES)));
+            out.push('\n');
+        }
+    }
+}
+
 fn write_target(out: &mut String, run: &RunResult) {
     let meta = &run.meta;
     let target = &meta.target;
@@ -264,10 +293,7 @@ fn write_target(out: &mut String, run: &RunResult) {
     if !target.language.is_empty() {
         let _ = writeln!(out, "- language: {}", md_inline(&target.language));
     }
-    let syntax = match delimiters.syntax {
-        Syntax::XmlTag => "xml-tag",
-        Syntax::BracketMarker => "bracket-marker",
-    };
+    let syntax = delimiters.grammar.name();
     let _ = writeln!(
         out,
         "- delimiters: {syntax}, token {}",
@@ -284,11 +310,7 @@ fn write_target(out: &mut String, run: &RunResult) {
             .collect();
         let _ = writeln!(out, "- reserved tokens: {}", reserved.join(", "));
     }
-    let header = match target.header {
-        HeaderStyle::None => "none",
-        HeaderStyle::BlankLine => "blank-line",
-    };
-    let _ = writeln!(out, "- header: {header}");
+    let _ = writeln!(out, "- header: {}", target.header.style.name());
     let capabilities = target
         .capabilities
         .iter()

@@ -35,8 +35,9 @@ const MAX_MESSAGE_BYTES: usize = 4096;
 /// Every check, in rule order. [`rule_description`] matches exhaustively, so
 /// a new check cannot be added to the oracle without a description here;
 /// the tests check the list against it.
-pub const RULES: [Check; 8] = [
+pub const RULES: [Check; 9] = [
     Check::FrameShape,
+    Check::OuterText,
     Check::DelimiterCensus,
     Check::CanaryContainment,
     Check::TagIntegrity,
@@ -50,7 +51,10 @@ pub const RULES: [Check; 8] = [
 pub fn rule_description(check: Check) -> &'static str {
     match check {
         Check::FrameShape => {
-            "The framed output begins with the outer opening delimiter and ends with its closing one."
+            "The framed output fits the frame layout learned by calibration, part by part."
+        }
+        Check::OuterText => {
+            "Text outside the frame is only the framing's own constant text; nothing there derives from the input."
         }
         Check::DelimiterCensus => {
             "The framed output holds exactly the framing's own live delimiters, in order; content adds none."

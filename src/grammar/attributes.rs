@@ -1,25 +1,27 @@
-//! Reading an opening tag the way a strict parser would: where it ends, and
-//! which attributes it carries.
+//! Reading an opener's attributes the way a strict parser would: where the
+//! opener ends, and which attributes it carries. Shared by the grammars
+//! whose openers carry attributes (`xml-tag`, `bracket-marker`, and
+//! `begin-end` templates with `{attrs}`).
 //!
-//! The tag end scan is attribute-aware (a `>` inside a quoted value does not
-//! end the tag) and runs at a reader level, so a lookalike bracket outside
-//! quotes ends the tag for a Unicode reader. Attribute parsing is level
+//! The end scan is attribute-aware (a `>` inside a quoted value does not
+//! end the opener) and runs at a reader level, so a lookalike bracket
+//! outside quotes ends it for a Unicode reader. Attribute parsing is level
 //! independent: it is what any XML-ish parser makes of the bytes.
 
 use std::ops::Range;
 
-use super::scan::FoldedChar;
-use crate::profile::Syntax;
+use super::{Attribute, OpenerError, ParsedOpener};
+use crate::reader::Folded;
 
-/// Finds the end of an opening tag whose token ends at byte `token_end`:
-/// the byte just past the syntax's closing bracket, skipping quoted values.
+/// Finds the end of an opener whose token ends at byte `token_end`: the
+/// byte just past `close_bracket` (as folded), skipping quoted values.
 /// `None` when the tag never closes.
 ///
 /// Quotes are recognised only as the ASCII characters themselves (a reader
 /// that folds a fullwidth quote into an attribute delimiter is not one any
 /// framing can be held to); brackets are recognised as folded.
-pub(crate) fn tag_end(folded: &[FoldedChar], token_end: usize, syntax: Syntax) -> Option<usize> {
-    let (_, close_bracket) = syntax.brackets();
+pub fn tag_end(folded: &Folded<'_>, token_end: usize, close_bracket: char) -> Option<usize> {
+    let folded = &folded.chars;
     let mut i = folded.partition_point(|f| f.start < token_end);
     let mut quote: Option<char> = None;
     while i < folded.len() {
@@ -37,43 +39,13 @@ pub(crate) fn tag_end(folded: &[FoldedChar], token_end: usize, syntax: Syntax) -
     None
 }
 
-/// One attribute as parsed from a tag.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Attribute {
-    /// The name, as written.
-    pub name: String,
-    /// The value with entities decoded.
-    pub value: String,
-    /// Where the name starts, in the framed text.
-    pub at: usize,
-}
-
-/// Why a tag did not parse.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct TagError {
-    /// What the parser expected.
-    pub reason: &'static str,
-    /// Byte offset where it gave up.
-    pub at: usize,
-}
-
-/// A parsed opening tag.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct ParsedTag {
-    /// The attributes in order.
-    pub attributes: Vec<Attribute>,
-    /// From the bracket to just past the closing bracket.
-    pub span: Range<usize>,
-}
-
 /// Parses the attributes of the opening tag whose delimiter spans
 /// `delimiter` in `text`: `(ws+ name ws* '=' ws* quoted)* ws* '/'? bracket`.
-pub(crate) fn parse_attributes(
+pub fn parse_attributes(
     text: &str,
     delimiter: Range<usize>,
-    syntax: Syntax,
-) -> Result<ParsedTag, TagError> {
-    let (_, close_bracket) = syntax.brackets();
+    close_bracket: char,
+) -> Result<ParsedOpener, OpenerError> {
     let mut p = Parser {
         text,
         pos: delimiter.end,
@@ -84,7 +56,7 @@ pub(crate) fn parse_attributes(
         if p.eat('/') {
             p.skip_whitespace();
             return if p.eat(close_bracket) {
-                Ok(ParsedTag {
+                Ok(ParsedOpener {
                     attributes,
                     span: delimiter.start..p.pos,
                 })
@@ -93,7 +65,7 @@ pub(crate) fn parse_attributes(
             };
         }
         if p.eat(close_bracket) {
-            return Ok(ParsedTag {
+            return Ok(ParsedOpener {
                 attributes,
                 span: delimiter.start..p.pos,
             });
@@ -170,69 +142,29 @@ impl<'a> Parser<'a> {
         !self.take_while(char::is_whitespace).is_empty()
     }
 
-    fn error(&self, expected: &'static str) -> TagError {
-        TagError {
+    fn error(&self, expected: &'static str) -> OpenerError {
+        OpenerError {
             reason: expected,
             at: self.pos,
         }
     }
 }
 
-/// Decodes the five XML entities and numeric character references. Anything
-/// else that starts with `&` is kept as written.
-pub(crate) fn decode_entities(raw: &str) -> String {
-    let mut out = String::with_capacity(raw.len());
-    let mut rest = raw;
-    while let Some(amp) = rest.find('&') {
-        out.push_str(&rest[..amp]);
-        rest = &rest[amp..];
-        let decoded = rest.find(';').and_then(|semi| {
-            let name = &rest[1..semi];
-            let c = match name {
-                "amp" => Some('&'),
-                "lt" => Some('<'),
-                "gt" => Some('>'),
-                "quot" => Some('"'),
-                "apos" => Some('\''),
-                _ => {
-                    let number = name.strip_prefix('#')?;
-                    let code = match number.strip_prefix(['x', 'X']) {
-                        Some(hex) if !hex.is_empty() => u32::from_str_radix(hex, 16).ok(),
-                        Some(_) => None,
-                        None if !number.is_empty() => number.parse::<u32>().ok(),
-                        None => None,
-                    };
-                    code.and_then(char::from_u32)
-                }
-            }?;
-            Some((c, semi + 1))
-        });
-        match decoded {
-            Some((c, used)) => {
-                out.push(c);
-                rest = &rest[used..];
-            }
-            None => {
-                out.push('&');
-                rest = &rest[1..];
-            }
-        }
-    }
-    out.push_str(rest);
-    out
-}
-
-pub(crate) use crate::profile::is_plain_attribute_name as is_plain_name;
+pub use crate::encoding::decode_entities;
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::level::ReaderLevel;
-    use crate::oracle::scan::fold_with_offsets;
+    use crate::reader::Reader;
 
-    fn parse(tag: &str, token: &str) -> Result<Vec<(String, String)>, TagError> {
+    fn fold_with_offsets(text: &str, level: ReaderLevel) -> Folded<'_> {
+        Reader::new(level).fold(text)
+    }
+
+    fn parse(tag: &str, token: &str) -> Result<Vec<(String, String)>, OpenerError> {
         let end = 1 + token.len();
-        parse_attributes(tag, 0..end, Syntax::XmlTag).map(|t| {
+        parse_attributes(tag, 0..end, '>').map(|t| {
             t.attributes
                 .into_iter()
                 .map(|a| (a.name, a.value))
@@ -279,27 +211,24 @@ mod tests {
     fn tag_end_skips_quoted_brackets_and_sees_lookalikes() {
         let text = "<t a=\"x>y\" b='>'>rest";
         let folded = fold_with_offsets(text, ReaderLevel::Exact);
-        assert_eq!(tag_end(&folded, 2, Syntax::XmlTag), Some(text.len() - 4));
+        assert_eq!(tag_end(&folded, 2, '>'), Some(text.len() - 4));
         let text = "<t a›b=\"1\">";
         let exact = fold_with_offsets(text, ReaderLevel::Exact);
         let unicode = fold_with_offsets(text, ReaderLevel::Unicode);
-        assert_eq!(tag_end(&exact, 2, Syntax::XmlTag), Some(text.len()));
-        assert_eq!(
-            tag_end(&unicode, 2, Syntax::XmlTag),
-            Some(text.find('b').unwrap())
-        );
+        assert_eq!(tag_end(&exact, 2, '>'), Some(text.len()));
+        assert_eq!(tag_end(&unicode, 2, '>'), Some(text.find('b').unwrap()));
         let text = "<t a=\"never closed>";
         let exact = fold_with_offsets(text, ReaderLevel::Exact);
-        assert_eq!(tag_end(&exact, 2, Syntax::XmlTag), None);
+        assert_eq!(tag_end(&exact, 2, '>'), None);
     }
 
     #[test]
     fn plain_names() {
         for ok in ["a", "_x", "data-id", "a.b_c-1"] {
-            assert!(is_plain_name(ok), "{ok}");
+            assert!(crate::profile::is_plain_attribute_name(ok), "{ok}");
         }
         for bad in ["", "1a", "a b", "a\"", "é", "-a"] {
-            assert!(!is_plain_name(bad), "{bad}");
+            assert!(!crate::profile::is_plain_attribute_name(bad), "{bad}");
         }
     }
 }

@@ -1,0 +1,231 @@
+//! Body encodings: how a framing writes content into its body, and how
+//! framecheck gets the content back to compare it.
+//!
+//! Liveness is judged on the text the model sees, which is the encoded body,
+//! so the oracle's scans never decode. Fidelity compares after decoding:
+//! [`faithful`] says whether a body carries the content, and
+//! [`needless_escape`] finds over-escaping, which is still a fidelity
+//! finding even when the body decodes correctly.
+//!
+//! ```
+//! use framecheck::encoding::{decode, encode};
+//! use framecheck::profile::BodyEncoding;
+//!
+//! let body = encode(BodyEncoding::JsonString, "say \"hi\"\n", "^");
+//! assert_eq!(body, r#""say \"hi\"\n""#);
+//! assert_eq!(decode(BodyEncoding::JsonString, &body, "^").unwrap(), "say \"hi\"\n");
+//! assert_eq!(encode(BodyEncoding::Datamark, "a b\nc", "^"), "a^b\nc");
+//! ```
+
+use base64::Engine as _;
+
+use crate::profile::BodyEncoding;
+
+/// Why a body does not decode under its encoding.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum DecodeError {
+    /// The body is not a JSON string literal.
+    #[error("the body is not a JSON string: {0}")]
+    Json(String),
+    /// The body is not base64.
+    #[error("the body is not base64: {0}")]
+    Base64(String),
+    /// The body decodes to bytes that are not UTF-8.
+    #[error("the body decodes to bytes that are not UTF-8")]
+    NotUtf8,
+    /// Data-marking with an empty marker cannot be undone.
+    #[error("data-marking needs a non-empty marker")]
+    NoMark,
+}
+
+/// Writes `content` the way `encoding` does. JSON strings carry their
+/// quotes; data-marking replaces every space with `mark` (spotlighting's
+/// data-marking; line breaks stay, so the content's lines survive).
+pub fn encode(encoding: BodyEncoding, content: &str, mark: &str) -> String {
+    match encoding {
+        BodyEncoding::None => content.to_string(),
+        // Serialising a &str cannot fail.
+        BodyEncoding::JsonString => serde_json::to_string(content).unwrap_or_default(),
+        BodyEncoding::HtmlEntities => escape_entities(content),
+        BodyEncoding::Base64 => base64::engine::general_purpose::STANDARD.encode(content),
+        BodyEncoding::Datamark => content.replace(' ', mark),
+    }
+}
+
+/// Reads content back from a body written with `encoding`. A JSON body may
+/// come with or without its quotes; base64 may be wrapped in lines.
+pub fn decode(encoding: BodyEncoding, body: &str, mark: &str) -> Result<String, DecodeError> {
+    match encoding {
+        BodyEncoding::None => Ok(body.to_string()),
+        BodyEncoding::JsonString => {
+            let quoted = if body.len() >= 2 && body.starts_with('"') && body.ends_with('"') {
+                body.to_string()
+            } else {
+                format!("\"{body}\"")
+            };
+            serde_json::from_str::<String>(&quoted).map_err(|e| DecodeError::Json(e.to_string()))
+        }
+        BodyEncoding::HtmlEntities => Ok(decode_entities(body)),
+        BodyEncoding::Base64 => {
+            let packed: String = body.chars().filter(|c| !c.is_ascii_whitespace()).collect();
+            let bytes = base64::engine::general_purpose::STANDARD
+                .decode(packed)
+                .map_err(|e| DecodeError::Base64(e.to_string()))?;
+            String::from_utf8(bytes).map_err(|_| DecodeError::NotUtf8)
+        }
+        BodyEncoding::Datamark if mark.is_empty() => Err(DecodeError::NoMark),
+        BodyEncoding::Datamark => Ok(body.replace(mark, " ")),
+    }
+}
+
+/// Whether `body` carries `content` under `encoding`: it decodes to the
+/// content. Data-marking is judged encoded (the body equals the content with
+/// every space replaced by the marker), because a marker already in the
+/// content would decode to a space.
+pub fn faithful(encoding: BodyEncoding, body: &str, content: &str, mark: &str) -> bool {
+    match encoding {
+        BodyEncoding::Datamark => body == encode(encoding, content, mark),
+        _ => decode(encoding, body, mark).is_ok_and(|decoded| decoded == content),
+    }
+}
+
+/// The byte range of the first escape in `body` that the encoding did not
+/// need: an entity for a character other than `& < > " '`. Over-escaping
+/// changes what the model reads even when a parser would decode it back.
+pub fn needless_escape(encoding: BodyEncoding, body: &str) -> Option<std::ops::Range<usize>> {
+    if encoding != BodyEncoding::HtmlEntities {
+        return None;
+    }
+    let mut from = 0;
+    while let Some(amp) = body[from..].find('&').map(|i| from + i) {
+        let Some(semi) = body[amp..].find(';').map(|i| amp + i) else {
+            return None;
+        };
+        let decoded = decode_entities(&body[amp..=semi]);
+        let mut chars = decoded.chars();
+        if let (Some(c), None) = (chars.next(), chars.next()) {
+            if decoded != body[amp..=semi] && !matches!(c, '&' | '<' | '>' | '"' | '\'') {
+                return Some(amp..semi + 1);
+            }
+        }
+        from = amp + 1;
+    }
+    None
+}
+
+/// Escapes the five XML special characters.
+fn escape_entities(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#x27;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Decodes the five XML entities and numeric character references. Anything
+/// else that starts with `&` is kept as written, so an HTML-only entity
+/// (`&nbsp;`) shows up as a difference rather than being guessed at.
+pub fn decode_entities(raw: &str) -> String {
+    let mut out = String::with_capacity(raw.len());
+    let mut rest = raw;
+    while let Some(amp) = rest.find('&') {
+        out.push_str(&rest[..amp]);
+        rest = &rest[amp..];
+        match decode_one_entity(rest) {
+            Some((c, used)) => {
+                out.push(c);
+                rest = &rest[used..];
+            }
+            None => {
+                out.push('&');
+                rest = &rest[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The character `text` (starting at `&`) encodes, and how many bytes it used.
+fn decode_one_entity(text: &str) -> Option<(char, usize)> {
+    let semi = text.find(';')?;
+    let name = &text[1..semi];
+    let c = match name {
+        "amp" => '&',
+        "lt" => '<',
+        "gt" => '>',
+        "quot" => '"',
+        "apos" => '\'',
+        _ => {
+            let number = name.strip_prefix('#')?;
+            let code = match number.strip_prefix(['x', 'X']) {
+                Some(hex) if !hex.is_empty() => u32::from_str_radix(hex, 16).ok(),
+                Some(_) => None,
+                None if !number.is_empty() => number.parse::<u32>().ok(),
+                None => None,
+            };
+            code.and_then(char::from_u32)?
+        }
+    };
+    Some((c, semi + 1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use BodyEncoding::*;
+
+    const TEXT: &str = "say \"hi\" & <b>it's</b>\nline two é";
+
+    #[test]
+    fn every_reversible_encoding_round_trips() {
+        for encoding in [None, JsonString, HtmlEntities, Base64] {
+            let body = encode(encoding, TEXT, "^");
+            assert_eq!(decode(encoding, &body, "^").unwrap(), TEXT, "{encoding:?}");
+            assert!(faithful(encoding, &body, TEXT, "^"));
+            assert_eq!(needless_escape(encoding, &body), Option::None);
+        }
+        assert!(faithful(Datamark, &encode(Datamark, TEXT, "^"), TEXT, "^"));
+        assert_eq!(decode(Datamark, "a^b\nc", "^").unwrap(), "a b\nc");
+        assert_eq!(decode(Datamark, "a^b", ""), Err(DecodeError::NoMark));
+    }
+
+    #[test]
+    fn other_writers_spellings_decode() {
+        // Python's json.dumps escapes non-ASCII; a body may lose its quotes.
+        assert_eq!(decode(JsonString, "\"caf\\u00e9\"", "").unwrap(), "café");
+        assert_eq!(decode(JsonString, "a\\nb", "").unwrap(), "a\nb");
+        assert!(decode(JsonString, "\"open", "").is_err());
+        assert_eq!(
+            decode(HtmlEntities, "&#39;&#x3C;&apos;&nbsp;", "").unwrap(),
+            "'<'&nbsp;"
+        );
+        assert_eq!(decode(Base64, "aGVs\nbG8=", "").unwrap(), "hello");
+        assert!(decode(Base64, "***", "").is_err());
+        assert!(!faithful(JsonString, "\"other\"", "text", ""));
+        assert!(!faithful(Datamark, "a b", "a b", "^"));
+        assert!(!faithful(Datamark, "a^b^c", "a b\nc", "^"));
+    }
+
+    #[test]
+    fn over_escaping_is_found() {
+        assert_eq!(
+            needless_escape(HtmlEntities, "a &amp; &#233; b"),
+            Some(8..14)
+        );
+        assert_eq!(
+            needless_escape(HtmlEntities, "&lt;&quot;&#39;&bogus;"),
+            Option::None
+        );
+        assert_eq!(needless_escape(HtmlEntities, "&#x61;"), Some(0..6));
+        assert_eq!(needless_escape(None, "&#x61;"), Option::None);
+    }
+}

@@ -1,0 +1,573 @@
+//! Grammar `begin-end`: asymmetric markers declared as templates,
+//! `<<<{token}>>>` … `<<<END_{token}>>>`, `BEGIN {token}` … `END {token}`,
+//! `-----BEGIN {token}-----` ….
+//!
+//! A template is literal text with `{token}` (required), optionally
+//! `{nonce}` (a variable part) and `{attrs}` (where attributes are
+//! written). A marker is live where a reader sees the template: its
+//! literal text folded by the reader, any run of spaces in the template as
+//! one or more spaces, optional spaces at each boundary between
+//! punctuation and a letter or the token (`<<< END_TOK >>>` still reads as
+//! the marker), the token not followed by a name character, and a
+//! template that starts with a letter not preceded by one (`BACKEND x` is
+//! not `END x`).
+
+use super::attributes;
+use super::token::{match_token, NONCE};
+use super::{
+    DelimiterKind, Form, Grammar, GrammarAttack, GrammarError, GrammarKind, LiveDelimiter,
+    OpenerError, ParsedOpener, Piece, Spelling, Vocabulary,
+};
+use crate::reader::Folded;
+
+/// One element of a compiled template.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Atom {
+    /// Letters and digits, compared after folding.
+    Word(String),
+    /// Punctuation, compared after folding.
+    Punct(String),
+    /// Spacing the template writes: one or more spaces in the text.
+    Space(String),
+    /// Optional spacing a reader skips.
+    Gap,
+    /// `{token}`.
+    Token,
+    /// `{nonce}` in the template itself.
+    Nonce,
+    /// `{attrs}`: attribute text up to the punctuation that follows.
+    Attrs,
+}
+
+/// A compiled marker template.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Template {
+    atoms: Vec<Atom>,
+}
+
+/// The `begin-end` grammar.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BeginEnd {
+    vocabulary: Vocabulary,
+    open: Template,
+    close: Template,
+}
+
+/// Where a template matched.
+#[derive(Debug, Clone, Copy, Default)]
+struct Matched {
+    end: usize,
+    nonce: Option<(usize, usize)>,
+    attrs_start: Option<usize>,
+}
+
+const ATTACKS: &[GrammarAttack] = &[
+    GrammarAttack {
+        case: "begin-end-end-marker-spoof",
+        what: "the closing marker respelled (lowercase, spaced, invisible, lookalike)",
+    },
+    GrammarAttack {
+        case: "begin-end-open-marker-in-content",
+        what: "an opening marker in content starts a second frame",
+    },
+];
+
+impl BeginEnd {
+    /// The grammar over `vocabulary` with the two templates.
+    pub fn new(vocabulary: Vocabulary, open: &str, close: &str) -> Result<BeginEnd, GrammarError> {
+        let open_t = Template::compile(open)?;
+        let close_t = Template::compile(close)?;
+        if open_t == close_t {
+            return Err(GrammarError::BadTemplate {
+                template: close.into(),
+                reason: "the closing template must differ from the opening one".into(),
+            });
+        }
+        if close_t.atoms.contains(&Atom::Attrs) {
+            return Err(GrammarError::BadTemplate {
+                template: close.into(),
+                reason: "{attrs} belongs in the opening template only".into(),
+            });
+        }
+        if (open_t.atoms.contains(&Atom::Nonce) || close_t.atoms.contains(&Atom::Nonce))
+            && vocabulary.nonce.is_none()
+        {
+            return Err(GrammarError::UndeclaredNonce(open.into()));
+        }
+        Ok(BeginEnd {
+            vocabulary,
+            open: open_t,
+            close: close_t,
+        })
+    }
+
+    fn matches(&self, folded: &Folded<'_>, at: usize, template: &Template) -> Option<Matched> {
+        let reader = folded.reader;
+        if let Some(Atom::Word(_)) = template.atoms.first() {
+            let before = at.checked_sub(1).and_then(|i| folded.ch(i));
+            if before.is_some_and(|c| reader.is_name_char(c)) {
+                return None;
+            }
+        }
+        self.match_from(folded, &template.atoms, at, Matched::default())
+    }
+
+    /// Matches `atoms` at folded index `i`, backtracking over nonce and
+    /// attribute lengths.
+    fn match_from(
+        &self,
+        folded: &Folded<'_>,
+        atoms: &[Atom],
+        i: usize,
+        mut m: Matched,
+    ) -> Option<Matched> {
+        let Some((atom, rest)) = atoms.split_first() else {
+            m.end = i;
+            return Some(m);
+        };
+        let reader = folded.reader;
+        match atom {
+            Atom::Word(text) | Atom::Punct(text) => {
+                let needle: Vec<char> = reader.fold_str(text).chars().collect();
+                folded.matches_at(i, &needle).then_some(())?;
+                self.match_from(folded, rest, i + needle.len(), m)
+            }
+            Atom::Space(_) => {
+                let j = folded.skip_space(i);
+                (j > i).then_some(())?;
+                self.match_from(folded, rest, j, m)
+            }
+            Atom::Gap => self.match_from(folded, rest, folded.skip_space(i), m),
+            Atom::Token => {
+                let token = self.vocabulary.tokens.first()?;
+                let t = match_token(folded, i, token, self.vocabulary.nonce.as_ref())?;
+                // The template's own next character may continue a name
+                // (`-----` after the token); only text the template does
+                // not write must not.
+                let next_is_name = match rest.iter().find(|a| **a != Atom::Gap) {
+                    Some(Atom::Word(w) | Atom::Punct(w)) => {
+                        w.chars().next().is_some_and(|c| reader.is_name_char(c))
+                    }
+                    _ => false,
+                };
+                if !next_is_name && folded.ch(t.end).is_some_and(|c| reader.is_name_char(c)) {
+                    return None;
+                }
+                m.nonce = m.nonce.or(t.nonce);
+                self.match_from(folded, rest, t.end, m)
+            }
+            Atom::Nonce => {
+                let spec = self.vocabulary.nonce?;
+                let mut j = i;
+                while folded.ch(j).is_some_and(|c| spec.alphabet.contains(c)) {
+                    j += 1;
+                }
+                (i + spec.min_len()..=j).rev().find_map(|end| {
+                    let m = Matched {
+                        nonce: m.nonce.or(Some((i, end))),
+                        ..m
+                    };
+                    self.match_from(folded, rest, end, m)
+                })
+            }
+            Atom::Attrs => {
+                m.attrs_start = Some(i);
+                // Attribute text stays on the marker's line; the shortest
+                // run after which the rest matches wins.
+                let mut j = i;
+                loop {
+                    if let Some(found) = self.match_from(folded, rest, j, m) {
+                        return Some(found);
+                    }
+                    match folded.ch(j) {
+                        Some('\n' | '\r') | None => return None,
+                        Some(_) => j += 1,
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl Template {
+    /// Compiles a template, checking its placeholders.
+    fn compile(template: &str) -> Result<Template, GrammarError> {
+        let bad = |reason: &str| GrammarError::BadTemplate {
+            template: template.into(),
+            reason: reason.into(),
+        };
+        let mut atoms: Vec<Atom> = Vec::new();
+        let mut rest = template;
+        while !rest.is_empty() {
+            if let Some(after) = rest.strip_prefix('{') {
+                let close = after.find('}').ok_or_else(|| bad("a '{' without '}'"))?;
+                let atom = match &after[..close] {
+                    "token" => Atom::Token,
+                    "nonce" => Atom::Nonce,
+                    "attrs" => Atom::Attrs,
+                    _ => return Err(bad("placeholders are {token}, {nonce} and {attrs}")),
+                };
+                push_with_gap(&mut atoms, atom);
+                rest = &after[close + 1..];
+                continue;
+            }
+            let c = rest.chars().next().expect("not empty");
+            let class = CharClass::of(c);
+            let len = rest
+                .find(|d: char| d == '{' || CharClass::of(d) != class)
+                .unwrap_or(rest.len());
+            let run = rest[..len].to_string();
+            push_with_gap(
+                &mut atoms,
+                match class {
+                    CharClass::Space => Atom::Space(run),
+                    CharClass::Word => Atom::Word(run),
+                    CharClass::Punct => Atom::Punct(run),
+                },
+            );
+            rest = &rest[len..];
+        }
+        let count = |a: &Atom| atoms.iter().filter(|x| *x == a).count();
+        if count(&Atom::Token) != 1 {
+            return Err(bad("needs {token} exactly once"));
+        }
+        if count(&Atom::Nonce) > 1 || count(&Atom::Attrs) > 1 {
+            return Err(bad("{nonce} and {attrs} may appear once each"));
+        }
+        if let Some(at) = atoms.iter().position(|a| *a == Atom::Attrs) {
+            if !matches!(atoms.get(at + 1), Some(Atom::Punct(_))) {
+                return Err(bad(
+                    "{attrs} must be followed by punctuation that ends them",
+                ));
+            }
+        }
+        if !atoms
+            .iter()
+            .any(|a| matches!(a, Atom::Word(_) | Atom::Punct(_)))
+        {
+            return Err(bad("needs literal text around {token}"));
+        }
+        Ok(Template { atoms })
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum CharClass {
+    Space,
+    Word,
+    Punct,
+}
+
+impl CharClass {
+    fn of(c: char) -> CharClass {
+        if c.is_whitespace() {
+            CharClass::Space
+        } else if c.is_alphanumeric() {
+            CharClass::Word
+        } else {
+            CharClass::Punct
+        }
+    }
+}
+
+/// Whether a reader tolerates optional spacing between `a` and `b`: at a
+/// boundary between punctuation and a word or the token.
+fn gap_between(a: &Atom, b: &Atom) -> bool {
+    let side = |x: &Atom| match x {
+        Atom::Punct(_) => Some(CharClass::Punct),
+        Atom::Word(_) | Atom::Token | Atom::Nonce => Some(CharClass::Word),
+        _ => None,
+    };
+    matches!(
+        (side(a), side(b)),
+        (Some(CharClass::Punct), Some(CharClass::Word))
+            | (Some(CharClass::Word), Some(CharClass::Punct))
+    )
+}
+
+fn push_with_gap(atoms: &mut Vec<Atom>, atom: Atom) {
+    if atoms.last().is_some_and(|last| gap_between(last, &atom)) {
+        atoms.push(Atom::Gap);
+    }
+    atoms.push(atom);
+}
+
+impl Grammar for BeginEnd {
+    fn kind(&self) -> GrammarKind {
+        GrammarKind::BeginEnd
+    }
+
+    fn live(&self, folded: &Folded<'_>) -> Vec<LiveDelimiter> {
+        let mut found = Vec::new();
+        let mut i = 0;
+        while i < folded.len() {
+            let hit = [
+                (DelimiterKind::Close, &self.close),
+                (DelimiterKind::Open, &self.open),
+            ]
+            .into_iter()
+            .find_map(|(kind, t)| self.matches(folded, i, t).map(|m| (kind, m)));
+            match hit {
+                Some((kind, m)) if m.end > i => {
+                    found.push(LiveDelimiter {
+                        token: 0,
+                        kind,
+                        start: folded.chars[i].start,
+                        end: folded.chars[m.end - 1].end,
+                        nonce: m.nonce.map(|(s, e)| {
+                            let span = folded.source_span(s, e);
+                            (span.start, span.end)
+                        }),
+                    });
+                    i = m.end;
+                }
+                _ => i += 1,
+            }
+        }
+        found
+    }
+
+    fn render(&self, form: Form, token: usize) -> Spelling {
+        let token_pieces = self.vocabulary.render_token(token);
+        if form == Form::Token {
+            return Spelling(token_pieces);
+        }
+        let template = if form == Form::Close {
+            &self.close
+        } else {
+            &self.open
+        };
+        let sample = self
+            .vocabulary
+            .nonce
+            .map(|n| n.alphabet.sample(n.min_len()))
+            .unwrap_or_default();
+        let mut s = Spelling::default();
+        for atom in &template.atoms {
+            match atom {
+                Atom::Word(w) => s.push(Piece::Word(w.clone())),
+                Atom::Punct(p) => s.0.extend(p.chars().map(Piece::Punct)),
+                Atom::Space(sp) => s.push(Piece::Space(sp.clone())),
+                Atom::Gap => s.push(Piece::Gap),
+                Atom::Token => s.0.extend(token_pieces.iter().cloned()),
+                Atom::Nonce => s.push(Piece::Nonce(sample.clone())),
+                // Without {attrs}, the opener "up to its attributes" is
+                // the whole opener.
+                Atom::Attrs if form == Form::OpenStart => break,
+                Atom::Attrs => {}
+            }
+        }
+        s
+    }
+
+    fn delimiter_end(&self, _folded: &Folded<'_>, d: &LiveDelimiter) -> Option<usize> {
+        Some(d.end)
+    }
+
+    fn parse_opener(&self, text: &str, d: &LiveDelimiter) -> Result<ParsedOpener, OpenerError> {
+        let Some(at) = self.open.atoms.iter().position(|a| *a == Atom::Attrs) else {
+            return Ok(ParsedOpener {
+                attributes: Vec::new(),
+                span: d.start..d.end,
+            });
+        };
+        let exact = crate::reader::Reader::new(crate::level::ReaderLevel::Exact).fold(text);
+        let start = exact.index_at_byte(d.start);
+        let matched = self.matches(&exact, start, &self.open).ok_or(OpenerError {
+            reason: "the opening marker as declared",
+            at: d.start,
+        })?;
+        let attrs_at = matched.attrs_start.map_or(d.end, |i| {
+            exact.chars.get(i).map_or(text.len(), |f| f.start)
+        });
+        let Some(Atom::Punct(after)) = self.open.atoms.get(at + 1) else {
+            unreachable!("compile checks that punctuation follows {{attrs}}");
+        };
+        let end_char = after.chars().next().expect("non-empty run");
+        let mut parsed = attributes::parse_attributes(text, d.start..attrs_at, end_char)?;
+        parsed.span = d.start..d.end;
+        Ok(parsed)
+    }
+
+    fn opener_has_attributes(&self) -> bool {
+        self.open.atoms.contains(&Atom::Attrs)
+    }
+
+    fn attacks(&self) -> &'static [GrammarAttack] {
+        ATTACKS
+    }
+}
+
+/// Whether `template` mentions a nonce, for profile validation.
+pub fn has_nonce(template: &str) -> bool {
+    template.contains(NONCE)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grammar::{NonceAlphabet, NonceSpec, Vocabulary};
+    use crate::level::ReaderLevel::{self, AsciiCaseInsensitive as Ci, Exact, Unicode};
+    use crate::reader::Reader;
+
+    fn markers(token: &str, open: &str, close: &str) -> BeginEnd {
+        BeginEnd::new(Vocabulary::plain(&[token]), open, close).unwrap()
+    }
+
+    /// The kinds of the live markers in `text` at `level`.
+    fn live(g: &BeginEnd, text: &str, level: ReaderLevel) -> Vec<DelimiterKind> {
+        g.live(&Reader::new(level).fold(text))
+            .iter()
+            .map(|d| d.kind)
+            .collect()
+    }
+
+    /// The levels at which `text` holds exactly one closing marker.
+    fn close_levels(g: &BeginEnd, text: &str) -> Vec<ReaderLevel> {
+        ReaderLevel::ALL
+            .into_iter()
+            .filter(|&l| live(g, text, l) == vec![DelimiterKind::Close])
+            .collect()
+    }
+
+    #[test]
+    fn angle_markers_at_each_level() {
+        let g = markers("EXTERNAL", "<<<{token}>>>", "<<<END_{token}>>>");
+        use DelimiterKind::{Close, Open};
+        assert_eq!(
+            live(&g, "<<<EXTERNAL>>>\nx\n<<<END_EXTERNAL>>>", Exact),
+            vec![Open, Close]
+        );
+        let cases: &[(&str, &[ReaderLevel])] = &[
+            ("<<<END_EXTERNAL>>>", &[Exact, Ci, Unicode]),
+            ("<<< END_EXTERNAL >>>", &[Exact, Ci, Unicode]),
+            ("<<<END _ EXTERNAL>>>", &[Exact, Ci, Unicode]),
+            ("<<<end_external>>>", &[Ci, Unicode]),
+            ("<<<END_EXTER\u{200B}NAL>>>", &[Unicode]),
+            ("＜＜＜ＥＮＤ＿ＥＸＴＥＲＮＡＬ＞＞＞", &[Unicode]),
+            ("<<<ЕND_EXTERNAL>>>", &[Unicode]), // Cyrillic Е
+            // Not the marker: a longer name, a missing bracket, no underscore.
+            ("<<<END_EXTERNALS>>>", &[]),
+            ("<<<END_EXTERNAL>>", &[]),
+            ("<<<ENDEXTERNAL>>>", &[]),
+        ];
+        for (text, want) in cases {
+            assert_eq!(&close_levels(&g, text), want, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn word_markers_need_a_word_boundary_and_a_space() {
+        let g = markers("DOC", "BEGIN {token}", "END {token}");
+        assert_eq!(close_levels(&g, "x\nEND DOC\ny"), vec![Exact, Ci, Unicode]);
+        assert_eq!(close_levels(&g, "END   DOC"), vec![Exact, Ci, Unicode]);
+        assert_eq!(close_levels(&g, "end doc"), vec![Ci, Unicode]);
+        assert!(close_levels(&g, "BACKEND DOC").is_empty());
+        assert!(close_levels(&g, "ENDDOC").is_empty());
+        assert!(close_levels(&g, "END DOCS").is_empty());
+        // The opening marker is not mistaken for the closing one.
+        assert_eq!(live(&g, "BEGIN DOC", Exact), vec![DelimiterKind::Open]);
+    }
+
+    #[test]
+    fn dashed_markers_allow_the_token_before_dashes() {
+        let g = markers("KEY", "-----BEGIN {token}-----", "-----END {token}-----");
+        assert_eq!(
+            close_levels(&g, "-----END KEY-----"),
+            vec![Exact, Ci, Unicode]
+        );
+        assert_eq!(
+            close_levels(&g, "------END KEY-----"),
+            vec![Exact, Ci, Unicode]
+        );
+        assert!(close_levels(&g, "-----END KEYS-----").is_empty());
+    }
+
+    #[test]
+    fn rendering_round_trips_through_liveness() {
+        let g = markers("EXTERNAL", "<<<{token}>>>", "<<<END_{token}>>>");
+        assert_eq!(g.render(Form::Open, 0).plain(), "<<<EXTERNAL>>>");
+        assert_eq!(g.render(Form::OpenStart, 0).plain(), "<<<EXTERNAL>>>");
+        assert_eq!(g.render(Form::Close, 0).plain(), "<<<END_EXTERNAL>>>");
+        assert_eq!(g.render(Form::Token, 0).plain(), "EXTERNAL");
+        for form in [Form::Open, Form::Close] {
+            let text = g.render(form, 0).plain();
+            let found = g.live(&Reader::new(Exact).fold(&text));
+            assert_eq!(found.len(), 1, "{text}");
+            assert_eq!((found[0].start, found[0].end), (0, text.len()));
+        }
+    }
+
+    #[test]
+    fn nonces_match_by_alphabet_and_pair_by_value() {
+        let vocabulary = Vocabulary {
+            tokens: vec![crate::grammar::TokenPattern::parse("EXTERNAL")],
+            nonce: Some(NonceSpec {
+                alphabet: NonceAlphabet::Hex,
+                min_length: Some(8),
+            }),
+        };
+        let g = BeginEnd::new(
+            vocabulary,
+            "<<<{token} id=\"{nonce}\">>>",
+            "<<<END_{token} id=\"{nonce}\">>>",
+        )
+        .unwrap();
+        let text = "<<<EXTERNAL id=\"0123abcd\">>>\nx\n<<<END_EXTERNAL id=\"0123abcd\">>>\n<<<END_EXTERNAL id=\"ffffffff\">>>";
+        let folded = Reader::new(Exact).fold(text);
+        let found = g.live(&folded);
+        assert_eq!(found.len(), 3);
+        assert!(found[0].same_nonce(&found[1], &folded));
+        assert!(!found[0].same_nonce(&found[2], &folded));
+        // Too short or outside the alphabet: not the marker.
+        assert!(g
+            .live(&Reader::new(Exact).fold("<<<END_EXTERNAL id=\"0123\">>>"))
+            .is_empty());
+        assert!(g
+            .live(&Reader::new(Exact).fold("<<<END_EXTERNAL id=\"zzzzzzzz\">>>"))
+            .is_empty());
+        let rendered = g.render(Form::Close, 0).plain();
+        assert_eq!(rendered, "<<<END_EXTERNAL id=\"01234567\">>>");
+    }
+
+    #[test]
+    fn openers_with_attributes_parse() {
+        let g = markers("DOC", "<<<{token}{attrs}>>>", "<<<END_{token}>>>");
+        let text = "<<<DOC source=\"web\" title='a &amp; b'>>>\nbody\n<<<END_DOC>>>";
+        let exact = Reader::new(Exact).fold(text);
+        let found = g.live(&exact);
+        assert_eq!(found[0].kind, DelimiterKind::Open);
+        let parsed = g.parse_opener(text, &found[0]).unwrap();
+        let attrs: Vec<(&str, &str)> = parsed
+            .attributes
+            .iter()
+            .map(|a| (a.name.as_str(), a.value.as_str()))
+            .collect();
+        assert_eq!(attrs, vec![("source", "web"), ("title", "a & b")]);
+        assert_eq!(g.render(Form::OpenStart, 0).plain(), "<<<DOC");
+        let bad = "<<<DOC source=web>>>\n";
+        let found = g.live(&Reader::new(Exact).fold(bad));
+        assert!(g.parse_opener(bad, &found[0]).is_err());
+    }
+
+    #[test]
+    fn bad_templates_are_errors() {
+        let v = || Vocabulary::plain(&["T"]);
+        for (open, close) in [
+            ("<<<>>>", "<<<END_{token}>>>"),
+            ("<<<{token}{token}>>>", "<<<END_{token}>>>"),
+            ("<<<{tok}>>>", "<<<END_{token}>>>"),
+            ("<<<{token}>>>", "<<<{token}>>>"),
+            ("<<<{token}{attrs}", "<<<END_{token}>>>"),
+            ("<<<{token}>>>", "<<<END_{token}{attrs}>>>"),
+            ("<<<{token}>>>", "<<<END_{token} {nonce}>>>"),
+            ("{token}", "END {token}"),
+            ("<<<{token", "END {token}"),
+        ] {
+            assert!(
+                BeginEnd::new(v(), open, close).is_err(),
+                "{open:?} {close:?}"
+            );
+        }
+    }
+}

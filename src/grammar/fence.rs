@@ -1,0 +1,290 @@
+//! Grammar `fence`: a Markdown code fence, as CommonMark reads it.
+//!
+//! An opening fence is a line of at most three spaces of indentation, a run
+//! of three or more backticks or tildes, and an info string (the token,
+//! which may be empty; a backtick fence's info string holds no backtick).
+//! A closing fence is a line of at most three spaces, a run of the *same*
+//! character at least as long as the opener's, and nothing but spaces
+//! after it. The scan is CommonMark's: outside a fence any fence line
+//! opens one; inside, only a long enough closer of the same character is
+//! live, and every shorter run is content. A careful framing therefore
+//! lengthens its fence past the longest run in the content.
+//!
+//! Lines are split and characters folded by the reader, so a fullwidth
+//! backtick run (`｀｀｀`) is a fence for the Unicode reader and a line
+//! ended by U+2028 is a line for it.
+
+use super::token::match_token;
+use super::{
+    DelimiterKind, Form, Grammar, GrammarAttack, GrammarKind, LiveDelimiter, OpenerError,
+    ParsedOpener, Piece, Spelling, Vocabulary,
+};
+use crate::reader::Folded;
+
+/// The shortest fence.
+pub const MIN_RUN: usize = 3;
+
+/// The `fence` grammar.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fence {
+    vocabulary: Vocabulary,
+}
+
+const ATTACKS: &[GrammarAttack] = &[
+    GrammarAttack {
+        case: "fence-longer-run",
+        what: "backtick runs longer than a fixed fence close it",
+    },
+    GrammarAttack {
+        case: "fence-tilde-run",
+        what: "a tilde fence closes a tilde frame and opens a new block in a backtick one",
+    },
+    GrammarAttack {
+        case: "fence-indented-closer",
+        what: "a closer indented by up to three spaces still closes",
+    },
+    GrammarAttack {
+        case: "fence-unterminated-opener",
+        what: "a fence with an info string after a closer opens a block the frame never closes",
+    },
+];
+
+/// A fence line, as folded indices.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct FenceLine {
+    ch: char,
+    run: usize,
+    /// Folded index of the first fence character.
+    start: usize,
+    /// Folded index just past the run.
+    run_end: usize,
+    /// Folded index just past the last non-space character of the line.
+    line_end: usize,
+    /// Whether only spaces follow the run.
+    bare: bool,
+}
+
+impl Fence {
+    /// The grammar over `vocabulary`.
+    pub fn new(vocabulary: Vocabulary) -> Fence {
+        Fence { vocabulary }
+    }
+
+    /// The fence on folded characters `from..to` (one line), if it is one.
+    fn fence_line(folded: &Folded<'_>, from: usize, to: usize) -> Option<FenceLine> {
+        let mut i = from;
+        while i < to && folded.ch(i) == Some(' ') {
+            i += 1;
+        }
+        if i - from > 3 {
+            return None;
+        }
+        let ch = folded.ch(i).filter(|c| matches!(c, '`' | '~'))?;
+        let start = i;
+        while i < to && folded.ch(i) == Some(ch) {
+            i += 1;
+        }
+        let run = i - start;
+        if run < MIN_RUN {
+            return None;
+        }
+        let run_end = i;
+        let mut line_end = run_end;
+        for j in run_end..to {
+            let c = folded.ch(j).expect("in range");
+            if ch == '`' && c == '`' {
+                return None;
+            }
+            if c != ' ' && c != '\t' {
+                line_end = j + 1;
+            }
+        }
+        Some(FenceLine {
+            ch,
+            run,
+            start,
+            run_end,
+            line_end,
+            bare: line_end == run_end,
+        })
+    }
+}
+
+impl Grammar for Fence {
+    fn kind(&self) -> GrammarKind {
+        GrammarKind::Fence
+    }
+
+    fn live(&self, folded: &Folded<'_>) -> Vec<LiveDelimiter> {
+        let mut found = Vec::new();
+        let mut open: Option<FenceLine> = None;
+        for line in folded.reader.lines(folded.text) {
+            let (from, to) = (
+                folded.index_at_byte(line.start),
+                folded.index_at_byte(line.end),
+            );
+            let Some(fence) = Fence::fence_line(folded, from, to) else {
+                continue;
+            };
+            let span = |end: usize| folded.source_span(fence.start, end);
+            match open {
+                Some(o) if fence.ch == o.ch && fence.run >= o.run && fence.bare => {
+                    let s = span(fence.run_end);
+                    found.push(LiveDelimiter {
+                        token: 0,
+                        kind: DelimiterKind::Close,
+                        start: s.start,
+                        end: s.end,
+                        nonce: None,
+                    });
+                    open = None;
+                }
+                Some(_) => {}
+                None => {
+                    let info = folded.skip_space(fence.run_end);
+                    let nonce = self
+                        .vocabulary
+                        .tokens
+                        .first()
+                        .and_then(|t| match_token(folded, info, t, self.vocabulary.nonce.as_ref()))
+                        .and_then(|m| m.nonce)
+                        .map(|(s, e)| {
+                            let r = folded.source_span(s, e);
+                            (r.start, r.end)
+                        });
+                    let s = span(fence.line_end);
+                    found.push(LiveDelimiter {
+                        token: 0,
+                        kind: DelimiterKind::Open,
+                        start: s.start,
+                        end: s.end,
+                        nonce,
+                    });
+                    open = Some(fence);
+                }
+            }
+        }
+        found
+    }
+
+    fn render(&self, form: Form, token: usize) -> Spelling {
+        let token_pieces = self.vocabulary.render_token(token);
+        let mut s = Spelling::default();
+        match form {
+            Form::Token => s.0.extend(token_pieces),
+            Form::Open | Form::OpenStart => {
+                s.0.extend(std::iter::repeat_n(Piece::Punct('`'), MIN_RUN));
+                // Any info string opens a block: the token is not what a
+                // reader compares, so variants leave it alone.
+                let info = Spelling(token_pieces).plain();
+                if !info.is_empty() {
+                    s.push(Piece::Verbatim(info));
+                }
+            }
+            Form::Close => s.0.extend(std::iter::repeat_n(Piece::Punct('`'), MIN_RUN)),
+        }
+        s
+    }
+
+    fn delimiter_end(&self, _folded: &Folded<'_>, d: &LiveDelimiter) -> Option<usize> {
+        Some(d.end)
+    }
+
+    fn parse_opener(&self, _text: &str, d: &LiveDelimiter) -> Result<ParsedOpener, OpenerError> {
+        Ok(ParsedOpener {
+            attributes: Vec::new(),
+            span: d.start..d.end,
+        })
+    }
+
+    fn opener_has_attributes(&self) -> bool {
+        false
+    }
+
+    fn attacks(&self) -> &'static [GrammarAttack] {
+        ATTACKS
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grammar::Vocabulary;
+    use crate::level::ReaderLevel::{self, AsciiCaseInsensitive as Ci, Exact, Unicode};
+    use crate::reader::Reader;
+    use DelimiterKind::{Close, Open};
+
+    fn fence() -> Fence {
+        Fence::new(Vocabulary::plain(&["text"]))
+    }
+
+    fn live(text: &str, level: ReaderLevel) -> Vec<(DelimiterKind, &str)> {
+        fence()
+            .live(&Reader::new(level).fold(text))
+            .into_iter()
+            .map(|d| (d.kind, &text[d.start..d.end]))
+            .collect()
+    }
+
+    #[test]
+    fn commonmark_fences() {
+        let text = "````text\na\n```\nb\n`````\n";
+        // The three-backtick line is content inside a four-backtick fence.
+        assert_eq!(
+            live(text, Exact),
+            vec![(Open, "````text"), (Close, "`````")]
+        );
+        // Tildes do not close a backtick fence.
+        assert_eq!(
+            live("```text\n~~~\n```\n", Exact),
+            vec![(Open, "```text"), (Close, "```")]
+        );
+        // Up to three spaces of indentation; four is an indented code line.
+        assert_eq!(
+            live("```\n   ```\n", Exact),
+            vec![(Open, "```"), (Close, "```")]
+        );
+        assert_eq!(live("```\n    ```\n", Exact), vec![(Open, "```")]);
+        // A closer carries no info string; a backtick info string is not a fence.
+        assert_eq!(live("```\n``` x\n", Exact), vec![(Open, "```")]);
+        assert!(live("``` a`b\n", Exact).is_empty());
+        // Two backticks are not a fence; mid-line runs are not fences.
+        assert!(live("``\nsay ``` here\n", Exact).is_empty());
+        // After a closer, the next fence line opens a new block.
+        assert_eq!(
+            live("```\n```\n~~~~ x\n", Exact),
+            vec![(Open, "```"), (Close, "```"), (Open, "~~~~ x")]
+        );
+    }
+
+    #[test]
+    fn each_reader_sees_its_own_fences_and_lines() {
+        let levels = |text: &str| -> Vec<ReaderLevel> {
+            ReaderLevel::ALL
+                .into_iter()
+                .filter(|&l| live(text, l).len() == 2)
+                .collect()
+        };
+        assert_eq!(levels("```text\nx\n```"), vec![Exact, Ci, Unicode]);
+        assert_eq!(levels("```text\nx\n｀｀｀"), vec![Unicode]);
+        assert_eq!(levels("```text\nx\u{2028}```"), vec![Unicode]);
+        assert_eq!(levels("```text\nx\r```"), vec![Ci, Unicode]);
+        assert_eq!(levels("```text\nx\n`\u{200B}``"), vec![Unicode]);
+    }
+
+    #[test]
+    fn rendering_and_openers() {
+        let g = fence();
+        assert_eq!(g.render(Form::Open, 0).plain(), "```text");
+        assert_eq!(g.render(Form::Close, 0).plain(), "```");
+        let text = "```text\nbody\n```";
+        let found = g.live(&Reader::new(Exact).fold(text));
+        assert_eq!(found.len(), 2);
+        let parsed = g.parse_opener(text, &found[0]).unwrap();
+        assert!(parsed.attributes.is_empty());
+        assert_eq!(parsed.span, 0..7);
+        assert!(!g.opener_has_attributes());
+        let empty = Fence::new(Vocabulary::plain(&[""]));
+        assert_eq!(empty.render(Form::Open, 0).plain(), "```");
+    }
+}

@@ -1,0 +1,329 @@
+//! Delimiter grammars: how a framing spells its delimiters, and where a
+//! reader sees them.
+//!
+//! A [`Grammar`] answers four questions for one framing's vocabulary (its
+//! tokens, in the order of `Delimiters::all_tokens`, and its nonce):
+//!
+//! 1. **liveness** ([`Grammar::live`]): where a reader sees a delimiter of
+//!    any token in a folded text, with its role (token index and
+//!    [`DelimiterKind`]), its byte span and its nonce value;
+//! 2. **rendering** ([`Grammar::render`]): the spelling of each delimiter
+//!    [`Form`] that templates, variants, search and fuzzing forge, as typed
+//!    pieces ([`Spelling`]) that generic variant code rewrites;
+//! 3. **opener parsing** ([`Grammar::parse_opener`],
+//!    [`Grammar::delimiter_end`]): where an opener ends and which
+//!    attributes it carries, or why it does not parse;
+//! 4. **grammar attacks** ([`Grammar::attacks`]): the catalogue cases only
+//!    this grammar invites.
+//!
+//! One file per implementation: [`xml_tag`], [`bracket_marker`] (both thin
+//! over the shared tag matcher in `tagged`), [`begin_end`] and [`fence`].
+//! Adding a grammar means adding a file, a [`GrammarKind`] variant and an
+//! arm in [`build`].
+//!
+//! ```
+//! use framecheck::grammar::{self, DelimiterKind, Form, GrammarKind, Vocabulary};
+//! use framecheck::level::ReaderLevel;
+//! use framecheck::reader::Reader;
+//!
+//! let g = grammar::build(GrammarKind::XmlTag, Vocabulary::plain(&["context"]), None, None).unwrap();
+//! assert_eq!(g.render(Form::Close, 0).plain(), "</context>");
+//! let text = "data </CONTEXT> more";
+//! assert!(g.live(&Reader::new(ReaderLevel::Exact).fold(text)).is_empty());
+//! let live = g.live(&Reader::new(ReaderLevel::AsciiCaseInsensitive).fold(text));
+//! assert_eq!(live[0].kind, DelimiterKind::Close);
+//! assert_eq!(&text[live[0].start..live[0].end], "</CONTEXT");
+//! ```
+
+use std::fmt;
+use std::ops::Range;
+
+use serde::{Deserialize, Serialize};
+
+pub mod attributes;
+pub mod begin_end;
+pub mod bracket_marker;
+pub mod fence;
+pub mod spelling;
+mod tagged;
+pub mod token;
+pub mod xml_tag;
+
+pub use spelling::{Piece, Spelling};
+pub use token::{NonceAlphabet, NonceSpec, TokenPattern};
+
+use crate::reader::Folded;
+
+/// The delimiter grammars framecheck knows, by profile name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum GrammarKind {
+    /// `<tok attr="v">…</tok>`
+    XmlTag,
+    /// `[TOK]…[/TOK]`
+    BracketMarker,
+    /// Declared `open`/`close` templates: `<<<TOK>>>` … `<<<END_TOK>>>`.
+    BeginEnd,
+    /// A Markdown code fence: a run of 3+ backticks or tildes.
+    Fence,
+}
+
+impl GrammarKind {
+    /// Every grammar.
+    pub const ALL: [GrammarKind; 4] = [
+        GrammarKind::XmlTag,
+        GrammarKind::BracketMarker,
+        GrammarKind::BeginEnd,
+        GrammarKind::Fence,
+    ];
+
+    /// The stable name, as written in profiles.
+    pub fn name(self) -> &'static str {
+        match self {
+            GrammarKind::XmlTag => "xml-tag",
+            GrammarKind::BracketMarker => "bracket-marker",
+            GrammarKind::BeginEnd => "begin-end",
+            GrammarKind::Fence => "fence",
+        }
+    }
+
+    /// Whether the grammar has more than one token (inner, reserved).
+    pub fn allows_inner_tokens(self) -> bool {
+        matches!(self, GrammarKind::XmlTag | GrammarKind::BracketMarker)
+    }
+}
+
+impl fmt::Display for GrammarKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Which form of a token's delimiter to render.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Form {
+    /// The bare token.
+    Token,
+    /// The whole opener, without attributes: `<tok>`, `[TOK]`, `<<<TOK>>>`.
+    Open,
+    /// The opener up to where attributes would start: `<tok`.
+    OpenStart,
+    /// The closer: `</tok>`, `<<<END_TOK>>>`.
+    Close,
+}
+
+/// Whether a live delimiter opens or closes an element.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DelimiterKind {
+    /// An opener.
+    Open,
+    /// A closer.
+    Close,
+}
+
+impl DelimiterKind {
+    /// "opening" or "closing", for messages.
+    pub fn adjective(self) -> &'static str {
+        match self {
+            DelimiterKind::Open => "opening",
+            DelimiterKind::Close => "closing",
+        }
+    }
+}
+
+/// A place where a reader at some level sees a structural delimiter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct LiveDelimiter {
+    /// Index into the vocabulary's tokens (0 outer, then inner, then reserved).
+    pub token: usize,
+    /// Opening or closing.
+    pub kind: DelimiterKind,
+    /// Byte offset of the first byte of the delimiter.
+    pub start: usize,
+    /// Byte offset just past what the grammar matched (for tags, the end of
+    /// the token; for begin/end markers and fences, the whole marker).
+    pub end: usize,
+    /// Byte range of the nonce value, when the token has one.
+    pub nonce: Option<(usize, usize)>,
+}
+
+impl LiveDelimiter {
+    /// Whether `self` and `other` carry the same nonce value as `folded`'s
+    /// reader reads it (true when neither has one, or one side has none:
+    /// a closer without a nonce part in its grammar).
+    pub fn same_nonce(&self, other: &LiveDelimiter, folded: &Folded<'_>) -> bool {
+        match (self.nonce, other.nonce) {
+            (Some(a), Some(b)) => {
+                let value = |(s, e): (usize, usize)| folded.reader.fold_str(&folded.text[s..e]);
+                value(a) == value(b)
+            }
+            _ => true,
+        }
+    }
+}
+
+/// One attribute as parsed from an opener.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Attribute {
+    /// The name, as written.
+    pub name: String,
+    /// The value with entities decoded.
+    pub value: String,
+    /// Where the name starts, in the text.
+    pub at: usize,
+}
+
+/// Why an opener did not parse.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OpenerError {
+    /// What the parser expected.
+    pub reason: &'static str,
+    /// Byte offset where it gave up.
+    pub at: usize,
+}
+
+/// A parsed opener.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParsedOpener {
+    /// The attributes in order.
+    pub attributes: Vec<Attribute>,
+    /// The whole opener, first byte to just past its end.
+    pub span: Range<usize>,
+}
+
+/// An attack only some grammars invite: a catalogue case id and why.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GrammarAttack {
+    /// The id of the catalogue case that carries it.
+    pub case: &'static str,
+    /// What it tries.
+    pub what: &'static str,
+}
+
+/// A framing's tokens and nonce, as the grammar matches them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Vocabulary {
+    /// Outer, inner, reserved, in the order of `Delimiters::all_tokens`.
+    pub tokens: Vec<TokenPattern>,
+    /// The declared variable part, if any.
+    pub nonce: Option<NonceSpec>,
+}
+
+impl Vocabulary {
+    /// Tokens without a nonce.
+    pub fn plain(tokens: &[&str]) -> Vocabulary {
+        Vocabulary {
+            tokens: tokens.iter().map(|t| TokenPattern::parse(t)).collect(),
+            nonce: None,
+        }
+    }
+
+    /// The token at `index` as an attacker would write it: the nonce
+    /// rendered as a sample value from its alphabet.
+    pub fn render_token(&self, index: usize) -> Vec<Piece> {
+        let Some(token) = self.tokens.get(index) else {
+            return Vec::new();
+        };
+        let sample = self
+            .nonce
+            .map(|n| n.alphabet.sample(n.min_len()))
+            .unwrap_or_default();
+        token
+            .parts
+            .iter()
+            .map(|p| match p {
+                token::TokenPart::Literal(l) => Piece::Token(l.clone()),
+                token::TokenPart::Nonce => Piece::Nonce(sample.clone()),
+            })
+            .collect()
+    }
+}
+
+/// A delimiter grammar over one vocabulary. See the module documentation.
+pub trait Grammar: fmt::Debug + Send + Sync {
+    /// Which grammar this is.
+    fn kind(&self) -> GrammarKind;
+
+    /// Every live delimiter of the vocabulary in `folded`, in text order.
+    fn live(&self, folded: &Folded<'_>) -> Vec<LiveDelimiter>;
+
+    /// The delimiter `form` of token `token`, as the framing writes it.
+    fn render(&self, form: Form, token: usize) -> Spelling;
+
+    /// Byte offset just past the whole delimiter `d` (for an opener, past
+    /// its attributes) as `folded`'s reader sees it; `None` when it never
+    /// ends (an unterminated tag).
+    fn delimiter_end(&self, folded: &Folded<'_>, d: &LiveDelimiter) -> Option<usize>;
+
+    /// Parses the opener `d` in `text` as a strict parser would,
+    /// recovering its attributes.
+    fn parse_opener(&self, text: &str, d: &LiveDelimiter) -> Result<ParsedOpener, OpenerError>;
+
+    /// Whether openers carry attributes (a fence's never do).
+    fn opener_has_attributes(&self) -> bool {
+        true
+    }
+
+    /// The catalogue cases this grammar invites and others do not.
+    fn attacks(&self) -> &'static [GrammarAttack] {
+        &[]
+    }
+}
+
+/// Why a grammar cannot be built from a declaration.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum GrammarError {
+    /// A begin/end grammar without its templates.
+    #[error("grammar begin-end needs both `open` and `close` templates")]
+    MissingTemplates,
+    /// `open`/`close` given for a grammar that does not use them.
+    #[error("`open` and `close` templates apply only to grammar begin-end, not {0}")]
+    UnusedTemplates(GrammarKind),
+    /// A template that cannot be used.
+    #[error("template {template:?}: {reason}")]
+    BadTemplate {
+        /// The template as written.
+        template: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A `{nonce}` without a `nonce:` declaration.
+    #[error("{0:?} has a {{nonce}} part but `nonce:` is not declared")]
+    UndeclaredNonce(String),
+    /// Inner or reserved tokens in a grammar with a single token.
+    #[error("grammar {0} has no inner or reserved tokens")]
+    ExtraTokens(GrammarKind),
+}
+
+/// Builds the grammar `kind` over `vocabulary`; `open` and `close` are the
+/// begin/end templates.
+pub fn build(
+    kind: GrammarKind,
+    vocabulary: Vocabulary,
+    open: Option<&str>,
+    close: Option<&str>,
+) -> Result<Box<dyn Grammar>, GrammarError> {
+    if vocabulary.nonce.is_none() {
+        if let Some(t) = vocabulary.tokens.iter().find(|t| t.has_nonce()) {
+            return Err(GrammarError::UndeclaredNonce(t.render(token::NONCE)));
+        }
+    }
+    if kind != GrammarKind::BeginEnd && (open.is_some() || close.is_some()) {
+        return Err(GrammarError::UnusedTemplates(kind));
+    }
+    if !kind.allows_inner_tokens() && vocabulary.tokens.len() > 1 {
+        return Err(GrammarError::ExtraTokens(kind));
+    }
+    Ok(match kind {
+        GrammarKind::XmlTag => Box::new(xml_tag::XmlTag::new(vocabulary)),
+        GrammarKind::BracketMarker => Box::new(bracket_marker::BracketMarker::new(vocabulary)),
+        GrammarKind::BeginEnd => {
+            let (Some(open), Some(close)) = (open, close) else {
+                return Err(GrammarError::MissingTemplates);
+            };
+            Box::new(begin_end::BeginEnd::new(vocabulary, open, close)?)
+        }
+        GrammarKind::Fence => Box::new(fence::Fence::new(vocabulary)),
+    })
+}

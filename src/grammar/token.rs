@@ -1,0 +1,246 @@
+//! Tokens with an optional variable part: `untrusted-data-{nonce}`.
+//!
+//! A token is literal text with at most one `{nonce}` in it. The nonce is
+//! matched by its declared alphabet and minimum length
+//! ([`NonceSpec`]); the value a delimiter carries is recorded so the
+//! oracle can tell the frame's own pair (opener and closer carry the same
+//! value) from a marker with another value. How strong a nonce is, and
+//! what a marker with the wrong value means, is judged elsewhere.
+
+use serde::{Deserialize, Serialize};
+
+use crate::reader::Folded;
+
+/// The characters a nonce is drawn from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum NonceAlphabet {
+    /// `0-9a-f`, either case.
+    Hex,
+    /// `A-Za-z0-9-_`.
+    Base64url,
+    /// `A-Za-z0-9`.
+    Alnum,
+    /// A UUID: hex digits and `-`.
+    Uuid,
+    /// `0-9`.
+    Digits,
+}
+
+impl NonceAlphabet {
+    /// Whether `c` (as a reader folded it) belongs to the alphabet. Upper
+    /// and lower case both count, because the exact reader does not fold.
+    pub fn contains(self, c: char) -> bool {
+        match self {
+            NonceAlphabet::Hex => c.is_ascii_hexdigit(),
+            NonceAlphabet::Base64url => c.is_ascii_alphanumeric() || c == '-' || c == '_',
+            NonceAlphabet::Alnum => c.is_ascii_alphanumeric(),
+            NonceAlphabet::Uuid => c.is_ascii_hexdigit() || c == '-',
+            NonceAlphabet::Digits => c.is_ascii_digit(),
+        }
+    }
+
+    /// The minimum length used when the profile gives none.
+    pub fn default_min_length(self) -> usize {
+        match self {
+            NonceAlphabet::Uuid => 36,
+            NonceAlphabet::Digits => 8,
+            _ => 16,
+        }
+    }
+
+    /// A value of `len` characters from the alphabet, for rendering a
+    /// delimiter an attacker forges (who cannot know the real one).
+    pub fn sample(self, len: usize) -> String {
+        if self == NonceAlphabet::Uuid {
+            let hex = "0123456789abcdef0123456789abcdef";
+            let uuid = format!(
+                "{}-{}-{}-{}-{}",
+                &hex[..8],
+                &hex[8..12],
+                &hex[12..16],
+                &hex[16..20],
+                &hex[20..32]
+            );
+            return uuid.chars().cycle().take(len.max(36)).collect();
+        }
+        let digits = "0123456789";
+        let pool = if self == NonceAlphabet::Digits {
+            digits
+        } else {
+            "0123456789abcdef"
+        };
+        pool.chars().cycle().take(len.max(1)).collect()
+    }
+}
+
+/// A declared per-call variable part.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NonceSpec {
+    /// Its alphabet.
+    pub alphabet: NonceAlphabet,
+    /// Its shortest length; defaults per alphabet.
+    #[serde(default)]
+    pub min_length: Option<usize>,
+}
+
+impl NonceSpec {
+    /// The shortest run that counts as a nonce.
+    pub fn min_len(&self) -> usize {
+        self.min_length
+            .unwrap_or_else(|| self.alphabet.default_min_length())
+            .max(1)
+    }
+}
+
+/// One part of a token.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum TokenPart {
+    /// Literal text.
+    Literal(String),
+    /// The `{nonce}`.
+    Nonce,
+}
+
+/// A token split at its `{nonce}`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct TokenPattern {
+    /// The parts, in order.
+    pub parts: Vec<TokenPart>,
+}
+
+/// The placeholder a token or template marks its variable part with.
+pub const NONCE: &str = "{nonce}";
+
+impl TokenPattern {
+    /// Splits `token` at each `{nonce}`.
+    pub fn parse(token: &str) -> TokenPattern {
+        let mut parts = Vec::new();
+        let mut rest = token;
+        while let Some(at) = rest.find(NONCE) {
+            if at > 0 {
+                parts.push(TokenPart::Literal(rest[..at].to_string()));
+            }
+            parts.push(TokenPart::Nonce);
+            rest = &rest[at + NONCE.len()..];
+        }
+        if !rest.is_empty() {
+            parts.push(TokenPart::Literal(rest.to_string()));
+        }
+        TokenPattern { parts }
+    }
+
+    /// True when the token has a variable part.
+    pub fn has_nonce(&self) -> bool {
+        self.parts.contains(&TokenPart::Nonce)
+    }
+
+    /// The token as written, with `nonce` standing for the variable part.
+    pub fn render(&self, nonce: &str) -> String {
+        self.parts
+            .iter()
+            .map(|p| match p {
+                TokenPart::Literal(l) => l.as_str(),
+                TokenPart::Nonce => nonce,
+            })
+            .collect()
+    }
+}
+
+/// Where a token matched in a folded text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TokenMatch {
+    /// Folded index just past the token.
+    pub end: usize,
+    /// The nonce's folded index range, when the token has one.
+    pub nonce: Option<(usize, usize)>,
+}
+
+/// Matches `token` at folded index `at`: literal parts folded by the same
+/// reader, a nonce as a run of at least the minimum length of its alphabet
+/// (greedy; the literal after it must then match). `None` without a match,
+/// or when the token has a nonce and `nonce` is not declared.
+pub fn match_token(
+    folded: &Folded<'_>,
+    at: usize,
+    token: &TokenPattern,
+    nonce: Option<&NonceSpec>,
+) -> Option<TokenMatch> {
+    let mut i = at;
+    let mut span = None;
+    for part in &token.parts {
+        match part {
+            TokenPart::Literal(literal) => {
+                let needle: Vec<char> = folded.reader.fold_str(literal).chars().collect();
+                if needle.is_empty() || !folded.matches_at(i, &needle) {
+                    return None;
+                }
+                i += needle.len();
+            }
+            TokenPart::Nonce => {
+                let spec = nonce?;
+                let start = i;
+                while folded.ch(i).is_some_and(|c| spec.alphabet.contains(c)) {
+                    i += 1;
+                }
+                if i - start < spec.min_len() {
+                    return None;
+                }
+                span = Some((start, i));
+            }
+        }
+    }
+    (i > at).then_some(TokenMatch {
+        end: i,
+        nonce: span,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::level::ReaderLevel;
+    use crate::reader::Reader;
+
+    #[test]
+    fn tokens_split_at_the_nonce() {
+        let t = TokenPattern::parse("data-{nonce}");
+        assert_eq!(
+            t.parts,
+            vec![TokenPart::Literal("data-".into()), TokenPart::Nonce]
+        );
+        assert!(t.has_nonce());
+        assert_eq!(t.render("ab"), "data-ab");
+        assert!(!TokenPattern::parse("plain").has_nonce());
+    }
+
+    #[test]
+    fn a_nonce_matches_its_alphabet_and_length() {
+        let spec = NonceSpec {
+            alphabet: NonceAlphabet::Hex,
+            min_length: Some(4),
+        };
+        let token = TokenPattern::parse("d-{nonce}");
+        let reader = Reader::new(ReaderLevel::Exact);
+        let m = |text: &str| match_token(&reader.fold(text), 0, &token, Some(&spec));
+        assert_eq!(
+            m("d-00ffZ"),
+            Some(TokenMatch {
+                end: 6,
+                nonce: Some((2, 6))
+            })
+        );
+        assert_eq!(m("d-00ffx").map(|t| t.end), Some(6));
+        assert!(m("d-0f").is_none());
+        assert!(m("d-0fx").is_none());
+        assert!(m("d-xyzw").is_none());
+        // Without a declared nonce the token cannot match.
+        assert!(match_token(&reader.fold("d-00ff"), 0, &token, None).is_none());
+        assert_eq!(NonceAlphabet::Uuid.sample(36).len(), 36);
+        assert!(NonceAlphabet::Hex
+            .sample(16)
+            .chars()
+            .all(|c| NonceAlphabet::Hex.contains(c)));
+    }
+}

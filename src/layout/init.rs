@@ -1,0 +1,1 @@
+//! `framecheck init`: calibrate a framing and propose a profile.

@@ -1,0 +1,519 @@
+//! Learning a [`Layout`] from calibration wraps.
+//!
+//! Three benign requests ([`probes`]): content `C1` with markers in every
+//! field, the same request again, and content `C2` (as long as `C1`) with
+//! the same fields. The content slot is found in each output, trying the
+//! declared encoding or every encoding in turn; the text around the slots
+//! is diffed ([`super::tokens`]) into fixed and variable parts; the field
+//! markers become field parts; the grammar's opener and closer around the
+//! slot split the parts into regions.
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+
+use super::tokens::{segments, Segment};
+use super::{
+    Alphabet, FieldContext, FieldName, Layout, Padding, Part, PartKind, Region, Sample, Variable,
+};
+use crate::adapter::WrapRequest;
+use crate::encoding;
+use crate::grammar::{DelimiterKind, LiveDelimiter};
+use crate::level::ReaderLevel;
+use crate::profile::{BodyEncoding, TargetProfile, DEFAULT_DATAMARK};
+use crate::reader::Reader;
+
+const KIND_MARK: &str = "fckindq7";
+const ATTR_MARK: &str = "fcattrq7";
+const PROV_MARK: &str = "fcprovq7";
+
+/// Two contents of different lengths, each starting and ending with a marker
+/// word, with the characters the encodings rewrite (quotes, `&`, angle
+/// brackets, an apostrophe, a line break) and single spaces between words.
+fn probe_content(n: u8) -> String {
+    // The second content is longer, so a length written outside the body
+    // shows up as content-derived.
+    let more = if n == 2 { " and more" } else { "" };
+    format!("fcbodya{n} He said \"ok\" & <i>left</i> it's\nnext line{more} fcbodyz{n}")
+}
+
+/// The calibration requests: `W1`, `W1` again, `W2`.
+#[derive(Debug, Clone)]
+pub struct Probes {
+    requests: [WrapRequest; 3],
+}
+
+impl Probes {
+    /// The requests to wrap, in order; [`learn`] takes their outputs in the
+    /// same order.
+    pub fn requests(&self) -> &[WrapRequest] {
+        &self.requests
+    }
+}
+
+/// The calibration requests for `profile`: the attribute key is the
+/// profile's first declared attribute name when it has a fixed set.
+pub fn probes(profile: &TargetProfile) -> Probes {
+    let key = profile
+        .attributes
+        .names
+        .as_ref()
+        .and_then(|n| n.first().cloned())
+        .unwrap_or_else(|| "source".to_string());
+    let request = |n| WrapRequest {
+        content: probe_content(n),
+        kind: KIND_MARK.into(),
+        attributes: BTreeMap::from([(key.clone(), ATTR_MARK.to_string())]),
+        provenance: PROV_MARK.into(),
+    };
+    Probes {
+        requests: [request(1), request(1), request(2)],
+    }
+}
+
+/// Why a layout could not be learned; each message says what to declare.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum LayoutError {
+    /// Not one output per probe.
+    #[error("calibration needs {expected} wraps, got {got}")]
+    WrongCount {
+        /// Probes sent.
+        expected: usize,
+        /// Outputs given.
+        got: usize,
+    },
+    /// The content is in no output under any encoding tried.
+    #[error("the content does not appear in the output (encodings tried: {tried}): {advice}")]
+    ContentNotFound {
+        /// The encodings tried, by name.
+        tried: String,
+        /// What to do.
+        advice: &'static str,
+    },
+    /// The content appears more than once.
+    #[error("the content appears more than once in the output as {encoding}: a framing that writes the content twice cannot be calibrated")]
+    ContentRepeated {
+        /// The encoding it was found under.
+        encoding: &'static str,
+    },
+    /// No live opening delimiter before the content.
+    #[error("no live opening `{token}` delimiter before the content: check delimiters.grammar and delimiters.token")]
+    NoOpener {
+        /// The outer token.
+        token: String,
+    },
+    /// No live closing delimiter after the content.
+    #[error("no live closing `{token}` delimiter after the content: check delimiters.grammar and delimiters.token")]
+    NoCloser {
+        /// The outer token.
+        token: String,
+    },
+}
+
+/// Learns the layout of `profile`'s framing from the outputs of the
+/// [`Probes`] requests, in order.
+pub fn learn(
+    profile: &TargetProfile,
+    probes: &Probes,
+    wraps: &[String],
+) -> Result<Layout, LayoutError> {
+    if wraps.len() != probes.requests.len() {
+        return Err(LayoutError::WrongCount {
+            expected: probes.requests.len(),
+            got: wraps.len(),
+        });
+    }
+    let mark = profile
+        .body
+        .datamark
+        .clone()
+        .unwrap_or_else(|| DEFAULT_DATAMARK.to_string());
+    let (encoding, slots) = find_slots(profile, probes, wraps, &mark)?;
+    let w1 = wraps[0].as_str();
+    let slot = slots[0].clone();
+    let heads: Vec<&str> = wraps
+        .iter()
+        .zip(&slots)
+        .map(|(w, s)| &w[..s.start])
+        .collect();
+    let tails: Vec<&str> = wraps.iter().zip(&slots).map(|(w, s)| &w[s.end..]).collect();
+    let head_segments = segments(heads[0], &[heads[1]], &[heads[2]]);
+    let tail_segments = segments(tails[0], &[tails[1]], &[tails[2]]);
+    let (opener, token_end, closer) = frame_delimiters(profile, w1, &slot)?;
+    let head_region = |r: &Range<usize>| {
+        region_of(
+            r,
+            &opener,
+            [Region::Preamble, Region::Opener, Region::Header],
+        )
+    };
+    let mut head = to_parts(
+        w1,
+        0,
+        &window(&head_segments, 0..opener.start),
+        &head_region,
+    );
+    let opener_parts = to_parts(w1, 0, &window(&head_segments, opener.clone()), &head_region);
+    let has_attributes = opener_parts.iter().any(|p| {
+        matches!(
+            &p.kind,
+            PartKind::Field {
+                context: FieldContext::AttributeValue,
+                ..
+            }
+        )
+    });
+    if has_attributes && token_end < opener.end {
+        // Which attributes a request has varies: the list is one field.
+        let token_part = window(&head_segments, opener.start..token_end);
+        head.extend(to_parts(w1, 0, &token_part, &head_region));
+        head.push(Part {
+            region: Region::Opener,
+            kind: PartKind::Field {
+                name: FieldName::Attributes,
+                context: FieldContext::AttributeValue,
+            },
+        });
+        let bracket = w1[..opener.end]
+            .char_indices()
+            .last()
+            .map_or(opener.end, |(i, _)| i);
+        head.push(fixed(w1, bracket..opener.end, &head_region));
+    } else {
+        head.extend(opener_parts);
+    }
+    head.extend(to_parts(
+        w1,
+        0,
+        &window(&head_segments, opener.end..slot.start),
+        &head_region,
+    ));
+    let tail = to_parts(w1, slot.end, &tail_segments, &|r| {
+        region_of(r, &closer, [Region::Footer, Region::Closer, Region::After])
+    });
+    let padding = match profile.padding_override() {
+        Some(declared) => Padding {
+            lead: declared.into(),
+            trail: declared.into(),
+            declared: true,
+        },
+        None => Padding {
+            lead: trailing_space(&head),
+            trail: leading_space(&tail),
+            declared: false,
+        },
+    };
+    Ok(Layout {
+        head,
+        encoding,
+        encoding_declared: profile.body.encoding.is_some(),
+        datamark: mark,
+        tail,
+        padding,
+        sample: Sample {
+            framed: w1.to_string(),
+            slot,
+        },
+    })
+}
+
+/// The encoding and the content slot in each output.
+fn find_slots(
+    profile: &TargetProfile,
+    probes: &Probes,
+    wraps: &[String],
+    mark: &str,
+) -> Result<(BodyEncoding, Vec<Range<usize>>), LayoutError> {
+    let candidates: Vec<BodyEncoding> = match profile.body.encoding {
+        Some(declared) => vec![declared],
+        None => BodyEncoding::ALL.to_vec(),
+    };
+    for &encoding in &candidates {
+        let mut slots = Vec::new();
+        for (request, framed) in probes.requests.iter().zip(wraps) {
+            match find_slot(encoding, framed, &request.content, mark)? {
+                Some(slot) => slots.push(slot),
+                None => break,
+            }
+        }
+        if slots.len() == wraps.len() {
+            return Ok((encoding, slots));
+        }
+    }
+    let tried: Vec<&str> = candidates.iter().map(|e| e.name()).collect();
+    Err(LayoutError::ContentNotFound {
+        tried: tried.join(", "),
+        advice: if profile.body.encoding.is_some() {
+            "check body.encoding (and body.datamark), and that the framing does not rewrite ordinary text"
+        } else {
+            "declare its encoding (body.encoding), or check that the framing does not rewrite ordinary text"
+        },
+    })
+}
+
+/// Where `content`, written with `encoding`, sits in `framed`.
+fn find_slot(
+    encoding: BodyEncoding,
+    framed: &str,
+    content: &str,
+    mark: &str,
+) -> Result<Option<Range<usize>>, LayoutError> {
+    let repeated = || LayoutError::ContentRepeated {
+        encoding: encoding.name(),
+    };
+    let encoded = encoding::encode(encoding, content, mark);
+    let mut hits = framed.match_indices(&encoded);
+    if let Some((at, _)) = hits.next() {
+        if hits.next().is_some() {
+            return Err(repeated());
+        }
+        return Ok(Some(at..at + encoded.len()));
+    }
+    if !matches!(
+        encoding,
+        BodyEncoding::JsonString | BodyEncoding::HtmlEntities
+    ) {
+        return Ok(None);
+    }
+    // Writers escape differently (`&#39;` or `&#x27;`, `\u00e9` or `é`):
+    // take the span between the content's first and last words and decode it.
+    let first = content.split_whitespace().next().unwrap_or(content);
+    let last = content.split_whitespace().last().unwrap_or(content);
+    let mut starts = framed.match_indices(first);
+    let Some((start, _)) = starts.next() else {
+        return Ok(None);
+    };
+    if starts.next().is_some() {
+        return Err(repeated());
+    }
+    let Some(end) = framed[start..].find(last).map(|i| start + i + last.len()) else {
+        return Ok(None);
+    };
+    let mut span = start..end;
+    let quoted = framed[..start].ends_with('"') && framed[end..].starts_with('"');
+    if encoding == BodyEncoding::JsonString && quoted {
+        span = start - 1..end + 1;
+    }
+    Ok(encoding::faithful(encoding, &framed[span.clone()], content, mark).then_some(span))
+}
+
+/// Clips segments to `range`.
+fn window(segments: &[Segment], range: Range<usize>) -> Vec<Segment> {
+    segments
+        .iter()
+        .filter_map(|s| {
+            let start = s.range.start.max(range.start);
+            let end = s.range.end.min(range.end);
+            (start < end).then(|| Segment {
+                range: start..end,
+                changed: s.changed,
+            })
+        })
+        .collect()
+}
+
+/// The framing's own opener before the slot (bracket to bracket, and where
+/// its token ends) and closer after it: the opener nearest the content (a
+/// preamble may name the delimiter before it) and the first closer after it.
+fn frame_delimiters(
+    profile: &TargetProfile,
+    framed: &str,
+    slot: &Range<usize>,
+) -> Result<(Range<usize>, usize, Range<usize>), LayoutError> {
+    let token = profile.delimiters.token.as_str();
+    let grammar = profile.delimiters.grammar();
+    let folded = Reader::new(ReaderLevel::Exact).fold(framed);
+    let live: Vec<LiveDelimiter> = grammar
+        .live(&folded)
+        .into_iter()
+        .filter(|d| d.token == 0)
+        .collect();
+    let span = |d: &LiveDelimiter| {
+        grammar
+            .delimiter_end(&folded, d)
+            .map_or(d.start..d.end, |e| d.start..e.max(d.end))
+    };
+    let (opener, token_end) = live
+        .iter()
+        .filter(|d| d.kind == DelimiterKind::Open && d.end <= slot.start)
+        .map(|d| (span(d), d.end))
+        .rfind(|(s, _)| s.end <= slot.start)
+        .ok_or_else(|| LayoutError::NoOpener {
+            token: token.into(),
+        })?;
+    let closer = live
+        .iter()
+        .find(|d| d.kind == DelimiterKind::Close && d.start >= slot.end)
+        .map(span)
+        .ok_or_else(|| LayoutError::NoCloser {
+            token: token.into(),
+        })?;
+    Ok((opener, token_end, closer))
+}
+
+fn region_of(piece: &Range<usize>, delimiter: &Range<usize>, regions: [Region; 3]) -> Region {
+    if piece.start < delimiter.start {
+        regions[0]
+    } else if piece.start < delimiter.end {
+        regions[1]
+    } else {
+        regions[2]
+    }
+}
+
+/// Turns diff segments of `framed[offset..]` into parts: fixed segments are
+/// cut at the delimiters' edges and around field markers.
+fn to_parts(
+    framed: &str,
+    offset: usize,
+    segments: &[Segment],
+    region: &dyn Fn(&Range<usize>) -> Region,
+) -> Vec<Part> {
+    let mut parts: Vec<Part> = Vec::new();
+    for segment in segments {
+        let range = segment.range.start + offset..segment.range.end + offset;
+        let Some(content_dependent) = segment.changed else {
+            fixed_parts(framed, range, region, &mut parts);
+            continue;
+        };
+        let text = &framed[range.clone()];
+        let len = text.chars().count();
+        parts.push(Part {
+            region: region(&range),
+            kind: PartKind::Variable(Variable {
+                alphabet: Alphabet::of([text]),
+                min_len: len,
+                max_len: len,
+                content_dependent,
+            }),
+        });
+    }
+    parts
+}
+
+fn fixed_parts(
+    framed: &str,
+    range: Range<usize>,
+    region: &dyn Fn(&Range<usize>) -> Region,
+    parts: &mut Vec<Part>,
+) {
+    let markers = [
+        (KIND_MARK, FieldName::Kind),
+        (PROV_MARK, FieldName::Provenance),
+        (ATTR_MARK, FieldName::Attribute(String::new())),
+    ];
+    let mut cuts: Vec<(Range<usize>, FieldName)> = Vec::new();
+    for (marker, name) in markers {
+        for (at, _) in framed[range.clone()].match_indices(marker) {
+            let at = range.start + at;
+            cuts.push((at..at + marker.len(), name.clone()));
+        }
+    }
+    cuts.sort_by_key(|(r, _)| r.start);
+    let mut from = range.start;
+    for (cut, name) in cuts {
+        push_fixed(framed, from..cut.start, region, parts);
+        let name = match name {
+            FieldName::Attribute(_) => FieldName::Attribute(attribute_key(framed, cut.start)),
+            other => other,
+        };
+        parts.push(Part {
+            region: region(&cut),
+            kind: PartKind::Field {
+                name,
+                context: field_context(framed, cut.start),
+            },
+        });
+        from = cut.end;
+    }
+    push_fixed(framed, from..range.end, region, parts);
+}
+
+/// Pushes `framed[range]` as fixed parts, split where the region changes.
+fn push_fixed(
+    framed: &str,
+    range: Range<usize>,
+    region: &dyn Fn(&Range<usize>) -> Region,
+    parts: &mut Vec<Part>,
+) {
+    let mut start = range.start;
+    for (i, _) in framed[range.clone()].char_indices() {
+        let at = range.start + i;
+        if at > start && region(&(at..at)) != region(&(start..start)) {
+            parts.push(fixed(framed, start..at, region));
+            start = at;
+        }
+    }
+    if start < range.end {
+        parts.push(fixed(framed, start..range.end, region));
+    }
+}
+
+fn fixed(framed: &str, range: Range<usize>, region: &dyn Fn(&Range<usize>) -> Region) -> Part {
+    Part {
+        region: region(&range),
+        kind: PartKind::Fixed {
+            text: framed[range].to_string(),
+        },
+    }
+}
+
+/// The attribute name written just before a value at `at` (`name="`), or
+/// the header line name; empty when neither can be read.
+fn attribute_key(framed: &str, at: usize) -> String {
+    let before = framed[..at].trim_end_matches(['"', '\'']);
+    let before = before.trim_end_matches(|c: char| c == '=' || c == ' ');
+    let name: String = before
+        .chars()
+        .rev()
+        .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
+        .collect();
+    name.chars().rev().collect()
+}
+
+fn field_context(framed: &str, at: usize) -> FieldContext {
+    let before = &framed[..at];
+    if before.ends_with(['"', '\'']) {
+        return FieldContext::AttributeValue;
+    }
+    let line = &before[before.rfind('\n').map_or(0, |i| i + 1)..];
+    match line.trim_end().strip_suffix(':') {
+        Some(name)
+            if !name.trim().is_empty()
+                && name
+                    .trim()
+                    .chars()
+                    .all(|c| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_')) =>
+        {
+            FieldContext::HeaderLine(name.trim().to_string())
+        }
+        _ => FieldContext::Text,
+    }
+}
+
+/// The whitespace the head ends with: the padding before the content.
+fn trailing_space(head: &[Part]) -> String {
+    match head.last().map(|p| &p.kind) {
+        Some(PartKind::Fixed { text }) => {
+            let trimmed = text.trim_end_matches([' ', '\t', '\r', '\n']);
+            let mut pad = text[trimmed.len()..].to_string();
+            // A blank line ends a header: the padding is what follows it.
+            if let Some(i) = pad.find("\n\n").or_else(|| pad.find("\r\n\r\n")) {
+                pad = pad[i + pad[i..].find('\n').map_or(0, |j| j + 1)..].to_string();
+            }
+            pad
+        }
+        _ => String::new(),
+    }
+}
+
+/// The whitespace the tail starts with: the padding after the content.
+fn leading_space(tail: &[Part]) -> String {
+    match tail.first().map(|p| &p.kind) {
+        Some(PartKind::Fixed { text }) => {
+            let trimmed = text.trim_start_matches([' ', '\t', '\r', '\n']);
+            text[..text.len() - trimmed.len()].to_string()
+        }
+        _ => String::new(),
+    }
+}

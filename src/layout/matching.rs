@@ -1,0 +1,430 @@
+//! Matching an output against a [`Layout`]: where each part lies, where
+//! the content lies, and what does not fit.
+//!
+//! The head is matched left to right and the tail right to left, the way a
+//! reader parses a header from the top and finds the closer at the end.
+//! Fixed text must follow its predecessor directly, or come at the first
+//! (head) or last (tail) place a field or variable part before it allows.
+//! Text the framing did not calibrate that sits before the opener or after
+//! the closer is *outer text*; a part that cannot be placed at all is a
+//! *mismatch*, reported with the part.
+
+use std::ops::Range;
+
+use super::{Layout, Part, PartKind, Region};
+
+/// The first part an output does not fit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Mismatch {
+    /// The region of the part.
+    pub region: Region,
+    /// The part, described for a message (`fixed text "\n\n"`).
+    pub part: String,
+    /// Byte offset where matching gave up.
+    pub at: usize,
+}
+
+/// An output matched against a layout.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Match {
+    /// The span of each head part (empty spans after a mismatch).
+    pub head: Vec<Range<usize>>,
+    /// The span of each tail part.
+    pub tail: Vec<Range<usize>>,
+    /// The content slot (as written, encoded).
+    pub content: Range<usize>,
+    /// Text outside the frame that is not the calibrated constant text.
+    pub outer_text: Vec<Range<usize>>,
+    /// The first part that did not fit, if any.
+    pub mismatch: Option<Mismatch>,
+}
+
+impl Match {
+    /// Spans of the framing's own constant text (fixed parts outside its
+    /// delimiters): never a forged delimiter, even where it names one.
+    ///
+    /// Everything before the opener and after the closer is counted here
+    /// too: text there that is not the calibrated constant is judged by
+    /// `frame.outer-text` alone, not again as forged delimiters.
+    pub fn own_text(&self, layout: &Layout, len: usize) -> Vec<Range<usize>> {
+        let spans = self.head.iter().chain(self.tail.iter());
+        let parts: Vec<(&Part, &Range<usize>)> = layout.parts().zip(spans).collect();
+        let mut own: Vec<Range<usize>> = parts
+            .iter()
+            .filter(|(p, s)| {
+                matches!(p.kind, PartKind::Fixed { .. })
+                    && !p.region.is_delimiter()
+                    && !s.is_empty()
+            })
+            .map(|(_, s)| (*s).clone())
+            .collect();
+        let located = |region: Region| {
+            parts
+                .iter()
+                .filter(|(p, s)| p.region == region && !s.is_empty())
+                .map(|(_, s)| (*s).clone())
+                .reduce(|a, b| a.start.min(b.start)..a.end.max(b.end))
+        };
+        if let Some(opener) = located(Region::Opener) {
+            own.push(0..opener.start);
+        }
+        if let Some(closer) = located(Region::Closer) {
+            own.push(closer.end..len);
+        }
+        own
+    }
+}
+
+fn describe(part: &Part) -> String {
+    match &part.kind {
+        PartKind::Fixed { text } => format!("fixed text {text:?}"),
+        PartKind::Variable(v) if v.content_dependent => "a content-derived span".into(),
+        PartKind::Variable(_) => "a per-call variable span".into(),
+        PartKind::Field { name, .. } => format!("the {} field", name.label()),
+    }
+}
+
+/// Whether a gap part may hold `text`, before the fixed text `needle`. An
+/// attribute list holds neither the bracket that ends its tag (`needle`)
+/// nor its mirror outside quoted values: either would have ended the tag.
+fn gap_allows(part: &Part, text: &str, needle: &str) -> bool {
+    let mirror = |c: char| match c {
+        '>' => '<',
+        ']' => '[',
+        other => other,
+    };
+    let closing: Vec<char> = needle.chars().collect();
+    let barred = |c: char| closing.iter().any(|&b| c == b || c == mirror(b));
+    match &part.kind {
+        PartKind::Field {
+            name: super::FieldName::Attributes,
+            ..
+        } => {
+            let mut quote: Option<char> = None;
+            text.chars().all(|c| {
+                match quote {
+                    Some(q) if c == q => quote = None,
+                    Some(_) => {}
+                    None if c == '"' || c == '\'' => quote = Some(c),
+                    None if barred(c) => return false,
+                    None => {}
+                }
+                true
+            })
+        }
+        PartKind::Variable(v) if !v.content_dependent => {
+            let len = text.chars().count();
+            let limit = (2 * v.max_len).max(v.max_len + 16);
+            (v.min_len == 0 || len > 0)
+                && len <= limit
+                && text.chars().all(|c| v.alphabet.allows(c))
+        }
+        _ => true,
+    }
+}
+
+/// One direction of matching.
+struct Side<'a> {
+    text: &'a str,
+    forward: bool,
+}
+
+/// A gap that may hold anything: text outside the frame skipped over.
+fn skipped_text() -> Part {
+    Part {
+        region: Region::Preamble,
+        kind: PartKind::Variable(super::Variable {
+            alphabet: super::Alphabet::Any,
+            min_len: 0,
+            max_len: usize::MAX / 4,
+            content_dependent: true,
+        }),
+    }
+}
+
+impl Side<'_> {
+    /// Where `needle` may be placed from `cursor`: touching the cursor when
+    /// there is no gap, else the first (head) or last (tail) place the gap
+    /// allows, preferring one that `next` (the following fixed text)
+    /// directly continues, so a field value holding the fixed text after
+    /// it, or a `>` in an attribute value, does not end the gap early.
+    fn place(
+        &self,
+        needle: &str,
+        cursor: usize,
+        gap: Option<&Part>,
+        next: Option<&str>,
+    ) -> Option<Range<usize>> {
+        let candidates = self.candidates(needle, cursor);
+        let gap_fits = |span: &Range<usize>| {
+            let gap_text = if self.forward {
+                &self.text[cursor..span.start]
+            } else {
+                &self.text[span.end..cursor]
+            };
+            gap.map_or(gap_text.is_empty(), |g| gap_allows(g, gap_text, needle))
+        };
+        let continued = |span: &Range<usize>| {
+            next.is_none_or(|n| {
+                if self.forward {
+                    self.text[span.end..].starts_with(n)
+                } else {
+                    self.text[..span.start].ends_with(n)
+                }
+            })
+        };
+        let fitting: Vec<Range<usize>> = candidates.into_iter().filter(gap_fits).collect();
+        let preferred = fitting.iter().find(|s| continued(s)).cloned();
+        preferred.or_else(|| fitting.into_iter().next())
+    }
+
+    /// Every occurrence of `needle` on this side of `cursor`, nearest first.
+    fn candidates(&self, needle: &str, cursor: usize) -> Vec<Range<usize>> {
+        if self.forward {
+            let rest = &self.text[cursor..];
+            rest.match_indices(needle)
+                .map(|(i, _)| cursor + i..cursor + i + needle.len())
+                .collect()
+        } else {
+            let mut found: Vec<Range<usize>> = self.text[..cursor]
+                .match_indices(needle)
+                .map(|(i, _)| i..i + needle.len())
+                .collect();
+            found.reverse();
+            found
+        }
+    }
+}
+
+/// What one side's matching found.
+struct SideMatch {
+    spans: Vec<Range<usize>>,
+    cursor: usize,
+    outer: Vec<Range<usize>>,
+    mismatch: Option<Mismatch>,
+}
+
+/// Matches the parts of one side (the head forward from `start`, the tail,
+/// reversed, backward from `start`).
+fn match_side(
+    text: &str,
+    parts: &[&Part],
+    forward: bool,
+    start: usize,
+    restartable: bool,
+) -> SideMatch {
+    let side = Side { text, forward };
+    let outside = if forward {
+        Region::Preamble
+    } else {
+        Region::After
+    };
+    let first_inside = parts.iter().position(|p| p.region != outside);
+    let mut m = SideMatch {
+        spans: vec![0..0; parts.len()],
+        cursor: start,
+        outer: Vec::new(),
+        mismatch: None,
+    };
+    let mut gap: Option<usize> = None;
+    let mut i = 0;
+    while i < parts.len() {
+        let part = parts[i];
+        let PartKind::Fixed { text: needle } = &part.kind else {
+            gap = Some(i);
+            i += 1;
+            continue;
+        };
+        let next = match parts.get(i + 1).map(|p| &p.kind) {
+            Some(PartKind::Fixed { text }) => Some(text.as_str()),
+            _ => None,
+        };
+        let mut placed = side.place(needle, m.cursor, gap.map(|g| parts[g]), next);
+        if placed.is_none() && gap.is_none() && Some(i) == first_inside {
+            // The frame's first fixed text further on: what lies before it
+            // is outside the frame. Content quoted there may spell the
+            // opener too, so take the first place the rest of the side fits.
+            placed = side.place(needle, m.cursor, Some(&skipped_text()), next);
+            if restartable {
+                let fits = |span: &Range<usize>| {
+                    let from = if forward { span.start } else { span.end };
+                    match_side(text, &parts[i..], forward, from, false)
+                        .mismatch
+                        .is_none()
+                };
+                if let Some(span) = side.candidates(needle, m.cursor).into_iter().find(fits) {
+                    placed = Some(span);
+                }
+            }
+        }
+        if placed.is_none() && part.region == outside {
+            // The constant text outside the frame is not there as
+            // calibrated: skip to the frame itself, and what is skipped is
+            // outer text.
+            if let Some(j) = first_inside {
+                gap = None;
+                i = j;
+                continue;
+            }
+        }
+        let Some(span) = placed else {
+            m.mismatch = Some(Mismatch {
+                region: part.region,
+                part: describe(part),
+                at: m.cursor,
+            });
+            return m;
+        };
+        let skipped = if forward {
+            m.cursor..span.start
+        } else {
+            span.end..m.cursor
+        };
+        match gap {
+            Some(g) => {
+                if parts[g].region.is_outside() {
+                    m.outer.push(skipped.clone());
+                }
+                m.spans[g] = skipped;
+            }
+            None if !skipped.is_empty() => m.outer.push(skipped),
+            None => {}
+        }
+        gap = None;
+        m.cursor = if forward { span.end } else { span.start };
+        m.spans[i] = span;
+        i += 1;
+    }
+    if let Some(g) = gap {
+        m.spans[g] = m.cursor..m.cursor;
+    }
+    m
+}
+
+impl Layout {
+    /// Matches `framed` against the layout. A [`Match`] always comes back;
+    /// its `mismatch` says whether the output fits.
+    pub fn matches(&self, framed: &str) -> Match {
+        let head: Vec<&Part> = self.head.iter().collect();
+        let h = match_side(framed, &head, true, 0, true);
+        let tail: Vec<&Part> = self.tail.iter().rev().collect();
+        let floor = if h.mismatch.is_some() { 0 } else { h.cursor };
+        let t = match_side(&framed[floor..], &tail, false, framed.len() - floor, true);
+        let shift = |r: Range<usize>| r.start + floor..r.end + floor;
+        let mut tail_spans: Vec<Range<usize>> = t.spans.into_iter().map(shift).collect();
+        tail_spans.reverse();
+        let mut outer = h.outer;
+        outer.extend(t.outer.into_iter().map(shift));
+        let tail_start = t.cursor + floor;
+        Match {
+            head: h.spans,
+            tail: tail_spans,
+            content: h.cursor.min(tail_start)..tail_start,
+            outer_text: outer,
+            mismatch: h.mismatch.or(t.mismatch.map(|m| Mismatch {
+                at: m.at + floor,
+                ..m
+            })),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Alphabet, FieldContext, FieldName, Padding, Sample, Variable};
+    use super::*;
+    use crate::profile::BodyEncoding;
+
+    fn fixed(region: Region, text: &str) -> Part {
+        Part {
+            region,
+            kind: PartKind::Fixed { text: text.into() },
+        }
+    }
+
+    fn layout() -> Layout {
+        let nonce = Part {
+            region: Region::Opener,
+            kind: PartKind::Variable(Variable {
+                alphabet: Alphabet::Hex,
+                min_len: 8,
+                max_len: 8,
+                content_dependent: false,
+            }),
+        };
+        let field = Part {
+            region: Region::Header,
+            kind: PartKind::Field {
+                name: FieldName::Provenance,
+                context: FieldContext::HeaderLine("Source".into()),
+            },
+        };
+        Layout {
+            head: vec![
+                fixed(Region::Preamble, "Data in <d> tags.\n"),
+                fixed(Region::Opener, "<d id=\""),
+                nonce.clone(),
+                fixed(Region::Opener, "\">"),
+                fixed(Region::Header, "\nSource: "),
+                field,
+                fixed(Region::Header, "\n---\n"),
+            ],
+            encoding: BodyEncoding::None,
+            encoding_declared: false,
+            datamark: "^".into(),
+            tail: vec![
+                fixed(Region::Footer, "\n"),
+                fixed(Region::Closer, "</d id=\""),
+                Part {
+                    region: Region::Closer,
+                    ..nonce
+                },
+                fixed(Region::Closer, "\">"),
+                fixed(Region::After, "\nEnd."),
+            ],
+            padding: Padding::default(),
+            sample: Sample {
+                framed: String::new(),
+                slot: 0..0,
+            },
+        }
+    }
+
+    #[test]
+    fn a_fitting_output_yields_the_content_and_own_text() {
+        let l = layout();
+        let out = "Data in <d> tags.\n<d id=\"00ff00ff\">\nSource: web\n---\nhi </d> there\n</d id=\"00ff00ff\">\nEnd.";
+        let m = l.matches(out);
+        assert_eq!(m.mismatch, None);
+        assert_eq!(&out[m.content.clone()], "hi </d> there");
+        assert!(m.outer_text.is_empty());
+        assert_eq!(
+            &out[m.own_text(&l, out.len())[0].clone()],
+            "Data in <d> tags.\n"
+        );
+        assert_eq!(l.template(), "Data in <d> tags.\n{open:<d id=\"{nonce:hex×8}\">}\nSource: {provenance}\n---\n{content:none}\n{close:</d id=\"{nonce:hex×8}\">}\nEnd.");
+    }
+
+    #[test]
+    fn text_outside_the_frame_and_broken_parts_are_told_apart() {
+        let l = layout();
+        let out = "leak Data in <d> tags.\n<d id=\"00ff00ff\">\nSource: web\n---\nhi\n</d id=\"00ff00ff\">\nEnd. leak";
+        let m = l.matches(out);
+        assert_eq!(m.mismatch, None);
+        let outer: Vec<&str> = m.outer_text.iter().map(|r| &out[r.clone()]).collect();
+        assert_eq!(outer, vec!["leak ", " leak"]);
+        let no_separator =
+            "Data in <d> tags.\n<d id=\"00ff00ff\">\nSource: web\nhi\n</d id=\"00ff00ff\">\nEnd.";
+        let miss = l.matches(no_separator).mismatch.unwrap();
+        assert_eq!(
+            (miss.region, miss.part.as_str()),
+            (Region::Header, "fixed text \"\\n---\\n\"")
+        );
+        let bad_nonce =
+            "Data in <d> tags.\n<d id=\"zz\">\nSource: web\n---\nhi\n</d id=\"00ff00ff\">\nEnd.";
+        assert_eq!(
+            l.matches(bad_nonce).mismatch.unwrap().region,
+            Region::Opener
+        );
+    }
+}

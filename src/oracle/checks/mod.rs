@@ -1,0 +1,261 @@
+//! The checks themselves: what the oracle concludes from a framed text or a
+//! reader's answer, as [`Finding`]s.
+//!
+//! Security checks run once per reader level and are merged, so the same
+//! problem seen at two levels is one finding listing both. Fidelity checks
+//! run once, at the exact level, and only for cases that expect the content
+//! back unchanged. One file per check family, so each can change alone.
+
+mod calibration;
+mod census;
+mod fidelity;
+mod findings;
+mod header;
+mod layout;
+mod read;
+mod shape;
+
+pub use calibration::{calibrate, calibration_request, Calibration};
+pub use read::judge_read;
+
+use std::ops::Range;
+
+use super::regions::Regions;
+use super::view::Views;
+use super::{Check, CheckClass, Excerpt, ExcerptSource, Finding};
+use crate::adapter::WrapRequest;
+use crate::catalogue::{ConcreteCase, Expectation};
+use crate::encoding;
+use crate::layout::{Layout, Match};
+use crate::level::ReaderLevel;
+use crate::profile::{BodyEncoding, Consumer, ReaderReturns, TargetProfile};
+use fidelity::{exact_body, first_difference};
+use findings::{framed_excerpt, Findings};
+use layout::Shape;
+
+/// Judges the framed text a wrap returned: frame shape, delimiter census,
+/// canary containment, header and tag integrity, and for faithful cases
+/// whether content, attributes and provenance came through unchanged.
+/// Without a layout, the v1 shape rule applies (the output begins with the
+/// opener and ends with the closer); see [`judge_wrap_in`].
+pub fn judge_wrap(
+    case: &ConcreteCase,
+    profile: &TargetProfile,
+    request: &WrapRequest,
+    framed: &str,
+) -> Vec<Finding> {
+    judge_wrap_in(case, profile, None, request, framed)
+}
+
+/// [`judge_wrap`] against a calibrated layout: the shape is the layout's,
+/// the framing's own constant text forges nothing, and the body is the
+/// layout's content slot, compared with the content after decoding.
+pub fn judge_wrap_in(
+    case: &ConcreteCase,
+    profile: &TargetProfile,
+    layout: Option<&Layout>,
+    request: &WrapRequest,
+    framed: &str,
+) -> Vec<Finding> {
+    let mut findings = Findings::default();
+    wrap_checks(&mut findings, case, profile, layout, request, framed);
+    finish(findings, profile)
+}
+
+/// What the wrap checks learned that the roundtrip checks need.
+struct Framed<'a> {
+    /// The body as written (encoded), and where it starts.
+    body: Option<(&'a str, usize)>,
+}
+
+fn wrap_checks<'a>(
+    findings: &mut Findings,
+    case: &ConcreteCase,
+    profile: &TargetProfile,
+    layout: Option<&Layout>,
+    request: &WrapRequest,
+    framed: &'a str,
+) -> Framed<'a> {
+    let matched = match layout {
+        Some(l) => match layout::check_layout(findings, profile, l, request, framed) {
+            Shape::Empty => {
+                return Framed {
+                    body: Some(("", 0)),
+                }
+            }
+            Shape::Missing => return Framed { body: None },
+            Shape::Matched(m) => Some(m),
+        },
+        None => None,
+    };
+    let own: Vec<Range<usize>> = match (layout, &matched) {
+        (Some(l), Some(m)) => m.own_text(l, framed.len()),
+        _ => Vec::new(),
+    };
+    let views = Views::excluding(framed, profile, &own);
+    if layout.is_none() {
+        shape::check_frame_shape(findings, &views, framed);
+    }
+    let parsed_tag = header::check_tag_integrity(findings, case, profile, request, &views);
+    let judged = levels(profile);
+    for view in views.levels.iter().filter(|v| judged.contains(&v.level())) {
+        let (level, regions) = (view.level(), &view.regions);
+        census::check_census(findings, profile, view);
+        census::check_canary(findings, case, framed, level, regions);
+        header::check_header_lines(findings, framed, level, regions);
+    }
+    let exact = &views.exact().regions;
+    let body = body_of(profile, layout, matched.as_ref(), framed, exact);
+    if case.expect == Expectation::Faithful {
+        let (encoding, mark) = layout.map_or((BodyEncoding::None, "^"), |l| {
+            (l.encoding, l.datamark.as_str())
+        });
+        fidelity::check_body_fidelity(findings, request, framed, body, encoding, mark);
+        fidelity::check_provenance_fidelity(findings, profile, request, framed, exact);
+        if let Some(tag) = &parsed_tag {
+            fidelity::check_attribute_fidelity(findings, profile, request, framed, tag);
+        }
+    }
+    Framed { body: Some(body) }
+}
+
+/// The reader levels security checks run at: a parser reads bytes exactly,
+/// so a frame it consumes is judged at the exact level only (and what fails
+/// there fails for every level, see [`finish`]).
+fn levels(profile: &TargetProfile) -> Vec<ReaderLevel> {
+    match profile.reader.consumer {
+        Consumer::Parser => vec![ReaderLevel::Exact],
+        Consumer::Model => ReaderLevel::ALL.to_vec(),
+    }
+}
+
+/// The findings, with a parser-consumed frame's exact-level failures
+/// holding at every level: the parser is the reader, whatever level the run
+/// decides at.
+fn finish(findings: Findings, profile: &TargetProfile) -> Vec<Finding> {
+    let mut findings = findings.0;
+    if profile.reader.consumer == Consumer::Parser {
+        for f in findings
+            .iter_mut()
+            .filter(|f| f.class == CheckClass::Security && f.levels.contains(&ReaderLevel::Exact))
+        {
+            f.levels = ReaderLevel::ALL.to_vec();
+        }
+    }
+    findings
+}
+
+/// The body as written and where it starts: the layout's content slot when
+/// the output fits the layout, else the exact-level content region with the
+/// padding stripped once from each end.
+fn body_of<'a>(
+    profile: &TargetProfile,
+    layout: Option<&Layout>,
+    matched: Option<&Match>,
+    framed: &'a str,
+    exact: &Regions,
+) -> (&'a str, usize) {
+    match matched {
+        Some(m) if m.mismatch.is_none() => (&framed[m.content.clone()], m.content.start),
+        _ => {
+            let padding = profile
+                .padding_override()
+                .or(layout.map(|l| l.padding.lead.as_str()))
+                .unwrap_or("\n");
+            exact_body(padding, framed, exact)
+        }
+    }
+}
+
+/// Judges a wrap and the reader's answer to that very output: every
+/// [`judge_wrap`] finding, then whether the reader returns the framed body
+/// (and, for faithful cases, the original content) without a live delimiter.
+pub fn judge_roundtrip(
+    case: &ConcreteCase,
+    profile: &TargetProfile,
+    request: &WrapRequest,
+    framed: &str,
+    body: Option<&str>,
+) -> Vec<Finding> {
+    judge_roundtrip_in(case, profile, None, request, framed, body)
+}
+
+/// [`judge_roundtrip`] against a calibrated layout. A reader declared to
+/// return content (`reader.returns: content`) must return the decoded body.
+pub fn judge_roundtrip_in(
+    case: &ConcreteCase,
+    profile: &TargetProfile,
+    layout: Option<&Layout>,
+    request: &WrapRequest,
+    framed: &str,
+    body: Option<&str>,
+) -> Vec<Finding> {
+    let mut findings = Findings::default();
+    let written = wrap_checks(&mut findings, case, profile, layout, request, framed);
+    let Some(body) = body else {
+        findings.fidelity(
+            Check::Roundtrip,
+            "the reader rejects the writer's own frame".into(),
+            None,
+        );
+        return finish(findings, profile);
+    };
+    if let Some((framed_body, body_at)) = written.body {
+        check_reader_returns(
+            &mut findings,
+            profile,
+            layout,
+            framed,
+            framed_body,
+            body_at,
+            body,
+        );
+    }
+    if case.expect == Expectation::Faithful && body != request.content {
+        let at = first_difference(body, &request.content);
+        findings.fidelity(
+            Check::Roundtrip,
+            "the reader does not return the original content".into(),
+            Some(Excerpt::cut(ExcerptSource::ReadBody, body, at, at)),
+        );
+    }
+    if profile.reader.returns == ReaderReturns::Body {
+        read::check_body_delimiters(&mut findings, &*profile.delimiters.grammar(), body);
+    }
+    finish(findings, profile)
+}
+
+/// The reader returns what its contract says: the framed body as written,
+/// or (`returns: content`) the body decoded.
+fn check_reader_returns(
+    findings: &mut Findings,
+    profile: &TargetProfile,
+    layout: Option<&Layout>,
+    framed: &str,
+    framed_body: &str,
+    body_at: usize,
+    body: &str,
+) {
+    let expected = match (profile.reader.returns, layout) {
+        (ReaderReturns::Body, _) | (ReaderReturns::Content, None) => framed_body.to_string(),
+        (ReaderReturns::Content, Some(l)) => {
+            match encoding::decode(l.encoding, framed_body, &l.datamark) {
+                Ok(decoded) => decoded,
+                // A lossy or undecodable body: nothing to compare with.
+                Err(_) => return,
+            }
+        }
+    };
+    if body != expected {
+        let at = body_at + first_difference(&expected, body).min(framed_body.len());
+        let what = match profile.reader.returns {
+            ReaderReturns::Body => "the reader returns something other than the framed body",
+            ReaderReturns::Content => "the reader returns something other than the decoded body",
+        };
+        findings.fidelity(
+            Check::Roundtrip,
+            what.into(),
+            framed_excerpt(framed, at..at),
+        );
+    }
+}

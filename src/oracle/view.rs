@@ -1,0 +1,61 @@
+//! One framed text as every reader sees it: folded once per reader, with
+//! the live delimiters and regions each reader finds. The checks share it
+//! instead of folding the text again.
+
+use std::ops::Range;
+
+use super::regions::Regions;
+use crate::grammar::Grammar;
+use crate::level::ReaderLevel;
+use crate::profile::TargetProfile;
+use crate::reader::{Folded, Reader};
+
+/// A text as one reader sees it.
+#[derive(Debug)]
+pub(crate) struct View<'t> {
+    /// The text, folded by the reader.
+    pub folded: Folded<'t>,
+    /// The regions and live delimiters the reader finds.
+    pub regions: Regions,
+}
+
+impl View<'_> {
+    /// The reader's level.
+    pub fn level(&self) -> ReaderLevel {
+        self.folded.reader.level()
+    }
+}
+
+/// A framed text as every reader sees it, with the profile's grammar.
+#[derive(Debug)]
+pub(crate) struct Views<'t> {
+    /// The profile's grammar.
+    pub grammar: Box<dyn Grammar>,
+    /// One view per reader, strictest first.
+    pub levels: Vec<View<'t>>,
+}
+
+impl<'t> Views<'t> {
+    /// Folds `framed` once per reader and finds its regions, not counting
+    /// the live delimiters inside `own`, the framing's own constant text
+    /// (see [`Regions::at`]).
+    pub fn excluding(framed: &'t str, profile: &TargetProfile, own: &[Range<usize>]) -> Views<'t> {
+        let grammar = profile.delimiters.grammar();
+        let levels = Reader::all()
+            .map(|reader| {
+                let folded = reader.fold(framed);
+                let regions = Regions::at(&folded, &*grammar, profile, own);
+                View { folded, regions }
+            })
+            .collect();
+        Views { grammar, levels }
+    }
+
+    /// The exact reader's view.
+    pub fn exact(&self) -> &View<'t> {
+        self.levels
+            .iter()
+            .find(|v| v.level() == ReaderLevel::Exact)
+            .expect("the exact reader is always judged")
+    }
+}

@@ -1,0 +1,344 @@
+//! The v2 profile sections that describe a frame beyond its delimiters:
+//! `frame` (how many frames, what empty content gives), `header` (how the
+//! header ends and which named lines carry which request field), `body`
+//! (the encoding and an optional padding override) and `reader` (what the
+//! reader returns and who consumes the frame). See `docs/profile-v2.md`.
+//!
+//! Every field has a default that keeps v1 behaviour, so a v1 profile is a
+//! valid v2 profile. `header` accepts the v1 short forms (`none`,
+//! `blank-line`) as well as the object form:
+//!
+//! ```
+//! use framecheck::profile::{HeaderSpec, HeaderStyle};
+//!
+//! let short: HeaderSpec = serde_json::from_str("\"blank-line\"").unwrap();
+//! assert_eq!(short.style, HeaderStyle::BlankLine);
+//! let long: HeaderSpec =
+//!     serde_json::from_str(r#"{"style": "separator", "separator": "---"}"#).unwrap();
+//! assert_eq!(long.separator.as_deref(), Some("---"));
+//! ```
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+/// The `frame:` section: how many frames a call writes, and what empty
+/// content produces.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FrameSection {
+    /// One frame per call, or one per item of a list (`wrap-many`).
+    #[serde(default)]
+    pub count: FrameCount,
+    /// What empty content produces.
+    #[serde(default)]
+    pub empty: EmptyContent,
+}
+
+/// How many frames one call writes.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FrameCount {
+    /// One content, one frame.
+    #[default]
+    One,
+    /// A list of items, one frame each (protocol op `wrap-many`).
+    Several,
+}
+
+/// What a framing writes for empty content.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum EmptyContent {
+    /// A frame with an empty body.
+    #[default]
+    Frame,
+    /// Nothing at all: empty content yields an empty output.
+    Nothing,
+}
+
+/// How the header after the opening delimiter ends.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum HeaderStyle {
+    /// No header: content follows the opening delimiter.
+    #[default]
+    None,
+    /// Header lines end at the first blank line.
+    BlankLine,
+    /// Header lines end at a line equal to the declared separator (`---`).
+    Separator,
+    /// The header is a fixed number of lines after the opening delimiter.
+    Lines,
+}
+
+impl HeaderStyle {
+    /// The stable name, as written in profiles and reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            HeaderStyle::None => "none",
+            HeaderStyle::BlankLine => "blank-line",
+            HeaderStyle::Separator => "separator",
+            HeaderStyle::Lines => "lines",
+        }
+    }
+}
+
+/// The `header:` section: the v1 short form (`none`, `blank-line`) or the
+/// object form with a style, its parameter and named fields.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct HeaderSpec {
+    /// How the header ends.
+    pub style: HeaderStyle,
+    /// `separator` style: the line that ends the header.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub separator: Option<String>,
+    /// `lines` style: how many lines the header has.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lines: Option<usize>,
+    /// Named header lines (`Source: …`) and the request field each carries.
+    #[serde(skip_serializing_if = "HeaderFields::is_empty")]
+    pub fields: HeaderFields,
+}
+
+impl From<HeaderStyle> for HeaderSpec {
+    fn from(style: HeaderStyle) -> HeaderSpec {
+        HeaderSpec {
+            style,
+            ..HeaderSpec::default()
+        }
+    }
+}
+
+/// The object form of `header:`, as written.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct HeaderObject {
+    #[serde(default)]
+    style: HeaderStyle,
+    #[serde(default)]
+    separator: Option<String>,
+    #[serde(default)]
+    lines: Option<usize>,
+    #[serde(default)]
+    fields: HeaderFields,
+}
+
+/// Either spelling of `header:`.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum HeaderForm {
+    Short(HeaderStyle),
+    Object(HeaderObject),
+}
+
+impl<'de> Deserialize<'de> for HeaderSpec {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<HeaderSpec, D::Error> {
+        Ok(match HeaderForm::deserialize(d)? {
+            HeaderForm::Short(style) => style.into(),
+            HeaderForm::Object(o) => HeaderSpec {
+                style: o.style,
+                separator: o.separator,
+                lines: o.lines,
+                fields: o.fields,
+            },
+        })
+    }
+}
+
+impl HeaderSpec {
+    /// Checks the parameters the style needs: a one-line separator for
+    /// `separator`, a positive count for `lines`, plain field names.
+    pub fn validate(&self) -> Result<(), String> {
+        match self.style {
+            HeaderStyle::Separator => match self.separator.as_deref() {
+                None | Some("") => {
+                    return Err("header.style is separator but header.separator is not set".into())
+                }
+                Some(s) if s.contains(['\n', '\r']) => {
+                    return Err(format!("header.separator {s:?} must be one line"))
+                }
+                Some(_) => {}
+            },
+            HeaderStyle::Lines if !matches!(self.lines, Some(n) if n > 0) => {
+                return Err("header.style is lines but header.lines is not a positive count".into())
+            }
+            _ => {}
+        }
+        for name in self.fields.names() {
+            if name.is_empty() || name.contains([':', '\n', '\r']) {
+                return Err(format!(
+                    "header.fields: {name:?} must be a non-empty name without ':' or line breaks"
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Named header lines (`Name: value`) and the request field each carries.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HeaderFields {
+    /// The line carrying the provenance (`Source`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub provenance: Option<String>,
+    /// The line carrying the kind (`Type`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    /// Attribute key → header line name (`title: Subject`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub attributes: BTreeMap<String, String>,
+}
+
+impl HeaderFields {
+    /// True when no field is mapped.
+    pub fn is_empty(&self) -> bool {
+        self.provenance.is_none() && self.kind.is_none() && self.attributes.is_empty()
+    }
+
+    /// Every declared header line name.
+    pub fn names(&self) -> Vec<&str> {
+        let mut names: Vec<&str> = self.provenance.iter().map(String::as_str).collect();
+        names.extend(self.kind.as_deref());
+        names.extend(self.attributes.values().map(String::as_str));
+        names
+    }
+}
+
+/// How the content is written into the body.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum BodyEncoding {
+    /// As it is (defanging aside).
+    #[default]
+    None,
+    /// A JSON string literal (`json.dumps`, `JSON.stringify`).
+    JsonString,
+    /// HTML/XML character entities for markup characters.
+    HtmlEntities,
+    /// Base64 (spotlighting's encoding mode).
+    Base64,
+    /// A marker character between words (spotlighting's data-marking mode).
+    Datamark,
+}
+
+impl BodyEncoding {
+    /// The stable name, as written in profiles and reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            BodyEncoding::None => "none",
+            BodyEncoding::JsonString => "json-string",
+            BodyEncoding::HtmlEntities => "html-entities",
+            BodyEncoding::Base64 => "base64",
+            BodyEncoding::Datamark => "datamark",
+        }
+    }
+
+    /// Every encoding, in the order calibration tries them.
+    pub const ALL: [BodyEncoding; 5] = [
+        BodyEncoding::None,
+        BodyEncoding::JsonString,
+        BodyEncoding::HtmlEntities,
+        BodyEncoding::Base64,
+        BodyEncoding::Datamark,
+    ];
+}
+
+/// The `body:` section.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BodySection {
+    /// The encoding; unset means "learn it by calibration".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub encoding: Option<BodyEncoding>,
+    /// `datamark`: the marker put between words (default `^`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub datamark: Option<String>,
+    /// What separates the body from the delimiters; unset means learned.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub padding: Option<String>,
+}
+
+/// The datamark used when a profile names the encoding but not the marker.
+pub const DEFAULT_DATAMARK: &str = "^";
+
+/// The `reader:` section: the reader's contract.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReaderSection {
+    /// What the reader returns.
+    #[serde(default)]
+    pub returns: ReaderReturns,
+    /// Who consumes the frame.
+    #[serde(default)]
+    pub consumer: Consumer,
+}
+
+/// What a reader returns.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ReaderReturns {
+    /// The framed body, as written (encoded, defanged).
+    #[default]
+    Body,
+    /// The decoded, original content.
+    Content,
+}
+
+/// Who reads the frame.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Consumer {
+    /// A language model, at whatever reader level the run decides.
+    #[default]
+    Model,
+    /// A parser (an XML chat template) that reads bytes exactly.
+    Parser,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn header(yaml: &str) -> Result<HeaderSpec, String> {
+        let spec: HeaderSpec = serde_saphyr::from_str(yaml).map_err(|e| e.to_string())?;
+        spec.validate()?;
+        Ok(spec)
+    }
+
+    #[test]
+    fn header_short_and_object_forms() {
+        assert_eq!(header("none").unwrap(), HeaderStyle::None.into());
+        assert_eq!(header("blank-line").unwrap(), HeaderStyle::BlankLine.into());
+        let spec =
+            header("{style: separator, separator: '---', fields: {provenance: Source, attributes: {title: Subject}}}")
+                .unwrap();
+        assert_eq!(spec.style, HeaderStyle::Separator);
+        assert_eq!(spec.fields.names(), vec!["Source", "Subject"]);
+        assert_eq!(header("{style: lines, lines: 2}").unwrap().lines, Some(2));
+    }
+
+    #[test]
+    fn header_parameters_are_required_by_their_style() {
+        assert!(header("{style: separator}")
+            .unwrap_err()
+            .contains("separator"));
+        assert!(header("{style: lines}").unwrap_err().contains("lines"));
+        assert!(header("{style: lines, lines: 0}").is_err());
+        assert!(header("{style: blank-line, fields: {kind: 'a:b'}}").is_err());
+        assert!(header("{style: blank-line, bogus: 1}").is_err());
+    }
+
+    #[test]
+    fn other_sections_default_to_v1() {
+        let body: BodySection = serde_saphyr::from_str("{}").unwrap();
+        assert_eq!(body.encoding, None);
+        let reader: ReaderSection = serde_saphyr::from_str("{returns: content}").unwrap();
+        assert_eq!(reader.returns, ReaderReturns::Content);
+        assert_eq!(reader.consumer, Consumer::Model);
+        let frame: FrameSection = serde_saphyr::from_str("{empty: nothing}").unwrap();
+        assert_eq!(frame.count, FrameCount::One);
+        assert_eq!(frame.empty, EmptyContent::Nothing);
+    }
+}
