@@ -826,8 +826,9 @@ fn encode_reply(id: u64, op: Op, reply: &Reply) -> String {
 // ---------------------------------------------------------------------------
 
 /// The profiles the oracle target judges against: the reference, a bracket
-/// marker profile, a nested tag profile with reserved tokens, and a second
-/// tag envelope.
+/// marker profile, a nested tag profile with reserved tokens, a second tag
+/// envelope, then one profile per newer grammar (a fence; begin/end markers
+/// with attributes and a nonce).
 fn oracle_profiles() -> &'static [TargetProfile] {
     static PROFILES: OnceLock<Vec<TargetProfile>> = OnceLock::new();
     PROFILES.get_or_init(|| {
@@ -838,6 +839,15 @@ fn oracle_profiles() -> &'static [TargetProfile] {
             include_str!("../targets/seed-ts-envelope.yaml"),
         ] {
             profiles.push(TargetProfile::parse(yaml).expect("shipped target profiles parse"));
+        }
+        let base = "name: fuzz\nadapter: { builtin: reference }\ncapabilities: [wrap, read]\n";
+        for delimiters in [
+            "delimiters: { grammar: fence, token: text }",
+            "delimiters: { grammar: begin-end, token: DOC, open: '<<<{token} id=\"{nonce}\"{attrs}>>>', \
+             close: '<<<END_{token} id=\"{nonce}\">>>', nonce: { alphabet: hex, min_length: 4 } }",
+        ] {
+            let yaml = format!("{base}{delimiters}\n");
+            profiles.push(TargetProfile::parse(&yaml).expect("fuzz profiles parse"));
         }
         profiles
     })

@@ -202,6 +202,10 @@ mod summary {
             Summary::of(&r).highest_level_held,
             Some(AsciiCaseInsensitive)
         );
+        assert_eq!(
+            Summary::of(&r).levels_held(),
+            vec![Exact, AsciiCaseInsensitive]
+        );
     }
 
     #[test]
@@ -241,6 +245,8 @@ mod summary {
             )],
         );
         assert_eq!(Summary::of(&r).highest_level_held, Some(Exact));
+        // The levels held need not be a prefix of the chain.
+        assert_eq!(Summary::of(&r).levels_held(), vec![Exact, Unicode]);
     }
 
     #[test]

@@ -13,7 +13,7 @@
 //! not `END x`).
 
 use super::attributes;
-use super::token::{match_token, NONCE};
+use super::token::match_token;
 use super::{
     DelimiterKind, Form, Grammar, GrammarAttack, GrammarError, GrammarKind, LiveDelimiter,
     OpenerError, ParsedOpener, Piece, Spelling, Vocabulary,
@@ -396,11 +396,6 @@ impl Grammar for BeginEnd {
     fn attacks(&self) -> &'static [GrammarAttack] {
         ATTACKS
     }
-}
-
-/// Whether `template` mentions a nonce, for profile validation.
-pub fn has_nonce(template: &str) -> bool {
-    template.contains(NONCE)
 }
 
 #[cfg(test)]

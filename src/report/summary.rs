@@ -141,12 +141,19 @@ impl Summary {
                 fails_at_level[index] |= verdict == Verdict::Fail;
             }
         }
-        let highest_level_held = ReaderLevel::ALL
+        // The chain of levels prints the levels held as one name: the
+        // last of the strictest-first run of held levels.
+        let held: Vec<ReaderLevel> = ReaderLevel::ALL
             .iter()
             .zip(fails_at_level)
-            .take_while(|(_, fails)| !fails)
+            .filter(|(_, fails)| !fails)
             .map(|(&l, _)| l)
-            .last();
+            .collect();
+        let highest_level_held = ReaderLevel::ALL
+            .iter()
+            .take_while(|l| held.contains(l))
+            .last()
+            .copied();
         let at_level = by_level.get(&level).copied().unwrap_or_default();
         Summary {
             level,
@@ -160,6 +167,18 @@ impl Summary {
             highest_level_held,
             harness_error: run.meta.harness_error.is_some(),
         }
+    }
+
+    /// Every level at which no case fails a security check. Levels are not
+    /// assumed to form a chain here, so a reader that is not stricter or
+    /// looser than the others (a tokenizer view) fits; for the chain of
+    /// today's levels, [`Summary::highest_level_held`] names the same set.
+    pub fn levels_held(&self) -> Vec<ReaderLevel> {
+        self.by_level
+            .iter()
+            .filter(|(_, counts)| counts.fail == 0)
+            .map(|(&level, _)| level)
+            .collect()
     }
 
     /// Verdict counts at the run's level, over all categories.
