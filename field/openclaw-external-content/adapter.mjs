@@ -6,9 +6,11 @@
 // `<<<EXTERNAL_UNTRUSTED_CONTENT id="<16 hex>">>>`, metadata lines
 // (`Source:`, `From:`, `Subject:`), a `---` line, the sanitised content, and
 // `<<<END_EXTERNAL_UNTRUSTED_CONTENT id="<same>">>>`. Called with
-// `source: "email"` (its documented example), the request's provenance as
-// `sender` and its `subject` attribute as `subject`; `includeWarning` at its
-// default. No reader exists.
+// `source: "email"` (its documented example) and the request's provenance as
+// `sender`; `includeWarning` at its default. The function's `subject` is not
+// mapped: it writes a `Subject:` line only when a subject is given, and
+// framecheck's layout has no optional header lines, so with it mapped every
+// case without a subject fails frame.shape (field/TRIAGE.md). No reader exists.
 //
 // The package exports the function as `openclaw/plugin-sdk/security-runtime`,
 // a barrel that also loads file-system, SQLite and proxy modules with about
@@ -27,6 +29,5 @@ if (typeof wrapExternalContent !== 'function' || wrapExternalContent.name !== 'w
 }
 
 serve({
-	wrap: (content, { attributes, provenance }) =>
-		wrapExternalContent(content, { source: 'email', sender: provenance, subject: attributes.subject }),
+	wrap: (content, { provenance }) => wrapExternalContent(content, { source: 'email', sender: provenance }),
 })
