@@ -576,13 +576,16 @@ fn search(args: SearchArgs) -> Result<u8> {
     // that replays it) is added beside its fields.
     let mut json = serde_json::to_value(&found).context("serialising the search report")?;
     if let Some(object) = json.as_object_mut() {
-        let manifest = Manifest::collect(
+        let mut manifest = Manifest::collect(
             &loaded,
             target_path(&args.select.target).as_deref(),
             &catalogue.hash,
             Some(args.seed),
             std::env::args().collect(),
         );
+        if args.reproducible {
+            manifest.make_reproducible();
+        }
         object.insert("manifest".into(), serde_json::to_value(manifest)?);
     }
     let json = serde_json::to_string_pretty(&json).context("serialising the search report")?;

@@ -109,6 +109,31 @@ impl Manifest {
     }
 }
 
+impl Manifest {
+    /// Drops what differs between two runs of the same thing, for a
+    /// `--reproducible` report meant to be committed: the commit (a report
+    /// committed in a commit cannot name it), the path framecheck was
+    /// started from, and where the files were written. What was tested
+    /// (catalogue, profile, target files, interpreter, seed, the other
+    /// arguments) stays.
+    pub fn make_reproducible(&mut self) {
+        self.framecheck_commit = "not recorded (--reproducible)".into();
+        if let Some(program) = self.command_line.first_mut() {
+            *program = "framecheck".into();
+        }
+        let mut args = self.command_line.iter_mut();
+        while let Some(arg) = args.next() {
+            if arg == "--out" {
+                if let Some(value) = args.next() {
+                    *value = "<out>".into();
+                }
+            } else if arg.starts_with("--out=") {
+                *arg = "--out=<out>".into();
+            }
+        }
+    }
+}
+
 /// SHA-256 of the profile's JSON form: the same for the same declaration,
 /// whatever its YAML layout or comments.
 pub fn profile_hash(profile: &TargetProfile) -> String {

@@ -621,7 +621,10 @@ fn a_huge_framed_output_is_bounded_in_the_json_report() {
         "--format",
         "json",
     ]);
-    assert_eq!(output.status.code(), Some(1), "{}", stdout(&output));
+    // The verdict is not the point here (calibration learns the constant
+    // run of `x` as the framing's own text after the body); the run must
+    // finish and its report stay small.
+    assert_ne!(output.status.code(), Some(2), "{}", stdout(&output));
     let text = std::fs::read_to_string(out.join("huge.json")).unwrap();
     assert!(text.len() < 100_000, "the report is {} bytes", text.len());
     let report: serde_json::Value = serde_json::from_str(&text).unwrap();

@@ -26,7 +26,7 @@
 //! };
 //! let wraps: Vec<String> = probes.requests().iter().map(wrap).collect();
 //! let layout = learn(&profile, &probes, &wraps).unwrap();
-//! assert!(layout.template().starts_with("Data follows.\n{open:<framecheck-untrusted kind=\""));
+//! assert!(layout.template().starts_with("Data follows.\n{open:<framecheck-untrusted{attributes}>}\n{provenance}"));
 //! let framed = wrap(&framecheck::adapter::WrapRequest { content: "x".into(), ..probes.requests()[0].clone() });
 //! assert!(layout.matches(&framed).outer_text.is_empty());
 //! ```

@@ -128,8 +128,13 @@ pub fn render(run: &RunResult, format: Format, baseline: Option<&BaselineDiff>) 
 /// A report without timings says so: [`timings_omitted`] is true for it
 /// (a start at Unix time 0 with a zero duration is the mark; no real run
 /// has one), the JSON report writes `"timings_omitted": true` and the
-/// Markdown report says "timings not recorded".
+/// Markdown report says "timings not recorded". The manifest drops what
+/// differs between two runs of the same thing as well
+/// ([`crate::manifest::Manifest::make_reproducible`]).
 pub fn omit_timings(run: &mut RunResult) {
+    if let Some(manifest) = &mut run.meta.manifest {
+        manifest.make_reproducible();
+    }
     run.meta.started_unix = 0;
     run.meta.duration_ms = 0;
     for result in &mut run.results {
