@@ -284,6 +284,14 @@ pub fn run(
         _ => Some(calibrate_target(profile, framing)),
     };
     let learned = layout.as_ref().and_then(|l| l.as_ref().ok());
+    // The frame without attributes, for requests that carry none (see
+    // `layout::probes_with`); learned only when it can differ.
+    let bare = match learned {
+        Some(_) if profile.can(Capability::Attributes) => {
+            learn_layout_with(profile, framing, false).ok()
+        }
+        _ => None,
+    };
     let mut results = Vec::with_capacity(cases.len());
     for case in cases {
         if cancel.load(Ordering::SeqCst) {
@@ -295,7 +303,13 @@ pub fn run(
             break;
         }
         let case_started = Instant::now();
-        let (outcome, evidence) = run_case(case, profile, framing, learned, calibration.as_ref());
+        let fitting = match &case.input {
+            Input::Wrap(request) if request.attributes.is_empty() && bare.is_some() => {
+                bare.as_ref()
+            }
+            _ => learned,
+        };
+        let (outcome, evidence) = run_case(case, profile, framing, fitting, calibration.as_ref());
         let result = CaseResult {
             case: case.clone(),
             outcome,
@@ -333,7 +347,16 @@ pub fn run(
 
 /// Wraps the layout probes and learns the target's frame layout.
 pub fn learn_layout(profile: &TargetProfile, framing: &mut dyn Framing) -> Result<Layout, String> {
-    let probes = layout::probes(profile);
+    learn_layout_with(profile, framing, true)
+}
+
+/// [`learn_layout`] with or without an attribute in the probes.
+fn learn_layout_with(
+    profile: &TargetProfile,
+    framing: &mut dyn Framing,
+    with_attribute: bool,
+) -> Result<Layout, String> {
+    let probes = layout::probes_with(profile, with_attribute);
     let mut wraps = Vec::new();
     for request in probes.requests() {
         let framed = guarded(|| framing.wrap(request))

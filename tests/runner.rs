@@ -199,3 +199,66 @@ fn a_panicking_target_fails_its_cases_without_stopping_the_run() {
                 .requires
                 .contains(&framecheck::profile::Capability::Bytes)));
 }
+
+/// A framing that writes its `title` attribute only when the caller gives
+/// one, as many real renderers do. Its frame without attributes is judged
+/// against a layout learned without one, so ordinary content without
+/// attributes is not a `frame.shape` failure (a false finding v2's single
+/// calibration once produced on such framings).
+#[test]
+fn an_attribute_written_only_when_given_is_no_shape_failure() {
+    use framecheck::adapter::{Framing, TargetError, WrapRequest};
+    use framecheck::catalogue::{builtin, instantiate, select};
+    use framecheck::level::ReaderLevel;
+    use framecheck::profile::{Capability, TargetProfile};
+    use framecheck::runner::{check_conformance, Verdict};
+
+    struct OptionalTitle;
+    impl Framing for OptionalTitle {
+        fn wrap(&mut self, request: &WrapRequest) -> Result<String, TargetError> {
+            let title = match request.attributes.values().next() {
+                Some(t) if !t.contains(['"', '<', '>', '&', '\n', '\r']) => {
+                    format!(" title=\"{t}\"")
+                }
+                Some(_) => return Err(TargetError::Refused("bad title".into())),
+                None => String::new(),
+            };
+            // The attribute sits on an element of the framing's own inside
+            // the frame, after a fixed one: not in the opener's attribute
+            // list, which a layout reads as one gap.
+            Ok(format!(
+                "<doc>\n<item id=\"1\"{title}>\n{}\n</item>\n</doc>",
+                request.content
+            ))
+        }
+        fn read(&mut self, _: &str) -> Result<Option<String>, TargetError> {
+            Err(TargetError::Refused("no reader".into()))
+        }
+    }
+    let mut profile = TargetProfile::reference();
+    profile.name = "optional-title".into();
+    profile.delimiters.token = "doc".into();
+    profile.header = Default::default();
+    profile.attributes.kind = None;
+    profile.capabilities = vec![Capability::Wrap, Capability::Attributes];
+    // Only the benign cases: this framing neutralises nothing, and the
+    // point here is that ordinary content passes.
+    let benign = select(
+        instantiate(&builtin(), &profile),
+        &["benign-english-prose".to_string()],
+    )
+    .unwrap();
+    assert!(!benign.is_empty());
+    let run = check_conformance(&mut OptionalTitle, &profile, ReaderLevel::Unicode);
+    let prose = run
+        .results
+        .iter()
+        .find(|r| r.case.id == "benign-english-prose")
+        .expect("the case ran");
+    assert_eq!(
+        prose.verdict_at(ReaderLevel::Unicode),
+        Verdict::Pass,
+        "{:?}",
+        prose.outcome
+    );
+}

@@ -53,6 +53,15 @@ impl Probes {
 /// The calibration requests for `profile`: the attribute key is the
 /// profile's first declared attribute name when it has a fixed set.
 pub fn probes(profile: &TargetProfile) -> Probes {
+    probes_with(profile, true)
+}
+
+/// The calibration requests, with or without an attribute. Many framings
+/// write an attribute only when the caller gives one (`title="…"` appears
+/// with a title and not without): a layout learned with an attribute does
+/// not fit their frame without one, so requests without attributes are
+/// judged against a layout learned without one.
+pub fn probes_with(profile: &TargetProfile, with_attribute: bool) -> Probes {
     let key = profile
         .attributes
         .names
@@ -62,7 +71,11 @@ pub fn probes(profile: &TargetProfile) -> Probes {
     let request = |n| WrapRequest {
         content: probe_content(n),
         kind: KIND_MARK.into(),
-        attributes: BTreeMap::from([(key.clone(), ATTR_MARK.to_string())]),
+        attributes: if with_attribute {
+            BTreeMap::from([(key.clone(), ATTR_MARK.to_string())])
+        } else {
+            BTreeMap::new()
+        },
         provenance: PROV_MARK.into(),
     };
     Probes {

@@ -43,7 +43,7 @@ mod learn;
 mod matching;
 mod tokens;
 
-pub use learn::{learn, probes, LayoutError, Probes};
+pub use learn::{learn, probes, probes_with, LayoutError, Probes};
 pub use matching::{Match, Mismatch};
 
 /// Where a part sits in the frame.
