@@ -118,20 +118,31 @@ impl Manifest {
     /// arguments) stays.
     pub fn make_reproducible(&mut self) {
         self.framecheck_commit = "not recorded (--reproducible)".into();
-        if let Some(program) = self.command_line.first_mut() {
-            *program = "framecheck".into();
-        }
-        let mut args = self.command_line.iter_mut();
-        while let Some(arg) = args.next() {
-            if arg == "--out" {
-                if let Some(value) = args.next() {
-                    *value = "<out>".into();
-                }
-            } else if arg.starts_with("--out=") {
-                *arg = "--out=<out>".into();
-            }
+        self.command_line = canonical_command_line(&self.command_line);
+    }
+}
+
+/// The command line as a committed report records it: the program as
+/// `framecheck`, the subcommand, then each option with its values, sorted,
+/// and `--out` dropped; so the same run gives the same line whatever the
+/// option order and wherever the files went.
+fn canonical_command_line(args: &[String]) -> Vec<String> {
+    let mut rest = args.iter().skip(1).peekable();
+    let mut line = vec!["framecheck".to_string()];
+    while let Some(arg) = rest.next_if(|a| !a.starts_with("--")) {
+        line.push(arg.clone());
+    }
+    let mut groups: Vec<Vec<String>> = Vec::new();
+    for arg in rest {
+        match groups.last_mut() {
+            Some(group) if !arg.starts_with("--") => group.push(arg.clone()),
+            _ => groups.push(vec![arg.clone()]),
         }
     }
+    groups.retain(|g| g[0] != "--out" && !g[0].starts_with("--out="));
+    groups.sort();
+    line.extend(groups.into_iter().flatten());
+    line
 }
 
 /// SHA-256 of the profile's JSON form: the same for the same declaration,

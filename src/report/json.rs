@@ -178,7 +178,7 @@ struct ReportOut<'a> {
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     timings_omitted: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
-    layout: &'a Option<LayoutReport>,
+    layout: Option<serde_json::Value>,
     status: &'static str,
     exit_code: i32,
     summary: Summary,
@@ -202,7 +202,9 @@ struct ReportIn {
     harness_error: Option<String>,
     #[serde(default)]
     manifest: Option<Manifest>,
-    layout: Option<LayoutReport>,
+    /// A bounded layout (see [`layout_out`]) does not read back; the run
+    /// then has none, as a report written before v2.
+    layout: Option<serde_json::Value>,
     results: Vec<CaseIn>,
 }
 
@@ -261,7 +263,7 @@ pub fn render_with_baseline(run: &RunResult, baseline: Option<&BaselineDiff>) ->
         harness_error: super::summary::harness_error(run),
         manifest: &meta.manifest,
         timings_omitted: super::timings_omitted(meta),
-        layout: &meta.layout,
+        layout: meta.layout.as_ref().map(layout_out),
         status: summary.status(),
         exit_code: summary.exit_code(),
         summary,
@@ -315,7 +317,9 @@ pub fn parse(text: &str) -> Result<RunResult, ParseError> {
             filters: report.filters,
             harness_error: None,
             manifest: report.manifest,
-            layout: report.layout,
+            layout: report
+                .layout
+                .and_then(|value| serde_json::from_value::<LayoutReport>(value).ok()),
         },
         results,
     };
@@ -348,6 +352,34 @@ fn schema_is_readable(schema: &str) -> bool {
         None => false,
     }
 }
+
+/// The layout as the report writes it: whole, unless its JSON passes
+/// [`MAX_LAYOUT_BYTES`] (a framing that writes megabytes of constant text
+/// around the content), then its status and the start of its template,
+/// marked as bounded, like other large evidence.
+fn layout_out(layout: &LayoutReport) -> serde_json::Value {
+    let whole = serde_json::to_value(layout).expect("a layout always serializes");
+    let size = whole.to_string().len();
+    if size <= MAX_LAYOUT_BYTES {
+        return whole;
+    }
+    let template = match layout {
+        LayoutReport::Learned { template, .. } => template.as_str(),
+        LayoutReport::Failed { reason } => reason.as_str(),
+    };
+    let mut cut = template.len().min(4096);
+    while !template.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    serde_json::json!({
+        "status": whole["status"],
+        "template": &template[..cut],
+        "bounded": { "bytes": size, "reason": "the layout's JSON is larger than the report keeps" },
+    })
+}
+
+/// Largest layout written whole, in bytes of JSON.
+const MAX_LAYOUT_BYTES: usize = 64 * 1024;
 
 #[cfg(test)]
 mod tests {
