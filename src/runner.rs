@@ -284,14 +284,7 @@ pub fn run(
         _ => Some(calibrate_target(profile, framing)),
     };
     let learned = layout.as_ref().and_then(|l| l.as_ref().ok());
-    // The frame without attributes, for requests that carry none (see
-    // `layout::probes_with`); learned only when it can differ.
-    let bare = match learned {
-        Some(_) if profile.can(Capability::Attributes) => {
-            learn_layout_with(profile, framing, false).ok()
-        }
-        _ => None,
-    };
+    let bare = learn_bare_layout(profile, framing, learned);
     let mut results = Vec::with_capacity(cases.len());
     for case in cases {
         if cancel.load(Ordering::SeqCst) {
@@ -303,12 +296,7 @@ pub fn run(
             break;
         }
         let case_started = Instant::now();
-        let fitting = match &case.input {
-            Input::Wrap(request) if request.attributes.is_empty() && bare.is_some() => {
-                bare.as_ref()
-            }
-            _ => learned,
-        };
+        let fitting = fitting_layout(case, learned, bare.as_ref());
         let (outcome, evidence) = run_case(case, profile, framing, fitting, calibration.as_ref());
         let result = CaseResult {
             case: case.clone(),
@@ -348,6 +336,35 @@ pub fn run(
 /// Wraps the layout probes and learns the target's frame layout.
 pub fn learn_layout(profile: &TargetProfile, framing: &mut dyn Framing) -> Result<Layout, String> {
     learn_layout_with(profile, framing, true)
+}
+
+/// The frame without attributes, for requests that carry none (see
+/// `layout::probes_with`); learned only when a layout was learned at all
+/// and the target writes attributes, so it can differ.
+fn learn_bare_layout(
+    profile: &TargetProfile,
+    framing: &mut dyn Framing,
+    learned: Option<&Layout>,
+) -> Option<Layout> {
+    match learned {
+        Some(_) if profile.can(Capability::Attributes) => {
+            learn_layout_with(profile, framing, false).ok()
+        }
+        _ => None,
+    }
+}
+
+/// The layout a case's output is judged against: the one learned without
+/// attributes for a wrap request that carries none, when there is one.
+fn fitting_layout<'a>(
+    case: &ConcreteCase,
+    learned: Option<&'a Layout>,
+    bare: Option<&'a Layout>,
+) -> Option<&'a Layout> {
+    match (&case.input, bare) {
+        (Input::Wrap(request), Some(bare)) if request.attributes.is_empty() => Some(bare),
+        _ => learned,
+    }
 }
 
 /// [`learn_layout`] with or without an attribute in the probes.
