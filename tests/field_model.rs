@@ -335,3 +335,43 @@ fn a_datamark_on_every_whitespace_character_is_faithful() {
     let got = run(&mut runs, &p, &["benign-python-code"]);
     assert_eq!(failed(&got, "benign-python-code"), vec!["fidelity"]);
 }
+
+/// The nonce probes on a framing whose preamble names the tag with the
+/// call's nonce: the preamble is not the frame's opener, so the real opener
+/// is not taken for a replayed delimiter. A framing that reuses its nonce
+/// is still caught.
+#[test]
+fn a_preamble_naming_the_nonce_is_no_replay() {
+    let p = profile(NONCE_TAG);
+    let frame = |r: &WrapRequest, id: &str| {
+        let body = serde_json::to_string(&r.content).unwrap();
+        format!("Data in <data-{id}> tags.\n\n<data-{id}>\n{body}\n</data-{id}>")
+    };
+    let probes = |framing: &mut dyn Framing| {
+        let cases = select(
+            instantiate(&builtin(), &p),
+            &["benign-english-prose".to_string()],
+        )
+        .unwrap();
+        let options = RunOptions {
+            filters: vec!["nonce".into()],
+            ..RunOptions::default()
+        };
+        let got = runner::run(
+            &cases,
+            &p,
+            framing,
+            &options,
+            &AtomicBool::new(false),
+            &mut |_| {},
+        );
+        failed(&got, "nonce-replay")
+    };
+    let mut nonces = Nonces(5);
+    let mut fresh = Wrap(|r: &WrapRequest| frame(r, &nonces.uuid()));
+    // The earlier closer is left live as a confusable (its own class, not a
+    // failure); it is no replay.
+    assert!(!probes(&mut fresh).contains(&"nonce.replay".to_string()));
+    let mut reused = Wrap(|r: &WrapRequest| frame(r, "0f0f0f0f-1111-4222-8333-444455556666"));
+    assert!(probes(&mut reused).contains(&"nonce.replay".to_string()));
+}
