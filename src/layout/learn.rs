@@ -50,6 +50,15 @@ impl Probes {
         &self.requests
     }
 
+    /// The attribute key the probes carry, if any.
+    fn probe_key(&self) -> Option<&str> {
+        self.requests[0]
+            .attributes
+            .keys()
+            .next()
+            .map(String::as_str)
+    }
+
     /// The first request with empty content, twice: what the framing writes
     /// for empty content ([`Layout::learn_empty`]). Optional: a framing may
     /// refuse empty content.
@@ -241,16 +250,7 @@ pub fn learn(
     } else {
         tail
     };
-    let probe_key = probes.requests[0]
-        .attributes
-        .keys()
-        .next()
-        .map(String::as_str);
-    let declared = &profile.header.fields;
-    fields::name_fields(&mut head, probe_key, declared);
-    fields::name_fields(&mut tail, probe_key, declared);
-    let all: Vec<Part> = head.iter().chain(&tail).cloned().collect();
-    fields::check_declared(&all, probe_key, declared)?;
+    name_fields(profile, probes, &mut head, &mut tail)?;
     let padding = match profile.padding_override() {
         Some(declared) => Padding {
             lead: declared.into(),
@@ -277,6 +277,22 @@ pub fn learn(
         },
         empty: None,
     })
+}
+
+/// Names the field parts of the head and tail (the probes' attribute key,
+/// the lines `header.fields` declares) and checks them against it.
+fn name_fields(
+    profile: &TargetProfile,
+    probes: &Probes,
+    head: &mut [Part],
+    tail: &mut [Part],
+) -> Result<(), LayoutError> {
+    let probe_key = probes.probe_key();
+    let declared = &profile.header.fields;
+    fields::name_fields(head, probe_key, declared);
+    fields::name_fields(tail, probe_key, declared);
+    let all: Vec<Part> = head.iter().chain(tail.iter()).cloned().collect();
+    fields::check_declared(&all, probe_key, declared)
 }
 
 /// The encoding and the content slot in each output.
@@ -674,8 +690,9 @@ impl Layout {
     /// of [`Probes::empty_requests`], when it is not the usual frame with an
     /// empty body: a self-closing `<document />`, or an element without its
     /// inner one. Nothing is learned when the empty output fits the layout
-    /// as it is, is empty, or is no complete frame (then it is judged like
-    /// any output, see [`is_complete_frame`]); and nothing when the
+    /// as it is, is empty, or is no complete frame (the frame's opener, with
+    /// every opener closed or the one opener self-closing: then it is judged
+    /// like any output); and nothing when the
     /// profile declares that empty content yields nothing (`frame.empty`).
     pub fn learn_empty(&mut self, profile: &TargetProfile, probes: &Probes, wraps: &[String]) {
         let [e1, e2] = wraps else {
@@ -693,12 +710,7 @@ impl Layout {
         }
         let segments = segments(e1, &[e2], &[]);
         let mut parts = to_parts(e1, 0, &segments, &|_| Region::Opener);
-        let probe_key = probes.requests[0]
-            .attributes
-            .keys()
-            .next()
-            .map(String::as_str);
-        fields::name_fields(&mut parts, probe_key, &profile.header.fields);
+        fields::name_fields(&mut parts, probes.probe_key(), &profile.header.fields);
         self.empty = Some(parts);
     }
 }
