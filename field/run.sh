@@ -136,7 +136,7 @@ for audit in "${audits[@]}"; do
     continue
   fi
   echo "field: === $audit"
-  "$FRAMECHECK" run --target "$profile" --out "$OUT"
+  "$FRAMECHECK" run --target "$profile" --out "$OUT" --format json --format markdown
   code=$?
   case $code in
     0) summary+=("$audit: conformance held (exit 0)") ;;

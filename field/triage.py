@@ -11,7 +11,10 @@ every case of that category and check), and ``reason`` names the paragraph
 of field/TRIAGE.md that argues it. The first matching rule wins.
 
 A finding is one (case, check) pair with a finding at the decision level
-(security findings at that level, and fidelity findings). The script prints
+(security findings at that level, and fidelity findings). Findings of class
+``confusable`` (``nonce.confusable``: a marker spelled like the frame's own
+with another or no nonce) fail no case and are not weaknesses; they are
+counted apart and not triaged. The script prints
 each audit's check groups with their counts and verdicts, every finding no
 rule classifies (and exits 1 if there is one), and the false-finding share:
 false findings / all findings.
@@ -47,6 +50,8 @@ def findings(report):
     for result in report["results"]:
         outcome = result["outcome"]
         for finding in outcome.get("findings") or []:
+            if finding["class"] == "confusable":
+                continue
             counted = finding["class"] == "fidelity" or level in finding.get("levels", [])
             if counted:
                 yield result["case"]["category"], finding["check"], result["id"]
@@ -74,7 +79,14 @@ def main():
                 continue
             groups[(category, check, verdict, reason)] += 1
             totals[verdict] += 1
-        print(f"{audit}: harness error {report.get('harness_error')!r}")
+        confusables = sum(
+            1
+            for result in report["results"]
+            for finding in result["outcome"].get("findings") or []
+            if finding["class"] == "confusable"
+        )
+        print(f"{audit}: harness error {report.get('harness_error')!r}, "
+              f"confusables (not triaged) {confusables}")
         for (category, check, verdict, reason), count in sorted(groups.items()):
             print(f"  {category:22} {check:20} {verdict:5} {count:5}  {reason}")
     for audit, category, check, case in unclassified:

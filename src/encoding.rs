@@ -16,10 +16,55 @@
 //! assert_eq!(decode(BodyEncoding::JsonString, &body, "^").unwrap(), "say \"hi\"\n");
 //! assert_eq!(encode(BodyEncoding::Datamark, "a b\nc", "^"), "a^b\nc");
 //! ```
+//!
+//! A datamark replaces spaces by default; [`Datamark`] says when it
+//! replaces every whitespace character (line breaks included):
+//!
+//! ```
+//! use framecheck::encoding::{encode, Datamark};
+//! use framecheck::profile::{BodyEncoding, DatamarkReplaces};
+//!
+//! let every = Datamark { mark: "^", replaces: DatamarkReplaces::Whitespace };
+//! assert_eq!(encode(BodyEncoding::Datamark, "a b\n\tc", every), "a^b^^c");
+//! ```
 
 use base64::Engine as _;
 
-use crate::profile::BodyEncoding;
+use crate::profile::{BodyEncoding, DatamarkReplaces};
+
+/// The data-marking of a `datamark` body: the marker, and which characters
+/// of the content it replaces. A bare `&str` is a marker replacing spaces.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Datamark<'a> {
+    /// The marker written in place of each replaced character.
+    pub mark: &'a str,
+    /// Which characters it replaces.
+    pub replaces: DatamarkReplaces,
+}
+
+impl<'a> From<&'a str> for Datamark<'a> {
+    fn from(mark: &'a str) -> Datamark<'a> {
+        Datamark {
+            mark,
+            replaces: DatamarkReplaces::Spaces,
+        }
+    }
+}
+
+impl Datamark<'_> {
+    /// `content` with every replaced character written as the marker.
+    fn apply(self, content: &str) -> String {
+        let mut out = String::with_capacity(content.len());
+        for c in content.chars() {
+            if self.replaces.replaces(c) {
+                out.push_str(self.mark);
+            } else {
+                out.push(c);
+            }
+        }
+        out
+    }
+}
 
 /// Why a body does not decode under its encoding.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -40,22 +85,30 @@ pub enum DecodeError {
 }
 
 /// Writes `content` the way `encoding` does. JSON strings carry their
-/// quotes; data-marking replaces every space with `mark` (spotlighting's
-/// data-marking; line breaks stay, so the content's lines survive).
-pub fn encode(encoding: BodyEncoding, content: &str, mark: &str) -> String {
+/// quotes; data-marking replaces every space with the marker (spotlighting's
+/// data-marking; line breaks stay, so the content's lines survive), or every
+/// whitespace character when the [`Datamark`] says so.
+pub fn encode<'a>(encoding: BodyEncoding, content: &str, mark: impl Into<Datamark<'a>>) -> String {
+    let mark = mark.into();
     match encoding {
         BodyEncoding::None => content.to_string(),
         // Serialising a &str cannot fail.
         BodyEncoding::JsonString => serde_json::to_string(content).unwrap_or_default(),
         BodyEncoding::HtmlEntities => escape_entities(content),
         BodyEncoding::Base64 => base64::engine::general_purpose::STANDARD.encode(content),
-        BodyEncoding::Datamark => content.replace(' ', mark),
+        BodyEncoding::Datamark => mark.apply(content),
     }
 }
 
 /// Reads content back from a body written with `encoding`. A JSON body may
-/// come with or without its quotes; base64 may be wrapped in lines.
-pub fn decode(encoding: BodyEncoding, body: &str, mark: &str) -> Result<String, DecodeError> {
+/// come with or without its quotes; base64 may be wrapped in lines. A
+/// datamark decodes to a space, whatever whitespace it replaced.
+pub fn decode<'a>(
+    encoding: BodyEncoding,
+    body: &str,
+    mark: impl Into<Datamark<'a>>,
+) -> Result<String, DecodeError> {
+    let mark = mark.into().mark;
     match encoding {
         BodyEncoding::None => Ok(body.to_string()),
         BodyEncoding::JsonString => {
@@ -81,9 +134,15 @@ pub fn decode(encoding: BodyEncoding, body: &str, mark: &str) -> Result<String, 
 
 /// Whether `body` carries `content` under `encoding`: it decodes to the
 /// content. Data-marking is judged encoded (the body equals the content with
-/// every space replaced by the marker), because a marker already in the
-/// content would decode to a space.
-pub fn faithful(encoding: BodyEncoding, body: &str, content: &str, mark: &str) -> bool {
+/// every replaced character written as the marker), because a marker
+/// already in the content would decode to a space.
+pub fn faithful<'a>(
+    encoding: BodyEncoding,
+    body: &str,
+    content: &str,
+    mark: impl Into<Datamark<'a>>,
+) -> bool {
+    let mark = mark.into();
     match encoding {
         BodyEncoding::Datamark => body == encode(encoding, content, mark),
         _ => decode(encoding, body, mark).is_ok_and(|decoded| decoded == content),
@@ -211,6 +270,27 @@ mod tests {
         assert!(!faithful(JsonString, "\"other\"", "text", ""));
         assert!(!faithful(Datamark, "a b", "a b", "^"));
         assert!(!faithful(Datamark, "a^b^c", "a b\nc", "^"));
+    }
+
+    #[test]
+    fn a_datamark_on_every_whitespace_character_marks_line_breaks_too() {
+        let every = super::Datamark {
+            mark: "\u{e000}",
+            replaces: DatamarkReplaces::Whitespace,
+        };
+        let m = "\u{e000}";
+        assert_eq!(encode(Datamark, "a b\nc", every), format!("a{m}b{m}c"));
+        assert!(faithful(Datamark, &format!("a{m}b{m}c"), "a b\nc", every));
+        // Collapsing a run (indentation, a blank line, CRLF) loses text: the
+        // marker stands for one character, so a collapsed run is not faithful.
+        assert!(!faithful(Datamark, &format!("a{m}b"), "a\r\nb", every));
+        assert!(!faithful(Datamark, &format!("{m}x"), "    x", every));
+        assert_eq!(
+            decode(Datamark, &format!("a{m}{m}b"), every).unwrap(),
+            "a  b"
+        );
+        // The default replaces spaces only: a marked line break is a change.
+        assert!(!faithful(Datamark, &format!("a{m}b{m}c"), "a b\nc", m));
     }
 
     #[test]

@@ -380,7 +380,19 @@ fn learn_layout_with(
             .map_err(|e| format!("calibration wrap failed: {e}"))?;
         wraps.push(framed);
     }
-    layout::learn(profile, &probes, &wraps).map_err(|e| format!("calibration: {e}"))
+    let mut learned =
+        layout::learn(profile, &probes, &wraps).map_err(|e| format!("calibration: {e}"))?;
+    // The frame for empty content, when the framing writes one (a refusal
+    // leaves empty content to be judged against the layout as it is).
+    let empty: Result<Vec<String>, _> = probes
+        .empty_requests()
+        .iter()
+        .map(|r| guarded(|| framing.wrap(r)))
+        .collect();
+    if let Ok(empty) = empty {
+        learned.learn_empty(profile, &probes, &empty);
+    }
+    Ok(learned)
 }
 
 /// Wraps the oracle's benign calibration request, so read cases can be

@@ -6,11 +6,11 @@
 // `<<<EXTERNAL_UNTRUSTED_CONTENT id="<16 hex>">>>`, metadata lines
 // (`Source:`, `From:`, `Subject:`), a `---` line, the sanitised content, and
 // `<<<END_EXTERNAL_UNTRUSTED_CONTENT id="<same>">>>`. Called with
-// `source: "email"` (its documented example) and the request's provenance as
-// `sender`; `includeWarning` at its default. The function's `subject` is not
-// mapped: it writes a `Subject:` line only when a subject is given, and
-// framecheck's layout has no optional header lines, so with it mapped every
-// case without a subject fails frame.shape (field/TRIAGE.md). No reader exists.
+// `source: "email"` (its documented example), the request's provenance as
+// `sender` and its `subject` attribute as `subject`; `includeWarning` at its
+// default. The function writes the `From:` and `Subject:` lines only for a
+// non-empty value, which framecheck's layout allows for empty fields. No
+// reader exists.
 //
 // The package exports the function as `openclaw/plugin-sdk/security-runtime`,
 // a barrel that also loads file-system, SQLite and proxy modules with about
@@ -29,5 +29,6 @@ if (typeof wrapExternalContent !== 'function' || wrapExternalContent.name !== 'w
 }
 
 serve({
-	wrap: (content, { provenance }) => wrapExternalContent(content, { source: 'email', sender: provenance }),
+	wrap: (content, { provenance, attributes }) =>
+		wrapExternalContent(content, { source: 'email', sender: provenance, subject: attributes.subject }),
 })

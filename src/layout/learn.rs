@@ -11,15 +11,16 @@
 use std::collections::BTreeMap;
 use std::ops::Range;
 
+use super::fields;
 use super::tokens::{segments, Segment};
 use super::{
     Alphabet, FieldContext, FieldName, Layout, Padding, Part, PartKind, Region, Sample, Variable,
 };
 use crate::adapter::WrapRequest;
-use crate::encoding;
+use crate::encoding::{self, Datamark};
 use crate::grammar::{DelimiterKind, GrammarKind, LiveDelimiter};
 use crate::level::ReaderLevel;
-use crate::profile::{BodyEncoding, TargetProfile, DEFAULT_DATAMARK};
+use crate::profile::{BodyEncoding, EmptyContent, TargetProfile, DEFAULT_DATAMARK};
 use crate::reader::Reader;
 
 const KIND_MARK: &str = "fckindq7";
@@ -48,10 +49,29 @@ impl Probes {
     pub fn requests(&self) -> &[WrapRequest] {
         &self.requests
     }
+
+    /// The attribute key the probes carry, if any.
+    fn probe_key(&self) -> Option<&str> {
+        self.requests[0]
+            .attributes
+            .keys()
+            .next()
+            .map(String::as_str)
+    }
+
+    /// The first request with empty content, twice: what the framing writes
+    /// for empty content ([`Layout::learn_empty`]). Optional: a framing may
+    /// refuse empty content.
+    pub fn empty_requests(&self) -> [WrapRequest; 2] {
+        let mut empty = self.requests[0].clone();
+        empty.content.clear();
+        [empty.clone(), empty]
+    }
 }
 
-/// The calibration requests for `profile`: the attribute key is the
-/// profile's first declared attribute name when it has a fixed set.
+/// The calibration requests for `profile`: the attribute key is one
+/// `header.fields` maps to a line, else the profile's first declared
+/// attribute name when it has a fixed set.
 pub fn probes(profile: &TargetProfile) -> Probes {
     probes_with(profile, true)
 }
@@ -62,11 +82,17 @@ pub fn probes(profile: &TargetProfile) -> Probes {
 /// not fit their frame without one, so requests without attributes are
 /// judged against a layout learned without one.
 pub fn probes_with(profile: &TargetProfile, with_attribute: bool) -> Probes {
+    // An attribute `header.fields` puts on a line is probed first, so the
+    // line is learned; else the first of a fixed set of names.
+    let names = profile.attributes.names.as_ref();
     let key = profile
+        .header
+        .fields
         .attributes
-        .names
-        .as_ref()
-        .and_then(|n| n.first().cloned())
+        .keys()
+        .find(|k| names.is_none_or(|n| n.contains(k)))
+        .or_else(|| names.and_then(|n| n.first()))
+        .cloned()
         .unwrap_or_else(|| "source".to_string());
     let request = |n| WrapRequest {
         content: probe_content(n),
@@ -115,6 +141,14 @@ pub enum LayoutError {
         /// The outer token.
         token: String,
     },
+    /// A field `header.fields` maps to a line is not on that line.
+    #[error("header.fields puts the {field} field on a `{line}:` line, but calibration did not find it there: check header.fields, or leave the field out of it")]
+    HeaderField {
+        /// The field, as the template names it.
+        field: String,
+        /// The declared line name.
+        line: String,
+    },
     /// No live closing delimiter after the content.
     #[error("no live closing `{token}` delimiter after the content: check delimiters.grammar and delimiters.token")]
     NoCloser {
@@ -141,7 +175,11 @@ pub fn learn(
         .datamark
         .clone()
         .unwrap_or_else(|| DEFAULT_DATAMARK.to_string());
-    let (encoding, slots) = find_slots(profile, probes, wraps, &mark)?;
+    let marking = Datamark {
+        mark: &mark,
+        replaces: profile.body.datamark_replaces,
+    };
+    let (encoding, slots) = find_slots(profile, probes, wraps, marking)?;
     let w1 = wraps[0].as_str();
     let slot = slots[0].clone();
     let heads: Vec<&str> = wraps
@@ -207,11 +245,12 @@ pub fn learn(
     let tail = to_parts(w1, slot.end, &tail_segments, &|r| {
         region_of(r, &closer, [Region::Footer, Region::Closer, Region::After])
     });
-    let tail = if profile.delimiters.grammar == GrammarKind::Fence {
+    let mut tail = if profile.delimiters.grammar == GrammarKind::Fence {
         fence_runs(tail)
     } else {
         tail
     };
+    name_fields(profile, probes, &mut head, &mut tail)?;
     let padding = match profile.padding_override() {
         Some(declared) => Padding {
             lead: declared.into(),
@@ -228,14 +267,32 @@ pub fn learn(
         head,
         encoding,
         encoding_declared: profile.body.encoding.is_some(),
-        datamark: mark,
+        datamark: mark.clone(),
+        datamark_replaces: profile.body.datamark_replaces,
         tail,
         padding,
         sample: Sample {
             framed: w1.to_string(),
             slot,
         },
+        empty: None,
     })
+}
+
+/// Names the field parts of the head and tail (the probes' attribute key,
+/// the lines `header.fields` declares) and checks them against it.
+fn name_fields(
+    profile: &TargetProfile,
+    probes: &Probes,
+    head: &mut [Part],
+    tail: &mut [Part],
+) -> Result<(), LayoutError> {
+    let probe_key = probes.probe_key();
+    let declared = &profile.header.fields;
+    fields::name_fields(head, probe_key, declared);
+    fields::name_fields(tail, probe_key, declared);
+    let all: Vec<Part> = head.iter().chain(tail.iter()).cloned().collect();
+    fields::check_declared(&all, probe_key, declared)
 }
 
 /// The encoding and the content slot in each output.
@@ -243,7 +300,7 @@ fn find_slots(
     profile: &TargetProfile,
     probes: &Probes,
     wraps: &[String],
-    mark: &str,
+    mark: Datamark<'_>,
 ) -> Result<(BodyEncoding, Vec<Range<usize>>), LayoutError> {
     let candidates: Vec<BodyEncoding> = match profile.body.encoding {
         Some(declared) => vec![declared],
@@ -277,7 +334,7 @@ fn find_slot(
     encoding: BodyEncoding,
     framed: &str,
     content: &str,
-    mark: &str,
+    mark: Datamark<'_>,
 ) -> Result<Option<Range<usize>>, LayoutError> {
     let repeated = || LayoutError::ContentRepeated {
         encoding: encoding.name(),
@@ -625,5 +682,60 @@ fn leading_space(tail: &[Part]) -> String {
             text[..text.len() - trimmed.len()].to_string()
         }
         _ => String::new(),
+    }
+}
+
+impl Layout {
+    /// Learns the frame the framing writes for empty content from two wraps
+    /// of [`Probes::empty_requests`], when it is not the usual frame with an
+    /// empty body: a self-closing `<document />`, or an element without its
+    /// inner one. Nothing is learned when the empty output fits the layout
+    /// as it is, is empty, or is no complete frame (the frame's opener, with
+    /// every opener closed or the one opener self-closing: then it is judged
+    /// like any output); and nothing when the
+    /// profile declares that empty content yields nothing (`frame.empty`).
+    pub fn learn_empty(&mut self, profile: &TargetProfile, probes: &Probes, wraps: &[String]) {
+        let [e1, e2] = wraps else {
+            return;
+        };
+        if profile.frame.empty == EmptyContent::Nothing || e1.trim().is_empty() {
+            return;
+        }
+        let fits = self.matches(e1);
+        if fits.mismatch.is_none() && fits.content.is_empty() && fits.outer_text.is_empty() {
+            return;
+        }
+        if !is_complete_frame(profile, e1) {
+            return;
+        }
+        let segments = segments(e1, &[e2], &[]);
+        let mut parts = to_parts(e1, 0, &segments, &|_| Region::Opener);
+        fields::name_fields(&mut parts, probes.probe_key(), &profile.header.fields);
+        self.empty = Some(parts);
+    }
+}
+
+/// Whether `framed` is a complete frame of its own: it opens the frame
+/// (the outer token's opener, at the exact level) and closes every opener,
+/// or its one opener closes itself (`<document />`: the tag's last
+/// character before its closing bracket is `/`).
+fn is_complete_frame(profile: &TargetProfile, framed: &str) -> bool {
+    let grammar = profile.delimiters.grammar();
+    let folded = Reader::new(ReaderLevel::Exact).fold(framed);
+    let live = grammar.live(&folded);
+    let outer = |kind| live.iter().filter(move |d| d.token == 0 && d.kind == kind);
+    let opens = outer(DelimiterKind::Open).count();
+    let closes = outer(DelimiterKind::Close).count();
+    let self_closing = |d: &&LiveDelimiter| {
+        grammar.delimiter_end(&folded, d).is_some_and(|end| {
+            let tag = &framed[d.start..end];
+            let inner = tag.char_indices().last().map_or("", |(i, _)| &tag[..i]);
+            inner.trim_end().ends_with('/')
+        })
+    };
+    match (opens, closes) {
+        (0, _) => false,
+        (1, 0) => outer(DelimiterKind::Open).any(|d| self_closing(&d)),
+        (o, c) => o == c,
     }
 }

@@ -116,6 +116,12 @@ fn gap_allows(part: &Part, text: &str, needle: &str) -> bool {
     }
 }
 
+/// A span that changes from call to call with the same input (a nonce),
+/// not with the content.
+fn is_per_call(part: &Part) -> bool {
+    matches!(&part.kind, PartKind::Variable(v) if !v.content_dependent)
+}
+
 /// One direction of matching.
 struct Side<'a> {
     text: &'a str,
@@ -280,7 +286,10 @@ fn match_side(
         };
         match gap {
             Some(g) => {
-                if parts[g].region.is_outside() {
+                // A per-call variable part outside the frame (a preamble
+                // naming the tag with its nonce) fits as it does inside the
+                // frame; anything else skipped there is outer text.
+                if parts[g].region.is_outside() && !is_per_call(parts[g]) {
                     m.outer.push(skipped.clone());
                 }
                 m.spans[g] = skipped;
@@ -327,6 +336,33 @@ impl Layout {
     }
 }
 
+impl Layout {
+    /// Matches `framed`, the output for empty content, against the learned
+    /// empty frame ([`Layout::empty`]): the spans of its parts when the
+    /// whole output fits it, else `None`.
+    pub fn matches_empty(&self, framed: &str) -> Option<Vec<Range<usize>>> {
+        let parts: Vec<&Part> = self.empty.as_ref()?.iter().collect();
+        let mut m = match_side(framed, &parts, true, 0, false);
+        if m.mismatch.is_some() || !m.outer.is_empty() {
+            return None;
+        }
+        // What is left after the last fixed text must fit a trailing gap.
+        let rest = &framed[m.cursor..];
+        match parts.last() {
+            Some(last) if !matches!(last.kind, PartKind::Fixed { .. }) => {
+                if !gap_allows(last, rest, "") {
+                    return None;
+                }
+                let end = m.spans.len() - 1;
+                m.spans[end] = m.cursor..framed.len();
+            }
+            _ if !rest.is_empty() => return None,
+            _ => {}
+        }
+        Some(m.spans)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::{Alphabet, FieldContext, FieldName, Padding, Sample, Variable};
@@ -370,6 +406,7 @@ mod tests {
             encoding: BodyEncoding::None,
             encoding_declared: false,
             datamark: "^".into(),
+            datamark_replaces: Default::default(),
             tail: vec![
                 fixed(Region::Footer, "\n"),
                 fixed(Region::Closer, "</d id=\""),
@@ -385,6 +422,7 @@ mod tests {
                 framed: String::new(),
                 slot: 0..0,
             },
+            empty: None,
         }
     }
 
@@ -424,5 +462,49 @@ mod tests {
             l.matches(bad_nonce).mismatch.unwrap().region,
             Region::Opener
         );
+    }
+
+    /// A preamble naming the tag with the call's nonce: the nonce there is
+    /// a per-call part like the opener's, not outer text; a span that
+    /// changed with the content there still is.
+    #[test]
+    fn a_nonce_outside_the_frame_is_matched_and_derived_text_is_not() {
+        let variable = |content_dependent| Part {
+            region: Region::Preamble,
+            kind: PartKind::Variable(Variable {
+                alphabet: Alphabet::Hex,
+                min_len: 8,
+                max_len: 8,
+                content_dependent,
+            }),
+        };
+        let mut l = layout();
+        l.head.splice(
+            0..1,
+            [
+                fixed(Region::Preamble, "Data in <d id=\""),
+                variable(false),
+                fixed(Region::Preamble, "\"> tags.\n"),
+            ],
+        );
+        let out = "Data in <d id=\"0a0b0c0d\"> tags.\n<d id=\"00ff00ff\">\nSource: web\n---\nhi\n</d id=\"00ff00ff\">\nEnd.";
+        let m = l.matches(out);
+        assert_eq!((m.mismatch, m.outer_text), (None, vec![]));
+        l.head[1] = variable(true);
+        let m = l.matches(out);
+        let outer: Vec<&str> = m.outer_text.iter().map(|r| &out[r.clone()]).collect();
+        assert_eq!(outer, vec!["0a0b0c0d"]);
+    }
+
+    /// The frame for empty content matches only as a whole.
+    #[test]
+    fn the_empty_frame_matches_whole_outputs_only() {
+        let mut l = layout();
+        l.empty = Some(vec![fixed(Region::Opener, "<d />")]);
+        let whole: Vec<Range<usize>> = std::iter::once(0..5).collect();
+        assert_eq!(l.matches_empty("<d />"), Some(whole));
+        assert_eq!(l.matches_empty("<d /> and more"), None);
+        assert_eq!(l.matches_empty("x<d />"), None);
+        assert_eq!(layout().matches_empty("<d />"), None);
     }
 }

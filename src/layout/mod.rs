@@ -36,8 +36,10 @@ use std::ops::Range;
 
 use serde::{Deserialize, Serialize};
 
-use crate::profile::BodyEncoding;
+use crate::encoding::Datamark;
+use crate::profile::{BodyEncoding, DatamarkReplaces};
 
+mod fields;
 pub mod init;
 mod learn;
 mod matching;
@@ -92,7 +94,8 @@ pub enum FieldName {
 }
 
 impl FieldName {
-    fn label(&self) -> String {
+    /// The field as the layout template writes it (`provenance`, `attr:KEY`).
+    pub fn label(&self) -> String {
         match self {
             FieldName::Kind => "kind".into(),
             FieldName::Provenance => "provenance".into(),
@@ -248,6 +251,9 @@ pub struct Layout {
     pub encoding_declared: bool,
     /// The data-marking character, for `datamark`.
     pub datamark: String,
+    /// Which characters the data-marking replaces, for `datamark`.
+    #[serde(default, skip_serializing_if = "DatamarkReplaces::is_spaces")]
+    pub datamark_replaces: DatamarkReplaces,
     /// Parts after the content, in order.
     pub tail: Vec<Part>,
     /// Padding around the content.
@@ -255,6 +261,11 @@ pub struct Layout {
     /// The first calibration wrap, and where its content sits, for read
     /// cases built from the target's own frame.
     pub sample: Sample,
+    /// The whole output for empty content, part by part, when the framing
+    /// writes another frame for it than the layout with an empty body (a
+    /// self-closing element); see [`Layout::learn_empty`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub empty: Option<Vec<Part>>,
 }
 
 /// One calibration output and where its content slot is.
@@ -276,6 +287,14 @@ impl Layout {
         let _ = write!(out, "{{content:{}}}", self.encoding.name());
         render_parts(&mut out, &self.tail);
         out
+    }
+
+    /// The data-marking of a `datamark` body, for encoding and decoding.
+    pub fn marking(&self) -> Datamark<'_> {
+        Datamark {
+            mark: &self.datamark,
+            replaces: self.datamark_replaces,
+        }
     }
 
     /// Every part with its region, head then tail.

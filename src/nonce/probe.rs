@@ -168,7 +168,7 @@ fn replay(
         Err(e) => error(case, e.to_string(), started),
         Ok(framed) => {
             let mut findings = oracle::judge_wrap_in(&case, profile, layout, &request, &framed);
-            findings.extend(oracle::judge_replay(profile, &framed, closer));
+            findings.extend(oracle::judge_replay_in(profile, layout, &framed, closer));
             let evidence = Evidence {
                 framed: Some(framed),
                 ..Evidence::default()

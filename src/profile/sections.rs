@@ -255,9 +255,39 @@ pub struct BodySection {
     /// `datamark`: the marker put between words (default `^`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub datamark: Option<String>,
+    /// `datamark`: which characters the marker replaces (default `spaces`).
+    #[serde(default, skip_serializing_if = "DatamarkReplaces::is_spaces")]
+    pub datamark_replaces: DatamarkReplaces,
     /// What separates the body from the delimiters; unset means learned.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub padding: Option<String>,
+}
+
+/// Which characters of the content a datamark replaces.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DatamarkReplaces {
+    /// Every space (U+0020); line breaks and other whitespace stay.
+    #[default]
+    Spaces,
+    /// Every whitespace character, line breaks included, one marker each
+    /// (the Spotlighting paper's "replace whitespace with the marker").
+    Whitespace,
+}
+
+impl DatamarkReplaces {
+    /// True for the default, which profiles and reports leave unwritten.
+    pub fn is_spaces(&self) -> bool {
+        *self == DatamarkReplaces::Spaces
+    }
+
+    /// Whether the marker replaces `c`.
+    pub fn replaces(self, c: char) -> bool {
+        match self {
+            DatamarkReplaces::Spaces => c == ' ',
+            DatamarkReplaces::Whitespace => c.is_whitespace(),
+        }
+    }
 }
 
 /// The datamark used when a profile names the encoding but not the marker.

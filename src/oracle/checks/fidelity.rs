@@ -3,7 +3,7 @@
 
 use super::findings::{framed_excerpt, Findings};
 use crate::adapter::WrapRequest;
-use crate::encoding;
+use crate::encoding::{self, Datamark};
 use crate::grammar::ParsedOpener;
 use crate::oracle::regions::Regions;
 use crate::oracle::Check;
@@ -39,7 +39,7 @@ pub(super) fn check_body_fidelity(
     framed: &str,
     (body, body_at): (&str, usize),
     encoding: BodyEncoding,
-    mark: &str,
+    mark: Datamark<'_>,
 ) {
     if let Some(escape) = encoding::needless_escape(encoding, body) {
         findings.fidelity(

@@ -2,17 +2,19 @@
 //! [`Layout`]: the output fits the layout part by part, and the text outside
 //! the frame is only the framing's own constant text.
 
+use std::ops::Range;
+
 use super::findings::{framed_excerpt, Findings};
 use crate::adapter::WrapRequest;
-use crate::layout::{FieldContext, Layout, Match, PartKind};
+use crate::layout::{FieldContext, Layout, Match, Part, PartKind};
 use crate::oracle::Check;
 use crate::profile::{EmptyContent, TargetProfile};
 use crate::reader::Reader;
 
 /// What the layout checks concluded.
 pub(super) enum Shape {
-    /// The output is the declared empty output for empty content: nothing
-    /// else is judged.
+    /// The output is the declared empty output for empty content, or the
+    /// framing's own learned frame for it: nothing else is judged.
     Empty,
     /// Non-empty content produced no output at all: that one failure says
     /// everything, so nothing else is judged.
@@ -50,7 +52,16 @@ pub(super) fn check_layout(
             (false, false) => {}
         }
     }
-    let matched = layout.matches(framed);
+    if request.content.is_empty() {
+        if let Some(spans) = layout.matches_empty(framed) {
+            // The framing's own frame for empty content: only its header
+            // fields are left to judge.
+            let parts = layout.empty.iter().flatten();
+            check_header_fields(findings, parts.zip(&spans), framed);
+            return Shape::Empty;
+        }
+    }
+    let matched = fitting_match(layout, request, framed);
     if let Some(miss) = &matched.mismatch {
         findings.security_everywhere(
             Check::FrameShape,
@@ -73,16 +84,36 @@ pub(super) fn check_layout(
             framed_excerpt(framed, first.clone()),
         );
     }
-    check_header_fields(findings, layout, &matched, framed);
+    let spans = matched.head.iter().chain(matched.tail.iter());
+    check_header_fields(findings, layout.parts().zip(spans), framed);
     Shape::Matched(matched)
+}
+
+/// The output matched against the layout, or, when it does not fit, against
+/// the layout without the header lines of the fields the request leaves
+/// empty (a framing may write a `Subject:` line only for a subject). The
+/// variant lines up part for part with the layout.
+fn fitting_match(layout: &Layout, request: &WrapRequest, framed: &str) -> Match {
+    let matched = layout.matches(framed);
+    if matched.mismatch.is_none() {
+        return matched;
+    }
+    layout
+        .without_empty_lines(request)
+        .map(|variant| variant.matches(framed))
+        .filter(|m| m.mismatch.is_none())
+        .unwrap_or(matched)
 }
 
 /// A header field's value holds no line break, as each reader reads line
 /// breaks: a break there ends the field's line early and lets the rest of
 /// the value pass for another header line (a forged `From:`, a separator).
-fn check_header_fields(findings: &mut Findings, layout: &Layout, matched: &Match, framed: &str) {
-    let spans = matched.head.iter().chain(matched.tail.iter());
-    for (part, span) in layout.parts().zip(spans) {
+fn check_header_fields<'a>(
+    findings: &mut Findings,
+    parts: impl Iterator<Item = (&'a Part, &'a Range<usize>)>,
+    framed: &str,
+) {
+    for (part, span) in parts {
         let PartKind::Field {
             context: FieldContext::HeaderLine(line),
             ..

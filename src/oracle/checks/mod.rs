@@ -110,8 +110,8 @@ fn wrap_checks<'a>(
     let exact = &views.exact().regions;
     let body = body_of(profile, layout, matched.as_ref(), framed, exact);
     if case.expect == Expectation::Faithful {
-        let (encoding, mark) = layout.map_or((BodyEncoding::None, "^"), |l| {
-            (l.encoding, l.datamark.as_str())
+        let (encoding, mark) = layout.map_or((BodyEncoding::None, "^".into()), |l| {
+            (l.encoding, l.marking())
         });
         fidelity::check_body_fidelity(findings, request, framed, body, encoding, mark);
         fidelity::check_provenance_fidelity(findings, profile, request, framed, exact);
@@ -242,7 +242,7 @@ fn check_reader_returns(
     let expected = match (profile.reader.returns, layout) {
         (ReaderReturns::Body, _) | (ReaderReturns::Content, None) => framed_body.to_string(),
         (ReaderReturns::Content, Some(l)) => {
-            match encoding::decode(l.encoding, framed_body, &l.datamark) {
+            match encoding::decode(l.encoding, framed_body, l.marking()) {
                 Ok(decoded) => decoded,
                 // A lossy or undecodable body: nothing to compare with.
                 Err(_) => return,

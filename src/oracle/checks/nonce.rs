@@ -13,6 +13,7 @@
 
 use super::findings::{framed_excerpt, Findings};
 use crate::grammar::{token::NONCE, DelimiterKind, Grammar, LiveDelimiter, NonceSpec};
+use crate::layout::Layout;
 use crate::level::ReaderLevel;
 use crate::oracle::regions::OUTER;
 use crate::oracle::view::Views;
@@ -191,11 +192,24 @@ pub(super) fn check_confusables(
 /// delimiter inside the frame carries the frame's own nonce (the planted
 /// one is live because the value was reused).
 pub fn judge_replay(profile: &TargetProfile, framed: &str, planted: &str) -> Vec<Finding> {
+    judge_replay_in(profile, None, framed, planted)
+}
+
+/// [`judge_replay`] against a calibrated layout: the framing's own text
+/// outside the frame (a preamble naming the tag with this call's nonce) is
+/// not the frame's opener, so the real opener is not taken for a replay.
+pub fn judge_replay_in(
+    profile: &TargetProfile,
+    layout: Option<&Layout>,
+    framed: &str,
+    planted: &str,
+) -> Vec<Finding> {
     let mut findings = Findings::default();
     if profile.delimiters.nonce.is_none() {
         return findings.0;
     }
-    let views = Views::excluding(framed, profile, &[]);
+    let own = layout.map_or_else(Vec::new, |l| l.matches(framed).own_text(l, framed.len()));
+    let views = Views::excluding(framed, profile, &own);
     let (Some(open), close) = frame_pair(&views) else {
         return findings.0;
     };
