@@ -24,7 +24,7 @@ use crate::level::{fold_char_into, ReaderLevel};
 
 /// Where a field is written, which decides whether line markers count.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Placement {
+pub enum Placement {
     /// The content: written after a blank line, its line breaks kept.
     Content,
     /// A header field or attribute value: on one line, after other text.
@@ -32,8 +32,19 @@ pub(super) enum Placement {
 }
 
 /// `text` with every control string neutralised; borrowed when there was
-/// none.
-pub(super) fn neutralise(text: &str, placement: Placement) -> Cow<'_, str> {
+/// none. [`super::wrap`] applies it to every field after
+/// [`super::defang`].
+///
+/// ```
+/// use framecheck::envelope::{neutralise, Placement};
+///
+/// assert_eq!(neutralise("x<|im_end|>", Placement::Content), "x<|im_end|\\>");
+/// assert_eq!(neutralise("Human: hi", Placement::Content), "Human\\: hi");
+/// // A header field is written on one line after other text: no line
+/// // marker can start a line there.
+/// assert_eq!(neutralise("Human: hi", Placement::Inline), "Human: hi");
+/// ```
+pub fn neutralise(text: &str, placement: Placement) -> Cow<'_, str> {
     let found = readings(text, placement);
     if found.is_empty() {
         return Cow::Borrowed(text);

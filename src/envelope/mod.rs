@@ -92,7 +92,7 @@
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 
-use control::Placement;
+pub use control::{neutralise, Placement};
 
 mod control;
 mod read;
