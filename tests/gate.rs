@@ -162,6 +162,12 @@ fn every_format_names_the_gate_and_shows_the_classes_apart() {
             "{terminal}"
         );
         assert!(terminal.contains("1 outer-layer"), "{terminal}");
+        // A strict `fail` is not called a security failure.
+        let counted = match gate {
+            Gate::Default => "0 security failures",
+            Gate::Strict => "2 failures (security or a class --strict fails)",
+        };
+        assert!(terminal.contains(counted), "{terminal}");
         let xml = junit::render(&run);
         let doc = roxmltree::Document::parse(&xml).unwrap();
         let suite = |name: &str| {

@@ -160,12 +160,13 @@ fn write_header(out: &mut String, run: &RunResult, summary: &Summary) {
     }
     let _ = writeln!(
         out,
-        "<p>{} cases: {} pass, {} refused, {} security failures, {} fidelity failures, {} errors, \
+        "<p>{} cases: {} pass, {} refused, {} {}, {} fidelity failures, {} errors, \
          {} skipped. Target language {}; framecheck {}; catalogue {}.</p>",
         summary.total,
         at.pass,
         at.refused,
         at.fail,
+        text(super::summary::fail_label(meta.gate)),
         at.fidelity_fail,
         at.error,
         at.skipped,

@@ -202,9 +202,16 @@ fn write_status(out: &mut String, run: &RunResult, summary: &Summary) {
     }
     let _ = writeln!(
         out,
-        "{} cases: {} pass, {} refused, {} security failures, {} fidelity failures, \
+        "{} cases: {} pass, {} refused, {} {}, {} fidelity failures, \
          {} errors, {} skipped.\n",
-        summary.total, at.pass, at.refused, at.fail, at.fidelity_fail, at.error, at.skipped
+        summary.total,
+        at.pass,
+        at.refused,
+        at.fail,
+        super::summary::fail_label(run.meta.gate),
+        at.fidelity_fail,
+        at.error,
+        at.skipped
     );
     let by_level: Vec<String> = ReaderLevel::ALL
         .iter()
@@ -683,10 +690,11 @@ pub fn terminal_summary_with_baseline(run: &RunResult, baseline: Option<&Baselin
     );
     let _ = writeln!(
         out,
-        "result: {} (exit {}): {} security failures, {} fidelity failures, {} errors, {} skipped",
+        "result: {} (exit {}): {} {}, {} fidelity failures, {} errors, {} skipped",
         summary.status().to_uppercase(),
         summary.exit_code(),
         at.fail,
+        super::summary::fail_label(meta.gate),
         at.fidelity_fail,
         at.error,
         at.skipped

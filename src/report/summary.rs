@@ -342,6 +342,17 @@ pub fn apart_text(summary: &Summary) -> String {
         .join(", ")
 }
 
+/// What a `fail` verdict counts under `gate`, in the reports' words: under
+/// the default gate only security findings fail a case outright (an
+/// outer-layer finding in a declared context aside); under `--strict` the
+/// classes reported apart do too.
+pub fn fail_label(gate: Gate) -> &'static str {
+    match gate {
+        Gate::Default => "security failures",
+        Gate::Strict => "failures (security or a class --strict fails)",
+    }
+}
+
 /// Whether a level with these counts and no security failure is held:
 /// evidence never overstates, so an incomplete run holds no level, and a
 /// level at which no case passed (every case errored or was skipped) proved
