@@ -20,11 +20,13 @@
 //! - [`envelope`]: the reference envelope, the built-in target.
 //! - [`profile`]: target profiles: delimiters, syntax, capabilities.
 //! - [`catalogue`]: loading, validating and instantiating attack cases.
+//! - [`chat_template`]: chat-template control strings and the context a frame sits in.
 //! - [`adapter`]: the [`adapter::Framing`] trait, in-process and subprocess.
 //! - [`encoding`]: body encodings (JSON string, entities, base64, data-marking).
 //! - [`layout`]: the frame layout learned by calibration, and `init`.
 //! - [`nonce`]: is a framing's per-call variable part unpredictable?
 //! - [`oracle`]: structural checks and findings.
+//! - [`gate`]: which findings fail a case (`--strict`), in one place.
 //! - [`runner`]: cases through an adapter into the oracle.
 //! - [`report`]: JSON, Markdown, JUnit XML and SARIF, and baseline diffs.
 //! - [`fuzzing`]: the fuzz target bodies, shared by `fuzz/` and the corpus replay test.
@@ -32,9 +34,11 @@
 
 pub mod adapter;
 pub mod catalogue;
+pub mod chat_template;
 pub mod encoding;
 pub mod envelope;
 pub mod fuzzing;
+pub mod gate;
 pub mod grammar;
 pub mod layout;
 pub mod level;

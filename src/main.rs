@@ -20,6 +20,7 @@ use framecheck::adapter::reference::Reference;
 use framecheck::adapter::subprocess::{self, helpers, SubprocessFraming};
 use framecheck::adapter::Framing;
 use framecheck::catalogue::{self, Catalogue};
+use framecheck::gate::Gate;
 use framecheck::level::ReaderLevel;
 use framecheck::manifest::Manifest;
 use framecheck::profile::{AdapterSpec, LoadedProfile, TargetProfile};
@@ -160,6 +161,10 @@ struct RunArgs {
     /// Wraps of one input sampled for `nonce.unpredictable` (nonce profiles).
     #[arg(long, default_value_t = framecheck::nonce::DEFAULT_SAMPLES)]
     nonce_samples: usize,
+    /// Fail cases on the classes reported apart too (confusable markers,
+    /// chat-template control strings); recorded in every report.
+    #[arg(long)]
+    strict: bool,
     /// Report formats to write (default: all of them).
     #[arg(long = "format", value_enum)]
     formats: Vec<Format>,
@@ -341,6 +346,11 @@ fn interrupt_flag() -> Result<Arc<AtomicBool>> {
 }
 
 fn run(args: RunArgs) -> Result<u8> {
+    let gate = if args.strict {
+        Gate::Strict
+    } else {
+        Gate::Default
+    };
     let interrupted = interrupt_flag()?;
     let (catalogue, catalogue_error) = load_catalogue(args.select.catalogue.as_deref());
     let loaded = load_target(&args.select.target)?;
@@ -353,13 +363,14 @@ fn run(args: RunArgs) -> Result<u8> {
         Some(path) => {
             let old = baseline::load(path)?;
             baseline::check_compatible(&old, &loaded.profile.name, args.level, &args.select.only)
+                .and_then(|()| baseline::check_gate(&old, gate))
                 .with_context(|| {
-                format!(
-                    "baseline {} cannot gate this run; write a new one with this target, \
-                     level and --only",
-                    path.display()
-                )
-            })?;
+                    format!(
+                        "baseline {} cannot gate this run; write a new one with this target, \
+                         level, gate and --only",
+                        path.display()
+                    )
+                })?;
             Some(old)
         }
         None => None,
@@ -378,6 +389,7 @@ fn run(args: RunArgs) -> Result<u8> {
         filters: args.select.only.clone(),
         harness_error: catalogue_error,
         nonce_samples: args.nonce_samples,
+        gate,
     };
     let mut result = runner::run(
         &cases,
@@ -674,6 +686,7 @@ fn verify(path: &Path) -> Result<u8> {
         catalogue_hash: catalogue.hash.clone(),
         filters: recorded.meta.filters.clone(),
         harness_error: catalogue_error,
+        gate: recorded.meta.gate,
         ..RunOptions::default()
     };
     let mut rerun = runner::run(

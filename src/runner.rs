@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::adapter::{Framing, TargetError};
 use crate::catalogue::{ConcreteCase, Input, Operation, Piece, RefusalPolicy};
+use crate::gate::Gate;
 use crate::layout::{self, Layout};
 use crate::level::ReaderLevel;
 use crate::oracle::{self, Calibration, CheckClass, Finding};
@@ -112,8 +113,15 @@ pub struct CaseResult {
 }
 
 impl CaseResult {
-    /// The verdict at `level`, computed from the outcome and its findings.
+    /// The verdict at `level` under the default gate: [`CaseResult::verdict`]
+    /// with [`Gate::Default`]. Reports use the run's own gate (`meta.gate`).
     pub fn verdict_at(&self, level: ReaderLevel) -> Verdict {
+        self.verdict(level, Gate::Default)
+    }
+
+    /// The verdict at `level` under `gate`, computed from the outcome and
+    /// its findings; which findings fail is the gate's decision alone.
+    pub fn verdict(&self, level: ReaderLevel, gate: Gate) -> Verdict {
         match &self.outcome {
             Outcome::Skipped { .. } => Verdict::Skipped,
             Outcome::Error { .. } => Verdict::Error,
@@ -125,10 +133,10 @@ impl CaseResult {
                 }
             }
             Outcome::Judged { findings } => {
-                let security = findings
+                let failing = findings
                     .iter()
-                    .any(|f| f.class == CheckClass::Security && f.levels.contains(&level));
-                if security {
+                    .any(|f| gate.fails(f) && f.levels.contains(&level));
+                if failing {
                     Verdict::Fail
                 } else if findings.iter().any(|f| f.class == CheckClass::Fidelity) {
                     Verdict::FidelityFail
@@ -162,6 +170,9 @@ pub struct RunMeta {
     pub target: TargetProfile,
     /// The level the run's pass/fail was decided at.
     pub level: ReaderLevel,
+    /// The gate the run's pass/fail was decided under (`--strict`).
+    #[serde(default)]
+    pub gate: Gate,
     /// Start time, seconds since the Unix epoch.
     pub started_unix: u64,
     /// Wall time of the whole run, in milliseconds.
@@ -235,6 +246,8 @@ pub struct RunOptions {
     pub harness_error: Option<String>,
     /// Wraps of one input for `nonce.unpredictable` (nonce profiles only).
     pub nonce_samples: usize,
+    /// Which findings fail a case (`--strict`), recorded in the report.
+    pub gate: Gate,
 }
 
 impl Default for RunOptions {
@@ -245,6 +258,7 @@ impl Default for RunOptions {
             filters: Vec::new(),
             harness_error: None,
             nonce_samples: crate::nonce::DEFAULT_SAMPLES,
+            gate: Gate::Default,
         }
     }
 }
@@ -322,6 +336,7 @@ pub fn run(
             catalogue_hash: options.catalogue_hash.clone(),
             target: profile.clone(),
             level: options.level,
+            gate: options.gate,
             started_unix,
             duration_ms: started.elapsed().as_millis().min(u64::MAX as u128) as u64,
             filters: options.filters.clone(),

@@ -47,6 +47,7 @@ fn bracket_profile() -> TargetProfile {
         capabilities: vec![Capability::Wrap],
         source: None,
         packages: Vec::new(),
+        chat_template: Default::default(),
     }
 }
 
@@ -83,6 +84,7 @@ fn go_profile() -> TargetProfile {
         capabilities: vec![Capability::Wrap, Capability::Attributes],
         source: None,
         packages: Vec::new(),
+        chat_template: Default::default(),
     }
 }
 
@@ -814,6 +816,12 @@ fn attack_cases_use_a_delimiter_or_a_line_break() {
             || text.contains([
                 '\n', '\r', '\u{2028}', '\u{85}', '"', '\'', '>', '&', '\u{b}',
             ])
+            // A chat-template control string, in any spelling a reader folds.
+            || framecheck::chat_template::CONTROL_STRINGS.iter().any(|c| {
+                let unicode = framecheck::level::ReaderLevel::Unicode;
+                framecheck::level::fold_str(&text, unicode)
+                    .contains(&framecheck::level::fold_str(c.text, unicode))
+            })
             || wrap.provenance.as_deref() == Some("")
             || wrap
                 .attributes

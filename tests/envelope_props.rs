@@ -12,7 +12,7 @@
 use std::collections::BTreeMap;
 use std::ops::Range;
 
-use framecheck::envelope::{self, defang, token_readings, Envelope, DEFANGED, TOKEN};
+use framecheck::envelope::{self, defang, token_readings, Envelope, Placement, DEFANGED, TOKEN};
 use framecheck::level::{fold_char, fold_str, ReaderLevel};
 use proptest::prelude::*;
 use proptest::sample::select;
@@ -68,13 +68,6 @@ fn is_line_break(c: char) -> bool {
         c,
         '\n' | '\u{0B}' | '\u{0C}' | '\r' | '\u{85}' | '\u{2028}' | '\u{2029}'
     )
-}
-
-fn model_provenance(provenance: &str) -> String {
-    model_defang(provenance)
-        .chars()
-        .map(|c| if is_line_break(c) { ' ' } else { c })
-        .collect()
 }
 
 fn reads_as_token(text: &str) -> bool {
@@ -386,15 +379,23 @@ proptest! {
         let framed = envelope::wrap(&about, &content).unwrap();
         let frame = envelope::read(&framed)
             .unwrap_or_else(|e| panic!("{e}: {framed:?}"));
-        prop_assert_eq!(frame.body, model_defang(&content));
-        prop_assert_eq!(frame.kind, model_defang(&about.kind));
+        // Chat-template control strings are neutralised after defanging
+        // (their own properties: tests/envelope_control_props.rs).
+        let inline = |t: &str| envelope::neutralise(&model_defang(t), Placement::Inline).into_owned();
+        let body = envelope::neutralise(&model_defang(&content), Placement::Content).into_owned();
+        prop_assert_eq!(frame.body, body);
+        prop_assert_eq!(frame.kind, inline(&about.kind));
         let expected: BTreeMap<String, String> = about
             .attributes
             .iter()
-            .map(|(k, v)| (k.clone(), model_defang(v)))
+            .map(|(k, v)| (k.clone(), inline(v)))
             .collect();
         prop_assert_eq!(frame.attributes, expected);
-        prop_assert_eq!(frame.provenance, model_provenance(&about.provenance));
+        let provenance: String = inline(&about.provenance)
+            .chars()
+            .map(|c| if is_line_break(c) { ' ' } else { c })
+            .collect();
+        prop_assert_eq!(frame.provenance, provenance);
     }
 
     /// 2. A framed text holds exactly one opening and one closing delimiter

@@ -21,6 +21,7 @@ fn census(levels: &[ReaderLevel]) -> Finding {
         levels: levels.to_vec(),
         message: "a live delimiter".into(),
         excerpt: None,
+        in_context: false,
     }
 }
 
@@ -40,6 +41,7 @@ fn run_of(results: Vec<CaseResult>) -> RunResult {
             catalogue_hash: "h".into(),
             target: TargetProfile::reference(),
             level: Unicode,
+            gate: Default::default(),
             started_unix: 0,
             duration_ms: 0,
             filters: vec![],

@@ -160,10 +160,18 @@ fn judge_all(
     out
 }
 
+/// The cases with a finding that fails the default gate: outer-layer
+/// findings (chat-template control strings these framings do not claim to
+/// neutralise) are reported, not failing.
 fn failing(results: &BTreeMap<String, Vec<Finding>>) -> Vec<&str> {
     results
         .iter()
-        .filter(|(_, f)| !f.is_empty())
+        .filter(|(_, f)| {
+            f.iter().any(|f| {
+                framecheck::gate::Gate::Default.fails(f)
+                    || f.class == framecheck::oracle::CheckClass::Fidelity
+            })
+        })
         .map(|(id, _)| id.as_str())
         .collect()
 }

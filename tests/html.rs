@@ -81,6 +81,7 @@ fn breakout() -> CaseResult {
                     start,
                     start + SPAN.len(),
                 )),
+                in_context: false,
             }],
         },
         evidence: Evidence {
@@ -114,6 +115,7 @@ fn hostile_run(name: &str) -> RunResult {
             catalogue_hash: HOSTILE.to_string(),
             target,
             level: ReaderLevel::Unicode,
+            gate: Default::default(),
             started_unix: 0,
             duration_ms: 1,
             filters: vec![HOSTILE.to_string()],

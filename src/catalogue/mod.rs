@@ -79,7 +79,7 @@ pub use site::{AttackSite, DelimiterRole};
 pub use variant::VariantFamily;
 
 /// The catalogue files compiled into the library, in file-name order.
-const BUILTIN_FILES: [(&str, &str); 10] = [
+const BUILTIN_FILES: [(&str, &str); 11] = [
     (
         "attribute-injection.yaml",
         include_str!("../../attacks/attribute-injection.yaml"),
@@ -89,6 +89,10 @@ const BUILTIN_FILES: [(&str, &str); 10] = [
     (
         "case-variant.yaml",
         include_str!("../../attacks/case-variant.yaml"),
+    ),
+    (
+        "chat-template.yaml",
+        include_str!("../../attacks/chat-template.yaml"),
     ),
     ("forgery.yaml", include_str!("../../attacks/forgery.yaml")),
     (

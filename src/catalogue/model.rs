@@ -30,6 +30,9 @@ pub enum Category {
     Unicode,
     /// CRLF, lone CR, U+2028 and blank-line tricks.
     WhitespaceAndHeader,
+    /// Chat-template control strings and turn markers: breakouts from the
+    /// message the frame sits in (outer-layer class).
+    ChatTemplate,
     /// Texts fed to the reader: forged, truncated, concatenated, prefix-only.
     Reader,
     /// Fidelity: ordinary content must pass through unchanged.
@@ -38,7 +41,7 @@ pub enum Category {
 
 impl Category {
     /// Every category, in report order.
-    pub const ALL: [Category; 10] = [
+    pub const ALL: [Category; 11] = [
         Category::Breakout,
         Category::Forgery,
         Category::CaseVariant,
@@ -47,6 +50,7 @@ impl Category {
         Category::ProvenanceInjection,
         Category::Unicode,
         Category::WhitespaceAndHeader,
+        Category::ChatTemplate,
         Category::Reader,
         Category::Benign,
     ];
@@ -62,6 +66,7 @@ impl Category {
             Category::ProvenanceInjection => "provenance-injection",
             Category::Unicode => "unicode",
             Category::WhitespaceAndHeader => "whitespace-and-header",
+            Category::ChatTemplate => "chat-template",
             Category::Reader => "reader",
             Category::Benign => "benign",
         }

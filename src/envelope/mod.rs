@@ -50,6 +50,12 @@
 //! frame. [`DEFANGED`] swaps the hyphen for an underscore: it stays legible,
 //! reads as the token at no level, and makes [`defang`] idempotent.
 //!
+//! **Chat-template control strings are neutralised too.** The frame sits
+//! in a chat message; `<|im_end|>`, `[/INST]` or a `Human:` line in any
+//! field would end that message. Each is rewritten with a backslash before
+//! its last character (`<|im_end|\>`), after defanging and before escaping;
+//! the strings are those of [`crate::chat_template`].
+//!
 //! **Attribute values are defanged, then escaped.** Escaping (`&amp;`,
 //! `&quot;`, `&lt;`, `&gt;` and numeric references for every line break)
 //! keeps a value from ending its attribute, its tag or its line. Defanging
@@ -86,6 +92,9 @@
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 
+pub use control::{neutralise, Placement};
+
+mod control;
 mod read;
 mod scan;
 
@@ -185,7 +194,8 @@ pub enum EnvelopeError {
 /// ```
 pub fn wrap(envelope: &Envelope, content: &str) -> Result<String, EnvelopeError> {
     check_attribute_keys(&envelope.attributes)?;
-    let content = defang(content);
+    let defanged = defang(content);
+    let content = control::neutralise(&defanged, Placement::Content);
     let mut out = String::with_capacity(
         content.len() + envelope.provenance.len() + 2 * TOKEN.len() + NOTICE.len() + 64,
     );
@@ -197,7 +207,7 @@ pub fn wrap(envelope: &Envelope, content: &str) -> Result<String, EnvelopeError>
     }
     out.push_str(">\n");
     out.push_str(PROVENANCE_LABEL);
-    out.extend(defang(&envelope.provenance).chars().map(
+    out.extend(neutral(&envelope.provenance).chars().map(
         |c| {
             if is_line_break(c) {
                 ' '
@@ -246,6 +256,12 @@ pub fn defang(text: &str) -> Cow<'_, str> {
     }
     out.push_str(&text[copied..]);
     Cow::Owned(out)
+}
+
+/// A header field or attribute value, defanged and with its chat-template
+/// control strings neutralised (see `control`).
+fn neutral(text: &str) -> String {
+    control::neutralise(&defang(text), Placement::Inline).into_owned()
 }
 
 /// True for the characters [`wrap`] treats as line breaks: LF, VT, FF, CR,
@@ -306,7 +322,7 @@ fn push_attribute(out: &mut String, key: &str, value: &str) {
     out.push(' ');
     out.push_str(key);
     out.push_str("=\"");
-    for c in defang(value).chars() {
+    for c in neutral(value).chars() {
         match REFERENCES.iter().find(|(escaped, _)| *escaped == c) {
             Some((_, reference)) => out.push_str(reference),
             None => out.push(c),

@@ -279,6 +279,7 @@ fn everywhere(check: Check, message: String, excerpt: Option<Excerpt>) -> Findin
         levels: ReaderLevel::ALL.to_vec(),
         message,
         excerpt,
+        in_context: false,
     }
 }
 

@@ -97,6 +97,10 @@ pub enum Check {
     /// another value, is left live (class [`CheckClass::Confusable`]).
     #[serde(rename = "nonce.confusable")]
     NonceConfusable,
+    /// No chat-template control string or turn marker from the input is
+    /// readable in the framed output (class [`CheckClass::OuterLayer`]).
+    #[serde(rename = "template.control")]
+    TemplateControl,
 }
 
 impl Check {
@@ -116,6 +120,7 @@ impl Check {
             Check::NonceMatched => "nonce.matched",
             Check::NonceReplay => "nonce.replay",
             Check::NonceConfusable => "nonce.confusable",
+            Check::TemplateControl => "template.control",
         }
     }
 
@@ -135,6 +140,7 @@ impl Check {
             Check::NonceMatched => "Write the same nonce value in the opener and the closer, and have the reader reject a frame whose values differ or are missing.",
             Check::NonceReplay => "Draw a fresh nonce for every call: a value reused across calls lets content carry a closer copied from an earlier frame.",
             Check::NonceConfusable => "Defence in depth: also neutralise markers spelled like yours without the nonce or with another value; a model may read them as boundaries.",
+            Check::TemplateControl => "Neutralise chat-template control strings and turn markers (<|im_end|>, <|eot_id|>, [/INST], </s>, <end_of_turn>, \\n\\nHuman:, ### Instruction:) in every field at the Unicode level, and encode with special tokens disabled.",
         }
     }
 }
@@ -158,6 +164,37 @@ pub enum CheckClass {
     /// on it, but a model may; reported apart from security and fidelity,
     /// and failing only a strict gate.
     Confusable,
+    /// A chat-template control string or turn marker from the input is
+    /// readable in the framed output: it breaks out of the message the frame
+    /// sits in, not only out of the frame. Reported apart; failing under
+    /// `--strict`, or where the profile's declared context makes it a real
+    /// control ([`Finding::in_context`], see [`crate::gate`]).
+    OuterLayer,
+}
+
+impl CheckClass {
+    /// Every class, in report order: failing classes first, then the
+    /// classes reported apart.
+    pub const ALL: [CheckClass; 4] = [
+        CheckClass::Security,
+        CheckClass::Fidelity,
+        CheckClass::Confusable,
+        CheckClass::OuterLayer,
+    ];
+
+    /// The classes reported apart from security and fidelity: they fail a
+    /// case only under `--strict` or a declared context ([`crate::gate`]).
+    pub const APART: [CheckClass; 2] = [CheckClass::Confusable, CheckClass::OuterLayer];
+
+    /// The stable name, as serialized.
+    pub fn name(self) -> &'static str {
+        match self {
+            CheckClass::Security => "security",
+            CheckClass::Fidelity => "fidelity",
+            CheckClass::Confusable => "confusable",
+            CheckClass::OuterLayer => "outer-layer",
+        }
+    }
 }
 
 /// A span of a text the finding points at, with some context around it.
@@ -190,7 +227,7 @@ pub enum ExcerptSource {
 pub struct Finding {
     /// Which check failed.
     pub check: Check,
-    /// Security or fidelity.
+    /// Security, fidelity, or a class reported apart.
     pub class: CheckClass,
     /// The reader levels at which it fails (empty for fidelity findings,
     /// which do not depend on a level).
@@ -199,6 +236,11 @@ pub struct Finding {
     pub message: String,
     /// Where, when the failure has a location.
     pub excerpt: Option<Excerpt>,
+    /// For an outer-layer finding: the profile's declared context (its
+    /// `chat_template:`) reads this string as a real control, so it fails
+    /// the default gate too ([`crate::gate::Gate::fails`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub in_context: bool,
 }
 
 impl Excerpt {

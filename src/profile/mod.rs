@@ -24,6 +24,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use crate::chat_template::TemplateContext;
 use crate::grammar::{self, Grammar, GrammarError, NonceSpec, TokenPattern, Vocabulary};
 
 mod sections;
@@ -77,6 +78,10 @@ pub struct TargetProfile {
     /// report's manifest.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub packages: Vec<PackageRef>,
+    /// The chat-template context the framed text is embedded in; decides
+    /// whether outer-layer findings fail the default gate.
+    #[serde(default, skip_serializing_if = "TemplateContext::is_unset")]
+    pub chat_template: TemplateContext,
 }
 
 /// A place in the user's repository: `source: { path: src/frame.py, line: 12 }`.
@@ -404,6 +409,7 @@ impl TargetProfile {
             ],
             source: None,
             packages: Vec::new(),
+            chat_template: TemplateContext::default(),
         }
     }
 

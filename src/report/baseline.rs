@@ -28,6 +28,7 @@ use serde::{Deserialize, Serialize};
 
 use super::summary::{Summary, EXIT_CONFORMANCE_FAILURE, EXIT_HARNESS_ERROR, EXIT_OK};
 use crate::catalogue::Category;
+use crate::gate::Gate;
 use crate::level::ReaderLevel;
 use crate::runner::{CaseResult, RunResult, Verdict};
 
@@ -81,6 +82,14 @@ pub enum Mismatch {
         /// This run's filters.
         run: Vec<String>,
     },
+    /// Another gate (`--strict` or not).
+    #[error("the baseline was decided under the {baseline} gate, this run under the {run} gate")]
+    Gate {
+        /// The baseline's gate.
+        baseline: Gate,
+        /// This run's gate.
+        run: Gate,
+    },
 }
 
 /// Checks that `baseline` can gate a run of `target` at `level` with
@@ -121,6 +130,21 @@ pub fn check_compatible(
         });
     }
     Ok(())
+}
+
+/// Checks that `baseline` was decided under `gate`: a strict baseline
+/// holds failures a default run does not have, and the other way round, so
+/// comparing across gates would report fixes and regressions that are only
+/// the gate's.
+pub fn check_gate(baseline: &RunResult, gate: Gate) -> Result<(), Mismatch> {
+    if baseline.meta.gate == gate {
+        Ok(())
+    } else {
+        Err(Mismatch::Gate {
+            baseline: baseline.meta.gate,
+            run: gate,
+        })
+    }
 }
 
 /// The exit code of a run gated by a baseline: a harness error (the run did
@@ -226,10 +250,10 @@ pub fn diff(old: &RunResult, new: &RunResult, level: ReaderLevel) -> BaselineDif
         aliased: Vec::new(),
     };
     for result in &new.results {
-        let new_verdict = result.verdict_at(level);
+        let new_verdict = result.verdict(level, new.meta.gate);
         let old_verdict = old_by_id
             .get(result.case.id.as_str())
-            .map(|r| r.verdict_at(level));
+            .map(|r| r.verdict(level, old.meta.gate));
         let entry = DiffEntry {
             id: result.case.id.clone(),
             category: result.case.category,
@@ -254,7 +278,7 @@ pub fn diff(old: &RunResult, new: &RunResult, level: ReaderLevel) -> BaselineDif
                 id: result.case.id.clone(),
                 category: result.case.category,
                 title: result.case.title.clone(),
-                old: Some(result.verdict_at(level)),
+                old: Some(result.verdict(level, old.meta.gate)),
                 new: None,
             });
         }

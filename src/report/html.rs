@@ -29,8 +29,9 @@ use super::page::{self, anchor, shown, shown_block, text};
 use super::summary::Summary;
 use crate::adapter::WrapRequest;
 use crate::catalogue::{Category, Input};
+use crate::gate::Gate;
 use crate::level::ReaderLevel;
-use crate::oracle::{Check, ExcerptSource, Finding};
+use crate::oracle::{Check, CheckClass, ExcerptSource, Finding};
 use crate::runner::{CaseResult, Outcome, RunResult, Verdict};
 
 /// Longest run-supplied text shown in one evidence block, in bytes; the JSON
@@ -72,9 +73,19 @@ pub fn weakness_lead(run: &RunResult) -> Lead {
         .map(|w| LeadItem {
             headline: format!("{}: {}", w.id, w.statement),
             detail: format!(
-                "{} case{}; fails at {}; minimal case {}",
+                "{} case{}; {}{} at {}; minimal case {}",
                 w.count,
                 if w.count == 1 { "" } else { "s" },
+                if CheckClass::APART.contains(&w.class) {
+                    format!("{}, ", w.class.name())
+                } else {
+                    String::new()
+                },
+                if w.fails {
+                    "fails"
+                } else {
+                    "reported, not failing,"
+                },
                 super::weakness::levels_text(&w),
                 w.representative
             ),
@@ -135,18 +146,27 @@ fn write_header(out: &mut String, run: &RunResult, summary: &Summary) {
     let _ = writeln!(
         out,
         "<p id=\"status\"><span class=\"badge {class}\">{status}</span> exit {} at level \
-         <b class=\"mono\">{}</b>. Highest level held: <b class=\"mono\" id=\"held\">{held}</b>.</p>",
+         <b class=\"mono\">{}</b>, <b class=\"mono\">{}</b> gate. Highest level held: <b class=\"mono\" id=\"held\">{held}</b>.</p>",
         summary.exit_code(),
-        meta.level.name()
+        meta.level.name(),
+        meta.gate.name()
     );
+    if !summary.apart.is_empty() {
+        let _ = writeln!(
+            out,
+            "<p id=\"apart\">Reported apart from security and fidelity (cases): {}.</p>",
+            text(&super::summary::apart_text(summary))
+        );
+    }
     let _ = writeln!(
         out,
-        "<p>{} cases: {} pass, {} refused, {} security failures, {} fidelity failures, {} errors, \
+        "<p>{} cases: {} pass, {} refused, {} {}, {} fidelity failures, {} errors, \
          {} skipped. Target language {}; framecheck {}; catalogue {}.</p>",
         summary.total,
         at.pass,
         at.refused,
         at.fail,
+        text(super::summary::fail_label(meta.gate)),
         at.fidelity_fail,
         at.error,
         at.skipped,
@@ -227,7 +247,7 @@ fn write_heatmap(out: &mut String, run: &RunResult) {
         let row = cells.entry(result.case.category).or_default();
         row.0 += 1;
         for (i, &level) in ReaderLevel::ALL.iter().enumerate() {
-            row.1[i] += usize::from(result.verdict_at(level) == Verdict::Fail);
+            row.1[i] += usize::from(result.verdict(level, run.meta.gate) == Verdict::Fail);
         }
     }
     out.push_str("<h2>Security failures by category and reader level</h2>\n<table id=\"heatmap\">\n<tr><th>category</th><th>cases</th>");
@@ -271,7 +291,9 @@ fn write_filters(out: &mut String, run: &RunResult) {
     let mut categories: BTreeMap<Category, usize> = BTreeMap::new();
     let mut checks: BTreeMap<Check, usize> = BTreeMap::new();
     for result in &run.results {
-        *verdicts.entry(result.verdict_at(level)).or_default() += 1;
+        *verdicts
+            .entry(result.verdict(level, run.meta.gate))
+            .or_default() += 1;
         *categories.entry(result.case.category).or_default() += 1;
         for check in case_checks(result, level) {
             *checks.entry(check).or_default() += 1;
@@ -327,10 +349,15 @@ fn write_cases(out: &mut String, run: &RunResult) {
     let level = run.meta.level;
     let mut ordered: Vec<&CaseResult> = run.results.iter().collect();
     // Category order, then failures before passes; stable within.
-    ordered.sort_by_key(|r| (r.case.category, verdict_rank(r.verdict_at(level))));
+    ordered.sort_by_key(|r| {
+        (
+            r.case.category,
+            verdict_rank(r.verdict(level, run.meta.gate)),
+        )
+    });
     out.push_str("<div id=\"cases\">\n");
     for result in ordered {
-        write_case(out, result, level);
+        write_case(out, result, level, run.meta.gate);
     }
     out.push_str("</div>\n");
 }
@@ -346,9 +373,9 @@ fn verdict_rank(verdict: Verdict) -> u8 {
     }
 }
 
-fn write_case(out: &mut String, result: &CaseResult, level: ReaderLevel) {
+fn write_case(out: &mut String, result: &CaseResult, level: ReaderLevel, gate: Gate) {
     let case = &result.case;
-    let verdict = result.verdict_at(level);
+    let verdict = result.verdict(level, gate);
     let checks: Vec<&str> = case_checks(result, level)
         .iter()
         .map(|c| c.name())
@@ -364,17 +391,17 @@ fn write_case(out: &mut String, result: &CaseResult, level: ReaderLevel) {
         shown(&case.id),
         shown(&case.title)
     );
-    write_case_facts(out, result);
+    write_case_facts(out, result, gate);
     write_outcome(out, result, level);
     write_evidence(out, result, level);
     out.push_str("</div>\n</details>\n");
 }
 
-fn write_case_facts(out: &mut String, result: &CaseResult) {
+fn write_case_facts(out: &mut String, result: &CaseResult, gate: Gate) {
     let case = &result.case;
     out.push_str("<p>");
     for level in ReaderLevel::ALL {
-        let verdict = result.verdict_at(level).name();
+        let verdict = result.verdict(level, gate).name();
         let _ = write!(
             out,
             "{} <span class=\"badge v-{verdict}\">{verdict}</span> ",
@@ -452,8 +479,9 @@ fn write_finding(out: &mut String, result: &CaseResult, finding: &Finding) {
     };
     let _ = write!(
         out,
-        "<li><code>{}</code> fails at {levels}: {}",
+        "<li><code>{}</code>{} fails at {levels}: {}",
         finding.check.name(),
+        text(&super::markdown::class_note(finding)),
         shown(&finding.message)
     );
     if let Some(excerpt) = &finding.excerpt {

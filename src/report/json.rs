@@ -27,17 +27,19 @@ use super::baseline::BaselineDiff;
 use super::summary::Summary;
 use super::weakness::Weakness;
 use crate::catalogue::ConcreteCase;
+use crate::gate::Gate;
 use crate::level::ReaderLevel;
 use crate::manifest::Manifest;
 use crate::profile::TargetProfile;
 use crate::runner::{CaseResult, Evidence, LayoutReport, Outcome, RunMeta, RunResult, Verdict};
 
 /// The schema name and version written into every report.
-pub const SCHEMA: &str = "framecheck-report/1.1";
+pub const SCHEMA: &str = "framecheck-report/1.2";
 
 /// The schema name and major version a reader accepts: any report whose
 /// schema has this name and major version. Minor additions (new optional
-/// fields: `weaknesses` and `manifest` in 1.1) do not change it.
+/// fields: `weaknesses` and `manifest` in 1.1, `gate` and the outer-layer
+/// class in 1.2) do not change it.
 pub const SCHEMA_MAJOR: &str = "framecheck-report/1";
 
 /// Why a JSON report could not be read back.
@@ -168,6 +170,7 @@ struct ReportOut<'a> {
     catalogue_hash: &'a str,
     target: &'a TargetProfile,
     level: ReaderLevel,
+    gate: Gate,
     started_unix: u64,
     duration_ms: u64,
     filters: &'a [String],
@@ -194,6 +197,9 @@ struct ReportIn {
     catalogue_hash: String,
     target: TargetProfile,
     level: ReaderLevel,
+    /// Absent before 1.2: those runs were decided under the default gate.
+    #[serde(default)]
+    gate: Gate,
     started_unix: u64,
     duration_ms: u64,
     #[serde(default)]
@@ -213,7 +219,7 @@ struct SchemaOnly {
     schema: String,
 }
 
-fn case_out(result: &CaseResult) -> CaseOut<'_> {
+fn case_out(result: &CaseResult, gate: Gate) -> CaseOut<'_> {
     let mut record = BTreeMap::new();
     let evidence = &result.evidence;
     let reader = evidence.read_body.as_ref().map(|answer| match answer {
@@ -226,7 +232,7 @@ fn case_out(result: &CaseResult) -> CaseOut<'_> {
         id: &result.case.id,
         verdicts: ReaderLevel::ALL
             .iter()
-            .map(|&l| (l, result.verdict_at(l)))
+            .map(|&l| (l, result.verdict(l, gate)))
             .collect(),
         case: &result.case,
         outcome: &result.outcome,
@@ -255,6 +261,7 @@ pub fn render_with_baseline(run: &RunResult, baseline: Option<&BaselineDiff>) ->
         catalogue_hash: &meta.catalogue_hash,
         target: &meta.target,
         level: meta.level,
+        gate: meta.gate,
         started_unix: meta.started_unix,
         duration_ms: meta.duration_ms,
         filters: &meta.filters,
@@ -269,7 +276,7 @@ pub fn render_with_baseline(run: &RunResult, baseline: Option<&BaselineDiff>) ->
         summary,
         weaknesses: super::weakness::weaknesses(run),
         baseline,
-        results: run.results.iter().map(case_out).collect(),
+        results: run.results.iter().map(|r| case_out(r, meta.gate)).collect(),
     };
     // Every type here serializes infallibly: string keys, no floats, no
     // custom serializers that can fail.
@@ -312,6 +319,7 @@ pub fn parse(text: &str) -> Result<RunResult, ParseError> {
             catalogue_hash: report.catalogue_hash,
             target: report.target,
             level: report.level,
+            gate: report.gate,
             started_unix: report.started_unix,
             duration_ms: report.duration_ms,
             filters: report.filters,

@@ -27,7 +27,7 @@ use super::escape::{truncate, visible, visible_lines};
 use super::markdown::MAX_SHOWN_BYTES;
 use super::summary::{harness_error, Summary};
 use crate::catalogue::Category;
-use crate::oracle::Check;
+use crate::oracle::{Check, CheckClass};
 use crate::runner::{CaseResult, Outcome, RunResult, Verdict};
 
 /// Longest run-supplied text in one JUnit element, in bytes. CI viewers
@@ -66,6 +66,11 @@ pub fn render(run: &RunResult) -> String {
     if let Some(suite) = weakness_suite(run) {
         report.add_test_suite(suite);
     }
+    for class in CheckClass::APART {
+        if let Some(suite) = apart_suite(run, class) {
+            report.add_test_suite(suite);
+        }
+    }
     for category in Category::ALL {
         let cases: Vec<&CaseResult> = run
             .results
@@ -77,6 +82,7 @@ pub fn render(run: &RunResult) -> String {
         }
         let mut suite = TestSuite::new(category.name());
         suite.add_property(Property::new("level", level.name()));
+        suite.add_property(Property::new("gate", meta.gate.name()));
         suite.add_property(Property::new(
             "framecheck.version",
             visible(&meta.framecheck_version),
@@ -134,8 +140,15 @@ fn weakness_suite(run: &RunResult) -> Option<TestSuite> {
     }
     let mut suite = TestSuite::new("weaknesses");
     suite.add_property(Property::new("level", run.meta.level.name()));
+    suite.add_property(Property::new("gate", run.meta.gate.name()));
     for weakness in &weaknesses {
-        let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
+        // A weakness of a class reported apart that the gate does not fail
+        // on is a passing test whose output says what was found.
+        let mut status = if weakness.fails {
+            TestCaseStatus::non_success(NonSuccessKind::Failure)
+        } else {
+            TestCaseStatus::success()
+        };
         status.set_type(weakness.check.name());
         status.set_message(weakness.statement.clone());
         let mut text = format!(
@@ -149,17 +162,84 @@ fn weakness_suite(run: &RunResult) -> Option<TestSuite> {
         for id in &weakness.cases {
             let _ = writeln!(text, "  {}", visible(id));
         }
-        status.set_description(truncate(&text, MAX_JUNIT_TEXT_BYTES).into_owned());
+        let text = truncate(&text, MAX_JUNIT_TEXT_BYTES).into_owned();
+        let reported = !weakness.fails;
+        if !reported {
+            status.set_description(text.clone());
+        }
         let mut case = TestCase::new(weakness.id.clone(), status);
+        if reported {
+            case.set_system_out(format!(
+                "{} (not failing under the {} gate)\n{text}",
+                weakness.class.name(),
+                run.meta.gate.name()
+            ));
+        }
         case.set_classname("weaknesses");
         suite.add_test_case(case);
     }
     Some(suite)
 }
 
+/// One suite per class reported apart (`confusable`, `outer-layer`), with
+/// one test case per case that has a finding of the class at the run's
+/// level: a failure where the run's gate fails on it, else a passing test
+/// whose output lists the findings, so a CI view shows the class apart from
+/// security and fidelity either way. `None` when no case has one.
+fn apart_suite(run: &RunResult, class: CheckClass) -> Option<TestSuite> {
+    let level = run.meta.level;
+    let mut suite = TestSuite::new(class.name());
+    suite.add_property(Property::new("level", level.name()));
+    suite.add_property(Property::new("gate", run.meta.gate.name()));
+    for result in &run.results {
+        let findings: Vec<_> = result
+            .findings_at(level)
+            .into_iter()
+            .filter(|f| f.class == class)
+            .collect();
+        let Some(first) = findings.first() else {
+            continue;
+        };
+        let mut text = String::new();
+        for finding in &findings {
+            let levels: Vec<&str> = finding.levels.iter().map(|l| l.name()).collect();
+            let _ = writeln!(
+                text,
+                "{} at [{}]: {}\nfix: {}",
+                finding.check.name(),
+                levels.join(", "),
+                visible(&truncate(&finding.message, MAX_JUNIT_TEXT_BYTES)),
+                finding.check.hint()
+            );
+        }
+        let failing = findings.iter().any(|f| run.meta.gate.fails(f));
+        let mut status = if failing {
+            TestCaseStatus::non_success(NonSuccessKind::Failure)
+        } else {
+            TestCaseStatus::success()
+        };
+        if failing {
+            status.set_type(first.check.name());
+            status.set_message(visible(&truncate(&first.message, MAX_JUNIT_TEXT_BYTES)));
+            status.set_description(text.clone());
+        }
+        let mut case = TestCase::new(visible(&result.case.id), status);
+        case.set_classname(class.name());
+        if !failing {
+            case.set_system_out(format!(
+                "{} (not failing under the {} gate)\n{text}",
+                class.name(),
+                run.meta.gate.name()
+            ));
+        }
+        suite.add_test_case(case);
+    }
+    (!suite.test_cases.is_empty()).then_some(suite)
+}
+
 fn status(result: &CaseResult, run: &RunResult) -> TestCaseStatus {
     let level = run.meta.level;
-    match (result.verdict_at(level), &result.outcome) {
+    match (result.verdict(level, run.meta.gate), &result.outcome) {
         (Verdict::Pass | Verdict::Refused, _) => TestCaseStatus::success(),
         (Verdict::Skipped, outcome) => {
             let mut status = TestCaseStatus::skipped();

@@ -23,8 +23,9 @@ use super::escape::{md_block, md_code, md_inline, truncate, visible};
 use super::summary::{harness_error, Summary};
 use super::weakness::Weakness;
 use crate::catalogue::Category;
+use crate::gate::Gate;
 use crate::level::ReaderLevel;
-use crate::oracle::{ExcerptSource, Finding};
+use crate::oracle::{CheckClass, ExcerptSource, Finding};
 use crate::runner::{CaseResult, LayoutReport, Outcome, RunResult, Verdict};
 
 /// Longest run-supplied text shown in Markdown or on the terminal, in bytes.
@@ -77,16 +78,68 @@ pub fn render_with_baseline(run: &RunResult, baseline: Option<&BaselineDiff>) ->
     }
     write_target(&mut out, run);
     write_layout(&mut out, run);
-    write_failures(&mut out, run, Verdict::Fail, "Security failures");
+    let fail_heading = match meta.gate {
+        Gate::Default => "Security failures",
+        Gate::Strict => "Failures (security, and the classes `--strict` fails)",
+    };
+    write_failures(&mut out, run, Verdict::Fail, fail_heading);
     write_failures(&mut out, run, Verdict::FidelityFail, "Fidelity failures");
     write_confusables(&mut out, run);
+    write_outer_layer(&mut out, run);
     write_errors(&mut out, run);
     out
 }
 
+/// Cases with a chat-template control string readable in the framed
+/// output at the run's level: their own class, with each finding, whether
+/// or not the gate fails them (README, "Outer-layer breakouts").
+fn write_outer_layer(out: &mut String, run: &RunResult) {
+    let level = run.meta.level;
+    let cases: Vec<&CaseResult> = run
+        .results
+        .iter()
+        .filter(|r| {
+            r.findings_at(level)
+                .iter()
+                .any(|f| f.class == CheckClass::OuterLayer)
+        })
+        .collect();
+    if cases.is_empty() {
+        return;
+    }
+    let failing = cases
+        .iter()
+        .filter(|r| {
+            r.findings_at(level)
+                .iter()
+                .any(|f| f.class == CheckClass::OuterLayer && run.meta.gate.fails(f))
+        })
+        .count();
+    let _ = writeln!(
+        out,
+        "## Outer-layer breakouts ({})
+",
+        cases.len()
+    );
+    let _ = writeln!(
+        out,
+        "A chat-template control string or turn marker from the input is readable in the framed output: it breaks out of the message the frame sits in, not only out of the frame. {failing} of these cases fail under the {} gate (`--strict` fails all of them; the default gate fails those the profile's `chat_template` context makes real controls).\n",
+        run.meta.gate.name()
+    );
+    for result in cases {
+        write_case_heading(out, result);
+        for finding in result.findings_at(level) {
+            if finding.class == CheckClass::OuterLayer {
+                write_finding(out, result, finding);
+            }
+        }
+        out.push('\n');
+    }
+}
+
 /// Cases that left a confusable marker live at the run's level: reported
 /// apart from security and fidelity failures, never counted as either
-/// (docs/nonce.md).
+/// under the default gate (docs/nonce.md).
 fn write_confusables(out: &mut String, run: &RunResult) {
     let level = run.meta.level;
     let cases: Vec<&str> = run
@@ -95,14 +148,22 @@ fn write_confusables(out: &mut String, run: &RunResult) {
         .filter(|r| {
             r.findings_at(level)
                 .iter()
-                .any(|f| f.class == crate::oracle::CheckClass::Confusable)
+                .any(|f| f.class == CheckClass::Confusable)
         })
         .map(|r| r.case.id.as_str())
         .collect();
     if cases.is_empty() {
         return;
     }
-    let _ = writeln!(out, "## Confusables (not failures)\n");
+    let _ = writeln!(
+        out,
+        "## Confusables ({})\n",
+        if run.meta.gate.fails_class(CheckClass::Confusable) {
+            "failures under `--strict`"
+        } else {
+            "not failures"
+        }
+    );
     let _ = writeln!(
         out,
         "A marker spelled like the frame's own, without its nonce or with another value, is left live in {} case(s). A strict reader does not close the frame on it; a model may. Neutralising these is defence in depth.\n",
@@ -127,15 +188,30 @@ fn write_status(out: &mut String, run: &RunResult, summary: &Summary) {
     };
     let _ = writeln!(
         out,
-        "**{status}** (exit {}) at level `{}`. Highest level held: {held}.\n",
+        "**{status}** (exit {}) at level `{}`, {} gate. Highest level held: {held}.\n",
         summary.exit_code(),
         run.meta.level.name(),
+        run.meta.gate.name(),
     );
+    if !summary.apart.is_empty() {
+        let _ = writeln!(
+            out,
+            "Reported apart from security and fidelity (cases): {}.\n",
+            super::summary::apart_text(summary)
+        );
+    }
     let _ = writeln!(
         out,
-        "{} cases: {} pass, {} refused, {} security failures, {} fidelity failures, \
+        "{} cases: {} pass, {} refused, {} {}, {} fidelity failures, \
          {} errors, {} skipped.\n",
-        summary.total, at.pass, at.refused, at.fail, at.fidelity_fail, at.error, at.skipped
+        summary.total,
+        at.pass,
+        at.refused,
+        at.fail,
+        super::summary::fail_label(run.meta.gate),
+        at.fidelity_fail,
+        at.error,
+        at.skipped
     );
     let by_level: Vec<String> = ReaderLevel::ALL
         .iter()
@@ -202,9 +278,11 @@ fn write_weaknesses(out: &mut String, weaknesses: &[Weakness]) {
     );
     for weakness in weaknesses {
         let class = match weakness.class {
-            crate::oracle::CheckClass::Security => super::severity_name(weakness.severity),
-            crate::oracle::CheckClass::Fidelity => "fidelity",
-            crate::oracle::CheckClass::Confusable => "confusable",
+            crate::oracle::CheckClass::Security => {
+                super::severity_name(weakness.severity).to_string()
+            }
+            class if weakness.fails => class.name().to_string(),
+            class => format!("{} (not failing)", class.name()),
         };
         let _ = writeln!(
             out,
@@ -422,7 +500,7 @@ fn write_failures(out: &mut String, run: &RunResult, verdict: Verdict, heading: 
     let failing: Vec<&CaseResult> = run
         .results
         .iter()
-        .filter(|r| r.verdict_at(level) == verdict)
+        .filter(|r| r.verdict(level, run.meta.gate) == verdict)
         .collect();
     if failing.is_empty() {
         return;
@@ -496,8 +574,9 @@ fn levels_text(levels: &[ReaderLevel]) -> String {
 fn write_finding(out: &mut String, result: &CaseResult, finding: &Finding) {
     let _ = writeln!(
         out,
-        "- check {} fails at {}: {}",
+        "- check {}{} fails at {}: {}",
         md_code(finding.check.name(), false),
+        class_note(finding),
         levels_text(&finding.levels),
         md_inline(&truncate(&finding.message, MAX_SHOWN_BYTES))
     );
@@ -522,6 +601,16 @@ fn write_finding(out: &mut String, result: &CaseResult, finding: &Finding) {
         );
     }
     let _ = writeln!(out, "  - fix: {}", finding.check.hint());
+}
+
+/// ` (outer-layer)` after a finding of a class reported apart, so a reader
+/// never takes it for a security finding; nothing for the others.
+pub(crate) fn class_note(finding: &Finding) -> String {
+    if CheckClass::APART.contains(&finding.class) {
+        format!(" ({})", finding.class.name())
+    } else {
+        String::new()
+    }
 }
 
 /// The offending span itself, when the evidence holds the text the excerpt
@@ -591,24 +680,33 @@ pub fn terminal_summary_with_baseline(run: &RunResult, baseline: Option<&Baselin
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "framecheck {}: target {}, level {}, {} cases in {} ms",
+        "framecheck {}: target {}, level {}, {} gate, {} cases in {} ms",
         visible(&meta.framecheck_version),
         visible(&meta.target.name),
         meta.level.name(),
+        meta.gate.name(),
         summary.total,
         meta.duration_ms
     );
     let _ = writeln!(
         out,
-        "result: {} (exit {}): {} security failures, {} fidelity failures, {} errors, {} skipped",
+        "result: {} (exit {}): {} {}, {} fidelity failures, {} errors, {} skipped",
         summary.status().to_uppercase(),
         summary.exit_code(),
         at.fail,
+        super::summary::fail_label(meta.gate),
         at.fidelity_fail,
         at.error,
         at.skipped
     );
     let _ = writeln!(out, "highest level held: {}", summary.level_held_text());
+    if !summary.apart.is_empty() {
+        let _ = writeln!(
+            out,
+            "reported apart (cases): {}",
+            super::summary::apart_text(&summary)
+        );
+    }
     if let Some(error) = &harness_error(run) {
         let _ = writeln!(
             out,
@@ -645,7 +743,7 @@ pub fn terminal_summary_with_baseline(run: &RunResult, baseline: Option<&Baselin
     let failing: Vec<&CaseResult> = run
         .results
         .iter()
-        .filter(|r| super::baseline::is_failing(r.verdict_at(meta.level)))
+        .filter(|r| super::baseline::is_failing(r.verdict(meta.level, meta.gate)))
         .collect();
     if !failing.is_empty() {
         out.push_str("\nfailing cases:\n");
@@ -653,7 +751,7 @@ pub fn terminal_summary_with_baseline(run: &RunResult, baseline: Option<&Baselin
             let ids: Vec<String> = failing
                 .iter()
                 .filter(|r| r.case.category == category)
-                .map(|r| terminal_case_label(r, meta.level))
+                .map(|r| terminal_case_label(r, meta.level, meta.gate))
                 .collect();
             if ids.is_empty() {
                 continue;
@@ -744,9 +842,14 @@ fn write_terminal_weaknesses(out: &mut String, weaknesses: &[Weakness]) {
     for weakness in weaknesses.iter().take(TERMINAL_WEAKNESSES) {
         let _ = writeln!(
             out,
-            "  {} ({} cases, at {}; e.g. {})\n    {}",
+            "  {} ({} cases, {}at {}; e.g. {})\n    {}",
             weakness.id,
             weakness.count,
+            if weakness.fails {
+                String::new()
+            } else {
+                format!("{}, not failing, ", weakness.class.name())
+            },
             super::weakness::levels_text(weakness),
             visible(&truncate(&weakness.representative, 200)),
             weakness.statement
@@ -767,7 +870,7 @@ fn column_width(verdict: Verdict) -> usize {
 }
 
 /// `id [check, check]`, or `id [verdict]` when no finding names a check.
-fn terminal_case_label(result: &CaseResult, level: ReaderLevel) -> String {
+fn terminal_case_label(result: &CaseResult, level: ReaderLevel, gate: Gate) -> String {
     let mut checks: Vec<&str> = result
         .findings_at(level)
         .iter()
@@ -776,7 +879,7 @@ fn terminal_case_label(result: &CaseResult, level: ReaderLevel) -> String {
     checks.sort_unstable();
     checks.dedup();
     let label = if checks.is_empty() {
-        result.verdict_at(level).name().to_string()
+        result.verdict(level, gate).name().to_string()
     } else {
         checks.join(", ")
     };

@@ -77,7 +77,7 @@ impl<'a> Matrix<'a> {
                     (case.category, list.len() - 1)
                 });
                 if let Some(row) = rows.get_mut(&category).and_then(|l| l.get_mut(at)) {
-                    row.verdicts[col] = Some(result.verdict_at(level));
+                    row.verdicts[col] = Some(result.verdict(level, column.run.meta.gate));
                 }
             }
         }

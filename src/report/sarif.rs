@@ -52,7 +52,7 @@ const MAX_MESSAGE_BYTES: usize = 4096;
 /// Every check, in rule order. [`rule_description`] matches exhaustively, so
 /// a new check cannot be added to the oracle without a description here;
 /// the tests check the list against it.
-pub const RULES: [Check; 13] = [
+pub const RULES: [Check; 14] = [
     Check::FrameShape,
     Check::OuterText,
     Check::DelimiterCensus,
@@ -66,6 +66,7 @@ pub const RULES: [Check; 13] = [
     Check::NonceMatched,
     Check::NonceReplay,
     Check::NonceConfusable,
+    Check::TemplateControl,
 ];
 
 /// A one-sentence description of what `check` verifies.
@@ -100,6 +101,7 @@ pub fn rule_description(check: Check) -> &'static str {
         Check::NonceMatched => "Opener and closer carry the same nonce, and the reader rejects frames whose values differ or are missing.",
         Check::NonceReplay => "A delimiter copied from an earlier frame is not live in a later one.",
         Check::NonceConfusable => "No marker spelled like the frame's own without its nonce, or with another value, is left live (reported apart from security and fidelity).",
+        Check::TemplateControl => "No chat-template control string or turn marker from the input is readable in the framed output (outer-layer class: reported apart from security and fidelity; failing under --strict or a declared context).",
     }
 }
 
@@ -110,11 +112,12 @@ fn rule_index(check: Check) -> usize {
         .expect("RULES lists every check")
 }
 
-fn result_level(class: CheckClass, severity: Severity) -> &'static str {
-    match (class, severity) {
+fn result_level(weakness: &Weakness) -> &'static str {
+    match (weakness.class, weakness.severity) {
         (CheckClass::Security, Severity::Critical | Severity::High) => "error",
-        // Apart from security and fidelity: worth a look, never a failure.
-        (CheckClass::Confusable, _) => "note",
+        // Apart from security and fidelity: worth a look, a failure only
+        // where the gate (or the declared context) makes it one.
+        (CheckClass::Confusable | CheckClass::OuterLayer, _) if !weakness.fails => "note",
         _ => "warning",
     }
 }
@@ -148,7 +151,7 @@ pub fn log(run: &RunResult) -> Value {
     let mut notifications = Vec::new();
     for result in &run.results {
         if let (Verdict::Error, Outcome::Error { reason, .. }) =
-            (result.verdict_at(meta.level), &result.outcome)
+            (result.verdict(meta.level, meta.gate), &result.outcome)
         {
             notifications.push(json!({
                 "level": "error",
@@ -190,6 +193,7 @@ pub fn log(run: &RunResult) -> Value {
             "properties": {
                 "target": meta.target.name,
                 "level": meta.level.name(),
+                "gate": meta.gate.name(),
                 "status": summary.status(),
                 "exitCode": summary.exit_code(),
                 "highestLevelHeld": summary.highest_level_held.map(|l| l.name()),
@@ -267,7 +271,7 @@ fn weakness_result(run: &RunResult, weakness: &Weakness, location: &Value) -> Va
     json!({
         "ruleId": weakness.check.name(),
         "ruleIndex": rule_index(weakness.check),
-        "level": result_level(weakness.class, weakness.severity),
+        "level": result_level(weakness),
         "message": { "text": text },
         "locations": [{
             "physicalLocation": location,
@@ -281,11 +285,8 @@ fn weakness_result(run: &RunResult, weakness: &Weakness, location: &Value) -> Va
         },
         "properties": {
             "weaknessId": weakness.id,
-            "class": match weakness.class {
-                CheckClass::Security => "security",
-                CheckClass::Fidelity => "fidelity",
-                CheckClass::Confusable => "confusable",
-            },
+            "class": weakness.class.name(),
+            "fails": weakness.fails,
             "severity": super::severity_name(weakness.severity),
             "family": weakness.family.name(),
             "field": weakness.field.name(),

@@ -11,8 +11,10 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::catalogue::Category;
+use crate::gate::Gate;
 use crate::level::ReaderLevel;
-use crate::runner::{RunResult, Verdict};
+use crate::oracle::CheckClass;
+use crate::runner::{CaseResult, RunResult, Verdict};
 
 /// Exit code: every case held at the run's level.
 pub const EXIT_OK: i32 = 0;
@@ -80,6 +82,17 @@ impl VerdictCounts {
     }
 }
 
+/// Cases with findings of one class reported apart.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ApartCount {
+    /// Cases with at least one finding of the class.
+    pub cases: usize,
+    /// Of those, cases the run's gate fails on such a finding (all of
+    /// them under `--strict`; under the default gate, those the target's
+    /// declared context makes real controls).
+    pub failing: usize,
+}
+
 /// The headline numbers of a run.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Summary {
@@ -101,6 +114,14 @@ pub struct Summary {
     pub errors: usize,
     /// Cases not run for a missing capability.
     pub skipped: usize,
+    /// The gate the run was decided under (`--strict` or not).
+    #[serde(default)]
+    pub gate: Gate,
+    /// Per class reported apart from security and fidelity (confusable,
+    /// outer-layer): the cases with a finding of that class at
+    /// [`Summary::level`], whatever their verdict. Only classes with one.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub apart: BTreeMap<CheckClass, ApartCount>,
     /// The highest level L such that no case fails a security check at any
     /// level up to and including L, and at least one case passed (or was
     /// refused as allowed) at each of them. `None` when some case fails even
@@ -133,7 +154,7 @@ pub fn unanswered(run: &RunResult) -> Option<String> {
     let errors = run
         .results
         .iter()
-        .filter(|r| r.verdict_at(run.meta.level) == Verdict::Error)
+        .filter(|r| r.verdict(run.meta.level, run.meta.gate) == Verdict::Error)
         .count();
     let unanswered = (errors > 0).then(|| {
         format!(
@@ -160,8 +181,10 @@ impl Summary {
             .collect();
         let mut security_failures_by_category = BTreeMap::new();
         let mut fails_at_level = [false; ReaderLevel::ALL.len()];
+        let mut apart: BTreeMap<CheckClass, ApartCount> = BTreeMap::new();
         for result in &run.results {
-            let verdict = result.verdict_at(level);
+            count_apart(&mut apart, result, level, run.meta.gate);
+            let verdict = result.verdict(level, run.meta.gate);
             by_category
                 .entry(result.case.category)
                 .or_default()
@@ -172,7 +195,7 @@ impl Summary {
                     .or_insert(0) += 1;
             }
             for (index, &other) in ReaderLevel::ALL.iter().enumerate() {
-                let verdict = result.verdict_at(other);
+                let verdict = result.verdict(other, run.meta.gate);
                 by_level.entry(other).or_default().add(verdict);
                 fails_at_level[index] |= verdict == Verdict::Fail;
             }
@@ -204,6 +227,8 @@ impl Summary {
             fidelity_failures: at_level.fidelity_fail,
             errors: at_level.error,
             skipped: at_level.skipped,
+            gate: run.meta.gate,
+            apart,
             highest_level_held,
             harness_error: incomplete,
         }
@@ -276,6 +301,55 @@ impl Summary {
             EXIT_CONFORMANCE_FAILURE => "fail",
             _ => "harness-error",
         }
+    }
+}
+
+/// Counts `result` under each class reported apart it has a finding of at
+/// `level`, and whether `gate` fails it on one.
+fn count_apart(
+    apart: &mut BTreeMap<CheckClass, ApartCount>,
+    result: &CaseResult,
+    level: ReaderLevel,
+    gate: Gate,
+) {
+    let findings = result.findings_at(level);
+    for class in CheckClass::APART {
+        let of_class: Vec<_> = findings.iter().filter(|f| f.class == class).collect();
+        if of_class.is_empty() {
+            continue;
+        }
+        let count = apart.entry(class).or_default();
+        count.cases += 1;
+        count.failing += usize::from(of_class.iter().any(|f| gate.fails(f)));
+    }
+}
+
+/// The classes reported apart, in words: `3 confusable (not failing), 2
+/// outer-layer (1 failing)`; empty when there are none.
+pub fn apart_text(summary: &Summary) -> String {
+    summary
+        .apart
+        .iter()
+        .map(|(class, count)| {
+            let failing = match count.failing {
+                0 => "not failing".to_string(),
+                n if n == count.cases => "failing".to_string(),
+                n => format!("{n} failing"),
+            };
+            format!("{} {} ({failing})", count.cases, class.name())
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// What a `fail` verdict counts under `gate`, in the reports' words: under
+/// the default gate only security findings fail a case outright (an
+/// outer-layer finding in a declared context aside); under `--strict` the
+/// classes reported apart do too.
+pub fn fail_label(gate: Gate) -> &'static str {
+    match gate {
+        Gate::Default => "security failures",
+        Gate::Strict => "failures (security or a class --strict fails)",
     }
 }
 

@@ -68,7 +68,10 @@ pub fn compare(recorded: &RunResult, rerun: &RunResult) -> Reproduction {
         };
         out.compared += 1;
         let change = ReaderLevel::ALL.iter().find_map(|&level| {
-            let (recorded, now) = (old.verdict_at(level), new.verdict_at(level));
+            let (recorded, now) = (
+                old.verdict(level, recorded.meta.gate),
+                new.verdict(level, rerun.meta.gate),
+            );
             (recorded != now).then(|| VerdictChange {
                 id: old.case.id.clone(),
                 level,

@@ -32,6 +32,7 @@ use serde::Serialize;
 use crate::catalogue::{
     AttackSite, ConcreteCase, DelimiterRole, Field, Input, Piece, Severity, Variant, VariantFamily,
 };
+use crate::gate::Gate;
 use crate::level::ReaderLevel;
 use crate::oracle::scan::{self, DelimiterKind};
 use crate::oracle::{Check, CheckClass, ExcerptSource};
@@ -39,10 +40,9 @@ use crate::runner::{CaseResult, Outcome, RunResult, Verdict};
 
 /// The order in which a failing case's checks are considered for its
 /// primary check: root causes before their consequences, security before
-/// fidelity.
-/// `nonce.confusable` is not here: confusables are not failures and never
-/// form a weakness (reports list them in their own section).
-pub const PRIMARY_ORDER: [Check; 12] = [
+/// fidelity, the classes reported apart last: they are only considered
+/// where the run's gate makes them fail (`--strict`).
+pub const PRIMARY_ORDER: [Check; 14] = [
     Check::DelimiterCensus,
     Check::NonceMatched,
     Check::NonceReplay,
@@ -55,6 +55,8 @@ pub const PRIMARY_ORDER: [Check; 12] = [
     Check::ReaderVerdict,
     Check::Roundtrip,
     Check::Fidelity,
+    Check::NonceConfusable,
+    Check::TemplateControl,
 ];
 
 /// Where the payload of a weakness's cases sits.
@@ -238,6 +240,9 @@ impl WeaknessKey {
                     Check::Fidelity => "is changed or refused although it is ordinary",
                     Check::DelimiterCensus => "leaves a live delimiter in the framed output",
                     Check::CanaryContainment => "lets planted text escape its region",
+                    Check::TemplateControl => {
+                        "leaves a chat-template control string or turn marker readable in the framed output"
+                    }
                 };
                 format!("Text {surface} {effect}.")
             }
@@ -252,8 +257,12 @@ pub struct Weakness {
     pub id: String,
     /// The primary failed check.
     pub check: Check,
-    /// Security or fidelity.
+    /// Security, fidelity, or a class reported apart (outer-layer).
     pub class: CheckClass,
+    /// Whether its cases fail under the run's gate. An outer-layer
+    /// weakness under the default gate is reported, not failing (unless the
+    /// target's declared context makes it fail).
+    pub fails: bool,
     /// The variant family.
     pub family: VariantFamily,
     /// Where the payload sits.
@@ -277,10 +286,11 @@ pub struct Weakness {
     pub cases: Vec<String>,
 }
 
-/// The primary failed check of a case at `level`, if it fails there.
-pub fn primary_check(result: &CaseResult, level: ReaderLevel) -> Option<Check> {
+/// The primary failed check of a case at `level` under `gate`, if it fails
+/// there. Findings the gate does not fail on are not considered.
+pub fn primary_check(result: &CaseResult, level: ReaderLevel, gate: Gate) -> Option<Check> {
     if !matches!(
-        result.verdict_at(level),
+        result.verdict(level, gate),
         Verdict::Fail | Verdict::FidelityFail
     ) {
         return None;
@@ -288,13 +298,28 @@ pub fn primary_check(result: &CaseResult, level: ReaderLevel) -> Option<Check> {
     if let Outcome::Refused { .. } = result.outcome {
         return Some(Check::Fidelity);
     }
-    let found: BTreeSet<Check> = result.findings_at(level).iter().map(|f| f.check).collect();
+    let found: BTreeSet<Check> = result
+        .findings_at(level)
+        .iter()
+        .filter(|f| f.class == CheckClass::Fidelity || gate.fails(f))
+        .map(|f| f.check)
+        .collect();
     Some(
         PRIMARY_ORDER
             .into_iter()
             .find(|c| found.contains(c))
             .unwrap_or(Check::Fidelity),
     )
+}
+
+/// Whether a case has an outer-layer finding at `level`: it joins the
+/// `template.control` weakness whatever its verdict, so the class is
+/// reported even where the gate does not fail on it.
+fn has_outer_layer(result: &CaseResult, level: ReaderLevel) -> bool {
+    result
+        .findings_at(level)
+        .iter()
+        .any(|f| f.class == CheckClass::OuterLayer)
 }
 
 /// The delimiter that was actually live, for a `delimiter.census` or
@@ -357,25 +382,29 @@ fn payload_len(case: &ConcreteCase) -> usize {
 }
 
 /// The weaknesses of `run` at its level: security first, then by severity,
-/// then by count (largest first), then by id.
+/// then by count (largest first), then by id. Outer-layer findings form
+/// weaknesses of their own class whether or not the gate fails them.
 pub fn weaknesses(run: &RunResult) -> Vec<Weakness> {
     let level = run.meta.level;
-    // Each failing case's key, with the family still its variant's own.
-    let keyed: Vec<(WeaknessKey, &CaseResult)> = run
-        .results
-        .iter()
-        .filter_map(|result| {
-            let check = primary_check(result, level)?;
-            let observed = observed_role(result, check, run);
-            let key = WeaknessKey {
-                check,
-                family: result.case.variant.family(),
-                surface: Surface::of(result.case.site.field),
-                role: Role::of(result.case.site, check, observed),
-            };
-            Some((key, result))
-        })
-        .collect();
+    let gate = run.meta.gate;
+    let key_of = |result: &CaseResult, check: Check| WeaknessKey {
+        check,
+        family: result.case.variant.family(),
+        surface: Surface::of(result.case.site.field),
+        role: Role::of(result.case.site, check, observed_role(result, check, run)),
+    };
+    // Each failing case's key, with the family still its variant's own,
+    // then each case's outer-layer key when that was not its primary.
+    let mut keyed: Vec<(WeaknessKey, &CaseResult)> = Vec::new();
+    for result in &run.results {
+        let primary = primary_check(result, level, gate);
+        if let Some(check) = primary {
+            keyed.push((key_of(result, check), result));
+        }
+        if primary != Some(Check::TemplateControl) && has_outer_layer(result, level) {
+            keyed.push((key_of(result, Check::TemplateControl), result));
+        }
+    }
     // The declared spelling's own key, per written case: a variant that
     // fails the same way is not failing because of its spelling.
     let exact: BTreeMap<&str, WeaknessKey> = keyed
@@ -397,7 +426,7 @@ pub fn weaknesses(run: &RunResult) -> Vec<Weakness> {
     }
     let mut out: Vec<Weakness> = groups
         .into_iter()
-        .map(|(key, cases)| build(key, &cases, level))
+        .map(|(key, cases)| build(key, &cases, level, gate))
         .collect();
     out.sort_by(|a, b| {
         (
@@ -416,17 +445,22 @@ pub fn weaknesses(run: &RunResult) -> Vec<Weakness> {
     out
 }
 
-fn build(key: WeaknessKey, cases: &[&CaseResult], level: ReaderLevel) -> Weakness {
+fn build(key: WeaknessKey, cases: &[&CaseResult], level: ReaderLevel, gate: Gate) -> Weakness {
     let mut levels = BTreeSet::new();
-    let mut class = CheckClass::Fidelity;
+    // A refusal has no finding: it is a fidelity failure.
+    let mut class = None;
+    let mut fails = false;
     for result in cases {
         for finding in result.findings_at(level) {
             if finding.check == key.check {
                 levels.extend(finding.levels.iter().copied());
-                class = class.min(finding.class);
+                class = Some(class.map_or(finding.class, |c: CheckClass| c.min(finding.class)));
+                fails |= finding.class == CheckClass::Fidelity || gate.fails(finding);
             }
         }
     }
+    let class = class.unwrap_or(CheckClass::Fidelity);
+    fails |= class == CheckClass::Fidelity;
     let representative = cases
         .iter()
         .min_by(|a, b| (payload_len(&a.case), &a.case.id).cmp(&(payload_len(&b.case), &b.case.id)))
@@ -439,6 +473,7 @@ fn build(key: WeaknessKey, cases: &[&CaseResult], level: ReaderLevel) -> Weaknes
         id: key.id(),
         check: key.check,
         class,
+        fails,
         family: key.family,
         field: key.surface,
         role: key.role,

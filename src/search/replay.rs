@@ -39,7 +39,8 @@ pub(super) enum Unconfirmed {
     DoesNotLoad(String),
     /// The written case did not instantiate for this profile.
     NotInstantiated,
-    /// The written case ran and got this verdict, not `fail`.
+    /// The written case ran and got this verdict, not `fail` with a
+    /// security finding.
     Verdict(Verdict),
 }
 
@@ -89,6 +90,11 @@ pub(super) fn replay(
         .into_iter()
         .filter(|f| f.class == CheckClass::Security && f.levels.contains(&level))
         .collect();
+    // A `fail` from an outer-layer finding the target's declared context
+    // fails (see `crate::gate`) is no security failure to confirm.
+    if security.is_empty() {
+        return Err(Unconfirmed::Verdict(verdict));
+    }
     let at = security
         .iter()
         .position(|f| f.check == finding.finding.check)

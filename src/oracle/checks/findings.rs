@@ -34,6 +34,7 @@ impl Findings {
                     levels: Vec::new(),
                     message,
                     excerpt,
+                    in_context: false,
                 });
                 self.0.last_mut().expect("just pushed")
             }

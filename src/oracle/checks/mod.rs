@@ -15,6 +15,7 @@ mod layout;
 pub mod nonce;
 mod read;
 mod shape;
+mod template;
 
 pub use calibration::{calibrate, calibration_request, Calibration};
 pub use read::judge_read;
@@ -101,6 +102,9 @@ fn wrap_checks<'a>(
     let judged = levels(profile);
     nonce::check_matched(findings, profile, &views);
     nonce::check_confusables(findings, profile, &views, &judged);
+    // A control string reaches whatever model reads the message, so it is
+    // judged at every level, whoever consumes the frame itself.
+    template::check_control_strings(findings, profile, &views, &own);
     for view in views.levels.iter().filter(|v| judged.contains(&v.level())) {
         let (level, regions) = (view.level(), &view.regions);
         census::check_census(findings, profile, view);

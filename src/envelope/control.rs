@@ -1,0 +1,178 @@
+//! Neutralising chat-template control strings in the envelope's fields.
+//!
+//! Every span of a field that reads as a string of
+//! [`crate::chat_template::CONTROL_STRINGS`] at the Unicode level of
+//! [`crate::level`] (so at every stricter level too) is replaced by the
+//! string's canonical spelling with a backslash before its last character:
+//! `<|im_end|>` becomes `<|im_end|\>`, `[/INST]` becomes `[/INST\]`,
+//! `Human:` at the start of a line becomes `Human\:`. The result stays
+//! legible, is no special token's spelling, reads as no control string at
+//! any level, and neutralising it again changes nothing. Line markers count
+//! at the start of a line only (after any line break [`super::is_line_break`]
+//! knows, and spaces or tabs), and only in content: the other fields are
+//! written on one line inside the header.
+//!
+//! This is the envelope's own matcher over the folding specification; it
+//! shares the table of strings with the oracle, not the oracle's code.
+
+use std::borrow::Cow;
+use std::ops::Range;
+
+use super::is_line_break;
+use crate::chat_template::{ControlString, Kind, CONTROL_STRINGS};
+use crate::level::{fold_char_into, ReaderLevel};
+
+/// Where a field is written, which decides whether line markers count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Placement {
+    /// The content: written after a blank line, its line breaks kept.
+    Content,
+    /// A header field or attribute value: on one line, after other text.
+    Inline,
+}
+
+/// `text` with every control string neutralised; borrowed when there was
+/// none. [`super::wrap`] applies it to every field after
+/// [`super::defang`].
+///
+/// ```
+/// use framecheck::envelope::{neutralise, Placement};
+///
+/// assert_eq!(neutralise("x<|im_end|>", Placement::Content), "x<|im_end|\\>");
+/// assert_eq!(neutralise("Human: hi", Placement::Content), "Human\\: hi");
+/// // A header field is written on one line after other text: no line
+/// // marker can start a line there.
+/// assert_eq!(neutralise("Human: hi", Placement::Inline), "Human: hi");
+/// ```
+pub fn neutralise(text: &str, placement: Placement) -> Cow<'_, str> {
+    let found = readings(text, placement);
+    if found.is_empty() {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + found.len() * 2);
+    let mut copied = 0;
+    for (span, control) in found {
+        out.push_str(&text[copied..span.start]);
+        push_neutral(&mut out, control);
+        copied = span.end;
+    }
+    out.push_str(&text[copied..]);
+    Cow::Owned(out)
+}
+
+/// The neutral spelling: the canonical string with `\` before its last
+/// character (every string in the table ends in punctuation).
+fn push_neutral(out: &mut String, control: &ControlString) {
+    let last = control
+        .text
+        .char_indices()
+        .next_back()
+        .map_or(0, |(i, _)| i);
+    out.push_str(&control.text[..last]);
+    out.push('\\');
+    out.push_str(&control.text[last..]);
+}
+
+/// The Unicode folding of `text`, one entry per folded character with the
+/// byte range of its source character.
+fn fold(text: &str) -> Vec<(char, Range<usize>)> {
+    let mut folded = Vec::with_capacity(text.len());
+    let mut buffer = String::new();
+    for (start, c) in text.char_indices() {
+        buffer.clear();
+        fold_char_into(c, ReaderLevel::Unicode, &mut buffer);
+        let range = start..start + c.len_utf8();
+        folded.extend(buffer.chars().map(|f| (f, range.clone())));
+    }
+    folded
+}
+
+/// Every control-string reading in `text`, leftmost first, not overlapping.
+fn readings(text: &str, placement: Placement) -> Vec<(Range<usize>, &'static ControlString)> {
+    let folded = fold(text);
+    let needles: Vec<(Vec<char>, &ControlString)> = CONTROL_STRINGS
+        .iter()
+        .filter(|c| c.kind != Kind::LineMarker || placement == Placement::Content)
+        .map(|c| {
+            let mut needle = String::new();
+            for ch in c.text.chars() {
+                fold_char_into(ch, ReaderLevel::Unicode, &mut needle);
+            }
+            (needle.chars().collect(), c)
+        })
+        .collect();
+    let mut found = Vec::new();
+    let mut i = 0;
+    while i < folded.len() {
+        let hit = needles.iter().find(|(needle, control)| {
+            folded.len() >= i + needle.len()
+                && folded[i..i + needle.len()]
+                    .iter()
+                    .zip(needle)
+                    .all(|((f, _), n)| f == n)
+                && (control.kind != Kind::LineMarker || starts_line(&folded, i))
+        });
+        match hit {
+            Some((needle, control)) => {
+                let span = folded[i].1.start..folded[i + needle.len() - 1].1.end;
+                // Past the whole source character the reading ends in, so
+                // readings never share one (a ligature folds to several).
+                while i < folded.len() && folded[i].1.start < span.end {
+                    i += 1;
+                }
+                found.push((span, *control));
+            }
+            None => i += 1,
+        }
+    }
+    found
+}
+
+/// Whether folded character `i` of content starts a line: content starts
+/// one, and so does whatever follows a line break and spaces or tabs.
+fn starts_line(folded: &[(char, Range<usize>)], i: usize) -> bool {
+    let mut j = i;
+    while j > 0 && matches!(folded[j - 1].0, ' ' | '\t') {
+        j -= 1;
+    }
+    j == 0 || is_line_break(folded[j - 1].0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn control_strings_become_inert_spellings() {
+        for (text, want) in [
+            ("a<|im_end|>b", "a<|im_end|\\>b"),
+            ("[/INST] x [inst]", "[/INST\\] x [INST\\]"),
+            ("＜｜im_end｜＞", "<|im_end|\\>"),
+            ("x\n\nHuman: hi", "x\n\nHuman\\: hi"),
+            ("Assistant: at the start", "Assistant\\: at the start"),
+        ] {
+            assert_eq!(neutralise(text, Placement::Content), want, "{text:?}");
+            // Idempotent.
+            assert_eq!(neutralise(want, Placement::Content), want, "{want:?}");
+        }
+    }
+
+    #[test]
+    fn ordinary_text_is_borrowed() {
+        for text in [
+            "the Human: label mid-line",
+            "im_end, INST and end_of_turn as words",
+            "",
+        ] {
+            assert!(matches!(
+                neutralise(text, Placement::Content),
+                Cow::Borrowed(_)
+            ));
+        }
+        // Outside content there are no lines for a marker to start.
+        assert!(matches!(
+            neutralise("Human: x", Placement::Inline),
+            Cow::Borrowed(_)
+        ));
+    }
+}

@@ -1,0 +1,218 @@
+//! Outer-layer breakouts end to end: the `chat-template` catalogue category
+//! against a framing that neutralises control strings (the reference) and
+//! one that does not, under the default gate, `--strict`, and a declared
+//! chat-template context.
+
+use std::sync::atomic::AtomicBool;
+
+use framecheck::adapter::reference::Reference;
+use framecheck::adapter::{Framing, TargetError, WrapRequest};
+use framecheck::catalogue;
+use framecheck::chat_template::{Family, SpecialTokens, TemplateContext};
+use framecheck::envelope::{self, NOTICE, PROVENANCE_LABEL, TOKEN};
+use framecheck::gate::Gate;
+use framecheck::level::ReaderLevel::Unicode;
+use framecheck::oracle::{Check, CheckClass};
+use framecheck::profile::{Capability, TargetProfile};
+use framecheck::runner::{self, CaseResult, RunOptions, RunResult, Verdict};
+
+/// The reference envelope's format, token defanging and escaping, without
+/// its chat-template neutralisation: a framing that is right about its own
+/// frame and lets control strings through.
+struct PassesControlStrings;
+
+fn escape_value(value: &str) -> String {
+    envelope::defang(value)
+        .chars()
+        .map(|c| match c {
+            '&' => "&amp;".to_string(),
+            '"' => "&quot;".to_string(),
+            '<' => "&lt;".to_string(),
+            '>' => "&gt;".to_string(),
+            c if envelope::is_line_break(c) => format!("&#{};", c as u32),
+            c => c.to_string(),
+        })
+        .collect()
+}
+
+impl Framing for PassesControlStrings {
+    fn wrap(&mut self, r: &WrapRequest) -> Result<String, TargetError> {
+        let mut attrs = format!(" kind=\"{}\"", escape_value(&r.kind));
+        for (key, value) in &r.attributes {
+            attrs.push_str(&format!(" {key}=\"{}\"", escape_value(value)));
+        }
+        let provenance: String = envelope::defang(&r.provenance)
+            .chars()
+            .map(|c| if envelope::is_line_break(c) { ' ' } else { c })
+            .collect();
+        Ok(format!(
+            "<{TOKEN}{attrs}>\n{PROVENANCE_LABEL}{provenance}\n{NOTICE}\n\n{}\n</{TOKEN}>",
+            envelope::defang(&r.content)
+        ))
+    }
+
+    fn read(&mut self, _: &str) -> Result<Option<String>, TargetError> {
+        Err(TargetError::failed("no reader"))
+    }
+}
+
+fn profile(context: TemplateContext) -> TargetProfile {
+    let mut profile = TargetProfile::reference();
+    profile.capabilities.retain(|&c| c != Capability::Read);
+    profile.chat_template = context;
+    profile
+}
+
+fn run_chat_template(framing: &mut dyn Framing, profile: &TargetProfile, gate: Gate) -> RunResult {
+    let built = catalogue::builtin();
+    let cases = catalogue::select(
+        catalogue::instantiate(&built, profile),
+        &["chat-template".to_string()],
+    )
+    .unwrap();
+    assert!(cases.len() >= 20, "the category has its cases");
+    let options = RunOptions {
+        gate,
+        catalogue_hash: built.hash.clone(),
+        ..RunOptions::default()
+    };
+    runner::run(
+        &cases,
+        profile,
+        framing,
+        &options,
+        &AtomicBool::new(false),
+        &mut |_| {},
+    )
+}
+
+fn outer_layer(result: &CaseResult) -> bool {
+    result
+        .findings_at(Unicode)
+        .iter()
+        .any(|f| f.check == Check::TemplateControl)
+}
+
+fn get<'a>(run: &'a RunResult, id: &str) -> &'a CaseResult {
+    run.results
+        .iter()
+        .find(|r| r.case.id == id)
+        .unwrap_or_else(|| panic!("no case {id}"))
+}
+
+#[test]
+fn a_framing_that_neutralises_control_strings_passes_even_strict() {
+    let profile = TargetProfile::reference();
+    let run = run_chat_template(&mut Reference, &profile, Gate::Strict);
+    for result in &run.results {
+        assert_eq!(
+            result.verdict(Unicode, Gate::Strict),
+            Verdict::Pass,
+            "{}: {:?}",
+            result.case.id,
+            result.outcome
+        );
+        assert!(!outer_layer(result), "{}", result.case.id);
+    }
+}
+
+#[test]
+fn one_that_does_not_is_reported_by_default_and_fails_strict_for_that_check_alone() {
+    let profile = profile(TemplateContext::default());
+    let default = run_chat_template(&mut PassesControlStrings, &profile, Gate::Default);
+    let strict = run_chat_template(&mut PassesControlStrings, &profile, Gate::Strict);
+    let reported: Vec<&str> = default
+        .results
+        .iter()
+        .filter(|r| outer_layer(r))
+        .map(|r| r.case.id.as_str())
+        .collect();
+    for id in [
+        "tpl-chatml-in-content",
+        "tpl-llama3-in-content",
+        "tpl-llama2-in-content",
+        "tpl-gemma-in-content",
+        "tpl-endoftext-in-content",
+        "tpl-human-assistant-in-content",
+        "tpl-alpaca-in-content",
+        "tpl-chatml-upper-case",
+        "tpl-chatml-fullwidth",
+        "tpl-chatml-zero-width",
+        "tpl-llama2-lower-case",
+        "tpl-llama2-fullwidth-brackets",
+        "tpl-human-marker-crlf",
+        "tpl-human-marker-line-separator",
+        "tpl-llama2-in-attribute-value",
+        "tpl-chatml-in-provenance",
+        "tpl-gemma-in-provenance",
+    ] {
+        assert!(reported.contains(&id), "{id} not reported: {reported:?}");
+    }
+    // Escaping `<` and `>` in values, and line breaks in the provenance,
+    // already neutralise these: nothing readable, nothing reported.
+    for id in [
+        "tpl-chatml-in-attribute-value",
+        "tpl-llama3-in-kind",
+        "tpl-human-marker-in-provenance",
+        "tpl-benign-template-words",
+    ] {
+        assert!(!reported.contains(&id), "{id} reported");
+    }
+    for result in &default.results {
+        assert_eq!(
+            result.verdict(Unicode, Gate::Default),
+            Verdict::Pass,
+            "{}",
+            result.case.id
+        );
+        for finding in result.findings_at(Unicode) {
+            assert_eq!(finding.class, CheckClass::OuterLayer, "{}", result.case.id);
+        }
+    }
+    for result in &strict.results {
+        let want = if outer_layer(result) {
+            Verdict::Fail
+        } else {
+            Verdict::Pass
+        };
+        assert_eq!(
+            result.verdict(Unicode, Gate::Strict),
+            want,
+            "{}",
+            result.case.id
+        );
+    }
+    assert_eq!(framecheck::report::Summary::of(&default).exit_code(), 0);
+    assert_eq!(framecheck::report::Summary::of(&strict).exit_code(), 1);
+}
+
+#[test]
+fn a_context_that_parses_special_tokens_fails_by_default() {
+    let parsed = profile(TemplateContext {
+        families: vec![Family::ChatMl, Family::HumanAssistant],
+        special_tokens: SpecialTokens::Parsed,
+    });
+    let run = run_chat_template(&mut PassesControlStrings, &parsed, Gate::Default);
+    let verdict = |id: &str| get(&run, id).verdict(Unicode, Gate::Default);
+    // Exactly spelled special tokens of a declared family become control
+    // tokens; turn markers of a declared family are its turns as text.
+    assert_eq!(verdict("tpl-chatml-in-content"), Verdict::Fail);
+    assert_eq!(verdict("tpl-human-assistant-in-content"), Verdict::Fail);
+    assert_eq!(verdict("tpl-human-marker-crlf"), Verdict::Fail);
+    // A tokenizer matches special tokens byte for byte: other spellings
+    // stay reported; other families are not the stack's.
+    assert_eq!(verdict("tpl-chatml-upper-case"), Verdict::Pass);
+    assert_eq!(verdict("tpl-chatml-fullwidth"), Verdict::Pass);
+    assert_eq!(verdict("tpl-gemma-in-content"), Verdict::Pass);
+    assert!(outer_layer(get(&run, "tpl-gemma-in-content")));
+    // Declared, but the stack keeps special tokens as text.
+    let text = profile(TemplateContext {
+        families: vec![Family::ChatMl],
+        special_tokens: SpecialTokens::Text,
+    });
+    let run = run_chat_template(&mut PassesControlStrings, &text, Gate::Default);
+    assert_eq!(
+        get(&run, "tpl-chatml-in-content").verdict(Unicode, Gate::Default),
+        Verdict::Pass
+    );
+}
