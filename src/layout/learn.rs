@@ -207,11 +207,13 @@ pub fn learn(
     let tail = to_parts(w1, slot.end, &tail_segments, &|r| {
         region_of(r, &closer, [Region::Footer, Region::Closer, Region::After])
     });
-    let tail = if profile.delimiters.grammar == GrammarKind::Fence {
+    let mut tail = if profile.delimiters.grammar == GrammarKind::Fence {
         fence_runs(tail)
     } else {
         tail
     };
+    super::declared::widen_nonce_parts(&mut head, profile);
+    super::declared::widen_nonce_parts(&mut tail, profile);
     let padding = match profile.padding_override() {
         Some(declared) => Padding {
             lead: declared.into(),

@@ -38,6 +38,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::profile::BodyEncoding;
 
+mod declared;
 pub mod init;
 mod learn;
 mod matching;

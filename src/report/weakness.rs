@@ -42,7 +42,7 @@ use crate::runner::{CaseResult, Outcome, RunResult, Verdict};
 /// fidelity.
 /// `nonce.confusable` is not here: confusables are not failures and never
 /// form a weakness (reports list them in their own section).
-pub const PRIMARY_ORDER: [Check; 12] = [
+pub const PRIMARY_ORDER: [Check; 13] = [
     Check::DelimiterCensus,
     Check::NonceMatched,
     Check::NonceReplay,
@@ -51,6 +51,7 @@ pub const PRIMARY_ORDER: [Check; 12] = [
     Check::HeaderIntegrity,
     Check::CanaryContainment,
     Check::OuterText,
+    Check::FrameSeparation,
     Check::FrameShape,
     Check::ReaderVerdict,
     Check::Roundtrip,
@@ -229,6 +230,9 @@ impl WeaknessKey {
                     }
                     Check::FrameShape => "breaks the frame's shape",
                     Check::OuterText => "is written outside the frame",
+                    Check::FrameSeparation => {
+                        "moves into, merges with or creates another item's frame"
+                    }
                     Check::NonceUnpredictable => "meets a nonce an attacker can predict",
                     Check::NonceMatched => "is framed by markers whose nonces need not match",
                     Check::NonceReplay => "replays an earlier frame's marker and it is live",
