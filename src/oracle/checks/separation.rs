@@ -11,8 +11,8 @@
 //!
 //! What a single frame cannot show is which frame a reader puts each item
 //! in. At every reader level, each item's place is counted the way a reader
-//! walks the output: how many live openers of the item's element (the outer
-//! token, or the inner one when the profile has one) come before
+//! walks the output: how many live openers of the frame's elements (the
+//! outer token, and the inner one when the profile has one) come before
 //! it, and whether it sits inside an open frame. Those counts must be what
 //! they are in the benign calibration output (which also absorbs constant
 //! text that names the delimiter), every sibling's content must be in the
@@ -75,55 +75,66 @@ pub fn judge_several(
 /// Where one item sits for a reader.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Place {
-    /// Live openers of the item element before the item.
+    /// Live openers of the frame's elements before the item.
     openers: usize,
-    /// Whether the last live item-element delimiter before it is an opener.
+    /// Whether the item sits inside every element of the frame: the last
+    /// live delimiter of each element's token before it is an opener.
     inside: bool,
-    /// Whether a live item-element delimiter lies within the item's text.
+    /// Whether a live delimiter of the frame's elements lies within the
+    /// item's text.
     crossed: bool,
 }
 
-fn place(live: &[(DelimiterKind, usize)], slot: &Range<usize>) -> Place {
-    let before: Vec<&(DelimiterKind, usize)> =
-        live.iter().filter(|(_, at)| *at < slot.start).collect();
+/// A live delimiter of one of the frame's elements: its token, role and
+/// where it starts.
+type Live = (usize, DelimiterKind, usize);
+
+fn place(live: &[Live], tokens: &[usize], slot: &Range<usize>) -> Place {
+    let before = || live.iter().filter(|(_, _, at)| *at < slot.start);
     Place {
-        openers: before
-            .iter()
-            .filter(|(k, _)| *k == DelimiterKind::Open)
+        openers: before()
+            .filter(|(_, k, _)| *k == DelimiterKind::Open)
             .count(),
-        inside: before
-            .last()
-            .is_some_and(|(k, _)| *k == DelimiterKind::Open),
+        inside: tokens.iter().all(|&t| {
+            before()
+                .rfind(|(token, _, _)| *token == t)
+                .is_some_and(|(_, k, _)| *k == DelimiterKind::Open)
+        }),
         crossed: live
             .iter()
-            .any(|(_, at)| slot.start <= *at && *at < slot.end),
+            .any(|(_, _, at)| slot.start <= *at && *at < slot.end),
     }
 }
 
-/// The live delimiters of the content-carrying element (the inner token
-/// when the profile has one, each item being one inner element) that a
-/// reader at `reader` finds in `text`.
-fn item_delimiters(
-    profile: &TargetProfile,
+/// The tokens of the elements that frame an item: the outer one, and the
+/// inner one when the profile has one (a list element around one inner
+/// element per item).
+fn frame_tokens(profile: &TargetProfile) -> Vec<usize> {
+    match profile.delimiters.inner {
+        Some(_) => vec![OUTER, INNER],
+        None => vec![OUTER],
+    }
+}
+
+/// The live delimiters of the frame's elements that a reader at `reader`
+/// finds in `text`.
+fn frame_delimiters(
     grammar: &dyn Grammar,
+    tokens: &[usize],
     reader: Reader,
     text: &str,
-) -> Vec<(DelimiterKind, usize)> {
-    let token = match profile.delimiters.inner {
-        Some(_) => INNER,
-        None => OUTER,
-    };
+) -> Vec<Live> {
     grammar
         .live(&reader.fold(text))
         .into_iter()
-        .filter(|d| d.token == token)
-        .map(|d| (d.kind, d.start))
+        .filter(|d| tokens.contains(&d.token))
+        .map(|d| (d.token, d.kind, d.start))
         .collect()
 }
 
-fn openers(live: &[(DelimiterKind, usize)]) -> usize {
+fn openers(live: &[Live]) -> usize {
     live.iter()
-        .filter(|(k, _)| *k == DelimiterKind::Open)
+        .filter(|(_, k, _)| *k == DelimiterKind::Open)
         .count()
 }
 
@@ -180,10 +191,11 @@ fn check_separation(
         }
     }
     let grammar = profile.delimiters.grammar();
+    let tokens = frame_tokens(profile);
     for level in levels(profile) {
         let reader = Reader::new(level);
-        let benign = item_delimiters(profile, &*grammar, reader, &sample.framed);
-        let live = item_delimiters(profile, &*grammar, reader, framed);
+        let benign = frame_delimiters(&*grammar, &tokens, reader, &sample.framed);
+        let live = frame_delimiters(&*grammar, &tokens, reader, framed);
         // An empty item the framing framed after all is the single-frame
         // path's fidelity finding, not a moved item.
         let dropped = dropped && openers(&live) != openers(&benign);
@@ -191,11 +203,11 @@ fn check_separation(
             let (Some(slot), Some(benign_slot)) = (slot, benign_slot) else {
                 continue;
             };
-            let mut expected = place(&benign, benign_slot);
+            let mut expected = place(&benign, &tokens, benign_slot);
             if dropped && i > items.position {
                 expected.openers = expected.openers.saturating_sub(1);
             }
-            let found = place(&live, slot);
+            let found = place(&live, &tokens, slot);
             let own_item = i == items.position;
             if let Some(problem) = moved(expected, found, own_item) {
                 findings.security(
