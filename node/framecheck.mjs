@@ -14,9 +14,12 @@
 //   }));
 //
 // `wrap(content, { kind, attributes, provenance })` returns the framed text;
-// `read(text)` returns the body or null. Throw `Refusal` to reject an input
-// on purpose; any other exception is a bug in the framing: the audit stops
-// and the exception propagates.
+// `read(text)` returns the body or null. A framing that writes several frames
+// per call (a list of sources) also passes `wrapMany`, a function of an array
+// of `{ content, kind, attributes, provenance }` returning one framed text,
+// and declares `frame: { count: "several" }` in its profile. Throw `Refusal`
+// to reject an input on purpose; any other exception is a bug in the
+// framing: the audit stops and the exception propagates.
 //
 // The binary: the `framecheck` option, the FRAMECHECK environment variable,
 // or `framecheck` on PATH.
@@ -103,10 +106,11 @@ export function assertFrames(wrap, options = {}) {
  * Options: `profile` (a profile file path, or an object of profile fields
  * with at least `delimiters`), `read`, `level` ("unicode"), `only` (case
  * ids, categories or globs), `check` (true), `framecheck` (the binary),
- * `out` (a directory to keep the JSON and HTML reports in).
+ * `out` (a directory to keep the JSON and HTML reports in), `wrapMany`
+ * (answers `wrap-many` for a profile declaring `frame: { count: "several" }`).
  */
 export async function audit(wrap, options = {}) {
-  const { read = null, profile, level = "unicode", only = [], check = true, out = null } = options;
+  const { read = null, wrapMany = null, profile, level = "unicode", only = [], check = true, out = null } = options;
   const binary = findBinary(options.framecheck);
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "framecheck-"));
   try {
@@ -116,7 +120,7 @@ export async function audit(wrap, options = {}) {
       "--out", outDir, "--format", "json"];
     if (out) args.push("--format", "html");
     for (const pattern of only) args.push("--only", pattern);
-    const { code, stderr } = await serve(binary, args, wrap, read);
+    const { code, stderr } = await serve(binary, args, { wrap, read, wrapMany });
     const written = fs.existsSync(outDir) ? fs.readdirSync(outDir).sort() : [];
     const reports = written.filter((name) => name.endsWith(".json"));
     if ((code !== 0 && code !== 1) || reports.length !== 1) {
@@ -135,7 +139,7 @@ export async function audit(wrap, options = {}) {
 }
 
 /** Starts framecheck and answers its requests until it exits. */
-function serve(binary, args, wrap, read) {
+function serve(binary, args, framing) {
   return new Promise((resolve, reject) => {
     const child = spawn(binary, args, { stdio: ["pipe", "pipe", "pipe"] });
     let stderr = "";
@@ -152,7 +156,7 @@ function serve(binary, args, wrap, read) {
       for await (const line of lines) {
         if (failure) break;
         try {
-          const reply = await answer(JSON.parse(line), wrap, read);
+          const reply = await answer(JSON.parse(line), framing);
           child.stdin.write(JSON.stringify(reply) + "\n");
         } catch (error) {
           // A bug in the framing: stop serving; framecheck ends the run.
@@ -165,9 +169,14 @@ function serve(binary, args, wrap, read) {
   });
 }
 
-async function answer(request, wrap, read) {
+async function answer(request, { wrap, read, wrapMany }) {
   const { id, op } = request;
   try {
+    if (op === "wrap-many" && wrapMany) {
+      const items = request.items.map(({ content, kind = "", attributes = {}, provenance = "" }) =>
+        ({ content, kind, attributes, provenance }));
+      return { id, framed: await wrapMany(items) };
+    }
     if (op === "wrap") {
       const { kind = "", attributes = {}, provenance = "" } = request;
       return { id, framed: await wrap(request.content, { kind, attributes, provenance }) };

@@ -16,6 +16,8 @@ use crate::level::ReaderLevel;
 use crate::oracle::{self, Calibration, CheckClass, Finding};
 use crate::profile::{Capability, TargetProfile};
 
+pub mod several;
+
 /// What happened when one case ran.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "status", rename_all = "kebab-case")]
@@ -320,6 +322,15 @@ pub fn run(
         };
         on_result(&result);
         results.push(result);
+    }
+    if !cancel.load(Ordering::SeqCst) {
+        several::run(cases, profile, framing, cancel, &mut |result| {
+            on_result(&result);
+            results.push(result);
+        });
+        if cancel.load(Ordering::SeqCst) && harness_error.is_none() {
+            harness_error = Some("interrupted during the several-frames cases".into());
+        }
     }
     // The nonce probes need many wraps, so they run once, after the cases,
     // unless the run was narrowed to other cases or interrupted.

@@ -380,6 +380,17 @@ fn check_refuser(command: &[&str]) {
         ))
     );
     assert_eq!(target.child_id(), child, "a refusal keeps the child");
+    let items = [request.clone(), content("two")];
+    assert_eq!(
+        target.wrap_many(&items),
+        Ok("[tool-result|a=\"1\",b=2|from a test|hi\n\u{2028}é][|||two]".into())
+    );
+    assert_eq!(
+        target.wrap_many(&[content("ok"), content("far too long for this target")]),
+        Err(TargetError::Refused(
+            "content longer than 10 characters".into()
+        ))
+    );
     assert_eq!(target.read("[body]"), Ok(Some("body".into())));
     assert_eq!(target.read("no frame"), Ok(None));
     // A bug is not a refusal: the child dies, the request fails with the

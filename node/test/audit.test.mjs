@@ -81,3 +81,15 @@ test("a bad profile is a clear error", async () => {
     (e) => e instanceof FramecheckError && /profile\.yaml: line 1.*nonsense/.test(e.message),
   );
 });
+
+test("a list framing is audited through wrapMany", async () => {
+  // One naive frame per item: an item's closer and opener forge a sibling.
+  const wrapMany = (items) => items.map((i) => naiveWrap(i.content, i)).join("\n");
+  const report = await audit(naiveWrap, {
+    wrapMany, profile: { ...profile, frame: { count: "several" } },
+    only: ["breakout-close-then-reopen"], framecheck, check: false,
+  });
+  const failing = Object.fromEntries(report.failures().map(({ id, checks }) => [id, checks]));
+  assert.ok(failing["breakout-close-then-reopen@middle"].includes("frame.separation"));
+  assert.ok(!failing["breakout-close-then-reopen"].includes("frame.separation"));
+});

@@ -14,7 +14,11 @@ your functions in this process, and returns the parsed JSON report::
         )
 
 ``wrap(content, kind, attributes, provenance)`` returns the framed text;
-``read(text)`` returns the body or ``None``. Raise :class:`Refusal` to reject
+``read(text)`` returns the body or ``None``. A framing that writes several
+frames per call (a list of sources) also passes ``wrap_many=``, a function
+of a list of dicts (``content``, ``kind``, ``attributes``, ``provenance``)
+returning one framed text, and declares ``"frame": {"count": "several"}`` in
+its profile. Raise :class:`Refusal` to reject
 an input on purpose. Any other exception is a bug in the framing: the audit
 stops and the exception propagates to the caller.
 
@@ -106,7 +110,7 @@ def assert_frames(wrap, read=None, profile=None, **options):
 
 
 def audit(wrap, read=None, profile=None, *, level="unicode", only=(), check=True,
-          framecheck=None, out=None):
+          framecheck=None, out=None, wrap_many=None):
     """Runs framecheck against ``wrap`` (and ``read``) in this process.
 
     ``profile`` is a path to a profile YAML file, or a dict of profile fields
@@ -115,6 +119,8 @@ def audit(wrap, read=None, profile=None, *, level="unicode", only=(), check=True
     categories or globs). With ``check`` (the default) a failing audit raises
     :class:`AuditFailure`; otherwise the :class:`Report` is returned either
     way. ``out`` keeps the reports (JSON and HTML) in that directory.
+    ``wrap_many`` answers the ``wrap-many`` op for a profile declaring
+    ``frame: {count: several}``.
     """
     binary = _find_binary(framecheck)
     with tempfile.TemporaryDirectory(prefix="framecheck-") as scratch:
@@ -127,7 +133,7 @@ def audit(wrap, read=None, profile=None, *, level="unicode", only=(), check=True
         for pattern in only:
             command += ["--only", pattern]
         with tempfile.TemporaryFile() as stderr:
-            code = _serve(command, wrap, read, stderr)
+            code = _serve(command, (wrap, read, wrap_many), stderr)
             stderr.seek(0)
             text = stderr.read().decode("utf-8", "replace")
         written = sorted(os.listdir(out_dir)) if os.path.isdir(out_dir) else []
@@ -145,13 +151,13 @@ def audit(wrap, read=None, profile=None, *, level="unicode", only=(), check=True
     return report
 
 
-def _serve(command, wrap, read, stderr):
+def _serve(command, framing, stderr):
     """Starts framecheck and answers its requests until it exits; its exit code."""
     proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=stderr)
     try:
         for raw in proc.stdout:  # split at b"\n" only
-            reply = _answer(json.loads(raw.decode("utf-8")), wrap, read)
+            reply = _answer(json.loads(raw.decode("utf-8")), *framing)
             try:
                 # ensure_ascii: a lone surrogate travels as an escape, not a crash.
                 proc.stdin.write((json.dumps(reply) + "\n").encode("ascii"))
@@ -172,9 +178,14 @@ def _serve(command, wrap, read, stderr):
     return proc.wait()
 
 
-def _answer(request, wrap, read):
+def _answer(request, wrap, read, wrap_many=None):
     rid, op = request.get("id"), request.get("op")
     try:
+        if op == "wrap-many" and wrap_many is not None:
+            items = [{"content": i["content"], "kind": i.get("kind", ""),
+                      "attributes": i.get("attributes") or {},
+                      "provenance": i.get("provenance", "")} for i in request["items"]]
+            return {"id": rid, "framed": wrap_many(items)}
         if op == "wrap":
             return {"id": rid, "framed": wrap(request["content"], request.get("kind", ""),
                                               request.get("attributes") or {},

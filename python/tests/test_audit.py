@@ -110,3 +110,17 @@ def test_the_wheel_supplies_both_the_package_and_the_binary():
     assert pathlib.Path(framecheck.__file__).is_relative_to(sysconfig.get_path("purelib"))
     assert framecheck._find_binary(None) == str(scripts / "framecheck")
     assert not (pathlib.Path.cwd() / "attacks").exists(), "run outside a checkout"
+
+
+def test_a_list_framing_is_audited_through_wrap_many():
+    """One naive frame per item: an item's closer and opener forge a sibling."""
+    def wrap_many(items):
+        return "\n".join(naive_wrap(i["content"], i["kind"], i["attributes"], i["provenance"])
+                         for i in items)
+    profile = {**PROFILE, "frame": {"count": "several"}}
+    report = framecheck.audit(naive_wrap, wrap_many=wrap_many, profile=profile,
+                              only=["breakout-close-then-reopen"], check=False,
+                              framecheck=BINARY)
+    failing = {case: checks for case, _, checks in report.failures()}
+    assert "frame.separation" in failing["breakout-close-then-reopen@middle"]
+    assert "frame.separation" not in failing["breakout-close-then-reopen"]

@@ -28,7 +28,9 @@
 
 use std::io::{BufRead, Read, Write};
 
-use super::subprocess::protocol::{decode_reply, encode_read, encode_wrap, Op, Reply};
+use super::subprocess::protocol::{
+    decode_reply, encode_read, encode_wrap, encode_wrap_many, Op, Reply,
+};
 use super::{Framing, TargetError, WrapRequest};
 
 /// Longest reply line accepted, in bytes (the subprocess default).
@@ -113,6 +115,17 @@ impl<R: BufRead, W: Write> Framing for Caller<R, W> {
             Reply::Body(body) => Ok(body),
             Reply::Refused(reason) => Err(TargetError::Refused(reason)),
             Reply::Framed(_) => Err(TargetError::failed("internal error: wrap reply to a read")),
+        }
+    }
+
+    fn wrap_many(&mut self, items: &[WrapRequest]) -> Result<String, TargetError> {
+        let line = encode_wrap_many(self.next_id, items, false);
+        match self.call(Op::WrapMany, line)? {
+            Reply::Framed(framed) => Ok(framed),
+            Reply::Refused(reason) => Err(TargetError::Refused(reason)),
+            Reply::Body(_) => Err(TargetError::failed(
+                "internal error: read reply to a wrap-many",
+            )),
         }
     }
 }

@@ -62,7 +62,20 @@ pub trait Framing {
     /// `Ok(None)` for anything else. Targets without a reader never get here:
     /// their read cases are skipped.
     fn read(&mut self, text: &str) -> Result<Option<String>, TargetError>;
+
+    /// Wraps several items in one output, one frame each, in order
+    /// (profiles declaring `frame.count: several`; protocol op `wrap-many`).
+    /// The default says the framing does not: only a framing that writes a
+    /// list of sources per call implements it.
+    fn wrap_many(&mut self, items: &[WrapRequest]) -> Result<String, TargetError> {
+        let _ = items;
+        Err(TargetError::failed(WRAP_MANY_UNSUPPORTED))
+    }
 }
+
+/// The reason [`Framing::wrap_many`] gives by default.
+pub const WRAP_MANY_UNSUPPORTED: &str =
+    "this framing does not frame several items per call (wrap-many is not implemented)";
 
 impl<F: Framing + ?Sized> Framing for Box<F> {
     fn wrap(&mut self, request: &WrapRequest) -> Result<String, TargetError> {
@@ -70,5 +83,8 @@ impl<F: Framing + ?Sized> Framing for Box<F> {
     }
     fn read(&mut self, text: &str) -> Result<Option<String>, TargetError> {
         (**self).read(text)
+    }
+    fn wrap_many(&mut self, items: &[WrapRequest]) -> Result<String, TargetError> {
+        (**self).wrap_many(items)
     }
 }

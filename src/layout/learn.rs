@@ -250,6 +250,8 @@ pub fn learn(
     } else {
         tail
     };
+    super::declared::widen_nonce_parts(&mut head, profile);
+    super::declared::widen_nonce_parts(&mut tail, profile);
     name_fields(profile, probes, &mut head, &mut tail)?;
     let padding = match profile.padding_override() {
         Some(declared) => Padding {

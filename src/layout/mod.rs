@@ -39,6 +39,7 @@ use serde::{Deserialize, Serialize};
 use crate::encoding::Datamark;
 use crate::profile::{BodyEncoding, DatamarkReplaces};
 
+mod declared;
 mod fields;
 pub mod init;
 mod learn;

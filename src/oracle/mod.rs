@@ -48,8 +48,8 @@ mod view;
 
 pub use checks::nonce::{frame_closer, frame_nonce, judge_replay, judge_replay_in, without_nonce};
 pub use checks::{
-    calibrate, calibration_request, judge_read, judge_roundtrip, judge_roundtrip_in, judge_wrap,
-    judge_wrap_in, Calibration,
+    calibrate, calibration_request, judge_read, judge_roundtrip, judge_roundtrip_in, judge_several,
+    judge_wrap, judge_wrap_in, Calibration, Items,
 };
 
 /// A structural check, by its stable report name.
@@ -62,6 +62,11 @@ pub enum Check {
     /// Text outside the frame is the framing's constant text, nothing else.
     #[serde(rename = "frame.outer-text")]
     OuterText,
+    /// Several frames per call: every item is read in its own frame, in
+    /// order; no item's content moves into, merges with or creates another
+    /// frame.
+    #[serde(rename = "frame.separation")]
+    FrameSeparation,
     /// Exactly the framing's own live delimiters, in order; none from content.
     #[serde(rename = "delimiter.census")]
     DelimiterCensus,
@@ -109,6 +114,7 @@ impl Check {
         match self {
             Check::FrameShape => "frame.shape",
             Check::OuterText => "frame.outer-text",
+            Check::FrameSeparation => "frame.separation",
             Check::DelimiterCensus => "delimiter.census",
             Check::CanaryContainment => "canary.containment",
             Check::TagIntegrity => "tag.integrity",
@@ -129,6 +135,7 @@ impl Check {
         match self {
             Check::FrameShape => "Write every frame the same way: the same constant text, delimiters, header lines and separator around the content, whatever the content is.",
             Check::OuterText => "Write nothing derived from the input before the opening delimiter or after the closing one; keep preambles and notices constant.",
+            Check::FrameSeparation => "Frame every item alone and the same way whatever the other items hold: defang the delimiters in each item so none can end its frame or open another, and never skip, merge or split items.",
             Check::DelimiterCensus => "Defang every reading of every structural token in content and header fields, at the level you claim: case-fold, NFKC-normalise, drop ignorable characters and map lookalikes before matching.",
             Check::CanaryContainment => "Content must not be able to end the frame or the header: defang the closing delimiter and blank-line tricks before writing.",
             Check::TagIntegrity => "Validate attribute keys against a name grammar and escape values (& \" < > and line breaks); never write caller keys raw.",

@@ -52,9 +52,10 @@ const MAX_MESSAGE_BYTES: usize = 4096;
 /// Every check, in rule order. [`rule_description`] matches exhaustively, so
 /// a new check cannot be added to the oracle without a description here;
 /// the tests check the list against it.
-pub const RULES: [Check; 14] = [
+pub const RULES: [Check; 15] = [
     Check::FrameShape,
     Check::OuterText,
+    Check::FrameSeparation,
     Check::DelimiterCensus,
     Check::CanaryContainment,
     Check::TagIntegrity,
@@ -77,6 +78,9 @@ pub fn rule_description(check: Check) -> &'static str {
         }
         Check::OuterText => {
             "Text outside the frame is only the framing's own constant text; nothing there derives from the input."
+        }
+        Check::FrameSeparation => {
+            "Several frames per call: every item is read in its own frame, in order; no item's content moves into, merges with or creates another frame."
         }
         Check::DelimiterCensus => {
             "The framed output holds exactly the framing's own live delimiters, in order; content adds none."

@@ -42,7 +42,7 @@ use crate::runner::{CaseResult, Outcome, RunResult, Verdict};
 /// primary check: root causes before their consequences, security before
 /// fidelity, the classes reported apart last: they are only considered
 /// where the run's gate makes them fail (`--strict`).
-pub const PRIMARY_ORDER: [Check; 14] = [
+pub const PRIMARY_ORDER: [Check; 15] = [
     Check::DelimiterCensus,
     Check::NonceMatched,
     Check::NonceReplay,
@@ -51,6 +51,7 @@ pub const PRIMARY_ORDER: [Check; 14] = [
     Check::HeaderIntegrity,
     Check::CanaryContainment,
     Check::OuterText,
+    Check::FrameSeparation,
     Check::FrameShape,
     Check::ReaderVerdict,
     Check::Roundtrip,
@@ -231,6 +232,9 @@ impl WeaknessKey {
                     }
                     Check::FrameShape => "breaks the frame's shape",
                     Check::OuterText => "is written outside the frame",
+                    Check::FrameSeparation => {
+                        "moves into, merges with or creates another item's frame"
+                    }
                     Check::NonceUnpredictable => "meets a nonce an attacker can predict",
                     Check::NonceMatched => "is framed by markers whose nonces need not match",
                     Check::NonceReplay => "replays an earlier frame's marker and it is live",

@@ -1,12 +1,16 @@
-// A target using the Node helper: refuses long content, crashes on "bug".
+// A target using the Node helper: refuses long content, crashes on "bug";
+// frames a list of items one after the other (wrap-many).
 import { Refusal, serve } from '../../adapters/node/framecheck-adapter.mjs'
 
+function wrap(content, { kind, attributes, provenance }) {
+	if (content === 'bug') throw new TypeError('a bug, not a refusal')
+	if (content.length > 10) throw new Refusal('content longer than 10 characters')
+	const attrs = Object.keys(attributes).sort().map((k) => `${k}=${attributes[k]}`).join(',')
+	return `[${kind}|${attrs}|${provenance}|${content}]`
+}
+
 serve({
-	wrap(content, { kind, attributes, provenance }) {
-		if (content === 'bug') throw new TypeError('a bug, not a refusal')
-		if (content.length > 10) throw new Refusal('content longer than 10 characters')
-		const attrs = Object.keys(attributes).sort().map((k) => `${k}=${attributes[k]}`).join(',')
-		return `[${kind}|${attrs}|${provenance}|${content}]`
-	},
+	wrap,
+	wrapMany: (items) => items.map(({ content, ...fields }) => wrap(content, fields)).join(''),
 	read: (text) => (text.startsWith('[') && text.endsWith(']') ? text.slice(1, -1) : null),
 })

@@ -1,4 +1,5 @@
-"""A target using the Python helper: refuses long content, crashes on "bug"."""
+"""A target using the Python helper: refuses long content, crashes on "bug";
+frames a list of items one after the other (wrap-many)."""
 
 import os
 import sys
@@ -22,4 +23,8 @@ def read(text):
     return None
 
 
-serve(wrap, read)
+def wrap_many(items):
+    return "".join(wrap(i["content"], i["kind"], i["attributes"], i["provenance"]) for i in items)
+
+
+serve(wrap, read, wrap_many=wrap_many)

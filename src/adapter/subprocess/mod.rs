@@ -36,10 +36,12 @@ pub mod protocol;
 mod serve;
 
 pub use child::{kill_all_children, stop_all_children};
-pub use serve::serve;
+pub use serve::{decode_request, serve, BadRequest, Request};
 
 use child::{Child, Launch, Wait};
-use protocol::{decode_reply, encode_read, encode_wrap, encode_wrap_bytes, Op, Reply};
+use protocol::{
+    decode_reply, encode_read, encode_wrap, encode_wrap_bytes, encode_wrap_many, Op, Reply,
+};
 
 /// Consecutive failures to start the program after which a target stops
 /// trying and fails every further request at once.
@@ -428,6 +430,17 @@ impl Framing for SubprocessFraming {
             Reply::Body(body) => Ok(body),
             Reply::Refused(reason) => Err(TargetError::Refused(reason)),
             Reply::Framed(_) => Err(TargetError::failed("internal error: wrap reply to a read")),
+        }
+    }
+
+    fn wrap_many(&mut self, items: &[WrapRequest]) -> Result<String, TargetError> {
+        let raw_bytes = self.raw_bytes;
+        match self.call(Op::WrapMany, |id| encode_wrap_many(id, items, raw_bytes))? {
+            Reply::Framed(framed) => Ok(framed),
+            Reply::Refused(reason) => Err(TargetError::Refused(reason)),
+            Reply::Body(_) => Err(TargetError::failed(
+                "internal error: read reply to a wrap-many",
+            )),
         }
     }
 }

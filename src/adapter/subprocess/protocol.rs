@@ -30,6 +30,9 @@ pub enum Op {
     Wrap,
     /// Read a framed text back; the reply carries `body`.
     Read,
+    /// Wrap a list of items, one frame each, in one output; the reply
+    /// carries `framed` (profiles declaring `frame.count: several`).
+    WrapMany,
 }
 
 impl Op {
@@ -38,13 +41,14 @@ impl Op {
         match self {
             Op::Wrap => "wrap",
             Op::Read => "read",
+            Op::WrapMany => "wrap-many",
         }
     }
 
     /// The reply field holding the result of this operation.
     pub fn result_field(self) -> &'static str {
         match self {
-            Op::Wrap => "framed",
+            Op::Wrap | Op::WrapMany => "framed",
             Op::Read => "body",
         }
     }
@@ -224,6 +228,67 @@ pub fn encode_wrap(id: u64, request: &WrapRequest) -> String {
     })
 }
 
+/// One item of a `wrap-many` request: a wrap request's fields, with
+/// `content_b64` only under the `bytes` extension.
+#[derive(Serialize)]
+struct ItemLine<'a> {
+    content: std::borrow::Cow<'a, str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    content_b64: Option<String>,
+    kind: &'a str,
+    attributes: &'a BTreeMap<String, String>,
+    provenance: &'a str,
+}
+
+#[derive(Serialize)]
+struct WrapManyLine<'a> {
+    id: u64,
+    op: &'static str,
+    items: Vec<ItemLine<'a>>,
+}
+
+/// Encodes a `wrap-many` request as one line, newline included: each item
+/// carries the four fields of a wrap request. With `raw_bytes` (the `bytes`
+/// capability) an item whose content stands for raw bytes also carries
+/// `content_b64`, as [`encode_wrap_bytes`] does; without it those bytes go
+/// out as U+FFFD, as [`encode_wrap`] does.
+///
+/// ```
+/// use framecheck::adapter::WrapRequest;
+/// use framecheck::adapter::subprocess::protocol::encode_wrap_many;
+///
+/// let item = WrapRequest { content: "a".into(), kind: "retrieval".into(), ..Default::default() };
+/// assert_eq!(
+///     encode_wrap_many(3, &[item], false),
+///     "{\"id\":3,\"op\":\"wrap-many\",\"items\":[{\"content\":\"a\",\"kind\":\"retrieval\",\"attributes\":{},\"provenance\":\"\"}]}\n"
+/// );
+/// ```
+pub fn encode_wrap_many(id: u64, items: &[WrapRequest], raw_bytes: bool) -> String {
+    let items = items
+        .iter()
+        .map(|item| {
+            let raw = super::bytes::has_raw_bytes(&item.content);
+            ItemLine {
+                content: if raw {
+                    super::bytes::to_lossy(&item.content).into()
+                } else {
+                    item.content.as_str().into()
+                },
+                content_b64: (raw && raw_bytes)
+                    .then(|| super::bytes::encode_b64(&super::bytes::to_bytes(&item.content))),
+                kind: &item.kind,
+                attributes: &item.attributes,
+                provenance: &item.provenance,
+            }
+        })
+        .collect();
+    to_line(&WrapManyLine {
+        id,
+        op: Op::WrapMany.name(),
+        items,
+    })
+}
+
 /// Encodes a read request as one line, newline included.
 pub fn encode_read(id: u64, text: &str) -> String {
     to_line(&ReadLine {
@@ -274,7 +339,7 @@ pub fn decode_reply(line: &[u8], expected_id: u64, op: Op) -> Result<Reply, Prot
         }
     };
     let result = object.get(op.result_field());
-    if op == Op::Wrap && result.is_none() && error.is_none() {
+    if matches!(op, Op::Wrap | Op::WrapMany) && result.is_none() && error.is_none() {
         if let Some(reply) = framed_from_b64(&object) {
             return reply;
         }
@@ -313,10 +378,10 @@ fn check_id(object: &Map<String, Value>, expected_id: u64) -> Result<(), Protoco
 
 fn decode_result(result: &Value, op: Op) -> Result<Reply, ProtocolError> {
     match (op, result) {
-        (Op::Wrap, Value::String(framed)) => Ok(Reply::Framed(framed.clone())),
+        (Op::Wrap | Op::WrapMany, Value::String(framed)) => Ok(Reply::Framed(framed.clone())),
         (Op::Read, Value::String(body)) => Ok(Reply::Body(Some(body.clone()))),
         (Op::Read, Value::Null) => Ok(Reply::Body(None)),
-        (Op::Wrap, other) => Err(ProtocolError::WrongType {
+        (Op::Wrap | Op::WrapMany, other) => Err(ProtocolError::WrongType {
             field: "framed",
             expected: "a string",
             found: type_name(other),

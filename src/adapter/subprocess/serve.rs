@@ -55,12 +55,125 @@ struct RawRequest {
     provenance: Option<String>,
     #[serde(default)]
     text: Option<String>,
+    #[serde(default)]
+    items: Option<Vec<RawItem>>,
+}
+
+/// One item of a `wrap-many` request: a wrap request's fields.
+#[derive(Deserialize)]
+struct RawItem {
+    content: String,
+    #[serde(default)]
+    kind: Option<String>,
+    #[serde(default)]
+    attributes: Option<BTreeMap<String, String>>,
+    #[serde(default)]
+    provenance: Option<String>,
+}
+
+impl RawItem {
+    fn into_request(self) -> WrapRequest {
+        WrapRequest {
+            content: self.content,
+            kind: self.kind.unwrap_or_default(),
+            attributes: self.attributes.unwrap_or_default(),
+            provenance: self.provenance.unwrap_or_default(),
+        }
+    }
 }
 
 /// Just the id, for answering a line whose other fields do not parse.
 #[derive(Deserialize)]
 struct IdOnly {
     id: Option<u64>,
+}
+
+/// A decoded request line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Request {
+    /// `wrap`: frame one content.
+    Wrap(WrapRequest),
+    /// `wrap-many`: frame a list of items, one frame each, in one output.
+    WrapMany(Vec<WrapRequest>),
+    /// `read`: read a framed text back.
+    Read(String),
+}
+
+/// Why a request line cannot be answered, with its id when one is readable.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{reason}")]
+pub struct BadRequest {
+    /// The request's id, when it could be read.
+    pub id: Option<u64>,
+    /// What is wrong, as the `error` reply says it.
+    pub reason: String,
+}
+
+/// Decodes one request line (as a target reads it): its id and operation.
+/// Optional wrap fields default to empty; an unknown op, a missing
+/// `content` or `text`, or a `wrap-many` without an `items` list of
+/// objects each carrying a string `content` is a [`BadRequest`].
+///
+/// ```
+/// use framecheck::adapter::subprocess::{decode_request, Request};
+///
+/// let line = br#"{"id": 4, "op": "wrap-many", "items": [{"content": "a"}, {"content": "b", "kind": "retrieval"}]}"#;
+/// let (id, Request::WrapMany(items)) = decode_request(line).unwrap() else { panic!() };
+/// assert_eq!((id, items.len(), items[1].kind.as_str()), (4, 2, "retrieval"));
+/// ```
+pub fn decode_request(line: &[u8]) -> Result<(u64, Request), BadRequest> {
+    // Only an object is a request; serde would happily read `[1, "wrap"]` as
+    // a struct from its fields in order.
+    if !line.trim_ascii_start().starts_with(b"{") {
+        return Err(BadRequest {
+            id: None,
+            reason: "invalid request: not a JSON object".into(),
+        });
+    }
+    let request: RawRequest = serde_json::from_slice(line).map_err(|e| BadRequest {
+        id: serde_json::from_slice::<IdOnly>(line)
+            .ok()
+            .and_then(|r| r.id),
+        reason: format!("invalid request: {e}"),
+    })?;
+    let Some(id) = request.id.as_u64() else {
+        return Err(BadRequest {
+            id: None,
+            reason: format!(
+                "invalid request: id must be a non-negative integer, found {}",
+                request.id
+            ),
+        });
+    };
+    let bad = |reason: &str| BadRequest {
+        id: Some(id),
+        reason: reason.into(),
+    };
+    let decoded = match request.op.as_str() {
+        Some("wrap") => Request::Wrap(WrapRequest {
+            content: request
+                .content
+                .ok_or_else(|| bad("invalid request: wrap needs a string \"content\""))?,
+            kind: request.kind.unwrap_or_default(),
+            attributes: request.attributes.unwrap_or_default(),
+            provenance: request.provenance.unwrap_or_default(),
+        }),
+        Some("wrap-many") => Request::WrapMany(
+            request
+                .items
+                .ok_or_else(|| bad("invalid request: wrap-many needs an \"items\" list"))?
+                .into_iter()
+                .map(RawItem::into_request)
+                .collect(),
+        ),
+        Some("read") => Request::Read(
+            request
+                .text
+                .ok_or_else(|| bad("invalid request: read needs a string \"text\""))?,
+        ),
+        _ => return Err(bad(&format!("unknown op {}", request.op))),
+    };
+    Ok((id, decoded))
 }
 
 #[derive(Serialize)]
@@ -72,65 +185,29 @@ enum ReplyLine {
 }
 
 fn answer(framing: &mut dyn Framing, line: &[u8]) -> ReplyLine {
-    // Only an object is a request; serde would happily read `[1, "wrap"]` as
-    // a struct from its fields in order.
-    if !line.trim_ascii_start().starts_with(b"{") {
-        return ReplyLine::Error {
-            id: None,
-            error: "invalid request: not a JSON object".into(),
-        };
-    }
-    let request: RawRequest = match serde_json::from_slice(line) {
-        Ok(request) => request,
-        Err(e) => {
-            let id = serde_json::from_slice::<IdOnly>(line)
-                .ok()
-                .and_then(|r| r.id);
+    let (id, request) = match decode_request(line) {
+        Ok(decoded) => decoded,
+        Err(bad) => {
             return ReplyLine::Error {
-                id,
-                error: format!("invalid request: {e}"),
-            };
+                id: bad.id,
+                error: bad.reason,
+            }
         }
     };
-    let Some(id) = request.id.as_u64() else {
-        return ReplyLine::Error {
-            id: None,
-            error: format!(
-                "invalid request: id must be a non-negative integer, found {}",
-                request.id
-            ),
-        };
-    };
-    let refuse = |error: String| ReplyLine::Error {
+    let refuse = |e: TargetError| ReplyLine::Error {
         id: Some(id),
-        error,
+        error: error_text(e),
     };
-    match request.op.as_str() {
-        Some("wrap") => {
-            let Some(content) = request.content else {
-                return refuse("invalid request: wrap needs a string \"content\"".into());
-            };
-            let wrap = WrapRequest {
-                content,
-                kind: request.kind.unwrap_or_default(),
-                attributes: request.attributes.unwrap_or_default(),
-                provenance: request.provenance.unwrap_or_default(),
-            };
-            match framing.wrap(&wrap) {
-                Ok(framed) => ReplyLine::Framed { id, framed },
-                Err(e) => refuse(error_text(e)),
-            }
-        }
-        Some("read") => {
-            let Some(text) = request.text else {
-                return refuse("invalid request: read needs a string \"text\"".into());
-            };
-            match framing.read(&text) {
-                Ok(body) => ReplyLine::Body { id, body },
-                Err(e) => refuse(error_text(e)),
-            }
-        }
-        _ => refuse(format!("unknown op {}", request.op)),
+    match request {
+        Request::Wrap(wrap) => framing
+            .wrap(&wrap)
+            .map_or_else(refuse, |framed| ReplyLine::Framed { id, framed }),
+        Request::WrapMany(items) => framing
+            .wrap_many(&items)
+            .map_or_else(refuse, |framed| ReplyLine::Framed { id, framed }),
+        Request::Read(text) => framing
+            .read(&text)
+            .map_or_else(refuse, |body| ReplyLine::Body { id, body }),
     }
 }
 
@@ -172,6 +249,48 @@ mod tests {
                 .and_then(|t| t.strip_suffix(']'))
                 .map(str::to_string))
         }
+    }
+
+    #[test]
+    fn wrap_many_is_decoded_with_each_item_and_its_defaults() {
+        let line = br#"{"id":6,"op":"wrap-many","items":[{"content":"a","kind":"k","attributes":{"t":"v"},"provenance":"p"},{"content":""}],"extra":1}"#;
+        let (id, request) = decode_request(line).unwrap();
+        assert_eq!(id, 6);
+        let expected = vec![
+            WrapRequest {
+                content: "a".into(),
+                kind: "k".into(),
+                attributes: BTreeMap::from([("t".to_string(), "v".to_string())]),
+                provenance: "p".into(),
+            },
+            WrapRequest::default(),
+        ];
+        assert_eq!(request, Request::WrapMany(expected));
+    }
+
+    #[test]
+    fn a_malformed_wrap_many_is_a_bad_request_with_its_id() {
+        for line in [
+            r#"{"id":7,"op":"wrap-many"}"#,
+            r#"{"id":7,"op":"wrap-many","items":[{"kind":"k"}]}"#,
+            r#"{"id":7,"op":"wrap-many","items":"a"}"#,
+            r#"{"id":7,"op":"wrap-many","items":[{"content":1}]}"#,
+        ] {
+            let bad = decode_request(line.as_bytes()).unwrap_err();
+            assert_eq!(bad.id, Some(7), "{line}");
+            assert!(bad.reason.starts_with("invalid request"), "{line}: {bad}");
+        }
+    }
+
+    #[test]
+    fn a_framing_without_wrap_many_answers_it_with_an_error() {
+        let out = served("{\"id\":8,\"op\":\"wrap-many\",\"items\":[{\"content\":\"a\"}]}\n");
+        let reply: Value = serde_json::from_str(out.trim_end()).unwrap();
+        assert_eq!(reply["id"], 8);
+        assert!(
+            reply["error"].as_str().unwrap().contains("wrap-many"),
+            "{out}"
+        );
     }
 
     fn served(input: &str) -> String {

@@ -14,11 +14,13 @@ mod header;
 mod layout;
 pub mod nonce;
 mod read;
+mod separation;
 mod shape;
 mod template;
 
 pub use calibration::{calibrate, calibration_request, Calibration};
 pub use read::judge_read;
+pub use separation::{judge_several, Items};
 
 use std::ops::Range;
 
