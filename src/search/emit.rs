@@ -98,8 +98,7 @@ fn write_case(yaml: &mut String, finding: &SearchFinding, placeholders: &[(Strin
         }
         text
     };
-    let operators = finding.operators.join(" + ");
-    let title = format!("{} via {operators}", finding.finding.check);
+    let title = format!("{} via {}", finding.finding.check, lineage(finding));
     let _ = writeln!(yaml, "  - id: {}", finding.id);
     let _ = writeln!(yaml, "    title: {}", json(&title));
     let _ = writeln!(yaml, "    why: {}", json(&finding.finding.message));
@@ -193,6 +192,18 @@ fn literal_placeholders(profile: &TargetProfile) -> Vec<(String, &'static str)> 
     pairs
 }
 
+/// The operators that grew a finding, with the tricks stacked on one
+/// delimiter span when there were any: `case-flip + stacked-delimiter
+/// (fullwidth+zero-width)`.
+fn lineage(finding: &SearchFinding) -> String {
+    let operators = finding.operators.join(" + ");
+    if finding.tricks.is_empty() {
+        operators
+    } else {
+        format!("{operators} ({})", finding.tricks.join("+"))
+    }
+}
+
 /// A YAML double-quoted scalar: JSON string syntax is valid YAML, and every
 /// control character comes out as a `\uXXXX` escape YAML reads back.
 fn json(text: &str) -> String {
@@ -233,13 +244,18 @@ pub fn render_markdown(report: &SearchReport) -> String {
         "Catalogue failures already known on this target (mutants of these do not count as new): {}\n",
         report.known_failures.len()
     );
+    let _ = writeln!(
+        md,
+        "Corpus: {} mutants kept for a new output feature, {} distinct features seen.\n",
+        report.corpus_size, report.features_seen
+    );
     for finding in &report.findings {
         let _ = writeln!(md, "## {}\n", finding.id);
         let _ = writeln!(
             md,
             "- grew from `{}` by {}",
             finding.seed_case,
-            finding.operators.join(" + ")
+            lineage(finding)
         );
         let levels: Vec<&str> = finding.finding.levels.iter().map(|l| l.name()).collect();
         let _ = writeln!(
@@ -280,7 +296,7 @@ pub fn render_terminal_summary(report: &SearchReport) -> String {
             finding.id,
             finding.finding.check,
             finding.seed_case,
-            finding.operators.join(" + ")
+            lineage(finding)
         );
     }
     text
