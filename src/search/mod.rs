@@ -19,8 +19,10 @@
 //!
 //! A failing mutant counts as **new** when the mutation caused the failure:
 //! the catalogue case it grew from passes that check unmutated on this
-//! target. Only the first failure per signature (the failed check plus the
-//! set of operator families that produced it) is kept. Each new failure is
+//! target. Only the first confirmed failure per signature (the failed
+//! check, the operator families and the stacked tricks that produced it) is
+//! kept; a signature whose finding did not replay is tried again, at most
+//! three times. Each new failure is
 //! shrunk (delta debugging over the characters of each field, keeping the same
 //! check failing at the same level), written as a catalogue case, and
 //! **replayed**: the written case is loaded, instantiated and run through
@@ -49,7 +51,7 @@ mod mutate;
 mod replay;
 mod stack;
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -399,6 +401,10 @@ fn harness_error(
     None
 }
 
+/// Findings tried per failure signature before it is given up when none
+/// replays.
+const SIGNATURE_ATTEMPTS: u8 = 3;
+
 /// Largest content a mutant may carry; padding and duplication stop there.
 const MAX_CONTENT: usize = 256 * 1024;
 
@@ -415,7 +421,10 @@ fn explore(
 ) {
     let mut rng = SplitMix64(options.seed);
     let mut corpus = Corpus::default();
-    let mut found_signatures = BTreeSet::new();
+    // Signature -> attempts: a signature is done once a finding with it is
+    // confirmed, or after a few that did not replay (each shrunk to the
+    // edge of what fails, which a replay with its own canary may miss).
+    let mut signatures: BTreeMap<String, u8> = BTreeMap::new();
     while !seeds.is_empty() && !clock.out_of_time() && report.findings.len() < options.max_findings
     {
         if let Budget::Cases(limit) = options.budget {
@@ -447,10 +456,11 @@ fn explore(
         let sig = signature(finding.check, &mutant.operators, &mutant.tricks);
         // New means the mutation caused the failure: the seed case passes
         // this check unmutated. One finding per signature keeps it readable.
-        if known.contains(&(case.id.clone(), finding.check)) || found_signatures.contains(&sig) {
+        let attempts = signatures.entry(sig).or_default();
+        if known.contains(&(case.id.clone(), finding.check)) || *attempts >= SIGNATURE_ATTEMPTS {
             continue;
         }
-        found_signatures.insert(sig);
+        *attempts += 1;
         let request = std::mem::take(&mut mutant.request);
         let (request, finding) = shrink(case, probe, request, finding, options.shrink_calls, clock);
         let id = emit::finding_id(&probe.profile.name, &request);
@@ -474,7 +484,10 @@ fn explore(
             finding,
         };
         match confirm(candidate, probe, clock, report) {
-            Some(confirmed) => report.findings.push(confirmed),
+            Some(confirmed) => {
+                *attempts = SIGNATURE_ATTEMPTS;
+                report.findings.push(confirmed);
+            }
             None => report.unconfirmed += 1,
         }
     }

@@ -60,6 +60,12 @@ pub enum Defect {
     /// The normalisation is chosen from the first token found: later
     /// tokens hidden by a trick class the first one did not use are left.
     SecondOccurrence,
+    /// The Unicode check has one budget per request, shared by the fields:
+    /// when the header fields (kind, provenance, attribute values) use more
+    /// than this many bytes, the content gets only the fast path. Neither
+    /// field alone breaks the frame; a long header and a lookalike
+    /// delimiter in the content together do.
+    SharedBudget(usize),
 }
 
 impl Defect {
@@ -71,16 +77,19 @@ impl Defect {
             Defect::PastBytes(_) => "past-n-bytes",
             Defect::IndentedLine => "indented-line",
             Defect::SecondOccurrence => "second-occurrence",
+            Defect::SharedBudget(_) => "two-fields",
         }
     }
 }
 
-/// Every blind defect, with the byte limit the past-N one uses.
-pub const DEFECTS: [Defect; 4] = [
+/// Every blind defect, with the byte limits the past-N and two-field ones
+/// use.
+pub const DEFECTS: [Defect; 5] = [
     Defect::Stacked,
     Defect::PastBytes(8192),
     Defect::IndentedLine,
     Defect::SecondOccurrence,
+    Defect::SharedBudget(512),
 ];
 
 /// A framing with one [`Defect`].
@@ -89,7 +98,15 @@ pub struct Blind(pub Defect);
 
 impl Framing for Blind {
     fn wrap(&mut self, request: &WrapRequest) -> Result<String, TargetError> {
-        let content = defang(&request.content, self.0);
+        let header = request.kind.len()
+            + request.provenance.len()
+            + request.attributes.values().map(String::len).sum::<usize>();
+        let defect = match self.0 {
+            Defect::SharedBudget(limit) if header > limit => Defect::PastBytes(0),
+            Defect::SharedBudget(_) => Defect::None,
+            other => other,
+        };
+        let content = defang(&request.content, defect);
         let slot = WrapRequest {
             content: SLOT.into(),
             ..request.clone()
@@ -161,7 +178,7 @@ pub fn defang(content: &str, defect: Defect) -> String {
         }
         let found = tricks(&content[span.clone()]);
         let skip = match defect {
-            Defect::None => false,
+            Defect::None | Defect::SharedBudget(_) => false,
             Defect::Stacked => found.len() >= 2,
             Defect::PastBytes(limit) => {
                 span.start >= limit && found.iter().any(|t| *t != Trick::Invisible)
