@@ -48,6 +48,7 @@
 mod corpus;
 mod emit;
 mod mutate;
+mod propose;
 mod replay;
 mod stack;
 
@@ -59,6 +60,7 @@ use serde::{Deserialize, Serialize};
 
 pub use emit::{render_markdown, render_terminal_summary, to_catalogue_files};
 pub use mutate::Operator;
+pub use propose::{render_proposal, TrickStack};
 pub use stack::Trick;
 
 use crate::adapter::{Framing, TargetError, WrapRequest};
@@ -170,6 +172,11 @@ pub struct SearchReport {
     /// a harness error proves nothing about the target, findings or not.
     #[serde(default)]
     pub harness_error: Option<String>,
+    /// Stacks of two or more tricks that made a mutant fail where its
+    /// catalogue case passes, with how often and the confirmed findings
+    /// that carry them (see `--propose`).
+    #[serde(default)]
+    pub trick_stacks: Vec<TrickStack>,
     /// Mutants kept in the corpus because their output was new (see
     /// `corpus`), when the search ended.
     #[serde(default)]
@@ -331,6 +338,7 @@ pub fn search(
         findings: Vec::new(),
         unconfirmed: 0,
         harness_error: None,
+        trick_stacks: Vec::new(),
         corpus_size: 0,
         features_seen: 0,
         duration_ms: 0,
@@ -425,6 +433,8 @@ fn explore(
     // confirmed, or after a few that did not replay (each shrunk to the
     // edge of what fails, which a replay with its own canary may miss).
     let mut signatures: BTreeMap<String, u8> = BTreeMap::new();
+    // Trick stacks (in-span tricks, sorted) -> new failing mutants.
+    let mut stacks: BTreeMap<Vec<Trick>, u64> = BTreeMap::new();
     while !seeds.is_empty() && !clock.out_of_time() && report.findings.len() < options.max_findings
     {
         if let Budget::Cases(limit) = options.budget {
@@ -453,11 +463,17 @@ fn explore(
             continue;
         };
         report.mutants_failing += 1;
+        let known_failure = known.contains(&(case.id.clone(), finding.check));
+        if !known_failure {
+            if let Some(key) = propose::stack_key(&mutant.tricks) {
+                *stacks.entry(key).or_default() += 1;
+            }
+        }
         let sig = signature(finding.check, &mutant.operators, &mutant.tricks);
         // New means the mutation caused the failure: the seed case passes
         // this check unmutated. One finding per signature keeps it readable.
         let attempts = signatures.entry(sig).or_default();
-        if known.contains(&(case.id.clone(), finding.check)) || *attempts >= SIGNATURE_ATTEMPTS {
+        if known_failure || *attempts >= SIGNATURE_ATTEMPTS {
             continue;
         }
         *attempts += 1;
@@ -491,6 +507,7 @@ fn explore(
             None => report.unconfirmed += 1,
         }
     }
+    report.trick_stacks = propose::tally(stacks, &report.findings);
     report.corpus_size = corpus.len();
     report.features_seen = corpus.features();
 }

@@ -93,7 +93,7 @@ impl Trick {
 
     /// Whether the trick works on the text before the span rather than on
     /// the span itself.
-    fn is_boundary(self) -> bool {
+    pub fn is_boundary(self) -> bool {
         matches!(self, Trick::LineStart | Trick::Padding)
     }
 }
