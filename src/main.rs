@@ -604,8 +604,15 @@ fn search(args: SearchArgs) -> Result<u8> {
         let name = format!("{}.yaml", category.name());
         files.push((Path::new(&stem).join(name), yaml.into_bytes()));
     }
-    if let Some(yaml) = args.propose.then(|| blackbox::render_proposal(&found)).flatten() {
-        files.push((Path::new(&stem).join("proposed-variants.yaml"), yaml.into_bytes()));
+    if let Some(yaml) = args
+        .propose
+        .then(|| blackbox::render_proposal(&found))
+        .flatten()
+    {
+        files.push((
+            Path::new(&stem).join("proposed-variants.yaml"),
+            yaml.into_bytes(),
+        ));
     }
     let written = report::write_set(&args.out, &files, &[&stem])
         .with_context(|| format!("writing the search report to {}", args.out.display()))?;

@@ -26,9 +26,7 @@
 //! stops following what was new. Every choice comes from the one SplitMix64
 //! stream, so a seed replays the same search.
 
-use std::collections::hash_map::DefaultHasher;
 use std::collections::HashSet;
-use std::hash::{Hash, Hasher};
 
 use super::mutate::{Operator, SplitMix64};
 use super::stack::{Stacked, Trick};
@@ -40,6 +38,8 @@ use crate::reader::Reader;
 
 /// Most entries the corpus keeps.
 const CAPACITY: usize = 512;
+/// Most characters of a header shape compared.
+const SHAPE_CHARS: usize = 256;
 
 /// One observation about a framed output. See the module documentation.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -52,8 +52,10 @@ pub(super) enum Feature {
     Live(ReaderLevel, u32),
     /// Output length minus input length, sign and log2 bucket.
     LengthDelta(bool, u32),
-    /// Hash of the header's shape.
-    HeaderShape(u64),
+    /// The header's shape (at most [`SHAPE_CHARS`] characters of it), kept
+    /// as text rather than a hash so a seed replays the same search on any
+    /// toolchain.
+    HeaderShape(String),
     /// The target refused the mutant.
     Refused,
 }
@@ -201,7 +203,7 @@ fn features(
 
 /// The shape of the text before the first blank line: runs of letters and
 /// of digits reduced to one class character each, other characters kept.
-fn header_shape(framed: &str) -> u64 {
+fn header_shape(framed: &str) -> String {
     let header = framed.split("\n\n").next().unwrap_or(framed);
     let mut shape = String::new();
     for c in header.chars() {
@@ -214,11 +216,12 @@ fn header_shape(framed: &str) -> u64 {
         };
         if !(matches!(class, 'a' | '0') && shape.ends_with(class)) {
             shape.push(class);
+            if shape.chars().count() >= SHAPE_CHARS {
+                break;
+            }
         }
     }
-    let mut hasher = DefaultHasher::new();
-    shape.hash(&mut hasher);
-    hasher.finish()
+    shape
 }
 
 #[cfg(test)]
