@@ -28,6 +28,8 @@
 
 use std::collections::HashSet;
 
+use sha2::{Digest, Sha256};
+
 use super::mutate::{Operator, SplitMix64};
 use super::stack::{Stacked, Trick};
 use crate::adapter::WrapRequest;
@@ -38,8 +40,6 @@ use crate::reader::Reader;
 
 /// Most entries the corpus keeps.
 const CAPACITY: usize = 512;
-/// Most characters of a header shape compared.
-const SHAPE_CHARS: usize = 256;
 
 /// One observation about a framed output. See the module documentation.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -52,10 +52,9 @@ pub(super) enum Feature {
     Live(ReaderLevel, u32),
     /// Output length minus input length, sign and log2 bucket.
     LengthDelta(bool, u32),
-    /// The header's shape (at most [`SHAPE_CHARS`] characters of it), kept
-    /// as text rather than a hash so a seed replays the same search on any
-    /// toolchain.
-    HeaderShape(String),
+    /// The header's shape, as the first 8 bytes of its SHA-256 (a stable
+    /// hash, so a seed replays the same search on any toolchain).
+    HeaderShape(u64),
     /// The target refused the mutant.
     Refused,
 }
@@ -197,13 +196,13 @@ fn features(
         framed.len() >= input,
         log2_bucket(framed.len().abs_diff(input)),
     ));
-    out.push(Feature::HeaderShape(header_shape(framed)));
+    out.push(header_shape(framed));
     out
 }
 
 /// The shape of the text before the first blank line: runs of letters and
 /// of digits reduced to one class character each, other characters kept.
-fn header_shape(framed: &str) -> String {
+fn header_shape(framed: &str) -> Feature {
     let header = framed.split("\n\n").next().unwrap_or(framed);
     let mut shape = String::new();
     for c in header.chars() {
@@ -216,12 +215,12 @@ fn header_shape(framed: &str) -> String {
         };
         if !(matches!(class, 'a' | '0') && shape.ends_with(class)) {
             shape.push(class);
-            if shape.chars().count() >= SHAPE_CHARS {
-                break;
-            }
         }
     }
-    shape
+    let digest = Sha256::digest(shape.as_bytes());
+    let mut first = [0u8; 8];
+    first.copy_from_slice(&digest[..8]);
+    Feature::HeaderShape(u64::from_le_bytes(first))
 }
 
 #[cfg(test)]

@@ -41,13 +41,13 @@ pub enum Operator {
     /// An ANSI CSI or OSC escape sequence written before a delimiter.
     AnsiSequence,
     /// Two to four tricks stacked on one delimiter span (`super::stack`);
-    /// picked by the search loop, not by [`mutate`], so not in
+    /// picked by the search loop, not by the single-edit mutator, so not in
     /// [`Operator::ALL`].
     StackedDelimiter,
 }
 
 impl Operator {
-    /// Every single-edit operator, in the order [`mutate`] indexes them.
+    /// Every single-edit operator, in the order the mutator indexes them.
     pub const ALL: [Operator; 11] = [
         Operator::CaseFlip,
         Operator::SpliceInvisible,
