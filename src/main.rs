@@ -207,6 +207,11 @@ struct SearchArgs {
     /// writes the same bytes; needs a budget in mutants, not time.
     #[arg(long)]
     reproducible: bool,
+    /// Also write the trick stacks that kept breaking the target, with
+    /// their confirmed findings, as a proposed variant group
+    /// (`search-<target>/proposed-variants.yaml`).
+    #[arg(long)]
+    propose: bool,
 }
 
 fn parse_level(name: &str) -> Result<ReaderLevel, String> {
@@ -610,6 +615,16 @@ fn search(args: SearchArgs) -> Result<u8> {
     for (category, yaml) in blackbox::to_catalogue_files(&found, &loaded.profile) {
         let name = format!("{}.yaml", category.name());
         files.push((Path::new(&stem).join(name), yaml.into_bytes()));
+    }
+    if let Some(yaml) = args
+        .propose
+        .then(|| blackbox::render_proposal(&found))
+        .flatten()
+    {
+        files.push((
+            Path::new(&stem).join("proposed-variants.yaml"),
+            yaml.into_bytes(),
+        ));
     }
     let written = report::write_set(&args.out, &files, &[&stem])
         .with_context(|| format!("writing the search report to {}", args.out.display()))?;

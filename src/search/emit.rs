@@ -98,8 +98,7 @@ fn write_case(yaml: &mut String, finding: &SearchFinding, placeholders: &[(Strin
         }
         text
     };
-    let operators = finding.operators.join(" + ");
-    let title = format!("{} via {operators}", finding.finding.check);
+    let title = format!("{} via {}", finding.finding.check, lineage(finding));
     let _ = writeln!(yaml, "  - id: {}", finding.id);
     let _ = writeln!(yaml, "    title: {}", json(&title));
     let _ = writeln!(yaml, "    why: {}", json(&finding.finding.message));
@@ -193,10 +192,44 @@ fn literal_placeholders(profile: &TargetProfile) -> Vec<(String, &'static str)> 
     pairs
 }
 
-/// A YAML double-quoted scalar: JSON string syntax is valid YAML, and every
-/// control character comes out as a `\uXXXX` escape YAML reads back.
+/// The operators that grew a finding, with the tricks stacked on one
+/// delimiter span when there were any: `case-flip + stacked-delimiter
+/// (fullwidth+zero-width)`.
+fn lineage(finding: &SearchFinding) -> String {
+    let operators = finding.operators.join(" + ");
+    if finding.tricks.is_empty() {
+        operators
+    } else {
+        format!("{operators} ({})", finding.tricks.join("+"))
+    }
+}
+
+/// A YAML double-quoted scalar: every control character, and every
+/// character a `unicode` reader does not see, as an escape YAML reads back
+/// (`\uXXXX`, or `\UXXXXXXXX` outside the Basic Multilingual Plane), so a
+/// person reviewing a found case sees the zero-width and tag characters a
+/// stacked trick put there.
 fn json(text: &str) -> String {
-    serde_json::to_string(text).unwrap_or_else(|_| "\"\"".into())
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            c if c.is_control() || crate::level::is_ignorable(c) => {
+                if (c as u32) < 0x10000 {
+                    let _ = write!(out, "\\u{:04X}", c as u32);
+                } else {
+                    let _ = write!(out, "\\U{:08X}", c as u32);
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
 }
 
 /// Markdown summary of a search for the report folder.
@@ -233,13 +266,18 @@ pub fn render_markdown(report: &SearchReport) -> String {
         "Catalogue failures already known on this target (mutants of these do not count as new): {}\n",
         report.known_failures.len()
     );
+    let _ = writeln!(
+        md,
+        "Corpus: {} mutants kept for a new output feature, {} distinct features seen.\n",
+        report.corpus_size, report.features_seen
+    );
     for finding in &report.findings {
         let _ = writeln!(md, "## {}\n", finding.id);
         let _ = writeln!(
             md,
             "- grew from `{}` by {}",
             finding.seed_case,
-            finding.operators.join(" + ")
+            lineage(finding)
         );
         let levels: Vec<&str> = finding.finding.levels.iter().map(|l| l.name()).collect();
         let _ = writeln!(
@@ -280,8 +318,27 @@ pub fn render_terminal_summary(report: &SearchReport) -> String {
             finding.id,
             finding.finding.check,
             finding.seed_case,
-            finding.operators.join(" + ")
+            lineage(finding)
         );
     }
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every invisible and control character search writes reads back
+    /// unchanged from its escape.
+    #[test]
+    fn written_scalars_read_back_exactly() {
+        let text = "a\u{FEFF}b\u{200B}\u{E0061}\u{2066}c\u{2069}\u{0}\u{1B}[2K\r\u{85}\u{2028}\"\\\t\n\u{1D41A}ｆ";
+        let yaml = format!("value: {}\n", json(text));
+        #[derive(serde::Deserialize)]
+        struct Doc {
+            value: String,
+        }
+        let doc: Doc = serde_saphyr::from_str(&yaml).unwrap();
+        assert_eq!(doc.value, text);
+    }
 }

@@ -2,17 +2,27 @@
 //! target, and keep the inputs that break the frame.
 //!
 //! A fixed catalogue finds only the breakouts someone thought of. The search
-//! takes every security case that wraps content, applies one to three random
+//! takes every security case that wraps content, applies one to three
 //! mutation operators ([`Operator`]) to the delimiters in its input (case
 //! flips, invisible splices, lookalike letters and brackets, whitespace
 //! inside delimiters, line-break variants, nesting, duplication, splitting a
 //! delimiter between an attribute and the content, control characters and
-//! ANSI/OSC sequences), and asks the oracle about the result.
+//! ANSI/OSC sequences, and a stack of two to four [`Trick`]s on one
+//! delimiter span found by the target's grammar, module `stack`), and asks
+//! the oracle about the result.
+//!
+//! The search learns: a mutant whose framed output shows something not seen
+//! before (a check that came close, a stacked spelling kept or rewritten,
+//! a new count of live delimiters, an output-length anomaly, a new header
+//! shape) joins a corpus, and half of the later mutants grow from corpus
+//! entries (module `corpus`).
 //!
 //! A failing mutant counts as **new** when the mutation caused the failure:
 //! the catalogue case it grew from passes that check unmutated on this
-//! target. Only the first failure per signature (the failed check plus the
-//! set of operator families that produced it) is kept. Each new failure is
+//! target. Only the first confirmed failure per signature (the failed
+//! check, the operator families and the stacked tricks that produced it) is
+//! kept; a signature whose finding did not replay is tried again, at most
+//! three times. Each new failure is
 //! shrunk (delta debugging over the characters of each field, keeping the same
 //! check failing at the same level), written as a catalogue case, and
 //! **replayed**: the written case is loaded, instantiated and run through
@@ -35,11 +45,14 @@
 //! stream. A time budget truncates that stream at a machine-dependent point; a
 //! case budget does not.
 
+mod corpus;
 mod emit;
 mod mutate;
+mod propose;
 mod replay;
+mod stack;
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -47,6 +60,8 @@ use serde::{Deserialize, Serialize};
 
 pub use emit::{render_markdown, render_terminal_summary, to_catalogue_files};
 pub use mutate::Operator;
+pub use propose::{render_proposal, TrickStack};
+pub use stack::Trick;
 
 use crate::adapter::{Framing, TargetError, WrapRequest};
 use crate::catalogue::{Category, ConcreteCase, Expectation, Field, Input, Operation};
@@ -54,6 +69,7 @@ use crate::grammar::Form;
 use crate::level::ReaderLevel;
 use crate::oracle::{self, Check, CheckClass, Finding};
 use crate::profile::TargetProfile;
+use corpus::{Corpus, Entry};
 use mutate::SplitMix64;
 
 /// How long a search may run.
@@ -112,8 +128,12 @@ pub struct SearchFinding {
     pub seed_case: String,
     /// Its category.
     pub category: Category,
-    /// Operators applied, in order.
+    /// Operators applied, in order, since the catalogue case (a corpus
+    /// entry's lineage included).
     pub operators: Vec<String>,
+    /// Tricks the `stacked-delimiter` operators applied, in order.
+    #[serde(default)]
+    pub tricks: Vec<String>,
     /// The request of the written case, as it was replayed.
     pub request: WrapRequest,
     /// The canary planted in the request, if any.
@@ -152,6 +172,18 @@ pub struct SearchReport {
     /// a harness error proves nothing about the target, findings or not.
     #[serde(default)]
     pub harness_error: Option<String>,
+    /// Stacks of two or more tricks that made a mutant fail where its
+    /// catalogue case passes, with how often and the confirmed findings
+    /// that carry them (see `--propose`).
+    #[serde(default)]
+    pub trick_stacks: Vec<TrickStack>,
+    /// Mutants kept in the corpus because their output was new (see
+    /// `corpus`), when the search ended.
+    #[serde(default)]
+    pub corpus_size: usize,
+    /// Distinct output features seen.
+    #[serde(default)]
+    pub features_seen: usize,
     /// Wall time in milliseconds.
     pub duration_ms: u64,
 }
@@ -168,18 +200,19 @@ struct Probe<'a> {
 }
 
 impl Probe<'_> {
-    /// Wraps `request` as a mutant of `case` and returns the security
-    /// findings at the probe's level. A refusal is an answer with no finding.
-    fn security_findings(
+    /// Wraps `request` as a mutant of `case` and returns the framed output
+    /// with every finding the oracle made on it, security or fidelity, at
+    /// any level; `None` for a refusal (an answer with no finding).
+    fn judge(
         &mut self,
         case: &ConcreteCase,
         request: &WrapRequest,
-    ) -> Result<Vec<Finding>, TargetError> {
+    ) -> Result<Option<(String, Vec<Finding>)>, TargetError> {
         let framed = match self.framing.wrap(request) {
             Ok(framed) => framed,
             Err(TargetError::Refused(_)) => {
                 self.answered += 1;
-                return Ok(Vec::new());
+                return Ok(None);
             }
             Err(error) => {
                 self.errors += 1;
@@ -189,9 +222,26 @@ impl Probe<'_> {
         };
         self.answered += 1;
         let mutant = mutant_case(case, request);
-        Ok(oracle::judge_wrap(&mutant, self.profile, request, &framed)
+        let findings = oracle::judge_wrap(&mutant, self.profile, request, &framed);
+        Ok(Some((framed, findings)))
+    }
+
+    /// Whether `finding` is a failure at the probe's level.
+    fn counts(&self, finding: &Finding) -> bool {
+        finding.class == CheckClass::Security && finding.levels.contains(&self.level)
+    }
+
+    /// The security findings at the probe's level for `request`.
+    fn security_findings(
+        &mut self,
+        case: &ConcreteCase,
+        request: &WrapRequest,
+    ) -> Result<Vec<Finding>, TargetError> {
+        let judged = self.judge(case, request)?;
+        Ok(judged
             .into_iter()
-            .filter(|f| f.class == CheckClass::Security && f.levels.contains(&self.level))
+            .flat_map(|(_, findings)| findings)
+            .filter(|f| self.counts(f))
             .collect())
     }
 }
@@ -288,6 +338,9 @@ pub fn search(
         findings: Vec::new(),
         unconfirmed: 0,
         harness_error: None,
+        trick_stacks: Vec::new(),
+        corpus_size: 0,
+        features_seen: 0,
         duration_ms: 0,
     };
     if known_complete {
@@ -356,8 +409,16 @@ fn harness_error(
     None
 }
 
-/// The mutation loop: mutate, judge, and for each new signature shrink,
-/// replay and record.
+/// Findings tried per failure signature before it is given up when none
+/// replays.
+const SIGNATURE_ATTEMPTS: u8 = 3;
+
+/// Largest content a mutant may carry; padding and duplication stop there.
+const MAX_CONTENT: usize = 256 * 1024;
+
+/// The mutation loop: grow a mutant from a corpus entry or a seed case,
+/// judge it, keep it in the corpus when its output is new, and for each new
+/// failure signature shrink, replay and record.
 fn explore(
     seeds: &[&ConcreteCase],
     known: &BTreeSet<(String, Check)>,
@@ -367,12 +428,13 @@ fn explore(
     report: &mut SearchReport,
 ) {
     let mut rng = SplitMix64(options.seed);
-    let mut found_signatures = BTreeSet::new();
-    // Tokens as an attacker writes them (a nonce part as a sample value).
-    let grammar = probe.profile.delimiters.grammar();
-    let tokens: Vec<String> = (0..probe.profile.delimiters.all_tokens().len())
-        .map(|i| grammar.render(Form::Token, i).plain())
-        .collect();
+    let mut corpus = Corpus::default();
+    // Signature -> attempts: a signature is done once a finding with it is
+    // confirmed, or after a few that did not replay (each shrunk to the
+    // edge of what fails, which a replay with its own canary may miss).
+    let mut signatures: BTreeMap<String, u8> = BTreeMap::new();
+    // Trick stacks (in-span tricks, sorted) -> new failing mutants.
+    let mut stacks: BTreeMap<Vec<Trick>, u64> = BTreeMap::new();
     while !seeds.is_empty() && !clock.out_of_time() && report.findings.len() < options.max_findings
     {
         if let Budget::Cases(limit) = options.budget {
@@ -380,35 +442,42 @@ fn explore(
                 break;
             }
         }
-        let case = seeds[rng.below(seeds.len())];
-        let Input::Wrap(original) = &case.input else {
+        let Some((mut mutant, stacked)) = grow(seeds, &mut corpus, probe.profile, &mut rng) else {
             continue;
         };
-        let mut request = original.clone();
-        let mut operators = Vec::new();
-        for _ in 0..1 + rng.below(3) {
-            if let Some(operator) = mutate::mutate(&mut request, &tokens, probe.profile, &mut rng) {
-                operators.push(operator);
-            }
-        }
-        if operators.is_empty() {
-            continue;
-        }
+        let case = seeds[mutant.seed];
         report.mutants_tried += 1;
-        let Ok(findings) = probe.security_findings(case, &request) else {
+        let Ok(judged) = probe.judge(case, &mutant.request) else {
             continue;
         };
-        let Some(finding) = findings.into_iter().next() else {
+        let outcome = match &judged {
+            Some((framed, findings)) => corpus::Outcome::Framed(framed, findings),
+            None => corpus::Outcome::Refused,
+        };
+        corpus.observe(probe.profile, mutant.clone(), &stacked, outcome);
+        let finding = judged
+            .into_iter()
+            .flat_map(|(_, findings)| findings)
+            .find(|f| probe.counts(f));
+        let Some(finding) = finding else {
             continue;
         };
         report.mutants_failing += 1;
-        let sig = signature(finding.check, &operators);
+        let known_failure = known.contains(&(case.id.clone(), finding.check));
+        if !known_failure {
+            if let Some(key) = propose::stack_key(&mutant.tricks) {
+                *stacks.entry(key).or_default() += 1;
+            }
+        }
+        let sig = signature(finding.check, &mutant.operators, &mutant.tricks);
         // New means the mutation caused the failure: the seed case passes
         // this check unmutated. One finding per signature keeps it readable.
-        if known.contains(&(case.id.clone(), finding.check)) || found_signatures.contains(&sig) {
+        let attempts = signatures.entry(sig).or_default();
+        if known_failure || *attempts >= SIGNATURE_ATTEMPTS {
             continue;
         }
-        found_signatures.insert(sig);
+        *attempts += 1;
+        let request = std::mem::take(&mut mutant.request);
         let (request, finding) = shrink(case, probe, request, finding, options.shrink_calls, clock);
         let id = emit::finding_id(&probe.profile.name, &request);
         // Different mutants often shrink to the same input.
@@ -419,17 +488,71 @@ fn explore(
             id,
             seed_case: case.id.clone(),
             category: case.category,
-            operators: operators.iter().map(|o| o.name().to_string()).collect(),
+            operators: mutant
+                .operators
+                .iter()
+                .map(|o| o.name().to_string())
+                .collect(),
+            tricks: mutant.tricks.iter().map(|t| t.name().to_string()).collect(),
             canary_fields: canary_fields(&case.canary, &request),
             canary: Some(case.canary.clone()).filter(|c| request_mentions(&request, c)),
             request,
             finding,
         };
         match confirm(candidate, probe, clock, report) {
-            Some(confirmed) => report.findings.push(confirmed),
+            Some(confirmed) => {
+                *attempts = SIGNATURE_ATTEMPTS;
+                report.findings.push(confirmed);
+            }
             None => report.unconfirmed += 1,
         }
     }
+    report.trick_stacks = propose::tally(stacks, &report.findings);
+    report.corpus_size = corpus.len();
+    report.features_seen = corpus.features();
+}
+
+/// The next mutant: one to three mutations of a corpus entry or of a seed
+/// case's input. A third of the mutations stack tricks on one delimiter
+/// span; the rest are single edits. `None` when nothing applied or the
+/// content grew past [`MAX_CONTENT`].
+fn grow(
+    seeds: &[&ConcreteCase],
+    corpus: &mut Corpus,
+    profile: &TargetProfile,
+    rng: &mut SplitMix64,
+) -> Option<(Entry, Vec<stack::Stacked>)> {
+    let mut mutant = match corpus.pick(rng) {
+        Some(entry) => entry,
+        None => {
+            let seed = rng.below(seeds.len());
+            let Input::Wrap(request) = &seeds[seed].input else {
+                return None;
+            };
+            Entry::from_seed(seed, request.clone())
+        }
+    };
+    // Tokens as an attacker writes them (a nonce part as a sample value).
+    let grammar = profile.delimiters.grammar();
+    let tokens: Vec<String> = (0..profile.delimiters.all_tokens().len())
+        .map(|i| grammar.render(Form::Token, i).plain())
+        .collect();
+    let mut stacked = Vec::new();
+    let mut applied = false;
+    for _ in 0..1 + rng.below(3) {
+        if rng.below(3) == 0 {
+            if let Some(s) = stack::stack(&mut mutant.request, profile, rng) {
+                mutant.operators.push(Operator::StackedDelimiter);
+                mutant.tricks.extend(&s.tricks);
+                stacked.push(s);
+                applied = true;
+            }
+        } else if let Some(operator) = mutate::mutate(&mut mutant.request, &tokens, profile, rng) {
+            mutant.operators.push(operator);
+            applied = true;
+        }
+    }
+    (applied && mutant.request.content.len() <= MAX_CONTENT).then_some((mutant, stacked))
 }
 
 fn request_mentions(request: &WrapRequest, text: &str) -> bool {
@@ -467,10 +590,19 @@ fn confirm(
     })
 }
 
-fn signature(check: Check, operators: &[Operator]) -> String {
+/// The check plus the operator families and stacked tricks that produced
+/// a failure: one finding is kept per signature.
+fn signature(check: Check, operators: &[Operator], tricks: &[Trick]) -> String {
     let families: BTreeSet<&str> = operators.iter().map(|o| o.family()).collect();
     let families: Vec<&str> = families.into_iter().collect();
-    format!("{}[{}]", check.name(), families.join("+"))
+    let tricks: BTreeSet<&str> = tricks.iter().map(|t| t.name()).collect();
+    let tricks: Vec<&str> = tricks.into_iter().collect();
+    format!(
+        "{}[{}]({})",
+        check.name(),
+        families.join("+"),
+        tricks.join("+")
+    )
 }
 
 /// Delta debugging over each field's characters: drop chunks while the same

@@ -40,10 +40,14 @@ pub enum Operator {
     ControlSplice,
     /// An ANSI CSI or OSC escape sequence written before a delimiter.
     AnsiSequence,
+    /// Two to four tricks stacked on one delimiter span (`super::stack`);
+    /// picked by the search loop, not by the single-edit mutator, so not in
+    /// [`Operator::ALL`].
+    StackedDelimiter,
 }
 
 impl Operator {
-    /// Every operator, in the order the random stream indexes them.
+    /// Every single-edit operator, in the order the mutator indexes them.
     pub const ALL: [Operator; 11] = [
         Operator::CaseFlip,
         Operator::SpliceInvisible,
@@ -72,6 +76,7 @@ impl Operator {
             Operator::SplitAcrossAttribute => "split-across-attribute",
             Operator::ControlSplice => "control-splice",
             Operator::AnsiSequence => "ansi-sequence",
+            Operator::StackedDelimiter => "stacked-delimiter",
         }
     }
 
@@ -88,6 +93,7 @@ impl Operator {
             Operator::Duplicate => "duplicate",
             Operator::SplitAcrossAttribute => "split",
             Operator::ControlSplice | Operator::AnsiSequence => "control",
+            Operator::StackedDelimiter => "stacked",
         }
     }
 }
@@ -178,7 +184,7 @@ fn letter_lookalikes(c: char) -> Vec<char> {
     out
 }
 
-fn bracket_lookalikes(c: char) -> &'static [char] {
+pub(super) fn bracket_lookalikes(c: char) -> &'static [char] {
     match c {
         '<' => &['‹', '❮', '⟨', '〈', '＜', '﹤', '˂', 'ᐸ'],
         '>' => &['›', '❯', '⟩', '〉', '＞', '﹥', '˃', 'ᐳ'],
@@ -345,7 +351,9 @@ pub(super) fn mutate(
             text.insert_str(at, ANSI_SEQUENCES[rng.below(ANSI_SEQUENCES.len())]);
             Some(Operator::AnsiSequence)
         }
-        Operator::SplitAcrossAttribute => unreachable!("handled before picking a field"),
+        Operator::SplitAcrossAttribute | Operator::StackedDelimiter => {
+            unreachable!("handled before picking a field, or not in Operator::ALL")
+        }
     }
 }
 
@@ -377,7 +385,7 @@ fn split_across_attribute(
     Some(Operator::SplitAcrossAttribute)
 }
 
-fn floor_boundary(text: &str, mut at: usize) -> usize {
+pub(super) fn floor_boundary(text: &str, mut at: usize) -> usize {
     at = at.min(text.len());
     while !text.is_char_boundary(at) {
         at -= 1;
