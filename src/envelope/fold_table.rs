@@ -17,6 +17,7 @@
 
 use std::sync::OnceLock;
 
+use super::TOKEN;
 use crate::level::{fold_char_into, ReaderLevel};
 
 /// One character's folding, as the scanner needs it.
@@ -40,15 +41,20 @@ const BLOCKS: usize = 0x11_0000 / BLOCK;
 /// ("can this character matter?") reads 256 bytes per block, and the
 /// foldings themselves for the few characters that have one.
 struct Block {
-    /// Per character: [`INERT`], [`INVISIBLE`] or [`FOLDS`].
+    /// Per character: [`INERT`], [`INVISIBLE`], [`FOLDS`] or [`STARTS`].
     classes: [u8; BLOCK],
-    /// The folding of each [`FOLDS`] character; empty for the others.
+    /// The folding of each [`FOLDS`] or [`STARTS`] character; empty for
+    /// the others.
     foldings: [&'static str; BLOCK],
 }
 
 const INERT: u8 = 0;
 const INVISIBLE: u8 = 1;
+/// Folds to something with ASCII in it, but not the token's first
+/// character: it can continue a reading, never start one.
 const FOLDS: u8 = 2;
+/// Folds to something holding the token's first character.
+const STARTS: u8 = 3;
 
 /// The table shared by every block whose characters are all inert.
 static ALL_INERT: Block = Block {
@@ -74,10 +80,11 @@ pub(super) fn char_fold(c: char) -> CharFold {
     }
 }
 
-/// True when `c` is inert or invisible: with no reading in progress, it
-/// changes nothing, so a scanner may step over it.
+/// True when `c` cannot start a reading: fed to the automaton with no
+/// reading in progress, it leaves none in progress, so a scanner may step
+/// over it.
 pub(super) fn is_passive(c: char) -> bool {
-    block_of(c).classes[c as usize % BLOCK] != FOLDS
+    block_of(c).classes[c as usize % BLOCK] != STARTS
 }
 
 /// Folds every character of block `index` through the specification.
@@ -98,7 +105,11 @@ fn build(index: usize) -> &'static Block {
         if folding.is_empty() {
             block.classes[offset] = INVISIBLE;
         } else if folding.chars().any(|d| d.is_ascii()) {
-            block.classes[offset] = FOLDS;
+            block.classes[offset] = if folding.contains(char::from(TOKEN.as_bytes()[0])) {
+                STARTS
+            } else {
+                FOLDS
+            };
             // A few thousand short strings at most, kept for the process.
             block.foldings[offset] = Box::leak(folding.clone().into_boxed_str());
         }
@@ -151,7 +162,8 @@ mod tests {
                     CharFold::Inert
                 };
                 assert_eq!(char_fold(c), expected, "U+{cp:04X}");
-                assert_eq!(is_passive(c), !matches!(expected, CharFold::Folds(_)));
+                let starts = matches!(expected, CharFold::Folds(f) if f.contains('f'));
+                assert_eq!(is_passive(c), !starts, "U+{cp:04X}");
             }
         }
     }

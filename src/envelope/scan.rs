@@ -16,7 +16,8 @@
 //! or a log rule, the `k-` of "check-in"); only the last few bytes before
 //! non-ASCII text are tried as the start of a reading that continues there.
 //! Non-ASCII characters that cannot start a reading (inert or invisible
-//! ones, nearly all of them) are stepped over with one table lookup each.
+//! ones, nearly all of them, and those that fold to ASCII without an `f`)
+//! are stepped over with one table lookup each.
 //! Only such a candidate, or a non-ASCII character that folds to something
 //! ASCII, goes through the automaton, which folds with a memo of
 //! [`crate::level::fold_char_into`], the specification, filled from it block
@@ -251,10 +252,11 @@ where
         self.window_at = from;
     }
 
-    /// Moves over non-ASCII characters that are inert or invisible while no
-    /// reading is in progress: they would leave the automaton where it is.
-    /// Returns the offset of the first character that is ASCII or folds to
-    /// something with ASCII in it, or the text's length.
+    /// Moves over non-ASCII characters that cannot start a reading while no
+    /// reading is in progress (inert, invisible, or folding to ASCII without
+    /// the token's first character): fed to the automaton, they would leave
+    /// it where it is. Returns the offset of the first character that is
+    /// ASCII or could start a reading, or the text's length.
     fn skip_passive(&self, mut pos: usize) -> usize {
         let bytes = self.text.as_bytes();
         while pos < bytes.len() && !bytes[pos].is_ascii() {
