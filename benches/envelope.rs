@@ -15,6 +15,7 @@ use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use framecheck::envelope::{self, Envelope, DEFANGED, TOKEN};
+use framecheck::level::{fold_char_into, ReaderLevel};
 use regex::Regex;
 
 const SIZES: [(&str, usize); 2] = [("64KiB", 64 << 10), ("1MiB", 1 << 20)];
@@ -154,5 +155,30 @@ fn bench_envelope(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, bench_envelope);
+/// What the scanner's lazy fold table pays the first time a process meets
+/// a character of a block: 256 characters folded through the
+/// specification, as `envelope::fold_table` does.
+fn bench_first_use_of_a_block(c: &mut Criterion) {
+    let mut group = c.benchmark_group("envelope/first_use");
+    group.sample_size(10);
+    group.warm_up_time(Duration::from_millis(500));
+    group.measurement_time(Duration::from_secs(2));
+    for (name, first) in [("cjk_block", 0x4E00_u32), ("math_block", 0x1D400)] {
+        group.bench_function(name, |b| {
+            let mut folding = String::new();
+            b.iter(|| {
+                for cp in first..first + 256 {
+                    folding.clear();
+                    if let Some(c) = char::from_u32(cp) {
+                        fold_char_into(black_box(c), ReaderLevel::Unicode, &mut folding);
+                    }
+                }
+                folding.len()
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench_envelope, bench_first_use_of_a_block);
 criterion_main!(benches);
