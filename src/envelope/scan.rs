@@ -117,9 +117,10 @@ where
     Scanner::new(text, sink).run(true)
 }
 
-/// The same readings found without the ASCII fast path: every character is
-/// stepped through the automaton. The straightforward path the fast one is
-/// tested against.
+/// The same readings found without the fast paths (the ASCII search and
+/// the stepping over characters that cannot start a reading): every
+/// character goes through the automaton. The straightforward path the fast
+/// ones are tested against.
 #[cfg(test)]
 fn stepwise_readings(text: &str) -> Vec<Range<usize>> {
     let mut found = Vec::new();
