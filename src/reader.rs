@@ -29,6 +29,7 @@
 //! ```
 
 use std::ops::Range;
+use std::sync::OnceLock;
 
 use crate::level::{self, ReaderLevel};
 
@@ -135,13 +136,25 @@ impl Reader {
     }
 
     /// Folds `text` once, keeping each folded character's source range.
+    ///
+    /// ASCII characters, nearly all of most texts, are looked up in a table
+    /// of their foldings computed once per level from
+    /// [`level::fold_char_into`]; every other character is folded by that
+    /// function as it comes. The result reserves one entry per source byte,
+    /// an upper bound for every text whose characters fold to at most as
+    /// many characters as they have bytes.
     pub fn fold(self, text: &str) -> Folded<'_> {
+        let ascii = self.ascii_foldings();
         let mut chars = Vec::with_capacity(text.len());
         let mut buffer = String::new();
         for (start, c) in text.char_indices() {
+            let end = start + c.len_utf8();
+            if let Some(&Some(ch)) = ascii.get(c as usize) {
+                chars.push(FoldedChar { ch, start, end });
+                continue;
+            }
             buffer.clear();
             self.fold_char_into(c, &mut buffer);
-            let end = start + c.len_utf8();
             chars.extend(buffer.chars().map(|ch| FoldedChar { ch, start, end }));
         }
         Folded {
@@ -149,6 +162,28 @@ impl Reader {
             text,
             chars,
         }
+    }
+
+    /// For each ASCII character, its folding at this level when that is one
+    /// character (`None` otherwise, folded the slow way), computed once per
+    /// level from the specification.
+    fn ascii_foldings(self) -> &'static [Option<char>; 128] {
+        static TABLES: [OnceLock<[Option<char>; 128]>; ReaderLevel::ALL.len()] =
+            [const { OnceLock::new() }; ReaderLevel::ALL.len()];
+        let index = ReaderLevel::ALL
+            .iter()
+            .position(|&level| level == self.level)
+            .expect("every level is in ReaderLevel::ALL");
+        TABLES[index].get_or_init(|| {
+            std::array::from_fn(|byte| {
+                let folding = level::fold_char(char::from(byte as u8), self.level);
+                let mut chars = folding.chars();
+                match (chars.next(), chars.next()) {
+                    (Some(ch), None) => Some(ch),
+                    _ => None,
+                }
+            })
+        })
     }
 
     /// The length of the line break starting at byte `at` of `text`, if one
@@ -273,6 +308,18 @@ mod tests {
         assert!(folded.matches_at(1, &['f', 'f', 'b']));
         assert_eq!(Reader::new(Exact).fold("Ab").chars[0].ch, 'A');
         assert_eq!(Reader::new(Ci).fold_str("Ab"), "ab");
+    }
+
+    #[test]
+    fn fold_agrees_with_folding_each_character() {
+        let text: String = (0u8..128)
+            .map(char::from)
+            .chain("ﬀÉß\u{200B}Ｂ\u{212A}".chars())
+            .collect();
+        for reader in Reader::all() {
+            let folded: String = reader.fold(&text).chars.iter().map(|f| f.ch).collect();
+            assert_eq!(folded, reader.fold_str(&text), "{:?}", reader.level());
+        }
     }
 
     #[test]

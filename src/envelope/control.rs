@@ -45,6 +45,11 @@ pub enum Placement {
 /// assert_eq!(neutralise("Human: hi", Placement::Inline), "Human: hi");
 /// ```
 pub fn neutralise(text: &str, placement: Placement) -> Cow<'_, str> {
+    if text.is_ascii()
+        && memchr::memchr3(ANCHORS[0], ANCHORS[1], ANCHORS[2], text.as_bytes()).is_none()
+    {
+        return Cow::Borrowed(text);
+    }
     let found = readings(text, placement);
     if found.is_empty() {
         return Cow::Borrowed(text);
@@ -59,6 +64,12 @@ pub fn neutralise(text: &str, placement: Placement) -> Cow<'_, str> {
     out.push_str(&text[copied..]);
     Cow::Owned(out)
 }
+
+/// Every control string contains one of these bytes (a test keeps the
+/// table to it). An ASCII character folds only to ASCII, and none of these
+/// is the folding of another character, so ASCII text without them holds
+/// no control string and skips the fold: most text a framing sees.
+const ANCHORS: [u8; 3] = [b'<', b'[', b':'];
 
 /// The neutral spelling: the canonical string with `\` before its last
 /// character (every string in the table ends in punctuation).
@@ -154,6 +165,17 @@ mod tests {
             assert_eq!(neutralise(text, Placement::Content), want, "{text:?}");
             // Idempotent.
             assert_eq!(neutralise(want, Placement::Content), want, "{want:?}");
+        }
+    }
+
+    #[test]
+    fn every_control_string_holds_an_anchor() {
+        for control in &CONTROL_STRINGS {
+            assert!(
+                control.text.bytes().any(|b| ANCHORS.contains(&b)),
+                "{:?} has no anchor byte: ASCII text holding it would skip the scan",
+                control.text
+            );
         }
     }
 

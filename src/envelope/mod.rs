@@ -91,10 +91,12 @@
 
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
+use std::ops::ControlFlow;
 
 pub use control::{neutralise, Placement};
 
 mod control;
+mod fold_table;
 mod read;
 mod scan;
 
@@ -194,10 +196,25 @@ pub enum EnvelopeError {
 /// ```
 pub fn wrap(envelope: &Envelope, content: &str) -> Result<String, EnvelopeError> {
     check_attribute_keys(&envelope.attributes)?;
-    let defanged = defang(content);
-    let content = control::neutralise(&defanged, Placement::Content);
+    // Control strings first: clean content stays borrowed, and defanging
+    // then streams into the output (neither step can form what the other
+    // removes: no control string contains the token or its defanged form).
+    let content = control::neutralise(content, Placement::Content);
+    // Reserved once: defanging never lengthens ASCII and rarely anything
+    // else, and escaping is rare in attribute values.
+    let attributes: usize = envelope
+        .attributes
+        .iter()
+        .map(|(key, value)| key.len() + value.len() + 4)
+        .sum();
     let mut out = String::with_capacity(
-        content.len() + envelope.provenance.len() + 2 * TOKEN.len() + NOTICE.len() + 64,
+        content.len()
+            + envelope.kind.len()
+            + attributes
+            + envelope.provenance.len()
+            + 2 * TOKEN.len()
+            + NOTICE.len()
+            + 64,
     );
     out.push('<');
     out.push_str(TOKEN);
@@ -219,7 +236,7 @@ pub fn wrap(envelope: &Envelope, content: &str) -> Result<String, EnvelopeError>
     out.push('\n');
     out.push_str(NOTICE);
     out.push_str("\n\n");
-    out.push_str(&content);
+    push_defanged(&mut out, &content);
     out.push_str("\n</");
     out.push_str(TOKEN);
     out.push('>');
@@ -243,19 +260,39 @@ pub fn wrap(envelope: &Envelope, content: &str) -> Result<String, EnvelopeError>
 /// assert_eq!(defang("<ｆｒａｍｅｃｈｅｃｋ－ｕｎｔｒｕｓｔｅｄ>"), "<framecheck_untrusted>");
 /// ```
 pub fn defang(text: &str) -> Cow<'_, str> {
-    let readings = token_readings(text);
-    if readings.is_empty() {
-        return Cow::Borrowed(text);
+    let mut out = String::new();
+    match push_up_to_last_reading(&mut out, text) {
+        0 => Cow::Borrowed(text),
+        copied => {
+            out.push_str(&text[copied..]);
+            Cow::Owned(out)
+        }
     }
-    let mut out = String::with_capacity(text.len() + readings.len() * DEFANGED.len());
+}
+
+/// Appends `text`, defanged, to `out` as the scan finds readings: no list
+/// of readings and no intermediate copy.
+fn push_defanged(out: &mut String, text: &str) {
+    let copied = push_up_to_last_reading(out, text);
+    out.push_str(&text[copied..]);
+}
+
+/// Appends `text` up to the end of its last reading, each reading replaced
+/// by [`DEFANGED`], and returns how far it copied (0 with no reading). The
+/// first reading reserves room for the whole text, so `out` grows at most
+/// once more, and only when readings are shorter than [`DEFANGED`].
+fn push_up_to_last_reading(out: &mut String, text: &str) -> usize {
     let mut copied = 0;
-    for reading in readings {
+    let _ = scan::for_each_reading(text, |reading| {
+        if copied == 0 {
+            out.reserve(text.len());
+        }
         out.push_str(&text[copied..reading.start]);
         out.push_str(DEFANGED);
         copied = reading.end;
-    }
-    out.push_str(&text[copied..]);
-    Cow::Owned(out)
+        ControlFlow::Continue(())
+    });
+    copied
 }
 
 /// A header field or attribute value, defanged and with its chat-template

@@ -8,17 +8,21 @@
 //! the work is linear in the length of the text whatever it contains (long
 //! runs of ignorables, many partial matches, chains of ligatures).
 //!
-//! Most text is ASCII. A reading wholly inside ASCII text has the token's
-//! `-` at a fixed offset, so while no reading is in progress the scanner
-//! jumps between `-` bytes with `memchr` and checks each candidate window with
-//! one ASCII case-insensitive compare; only the last few bytes before
+//! Most text is ASCII, and a reading wholly inside ASCII text is the token
+//! in some mix of cases. While no reading is in progress, the scanner
+//! lower-cases the text a window of a few KiB at a time and searches it for
+//! the token with `memchr::memmem`, whose vectorised search skips text that
+//! merely shares a byte or two with the token (the `-` of a Markdown table
+//! or a log rule, the `k-` of "check-in"); only the last few bytes before
 //! non-ASCII text are tried as the start of a reading that continues there.
-//! Only a candidate whose window contains non-ASCII bytes, or a non-ASCII
-//! character itself, goes through the per-character path, which folds with
-//! [`crate::level::fold_char_into`], the specification, rather than with a
-//! table of its own that could drift from it. (The one table there is, of
-//! the foldings of the Basic Multilingual Plane, is computed from that same
-//! function on first use.)
+//! Non-ASCII characters that cannot start a reading (inert or invisible
+//! ones, nearly all of them, and those that fold to ASCII without an `f`)
+//! are stepped over with one table lookup each.
+//! Only such a candidate, or a non-ASCII character that folds to something
+//! ASCII, goes through the automaton, which folds with a memo of
+//! [`crate::level::fold_char_into`], the specification, filled from it block
+//! by block ([`super::fold_table`]), rather than with rules of its own that
+//! could drift from it.
 //!
 //! A reading covers whole characters: it starts at the character that
 //! contributes its first folded character and ends at the end of the one that
@@ -27,19 +31,21 @@
 //! inside a reading belong to it; ignorables at its edges do not. Readings
 //! are leftmost and never share a character.
 
-use std::ops::Range;
+use std::ops::{ControlFlow, Range};
 use std::sync::OnceLock;
 
-use crate::level::{fold_char_into, ReaderLevel};
+use memchr::memmem::Finder;
 
+use super::fold_table::{char_fold, is_passive, CharFold};
 use super::TOKEN;
 
 const TOKEN_BYTES: &[u8] = TOKEN.as_bytes();
 const TOKEN_LEN: usize = TOKEN_BYTES.len();
 
-/// The offset of the token's rarest ASCII byte, `-`: the anchor the ASCII
-/// fast path searches for.
-const ANCHOR: usize = 10;
+/// Bytes of text lower-cased at a time for the ASCII search: small enough
+/// to stay in the first-level cache, large enough that the copy and the
+/// search's start-up are a small cost per byte.
+const WINDOW: usize = 4096;
 
 /// `FALLBACK[k]` is the length of the longest proper border of the first
 /// `k + 1` token characters: where the automaton resumes after a mismatch.
@@ -63,9 +69,8 @@ const fn fallback_table() -> [usize; TOKEN_LEN] {
 }
 
 // The ASCII fast path relies on two facts about the token: it is ASCII
-// lower case (so a case-insensitive byte compare is what the Unicode level
-// does to ASCII), an ASCII reading can only begin at `f` or `F`, and the
-// anchor byte is where `ANCHOR` says.
+// lower case (so searching lower-cased ASCII is what the Unicode level does
+// to ASCII), and an ASCII reading can only begin at `f` or `F`.
 const _: () = {
     let mut i = 0;
     while i < TOKEN_LEN {
@@ -73,7 +78,6 @@ const _: () = {
         i += 1;
     }
     assert!(TOKEN_BYTES[0] == b'f');
-    assert!(TOKEN_BYTES[ANCHOR] == b'-');
 };
 
 /// The byte spans of `text` that read as [`TOKEN`] at the Unicode level:
@@ -89,18 +93,48 @@ const _: () = {
 /// assert_eq!(&text[spans[0].clone()], "FRAMECHECK\u{200B}-untrusted");
 /// ```
 pub fn token_readings(text: &str) -> Vec<Range<usize>> {
-    let mut scanner = Scanner::new(text);
-    scanner.run();
-    scanner.found
+    let mut found = Vec::new();
+    let _ = for_each_reading(text, |reading| {
+        found.push(reading);
+        ControlFlow::Continue(())
+    });
+    found
 }
 
 /// True when some part of `text` reads as [`TOKEN`] at the Unicode level.
+/// Stops at the first reading.
 pub(crate) fn has_token_reading(text: &str) -> bool {
-    !token_readings(text).is_empty()
+    for_each_reading(text, |_| ControlFlow::Break(())).is_break()
 }
 
-struct Scanner<'t> {
+/// Hands each reading of [`token_readings`] to `sink` as it is found, in
+/// order, until the sink breaks. No list of readings is built, so a
+/// defanger can write its output as the scan goes.
+pub(crate) fn for_each_reading<F>(text: &str, sink: F) -> ControlFlow<()>
+where
+    F: FnMut(Range<usize>) -> ControlFlow<()>,
+{
+    Scanner::new(text, sink).run(true)
+}
+
+/// The same readings found without the fast paths (the ASCII search and
+/// the stepping over characters that cannot start a reading): every
+/// character goes through the automaton. The straightforward path the fast
+/// ones are tested against.
+#[cfg(test)]
+fn stepwise_readings(text: &str) -> Vec<Range<usize>> {
+    let mut found = Vec::new();
+    let _ = Scanner::new(text, |reading| {
+        found.push(reading);
+        ControlFlow::Continue(())
+    })
+    .run(false);
+    found
+}
+
+struct Scanner<'t, F> {
     text: &'t str,
+    sink: F,
     /// How many token characters the stream has matched so far.
     matched: usize,
     /// For each matched token character, the byte offset of the text
@@ -108,29 +142,42 @@ struct Scanner<'t> {
     starts: [usize; TOKEN_LEN],
     /// The first non-ASCII byte at or after the last position asked about.
     next_non_ascii: usize,
-    folded: String,
-    found: Vec<Range<usize>>,
+    /// A lower-cased copy of the text from byte `window_at` on, at most
+    /// [`WINDOW`] bytes: what the ASCII search runs on.
+    window: Vec<u8>,
+    window_at: usize,
 }
 
-impl<'t> Scanner<'t> {
-    fn new(text: &'t str) -> Scanner<'t> {
+impl<'t, F> Scanner<'t, F>
+where
+    F: FnMut(Range<usize>) -> ControlFlow<()>,
+{
+    fn new(text: &'t str, sink: F) -> Scanner<'t, F> {
         Scanner {
             text,
+            sink,
             matched: 0,
             starts: [0; TOKEN_LEN],
             next_non_ascii: first_non_ascii(text.as_bytes()),
-            folded: String::new(),
-            found: Vec::new(),
+            window: Vec::new(),
+            window_at: 0,
         }
     }
 
-    fn run(&mut self) {
+    /// Scans the whole text; `fast` enables the ASCII fast path.
+    fn run(&mut self, fast: bool) -> ControlFlow<()> {
         let bytes = self.text.as_bytes();
         let mut pos = 0;
         while pos < bytes.len() {
-            if self.matched == 0 && bytes[pos].is_ascii() {
-                match self.skip_ascii(pos) {
-                    Skip::Done => return,
+            if fast && self.matched == 0 && !bytes[pos].is_ascii() {
+                pos = self.skip_passive(pos);
+                if pos == bytes.len() {
+                    break;
+                }
+            }
+            if fast && self.matched == 0 && bytes[pos].is_ascii() {
+                match self.skip_ascii(pos)? {
+                    Skip::Done => return ControlFlow::Continue(()),
                     Skip::To(next) => {
                         pos = next;
                         continue;
@@ -138,8 +185,9 @@ impl<'t> Scanner<'t> {
                     Skip::Step(at) => pos = at,
                 }
             }
-            pos = self.step(pos);
+            pos = self.step(pos)?;
         }
+        ControlFlow::Continue(())
     }
 
     /// Moves over ASCII text while no reading is in progress: past a reading
@@ -147,40 +195,82 @@ impl<'t> Scanner<'t> {
     /// none, or into per-character stepping at a candidate near the stretch's
     /// end whose reading could continue into non-ASCII text.
     ///
-    /// A reading wholly inside ASCII text has the token's `-` at a fixed
-    /// offset, and `-` is far rarer in ordinary text than `f`, so the stretch
-    /// is searched for that byte. A reading that continues past the stretch
-    /// has an ASCII prefix shorter than the token (every ASCII character
-    /// folds to exactly one character and none is ignorable), so only the
-    /// stretch's last `TOKEN_LEN - 1` bytes can hold its start.
-    fn skip_ascii(&mut self, pos: usize) -> Skip {
-        let bytes = self.text.as_bytes();
+    /// A reading that continues past the stretch has an ASCII prefix shorter
+    /// than the token (every ASCII character folds to exactly one character
+    /// and none is ignorable), so only the stretch's last `TOKEN_LEN - 1`
+    /// bytes can hold its start.
+    fn skip_ascii(&mut self, pos: usize) -> ControlFlow<(), Skip> {
         let ascii_end = self.non_ascii_from(pos);
-        let mut from = pos + ANCHOR;
-        while from < ascii_end {
-            let Some(offset) = memchr::memchr(TOKEN_BYTES[ANCHOR], &bytes[from..ascii_end]) else {
-                break;
-            };
-            let start = from + offset - ANCHOR;
+        if let Some(start) = self.find_in_ascii(pos, ascii_end) {
             let end = start + TOKEN_LEN;
-            if end > ascii_end {
-                break;
-            }
-            if bytes[start..end].eq_ignore_ascii_case(TOKEN_BYTES) {
-                self.found.push(start..end);
-                return Skip::To(end);
-            }
-            from += offset + 1;
+            (self.sink)(start..end)?;
+            return ControlFlow::Continue(Skip::To(end));
         }
+        let bytes = self.text.as_bytes();
         if ascii_end == bytes.len() {
             // Too little text left for a reading, and all of it ASCII.
-            return Skip::Done;
+            return ControlFlow::Continue(Skip::Done);
         }
         let tail = pos.max(ascii_end.saturating_sub(TOKEN_LEN - 1));
-        match memchr::memchr2(b'f', b'F', &bytes[tail..ascii_end]) {
+        ControlFlow::Continue(match memchr::memchr2(b'f', b'F', &bytes[tail..ascii_end]) {
             Some(offset) => Skip::Step(tail + offset),
             None => Skip::To(ascii_end),
+        })
+    }
+
+    /// The start of the first ASCII case-insensitive occurrence of the
+    /// token inside `from..to`, which is all ASCII. Each byte is searched
+    /// once, plus `TOKEN_LEN - 1` bytes again where windows overlap, so a
+    /// scan of many short stretches stays linear.
+    fn find_in_ascii(&mut self, mut from: usize, to: usize) -> Option<usize> {
+        while from + TOKEN_LEN <= to {
+            if from < self.window_at || from + TOKEN_LEN > self.window_at + self.window.len() {
+                self.fill_window(from);
+            }
+            let stop = to.min(self.window_at + self.window.len());
+            let searched = &self.window[from - self.window_at..stop - self.window_at];
+            if let Some(offset) = token_finder().find(searched) {
+                return Some(from + offset);
+            }
+            if stop == to {
+                return None;
+            }
+            // The next window starts early enough to hold a token that
+            // straddles this one's end.
+            from = stop + 1 - TOKEN_LEN;
         }
+        None
+    }
+
+    /// Lower-cases up to [`WINDOW`] bytes of the text from `from` into the
+    /// window.
+    fn fill_window(&mut self, from: usize) {
+        let end = self.text.len().min(from + WINDOW);
+        self.window.clear();
+        self.window
+            .extend_from_slice(&self.text.as_bytes()[from..end]);
+        self.window.make_ascii_lowercase();
+        self.window_at = from;
+    }
+
+    /// Moves over non-ASCII characters that cannot start a reading while no
+    /// reading is in progress (inert, invisible, or folding to ASCII without
+    /// the token's first character): fed to the automaton, they would leave
+    /// it where it is. Returns the offset of the first character that is
+    /// ASCII or could start a reading, or the text's length.
+    fn skip_passive(&self, mut pos: usize) -> usize {
+        let bytes = self.text.as_bytes();
+        while pos < bytes.len() && !bytes[pos].is_ascii() {
+            let c = self.text[pos..]
+                .chars()
+                .next()
+                .expect("a non-ASCII byte at a character boundary starts a character");
+            if !is_passive(c) {
+                break;
+            }
+            pos += c.len_utf8();
+        }
+        pos
     }
 
     /// The first non-ASCII byte at or after `pos`, or the text's length.
@@ -193,7 +283,7 @@ impl<'t> Scanner<'t> {
 
     /// Feeds the character at `pos` through the automaton and returns the
     /// offset of the next character.
-    fn step(&mut self, pos: usize) -> usize {
+    fn step(&mut self, pos: usize) -> ControlFlow<(), usize> {
         let c = self.text[pos..]
             .chars()
             .next()
@@ -202,42 +292,29 @@ impl<'t> Scanner<'t> {
         if c.is_ascii() {
             if self.advance(c.to_ascii_lowercase(), pos) {
                 self.matched = 0;
-                self.found.push(self.starts[0]..end);
+                (self.sink)(self.starts[0]..end)?;
             }
-            return end;
+            return ControlFlow::Continue(end);
         }
-        // Beyond the BMP, folded here into the scanner's reused buffer,
-        // moved out for the loop so `advance` may borrow the scanner.
-        let mut astral = String::new();
-        let folding: &str = match bmp_fold(c) {
-            Some(BmpFold::Invisible) => return end,
-            Some(BmpFold::Inert) => {
-                // A folded character outside ASCII matches no token
-                // character, so every partial match falls back to nothing.
-                self.matched = 0;
-                return end;
-            }
-            Some(BmpFold::Folds(folding)) => folding,
-            None => {
-                astral = std::mem::take(&mut self.folded);
-                astral.clear();
-                fold_char_into(c, ReaderLevel::Unicode, &mut astral);
-                &astral
-            }
-        };
-        for folded in folding.chars() {
-            if self.advance(folded, pos) {
-                // The rest of this character's folding is not looked at:
-                // the character belongs to this reading and to no other.
-                self.matched = 0;
-                self.found.push(self.starts[0]..end);
-                break;
+        match char_fold(c) {
+            CharFold::Invisible => {}
+            // A folded character outside ASCII matches no token character,
+            // so every partial match falls back to nothing.
+            CharFold::Inert => self.matched = 0,
+            CharFold::Folds(folding) => {
+                for folded in folding.chars() {
+                    if self.advance(folded, pos) {
+                        // The rest of this character's folding is not looked
+                        // at: the character belongs to this reading and to
+                        // no other.
+                        self.matched = 0;
+                        (self.sink)(self.starts[0]..end)?;
+                        break;
+                    }
+                }
             }
         }
-        if astral.capacity() > 0 {
-            self.folded = astral;
-        }
-        end
+        ControlFlow::Continue(end)
     }
 
     /// One automaton transition on a folded character contributed by the
@@ -259,52 +336,10 @@ impl<'t> Scanner<'t> {
     }
 }
 
-/// One Basic Multilingual Plane character's folding, as the scanner needs it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum BmpFold {
-    /// The character folds to nothing: an ignorable.
-    Invisible,
-    /// It folds to characters none of which is ASCII, so none can match.
-    Inert,
-    /// Its folding contains ASCII: feed it character by character.
-    Folds(&'static str),
-}
-
-/// The folding of a character in the Basic Multilingual Plane, or `None`
-/// beyond it.
-///
-/// Folding one character with NFKC and full case folding costs hundreds of
-/// nanoseconds, and nearly every non-ASCII character in real text (accented
-/// Latin, CJK, Arabic…) is inert. The table is computed once, from
-/// [`fold_char_into`] itself, the first time non-ASCII text is scanned, so
-/// it cannot disagree with the specification. Characters beyond the BMP
-/// (emoji, mathematical letters, tag characters) are rare enough to fold
-/// one by one.
-fn bmp_fold(c: char) -> Option<BmpFold> {
-    static TABLE: OnceLock<Box<[BmpFold]>> = OnceLock::new();
-    let table = TABLE.get_or_init(|| {
-        let mut folding = String::new();
-        (0..=0xFFFF_u32)
-            .map(|cp| {
-                // Surrogate code points are not characters and never occur
-                // in a `str`; any entry will do.
-                let Some(c) = char::from_u32(cp) else {
-                    return BmpFold::Inert;
-                };
-                folding.clear();
-                fold_char_into(c, ReaderLevel::Unicode, &mut folding);
-                if folding.is_empty() {
-                    BmpFold::Invisible
-                } else if folding.chars().any(|d| d.is_ascii()) {
-                    // A few thousand short strings, kept for the process.
-                    BmpFold::Folds(Box::leak(folding.clone().into_boxed_str()))
-                } else {
-                    BmpFold::Inert
-                }
-            })
-            .collect()
-    });
-    table.get(c as usize).copied()
+/// The searcher for the token in lower-cased text, built once.
+fn token_finder() -> &'static Finder<'static> {
+    static FINDER: OnceLock<Finder<'static>> = OnceLock::new();
+    FINDER.get_or_init(|| Finder::new(TOKEN_BYTES))
 }
 
 enum Skip {
@@ -334,18 +369,9 @@ fn first_non_ascii(bytes: &[u8]) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use proptest::prelude::*;
 
-    #[test]
-    fn bmp_foldings_of_known_characters() {
-        assert_eq!(bmp_fold('\u{200B}'), Some(BmpFold::Invisible));
-        assert_eq!(bmp_fold('\u{E9}'), Some(BmpFold::Inert));
-        assert_eq!(bmp_fold('語'), Some(BmpFold::Inert));
-        assert_eq!(bmp_fold('\u{FF46}'), Some(BmpFold::Folds("f")));
-        assert_eq!(bmp_fold('\u{FB00}'), Some(BmpFold::Folds("ff")));
-        assert_eq!(bmp_fold('\u{430}'), Some(BmpFold::Folds("a")));
-        assert_eq!(bmp_fold('\u{1D41F}'), None);
-    }
+    use super::*;
 
     #[test]
     fn the_token_has_no_border() {
@@ -431,5 +457,122 @@ mod tests {
     fn readings_never_share_a_character() {
         let text = "framecheck-untrustedframecheck-untrusted";
         assert_eq!(token_readings(text), vec![0..20, 20..40]);
+    }
+
+    #[test]
+    fn hyphen_runs_and_near_anchors_are_not_readings() {
+        for text in [
+            "|---|---:|---|\n",
+            "----------------------------------------",
+            "check-in back-end K-pop framecheck-",
+            "xframecheck-untrustex k-k-k-K-K-",
+        ] {
+            assert!(token_readings(text).is_empty(), "{text:?}");
+        }
+        let text = "k-framecheck-untrusted----FRAMECHECK-untrusted";
+        assert_eq!(token_readings(text), vec![2..22, 26..46]);
+    }
+
+    #[test]
+    fn readings_straddling_a_search_window_are_found() {
+        for offset in WINDOW - TOKEN_LEN - 2..WINDOW + 2 {
+            for filler in ["-", "k", "f"] {
+                let text = format!(
+                    "{}FrameCheck-Untrusted{}framecheck-untrusted",
+                    filler.repeat(offset),
+                    "|-".repeat(WINDOW)
+                );
+                let second = offset + TOKEN_LEN + 2 * WINDOW;
+                assert_eq!(
+                    token_readings(&text),
+                    vec![offset..offset + TOKEN_LEN, second..second + TOKEN_LEN],
+                    "{filler:?} x {offset}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn has_token_reading_stops_at_the_first() {
+        assert!(has_token_reading(
+            "a framecheck-untrusted b framecheck-untrusted"
+        ));
+        assert!(!has_token_reading("a framecheck_untrusted"));
+    }
+
+    /// Text built from pieces that make the fast path's decisions hard:
+    /// the token and its near misses in either case, anchor pairs, hyphen
+    /// runs, and the non-ASCII characters that end ASCII stretches or fold
+    /// into the token.
+    fn tricky_text() -> impl Strategy<Value = String> {
+        let pieces = prop::sample::select(vec![
+            "framecheck-untrusted",
+            "FRAMECHECK-UNTRUSTED",
+            "fRaMeChEcK-uNtRuStEd",
+            "framecheck",
+            "-untrusted",
+            "framecheck-untruste",
+            "k-",
+            "K-",
+            "---",
+            "f",
+            "F",
+            " ",
+            "|",
+            "\n",
+            "\u{200B}",
+            "\u{E0063}",
+            "é",
+            "語",
+            "🚀",
+            "ｆ",
+            "－",
+            "\u{2010}",
+            "\u{212A}",
+            "\u{FB00}",
+            "\u{FB06}",
+            "𝐟",
+            "𝐤",
+        ]);
+        prop::collection::vec(pieces, 0..64).prop_map(|pieces| pieces.concat())
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn fast_path_agrees_with_stepping_on_tricky_text(text in tricky_text()) {
+            proptest::prop_assert_eq!(token_readings(&text), stepwise_readings(&text));
+        }
+
+        #[test]
+        fn fast_path_agrees_with_stepping_on_any_text(text in ".{0,200}") {
+            proptest::prop_assert_eq!(token_readings(&text), stepwise_readings(&text));
+        }
+
+        #[test]
+        fn fast_path_agrees_with_stepping_across_windows(
+            pieces in prop::collection::vec(tricky_text(), 1..8),
+            gaps in prop::collection::vec(0usize..3 * WINDOW, 8),
+        ) {
+            // Long runs of hyphens and letters put the tricky parts on and
+            // around window edges.
+            let text: String = pieces
+                .iter()
+                .zip(&gaps)
+                .map(|(piece, &gap)| format!("{}{piece}", "a-".repeat(gap / 2)))
+                .collect();
+            proptest::prop_assert_eq!(token_readings(&text), stepwise_readings(&text));
+        }
+
+        #[test]
+        fn fast_path_agrees_with_stepping_on_token_dense_text(
+            prefix in "[a-zA-Z -]{0,30}",
+            copies in 1usize..200,
+            separator in prop::sample::select(vec!["", "-", "<", "</", ">", "k-", "f", "é"]),
+        ) {
+            let text = format!("{prefix}{}", format!("framecheck-untrusted{separator}").repeat(copies));
+            let fast = token_readings(&text);
+            proptest::prop_assert_eq!(fast.len(), copies);
+            proptest::prop_assert_eq!(fast, stepwise_readings(&text));
+        }
     }
 }
