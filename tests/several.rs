@@ -167,15 +167,18 @@ fn content_merged_into_a_sibling_frame_fails_frame_separation() {
     });
     let run = run(&mut Sources(Defect::MergesSameKind), &[merged]);
     assert!(failing(&run, "benign-english-prose").is_empty());
-    for id in [
-        "benign-english-prose@first",
-        "benign-english-prose@middle",
-        "benign-english-prose@last",
-    ] {
+    fails_separation_at_every_position(&run, "benign-english-prose");
+}
+
+/// The case, placed first, middle and last among siblings, fails
+/// `frame.separation` each time.
+fn fails_separation_at_every_position(run: &RunResult, case: &str) {
+    for position in ["first", "middle", "last"] {
+        let id = format!("{case}@{position}");
         assert!(
-            failing(&run, id).contains(&Check::FrameSeparation),
+            failing(run, &id).contains(&Check::FrameSeparation),
             "{id}: {:?}",
-            result(&run, id).outcome
+            result(run, &id).outcome
         );
     }
 }
@@ -186,17 +189,7 @@ fn a_frame_dropped_for_empty_content_fails_frame_separation() {
     let empty = case(&profile, "benign-empty-content", |_| {});
     let run = run(&mut Sources(Defect::DropsEmpty), &[empty]);
     assert!(failing(&run, "benign-empty-content").is_empty());
-    for id in [
-        "benign-empty-content@first",
-        "benign-empty-content@middle",
-        "benign-empty-content@last",
-    ] {
-        assert!(
-            failing(&run, id).contains(&Check::FrameSeparation),
-            "{id}: {:?}",
-            result(&run, id).outcome
-        );
-    }
+    fails_separation_at_every_position(&run, "benign-empty-content");
 }
 
 #[test]

@@ -26,6 +26,21 @@ pub struct WrapRequest {
     pub provenance: String,
 }
 
+impl WrapRequest {
+    /// Bytes of untrusted input the request carries, in every field: what
+    /// "smallest case" and "output longer than its input" measure.
+    pub fn input_len(&self) -> usize {
+        self.content.len()
+            + self.kind.len()
+            + self.provenance.len()
+            + self
+                .attributes
+                .iter()
+                .map(|(k, v)| k.len() + v.len())
+                .sum::<usize>()
+    }
+}
+
 /// Why a framing did not produce an answer.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum TargetError {

@@ -365,16 +365,7 @@ fn observed_role(result: &CaseResult, check: Check, run: &RunResult) -> Option<D
 /// The payload size of a case, in bytes: what "smallest" means.
 fn payload_len(case: &ConcreteCase) -> usize {
     match &case.input {
-        Input::Wrap(request) => {
-            request.content.len()
-                + request.kind.len()
-                + request.provenance.len()
-                + request
-                    .attributes
-                    .iter()
-                    .map(|(k, v)| k.len() + v.len())
-                    .sum::<usize>()
-        }
+        Input::Wrap(request) => request.input_len(),
         Input::Read(pieces) => pieces
             .iter()
             .map(|p| match p {

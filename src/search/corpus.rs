@@ -184,14 +184,7 @@ fn features(
         let live = grammar.live(&reader.fold(framed)).len();
         out.push(Feature::Live(reader.level(), log2_bucket(live)));
     }
-    let input = request.content.len()
-        + request.kind.len()
-        + request.provenance.len()
-        + request
-            .attributes
-            .iter()
-            .map(|(k, v)| k.len() + v.len())
-            .sum::<usize>();
+    let input = request.input_len();
     out.push(Feature::LengthDelta(
         framed.len() >= input,
         log2_bucket(framed.len().abs_diff(input)),
