@@ -95,7 +95,8 @@ mod weaknesses {
         let found = weakness::weaknesses(&run);
         assert_eq!(found.len(), 1, "{found:#?}");
         let w = &found[0];
-        assert_eq!(w.id, "delimiter.census/unicode/content/close");
+        assert_eq!(w.id, "delimiter.census/unicode/content/delimiter");
+        assert_eq!(w.delimiters, vec![weakness::Role::Close]);
         assert_eq!(w.count, unicode);
         assert_eq!(w.levels, vec![Unicode]);
         // The smallest payload represents it.
@@ -131,7 +132,7 @@ mod weaknesses {
         let cases = variants_of("breakout-close-mid-content");
         let found = weakness::weaknesses(&unicode_blind(&cases, true));
         assert_eq!(found.len(), 1, "{found:#?}");
-        assert_eq!(found[0].id, "delimiter.census/exact/content/close");
+        assert_eq!(found[0].id, "delimiter.census/exact/content/delimiter");
         assert_eq!(found[0].levels, vec![Exact, AsciiCaseInsensitive, Unicode]);
     }
 
@@ -176,17 +177,34 @@ mod weaknesses {
         ));
         let mut result = judged(case.clone(), vec![finding]);
         result.evidence.framed = Some(framed.to_string());
-        let found = weakness::weaknesses(&run_of(vec![result]));
-        assert_eq!(found[0].id, "delimiter.census/exact/content/open");
+        let found = weakness::weaknesses(&run_of(vec![result.clone()]));
+        assert_eq!(found[0].id, "delimiter.census/exact/content/delimiter");
+        assert_eq!(found[0].delimiters, vec![weakness::Role::Open]);
         assert!(
-            found[0].statement.contains("opening delimiter live"),
+            found[0].statement.contains("an opening delimiter live"),
             "{}",
             found[0].statement
         );
         // Without the evidence, the template's role stands.
-        let bare = judged(case, vec![census(&[Exact, AsciiCaseInsensitive, Unicode])]);
-        let found = weakness::weaknesses(&run_of(vec![bare]));
-        assert_eq!(found[0].id, "delimiter.census/exact/content/close");
+        let mut bare = judged(case, vec![census(&[Exact, AsciiCaseInsensitive, Unicode])]);
+        let found = weakness::weaknesses(&run_of(vec![bare.clone()]));
+        assert_eq!(found[0].delimiters, vec![weakness::Role::Close]);
+        // One defect that leaves openers live in one case and closers in
+        // another is one weakness naming both, not two.
+        bare.case.id.push_str("-again");
+        let found = weakness::weaknesses(&run_of(vec![result, bare]));
+        assert_eq!(found.len(), 1, "{found:#?}");
+        assert_eq!(
+            found[0].delimiters,
+            vec![weakness::Role::Close, weakness::Role::Open]
+        );
+        assert!(
+            found[0]
+                .statement
+                .contains("closing and opening delimiters live"),
+            "{}",
+            found[0].statement
+        );
     }
 
     #[test]

@@ -12,16 +12,19 @@
 //!   way (same check, field and role) in its declared spelling too, the
 //!   spelling is not the cause and the family is `exact`.
 //! - **field**: from the case's [`AttackSite`], recorded from its templates.
-//! - **role**: only checks that judge delimiter liveness
+//! - **role**: for checks that judge delimiter liveness
 //!   ([`Check::DelimiterCensus`], [`Check::CanaryContainment`],
-//!   [`Check::ReaderVerdict`]) are grouped by a delimiter role: the one the
+//!   [`Check::ReaderVerdict`]) the role is `delimiter`: one defect (a
+//!   spelling left unescaped) leaves openers and closers live alike, so
+//!   splitting by role would file one defect several times. The weakness
+//!   still names which delimiters were live: per case, the one the
 //!   finding's excerpt shows live (scanned with the oracle's matcher), else
 //!   the one the case's templates forge. For the other checks the role is
 //!   what the field is (attribute, header or body), since the delimiter a
 //!   payload carries is not what broke them.
 //!
 //! The id is built from those four keys alone (`delimiter.census/unicode/
-//! content/close`), never from counts or order, so the same defect keeps its
+//! content/delimiter`), never from counts or order, so the same defect keeps its
 //! id from run to run and across targets. Each weakness names its smallest
 //! case (fewest payload bytes, then id) as the one to read first.
 
@@ -127,6 +130,9 @@ pub enum Role {
     Header,
     /// The body itself (fidelity, readers).
     Body,
+    /// Any of the frame's delimiters: the grouping role of liveness checks,
+    /// whose weakness lists the specific ones (close, open, inner, reserved).
+    Delimiter,
 }
 
 impl Role {
@@ -140,6 +146,7 @@ impl Role {
             Role::Attribute => "attribute",
             Role::Header => "header",
             Role::Body => "body",
+            Role::Delimiter => "delimiter",
         }
     }
 
@@ -166,7 +173,38 @@ impl Role {
             Role::Open => "an opening delimiter",
             Role::Inner => "an inner-element delimiter",
             Role::Reserved => "a reserved-element delimiter",
-            Role::Attribute | Role::Header | Role::Body => "text",
+            Role::Attribute | Role::Header | Role::Body | Role::Delimiter => "text",
+        }
+    }
+
+    /// The role a weakness is grouped by: the four delimiter roles are one.
+    fn grouped(self) -> Role {
+        match self {
+            Role::Close | Role::Open | Role::Inner | Role::Reserved => Role::Delimiter,
+            other => other,
+        }
+    }
+
+    /// The delimiter's adjective, for a list of several.
+    fn adjective(self) -> &'static str {
+        match self {
+            Role::Close => "closing",
+            Role::Open => "opening",
+            Role::Inner => "inner-element",
+            Role::Reserved => "reserved-element",
+            _ => "",
+        }
+    }
+}
+
+/// "a closing delimiter", or "closing and opening delimiters".
+fn delimiters_phrase(roles: &[Role]) -> String {
+    match roles {
+        [] => "a delimiter".to_string(),
+        [one] => one.phrase().to_string(),
+        [init @ .., last] => {
+            let init: Vec<&str> = init.iter().map(|r| r.adjective()).collect();
+            format!("{} and {} delimiters", init.join(", "), last.adjective())
         }
     }
 }
@@ -196,8 +234,9 @@ impl WeaknessKey {
         )
     }
 
-    /// One line saying what is wrong, from the key alone.
-    pub fn statement(&self) -> String {
+    /// One line saying what is wrong, from the key and, for the delimiter
+    /// role, the delimiters seen live.
+    pub fn statement(&self, delimiters: &[Role]) -> String {
         let spelling = match self.family {
             VariantFamily::Exact => "as declared",
             VariantFamily::Spacing => "spelled with spaces",
@@ -208,16 +247,20 @@ impl WeaknessKey {
         };
         let surface = self.surface.phrase();
         match self.role {
-            Role::Close | Role::Open | Role::Inner | Role::Reserved => {
-                let role = self.role.phrase();
+            Role::Close | Role::Open | Role::Inner | Role::Reserved | Role::Delimiter => {
+                let role = match self.role {
+                    Role::Delimiter => delimiters_phrase(delimiters),
+                    one => one.phrase().to_string(),
+                };
+                let is = if delimiters.len() > 1 { "are" } else { "is" };
                 match self.check {
                     Check::ReaderVerdict => format!(
-                        "The reader accepts a body in which {role} is live, from delimiters \
+                        "The reader accepts a body in which {role} {is} live, from delimiters \
                          {spelling} {surface}."
                     ),
                     Check::CanaryContainment => format!(
                         "Delimiters {spelling} {surface} let planted text escape its region \
-                         ({role} is taken as real)."
+                         ({role} {is} taken as real)."
                     ),
                     _ => format!(
                         "Delimiters {spelling} {surface} leave {role} live in the framed output."
@@ -273,6 +316,9 @@ pub struct Weakness {
     pub field: Surface,
     /// What it attacks.
     pub role: Role,
+    /// For the `delimiter` role, the delimiters seen live (close, open,
+    /// inner, reserved); empty otherwise.
+    pub delimiters: Vec<Role>,
     /// One line saying what is wrong.
     pub statement: String,
     /// The id of the smallest case (fewest payload bytes, then id).
@@ -390,14 +436,20 @@ pub fn weaknesses(run: &RunResult) -> Vec<Weakness> {
     };
     // Each failing case's key, with the family still its variant's own,
     // then each case's outer-layer key when that was not its primary.
+    // The specific delimiter role of each (case, check), before grouping.
     let mut keyed: Vec<(WeaknessKey, &CaseResult)> = Vec::new();
+    let mut seen: BTreeMap<(&str, Check), Role> = BTreeMap::new();
     for result in &run.results {
         let primary = primary_check(result, level, gate);
-        if let Some(check) = primary {
-            keyed.push((key_of(result, check), result));
-        }
-        if primary != Some(Check::TemplateControl) && has_outer_layer(result, level) {
-            keyed.push((key_of(result, Check::TemplateControl), result));
+        let outer = primary != Some(Check::TemplateControl) && has_outer_layer(result, level);
+        for check in primary
+            .into_iter()
+            .chain(outer.then_some(Check::TemplateControl))
+        {
+            let mut key = key_of(result, check);
+            seen.insert((result.case.id.as_str(), check), key.role);
+            key.role = key.role.grouped();
+            keyed.push((key, result));
         }
     }
     // The declared spelling's own key, per written case: a variant that
@@ -421,7 +473,16 @@ pub fn weaknesses(run: &RunResult) -> Vec<Weakness> {
     }
     let mut out: Vec<Weakness> = groups
         .into_iter()
-        .map(|(key, cases)| build(key, &cases, level, gate))
+        .map(|(key, cases)| {
+            let delimiters: BTreeSet<Role> = cases
+                .iter()
+                .filter_map(|r| seen.get(&(r.case.id.as_str(), key.check)))
+                .filter(|role| key.role == Role::Delimiter && role.grouped() == Role::Delimiter)
+                .copied()
+                .collect();
+            let delimiters: Vec<Role> = delimiters.into_iter().collect();
+            build(key, &cases, &delimiters, level, gate)
+        })
         .collect();
     out.sort_by(|a, b| {
         (
@@ -440,7 +501,13 @@ pub fn weaknesses(run: &RunResult) -> Vec<Weakness> {
     out
 }
 
-fn build(key: WeaknessKey, cases: &[&CaseResult], level: ReaderLevel, gate: Gate) -> Weakness {
+fn build(
+    key: WeaknessKey,
+    cases: &[&CaseResult],
+    delimiters: &[Role],
+    level: ReaderLevel,
+    gate: Gate,
+) -> Weakness {
     let mut levels = BTreeSet::new();
     // A refusal has no finding: it is a fidelity failure.
     let mut class = None;
@@ -472,7 +539,8 @@ fn build(key: WeaknessKey, cases: &[&CaseResult], level: ReaderLevel, gate: Gate
         family: key.family,
         field: key.surface,
         role: key.role,
-        statement: key.statement(),
+        delimiters: delimiters.to_vec(),
+        statement: key.statement(delimiters),
         representative,
         severity: cases
             .iter()
