@@ -496,14 +496,27 @@ pub fn run_envelope_roundtrip(data: &[u8]) {
         return;
     };
     let (about, content) = input.build();
+    let Some(framed) = wrap_checking_keys(&input, &about, &content) else {
+        return;
+    };
+    let frame = envelope::read(&framed)
+        .unwrap_or_else(|e| panic!("read refused wrap's own frame: {e}\n{input:?}\n{framed:?}"));
+    assert_fields_come_back(&input, &about, &content, &frame);
+    assert_oracle_sees_one_frame(&input, &framed, &frame.body);
+    assert_no_security_findings(&input, &about, content, &framed, &frame.body);
+}
+
+/// Wraps the input, asserting that wrap refuses exactly the attribute keys
+/// the spec forbids; `None` when it (rightly) refused.
+fn wrap_checking_keys(input: &RoundtripInput, about: &Envelope, content: &str) -> Option<String> {
     let problem = key_problem(&about.attributes);
-    let framed = match envelope::wrap(&about, &content) {
+    match envelope::wrap(about, content) {
         Err(error) => {
             assert!(
                 problem.is_some(),
                 "wrap refused keys the spec allows: {error}\n{input:?}"
             );
-            return;
+            None
         }
         Ok(framed) => {
             assert!(
@@ -511,19 +524,24 @@ pub fn run_envelope_roundtrip(data: &[u8]) {
                 "wrap accepted a bad key ({}):\n{input:?}",
                 problem.unwrap_or_default()
             );
-            framed
+            Some(framed)
         }
-    };
+    }
+}
 
-    let frame = envelope::read(&framed)
-        .unwrap_or_else(|e| panic!("read refused wrap's own frame: {e}\n{input:?}\n{framed:?}"));
-    // Fields come back defanged and with chat-template control strings
-    // neutralised (`envelope::neutralise`), otherwise exact.
+/// Fields come back defanged and with chat-template control strings
+/// neutralised (`envelope::neutralise`), otherwise exact.
+fn assert_fields_come_back(
+    input: &RoundtripInput,
+    about: &Envelope,
+    content: &str,
+    frame: &envelope::Frame,
+) {
     let inline = |text: &str| {
         envelope::neutralise(&envelope::defang(text), envelope::Placement::Inline).into_owned()
     };
-    let body = envelope::neutralise(&envelope::defang(&content), envelope::Placement::Content)
-        .into_owned();
+    let body =
+        envelope::neutralise(&envelope::defang(content), envelope::Placement::Content).into_owned();
     assert_eq!(frame.body, body, "body\n{input:?}");
     assert_eq!(frame.kind, inline(&about.kind), "kind\n{input:?}");
     let expected_provenance: String = inline(&about.provenance)
@@ -543,11 +561,15 @@ pub fn run_envelope_roundtrip(data: &[u8]) {
         frame.attributes, expected_attributes,
         "attributes\n{input:?}"
     );
+}
 
-    // The oracle, not the envelope, decides how many tags a reader sees.
+/// The oracle, not the envelope, decides how many tags a reader sees: one
+/// opening and one closing tag at every level, and a body that does not
+/// read as the token.
+fn assert_oracle_sees_one_frame(input: &RoundtripInput, framed: &str, body: &str) {
     let grammar = Delimiters::simple(GrammarKind::XmlTag, TOKEN).grammar();
     for level in ReaderLevel::ALL {
-        let live = live_delimiters(&framed, &*grammar, level);
+        let live = live_delimiters(framed, &*grammar, level);
         assert_eq!(
             live.len(),
             2,
@@ -564,11 +586,19 @@ pub fn run_envelope_roundtrip(data: &[u8]) {
         );
     }
     assert!(
-        !oracle_reads_token(&frame.body),
+        !oracle_reads_token(body),
         "the body still reads as the token\n{input:?}"
     );
+}
 
-    // The whole oracle, as the runner uses it, on a structure-only case.
+/// The whole oracle, as the runner uses it, on a structure-only case.
+fn assert_no_security_findings(
+    input: &RoundtripInput,
+    about: &Envelope,
+    content: String,
+    framed: &str,
+    body: &str,
+) {
     let request = WrapRequest {
         content,
         kind: about.kind.clone(),
@@ -586,8 +616,8 @@ pub fn run_envelope_roundtrip(data: &[u8]) {
         &case,
         &TargetProfile::reference(),
         &request,
-        &framed,
-        Some(&frame.body),
+        framed,
+        Some(body),
     );
     let security: Vec<&Finding> = findings
         .iter()

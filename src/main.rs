@@ -364,22 +364,7 @@ fn run(args: RunArgs) -> Result<u8> {
     if cases.is_empty() {
         bail!("no case matches --only {:?}", args.select.only);
     }
-    let baseline = match &args.baseline {
-        Some(path) => {
-            let old = baseline::load(path)?;
-            baseline::check_compatible(&old, &loaded.profile.name, args.level, &args.select.only)
-                .and_then(|()| baseline::check_gate(&old, gate))
-                .with_context(|| {
-                    format!(
-                        "baseline {} cannot gate this run; write a new one with this target, \
-                         level, gate and --only",
-                        path.display()
-                    )
-                })?;
-            Some(old)
-        }
-        None => None,
-    };
+    let baseline = load_run_baseline(&args, &loaded.profile.name, gate)?;
     check_out_dir(&args.out)?;
     let serving = args.serve_stdio || is_caller(&loaded.profile.adapter);
     let mut framing: Box<dyn Framing> = if serving {
@@ -421,28 +406,61 @@ fn run(args: RunArgs) -> Result<u8> {
         eprintln!("framecheck: interrupted; no report written");
         return Ok(EXIT_HARNESS);
     }
+    report_run(
+        &args,
+        result,
+        baseline.as_ref(),
+        &loaded.profile.name,
+        serving,
+    )
+}
+
+/// Loads `--baseline` and fails before the run when it cannot gate it.
+fn load_run_baseline(
+    args: &RunArgs,
+    target: &str,
+    gate: Gate,
+) -> Result<Option<runner::RunResult>> {
+    let Some(path) = &args.baseline else {
+        return Ok(None);
+    };
+    let old = baseline::load(path)?;
+    baseline::check_compatible(&old, target, args.level, &args.select.only)
+        .and_then(|()| baseline::check_gate(&old, gate))
+        .with_context(|| {
+            format!(
+                "baseline {} cannot gate this run; write a new one with this target, \
+                 level, gate and --only",
+                path.display()
+            )
+        })?;
+    Ok(Some(old))
+}
+
+/// Writes a finished run's reports, prints its summary and gives its exit
+/// code (the baseline gate's when there is a baseline).
+fn report_run(
+    args: &RunArgs,
+    mut result: runner::RunResult,
+    baseline: Option<&runner::RunResult>,
+    target: &str,
+    serving: bool,
+) -> Result<u8> {
     let formats = if args.formats.is_empty() {
         Format::ALL.to_vec()
     } else {
         args.formats.clone()
     };
     let aliases = report::ids::builtin_aliases();
-    let diff = baseline
-        .as_ref()
-        .map(|old| baseline::diff_with_aliases(old, &result, args.level, &aliases));
+    let diff = baseline.map(|old| baseline::diff_with_aliases(old, &result, args.level, &aliases));
     // The terminal gets the real timings; the files, with --reproducible, none.
     let terminal = report::markdown::terminal_summary_with_baseline(&result, diff.as_ref());
     if args.reproducible {
         report::omit_timings(&mut result);
     }
-    let written = report::write_all_with_baseline(
-        &result,
-        diff.as_ref(),
-        &args.out,
-        &loaded.profile.name,
-        &formats,
-    )
-    .with_context(|| format!("writing reports to {}", args.out.display()))?;
+    let written =
+        report::write_all_with_baseline(&result, diff.as_ref(), &args.out, target, &formats)
+            .with_context(|| format!("writing reports to {}", args.out.display()))?;
     // When serving, stdout carries the protocol and nothing else.
     if serving {
         eprint!("{terminal}");
@@ -587,45 +605,8 @@ fn search(args: SearchArgs) -> Result<u8> {
     if args.reproducible {
         found.duration_ms = 0;
     }
+    let files = search_report_files(&args, &found, &loaded, &catalogue.hash)?;
     let stem = format!("search-{}", loaded.profile.name);
-    let markdown = blackbox::render_markdown(&found);
-    // The search report is the search's own; the manifest (with the seed
-    // that replays it) is added beside its fields.
-    let mut json = serde_json::to_value(&found).context("serialising the search report")?;
-    if let Some(object) = json.as_object_mut() {
-        let mut manifest = Manifest::collect(
-            &loaded,
-            target_path(&args.select.target).as_deref(),
-            &catalogue.hash,
-            Some(args.seed),
-            std::env::args().collect(),
-        );
-        if args.reproducible {
-            manifest.make_reproducible();
-        }
-        object.insert("manifest".into(), serde_json::to_value(manifest)?);
-    }
-    let json = serde_json::to_string_pretty(&json).context("serialising the search report")?;
-    // The report and its found cases are one set; the cases directory
-    // belongs to it, so cases from an earlier search do not linger there.
-    let mut files = vec![
-        (PathBuf::from(format!("{stem}.md")), markdown.into_bytes()),
-        (PathBuf::from(format!("{stem}.json")), json.into_bytes()),
-    ];
-    for (category, yaml) in blackbox::to_catalogue_files(&found, &loaded.profile) {
-        let name = format!("{}.yaml", category.name());
-        files.push((Path::new(&stem).join(name), yaml.into_bytes()));
-    }
-    if let Some(yaml) = args
-        .propose
-        .then(|| blackbox::render_proposal(&found))
-        .flatten()
-    {
-        files.push((
-            Path::new(&stem).join("proposed-variants.yaml"),
-            yaml.into_bytes(),
-        ));
-    }
     let written = report::write_set(&args.out, &files, &[&stem])
         .with_context(|| format!("writing the search report to {}", args.out.display()))?;
     out_raw!("{terminal}");
@@ -641,6 +622,66 @@ fn search(args: SearchArgs) -> Result<u8> {
     } else {
         EXIT_FINDINGS
     })
+}
+
+/// The search report's files, named under `out`: Markdown, JSON with the
+/// manifest, the found cases as catalogue files and, with `--propose`, the
+/// proposed variants.
+fn search_report_files(
+    args: &SearchArgs,
+    found: &blackbox::SearchReport,
+    loaded: &LoadedProfile,
+    catalogue_hash: &str,
+) -> Result<Vec<(PathBuf, Vec<u8>)>> {
+    let stem = format!("search-{}", loaded.profile.name);
+    let markdown = blackbox::render_markdown(found);
+    let json = search_report_json(args, found, loaded, catalogue_hash)?;
+    // The report and its found cases are one set; the cases directory
+    // belongs to it, so cases from an earlier search do not linger there.
+    let mut files = vec![
+        (PathBuf::from(format!("{stem}.md")), markdown.into_bytes()),
+        (PathBuf::from(format!("{stem}.json")), json.into_bytes()),
+    ];
+    for (category, yaml) in blackbox::to_catalogue_files(found, &loaded.profile) {
+        let name = format!("{}.yaml", category.name());
+        files.push((Path::new(&stem).join(name), yaml.into_bytes()));
+    }
+    if let Some(yaml) = args
+        .propose
+        .then(|| blackbox::render_proposal(found))
+        .flatten()
+    {
+        files.push((
+            Path::new(&stem).join("proposed-variants.yaml"),
+            yaml.into_bytes(),
+        ));
+    }
+    Ok(files)
+}
+
+/// The search report as pretty JSON. The report is the search's own; the
+/// manifest (with the seed that replays it) is added beside its fields.
+fn search_report_json(
+    args: &SearchArgs,
+    found: &blackbox::SearchReport,
+    loaded: &LoadedProfile,
+    catalogue_hash: &str,
+) -> Result<String> {
+    let mut json = serde_json::to_value(found).context("serialising the search report")?;
+    if let Some(object) = json.as_object_mut() {
+        let mut manifest = Manifest::collect(
+            loaded,
+            target_path(&args.select.target).as_deref(),
+            catalogue_hash,
+            Some(args.seed),
+            std::env::args().collect(),
+        );
+        if args.reproducible {
+            manifest.make_reproducible();
+        }
+        object.insert("manifest".into(), serde_json::to_value(manifest)?);
+    }
+    serde_json::to_string_pretty(&json).context("serialising the search report")
 }
 
 fn write_helpers(args: HelpersArgs) -> Result<u8> {

@@ -27,6 +27,7 @@ use super::escape::{truncate, visible, visible_lines};
 use super::markdown::MAX_SHOWN_BYTES;
 use super::summary::{harness_error, Summary};
 use crate::catalogue::Category;
+use crate::level::ReaderLevel;
 use crate::oracle::{Check, CheckClass};
 use crate::runner::{CaseResult, Outcome, RunResult, Verdict};
 
@@ -39,29 +40,12 @@ pub fn render(run: &RunResult) -> String {
     let summary = Summary::of(run);
     let harness_error = harness_error(run);
     let meta = &run.meta;
-    let level = meta.level;
     let mut report = Report::new(format!("framecheck {}", visible(&meta.target.name)));
     report.set_time(Duration::from_millis(meta.duration_ms));
     // A harness error is a failing test of its own, so a run that did not
     // finish (even one with no case run at all) is never a green JUnit file.
     if let Some(error) = &harness_error {
-        let mut suite = TestSuite::new("harness");
-        suite.add_property(Property::new("level", level.name()));
-        suite.add_property(Property::new(
-            "highest-level-held",
-            summary.level_held_text(),
-        ));
-        suite.add_property(Property::new(
-            "harness-error",
-            visible(&truncate(error, MAX_JUNIT_TEXT_BYTES)),
-        ));
-        let mut status = TestCaseStatus::non_success(NonSuccessKind::Error);
-        status.set_type("harness-error");
-        status.set_message(visible(&truncate(error, MAX_JUNIT_TEXT_BYTES)));
-        let mut case = TestCase::new("harness-error", status);
-        case.set_classname("harness");
-        suite.add_test_case(case);
-        report.add_test_suite(suite);
+        report.add_test_suite(harness_suite(run, &summary, error));
     }
     if let Some(suite) = weakness_suite(run) {
         report.add_test_suite(suite);
@@ -72,62 +56,108 @@ pub fn render(run: &RunResult) -> String {
         }
     }
     for category in Category::ALL {
-        let cases: Vec<&CaseResult> = run
-            .results
-            .iter()
-            .filter(|r| r.case.category == category)
-            .collect();
-        if cases.is_empty() {
-            continue;
+        if let Some(suite) = category_suite(run, &summary, harness_error.as_deref(), category) {
+            report.add_test_suite(suite);
         }
-        let mut suite = TestSuite::new(category.name());
-        suite.add_property(Property::new("level", level.name()));
-        suite.add_property(Property::new("gate", meta.gate.name()));
-        suite.add_property(Property::new(
-            "framecheck.version",
-            visible(&meta.framecheck_version),
-        ));
-        suite.add_property(Property::new(
-            "catalogue.hash",
-            visible(&meta.catalogue_hash),
-        ));
-        suite.add_property(Property::new(
-            "highest-level-held",
-            summary.level_held_text(),
-        ));
-        if let Some(manifest) = &meta.manifest {
-            suite.add_property(Property::new(
-                "framecheck.commit",
-                visible(&manifest.framecheck_commit),
-            ));
-            suite.add_property(Property::new(
-                "profile.hash",
-                visible(&manifest.profile_hash),
-            ));
-        }
-        if let Some(error) = &harness_error {
-            suite.add_property(Property::new(
-                "harness-error",
-                visible(&truncate(error, MAX_JUNIT_TEXT_BYTES)),
-            ));
-        }
-        let mut elapsed = Duration::ZERO;
-        for result in cases {
-            let time = Duration::from_micros(result.elapsed_us);
-            elapsed += time;
-            let mut case = TestCase::new(visible(&result.case.id), status(result, run));
-            case.set_classname(category.name());
-            case.set_time(time);
-            suite.add_test_case(case);
-        }
-        suite.set_time(elapsed);
-        report.add_test_suite(suite);
     }
     // quick-junit's writer fails only on an I/O error of its sink, and the
     // sink here is memory.
     report
         .to_string()
         .expect("a JUnit report always serializes")
+}
+
+/// The `harness` suite: one erroring test case carrying the harness error.
+fn harness_suite(run: &RunResult, summary: &Summary, error: &str) -> TestSuite {
+    let mut suite = TestSuite::new("harness");
+    suite.add_property(Property::new("level", run.meta.level.name()));
+    suite.add_property(Property::new(
+        "highest-level-held",
+        summary.level_held_text(),
+    ));
+    suite.add_property(Property::new(
+        "harness-error",
+        visible(&truncate(error, MAX_JUNIT_TEXT_BYTES)),
+    ));
+    let mut status = TestCaseStatus::non_success(NonSuccessKind::Error);
+    status.set_type("harness-error");
+    status.set_message(visible(&truncate(error, MAX_JUNIT_TEXT_BYTES)));
+    let mut case = TestCase::new("harness-error", status);
+    case.set_classname("harness");
+    suite.add_test_case(case);
+    suite
+}
+
+/// One category's suite: the run's properties, then one test case per
+/// concrete case. `None` when the category has no case.
+fn category_suite(
+    run: &RunResult,
+    summary: &Summary,
+    harness_error: Option<&str>,
+    category: Category,
+) -> Option<TestSuite> {
+    let cases: Vec<&CaseResult> = run
+        .results
+        .iter()
+        .filter(|r| r.case.category == category)
+        .collect();
+    if cases.is_empty() {
+        return None;
+    }
+    let mut suite = TestSuite::new(category.name());
+    add_run_properties(&mut suite, run, summary, harness_error);
+    let mut elapsed = Duration::ZERO;
+    for result in cases {
+        let time = Duration::from_micros(result.elapsed_us);
+        elapsed += time;
+        let mut case = TestCase::new(visible(&result.case.id), status(result, run));
+        case.set_classname(category.name());
+        case.set_time(time);
+        suite.add_test_case(case);
+    }
+    suite.set_time(elapsed);
+    Some(suite)
+}
+
+/// The properties every category suite carries: level, gate, versions and
+/// hashes, the level held and any harness error.
+fn add_run_properties(
+    suite: &mut TestSuite,
+    run: &RunResult,
+    summary: &Summary,
+    harness_error: Option<&str>,
+) {
+    let meta = &run.meta;
+    suite.add_property(Property::new("level", meta.level.name()));
+    suite.add_property(Property::new("gate", meta.gate.name()));
+    suite.add_property(Property::new(
+        "framecheck.version",
+        visible(&meta.framecheck_version),
+    ));
+    suite.add_property(Property::new(
+        "catalogue.hash",
+        visible(&meta.catalogue_hash),
+    ));
+    suite.add_property(Property::new(
+        "highest-level-held",
+        summary.level_held_text(),
+    ));
+    if let Some(manifest) = &meta.manifest {
+        suite.add_property(Property::new(
+            "framecheck.commit",
+            visible(&manifest.framecheck_commit),
+        ));
+        suite.add_property(Property::new(
+            "profile.hash",
+            visible(&manifest.profile_hash),
+        ));
+    }
+    if let Some(error) = harness_error {
+        suite.add_property(Property::new(
+            "harness-error",
+            visible(&truncate(error, MAX_JUNIT_TEXT_BYTES)),
+        ));
+    }
 }
 
 /// The `weaknesses` suite, first in the report: one failing test case per
@@ -248,77 +278,92 @@ fn status(result: &CaseResult, run: &RunResult) -> TestCaseStatus {
             }
             status
         }
-        (Verdict::Error, outcome) => {
-            let mut status = TestCaseStatus::non_success(NonSuccessKind::Error);
-            status.set_type("target-error");
-            if let Outcome::Error {
-                reason,
-                stderr_tail,
-            } = outcome
-            {
-                status.set_message(visible(&truncate(reason, MAX_JUNIT_TEXT_BYTES)));
-                let mut text = format!(
-                    "reason: {}\n",
-                    visible(&truncate(reason, MAX_JUNIT_TEXT_BYTES))
-                );
-                if !stderr_tail.is_empty() {
-                    let _ = write!(
-                        text,
-                        "stderr tail:\n{}\n",
-                        visible_lines(&truncate(stderr_tail, MAX_JUNIT_TEXT_BYTES))
-                    );
-                }
-                status.set_description(text);
-            }
-            status
-        }
+        (Verdict::Error, outcome) => error_status(outcome),
         (Verdict::Fail | Verdict::FidelityFail, outcome) => {
-            let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
             if let Outcome::Refused { reason, .. } = outcome {
-                status.set_type(Check::Fidelity.name());
-                status.set_message("the target refused input it must frame");
-                status.set_description(format!(
-                    "reason: {}\nfix: {}\n",
-                    visible(&truncate(reason, MAX_JUNIT_TEXT_BYTES)),
-                    Check::Fidelity.hint()
-                ));
-                return status;
+                return refusal_status(reason);
             }
-            let findings = super::reported_findings(result, level);
-            if let Some(first) = findings.first() {
-                status.set_type(first.check.name());
-                status.set_message(visible(&truncate(&first.message, MAX_JUNIT_TEXT_BYTES)));
-            }
-            let mut text = format!(
-                "{} ({} severity), {}:{}\n",
-                visible(&truncate(&result.case.title, MAX_SHOWN_BYTES)),
-                super::severity_name(result.case.severity),
-                visible(&result.case.source.file.display().to_string()),
-                result.case.source.line
-            );
-            for finding in findings {
-                let levels: Vec<&str> = finding.levels.iter().map(|l| l.name()).collect();
-                let _ = writeln!(
-                    text,
-                    "\n{} at [{}]: {}",
-                    finding.check.name(),
-                    levels.join(", "),
-                    visible(&truncate(&finding.message, MAX_JUNIT_TEXT_BYTES))
-                );
-                if let Some(excerpt) = &finding.excerpt {
-                    let _ = writeln!(
-                        text,
-                        "excerpt ({}, bytes {}..{}): {}",
-                        super::excerpt_source_name(excerpt.text),
-                        excerpt.start,
-                        excerpt.end,
-                        visible(&truncate(&excerpt.context, MAX_JUNIT_TEXT_BYTES))
-                    );
-                }
-                let _ = writeln!(text, "fix: {}", finding.check.hint());
-            }
-            status.set_description(text);
-            status
+            failure_status(result, level)
         }
     }
+}
+
+/// An `error` verdict: the target's reason and its stderr tail.
+fn error_status(outcome: &Outcome) -> TestCaseStatus {
+    let mut status = TestCaseStatus::non_success(NonSuccessKind::Error);
+    status.set_type("target-error");
+    if let Outcome::Error {
+        reason,
+        stderr_tail,
+    } = outcome
+    {
+        status.set_message(visible(&truncate(reason, MAX_JUNIT_TEXT_BYTES)));
+        let mut text = format!(
+            "reason: {}\n",
+            visible(&truncate(reason, MAX_JUNIT_TEXT_BYTES))
+        );
+        if !stderr_tail.is_empty() {
+            let _ = write!(
+                text,
+                "stderr tail:\n{}\n",
+                visible_lines(&truncate(stderr_tail, MAX_JUNIT_TEXT_BYTES))
+            );
+        }
+        status.set_description(text);
+    }
+    status
+}
+
+/// A failing verdict on a refusal: the target refused input it must frame.
+fn refusal_status(reason: &str) -> TestCaseStatus {
+    let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
+    status.set_type(Check::Fidelity.name());
+    status.set_message("the target refused input it must frame");
+    status.set_description(format!(
+        "reason: {}\nfix: {}\n",
+        visible(&truncate(reason, MAX_JUNIT_TEXT_BYTES)),
+        Check::Fidelity.hint()
+    ));
+    status
+}
+
+/// A failing verdict on findings: the first finding's check and message,
+/// then every reported finding with levels, excerpt and fix hint.
+fn failure_status(result: &CaseResult, level: ReaderLevel) -> TestCaseStatus {
+    let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
+    let findings = super::reported_findings(result, level);
+    if let Some(first) = findings.first() {
+        status.set_type(first.check.name());
+        status.set_message(visible(&truncate(&first.message, MAX_JUNIT_TEXT_BYTES)));
+    }
+    let mut text = format!(
+        "{} ({} severity), {}:{}\n",
+        visible(&truncate(&result.case.title, MAX_SHOWN_BYTES)),
+        super::severity_name(result.case.severity),
+        visible(&result.case.source.file.display().to_string()),
+        result.case.source.line
+    );
+    for finding in findings {
+        let levels: Vec<&str> = finding.levels.iter().map(|l| l.name()).collect();
+        let _ = writeln!(
+            text,
+            "\n{} at [{}]: {}",
+            finding.check.name(),
+            levels.join(", "),
+            visible(&truncate(&finding.message, MAX_JUNIT_TEXT_BYTES))
+        );
+        if let Some(excerpt) = &finding.excerpt {
+            let _ = writeln!(
+                text,
+                "excerpt ({}, bytes {}..{}): {}",
+                super::excerpt_source_name(excerpt.text),
+                excerpt.start,
+                excerpt.end,
+                visible(&truncate(&excerpt.context, MAX_JUNIT_TEXT_BYTES))
+            );
+        }
+        let _ = writeln!(text, "fix: {}", finding.check.hint());
+    }
+    status.set_description(text);
+    status
 }

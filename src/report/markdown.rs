@@ -675,9 +675,26 @@ pub fn terminal_summary(run: &RunResult) -> String {
 /// [`terminal_summary`] with a baseline diff.
 pub fn terminal_summary_with_baseline(run: &RunResult, baseline: Option<&BaselineDiff>) -> String {
     let summary = Summary::of(run);
+    let mut out = String::new();
+    write_terminal_status(&mut out, run, &summary);
+    write_terminal_weaknesses(&mut out, &super::weakness::weaknesses(run));
+    write_terminal_category_table(&mut out, &summary);
+    write_terminal_failing(&mut out, run);
+    if let Some(diff) = baseline {
+        write_terminal_baseline(&mut out, &summary, diff);
+    }
+    out.push_str(
+        "\nnote: structural checks only. Framing marks provenance and raises cost; \
+         it is not a boundary against an adaptive attacker.\n",
+    );
+    out
+}
+
+/// The terminal summary's opening lines: run header, result, level held,
+/// cases reported apart and any harness error.
+fn write_terminal_status(out: &mut String, run: &RunResult, summary: &Summary) {
     let meta = &run.meta;
     let at = summary.at_level();
-    let mut out = String::new();
     let _ = writeln!(
         out,
         "framecheck {}: target {}, level {}, {} gate, {} cases in {} ms",
@@ -704,7 +721,7 @@ pub fn terminal_summary_with_baseline(run: &RunResult, baseline: Option<&Baselin
         let _ = writeln!(
             out,
             "reported apart (cases): {}",
-            super::summary::apart_text(&summary)
+            super::summary::apart_text(summary)
         );
     }
     if let Some(error) = &harness_error(run) {
@@ -714,7 +731,10 @@ pub fn terminal_summary_with_baseline(run: &RunResult, baseline: Option<&Baselin
             visible(&truncate(error, MAX_SHOWN_BYTES))
         );
     }
-    write_terminal_weaknesses(&mut out, &super::weakness::weaknesses(run));
+}
+
+/// The plain-text verdict-count table, one row per category that has cases.
+fn write_terminal_category_table(out: &mut String, summary: &Summary) {
     let _ = write!(out, "\n{:<22}", "category");
     for verdict in Verdict::ALL {
         let _ = write!(out, " {:>w$}", verdict.name(), w = column_width(verdict));
@@ -740,96 +760,101 @@ pub fn terminal_summary_with_baseline(run: &RunResult, baseline: Option<&Baselin
         }
         out.push('\n');
     }
+}
+
+/// The first failing case labels per category, capped so the summary stays
+/// one screen.
+fn write_terminal_failing(out: &mut String, run: &RunResult) {
+    let meta = &run.meta;
     let failing: Vec<&CaseResult> = run
         .results
         .iter()
         .filter(|r| super::baseline::is_failing(r.verdict(meta.level, meta.gate)))
         .collect();
-    if !failing.is_empty() {
-        out.push_str("\nfailing cases:\n");
-        for category in Category::ALL {
-            let ids: Vec<String> = failing
-                .iter()
-                .filter(|r| r.case.category == category)
-                .map(|r| terminal_case_label(r, meta.level, meta.gate))
-                .collect();
-            if ids.is_empty() {
-                continue;
-            }
-            let shown = ids.len().min(TERMINAL_IDS_PER_CATEGORY);
-            let more = if ids.len() > shown {
-                format!(" and {} more", ids.len() - shown)
-            } else {
-                String::new()
-            };
-            let _ = writeln!(
-                out,
-                "  {} ({}): {}{more}",
-                category.name(),
-                ids.len(),
-                ids[..shown].join(", ")
-            );
-        }
+    if failing.is_empty() {
+        return;
     }
-    if let Some(diff) = baseline {
+    out.push_str("\nfailing cases:\n");
+    for category in Category::ALL {
+        let ids: Vec<String> = failing
+            .iter()
+            .filter(|r| r.case.category == category)
+            .map(|r| terminal_case_label(r, meta.level, meta.gate))
+            .collect();
+        if ids.is_empty() {
+            continue;
+        }
+        let shown = ids.len().min(TERMINAL_IDS_PER_CATEGORY);
+        let more = if ids.len() > shown {
+            format!(" and {} more", ids.len() - shown)
+        } else {
+            String::new()
+        };
         let _ = writeln!(
             out,
-            "\nbaseline: {} new failures, {} fixed, {} still failing, {} new cases, {} removed{}",
-            diff.new_failures.len(),
-            diff.fixed.len(),
-            diff.still_failing.len(),
-            diff.new_cases.len(),
-            diff.removed_cases.len(),
-            if diff.is_regression() {
-                " (REGRESSION)"
-            } else {
-                ""
-            }
-        );
-        if diff.catalogue_changed {
-            let _ = writeln!(
-                out,
-                "  the catalogue changed since the baseline: ids compared as locked in attacks/ids.lock"
-            );
-        }
-        if !diff.aliased.is_empty() {
-            let _ = writeln!(
-                out,
-                "  {} baseline ids mapped through the aliases in attacks/ids.lock",
-                diff.aliased.len()
-            );
-        }
-        for entry in diff.new_failures.iter().take(TERMINAL_IDS_PER_CATEGORY * 3) {
-            let _ = writeln!(
-                out,
-                "  new failure: {} ({})",
-                visible(&truncate(&entry.id, 200)),
-                entry.new.map_or("absent", Verdict::name)
-            );
-        }
-        let hidden = diff
-            .new_failures
-            .len()
-            .saturating_sub(TERMINAL_IDS_PER_CATEGORY * 3);
-        if hidden > 0 {
-            let _ = writeln!(out, "  and {hidden} more new failures");
-        }
-        let gate = super::baseline::gate_exit_code(&summary, diff);
-        let _ = writeln!(
-            out,
-            "baseline gate: exit {gate} ({})",
-            match gate {
-                0 => "only failures the baseline accepts",
-                1 => "new failures",
-                _ => "the run is incomplete",
-            }
+            "  {} ({}): {}{more}",
+            category.name(),
+            ids.len(),
+            ids[..shown].join(", ")
         );
     }
-    out.push_str(
-        "\nnote: structural checks only. Framing marks provenance and raises cost; \
-         it is not a boundary against an adaptive attacker.\n",
+}
+
+/// The baseline diff: counts, id-mapping notes, the first new failures and
+/// the exit code the baseline gate gives.
+fn write_terminal_baseline(out: &mut String, summary: &Summary, diff: &BaselineDiff) {
+    let _ = writeln!(
+        out,
+        "\nbaseline: {} new failures, {} fixed, {} still failing, {} new cases, {} removed{}",
+        diff.new_failures.len(),
+        diff.fixed.len(),
+        diff.still_failing.len(),
+        diff.new_cases.len(),
+        diff.removed_cases.len(),
+        if diff.is_regression() {
+            " (REGRESSION)"
+        } else {
+            ""
+        }
     );
-    out
+    if diff.catalogue_changed {
+        let _ = writeln!(
+            out,
+            "  the catalogue changed since the baseline: ids compared as locked in attacks/ids.lock"
+        );
+    }
+    if !diff.aliased.is_empty() {
+        let _ = writeln!(
+            out,
+            "  {} baseline ids mapped through the aliases in attacks/ids.lock",
+            diff.aliased.len()
+        );
+    }
+    for entry in diff.new_failures.iter().take(TERMINAL_IDS_PER_CATEGORY * 3) {
+        let _ = writeln!(
+            out,
+            "  new failure: {} ({})",
+            visible(&truncate(&entry.id, 200)),
+            entry.new.map_or("absent", Verdict::name)
+        );
+    }
+    let hidden = diff
+        .new_failures
+        .len()
+        .saturating_sub(TERMINAL_IDS_PER_CATEGORY * 3);
+    if hidden > 0 {
+        let _ = writeln!(out, "  and {hidden} more new failures");
+    }
+    let gate = super::baseline::gate_exit_code(summary, diff);
+    let _ = writeln!(
+        out,
+        "baseline gate: exit {gate} ({})",
+        match gate {
+            0 => "only failures the baseline accepts",
+            1 => "new failures",
+            _ => "the run is incomplete",
+        }
+    );
 }
 
 /// The weaknesses on the terminal: at most [`TERMINAL_WEAKNESSES`], each on

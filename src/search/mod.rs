@@ -435,14 +435,12 @@ fn explore(
     let mut signatures: BTreeMap<String, u8> = BTreeMap::new();
     // Trick stacks (in-span tricks, sorted) -> new failing mutants.
     let mut stacks: BTreeMap<Vec<Trick>, u64> = BTreeMap::new();
-    while !seeds.is_empty() && !clock.out_of_time() && report.findings.len() < options.max_findings
+    while !seeds.is_empty()
+        && !clock.out_of_time()
+        && report.findings.len() < options.max_findings
+        && !cases_spent(options, report)
     {
-        if let Budget::Cases(limit) = options.budget {
-            if report.mutants_tried >= limit {
-                break;
-            }
-        }
-        let Some((mut mutant, stacked)) = grow(seeds, &mut corpus, probe.profile, &mut rng) else {
+        let Some((mutant, stacked)) = grow(seeds, &mut corpus, probe.profile, &mut rng) else {
             continue;
         };
         let case = seeds[mutant.seed];
@@ -477,39 +475,67 @@ fn explore(
             continue;
         }
         *attempts += 1;
-        let request = std::mem::take(&mut mutant.request);
-        let (request, finding) = shrink(case, probe, request, finding, options.shrink_calls, clock);
-        let id = emit::finding_id(&probe.profile.name, &request);
-        // Different mutants often shrink to the same input.
-        if report.findings.iter().any(|f| f.id == id) {
-            continue;
-        }
-        let candidate = SearchFinding {
-            id,
-            seed_case: case.id.clone(),
-            category: case.category,
-            operators: mutant
-                .operators
-                .iter()
-                .map(|o| o.name().to_string())
-                .collect(),
-            tricks: mutant.tricks.iter().map(|t| t.name().to_string()).collect(),
-            canary_fields: canary_fields(&case.canary, &request),
-            canary: Some(case.canary.clone()).filter(|c| request_mentions(&request, c)),
-            request,
-            finding,
-        };
-        match confirm(candidate, probe, clock, report) {
-            Some(confirmed) => {
-                *attempts = SIGNATURE_ATTEMPTS;
-                report.findings.push(confirmed);
-            }
-            None => report.unconfirmed += 1,
+        if shrink_and_confirm(case, mutant, finding, probe, clock, options, report) {
+            *attempts = SIGNATURE_ATTEMPTS;
         }
     }
     report.trick_stacks = propose::tally(stacks, &report.findings);
     report.corpus_size = corpus.len();
     report.features_seen = corpus.features();
+}
+
+/// Whether a budget in mutants is used up.
+fn cases_spent(options: &SearchOptions, report: &SearchReport) -> bool {
+    match options.budget {
+        Budget::Cases(limit) => report.mutants_tried >= limit,
+        Budget::Time(_) => false,
+    }
+}
+
+/// Shrinks a new failing mutant and replays it; a confirmed finding is added
+/// to `report` (true), one that does not replay is counted as unconfirmed.
+/// A mutant that shrinks to an input already found is dropped (false).
+fn shrink_and_confirm(
+    case: &ConcreteCase,
+    mut mutant: Entry,
+    finding: Finding,
+    probe: &mut Probe,
+    clock: &Clock,
+    options: &SearchOptions,
+    report: &mut SearchReport,
+) -> bool {
+    let request = std::mem::take(&mut mutant.request);
+    let (request, finding) = shrink(case, probe, request, finding, options.shrink_calls, clock);
+    let id = emit::finding_id(&probe.profile.name, &request);
+    // Different mutants often shrink to the same input.
+    if report.findings.iter().any(|f| f.id == id) {
+        return false;
+    }
+    let candidate = SearchFinding {
+        id,
+        seed_case: case.id.clone(),
+        category: case.category,
+        operators: mutant
+            .operators
+            .iter()
+            .map(|o| o.name().to_string())
+            .collect(),
+        tricks: mutant.tricks.iter().map(|t| t.name().to_string()).collect(),
+        canary_fields: canary_fields(&case.canary, &request),
+        canary: Some(case.canary.clone()).filter(|c| request_mentions(&request, c)),
+        request,
+        finding,
+    };
+    match confirm(candidate, probe, clock, report) {
+        Some(confirmed) => {
+            report.findings.push(confirmed);
+            true
+        }
+        None => {
+            report.unconfirmed += 1;
+            false
+        }
+    }
 }
 
 /// The next mutant: one to three mutations of a corpus entry or of a seed

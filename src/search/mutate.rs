@@ -9,6 +9,8 @@
 //! strips controls *after* neutralising delimiters rebuilds a live one, and a
 //! framing that chokes on NUL shows up as a target error.
 
+use std::ops::Range;
+
 use crate::adapter::WrapRequest;
 use crate::grammar::Form;
 use crate::level::ReaderLevel;
@@ -228,8 +230,41 @@ pub(super) fn mutate(
     if operator == Operator::SplitAcrossAttribute {
         return split_across_attribute(request, tokens, profile, rng);
     }
-    // Pick a field that mentions a token (content most of the time).
-    let mut fields: Vec<&mut String> = vec![
+    let text = pick_field(request, tokens, rng);
+    let spans = token_spans(text, tokens);
+    match operator {
+        Operator::CaseFlip => case_flip(text, &spans, rng),
+        Operator::SpliceInvisible => splice_invisible(text, &spans, rng),
+        Operator::LookalikeLetter => lookalike_letter(text, &spans, rng),
+        Operator::BracketLookalike => bracket_lookalike(text, &spans, brackets, rng),
+        Operator::WhitespaceInDelimiter => whitespace_in_delimiter(text, &spans, rng),
+        Operator::LineBreak => line_break(text, rng),
+        Operator::Nest => {
+            let token = rng.below(tokens.len());
+            let (open, close) = (
+                grammar.render(Form::Open, token).plain(),
+                grammar.render(Form::Close, token).plain(),
+            );
+            *text = format!("{open}\n{text}\n{close}");
+            Some(Operator::Nest)
+        }
+        Operator::Duplicate => duplicate(text, &spans, brackets, rng),
+        Operator::ControlSplice => control_splice(text, &spans, brackets, rng),
+        Operator::AnsiSequence => ansi_sequence(text, &spans, brackets, rng),
+        Operator::SplitAcrossAttribute | Operator::StackedDelimiter => {
+            unreachable!("handled before picking a field, or not in Operator::ALL")
+        }
+    }
+}
+
+/// Picks the field to mutate: one that mentions a token (content most of
+/// the time), else the content.
+fn pick_field<'a>(
+    request: &'a mut WrapRequest,
+    tokens: &[String],
+    rng: &mut SplitMix64,
+) -> &'a mut String {
+    let mut fields: Vec<&'a mut String> = vec![
         &mut request.content,
         &mut request.provenance,
         &mut request.kind,
@@ -243,118 +278,158 @@ pub(super) fn mutate(
     } else {
         candidates[rng.below(candidates.len())]
     };
-    let text = &mut *fields[field];
-    let spans = token_spans(text, tokens);
-    match operator {
-        Operator::CaseFlip => {
-            let span = spans.get(rng.below(spans.len().max(1)))?.clone();
-            let flipped: String = text[span.clone()]
-                .chars()
-                .map(|c| {
-                    if rng.below(2) == 0 {
-                        c.to_ascii_uppercase()
-                    } else {
-                        c.to_ascii_lowercase()
-                    }
-                })
-                .collect();
-            if flipped == text[span.clone()] {
-                return None;
-            }
-            text.replace_range(span, &flipped);
-            Some(Operator::CaseFlip)
-        }
-        Operator::SpliceInvisible => {
-            let span = spans.get(rng.below(spans.len().max(1)))?.clone();
-            let at = span.start + 1 + rng.below(span.len().saturating_sub(1).max(1));
-            let at = floor_boundary(text, at.min(span.end));
-            text.insert(at, INVISIBLES[rng.below(INVISIBLES.len())]);
-            Some(Operator::SpliceInvisible)
-        }
-        Operator::LookalikeLetter => {
-            let span = spans.get(rng.below(spans.len().max(1)))?.clone();
-            let letters: Vec<(usize, char)> = text[span.clone()]
-                .char_indices()
-                .filter(|(_, c)| !letter_lookalikes(*c).is_empty())
-                .map(|(i, c)| (span.start + i, c))
-                .collect();
-            let (at, c) = *letters.get(rng.below(letters.len().max(1)))?;
-            let options = letter_lookalikes(c);
-            let replacement = options[rng.below(options.len())];
-            text.replace_range(at..at + c.len_utf8(), &replacement.to_string());
-            Some(Operator::LookalikeLetter)
-        }
-        Operator::BracketLookalike => {
-            let span = spans.get(rng.below(spans.len().max(1)))?.clone();
-            let (open, _) = brackets?;
-            let before = text[..span.start].trim_end_matches([' ', '/']);
-            let last = before.chars().next_back().filter(|&c| c == open)?;
-            let bracket_at = before.len() - last.len_utf8();
-            let choice = bracket_lookalikes(open);
-            text.replace_range(
-                bracket_at..bracket_at + 1,
-                &choice[rng.below(choice.len())].to_string(),
-            );
-            Some(Operator::BracketLookalike)
-        }
-        Operator::WhitespaceInDelimiter => {
-            let span = spans.get(rng.below(spans.len().max(1)))?.clone();
-            let at = if rng.below(2) == 0 {
-                span.start
+    fields.swap_remove(field)
+}
+
+/// One token span picked at random; `None` (after one draw) when there is none.
+fn pick_span(spans: &[Range<usize>], rng: &mut SplitMix64) -> Option<Range<usize>> {
+    spans.get(rng.below(spans.len().max(1))).cloned()
+}
+
+/// [`Operator::CaseFlip`]; `None` when the random flips changed nothing.
+fn case_flip(text: &mut String, spans: &[Range<usize>], rng: &mut SplitMix64) -> Option<Operator> {
+    let span = pick_span(spans, rng)?;
+    let flipped: String = text[span.clone()]
+        .chars()
+        .map(|c| {
+            if rng.below(2) == 0 {
+                c.to_ascii_uppercase()
             } else {
-                span.end
-            };
-            text.insert(at, SPACES[rng.below(SPACES.len())]);
-            Some(Operator::WhitespaceInDelimiter)
-        }
-        Operator::LineBreak => {
-            let breaks: Vec<usize> = text.match_indices('\n').map(|(i, _)| i).collect();
-            let at = *breaks.get(rng.below(breaks.len().max(1)))?;
-            text.replace_range(at..at + 1, LINE_BREAKS[rng.below(LINE_BREAKS.len())]);
-            Some(Operator::LineBreak)
-        }
-        Operator::Nest => {
-            let token = rng.below(tokens.len());
-            let (open, close) = (
-                grammar.render(Form::Open, token).plain(),
-                grammar.render(Form::Close, token).plain(),
-            );
-            *text = format!("{open}\n{text}\n{close}");
-            Some(Operator::Nest)
-        }
-        Operator::Duplicate => {
-            let span = spans.get(rng.below(spans.len().max(1)))?.clone();
-            let (open, close) = brackets?;
-            let start = text[..span.start].rfind(open).unwrap_or(span.start);
-            let end = text[span.end..]
-                .find(close)
-                .map(|i| span.end + i + 1)
-                .unwrap_or(span.end);
-            let copy = text[start..end].to_string();
-            text.insert_str(end, &copy);
-            Some(Operator::Duplicate)
-        }
-        Operator::ControlSplice => {
-            let span = spans.get(rng.below(spans.len().max(1)))?.clone();
-            // From the bracket before the token to the token's end: between
-            // bracket and slash, inside the token, or right after it.
-            let (open, _) = brackets?;
-            let from = text[..span.start].rfind(open).unwrap_or(span.start);
-            let at = floor_boundary(text, from + 1 + rng.below(span.end - from));
-            text.insert(at, CONTROLS[rng.below(CONTROLS.len())]);
-            Some(Operator::ControlSplice)
-        }
-        Operator::AnsiSequence => {
-            let span = spans.get(rng.below(spans.len().max(1)))?.clone();
-            let (open, _) = brackets?;
-            let at = text[..span.start].rfind(open).unwrap_or(span.start);
-            text.insert_str(at, ANSI_SEQUENCES[rng.below(ANSI_SEQUENCES.len())]);
-            Some(Operator::AnsiSequence)
-        }
-        Operator::SplitAcrossAttribute | Operator::StackedDelimiter => {
-            unreachable!("handled before picking a field, or not in Operator::ALL")
-        }
+                c.to_ascii_lowercase()
+            }
+        })
+        .collect();
+    if flipped == text[span.clone()] {
+        return None;
     }
+    text.replace_range(span, &flipped);
+    Some(Operator::CaseFlip)
+}
+
+/// [`Operator::SpliceInvisible`]: an invisible character after a token's first byte.
+fn splice_invisible(
+    text: &mut String,
+    spans: &[Range<usize>],
+    rng: &mut SplitMix64,
+) -> Option<Operator> {
+    let span = pick_span(spans, rng)?;
+    let at = span.start + 1 + rng.below(span.len().saturating_sub(1).max(1));
+    let at = floor_boundary(text, at.min(span.end));
+    text.insert(at, INVISIBLES[rng.below(INVISIBLES.len())]);
+    Some(Operator::SpliceInvisible)
+}
+
+/// [`Operator::LookalikeLetter`]: one letter of a token swapped for a lookalike.
+fn lookalike_letter(
+    text: &mut String,
+    spans: &[Range<usize>],
+    rng: &mut SplitMix64,
+) -> Option<Operator> {
+    let span = pick_span(spans, rng)?;
+    let letters: Vec<(usize, char)> = text[span.clone()]
+        .char_indices()
+        .filter(|(_, c)| !letter_lookalikes(*c).is_empty())
+        .map(|(i, c)| (span.start + i, c))
+        .collect();
+    let (at, c) = *letters.get(rng.below(letters.len().max(1)))?;
+    let options = letter_lookalikes(c);
+    let replacement = options[rng.below(options.len())];
+    text.replace_range(at..at + c.len_utf8(), &replacement.to_string());
+    Some(Operator::LookalikeLetter)
+}
+
+/// [`Operator::BracketLookalike`]: the bracket opening a token's delimiter swapped.
+fn bracket_lookalike(
+    text: &mut String,
+    spans: &[Range<usize>],
+    brackets: Option<(char, char)>,
+    rng: &mut SplitMix64,
+) -> Option<Operator> {
+    let span = pick_span(spans, rng)?;
+    let (open, _) = brackets?;
+    let before = text[..span.start].trim_end_matches([' ', '/']);
+    let last = before.chars().next_back().filter(|&c| c == open)?;
+    let bracket_at = before.len() - last.len_utf8();
+    let choice = bracket_lookalikes(open);
+    text.replace_range(
+        bracket_at..bracket_at + 1,
+        &choice[rng.below(choice.len())].to_string(),
+    );
+    Some(Operator::BracketLookalike)
+}
+
+/// [`Operator::WhitespaceInDelimiter`]: a space-like character before or after a token.
+fn whitespace_in_delimiter(
+    text: &mut String,
+    spans: &[Range<usize>],
+    rng: &mut SplitMix64,
+) -> Option<Operator> {
+    let span = pick_span(spans, rng)?;
+    let at = if rng.below(2) == 0 {
+        span.start
+    } else {
+        span.end
+    };
+    text.insert(at, SPACES[rng.below(SPACES.len())]);
+    Some(Operator::WhitespaceInDelimiter)
+}
+
+/// [`Operator::LineBreak`]: one line feed replaced by another line break.
+fn line_break(text: &mut String, rng: &mut SplitMix64) -> Option<Operator> {
+    let breaks: Vec<usize> = text.match_indices('\n').map(|(i, _)| i).collect();
+    let at = *breaks.get(rng.below(breaks.len().max(1)))?;
+    text.replace_range(at..at + 1, LINE_BREAKS[rng.below(LINE_BREAKS.len())]);
+    Some(Operator::LineBreak)
+}
+
+/// [`Operator::Duplicate`]: the delimiter around a token written twice.
+fn duplicate(
+    text: &mut String,
+    spans: &[Range<usize>],
+    brackets: Option<(char, char)>,
+    rng: &mut SplitMix64,
+) -> Option<Operator> {
+    let span = pick_span(spans, rng)?;
+    let (open, close) = brackets?;
+    let start = text[..span.start].rfind(open).unwrap_or(span.start);
+    let end = text[span.end..]
+        .find(close)
+        .map(|i| span.end + i + 1)
+        .unwrap_or(span.end);
+    let copy = text[start..end].to_string();
+    text.insert_str(end, &copy);
+    Some(Operator::Duplicate)
+}
+
+/// [`Operator::ControlSplice`]: a control character between a bracket and a token's end.
+fn control_splice(
+    text: &mut String,
+    spans: &[Range<usize>],
+    brackets: Option<(char, char)>,
+    rng: &mut SplitMix64,
+) -> Option<Operator> {
+    let span = pick_span(spans, rng)?;
+    // From the bracket before the token to the token's end: between
+    // bracket and slash, inside the token, or right after it.
+    let (open, _) = brackets?;
+    let from = text[..span.start].rfind(open).unwrap_or(span.start);
+    let at = floor_boundary(text, from + 1 + rng.below(span.end - from));
+    text.insert(at, CONTROLS[rng.below(CONTROLS.len())]);
+    Some(Operator::ControlSplice)
+}
+
+/// [`Operator::AnsiSequence`]: an escape sequence before a token's bracket.
+fn ansi_sequence(
+    text: &mut String,
+    spans: &[Range<usize>],
+    brackets: Option<(char, char)>,
+    rng: &mut SplitMix64,
+) -> Option<Operator> {
+    let span = pick_span(spans, rng)?;
+    let (open, _) = brackets?;
+    let at = text[..span.start].rfind(open).unwrap_or(span.start);
+    text.insert_str(at, ANSI_SEQUENCES[rng.below(ANSI_SEQUENCES.len())]);
+    Some(Operator::AnsiSequence)
 }
 
 /// Moves the start of a delimiter from the content into an attribute value,

@@ -266,48 +266,9 @@ fn replace_char(text: &mut String, at: usize, with: &str) {
 /// An in-span trick; false when it found nothing to change.
 fn respell(trick: Trick, text: &mut String, rng: &mut SplitMix64) -> bool {
     match trick {
-        Trick::Case => {
-            let letters = positions(text, |c| c.is_ascii_alphabetic());
-            let mut changed = false;
-            for (at, c) in letters {
-                if rng.below(2) == 0 {
-                    let flipped = if c.is_ascii_uppercase() {
-                        c.to_ascii_lowercase()
-                    } else {
-                        c.to_ascii_uppercase()
-                    };
-                    replace_char(text, at, &flipped.to_string());
-                    changed = true;
-                }
-            }
-            changed
-        }
-        Trick::Fullwidth => {
-            let graphic = positions(text, |c| c.is_ascii_graphic());
-            let Some(&(at, c)) = graphic.get(rng.below(graphic.len().max(1))) else {
-                return false;
-            };
-            let wide = char::from_u32(c as u32 + 0xFEE0).unwrap_or(c);
-            replace_char(text, at, &wide.to_string());
-            true
-        }
-        Trick::Lookalike => {
-            let options: Vec<(usize, char)> = positions(text, |c| c.is_ascii_alphabetic())
-                .into_iter()
-                .flat_map(|(at, c)| {
-                    let lower = c.to_ascii_lowercase().to_string();
-                    SCRIPT_LOOKALIKES
-                        .chars()
-                        .filter(move |l| level::fold_char(*l, ReaderLevel::Unicode) == lower)
-                        .map(move |l| (at, l))
-                })
-                .collect();
-            let Some(&(at, l)) = options.get(rng.below(options.len().max(1))) else {
-                return false;
-            };
-            replace_char(text, at, &l.to_string());
-            true
-        }
+        Trick::Case => flip_case(text, rng),
+        Trick::Fullwidth => fullwidth(text, rng),
+        Trick::Lookalike => script_lookalike(text, rng),
         Trick::NfkcForm => nfkc_form(text, rng),
         Trick::ZeroWidth => insert_inside(
             text,
@@ -329,31 +290,86 @@ fn respell(trick: Trick, text: &mut String, rng: &mut SplitMix64) -> bool {
             text.push_str(close);
             true
         }
-        Trick::BracketLookalike => {
-            let punct = positions(text, |c| !bracket_lookalikes(c).is_empty());
-            let Some(&(at, c)) = punct.get(rng.below(punct.len().max(1))) else {
-                return false;
-            };
-            let choice = bracket_lookalikes(c);
-            replace_char(text, at, &choice[rng.below(choice.len())].to_string());
-            true
-        }
-        Trick::Spacing => {
-            // Boundaries between punctuation and a letter or digit.
-            let chars: Vec<(usize, char)> = text.char_indices().collect();
-            let gaps: Vec<usize> = chars
-                .windows(2)
-                .filter(|w| w[0].1.is_ascii_punctuation() != w[1].1.is_ascii_punctuation())
-                .map(|w| w[1].0)
-                .collect();
-            let Some(&at) = gaps.get(rng.below(gaps.len().max(1))) else {
-                return false;
-            };
-            text.insert(at, if rng.below(2) == 0 { ' ' } else { '\t' });
-            true
-        }
+        Trick::BracketLookalike => bracket_lookalike(text, rng),
+        Trick::Spacing => spacing(text, rng),
         Trick::LineStart | Trick::Padding => false,
     }
+}
+
+/// [`Trick::Case`]: each ASCII letter flipped with even odds.
+fn flip_case(text: &mut String, rng: &mut SplitMix64) -> bool {
+    let letters = positions(text, |c| c.is_ascii_alphabetic());
+    let mut changed = false;
+    for (at, c) in letters {
+        if rng.below(2) == 0 {
+            let flipped = if c.is_ascii_uppercase() {
+                c.to_ascii_lowercase()
+            } else {
+                c.to_ascii_uppercase()
+            };
+            replace_char(text, at, &flipped.to_string());
+            changed = true;
+        }
+    }
+    changed
+}
+
+/// [`Trick::Fullwidth`]: one ASCII graphic character made fullwidth.
+fn fullwidth(text: &mut String, rng: &mut SplitMix64) -> bool {
+    let graphic = positions(text, |c| c.is_ascii_graphic());
+    let Some(&(at, c)) = graphic.get(rng.below(graphic.len().max(1))) else {
+        return false;
+    };
+    let wide = char::from_u32(c as u32 + 0xFEE0).unwrap_or(c);
+    replace_char(text, at, &wide.to_string());
+    true
+}
+
+/// [`Trick::Lookalike`]: one letter replaced by another script's letter that
+/// a Unicode reader folds to it.
+fn script_lookalike(text: &mut String, rng: &mut SplitMix64) -> bool {
+    let options: Vec<(usize, char)> = positions(text, |c| c.is_ascii_alphabetic())
+        .into_iter()
+        .flat_map(|(at, c)| {
+            let lower = c.to_ascii_lowercase().to_string();
+            SCRIPT_LOOKALIKES
+                .chars()
+                .filter(move |l| level::fold_char(*l, ReaderLevel::Unicode) == lower)
+                .map(move |l| (at, l))
+        })
+        .collect();
+    let Some(&(at, l)) = options.get(rng.below(options.len().max(1))) else {
+        return false;
+    };
+    replace_char(text, at, &l.to_string());
+    true
+}
+
+/// [`Trick::BracketLookalike`]: one bracket or slash replaced by a lookalike.
+fn bracket_lookalike(text: &mut String, rng: &mut SplitMix64) -> bool {
+    let punct = positions(text, |c| !bracket_lookalikes(c).is_empty());
+    let Some(&(at, c)) = punct.get(rng.below(punct.len().max(1))) else {
+        return false;
+    };
+    let choice = bracket_lookalikes(c);
+    replace_char(text, at, &choice[rng.below(choice.len())].to_string());
+    true
+}
+
+/// [`Trick::Spacing`]: a space or tab at a boundary between punctuation and
+/// a letter or digit.
+fn spacing(text: &mut String, rng: &mut SplitMix64) -> bool {
+    let chars: Vec<(usize, char)> = text.char_indices().collect();
+    let gaps: Vec<usize> = chars
+        .windows(2)
+        .filter(|w| w[0].1.is_ascii_punctuation() != w[1].1.is_ascii_punctuation())
+        .map(|w| w[1].0)
+        .collect();
+    let Some(&at) = gaps.get(rng.below(gaps.len().max(1))) else {
+        return false;
+    };
+    text.insert(at, if rng.below(2) == 0 { ' ' } else { '\t' });
+    true
 }
 
 fn insert_inside(text: &mut String, what: &str, rng: &mut SplitMix64) -> bool {
