@@ -279,26 +279,14 @@ pub fn run(
     on_result: &mut dyn FnMut(&CaseResult),
 ) -> RunResult {
     let started = Instant::now();
-    let started_unix = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0);
+    let started_unix = unix_now();
     let mut harness_error = options.harness_error.clone();
     let layout = if cases.is_empty() {
         None
     } else {
         Some(learn_layout(profile, framing))
     };
-    let needs_frame = cases.iter().any(|c| matches!(&c.input, Input::Read(pieces) if pieces.iter().any(|p| !matches!(p, Piece::Literal(_)))));
-    let calibration = match &layout {
-        _ if !needs_frame => None,
-        Some(Ok(l)) => Some(Ok(Calibration {
-            framed: l.sample.framed.clone(),
-            body_start: l.sample.slot.start,
-            body_end: l.sample.slot.end,
-        })),
-        _ => Some(calibrate_target(profile, framing)),
-    };
+    let calibration = calibration_for(cases, layout.as_ref(), profile, framing);
     let learned = layout.as_ref().and_then(|l| l.as_ref().ok());
     let bare = learn_bare_layout(profile, framing, learned);
     let mut results = Vec::with_capacity(cases.len());
@@ -311,15 +299,8 @@ pub fn run(
             ));
             break;
         }
-        let case_started = Instant::now();
         let fitting = fitting_layout(case, learned, bare.as_ref());
-        let (outcome, evidence) = run_case(case, profile, framing, fitting, calibration.as_ref());
-        let result = CaseResult {
-            case: case.clone(),
-            outcome,
-            evidence,
-            elapsed_us: case_started.elapsed().as_micros().min(u64::MAX as u128) as u64,
-        };
+        let result = timed_case(case, profile, framing, fitting, calibration.as_ref());
         on_result(&result);
         results.push(result);
     }
@@ -356,6 +337,53 @@ pub fn run(
             layout: layout.as_ref().map(LayoutReport::of),
         },
         results,
+    }
+}
+
+/// Seconds since the Unix epoch (0 on a clock set before it).
+fn unix_now() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0)
+}
+
+/// The target's frame for read cases that quote frame pieces: the learned
+/// layout's sample when there is one, else a calibration wrap; `None` when
+/// no case needs it (so no wrap is spent on it).
+fn calibration_for(
+    cases: &[ConcreteCase],
+    layout: Option<&Result<Layout, String>>,
+    profile: &TargetProfile,
+    framing: &mut dyn Framing,
+) -> Option<Result<Calibration, String>> {
+    let needs_frame = cases.iter().any(|c| matches!(&c.input, Input::Read(pieces) if pieces.iter().any(|p| !matches!(p, Piece::Literal(_)))));
+    match layout {
+        _ if !needs_frame => None,
+        Some(Ok(l)) => Some(Ok(Calibration {
+            framed: l.sample.framed.clone(),
+            body_start: l.sample.slot.start,
+            body_end: l.sample.slot.end,
+        })),
+        _ => Some(calibrate_target(profile, framing)),
+    }
+}
+
+/// Runs one case and records how long it took.
+fn timed_case(
+    case: &ConcreteCase,
+    profile: &TargetProfile,
+    framing: &mut dyn Framing,
+    layout: Option<&Layout>,
+    calibration: Option<&Result<Calibration, String>>,
+) -> CaseResult {
+    let case_started = Instant::now();
+    let (outcome, evidence) = run_case(case, profile, framing, layout, calibration);
+    CaseResult {
+        case: case.clone(),
+        outcome,
+        evidence,
+        elapsed_us: case_started.elapsed().as_micros().min(u64::MAX as u128) as u64,
     }
 }
 

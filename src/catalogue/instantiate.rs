@@ -72,9 +72,85 @@ struct Parsed {
     segments: Vec<Segment>,
 }
 
+/// The concrete cases of one written case for `profile`, one per variant
+/// that applies; none when the target lacks a structure the case needs.
 fn instantiate_case(spec: &CaseSpec, profile: &TargetProfile) -> Vec<ConcreteCase> {
     // Templates were validated at load time; a parse failure here means the
     // spec was built by hand, and the case cannot be sent.
+    let Some(templates) = parse_templates(spec) else {
+        return Vec::new();
+    };
+    let parsed = &templates.parsed;
+    let used: BTreeSet<Placeholder> = parsed
+        .iter()
+        .flat_map(|p| template::placeholders(&p.segments))
+        .collect();
+    let mut structure: BTreeSet<Structure> = spec.structure.iter().copied().collect();
+    structure.extend(used.iter().filter_map(|p| p.structure()));
+    if !structure.iter().all(|s| has_structure(profile, *s)) {
+        return Vec::new();
+    }
+    let (requires, canary_fields) = requirements_and_canary_fields(spec, parsed);
+    let site = super::site::attack_site(
+        &parsed
+            .iter()
+            .map(|p| (p.field, p.segments.as_slice()))
+            .collect::<Vec<_>>(),
+    );
+    let tokens = profile.delimiters.all_tokens();
+    let mut out = Vec::new();
+    for &variant in &spec.variants {
+        let Some(spellings) = spellings(variant, profile, &used) else {
+            continue;
+        };
+        let id = if variant == Variant::Exact {
+            spec.id.clone()
+        } else {
+            format!("{}~{}", spec.id, variant.name())
+        };
+        let canary = canary_for(&id, &tokens);
+        let fill = |segments: &[Segment]| fill_template(segments, &canary, &spellings);
+        let Some(input) = concrete_input(spec, &templates, &fill, profile) else {
+            continue;
+        };
+        out.push(ConcreteCase {
+            id,
+            base_id: spec.id.clone(),
+            variant,
+            category: spec.category,
+            title: spec.title.clone(),
+            why: spec.why.clone(),
+            references: spec.references.clone(),
+            flags: spec.flags.clone(),
+            severity: spec.severity,
+            operation: spec.operation,
+            input,
+            expect: spec.expect,
+            refusal: spec.refusal,
+            min_level: variant.min_level(),
+            canary,
+            canary_fields: canary_fields.clone(),
+            requires: requires.iter().copied().collect(),
+            source: spec.source.clone(),
+            site,
+        });
+    }
+    out
+}
+
+/// A case's templates, parsed once and filled once per variant.
+struct Templates {
+    /// Every field in attack-site order: content, kind, provenance, the
+    /// read text, then each attribute's key and value.
+    parsed: Vec<Parsed>,
+    /// The attributes as key/value pairs, to rebuild the map when filled.
+    attributes: Vec<(Vec<Segment>, Vec<Segment>)>,
+    /// The read case's text.
+    text: Option<Vec<Segment>>,
+}
+
+/// Parses the case's templates; `None` if any fails to parse.
+fn parse_templates(spec: &CaseSpec) -> Option<Templates> {
     let mut parsed: Vec<Parsed> = Vec::new();
     let mut attributes: Vec<(Vec<Segment>, Vec<Segment>)> = Vec::new();
     let mut text: Option<Vec<Segment>> = None;
@@ -85,9 +161,7 @@ fn instantiate_case(spec: &CaseSpec, profile: &TargetProfile) -> Vec<ConcreteCas
             (Field::Provenance, wrap.provenance.as_ref()),
         ] {
             if let Some(template) = template {
-                let Ok(segments) = template::parse(template) else {
-                    return Vec::new();
-                };
+                let segments = template::parse(template).ok()?;
                 parsed.push(Parsed {
                     field: Some(field),
                     segments,
@@ -96,15 +170,13 @@ fn instantiate_case(spec: &CaseSpec, profile: &TargetProfile) -> Vec<ConcreteCas
         }
         for (key, value) in &wrap.attributes {
             let (Ok(key), Ok(value)) = (template::parse(key), template::parse(value)) else {
-                return Vec::new();
+                return None;
             };
             attributes.push((key, value));
         }
     }
     if let Some(t) = &spec.text {
-        let Ok(segments) = template::parse(t) else {
-            return Vec::new();
-        };
+        let segments = template::parse(t).ok()?;
         text = Some(segments.clone());
         parsed.push(Parsed {
             field: None,
@@ -119,26 +191,27 @@ fn instantiate_case(spec: &CaseSpec, profile: &TargetProfile) -> Vec<ConcreteCas
             });
         }
     }
+    Some(Templates {
+        parsed,
+        attributes,
+        text,
+    })
+}
 
-    let used: BTreeSet<Placeholder> = parsed
-        .iter()
-        .flat_map(|p| template::placeholders(&p.segments))
-        .collect();
-    let mut structure: BTreeSet<Structure> = spec.structure.iter().copied().collect();
-    structure.extend(used.iter().filter_map(|p| p.structure()));
-    if !structure.iter().all(|s| has_structure(profile, *s)) {
-        return Vec::new();
-    }
-
-    // Where the attack lives decides what the target must support for the
-    // case to mean anything: a payload in a field the target never writes
-    // would pass vacuously.
+/// The capabilities the case needs and the fields its canary is planted
+/// in (in [`Field`] order). Where the attack lives decides what the target
+/// must support for the case to mean anything: a payload in a field the
+/// target never writes would pass vacuously.
+fn requirements_and_canary_fields(
+    spec: &CaseSpec,
+    parsed: &[Parsed],
+) -> (BTreeSet<Capability>, Vec<Field>) {
     let mut requires: BTreeSet<Capability> = spec.requires.iter().copied().collect();
     if spec.operation == Operation::Read {
         requires.insert(Capability::Read);
     }
     let mut canary_fields: Vec<Field> = Vec::new();
-    for p in &parsed {
+    for p in parsed {
         let Some(field) = p.field else { continue };
         let mut placeholders = template::placeholders(&p.segments).peekable();
         if placeholders.peek().is_none() {
@@ -169,86 +242,62 @@ fn instantiate_case(spec: &CaseSpec, profile: &TargetProfile) -> Vec<ConcreteCas
         Field::Provenance => 3,
     };
     canary_fields.sort_by_key(order);
+    (requires, canary_fields)
+}
 
-    let site = super::site::attack_site(
-        &parsed
-            .iter()
-            .map(|p| (p.field, p.segments.as_slice()))
-            .collect::<Vec<_>>(),
-    );
-    let tokens = profile.delimiters.all_tokens();
-    let mut out = Vec::new();
-    for &variant in &spec.variants {
-        let Some(spellings) = spellings(variant, profile, &used) else {
-            continue;
-        };
-        let id = if variant == Variant::Exact {
-            spec.id.clone()
-        } else {
-            format!("{}~{}", spec.id, variant.name())
-        };
-        let canary = canary_for(&id, &tokens);
-        let fill = |segments: &[Segment]| -> String {
-            let mut s = String::new();
-            for segment in segments {
-                match segment {
-                    Segment::Literal(l) => s.push_str(l),
-                    Segment::Placeholder(Placeholder::Canary) => s.push_str(&canary),
-                    Segment::Placeholder(p) => {
-                        s.push_str(spellings.get(p).map(String::as_str).unwrap_or_default())
-                    }
-                }
+/// A template filled with one variant's delimiter spellings and canary.
+fn fill_template(
+    segments: &[Segment],
+    canary: &str,
+    spellings: &BTreeMap<Placeholder, String>,
+) -> String {
+    let mut s = String::new();
+    for segment in segments {
+        match segment {
+            Segment::Literal(l) => s.push_str(l),
+            Segment::Placeholder(Placeholder::Canary) => s.push_str(canary),
+            Segment::Placeholder(p) => {
+                s.push_str(spellings.get(p).map(String::as_str).unwrap_or_default())
             }
-            s
-        };
-        let input = match (&spec.wrap, &text) {
-            (_, Some(segments)) => Input::Read(pieces(segments, &fill)),
-            (Some(wrap), None) => {
-                let field = |f: Field| {
-                    parsed
-                        .iter()
-                        .find(|p| p.field == Some(f))
-                        .map(|p| fill(&p.segments))
-                };
-                let content = field(Field::Content).unwrap_or_default();
-                let attributes: BTreeMap<String, String> =
-                    attributes.iter().map(|(k, v)| (fill(k), fill(v))).collect();
-                let Some(attributes) = fit_attribute_names(attributes, profile) else {
-                    continue;
-                };
-                Input::Wrap(WrapRequest {
-                    content: content.repeat(wrap.repeat.max(1) as usize),
-                    kind: field(Field::Kind).unwrap_or_else(|| DEFAULT_KIND.into()),
-                    attributes,
-                    provenance: field(Field::Provenance)
-                        .unwrap_or_else(|| DEFAULT_PROVENANCE.into()),
-                })
-            }
-            (None, None) => continue,
-        };
-        out.push(ConcreteCase {
-            id,
-            base_id: spec.id.clone(),
-            variant,
-            category: spec.category,
-            title: spec.title.clone(),
-            why: spec.why.clone(),
-            references: spec.references.clone(),
-            flags: spec.flags.clone(),
-            severity: spec.severity,
-            operation: spec.operation,
-            input,
-            expect: spec.expect,
-            refusal: spec.refusal,
-            min_level: variant.min_level(),
-            canary,
-            canary_fields: canary_fields.clone(),
-            requires: requires.iter().copied().collect(),
-            source: spec.source.clone(),
-            site,
-        });
+        }
     }
-    out
+    s
+}
+
+/// The input one variant sends, or `None` when the case has no input or
+/// its attribute names cannot be fitted to the target.
+fn concrete_input(
+    spec: &CaseSpec,
+    templates: &Templates,
+    fill: &dyn Fn(&[Segment]) -> String,
+    profile: &TargetProfile,
+) -> Option<Input> {
+    match (&spec.wrap, &templates.text) {
+        (_, Some(segments)) => Some(Input::Read(pieces(segments, fill))),
+        (Some(wrap), None) => {
+            let field = |f: Field| {
+                templates
+                    .parsed
+                    .iter()
+                    .find(|p| p.field == Some(f))
+                    .map(|p| fill(&p.segments))
+            };
+            let content = field(Field::Content).unwrap_or_default();
+            let attributes: BTreeMap<String, String> = templates
+                .attributes
+                .iter()
+                .map(|(k, v)| (fill(k), fill(v)))
+                .collect();
+            let attributes = fit_attribute_names(attributes, profile)?;
+            Some(Input::Wrap(WrapRequest {
+                content: content.repeat(wrap.repeat.max(1) as usize),
+                kind: field(Field::Kind).unwrap_or_else(|| DEFAULT_KIND.into()),
+                attributes,
+                provenance: field(Field::Provenance).unwrap_or_else(|| DEFAULT_PROVENANCE.into()),
+            }))
+        }
+        (None, None) => None,
+    }
 }
 
 /// The expansion of every delimiter placeholder in `used` under `variant`,

@@ -181,6 +181,28 @@ pub fn load_str(path_label: &Path, text: &str) -> Result<CatalogueFile, Vec<Cata
         path: path_label,
         list: Vec::new(),
     };
+    let category = check_header(&raw, path_label, &mut errors);
+    let (cases, id_positions) = validate_cases(&raw, category, &mut errors);
+    if !errors.list.is_empty() {
+        return Err(errors.list);
+    }
+    Ok(CatalogueFile {
+        category,
+        description: raw.description,
+        note_positions: raw
+            .notes
+            .iter()
+            .map(|(k, v)| (k.clone(), (v.referenced.line(), v.referenced.column())))
+            .collect(),
+        notes: raw.notes.into_iter().map(|(k, v)| (k, v.value)).collect(),
+        cases,
+        id_positions,
+    })
+}
+
+/// Checks the file's `schema` and `category` (which must name the file);
+/// an unknown category falls back to one so the cases are still checked.
+fn check_header(raw: &RawFile, path_label: &Path, errors: &mut Errors<'_>) -> Category {
     if raw.schema.value != SCHEMA {
         errors.at(
             &raw.schema.referenced,
@@ -215,8 +237,16 @@ pub fn load_str(path_label: &Path, text: &str) -> Result<CatalogueFile, Vec<Cata
         ),
         Some(_) => {}
     }
-    let category = category.unwrap_or(Category::Breakout);
+    category.unwrap_or(Category::Breakout)
+}
 
+/// Validates every case in file order, reporting repeated ids; returns the
+/// valid cases with the line and column of each one's id.
+fn validate_cases(
+    raw: &RawFile,
+    category: Category,
+    errors: &mut Errors<'_>,
+) -> (Vec<CaseSpec>, Vec<(u64, u64)>) {
     let mut seen: BTreeMap<String, Location> = BTreeMap::new();
     let mut cases = Vec::new();
     let mut id_positions = Vec::new();
@@ -229,7 +259,7 @@ pub fn load_str(path_label: &Path, text: &str) -> Result<CatalogueFile, Vec<Cata
                 format!(
                     "duplicate id {:?}; first defined at {}:{}:{}",
                     id.value,
-                    path_label.display(),
+                    errors.path.display(),
                     first.line(),
                     first.column()
                 ),
@@ -237,26 +267,12 @@ pub fn load_str(path_label: &Path, text: &str) -> Result<CatalogueFile, Vec<Cata
         } else {
             seen.insert(id.value.clone(), id.referenced);
         }
-        if let Some(case) = validate_case(raw_case, category, &raw.notes, &mut errors) {
+        if let Some(case) = validate_case(raw_case, category, &raw.notes, errors) {
             cases.push(case);
             id_positions.push((id.referenced.line(), id.referenced.column()));
         }
     }
-    if !errors.list.is_empty() {
-        return Err(errors.list);
-    }
-    Ok(CatalogueFile {
-        category,
-        description: raw.description,
-        note_positions: raw
-            .notes
-            .iter()
-            .map(|(k, v)| (k.clone(), (v.referenced.line(), v.referenced.column())))
-            .collect(),
-        notes: raw.notes.into_iter().map(|(k, v)| (k, v.value)).collect(),
-        cases,
-        id_positions,
-    })
+    (cases, id_positions)
 }
 
 fn valid_id(id: &str) -> bool {
@@ -271,6 +287,7 @@ struct Field<'a> {
     text: &'a Spanned<String>,
 }
 
+/// Validates one case, reporting every problem; `None` if it has any.
 fn validate_case(
     raw: &RawCase,
     category: Category,
@@ -279,10 +296,54 @@ fn validate_case(
 ) -> Option<CaseSpec> {
     let before = errors.list.len();
     let here = raw.id.referenced;
+    check_descriptive_fields(raw, notes, errors);
+    check_shape(raw, errors);
+    let fields = template_fields(raw, errors);
+    let (uses_delimiter, mut structure) = check_templates(&fields, errors);
+    let variants = parse_variants(raw, uses_delimiter, errors);
+    let requires = parse_requirements(raw, &mut structure, errors);
+    if errors.list.len() > before {
+        return None;
+    }
+    let expect = raw.expect.value;
+    let refusal = raw.refusal.unwrap_or(match expect {
+        Expectation::Faithful | Expectation::Accept => RefusalPolicy::Forbidden,
+        _ => RefusalPolicy::Allowed,
+    });
+    Some(CaseSpec {
+        id: raw.id.value.clone(),
+        category,
+        title: raw.title.value.clone(),
+        why: raw.why.value.clone(),
+        references: raw.references.value.clone(),
+        flags: raw.flags.iter().map(|f| f.value.clone()).collect(),
+        severity: raw.severity,
+        operation: raw.op,
+        wrap: raw.input.as_ref().map(|input| wrap_template(&input.value)),
+        text: raw.text.as_ref().map(|t| t.value.clone()),
+        variants,
+        expect,
+        refusal,
+        requires: requires.into_iter().collect(),
+        structure: structure.into_iter().collect(),
+        source: SourceLocation {
+            file: errors.path.to_path_buf(),
+            line: here.line(),
+        },
+    })
+}
+
+/// Checks the fields that describe a case rather than drive it: the id's
+/// grammar, non-empty title, why and references, and explained flags.
+fn check_descriptive_fields(
+    raw: &RawCase,
+    notes: &BTreeMap<String, Spanned<FlagNote>>,
+    errors: &mut Errors<'_>,
+) {
     let id = &raw.id.value;
     if !valid_id(id) {
         errors.at(
-            &here,
+            &raw.id.referenced,
             ErrorKind::InvalidId,
             format!("id {id:?} must match [a-z0-9][a-z0-9.-]*"),
         );
@@ -315,8 +376,12 @@ fn validate_case(
             );
         }
     }
+}
 
-    // Shape: which fields the operation takes.
+/// Checks that the case has the fields its operation takes, and an
+/// expectation that applies to that operation.
+fn check_shape(raw: &RawCase, errors: &mut Errors<'_>) {
+    let here = raw.id.referenced;
     let is_read = raw.op == Operation::Read;
     match (&raw.input, &raw.text, is_read) {
         (Some(input), _, true) => errors.at(
@@ -353,29 +418,25 @@ fn validate_case(
             ),
         );
     }
+}
 
-    // Templates.
+/// Gathers every template field of a case in the order their errors are
+/// reported (input fields, then `text`, then attributes), checking
+/// `repeat` on the way since it bounds the content.
+fn template_fields<'a>(raw: &'a RawCase, errors: &mut Errors<'_>) -> Vec<Field<'a>> {
     let mut fields: Vec<Field<'_>> = Vec::new();
     let mut attribute_fields = Vec::new();
     if let Some(input) = &raw.input {
         let input = &input.value;
-        if let Some(content) = &input.content {
-            fields.push(Field {
-                name: "content",
-                text: content,
-            });
-        }
-        if let Some(kind) = &input.kind {
-            fields.push(Field {
-                name: "kind",
-                text: kind,
-            });
-        }
-        if let Some(provenance) = &input.provenance {
-            fields.push(Field {
-                name: "provenance",
-                text: provenance,
-            });
+        let named = [
+            ("content", &input.content),
+            ("kind", &input.kind),
+            ("provenance", &input.provenance),
+        ];
+        for (name, text) in named {
+            if let Some(text) = text {
+                fields.push(Field { name, text });
+            }
         }
         for (key, value) in &input.attributes.0 {
             attribute_fields.push(Field {
@@ -388,29 +449,41 @@ fn validate_case(
             });
         }
         if let Some(repeat) = &input.repeat {
-            let content_len = input.content.as_ref().map_or(0, |c| c.value.len());
-            if repeat.value == 0 || repeat.value > MAX_REPEAT {
-                errors.at(
-                    &repeat.referenced,
-                    ErrorKind::Value,
-                    format!("repeat must be between 1 and {MAX_REPEAT}"),
-                );
-            } else if content_len.saturating_mul(repeat.value as usize) > MAX_REPEATED_BYTES {
-                errors.at(
-                    &repeat.referenced,
-                    ErrorKind::Value,
-                    format!("repeated content would exceed {MAX_REPEATED_BYTES} bytes"),
-                );
-            }
+            check_repeat(input, repeat, errors);
         }
     }
     if let Some(text) = &raw.text {
         fields.push(Field { name: "text", text });
     }
     fields.extend(attribute_fields);
+    fields
+}
+
+/// Bounds `repeat` both by count and by the bytes it would build.
+fn check_repeat(input: &RawInput, repeat: &Spanned<u32>, errors: &mut Errors<'_>) {
+    let content_len = input.content.as_ref().map_or(0, |c| c.value.len());
+    if repeat.value == 0 || repeat.value > MAX_REPEAT {
+        errors.at(
+            &repeat.referenced,
+            ErrorKind::Value,
+            format!("repeat must be between 1 and {MAX_REPEAT}"),
+        );
+    } else if content_len.saturating_mul(repeat.value as usize) > MAX_REPEATED_BYTES {
+        errors.at(
+            &repeat.referenced,
+            ErrorKind::Value,
+            format!("repeated content would exceed {MAX_REPEATED_BYTES} bytes"),
+        );
+    }
+}
+
+/// Parses every template field; returns whether any uses a delimiter
+/// placeholder (which variants need) and the structure the placeholders
+/// require of a target.
+fn check_templates(fields: &[Field<'_>], errors: &mut Errors<'_>) -> (bool, BTreeSet<Structure>) {
     let mut uses_delimiter = false;
     let mut structure = BTreeSet::new();
-    for field in &fields {
+    for field in fields {
         if field.text.value.len() > MAX_LITERAL_BYTES {
             errors.at(
                 &field.text.referenced,
@@ -447,8 +520,13 @@ fn validate_case(
             }
         }
     }
+    (uses_delimiter, structure)
+}
 
-    // Variants.
+/// Expands the case's variant names and groups, in [`Variant::ALL`] order;
+/// no `variants` field means the exact case only.
+fn parse_variants(raw: &RawCase, uses_delimiter: bool, errors: &mut Errors<'_>) -> Vec<Variant> {
+    let here = raw.id.referenced;
     let mut variants = BTreeSet::new();
     match &raw.variants {
         None => {
@@ -483,8 +561,16 @@ fn validate_case(
     }
     let mut variants: Vec<Variant> = variants.into_iter().collect();
     variants.sort_by_key(|v| Variant::ALL.iter().position(|x| x == v));
+    variants
+}
 
-    // Requirements.
+/// Sorts `requires` into capabilities (returned) and structure (added to
+/// what the templates already require).
+fn parse_requirements(
+    raw: &RawCase,
+    structure: &mut BTreeSet<Structure>,
+    errors: &mut Errors<'_>,
+) -> BTreeSet<Capability> {
     let mut requires = BTreeSet::new();
     for name in &raw.requires {
         match parse_requirement(&name.value) {
@@ -504,54 +590,27 @@ fn validate_case(
             ),
         }
     }
+    requires
+}
 
-    if errors.list.len() > before {
-        return None;
+/// The validated input without its locations.
+fn wrap_template(input: &RawInput) -> WrapTemplate {
+    WrapTemplate {
+        content: input
+            .content
+            .as_ref()
+            .map(|c| c.value.clone())
+            .unwrap_or_default(),
+        kind: input.kind.as_ref().map(|k| k.value.clone()),
+        attributes: input
+            .attributes
+            .0
+            .iter()
+            .map(|(k, v)| (k.value.clone(), v.value.clone()))
+            .collect(),
+        provenance: input.provenance.as_ref().map(|p| p.value.clone()),
+        repeat: input.repeat.as_ref().map_or(1, |r| r.value),
     }
-    let wrap = raw.input.as_ref().map(|input| {
-        let input = &input.value;
-        WrapTemplate {
-            content: input
-                .content
-                .as_ref()
-                .map(|c| c.value.clone())
-                .unwrap_or_default(),
-            kind: input.kind.as_ref().map(|k| k.value.clone()),
-            attributes: input
-                .attributes
-                .0
-                .iter()
-                .map(|(k, v)| (k.value.clone(), v.value.clone()))
-                .collect(),
-            provenance: input.provenance.as_ref().map(|p| p.value.clone()),
-            repeat: input.repeat.as_ref().map_or(1, |r| r.value),
-        }
-    });
-    let refusal = raw.refusal.unwrap_or(match expect {
-        Expectation::Faithful | Expectation::Accept => RefusalPolicy::Forbidden,
-        _ => RefusalPolicy::Allowed,
-    });
-    Some(CaseSpec {
-        id: id.clone(),
-        category,
-        title: raw.title.value.clone(),
-        why: raw.why.value.clone(),
-        references: raw.references.value.clone(),
-        flags: raw.flags.iter().map(|f| f.value.clone()).collect(),
-        severity: raw.severity,
-        operation: raw.op,
-        wrap,
-        text: raw.text.as_ref().map(|t| t.value.clone()),
-        variants,
-        expect,
-        refusal,
-        requires: requires.into_iter().collect(),
-        structure: structure.into_iter().collect(),
-        source: SourceLocation {
-            file: errors.path.to_path_buf(),
-            line: here.line(),
-        },
-    })
 }
 
 enum Requirement {
@@ -624,73 +683,19 @@ pub(crate) fn load_files(files: &[(PathBuf, Vec<u8>)]) -> LoadOutcome {
     let mut loaded = Vec::new();
     for (path, bytes) in files {
         hasher.update(bytes);
-        let text = match std::str::from_utf8(bytes) {
-            Ok(text) => text,
-            Err(e) => {
-                errors.push(CatalogueError {
-                    path: path.clone(),
-                    line: 0,
-                    column: 0,
-                    kind: ErrorKind::Io,
-                    message: format!("not UTF-8: {e}"),
-                });
-                continue;
-            }
-        };
-        match load_str(path, text) {
+        match load_bytes(path, bytes) {
             Ok(file) => loaded.push((path.clone(), file)),
             Err(mut file_errors) => errors.append(&mut file_errors),
         }
     }
     loaded.sort_by_key(|(_, file)| file.category);
 
-    let mut notes: BTreeMap<String, (FlagNote, PathBuf, (u64, u64))> = BTreeMap::new();
-    let mut ids: BTreeMap<String, (PathBuf, (u64, u64))> = BTreeMap::new();
+    let mut notes = BTreeMap::new();
+    let mut ids = BTreeMap::new();
     let mut cases = Vec::new();
     for (path, file) in loaded {
-        for (name, note) in &file.notes {
-            let position = file.note_positions.get(name).copied().unwrap_or((0, 0));
-            match notes.get(name) {
-                Some((first, first_path, first_pos)) if first != note => {
-                    errors.push(CatalogueError {
-                        path: path.clone(),
-                        line: position.0,
-                        column: position.1,
-                        kind: ErrorKind::Flag,
-                        message: format!(
-                            "flag {name:?} is explained differently at {}:{}:{}; one flag, one meaning",
-                            first_path.display(),
-                            first_pos.0,
-                            first_pos.1
-                        ),
-                    });
-                }
-                Some(_) => {}
-                None => {
-                    notes.insert(name.clone(), (note.clone(), path.clone(), position));
-                }
-            }
-        }
-        for (case, position) in file.cases.into_iter().zip(file.id_positions) {
-            if let Some((first_path, first_pos)) = ids.get(&case.id) {
-                errors.push(CatalogueError {
-                    path: path.clone(),
-                    line: position.0,
-                    column: position.1,
-                    kind: ErrorKind::DuplicateId,
-                    message: format!(
-                        "duplicate id {:?}; first defined at {}:{}:{}",
-                        case.id,
-                        first_path.display(),
-                        first_pos.0,
-                        first_pos.1
-                    ),
-                });
-                continue;
-            }
-            ids.insert(case.id.clone(), (path.clone(), position));
-            cases.push(case);
-        }
+        merge_notes(&path, &file, &mut notes, &mut errors);
+        merge_cases(&path, file, &mut ids, &mut cases, &mut errors);
     }
     let hash = hasher
         .finalize()
@@ -704,6 +709,90 @@ pub(crate) fn load_files(files: &[(PathBuf, Vec<u8>)]) -> LoadOutcome {
             cases,
         },
         errors,
+    }
+}
+
+/// Each flag note seen so far, with the file and position that first gave it.
+type SeenNotes = BTreeMap<String, (FlagNote, PathBuf, (u64, u64))>;
+
+/// Each case id seen so far, with the file and position that first gave it.
+type SeenIds = BTreeMap<String, (PathBuf, (u64, u64))>;
+
+/// Loads one file's bytes, which must be UTF-8.
+fn load_bytes(path: &Path, bytes: &[u8]) -> Result<CatalogueFile, Vec<CatalogueError>> {
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        vec![CatalogueError {
+            path: path.to_path_buf(),
+            line: 0,
+            column: 0,
+            kind: ErrorKind::Io,
+            message: format!("not UTF-8: {e}"),
+        }]
+    })?;
+    load_str(path, text)
+}
+
+/// Adds a file's flag notes to the catalogue's; a flag explained two
+/// different ways across files is an error (one flag, one meaning).
+fn merge_notes(
+    path: &Path,
+    file: &CatalogueFile,
+    notes: &mut SeenNotes,
+    errors: &mut Vec<CatalogueError>,
+) {
+    for (name, note) in &file.notes {
+        let position = file.note_positions.get(name).copied().unwrap_or((0, 0));
+        match notes.get(name) {
+            Some((first, first_path, first_pos)) if first != note => {
+                errors.push(CatalogueError {
+                    path: path.to_path_buf(),
+                    line: position.0,
+                    column: position.1,
+                    kind: ErrorKind::Flag,
+                    message: format!(
+                        "flag {name:?} is explained differently at {}:{}:{}; one flag, one meaning",
+                        first_path.display(),
+                        first_pos.0,
+                        first_pos.1
+                    ),
+                });
+            }
+            Some(_) => {}
+            None => {
+                notes.insert(name.clone(), (note.clone(), path.to_path_buf(), position));
+            }
+        }
+    }
+}
+
+/// Adds a file's cases to the catalogue's, dropping (and reporting) any
+/// whose id an earlier file already used.
+fn merge_cases(
+    path: &Path,
+    file: CatalogueFile,
+    ids: &mut SeenIds,
+    cases: &mut Vec<CaseSpec>,
+    errors: &mut Vec<CatalogueError>,
+) {
+    for (case, position) in file.cases.into_iter().zip(file.id_positions) {
+        if let Some((first_path, first_pos)) = ids.get(&case.id) {
+            errors.push(CatalogueError {
+                path: path.to_path_buf(),
+                line: position.0,
+                column: position.1,
+                kind: ErrorKind::DuplicateId,
+                message: format!(
+                    "duplicate id {:?}; first defined at {}:{}:{}",
+                    case.id,
+                    first_path.display(),
+                    first_pos.0,
+                    first_pos.1
+                ),
+            });
+            continue;
+        }
+        ids.insert(case.id.clone(), (path.to_path_buf(), position));
+        cases.push(case);
     }
 }
 

@@ -191,20 +191,55 @@ pub fn learn(
     let head_segments = segments(heads[0], &[heads[1]], &[heads[2]]);
     let tail_segments = segments(tails[0], &[tails[1]], &[tails[2]]);
     let (opener, token_end, closer) = frame_delimiters(profile, w1, &slot)?;
+    let mut head = head_parts(profile, w1, &head_segments, &opener, token_end, slot.start);
+    let tail = to_parts(w1, slot.end, &tail_segments, &|r| {
+        region_of(r, &closer, [Region::Footer, Region::Closer, Region::After])
+    });
+    let mut tail = if profile.delimiters.grammar == GrammarKind::Fence {
+        fence_runs(tail)
+    } else {
+        tail
+    };
+    super::declared::widen_nonce_parts(&mut head, profile);
+    super::declared::widen_nonce_parts(&mut tail, profile);
+    name_fields(profile, probes, &mut head, &mut tail)?;
+    let padding = learned_padding(profile, &head, &tail);
+    Ok(Layout {
+        head,
+        encoding,
+        encoding_declared: profile.body.encoding.is_some(),
+        datamark: mark.clone(),
+        datamark_replaces: profile.body.datamark_replaces,
+        tail,
+        padding,
+        sample: Sample {
+            framed: w1.to_string(),
+            slot,
+        },
+        empty: None,
+    })
+}
+
+/// The parts of the first sample before its content slot (`slot_start`):
+/// preamble, opener (spanning `opener`, its token ending at `token_end`)
+/// and header.
+fn head_parts(
+    profile: &TargetProfile,
+    w1: &str,
+    head_segments: &[Segment],
+    opener: &Range<usize>,
+    token_end: usize,
+    slot_start: usize,
+) -> Vec<Part> {
     let head_region = |r: &Range<usize>| {
         region_of(
             r,
-            &opener,
+            opener,
             [Region::Preamble, Region::Opener, Region::Header],
         )
     };
-    let mut head = to_parts(
-        w1,
-        0,
-        &window(&head_segments, 0..opener.start),
-        &head_region,
-    );
-    let opener_parts = to_parts(w1, 0, &window(&head_segments, opener.clone()), &head_region);
+    let mut head = to_parts(w1, 0, &window(head_segments, 0..opener.start), &head_region);
+    let opener_parts = to_parts(w1, 0, &window(head_segments, opener.clone()), &head_region);
     let has_attributes = opener_parts.iter().any(|p| {
         matches!(
             &p.kind,
@@ -216,7 +251,7 @@ pub fn learn(
     });
     if has_attributes && token_end < opener.end {
         // Which attributes a request has varies: the list is one field.
-        let token_part = window(&head_segments, opener.start..token_end);
+        let token_part = window(head_segments, opener.start..token_end);
         head.extend(to_parts(w1, 0, &token_part, &head_region));
         head.push(Part {
             region: Region::Opener,
@@ -236,49 +271,30 @@ pub fn learn(
     head.extend(to_parts(
         w1,
         0,
-        &window(&head_segments, opener.end..slot.start),
+        &window(head_segments, opener.end..slot_start),
         &head_region,
     ));
     if profile.delimiters.grammar == GrammarKind::Fence {
         head = fence_runs(head);
     }
-    let tail = to_parts(w1, slot.end, &tail_segments, &|r| {
-        region_of(r, &closer, [Region::Footer, Region::Closer, Region::After])
-    });
-    let mut tail = if profile.delimiters.grammar == GrammarKind::Fence {
-        fence_runs(tail)
-    } else {
-        tail
-    };
-    super::declared::widen_nonce_parts(&mut head, profile);
-    super::declared::widen_nonce_parts(&mut tail, profile);
-    name_fields(profile, probes, &mut head, &mut tail)?;
-    let padding = match profile.padding_override() {
+    head
+}
+
+/// The padding around the content: the profile's declared padding, or the
+/// whitespace the samples show on either side of the slot.
+fn learned_padding(profile: &TargetProfile, head: &[Part], tail: &[Part]) -> Padding {
+    match profile.padding_override() {
         Some(declared) => Padding {
             lead: declared.into(),
             trail: declared.into(),
             declared: true,
         },
         None => Padding {
-            lead: trailing_space(&head),
-            trail: leading_space(&tail),
+            lead: trailing_space(head),
+            trail: leading_space(tail),
             declared: false,
         },
-    };
-    Ok(Layout {
-        head,
-        encoding,
-        encoding_declared: profile.body.encoding.is_some(),
-        datamark: mark.clone(),
-        datamark_replaces: profile.body.datamark_replaces,
-        tail,
-        padding,
-        sample: Sample {
-            framed: w1.to_string(),
-            slot,
-        },
-        empty: None,
-    })
+    }
 }
 
 /// Names the field parts of the head and tail (the probes' attribute key,

@@ -213,11 +213,7 @@ fn match_side(
     restartable: bool,
 ) -> SideMatch {
     let side = Side { text, forward };
-    let outside = if forward {
-        Region::Preamble
-    } else {
-        Region::After
-    };
+    let outside = outside_region(forward);
     let first_inside = parts.iter().position(|p| p.region != outside);
     let mut m = SideMatch {
         spans: vec![0..0; parts.len()],
@@ -229,38 +225,12 @@ fn match_side(
     let mut i = 0;
     while i < parts.len() {
         let part = parts[i];
-        let PartKind::Fixed { text: needle } = &part.kind else {
+        if !matches!(part.kind, PartKind::Fixed { .. }) {
             gap = Some(i);
             i += 1;
             continue;
-        };
-        let next = match parts.get(i + 1).map(|p| &p.kind) {
-            Some(PartKind::Fixed { text }) => Some(text.as_str()),
-            _ => None,
-        };
-        let mut placed = side.place(needle, m.cursor, gap.map(|g| parts[g]), next);
-        if placed.is_none() && gap.is_none() && Some(i) == first_inside {
-            // The frame's first fixed text further on: what lies before it
-            // is outside the frame. Content quoted there may spell the
-            // opener too, so take the first place the rest of the side fits.
-            placed = side.place(needle, m.cursor, Some(&skipped_text()), next);
-            if restartable {
-                let fits = |span: &Range<usize>| {
-                    let from = if forward { span.start } else { span.end };
-                    match_side(text, &parts[i..], forward, from, false)
-                        .mismatch
-                        .is_none()
-                };
-                if let Some(span) = side.candidates(needle, m.cursor).into_iter().find(fits) {
-                    placed = Some(span);
-                }
-            }
         }
-        if placed.is_none() && gap.is_none() && part.region == outside {
-            // Constant text outside the frame found further on: what it
-            // skips is outer text.
-            placed = side.place(needle, m.cursor, Some(&skipped_text()), next);
-        }
+        let placed = place_fixed(&side, parts, i, gap, m.cursor, first_inside, restartable);
         if placed.is_none() && part.region == outside {
             // The constant text outside the frame is not there as
             // calibrated: skip to the frame itself, and what is skipped is
@@ -279,33 +249,102 @@ fn match_side(
             });
             return m;
         };
-        let skipped = if forward {
-            m.cursor..span.start
-        } else {
-            span.end..m.cursor
-        };
-        match gap {
-            Some(g) => {
-                // A per-call variable part outside the frame (a preamble
-                // naming the tag with its nonce) fits as it does inside the
-                // frame; anything else skipped there is outer text.
-                if parts[g].region.is_outside() && !is_per_call(parts[g]) {
-                    m.outer.push(skipped.clone());
-                }
-                m.spans[g] = skipped;
-            }
-            None if !skipped.is_empty() => m.outer.push(skipped),
-            None => {}
-        }
+        record_span(&mut m, parts, gap, i, span, forward);
         gap = None;
-        m.cursor = if forward { span.end } else { span.start };
-        m.spans[i] = span;
         i += 1;
     }
     if let Some(g) = gap {
         m.spans[g] = m.cursor..m.cursor;
     }
     m
+}
+
+/// The region outside the frame on a side: the preamble before the head,
+/// the text after the tail.
+fn outside_region(forward: bool) -> Region {
+    if forward {
+        Region::Preamble
+    } else {
+        Region::After
+    }
+}
+
+/// Where the fixed part `i` is found from `cursor`, trying the calibrated
+/// place first and then the places where text outside the frame may have
+/// been skipped. `None` for a part that is not fixed text, or not found.
+fn place_fixed(
+    side: &Side<'_>,
+    parts: &[&Part],
+    i: usize,
+    gap: Option<usize>,
+    cursor: usize,
+    first_inside: Option<usize>,
+    restartable: bool,
+) -> Option<Range<usize>> {
+    let PartKind::Fixed { text: needle } = &parts[i].kind else {
+        return None;
+    };
+    let forward = side.forward;
+    let next = match parts.get(i + 1).map(|p| &p.kind) {
+        Some(PartKind::Fixed { text }) => Some(text.as_str()),
+        _ => None,
+    };
+    let mut placed = side.place(needle, cursor, gap.map(|g| parts[g]), next);
+    if placed.is_none() && gap.is_none() && Some(i) == first_inside {
+        // The frame's first fixed text further on: what lies before it
+        // is outside the frame. Content quoted there may spell the
+        // opener too, so take the first place the rest of the side fits.
+        placed = side.place(needle, cursor, Some(&skipped_text()), next);
+        if restartable {
+            let fits = |span: &Range<usize>| {
+                let from = if forward { span.start } else { span.end };
+                match_side(side.text, &parts[i..], forward, from, false)
+                    .mismatch
+                    .is_none()
+            };
+            if let Some(span) = side.candidates(needle, cursor).into_iter().find(fits) {
+                placed = Some(span);
+            }
+        }
+    }
+    if placed.is_none() && gap.is_none() && parts[i].region == outside_region(forward) {
+        // Constant text outside the frame found further on: what it
+        // skips is outer text.
+        placed = side.place(needle, cursor, Some(&skipped_text()), next);
+    }
+    placed
+}
+
+/// Records fixed part `i` at `span`, gives what it skipped to the variable
+/// part before it (`gap`) or to the outer text, and moves the cursor past it.
+fn record_span(
+    m: &mut SideMatch,
+    parts: &[&Part],
+    gap: Option<usize>,
+    i: usize,
+    span: Range<usize>,
+    forward: bool,
+) {
+    let skipped = if forward {
+        m.cursor..span.start
+    } else {
+        span.end..m.cursor
+    };
+    match gap {
+        Some(g) => {
+            // A per-call variable part outside the frame (a preamble
+            // naming the tag with its nonce) fits as it does inside the
+            // frame; anything else skipped there is outer text.
+            if parts[g].region.is_outside() && !is_per_call(parts[g]) {
+                m.outer.push(skipped.clone());
+            }
+            m.spans[g] = skipped;
+        }
+        None if !skipped.is_empty() => m.outer.push(skipped),
+        None => {}
+    }
+    m.cursor = if forward { span.end } else { span.start };
+    m.spans[i] = span;
 }
 
 impl Layout {
