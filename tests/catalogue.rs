@@ -246,7 +246,7 @@ fn unknown_fields_are_errors_at_their_position() {
 }
 
 #[test]
-fn each_malformed_case_is_reported_where_it_is_wrong() {
+fn each_malformed_template_is_reported_where_it_is_wrong() {
     let wrap = |content: &str| {
         case(&format!(
             "    op: wrap\n    input:\n      content: \"{content}\"\n    expect: hold\n"
@@ -271,7 +271,10 @@ fn each_malformed_case_is_reported_where_it_is_wrong() {
         ErrorKind::Template,
         "frame piece",
     );
+}
 
+#[test]
+fn each_case_of_the_wrong_shape_is_reported_where_it_is_wrong() {
     let text_on_wrap =
         case("    op: wrap\n    input: {content: x}\n    text: \"{frame}\"\n    expect: hold\n");
     assert_error_at(&text_on_wrap, "\"{frame}\"", ErrorKind::Shape, "`text`");
@@ -293,7 +296,10 @@ fn each_malformed_case_is_reported_where_it_is_wrong() {
         ErrorKind::Shape,
         "does not apply",
     );
+}
 
+#[test]
+fn each_unknown_name_or_bad_value_is_reported_where_it_is_wrong() {
     let unknown_flag = case("    op: wrap\n    input: {content: x}\n    expect: hold\n")
         .replace("flags: [F]", "flags: [F, Nope]");
     assert_error_at(&unknown_flag, "Nope", ErrorKind::Flag, "Nope");
