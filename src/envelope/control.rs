@@ -17,6 +17,7 @@
 
 use std::borrow::Cow;
 use std::ops::Range;
+use std::sync::OnceLock;
 
 use super::is_line_break;
 use crate::chat_template::{ControlString, Kind, CONTROL_STRINGS};
@@ -98,24 +99,34 @@ fn fold(text: &str) -> Vec<(char, Range<usize>)> {
     folded
 }
 
+/// Each control string folded at the Unicode level: folded once per
+/// process, not on every call of the wrap path.
+fn needles() -> &'static [(Vec<char>, &'static ControlString)] {
+    static NEEDLES: OnceLock<Vec<(Vec<char>, &'static ControlString)>> = OnceLock::new();
+    NEEDLES.get_or_init(|| {
+        CONTROL_STRINGS
+            .iter()
+            .map(|c| {
+                let mut needle = String::new();
+                for ch in c.text.chars() {
+                    fold_char_into(ch, ReaderLevel::Unicode, &mut needle);
+                }
+                (needle.chars().collect(), c)
+            })
+            .collect()
+    })
+}
+
 /// Every control-string reading in `text`, leftmost first, not overlapping.
 fn readings(text: &str, placement: Placement) -> Vec<(Range<usize>, &'static ControlString)> {
     let folded = fold(text);
-    let needles: Vec<(Vec<char>, &ControlString)> = CONTROL_STRINGS
+    let needles = needles()
         .iter()
-        .filter(|c| c.kind != Kind::LineMarker || placement == Placement::Content)
-        .map(|c| {
-            let mut needle = String::new();
-            for ch in c.text.chars() {
-                fold_char_into(ch, ReaderLevel::Unicode, &mut needle);
-            }
-            (needle.chars().collect(), c)
-        })
-        .collect();
+        .filter(|(_, c)| c.kind != Kind::LineMarker || placement == Placement::Content);
     let mut found = Vec::new();
     let mut i = 0;
     while i < folded.len() {
-        let hit = needles.iter().find(|(needle, control)| {
+        let hit = needles.clone().find(|(needle, control)| {
             folded.len() >= i + needle.len()
                 && folded[i..i + needle.len()]
                     .iter()
