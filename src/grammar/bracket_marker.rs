@@ -2,44 +2,16 @@
 //! square brackets.
 
 use super::tagged::Tagged;
-use super::{
-    Form, Grammar, GrammarKind, LiveDelimiter, OpenerError, ParsedOpener, Spelling, Vocabulary,
-};
-use crate::reader::Folded;
+use super::{GrammarKind, Vocabulary};
 
-/// The `bracket-marker` grammar.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct BracketMarker(Tagged);
-
-impl BracketMarker {
-    /// The grammar over `vocabulary`.
-    pub fn new(vocabulary: Vocabulary) -> BracketMarker {
-        BracketMarker(Tagged {
+impl Tagged {
+    /// The `bracket-marker` grammar over `vocabulary`.
+    pub fn bracket_marker(vocabulary: Vocabulary) -> Tagged {
+        Tagged {
+            kind: GrammarKind::BracketMarker,
             vocabulary,
             open_bracket: '[',
             close_bracket: ']',
-        })
-    }
-}
-
-impl Grammar for BracketMarker {
-    fn kind(&self) -> GrammarKind {
-        GrammarKind::BracketMarker
-    }
-
-    fn live(&self, folded: &Folded<'_>) -> Vec<LiveDelimiter> {
-        self.0.live(folded)
-    }
-
-    fn render(&self, form: Form, token: usize) -> Spelling {
-        self.0.render(form, token)
-    }
-
-    fn delimiter_end(&self, folded: &Folded<'_>, d: &LiveDelimiter) -> Option<usize> {
-        self.0.delimiter_end(folded, d)
-    }
-
-    fn parse_opener(&self, text: &str, d: &LiveDelimiter) -> Result<ParsedOpener, OpenerError> {
-        self.0.parse_opener(text, d)
+        }
     }
 }

@@ -316,8 +316,8 @@ pub fn build(
         return Err(GrammarError::ExtraTokens(kind));
     }
     Ok(match kind {
-        GrammarKind::XmlTag => Box::new(xml_tag::XmlTag::new(vocabulary)),
-        GrammarKind::BracketMarker => Box::new(bracket_marker::BracketMarker::new(vocabulary)),
+        GrammarKind::XmlTag => Box::new(tagged::Tagged::xml_tag(vocabulary)),
+        GrammarKind::BracketMarker => Box::new(tagged::Tagged::bracket_marker(vocabulary)),
         GrammarKind::BeginEnd => {
             let (Some(open), Some(close)) = (open, close) else {
                 return Err(GrammarError::MissingTemplates);

@@ -2,26 +2,35 @@
 //! `bracket-marker`): an opening bracket, optional spacing, an optional
 //! `/` (a closer), optional spacing, the token, and then the end of the
 //! text or a character that cannot continue a name.
+//!
+//! The two grammars differ only in their brackets, so one [`Grammar`] impl
+//! serves both; each grammar's module holds its constructor and its tests.
 
 use super::attributes;
 use super::token::match_token;
 use super::{
-    DelimiterKind, Form, LiveDelimiter, OpenerError, ParsedOpener, Piece, Spelling, Vocabulary,
+    DelimiterKind, Form, Grammar, GrammarKind, LiveDelimiter, OpenerError, ParsedOpener, Piece,
+    Spelling, Vocabulary,
 };
 use crate::reader::Folded;
 
 /// A bracket-tag grammar with its bracket pair.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct Tagged {
-    pub vocabulary: Vocabulary,
-    pub open_bracket: char,
-    pub close_bracket: char,
+pub struct Tagged {
+    pub(super) kind: GrammarKind,
+    pub(super) vocabulary: Vocabulary,
+    pub(super) open_bracket: char,
+    pub(super) close_bracket: char,
 }
 
-impl Tagged {
+impl Grammar for Tagged {
+    fn kind(&self) -> GrammarKind {
+        self.kind
+    }
+
     /// Every live delimiter of any token, in text order. Offsets cover
     /// whole source characters, from the bracket to the end of the token.
-    pub fn live(&self, folded: &Folded<'_>) -> Vec<LiveDelimiter> {
+    fn live(&self, folded: &Folded<'_>) -> Vec<LiveDelimiter> {
         let reader = folded.reader;
         let nonce = self.vocabulary.nonce.as_ref();
         let mut found = Vec::new();
@@ -58,7 +67,7 @@ impl Tagged {
         found
     }
 
-    pub fn render(&self, form: Form, token: usize) -> Spelling {
+    fn render(&self, form: Form, token: usize) -> Spelling {
         let token = self.vocabulary.render_token(token);
         let mut s = Spelling::default();
         if form == Form::Token {
@@ -79,11 +88,11 @@ impl Tagged {
         s
     }
 
-    pub fn delimiter_end(&self, folded: &Folded<'_>, d: &LiveDelimiter) -> Option<usize> {
+    fn delimiter_end(&self, folded: &Folded<'_>, d: &LiveDelimiter) -> Option<usize> {
         attributes::tag_end(folded, d.end, self.close_bracket)
     }
 
-    pub fn parse_opener(&self, text: &str, d: &LiveDelimiter) -> Result<ParsedOpener, OpenerError> {
+    fn parse_opener(&self, text: &str, d: &LiveDelimiter) -> Result<ParsedOpener, OpenerError> {
         attributes::parse_attributes(text, d.start..d.end, self.close_bracket)
     }
 }

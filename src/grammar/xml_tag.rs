@@ -7,57 +7,31 @@
 //! the first `>` outside quotes.
 
 use super::tagged::Tagged;
-use super::{
-    Form, Grammar, GrammarKind, LiveDelimiter, OpenerError, ParsedOpener, Spelling, Vocabulary,
-};
-use crate::reader::Folded;
+use super::{GrammarKind, Vocabulary};
 
-/// The `xml-tag` grammar.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct XmlTag(Tagged);
-
-impl XmlTag {
-    /// The grammar over `vocabulary`.
-    pub fn new(vocabulary: Vocabulary) -> XmlTag {
-        XmlTag(Tagged {
+impl Tagged {
+    /// The `xml-tag` grammar over `vocabulary`.
+    pub fn xml_tag(vocabulary: Vocabulary) -> Tagged {
+        Tagged {
+            kind: GrammarKind::XmlTag,
             vocabulary,
             open_bracket: '<',
             close_bracket: '>',
-        })
-    }
-}
-
-impl Grammar for XmlTag {
-    fn kind(&self) -> GrammarKind {
-        GrammarKind::XmlTag
-    }
-
-    fn live(&self, folded: &Folded<'_>) -> Vec<LiveDelimiter> {
-        self.0.live(folded)
-    }
-
-    fn render(&self, form: Form, token: usize) -> Spelling {
-        self.0.render(form, token)
-    }
-
-    fn delimiter_end(&self, folded: &Folded<'_>, d: &LiveDelimiter) -> Option<usize> {
-        self.0.delimiter_end(folded, d)
-    }
-
-    fn parse_opener(&self, text: &str, d: &LiveDelimiter) -> Result<ParsedOpener, OpenerError> {
-        self.0.parse_opener(text, d)
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::grammar::{DelimiterKind, NonceAlphabet, NonceSpec, TokenPattern};
+    use crate::grammar::{
+        DelimiterKind, Form, Grammar, LiveDelimiter, NonceAlphabet, NonceSpec, TokenPattern,
+    };
     use crate::level::ReaderLevel::{self, Exact, Unicode};
     use crate::reader::Reader;
 
-    fn nonce_tag() -> XmlTag {
-        XmlTag::new(Vocabulary {
+    fn nonce_tag() -> Tagged {
+        Tagged::xml_tag(Vocabulary {
             tokens: vec![TokenPattern::parse("untrusted-{nonce}")],
             nonce: Some(NonceSpec {
                 alphabet: NonceAlphabet::Uuid,
@@ -66,7 +40,7 @@ mod tests {
         })
     }
 
-    fn live(g: &XmlTag, text: &str, level: ReaderLevel) -> Vec<LiveDelimiter> {
+    fn live(g: &Tagged, text: &str, level: ReaderLevel) -> Vec<LiveDelimiter> {
         g.live(&Reader::new(level).fold(text))
     }
 
@@ -95,7 +69,7 @@ mod tests {
 
     #[test]
     fn rendering_round_trips_and_openers_parse() {
-        let g = XmlTag::new(Vocabulary::plain(&["doc", "src"]));
+        let g = Tagged::xml_tag(Vocabulary::plain(&["doc", "src"]));
         for (form, want) in [
             (Form::Open, "<doc>"),
             (Form::OpenStart, "<doc"),
