@@ -5,6 +5,8 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
+mod common;
+
 fn framecheck(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_framecheck"))
         .args(args)
@@ -21,15 +23,15 @@ fn text(output: &Output) -> String {
     )
 }
 
-fn have_python() -> bool {
-    let ok = Command::new("python3")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        eprintln!("SKIPPED: python3 is not installed");
-    }
-    ok
+/// Asserts that `output` exited with `code` and said `says`.
+fn expect(output: &Output, code: i32, says: &str) {
+    let text = text(output);
+    assert_eq!(output.status.code(), Some(code), "{text}");
+    assert!(
+        text.contains(says),
+        "wanted {says:?} in:
+{text}"
+    );
 }
 
 const TARGET: &str = "tests/adapters/escape-all.yaml";
@@ -67,23 +69,18 @@ fn gated(baseline: &Path, out: &Path, extra: &[&str]) -> Output {
 
 #[test]
 fn known_failures_pass_the_baseline_gate() {
-    if !have_python() {
+    if !common::have("python3", "known_failures_pass_the_baseline_gate") {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
     let baseline = baseline(dir.path());
     let again = gated(&baseline, &dir.path().join("again"), &[]);
-    assert_eq!(again.status.code(), Some(0), "{}", text(&again));
-    assert!(
-        text(&again).contains("baseline gate: exit 0"),
-        "{}",
-        text(&again)
-    );
+    expect(&again, 0, "baseline gate: exit 0");
 }
 
 #[test]
 fn a_new_failure_fails_the_baseline_gate() {
-    if !have_python() {
+    if !common::have("python3", "a_new_failure_fails_the_baseline_gate") {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -100,29 +97,19 @@ fn a_new_failure_fails_the_baseline_gate() {
     let id = failing["id"].as_str().unwrap().to_string();
     std::fs::write(&path, serde_json::to_string(&report).unwrap()).unwrap();
     let again = gated(&path, &dir.path().join("again"), &[]);
-    assert_eq!(again.status.code(), Some(1), "{}", text(&again));
-    assert!(
-        text(&again).contains(&format!("new failure: {id}")),
-        "{}",
-        text(&again)
-    );
+    expect(&again, 1, &format!("new failure: {id}"));
 }
 
 #[test]
 fn a_baseline_from_another_target_level_or_filter_is_an_error_and_a_newer_catalogue_is_stated() {
-    if !have_python() {
+    if !common::have("python3", "a_baseline_from_another_target_level_or_filter_is_an_error_and_a_newer_catalogue_is_stated") {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
     let path = baseline(dir.path());
     let out = dir.path().join("again");
     let level = gated(&path, &out, &["--level", "exact"]);
-    assert_eq!(level.status.code(), Some(2), "{}", text(&level));
-    assert!(
-        text(&level).contains("decided at level unicode"),
-        "{}",
-        text(&level)
-    );
+    expect(&level, 2, "decided at level unicode");
 
     // A selection of the whole catalogue is covered by a full baseline.
     let only = gated(&path, &out, &["--only", "benign"]);
@@ -146,12 +133,7 @@ fn a_baseline_from_another_target_level_or_filter_is_an_error_and_a_newer_catalo
     );
     // A changed catalogue still gates: ids are locked and compared as such,
     // and the change is said, not hidden.
-    assert_eq!(other.status.code(), Some(0), "{}", text(&other));
-    assert!(
-        text(&other).contains("the catalogue changed since the baseline"),
-        "{}",
-        text(&other)
-    );
+    expect(&other, 0, "the catalogue changed since the baseline");
 
     let reference = framecheck(&[
         "run",
@@ -160,12 +142,7 @@ fn a_baseline_from_another_target_level_or_filter_is_an_error_and_a_newer_catalo
         "--baseline",
         path.to_str().unwrap(),
     ]);
-    assert_eq!(reference.status.code(), Some(2), "{}", text(&reference));
-    assert!(
-        text(&reference).contains("\"escape-all\""),
-        "{}",
-        text(&reference)
-    );
+    expect(&reference, 2, "\"escape-all\"");
 }
 
 fn search(args: &[&str]) -> Output {
@@ -184,23 +161,13 @@ fn search(args: &[&str]) -> Output {
 #[test]
 fn a_search_that_tried_no_mutant_exits_2_and_says_why() {
     let output = search(&["--only", "benign", "--budget", "50"]);
-    assert_eq!(output.status.code(), Some(2), "{}", text(&output));
-    assert!(
-        text(&output).contains("no mutant was tried"),
-        "{}",
-        text(&output)
-    );
+    expect(&output, 2, "no mutant was tried");
 }
 
 #[test]
 fn a_search_whose_known_failure_pass_overran_exits_2() {
     let output = search(&["--budget", "0s"]);
-    assert_eq!(output.status.code(), Some(2), "{}", text(&output));
-    assert!(
-        text(&output).contains("budget ran out"),
-        "{}",
-        text(&output)
-    );
+    expect(&output, 2, "budget ran out");
 }
 
 #[test]
@@ -215,10 +182,5 @@ fn a_search_against_a_target_that_never_answers_exits_2() {
     )
     .unwrap();
     let output = search(&["--target", profile.to_str().unwrap(), "--budget", "20"]);
-    assert_eq!(output.status.code(), Some(2), "{}", text(&output));
-    assert!(
-        text(&output).contains("never answered"),
-        "{}",
-        text(&output)
-    );
+    expect(&output, 2, "never answered");
 }

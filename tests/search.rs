@@ -2,6 +2,8 @@
 //! reports nothing, a finding is reported only when the case it writes fails
 //! when run, and a search that could not do its job says so.
 
+mod common;
+
 use std::collections::BTreeSet;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
@@ -44,17 +46,6 @@ fn run(
     search::search(cases, profile, framing, options, &AtomicBool::new(false))
 }
 
-fn have_python() -> bool {
-    let ok = std::process::Command::new("python3")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        eprintln!("SKIPPED: python3 is not installed");
-    }
-    ok
-}
-
 /// Regression: the split-across-attribute operator moved the canary into an
 /// attribute value, where it belongs, while the check still judged it as
 /// content that had escaped: seed 1 on these two seed cases reported a
@@ -87,7 +78,10 @@ fn search_reports_nothing_against_the_reference_for_eight_seeds() {
 /// reference (tests/adapters/escape_all.py), against the whole catalogue.
 #[test]
 fn search_reports_nothing_against_a_correct_subprocess_framing() {
-    if !have_python() {
+    if !common::have(
+        "python3",
+        "search_reports_nothing_against_a_correct_subprocess_framing",
+    ) {
         return;
     }
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/adapters/escape-all.yaml");
