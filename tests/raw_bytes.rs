@@ -3,10 +3,11 @@
 //! as `framed_b64`, and never reach targets that did not ask for them.
 
 use std::path::Path;
-use std::process::Command;
 use std::sync::atomic::AtomicBool;
 
 use framecheck::adapter::subprocess::bytes::byte_char;
+mod common;
+
 use framecheck::adapter::subprocess::protocol::{decode_reply, encode_wrap_bytes, Op, Reply};
 use framecheck::adapter::subprocess::SubprocessFraming;
 use framecheck::adapter::{Framing, WrapRequest};
@@ -14,17 +15,6 @@ use framecheck::catalogue;
 use framecheck::level::ReaderLevel;
 use framecheck::profile::{LoadedProfile, TargetProfile};
 use framecheck::runner::{self, RunOptions, RunResult, Verdict};
-
-fn have(program: &str) -> bool {
-    let ok = Command::new(program)
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        eprintln!("SKIPPED: {program} is not installed");
-    }
-    ok
-}
 
 fn profile(name: &str) -> LoadedProfile {
     TargetProfile::load(
@@ -84,7 +74,10 @@ fn raw_bytes_travel_as_base64_and_come_back_as_stand_ins() {
 
 #[test]
 fn a_framing_that_decodes_leniently_after_neutralising_breaks_out() {
-    if !have("python3") {
+    if !common::have(
+        "python3",
+        "a_framing_that_decodes_leniently_after_neutralising_breaks_out",
+    ) {
         return;
     }
     let run = run_bytes_cases(&profile("lenient-bytes.yaml"));
@@ -100,7 +93,7 @@ fn a_framing_that_decodes_leniently_after_neutralising_breaks_out() {
 
 #[test]
 fn raw_bytes_round_trip_through_the_node_helper() {
-    if !have("node") {
+    if !common::have("node", "raw_bytes_round_trip_through_the_node_helper") {
         return;
     }
     let run = run_bytes_cases(&profile("bytes-echo-node.yaml"));
@@ -116,7 +109,10 @@ fn raw_bytes_round_trip_through_the_node_helper() {
 
 #[test]
 fn targets_without_the_capability_skip_byte_cases_and_never_see_base64() {
-    if !have("python3") {
+    if !common::have(
+        "python3",
+        "targets_without_the_capability_skip_byte_cases_and_never_see_base64",
+    ) {
         return;
     }
     let old = profile("escape-all.yaml");

@@ -25,6 +25,8 @@
 //! the test instead, so a skipped audit never looks like a passing one.
 //! `SHAPES_ONLY=name` runs one fixture (`SHAPES_ONLY=fence/correct`).
 
+mod common;
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -152,23 +154,10 @@ fn selected(fixtures: Vec<Fixture>) -> Vec<Fixture> {
     }
 }
 
-/// True when `program --version` runs. Otherwise prints a SKIP line, or
-/// panics under CI, where both interpreters are installed.
+/// True when `program` runs; otherwise the shared tool policy prints a
+/// SKIP line, or fails under CI, where both interpreters are installed.
 fn interpreter_available(program: &str, fixture: &str) -> bool {
-    let runs = Command::new(program)
-        .arg("--version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    if !runs {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "shapes/{fixture}: `{program}` is not installed, and CI must run every fixture"
-        );
-        eprintln!("SKIP shapes/{fixture}: `{program}` is not installed");
-    }
-    runs
+    common::have(program, &format!("shapes/{fixture}"))
 }
 
 #[test]
