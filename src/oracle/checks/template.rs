@@ -17,14 +17,15 @@
 //! [`Finding::in_context`]: crate::oracle::Finding::in_context
 
 use std::ops::Range;
+use std::sync::OnceLock;
 
 use super::super::view::Views;
 use super::super::{Check, CheckClass};
 use super::findings::{framed_excerpt, Findings};
-use crate::chat_template::{ControlString, Kind, CONTROL_STRINGS};
+use crate::chat_template::{Kind, CONTROL_STRINGS};
 use crate::level::ReaderLevel;
 use crate::profile::TargetProfile;
-use crate::reader::Folded;
+use crate::reader::{Folded, Reader};
 
 /// Adds an outer-layer finding for every control string readable in the
 /// framed text outside `own` (the framing's constant text), at every level.
@@ -34,19 +35,20 @@ pub(super) fn check_control_strings(
     views: &Views<'_>,
     own: &[Range<usize>],
 ) {
-    for control in &CONTROL_STRINGS {
+    let firsts: Vec<[Option<Range<usize>>; CONTROLS]> = views
+        .levels
+        .iter()
+        .map(|view| first_readings(&view.folded, own))
+        .collect();
+    for (c, control) in CONTROL_STRINGS.iter().enumerate() {
         let message = format!(
             "a {} control string, {}, from the input is readable in the framed output",
             control.family.name(),
             control.text
         );
         let mut exact = false;
-        for view in &views.levels {
-            let folded = &view.folded;
-            let Some(span) = readings(folded, control).into_iter().find(|span| {
-                !own.iter()
-                    .any(|o| o.start <= span.start && span.end <= o.end)
-            }) else {
+        for (view, first) in views.levels.iter().zip(&firsts) {
+            let Some(span) = first[c].clone() else {
                 continue;
             };
             exact |= view.level() == ReaderLevel::Exact;
@@ -55,7 +57,7 @@ pub(super) fn check_control_strings(
                 CheckClass::OuterLayer,
                 Some(view.level()),
                 message.clone(),
-                framed_excerpt(folded.text, span),
+                framed_excerpt(view.folded.text, span),
             );
         }
         if profile.chat_template.is_live(control, exact) {
@@ -70,23 +72,73 @@ pub(super) fn check_control_strings(
     }
 }
 
-/// Every source span that reads as `control` in `folded`, leftmost first.
-fn readings(folded: &Folded<'_>, control: &ControlString) -> Vec<Range<usize>> {
-    let reader = folded.reader;
-    let needle: Vec<char> = reader.fold_str(control.text).chars().collect();
-    let mut spans = Vec::new();
-    let mut i = 0;
-    while i + needle.len() <= folded.len() {
-        if folded.matches_at(i, &needle)
-            && (control.kind != Kind::LineMarker || at_line_start(folded, i))
-        {
-            spans.push(folded.source_span(i, i + needle.len()));
-            i += needle.len();
-        } else {
-            i += 1;
+const CONTROLS: usize = CONTROL_STRINGS.len();
+
+/// For each control string, the leftmost source span outside `own` that
+/// reads as it in `folded`. One pass over the text tries, at each
+/// character, only the strings whose folding starts with that character:
+/// large inputs (`repeat`) made one pass per string the bulk of a run.
+fn first_readings(folded: &Folded<'_>, own: &[Range<usize>]) -> [Option<Range<usize>>; CONTROLS] {
+    let Needles {
+        folded: needles,
+        starts,
+    } = needles(folded.reader);
+    let mut first: [Option<Range<usize>>; CONTROLS] = std::array::from_fn(|_| None);
+    let mut missing = CONTROLS;
+    for (i, at) in folded.chars.iter().enumerate() {
+        if !starts.contains(&at.ch) {
+            continue;
+        }
+        for (c, needle) in needles.iter().enumerate() {
+            if first[c].is_some() || needle.first() != Some(&at.ch) || !folded.matches_at(i, needle)
+            {
+                continue;
+            }
+            if CONTROL_STRINGS[c].kind == Kind::LineMarker && !at_line_start(folded, i) {
+                continue;
+            }
+            let span = folded.source_span(i, i + needle.len());
+            if !own
+                .iter()
+                .any(|o| o.start <= span.start && span.end <= o.end)
+            {
+                first[c] = Some(span);
+                missing -= 1;
+            }
+        }
+        if missing == 0 {
+            break;
         }
     }
-    spans
+    first
+}
+
+/// The control strings as one reader folds them.
+struct Needles {
+    /// Each control string folded, in [`CONTROL_STRINGS`] order.
+    folded: Vec<Vec<char>>,
+    /// The distinct characters they start with (a handful).
+    starts: Vec<char>,
+}
+
+/// The control strings as `reader` folds them, computed once per level.
+fn needles(reader: Reader) -> &'static Needles {
+    static NEEDLES: [OnceLock<Needles>; ReaderLevel::ALL.len()] =
+        [const { OnceLock::new() }; ReaderLevel::ALL.len()];
+    let index = ReaderLevel::ALL
+        .iter()
+        .position(|&level| level == reader.level())
+        .expect("every level is in ReaderLevel::ALL");
+    NEEDLES[index].get_or_init(|| {
+        let folded: Vec<Vec<char>> = CONTROL_STRINGS
+            .iter()
+            .map(|control| reader.fold_str(control.text).chars().collect())
+            .collect();
+        let mut starts: Vec<char> = folded.iter().filter_map(|n| n.first().copied()).collect();
+        starts.sort_unstable();
+        starts.dedup();
+        Needles { folded, starts }
+    })
 }
 
 /// Whether folded character `i` starts a line as the reader sees lines:
