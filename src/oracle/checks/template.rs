@@ -117,8 +117,40 @@ fn first_readings(folded: &Folded<'_>, own: &[Range<usize>]) -> [Option<Range<us
 struct Needles {
     /// Each control string folded, in [`CONTROL_STRINGS`] order.
     folded: Vec<Vec<char>>,
-    /// The distinct characters they start with (a handful).
-    starts: Vec<char>,
+    /// The characters they start with.
+    starts: Starts,
+}
+
+/// A set of characters, tested in one step for ASCII (every control string
+/// folds to an ASCII start at every level today) and by a scan otherwise.
+struct Starts {
+    ascii: u128,
+    other: Vec<char>,
+}
+
+impl Starts {
+    fn of(chars: impl Iterator<Item = char>) -> Starts {
+        let mut set = Starts {
+            ascii: 0,
+            other: Vec::new(),
+        };
+        for c in chars {
+            if c.is_ascii() {
+                set.ascii |= 1 << c as u32;
+            } else if !set.other.contains(&c) {
+                set.other.push(c);
+            }
+        }
+        set
+    }
+
+    fn contains(&self, c: &char) -> bool {
+        if c.is_ascii() {
+            self.ascii & (1 << *c as u32) != 0
+        } else {
+            self.other.contains(c)
+        }
+    }
 }
 
 /// The control strings as `reader` folds them, computed once per level.
@@ -134,9 +166,7 @@ fn needles(reader: Reader) -> &'static Needles {
             .iter()
             .map(|control| reader.fold_str(control.text).chars().collect())
             .collect();
-        let mut starts: Vec<char> = folded.iter().filter_map(|n| n.first().copied()).collect();
-        starts.sort_unstable();
-        starts.dedup();
+        let starts = Starts::of(folded.iter().filter_map(|n| n.first().copied()));
         Needles { folded, starts }
     })
 }
