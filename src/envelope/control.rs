@@ -119,10 +119,90 @@ fn needles() -> &'static [(Vec<char>, &'static ControlString)] {
 
 /// Every control-string reading in `text`, leftmost first, not overlapping.
 fn readings(text: &str, placement: Placement) -> Vec<(Range<usize>, &'static ControlString)> {
+    if text.is_ascii() {
+        readings_ascii(text, placement)
+    } else {
+        readings_folded(text, placement)
+    }
+}
+
+/// Whether `control` can be read in a field written at `placement`.
+fn applies(control: &ControlString, placement: Placement) -> bool {
+    control.kind != Kind::LineMarker || placement == Placement::Content
+}
+
+/// Every special or markup string starts with one of these bytes (a test
+/// keeps the table to it).
+const SPECIAL_STARTS: [u8; 2] = [b'<', b'['];
+
+/// [`readings_folded`] for ASCII text, which folds byte for byte to its
+/// lower case: a reading can only start at a [`SPECIAL_STARTS`] byte or, for
+/// a line marker, at a line's first byte that is not a space or tab. Only
+/// those positions are tried, found with `memchr`, so prose full of colons
+/// costs a scan, not a fold. Same readings, same order (a property test
+/// compares the two paths).
+fn readings_ascii(text: &str, placement: Placement) -> Vec<(Range<usize>, &'static ControlString)> {
+    let bytes = text.as_bytes();
+    let mut found = Vec::new();
+    let mut next = 0;
+    for at in ascii_candidates(bytes, placement) {
+        if at < next {
+            continue;
+        }
+        let hit = needles().iter().find(|(needle, control)| {
+            applies(control, placement)
+                && bytes.len() >= at + needle.len()
+                && bytes[at..at + needle.len()]
+                    .iter()
+                    .zip(needle)
+                    .all(|(&b, &n)| char::from(b.to_ascii_lowercase()) == n)
+                && (control.kind != Kind::LineMarker || line_start_ascii(bytes, at))
+        });
+        if let Some((needle, control)) = hit {
+            found.push((at..at + needle.len(), *control));
+            next = at + needle.len();
+        }
+    }
+    found
+}
+
+/// The positions where a reading may start in ASCII `bytes`, ascending.
+fn ascii_candidates(bytes: &[u8], placement: Placement) -> Vec<usize> {
+    let mut at: Vec<usize> =
+        memchr::memchr2_iter(SPECIAL_STARTS[0], SPECIAL_STARTS[1], bytes).collect();
+    if placement == Placement::Content {
+        // The ASCII line breaks `is_line_break` knows (a test keeps the two
+        // in step).
+        let breaks = memchr::memchr3_iter(b'\n', b'\r', 0x0B, bytes)
+            .chain(memchr::memchr_iter(0x0C, bytes))
+            .map(|i| i + 1);
+        for start in std::iter::once(0).chain(breaks) {
+            let first = bytes[start.min(bytes.len())..]
+                .iter()
+                .position(|&b| b != b' ' && b != b'\t')
+                .map_or(bytes.len(), |k| start + k);
+            at.push(first);
+        }
+        at.sort_unstable();
+        at.dedup();
+    }
+    at
+}
+
+/// [`starts_line`] for ASCII text.
+fn line_start_ascii(bytes: &[u8], at: usize) -> bool {
+    let before = bytes[..at].iter().rposition(|&b| b != b' ' && b != b'\t');
+    before.is_none_or(|j| is_line_break(char::from(bytes[j])))
+}
+
+/// Every control-string reading in `text`, folded, leftmost first, not
+/// overlapping: the general path, for text with non-ASCII characters.
+fn readings_folded(
+    text: &str,
+    placement: Placement,
+) -> Vec<(Range<usize>, &'static ControlString)> {
     let folded = fold(text);
-    let needles = needles()
-        .iter()
-        .filter(|(_, c)| c.kind != Kind::LineMarker || placement == Placement::Content);
+    let needles = needles().iter().filter(|(_, c)| applies(c, placement));
     let mut found = Vec::new();
     let mut i = 0;
     while i < folded.len() {
@@ -188,6 +268,55 @@ mod tests {
                 control.text
             );
         }
+    }
+
+    #[test]
+    fn the_ascii_path_knows_every_start_and_line_break() {
+        for control in &CONTROL_STRINGS {
+            let first = control.text.as_bytes()[0].to_ascii_lowercase();
+            match control.kind {
+                Kind::LineMarker => {}
+                _ => assert!(SPECIAL_STARTS.contains(&first), "{:?}", control.text),
+            }
+        }
+        let ascii_breaks: Vec<u8> = (0u8..128)
+            .filter(|&b| is_line_break(char::from(b)))
+            .collect();
+        assert_eq!(ascii_breaks, [0x0A, 0x0B, 0x0C, 0x0D]);
+    }
+
+    proptest::proptest! {
+        /// The ASCII path finds what the folding path finds, in the same
+        /// order, on text dense in control strings, case changes, line
+        /// breaks and blanks.
+        #[test]
+        fn the_ascii_path_matches_the_folding_path(
+            pieces in proptest::collection::vec(ascii_piece(), 0..24),
+            content in proptest::bool::ANY,
+        ) {
+            let text = pieces.concat();
+            let placement = if content { Placement::Content } else { Placement::Inline };
+            proptest::prop_assert_eq!(
+                readings_ascii(&text, placement),
+                readings_folded(&text, placement)
+            );
+        }
+    }
+
+    fn ascii_piece() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        let controls: Vec<String> = CONTROL_STRINGS.iter().map(|c| c.text.to_string()).collect();
+        prop_oneof![
+            proptest::sample::select(controls.clone()),
+            proptest::sample::select(controls).prop_map(|c| c.to_uppercase()),
+            proptest::sample::select(vec![
+                "\n", "\r", "\r\n", "\u{b}", "\u{c}", " ", "\t", "  \t"
+            ])
+            .prop_map(String::from),
+            "[ -~]{0,6}",
+            proptest::sample::select(vec!["<", "[", "<|", "Hu", "man:", "###", " Instruction:"])
+                .prop_map(String::from),
+        ]
     }
 
     #[test]
