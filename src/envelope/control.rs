@@ -19,6 +19,7 @@ use std::borrow::Cow;
 use std::ops::Range;
 use std::sync::OnceLock;
 
+use super::fold_table::{char_fold, CharFold};
 use super::is_line_break;
 use crate::chat_template::{ControlString, Kind, CONTROL_STRINGS};
 use crate::level::{fold_char_into, ReaderLevel};
@@ -85,16 +86,26 @@ fn push_neutral(out: &mut String, control: &ControlString) {
     out.push_str(&control.text[last..]);
 }
 
-/// The Unicode folding of `text`, one entry per folded character with the
-/// byte range of its source character.
+/// The Unicode folding of `text` as far as control strings can tell, one
+/// entry per folded character with the byte range of its source character.
+/// Characters come from the envelope's fold table (the specification,
+/// memoised per block); an inert character, whose folding holds no ASCII and
+/// so can take part in no control string, stands for itself, which keeps a
+/// non-ASCII line break a line break for [`starts_line`]. A property test
+/// compares the readings with those over the specification's folding.
 fn fold(text: &str) -> Vec<(char, Range<usize>)> {
     let mut folded = Vec::with_capacity(text.len());
-    let mut buffer = String::new();
     for (start, c) in text.char_indices() {
-        buffer.clear();
-        fold_char_into(c, ReaderLevel::Unicode, &mut buffer);
         let range = start..start + c.len_utf8();
-        folded.extend(buffer.chars().map(|f| (f, range.clone())));
+        if c.is_ascii() {
+            folded.push((c.to_ascii_lowercase(), range));
+            continue;
+        }
+        match char_fold(c) {
+            CharFold::Invisible => {}
+            CharFold::Inert => folded.push((c, range)),
+            CharFold::Folds(s) => folded.extend(s.chars().map(|f| (f, range.clone()))),
+        }
     }
     folded
 }
@@ -201,7 +212,14 @@ fn readings_folded(
     text: &str,
     placement: Placement,
 ) -> Vec<(Range<usize>, &'static ControlString)> {
-    let folded = fold(text);
+    readings_in(&fold(text), placement)
+}
+
+/// [`readings_folded`] over a folding already made.
+fn readings_in(
+    folded: &[(char, Range<usize>)],
+    placement: Placement,
+) -> Vec<(Range<usize>, &'static ControlString)> {
     let needles = needles().iter().filter(|(_, c)| applies(c, placement));
     let mut found = Vec::new();
     let mut i = 0;
@@ -212,7 +230,7 @@ fn readings_folded(
                     .iter()
                     .zip(needle)
                     .all(|((f, _), n)| f == n)
-                && (control.kind != Kind::LineMarker || starts_line(&folded, i))
+                && (control.kind != Kind::LineMarker || starts_line(folded, i))
         });
         match hit {
             Some((needle, control)) => {
@@ -243,6 +261,7 @@ fn starts_line(folded: &[(char, Range<usize>)], i: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::level::{fold_char_into, ReaderLevel};
 
     #[test]
     fn control_strings_become_inert_spellings() {
@@ -301,6 +320,66 @@ mod tests {
                 readings_folded(&text, placement)
             );
         }
+    }
+
+    /// The specification's folding, character by character, for the
+    /// property below.
+    fn spec_fold(text: &str) -> Vec<(char, Range<usize>)> {
+        let mut folded = Vec::new();
+        for (start, c) in text.char_indices() {
+            let mut buffer = String::new();
+            fold_char_into(c, ReaderLevel::Unicode, &mut buffer);
+            let range = start..start + c.len_utf8();
+            folded.extend(buffer.chars().map(|f| (f, range.clone())));
+        }
+        folded
+    }
+
+    proptest::proptest! {
+        /// The fold table path finds what the specification's folding
+        /// finds, on text mixing control strings with lookalikes,
+        /// ignorables, fullwidth forms and non-ASCII line breaks.
+        #[test]
+        fn the_table_folding_reads_what_the_specification_reads(
+            pieces in proptest::collection::vec(unicode_piece(), 0..24),
+        ) {
+            let text = pieces.concat();
+            for placement in [Placement::Content, Placement::Inline] {
+                proptest::prop_assert_eq!(
+                    readings_folded(&text, placement),
+                    readings_in(&spec_fold(&text), placement)
+                );
+            }
+        }
+    }
+
+    fn unicode_piece() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        prop_oneof![
+            ascii_piece(),
+            proptest::sample::select(vec![
+                "\u{FF1C}",
+                "\u{FF5C}",
+                "\u{FF1E}",
+                "\u{200B}",
+                "\u{2028}",
+                "\u{85}",
+                "\u{2029}",
+                "\u{0456}",
+                "\u{0430}",
+                "\u{FB01}",
+                "\u{00DF}",
+                "\u{212A}",
+                "\u{3000}",
+                "\u{FF3B}",
+                "\u{1D400}",
+                "\u{E0041}",
+                "\u{4E2D}",
+                "\u{1F600}",
+            ])
+            .prop_map(String::from),
+            any::<char>().prop_map(String::from),
+        ]
     }
 
     fn ascii_piece() -> impl proptest::strategy::Strategy<Value = String> {
