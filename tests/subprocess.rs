@@ -721,11 +721,39 @@ fn a_target_that_dies_on_every_request_is_abandoned_after_a_few_crashes() {
     }
     for _ in 0..10 {
         let (reason, _) = expect_failed(wrap(&mut crasher, "x"));
-        assert!(reason.contains("died on 5 requests in a row"), "{reason}");
+        assert!(
+            reason.contains("died on 5 `wrap` requests in a row"),
+            "{reason}"
+        );
         assert!(reason.contains("abandoned"), "{reason}");
     }
     let started = std::fs::read_to_string(&starts).unwrap().lines().count();
     assert_eq!(started as u32, MAX_CRASHES_IN_ROW);
+}
+
+/// A reader that dies on every `read` (Python readers raise on a malformed
+/// frame) loses its reads after a few crashes, and only its reads: the
+/// wraps after them still run.
+#[test]
+fn a_reader_that_dies_does_not_abandon_the_wraps() {
+    if !have("python3", "a_reader_that_dies_does_not_abandon_the_wraps") {
+        return;
+    }
+    let script = "import json, sys\n\
+        for line in sys.stdin:\n    \
+            r = json.loads(line)\n    \
+            if r['op'] == 'read': sys.exit(4)\n    \
+            print(json.dumps({'id': r['id'], 'framed': '<<' + r['content'] + '>>'}), flush=True)\n";
+    let mut reader_dies = target(&spec(&["python3", "-c", script]));
+    for _ in 0..MAX_CRASHES_IN_ROW + 3 {
+        assert!(reader_dies.read("<<x>>").is_err());
+    }
+    let (reason, _) = expect_failed(reader_dies.read("<<x>>").map(|_| String::new()));
+    assert!(
+        reason.contains("`read` requests in a row and was abandoned"),
+        "{reason}"
+    );
+    expect_ok(&mut reader_dies, "the wraps still run");
 }
 
 /// A crash that is not followed by more crashes does not count towards

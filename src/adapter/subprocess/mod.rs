@@ -57,7 +57,9 @@ pub const MAX_TIMEOUTS_IN_ROW: u32 = 5;
 /// replying) after which the target is abandoned, as after timeouts. A target
 /// that starts and then crashes on every request would otherwise be
 /// restarted for every case; one that crashes on a few inputs still answers
-/// the rest.
+/// the rest. Both limits count per operation (`wrap`, `read`, `wrap-many`):
+/// readers in the field raise on a malformed frame, and the reader cases
+/// come in a row, so one count for all would abandon the wraps too.
 pub const MAX_CRASHES_IN_ROW: u32 = 5;
 
 /// How much of a child's stderr is kept for reports.
@@ -105,9 +107,9 @@ pub struct SubprocessFraming {
     next_id: u64,
     spawn_failures_in_row: u32,
     last_spawn_error: String,
-    timeouts_in_row: u32,
-    crashes_in_row: u32,
-    abandoned: Option<String>,
+    /// Failures in a row, per operation: a reader that dies on malformed
+    /// frames must not take the wraps down with it.
+    streaks: [Streak; 3],
     last_stderr_tail: String,
     /// Whether the target takes raw content bytes (`content_b64`).
     raw_bytes: bool,
@@ -155,9 +157,7 @@ impl SubprocessFraming {
             next_id: 1,
             spawn_failures_in_row: 0,
             last_spawn_error: String::new(),
-            timeouts_in_row: 0,
-            crashes_in_row: 0,
-            abandoned: None,
+            streaks: Default::default(),
             last_stderr_tail: String::new(),
             raw_bytes: false,
         }
@@ -256,7 +256,7 @@ impl SubprocessFraming {
     /// Sends one request and waits for its reply, restarting or retiring the
     /// child as the outcome requires.
     fn call(&mut self, op: Op, line: impl FnOnce(u64) -> String) -> Result<Reply, TargetError> {
-        if let Some(reason) = &self.abandoned {
+        if let Some(reason) = &self.streaks[slot(op)].abandoned {
             return Err(TargetError::failed(format!("not sent: {reason}")));
         }
         let id = self.next_id;
@@ -302,15 +302,14 @@ impl SubprocessFraming {
         };
         match outcome {
             Ok(reply) => {
-                self.timeouts_in_row = 0;
-                self.crashes_in_row = 0;
+                self.streaks[slot(op)] = Streak::default();
                 if one_shot {
                     self.child = None;
                 }
                 Ok(reply)
             }
             Err(failure) => {
-                let reason = self.count_failure(failure);
+                let reason = self.count_failure(op, failure);
                 Err(TargetError::Failed {
                     reason,
                     stderr_tail: self.retire_child(),
@@ -319,29 +318,27 @@ impl SubprocessFraming {
         }
     }
 
-    /// Counts timeouts and crashes in a row, abandoning the target when
+    /// Counts timeouts and crashes of `op` in a row, abandoning `op` when
     /// either reaches its limit; returns the failure's reason.
-    fn count_failure(&mut self, failure: Failure) -> String {
+    fn count_failure(&mut self, op: Op, failure: Failure) -> String {
+        let command = self.command_line();
+        let streak = &mut self.streaks[slot(op)];
         let (reason, count, limit, what) = match failure {
             Failure::Timeout(reason) => {
-                self.timeouts_in_row += 1;
-                (
-                    reason,
-                    self.timeouts_in_row,
-                    MAX_TIMEOUTS_IN_ROW,
-                    "timed out",
-                )
+                streak.timeouts += 1;
+                (reason, streak.timeouts, MAX_TIMEOUTS_IN_ROW, "timed out")
             }
             Failure::Crash(reason) => {
-                self.crashes_in_row += 1;
-                (reason, self.crashes_in_row, MAX_CRASHES_IN_ROW, "died")
+                streak.crashes += 1;
+                (reason, streak.crashes, MAX_CRASHES_IN_ROW, "died")
             }
             Failure::Other(reason) => return reason,
         };
         if count >= limit {
-            self.abandoned = Some(format!(
-                "`{}` {what} on {count} requests in a row and was abandoned",
-                self.command_line(),
+            streak.abandoned = Some(format!(
+                "`{command}` {what} on {count} `{}` requests in a row and was abandoned for that \
+                 operation (the others still run)",
+                op.name(),
             ));
         }
         reason
@@ -442,6 +439,23 @@ impl Framing for SubprocessFraming {
                 "internal error: read reply to a wrap-many",
             )),
         }
+    }
+}
+
+/// One operation's failures in a row, and why it was given up, if it was.
+#[derive(Debug, Default)]
+struct Streak {
+    timeouts: u32,
+    crashes: u32,
+    abandoned: Option<String>,
+}
+
+/// The index of `op`'s [`Streak`].
+fn slot(op: Op) -> usize {
+    match op {
+        Op::Wrap => 0,
+        Op::Read => 1,
+        Op::WrapMany => 2,
     }
 }
 
