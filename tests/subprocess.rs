@@ -393,6 +393,10 @@ fn check_refuser(command: &[&str]) {
     );
     assert_eq!(target.read("[body]"), Ok(Some("body".into())));
     assert_eq!(target.read("no frame"), Ok(None));
+    // A reader that raises rejects the text, and the child lives on.
+    let child = target.child_id();
+    assert_eq!(target.read("{malformed"), Ok(None));
+    assert_eq!(target.child_id(), child, "a raising reader keeps the child");
     // A bug is not a refusal: the child dies, the request fails with the
     // stack on stderr, and the next request gets a new child.
     let (reason, stderr) = expect_failed(wrap(&mut target, "bug"));

@@ -4,8 +4,11 @@
 // `serve({ wrap, read })`. The same loop serves persistent and one-shot mode.
 // `wrap(content, { kind, attributes, provenance })` returns the framed text
 // (or a promise of it); `read(text)` returns the body or null. Throw a
-// `Refusal` to reject an input on purpose. Any other throw is a bug: the
-// process exits with the stack on stderr, which framecheck reports as a failure.
+// `Refusal` to reject an input on purpose. Any other throw from `wrap` is a bug:
+// the process exits with the stack on stderr, which framecheck reports as a
+// failure. A throw from `read` rejects the text (null), stack on stderr:
+// readers throw on a malformed frame, and one that throws on the framing's own
+// output is still reported, as a reader rejecting it.
 //
 // Raw bytes (the protocol's `bytes` extension, for profiles declaring the
 // `bytes` capability): `serve({ wrap, read, bytes: true })` passes `wrap` a
@@ -46,6 +49,16 @@ async function answerMany(request, wrapMany, bytes) {
 	}
 }
 
+async function readOrReject(read, text) {
+	try {
+		return (await read(text)) ?? null
+	} catch (e) {
+		if (e instanceof Refusal) throw e
+		console.error(e)
+		return null
+	}
+}
+
 async function answer(request, wrap, read, bytes, wrapMany) {
 	if (request === null || typeof request !== 'object' || Array.isArray(request))
 		return { id: null, error: 'invalid request: not a JSON object' }
@@ -56,7 +69,7 @@ async function answer(request, wrap, read, bytes, wrapMany) {
 		return { id, error: `unsupported op ${JSON.stringify(op)}` }
 	if (typeof request[field] !== 'string') return { id, error: `invalid request: ${field} must be a string` }
 	try {
-		if (op === 'read') return { id, body: (await read(request.text)) ?? null }
+		if (op === 'read') return { id, body: await readOrReject(read, request.text) }
 		const { kind = '', attributes = {}, provenance = '' } = request
 		const raw = bytes && typeof request.content_b64 === 'string'
 		const content = raw ? Buffer.from(request.content_b64, 'base64') : request.content

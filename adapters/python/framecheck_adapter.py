@@ -4,8 +4,11 @@ Write ``wrap`` (and ``read`` if the framing has a reader), then call
 ``serve(wrap, read)``. The same loop serves persistent and one-shot mode.
 ``wrap(content, kind=..., attributes=..., provenance=...)`` returns the framed
 text; ``read(text)`` returns the body or ``None``. Raise ``Refusal`` to reject
-an input on purpose; any other exception is a bug: it ends the process with a
-traceback on stderr, which framecheck reports as a failure.
+an input on purpose; any other exception from ``wrap`` is a bug: it ends the
+process with a traceback on stderr, which framecheck reports as a failure.
+An exception from ``read`` rejects the text (``None``), traceback on stderr:
+readers raise on a malformed frame, and one that raises on the framing's own
+output is still reported, as a reader rejecting it.
 
 Raw bytes (the protocol's ``bytes`` extension, for profiles declaring the
 ``bytes`` capability): with ``serve(wrap, read, raw_bytes=True)``, ``wrap``
@@ -23,6 +26,7 @@ framed text it returns. Without ``wrap_many`` the op gets an ``error`` reply.
 import base64
 import json
 import sys
+import traceback
 
 
 class Refusal(Exception):
@@ -80,7 +84,7 @@ def _answer(request, wrap, read, raw_bytes=False, wrap_many=None):
         return {"id": rid, "error": f"invalid request: {field} must be a string"}
     try:
         if op == "read":
-            return {"id": rid, "body": read(argument)}
+            return {"id": rid, "body": _read(read, argument)}
         if raw_bytes and isinstance(request.get("content_b64"), str):
             argument = base64.b64decode(request["content_b64"], validate=True)
         framed = wrap(argument, kind=request.get("kind", ""),
@@ -89,6 +93,16 @@ def _answer(request, wrap, read, raw_bytes=False, wrap_many=None):
         return _framed(rid, framed)
     except Refusal as refusal:
         return {"id": rid, "error": str(refusal) or "refused"}
+
+
+def _read(read, text):
+    try:
+        return read(text)
+    except Refusal:
+        raise
+    except Exception:  # noqa: BLE001 - a raising reader rejects the text
+        traceback.print_exc(file=sys.stderr)
+        return None
 
 
 def serve(wrap, read=None, stdin=None, stdout=None, raw_bytes=False, wrap_many=None):

@@ -1,5 +1,6 @@
 // A target using the Node helper: refuses long content, crashes on "bug";
-// frames a list of items one after the other (wrap-many).
+// frames a list of items one after the other (wrap-many); its reader throws on
+// text that starts with "{", as readers in the field do on a malformed frame.
 import { Refusal, serve } from '../../adapters/node/framecheck-adapter.mjs'
 
 function wrap(content, { kind, attributes, provenance }) {
@@ -12,5 +13,8 @@ function wrap(content, { kind, attributes, provenance }) {
 serve({
 	wrap,
 	wrapMany: (items) => items.map(({ content, ...fields }) => wrap(content, fields)).join(''),
-	read: (text) => (text.startsWith('[') && text.endsWith(']') ? text.slice(1, -1) : null),
+	read: (text) => {
+		if (text.startsWith('{')) throw new SyntaxError('malformed frame')
+		return text.startsWith('[') && text.endsWith(']') ? text.slice(1, -1) : null
+	},
 })

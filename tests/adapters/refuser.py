@@ -1,5 +1,6 @@
 """A target using the Python helper: refuses long content, crashes on "bug";
-frames a list of items one after the other (wrap-many)."""
+frames a list of items one after the other (wrap-many); its reader raises on
+text that starts with "{", as readers in the field do on a malformed frame."""
 
 import os
 import sys
@@ -18,6 +19,8 @@ def wrap(content, kind, attributes, provenance):
 
 
 def read(text):
+    if text.startswith("{"):
+        raise ValueError("malformed frame")
     if text.startswith("[") and text.endswith("]"):
         return text[1:-1]
     return None
