@@ -375,3 +375,54 @@ fn a_preamble_naming_the_nonce_is_no_replay() {
     let mut reused = Wrap(|r: &WrapRequest| frame(r, "0f0f0f0f-1111-4222-8333-444455556666"));
     assert!(probes(&mut reused).contains(&"nonce.replay".to_string()));
 }
+
+const NUMBERED: &str = "delimiters: { grammar: xml-tag, token: document }
+header: none
+body: { encoding: html-entities }
+attributes: { on: outer, kind: null }
+capabilities: [wrap, attributes]
+";
+
+/// A document element with an attribute of the framing's own beside the
+/// caller's: `<document index="1" title="…">`. `quote` says whether a `"`
+/// in a caller's value is escaped.
+fn numbered(request: &WrapRequest, quote: bool) -> String {
+    let mut tag = String::from("<document index=\"1\"");
+    for (key, value) in &request.attributes {
+        let value = escape(value);
+        let value = if quote {
+            value.replace('"', "&quot;")
+        } else {
+            value
+        };
+        tag.push_str(&format!(" {key}=\"{value}\""));
+    }
+    format!("{tag}>\n{}\n</document>", escape(&request.content))
+}
+
+/// An attribute the framing writes on every frame (`index="1"`), seen in
+/// calibration, is the framing's own, not an injected one, though the
+/// profile does not list it; an attribute a caller's value injects is
+/// still caught.
+#[test]
+fn the_framings_own_attributes_are_not_injected_ones() {
+    let p = profile(NUMBERED);
+    let mut correct = Wrap(|r: &WrapRequest| numbered(r, true));
+    let benign = run(&mut correct, &p, &["benign-*"]);
+    assert_eq!(any_failed(&benign), vec![]);
+    // Its values keep line breaks and fullwidth brackets (other checks
+    // fail for those); no case may call `index` injected.
+    let got = run(&mut correct, &p, &["attr-value-*"]);
+    let tag: Vec<_> = any_failed(&got)
+        .into_iter()
+        .filter(|(_, checks)| checks.contains(&"tag.integrity".into()))
+        .collect();
+    assert_eq!(tag, vec![]);
+    let mut unquoted = Wrap(|r: &WrapRequest| numbered(r, false));
+    let got = run(&mut unquoted, &p, &["attr-value-quote-new-attribute"]);
+    assert!(
+        failed(&got, "attr-value-quote-new-attribute").contains(&"tag.integrity".into()),
+        "{:?}",
+        any_failed(&got)
+    );
+}

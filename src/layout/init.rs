@@ -13,6 +13,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
+use super::learn::FIELD_MARKS;
 use super::{learn, probes, FieldContext, FieldName, Layout, PartKind, Region};
 use crate::adapter::subprocess::SubprocessFraming;
 use crate::adapter::{Framing, TargetError};
@@ -109,7 +110,13 @@ pub fn guess_delimiters(framed: &str) -> Option<Delimiters> {
 }
 
 /// `<name …>` before and `</name>` after (or the bracket-marker twin): the
-/// last opener before the content whose closer follows it.
+/// last opener before the content whose closer follows it. When a field
+/// the framing writes (provenance, an attribute) sits outside that element
+/// but inside an enclosing one (`<document><source>…</source>
+/// <document_content>…</document_content></document>`), the frame is the
+/// innermost element holding the fields too, and the element around the
+/// content is its `inner` one: the fields are then judged as the frame's
+/// header, not as text outside the frame.
 fn guess_tag(
     head: &str,
     tail: &str,
@@ -118,6 +125,9 @@ fn guess_tag(
     grammar: GrammarKind,
 ) -> Option<Delimiters> {
     let name_char = |c: char| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | ':');
+    // Elements around the content, innermost first: (name, opener offset,
+    // end of the closer in the tail).
+    let mut around: Vec<(String, usize, usize)> = Vec::new();
     for (at, _) in head
         .match_indices(open)
         .collect::<Vec<_>>()
@@ -128,14 +138,26 @@ fn guess_tag(
             .chars()
             .take_while(|&c| name_char(c))
             .collect();
-        if name.is_empty() {
+        let closer = format!("{open}/{name}{close}");
+        if name.is_empty() || around.iter().any(|(n, _, _)| *n == name) {
             continue;
         }
-        if tail.contains(&format!("{open}/{name}{close}")) {
-            return Some(Delimiters::simple(grammar, &name));
+        if let Some(end) = tail.find(&closer).map(|i| i + closer.len()) {
+            around.push((name, at, end));
         }
     }
-    None
+    let (innermost, _, _) = around.first()?;
+    let first_field = FIELD_MARKS.iter().filter_map(|m| head.find(m)).min();
+    let last_field = FIELD_MARKS.iter().filter_map(|m| tail.rfind(m)).max();
+    let holds_fields = |&&(_, at, end): &&(String, usize, usize)| {
+        first_field.is_none_or(|f| at < f) && last_field.is_none_or(|f| f < end)
+    };
+    let frame = around.iter().find(holds_fields).unwrap_or(&around[0]);
+    let mut delimiters = Delimiters::simple(grammar, &frame.0);
+    if frame.0 != *innermost {
+        delimiters.inner = Some(innermost.clone());
+    }
+    Some(delimiters)
 }
 
 /// A fence line (3+ backticks or tildes, then an info string) right before
@@ -256,7 +278,7 @@ fn write_delimiters(out: &mut String, d: &Delimiters, guessed: bool) {
         let _ = writeln!(out, "  close: {}{mark}", yaml_str(close));
     }
     if let Some(inner) = &d.inner {
-        let _ = writeln!(out, "  inner: {}", yaml_str(inner));
+        let _ = writeln!(out, "  inner: {}{mark}", yaml_str(inner));
     }
 }
 
@@ -372,5 +394,32 @@ mod tests {
         assert_eq!(be.open.as_deref(), Some("<<<{token}>>>"));
         assert_eq!(be.close.as_deref(), Some("<<<END_{token}>>>"));
         assert!(guess_delimiters("fcbodya1 x fcbodyz1").is_none());
+    }
+
+    #[test]
+    fn the_frame_is_the_innermost_element_that_holds_the_fields_too() {
+        // The provenance sits beside the content element: the frame is the
+        // element around both, the content's element its inner one.
+        let docs = "<documents>\n<document index=\"1\">\n<source>fcprovq7</source>\n\
+                    <document_content>\nfcbodya1 x fcbodyz1\n</document_content>\n\
+                    </document>\n</documents>";
+        let d = guess_delimiters(docs).unwrap();
+        assert_eq!(d.token, "document");
+        assert_eq!(d.inner.as_deref(), Some("document_content"));
+        // Fields inside the content's own element, or none at all: the
+        // innermost element is the frame, as before.
+        let own = "<outer>\n<doc source=\"fcprovq7\">\nfcbodya1 x fcbodyz1\n</doc>\n</outer>";
+        let d = guess_delimiters(own).unwrap();
+        assert_eq!((d.token.as_str(), d.inner), ("doc", None));
+        let plain = "<outer><doc>fcbodya1 x fcbodyz1</doc></outer>";
+        assert_eq!(guess_delimiters(plain).unwrap().token, "doc");
+        // A field after the content, outside its element but inside the
+        // enclosing one.
+        let after = "<item><body>fcbodya1 x fcbodyz1</body><from>fcprovq7</from></item>";
+        let d = guess_delimiters(after).unwrap();
+        assert_eq!(
+            (d.token.as_str(), d.inner.as_deref()),
+            ("item", Some("body"))
+        );
     }
 }

@@ -27,6 +27,9 @@ const KIND_MARK: &str = "fckindq7";
 const ATTR_MARK: &str = "fcattrq7";
 const PROV_MARK: &str = "fcprovq7";
 
+/// The marker words calibration puts in the kind, attribute and provenance.
+pub(super) const FIELD_MARKS: [&str; 3] = [KIND_MARK, ATTR_MARK, PROV_MARK];
+
 /// Two contents of different lengths, each starting and ending with a marker
 /// word, with the characters the encodings rewrite (quotes, `&`, angle
 /// brackets, an apostrophe, a line break) and single spaces between words.

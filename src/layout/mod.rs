@@ -49,6 +49,13 @@ mod tokens;
 pub use learn::{learn, probes, probes_with, LayoutError, Probes};
 pub use matching::{Match, Mismatch};
 
+/// Whether `value` carries one of calibration's field markers: it came from
+/// a calibration request's kind, attribute or provenance, not from the
+/// framing itself.
+pub fn is_calibration_value(value: &str) -> bool {
+    learn::FIELD_MARKS.iter().any(|m| value.contains(m))
+}
+
 /// Where a part sits in the frame.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]

@@ -8,6 +8,7 @@ use super::findings::{framed_excerpt, Findings};
 use crate::adapter::WrapRequest;
 use crate::catalogue::{ConcreteCase, Expectation};
 use crate::grammar::{DelimiterKind, ParsedOpener};
+use crate::layout::Layout;
 use crate::level::ReaderLevel;
 use crate::oracle::regions::{Regions, INNER, OUTER};
 use crate::oracle::view::Views;
@@ -80,6 +81,7 @@ pub(super) fn check_tag_integrity(
     findings: &mut Findings,
     case: &ConcreteCase,
     profile: &TargetProfile,
+    layout: Option<&Layout>,
     request: &WrapRequest,
     views: &Views<'_>,
 ) -> Option<ParsedOpener> {
@@ -124,10 +126,12 @@ pub(super) fn check_tag_integrity(
         .kind
         .as_ref()
         .filter(|_| profile.can(Capability::Kind));
+    let own = layout.map_or_else(Vec::new, |l| own_attribute_names(l, views, index));
     let expected = |name: &str| {
         supplied.iter().any(|k| k.as_str() == name)
             || kind_name.is_some_and(|k| k == name)
             || profile.attributes.extra.iter().any(|e| e == name)
+            || own.iter().any(|o| o == name)
     };
     check_duplicate_names(findings, framed, &parsed);
     let mut seen: Vec<&str> = Vec::new();
@@ -154,6 +158,34 @@ pub(super) fn check_tag_integrity(
         }
     }
     Some(parsed)
+}
+
+/// The attribute names of the framing's own opener (token `index`) in the
+/// calibration sample: a framing may write attributes of its own
+/// (`<document index="1">`, `version="2"`) that no request supplied, and
+/// calibration shows them as the framing's. Not an attribute the calibration
+/// request supplied: its value carried a marker, so it is the caller's, and
+/// a name of the caller's is judged as one.
+fn own_attribute_names(layout: &Layout, views: &Views<'_>, index: usize) -> Vec<String> {
+    let sample = &layout.sample.framed;
+    let folded = Reader::new(ReaderLevel::Exact).fold(sample);
+    let grammar = &*views.grammar;
+    let Some(open) = grammar
+        .live(&folded)
+        .into_iter()
+        .find(|d| d.token == index && d.kind == DelimiterKind::Open)
+    else {
+        return Vec::new();
+    };
+    let Ok(parsed) = grammar.parse_opener(sample, &open) else {
+        return Vec::new();
+    };
+    parsed
+        .attributes
+        .into_iter()
+        .filter(|a| !crate::layout::is_calibration_value(&a.value))
+        .map(|a| a.name)
+        .collect()
 }
 
 /// Two attributes with the same name, as each level's reader compares

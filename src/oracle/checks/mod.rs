@@ -100,7 +100,7 @@ fn wrap_checks<'a>(
     if layout.is_none() {
         shape::check_frame_shape(findings, &views, framed);
     }
-    let parsed_tag = header::check_tag_integrity(findings, case, profile, request, &views);
+    let parsed_tag = header::check_tag_integrity(findings, case, profile, layout, request, &views);
     let judged = levels(profile);
     nonce::check_matched(findings, profile, &views);
     nonce::check_confusables(findings, profile, &views, &judged);
