@@ -193,19 +193,34 @@ fn control_findings(
     findings
 }
 
-#[cfg(all(test, feature = "tokenizers"))]
+#[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tokview::ViewName;
 
-    fn frame(body: &str) -> String {
-        format!(
-            "<framecheck-untrusted kind=\"k\">\nProvenance: p\n\n{body}\n</framecheck-untrusted>"
-        )
+    fn tokens(spans: &[(usize, usize)]) -> Tokens {
+        Tokens {
+            ids: (0..spans.len() as u32).collect(),
+            spans: spans.iter().map(|&(a, b)| a..b).collect(),
+        }
     }
 
-    fn findings(view: ViewName, body: &str) -> Vec<ViewFinding> {
-        let view = TokenizerView::load(view, None).unwrap();
-        judge_tokenizer_view(&view, &TargetProfile::reference(), None, &frame(body))
+    #[test]
+    fn covering_tokens_say_whether_they_match_the_bytes() {
+        // "\n</" as one token, then "tag", ">": the closer `</tag` starts
+        // inside the first token.
+        let t = tokens(&[(0, 3), (3, 6), (6, 7)]);
+        assert_eq!(covering(&t, &(1..6)), Some((0..2, Boundaries::Wider)));
+        assert_eq!(covering(&t, &(0..6)), Some((0..2, Boundaries::Aligned)));
+        assert_eq!(covering(&t, &(3..7)), Some((1..3, Boundaries::Aligned)));
+    }
+
+    #[test]
+    fn occurrences_are_every_window_and_names_continue() {
+        let found: Vec<usize> = occurrences(&[1, 2, 1, 2, 1], &[1, 2]).collect();
+        assert_eq!(found, [0, 2]);
+        assert_eq!(occurrences(&[1], &[]).count(), 0);
+        assert!(continues_a_name("</tag-x>", 5));
+        assert!(!continues_a_name("</tag>", 5));
+        assert!(!continues_a_name("</tag", 5));
     }
 }
