@@ -199,7 +199,9 @@ impl TokenizerView {
         }
     }
 
-    /// Loads every view named in `names` (`tok:…`), in order, once each.
+    /// Loads every view named in `names` (`tok:…`) once each, in
+    /// [`ViewName::ALL`] order whatever the command line's order, so a
+    /// report does not depend on how the command was spelt.
     pub fn load_all(
         names: &[String],
         data_dir: Option<&Path>,
@@ -211,6 +213,7 @@ impl TokenizerView {
                 seen.push(view);
             }
         }
+        seen.sort_unstable();
         seen.into_iter()
             .map(|view| TokenizerView::load(view, data_dir))
             .collect()

@@ -175,7 +175,7 @@ fn control_findings(
             .iter()
             .find(|c| c.text == text)
             .map_or(String::new(), |c| {
-                format!(" (a {} control string)", c.family.name())
+                format!(" (a control string of the {} family)", c.family.name())
             });
         findings.push(ViewFinding {
             case: String::new(),
