@@ -14,6 +14,9 @@
 //! [`TEKKEN_V3_SPECIALS`], padded with `<SPECIAL_n>` fillers the way
 //! mistral-common pads them.
 
+// Without the `tokenizers` feature nothing loads Tekken; `locate` stays.
+#![cfg_attr(not(feature = "tokenizers"), allow(dead_code))]
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
