@@ -218,3 +218,54 @@ fn every_format_shows_the_views_and_json_reads_them_back() {
     let markdown = report::render(&run, Format::Markdown, None);
     assert!(!markdown.contains("Tokenizer views"));
 }
+
+/// The reference's frame after a preamble that quotes the closer on a line
+/// of its own: the framing's constant text, never a forged delimiter.
+struct QuotingPreamble;
+
+impl framecheck::adapter::Framing for QuotingPreamble {
+    fn wrap(&mut self, r: &WrapRequest) -> Result<String, framecheck::adapter::TargetError> {
+        let framed = framecheck::adapter::reference::Reference.wrap(r)?;
+        Ok(format!(
+            "Untrusted data follows, up to the line\n</framecheck-untrusted>\n\n{framed}"
+        ))
+    }
+
+    fn read(&mut self, _: &str) -> Result<Option<String>, framecheck::adapter::TargetError> {
+        Err(framecheck::adapter::TargetError::failed("no reader"))
+    }
+}
+
+#[test]
+fn a_preamble_that_quotes_the_closer_is_the_framings_own_text() {
+    use framecheck::runner::{self, RunOptions};
+    let mut profile = TargetProfile::reference();
+    profile
+        .capabilities
+        .retain(|&c| c != framecheck::profile::Capability::Read);
+    let cases = catalogue::select(
+        catalogue::instantiate(&catalogue::builtin(), &profile),
+        &["benign-*".to_string()],
+    )
+    .unwrap();
+    let run = runner::run(
+        &cases,
+        &profile,
+        &mut QuotingPreamble,
+        &RunOptions::default(),
+        &std::sync::atomic::AtomicBool::new(false),
+        &mut |_| {},
+    );
+    assert!(
+        matches!(
+            run.meta.layout,
+            Some(framecheck::runner::LayoutReport::Learned { .. })
+        ),
+        "{:?}",
+        run.meta.layout
+    );
+    let cl100k = TokenizerView::load(ViewName::Cl100k, None).unwrap();
+    let report = &framecheck::tokview::judge_run(&run, &[cl100k])[0];
+    assert!(report.judged > 0);
+    assert!(report.findings.is_empty(), "{:?}", report.findings);
+}

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use super::{DataSource, TokenizerView, ViewName};
 use crate::catalogue::Input;
 use crate::oracle::{self, Check, CheckClass, Excerpt};
+use crate::runner::several::SEVERAL_FRAMES_FLAG;
 use crate::runner::{LayoutReport, Outcome, RunResult};
 
 /// How a frame's own delimiter lies on token boundaries in a view.
@@ -50,7 +51,8 @@ pub struct ViewReport {
     pub view: ViewName,
     /// Its tokenizer data: package, version, file.
     pub data: DataSource,
-    /// How many framed outputs it judged (wrap cases the target answered).
+    /// How many framed outputs it judged (one-frame wrap cases the target
+    /// answered).
     pub judged: usize,
     /// Its findings, in case order.
     pub findings: Vec<ViewFinding>,
@@ -81,6 +83,9 @@ pub fn judge_run(run: &RunResult, views: &[TokenizerView]) -> Vec<ViewReport> {
         .iter()
         .filter(|r| matches!(r.outcome, Outcome::Judged { .. }))
         .filter(|r| matches!(r.case.input, Input::Wrap(_)))
+        // A wrap-many output holds the siblings' frames too, whose own
+        // delimiters the one-frame rule would take for forged ones.
+        .filter(|r| !r.case.flags.iter().any(|f| f == SEVERAL_FRAMES_FLAG))
         .filter_map(|r| Some((r.case.id.as_str(), r.evidence.framed.as_deref()?)))
         .collect();
     views

@@ -108,6 +108,12 @@ fn delimiter_findings(
             .map(|at| tokens.spans[at].start + lead)
             .map(|start| start..start + len)
             .filter(|span| !continues_a_name(framed, span.end))
+            // A preamble naming the delimiter is the framing's own text.
+            .filter(|span| {
+                !own_text
+                    .iter()
+                    .any(|o| o.start <= span.start && span.end <= o.end)
+            })
             .collect();
         let Some(first) = hits.first() else { continue };
         findings.push(ViewFinding {
