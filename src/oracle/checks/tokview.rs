@@ -121,12 +121,13 @@ fn delimiter_findings(
             check: Check::DelimiterCensus,
             class: CheckClass::Security,
             message: format!(
-                "the input reproduces the token ids of the frame's own {} `{}` delimiter {} time{} ({} ids{})",
+                "the input reproduces the token ids of the frame's own {} `{}` delimiter {} time{} ({} id{}{})",
                 delimiter.kind.adjective(),
                 token_name(profile, delimiter.token),
                 hits.len(),
                 if hits.len() == 1 { "" } else { "s" },
                 ids.len(),
+                if ids.len() == 1 { "" } else { "s" },
                 match boundaries {
                     Boundaries::Aligned => "",
                     Boundaries::Wider => ", the first or last also covering bytes beside the delimiter",
