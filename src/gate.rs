@@ -15,6 +15,10 @@
 //! every report ([`crate::runner::RunMeta::gate`]), so a strict verdict is
 //! never read as a default one.
 //!
+//! Tokenizer views ([`crate::tokview`]) never reach the gate: their
+//! findings are not [`Finding`]s of a case, and a view is not a level, so
+//! what a view finds is reported beside the verdict, never in it.
+//!
 //! ```
 //! use framecheck::gate::Gate;
 //! use framecheck::oracle::{Check, CheckClass, Finding};

@@ -50,6 +50,7 @@ pub mod reader;
 pub mod report;
 pub mod runner;
 pub mod search;
+pub mod tokview;
 pub mod yaml;
 
 /// The README's Rust examples, compiled and run as doc tests so they cannot

@@ -27,6 +27,7 @@ use framecheck::profile::{AdapterSpec, LoadedProfile, TargetProfile};
 use framecheck::report::{self, baseline, summary, Format};
 use framecheck::runner::{self, RunOptions};
 use framecheck::search::{self as blackbox, Budget, SearchOptions};
+use framecheck::tokview::{self, TokenizerView};
 
 /// Writes a line to stdout. A closed pipe (`framecheck list | head`) is not
 /// an error worth a panic: the rest of the output is simply dropped.
@@ -165,6 +166,15 @@ struct RunArgs {
     /// chat-template control strings); recorded in every report.
     #[arg(long)]
     strict: bool,
+    /// A tokenizer view to judge framed outputs in, besides the reader
+    /// levels (`tok:cl100k`, `tok:o200k`, `tok:mistral-tekken`); repeatable.
+    /// Reported apart: a view never changes a verdict.
+    #[arg(long = "view", value_parser = parse_view)]
+    views: Vec<String>,
+    /// Directory holding non-embedded tokenizer data (mistral-common's
+    /// `data/`); default: $FRAMECHECK_TOKENIZER_DATA, else the installed package.
+    #[arg(long)]
+    tokenizer_data: Option<PathBuf>,
     /// Report formats to write (default: all of them).
     #[arg(long = "format", value_enum)]
     formats: Vec<Format>,
@@ -218,6 +228,14 @@ fn parse_level(name: &str) -> Result<ReaderLevel, String> {
     ReaderLevel::from_name(name).ok_or_else(|| {
         format!("unknown level {name:?}; expected exact, ascii-case-insensitive or unicode")
     })
+}
+
+fn parse_view(name: &str) -> Result<String, String> {
+    framecheck::tokview::ViewName::from_name(name)
+        .map(|v| v.name().to_string())
+        .ok_or_else(|| {
+            format!("unknown view {name:?}; expected tok:cl100k, tok:o200k or tok:mistral-tekken")
+        })
 }
 
 fn main() -> ExitCode {
@@ -366,6 +384,9 @@ fn run(args: RunArgs) -> Result<u8> {
     }
     let baseline = load_run_baseline(&args, &loaded.profile.name, gate)?;
     check_out_dir(&args.out)?;
+    // Loaded before the run, so a missing package fails in a second, not
+    // after the whole catalogue.
+    let views = TokenizerView::load_all(&args.views, args.tokenizer_data.as_deref())?;
     let serving = args.serve_stdio || is_caller(&loaded.profile.adapter);
     let mut framing: Box<dyn Framing> = if serving {
         Box::new(Caller::new(std::io::stdin().lock(), std::io::stdout()))
@@ -393,6 +414,7 @@ fn run(args: RunArgs) -> Result<u8> {
         },
     );
     progress.finish_and_clear();
+    result.views = tokview::judge_run(&result, &views);
     result.meta.manifest = Some(Manifest::collect(
         &loaded,
         target_path(&args.select.target).as_deref(),

@@ -10,8 +10,11 @@
 //!
 //! Levels are not assumed to form a chain here: code that needs "the levels
 //! that see this" asks each reader in [`Reader::all`] and collects the ones
-//! that do, so a future reader that folds NFKC but not case (a tokenizer
-//! view) fits without changing the callers.
+//! that do, so a future reader that folds NFKC but not case fits without
+//! changing the callers. A tokenizer view ([`crate::tokview`]) is not a
+//! reader: a tokenizer yields token ids, not folded characters, so it
+//! cannot say what a line, a blank line or a name is; it is asked beside
+//! the readers, and its findings are kept apart from theirs.
 //!
 //! Folding is done once per text and level ([`Reader::fold`]); the resulting
 //! [`Folded`] keeps, for every folded character, the byte range of the

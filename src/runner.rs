@@ -232,6 +232,10 @@ pub struct RunResult {
     pub meta: RunMeta,
     /// One result per concrete case, in catalogue order.
     pub results: Vec<CaseResult>,
+    /// What each tokenizer view selected for the run found
+    /// ([`crate::tokview::judge_run`]); empty when none was selected.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub views: Vec<crate::tokview::ViewReport>,
 }
 
 /// What a run needs besides the cases and the target.
@@ -337,6 +341,7 @@ pub fn run(
             layout: layout.as_ref().map(LayoutReport::of),
         },
         results,
+        views: Vec::new(),
     }
 }
 

@@ -808,8 +808,26 @@ fn reproducible_reports_are_byte_for_byte_the_committed_ones() {
     // The README's main job, and the same run with its options reordered:
     // a committed report does not depend on how the command was spelt.
     let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let first = framecheck(&["run", "--reproducible", "--out", a.path().to_str().unwrap()]);
-    let second = framecheck(&["run", "--out", b.path().to_str().unwrap(), "--reproducible"]);
+    let first = framecheck(&[
+        "run",
+        "--reproducible",
+        "--view",
+        "tok:cl100k",
+        "--view",
+        "tok:o200k",
+        "--out",
+        a.path().to_str().unwrap(),
+    ]);
+    let second = framecheck(&[
+        "run",
+        "--view",
+        "tok:o200k",
+        "--out",
+        b.path().to_str().unwrap(),
+        "--reproducible",
+        "--view",
+        "tok:cl100k",
+    ]);
     assert_eq!(first.status.code(), Some(0));
     assert_eq!(second.status.code(), Some(0));
     let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports");
@@ -828,6 +846,7 @@ fn reproducible_reports_are_byte_for_byte_the_committed_ones() {
     assert!(md.contains("timings not recorded"), "{md}");
     let json = std::fs::read_to_string(a.path().join("reference.json")).unwrap();
     assert!(json.contains("\"timings_omitted\": true"));
+    assert!(json.contains("\"view\": \"tok:o200k\""));
 }
 
 #[test]
@@ -865,4 +884,33 @@ fn a_reproducible_search_writes_the_same_bytes_twice() {
         "/tmp",
     ]);
     assert_eq!(timed.status.code(), Some(2));
+}
+
+/// A view that cannot be loaded stops the run before any case, with exit 2
+/// and a message that says what to install; an unknown name is a usage
+/// error.
+#[cfg(feature = "tokenizers")]
+#[test]
+fn views_that_cannot_load_fail_before_the_run() {
+    let empty = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let missing = framecheck(&[
+        "run",
+        "--only",
+        "benign-*",
+        "--view",
+        "tok:mistral-tekken",
+        "--tokenizer-data",
+        empty.path().to_str().unwrap(),
+        "--out",
+        out.path().to_str().unwrap(),
+    ]);
+    assert_eq!(missing.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&missing.stderr);
+    assert!(stderr.contains("pip install mistral-common"), "{stderr}");
+    assert!(stderr.contains("tekken_240911.json"), "{stderr}");
+    assert!(std::fs::read_dir(out.path()).unwrap().next().is_none());
+    let unknown = framecheck(&["run", "--view", "tok:nope"]);
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&unknown.stderr).contains("unknown view"));
 }

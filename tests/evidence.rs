@@ -50,6 +50,7 @@ fn run_of(results: Vec<CaseResult>) -> RunResult {
             layout: None,
         },
         results,
+        views: Vec::new(),
     }
 }
 

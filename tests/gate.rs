@@ -68,6 +68,7 @@ fn run(gate: Gate) -> RunResult {
             judged(cases.next().unwrap(), vec![outer_layer(false)]),
             judged(cases.next().unwrap(), vec![confusable()]),
         ],
+        views: Vec::new(),
     }
 }
 

@@ -154,6 +154,7 @@ fn hostile_run(name: &str) -> RunResult {
                 },
             ),
         ],
+        views: Vec::new(),
     }
 }
 

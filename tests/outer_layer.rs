@@ -216,3 +216,64 @@ fn a_context_that_parses_special_tokens_fails_by_default() {
         Verdict::Pass
     );
 }
+
+/// Tokenizer views over the same two runs: the framing that neutralises
+/// control strings leaves none that a tokenizer parses as a control token;
+/// the one that does not leaves `<|endoftext|>` a control token in both
+/// OpenAI encodings. The views change no verdict: `--strict` still fails
+/// the second for `template.control` alone, the first not at all.
+#[cfg(feature = "tokenizers")]
+#[test]
+fn tokenizer_views_find_control_tokens_only_where_they_were_not_neutralised() {
+    use framecheck::tokview::{self, TokenizerView};
+    let views = TokenizerView::load_all(&["tok:cl100k".into(), "tok:o200k".into()], None).unwrap();
+    let profile = profile(TemplateContext::default());
+    let good = run_chat_template(&mut Reference, &profile, Gate::Strict);
+    for report in tokview::judge_run(&good, &views) {
+        assert!(report.judged > 0);
+        assert!(
+            report.findings.is_empty(),
+            "{}: {:?}",
+            report.view,
+            report.findings
+        );
+    }
+    let bad = run_chat_template(&mut PassesControlStrings, &profile, Gate::Strict);
+    let verdicts_before: Vec<Verdict> = bad
+        .results
+        .iter()
+        .map(|r| r.verdict(Unicode, Gate::Strict))
+        .collect();
+    let reports = tokview::judge_run(&bad, &views);
+    for (report, id) in reports.iter().zip([100257u32, 199999]) {
+        let endoftext = report
+            .findings
+            .iter()
+            .find(|f| f.case == "tpl-endoftext-in-content")
+            .unwrap_or_else(|| panic!("{}: {:?}", report.view, report.findings));
+        assert_eq!(endoftext.ids, [id]);
+        assert_eq!(endoftext.class, CheckClass::OuterLayer);
+        // ChatML's strings are not control tokens in the public encodings.
+        assert!(!report
+            .findings
+            .iter()
+            .any(|f| f.case == "tpl-chatml-in-content"));
+    }
+    let failing: Vec<&CaseResult> = bad
+        .results
+        .iter()
+        .filter(|r| r.verdict(Unicode, Gate::Strict) == Verdict::Fail)
+        .collect();
+    assert!(!failing.is_empty());
+    for result in failing {
+        for finding in result.findings_at(Unicode) {
+            assert_eq!(finding.check, Check::TemplateControl, "{}", result.case.id);
+        }
+    }
+    let verdicts_after: Vec<Verdict> = bad
+        .results
+        .iter()
+        .map(|r| r.verdict(Unicode, Gate::Strict))
+        .collect();
+    assert_eq!(verdicts_before, verdicts_after);
+}

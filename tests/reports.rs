@@ -105,6 +105,7 @@ fn run(level: ReaderLevel, results: Vec<CaseResult>) -> RunResult {
             layout: None,
         },
         results,
+        views: Vec::new(),
     }
 }
 

@@ -156,6 +156,16 @@ fn a_correct_list_framing_passes_every_case_at_every_position() {
         .map(|r| format!("{}: {:?}", r.case.id, r.outcome))
         .collect();
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    // Tokenizer views judge one-frame outputs only: the siblings' own
+    // delimiters in a wrap-many output are not forged ones.
+    #[cfg(feature = "tokenizers")]
+    {
+        use framecheck::tokview::{self, TokenizerView, ViewName};
+        let views = [TokenizerView::load(ViewName::Cl100k, None).unwrap()];
+        let report = &tokview::judge_run(&run, &views)[0];
+        assert!(report.judged > 0);
+        assert!(report.findings.is_empty(), "{:?}", report.findings);
+    }
 }
 
 #[test]

@@ -49,7 +49,7 @@ mod view;
 pub use checks::nonce::{frame_closer, frame_nonce, judge_replay, judge_replay_in, without_nonce};
 pub use checks::{
     calibrate, calibration_request, judge_read, judge_roundtrip, judge_roundtrip_in, judge_several,
-    judge_wrap, judge_wrap_in, Calibration, Items,
+    judge_tokenizer_view, judge_wrap, judge_wrap_in, Calibration, Items,
 };
 
 /// A structural check, by its stable report name.

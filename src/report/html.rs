@@ -121,6 +121,7 @@ pub fn render_with(
         write_baseline(&mut body, diff);
     }
     write_heatmap(&mut body, run);
+    super::views::write_html(&mut body, run);
     write_filters(&mut body, run);
     write_cases(&mut body, run);
     let title = format!("framecheck report: {}", run.meta.target.name);

@@ -32,14 +32,15 @@ use crate::level::ReaderLevel;
 use crate::manifest::Manifest;
 use crate::profile::TargetProfile;
 use crate::runner::{CaseResult, Evidence, LayoutReport, Outcome, RunMeta, RunResult, Verdict};
+use crate::tokview::ViewReport;
 
 /// The schema name and version written into every report.
-pub const SCHEMA: &str = "framecheck-report/1.2";
+pub const SCHEMA: &str = "framecheck-report/1.3";
 
 /// The schema name and major version a reader accepts: any report whose
 /// schema has this name and major version. Minor additions (new optional
 /// fields: `weaknesses` and `manifest` in 1.1, `gate` and the outer-layer
-/// class in 1.2) do not change it.
+/// class in 1.2, the tokenizer `views` in 1.3) do not change it.
 pub const SCHEMA_MAJOR: &str = "framecheck-report/1";
 
 /// Why a JSON report could not be read back.
@@ -188,6 +189,9 @@ struct ReportOut<'a> {
     weaknesses: Vec<Weakness>,
     #[serde(skip_serializing_if = "Option::is_none")]
     baseline: Option<&'a BaselineDiff>,
+    /// Written only when tokenizer views were selected (1.3).
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    views: &'a [ViewReport],
     results: Vec<CaseOut<'a>>,
 }
 
@@ -211,6 +215,9 @@ struct ReportIn {
     /// A bounded layout (see [`layout_out`]) does not read back; the run
     /// then has none, as a report written before v2.
     layout: Option<serde_json::Value>,
+    /// Absent before 1.3 and when no view was selected.
+    #[serde(default)]
+    views: Vec<ViewReport>,
     results: Vec<CaseIn>,
 }
 
@@ -276,6 +283,7 @@ pub fn render_with_baseline(run: &RunResult, baseline: Option<&BaselineDiff>) ->
         summary,
         weaknesses: super::weakness::weaknesses(run),
         baseline,
+        views: &run.views,
         results: run.results.iter().map(|r| case_out(r, meta.gate)).collect(),
     };
     // Every type here serializes infallibly: string keys, no floats, no
@@ -330,6 +338,7 @@ pub fn parse(text: &str) -> Result<RunResult, ParseError> {
                 .and_then(|value| serde_json::from_value::<LayoutReport>(value).ok()),
         },
         results,
+        views: report.views,
     };
     run.meta.harness_error = own_harness_error(report.harness_error, &run);
     Ok(run)

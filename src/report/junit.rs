@@ -60,6 +60,9 @@ pub fn render(run: &RunResult) -> String {
             report.add_test_suite(suite);
         }
     }
+    for suite in super::views::junit_suites(run) {
+        report.add_test_suite(suite);
+    }
     // quick-junit's writer fails only on an I/O error of its sink, and the
     // sink here is memory.
     report

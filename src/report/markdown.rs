@@ -86,6 +86,7 @@ pub fn render_with_baseline(run: &RunResult, baseline: Option<&BaselineDiff>) ->
     write_failures(&mut out, run, Verdict::FidelityFail, "Fidelity failures");
     write_confusables(&mut out, run);
     write_outer_layer(&mut out, run);
+    super::views::write_markdown(&mut out, run);
     write_errors(&mut out, run);
     out
 }
@@ -683,6 +684,7 @@ pub fn terminal_summary_with_baseline(run: &RunResult, baseline: Option<&Baselin
     if let Some(diff) = baseline {
         write_terminal_baseline(&mut out, &summary, diff);
     }
+    super::views::write_terminal(&mut out, run);
     out.push_str(
         "\nnote: structural checks only. Framing marks provenance and raises cost; \
          it is not a boundary against an adaptive attacker.\n",

@@ -53,6 +53,7 @@ pub mod page;
 pub mod sarif;
 pub mod summary;
 pub mod verify;
+pub mod views;
 pub mod weakness;
 pub mod write;
 

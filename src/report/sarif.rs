@@ -206,6 +206,7 @@ pub fn log(run: &RunResult) -> Value {
                 "manifest": meta.manifest,
                 "startedUnix": meta.started_unix,
                 "durationMs": meta.duration_ms,
+                "tokenizerViews": super::views::sarif_property(run),
             },
         }],
     })

@@ -21,6 +21,9 @@ use crate::layout::{self, Layout};
 use crate::oracle::{self, Items};
 use crate::profile::{Capability, TargetProfile};
 
+/// The flag every case run among siblings carries.
+pub const SEVERAL_FRAMES_FLAG: &str = "several-frames";
+
 /// How many items each `wrap-many` call sends: the case's and two siblings.
 pub const ITEMS: usize = 3;
 
@@ -196,7 +199,7 @@ fn at_position(case: &ConcreteCase, position: usize, name: &str) -> ConcreteCase
         position + 1
     );
     case.operation = Operation::Wrap;
-    case.flags.push("several-frames".into());
+    case.flags.push(SEVERAL_FRAMES_FLAG.into());
     case
 }
 

@@ -15,17 +15,17 @@ use crate::profile::TargetProfile;
 use crate::reader::Folded;
 
 /// The delimiters the framing itself must have written, at one level.
-struct Expected {
-    outer_open: Option<LiveDelimiter>,
-    outer_close: Option<LiveDelimiter>,
-    inner_open: Option<LiveDelimiter>,
-    inner_close: Option<LiveDelimiter>,
+pub(super) struct Expected {
+    pub outer_open: Option<LiveDelimiter>,
+    pub outer_close: Option<LiveDelimiter>,
+    pub inner_open: Option<LiveDelimiter>,
+    pub inner_close: Option<LiveDelimiter>,
 }
 
 /// The frame's own delimiters: the first opener, and the last closer after
 /// it that carries the same nonce (a closer with another value cannot
 /// close the frame for a reader that checks it).
-fn expected_delimiters(
+pub(super) fn expected_delimiters(
     profile: &TargetProfile,
     delimiters: &[LiveDelimiter],
     folded: &Folded<'_>,

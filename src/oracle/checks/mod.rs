@@ -17,10 +17,12 @@ mod read;
 mod separation;
 mod shape;
 mod template;
+mod tokview;
 
 pub use calibration::{calibrate, calibration_request, Calibration};
 pub use read::judge_read;
 pub use separation::{judge_several, Items};
+pub use tokview::judge_tokenizer_view;
 
 use std::ops::Range;
 
