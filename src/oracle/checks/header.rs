@@ -121,18 +121,8 @@ pub(super) fn check_tag_integrity(
     } else {
         Vec::new()
     };
-    let kind_name = profile
-        .attributes
-        .kind
-        .as_ref()
-        .filter(|_| profile.can(Capability::Kind));
-    let own = layout.map_or_else(Vec::new, |l| own_attribute_names(l, views, index));
-    let expected = |name: &str| {
-        supplied.iter().any(|k| k.as_str() == name)
-            || kind_name.is_some_and(|k| k == name)
-            || profile.attributes.extra.iter().any(|e| e == name)
-            || own.iter().any(|o| o == name)
-    };
+    let expected = expected_names(profile, layout, views, index, &supplied);
+    let expected = |name: &str| expected.iter().any(|e| e == name);
     check_duplicate_names(findings, framed, &parsed);
     let mut seen: Vec<&str> = Vec::new();
     for attribute in &parsed.attributes {
@@ -158,6 +148,26 @@ pub(super) fn check_tag_integrity(
         }
     }
     Some(parsed)
+}
+
+/// Every attribute name the opener may carry: the supplied keys, the
+/// profile's kind attribute and `extra` names, and the framing's own.
+fn expected_names(
+    profile: &TargetProfile,
+    layout: Option<&Layout>,
+    views: &Views<'_>,
+    index: usize,
+    supplied: &[&String],
+) -> Vec<String> {
+    let mut names: Vec<String> = supplied.iter().map(|k| k.to_string()).collect();
+    if profile.can(Capability::Kind) {
+        names.extend(profile.attributes.kind.clone());
+    }
+    names.extend(profile.attributes.extra.iter().cloned());
+    if let Some(layout) = layout {
+        names.extend(own_attribute_names(layout, views, index));
+    }
+    names
 }
 
 /// The attribute names of the framing's own opener (token `index`) in the
