@@ -64,6 +64,7 @@ mod error;
 pub mod instantiate;
 pub mod load;
 pub mod model;
+pub mod nonce;
 pub mod site;
 pub mod template;
 pub mod variant;
@@ -75,6 +76,7 @@ pub use error::{CatalogueError, ErrorKind, SelectError};
 pub use instantiate::{canary_for, instantiate, select};
 pub use load::{load_dir, load_str, CatalogueFile, LoadOutcome};
 pub use model::*;
+pub use nonce::{Harvest, NonceMode};
 pub use site::{AttackSite, DelimiterRole};
 pub use variant::VariantFamily;
 

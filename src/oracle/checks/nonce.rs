@@ -30,11 +30,7 @@ fn confusable_grammars(d: &Delimiters) -> Option<Vec<Box<dyn Grammar>>> {
         min_length: Some(1),
         ..spec
     });
-    let mut bare = d.clone();
-    bare.nonce = None;
-    bare.token = without_nonce(&d.token);
-    bare.open = d.open.as_deref().map(without_nonce);
-    bare.close = d.close.as_deref().map(without_nonce);
+    let bare = bare_delimiters(d);
     // A template that means nothing without its nonce finds no bare marker.
     Some(
         [any_length, bare]
@@ -42,6 +38,18 @@ fn confusable_grammars(d: &Delimiters) -> Option<Vec<Box<dyn Grammar>>> {
             .filter_map(|d| d.try_grammar().ok())
             .collect(),
     )
+}
+
+/// `d` with the nonce removed from its token and templates as a forger
+/// would drop it ([`without_nonce`]), and no nonce declared: the
+/// delimiters of the marker an attacker writes without the value.
+pub fn bare_delimiters(d: &Delimiters) -> Delimiters {
+    let mut bare = d.clone();
+    bare.nonce = None;
+    bare.token = without_nonce(&d.token);
+    bare.open = d.open.as_deref().map(without_nonce);
+    bare.close = d.close.as_deref().map(without_nonce);
+    bare
 }
 
 /// `text` with its `{nonce}` removed the way a forger would drop it: a
@@ -125,12 +133,7 @@ pub(super) fn check_matched(findings: &mut Findings, profile: &TargetProfile, vi
 /// The frame has no closer with a nonce: fails `nonce.matched` when the
 /// output ends with the closer spelled without one.
 fn check_bare_closer(findings: &mut Findings, profile: &TargetProfile, exact: &Folded<'_>) {
-    let mut bare = profile.delimiters.clone();
-    bare.nonce = None;
-    bare.token = without_nonce(&bare.token);
-    bare.close = bare.close.as_deref().map(without_nonce);
-    bare.open = bare.open.as_deref().map(without_nonce);
-    let Ok(grammar) = bare.try_grammar() else {
+    let Ok(grammar) = bare_delimiters(&profile.delimiters).try_grammar() else {
         return;
     };
     let end = exact.text.trim_end().len();
