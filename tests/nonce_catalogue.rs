@@ -52,6 +52,8 @@ enum Neutralise {
 struct TestFraming {
     reused: Option<String>,
     neutralise: Neutralise,
+    /// Whether the closer is written without the nonce (`</untrusted>`).
+    bare_closer: bool,
 }
 
 impl TestFraming {
@@ -73,7 +75,11 @@ impl TestFraming {
 impl Framing for TestFraming {
     fn wrap(&mut self, r: &WrapRequest) -> Result<String, TargetError> {
         let n = self.reused.clone().unwrap_or_else(random_hex);
-        let closer = format!("</untrusted-{n}>");
+        let closer = if self.bare_closer {
+            "</untrusted>".to_string()
+        } else {
+            format!("</untrusted-{n}>")
+        };
         Ok(format!(
             "<untrusted-{n} kind=\"{}\">\n{}\n\n{}\n{closer}",
             self.clean(&r.kind, &closer),
@@ -120,8 +126,10 @@ fn run(framing: TestFraming) -> Vec<CaseResult> {
 fn findings(results: &[CaseResult]) -> Vec<(String, Check, CheckClass)> {
     let mut out = Vec::new();
     for r in results {
-        let Outcome::Judged { findings } = &r.outcome else {
-            panic!("{} was not judged: {:?}", r.case.id, r.outcome);
+        let findings = match &r.outcome {
+            Outcome::Judged { findings } => findings,
+            Outcome::Skipped { .. } => continue,
+            other => panic!("{} was not judged: {other:?}", r.case.id),
         };
         for f in findings {
             out.push((r.case.id.clone(), f.check, f.class));
@@ -153,6 +161,7 @@ fn a_framing_that_neutralises_every_marker_passes_every_nonce_case() {
     let results = run(TestFraming {
         reused: None,
         neutralise: Neutralise::Everything,
+        bare_closer: false,
     });
     let found: Vec<_> = findings(&results)
         .into_iter()
@@ -166,6 +175,7 @@ fn live_markers_with_a_fresh_nonce_are_confusables_only() {
     let results = run(TestFraming {
         reused: None,
         neutralise: Neutralise::Nothing,
+        bare_closer: false,
     });
     assert_eq!(security(&results), BTreeSet::new());
     let confusable: BTreeSet<String> = findings(&results)
@@ -197,6 +207,7 @@ fn a_reused_nonce_makes_the_replayed_markers_live() {
     let results = run(TestFraming {
         reused: Some(random_hex()),
         neutralise: Neutralise::Nothing,
+        bare_closer: false,
     });
     let replayed: BTreeSet<String> = findings(&results)
         .into_iter()
@@ -221,6 +232,7 @@ fn an_extra_attribute_slips_past_a_neutraliser_of_the_exact_closer() {
     let results = run(TestFraming {
         reused: Some(random_hex()),
         neutralise: Neutralise::ExactCloser,
+        bare_closer: false,
     });
     let security: BTreeSet<(String, Check)> = findings(&results)
         .into_iter()
@@ -242,6 +254,7 @@ fn harvested_values_replace_the_stand_in_in_the_reported_input() {
     let results = run(TestFraming {
         reused: Some("00112233445566778899aabbccddeeff".into()),
         neutralise: Neutralise::Nothing,
+        bare_closer: false,
     });
     let case = |id: &str| {
         let r = results.iter().find(|r| r.case.id == id).unwrap();
@@ -258,4 +271,43 @@ fn harvested_values_replace_the_stand_in_in_the_reported_input() {
         .filter_map(|r| r.case.harvest.as_ref().map(|h| h.mode))
         .collect();
     assert!(modes.contains(&NonceMode::Replayed) && modes.contains(&NonceMode::NearMiss));
+}
+
+/// Issue 8's last fixture, in process: calibration learns a closer without
+/// the nonce, and only `nonce.matched` fails (no missing-closer census, no
+/// confusable for the frame's own closer, no shape finding).
+#[test]
+fn a_closer_without_the_nonce_is_learned_and_fails_nonce_matched_alone() {
+    let p = profile();
+    let mut framing = TestFraming {
+        reused: None,
+        neutralise: Neutralise::ExactCloser,
+        bare_closer: true,
+    };
+    let layout = runner::learn_layout(&p, &mut framing);
+    assert!(layout.is_ok(), "{layout:?}");
+    let all = instantiate(&builtin(), &p);
+    let cases = select(all, &["benign-*".to_string()]).unwrap();
+    assert!(cases.len() > 5);
+    let options = RunOptions {
+        filters: vec!["catalogue only".into()],
+        ..RunOptions::default()
+    };
+    let run = runner::run(
+        &cases,
+        &p,
+        &mut framing,
+        &options,
+        &AtomicBool::new(false),
+        &mut |_| {},
+    );
+    let checks: BTreeSet<(Check, CheckClass)> = findings(&run.results)
+        .into_iter()
+        .filter(|(_, _, class)| *class != CheckClass::Fidelity)
+        .map(|(_, check, class)| (check, class))
+        .collect();
+    assert_eq!(
+        checks,
+        BTreeSet::from([(Check::NonceMatched, CheckClass::Security)])
+    );
 }
