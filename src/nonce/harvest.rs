@@ -31,13 +31,26 @@ pub fn resolve(
 ) -> Result<ConcreteCase, String> {
     // A case the target cannot run is skipped by the runner: nothing to harvest.
     let runnable = case.requires.iter().all(|c| profile.can(*c));
-    let Some(harvest) = case.harvest.as_ref().filter(|_| runnable) else {
+    if case.harvest.is_none() || !runnable {
         return Ok(case.clone());
-    };
+    }
     let framed = match earlier {
         Some(Ok(calibration)) => &calibration.framed,
         Some(Err(reason)) => return Err(reason.clone()),
         None => return Err("the case needs an earlier frame, but the target cannot wrap".into()),
+    };
+    resolve_from(case, profile, framed)
+}
+
+/// [`resolve`] with `framed` as the earlier frame (search harvests its
+/// own, from a benign wrap at its start).
+pub fn resolve_from(
+    case: &ConcreteCase,
+    profile: &TargetProfile,
+    framed: &str,
+) -> Result<ConcreteCase, String> {
+    let Some(harvest) = &case.harvest else {
+        return Ok(case.clone());
     };
     let value = harvested_value(profile, harvest, framed)?;
     let mut resolved = case.clone();
