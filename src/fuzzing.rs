@@ -1206,6 +1206,7 @@ fn fuzz_case(
             line: 1,
         },
         site: Default::default(),
+        harvest: None,
     }
 }
 

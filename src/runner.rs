@@ -362,7 +362,7 @@ fn calibration_for(
     profile: &TargetProfile,
     framing: &mut dyn Framing,
 ) -> Option<Result<Calibration, String>> {
-    let needs_frame = cases.iter().any(|c| matches!(&c.input, Input::Read(pieces) if pieces.iter().any(|p| !matches!(p, Piece::Literal(_)))));
+    let needs_frame = cases.iter().any(|c| c.harvest.is_some() || matches!(&c.input, Input::Read(pieces) if pieces.iter().any(|p| !matches!(p, Piece::Literal(_)))));
     match layout {
         _ if !needs_frame => None,
         Some(Ok(l)) => Some(Ok(Calibration {
@@ -383,9 +383,28 @@ fn timed_case(
     calibration: Option<&Result<Calibration, String>>,
 ) -> CaseResult {
     let case_started = Instant::now();
-    let (outcome, evidence) = run_case(case, profile, framing, layout, calibration);
+    // A case that writes an earlier frame's nonce is run, and reported, with
+    // the value harvested in place of its stand-in.
+    let case = match crate::nonce::harvest::resolve(case, profile, calibration) {
+        Ok(resolved) => resolved,
+        Err(reason) => {
+            let outcome = Outcome::Error {
+                reason,
+                stderr_tail: String::new(),
+            };
+            return CaseResult {
+                case: case.clone(),
+                outcome,
+                evidence: Evidence::default(),
+                elapsed_us: 0,
+            };
+        }
+    };
+    let (mut outcome, evidence) = run_case(&case, profile, framing, layout, calibration);
+    let framed = evidence.framed.as_deref();
+    crate::nonce::harvest::judge(&case, profile, layout, framed, &mut outcome);
     CaseResult {
-        case: case.clone(),
+        case,
         outcome,
         evidence,
         elapsed_us: case_started.elapsed().as_micros().min(u64::MAX as u128) as u64,

@@ -343,6 +343,23 @@ fn each_unknown_name_or_bad_value_is_reported_where_it_is_wrong() {
         ErrorKind::Template,
         "attribute key",
     );
+    let unknown_nonce_mode = case(
+        "    op: wrap\n    input: {content: \"{close}\"}\n    nonce: psychic\n    expect: hold\n",
+    );
+    assert_error_at(
+        &unknown_nonce_mode,
+        "psychic",
+        ErrorKind::Value,
+        "nonce mode",
+    );
+    let nonce_without_delimiter =
+        case("    op: wrap\n    input: {content: x}\n    nonce: bare\n    expect: hold\n");
+    assert_error_at(
+        &nonce_without_delimiter,
+        "bare",
+        ErrorKind::Value,
+        "no delimiter",
+    );
 }
 
 #[test]

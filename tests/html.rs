@@ -55,6 +55,7 @@ fn case(id: &str, category: Category) -> ConcreteCase {
         canary_fields: vec![Field::Content],
         requires: vec![],
         site: Default::default(),
+        harvest: None,
         source: SourceLocation {
             file: PathBuf::from(format!("attacks/{HOSTILE}.yaml")),
             line: 3,

@@ -57,6 +57,7 @@ fn case(expect: Expectation, fields: &[Field], min_level: ReaderLevel) -> Concre
             line: 1,
         },
         site: Default::default(),
+        harvest: None,
     }
 }
 

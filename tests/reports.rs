@@ -51,6 +51,7 @@ fn case(id: &str, category: Category) -> ConcreteCase {
             line: 7,
         },
         site: Default::default(),
+        harvest: None,
     }
 }
 

@@ -9,6 +9,7 @@
 //! `measure_search_power` (see BENCHMARKS.md), never asserted.
 
 mod blind;
+mod common;
 
 use std::sync::atomic::AtomicBool;
 
@@ -252,4 +253,120 @@ fn measure_search_power() {
             );
         }
     }
+}
+
+/// The nonce fixtures of tests/shapes (a uuid in the tag name; a hex `id`
+/// on begin/end markers), both correct.
+const CORRECT_NONCE_FIXTURES: [&str; 2] = [
+    "tests/shapes/nonce/correct.yaml",
+    "tests/shapes/nonce/correct_id_attribute.yaml",
+];
+
+/// Search over the correct nonce framings finds nothing at the same seeds:
+/// the nonce operators (markers without the nonce, replayed from an earlier
+/// frame, near misses, extra attributes) write confusables at most there.
+#[test]
+fn search_finds_nothing_over_correct_nonce_framings() {
+    use framecheck::adapter::subprocess::SubprocessFraming;
+    use framecheck::profile::AdapterSpec;
+    if !common::have(
+        "python3",
+        "search_finds_nothing_over_correct_nonce_framings",
+    ) {
+        return;
+    }
+    for fixture in CORRECT_NONCE_FIXTURES {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(fixture);
+        let loaded = TargetProfile::load(&path).unwrap();
+        let AdapterSpec::Subprocess(spec) = &loaded.profile.adapter else {
+            panic!("{fixture} is a subprocess target");
+        };
+        let all = cases(&loaded.profile);
+        let mut framing = SubprocessFraming::new(spec, &loaded.dir);
+        for seed in SEEDS {
+            let report = search::search(
+                &all,
+                &loaded.profile,
+                &mut framing,
+                &search_options(seed, 200, 5),
+                &AtomicBool::new(false),
+            );
+            assert_eq!(report.harness_error, None, "{fixture} seed {seed}");
+            assert!(
+                report.findings.is_empty() && report.mutants_failing == 0,
+                "{fixture} seed {seed}: {:#?}",
+                report.findings
+            );
+        }
+    }
+}
+
+/// A nonce framing that draws its value once per process and neutralises
+/// nothing (it relies on the nonce alone).
+struct ReusedNonce(String);
+
+impl Framing for ReusedNonce {
+    fn wrap(
+        &mut self,
+        r: &framecheck::adapter::WrapRequest,
+    ) -> Result<String, framecheck::adapter::TargetError> {
+        let n = &self.0;
+        Ok(format!(
+            "<framecheck-untrusted-{n} kind=\"{}\">\n{}\n\n{}\n</framecheck-untrusted-{n}>",
+            r.kind.replace(['"', '<', '>', '\n'], "_"),
+            r.provenance.replace(['<', '>', '\n'], "_"),
+            r.content
+        ))
+    }
+
+    fn read(&mut self, _: &str) -> Result<Option<String>, framecheck::adapter::TargetError> {
+        Err(framecheck::adapter::TargetError::failed("no reader"))
+    }
+}
+
+/// The replaying nonce operator finds the reused value: a seed case whose
+/// closer carries a guessed value passes unmutated (a confusable at most),
+/// and its mutant with the value harvested from an earlier frame breaks
+/// out; the written case replays with the same literal value.
+#[test]
+fn the_nonce_replay_operator_finds_a_reused_nonce() {
+    use framecheck::grammar::{NonceAlphabet, NonceSpec};
+    use framecheck::profile::Capability;
+    let mut profile = TargetProfile::reference();
+    profile.delimiters.token = "framecheck-untrusted-{nonce}".into();
+    profile.delimiters.nonce = Some(NonceSpec {
+        alphabet: NonceAlphabet::Hex,
+        min_length: Some(32),
+    });
+    profile.capabilities.retain(|c| *c != Capability::Read);
+    profile.validate().unwrap();
+    let all = cases(&profile);
+    let mut framing = ReusedNonce("5f0c3a9e1b7d4c2a8e6f0b1d3c5a7e9f".into());
+    let report = search::search(
+        &all,
+        &profile,
+        &mut framing,
+        &search_options(1, 3000, 10),
+        &AtomicBool::new(false),
+    );
+    assert_eq!(report.harness_error, None);
+    let replayed: Vec<&SearchFinding> = report
+        .findings
+        .iter()
+        .filter(|f| f.operators.iter().any(|o| o == "nonce-replay"))
+        .collect();
+    assert!(
+        !replayed.is_empty(),
+        "{} mutants, {} failing, {} unconfirmed: {:#?}",
+        report.mutants_tried,
+        report.mutants_failing,
+        report.unconfirmed,
+        report.findings
+    );
+    // Tricks may respell the value's letters; a reader folds them back.
+    assert!(replayed.iter().all(|f| f
+        .request
+        .content
+        .to_ascii_lowercase()
+        .contains("5f0c3a9e1b7d4c2a8e6f0b1d3c5a7e9f")));
 }

@@ -19,6 +19,7 @@ use super::error::SelectError;
 use super::model::{
     CaseSpec, Catalogue, ConcreteCase, Field, Input, Operation, Piece, Structure, Variant,
 };
+use super::nonce::{self, Harvest, NonceMode};
 use super::template::{self, Placeholder, Segment, TokenRole};
 use super::variant::{self, spell};
 use crate::adapter::WrapRequest;
@@ -50,6 +51,7 @@ fn has_structure(profile: &TargetProfile, structure: Structure) -> bool {
         Structure::Reserved => !profile.delimiters.reserved.is_empty(),
         Structure::FenceGrammar => profile.delimiters.grammar == GrammarKind::Fence,
         Structure::BeginEndGrammar => profile.delimiters.grammar == GrammarKind::BeginEnd,
+        Structure::Nonce => profile.delimiters.nonce.is_some(),
     }
 }
 
@@ -100,9 +102,17 @@ fn instantiate_case(spec: &CaseSpec, profile: &TargetProfile) -> Vec<ConcreteCas
     let tokens = profile.delimiters.all_tokens();
     let mut out = Vec::new();
     for &variant in &spec.variants {
-        let Some(spellings) = spellings(variant, profile, &used) else {
+        let Some((spellings, stand_in)) = spellings(variant, profile, &used, spec.nonce) else {
             continue;
         };
+        let harvest = spec
+            .nonce
+            .filter(|mode| mode.harvests())
+            .zip(stand_in)
+            .map(|(mode, stand_in)| Harvest { mode, stand_in });
+        if spec.nonce.is_some_and(|m| m.harvests()) && harvest.is_none() {
+            continue;
+        }
         let id = if variant == Variant::Exact {
             spec.id.clone()
         } else {
@@ -133,6 +143,7 @@ fn instantiate_case(spec: &CaseSpec, profile: &TargetProfile) -> Vec<ConcreteCas
             requires: requires.iter().copied().collect(),
             source: spec.source.clone(),
             site,
+            harvest,
         });
     }
     out
@@ -301,22 +312,30 @@ fn concrete_input(
 }
 
 /// The expansion of every delimiter placeholder in `used` under `variant`,
-/// or `None` when the variant changes none of them or spells one so that
-/// it would not read as the delimiter at the variant's level.
+/// with the nonce spelled in `mode` (and the stand-in value rendered for a
+/// harvesting mode), or `None` when the variant changes none of them,
+/// spells one so that it would not read as the delimiter at the variant's
+/// level, or the mode means nothing for the target's delimiters.
 fn spellings(
     variant: Variant,
     profile: &TargetProfile,
     used: &BTreeSet<Placeholder>,
-) -> Option<BTreeMap<Placeholder, String>> {
+    mode: Option<NonceMode>,
+) -> Option<(BTreeMap<Placeholder, String>, Option<String>)> {
     let grammar = profile.delimiters.grammar();
     let mut map = BTreeMap::new();
     let mut changed = false;
+    let mut stand_in = None;
     for &placeholder in used {
         let Some((role, form)) = placeholder.delimiter() else {
             continue;
         };
         let token = token_index(profile, role)?;
-        let rendered = grammar.render(form, token);
+        let rendered = match mode {
+            Some(mode) => nonce::render(mode, &profile.delimiters, grammar.as_ref(), form, token)?,
+            None => grammar.render(form, token),
+        };
+        stand_in = stand_in.or_else(|| nonce::stand_in(&rendered).map(str::to_string));
         let original = spell(Variant::Exact, &rendered);
         let spelled = spell(variant, &rendered);
         if !variant::reads_as_original(variant, &original, &spelled) {
@@ -325,7 +344,7 @@ fn spellings(
         changed |= spelled != original;
         map.insert(placeholder, spelled);
     }
-    (variant == Variant::Exact || changed).then_some(map)
+    (variant == Variant::Exact || changed).then_some((map, stand_in))
 }
 
 fn pieces(segments: &[Segment], fill: &dyn Fn(&[Segment]) -> String) -> Vec<Piece> {

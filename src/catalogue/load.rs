@@ -20,6 +20,7 @@ use super::model::{
     CaseSpec, Catalogue, Category, Expectation, FlagNote, Operation, RefusalPolicy, Severity,
     SourceLocation, Structure, Variant, WrapTemplate,
 };
+use super::nonce::NonceMode;
 use super::template;
 use super::variant;
 use crate::profile::Capability;
@@ -97,6 +98,8 @@ struct RawCase {
     refusal: Option<RefusalPolicy>,
     #[serde(default)]
     requires: Vec<Spanned<String>>,
+    #[serde(default)]
+    nonce: Option<Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -302,6 +305,10 @@ fn validate_case(
     let (uses_delimiter, mut structure) = check_templates(&fields, errors);
     let variants = parse_variants(raw, uses_delimiter, errors);
     let requires = parse_requirements(raw, &mut structure, errors);
+    let nonce = parse_nonce_mode(raw, uses_delimiter, errors);
+    if nonce.is_some() {
+        structure.insert(Structure::Nonce);
+    }
     if errors.list.len() > before {
         return None;
     }
@@ -326,6 +333,7 @@ fn validate_case(
         refusal,
         requires: requires.into_iter().collect(),
         structure: structure.into_iter().collect(),
+        nonce,
         source: SourceLocation {
             file: errors.path.to_path_buf(),
             line: here.line(),
@@ -564,6 +572,34 @@ fn parse_variants(raw: &RawCase, uses_delimiter: bool, errors: &mut Errors<'_>) 
     variants
 }
 
+/// The case's nonce mode: a known name, on a case with a delimiter
+/// placeholder to spell it in.
+fn parse_nonce_mode(
+    raw: &RawCase,
+    uses_delimiter: bool,
+    errors: &mut Errors<'_>,
+) -> Option<NonceMode> {
+    let name = raw.nonce.as_ref()?;
+    let Some(mode) = NonceMode::from_name(&name.value) else {
+        let known = NonceMode::ALL.map(NonceMode::name).join(", ");
+        errors.at(
+            &name.referenced,
+            ErrorKind::Value,
+            format!("unknown nonce mode {:?}; known: {known}", name.value),
+        );
+        return None;
+    };
+    if !uses_delimiter {
+        errors.at(
+            &name.referenced,
+            ErrorKind::Value,
+            format!("nonce mode {mode} on a case with no delimiter placeholder to spell it in"),
+        );
+        return None;
+    }
+    Some(mode)
+}
+
 /// Sorts `requires` into capabilities (returned) and structure (added to
 /// what the templates already require).
 fn parse_requirements(
@@ -584,7 +620,7 @@ fn parse_requirements(
                 &name.referenced,
                 ErrorKind::Requirement,
                 format!(
-                    "unknown requirement {:?}; known: wrap, read, attributes, provenance, kind, header, inner, reserved",
+                    "unknown requirement {:?}; known: wrap, read, attributes, provenance, kind, bytes, header, inner, reserved, fence-grammar, begin-end-grammar, nonce",
                     name.value
                 ),
             ),
@@ -631,6 +667,7 @@ fn parse_requirement(name: &str) -> Option<Requirement> {
         "reserved" => Requirement::Structure(Structure::Reserved),
         "fence-grammar" => Requirement::Structure(Structure::FenceGrammar),
         "begin-end-grammar" => Requirement::Structure(Structure::BeginEndGrammar),
+        "nonce" => Requirement::Structure(Structure::Nonce),
         _ => return None,
     })
 }

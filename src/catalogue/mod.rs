@@ -51,19 +51,22 @@
 //!     variants: [exact, case, unicode]  # default [exact]
 //!     expect: hold                      # hold | faithful | reject | accept | acceptable
 //!     refusal: allowed                  # default: forbidden for faithful/accept
-//!     requires: [attributes]            # capabilities and structure (header, inner, reserved)
+//!     requires: [attributes]            # capabilities and structure (header, inner, reserved, nonce)
+//!     nonce: bare                       # nonce targets only: how the nonce is spelled
 //! ```
 //!
 //! Placeholders: `{token}`, `{open}`, `{open_start}`, `{close}`, the same
 //! with `inner_` and `reserved_` prefixes (`{reserved_open_start}`
 //! included), `{canary}`, and in read texts only `{frame}`,
 //! `{frame_head}`, `{frame_body}`, `{frame_tail}`. `{{` and `}}` are
-//! literal braces. See [`template`], [`variant`] and [`instantiate()`].
+//! literal braces. See [`template`], [`variant`], [`nonce`] and
+//! [`instantiate()`].
 
 mod error;
 pub mod instantiate;
 pub mod load;
 pub mod model;
+pub mod nonce;
 pub mod site;
 pub mod template;
 pub mod variant;
@@ -75,6 +78,7 @@ pub use error::{CatalogueError, ErrorKind, SelectError};
 pub use instantiate::{canary_for, instantiate, select};
 pub use load::{load_dir, load_str, CatalogueFile, LoadOutcome};
 pub use model::*;
+pub use nonce::{Harvest, NonceMode};
 pub use site::{AttackSite, DelimiterRole};
 pub use variant::VariantFamily;
 

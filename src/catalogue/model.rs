@@ -279,6 +279,11 @@ pub struct ConcreteCase {
     /// The field and delimiter role the case attacks, from its templates.
     #[serde(default)]
     pub site: super::site::AttackSite,
+    /// A nonce value the runner harvests from an earlier frame before
+    /// sending the input; `None` for every case without a harvesting
+    /// nonce mode.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub harvest: Option<super::nonce::Harvest>,
 }
 
 /// A flag's explanation, from a catalogue file's `notes`.
@@ -357,6 +362,8 @@ pub enum Structure {
     FenceGrammar,
     /// The `begin-end` grammar: attacks on asymmetric markers.
     BeginEndGrammar,
+    /// A declared nonce (`delimiters.nonce`): cases with a nonce mode.
+    Nonce,
 }
 
 impl Structure {
@@ -368,6 +375,7 @@ impl Structure {
             Structure::Reserved => "reserved",
             Structure::FenceGrammar => "fence-grammar",
             Structure::BeginEndGrammar => "begin-end-grammar",
+            Structure::Nonce => "nonce",
         }
     }
 }
@@ -406,6 +414,9 @@ pub struct CaseSpec {
     /// Target structure needed; cases are not instantiated without it.
     #[serde(default)]
     pub structure: Vec<Structure>,
+    /// How the delimiters spell the nonce (implies [`Structure::Nonce`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nonce: Option<super::nonce::NonceMode>,
     /// Where it was written.
     pub source: SourceLocation,
 }

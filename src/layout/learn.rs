@@ -480,10 +480,32 @@ fn frame_delimiters(
         .iter()
         .find(|d| d.kind == DelimiterKind::Close && d.start >= slot.end)
         .map(span)
+        .or_else(|| bare_closer(profile, &folded, slot))
         .ok_or_else(|| LayoutError::NoCloser {
             token: token.into(),
         })?;
     Ok((opener, token_end, closer))
+}
+
+/// The first closer after the slot spelled without the nonce, for a nonce
+/// framing whose closer carries none (`<t-{nonce}>…</t>`): the layout
+/// records what the framing writes, and `nonce.matched` judges it, rather
+/// than calibration failing and every case then failing the frame's shape.
+fn bare_closer(
+    profile: &TargetProfile,
+    folded: &crate::reader::Folded<'_>,
+    slot: &Range<usize>,
+) -> Option<Range<usize>> {
+    profile.delimiters.nonce?;
+    let grammar = crate::oracle::bare_delimiters(&profile.delimiters)
+        .try_grammar()
+        .ok()?;
+    let d = grammar
+        .live(folded)
+        .into_iter()
+        .find(|d| d.token == 0 && d.kind == DelimiterKind::Close && d.start >= slot.end)?;
+    let end = grammar.delimiter_end(folded, &d).unwrap_or(d.end);
+    Some(d.start..end.max(d.end))
 }
 
 fn region_of(piece: &Range<usize>, delimiter: &Range<usize>, regions: [Region; 3]) -> Region {

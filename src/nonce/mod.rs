@@ -29,6 +29,7 @@ use std::fmt;
 use crate::grammar::NonceSpec;
 
 pub mod entropy;
+pub mod harvest;
 pub mod pattern;
 pub mod probe;
 

@@ -255,7 +255,7 @@ fn reader_mismatch(
 /// shape, so a reader that checks the shape (a UUID's version nibble)
 /// still sees a well-formed value, and a near miss, so a reader that
 /// compares only a prefix is caught too.
-fn other_value(value: &str) -> String {
+pub(crate) fn other_value(value: &str) -> String {
     let mut chars: Vec<char> = value.chars().collect();
     if let Some(c) = chars.iter_mut().rev().find(|c| c.is_ascii_alphanumeric()) {
         let next = |c: char, first: char, count: u8| {
@@ -303,6 +303,7 @@ fn probe_case(id: &str, title: &str, category: Category, operation: Operation) -
         canary_fields: Vec::new(),
         requires: vec![Capability::Wrap],
         site: Default::default(),
+        harvest: None,
         source: SourceLocation { file: PathBuf::from("<framecheck nonce probe>"), line: 0 },
     }
 }

@@ -135,13 +135,36 @@ pub fn builtin_aliases() -> Vec<Alias> {
     parse(BUILTIN_LOCK).map(|l| l.aliases).unwrap_or_default()
 }
 
-/// Every concrete case id `catalogue` publishes, over `profiles`.
+/// Every concrete case id `catalogue` publishes, over `profiles` and the
+/// [`nonce_twins`] of the reference, so the cases only nonce framings get
+/// are locked whether or not a committed target declares a nonce.
 pub fn published_ids(catalogue: &Catalogue, profiles: &[TargetProfile]) -> BTreeSet<String> {
     profiles
         .iter()
-        .flat_map(|p| catalogue::instantiate(catalogue, p))
+        .cloned()
+        .chain(nonce_twins())
+        .flat_map(|p| catalogue::instantiate(catalogue, &p))
         .map(|c| c.id)
         .collect()
+}
+
+/// The reference profile with a nonce in its tag name, and as an `id`
+/// attribute of begin/end markers: the two places nonce framings put it.
+pub fn nonce_twins() -> Vec<TargetProfile> {
+    use crate::grammar::{GrammarKind, NonceAlphabet, NonceSpec};
+    let nonce = Some(NonceSpec {
+        alphabet: NonceAlphabet::Hex,
+        min_length: Some(32),
+    });
+    let mut in_name = TargetProfile::reference();
+    in_name.delimiters.token = format!("{}-{{nonce}}", in_name.delimiters.token);
+    in_name.delimiters.nonce = nonce;
+    let mut in_attribute = TargetProfile::reference();
+    in_attribute.delimiters.grammar = GrammarKind::BeginEnd;
+    in_attribute.delimiters.open = Some("<<<{token} id=\"{nonce}\">>>".into());
+    in_attribute.delimiters.close = Some("<<<END_{token} id=\"{nonce}\">>>".into());
+    in_attribute.delimiters.nonce = nonce;
+    vec![in_name, in_attribute]
 }
 
 /// What disappeared from `lock` without a `retired` entry or an alias.

@@ -48,6 +48,7 @@
 mod corpus;
 mod emit;
 mod mutate;
+mod nonce_ops;
 mod propose;
 mod replay;
 mod stack;
@@ -194,6 +195,9 @@ struct Probe<'a> {
     profile: &'a TargetProfile,
     framing: &'a mut dyn Framing,
     level: ReaderLevel,
+    /// The nonce of an earlier benign wrap, for the replaying nonce
+    /// operators (`nonce_ops`).
+    harvested: Option<String>,
     answered: u64,
     errors: u64,
     first_error: Option<String>,
@@ -306,19 +310,14 @@ pub fn search(
         },
         cancel,
     };
-    let seeds: Vec<&ConcreteCase> = cases
-        .iter()
-        .filter(|c| {
-            c.expect == Expectation::Hold
-                && matches!(c.operation, Operation::Wrap | Operation::Roundtrip)
-                && matches!(c.input, Input::Wrap(_))
-                && c.requires.iter().all(|cap| profile.can(*cap))
-        })
-        .collect();
+    let earlier = nonce_ops::earlier_frame(profile, framing);
+    let seeds = seed_cases(cases, profile, earlier.as_deref());
+    let seeds: Vec<&ConcreteCase> = seeds.iter().collect();
     let mut probe = Probe {
         profile,
         framing,
         level: options.level,
+        harvested: earlier.and_then(|f| oracle::frame_nonce(profile, &f)),
         answered: 0,
         errors: 0,
         first_error: None,
@@ -350,6 +349,30 @@ pub fn search(
     report.harness_error = harness_error(&report, &probe, seeds.len(), known_complete);
     report.duration_ms = started.elapsed().as_millis() as u64;
     report
+}
+
+/// The security cases that wrap content and that the target supports, with
+/// the value of `earlier` written in for the cases that replay an earlier
+/// frame's nonce (left out when there is no such frame).
+fn seed_cases(
+    cases: &[ConcreteCase],
+    profile: &TargetProfile,
+    earlier: Option<&str>,
+) -> Vec<ConcreteCase> {
+    cases
+        .iter()
+        .filter(|c| {
+            c.expect == Expectation::Hold
+                && matches!(c.operation, Operation::Wrap | Operation::Roundtrip)
+                && matches!(c.input, Input::Wrap(_))
+                && c.requires.iter().all(|cap| profile.can(*cap))
+        })
+        .filter_map(|c| match (&c.harvest, earlier) {
+            (None, _) => Some(c.clone()),
+            (Some(_), Some(framed)) => crate::nonce::harvest::resolve_from(c, profile, framed).ok(),
+            (Some(_), None) => None,
+        })
+        .collect()
 }
 
 /// Runs every seed unmutated and records the security checks it already
@@ -440,7 +463,8 @@ fn explore(
         && report.findings.len() < options.max_findings
         && !cases_spent(options, report)
     {
-        let Some((mutant, stacked)) = grow(seeds, &mut corpus, probe.profile, &mut rng) else {
+        let grown = grow(seeds, &mut corpus, probe, &mut rng);
+        let Some((mutant, stacked)) = grown else {
             continue;
         };
         let case = seeds[mutant.seed];
@@ -545,9 +569,10 @@ fn shrink_and_confirm(
 fn grow(
     seeds: &[&ConcreteCase],
     corpus: &mut Corpus,
-    profile: &TargetProfile,
+    probe: &Probe,
     rng: &mut SplitMix64,
 ) -> Option<(Entry, Vec<stack::Stacked>)> {
+    let profile = probe.profile;
     let mut mutant = match corpus.pick(rng) {
         Some(entry) => entry,
         None => {
@@ -565,8 +590,18 @@ fn grow(
         .collect();
     let mut stacked = Vec::new();
     let mut applied = false;
+    // Only a nonce profile draws for the nonce operators, so the stream of
+    // every other search is unchanged by them.
+    let nonce = profile.delimiters.nonce.is_some();
     for _ in 0..1 + rng.below(3) {
-        if rng.below(3) == 0 {
+        if nonce && rng.below(4) == 0 {
+            let harvested = probe.harvested.as_deref();
+            if let Some(operator) = nonce_ops::mutate(&mut mutant.request, profile, harvested, rng)
+            {
+                mutant.operators.push(operator);
+                applied = true;
+            }
+        } else if rng.below(3) == 0 {
             if let Some(s) = stack::stack(&mut mutant.request, profile, rng) {
                 mutant.operators.push(Operator::StackedDelimiter);
                 mutant.tricks.extend(&s.tricks);

@@ -46,6 +46,15 @@ pub enum Operator {
     /// picked by the search loop, not by the single-edit mutator, so not in
     /// [`Operator::ALL`].
     StackedDelimiter,
+    /// A nonce framing's marker without its nonce (`super::nonce_ops`, as
+    /// are the three below; picked only for a profile with a nonce).
+    NonceBare,
+    /// A marker's nonce replaced by one harvested from an earlier frame.
+    NonceReplay,
+    /// A marker's nonce replaced by a near miss of a harvested one.
+    NonceNearMiss,
+    /// An attribute added to a marker after its nonce.
+    NonceExtraAttribute,
 }
 
 impl Operator {
@@ -79,6 +88,10 @@ impl Operator {
             Operator::ControlSplice => "control-splice",
             Operator::AnsiSequence => "ansi-sequence",
             Operator::StackedDelimiter => "stacked-delimiter",
+            Operator::NonceBare => "nonce-bare",
+            Operator::NonceReplay => "nonce-replay",
+            Operator::NonceNearMiss => "nonce-near-miss",
+            Operator::NonceExtraAttribute => "nonce-extra-attribute",
         }
     }
 
@@ -96,6 +109,10 @@ impl Operator {
             Operator::SplitAcrossAttribute => "split",
             Operator::ControlSplice | Operator::AnsiSequence => "control",
             Operator::StackedDelimiter => "stacked",
+            Operator::NonceBare
+            | Operator::NonceReplay
+            | Operator::NonceNearMiss
+            | Operator::NonceExtraAttribute => "nonce",
         }
     }
 }
@@ -251,7 +268,12 @@ pub(super) fn mutate(
         Operator::Duplicate => duplicate(text, &spans, brackets, rng),
         Operator::ControlSplice => control_splice(text, &spans, brackets, rng),
         Operator::AnsiSequence => ansi_sequence(text, &spans, brackets, rng),
-        Operator::SplitAcrossAttribute | Operator::StackedDelimiter => {
+        Operator::SplitAcrossAttribute
+        | Operator::StackedDelimiter
+        | Operator::NonceBare
+        | Operator::NonceReplay
+        | Operator::NonceNearMiss
+        | Operator::NonceExtraAttribute => {
             unreachable!("handled before picking a field, or not in Operator::ALL")
         }
     }

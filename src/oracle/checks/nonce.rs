@@ -11,6 +11,8 @@
 //! count: that is where attacker-controlled text lands, and the framing's
 //! own preamble before the opener is not an attack.
 
+use std::ops::Range;
+
 use super::findings::{framed_excerpt, Findings};
 use crate::grammar::{token::NONCE, DelimiterKind, Grammar, LiveDelimiter, NonceSpec};
 use crate::layout::Layout;
@@ -30,11 +32,7 @@ fn confusable_grammars(d: &Delimiters) -> Option<Vec<Box<dyn Grammar>>> {
         min_length: Some(1),
         ..spec
     });
-    let mut bare = d.clone();
-    bare.nonce = None;
-    bare.token = without_nonce(&d.token);
-    bare.open = d.open.as_deref().map(without_nonce);
-    bare.close = d.close.as_deref().map(without_nonce);
+    let bare = bare_delimiters(d);
     // A template that means nothing without its nonce finds no bare marker.
     Some(
         [any_length, bare]
@@ -42,6 +40,18 @@ fn confusable_grammars(d: &Delimiters) -> Option<Vec<Box<dyn Grammar>>> {
             .filter_map(|d| d.try_grammar().ok())
             .collect(),
     )
+}
+
+/// `d` with the nonce removed from its token and templates as a forger
+/// would drop it ([`without_nonce`]), and no nonce declared: the
+/// delimiters of the marker an attacker writes without the value.
+pub fn bare_delimiters(d: &Delimiters) -> Delimiters {
+    let mut bare = d.clone();
+    bare.nonce = None;
+    bare.token = without_nonce(&d.token);
+    bare.open = d.open.as_deref().map(without_nonce);
+    bare.close = d.close.as_deref().map(without_nonce);
+    bare
 }
 
 /// `text` with its `{nonce}` removed the way a forger would drop it: a
@@ -125,27 +135,33 @@ pub(super) fn check_matched(findings: &mut Findings, profile: &TargetProfile, vi
 /// The frame has no closer with a nonce: fails `nonce.matched` when the
 /// output ends with the closer spelled without one.
 fn check_bare_closer(findings: &mut Findings, profile: &TargetProfile, exact: &Folded<'_>) {
-    let mut bare = profile.delimiters.clone();
-    bare.nonce = None;
-    bare.token = without_nonce(&bare.token);
-    bare.close = bare.close.as_deref().map(without_nonce);
-    bare.open = bare.open.as_deref().map(without_nonce);
-    let Ok(grammar) = bare.try_grammar() else {
-        return;
-    };
-    let end = exact.text.trim_end().len();
-    let last = grammar
-        .live(exact)
-        .into_iter()
-        .rfind(|d| d.token == OUTER && d.kind == DelimiterKind::Close)
-        .filter(|d| grammar.delimiter_end(exact, d) == Some(end));
-    if let Some(d) = last {
+    if let Some(closer) = bare_frame_closer(profile, exact) {
         findings.security_everywhere(
             Check::NonceMatched,
             "the opener carries a nonce but the closer carries none".into(),
-            framed_excerpt(exact.text, d.start..end),
+            framed_excerpt(exact.text, closer),
         );
     }
+}
+
+/// For a nonce profile, the span of a closer spelled without the nonce
+/// that ends the output (trailing whitespace aside), as `folded`'s reader
+/// reads it: the frame's own closer of a framing that writes none. Only
+/// `nonce.matched` fails for it; the census does not count it missing, and
+/// the confusable check does not count it inside the frame.
+pub(super) fn bare_frame_closer(
+    profile: &TargetProfile,
+    folded: &Folded<'_>,
+) -> Option<Range<usize>> {
+    profile.delimiters.nonce?;
+    let grammar = bare_delimiters(&profile.delimiters).try_grammar().ok()?;
+    let end = folded.text.trim_end().len();
+    grammar
+        .live(folded)
+        .into_iter()
+        .rfind(|d| d.token == OUTER && d.kind == DelimiterKind::Close)
+        .filter(|d| grammar.delimiter_end(folded, d) == Some(end))
+        .map(|d| d.start..end)
 }
 
 /// `nonce.confusable`: markers inside the frame spelled like its own
@@ -163,7 +179,10 @@ pub(super) fn check_confusables(
         return;
     };
     let own = nonce_value(&views.exact().folded, &open).map(str::to_string);
-    let inside = open.end..close.map_or(usize::MAX, |c| c.start);
+    let end = close
+        .map(|c| c.start)
+        .or_else(|| bare_frame_closer(profile, &views.exact().folded).map(|c| c.start));
+    let inside = open.end..end.unwrap_or(usize::MAX);
     for view in views.levels.iter().filter(|v| judged.contains(&v.level())) {
         let folded = &view.folded;
         let foreign = |d: &LiveDelimiter| {
@@ -318,10 +337,11 @@ mod tests {
     #[test]
     fn a_closer_without_the_nonce_is_unmatched() {
         let framed = format!("<untrusted-{N} kind=\"tool-result\">\nsource\n\ntext\n</untrusted>");
+        // The frame's own closer is not a confusable inside the frame.
         let f = judge(&framed);
-        assert!(
-            checks(&f).contains(&(Check::NonceMatched, CheckClass::Security)),
-            "{f:?}"
+        assert_eq!(
+            checks(&f),
+            vec![(Check::NonceMatched, CheckClass::Security)]
         );
     }
 
