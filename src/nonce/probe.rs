@@ -283,6 +283,15 @@ fn everywhere(check: Check, message: String, excerpt: Option<Excerpt>) -> Findin
     }
 }
 
+/// The source every probe case names in place of a catalogue file.
+const PROBE_SOURCE: &str = "<framecheck nonce probe>";
+
+/// True for a case these probes made (its input is built from the target's
+/// own earlier outputs), false for a catalogue case.
+pub fn is_probe(case: &ConcreteCase) -> bool {
+    case.source.file.as_os_str() == PROBE_SOURCE
+}
+
 fn probe_case(id: &str, title: &str, category: Category, operation: Operation) -> ConcreteCase {
     ConcreteCase {
         id: id.into(),
@@ -303,7 +312,7 @@ fn probe_case(id: &str, title: &str, category: Category, operation: Operation) -
         canary_fields: Vec::new(),
         requires: vec![Capability::Wrap],
         site: Default::default(),
-        source: SourceLocation { file: PathBuf::from("<framecheck nonce probe>"), line: 0 },
+        source: SourceLocation { file: PathBuf::from(PROBE_SOURCE), line: 0 },
     }
 }
 

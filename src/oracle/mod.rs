@@ -46,7 +46,9 @@ mod regions;
 pub mod scan;
 mod view;
 
-pub use checks::nonce::{frame_closer, frame_nonce, judge_replay, judge_replay_in, without_nonce};
+pub use checks::nonce::{
+    delimiter_nonces, frame_closer, frame_nonce, judge_replay, judge_replay_in, without_nonce,
+};
 pub use checks::{
     calibrate, calibration_request, judge_read, judge_roundtrip, judge_roundtrip_in, judge_several,
     judge_wrap, judge_wrap_in, Calibration, Items,
