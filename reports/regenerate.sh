@@ -29,4 +29,4 @@ for target in reference seed-ts-envelope seed-a2a-markers seed-go-context; do
   allow_findings "$bin" search --target "$target" --seed 1 --budget "$budget" \
     --max-findings 10 --reproducible --out "$out"
 done
-"$bin" matrix --out "$out" "$out"/reference.json "$out"/seed-*.json
+"$bin" matrix --out "$out" "$out"/reference.json "$out"/reference-nonce.json "$out"/seed-*.json

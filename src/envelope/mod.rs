@@ -4,6 +4,8 @@
 //! apart from its instructions; [`read`] gets the content back out and
 //! refuses anything that is not exactly one envelope as [`wrap`] writes it.
 //! It is framecheck's default target and an API any Rust program may call.
+//! [`wrap_nonce`] and [`read_nonce`] are the same envelope with a fresh
+//! random value in both tags ([`nonce`]), target `reference-nonce`.
 //!
 //! ```text
 //! <framecheck-untrusted kind="tool-result" server="search">
