@@ -310,6 +310,17 @@ mod tests {
     }
 
     #[test]
+    fn refusals_say_what_was_expected() {
+        assert_eq!(
+            ReadError::MalformedNonce { offset: 22 }.to_string(),
+            "the opening tag's nonce at byte 22 is not 32 lower-case hex digits"
+        );
+        assert!(ReadError::ClosingNonceMismatch { offset: 9 }
+            .to_string()
+            .contains("byte 9"));
+    }
+
+    #[test]
     fn rejects_a_second_frame_or_a_forged_closer_inside() {
         let one = wrap_with_nonce(&Envelope::default(), "x", &fixed()).unwrap();
         let two = format!("{one}\n{one}");
