@@ -22,6 +22,8 @@ views=(--view tok:cl100k --view tok:o200k)
 
 # The README's main job, as written there (the reference is the default).
 allow_findings "$bin" run --reproducible "${views[@]}" --out "$out"
+# The reference in nonce mode: its random values are redacted in the files.
+allow_findings "$bin" run --target reference-nonce --reproducible "${views[@]}" --out "$out"
 for target in seed-ts-envelope seed-a2a-markers seed-go-context; do
   allow_findings "$bin" run --target "$target" --reproducible "${views[@]}" \
     --format json --format markdown --format html --out "$out"
@@ -30,4 +32,4 @@ for target in reference seed-ts-envelope seed-a2a-markers seed-go-context; do
   allow_findings "$bin" search --target "$target" --seed 1 --budget "$budget" \
     --max-findings 10 --reproducible --out "$out"
 done
-"$bin" matrix --out "$out" "$out"/reference.json "$out"/seed-*.json
+"$bin" matrix --out "$out" "$out"/reference.json "$out"/reference-nonce.json "$out"/seed-*.json

@@ -21,6 +21,7 @@
 //! | --- | --- |
 //! | [`run_envelope_roundtrip`] | `read(wrap(e, c))` gives back the defanged fields; the oracle sees exactly one opening and one closing tag; bad keys are refused |
 //! | [`run_envelope_read`] | `read` never panics; what it accepts, `wrap` writes again byte for byte |
+//! | [`run_envelope_nonce`] | nonce mode: the plain frame with the nonce in both tags; one frame for the oracle, no confusable; a closer with another value or none is refused; `read_nonce` accepts only what `wrap_with_nonce` writes |
 //! | [`run_defang_differential`] | the envelope's fast scanner and the oracle's slow one agree at the Unicode level |
 //! | [`run_catalogue_loader`] | catalogue and profile loading return errors, never panic |
 //! | [`run_protocol_decoder`] | the reply decoder never panics; a decoded reply re-encodes to itself |
@@ -45,14 +46,19 @@ use crate::oracle::scan::{live_delimiters, readings, DelimiterKind};
 use crate::oracle::{self, CheckClass, ExcerptSource, Finding};
 use crate::profile::{Delimiters, GrammarKind, TargetProfile};
 
+mod nonce;
+
+pub use nonce::{run_envelope_nonce, NonceInput, Tamper};
+
 /// Inputs longer than this are skipped by every target.
 pub const MAX_INPUT_BYTES: usize = 64 * 1024;
 
 /// The names of every fuzz target, as used for `fuzz/fuzz_targets/<name>.rs`
 /// and `corpus/<name>/`.
-pub const TARGETS: [&str; 6] = [
+pub const TARGETS: [&str; 7] = [
     "envelope_roundtrip",
     "envelope_read",
+    "envelope_nonce",
     "defang_differential",
     "catalogue_loader",
     "protocol_decoder",
@@ -65,6 +71,7 @@ pub fn run_target(name: &str, data: &[u8]) -> bool {
     let run: fn(&[u8]) = match name {
         "envelope_roundtrip" => run_envelope_roundtrip,
         "envelope_read" => run_envelope_read,
+        "envelope_nonce" => run_envelope_nonce,
         "defang_differential" => run_defang_differential,
         "catalogue_loader" => run_catalogue_loader,
         "protocol_decoder" => run_protocol_decoder,

@@ -16,7 +16,7 @@ use std::sync::Arc;
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
 use framecheck::adapter::caller::Caller;
-use framecheck::adapter::reference::Reference;
+use framecheck::adapter::reference::{NonceReference, Reference};
 use framecheck::adapter::subprocess::{self, helpers, SubprocessFraming};
 use framecheck::adapter::Framing;
 use framecheck::catalogue::{self, Catalogue};
@@ -84,7 +84,11 @@ enum Command {
     /// write each new failure, shrunk, as a catalogue case.
     Search(SearchArgs),
     /// Serve the reference envelope over the JSON-lines protocol on stdin/stdout.
-    ServeReference,
+    ServeReference {
+        /// Serve the envelope's nonce mode (a fresh nonce in both tags per wrap).
+        #[arg(long)]
+        nonce: bool,
+    },
     /// Re-run the target a JSON report records; exit 0 when every verdict is
     /// identical, 1 when not, 2 on a harness error.
     Verify {
@@ -141,7 +145,7 @@ struct HelpersArgs {
 
 #[derive(clap::Args)]
 struct SelectArgs {
-    /// Target: `reference`, a profile path, or a name in targets/.
+    /// Target: `reference`, `reference-nonce`, a profile path, or a name in targets/.
     #[arg(long, default_value = "reference")]
     target: String,
     /// Catalogue directory (default: the built-in catalogue, the same in any directory).
@@ -245,7 +249,7 @@ fn main() -> ExitCode {
         Command::List(args) => list(args),
         Command::Validate { catalogue, targets } => validate(catalogue.as_deref(), &targets),
         Command::Search(args) => search(args),
-        Command::ServeReference => serve_reference(),
+        Command::ServeReference { nonce } => serve_reference(nonce),
         Command::Verify { report } => verify(&report),
         Command::Ids { write } => ids(write),
         Command::Matrix(args) => matrix(args),
@@ -319,11 +323,15 @@ fn load_target(name: &str) -> Result<LoadedProfile> {
             profile: TargetProfile::reference(),
             dir: PathBuf::from("."),
         }),
+        None if name == "reference-nonce" => Ok(LoadedProfile {
+            profile: TargetProfile::reference_nonce(),
+            dir: PathBuf::from("."),
+        }),
         None if name.contains('/') || name.ends_with(".yaml") || name.ends_with(".yml") => {
             bail!("no target {name:?}: no such profile file")
         }
         None => bail!(
-            "no target {name:?}: not a profile file, not targets/{name}.yaml, not `reference`"
+            "no target {name:?}: not a profile file, not targets/{name}.yaml, not `reference` or `reference-nonce`"
         ),
     }
 }
@@ -337,6 +345,9 @@ fn is_caller(adapter: &AdapterSpec) -> bool {
 fn connect(loaded: &LoadedProfile) -> Result<Box<dyn Framing>> {
     match &loaded.profile.adapter {
         AdapterSpec::Builtin { builtin } if builtin == "reference" => Ok(Box::new(Reference)),
+        AdapterSpec::Builtin { builtin } if builtin == "reference-nonce" => {
+            Ok(Box::new(NonceReference))
+        }
         AdapterSpec::Builtin { builtin } if builtin == "caller" => {
             bail!(
                 "`builtin: caller` targets are served by the calling process: use `framecheck run`"
@@ -725,10 +736,15 @@ fn write_helpers(args: HelpersArgs) -> Result<u8> {
     Ok(EXIT_PASS)
 }
 
-fn serve_reference() -> Result<u8> {
+fn serve_reference(nonce: bool) -> Result<u8> {
     let stdin = std::io::stdin().lock();
     let stdout = std::io::stdout().lock();
-    subprocess::serve(&mut Reference, stdin, stdout).context("serving the reference")?;
+    if nonce {
+        subprocess::serve(&mut NonceReference, stdin, stdout)
+    } else {
+        subprocess::serve(&mut Reference, stdin, stdout)
+    }
+    .context("serving the reference")?;
     Ok(EXIT_PASS)
 }
 

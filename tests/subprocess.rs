@@ -600,6 +600,8 @@ fn every_profile_loads() {
         names,
         [
             "reference",
+            "reference-nonce",
+            "reference-nonce-subprocess",
             "reference-subprocess",
             "seed-a2a-markers",
             "seed-go-context",

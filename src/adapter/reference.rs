@@ -2,7 +2,8 @@
 //!
 //! [`Reference`] drives [`crate::envelope`] through the [`Framing`] trait, so
 //! the runner judges framecheck's own envelope exactly as it judges any
-//! other target, through the same adapter contract.
+//! other target, through the same adapter contract. [`NonceReference`] does
+//! the same for the envelope's nonce mode ([`crate::envelope::nonce`]).
 
 use crate::adapter::{Framing, TargetError, WrapRequest};
 use crate::envelope::{self, Envelope};
@@ -26,17 +27,50 @@ pub struct Reference;
 
 impl Framing for Reference {
     fn wrap(&mut self, request: &WrapRequest) -> Result<String, TargetError> {
-        let about = Envelope {
-            kind: request.kind.clone(),
-            attributes: request.attributes.clone(),
-            provenance: request.provenance.clone(),
-        };
-        envelope::wrap(&about, &request.content)
+        envelope::wrap(&about(request), &request.content)
             .map_err(|error| TargetError::Refused(error.to_string()))
     }
 
     fn read(&mut self, text: &str) -> Result<Option<String>, TargetError> {
         Ok(envelope::read_body(text))
+    }
+}
+
+/// The reference envelope in nonce mode as a [`Framing`] target: every wrap
+/// draws a fresh nonce, and reading accepts only a frame whose closer
+/// carries the opener's nonce.
+///
+/// ```
+/// use framecheck::adapter::{reference::NonceReference, Framing, WrapRequest};
+///
+/// let mut target = NonceReference;
+/// let request = WrapRequest { content: "hello".into(), ..WrapRequest::default() };
+/// let (a, b) = (target.wrap(&request).unwrap(), target.wrap(&request).unwrap());
+/// assert_ne!(a, b);
+/// assert_eq!(target.read(&a).unwrap(), Some("hello".to_owned()));
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct NonceReference;
+
+impl Framing for NonceReference {
+    fn wrap(&mut self, request: &WrapRequest) -> Result<String, TargetError> {
+        envelope::wrap_nonce(&about(request), &request.content).map_err(|error| match error {
+            envelope::EnvelopeError::NoRandomness { .. } => TargetError::failed(error.to_string()),
+            _ => TargetError::Refused(error.to_string()),
+        })
+    }
+
+    fn read(&mut self, text: &str) -> Result<Option<String>, TargetError> {
+        Ok(envelope::read_nonce_body(text))
+    }
+}
+
+/// The envelope description a request carries.
+fn about(request: &WrapRequest) -> Envelope {
+    Envelope {
+        kind: request.kind.clone(),
+        attributes: request.attributes.clone(),
+        provenance: request.provenance.clone(),
     }
 }
 

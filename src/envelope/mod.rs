@@ -4,6 +4,8 @@
 //! apart from its instructions; [`read`] gets the content back out and
 //! refuses anything that is not exactly one envelope as [`wrap`] writes it.
 //! It is framecheck's default target and an API any Rust program may call.
+//! [`wrap_nonce`] and [`read_nonce`] are the same envelope with a fresh
+//! random value in both tags ([`nonce`]), target `reference-nonce`.
 //!
 //! ```text
 //! <framecheck-untrusted kind="tool-result" server="search">
@@ -97,9 +99,11 @@ pub use control::{neutralise, Placement};
 
 mod control;
 mod fold_table;
+pub mod nonce;
 mod read;
 mod scan;
 
+pub use nonce::{read_nonce, read_nonce_body, wrap_nonce, wrap_with_nonce, Nonce};
 pub use read::{read, read_body, Frame, ReadError};
 pub use scan::token_readings;
 
@@ -160,6 +164,14 @@ pub enum EnvelopeError {
         /// The refused key.
         key: String,
     },
+    /// Nonce mode only: the operating system's random source failed, so
+    /// there is no unpredictable value to frame with. Framing with a weaker
+    /// one would look the same and protect less, so the wrap is refused.
+    #[error("no nonce: the operating system's random source failed: {reason}")]
+    NoRandomness {
+        /// What the random source reported.
+        reason: String,
+    },
 }
 
 /// Frames `content` in the reference envelope.
@@ -195,6 +207,12 @@ pub enum EnvelopeError {
 /// # Ok::<(), envelope::EnvelopeError>(())
 /// ```
 pub fn wrap(envelope: &Envelope, content: &str) -> Result<String, EnvelopeError> {
+    wrap_tag(envelope, content, TOKEN)
+}
+
+/// [`wrap`] with `tag` as the element name: [`TOKEN`] itself, or the token
+/// with a nonce appended ([`nonce`]). Everything but the name is the same.
+fn wrap_tag(envelope: &Envelope, content: &str, tag: &str) -> Result<String, EnvelopeError> {
     check_attribute_keys(&envelope.attributes)?;
     // Control strings first: clean content stays borrowed, and defanging
     // then streams into the output (neither step can form what the other
@@ -212,12 +230,12 @@ pub fn wrap(envelope: &Envelope, content: &str) -> Result<String, EnvelopeError>
             + envelope.kind.len()
             + attributes
             + envelope.provenance.len()
-            + 2 * TOKEN.len()
+            + 2 * tag.len()
             + NOTICE.len()
             + 64,
     );
     out.push('<');
-    out.push_str(TOKEN);
+    out.push_str(tag);
     push_attribute(&mut out, KIND_ATTRIBUTE, &envelope.kind);
     for (key, value) in &envelope.attributes {
         push_attribute(&mut out, key, value);
@@ -238,7 +256,7 @@ pub fn wrap(envelope: &Envelope, content: &str) -> Result<String, EnvelopeError>
     out.push_str("\n\n");
     push_defanged(&mut out, &content);
     out.push_str("\n</");
-    out.push_str(TOKEN);
+    out.push_str(tag);
     out.push('>');
     Ok(out)
 }

@@ -15,6 +15,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::nonce::{is_nonce, NONCE_LEN};
 use super::scan::{has_token_reading, token_readings};
 use super::{is_line_break, KIND_ATTRIBUTE, NOTICE, PROVENANCE_LABEL, REFERENCES, TOKEN};
 
@@ -29,6 +30,9 @@ pub struct Frame {
     pub provenance: String,
     /// The content, exactly as framed (not trimmed).
     pub body: String,
+    /// The nonce opener and closer both carry ([`super::read_nonce`]);
+    /// `None` for a frame read by [`read`], which has none.
+    pub nonce: Option<String>,
 }
 
 /// Why [`read`] refused a text. Offsets are byte offsets into that text.
@@ -99,6 +103,24 @@ pub enum ReadError {
         /// Where the first reading starts.
         offset: usize,
     },
+    /// Nonce mode: the tag name is the bare token, with no `-` and nonce.
+    #[error("the opening tag carries no nonce")]
+    MissingNonce,
+    /// Nonce mode: the opener's nonce is not [`NONCE_LEN`] lower-case hex
+    /// digits.
+    #[error("the opening tag's nonce at byte {offset} is not {NONCE_LEN} lower-case hex digits")]
+    MalformedNonce {
+        /// Where the nonce starts.
+        offset: usize,
+    },
+    /// Nonce mode: the text ends in a closing tag that is not the opener's
+    /// name exactly (another value, a changed or missing one, or anything
+    /// more in the tag).
+    #[error("the closing tag at byte {offset} does not carry the opening tag's nonce exactly")]
+    ClosingNonceMismatch {
+        /// Where the last closing tag (with the line break before it) starts.
+        offset: usize,
+    },
 }
 
 /// Reads one envelope: `Ok` only for a text that is exactly one frame as
@@ -121,17 +143,84 @@ pub enum ReadError {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn read(text: &str) -> Result<Frame, ReadError> {
+    read_as(text, Naming::Plain)
+}
+
+/// How the tag name is spelled: the bare token, or the token, a hyphen and
+/// a nonce ([`super::nonce`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Naming {
+    Plain,
+    Nonce,
+}
+
+/// [`read`] for either naming: the same frame, the same refusals, and in
+/// nonce mode a closer that must carry the opener's value.
+pub(super) fn read_as(text: &str, naming: Naming) -> Result<Frame, ReadError> {
+    let (name_end, nonce) = tag_name(text, naming)?;
+    let mut tag = TagParser {
+        text,
+        pos: name_end,
+    };
+    let attributes = tag.attributes()?;
+    let (provenance, body_start) = header(text, tag.pos)?;
+    let closing = match nonce {
+        Some(value) => format!("\n</{TOKEN}-{value}>"),
+        None => format!("\n</{TOKEN}>"),
+    };
+    let body = body(text, body_start, &closing, naming)?;
+    let (kind, attributes) = checked_attributes(attributes)?;
+    if has_token_reading(provenance) {
+        return Err(ReadError::TokenInHeader);
+    }
+    if let Some(reading) = token_readings(body).first() {
+        return Err(ReadError::TokenInBody {
+            offset: body_start + reading.start,
+        });
+    }
+    Ok(Frame {
+        kind,
+        attributes,
+        provenance: provenance.to_owned(),
+        body: body.to_owned(),
+        nonce: nonce.map(str::to_owned),
+    })
+}
+
+/// Where the tag name ends, and its nonce in nonce mode. The name must be
+/// spelled exactly as `wrap` writes it: `<` and the token, then for a nonce
+/// a hyphen and exactly [`NONCE_LEN`] lower-case hex digits, nothing else.
+fn tag_name(text: &str, naming: Naming) -> Result<(usize, Option<&str>), ReadError> {
     let after_token = text
         .strip_prefix('<')
         .and_then(|rest| rest.strip_prefix(TOKEN))
         .ok_or(ReadError::MissingOpeningTag)?;
-    let mut tag = TagParser {
-        text,
-        pos: text.len() - after_token.len(),
-    };
-    let attributes = tag.attributes()?;
-    let header_start = tag.pos;
+    let pos = text.len() - after_token.len();
+    if naming == Naming::Plain {
+        return Ok((pos, None));
+    }
+    match after_token.bytes().next() {
+        None => return Err(ReadError::Truncated { offset: pos }),
+        Some(b'-') => {}
+        Some(_) => return Err(ReadError::MissingNonce),
+    }
+    let start = pos + 1;
+    let run = text[start..]
+        .bytes()
+        .take_while(|&b| super::is_key_byte(b))
+        .count();
+    if start + run == text.len() {
+        return Err(ReadError::Truncated { offset: text.len() });
+    }
+    let value = &text[start..start + run];
+    if !is_nonce(value) {
+        return Err(ReadError::MalformedNonce { offset: start });
+    }
+    Ok((start + run, Some(value)))
+}
 
+/// The provenance line and where the body starts, after the tag's line.
+fn header(text: &str, header_start: usize) -> Result<(&str, usize), ReadError> {
     let header_len = memchr::memmem::find(&text.as_bytes()[header_start..], b"\n\n")
         .ok_or(ReadError::MissingHeaderEnd)?;
     let header = &text[header_start..header_start + header_len];
@@ -141,24 +230,41 @@ pub fn read(text: &str) -> Result<Frame, ReadError> {
         .filter(|(provenance, notice)| *notice == NOTICE && !provenance.chars().any(is_line_break))
         .map(|(provenance, _)| provenance)
         .ok_or(ReadError::HeaderNotAsWritten)?;
+    Ok((provenance, header_start + header_len + 2))
+}
 
-    let body_start = header_start + header_len + 2;
-    let closing = format!("\n</{TOKEN}>");
+/// The body: the text from `body_start` up to `closing`, which must end it.
+fn body<'t>(
+    text: &'t str,
+    body_start: usize,
+    closing: &str,
+    naming: Naming,
+) -> Result<&'t str, ReadError> {
     let rest = &text[body_start..];
-    let body = match rest.strip_suffix(closing.as_str()) {
-        Some(body) => body,
-        None => {
-            return Err(
-                match memchr::memmem::find(rest.as_bytes(), closing.as_bytes()) {
-                    Some(at) => ReadError::ClosingTagNotAtEnd {
-                        offset: body_start + at,
-                    },
-                    None => ReadError::MissingClosingTag,
-                },
-            )
+    if let Some(body) = rest.strip_suffix(closing) {
+        return Ok(body);
+    }
+    if let Some(at) = memchr::memmem::find(rest.as_bytes(), closing.as_bytes()) {
+        return Err(ReadError::ClosingTagNotAtEnd {
+            offset: body_start + at,
+        });
+    }
+    let any_closer = format!("\n</{TOKEN}");
+    if naming == Naming::Nonce {
+        if let Some(at) = memchr::memmem::rfind(rest.as_bytes(), any_closer.as_bytes()) {
+            return Err(ReadError::ClosingNonceMismatch {
+                offset: body_start + at,
+            });
         }
-    };
+    }
+    Err(ReadError::MissingClosingTag)
+}
 
+/// `kind` first, then the other attributes in sorted order, none reading
+/// as the token.
+fn checked_attributes(
+    attributes: Vec<(String, String)>,
+) -> Result<(String, BTreeMap<String, String>), ReadError> {
     let mut attributes = attributes.into_iter();
     let (kind_key, kind) = attributes.next().ok_or(ReadError::MissingKind)?;
     if kind_key != KIND_ATTRIBUTE {
@@ -180,20 +286,7 @@ pub fn read(text: &str) -> Result<Frame, ReadError> {
         }
         others.insert(key, value);
     }
-    if has_token_reading(provenance) {
-        return Err(ReadError::TokenInHeader);
-    }
-    if let Some(reading) = token_readings(body).first() {
-        return Err(ReadError::TokenInBody {
-            offset: body_start + reading.start,
-        });
-    }
-    Ok(Frame {
-        kind,
-        attributes: others,
-        provenance: provenance.to_owned(),
-        body: body.to_owned(),
-    })
+    Ok((kind, others))
 }
 
 /// The body of `text` when it is exactly one envelope: [`read`] without the

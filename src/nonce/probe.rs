@@ -31,6 +31,14 @@ use crate::runner::{guarded, CaseResult, Evidence, Outcome};
 
 use super::{analyse, Observations};
 
+/// The other inputs `nonce-unpredictable` wraps once each, to tell a
+/// content hash from a reused value.
+const OTHER_CONTENTS: [&str; 3] = [
+    "nonce sample one.",
+    "nonce sample two.",
+    "nonce sample three.",
+];
+
 /// The canary planted after the replayed closer.
 const REPLAY_CANARY: &str = "FC-NONCE-REPLAY-7f3a";
 
@@ -50,16 +58,21 @@ pub fn probe(
         return Vec::new();
     }
     let started = Instant::now();
+    let samples = samples.max(3);
+    // The title records how many wraps the verdict rests on.
     let unpredictable = probe_case(
         "nonce-unpredictable",
-        "The nonce cannot be predicted from earlier frames or the content",
+        &format!(
+            "The nonce cannot be predicted from earlier frames or the content ({samples} wraps of one input, {} of others)",
+            OTHER_CONTENTS.len()
+        ),
         Category::Forgery,
         Operation::Wrap,
     );
     let now_ns = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos());
-    let frames = match sample(profile, framing, samples.max(3)) {
+    let frames = match sample(profile, framing, samples) {
         Ok(frames) => frames,
         Err(reason) => return vec![error(unpredictable, reason, started)],
     };
@@ -111,20 +124,16 @@ fn sample(
     let same_input = (0..samples)
         .map(|_| nonce_of(&base))
         .collect::<Result<_, _>>()?;
-    let other_inputs = [
-        "nonce sample one.",
-        "nonce sample two.",
-        "nonce sample three.",
-    ]
-    .into_iter()
-    .map(|content| {
-        let request = WrapRequest {
-            content: content.into(),
-            ..base.clone()
-        };
-        nonce_of(&request).map(|v| (request.content, v))
-    })
-    .collect::<Result<_, _>>()?;
+    let other_inputs = OTHER_CONTENTS
+        .into_iter()
+        .map(|content| {
+            let request = WrapRequest {
+                content: content.into(),
+                ..base.clone()
+            };
+            nonce_of(&request).map(|v| (request.content, v))
+        })
+        .collect::<Result<_, _>>()?;
     Ok(Frames {
         observed: Observations {
             same_input,
@@ -283,6 +292,15 @@ fn everywhere(check: Check, message: String, excerpt: Option<Excerpt>) -> Findin
     }
 }
 
+/// The source every probe case names in place of a catalogue file.
+const PROBE_SOURCE: &str = "<framecheck nonce probe>";
+
+/// True for a case these probes made (its input is built from the target's
+/// own earlier outputs), false for a catalogue case.
+pub fn is_probe(case: &ConcreteCase) -> bool {
+    case.source.file.as_os_str() == PROBE_SOURCE
+}
+
 fn probe_case(id: &str, title: &str, category: Category, operation: Operation) -> ConcreteCase {
     ConcreteCase {
         id: id.into(),
@@ -304,7 +322,7 @@ fn probe_case(id: &str, title: &str, category: Category, operation: Operation) -
         requires: vec![Capability::Wrap],
         site: Default::default(),
         harvest: None,
-        source: SourceLocation { file: PathBuf::from("<framecheck nonce probe>"), line: 0 },
+        source: SourceLocation { file: PathBuf::from(PROBE_SOURCE), line: 0 },
     }
 }
 

@@ -47,7 +47,8 @@ pub mod scan;
 mod view;
 
 pub use checks::nonce::{
-    bare_delimiters, frame_closer, frame_nonce, judge_replay, judge_replay_in, without_nonce,
+    bare_delimiters, delimiter_nonces, frame_closer, frame_nonce, judge_replay, judge_replay_in,
+    without_nonce,
 };
 pub use checks::{
     calibrate, calibration_request, judge_read, judge_roundtrip, judge_roundtrip_in, judge_several,

@@ -413,6 +413,25 @@ impl TargetProfile {
         }
     }
 
+    /// The built-in profile of the reference envelope in nonce mode
+    /// ([`crate::envelope::nonce`]): the same envelope, its tag name the
+    /// token, a hyphen and a per-call nonce of 32 hex digits.
+    pub fn reference_nonce() -> TargetProfile {
+        let mut profile = TargetProfile::reference();
+        profile.name = "reference-nonce".into();
+        profile.description =
+            "framecheck's reference tag envelope in nonce mode (in-process)".into();
+        profile.adapter = AdapterSpec::Builtin {
+            builtin: "reference-nonce".into(),
+        };
+        profile.delimiters.token = format!("{}-{}", crate::envelope::TOKEN, "{nonce}");
+        profile.delimiters.nonce = Some(crate::grammar::NonceSpec {
+            alphabet: crate::grammar::NonceAlphabet::Hex,
+            min_length: Some(crate::envelope::nonce::NONCE_LEN),
+        });
+        profile
+    }
+
     /// Loads and validates a profile from a YAML file.
     pub fn load(path: &Path) -> Result<LoadedProfile, ProfileError> {
         let text = std::fs::read_to_string(path).map_err(|source| ProfileError::Io {

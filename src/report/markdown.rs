@@ -431,6 +431,9 @@ fn write_target(out: &mut String, run: &RunResult) {
     );
     if super::timings_omitted(meta) {
         let _ = writeln!(out, "- timings not recorded (`--reproducible`)");
+        if meta.target.delimiters.nonce.is_some() {
+            let _ = writeln!(out, "- {}", super::redact::NOTE);
+        }
     } else {
         let _ = writeln!(
             out,

@@ -50,6 +50,7 @@ pub mod junit;
 pub mod markdown;
 pub mod matrix;
 pub mod page;
+pub mod redact;
 pub mod sarif;
 pub mod summary;
 pub mod verify;
@@ -131,11 +132,14 @@ pub fn render(run: &RunResult, format: Format, baseline: Option<&BaselineDiff>) 
 /// has one), the JSON report writes `"timings_omitted": true` and the
 /// Markdown report says "timings not recorded". The manifest drops what
 /// differs between two runs of the same thing as well
-/// ([`crate::manifest::Manifest::make_reproducible`]).
+/// ([`crate::manifest::Manifest::make_reproducible`]), and so do a nonce
+/// framing's random values, replaced by labels after every check has run
+/// ([`redact::redact_nonces`]).
 pub fn omit_timings(run: &mut RunResult) {
     if let Some(manifest) = &mut run.meta.manifest {
         manifest.make_reproducible();
     }
+    redact::redact_nonces(run);
     run.meta.started_unix = 0;
     run.meta.duration_ms = 0;
     for result in &mut run.results {

@@ -267,6 +267,25 @@ pub fn frame_nonce(profile: &TargetProfile, framed: &str) -> Option<String> {
     nonce_value(&folded, &open).map(str::to_string)
 }
 
+/// Every nonce value a live outer delimiter carries in `text` at the exact
+/// level, openers and closers, in order; empty for a profile without a
+/// nonce. What `--reproducible` redacts (`report::redact`).
+pub fn delimiter_nonces(profile: &TargetProfile, text: &str) -> Vec<String> {
+    if profile.delimiters.nonce.is_none() {
+        return Vec::new();
+    }
+    let Ok(grammar) = profile.delimiters.try_grammar() else {
+        return Vec::new();
+    };
+    let folded = Reader::new(ReaderLevel::Exact).fold(text);
+    grammar
+        .live(&folded)
+        .iter()
+        .filter(|d| d.token == OUTER)
+        .filter_map(|d| nonce_value(&folded, d).map(str::to_string))
+        .collect()
+}
+
 /// The frame's own closer in `framed` as written (the last outer closer at
 /// the exact level), for planting in a later wrap's content.
 pub fn frame_closer(profile: &TargetProfile, framed: &str) -> Option<String> {
