@@ -16,7 +16,7 @@ use std::sync::Arc;
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
 use framecheck::adapter::caller::Caller;
-use framecheck::adapter::reference::{NonceReference, Reference};
+use framecheck::adapter::reference::{builtin_framing, NonceReference, Reference};
 use framecheck::adapter::subprocess::{self, helpers, SubprocessFraming};
 use framecheck::adapter::Framing;
 use framecheck::catalogue::{self, Catalogue};
@@ -344,16 +344,13 @@ fn is_caller(adapter: &AdapterSpec) -> bool {
 
 fn connect(loaded: &LoadedProfile) -> Result<Box<dyn Framing>> {
     match &loaded.profile.adapter {
-        AdapterSpec::Builtin { builtin } if builtin == "reference" => Ok(Box::new(Reference)),
-        AdapterSpec::Builtin { builtin } if builtin == "reference-nonce" => {
-            Ok(Box::new(NonceReference))
-        }
-        AdapterSpec::Builtin { builtin } if builtin == "caller" => {
-            bail!(
+        AdapterSpec::Builtin { builtin } => match builtin_framing(builtin) {
+            Some(framing) => Ok(framing),
+            None if builtin == "caller" => bail!(
                 "`builtin: caller` targets are served by the calling process: use `framecheck run`"
-            )
-        }
-        AdapterSpec::Builtin { builtin } => bail!("unknown built-in target {builtin:?}"),
+            ),
+            None => bail!("unknown built-in target {builtin:?}"),
+        },
         AdapterSpec::Subprocess(_) => {
             let target = SubprocessFraming::from_profile(loaded).context("a subprocess profile")?;
             target.check_launchable().map_err(|reason| {

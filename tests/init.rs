@@ -2,24 +2,13 @@
 //! validates, and its guesses (grammar, token, encoding, header) are the
 //! fixture's own declarations.
 
+mod common;
+
 use std::path::Path;
-use std::process::Command;
 
 use framecheck::grammar::GrammarKind;
-use framecheck::layout::init::propose_for_command;
-use framecheck::profile::{BodyEncoding, HeaderStyle, TargetProfile};
-
-fn python_available() -> bool {
-    let found = Command::new("python3").arg("--version").output().is_ok();
-    if !found {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "python3 is required in CI"
-        );
-        eprintln!("SKIP: python3 not found");
-    }
-    found
-}
+use framecheck::layout::init::{propose_for_command, propose_for_profile};
+use framecheck::profile::{AdapterSpec, BodyEncoding, HeaderStyle, TargetProfile};
 
 /// Proposes a profile for a fixture adapter and parses it back.
 fn propose(dir: &str, script: &str) -> TargetProfile {
@@ -33,7 +22,10 @@ fn propose(dir: &str, script: &str) -> TargetProfile {
 
 #[test]
 fn proposals_validate_and_match_the_fixtures_declarations() {
-    if !python_available() {
+    if !common::have(
+        "python3",
+        "proposals_validate_and_match_the_fixtures_declarations",
+    ) {
         return;
     }
     let preamble = propose("preamble", "correct.py");
@@ -54,4 +46,24 @@ fn proposals_validate_and_match_the_fixtures_declarations() {
     assert_eq!(separated.delimiters.grammar, GrammarKind::BeginEnd);
     assert_eq!(separated.header.style, HeaderStyle::Separator);
     assert_eq!(separated.header.separator.as_deref(), Some("---"));
+}
+
+/// `init` on a built-in profile drives that built-in target: the nonce
+/// reference is calibrated as itself, and its proposal keeps the adapter and
+/// declares the nonce, so it validates.
+#[test]
+fn a_builtin_profile_is_proposed_from_its_own_target() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("targets/reference-nonce.yaml");
+    let loaded = TargetProfile::load(&path).expect("the nonce reference's profile loads");
+    let yaml = propose_for_profile(&loaded).expect("a proposal");
+    let proposed = TargetProfile::parse(&yaml).unwrap_or_else(|e| panic!("{e}\n{yaml}"));
+    assert!(
+        matches!(&proposed.adapter, AdapterSpec::Builtin { builtin } if builtin == "reference-nonce"),
+        "{yaml}"
+    );
+    assert!(proposed.delimiters.nonce.is_some(), "{yaml}");
+    assert!(
+        yaml.contains("{nonce:hex"),
+        "the learned layout shows the nonce:\n{yaml}"
+    );
 }

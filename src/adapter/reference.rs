@@ -74,6 +74,18 @@ fn about(request: &WrapRequest) -> Envelope {
     }
 }
 
+/// The in-process framing of a profile's `adapter: { builtin: NAME }`:
+/// `reference` or `reference-nonce`; `None` for any other name (`caller`
+/// is served by the calling process, not in-process). The one place both
+/// `framecheck run` and `framecheck init` ask.
+pub fn builtin_framing(name: &str) -> Option<Box<dyn Framing>> {
+    match name {
+        "reference" => Some(Box::new(Reference)),
+        "reference-nonce" => Some(Box::new(NonceReference)),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -15,6 +15,7 @@ use std::path::Path;
 
 use super::learn::FIELD_MARKS;
 use super::{learn, probes, FieldContext, FieldName, Layout, PartKind, Region};
+use crate::adapter::reference::builtin_framing;
 use crate::adapter::subprocess::SubprocessFraming;
 use crate::adapter::{Framing, TargetError};
 use crate::grammar::GrammarKind;
@@ -38,6 +39,10 @@ pub enum InitError {
     /// The layout could not be learned.
     #[error("{0}")]
     Layout(#[from] super::LayoutError),
+    /// The profile's built-in target cannot be driven from `init`
+    /// (`builtin: caller` is served by the process that starts framecheck).
+    #[error("this profile's built-in target cannot be calibrated by `framecheck init`; only `reference`, `reference-nonce` and subprocess targets can")]
+    NotInProcess,
     /// The proposal does not validate (a bug in `init`, reported as such).
     #[error("the proposed profile does not validate: {0}")]
     Invalid(String),
@@ -73,9 +78,14 @@ pub fn propose_for_command(command: Vec<String>, cwd: &Path) -> Result<String, I
 /// Proposes a profile from an existing one: its adapter and delimiters, the
 /// rest learned.
 pub fn propose_for_profile(loaded: &LoadedProfile) -> Result<String, InitError> {
-    let mut framing: Box<dyn Framing> = match SubprocessFraming::from_profile(loaded) {
-        Some(f) => Box::new(f),
-        None => Box::new(crate::adapter::reference::Reference),
+    let builtin = match &loaded.profile.adapter {
+        AdapterSpec::Builtin { builtin } => builtin_framing(builtin),
+        AdapterSpec::Subprocess(_) => None,
+    };
+    let mut framing: Box<dyn Framing> = match (SubprocessFraming::from_profile(loaded), builtin) {
+        (Some(f), _) => Box::new(f),
+        (None, Some(b)) => b,
+        (None, None) => return Err(InitError::NotInProcess),
     };
     propose(&loaded.profile, &mut *framing, false)
 }
@@ -223,8 +233,8 @@ fn render(base: &TargetProfile, layout: &Layout, reads: bool, guessed: bool) -> 
             );
         }
         let _ = writeln!(out, "  timeout_ms: {}", spec.timeout_ms);
-    } else {
-        let _ = writeln!(out, "adapter: {{ builtin: reference }}");
+    } else if let AdapterSpec::Builtin { builtin } = &base.adapter {
+        let _ = writeln!(out, "adapter: {{ builtin: {} }}", yaml_str(builtin));
     }
     write_delimiters(&mut out, &base.delimiters, guessed);
     write_header(&mut out, layout);
@@ -279,6 +289,11 @@ fn write_delimiters(out: &mut String, d: &Delimiters, guessed: bool) {
     }
     if let Some(inner) = &d.inner {
         let _ = writeln!(out, "  inner: {}{mark}", yaml_str(inner));
+    }
+    if let Some(nonce) = &d.nonce {
+        // The profile's own declaration, as serde writes it.
+        let spec = serde_json::to_string(nonce).unwrap_or_default();
+        let _ = writeln!(out, "  nonce: {spec}");
     }
 }
 
