@@ -19,12 +19,15 @@
 //! outer token carries (exact level) in a wrap's output, a reader's input
 //! or output, or a nonce probe's input (built from earlier outputs), except
 //! the values a catalogue case writes itself (a forged marker's fixed
-//! value), which are the same on every run and stay as written.
+//! value), which are the same on every run and stay as written. A case that
+//! harvests an earlier frame's value carries a random value in its input,
+//! and that value is redacted there too.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::adapter::WrapRequest;
 use crate::catalogue::{Input, Piece};
+use crate::nonce::harvest::harvested_value;
 use crate::nonce::probe::is_probe;
 use crate::oracle::{delimiter_nonces, Excerpt, ExcerptSource, Finding};
 use crate::profile::TargetProfile;
@@ -83,6 +86,18 @@ impl Labels {
             }
         }
         for result in results {
+            // A harvesting case's input carries the value the runner derived
+            // from the earlier frame (the sample): derived again here, since
+            // a near-miss value is live nowhere.
+            let harvested = match (&result.case.harvest, sample) {
+                (Some(harvest), Some(earlier)) => harvested_value(profile, harvest, earlier).ok(),
+                _ => None,
+            };
+            if let Some(value) = harvested.filter(|v| !v.is_empty()) {
+                if seen.insert(value.clone()) {
+                    order.push(value);
+                }
+            }
             let probe_input = is_probe(&result.case).then(|| input_texts(&result.case.input));
             for text in probe_input
                 .into_iter()
@@ -111,11 +126,14 @@ impl Labels {
     }
 
     /// The values among `candidates` that a catalogue case writes in its
-    /// own input: the same on every run, so not redacted.
+    /// own input: the same on every run, so not redacted. Not a case that
+    /// harvests (`nonce: replayed` and the like): the runner wrote an
+    /// earlier frame's random value into its input.
     fn fixed_values(&self, candidates: &[String], results: &[CaseResult]) -> BTreeSet<String> {
         let wanted: BTreeSet<&str> = candidates.iter().map(String::as_str).collect();
         let mut fixed = BTreeSet::new();
-        for result in results.iter().filter(|r| !is_probe(&r.case)) {
+        let written = |r: &&CaseResult| !is_probe(&r.case) && r.case.harvest.is_none();
+        for result in results.iter().filter(written) {
             for text in input_texts(&result.case.input) {
                 self.for_each_hit(text, |at, len| {
                     if let Some(value) = wanted.get(&text[at..at + len]) {
