@@ -606,19 +606,7 @@ fn assert_no_security_findings(
     framed: &str,
     body: &str,
 ) {
-    let request = WrapRequest {
-        content,
-        kind: about.kind.clone(),
-        attributes: about.attributes.clone(),
-        provenance: about.provenance.clone(),
-    };
-    let case = fuzz_case(
-        Operation::Roundtrip,
-        Expectation::Hold,
-        Input::Wrap(request.clone()),
-        String::new(),
-        Vec::new(),
-    );
+    let (request, case) = roundtrip_case(about, content);
     let findings = oracle::judge_roundtrip(
         &case,
         &TargetProfile::reference(),
@@ -1183,6 +1171,26 @@ pub fn run_oracle(data: &[u8]) {
 }
 
 /// A concrete case with only the fields the oracle reads filled in.
+/// The wrap request for `content` with `about`'s other fields, and a
+/// structure-only roundtrip case that carries it, for judging a reference
+/// frame with the whole oracle.
+fn roundtrip_case(about: &Envelope, content: String) -> (WrapRequest, ConcreteCase) {
+    let request = WrapRequest {
+        content,
+        kind: about.kind.clone(),
+        attributes: about.attributes.clone(),
+        provenance: about.provenance.clone(),
+    };
+    let case = fuzz_case(
+        Operation::Roundtrip,
+        Expectation::Hold,
+        Input::Wrap(request.clone()),
+        String::new(),
+        Vec::new(),
+    );
+    (request, case)
+}
+
 fn fuzz_case(
     operation: Operation,
     expect: Expectation,

@@ -18,9 +18,7 @@ use std::fmt;
 
 use arbitrary::Arbitrary;
 
-use super::{decode, fuzz_case, oracle_reads_token, AdversarialText, RoundtripInput};
-use crate::adapter::WrapRequest;
-use crate::catalogue::{Expectation, Input, Operation};
+use super::{decode, oracle_reads_token, AdversarialText, RoundtripInput};
 use crate::envelope::{self, read_nonce, wrap_with_nonce, Envelope, Nonce, TOKEN};
 use crate::level::ReaderLevel;
 use crate::oracle::scan::{live_delimiters, DelimiterKind};
@@ -224,19 +222,7 @@ fn assert_oracle_sees_one_nonce_frame(
             "{level}: the oracle does not see one opener and one closer: {live:?}\n{input:?}\n{framed:?}"
         );
     }
-    let request = WrapRequest {
-        content,
-        kind: about.kind.clone(),
-        attributes: about.attributes.clone(),
-        provenance: about.provenance.clone(),
-    };
-    let case = fuzz_case(
-        Operation::Roundtrip,
-        Expectation::Hold,
-        Input::Wrap(request.clone()),
-        String::new(),
-        Vec::new(),
-    );
+    let (request, case) = super::roundtrip_case(about, content);
     let body = read_nonce(framed).ok().map(|frame| frame.body);
     let findings = oracle::judge_roundtrip(&case, &profile, &request, framed, body.as_deref());
     let wrong: Vec<_> = findings
