@@ -2,11 +2,13 @@
 //! are: a correct one (fresh random value, strict reader) and broken ones,
 //! each caught by the right check and no other.
 
+mod common;
+
+use common::random_hex;
+
 use std::collections::BTreeSet;
-use std::io::Read;
 
 use framecheck::adapter::{Framing, TargetError, WrapRequest};
-use framecheck::grammar::{NonceAlphabet, NonceSpec};
 use framecheck::nonce::probe::probe;
 use framecheck::oracle::{Check, CheckClass};
 use framecheck::profile::TargetProfile;
@@ -14,22 +16,7 @@ use framecheck::runner::{CaseResult, Outcome};
 use sha2::{Digest, Sha256};
 
 fn profile() -> TargetProfile {
-    let mut p = TargetProfile::reference();
-    p.delimiters.token = "untrusted-{nonce}".into();
-    p.delimiters.nonce = Some(NonceSpec {
-        alphabet: NonceAlphabet::Hex,
-        min_length: Some(16),
-    });
-    p.validate().expect("a valid nonce profile");
-    p
-}
-
-fn random_hex() -> String {
-    let mut bytes = [0u8; 16];
-    std::fs::File::open("/dev/urandom")
-        .and_then(|mut f| f.read_exact(&mut bytes))
-        .expect("/dev/urandom");
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    common::nonce_profile()
 }
 
 /// A nonce framing: `<untrusted-N kind=… key=…>`, the provenance, a blank

@@ -3,36 +3,24 @@
 //! names and no other, a framing that neutralises every marker passes, and
 //! a profile without a nonce gets none of these cases.
 
+mod common;
+
+use common::random_hex;
+
 use std::collections::BTreeSet;
-use std::io::Read;
 use std::sync::atomic::AtomicBool;
 
 use framecheck::adapter::{Framing, TargetError, WrapRequest};
 use framecheck::catalogue::{builtin, instantiate, select, ConcreteCase, Input, NonceMode};
-use framecheck::grammar::{NonceAlphabet, NonceSpec};
 use framecheck::oracle::{Check, CheckClass};
 use framecheck::profile::{Capability, TargetProfile};
 use framecheck::runner::{self, CaseResult, Outcome, RunOptions};
 
 fn profile() -> TargetProfile {
-    let mut p = TargetProfile::reference();
-    p.delimiters.token = "untrusted-{nonce}".into();
-    p.delimiters.nonce = Some(NonceSpec {
-        alphabet: NonceAlphabet::Hex,
-        min_length: Some(16),
-    });
+    let mut p = common::nonce_profile();
     // The test framings have no reader: roundtrip cases run as wraps.
     p.capabilities.retain(|c| *c != Capability::Read);
-    p.validate().expect("a valid nonce profile");
     p
-}
-
-fn random_hex() -> String {
-    let mut bytes = [0u8; 16];
-    std::fs::File::open("/dev/urandom")
-        .and_then(|mut f| f.read_exact(&mut bytes))
-        .expect("/dev/urandom");
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// What a test framing does to content and provenance.

@@ -67,3 +67,28 @@ pub fn require(present: bool, what: &str, test: &str) -> bool {
 pub fn have(program: &str, test: &str) -> bool {
     require(tool_runs(program), &format!("`{program}`"), test)
 }
+
+/// The reference's profile with a per-call hex nonce in the tag name
+/// (`<untrusted-{nonce}>`, at least 16 digits): the nonce framings of
+/// `tests/nonce.rs` and `tests/nonce_catalogue.rs` write it.
+pub fn nonce_profile() -> framecheck::profile::TargetProfile {
+    use framecheck::grammar::{NonceAlphabet, NonceSpec};
+    let mut p = framecheck::profile::TargetProfile::reference();
+    p.delimiters.token = "untrusted-{nonce}".into();
+    p.delimiters.nonce = Some(NonceSpec {
+        alphabet: NonceAlphabet::Hex,
+        min_length: Some(16),
+    });
+    p.validate().expect("a valid nonce profile");
+    p
+}
+
+/// 32 hex digits from the operating system's random source.
+pub fn random_hex() -> String {
+    use std::io::Read as _;
+    let mut bytes = [0u8; 16];
+    std::fs::File::open("/dev/urandom")
+        .and_then(|mut f| f.read_exact(&mut bytes))
+        .expect("/dev/urandom");
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
