@@ -16,10 +16,10 @@ use std::path::{Path, PathBuf};
 
 use framecheck::adapter::reference::Reference;
 use framecheck::adapter::{Framing, WrapRequest};
-use framecheck::catalogue::{self, Input};
+use framecheck::catalogue::{self, ConcreteCase, Input, Piece};
 use framecheck::envelope::Envelope;
 use framecheck::fuzzing::{self, plain_oracle_seed, plain_roundtrip_seed};
-use framecheck::oracle;
+use framecheck::oracle::{self, Calibration};
 use framecheck::profile::TargetProfile;
 use framecheck::runner::resolve_pieces;
 use sha2::{Digest, Sha256};
@@ -237,112 +237,129 @@ fn generate_seed_corpus() {
     let mut next_id = 0u8;
     for case in &cases {
         next_id = next_id.wrapping_add(1);
-        let prefix = format!("catalogue-{}", case.base_id);
-        let hidden = |text: &str| text.replace(case.canary.as_str(), "CANARY");
         match &case.input {
-            Input::Wrap(request) => {
-                let about = Envelope {
-                    kind: request.kind.clone(),
-                    attributes: request.attributes.clone(),
-                    provenance: request.provenance.clone(),
-                };
-                write_seed(
-                    "envelope_roundtrip",
-                    &prefix,
-                    &plain_roundtrip_seed(&about, &request.content),
-                    &mut written,
-                );
-                for text in std::iter::once(&request.content)
-                    .chain([&request.kind, &request.provenance])
-                    .chain(request.attributes.values())
-                    .filter(|t| !t.is_empty())
-                {
-                    write_seed(
-                        "defang_differential",
-                        &prefix,
-                        &raw_seed(text),
-                        &mut written,
-                    );
-                }
-                let hidden_request = WrapRequest {
-                    content: hidden(&request.content),
-                    kind: hidden(&request.kind),
-                    attributes: BTreeMap::new(),
-                    provenance: hidden(&request.provenance),
-                };
-                write_seed(
-                    "oracle",
-                    &prefix,
-                    &plain_oracle_seed(
-                        1,
-                        case.expect,
-                        &case.canary_fields,
-                        &hidden_request,
-                        &naive_markers(&hidden_request.content),
-                        Some(&hidden_request.content),
-                    ),
-                    &mut written,
-                );
-                if let Ok(framed) = target.wrap(request) {
-                    write_seed("envelope_read", &prefix, &raw_seed(&framed), &mut written);
-                    let body = target.read(&framed).unwrap();
-                    write_seed(
-                        "oracle",
-                        &prefix,
-                        &plain_oracle_seed(
-                            0,
-                            case.expect,
-                            &case.canary_fields,
-                            &hidden_request,
-                            &hidden(&framed),
-                            body.as_deref().map(hidden).as_deref(),
-                        ),
-                        &mut written,
-                    );
-                    let mut reply = vec![0u8, next_id];
-                    reply.extend_from_slice(
-                        serde_json::json!({"id": next_id, "framed": framed})
-                            .to_string()
-                            .as_bytes(),
-                    );
-                    write_seed("protocol_decoder", &prefix, &reply, &mut written);
-                }
-            }
-            Input::Read(pieces) => {
-                let Ok(text) = resolve_pieces(pieces, Some(&calibration)) else {
-                    continue;
-                };
-                write_seed("envelope_read", &prefix, &raw_seed(&text), &mut written);
-                write_seed(
-                    "defang_differential",
-                    &prefix,
-                    &raw_seed(&text),
-                    &mut written,
-                );
-                let body = target.read(&text).unwrap();
-                write_seed(
-                    "oracle",
-                    &prefix,
-                    &plain_oracle_seed(
-                        0,
-                        case.expect,
-                        &[],
-                        &WrapRequest::default(),
-                        &text,
-                        body.as_deref(),
-                    ),
-                    &mut written,
-                );
-                let mut reply = vec![1u8, next_id];
-                reply.extend_from_slice(
-                    serde_json::json!({"id": next_id, "body": body})
-                        .to_string()
-                        .as_bytes(),
-                );
-                write_seed("protocol_decoder", &prefix, &reply, &mut written);
-            }
+            Input::Wrap(request) => wrap_seeds(case, request, &mut target, next_id, &mut written),
+            Input::Read(pieces) => read_seeds(
+                case,
+                pieces,
+                &calibration,
+                &mut target,
+                next_id,
+                &mut written,
+            ),
         }
     }
     eprintln!("seed files written per target: {written:?}");
     assert!(written.len() >= 5, "the catalogue produced too few seeds");
+}
+
+/// The seeds a wrap case gives every target.
+fn wrap_seeds(
+    case: &ConcreteCase,
+    request: &WrapRequest,
+    target: &mut Reference,
+    next_id: u8,
+    written: &mut BTreeMap<String, usize>,
+) {
+    let prefix = format!("catalogue-{}", case.base_id);
+    let hidden = |text: &str| text.replace(case.canary.as_str(), "CANARY");
+    let about = Envelope {
+        kind: request.kind.clone(),
+        attributes: request.attributes.clone(),
+        provenance: request.provenance.clone(),
+    };
+    write_seed(
+        "envelope_roundtrip",
+        &prefix,
+        &plain_roundtrip_seed(&about, &request.content),
+        written,
+    );
+    for text in std::iter::once(&request.content)
+        .chain([&request.kind, &request.provenance])
+        .chain(request.attributes.values())
+        .filter(|t| !t.is_empty())
+    {
+        write_seed("defang_differential", &prefix, &raw_seed(text), written);
+    }
+    let hidden_request = WrapRequest {
+        content: hidden(&request.content),
+        kind: hidden(&request.kind),
+        attributes: BTreeMap::new(),
+        provenance: hidden(&request.provenance),
+    };
+    write_seed(
+        "oracle",
+        &prefix,
+        &plain_oracle_seed(
+            1,
+            case.expect,
+            &case.canary_fields,
+            &hidden_request,
+            &naive_markers(&hidden_request.content),
+            Some(&hidden_request.content),
+        ),
+        written,
+    );
+    if let Ok(framed) = target.wrap(request) {
+        write_seed("envelope_read", &prefix, &raw_seed(&framed), written);
+        let body = target.read(&framed).unwrap();
+        write_seed(
+            "oracle",
+            &prefix,
+            &plain_oracle_seed(
+                0,
+                case.expect,
+                &case.canary_fields,
+                &hidden_request,
+                &hidden(&framed),
+                body.as_deref().map(hidden).as_deref(),
+            ),
+            written,
+        );
+        let mut reply = vec![0u8, next_id];
+        reply.extend_from_slice(
+            serde_json::json!({"id": next_id, "framed": framed})
+                .to_string()
+                .as_bytes(),
+        );
+        write_seed("protocol_decoder", &prefix, &reply, written);
+    }
+}
+
+/// The seeds a read case gives every target.
+fn read_seeds(
+    case: &ConcreteCase,
+    pieces: &[Piece],
+    calibration: &Result<Calibration, String>,
+    target: &mut Reference,
+    next_id: u8,
+    written: &mut BTreeMap<String, usize>,
+) {
+    let prefix = format!("catalogue-{}", case.base_id);
+    let Ok(text) = resolve_pieces(pieces, Some(calibration)) else {
+        return;
+    };
+    write_seed("envelope_read", &prefix, &raw_seed(&text), written);
+    write_seed("defang_differential", &prefix, &raw_seed(&text), written);
+    let body = target.read(&text).unwrap();
+    write_seed(
+        "oracle",
+        &prefix,
+        &plain_oracle_seed(
+            0,
+            case.expect,
+            &[],
+            &WrapRequest::default(),
+            &text,
+            body.as_deref(),
+        ),
+        written,
+    );
+    let mut reply = vec![1u8, next_id];
+    reply.extend_from_slice(
+        serde_json::json!({"id": next_id, "body": body})
+            .to_string()
+            .as_bytes(),
+    );
+    write_seed("protocol_decoder", &prefix, &reply, written);
 }
