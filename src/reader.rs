@@ -62,50 +62,187 @@ pub struct Folded<'t> {
     pub reader: Reader,
     /// The source text.
     pub text: &'t str,
-    /// The folded characters, in text order.
-    pub chars: Vec<FoldedChar>,
+    chars: Chars,
 }
+
+/// How a [`Folded`] stores its characters.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Chars {
+    /// The text is ASCII and each of its characters folds to exactly one
+    /// character, so folded index `i` is source byte `i`, read through the
+    /// level's ASCII table: most texts a catalogue run judges are this, and
+    /// storing an entry per byte made folding the bulk of a run.
+    Ascii(&'static AsciiFoldings),
+    /// Any other text: one stored entry per folded character.
+    Stored(Vec<FoldedChar>),
+}
+
+/// For each ASCII character, its folding when that is one character.
+type AsciiFoldings = [Option<char>; 128];
 
 impl Folded<'_> {
     /// Number of folded characters.
     pub fn len(&self) -> usize {
-        self.chars.len()
+        match &self.chars {
+            Chars::Ascii(_) => self.text.len(),
+            Chars::Stored(chars) => chars.len(),
+        }
     }
 
     /// True when the reader sees no character at all.
     pub fn is_empty(&self) -> bool {
-        self.chars.is_empty()
+        self.len() == 0
+    }
+
+    /// The folded character at `i` with its source range, if any.
+    #[inline]
+    pub fn get(&self, i: usize) -> Option<FoldedChar> {
+        match &self.chars {
+            Chars::Ascii(table) => {
+                let byte = *self.text.as_bytes().get(i)?;
+                let ch = table[usize::from(byte)].expect("checked when folded");
+                Some(FoldedChar {
+                    ch,
+                    start: i,
+                    end: i + 1,
+                })
+            }
+            Chars::Stored(chars) => chars.get(i).copied(),
+        }
+    }
+
+    /// The folded character at `i`, which must exist.
+    fn at(&self, i: usize) -> FoldedChar {
+        self.get(i).expect("folded index in range")
     }
 
     /// The folded character at `i`, if any.
+    #[inline]
     pub fn ch(&self, i: usize) -> Option<char> {
-        self.chars.get(i).map(|f| f.ch)
+        self.get(i).map(|f| f.ch)
+    }
+
+    /// Every folded character, in text order.
+    pub fn iter(&self) -> impl Iterator<Item = FoldedChar> + '_ {
+        (0..self.len()).map(|i| self.at(i))
+    }
+
+    /// The folded indices holding `ch`, in text order. On an ASCII text this
+    /// is a byte search for the characters that fold to `ch`.
+    pub fn positions_of(&self, ch: char) -> Box<dyn Iterator<Item = usize> + '_> {
+        match &self.chars {
+            Chars::Ascii(table) => {
+                let bytes: Vec<u8> = (0u8..128)
+                    .filter(|&b| table[usize::from(b)] == Some(ch))
+                    .collect();
+                match bytes[..] {
+                    [] => Box::new(std::iter::empty()),
+                    [b] => Box::new(memchr::memchr_iter(b, self.text.as_bytes())),
+                    _ => Box::new(
+                        self.text
+                            .bytes()
+                            .enumerate()
+                            .filter(move |(_, b)| bytes.contains(b))
+                            .map(|(i, _)| i),
+                    ),
+                }
+            }
+            Chars::Stored(chars) => Box::new(
+                chars
+                    .iter()
+                    .enumerate()
+                    .filter(move |(_, f)| f.ch == ch)
+                    .map(|(i, _)| i),
+            ),
+        }
+    }
+
+    /// The folded indices whose character satisfies `wanted`, in text
+    /// order. On an ASCII text `wanted` is asked once per byte value, and the
+    /// scan is a table lookup per byte.
+    pub fn positions_where<'a>(
+        &'a self,
+        wanted: impl Fn(char) -> bool + 'a,
+    ) -> Box<dyn Iterator<Item = usize> + 'a> {
+        match &self.chars {
+            Chars::Ascii(table) => {
+                let hit: [bool; 128] = std::array::from_fn(|b| table[b].is_some_and(&wanted));
+                Box::new(
+                    self.text
+                        .bytes()
+                        .enumerate()
+                        .filter(move |&(_, b)| hit[usize::from(b)])
+                        .map(|(i, _)| i),
+                )
+            }
+            Chars::Stored(chars) => Box::new(
+                chars
+                    .iter()
+                    .enumerate()
+                    .filter(move |(_, f)| wanted(f.ch))
+                    .map(|(i, _)| i),
+            ),
+        }
     }
 
     /// Whether the folded characters `needle` occur at position `at`.
     pub fn matches_at(&self, at: usize, needle: &[char]) -> bool {
-        self.chars.len() >= at + needle.len()
-            && self.chars[at..at + needle.len()]
+        self.len() >= at + needle.len()
+            && needle
                 .iter()
-                .zip(needle)
-                .all(|(f, n)| f.ch == *n)
+                .enumerate()
+                .all(|(k, n)| self.ch(at + k) == Some(*n))
+    }
+
+    /// Where `literal`, folded by this text's reader, ends when it occurs at
+    /// folded index `at`; `None` when it does not, or folds to nothing. The
+    /// literal is folded a character at a time, without allocating for
+    /// ASCII, because grammars ask this at every bracket of a text.
+    pub fn match_literal(&self, at: usize, literal: &str) -> Option<usize> {
+        let ascii = self.reader.ascii_foldings();
+        let mut i = at;
+        let mut buffer = String::new();
+        for c in literal.chars() {
+            if let Some(&Some(folded)) = ascii.get(c as usize) {
+                if self.ch(i) != Some(folded) {
+                    return None;
+                }
+                i += 1;
+                continue;
+            }
+            buffer.clear();
+            self.reader.fold_char_into(c, &mut buffer);
+            for folded in buffer.chars() {
+                if self.ch(i) != Some(folded) {
+                    return None;
+                }
+                i += 1;
+            }
+        }
+        (i > at).then_some(i)
     }
 
     /// The index of the first folded character whose source starts at or
     /// after byte `offset`.
     pub fn index_at_byte(&self, offset: usize) -> usize {
-        self.chars.partition_point(|f| f.start < offset)
+        match &self.chars {
+            Chars::Ascii(_) => offset.min(self.text.len()),
+            Chars::Stored(chars) => chars.partition_point(|f| f.start < offset),
+        }
     }
 
     /// The source byte range covered by folded characters `from..to`
     /// (`to` exclusive, non-empty).
     pub fn source_span(&self, from: usize, to: usize) -> Range<usize> {
-        self.chars[from].start..self.chars[to - 1].end
+        self.at(from).start..self.at(to - 1).end
     }
 
     /// Skips delimiter space from folded index `i`.
     pub fn skip_space(&self, mut i: usize) -> usize {
-        while i < self.chars.len() && self.reader.is_delimiter_space(self.chars[i].ch) {
+        while self
+            .ch(i)
+            .is_some_and(|c| self.reader.is_delimiter_space(c))
+        {
             i += 1;
         }
         i
@@ -143,11 +280,29 @@ impl Reader {
     /// ASCII characters, nearly all of most texts, are looked up in a table
     /// of their foldings computed once per level from
     /// [`level::fold_char_into`]; every other character is folded by that
-    /// function as it comes. The result reserves one entry per source byte,
-    /// an upper bound for every text whose characters fold to at most as
-    /// many characters as they have bytes.
+    /// function as it comes. An ASCII text whose characters each fold to
+    /// one character stores nothing but the table (see [`Chars::Ascii`]).
     pub fn fold(self, text: &str) -> Folded<'_> {
         let ascii = self.ascii_foldings();
+        let one_to_one = text
+            .bytes()
+            .all(|b| ascii.get(usize::from(b)).is_some_and(Option::is_some));
+        let chars = if one_to_one {
+            Chars::Ascii(ascii)
+        } else {
+            Chars::Stored(self.fold_stored(text, ascii))
+        };
+        Folded {
+            reader: self,
+            text,
+            chars,
+        }
+    }
+
+    /// One entry per folded character of `text`, reserving one per source
+    /// byte: an upper bound for every text whose characters fold to at
+    /// most as many characters as they have bytes.
+    fn fold_stored(self, text: &str, ascii: &AsciiFoldings) -> Vec<FoldedChar> {
         let mut chars = Vec::with_capacity(text.len());
         let mut buffer = String::new();
         for (start, c) in text.char_indices() {
@@ -160,18 +315,14 @@ impl Reader {
             self.fold_char_into(c, &mut buffer);
             chars.extend(buffer.chars().map(|ch| FoldedChar { ch, start, end }));
         }
-        Folded {
-            reader: self,
-            text,
-            chars,
-        }
+        chars
     }
 
     /// For each ASCII character, its folding at this level when that is one
     /// character (`None` otherwise, folded the slow way), computed once per
     /// level from the specification.
-    fn ascii_foldings(self) -> &'static [Option<char>; 128] {
-        static TABLES: [OnceLock<[Option<char>; 128]>; ReaderLevel::ALL.len()] =
+    fn ascii_foldings(self) -> &'static AsciiFoldings {
+        static TABLES: [OnceLock<AsciiFoldings>; ReaderLevel::ALL.len()] =
             [const { OnceLock::new() }; ReaderLevel::ALL.len()];
         let index = ReaderLevel::ALL
             .iter()
@@ -209,11 +360,40 @@ impl Reader {
     }
 
     /// The first line break at or after byte `from`: its start and end.
+    ///
+    /// Only bytes that can begin a break at this level are tried (see
+    /// [`Reader::may_begin_line_break`]); each is a character boundary, since
+    /// it is ASCII or a UTF-8 lead byte.
     pub fn next_line_break(self, text: &str, from: usize) -> Option<Range<usize>> {
-        text[from..].char_indices().find_map(|(i, _)| {
-            self.line_break_at(text, from + i)
-                .map(|len| from + i..from + i + len)
-        })
+        let bytes = text.as_bytes();
+        let mut at = from;
+        while at < bytes.len() {
+            let found = match self.level {
+                ReaderLevel::Exact | ReaderLevel::AsciiCaseInsensitive => {
+                    memchr::memchr2(b'\n', b'\r', &bytes[at..])
+                }
+                ReaderLevel::Unicode => bytes[at..]
+                    .iter()
+                    .position(|&b| self.may_begin_line_break(b)),
+            };
+            let start = at + found?;
+            if let Some(len) = self.line_break_at(text, start) {
+                return Some(start..start + len);
+            }
+            at = start + 1;
+        }
+        None
+    }
+
+    /// Whether `byte` can be the first byte of a line break this reader
+    /// honours: the first UTF-8 byte of each character
+    /// [`Reader::line_break_at`] accepts (a test checks every character).
+    fn may_begin_line_break(self, byte: u8) -> bool {
+        match self.level {
+            ReaderLevel::Exact | ReaderLevel::AsciiCaseInsensitive => matches!(byte, b'\n' | b'\r'),
+            // U+0085 is C2 85 and U+2028/U+2029 are E2 80 A8/A9 in UTF-8.
+            ReaderLevel::Unicode => matches!(byte, b'\n' | b'\r' | 0x0B | 0x0C | 0xC2 | 0xE2),
+        }
     }
 
     /// The lines of `text` as this reader splits them: each line's byte
@@ -280,6 +460,35 @@ mod tests {
         assert_eq!(Reader::new(Ci).lines("a\r\nb\rc"), vec![0..1, 3..4, 5..6]);
     }
 
+    /// The byte prefilter of `next_line_break` never skips a break: every
+    /// character that begins one starts with a byte it tries.
+    #[test]
+    fn every_line_break_starts_with_a_byte_the_search_tries() {
+        let mut buf = [0u8; 4];
+        for reader in Reader::all() {
+            for c in (0..=0x10FFFF).filter_map(char::from_u32) {
+                let text = format!("{c}\n");
+                if reader.line_break_at(&text, 0).is_some() {
+                    let first = c.encode_utf8(&mut buf).as_bytes()[0];
+                    assert!(reader.may_begin_line_break(first), "{c:?} {reader:?}");
+                }
+            }
+            let text = "x\u{00C9}\u{2027}\r\u{0085}y\u{2029}";
+            let slow: Vec<usize> = text
+                .char_indices()
+                .filter(|&(i, _)| reader.line_break_at(text, i).is_some())
+                .map(|(i, _)| i)
+                .collect();
+            let mut fast = Vec::new();
+            let mut from = 0;
+            while let Some(b) = reader.next_line_break(text, from) {
+                fast.push(b.start);
+                from = b.end;
+            }
+            assert_eq!(fast, slow, "{reader:?}");
+        }
+    }
+
     #[test]
     fn blank_lines_widen_with_the_level() {
         let blank = |line: &str| -> Vec<ReaderLevel> {
@@ -297,11 +506,8 @@ mod tests {
     #[test]
     fn folding_keeps_source_ranges() {
         let folded = Reader::new(Unicode).fold("aﬀ\u{200B}Ｂ");
-        let got: Vec<(char, usize, usize)> = folded
-            .chars
-            .iter()
-            .map(|f| (f.ch, f.start, f.end))
-            .collect();
+        let got: Vec<(char, usize, usize)> =
+            folded.iter().map(|f| (f.ch, f.start, f.end)).collect();
         assert_eq!(
             got,
             vec![('a', 0, 1), ('f', 1, 4), ('f', 1, 4), ('b', 7, 10)]
@@ -309,7 +515,7 @@ mod tests {
         assert_eq!(folded.source_span(1, 4), 1..10);
         assert_eq!(folded.index_at_byte(4), 3);
         assert!(folded.matches_at(1, &['f', 'f', 'b']));
-        assert_eq!(Reader::new(Exact).fold("Ab").chars[0].ch, 'A');
+        assert_eq!(Reader::new(Exact).fold("Ab").ch(0).unwrap(), 'A');
         assert_eq!(Reader::new(Ci).fold_str("Ab"), "ab");
     }
 
@@ -320,9 +526,65 @@ mod tests {
             .chain("ﬀÉß\u{200B}Ｂ\u{212A}".chars())
             .collect();
         for reader in Reader::all() {
-            let folded: String = reader.fold(&text).chars.iter().map(|f| f.ch).collect();
+            let folded: String = reader.fold(&text).iter().map(|f| f.ch).collect();
             assert_eq!(folded, reader.fold_str(&text), "{:?}", reader.level());
         }
+    }
+
+    /// The ASCII representation answers every question exactly as the
+    /// stored one does, so choosing it is only a matter of speed.
+    #[test]
+    fn ascii_texts_read_the_same_without_stored_entries() {
+        let texts = [
+            String::from_iter((0u8..128).map(char::from)),
+            "<Tok x=\"1\">\n</TOK >\r\n[tok] < / tok>".to_string(),
+            String::new(),
+        ];
+        for reader in Reader::all() {
+            for text in &texts {
+                let fast = reader.fold(text);
+                assert!(matches!(fast.chars, Chars::Ascii(_)), "{text:?}");
+                let stored = Folded {
+                    reader,
+                    text,
+                    chars: Chars::Stored(reader.fold_stored(text, reader.ascii_foldings())),
+                };
+                assert_eq!(fast.len(), stored.len());
+                assert!(fast.iter().eq(stored.iter()));
+                for i in 0..=text.len() + 1 {
+                    assert_eq!(fast.get(i), stored.get(i));
+                    assert_eq!(fast.index_at_byte(i), stored.index_at_byte(i));
+                    assert_eq!(fast.skip_space(i), stored.skip_space(i));
+                    for literal in ["tok", "TOK", "/", "", "\u{200B}t"] {
+                        assert_eq!(
+                            fast.match_literal(i, literal),
+                            stored.match_literal(i, literal),
+                            "{literal:?} at {i}"
+                        );
+                    }
+                }
+                for ch in ['<', 't', 'T', '\n', 'é'] {
+                    assert!(fast.positions_of(ch).eq(stored.positions_of(ch)), "{ch:?}");
+                }
+                let punct = |c: char| c.is_ascii_punctuation() || c == 't';
+                assert!(fast
+                    .positions_where(punct)
+                    .eq(stored.positions_where(punct)));
+            }
+        }
+        assert!(matches!(
+            Reader::new(Unicode).fold("é").chars,
+            Chars::Stored(_)
+        ));
+    }
+
+    #[test]
+    fn literals_match_as_the_reader_folds_them() {
+        let folded = Reader::new(Unicode).fold("x<ＴＯ\u{200B}Ｋ>");
+        assert_eq!(folded.match_literal(2, "tok"), Some(5));
+        assert_eq!(folded.match_literal(2, "T\u{FF2F}k"), Some(5));
+        assert_eq!(folded.match_literal(2, "\u{200B}"), None);
+        assert_eq!(Reader::new(Exact).fold("tok").match_literal(0, "TOK"), None);
     }
 
     #[test]

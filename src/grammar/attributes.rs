@@ -21,11 +21,9 @@ use crate::reader::Folded;
 /// that folds a fullwidth quote into an attribute delimiter is not one any
 /// framing can be held to); brackets are recognised as folded.
 pub fn tag_end(folded: &Folded<'_>, token_end: usize, close_bracket: char) -> Option<usize> {
-    let folded = &folded.chars;
-    let mut i = folded.partition_point(|f| f.start < token_end);
+    let mut i = folded.index_at_byte(token_end);
     let mut quote: Option<char> = None;
-    while i < folded.len() {
-        let f = folded[i];
+    while let Some(f) = folded.get(i) {
         let is_ascii_quote = (f.ch == '"' || f.ch == '\'') && f.end - f.start == 1;
         match quote {
             Some(q) if is_ascii_quote && f.ch == q => quote = None,

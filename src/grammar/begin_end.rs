@@ -309,11 +309,12 @@ impl Grammar for BeginEnd {
             .find_map(|(kind, t)| self.matches(folded, i, t).map(|m| (kind, m)));
             match hit {
                 Some((kind, m)) if m.end > i => {
+                    let span = folded.source_span(i, m.end);
                     found.push(LiveDelimiter {
                         token: 0,
                         kind,
-                        start: folded.chars[i].start,
-                        end: folded.chars[m.end - 1].end,
+                        start: span.start,
+                        end: span.end,
                         nonce: m.nonce.map(|(s, e)| {
                             let span = folded.source_span(s, e);
                             (span.start, span.end)
@@ -377,9 +378,9 @@ impl Grammar for BeginEnd {
             reason: "the opening marker as declared",
             at: d.start,
         })?;
-        let attrs_at = matched.attrs_start.map_or(d.end, |i| {
-            exact.chars.get(i).map_or(text.len(), |f| f.start)
-        });
+        let attrs_at = matched
+            .attrs_start
+            .map_or(d.end, |i| exact.get(i).map_or(text.len(), |f| f.start));
         let Some(Atom::Punct(after)) = self.open.atoms.get(at + 1) else {
             unreachable!("compile checks that punctuation follows {{attrs}}");
         };

@@ -34,10 +34,7 @@ impl Grammar for Tagged {
         let reader = folded.reader;
         let nonce = self.vocabulary.nonce.as_ref();
         let mut found = Vec::new();
-        for (bracket_at, bracket) in folded.chars.iter().enumerate() {
-            if bracket.ch != self.open_bracket {
-                continue;
-            }
+        for bracket_at in folded.positions_of(self.open_bracket) {
             let mut i = folded.skip_space(bracket_at + 1);
             let mut kind = DelimiterKind::Open;
             if folded.ch(i) == Some('/') {
@@ -54,8 +51,8 @@ impl Grammar for Tagged {
                 found.push(LiveDelimiter {
                     token: index,
                     kind,
-                    start: bracket.start,
-                    end: folded.chars[m.end - 1].end,
+                    start: folded.source_span(bracket_at, bracket_at + 1).start,
+                    end: folded.source_span(m.end - 1, m.end).end,
                     nonce: m.nonce.map(|(s, e)| {
                         let span = folded.source_span(s, e);
                         (span.start, span.end)

@@ -172,11 +172,7 @@ pub fn match_token(
     for part in &token.parts {
         match part {
             TokenPart::Literal(literal) => {
-                let needle: Vec<char> = folded.reader.fold_str(literal).chars().collect();
-                if needle.is_empty() || !folded.matches_at(i, &needle) {
-                    return None;
-                }
-                i += needle.len();
+                i = folded.match_literal(i, literal)?;
             }
             TokenPart::Nonce => {
                 let spec = nonce?;

@@ -141,7 +141,7 @@ fn skipped_text() -> Part {
     }
 }
 
-impl Side<'_> {
+impl<'a> Side<'a> {
     /// Where `needle` may be placed from `cursor`: touching the cursor when
     /// there is no gap, else the first (head) or last (tail) place the gap
     /// allows, preferring one that `next` (the following fixed text)
@@ -154,6 +154,19 @@ impl Side<'_> {
         gap: Option<&Part>,
         next: Option<&str>,
     ) -> Option<Range<usize>> {
+        if gap.is_none() {
+            // Without a gap only the place touching the cursor fits.
+            let touching = if self.forward {
+                self.text[cursor..]
+                    .starts_with(needle)
+                    .then(|| cursor..cursor + needle.len())
+            } else {
+                self.text[..cursor]
+                    .ends_with(needle)
+                    .then(|| cursor - needle.len()..cursor)
+            };
+            return touching;
+        }
         let candidates = self.candidates(needle, cursor);
         let gap_fits = |span: &Range<usize>| {
             let gap_text = if self.forward {
@@ -172,25 +185,42 @@ impl Side<'_> {
                 }
             })
         };
-        let fitting: Vec<Range<usize>> = candidates.into_iter().filter(gap_fits).collect();
-        let preferred = fitting.iter().find(|s| continued(s)).cloned();
-        preferred.or_else(|| fitting.into_iter().next())
+        // The first fitting place that `next` continues, else the first
+        // fitting place: scanned lazily, nearest first, so the usual case
+        // (the first place fits and is continued) costs one search, not a
+        // list of every occurrence in a large content.
+        let mut first_fitting = None;
+        for span in candidates.filter(gap_fits) {
+            if continued(&span) {
+                return Some(span);
+            }
+            first_fitting.get_or_insert(span);
+        }
+        first_fitting
     }
 
     /// Every occurrence of `needle` on this side of `cursor`, nearest first.
-    fn candidates(&self, needle: &str, cursor: usize) -> Vec<Range<usize>> {
+    fn candidates<'n>(
+        &self,
+        needle: &'n str,
+        cursor: usize,
+    ) -> Box<dyn Iterator<Item = Range<usize>> + 'n>
+    where
+        'a: 'n,
+    {
+        let len = needle.len();
         if self.forward {
             let rest = &self.text[cursor..];
-            rest.match_indices(needle)
-                .map(|(i, _)| cursor + i..cursor + i + needle.len())
-                .collect()
+            Box::new(
+                rest.match_indices(needle)
+                    .map(move |(i, _)| cursor + i..cursor + i + len),
+            )
         } else {
-            let mut found: Vec<Range<usize>> = self.text[..cursor]
-                .match_indices(needle)
-                .map(|(i, _)| i..i + needle.len())
-                .collect();
-            found.reverse();
-            found
+            Box::new(
+                self.text[..cursor]
+                    .rmatch_indices(needle)
+                    .map(move |(i, _)| i..i + len),
+            )
         }
     }
 }

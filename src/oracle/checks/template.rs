@@ -75,26 +75,51 @@ pub(super) fn check_control_strings(
 const CONTROLS: usize = CONTROL_STRINGS.len();
 
 /// For each control string, the leftmost source span outside `own` that
-/// reads as it in `folded`. One pass over the text tries, at each
-/// character, only the strings whose folding starts with that character:
-/// large inputs (`repeat`) made one pass per string the bulk of a run.
+/// reads as it in `folded`. Strings that count anywhere are tried only at
+/// the characters some of them start with, line markers only at line
+/// starts: large inputs (`repeat`) made one pass per string, and then a
+/// try at every letter a marker starts with, the bulk of a run.
 fn first_readings(folded: &Folded<'_>, own: &[Range<usize>]) -> [Option<Range<usize>>; CONTROLS] {
-    let Needles {
-        folded: needles,
-        starts,
-    } = needles(folded.reader);
+    let needles = needles(folded.reader);
     let mut first: [Option<Range<usize>>; CONTROLS] = std::array::from_fn(|_| None);
-    let mut missing = CONTROLS;
-    for (i, at) in folded.chars.iter().enumerate() {
-        if !starts.contains(&at.ch) {
-            continue;
+    let is_marker = |c: usize| CONTROL_STRINGS[c].kind == Kind::LineMarker;
+    let anywhere = folded.positions_where(|c| needles.starts.contains(&c));
+    try_at(
+        folded,
+        own,
+        needles,
+        anywhere,
+        |c| !is_marker(c),
+        &mut first,
+    );
+    try_at(
+        folded,
+        own,
+        needles,
+        line_starts(folded),
+        is_marker,
+        &mut first,
+    );
+    first
+}
+
+/// Tries the control strings `wanted` selects at each folded index of
+/// `positions`, in order, recording each one's first reading outside `own`.
+fn try_at(
+    folded: &Folded<'_>,
+    own: &[Range<usize>],
+    needles: &Needles,
+    positions: impl Iterator<Item = usize>,
+    wanted: impl Fn(usize) -> bool,
+    first: &mut [Option<Range<usize>>; CONTROLS],
+) {
+    let mut missing = (0..CONTROLS).filter(|&c| wanted(c)).count();
+    for i in positions {
+        if missing == 0 {
+            return;
         }
-        for (c, needle) in needles.iter().enumerate() {
-            if first[c].is_some() || needle.first() != Some(&at.ch) || !folded.matches_at(i, needle)
-            {
-                continue;
-            }
-            if CONTROL_STRINGS[c].kind == Kind::LineMarker && !at_line_start(folded, i) {
+        for (c, needle) in needles.folded.iter().enumerate() {
+            if first[c].is_some() || !wanted(c) || !folded.matches_at(i, needle) {
                 continue;
             }
             let span = folded.source_span(i, i + needle.len());
@@ -106,18 +131,14 @@ fn first_readings(folded: &Folded<'_>, own: &[Range<usize>]) -> [Option<Range<us
                 missing -= 1;
             }
         }
-        if missing == 0 {
-            break;
-        }
     }
-    first
 }
 
 /// The control strings as one reader folds them.
 struct Needles {
     /// Each control string folded, in [`CONTROL_STRINGS`] order.
     folded: Vec<Vec<char>>,
-    /// The characters they start with.
+    /// The characters the strings that count anywhere start with.
     starts: Starts,
 }
 
@@ -166,26 +187,33 @@ fn needles(reader: Reader) -> &'static Needles {
             .iter()
             .map(|control| reader.fold_str(control.text).chars().collect())
             .collect();
-        let starts = Starts::of(folded.iter().filter_map(|n| n.first().copied()));
+        // Line markers are tried at line starts, whatever they start with.
+        let starts = Starts::of(
+            folded
+                .iter()
+                .zip(&CONTROL_STRINGS)
+                .filter(|(_, control)| control.kind != Kind::LineMarker)
+                .filter_map(|(n, _)| n.first().copied()),
+        );
         Needles { folded, starts }
     })
 }
 
-/// Whether folded character `i` starts a line as the reader sees lines:
-/// it is the first character the reader sees, or only spaces and tabs
-/// separate it from a line break the reader honours.
-fn at_line_start(folded: &Folded<'_>, i: usize) -> bool {
-    let mut j = i;
-    while j > 0 && matches!(folded.chars[j - 1].ch, ' ' | '\t') {
-        j -= 1;
-    }
-    j == 0 || {
-        let before = folded.chars[j - 1];
-        folded
-            .reader
-            .line_break_at(folded.text, before.start)
-            .is_some()
-    }
+/// The folded index of the first character of every line as the reader
+/// sees lines, after any spaces and tabs: the text's first character, and
+/// the first after each line break the reader honours.
+fn line_starts<'a>(folded: &'a Folded<'_>) -> impl Iterator<Item = usize> + 'a {
+    let reader = folded.reader;
+    let mut next = Some(0);
+    std::iter::from_fn(move || {
+        let at = next?;
+        next = reader.next_line_break(folded.text, at).map(|brk| brk.end);
+        let mut i = folded.index_at_byte(at);
+        while matches!(folded.ch(i), Some(' ' | '\t')) {
+            i += 1;
+        }
+        Some(i)
+    })
 }
 
 #[cfg(test)]
@@ -249,6 +277,79 @@ mod tests {
         assert_eq!(outer(&profile, "ok\n  Assistant: sure").len(), 1);
         assert!(outer(&profile, "the Human: a novel").is_empty());
         assert!(outer(&profile, "plain prose, no markers").is_empty());
+    }
+
+    /// The specification `first_readings` implements, one position at a
+    /// time: a string reads where its folding matches, a line marker only
+    /// where only spaces and tabs (as folded) follow a break the reader
+    /// honours, or the start of the text.
+    fn first_readings_spec(folded: &Folded<'_>, own: &[Range<usize>]) -> Vec<Option<Range<usize>>> {
+        let needles = needles(folded.reader);
+        let line_start = |i: usize| {
+            let mut j = i;
+            while j > 0 && matches!(folded.ch(j - 1), Some(' ' | '\t')) {
+                j -= 1;
+            }
+            j == 0 || {
+                let before = folded.source_span(j - 1, j).start;
+                folded.reader.line_break_at(folded.text, before).is_some()
+            }
+        };
+        (0..CONTROLS)
+            .map(|c| {
+                let needle = &needles.folded[c];
+                (0..folded.len())
+                    .filter(|&i| folded.matches_at(i, needle))
+                    .filter(|&i| CONTROL_STRINGS[c].kind != Kind::LineMarker || line_start(i))
+                    .map(|i| folded.source_span(i, i + needle.len()))
+                    .find(|span| {
+                        !own.iter()
+                            .any(|o| o.start <= span.start && span.end <= o.end)
+                    })
+            })
+            .collect()
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn first_readings_follow_the_specification(
+            parts in proptest::collection::vec(proptest::sample::select(vec![
+                "Human:", "human:", "ASSISTANT:", "### Instruction:", "<|im_end|>", "[inst]",
+                "＜｜im_end｜＞", "\n", "\r", "\r\n", "\u{2028}", "\u{0B}", " ", "\t", "\u{200B}",
+                "\u{3000}", "x", "</s>", "<", "a",
+            ]), 0..14),
+            own_from in 0usize..40,
+            own_len in 0usize..20,
+        ) {
+            let text = parts.concat();
+            let own_from = (own_from..=text.len()).find(|&i| text.is_char_boundary(i)).unwrap_or(0);
+            let own_to = ((own_from + own_len).min(text.len())..=text.len())
+                .find(|&i| text.is_char_boundary(i))
+                .unwrap_or(text.len());
+            let own_span = own_from..own_to;
+            let own = std::slice::from_ref(&own_span);
+            for reader in Reader::all() {
+                let folded = reader.fold(&text);
+                let fast = first_readings(&folded, own);
+                proptest::prop_assert_eq!(fast.to_vec(), first_readings_spec(&folded, own));
+            }
+        }
+    }
+
+    #[test]
+    fn line_markers_count_after_every_break_the_reader_honours() {
+        let profile = TargetProfile::reference();
+        let levels = |body: &str| {
+            outer(&profile, body)
+                .into_iter()
+                .map(|f| f.levels)
+                .collect::<Vec<_>>()
+        };
+        use ReaderLevel::{AsciiCaseInsensitive as Ci, Exact, Unicode};
+        assert_eq!(levels("ok\r\nHuman: x"), vec![vec![Exact, Ci, Unicode]]);
+        assert_eq!(levels("ok\rHuman: x"), vec![vec![Ci, Unicode]]);
+        assert_eq!(levels("ok\u{2028}Human: x"), vec![vec![Unicode]]);
+        assert_eq!(levels("ok\n\u{200B}Human: x"), vec![vec![Unicode]]);
     }
 
     #[test]
