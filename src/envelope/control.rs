@@ -71,7 +71,7 @@ pub fn neutralise(text: &str, placement: Placement) -> Cow<'_, str> {
 /// table to it). An ASCII character folds only to ASCII, and none of these
 /// is the folding of another character, so ASCII text without them holds
 /// no control string and skips the fold: most text a framing sees.
-const ANCHORS: [u8; 3] = [b'<', b'[', b':'];
+const ANCHORS: [u8; 3] = [SPECIAL_STARTS[0], SPECIAL_STARTS[1], MARKER_END];
 
 /// The neutral spelling: the canonical string with `\` before its last
 /// character (every string in the table ends in punctuation).
@@ -147,57 +147,124 @@ fn applies(control: &ControlString, placement: Placement) -> bool {
 const SPECIAL_STARTS: [u8; 2] = [b'<', b'['];
 
 /// [`readings_folded`] for ASCII text, which folds byte for byte to its
-/// lower case: a reading can only start at a [`SPECIAL_STARTS`] byte or, for
-/// a line marker, at a line's first byte that is not a space or tab. Only
-/// those positions are tried, found with `memchr`, so prose full of colons
-/// costs a scan, not a fold. Same readings, same order (a property test
-/// compares the two paths).
+/// lower case. A special or markup string starts with a [`SPECIAL_STARTS`]
+/// byte, and a line marker ends with [`MARKER_END`] (a test keeps the table
+/// to both), so one `memchr` pass over those three bytes finds every place
+/// a reading can start or end; at each only the strings that start (or
+/// end) with its byte are tried. Prose full of colons, source full of
+/// brackets and tables full of lines cost a scan, not a fold. Same
+/// readings, same order (a property test compares the two paths).
 fn readings_ascii(text: &str, placement: Placement) -> Vec<(Range<usize>, &'static ControlString)> {
     let bytes = text.as_bytes();
+    let index = ascii_index();
+    let lower = |i: usize| bytes.get(i).map(u8::to_ascii_lowercase);
+    let reads_at = |at: usize, n: usize| {
+        let needle = &needles()[n].0;
+        bytes.len() >= at + needle.len()
+            && bytes[at..at + needle.len()]
+                .iter()
+                .zip(needle)
+                .all(|(&b, &c)| char::from(b.to_ascii_lowercase()) == c)
+    };
     let mut found = Vec::new();
     let mut next = 0;
-    for at in ascii_candidates(bytes, placement) {
-        if at < next {
-            continue;
-        }
-        let hit = needles().iter().find(|(needle, control)| {
-            applies(control, placement)
-                && bytes.len() >= at + needle.len()
-                && bytes[at..at + needle.len()]
-                    .iter()
-                    .zip(needle)
-                    .all(|(&b, &n)| char::from(b.to_ascii_lowercase()) == n)
-                && (control.kind != Kind::LineMarker || line_start_ascii(bytes, at))
-        });
-        if let Some((needle, control)) = hit {
-            found.push((at..at + needle.len(), *control));
-            next = at + needle.len();
+    let anchors = memchr::memchr3_iter(SPECIAL_STARTS[0], SPECIAL_STARTS[1], MARKER_END, bytes);
+    for at in anchors {
+        let hit = if bytes[at] == MARKER_END {
+            // The byte before the colon filters out nearly every colon.
+            let before = at.checked_sub(1).and_then(lower);
+            if !before.is_some_and(|b| index.marker_before_end.has(b)) {
+                continue;
+            }
+            index.markers.iter().find_map(|&n| {
+                let start = (at + 1).checked_sub(needles()[n].0.len())?;
+                if !applies(needles()[n].1, placement) {
+                    return None;
+                }
+                (start >= next && reads_at(start, n) && line_start_ascii(bytes, start))
+                    .then_some((start, n))
+            })
+        } else if at >= next
+            && lower(at + 1).is_some_and(|b| index.second[usize::from(bytes[at])].has(b))
+        {
+            index.by_first[usize::from(bytes[at])]
+                .iter()
+                .find(|&&n| applies(needles()[n].1, placement) && reads_at(at, n))
+                .map(|&n| (at, n))
+        } else {
+            None
+        };
+        if let Some((start, n)) = hit {
+            let (needle, control) = &needles()[n];
+            found.push((start..start + needle.len(), *control));
+            next = start + needle.len();
         }
     }
     found
 }
 
-/// The positions where a reading may start in ASCII `bytes`, ascending.
-fn ascii_candidates(bytes: &[u8], placement: Placement) -> Vec<usize> {
-    let mut at: Vec<usize> =
-        memchr::memchr2_iter(SPECIAL_STARTS[0], SPECIAL_STARTS[1], bytes).collect();
-    if placement == Placement::Content {
-        // The ASCII line breaks `is_line_break` knows (a test keeps the two
-        // in step).
-        let breaks = memchr::memchr3_iter(b'\n', b'\r', 0x0B, bytes)
-            .chain(memchr::memchr_iter(0x0C, bytes))
-            .map(|i| i + 1);
-        for start in std::iter::once(0).chain(breaks) {
-            let first = bytes[start.min(bytes.len())..]
-                .iter()
-                .position(|&b| b != b' ' && b != b'\t')
-                .map_or(bytes.len(), |k| start + k);
-            at.push(first);
+/// The byte every line marker ends with.
+const MARKER_END: u8 = b':';
+
+/// The control strings indexed for [`readings_ascii`], as indices into
+/// [`needles`] in table order.
+struct AsciiIndex {
+    /// For each byte, the special and markup strings starting with it.
+    by_first: [Vec<usize>; 128],
+    /// For each byte, the second characters of the strings starting with it.
+    second: [ByteSet; 128],
+    /// The line markers.
+    markers: Vec<usize>,
+    /// The characters line markers have before their final [`MARKER_END`].
+    marker_before_end: ByteSet,
+}
+
+/// A set of ASCII bytes.
+#[derive(Clone, Copy, Default)]
+struct ByteSet(u128);
+
+impl ByteSet {
+    fn insert(&mut self, c: char) {
+        if c.is_ascii() {
+            self.0 |= 1 << c as u32;
         }
-        at.sort_unstable();
-        at.dedup();
     }
-    at
+
+    fn has(self, b: u8) -> bool {
+        b < 128 && self.0 & (1 << b) != 0
+    }
+}
+
+fn ascii_index() -> &'static AsciiIndex {
+    static INDEX: OnceLock<AsciiIndex> = OnceLock::new();
+    INDEX.get_or_init(|| {
+        let is_marker = |n: &usize| needles()[*n].1.kind == Kind::LineMarker;
+        let specials: Vec<usize> = (0..needles().len()).filter(|n| !is_marker(n)).collect();
+        let starting = |byte: usize| {
+            specials
+                .iter()
+                .copied()
+                .filter(move |&n| needles()[n].0.first() == Some(&char::from(byte as u8)))
+        };
+        let markers: Vec<usize> = (0..needles().len()).filter(is_marker).collect();
+        let mut marker_before_end = ByteSet::default();
+        for &n in &markers {
+            let needle = &needles()[n].0;
+            marker_before_end.insert(needle[needle.len().saturating_sub(2)]);
+        }
+        AsciiIndex {
+            by_first: std::array::from_fn(|b| starting(b).collect()),
+            second: std::array::from_fn(|b| {
+                let mut set = ByteSet::default();
+                for n in starting(b) {
+                    set.insert(needles()[n].0.get(1).copied().unwrap_or('\0'));
+                }
+                set
+            }),
+            markers,
+            marker_before_end,
+        }
+    })
 }
 
 /// [`starts_line`] for ASCII text.
@@ -311,9 +378,18 @@ mod tests {
     #[test]
     fn the_ascii_path_knows_every_start_and_line_break() {
         for control in &CONTROL_STRINGS {
-            let first = control.text.as_bytes()[0].to_ascii_lowercase();
+            let bytes = control.text.as_bytes();
+            // The index filters on a second character.
+            assert!(bytes.len() >= 2, "{:?}", control.text);
+            let first = bytes[0].to_ascii_lowercase();
             match control.kind {
-                Kind::LineMarker => {}
+                // Found from their last byte, which nothing else in them is.
+                Kind::LineMarker => {
+                    assert_eq!(bytes.last(), Some(&MARKER_END), "{:?}", control.text);
+                    assert!(!bytes[..bytes.len() - 1]
+                        .iter()
+                        .any(|b| SPECIAL_STARTS.contains(b) || *b == MARKER_END));
+                }
                 _ => assert!(SPECIAL_STARTS.contains(&first), "{:?}", control.text),
             }
         }
