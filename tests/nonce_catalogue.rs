@@ -14,7 +14,7 @@ use framecheck::adapter::{Framing, TargetError, WrapRequest};
 use framecheck::catalogue::{builtin, instantiate, select, ConcreteCase, Input, NonceMode};
 use framecheck::oracle::{Check, CheckClass};
 use framecheck::profile::{Capability, TargetProfile};
-use framecheck::runner::{self, CaseResult, Outcome, RunOptions};
+use framecheck::runner::{self, CaseResult, Outcome, RunOptions, RunResult};
 
 fn profile() -> TargetProfile {
     let mut p = common::nonce_profile();
@@ -95,19 +95,27 @@ fn run(framing: TestFraming) -> Vec<CaseResult> {
     let cases = nonce_cases(&p);
     assert!(cases.len() > 20, "{}", cases.len());
     let mut framing = framing;
+    run_cases(&cases, &p, &mut framing).results
+}
+
+/// Runs `cases` against `framing` with the options every test here uses.
+fn run_cases(
+    cases: &[ConcreteCase],
+    profile: &TargetProfile,
+    framing: &mut TestFraming,
+) -> RunResult {
     let options = RunOptions {
         filters: vec!["catalogue only".into()],
         ..RunOptions::default()
     };
-    let result = runner::run(
-        &cases,
-        &p,
-        &mut framing,
+    runner::run(
+        cases,
+        profile,
+        framing,
         &options,
         &AtomicBool::new(false),
         &mut |_| {},
-    );
-    result.results
+    )
 }
 
 /// `(case id, check, class)` of every finding, and every case not judged.
@@ -277,18 +285,7 @@ fn a_closer_without_the_nonce_is_learned_and_fails_nonce_matched_alone() {
     let all = instantiate(&builtin(), &p);
     let cases = select(all, &["benign-*".to_string()]).unwrap();
     assert!(cases.len() > 5);
-    let options = RunOptions {
-        filters: vec!["catalogue only".into()],
-        ..RunOptions::default()
-    };
-    let run = runner::run(
-        &cases,
-        &p,
-        &mut framing,
-        &options,
-        &AtomicBool::new(false),
-        &mut |_| {},
-    );
+    let run = run_cases(&cases, &p, &mut framing);
     let checks: BTreeSet<(Check, CheckClass)> = findings(&run.results)
         .into_iter()
         .filter(|(_, _, class)| *class != CheckClass::Fidelity)

@@ -239,15 +239,7 @@ fn write_category_table(out: &mut String, summary: &Summary) {
         out.push_str("---:|");
     }
     out.push('\n');
-    for category in Category::ALL {
-        let counts = summary
-            .by_category
-            .get(&category)
-            .copied()
-            .unwrap_or_default();
-        if counts.total() == 0 {
-            continue;
-        }
+    for (category, counts) in summary.categories_with_cases() {
         let _ = write!(out, "| {} |", category.name());
         for verdict in Verdict::ALL {
             let _ = write!(out, " {} |", counts.get(verdict));
@@ -745,15 +737,7 @@ fn write_terminal_category_table(out: &mut String, summary: &Summary) {
         let _ = write!(out, " {:>w$}", verdict.name(), w = column_width(verdict));
     }
     out.push('\n');
-    for category in Category::ALL {
-        let counts = summary
-            .by_category
-            .get(&category)
-            .copied()
-            .unwrap_or_default();
-        if counts.total() == 0 {
-            continue;
-        }
+    for (category, counts) in summary.categories_with_cases() {
         let _ = write!(out, "{:<22}", category.name());
         for verdict in Verdict::ALL {
             let _ = write!(

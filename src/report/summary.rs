@@ -234,6 +234,15 @@ impl Summary {
         }
     }
 
+    /// Every category that has cases, in catalogue order, with its verdict
+    /// counts: the rows of each report's category table.
+    pub fn categories_with_cases(&self) -> impl Iterator<Item = (Category, VerdictCounts)> + '_ {
+        Category::ALL.into_iter().filter_map(|category| {
+            let counts = self.by_category.get(&category).copied().unwrap_or_default();
+            (counts.total() > 0).then_some((category, counts))
+        })
+    }
+
     /// The highest level held as reports print it, with the reason when
     /// there is none: the run is incomplete, nothing passed, or a case fails
     /// even at `exact`.

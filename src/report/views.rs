@@ -88,15 +88,18 @@ pub fn write_markdown(out: &mut String, run: &RunResult) {
                 md_inline(&finding.message),
             );
         }
-        if view.findings.len() > SHOWN_PER_VIEW {
-            let _ = writeln!(
-                out,
-                "- … and {} more (every one is in the JSON report)",
-                view.findings.len() - SHOWN_PER_VIEW
-            );
+        if let Some(rest) = not_shown(view) {
+            let _ = writeln!(out, "- {rest}");
         }
         out.push('\n');
     }
+}
+
+/// The line that stands for a view's findings past [`SHOWN_PER_VIEW`], when
+/// there are any (plain text, safe in Markdown and HTML alike).
+fn not_shown(view: &ViewReport) -> Option<String> {
+    let rest = view.findings.len().checked_sub(SHOWN_PER_VIEW)?;
+    (rest > 0).then(|| format!("… and {rest} more (every one is in the JSON report)"))
 }
 
 /// The terminal lines, when views were selected.
@@ -216,14 +219,50 @@ pub fn write_html(out: &mut String, run: &RunResult) {
                 shown(&finding.message)
             );
         }
-        if view.findings.len() > SHOWN_PER_VIEW {
-            let _ = writeln!(
-                out,
-                "<li>… and {} more (every one is in the JSON report)</li>",
-                view.findings.len() - SHOWN_PER_VIEW
-            );
+        if let Some(rest) = not_shown(view) {
+            let _ = writeln!(out, "<li>{rest}</li>");
         }
         out.push_str("</ul>\n");
     }
     out.push_str("</section>\n");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::oracle::CheckClass;
+    use crate::tokview::{DataSource, ViewFinding, ViewName};
+
+    fn report(findings: usize) -> ViewReport {
+        let finding = ViewFinding {
+            case: "c".into(),
+            check: Check::DelimiterCensus,
+            class: CheckClass::Security,
+            message: "m".into(),
+            ids: vec![1],
+            boundaries: None,
+            excerpt: None,
+        };
+        ViewReport {
+            view: ViewName::Cl100k,
+            data: DataSource {
+                package: "p".into(),
+                version: "1".into(),
+                file: "f".into(),
+                sha256: None,
+            },
+            judged: findings,
+            findings: vec![finding; findings],
+        }
+    }
+
+    #[test]
+    fn findings_past_the_shown_ones_are_counted_once() {
+        assert_eq!(not_shown(&report(0)), None);
+        assert_eq!(not_shown(&report(SHOWN_PER_VIEW)), None);
+        assert_eq!(
+            not_shown(&report(SHOWN_PER_VIEW + 3)).as_deref(),
+            Some("… and 3 more (every one is in the JSON report)")
+        );
+    }
 }

@@ -411,9 +411,8 @@ fn duplicate(
     brackets: Option<(char, char)>,
     rng: &mut SplitMix64,
 ) -> Option<Operator> {
-    let span = pick_span(spans, rng)?;
-    let (open, close) = brackets?;
-    let start = text[..span.start].rfind(open).unwrap_or(span.start);
+    let (span, start) = span_after_bracket(text, spans, brackets, rng)?;
+    let (_, close) = brackets?;
     let end = text[span.end..]
         .find(close)
         .map(|i| span.end + i + 1)
@@ -430,11 +429,9 @@ fn control_splice(
     brackets: Option<(char, char)>,
     rng: &mut SplitMix64,
 ) -> Option<Operator> {
-    let span = pick_span(spans, rng)?;
     // From the bracket before the token to the token's end: between
     // bracket and slash, inside the token, or right after it.
-    let (open, _) = brackets?;
-    let from = text[..span.start].rfind(open).unwrap_or(span.start);
+    let (span, from) = span_after_bracket(text, spans, brackets, rng)?;
     let at = floor_boundary(text, from + 1 + rng.below(span.end - from));
     text.insert(at, CONTROLS[rng.below(CONTROLS.len())]);
     Some(Operator::ControlSplice)
@@ -447,11 +444,25 @@ fn ansi_sequence(
     brackets: Option<(char, char)>,
     rng: &mut SplitMix64,
 ) -> Option<Operator> {
-    let span = pick_span(spans, rng)?;
-    let (open, _) = brackets?;
-    let at = text[..span.start].rfind(open).unwrap_or(span.start);
+    let (_, at) = span_after_bracket(text, spans, brackets, rng)?;
     text.insert_str(at, ANSI_SEQUENCES[rng.below(ANSI_SEQUENCES.len())]);
     Some(Operator::AnsiSequence)
+}
+
+/// A token span picked at random, and where the opening bracket before it
+/// stands (the span's own start when none does); `None` without a span or
+/// without brackets. The span is picked first, as each operator did, so a
+/// seed replays the same search.
+fn span_after_bracket(
+    text: &str,
+    spans: &[Range<usize>],
+    brackets: Option<(char, char)>,
+    rng: &mut SplitMix64,
+) -> Option<(Range<usize>, usize)> {
+    let span = pick_span(spans, rng)?;
+    let (open, _) = brackets?;
+    let bracket = text[..span.start].rfind(open).unwrap_or(span.start);
+    Some((span, bracket))
 }
 
 /// Moves the start of a delimiter from the content into an attribute value,
