@@ -74,11 +74,31 @@ enum Chars {
     /// storing an entry per byte made folding the bulk of a run.
     Ascii(&'static AsciiFoldings),
     /// Any other text: one stored entry per folded character.
-    Stored(Vec<FoldedChar>),
+    Stored(Vec<Entry>),
 }
 
 /// For each ASCII character, its folding when that is one character.
 type AsciiFoldings = [Option<char>; 128];
+
+/// A stored folded character: 8 bytes, where a [`FoldedChar`] takes 24.
+/// The end of its source character is read from the text's lead byte at
+/// `start`, and offsets fit in 32 bits because no text framecheck judges
+/// comes near 4 GiB (replies are capped at 64 MiB).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Entry {
+    ch: char,
+    start: u32,
+}
+
+/// The length in bytes of the UTF-8 character whose first byte is `lead`.
+fn utf8_len(lead: u8) -> usize {
+    match lead {
+        0x00..=0x7F => 1,
+        0xC0..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        _ => 4,
+    }
+}
 
 impl Folded<'_> {
     /// Number of folded characters.
@@ -107,7 +127,14 @@ impl Folded<'_> {
                     end: i + 1,
                 })
             }
-            Chars::Stored(chars) => chars.get(i).copied(),
+            Chars::Stored(chars) => chars.get(i).map(|e| {
+                let start = e.start as usize;
+                FoldedChar {
+                    ch: e.ch,
+                    start,
+                    end: start + utf8_len(self.text.as_bytes()[start]),
+                }
+            }),
         }
     }
 
@@ -227,7 +254,7 @@ impl Folded<'_> {
     pub fn index_at_byte(&self, offset: usize) -> usize {
         match &self.chars {
             Chars::Ascii(_) => offset.min(self.text.len()),
-            Chars::Stored(chars) => chars.partition_point(|f| f.start < offset),
+            Chars::Stored(chars) => chars.partition_point(|e| (e.start as usize) < offset),
         }
     }
 
@@ -300,20 +327,23 @@ impl Reader {
     }
 
     /// One entry per folded character of `text`, reserving one per source
-    /// byte: an upper bound for every text whose characters fold to at
-    /// most as many characters as they have bytes.
-    fn fold_stored(self, text: &str, ascii: &AsciiFoldings) -> Vec<FoldedChar> {
-        let mut chars = Vec::with_capacity(text.len());
+    /// character (most characters fold to one).
+    fn fold_stored(self, text: &str, ascii: &AsciiFoldings) -> Vec<Entry> {
+        assert!(
+            u32::try_from(text.len()).is_ok(),
+            "framecheck judges texts under 4 GiB"
+        );
+        let mut chars = Vec::with_capacity(text.chars().count());
         let mut buffer = String::new();
         for (start, c) in text.char_indices() {
-            let end = start + c.len_utf8();
+            let start = start as u32;
             if let Some(&Some(ch)) = ascii.get(c as usize) {
-                chars.push(FoldedChar { ch, start, end });
+                chars.push(Entry { ch, start });
                 continue;
             }
             buffer.clear();
             self.fold_char_into(c, &mut buffer);
-            chars.extend(buffer.chars().map(|ch| FoldedChar { ch, start, end }));
+            chars.extend(buffer.chars().map(|ch| Entry { ch, start }));
         }
         chars
     }
@@ -576,6 +606,21 @@ mod tests {
             Reader::new(Unicode).fold("é").chars,
             Chars::Stored(_)
         ));
+    }
+
+    /// Stored entries give each folded character the whole source
+    /// character's range, whatever its UTF-8 length.
+    #[test]
+    fn stored_entries_keep_every_source_range() {
+        let text = "a\u{E9}\u{FB00}\u{1D400}\u{200B}\u{7F}\u{10FFFF}";
+        for reader in Reader::all() {
+            let folded = reader.fold(text);
+            assert!(matches!(folded.chars, Chars::Stored(_)));
+            for f in folded.iter() {
+                let c = text[f.start..].chars().next().unwrap();
+                assert_eq!(f.end, f.start + c.len_utf8(), "{c:?} {reader:?}");
+            }
+        }
     }
 
     #[test]
