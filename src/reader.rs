@@ -154,34 +154,16 @@ impl Folded<'_> {
         (0..self.len()).map(|i| self.at(i))
     }
 
-    /// The folded indices holding `ch`, in text order. On an ASCII text this
-    /// is a byte search for the characters that fold to `ch`.
+    /// The folded indices holding `ch`, in text order. On an ASCII text
+    /// where one byte folds to `ch` this is a `memchr` search for it.
     pub fn positions_of(&self, ch: char) -> Box<dyn Iterator<Item = usize> + '_> {
-        match &self.chars {
-            Chars::Ascii(table) => {
-                let bytes: Vec<u8> = (0u8..128)
-                    .filter(|&b| table[usize::from(b)] == Some(ch))
-                    .collect();
-                match bytes[..] {
-                    [] => Box::new(std::iter::empty()),
-                    [b] => Box::new(memchr::memchr_iter(b, self.text.as_bytes())),
-                    _ => Box::new(
-                        self.text
-                            .bytes()
-                            .enumerate()
-                            .filter(move |(_, b)| bytes.contains(b))
-                            .map(|(i, _)| i),
-                    ),
-                }
+        if let Chars::Ascii(table) = &self.chars {
+            let mut bytes = (0u8..128).filter(|&b| table[usize::from(b)] == Some(ch));
+            if let (Some(b), None) = (bytes.next(), bytes.next()) {
+                return Box::new(memchr::memchr_iter(b, self.text.as_bytes()));
             }
-            Chars::Stored(chars) => Box::new(
-                chars
-                    .iter()
-                    .enumerate()
-                    .filter(move |(_, f)| f.ch == ch)
-                    .map(|(i, _)| i),
-            ),
         }
+        self.positions_where(move |c| c == ch)
     }
 
     /// The folded indices whose character satisfies `wanted`, in text
@@ -308,7 +290,7 @@ impl Reader {
     /// of their foldings computed once per level from
     /// [`level::fold_char_into`]; every other character is folded by that
     /// function as it comes. An ASCII text whose characters each fold to
-    /// one character stores nothing but the table (see [`Chars::Ascii`]).
+    /// one character stores nothing but the table (see `Chars::Ascii`).
     pub fn fold(self, text: &str) -> Folded<'_> {
         let ascii = self.ascii_foldings();
         let one_to_one = text
@@ -392,7 +374,7 @@ impl Reader {
     /// The first line break at or after byte `from`: its start and end.
     ///
     /// Only bytes that can begin a break at this level are tried (see
-    /// [`Reader::may_begin_line_break`]); each is a character boundary, since
+    /// `Reader::may_begin_line_break`); each is a character boundary, since
     /// it is ASCII or a UTF-8 lead byte.
     pub fn next_line_break(self, text: &str, from: usize) -> Option<Range<usize>> {
         let bytes = text.as_bytes();
