@@ -235,6 +235,8 @@ impl ByteSet {
     }
 }
 
+/// The index, built once per process from [`needles`]: every ASCII text a
+/// wrap neutralises consults it.
 fn ascii_index() -> &'static AsciiIndex {
     static INDEX: OnceLock<AsciiIndex> = OnceLock::new();
     INDEX.get_or_init(|| {
