@@ -316,13 +316,13 @@ fn wrap_seeds(
             ),
             written,
         );
-        let mut reply = vec![0u8, next_id];
-        reply.extend_from_slice(
-            serde_json::json!({"id": next_id, "framed": framed})
-                .to_string()
-                .as_bytes(),
+        let reply = serde_json::json!({"id": next_id, "framed": framed});
+        write_seed(
+            "protocol_decoder",
+            &prefix,
+            &reply_seed(0, next_id, &reply),
+            written,
         );
-        write_seed("protocol_decoder", &prefix, &reply, written);
     }
 }
 
@@ -355,11 +355,19 @@ fn read_seeds(
         ),
         written,
     );
-    let mut reply = vec![1u8, next_id];
-    reply.extend_from_slice(
-        serde_json::json!({"id": next_id, "body": body})
-            .to_string()
-            .as_bytes(),
+    let reply = serde_json::json!({"id": next_id, "body": body});
+    write_seed(
+        "protocol_decoder",
+        &prefix,
+        &reply_seed(1, next_id, &reply),
+        written,
     );
-    write_seed("protocol_decoder", &prefix, &reply, written);
+}
+
+/// A `protocol_decoder` seed: the operation byte (0 wrap, 1 read), the
+/// request id, then the adapter's reply line.
+fn reply_seed(op: u8, id: u8, reply: &serde_json::Value) -> Vec<u8> {
+    let mut seed = vec![op, id];
+    seed.extend_from_slice(reply.to_string().as_bytes());
+    seed
 }
