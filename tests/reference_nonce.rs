@@ -2,11 +2,13 @@
 //! (`--target reference-nonce`), over the protocol (`serve-reference
 //! --nonce`), its profile, and its committed, reproducible report.
 
+mod common;
+
 use std::path::Path;
 use std::process::{Command, Output};
 
 use framecheck::level::ReaderLevel;
-use framecheck::profile::{AdapterSpec, TargetProfile};
+use framecheck::profile::TargetProfile;
 use framecheck::runner::{Outcome, RunResult, Verdict};
 
 fn repo() -> &'static Path {
@@ -42,16 +44,11 @@ fn run(target: &str, out: &Path, extra: &[&str]) -> Output {
 
 #[test]
 fn profile_files_match_the_builtin() {
-    let loaded = TargetProfile::load(&repo().join("targets/reference-nonce.yaml")).unwrap();
-    assert_eq!(loaded.profile, TargetProfile::reference_nonce());
-    let sub = TargetProfile::load(&repo().join("targets/reference-nonce-subprocess.yaml")).unwrap();
-    assert_eq!(sub.profile.delimiters, loaded.profile.delimiters);
-    assert_eq!(sub.profile.capabilities, loaded.profile.capabilities);
-    assert_eq!(sub.profile.attributes, loaded.profile.attributes);
-    let AdapterSpec::Subprocess(spec) = &sub.profile.adapter else {
-        panic!("reference-nonce-subprocess must be a subprocess target");
-    };
-    assert_eq!(spec.command, ["framecheck", "serve-reference", "--nonce"]);
+    common::assert_profile_files_match(
+        "reference-nonce",
+        &TargetProfile::reference_nonce(),
+        &["framecheck", "serve-reference", "--nonce"],
+    );
     // The nonce profile differs from the plain one in its name, adapter and
     // token only.
     let mut plain = TargetProfile::reference_nonce();

@@ -612,16 +612,11 @@ fn every_profile_loads() {
 
 #[test]
 fn reference_profile_file_matches_the_builtin() {
-    let loaded = TargetProfile::load(&repo().join("targets/reference.yaml")).unwrap();
-    assert_eq!(loaded.profile, TargetProfile::reference());
-    let sub = TargetProfile::load(&repo().join("targets/reference-subprocess.yaml")).unwrap();
-    assert_eq!(sub.profile.delimiters, loaded.profile.delimiters);
-    assert_eq!(sub.profile.capabilities, loaded.profile.capabilities);
-    assert_eq!(sub.profile.attributes, loaded.profile.attributes);
-    let AdapterSpec::Subprocess(spec) = &sub.profile.adapter else {
-        panic!("reference-subprocess must be a subprocess target");
-    };
-    assert_eq!(spec.command, ["framecheck", "serve-reference"]);
+    common::assert_profile_files_match(
+        "reference",
+        &TargetProfile::reference(),
+        &["framecheck", "serve-reference"],
+    );
 }
 
 /// `serve` against a framing defined here: exact JSON lines both ways.

@@ -92,3 +92,25 @@ pub fn random_hex() -> String {
         .expect("/dev/urandom");
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
+
+/// Checks that `targets/<name>.yaml` loads as `builtin`, and that
+/// `targets/<name>-subprocess.yaml` describes the same framing (delimiters,
+/// capabilities, attributes) served over the protocol by `command`.
+pub fn assert_profile_files_match(
+    name: &str,
+    builtin: &framecheck::profile::TargetProfile,
+    command: &[&str],
+) {
+    use framecheck::profile::{AdapterSpec, TargetProfile};
+    let targets = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("targets");
+    let loaded = TargetProfile::load(&targets.join(format!("{name}.yaml"))).unwrap();
+    assert_eq!(&loaded.profile, builtin);
+    let sub = TargetProfile::load(&targets.join(format!("{name}-subprocess.yaml"))).unwrap();
+    assert_eq!(sub.profile.delimiters, loaded.profile.delimiters);
+    assert_eq!(sub.profile.capabilities, loaded.profile.capabilities);
+    assert_eq!(sub.profile.attributes, loaded.profile.attributes);
+    let AdapterSpec::Subprocess(spec) = &sub.profile.adapter else {
+        panic!("{name}-subprocess must be a subprocess target");
+    };
+    assert_eq!(spec.command, command);
+}
