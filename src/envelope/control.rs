@@ -47,11 +47,6 @@ pub enum Placement {
 /// assert_eq!(neutralise("Human: hi", Placement::Inline), "Human: hi");
 /// ```
 pub fn neutralise(text: &str, placement: Placement) -> Cow<'_, str> {
-    if text.is_ascii()
-        && memchr::memchr3(ANCHORS[0], ANCHORS[1], ANCHORS[2], text.as_bytes()).is_none()
-    {
-        return Cow::Borrowed(text);
-    }
     let found = readings(text, placement);
     if found.is_empty() {
         return Cow::Borrowed(text);
@@ -69,8 +64,9 @@ pub fn neutralise(text: &str, placement: Placement) -> Cow<'_, str> {
 
 /// Every control string contains one of these bytes (a test keeps the
 /// table to it). An ASCII character folds only to ASCII, and none of these
-/// is the folding of another character, so ASCII text without them holds
-/// no control string and skips the fold: most text a framing sees.
+/// is the folding of another character, so in ASCII text a reading can only
+/// start or end at one of them ([`readings_ascii`] searches for them), and
+/// text without them costs one search: most text a framing sees.
 const ANCHORS: [u8; 3] = [SPECIAL_STARTS[0], SPECIAL_STARTS[1], MARKER_END];
 
 /// The neutral spelling: the canonical string with `\` before its last
@@ -168,7 +164,7 @@ fn readings_ascii(text: &str, placement: Placement) -> Vec<(Range<usize>, &'stat
     };
     let mut found = Vec::new();
     let mut next = 0;
-    let anchors = memchr::memchr3_iter(SPECIAL_STARTS[0], SPECIAL_STARTS[1], MARKER_END, bytes);
+    let anchors = memchr::memchr3_iter(ANCHORS[0], ANCHORS[1], ANCHORS[2], bytes);
     for at in anchors {
         let hit = if bytes[at] == MARKER_END {
             // The byte before the colon filters out nearly every colon.
