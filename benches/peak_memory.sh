@@ -43,7 +43,7 @@ cases:
     expect: faithful
 YAML
     rss=$( { /usr/bin/time -f '%M' "$bin" run --target reference --catalogue "$work/cat" \
-      --out "$work/out" --format json > /dev/null; } 2>&1 | tail -1)
+      --out "$work/out" > /dev/null; } 2>&1 | tail -1)
     bytes=$(( (${#line} + 1 + $([ "$text" = zero-width ] && echo 3 || echo 0)) * repeat ))
     printf '%s\t%s\t%s\t%s\n' "$text" "$repeat" "$bytes" "$rss"
   done

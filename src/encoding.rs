@@ -28,6 +28,8 @@
 //! assert_eq!(encode(BodyEncoding::Datamark, "a b\n\tc", every), "a^b^^c");
 //! ```
 
+use std::borrow::Cow;
+
 use base64::Engine as _;
 
 use crate::profile::{BodyEncoding, DatamarkReplaces};
@@ -103,14 +105,15 @@ pub fn encode<'a>(encoding: BodyEncoding, content: &str, mark: impl Into<Datamar
 /// Reads content back from a body written with `encoding`. A JSON body may
 /// come with or without its quotes; base64 may be wrapped in lines. A
 /// datamark decodes to a space, whatever whitespace it replaced.
-pub fn decode<'a>(
+pub fn decode<'a, 'b>(
     encoding: BodyEncoding,
-    body: &str,
+    body: &'b str,
     mark: impl Into<Datamark<'a>>,
-) -> Result<String, DecodeError> {
+) -> Result<Cow<'b, str>, DecodeError> {
     let mark = mark.into().mark;
-    match encoding {
-        BodyEncoding::None => Ok(body.to_string()),
+    let decoded = match encoding {
+        // Borrowed: an unencoded body is not copied (issue 13, peak memory).
+        BodyEncoding::None => return Ok(Cow::Borrowed(body)),
         BodyEncoding::JsonString => {
             let quoted = if body.len() >= 2 && body.starts_with('"') && body.ends_with('"') {
                 body.to_string()
@@ -129,7 +132,8 @@ pub fn decode<'a>(
         }
         BodyEncoding::Datamark if mark.is_empty() => Err(DecodeError::NoMark),
         BodyEncoding::Datamark => Ok(body.replace(mark, " ")),
-    }
+    };
+    decoded.map(Cow::Owned)
 }
 
 /// Whether `body` carries `content` under `encoding`: it decodes to the

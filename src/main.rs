@@ -410,8 +410,8 @@ fn run(args: RunArgs) -> Result<u8> {
         nonce_samples: args.nonce_samples,
         gate,
     };
-    let mut result = runner::run(
-        &cases,
+    let mut result = runner::run_owned(
+        cases,
         &loaded.profile,
         framing.as_mut(),
         &options,

@@ -282,6 +282,20 @@ pub fn run(
     cancel: &AtomicBool,
     on_result: &mut dyn FnMut(&CaseResult),
 ) -> RunResult {
+    run_owned(cases.to_vec(), profile, framing, options, cancel, on_result)
+}
+
+/// [`run`], taking the cases: each moves into its result instead of being
+/// copied, so a large case is held once for the whole run (issue 13, peak
+/// memory). `framecheck run` uses this.
+pub fn run_owned(
+    cases: Vec<ConcreteCase>,
+    profile: &TargetProfile,
+    framing: &mut dyn Framing,
+    options: &RunOptions,
+    cancel: &AtomicBool,
+    on_result: &mut dyn FnMut(&CaseResult),
+) -> RunResult {
     let started = Instant::now();
     let started_unix = unix_now();
     let mut harness_error = options.harness_error.clone();
@@ -290,26 +304,32 @@ pub fn run(
     } else {
         Some(learn_layout(profile, framing))
     };
-    let calibration = calibration_for(cases, layout.as_ref(), profile, framing);
+    let calibration = calibration_for(&cases, layout.as_ref(), profile, framing);
     let learned = layout.as_ref().and_then(|l| l.as_ref().ok());
     let bare = learn_bare_layout(profile, framing, learned);
-    let mut results = Vec::with_capacity(cases.len());
+    // The several-frames pass runs the cases again, after the single ones.
+    let for_several = if several::applies(profile) {
+        cases.clone()
+    } else {
+        Vec::new()
+    };
+    let total = cases.len();
+    let mut results = Vec::with_capacity(total);
     for case in cases {
         if cancel.load(Ordering::SeqCst) {
             harness_error = Some(format!(
-                "interrupted after {} of {} cases",
-                results.len(),
-                cases.len()
+                "interrupted after {} of {total} cases",
+                results.len()
             ));
             break;
         }
-        let fitting = fitting_layout(case, learned, bare.as_ref());
+        let fitting = fitting_layout(&case, learned, bare.as_ref());
         let result = timed_case(case, profile, framing, fitting, calibration.as_ref());
         on_result(&result);
         results.push(result);
     }
     if !cancel.load(Ordering::SeqCst) {
-        several::run(cases, profile, framing, cancel, &mut |result| {
+        several::run(&for_several, profile, framing, cancel, &mut |result| {
             on_result(&result);
             results.push(result);
         });
@@ -376,7 +396,7 @@ fn calibration_for(
 
 /// Runs one case and records how long it took.
 fn timed_case(
-    case: &ConcreteCase,
+    case: ConcreteCase,
     profile: &TargetProfile,
     framing: &mut dyn Framing,
     layout: Option<&Layout>,
@@ -385,15 +405,16 @@ fn timed_case(
     let case_started = Instant::now();
     // A case that writes an earlier frame's nonce is run, and reported, with
     // the value harvested in place of its stand-in.
-    let case = match crate::nonce::harvest::resolve(case, profile, calibration) {
-        Ok(resolved) => resolved,
+    let case = match crate::nonce::harvest::resolve(&case, profile, calibration) {
+        Ok(None) => case,
+        Ok(Some(resolved)) => resolved,
         Err(reason) => {
             let outcome = Outcome::Error {
                 reason,
                 stderr_tail: String::new(),
             };
             return CaseResult {
-                case: case.clone(),
+                case,
                 outcome,
                 evidence: Evidence::default(),
                 elapsed_us: 0,

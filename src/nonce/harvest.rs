@@ -21,25 +21,26 @@ use crate::runner::Outcome;
 
 /// `case` with its stand-in value replaced by the nonce of `earlier` (a
 /// frame the target wrote before), changed in its last character for
-/// [`NonceMode::NearMiss`]. Cases without a harvest are returned as they
-/// are. An error says why no value could be harvested; the case is then
-/// an error, never a pass.
+/// [`NonceMode::NearMiss`]. `None` for a case without a harvest, which runs
+/// as it is (and is not copied: a large case is held once). An error says
+/// why no value could be harvested; the case is then an error, never a
+/// pass.
 pub fn resolve(
     case: &ConcreteCase,
     profile: &TargetProfile,
     earlier: Option<&Result<Calibration, String>>,
-) -> Result<ConcreteCase, String> {
+) -> Result<Option<ConcreteCase>, String> {
     // A case the target cannot run is skipped by the runner: nothing to harvest.
     let runnable = case.requires.iter().all(|c| profile.can(*c));
     if case.harvest.is_none() || !runnable {
-        return Ok(case.clone());
+        return Ok(None);
     }
     let framed = match earlier {
         Some(Ok(calibration)) => &calibration.framed,
         Some(Err(reason)) => return Err(reason.clone()),
         None => return Err("the case needs an earlier frame, but the target cannot wrap".into()),
     };
-    resolve_from(case, profile, framed)
+    resolve_from(case, profile, framed).map(Some)
 }
 
 /// [`resolve`] with `framed` as the earlier frame (search harvests its

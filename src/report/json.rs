@@ -260,6 +260,19 @@ pub fn render(run: &RunResult) -> String {
 
 /// Renders `run` as a JSON report, with the baseline diff when given.
 pub fn render_with_baseline(run: &RunResult, baseline: Option<&BaselineDiff>) -> String {
+    let mut bytes = Vec::new();
+    write_with_baseline(run, baseline, &mut bytes).expect("writing to memory never fails");
+    String::from_utf8(bytes).expect("serde_json writes UTF-8")
+}
+
+/// [`render_with_baseline`], written to `out` as it is serialized: a large
+/// case's evidence is never held twice, once in the run and once in the
+/// report text (issue 13, peak memory).
+pub fn write_with_baseline(
+    run: &RunResult,
+    baseline: Option<&BaselineDiff>,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
     let summary = Summary::of(run);
     let meta = &run.meta;
     let report = ReportOut {
@@ -286,11 +299,10 @@ pub fn render_with_baseline(run: &RunResult, baseline: Option<&BaselineDiff>) ->
         views: &run.views,
         results: run.results.iter().map(|r| case_out(r, meta.gate)).collect(),
     };
-    // Every type here serializes infallibly: string keys, no floats, no
-    // custom serializers that can fail.
-    let mut text = serde_json::to_string_pretty(&report).expect("a report always serializes");
-    text.push('\n');
-    text
+    // Every type here serializes infallibly (string keys, no floats, no
+    // custom serializers that can fail), so an error is the writer's.
+    serde_json::to_writer_pretty(&mut *out, &report).map_err(std::io::Error::from)?;
+    out.write_all(b"\n")
 }
 
 /// Reads a JSON report back into the run it was made from. The derived

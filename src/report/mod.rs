@@ -61,7 +61,7 @@ pub mod write;
 pub use baseline::{BaselineDiff, BaselineError};
 pub use summary::{Summary, EXIT_CONFORMANCE_FAILURE, EXIT_HARNESS_ERROR, EXIT_OK};
 pub use weakness::Weakness;
-pub use write::{prepare_out_dir, write_set};
+pub use write::{prepare_out_dir, write_set, write_set_streamed, StreamedFile, WriteFile};
 
 /// A report format, as named on the command line (`--format json,sarif`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, clap::ValueEnum)]
@@ -155,8 +155,9 @@ pub fn timings_omitted(meta: &crate::runner::RunMeta) -> bool {
 /// Writes `run` in each of `formats` to `dir/<stem><extension>`, creating
 /// `dir`, and returns the paths written, in `formats` order.
 ///
-/// The files are written as one set ([`write_set`]): all rendered into a
-/// staging directory first, then renamed into place under a lock on `dir`,
+/// The files are written as one set ([`write_set_streamed`]): each
+/// rendered into a staging directory first (the JSON report serialized
+/// straight into its file), then renamed into place under a lock on `dir`,
 /// so a reader (or a crash) never sees half a report and two runs writing
 /// to the same directory never leave a mixed set. `stem` must be a plain
 /// file name stem: no path separators, not empty, not `.` or `..`.
@@ -183,16 +184,31 @@ pub fn write_all_with_baseline(
             format!("report stem {stem:?} must be a plain file name"),
         ));
     }
-    let files: Vec<(PathBuf, Vec<u8>)> = formats
+    let files = formats
         .iter()
         .map(|&format| {
+            let write: WriteFile<'_> = Box::new(move |out| render_to(run, format, baseline, out));
             (
                 PathBuf::from(format!("{stem}{}", format.extension())),
-                render(run, format, baseline).into_bytes(),
+                write,
             )
         })
         .collect();
-    write_set(dir, &files, &[])
+    write_set_streamed(dir, files, &[])
+}
+
+/// [`render`], written to `out`; the JSON report is serialized straight
+/// into it, the others are small and rendered first.
+fn render_to(
+    run: &RunResult,
+    format: Format,
+    baseline: Option<&BaselineDiff>,
+    out: &mut dyn io::Write,
+) -> io::Result<()> {
+    match format {
+        Format::Json => json::write_with_baseline(run, baseline, out),
+        _ => out.write_all(render(run, format, baseline).as_bytes()),
+    }
 }
 
 /// Writes `bytes` to `path` through a temporary sibling and a rename.

@@ -20,7 +20,7 @@
 //! reports differ on every run, and the lock already guarantees the set.
 
 use std::fs::{self, File};
-use std::io;
+use std::io::{self, BufWriter, Write};
 use std::os::fd::AsRawFd;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -57,30 +57,61 @@ pub fn write_set(
     files: &[(PathBuf, Vec<u8>)],
     owned_dirs: &[&str],
 ) -> io::Result<Vec<PathBuf>> {
-    for (relative, _) in files {
+    let streamed: Vec<StreamedFile<'_>> = files
+        .iter()
+        .map(|(relative, bytes)| {
+            let write: WriteFile<'_> = Box::new(move |out| out.write_all(bytes));
+            (relative.clone(), write)
+        })
+        .collect();
+    write_set_streamed(dir, streamed, owned_dirs)
+}
+
+/// Writes one file's bytes into the writer it is given.
+pub type WriteFile<'a> = Box<dyn FnOnce(&mut dyn Write) -> io::Result<()> + 'a>;
+
+/// A file of a set: its path relative to the set's directory, and how to
+/// write it.
+pub type StreamedFile<'a> = (PathBuf, WriteFile<'a>);
+
+/// [`write_set`], with each file written straight into its staging file
+/// as it is rendered, one after another: a set of large reports is never
+/// held in memory whole (issue 13, peak memory).
+pub fn write_set_streamed(
+    dir: &Path,
+    files: Vec<StreamedFile<'_>>,
+    owned_dirs: &[&str],
+) -> io::Result<Vec<PathBuf>> {
+    for (relative, _) in &files {
         check_relative(relative, owned_dirs)?;
     }
+    let paths = files.iter().map(|(rel, _)| dir.join(rel)).collect();
     fs::create_dir_all(dir)?;
     let staging = Staging::create(dir)?;
     let result = stage_and_publish(dir, &staging, files, owned_dirs);
     staging.remove();
     result?;
-    Ok(files.iter().map(|(rel, _)| dir.join(rel)).collect())
+    Ok(paths)
 }
 
 fn stage_and_publish(
     dir: &Path,
     staging: &Staging,
-    files: &[(PathBuf, Vec<u8>)],
+    files: Vec<StreamedFile<'_>>,
     owned_dirs: &[&str],
 ) -> io::Result<()> {
-    for (relative, bytes) in files {
-        let path = staging.path.join(relative);
+    let mut relatives = Vec::with_capacity(files.len());
+    for (relative, write) in files {
+        let path = staging.path.join(&relative);
         if let Some(parent) = path.parent() {
             fs::create_dir_all(parent)?;
         }
-        fs::write(&path, bytes)?;
-        File::open(&path)?.sync_all()?;
+        let mut out = BufWriter::new(File::create(&path)?);
+        write(&mut out)?;
+        out.into_inner()
+            .map_err(io::IntoInnerError::into_error)?
+            .sync_all()?;
+        relatives.push(relative);
     }
     let _lock = DirLock::acquire(dir)?;
     for &owned in owned_dirs {
@@ -94,9 +125,9 @@ fn stage_and_publish(
             fs::rename(&staged, &published)?;
         }
     }
-    for (relative, _) in files {
+    for relative in relatives {
         if relative.components().count() == 1 {
-            fs::rename(staging.path.join(relative), dir.join(relative))?;
+            fs::rename(staging.path.join(&relative), dir.join(&relative))?;
         }
     }
     // Make the renames durable; best effort where a directory cannot be

@@ -114,6 +114,12 @@ fn calibrate(
         .collect()
 }
 
+/// Whether [`run`] runs anything for `profile`: only a framing that
+/// writes several frames per call is run in siblings.
+pub fn applies(profile: &TargetProfile) -> bool {
+    profile.frame.count == crate::profile::FrameCount::Several
+}
+
 /// Runs every wrap case of `cases` at each position and hands each result
 /// to `on_result`; nothing for a profile with one frame per call. Stops
 /// between cases when `cancel` is set.
@@ -132,7 +138,7 @@ pub fn run(
             Input::Read(_) => None,
         })
         .collect();
-    if profile.frame.count != crate::profile::FrameCount::Several || wraps.is_empty() {
+    if !applies(profile) || wraps.is_empty() {
         return;
     }
     let started = Instant::now();

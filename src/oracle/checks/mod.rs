@@ -248,7 +248,7 @@ fn check_reader_returns(
     body: &str,
 ) {
     let expected = match (profile.reader.returns, layout) {
-        (ReaderReturns::Body, _) | (ReaderReturns::Content, None) => framed_body.to_string(),
+        (ReaderReturns::Body, _) | (ReaderReturns::Content, None) => framed_body.into(),
         (ReaderReturns::Content, Some(l)) => {
             match encoding::decode(l.encoding, framed_body, l.marking()) {
                 Ok(decoded) => decoded,
