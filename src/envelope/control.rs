@@ -277,7 +277,39 @@ fn readings_folded(
     text: &str,
     placement: Placement,
 ) -> Vec<(Range<usize>, &'static ControlString)> {
-    readings_in(&fold(text), placement)
+    readings_by_stretches(text, placement, STRETCH)
+}
+
+/// The source bytes [`readings_folded`] folds at a time, give or take a line.
+const STRETCH: usize = 64 * 1024;
+
+/// [`readings_in`] over the folding of `text`, made a stretch of lines at a
+/// time: a folding costs 24 bytes a character, and a large text's is never
+/// held whole (issue 13, peak memory). A stretch is cut after a line feed
+/// once it holds `stretch` bytes. No reading holds a line feed (no control
+/// string folds to one; a test keeps the table to it), and a line marker
+/// may begin after a line feed as at the start of the text, so each
+/// stretch reads alone what it reads within the whole.
+fn readings_by_stretches(
+    text: &str,
+    placement: Placement,
+    stretch: usize,
+) -> Vec<(Range<usize>, &'static ControlString)> {
+    let mut found = Vec::new();
+    let mut start = 0;
+    while start < text.len() {
+        let cut = (start + stretch.max(1)).min(text.len());
+        let end =
+            memchr::memchr(b'\n', &text.as_bytes()[cut..]).map_or(text.len(), |k| cut + k + 1);
+        let readings = readings_in(&fold(&text[start..end]), placement);
+        found.extend(
+            readings
+                .into_iter()
+                .map(|(r, c)| (r.start + start..r.end + start, c)),
+        );
+        start = end;
+    }
+    found
 }
 
 /// [`readings_folded`] over a folding already made.
@@ -443,6 +475,33 @@ mod tests {
                     readings_in(&spec_fold(&text), placement)
                 );
             }
+        }
+    }
+
+    proptest::proptest! {
+        /// Folding a stretch of lines at a time reads what folding the
+        /// whole text reads, wherever the stretches are cut.
+        #[test]
+        fn stretches_read_what_the_whole_reads(
+            pieces in proptest::collection::vec(unicode_piece(), 0..24),
+            stretch in 0usize..40,
+        ) {
+            let text = pieces.concat();
+            for placement in [Placement::Content, Placement::Inline] {
+                proptest::prop_assert_eq!(
+                    readings_by_stretches(&text, placement, stretch),
+                    readings_in(&fold(&text), placement)
+                );
+            }
+        }
+    }
+
+    /// Why stretches may be cut after a line feed: no control string
+    /// folds to one.
+    #[test]
+    fn no_control_string_holds_a_line_feed() {
+        for (needle, control) in needles() {
+            assert!(!needle.contains(&'\n'), "{:?}", control.text);
         }
     }
 
