@@ -49,17 +49,21 @@ const WINDOW: usize = 4096;
 
 /// `FALLBACK[k]` is the length of the longest proper border of the first
 /// `k + 1` token characters: where the automaton resumes after a mismatch.
-const FALLBACK: [usize; TOKEN_LEN] = fallback_table();
+const FALLBACK: [usize; TOKEN_LEN] = fallback_table(TOKEN_BYTES);
 
-const fn fallback_table() -> [usize; TOKEN_LEN] {
-    let mut table = [0; TOKEN_LEN];
+/// The border table of `pattern` (Knuth–Morris–Pratt). Generic over the
+/// pattern because the token has no border at all (its table is all
+/// zeros), so only other patterns can show the computation is right.
+const fn fallback_table<const N: usize>(pattern: &[u8]) -> [usize; N] {
+    assert!(pattern.len() == N);
+    let mut table = [0; N];
     let mut k = 0;
     let mut i = 1;
-    while i < TOKEN_LEN {
-        while k > 0 && TOKEN_BYTES[i] != TOKEN_BYTES[k] {
+    while i < N {
+        while k > 0 && pattern[i] != pattern[k] {
             k = table[k - 1];
         }
-        if TOKEN_BYTES[i] == TOKEN_BYTES[k] {
+        if pattern[i] == pattern[k] {
             k += 1;
         }
         table[i] = k;
@@ -372,6 +376,14 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
+
+    /// The token has no border, so the table it uses cannot show the
+    /// computation is right: patterns that have borders do.
+    #[test]
+    fn fallback_tables_hold_the_longest_borders() {
+        assert_eq!(fallback_table::<6>(b"ababaa"), [0, 0, 1, 2, 3, 1]);
+        assert_eq!(fallback_table::<5>(b"aabaa"), [0, 1, 0, 1, 2]);
+    }
 
     #[test]
     fn the_token_has_no_border() {
