@@ -98,6 +98,18 @@ fn utf8_len(lead: u8) -> usize {
     }
 }
 
+/// Whether the byte `b` is ASCII and folds to exactly one character: what
+/// an ASCII piece (or a wholly ASCII text) is made of.
+fn one_to_one(table: &AsciiFoldings, b: u8) -> bool {
+    table.get(usize::from(b)).is_some_and(Option::is_some)
+}
+
+/// For each ASCII byte, whether its one-character folding satisfies
+/// `wanted`: an ASCII scan then asks `wanted` once per byte value.
+fn hits(table: &AsciiFoldings, wanted: impl Fn(char) -> bool) -> [bool; 128] {
+    std::array::from_fn(|b| table[b].is_some_and(&wanted))
+}
+
 impl<'t> Folded<'t> {
     /// Folds `text` for `reader`, whose ASCII table is `table`.
     pub(super) fn new(reader: Reader, text: &'t str, table: &'static AsciiFoldings) -> Folded<'t> {
@@ -105,8 +117,7 @@ impl<'t> Folded<'t> {
             u32::try_from(text.len()).is_ok(),
             "framecheck judges texts under 4 GiB"
         );
-        let one_to_one = |b: &u8| table.get(usize::from(*b)).is_some_and(Option::is_some);
-        let chars = if text.as_bytes().iter().all(one_to_one) {
+        let chars = if text.bytes().all(|b| one_to_one(table, b)) {
             Chars::Ascii(table)
         } else {
             Chars::Pieces(Pieces::build(reader, text, table))
@@ -124,7 +135,6 @@ impl Pieces {
     /// [`MIN_ASCII_PIECE`] one-to-one bytes, and stored pieces between them.
     fn build(reader: Reader, text: &str, table: &'static AsciiFoldings) -> Pieces {
         let bytes = text.as_bytes();
-        let one_to_one = |b: u8| table.get(usize::from(b)).is_some_and(Option::is_some);
         let mut out = Pieces {
             table,
             pieces: Vec::new(),
@@ -134,7 +144,10 @@ impl Pieces {
         let mut buffer = String::new();
         let mut at = 0;
         while at < bytes.len() {
-            let run = bytes[at..].iter().take_while(|&&b| one_to_one(b)).count();
+            let run = bytes[at..]
+                .iter()
+                .take_while(|&&b| one_to_one(table, b))
+                .count();
             if run >= MIN_ASCII_PIECE {
                 out.open(true, at as u32);
                 out.len += run;
@@ -252,7 +265,7 @@ impl Pieces {
         text: &'a str,
         wanted: impl Fn(char) -> bool + 'a,
     ) -> impl Iterator<Item = usize> + 'a {
-        let hit: [bool; 128] = std::array::from_fn(|b| self.table[b].is_some_and(&wanted));
+        let hit = hits(self.table, &wanted);
         let wanted = std::rc::Rc::new(wanted);
         (0..self.pieces.len()).flat_map(move |k| {
             let wanted = wanted.clone();
@@ -345,7 +358,7 @@ impl Folded<'_> {
     ) -> Box<dyn Iterator<Item = usize> + 'a> {
         match &self.chars {
             Chars::Ascii(table) => {
-                let hit: [bool; 128] = std::array::from_fn(|b| table[b].is_some_and(&wanted));
+                let hit = hits(table, &wanted);
                 Box::new(
                     self.text
                         .bytes()
