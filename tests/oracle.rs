@@ -671,6 +671,19 @@ fn correct_context_framing_with_inner_and_reserved_tokens_has_no_findings() {
     assert_correct(&context_profile(), &context_wrap, &context_read);
 }
 
+#[test]
+fn correct_context_framing_read_with_a_header_before_the_inner_tag_has_no_findings() {
+    // The preamble read as a header ended by the blank line: the inner tag,
+    // which carries the attributes, then lies between the header and the
+    // content, so an attribute value is judged by the attribute-carrying
+    // tag alone.
+    let profile = TargetProfile {
+        header: HeaderStyle::BlankLine.into(),
+        ..context_profile()
+    };
+    assert_correct(&profile, &context_wrap, &context_read);
+}
+
 // ---------------------------------------------------------------------------
 // Broken framings: exactly the expected check at exactly the expected levels
 
@@ -1084,6 +1097,31 @@ fn fidelity_failures_on_benign_content() {
     let findings = judge_roundtrip(&faithful, &profile, &req, &framed, None);
     assert_eq!(findings.len(), 1);
     assert_eq!(findings[0].check, Check::Roundtrip);
+}
+
+#[test]
+fn a_roundtrip_finding_points_at_the_first_difference() {
+    let profile = xml_profile();
+    let req = request("the body as written");
+    let framed = CORRECT_XML.wrap(&req);
+    let body = xml_read(&framed, NestedCheck::Unicode).unwrap();
+    let body_at = framed.find(&body).unwrap();
+    // The reader changes the body's fifth character.
+    let changed = format!("{}X{}", &body[..4], &body[5..]);
+    let findings = judge_roundtrip(
+        &case(Expectation::Faithful, &[Field::Content], Exact),
+        &profile,
+        &req,
+        &framed,
+        Some(&changed),
+    );
+    let excerpt = findings
+        .iter()
+        .find(|f| f.check == Check::Roundtrip)
+        .and_then(|f| f.excerpt.clone())
+        .expect("a roundtrip finding with an excerpt");
+    assert_eq!(excerpt.text, ExcerptSource::Framed);
+    assert_eq!((excerpt.start, excerpt.end), (body_at + 4, body_at + 4));
 }
 
 #[test]

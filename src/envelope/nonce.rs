@@ -229,6 +229,28 @@ mod tests {
     }
 
     #[test]
+    fn the_body_alone_is_read_back_or_nothing() {
+        let framed =
+            wrap_with_nonce(&Envelope::default(), "a body\nof two lines", &fixed()).unwrap();
+        assert_eq!(
+            read_nonce_body(&framed).as_deref(),
+            Some("a body\nof two lines")
+        );
+        let plain = super::super::wrap(&Envelope::default(), "x").unwrap();
+        assert_eq!(read_nonce_body(&plain), None);
+        assert_eq!(read_nonce_body(""), None);
+    }
+
+    #[test]
+    fn debug_shows_the_value() {
+        assert_eq!(
+            format!("{:?}", fixed()),
+            "Nonce(0123456789abcdef0123456789abcdef)"
+        );
+        assert_eq!(fixed().to_string(), "0123456789abcdef0123456789abcdef");
+    }
+
+    #[test]
     fn plain_and_nonce_frames_do_not_read_as_each_other() {
         let plain = super::super::wrap(&Envelope::default(), "x").unwrap();
         assert_eq!(read_nonce(&plain), Err(ReadError::MissingNonce));

@@ -282,3 +282,92 @@ impl Excerpt {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use super::*;
+
+    /// Every check; the match below stops compiling when one is added.
+    const CHECKS: [Check; 15] = [
+        Check::FrameShape,
+        Check::OuterText,
+        Check::FrameSeparation,
+        Check::DelimiterCensus,
+        Check::CanaryContainment,
+        Check::TagIntegrity,
+        Check::HeaderIntegrity,
+        Check::ReaderVerdict,
+        Check::Roundtrip,
+        Check::Fidelity,
+        Check::NonceUnpredictable,
+        Check::NonceMatched,
+        Check::NonceReplay,
+        Check::NonceConfusable,
+        Check::TemplateControl,
+    ];
+
+    #[allow(dead_code)]
+    fn every_check_is_listed(check: Check) {
+        match check {
+            Check::FrameShape
+            | Check::OuterText
+            | Check::FrameSeparation
+            | Check::DelimiterCensus
+            | Check::CanaryContainment
+            | Check::TagIntegrity
+            | Check::HeaderIntegrity
+            | Check::ReaderVerdict
+            | Check::Roundtrip
+            | Check::Fidelity
+            | Check::NonceUnpredictable
+            | Check::NonceMatched
+            | Check::NonceReplay
+            | Check::NonceConfusable
+            | Check::TemplateControl => {}
+        }
+    }
+
+    #[test]
+    fn every_check_shows_its_name_and_has_a_hint_of_its_own() {
+        let mut hints = BTreeSet::new();
+        let mut names = BTreeSet::new();
+        for check in CHECKS {
+            assert!(names.insert(check.name()), "{check} listed twice");
+            assert_eq!(
+                serde_json::to_value(check).unwrap().as_str(),
+                Some(check.name())
+            );
+            assert_eq!(check.to_string(), check.name());
+            // A hint is a sentence, and no two checks share one.
+            assert!(
+                check.hint().len() > 40 && check.hint().ends_with('.'),
+                "{check}"
+            );
+            assert!(hints.insert(check.hint()), "{check} shares its hint");
+        }
+    }
+
+    #[test]
+    fn class_names_are_the_serialized_names() {
+        for class in CheckClass::ALL {
+            let serialized = serde_json::to_value(class).unwrap();
+            assert_eq!(serialized.as_str(), Some(class.name()));
+        }
+    }
+
+    #[test]
+    fn an_excerpt_widens_to_character_boundaries() {
+        // Three-byte characters: byte offsets inside them widen outwards.
+        let text = "\u{4E2D}".repeat(40);
+        let excerpt = Excerpt::cut(ExcerptSource::Framed, &text, 61, 62);
+        assert_eq!((excerpt.start, excerpt.end), (60, 63));
+        // 40 bytes of context each side, widened: 20 back to 18, 103 up to 105.
+        assert_eq!(excerpt.context, text[18..105]);
+        // Offsets past the end are clamped; an end before the start is the start.
+        let excerpt = Excerpt::cut(ExcerptSource::ReadBody, "abc", 7, 2);
+        assert_eq!((excerpt.start, excerpt.end), (3, 3));
+        assert_eq!(excerpt.context, "abc");
+    }
+}

@@ -234,6 +234,30 @@ mod tests {
     }
 
     #[test]
+    fn the_first_opener_of_a_token_at_or_after_an_offset() {
+        let delimiter = |token, kind, start| LiveDelimiter {
+            token,
+            kind,
+            start,
+            end: start + 3,
+            nonce: None,
+        };
+        use DelimiterKind::{Close, Open};
+        let found = [
+            delimiter(OUTER, Close, 0),
+            delimiter(INNER, Open, 5),
+            delimiter(OUTER, Open, 10),
+            delimiter(INNER, Close, 15),
+            delimiter(INNER, Open, 20),
+        ];
+        let start = |token, from| first_open(&found, token, from).map(|d| d.start);
+        assert_eq!(start(OUTER, 0), Some(10));
+        assert_eq!(start(INNER, 0), Some(5));
+        assert_eq!(start(INNER, 6), Some(20));
+        assert_eq!(start(OUTER, 11), None);
+    }
+
+    #[test]
     fn blank_lines_at_each_level() {
         assert_eq!(first_blank_line("<t>\nh\n\nbody", 3, Exact), Some(6));
         assert_eq!(first_blank_line("<t>\n\nbody", 3, Exact), Some(4));

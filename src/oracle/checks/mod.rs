@@ -270,3 +270,54 @@ fn check_reader_returns(
         );
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn some_findings() -> Findings {
+        let mut findings = Findings::default();
+        findings.security(
+            Check::CanaryContainment,
+            ReaderLevel::Exact,
+            "a".into(),
+            None,
+        );
+        findings.security(
+            Check::DelimiterCensus,
+            ReaderLevel::Unicode,
+            "b".into(),
+            None,
+        );
+        findings.fidelity(Check::Fidelity, "c".into(), None);
+        findings
+    }
+
+    fn levels_of(findings: &[Finding]) -> Vec<Vec<ReaderLevel>> {
+        findings.iter().map(|f| f.levels.clone()).collect()
+    }
+
+    #[test]
+    fn a_parser_reads_its_exact_level_security_failures_at_every_level() {
+        let mut profile = TargetProfile::reference();
+        profile.reader.consumer = Consumer::Parser;
+        assert_eq!(
+            levels_of(&finish(some_findings(), &profile)),
+            [
+                ReaderLevel::ALL.to_vec(),
+                vec![ReaderLevel::Unicode],
+                vec![]
+            ]
+        );
+    }
+
+    #[test]
+    fn a_model_keeps_the_levels_each_failure_was_seen_at() {
+        let mut profile = TargetProfile::reference();
+        profile.reader.consumer = Consumer::Model;
+        assert_eq!(
+            levels_of(&finish(some_findings(), &profile)),
+            [vec![ReaderLevel::Exact], vec![ReaderLevel::Unicode], vec![]]
+        );
+    }
+}
