@@ -19,8 +19,9 @@ use std::borrow::Cow;
 use std::ops::Range;
 use std::sync::OnceLock;
 
-use super::fold_table::{char_fold, CharFold};
+use super::fold_table::{char_fold, has_flag, skip_unflagged, CharFold, ANCHORED};
 use super::is_line_break;
+use super::scan::first_non_ascii;
 use crate::chat_template::{ControlString, Kind, CONTROL_STRINGS};
 use crate::level::{fold_char_into, ReaderLevel};
 
@@ -62,12 +63,15 @@ pub fn neutralise(text: &str, placement: Placement) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-/// Every control string contains one of these bytes (a test keeps the
-/// table to it). An ASCII character folds only to ASCII, and none of these
-/// is the folding of another character, so in ASCII text a reading can only
-/// start or end at one of them ([`readings_ascii`] searches for them), and
-/// text without them costs one search: most text a framing sees.
-const ANCHORS: [u8; 3] = [SPECIAL_STARTS[0], SPECIAL_STARTS[1], MARKER_END];
+/// Every control string contains one of these bytes, and so does its
+/// folding (a test keeps the table to both). An ASCII character folds only
+/// to ASCII, and none of these is the folding of another ASCII character,
+/// so in ASCII text a reading can only start or end at one of them
+/// ([`readings_ascii`] searches for them), and text without them costs one
+/// search: most text a framing sees. Elsewhere, a text none of whose
+/// characters folds to something holding one has no reading
+/// ([`may_hold_reading`]).
+pub(super) const ANCHORS: [u8; 3] = [SPECIAL_STARTS[0], SPECIAL_STARTS[1], MARKER_END];
 
 /// The neutral spelling: the canonical string with `\` before its last
 /// character (every string in the table ends in punctuation).
@@ -301,6 +305,10 @@ fn readings_by_stretches(
         let cut = (start + stretch.max(1)).min(text.len());
         let end =
             memchr::memchr(b'\n', &text.as_bytes()[cut..]).map_or(text.len(), |k| cut + k + 1);
+        if !may_hold_reading(&text[start..end]) {
+            start = end;
+            continue;
+        }
         let readings = readings_in(&fold(&text[start..end]), placement);
         found.extend(
             readings
@@ -310,6 +318,30 @@ fn readings_by_stretches(
         start = end;
     }
     found
+}
+
+/// Whether some character of `text` folds to something holding one of
+/// the [`ANCHORS`]. Every reading holds one, so a text without is not
+/// folded at all: CJK, emoji or mathematical text costs a table lookup per
+/// character, and long ASCII runs a vectorised search.
+fn may_hold_reading(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let mut pos = 0;
+    loop {
+        pos = skip_unflagged(text, pos, ANCHORED);
+        let Some(c) = text[pos..].chars().next() else {
+            return false;
+        };
+        if has_flag(c, ANCHORED) {
+            return true;
+        }
+        // `skip_unflagged` stopped at a long ASCII run: search it whole.
+        let run_end = pos + first_non_ascii(&bytes[pos..]);
+        if memchr::memchr3(ANCHORS[0], ANCHORS[1], ANCHORS[2], &bytes[pos..run_end]).is_some() {
+            return true;
+        }
+        pos = run_end;
+    }
 }
 
 /// [`readings_folded`] over a folding already made.
@@ -389,6 +421,19 @@ mod tests {
             assert!(
                 control.text.bytes().any(|b| ANCHORS.contains(&b)),
                 "{:?} has no anchor byte: ASCII text holding it would skip the scan",
+                control.text
+            );
+        }
+    }
+
+    #[test]
+    fn every_control_string_folding_holds_an_anchor() {
+        for (needle, control) in needles() {
+            assert!(
+                needle
+                    .iter()
+                    .any(|&c| c.is_ascii() && ANCHORS.contains(&(c as u8))),
+                "{:?}: its folding has no anchor, so text holding it is not folded",
                 control.text
             );
         }
@@ -493,6 +538,74 @@ mod tests {
                     readings_in(&fold(&text), placement)
                 );
             }
+        }
+    }
+
+    /// Control strings spelled with anchors from outside ASCII, among text
+    /// with no anchor at all (CJK, emoji, mathematical letters, long ASCII
+    /// runs): what the text-without-anchors shortcut must not skip.
+    fn lookalike_piece() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        let respell = |text: &str, k: usize| -> String {
+            const LT: [char; 5] = ['\u{FF1C}', '\u{FE64}', '\u{3008}', '\u{27E8}', '\u{2039}'];
+            const BRACKET: [char; 4] = ['\u{FF3B}', '\u{2045}', '\u{3014}', '\u{FE5D}'];
+            const COLON: [char; 3] = ['\u{FF1A}', '\u{FE55}', '\u{FE13}'];
+            text.chars()
+                .map(|c| match c {
+                    '<' => LT[k % LT.len()],
+                    '[' => BRACKET[k % BRACKET.len()],
+                    ':' => COLON[k % COLON.len()],
+                    c => c,
+                })
+                .collect()
+        };
+        let controls: Vec<&'static str> = CONTROL_STRINGS.iter().map(|c| c.text).collect();
+        prop_oneof![
+            (proptest::sample::select(controls), 0usize..60).prop_map(move |(c, k)| respell(c, k)),
+            proptest::sample::select(vec![
+                "\u{4E2D}\u{6587}",
+                "\u{1F680}\u{200D}",
+                "\u{1D400}\u{1D41F}",
+                "\n",
+                "\u{2028}",
+                " ",
+                "the quarterly report lists shipping delays in three regions",
+            ])
+            .prop_map(String::from),
+        ]
+    }
+
+    proptest::proptest! {
+        /// Text whose only anchors are outside ASCII is folded and read,
+        /// and text without any reads nothing: the same readings as the
+        /// specification's folding.
+        #[test]
+        fn anchors_outside_ascii_are_not_skipped(
+            pieces in proptest::collection::vec(lookalike_piece(), 0..16),
+        ) {
+            let text = pieces.concat();
+            for placement in [Placement::Content, Placement::Inline] {
+                proptest::prop_assert_eq!(
+                    readings_folded(&text, placement),
+                    readings_in(&spec_fold(&text), placement)
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_text_without_anchors_may_hold_no_reading() {
+        let long_run = "x".repeat(100);
+        for text in ["\u{4E2D}\u{6587}", "\u{1D400} \u{1D401}", &long_run, ""] {
+            assert!(!may_hold_reading(text), "{text:?}");
+        }
+        for text in [
+            "\u{4E2D}\u{FF1C}",
+            "\u{4E2D}<",
+            &format!("\u{4E2D}{long_run}:"),
+            &format!("\u{4E2D}{long_run}\u{FE55}"),
+        ] {
+            assert!(may_hold_reading(text), "{text:?}");
         }
     }
 

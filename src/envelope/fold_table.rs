@@ -14,9 +14,17 @@
 //! block in which every character is inert (most CJK, unassigned planes)
 //! shares one static table, so memory grows only with blocks that hold
 //! something a reader can see as ASCII, or an ignorable.
+//!
+//! Each character's class also says whether its folding holds the token's
+//! first character or a byte every control string is anchored on
+//! ([`super::control`]'s anchors). Only a few dozen characters outside
+//! ASCII do, so [`skip_unflagged`] steps over CJK, emoji or mathematical
+//! text a table lookup per character, and both of `wrap`'s scans pass over
+//! text that cannot hold what they look for without folding it.
 
 use std::sync::OnceLock;
 
+use super::control::ANCHORS;
 use super::TOKEN;
 use crate::level::{fold_char_into, ReaderLevel};
 
@@ -41,20 +49,24 @@ const BLOCKS: usize = 0x11_0000 / BLOCK;
 /// ("can this character matter?") reads 256 bytes per block, and the
 /// foldings themselves for the few characters that have one.
 struct Block {
-    /// Per character: [`INERT`], [`INVISIBLE`], [`FOLDS`] or [`STARTS`].
+    /// Per character: [`INERT`], [`INVISIBLE`], or [`FOLDS`] with
+    /// [`STARTS`] and [`ANCHORED`] where they apply.
     classes: [u8; BLOCK],
-    /// The folding of each [`FOLDS`] or [`STARTS`] character; empty for
-    /// the others.
+    /// The folding of each [`FOLDS`] character; empty for the others.
     foldings: [&'static str; BLOCK],
 }
 
+/// Its folding holds no ASCII: it can take part in no reading.
 const INERT: u8 = 0;
+/// It folds to nothing: an ignorable.
 const INVISIBLE: u8 = 1;
-/// Folds to something with ASCII in it, but not the token's first
-/// character: it can continue a reading, never start one.
+/// Its folding holds ASCII: it can take part in a reading.
 const FOLDS: u8 = 2;
-/// Folds to something holding the token's first character.
-const STARTS: u8 = 3;
+/// With [`FOLDS`]: its folding holds the token's first character, so a
+/// token reading can start at it.
+pub(super) const STARTS: u8 = 4;
+/// With [`FOLDS`]: its folding holds one of the control strings' anchors.
+pub(super) const ANCHORED: u8 = 8;
 
 /// The table shared by every block whose characters are all inert.
 static ALL_INERT: Block = Block {
@@ -64,8 +76,12 @@ static ALL_INERT: Block = Block {
 
 /// The block table of `c`, built on first use.
 fn block_of(c: char) -> &'static Block {
+    block_at(c as usize / BLOCK)
+}
+
+/// Block `index`'s table, built on first use.
+fn block_at(index: usize) -> &'static Block {
     static TABLE: [OnceLock<&'static Block>; BLOCKS] = [const { OnceLock::new() }; BLOCKS];
-    let index = c as usize / BLOCK;
     TABLE[index].get_or_init(|| build(index))
 }
 
@@ -73,18 +89,70 @@ fn block_of(c: char) -> &'static Block {
 pub(super) fn char_fold(c: char) -> CharFold {
     let block = block_of(c);
     let offset = c as usize % BLOCK;
-    match block.classes[offset] {
-        INERT => CharFold::Inert,
-        INVISIBLE => CharFold::Invisible,
-        _ => CharFold::Folds(block.foldings[offset]),
+    let class = block.classes[offset];
+    if class & FOLDS != 0 {
+        CharFold::Folds(block.foldings[offset])
+    } else if class == INVISIBLE {
+        CharFold::Invisible
+    } else {
+        CharFold::Inert
     }
 }
 
 /// True when `c` cannot start a reading: fed to the automaton with no
 /// reading in progress, it leaves none in progress, so a scanner may step
 /// over it.
-pub(super) fn is_passive(c: char) -> bool {
-    block_of(c).classes[c as usize % BLOCK] != STARTS
+#[cfg(test)]
+fn is_passive(c: char) -> bool {
+    block_of(c).classes[c as usize % BLOCK] & STARTS == 0
+}
+
+/// ASCII bytes [`skip_unflagged`] steps over one at a time before it
+/// hands a run of them back: a longer run is cheaper to search with a
+/// vectorised `memchr` than to look up byte by byte.
+pub(super) const SHORT_ASCII_RUN: usize = 32;
+
+/// Steps over the characters of `text` from byte `from` whose class has
+/// none of `flags` ([`STARTS`], [`ANCHORED`]) and returns the offset of the
+/// first that has one, or of the first of more than [`SHORT_ASCII_RUN`]
+/// such ASCII characters in a row, or the text's length. The caller tells
+/// the two apart with [`has_flag`] on the character there.
+///
+/// The blocks asked about are looked up once per change of block, not per
+/// character: text in one script stays in a few blocks.
+pub(super) fn skip_unflagged(text: &str, from: usize, flags: u8) -> usize {
+    let ascii = &block_at(0).classes;
+    let mut cached = (0, block_at(0));
+    let mut ascii_run = 0;
+    for (i, c) in text[from..].char_indices() {
+        let class = if c.is_ascii() {
+            ascii[c as usize]
+        } else {
+            let index = c as usize / BLOCK;
+            if index != cached.0 {
+                cached = (index, block_at(index));
+            }
+            cached.1.classes[c as usize % BLOCK]
+        };
+        if class & flags != 0 {
+            return from + i;
+        }
+        if !c.is_ascii() {
+            ascii_run = 0;
+        } else if ascii_run == SHORT_ASCII_RUN {
+            // This is the run's next character: the run starts that many
+            // bytes back, all of them ASCII.
+            return from + i - ascii_run;
+        } else {
+            ascii_run += 1;
+        }
+    }
+    text.len()
+}
+
+/// True when the class of `c` has one of `flags`.
+pub(super) fn has_flag(c: char, flags: u8) -> bool {
+    block_of(c).classes[c as usize % BLOCK] & flags != 0
 }
 
 /// Folds every character of block `index` through the specification.
@@ -105,11 +173,14 @@ fn build(index: usize) -> &'static Block {
         if folding.is_empty() {
             block.classes[offset] = INVISIBLE;
         } else if folding.chars().any(|d| d.is_ascii()) {
-            block.classes[offset] = if folding.contains(char::from(TOKEN.as_bytes()[0])) {
-                STARTS
-            } else {
-                FOLDS
-            };
+            let mut class = FOLDS;
+            if folding.contains(char::from(TOKEN.as_bytes()[0])) {
+                class |= STARTS;
+            }
+            if folding.bytes().any(|b| ANCHORS.contains(&b)) {
+                class |= ANCHORED;
+            }
+            block.classes[offset] = class;
             // A few thousand short strings at most, kept for the process.
             block.foldings[offset] = Box::leak(folding.clone().into_boxed_str());
         }
@@ -164,7 +235,72 @@ mod tests {
                 assert_eq!(char_fold(c), expected, "U+{cp:04X}");
                 let starts = matches!(expected, CharFold::Folds(f) if f.contains('f'));
                 assert_eq!(is_passive(c), !starts, "U+{cp:04X}");
+                let anchored =
+                    matches!(expected, CharFold::Folds(f) if f.contains(['<', '[', ':']));
+                assert_eq!(has_flag(c, ANCHORED), anchored, "U+{cp:04X}");
+                assert_eq!(has_flag(c, STARTS), starts, "U+{cp:04X}");
             }
+        }
+    }
+
+    /// [`skip_unflagged`] spelled out: the first character with a flag,
+    /// or the first of more than [`SHORT_ASCII_RUN`] ASCII characters in a
+    /// row without one, whichever comes first.
+    fn skip_spec(text: &str, from: usize, flags: u8) -> usize {
+        let chars: Vec<(usize, char)> = text[from..].char_indices().collect();
+        for (k, &(i, c)) in chars.iter().enumerate() {
+            let plain_run = chars[k..]
+                .iter()
+                .take_while(|(_, c)| c.is_ascii() && !has_flag(*c, flags))
+                .count();
+            if has_flag(c, flags) || plain_run > SHORT_ASCII_RUN {
+                return from + i;
+            }
+        }
+        text.len()
+    }
+
+    fn piece() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        prop_oneof![
+            proptest::sample::select(vec![
+                "f",
+                "F",
+                "<",
+                ":",
+                "[",
+                "x",
+                " ",
+                "\u{4E2D}",
+                "\u{1D41F}",
+                "\u{FF1A}",
+                "\u{FB00}",
+                "\u{200B}",
+                "\u{1F680}",
+                "\u{E9}",
+                "\u{FF46}",
+                "\u{1D400}",
+            ])
+            .prop_map(String::from),
+            "[a-eg-z ]{0,40}",
+            any::<char>().prop_map(String::from),
+        ]
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn skipping_stops_where_the_specification_says(
+            pieces in proptest::collection::vec(piece(), 0..24),
+            start in 0usize..8,
+            which in 0usize..3,
+        ) {
+            let text = pieces.concat();
+            let from = text.char_indices().map(|(i, _)| i).nth(start).unwrap_or(text.len());
+            let flags = [STARTS, ANCHORED, STARTS | ANCHORED][which];
+            proptest::prop_assert_eq!(
+                skip_unflagged(&text, from, flags),
+                skip_spec(&text, from, flags)
+            );
         }
     }
 }

@@ -16,8 +16,9 @@
 //! or a log rule, the `k-` of "check-in"); only the last few bytes before
 //! non-ASCII text are tried as the start of a reading that continues there.
 //! Non-ASCII characters that cannot start a reading (inert or invisible
-//! ones, nearly all of them, and those that fold to ASCII without an `f`)
-//! are stepped over with one table lookup each.
+//! ones, nearly all of them, and those that fold to ASCII without an `f`),
+//! and the short ASCII runs between them, are stepped over with one table
+//! lookup each.
 //! Only such a candidate, or a non-ASCII character that folds to something
 //! ASCII, goes through the automaton, which folds with a memo of
 //! [`crate::level::fold_char_into`], the specification, filled from it block
@@ -36,7 +37,7 @@ use std::sync::OnceLock;
 
 use memchr::memmem::Finder;
 
-use super::fold_table::{char_fold, is_passive, CharFold};
+use super::fold_table::{char_fold, skip_unflagged, CharFold, STARTS};
 use super::TOKEN;
 
 const TOKEN_BYTES: &[u8] = TOKEN.as_bytes();
@@ -257,24 +258,14 @@ where
         self.window_at = from;
     }
 
-    /// Moves over non-ASCII characters that cannot start a reading while no
-    /// reading is in progress (inert, invisible, or folding to ASCII without
-    /// the token's first character): fed to the automaton, they would leave
-    /// it where it is. Returns the offset of the first character that is
-    /// ASCII or could start a reading, or the text's length.
-    fn skip_passive(&self, mut pos: usize) -> usize {
-        let bytes = self.text.as_bytes();
-        while pos < bytes.len() && !bytes[pos].is_ascii() {
-            let c = self.text[pos..]
-                .chars()
-                .next()
-                .expect("a non-ASCII byte at a character boundary starts a character");
-            if !is_passive(c) {
-                break;
-            }
-            pos += c.len_utf8();
-        }
-        pos
+    /// Moves over characters that cannot start a reading while no reading
+    /// is in progress (inert, invisible, or folding to ASCII without the
+    /// token's first character, ASCII ones included): fed to the automaton,
+    /// they would leave it where it is. Returns the offset of the first
+    /// character that could start a reading, or of a long ASCII run (left
+    /// to [`Self::skip_ascii`]'s vectorised search), or the text's length.
+    fn skip_passive(&self, pos: usize) -> usize {
+        skip_unflagged(self.text, pos, STARTS)
     }
 
     /// The first non-ASCII byte at or after `pos`, or the text's length.
@@ -356,7 +347,7 @@ enum Skip {
 }
 
 /// Offset of the first byte of `bytes` with its high bit set, or its length.
-fn first_non_ascii(bytes: &[u8]) -> usize {
+pub(super) fn first_non_ascii(bytes: &[u8]) -> usize {
     // Whole blocks through the standard library's vectorised check; the
     // block size trades the cost of a call against the bytes re-read
     // inside the block that holds the first high byte.
