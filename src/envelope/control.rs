@@ -148,58 +148,107 @@ const SPECIAL_STARTS: [u8; 2] = [b'<', b'['];
 
 /// [`readings_folded`] for ASCII text, which folds byte for byte to its
 /// lower case. A special or markup string starts with a [`SPECIAL_STARTS`]
-/// byte, and a line marker ends with [`MARKER_END`] (a test keeps the table
-/// to both), so one `memchr` pass over those three bytes finds every place
-/// a reading can start or end; at each only the strings that start (or
-/// end) with its byte are tried. Prose full of colons, source full of
-/// brackets and tables full of lines cost a scan, not a fold. Same
-/// readings, same order (a property test compares the two paths).
+/// byte (a test keeps the table to it), so one `memchr` pass over those
+/// finds every place one can start, and only the strings starting with the
+/// byte found, and with the byte after it as second character, are tried
+/// there. A line marker counts only at the start of a line, so markers are
+/// tried only where lines start ([`markers_ascii`]), not at every colon of
+/// a JSON document or a log. Prose, source and tables cost a scan or two,
+/// not a fold. Same readings, same order (a property test compares the two
+/// paths).
 fn readings_ascii(text: &str, placement: Placement) -> Vec<(Range<usize>, &'static ControlString)> {
     let bytes = text.as_bytes();
+    let mut found = specials_ascii(bytes, placement);
+    let markers = markers_ascii(bytes, placement);
+    if !markers.is_empty() {
+        // No special holds a line break or the start of a marker, and no
+        // marker holds a special's first byte (a test keeps the table to
+        // both), so the two never overlap and sorting merges them.
+        found.extend(markers);
+        found.sort_by_key(|(span, _)| span.start);
+    }
+    found
+}
+
+/// Whether the ASCII text `bytes` reads as needle `n` at `at`.
+fn ascii_reads_at(bytes: &[u8], at: usize, n: usize) -> bool {
+    let needle = &needles()[n].0;
+    bytes.len() >= at + needle.len()
+        && bytes[at..at + needle.len()]
+            .iter()
+            .zip(needle)
+            .all(|(&b, &c)| char::from(b.to_ascii_lowercase()) == c)
+}
+
+/// The special and markup readings of ASCII text, leftmost first, not
+/// overlapping.
+fn specials_ascii(
+    bytes: &[u8],
+    placement: Placement,
+) -> Vec<(Range<usize>, &'static ControlString)> {
     let index = ascii_index();
-    let lower = |i: usize| bytes.get(i).map(u8::to_ascii_lowercase);
-    let reads_at = |at: usize, n: usize| {
-        let needle = &needles()[n].0;
-        bytes.len() >= at + needle.len()
-            && bytes[at..at + needle.len()]
-                .iter()
-                .zip(needle)
-                .all(|(&b, &c)| char::from(b.to_ascii_lowercase()) == c)
-    };
     let mut found = Vec::new();
     let mut next = 0;
-    let anchors = memchr::memchr3_iter(ANCHORS[0], ANCHORS[1], ANCHORS[2], bytes);
-    for at in anchors {
-        let hit = if bytes[at] == MARKER_END {
-            // The byte before the colon filters out nearly every colon.
-            let before = at.checked_sub(1).and_then(lower);
-            if !before.is_some_and(|b| index.marker_before_end.has(b)) {
-                continue;
-            }
-            index.markers.iter().find_map(|&n| {
-                let start = (at + 1).checked_sub(needles()[n].0.len())?;
-                if !applies(needles()[n].1, placement) {
-                    return None;
-                }
-                (start >= next && reads_at(start, n) && line_start_ascii(bytes, start))
-                    .then_some((start, n))
-            })
-        } else if at >= next
-            && lower(at + 1).is_some_and(|b| index.second[usize::from(bytes[at])].has(b))
-        {
-            index.by_first[usize::from(bytes[at])]
-                .iter()
-                .find(|&&n| applies(needles()[n].1, placement) && reads_at(at, n))
-                .map(|&n| (at, n))
-        } else {
-            None
-        };
-        if let Some((start, n)) = hit {
+    for at in memchr::memchr2_iter(SPECIAL_STARTS[0], SPECIAL_STARTS[1], bytes) {
+        let first = usize::from(bytes[at]);
+        let second = bytes.get(at + 1).map(u8::to_ascii_lowercase);
+        if at < next || !second.is_some_and(|b| index.second[first].has(b)) {
+            continue;
+        }
+        let hit = index.by_first[first]
+            .iter()
+            .find(|&&n| applies(needles()[n].1, placement) && ascii_reads_at(bytes, at, n));
+        if let Some(&n) = hit {
             let (needle, control) = &needles()[n];
-            found.push((start..start + needle.len(), *control));
-            next = start + needle.len();
+            found.push((at..at + needle.len(), *control));
+            next = at + needle.len();
         }
     }
+    found
+}
+
+/// The ASCII line breaks [`is_line_break`] knows (a test keeps the two
+/// together).
+const ASCII_LINE_BREAKS: [u8; 4] = [b'\n', 0x0B, 0x0C, b'\r'];
+
+/// The line-marker readings of ASCII text, in order: tried at the start of
+/// the text and after every line break, past the spaces and tabs there.
+/// Each place is reached from one line start only (a line break stops the
+/// blanks), and no two markers share a place, so none overlap.
+fn markers_ascii(
+    bytes: &[u8],
+    placement: Placement,
+) -> Vec<(Range<usize>, &'static ControlString)> {
+    let index = ascii_index();
+    if !index
+        .markers
+        .iter()
+        .any(|&n| applies(needles()[n].1, placement))
+    {
+        return Vec::new();
+    }
+    let mut found = Vec::new();
+    let mut try_line = |line_start: usize| {
+        let blanks = bytes[line_start..]
+            .iter()
+            .take_while(|&&b| b == b' ' || b == b'\t')
+            .count();
+        let at = line_start + blanks;
+        let hit = index
+            .markers
+            .iter()
+            .find(|&&n| applies(needles()[n].1, placement) && ascii_reads_at(bytes, at, n));
+        if let Some(&n) = hit {
+            let (needle, control) = &needles()[n];
+            found.push((at..at + needle.len(), *control));
+        }
+    };
+    try_line(0);
+    let [lf, vt, ff, cr] = ASCII_LINE_BREAKS;
+    for brk in memchr::memchr3_iter(lf, vt, cr, bytes).chain(memchr::memchr_iter(ff, bytes)) {
+        try_line(brk + 1);
+    }
+    found.sort_by_key(|(span, _)| span.start);
     found
 }
 
@@ -215,8 +264,6 @@ struct AsciiIndex {
     second: [ByteSet; 128],
     /// The line markers.
     markers: Vec<usize>,
-    /// The characters line markers have before their final [`MARKER_END`].
-    marker_before_end: ByteSet,
 }
 
 /// A set of ASCII bytes.
@@ -249,11 +296,6 @@ fn ascii_index() -> &'static AsciiIndex {
                 .filter(move |&n| needles()[n].0.first() == Some(&char::from(byte as u8)))
         };
         let markers: Vec<usize> = (0..needles().len()).filter(is_marker).collect();
-        let mut marker_before_end = ByteSet::default();
-        for &n in &markers {
-            let needle = &needles()[n].0;
-            marker_before_end.insert(needle[needle.len().saturating_sub(2)]);
-        }
         AsciiIndex {
             by_first: std::array::from_fn(|b| starting(b).collect()),
             second: std::array::from_fn(|b| {
@@ -264,15 +306,8 @@ fn ascii_index() -> &'static AsciiIndex {
                 set
             }),
             markers,
-            marker_before_end,
         }
     })
-}
-
-/// [`starts_line`] for ASCII text.
-fn line_start_ascii(bytes: &[u8], at: usize) -> bool {
-    let before = bytes[..at].iter().rposition(|&b| b != b' ' && b != b'\t');
-    before.is_none_or(|j| is_line_break(char::from(bytes[j])))
 }
 
 /// Every control-string reading in `text`, folded, leftmost first, not
@@ -471,7 +506,20 @@ mod tests {
         let ascii_breaks: Vec<u8> = (0u8..128)
             .filter(|&b| is_line_break(char::from(b)))
             .collect();
-        assert_eq!(ascii_breaks, [0x0A, 0x0B, 0x0C, 0x0D]);
+        let mut known = ASCII_LINE_BREAKS.to_vec();
+        known.sort();
+        assert_eq!(ascii_breaks, known);
+        // Why specials and markers never overlap: a marker starts a line,
+        // so a special holding its start would hold a line break.
+        for (needle, control) in needles() {
+            if control.kind != Kind::LineMarker {
+                assert!(
+                    !needle.iter().any(|&c| is_line_break(c)),
+                    "{:?}",
+                    control.text
+                );
+            }
+        }
     }
 
     proptest::proptest! {
