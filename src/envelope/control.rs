@@ -157,9 +157,18 @@ const SPECIAL_STARTS: [u8; 2] = [b'<', b'['];
 /// not a fold. Same readings, same order (a property test compares the two
 /// paths).
 fn readings_ascii(text: &str, placement: Placement) -> Vec<(Range<usize>, &'static ControlString)> {
+    readings_ascii_by(text, placement, MarkerAnchor::choose(text.as_bytes()))
+}
+
+/// [`readings_ascii`] with line markers found from `anchor`.
+fn readings_ascii_by(
+    text: &str,
+    placement: Placement,
+    anchor: MarkerAnchor,
+) -> Vec<(Range<usize>, &'static ControlString)> {
     let bytes = text.as_bytes();
     let mut found = specials_ascii(bytes, placement);
-    let markers = markers_ascii(bytes, placement);
+    let markers = markers_ascii(bytes, placement, anchor);
     if !markers.is_empty() {
         // No special holds a line break or the start of a marker, and no
         // marker holds a special's first byte (a test keeps the table to
@@ -168,6 +177,35 @@ fn readings_ascii(text: &str, placement: Placement) -> Vec<(Range<usize>, &'stat
         found.sort_by_key(|(span, _)| span.start);
     }
     found
+}
+
+/// Where [`markers_ascii`] looks for line markers: at the colon each ends
+/// with, or at the start of each line. Both find the same readings (a
+/// property test runs both); they cost one step per colon or per line, so
+/// JSON and logs, with several colons a line, are read from line starts,
+/// and source code or Markdown tables, with more lines than colons, from
+/// colons.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum MarkerAnchor {
+    Colons,
+    LineStarts,
+}
+
+impl MarkerAnchor {
+    /// The anchor with fewer places to try in the first few KiB of `bytes`.
+    fn choose(bytes: &[u8]) -> MarkerAnchor {
+        let sample = &bytes[..bytes.len().min(4096)];
+        let colons = sample.iter().filter(|&&b| b == MARKER_END).count();
+        let lines = sample
+            .iter()
+            .filter(|b| ASCII_LINE_BREAKS.contains(b))
+            .count();
+        if colons <= lines {
+            MarkerAnchor::Colons
+        } else {
+            MarkerAnchor::LineStarts
+        }
+    }
 }
 
 /// Whether the ASCII text `bytes` reads as needle `n` at `at`.
@@ -211,13 +249,17 @@ fn specials_ascii(
 /// together).
 const ASCII_LINE_BREAKS: [u8; 4] = [b'\n', 0x0B, 0x0C, b'\r'];
 
-/// The line-marker readings of ASCII text, in order: tried at the start of
-/// the text and after every line break, past the spaces and tabs there.
-/// Each place is reached from one line start only (a line break stops the
-/// blanks), and no two markers share a place, so none overlap.
+/// The line-marker readings of ASCII text, in order. From line starts:
+/// tried at the start of the text and after every line break, past the
+/// spaces and tabs there; each place is reached from one line start only (a
+/// line break stops the blanks). From colons: tried where a marker would
+/// end, when the byte before the colon is one a marker has there and only
+/// blanks stand between the marker and the start of its line. No two
+/// markers share a place, so none overlap.
 fn markers_ascii(
     bytes: &[u8],
     placement: Placement,
+    anchor: MarkerAnchor,
 ) -> Vec<(Range<usize>, &'static ControlString)> {
     let index = ascii_index();
     if !index
@@ -227,6 +269,9 @@ fn markers_ascii(
     {
         return Vec::new();
     }
+    if anchor == MarkerAnchor::Colons {
+        return markers_at_colons(bytes, placement);
+    }
     let mut found = Vec::new();
     let mut try_line = |line_start: usize| {
         let blanks = bytes[line_start..]
@@ -234,6 +279,11 @@ fn markers_ascii(
             .take_while(|&&b| b == b' ' || b == b'\t')
             .count();
         let at = line_start + blanks;
+        // Most lines start with something no marker starts with.
+        let first = bytes.get(at).map(u8::to_ascii_lowercase);
+        if !first.is_some_and(|b| index.marker_first.has(b)) {
+            return;
+        }
         let hit = index
             .markers
             .iter()
@@ -252,6 +302,40 @@ fn markers_ascii(
     found
 }
 
+/// [`markers_ascii`] from colons.
+fn markers_at_colons(
+    bytes: &[u8],
+    placement: Placement,
+) -> Vec<(Range<usize>, &'static ControlString)> {
+    let index = ascii_index();
+    let mut found = Vec::new();
+    for at in memchr::memchr_iter(MARKER_END, bytes) {
+        // The byte before the colon filters out nearly every colon.
+        let before = at.checked_sub(1).map(|i| bytes[i].to_ascii_lowercase());
+        if !before.is_some_and(|b| index.marker_before_end.has(b)) {
+            continue;
+        }
+        let hit = index.markers.iter().find_map(|&n| {
+            let start = (at + 1).checked_sub(needles()[n].0.len())?;
+            (applies(needles()[n].1, placement)
+                && ascii_reads_at(bytes, start, n)
+                && line_start_ascii(bytes, start))
+            .then_some((start, n))
+        });
+        if let Some((start, n)) = hit {
+            found.push((start..at + 1, needles()[n].1));
+        }
+    }
+    found
+}
+
+/// Whether only spaces and tabs stand between `at` and the start of its
+/// line in ASCII text.
+fn line_start_ascii(bytes: &[u8], at: usize) -> bool {
+    let before = bytes[..at].iter().rposition(|&b| b != b' ' && b != b'\t');
+    before.is_none_or(|j| ASCII_LINE_BREAKS.contains(&bytes[j]))
+}
+
 /// The byte every line marker ends with.
 const MARKER_END: u8 = b':';
 
@@ -264,6 +348,10 @@ struct AsciiIndex {
     second: [ByteSet; 128],
     /// The line markers.
     markers: Vec<usize>,
+    /// The first characters of the line markers.
+    marker_first: ByteSet,
+    /// The characters line markers have before their final [`MARKER_END`].
+    marker_before_end: ByteSet,
 }
 
 /// A set of ASCII bytes.
@@ -296,6 +384,13 @@ fn ascii_index() -> &'static AsciiIndex {
                 .filter(move |&n| needles()[n].0.first() == Some(&char::from(byte as u8)))
         };
         let markers: Vec<usize> = (0..needles().len()).filter(is_marker).collect();
+        let mut marker_first = ByteSet::default();
+        let mut marker_before_end = ByteSet::default();
+        for &n in &markers {
+            let needle = &needles()[n].0;
+            marker_first.insert(needle.first().copied().unwrap_or('\0'));
+            marker_before_end.insert(needle[needle.len().saturating_sub(2)]);
+        }
         AsciiIndex {
             by_first: std::array::from_fn(|b| starting(b).collect()),
             second: std::array::from_fn(|b| {
@@ -306,6 +401,8 @@ fn ascii_index() -> &'static AsciiIndex {
                 set
             }),
             markers,
+            marker_first,
+            marker_before_end,
         }
     })
 }
@@ -533,10 +630,10 @@ mod tests {
         ) {
             let text = pieces.concat();
             let placement = if content { Placement::Content } else { Placement::Inline };
-            proptest::prop_assert_eq!(
-                readings_ascii(&text, placement),
-                readings_folded(&text, placement)
-            );
+            let folded = readings_folded(&text, placement);
+            for anchor in [MarkerAnchor::Colons, MarkerAnchor::LineStarts] {
+                proptest::prop_assert_eq!(&readings_ascii_by(&text, placement, anchor), &folded);
+            }
         }
     }
 
