@@ -67,8 +67,7 @@ pub fn neutralise(text: &str, placement: Placement) -> Cow<'_, str> {
 /// folding (a test keeps the table to both). An ASCII character folds only
 /// to ASCII, and none of these is the folding of another ASCII character,
 /// so in ASCII text a reading can only start or end at one of them
-/// ([`readings_ascii`] searches for them), and text without them costs one
-/// search: most text a framing sees. Elsewhere, a text none of whose
+/// ([`readings_ascii`] starts its searches from them or from line starts). Elsewhere, a text none of whose
 /// characters folds to something holding one has no reading
 /// ([`may_hold_reading`]).
 pub(super) const ANCHORS: [u8; 3] = [SPECIAL_STARTS[0], SPECIAL_STARTS[1], MARKER_END];
@@ -151,9 +150,10 @@ const SPECIAL_STARTS: [u8; 2] = [b'<', b'['];
 /// byte (a test keeps the table to it), so one `memchr` pass over those
 /// finds every place one can start, and only the strings starting with the
 /// byte found, and with the byte after it as second character, are tried
-/// there. A line marker counts only at the start of a line, so markers are
-/// tried only where lines start ([`markers_ascii`]), not at every colon of
-/// a JSON document or a log. Prose, source and tables cost a scan or two,
+/// there. A line marker ends with a colon and counts only at the start of
+/// a line, so markers are tried from whichever of the two the text holds
+/// fewer of ([`MarkerAnchor`]): not at every colon of a JSON document, nor
+/// at every line of a table. Prose, source and tables cost a scan or two,
 /// not a fold. Same readings, same order (a property test compares the two
 /// paths).
 fn readings_ascii(text: &str, placement: Placement) -> Vec<(Range<usize>, &'static ControlString)> {

@@ -110,7 +110,7 @@ fn is_passive(c: char) -> bool {
 /// ASCII bytes [`skip_unflagged`] steps over one at a time before it
 /// hands a run of them back: a longer run is cheaper to search with a
 /// vectorised `memchr` than to look up byte by byte.
-pub(super) const SHORT_ASCII_RUN: usize = 32;
+const SHORT_ASCII_RUN: usize = 32;
 
 /// Steps over the characters of `text` from byte `from` whose class has
 /// none of `flags` ([`STARTS`], [`ANCHORED`]) and returns the offset of the

@@ -112,6 +112,25 @@ pub enum Check {
 }
 
 impl Check {
+    /// Every check, in report order (the SARIF rules' order).
+    pub const ALL: [Check; 15] = [
+        Check::FrameShape,
+        Check::OuterText,
+        Check::FrameSeparation,
+        Check::DelimiterCensus,
+        Check::CanaryContainment,
+        Check::TagIntegrity,
+        Check::HeaderIntegrity,
+        Check::ReaderVerdict,
+        Check::Roundtrip,
+        Check::Fidelity,
+        Check::NonceUnpredictable,
+        Check::NonceMatched,
+        Check::NonceReplay,
+        Check::NonceConfusable,
+        Check::TemplateControl,
+    ];
+
     /// The stable name, as serialized.
     pub fn name(self) -> &'static str {
         match self {
@@ -289,25 +308,8 @@ mod tests {
 
     use super::*;
 
-    /// Every check; the match below stops compiling when one is added.
-    const CHECKS: [Check; 15] = [
-        Check::FrameShape,
-        Check::OuterText,
-        Check::FrameSeparation,
-        Check::DelimiterCensus,
-        Check::CanaryContainment,
-        Check::TagIntegrity,
-        Check::HeaderIntegrity,
-        Check::ReaderVerdict,
-        Check::Roundtrip,
-        Check::Fidelity,
-        Check::NonceUnpredictable,
-        Check::NonceMatched,
-        Check::NonceReplay,
-        Check::NonceConfusable,
-        Check::TemplateControl,
-    ];
-
+    /// Stops compiling when a check is added: a reminder to add it to
+    /// [`Check::ALL`] too.
     #[allow(dead_code)]
     fn every_check_is_listed(check: Check) {
         match check {
@@ -333,7 +335,7 @@ mod tests {
     fn every_check_shows_its_name_and_has_a_hint_of_its_own() {
         let mut hints = BTreeSet::new();
         let mut names = BTreeSet::new();
-        for check in CHECKS {
+        for check in Check::ALL {
             assert!(names.insert(check.name()), "{check} listed twice");
             assert_eq!(
                 serde_json::to_value(check).unwrap().as_str(),
