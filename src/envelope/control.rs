@@ -67,9 +67,9 @@ pub fn neutralise(text: &str, placement: Placement) -> Cow<'_, str> {
 /// folding (a test keeps the table to both). An ASCII character folds only
 /// to ASCII, and none of these is the folding of another ASCII character,
 /// so in ASCII text a reading can only start or end at one of them
-/// ([`readings_ascii`] starts its searches from them or from line starts). Elsewhere, a text none of whose
-/// characters folds to something holding one has no reading
-/// ([`may_hold_reading`]).
+/// ([`readings_ascii`] starts its searches from them or from line starts).
+/// Elsewhere, a text none of whose characters folds to something holding
+/// one has no reading ([`may_hold_reading`]).
 pub(super) const ANCHORS: [u8; 3] = [SPECIAL_STARTS[0], SPECIAL_STARTS[1], MARKER_END];
 
 /// The neutral spelling: the canonical string with `\` before its last
@@ -157,14 +157,15 @@ const SPECIAL_STARTS: [u8; 2] = [b'<', b'['];
 /// not a fold. Same readings, same order (a property test compares the two
 /// paths).
 fn readings_ascii(text: &str, placement: Placement) -> Vec<(Range<usize>, &'static ControlString)> {
-    readings_ascii_by(text, placement, MarkerAnchor::choose(text.as_bytes()))
+    readings_ascii_by(text, placement, None)
 }
 
-/// [`readings_ascii`] with line markers found from `anchor`.
+/// [`readings_ascii`] with line markers found from `anchor`, or from the
+/// one [`MarkerAnchor::choose`] picks (tests run both).
 fn readings_ascii_by(
     text: &str,
     placement: Placement,
-    anchor: MarkerAnchor,
+    anchor: Option<MarkerAnchor>,
 ) -> Vec<(Range<usize>, &'static ControlString)> {
     let bytes = text.as_bytes();
     let mut found = specials_ascii(bytes, placement);
@@ -249,17 +250,13 @@ fn specials_ascii(
 /// together).
 const ASCII_LINE_BREAKS: [u8; 4] = [b'\n', 0x0B, 0x0C, b'\r'];
 
-/// The line-marker readings of ASCII text, in order. From line starts:
-/// tried at the start of the text and after every line break, past the
-/// spaces and tabs there; each place is reached from one line start only (a
-/// line break stops the blanks). From colons: tried where a marker would
-/// end, when the byte before the colon is one a marker has there and only
-/// blanks stand between the marker and the start of its line. No two
-/// markers share a place, so none overlap.
+/// The line-marker readings of ASCII text, in order, found from `anchor`
+/// (chosen from the text when `None`, and only when a marker can be read
+/// at `placement`). No two markers share a place, so none overlap.
 fn markers_ascii(
     bytes: &[u8],
     placement: Placement,
-    anchor: MarkerAnchor,
+    anchor: Option<MarkerAnchor>,
 ) -> Vec<(Range<usize>, &'static ControlString)> {
     let index = ascii_index();
     if !index
@@ -269,9 +266,20 @@ fn markers_ascii(
     {
         return Vec::new();
     }
-    if anchor == MarkerAnchor::Colons {
-        return markers_at_colons(bytes, placement);
+    match anchor.unwrap_or_else(|| MarkerAnchor::choose(bytes)) {
+        MarkerAnchor::Colons => markers_at_colons(bytes, placement),
+        MarkerAnchor::LineStarts => markers_at_line_starts(bytes, placement),
     }
+}
+
+/// [`markers_ascii`] from line starts: tried at the start of the text and
+/// after every line break, past the spaces and tabs there. Each place is
+/// reached from one line start only (a line break stops the blanks).
+fn markers_at_line_starts(
+    bytes: &[u8],
+    placement: Placement,
+) -> Vec<(Range<usize>, &'static ControlString)> {
+    let index = ascii_index();
     let mut found = Vec::new();
     let mut try_line = |line_start: usize| {
         let blanks = bytes[line_start..]
@@ -302,7 +310,9 @@ fn markers_ascii(
     found
 }
 
-/// [`markers_ascii`] from colons.
+/// [`markers_ascii`] from colons: tried where a marker would end, when the
+/// byte before the colon is one a marker has there and only blanks stand
+/// between the marker and the start of its line.
 fn markers_at_colons(
     bytes: &[u8],
     placement: Placement,
@@ -632,7 +642,7 @@ mod tests {
             let placement = if content { Placement::Content } else { Placement::Inline };
             let folded = readings_folded(&text, placement);
             for anchor in [MarkerAnchor::Colons, MarkerAnchor::LineStarts] {
-                proptest::prop_assert_eq!(&readings_ascii_by(&text, placement, anchor), &folded);
+                proptest::prop_assert_eq!(&readings_ascii_by(&text, placement, Some(anchor)), &folded);
             }
         }
     }

@@ -99,14 +99,6 @@ pub(super) fn char_fold(c: char) -> CharFold {
     }
 }
 
-/// True when `c` cannot start a reading: fed to the automaton with no
-/// reading in progress, it leaves none in progress, so a scanner may step
-/// over it.
-#[cfg(test)]
-fn is_passive(c: char) -> bool {
-    block_of(c).classes[c as usize % BLOCK] & STARTS == 0
-}
-
 /// ASCII bytes [`skip_unflagged`] steps over one at a time before it
 /// hands a run of them back: a longer run is cheaper to search with a
 /// vectorised `memchr` than to look up byte by byte.
@@ -234,7 +226,6 @@ mod tests {
                 };
                 assert_eq!(char_fold(c), expected, "U+{cp:04X}");
                 let starts = matches!(expected, CharFold::Folds(f) if f.contains('f'));
-                assert_eq!(is_passive(c), !starts, "U+{cp:04X}");
                 let anchored =
                     matches!(expected, CharFold::Folds(f) if f.contains(['<', '[', ':']));
                 assert_eq!(has_flag(c, ANCHORED), anchored, "U+{cp:04X}");
