@@ -74,7 +74,7 @@ pub(super) const ANCHORS: [u8; 3] = [SPECIAL_STARTS[0], SPECIAL_STARTS[1], MARKE
 
 /// The neutral spelling: the canonical string with `\` before its last
 /// character (every string in the table ends in punctuation).
-fn push_neutral(out: &mut String, control: &ControlString) {
+pub(super) fn push_neutral(out: &mut String, control: &ControlString) {
     let last = control
         .text
         .char_indices()
@@ -143,7 +143,7 @@ fn applies(control: &ControlString, placement: Placement) -> bool {
 
 /// Every special or markup string starts with one of these bytes (a test
 /// keeps the table to it).
-const SPECIAL_STARTS: [u8; 2] = [b'<', b'['];
+pub(super) const SPECIAL_STARTS: [u8; 2] = [b'<', b'['];
 
 /// [`readings_folded`] for ASCII text, which folds byte for byte to its
 /// lower case. A special or markup string starts with a [`SPECIAL_STARTS`]
@@ -225,25 +225,39 @@ fn specials_ascii(
     bytes: &[u8],
     placement: Placement,
 ) -> Vec<(Range<usize>, &'static ControlString)> {
-    let index = ascii_index();
     let mut found = Vec::new();
     let mut next = 0;
     for at in memchr::memchr2_iter(SPECIAL_STARTS[0], SPECIAL_STARTS[1], bytes) {
-        let first = usize::from(bytes[at]);
-        let second = bytes.get(at + 1).map(u8::to_ascii_lowercase);
-        if at < next || !second.is_some_and(|b| index.second[first].has(b)) {
+        if at < next {
             continue;
         }
-        let hit = index.by_first[first]
-            .iter()
-            .find(|&&n| applies(needles()[n].1, placement) && ascii_reads_at(bytes, at, n));
-        if let Some(&n) = hit {
-            let (needle, control) = &needles()[n];
-            found.push((at..at + needle.len(), *control));
-            next = at + needle.len();
+        if let Some(reading) = special_at(bytes, at, placement) {
+            next = reading.0.end;
+            found.push(reading);
         }
     }
     found
+}
+
+/// The special or markup string that ASCII text `bytes` reads as at `at`,
+/// if any applies at `placement`: the first in table order (no two share a
+/// start and a prefix, so at most one can be read at one place).
+pub(super) fn special_at(
+    bytes: &[u8],
+    at: usize,
+    placement: Placement,
+) -> Option<(Range<usize>, &'static ControlString)> {
+    let index = ascii_index();
+    let first = usize::from(*bytes.get(at)?);
+    let second = bytes.get(at + 1).map(u8::to_ascii_lowercase)?;
+    if first >= 128 || !index.second[first].has(second) {
+        return None;
+    }
+    let &n = index.by_first[first]
+        .iter()
+        .find(|&&n| applies(needles()[n].1, placement) && ascii_reads_at(bytes, at, n))?;
+    let (needle, control) = &needles()[n];
+    Some((at..at + needle.len(), *control))
 }
 
 /// The ASCII line breaks [`is_line_break`] knows (a test keeps the two
@@ -310,33 +324,40 @@ fn markers_at_line_starts(
     found
 }
 
-/// [`markers_ascii`] from colons: tried where a marker would end, when the
-/// byte before the colon is one a marker has there and only blanks stand
-/// between the marker and the start of its line.
+/// [`markers_ascii`] from colons: tried where a marker would end.
 fn markers_at_colons(
     bytes: &[u8],
     placement: Placement,
 ) -> Vec<(Range<usize>, &'static ControlString)> {
+    memchr::memchr_iter(MARKER_END, bytes)
+        .filter_map(|colon| marker_ending_at(bytes, colon, placement))
+        .collect()
+}
+
+/// The line marker that ASCII text `bytes` reads as, ending with the colon
+/// at `colon`, if one applies at `placement`: when the byte before the
+/// colon is one a marker has there and only blanks stand between the
+/// marker and the start of its line.
+pub(super) fn marker_ending_at(
+    bytes: &[u8],
+    colon: usize,
+    placement: Placement,
+) -> Option<(Range<usize>, &'static ControlString)> {
     let index = ascii_index();
-    let mut found = Vec::new();
-    for at in memchr::memchr_iter(MARKER_END, bytes) {
-        // The byte before the colon filters out nearly every colon.
-        let before = at.checked_sub(1).map(|i| bytes[i].to_ascii_lowercase());
-        if !before.is_some_and(|b| index.marker_before_end.has(b)) {
-            continue;
-        }
-        let hit = index.markers.iter().find_map(|&n| {
-            let start = (at + 1).checked_sub(needles()[n].0.len())?;
-            (applies(needles()[n].1, placement)
-                && ascii_reads_at(bytes, start, n)
-                && line_start_ascii(bytes, start))
-            .then_some((start, n))
-        });
-        if let Some((start, n)) = hit {
-            found.push((start..at + 1, needles()[n].1));
-        }
+    // The byte before the colon filters out nearly every colon.
+    let before = colon.checked_sub(1).map(|i| bytes[i].to_ascii_lowercase());
+    if bytes.get(colon) != Some(&MARKER_END)
+        || !before.is_some_and(|b| index.marker_before_end.has(b))
+    {
+        return None;
     }
-    found
+    index.markers.iter().find_map(|&n| {
+        let start = (colon + 1).checked_sub(needles()[n].0.len())?;
+        (applies(needles()[n].1, placement)
+            && ascii_reads_at(bytes, start, n)
+            && line_start_ascii(bytes, start))
+        .then_some((start..colon + 1, needles()[n].1))
+    })
 }
 
 /// Whether only spaces and tabs stand between `at` and the start of its
@@ -347,7 +368,7 @@ fn line_start_ascii(bytes: &[u8], at: usize) -> bool {
 }
 
 /// The byte every line marker ends with.
-const MARKER_END: u8 = b':';
+pub(super) const MARKER_END: u8 = b':';
 
 /// The control strings indexed for [`readings_ascii`], as indices into
 /// [`needles`] in table order.

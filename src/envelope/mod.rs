@@ -97,6 +97,7 @@ use std::ops::ControlFlow;
 
 pub use control::{neutralise, Placement};
 
+mod ascii_pass;
 mod control;
 mod fold_table;
 pub mod nonce;
@@ -214,10 +215,6 @@ pub fn wrap(envelope: &Envelope, content: &str) -> Result<String, EnvelopeError>
 /// with a nonce appended ([`nonce`]). Everything but the name is the same.
 fn wrap_tag(envelope: &Envelope, content: &str, tag: &str) -> Result<String, EnvelopeError> {
     check_attribute_keys(&envelope.attributes)?;
-    // Control strings first: clean content stays borrowed, and defanging
-    // then streams into the output (neither step can form what the other
-    // removes: no control string contains the token or its defanged form).
-    let content = control::neutralise(content, Placement::Content);
     // Reserved once: defanging never lengthens ASCII and rarely anything
     // else, and escaping is rare in attribute values.
     let attributes: usize = envelope
@@ -254,7 +251,13 @@ fn wrap_tag(envelope: &Envelope, content: &str, tag: &str) -> Result<String, Env
     out.push('\n');
     out.push_str(NOTICE);
     out.push_str("\n\n");
-    push_defanged(&mut out, &content);
+    if !ascii_pass::push_content(&mut out, content) {
+        // Control strings first: clean content stays borrowed, and
+        // defanging then streams into the output (neither step can form
+        // what the other removes: no control string contains the token or
+        // its defanged form).
+        push_defanged(&mut out, &control::neutralise(content, Placement::Content));
+    }
     out.push_str("\n</");
     out.push_str(tag);
     out.push('>');

@@ -1,0 +1,526 @@
+//! [`super::wrap`]'s content in one pass, for ASCII text on a CPU with
+//! AVX-512BW.
+//!
+//! Wrapping content is two jobs: neutralise chat-template control strings
+//! ([`super::control`]) and defang readings of [`TOKEN`] ([`super::scan`]).
+//! Each has its own scans (the token window and search, the special and
+//! line-marker searches), and the output is a copy on top: on ASCII text
+//! people frame (prose, tables, logs, source, JSON) that is several passes
+//! where a regex makes one. Here one vectorised filter looks at every
+//! position once, 64 at a time, and flags the few where a reading can be:
+//!
+//! - a token reading: an ASCII reading is the token in some mix of cases
+//!   (every ASCII character folds to its lower case and none is ignorable),
+//!   so its first, hyphen and last bytes are tested at once;
+//! - a special or markup string: a byte it can start with
+//!   ([`control::SPECIAL_STARTS`]) followed by bytes its second and third
+//!   characters can be;
+//! - a line marker: a [`control::MARKER_END`] colon after a byte a marker
+//!   can have before it.
+//!
+//! The filter lets through a superset (it lower-cases with `| 0x20`, which
+//! also maps a few punctuation bytes onto the sets); the exact checks at a
+//! flagged place are the same functions the two-pass path uses
+//! ([`control::special_at`], [`control::marker_ending_at`], the token's
+//! case-insensitive comparison), so the readings are the same. In ASCII
+//! text no token reading, special and marker can overlap (none holds
+//! another's characters at its edges: a test over random text compares
+//! this path with the two-pass one), so replacing each in order of position
+//! is what neutralising and then defanging writes.
+//!
+//! Without AVX-512BW, or for text that is not all ASCII, [`push_content`]
+//! declines and [`super::wrap`] takes the two-pass path. The filter without
+//! vectors ([`candidates_spec`]) is the specification the vectorised one is
+//! tested against.
+
+use std::ops::Range;
+
+use super::control::{self, Placement, MARKER_END, SPECIAL_STARTS};
+use super::{DEFANGED, TOKEN};
+use crate::chat_template::{ControlString, CONTROL_STRINGS};
+
+const TOKEN_BYTES: &[u8] = TOKEN.as_bytes();
+
+/// The token bytes the filter tests: the first, the hyphen, the last. Three
+/// are enough to make a chance match rare in any text, and every reading
+/// has them.
+const TOKEN_PROBES: [usize; 3] = [0, 10, TOKEN_BYTES.len() - 1];
+
+/// Bytes the second character of a special or markup string can be, lower
+/// cased (a test keeps them to the table).
+const SPECIAL_SECONDS: [u8; 5] = [b'|', b's', b'/', b'e', b'i'];
+
+/// Bytes the third character of a special or markup string can be, lower
+/// cased: with the first two, they keep `[i]` and `<span` out (a test keeps
+/// them to the table).
+const SPECIAL_THIRDS: [u8; 5] = [b'i', b'e', b's', b't', b'n'];
+
+/// Bytes a line marker can have before its colon, lower cased (a test keeps
+/// them to the table).
+const MARKER_BEFORE_END: [u8; 3] = [b'n', b't', b'e'];
+
+/// Positions tested at once.
+const BLOCK: usize = 64;
+
+/// How often, in bytes, the vectorised filter reports its progress, so
+/// the text it has passed is copied while still in the first-level cache.
+const SCANNED_EVERY: usize = 4096;
+
+/// How far before the place the filter flags a reading can start: a line
+/// marker is flagged at its colon. Text is copied out only this far behind
+/// the filter's progress.
+const FLUSH_MARGIN: usize = {
+    let mut longest = TOKEN.len();
+    let mut i = 0;
+    while i < CONTROL_STRINGS.len() {
+        if CONTROL_STRINGS[i].text.len() > longest {
+            longest = CONTROL_STRINGS[i].text.len();
+        }
+        i += 1;
+    }
+    longest
+};
+
+/// What a filter tells its visitor.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Event {
+    /// The filter flags this position.
+    Flagged(usize),
+    /// Every position before this one has been tested, and is ASCII.
+    Scanned(usize),
+}
+
+/// How far past a position the filter reads: the token's last probe.
+const REACH: usize = TOKEN_BYTES.len() - 1;
+
+/// Bytes one block's test reads.
+const WIDTH: usize = BLOCK + REACH;
+
+// The filter lower-cases with `| 0x20`, which lets through every byte whose
+// lower case is one of these only if each of them has that bit set; and the
+// hyphen probe must be the token's hyphen.
+const _: () = {
+    let mut probes = [0u8; 3 + SPECIAL_SECONDS.len() + MARKER_BEFORE_END.len() + 5];
+    let mut i = 0;
+    while i < 3 {
+        probes[i] = TOKEN_BYTES[TOKEN_PROBES[i]];
+        i += 1;
+    }
+    let mut j = 0;
+    while j < SPECIAL_SECONDS.len() {
+        probes[3 + j] = SPECIAL_SECONDS[j];
+        j += 1;
+    }
+    let mut k = 0;
+    while k < MARKER_BEFORE_END.len() {
+        probes[3 + SPECIAL_SECONDS.len() + k] = MARKER_BEFORE_END[k];
+        k += 1;
+    }
+    let mut t = 0;
+    while t < SPECIAL_THIRDS.len() {
+        probes[probes.len() - 5 + t] = SPECIAL_THIRDS[t];
+        t += 1;
+    }
+    let mut n = 0;
+    while n < probes.len() {
+        assert!(probes[n] & 0x20 != 0 && probes[n].is_ascii());
+        n += 1;
+    }
+    assert!(TOKEN_BYTES[TOKEN_PROBES[1]] == b'-');
+    assert!(REACH >= 2 && TOKEN_PROBES[2] == REACH);
+};
+
+/// Appends `text`, neutralised and defanged as [`super::wrap`] writes
+/// content, to `out`, in one pass; or returns false, leaving `out` as it
+/// was, when `text` is not all ASCII or the CPU has no AVX-512BW.
+pub(super) fn push_content(out: &mut String, text: &str) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx512bw") {
+        let before = out.len();
+        let ascii = push_content_by(out, text, |bytes, visit| {
+            // SAFETY: the CPU has AVX-512BW (checked just above), the only
+            // requirement of the target-feature function.
+            unsafe { avx512::for_each_candidate(bytes, visit) }
+        });
+        if ascii {
+            return true;
+        }
+        // Non-ASCII text is found on the way, not in a pass of its own;
+        // what was written up to there is dropped.
+        out.truncate(before);
+    }
+    false
+}
+
+/// [`push_content`] with the flagged places found by `candidates`, which
+/// reports them and its progress to its visitor, in increasing order, and
+/// returns whether the text is all ASCII: when it is not, it may stop
+/// early, and what was appended is incomplete. Every place it reports is in
+/// an ASCII prefix of the text, so every span sliced here is on character
+/// boundaries.
+fn push_content_by<C>(out: &mut String, text: &str, candidates: C) -> bool
+where
+    C: FnOnce(&[u8], &mut dyn FnMut(Event)) -> bool,
+{
+    let bytes = text.as_bytes();
+    let mut copied = 0;
+    let ascii = candidates(bytes, &mut |event| match event {
+        Event::Scanned(up_to) => {
+            let safe = up_to.saturating_sub(FLUSH_MARGIN);
+            if safe > copied {
+                out.push_str(&text[copied..safe]);
+                copied = safe;
+            }
+        }
+        Event::Flagged(at) if at >= copied => {
+            if let Some((span, replacement)) = reading_at(bytes, at) {
+                out.push_str(&text[copied..span.start]);
+                match replacement {
+                    Replacement::Defanged => out.push_str(DEFANGED),
+                    Replacement::Neutral(control) => control::push_neutral(out, control),
+                }
+                copied = span.end;
+            }
+        }
+        Event::Flagged(_) => {}
+    });
+    if ascii {
+        out.push_str(&text[copied..]);
+    }
+    ascii
+}
+
+/// What a reading is replaced by.
+enum Replacement {
+    Defanged,
+    Neutral(&'static ControlString),
+}
+
+/// The reading the filter flagged at `at`, if the exact check confirms it:
+/// a token reading or a special string starting there, or a line marker
+/// whose colon follows.
+fn reading_at(bytes: &[u8], at: usize) -> Option<(Range<usize>, Replacement)> {
+    let token = at..at + TOKEN_BYTES.len();
+    if bytes
+        .get(token.clone())
+        .is_some_and(|b| b.eq_ignore_ascii_case(TOKEN_BYTES))
+    {
+        return Some((token, Replacement::Defanged));
+    }
+    control::special_at(bytes, at, Placement::Content)
+        .or_else(|| control::marker_ending_at(bytes, at + 1, Placement::Content))
+        .map(|(span, control)| (span, Replacement::Neutral(control)))
+}
+
+/// Whether the filter flags position `j` of `window`, which holds at least
+/// `j + REACH + 1` bytes (past the text's end, zeros). The specification of
+/// the vectorised filter.
+fn flags(window: &[u8], j: usize) -> bool {
+    let lower = |k: usize| window[j + k] | 0x20;
+    let token = TOKEN_PROBES.iter().all(|&k| lower(k) == TOKEN_BYTES[k]);
+    let special = SPECIAL_STARTS.contains(&window[j])
+        && SPECIAL_SECONDS.contains(&lower(1))
+        && SPECIAL_THIRDS.contains(&lower(2));
+    let marker = window[j + 1] == MARKER_END && MARKER_BEFORE_END.contains(&lower(0));
+    token || special || marker
+}
+
+/// Every position of `bytes` the filter flags, in order, without vectors,
+/// with progress reported after every byte (the most a visitor can be
+/// told); false, having visited nothing, when `bytes` is not all ASCII.
+#[cfg(test)]
+fn candidates_spec(bytes: &[u8], visit: &mut dyn FnMut(Event)) -> bool {
+    if !bytes.is_ascii() {
+        return false;
+    }
+    let mut padded = bytes.to_vec();
+    padded.resize(bytes.len() + REACH + 1, 0);
+    for j in 0..bytes.len() {
+        if flags(&padded, j) {
+            visit(Event::Flagged(j));
+        }
+        visit(Event::Scanned(j + 1));
+    }
+    true
+}
+
+/// The filter on the text's last positions, too few for a whole block: a
+/// zero-padded copy tested position by position. False, having visited
+/// nothing, when they are not all ASCII.
+fn candidates_in_tail(bytes: &[u8], from: usize, visit: &mut dyn FnMut(Event)) -> bool {
+    let tail = &bytes[from..];
+    if !tail.is_ascii() {
+        return false;
+    }
+    let mut padded = [0u8; WIDTH + REACH + 1];
+    padded[..tail.len()].copy_from_slice(tail);
+    for j in (0..tail.len()).filter(|&j| flags(&padded, j)) {
+        visit(Event::Flagged(from + j));
+    }
+    true
+}
+
+/// The filter in AVX-512BW: each comparison of 64 bytes yields a 64-bit
+/// mask, one bit per position, so a block's flags are a few mask
+/// operations and only flagged positions are visited.
+#[cfg(target_arch = "x86_64")]
+mod avx512 {
+    use std::arch::x86_64::{
+        __m512i, _mm512_cmpeq_epi8_mask, _mm512_loadu_si512, _mm512_movepi8_mask, _mm512_or_si512,
+        _mm512_set1_epi8,
+    };
+
+    use super::{
+        candidates_in_tail, Event, BLOCK, MARKER_BEFORE_END, MARKER_END, SCANNED_EVERY,
+        SPECIAL_SECONDS, SPECIAL_STARTS, SPECIAL_THIRDS, TOKEN_BYTES, TOKEN_PROBES, WIDTH,
+    };
+
+    /// [`super::candidates_spec`], 64 positions at a time, stopping at the
+    /// first block holding a non-ASCII byte.
+    #[target_feature(enable = "avx512bw")]
+    pub(super) fn for_each_candidate(bytes: &[u8], visit: &mut dyn FnMut(Event)) -> bool {
+        let mut at = 0;
+        while at + WIDTH <= bytes.len() {
+            let Some(mut mask) = block_flags(bytes, at) else {
+                return false;
+            };
+            while mask != 0 {
+                visit(Event::Flagged(at + mask.trailing_zeros() as usize));
+                mask &= mask - 1;
+            }
+            at += BLOCK;
+            if at % SCANNED_EVERY == 0 {
+                visit(Event::Scanned(at));
+            }
+        }
+        candidates_in_tail(bytes, at, visit)
+    }
+
+    /// Bit `j` set when [`super::flags`] flags position `at + j`, or
+    /// `None` when one of the block's 64 bytes is not ASCII. Specials and
+    /// markers are only tested in blocks holding a byte they start or end
+    /// with: most blocks of prose hold neither.
+    #[target_feature(enable = "avx512bw")]
+    fn block_flags(bytes: &[u8], at: usize) -> Option<u64> {
+        assert!(at + WIDTH <= bytes.len());
+        let here = load(bytes, at);
+        if _mm512_movepi8_mask(here) != 0 {
+            return None;
+        }
+        let lower = or_0x20(here);
+        let mut flagged = TOKEN_PROBES.iter().fold(u64::MAX, |m, &k| {
+            let probe = if k == 0 {
+                lower
+            } else {
+                or_0x20(load(bytes, at + k))
+            };
+            m & equal(probe, TOKEN_BYTES[k])
+        });
+        let mut specials = any_of(here, &SPECIAL_STARTS);
+        if specials != 0 {
+            specials &= any_of(or_0x20(load(bytes, at + 1)), &SPECIAL_SECONDS);
+        }
+        if specials != 0 {
+            flagged |= specials & any_of(or_0x20(load(bytes, at + 2)), &SPECIAL_THIRDS);
+        }
+        let colons = equal(load(bytes, at + 1), MARKER_END);
+        if colons != 0 {
+            flagged |= colons & any_of(lower, &MARKER_BEFORE_END);
+        }
+        Some(flagged)
+    }
+
+    /// Bit `j` set when byte `j` of `v` is one of `set`.
+    #[target_feature(enable = "avx512bw")]
+    fn any_of(v: __m512i, set: &[u8]) -> u64 {
+        set.iter().fold(0, |m, &b| m | equal(v, b))
+    }
+
+    /// The 64 bytes of `bytes` from `at`.
+    #[target_feature(enable = "avx512bw")]
+    fn load(bytes: &[u8], at: usize) -> __m512i {
+        let chunk = &bytes[at..at + 64];
+        // SAFETY: `chunk` is 64 readable bytes, and the load is unaligned.
+        unsafe { _mm512_loadu_si512(chunk.as_ptr().cast()) }
+    }
+
+    #[target_feature(enable = "avx512bw")]
+    fn or_0x20(v: __m512i) -> __m512i {
+        _mm512_or_si512(v, _mm512_set1_epi8(0x20))
+    }
+
+    #[target_feature(enable = "avx512bw")]
+    fn equal(v: __m512i, byte: u8) -> u64 {
+        _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(byte as i8))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chat_template::{Kind, CONTROL_STRINGS};
+    use proptest::prelude::*;
+
+    /// What the two-pass path writes for content.
+    fn two_pass(text: &str) -> String {
+        let mut out = String::new();
+        super::super::push_defanged(&mut out, &control::neutralise(text, Placement::Content));
+        out
+    }
+
+    #[test]
+    fn the_filter_sets_cover_the_table() {
+        for control in &CONTROL_STRINGS {
+            let lower = control.text.to_ascii_lowercase();
+            let b = lower.as_bytes();
+            if control.kind == Kind::LineMarker {
+                assert_eq!(b[b.len() - 1], MARKER_END, "{}", control.text);
+                assert!(
+                    MARKER_BEFORE_END.contains(&b[b.len() - 2]),
+                    "{}",
+                    control.text
+                );
+            } else {
+                assert!(SPECIAL_STARTS.contains(&b[0]), "{}", control.text);
+                assert!(SPECIAL_SECONDS.contains(&b[1]), "{}", control.text);
+                assert!(SPECIAL_THIRDS.contains(&b[2]), "{}", control.text);
+            }
+        }
+    }
+
+    /// ASCII pieces dense in near and exact readings of every kind.
+    fn piece() -> impl Strategy<Value = String> {
+        let mut pieces: Vec<String> = CONTROL_STRINGS.iter().map(|c| c.text.to_owned()).collect();
+        pieces.extend(
+            [
+                TOKEN,
+                "FRAMECHECK-UNTRUSTED",
+                "framecheck-untruste",
+                "<|",
+                "[i",
+                ":",
+                "n:",
+            ]
+            .map(String::from),
+        );
+        pieces.extend(["\n", "\r", " ", "\t", "\x0b", "\x0c", "\\", "\0"].map(String::from));
+        prop_oneof![
+            proptest::sample::select(pieces),
+            proptest::sample::select(pieces_upper()),
+            "[ -~\t\n\r\x00-\x1f\x7f]{0,12}",
+        ]
+    }
+
+    fn pieces_upper() -> Vec<String> {
+        CONTROL_STRINGS
+            .iter()
+            .map(|c| c.text.to_ascii_uppercase())
+            .collect()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(3000))]
+
+        #[test]
+        fn one_pass_writes_what_two_passes_write(
+            pieces in proptest::collection::vec(piece(), 0..40),
+        ) {
+            let text: String = pieces.concat();
+            let mut one = String::new();
+            prop_assert!(push_content_by(&mut one, &text, candidates_spec));
+            prop_assert_eq!(&one, &two_pass(&text));
+            let mut dispatched = String::new();
+            if push_content(&mut dispatched, &text) {
+                prop_assert_eq!(&dispatched, &one);
+            }
+        }
+
+        #[test]
+        fn vectors_flag_what_the_specification_flags(
+            bytes in proptest::collection::vec(
+                prop_oneof![
+                    proptest::sample::select(b"fF-dD<[|sSeEiI/:nNtT\\\r\0 x".to_vec()),
+                    any::<u8>().prop_map(|b| b & 0x7f),
+                ],
+                0..400,
+            ),
+        ) {
+            let mut spec = Vec::new();
+            let ascii = candidates_spec(&bytes, &mut |event| if let Event::Flagged(at) = event {
+                spec.push(at);
+            });
+            prop_assert!(ascii);
+            #[cfg(target_arch = "x86_64")]
+            if std::arch::is_x86_feature_detected!("avx512bw") {
+                let mut vectors = Vec::new();
+                // SAFETY: the CPU has AVX-512BW, checked just above.
+                let ascii = unsafe {
+                    avx512::for_each_candidate(&bytes, &mut |event| if let Event::Flagged(at) = event {
+                        vectors.push(at);
+                    })
+                };
+                prop_assert!(ascii);
+                prop_assert_eq!(vectors, spec);
+            }
+        }
+    }
+
+    #[test]
+    fn non_ascii_text_is_declined_and_nothing_is_left_written() {
+        // A non-ASCII character in the first block, in a later block after
+        // readings were written, and in the tail.
+        let readings = "framecheck-untrusted <|im_end|>\nHuman: x ".repeat(20);
+        for text in [
+            format!("caf\u{e9} {readings}"),
+            format!("{readings}caf\u{e9} {readings}"),
+            format!("{readings}\u{200B}"),
+        ] {
+            let mut out = String::from("<header>");
+            assert!(!push_content(&mut out, &text));
+            assert_eq!(out, "<header>");
+            assert!(!push_content_by(&mut out, &text, candidates_spec));
+            assert_eq!(out, "<header>");
+        }
+    }
+
+    /// Every reading placed across each place the vectorised filter copies
+    /// up to (4 KiB) and each block edge near it, on a line of its own or
+    /// after other text.
+    #[test]
+    fn readings_across_copy_points_are_replaced() {
+        let mut spellings: Vec<&str> = CONTROL_STRINGS.iter().map(|c| c.text).collect();
+        spellings.push(TOKEN);
+        for spelling in spellings {
+            for at in SCANNED_EVERY - FLUSH_MARGIN - 2..SCANNED_EVERY + 2 {
+                for line in ["\n", " "] {
+                    let before = "x".repeat(at - line.len());
+                    let text = format!("{before}{line}{spelling} {}", "y".repeat(5000));
+                    let mut spec = String::new();
+                    assert!(push_content_by(&mut spec, &text, candidates_spec));
+                    assert_eq!(spec, two_pass(&text), "{spelling:?} at {at}");
+                    let mut out = String::new();
+                    if push_content(&mut out, &text) {
+                        assert_eq!(out, spec, "{spelling:?} at {at}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_filter_flags_each_kind_of_reading() {
+        let text = "a FrameCheck-Untrusted b <|im_end|> c\n  Human: d";
+        let mut flagged = Vec::new();
+        candidates_spec(text.as_bytes(), &mut |event| {
+            if let Event::Flagged(at) = event {
+                flagged.push(at);
+            }
+        });
+        for at in [2, 25, text.find("n:").unwrap()] {
+            assert!(flagged.contains(&at), "{at} not in {flagged:?}");
+        }
+        let mut out = String::new();
+        assert!(push_content_by(&mut out, text, candidates_spec));
+        assert_eq!(out, "a framecheck_untrusted b <|im_end|\\> c\n  Human\\: d");
+    }
+}
