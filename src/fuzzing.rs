@@ -811,7 +811,11 @@ pub fn run_protocol_decoder(data: &[u8]) {
     if data.len() > MAX_INPUT_BYTES || data.len() < 2 {
         return;
     }
-    let op = if data[0].is_multiple_of(2) { Op::Wrap } else { Op::Read };
+    let op = if data[0].is_multiple_of(2) {
+        Op::Wrap
+    } else {
+        Op::Read
+    };
     let id = u64::from(data[1]);
     let line = &data[2..];
     let Ok(reply) = decode_reply(line, id, op) else {

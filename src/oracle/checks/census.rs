@@ -203,3 +203,166 @@ pub(super) fn check_canary(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use super::*;
+    use crate::adapter::WrapRequest;
+    use crate::catalogue::{
+        Category, Expectation, Input, Operation, RefusalPolicy, Severity, SourceLocation, Variant,
+    };
+
+    fn case(fields: &[Field]) -> ConcreteCase {
+        ConcreteCase {
+            id: "t".into(),
+            base_id: "t".into(),
+            variant: Variant::Exact,
+            category: Category::Breakout,
+            title: String::new(),
+            why: String::new(),
+            references: vec![],
+            flags: vec![],
+            severity: Severity::High,
+            operation: Operation::Wrap,
+            input: Input::Wrap(WrapRequest::default()),
+            expect: Expectation::Hold,
+            refusal: RefusalPolicy::Allowed,
+            min_level: ReaderLevel::Exact,
+            canary: "CAN".into(),
+            canary_fields: fields.to_vec(),
+            requires: vec![],
+            source: SourceLocation {
+                file: PathBuf::from("census.rs"),
+                line: 1,
+            },
+            site: Default::default(),
+            harvest: None,
+        }
+    }
+
+    /// A header over bytes 0..10 and content over 20..30 of a 40-byte text.
+    fn regions() -> Regions {
+        Regions {
+            delimiters: vec![],
+            outer_tag: None,
+            attribute_tag: None,
+            header_terminated: true,
+            header: 0..10,
+            content: 20..30,
+        }
+    }
+
+    /// The messages for a canary planted in `fields` and found at `at`.
+    fn messages(fields: &[Field], at: usize) -> Vec<String> {
+        let mut framed = ".".repeat(40);
+        framed.replace_range(at..at + 3, "CAN");
+        let mut findings = Findings::default();
+        check_canary(
+            &mut findings,
+            &case(fields),
+            &framed,
+            ReaderLevel::Exact,
+            &regions(),
+        );
+        findings.0.into_iter().map(|f| f.message).collect()
+    }
+
+    fn delimiter(token: usize, kind: DelimiterKind, start: usize) -> LiveDelimiter {
+        LiveDelimiter {
+            token,
+            kind,
+            start,
+            end: start + 2,
+            nonce: None,
+        }
+    }
+
+    fn with_nonce(d: LiveDelimiter, value: (usize, usize)) -> LiveDelimiter {
+        LiveDelimiter {
+            nonce: Some(value),
+            ..d
+        }
+    }
+
+    /// The reference's shape with an inner element.
+    fn inner_profile() -> TargetProfile {
+        let mut profile = TargetProfile::reference();
+        profile.delimiters.inner = Some("source".into());
+        profile
+    }
+
+    #[test]
+    fn the_frames_own_delimiters_are_the_right_token_kind_order_and_nonce() {
+        use DelimiterKind::{Close, Open};
+        // Nonce values: "AAAA" at 0..4 and 8..12, "BBBB" at 4..8.
+        let text = format!("AAAABBBBAAAA{}", ".".repeat(100));
+        let folded = crate::reader::Reader::new(ReaderLevel::Exact).fold(&text);
+        let (a, b, a2) = ((0, 4), (4, 8), (8, 12));
+        let profile = inner_profile();
+        let found = |delimiters: &[LiveDelimiter]| {
+            let e = expected_delimiters(&profile, delimiters, &folded);
+            [e.outer_open, e.outer_close, e.inner_open, e.inner_close].map(|d| d.map(|d| d.start))
+        };
+        // An inner opener before the outer one is not the outer opener; a
+        // closer before the opener, or with another nonce, is not its
+        // closer; an inner element outside the frame is not the frame's.
+        let delimiters = [
+            delimiter(INNER, Open, 20),
+            delimiter(OUTER, Close, 25),
+            with_nonce(delimiter(OUTER, Open, 30), a),
+            delimiter(INNER, Close, 35),
+            with_nonce(delimiter(INNER, Open, 40), a),
+            with_nonce(delimiter(INNER, Close, 45), b),
+            with_nonce(delimiter(INNER, Close, 50), a2),
+            with_nonce(delimiter(OUTER, Close, 60), a2),
+            with_nonce(delimiter(OUTER, Close, 70), b),
+            delimiter(INNER, Open, 80),
+            delimiter(INNER, Close, 85),
+        ];
+        assert_eq!(found(&delimiters), [Some(30), Some(60), Some(40), Some(50)]);
+        // No closer after the opener with its nonce, no inner element
+        // inside: none is the frame's.
+        let delimiters = [
+            delimiter(OUTER, Close, 25),
+            with_nonce(delimiter(OUTER, Open, 30), a),
+            with_nonce(delimiter(OUTER, Close, 60), b),
+            delimiter(INNER, Open, 20),
+            delimiter(INNER, Close, 22),
+        ];
+        assert_eq!(found(&delimiters), [Some(30), None, None, None]);
+        // An inner element after the frame's closer is not inside it.
+        let delimiters = [
+            delimiter(OUTER, Open, 30),
+            delimiter(OUTER, Close, 60),
+            delimiter(INNER, Open, 70),
+            delimiter(INNER, Close, 80),
+        ];
+        assert_eq!(found(&delimiters), [Some(30), Some(60), None, None]);
+    }
+
+    #[test]
+    fn a_stray_canary_is_placed_in_words() {
+        let content = [Field::Content];
+        assert!(messages(&content, 22).is_empty());
+        assert_eq!(
+            messages(&content, 33),
+            ["the canary planted in the content lands after the content region, outside the frame"]
+        );
+        assert_eq!(
+            messages(&content, 14),
+            ["the canary planted in the content lands between the header and the content region"]
+        );
+        assert_eq!(
+            messages(&content, 3),
+            ["the canary planted in the content lands before the content region, in the frame's tag or header"]
+        );
+        let header = [Field::Provenance];
+        assert!(messages(&header, 3).is_empty());
+        assert_eq!(
+            messages(&header, 25),
+            ["the canary planted in a header field lands in the content region"]
+        );
+    }
+}

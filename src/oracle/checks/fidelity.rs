@@ -137,3 +137,137 @@ pub(super) fn check_attribute_fidelity(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grammar::Attribute;
+    use crate::oracle::{Excerpt, Finding};
+
+    fn request(content: &str) -> WrapRequest {
+        WrapRequest {
+            content: content.into(),
+            kind: "tool-result".into(),
+            attributes: [("source".to_string(), "web".to_string())]
+                .into_iter()
+                .collect(),
+            provenance: String::new(),
+        }
+    }
+
+    fn span(finding: &Finding) -> (usize, usize) {
+        let Excerpt { start, end, .. } = finding.excerpt.clone().expect("an excerpt");
+        (start, end)
+    }
+
+    /// The body judged at `body_at` of a framed text that holds it there.
+    fn body_findings(content: &str, body: &str, encoding: BodyEncoding) -> Vec<Finding> {
+        let framed = format!("<frame>\n{body}\n</frame>");
+        let mut findings = Findings::default();
+        check_body_fidelity(
+            &mut findings,
+            &request(content),
+            &framed,
+            (body, "<frame>\n".len()),
+            encoding,
+            "^".into(),
+        );
+        findings.0
+    }
+
+    #[test]
+    fn a_needless_escape_is_pointed_at_in_the_framed_text() {
+        // `&#120;` is an `x`, which no entity encoding needs escaped.
+        let findings = body_findings("a x", "a &#120;", BodyEncoding::HtmlEntities);
+        assert_eq!(findings.len(), 1, "{findings:#?}");
+        assert!(findings[0].message.contains("does not need escaped"));
+        let at = "<frame>\na ".len();
+        assert_eq!(span(&findings[0]), (at, at + "&#120;".len()));
+    }
+
+    #[test]
+    fn a_differing_body_is_pointed_at_its_first_difference() {
+        let findings = body_findings("abcdef", "abcXef", BodyEncoding::None);
+        assert_eq!(findings.len(), 1, "{findings:#?}");
+        assert_eq!(
+            findings[0].message,
+            "the framed body differs from the content"
+        );
+        let at = "<frame>\nabc".len();
+        assert_eq!(span(&findings[0]), (at, at));
+    }
+
+    /// An opener `<t kind="…" source="…">` as the grammar parses it.
+    fn opener(kind: Option<&str>, source: &str) -> (String, ParsedOpener) {
+        let mut text = "<t".to_string();
+        let mut attributes = Vec::new();
+        for (name, value) in kind
+            .map(|k| ("kind", k))
+            .into_iter()
+            .chain([("source", source)])
+        {
+            text.push(' ');
+            attributes.push(Attribute {
+                name: name.into(),
+                value: value.into(),
+                at: text.len(),
+            });
+            text.push_str(&format!("{name}=\"{value}\""));
+        }
+        text.push('>');
+        let span = 0..text.len();
+        (text, ParsedOpener { attributes, span })
+    }
+
+    fn attribute_findings(req: &WrapRequest, kind: Option<&str>, source: &str) -> Vec<Finding> {
+        let (framed, tag) = opener(kind, source);
+        let mut findings = Findings::default();
+        check_attribute_fidelity(
+            &mut findings,
+            &TargetProfile::reference(),
+            req,
+            &framed,
+            &tag,
+        );
+        findings.0
+    }
+
+    #[test]
+    fn attributes_and_the_kind_must_carry_what_was_supplied() {
+        let req = request("x");
+        assert!(attribute_findings(&req, Some("tool-result"), "web").is_empty());
+
+        let findings = attribute_findings(&req, Some("tool-result"), "WEB");
+        assert_eq!(findings.len(), 1, "{findings:#?}");
+        assert_eq!(
+            findings[0].message,
+            "attribute \"source\" does not carry the supplied value"
+        );
+        let at = "<t kind=\"tool-result\" ".len();
+        assert_eq!(span(&findings[0]), (at, at + "source".len()));
+
+        let findings = attribute_findings(&req, Some("retrieval"), "web");
+        assert_eq!(findings.len(), 1, "{findings:#?}");
+        assert_eq!(
+            findings[0].message,
+            "the kind attribute \"kind\" does not carry the supplied kind"
+        );
+        assert_eq!(span(&findings[0]), (3, 3 + "kind".len()));
+
+        let (framed, _) = opener(None, "web");
+        let findings = attribute_findings(&req, None, "web");
+        assert_eq!(findings.len(), 1, "{findings:#?}");
+        assert_eq!(
+            findings[0].message,
+            "the kind attribute \"kind\" is missing"
+        );
+        assert_eq!(span(&findings[0]), (0, framed.len()));
+
+        // No kind supplied, none written: nothing to carry.
+        let no_kind = WrapRequest {
+            kind: String::new(),
+            ..req
+        };
+        assert!(attribute_findings(&no_kind, None, "web").is_empty());
+    }
+}
