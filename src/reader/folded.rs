@@ -8,9 +8,13 @@
 //! - an **ASCII piece** is a run of ASCII bytes that each fold to exactly
 //!   one character; it stores nothing, folded index `i` of the piece being
 //!   its byte `i`, read through the level's ASCII table;
+//! - a **same piece** is a run of non-ASCII characters of one UTF-8
+//!   length that each fold to themselves (most CJK, Hangul, Arabic or
+//!   accented lower-case text); it stores nothing either, folded index `i`
+//!   of the piece being the character at byte `i * length`;
 //! - a **stored piece** keeps one 8-byte [`Entry`] per folded character:
-//!   the characters that fold to something else than one character, and
-//!   ASCII runs too short to be worth a piece of their own.
+//!   the characters that fold to something else than themselves, and runs
+//!   too short to be worth a piece of their own.
 //!
 //! A wholly ASCII text is one ASCII piece and needs no piece list at all
 //! (`Chars::Ascii`). Before pieces, any non-ASCII character made the whole
@@ -64,12 +68,23 @@ struct Pieces {
 }
 
 /// Where a piece starts: its first folded index, and its first source byte
-/// (an ASCII piece) or its first entry (a stored one).
+/// (an ASCII or same piece) or its first entry (a stored one).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Piece {
     folded: u32,
     at: u32,
-    ascii: bool,
+    kind: PieceKind,
+}
+
+/// What a piece holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum PieceKind {
+    /// One-to-one ASCII bytes, read through the level's ASCII table.
+    Ascii,
+    /// Non-ASCII characters of this many UTF-8 bytes, each its own folding.
+    Same(u8),
+    /// Entries.
+    Stored,
 }
 
 /// A stored folded character: 8 bytes, where a [`FoldedChar`] takes 24.
@@ -87,6 +102,10 @@ struct Entry {
 /// (the spaces and punctuation between CJK words) stay in their stored
 /// piece.
 const MIN_ASCII_PIECE: usize = 16;
+
+/// The shortest run of characters folding to themselves given a piece of
+/// its own: two stored characters cost more than a piece.
+const MIN_SAME_PIECE: usize = 2;
 
 /// The length in bytes of the UTF-8 character whose first byte is `lead`.
 fn utf8_len(lead: u8) -> usize {
@@ -149,7 +168,7 @@ impl Pieces {
                 .take_while(|&&b| one_to_one(table, b))
                 .count();
             if run >= MIN_ASCII_PIECE {
-                out.open(true, at as u32);
+                out.open(PieceKind::Ascii, at as u32);
                 out.len += run;
                 at += run;
                 continue;
@@ -159,15 +178,9 @@ impl Pieces {
                 out.store(ch, at as u32);
                 at += 1;
             }
-            let Some(c) = text[at..].chars().next() else {
-                break;
-            };
-            buffer.clear();
-            reader.fold_char_into(c, &mut buffer);
-            for ch in buffer.chars() {
-                out.store(ch, at as u32);
+            if at < bytes.len() {
+                at = out.fold_non_ascii(reader, text, at, &mut buffer);
             }
-            at += c.len_utf8();
         }
         // Kept for the whole judgement of a case: no growth slack.
         out.pieces.shrink_to_fit();
@@ -175,22 +188,60 @@ impl Pieces {
         out
     }
 
+    /// Folds the character at byte `at` of `text` (not a one-to-one ASCII
+    /// byte), and the run of characters after it that, like it, fold to
+    /// themselves and have its UTF-8 length; returns where it stopped.
+    fn fold_non_ascii(
+        &mut self,
+        reader: Reader,
+        text: &str,
+        at: usize,
+        buffer: &mut String,
+    ) -> usize {
+        let folds_to_itself = |c: char, buffer: &mut String| {
+            buffer.clear();
+            reader.fold_char_into(c, buffer);
+            let mut folded = buffer.chars();
+            !c.is_ascii() && folded.next() == Some(c) && folded.next().is_none()
+        };
+        let first = text[at..].chars().next().expect("at is inside the text");
+        if !folds_to_itself(first, buffer) {
+            for ch in buffer.chars() {
+                self.store(ch, at as u32);
+            }
+            return at + first.len_utf8();
+        }
+        let width = first.len_utf8();
+        let run = 1 + text[at + width..]
+            .chars()
+            .take_while(|&c| c.len_utf8() == width && folds_to_itself(c, buffer))
+            .count();
+        if run < MIN_SAME_PIECE {
+            self.store(first, at as u32);
+            return at + width;
+        }
+        self.open(PieceKind::Same(width as u8), at as u32);
+        self.len += run;
+        at + run * width
+    }
+
     /// Starts a piece at the current folded index, unless the last piece is
     /// a stored one and a stored piece is wanted.
-    fn open(&mut self, ascii: bool, at: u32) {
-        let continues = !ascii && self.pieces.last().is_some_and(|p| !p.ascii);
+    fn open(&mut self, kind: PieceKind, at: u32) {
+        let continues =
+            kind == PieceKind::Stored && self.pieces.last().is_some_and(|p| p.kind == kind);
         if !continues {
             self.pieces.push(Piece {
                 folded: self.len as u32,
                 at,
-                ascii,
+                kind,
             });
         }
     }
 
     /// Appends one stored folded character.
     fn store(&mut self, ch: char, start: u32) {
-        self.open(false, self.entries.len() as u32);
+        self.open(PieceKind::Stored, self.entries.len() as u32);
         self.entries.push(Entry { ch, start });
         self.len += 1;
     }
@@ -212,9 +263,10 @@ impl Pieces {
 
     /// Source start of the `offset`-th folded character of piece `p`.
     fn start_in(&self, p: Piece, offset: usize) -> usize {
-        match p.ascii {
-            true => p.at as usize + offset,
-            false => self.entries[p.at as usize + offset].start as usize,
+        match p.kind {
+            PieceKind::Ascii => p.at as usize + offset,
+            PieceKind::Same(width) => p.at as usize + offset * usize::from(width),
+            PieceKind::Stored => self.entries[p.at as usize + offset].start as usize,
         }
     }
 
@@ -222,13 +274,21 @@ impl Pieces {
     fn get(&self, text: &str, i: usize) -> (char, usize) {
         let (_, p) = self.piece_of(i);
         let offset = i - p.folded as usize;
-        if p.ascii {
-            let byte = p.at as usize + offset;
-            let ch = self.table[usize::from(text.as_bytes()[byte])];
-            (ch.expect("checked when folded"), byte)
-        } else {
-            let e = self.entries[p.at as usize + offset];
-            (e.ch, e.start as usize)
+        match p.kind {
+            PieceKind::Ascii => {
+                let byte = p.at as usize + offset;
+                let ch = self.table[usize::from(text.as_bytes()[byte])];
+                (ch.expect("checked when folded"), byte)
+            }
+            PieceKind::Same(_) => {
+                let byte = self.start_in(p, offset);
+                let ch = text[byte..].chars().next();
+                (ch.expect("checked when folded"), byte)
+            }
+            PieceKind::Stored => {
+                let e = self.entries[p.at as usize + offset];
+                (e.ch, e.start as usize)
+            }
         }
     }
 
@@ -248,9 +308,12 @@ impl Pieces {
         let Some(&p) = self.pieces.get(k) else {
             return self.len;
         };
-        let within = match p.ascii {
-            true => offset.saturating_sub(p.at as usize),
-            false => {
+        let within = match p.kind {
+            PieceKind::Ascii => offset.saturating_sub(p.at as usize),
+            PieceKind::Same(width) => offset
+                .saturating_sub(p.at as usize)
+                .div_ceil(usize::from(width)),
+            PieceKind::Stored => {
                 let stored = &self.entries[p.at as usize..p.at as usize + self.piece_len(k)];
                 stored.partition_point(|e| (e.start as usize) < offset)
             }
@@ -271,15 +334,22 @@ impl Pieces {
             let wanted = wanted.clone();
             let p = self.pieces[k];
             let (folded, at, n) = (p.folded as usize, p.at as usize, self.piece_len(k));
-            let found: Box<dyn Iterator<Item = usize> + 'a> = match p.ascii {
-                true => Box::new(
+            let found: Box<dyn Iterator<Item = usize> + 'a> = match p.kind {
+                PieceKind::Ascii => Box::new(
                     text.as_bytes()[at..at + n]
                         .iter()
                         .enumerate()
                         .filter(move |&(_, &b)| hit[usize::from(b)])
                         .map(move |(i, _)| folded + i),
                 ),
-                false => Box::new(
+                PieceKind::Same(width) => Box::new(
+                    text[at..at + n * usize::from(width)]
+                        .chars()
+                        .enumerate()
+                        .filter(move |&(_, c)| wanted(c))
+                        .map(move |(i, _)| folded + i),
+                ),
+                PieceKind::Stored => Box::new(
                     self.entries[at..at + n]
                         .iter()
                         .enumerate()
@@ -539,6 +609,11 @@ mod tests {
             "\u{200B}\u{200B}".to_string(),
             "a\u{E9}\u{FB00}\u{1D400}\u{200B}\u{7F}\u{10FFFF}".to_string(),
             format!("{}Ｔ{}", long("t"), "ok".repeat(MIN_ASCII_PIECE / 2 - 1)),
+            // Runs folding to themselves, of every UTF-8 length, broken by
+            // a length change, a character that folds to something else,
+            // an ignorable and ASCII.
+            "中文字éèà中\u{1F600}\u{1F680}Ｔ中文\u{200B}中文 x中文字".repeat(2),
+            "ééÉé\u{5D0}\u{5D1}\u{10FFFF}\u{10FFFE}中".to_string(),
         ];
         for reader in Reader::all() {
             for text in &texts {
@@ -567,6 +642,22 @@ mod tests {
                 "{}",
                 pieces.pieces.len()
             );
+        }
+    }
+
+    /// CJK text, whose characters fold to themselves, keeps about a piece
+    /// and an entry per line, not an entry per character.
+    #[test]
+    fn text_folding_to_itself_stores_little() {
+        let line = "四半期報告書には三つの地域での出荷遅延が記載されている。\n";
+        let text = line.repeat(1000);
+        for reader in Reader::all() {
+            let Chars::Pieces(pieces) = reader.fold(&text).chars else {
+                panic!("a non-ASCII text is kept in pieces");
+            };
+            assert!(pieces.entries.len() <= 1000, "{}", pieces.entries.len());
+            assert!(pieces.pieces.len() <= 2 * 1000, "{}", pieces.pieces.len());
+            assert_reads_as_spec(&reader.fold(&line.repeat(3)));
         }
     }
 
@@ -610,6 +701,9 @@ mod tests {
                 Just("ﬀ".to_string()),
                 Just("é".to_string()),
                 Just("中".to_string()),
+                Just("中文字".to_string()),
+                Just("éè".to_string()),
+                Just("\u{1F600}\u{1F680}".to_string()),
                 Just("Ｔ".to_string()),
                 Just("\u{1D400}".to_string()),
                 Just("\u{7F}".to_string()),
