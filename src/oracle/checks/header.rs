@@ -224,3 +224,99 @@ fn check_duplicate_names(findings: &mut Findings, framed: &str, parsed: &ParsedO
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grammar::Attribute;
+    use crate::oracle::Finding;
+
+    fn spans(findings: &[Finding]) -> Vec<(String, usize, usize)> {
+        findings
+            .iter()
+            .map(|f| {
+                let e = f.excerpt.as_ref().expect("an excerpt");
+                (f.message.clone(), e.start, e.end)
+            })
+            .collect()
+    }
+
+    fn regions(outer: Range<usize>, attribute: Option<Range<usize>>) -> Regions {
+        Regions {
+            delimiters: vec![],
+            outer_tag: Some(outer),
+            attribute_tag: attribute,
+            header_terminated: true,
+            header: 0..0,
+            content: 0..0,
+        }
+    }
+
+    #[test]
+    fn a_line_break_in_a_value_of_either_tag_is_pointed_at() {
+        // A CRLF inside the outer tag's value, a line feed inside the inner
+        // tag's, and line breaks between attributes (the framing's own).
+        let framed = "<t a=\"x\r\ny\"\n b=\"z\">\n<s c='p\nq'>";
+        let outer = 0..framed.find('>').unwrap() + 1;
+        let inner = framed.find("<s").unwrap()..framed.len();
+        let (crlf, lf) = (framed.find('\r').unwrap(), framed.rfind('\n').unwrap());
+        let mut findings = Findings::default();
+        let level = ReaderLevel::Exact;
+        check_header_lines(
+            &mut findings,
+            framed,
+            level,
+            &regions(outer.clone(), Some(inner)),
+        );
+        assert_eq!(
+            spans(&findings.0),
+            [
+                (
+                    "an attribute value in the outer opening tag contains a line break".into(),
+                    crlf,
+                    crlf + 2
+                ),
+                (
+                    "an attribute value in the attribute-carrying tag contains a line break".into(),
+                    lf,
+                    lf + 1
+                ),
+            ]
+        );
+        // The attribute-carrying tag that is the outer tag is read once.
+        let mut findings = Findings::default();
+        check_header_lines(
+            &mut findings,
+            framed,
+            level,
+            &regions(outer.clone(), Some(outer)),
+        );
+        assert_eq!(findings.0.len(), 1, "{:#?}", findings.0);
+    }
+
+    #[test]
+    fn a_duplicate_name_is_pointed_at_from_the_first_level_that_folds_it_equal() {
+        let framed = "<t kind=\"a\" note=\"b\" KIND=\"c\">";
+        let attribute = |name: &str| Attribute {
+            name: name.into(),
+            value: String::new(),
+            at: framed.find(&format!(" {name}=")).unwrap() + 1,
+        };
+        let parsed = ParsedOpener {
+            attributes: vec![attribute("kind"), attribute("note"), attribute("KIND")],
+            span: 0..framed.len(),
+        };
+        let mut findings = Findings::default();
+        check_duplicate_names(&mut findings, framed, &parsed);
+        assert_eq!(findings.0.len(), 1, "{:#?}", findings.0);
+        let at = framed.find("KIND").unwrap();
+        assert_eq!(
+            spans(&findings.0),
+            [("attribute \"KIND\" appears twice".into(), at, at + 4)]
+        );
+        assert_eq!(
+            findings.0[0].levels,
+            [ReaderLevel::AsciiCaseInsensitive, ReaderLevel::Unicode]
+        );
+    }
+}
