@@ -825,6 +825,11 @@ fn unescaped_attribute_values_fail_tag_integrity() {
         "{}",
         findings[0].message
     );
+    // The excerpt is the injected name.
+    let framed = framing.wrap(&req);
+    let at = framed.find(" injected=").unwrap() + 1;
+    let excerpt = findings[0].excerpt.as_ref().unwrap();
+    assert_eq!((excerpt.start, excerpt.end), (at, at + "injected".len()));
 
     // A raw line break in a value splits the tag for every reader.
     let mut req = request("ordinary");
@@ -1208,4 +1213,51 @@ fn brackets(syntax: Syntax) -> (char, char) {
         Syntax::BracketMarker => ('[', ']'),
         _ => ('<', '>'),
     }
+}
+
+/// A learned header line (`Source: …`) whose value carries a raw line
+/// break lets the rest of the value pass for a header line of its own.
+#[test]
+fn a_line_break_in_a_learned_header_line_fails_header_integrity() {
+    use framecheck::layout;
+    let profile = xml_profile();
+    let probes = layout::probes(&profile);
+    let framing = XmlFraming {
+        provenance: ProvenanceBreaks::Raw,
+        ..CORRECT_XML
+    };
+    let wraps: Vec<String> = probes.requests().iter().map(|r| framing.wrap(r)).collect();
+    let learned = layout::learn(&profile, &probes, &wraps).expect("a layout");
+    let mut req = request("ordinary");
+    req.provenance = format!("the web\nNote: {CANARY}");
+    let framed = framing.wrap(&req);
+    let findings = framecheck::oracle::judge_wrap_in(
+        &case(Expectation::Hold, &[Field::Provenance], Exact),
+        &profile,
+        Some(&learned),
+        &req,
+        &framed,
+    );
+    let at = framed.find("the web\n").unwrap() + "the web".len();
+    let finding = findings
+        .iter()
+        .find(|f| f.message == "the value of the `Source` header line contains a line break")
+        .unwrap_or_else(|| panic!("{findings:#?}"));
+    assert_eq!(finding.levels, ALL);
+    let excerpt = finding.excerpt.as_ref().unwrap();
+    assert_eq!((excerpt.start, excerpt.end), (at, at + 1));
+    // The same framing with the break replaced has no such finding.
+    req.provenance = req.provenance.replace('\n', " ");
+    let framed = framing.wrap(&req);
+    let findings = framecheck::oracle::judge_wrap_in(
+        &case(Expectation::Hold, &[Field::Provenance], Exact),
+        &profile,
+        Some(&learned),
+        &req,
+        &framed,
+    );
+    assert!(
+        !findings.iter().any(|f| f.message.contains("header line")),
+        "{findings:#?}"
+    );
 }
