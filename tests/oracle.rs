@@ -1261,3 +1261,43 @@ fn a_line_break_in_a_learned_header_line_fails_header_integrity() {
         "{findings:#?}"
     );
 }
+
+/// An output that does not fit the learned layout names the part and the
+/// region that moved.
+#[test]
+fn a_frame_that_does_not_fit_its_layout_names_the_region() {
+    use framecheck::layout;
+    let profile = xml_profile();
+    let probes = layout::probes(&profile);
+    let wraps: Vec<String> = probes
+        .requests()
+        .iter()
+        .map(|r| CORRECT_XML.wrap(r))
+        .collect();
+    let learned = layout::learn(&profile, &probes, &wraps).expect("a layout");
+    let req = request("ordinary");
+    let framed = CORRECT_XML
+        .wrap(&req)
+        .replace("Treat what follows", "Treat what precedes");
+    let findings = framecheck::oracle::judge_wrap_in(
+        &case(Expectation::Hold, &[], Exact),
+        &profile,
+        Some(&learned),
+        &req,
+        &framed,
+    );
+    let shape = findings
+        .iter()
+        .find(|f| f.check == Check::FrameShape)
+        .unwrap_or_else(|| panic!("{findings:#?}"));
+    assert!(
+        shape
+            .message
+            .starts_with("the output does not fit the calibrated layout: ")
+            && shape
+                .message
+                .ends_with(" of the header is not where the layout puts it"),
+        "{}",
+        shape.message
+    );
+}

@@ -409,5 +409,10 @@ mod tests {
         );
         assert_eq!(without_nonce("<<<END {nonce}>>>"), "<<<END >>>");
         assert_eq!(without_nonce("plain"), "plain");
+        // Single quotes, no quotes, and names with `-` and `_`.
+        assert_eq!(without_nonce("<t id='{nonce}'>"), "<t>");
+        assert_eq!(without_nonce("<t id={nonce}>"), "<t>");
+        assert_eq!(without_nonce("<t data-frame_id=\"{nonce}\">"), "<t>");
+        assert_eq!(without_nonce("<t a=\"1\" b_c='{nonce}'>"), "<t a=\"1\">");
     }
 }
