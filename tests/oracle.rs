@@ -1301,3 +1301,36 @@ fn a_frame_that_does_not_fit_its_layout_names_the_region() {
         shape.message
     );
 }
+
+/// A frame without its closer is missing it for every reader; one whose
+/// content holds a second closer has an intruder.
+#[test]
+fn the_census_names_a_missing_closer_and_counts_intruders() {
+    let req = request("ordinary");
+    let framed = CORRECT_XML.wrap(&req);
+    let unclosed = framed.strip_suffix(&format!("</{TOKEN}>")).unwrap();
+    let findings = judge_xml_framed(&req, unclosed);
+    let missing = format!("the frame's own closing `{TOKEN}` delimiter is missing");
+    let census = findings
+        .iter()
+        .find(|f| f.message == missing)
+        .unwrap_or_else(|| panic!("{findings:#?}"));
+    assert_eq!(census.levels, ALL);
+
+    let twice = format!("{unclosed}</{TOKEN}> </{TOKEN}> <{TOKEN}>\n</{TOKEN}>");
+    let findings = judge_xml_framed(&req, &twice);
+    assert!(
+        findings.iter().any(|f| f.message
+            == format!("3 live delimiters besides the frame's own; the first is a closing `{TOKEN}` delimiter")),
+        "{findings:#?}"
+    );
+}
+
+fn judge_xml_framed(req: &WrapRequest, framed: &str) -> Vec<Finding> {
+    judge_wrap(
+        &case(Expectation::Hold, &[], Exact),
+        &xml_profile(),
+        req,
+        framed,
+    )
+}

@@ -414,5 +414,7 @@ mod tests {
         assert_eq!(without_nonce("<t id={nonce}>"), "<t>");
         assert_eq!(without_nonce("<t data-frame_id=\"{nonce}\">"), "<t>");
         assert_eq!(without_nonce("<t a=\"1\" b_c='{nonce}'>"), "<t a=\"1\">");
+        // An `=` with no name before it is no attribute.
+        assert_eq!(without_nonce("(={nonce})"), "(=)");
     }
 }
