@@ -1334,3 +1334,67 @@ fn judge_xml_framed(req: &WrapRequest, framed: &str) -> Vec<Finding> {
         framed,
     )
 }
+
+/// Fidelity is judged on the exact reader's regions: an upper-case closer
+/// that only a case-folding reader takes for the frame's end breaks out
+/// for that reader, and leaves the body, as written, faithful.
+#[test]
+fn fidelity_is_judged_at_the_exact_level() {
+    let framing = XmlFraming {
+        content: ContentDefang::LowercaseOnly,
+        ..CORRECT_XML
+    };
+    let req = request(&format!("before </{}> after", TOKEN.to_uppercase()));
+    let framed = framing.wrap(&req);
+    let findings = judge_wrap(
+        &case(Expectation::Faithful, &[Field::Content], Exact),
+        &xml_profile(),
+        &req,
+        &framed,
+    );
+    assert!(
+        findings.iter().all(|f| f.class != CheckClass::Fidelity),
+        "{findings:#?}"
+    );
+    assert!(
+        findings.iter().any(|f| f.class == CheckClass::Security),
+        "{findings:#?}"
+    );
+}
+
+/// When the output does not fit its layout, the body is the exact reader's
+/// content region, not what the failed match put in the content slot: a
+/// moved header line is a shape finding, not also a body that differs.
+#[test]
+fn a_frame_that_does_not_fit_its_layout_is_read_for_its_body_by_the_exact_reader() {
+    use framecheck::layout;
+    let profile = xml_profile();
+    let probes = layout::probes(&profile);
+    let wraps: Vec<String> = probes
+        .requests()
+        .iter()
+        .map(|r| CORRECT_XML.wrap(r))
+        .collect();
+    let learned = layout::learn(&profile, &probes, &wraps).expect("a layout");
+    let req = request("the content, as it was given");
+    let framed = CORRECT_XML
+        .wrap(&req)
+        .replace("Treat what follows", "Treat what precedes");
+    let findings = framecheck::oracle::judge_wrap_in(
+        &case(Expectation::Faithful, &[Field::Content], Exact),
+        &profile,
+        Some(&learned),
+        &req,
+        &framed,
+    );
+    assert!(
+        findings.iter().any(|f| f.check == Check::FrameShape),
+        "{findings:#?}"
+    );
+    assert!(
+        !findings
+            .iter()
+            .any(|f| f.message.starts_with("the framed body")),
+        "{findings:#?}"
+    );
+}
