@@ -1219,25 +1219,16 @@ fn brackets(syntax: Syntax) -> (char, char) {
 /// break lets the rest of the value pass for a header line of its own.
 #[test]
 fn a_line_break_in_a_learned_header_line_fails_header_integrity() {
-    use framecheck::layout;
-    let profile = xml_profile();
-    let probes = layout::probes(&profile);
     let framing = XmlFraming {
         provenance: ProvenanceBreaks::Raw,
         ..CORRECT_XML
     };
-    let wraps: Vec<String> = probes.requests().iter().map(|r| framing.wrap(r)).collect();
-    let learned = layout::learn(&profile, &probes, &wraps).expect("a layout");
+    let learned = learned_xml(framing);
     let mut req = request("ordinary");
     req.provenance = format!("the web\nNote: {CANARY}");
     let framed = framing.wrap(&req);
-    let findings = framecheck::oracle::judge_wrap_in(
-        &case(Expectation::Hold, &[Field::Provenance], Exact),
-        &profile,
-        Some(&learned),
-        &req,
-        &framed,
-    );
+    let fields = [Field::Provenance];
+    let findings = judge_in_layout(&learned, Expectation::Hold, &fields, &req, &framed);
     let at = framed.find("the web\n").unwrap() + "the web".len();
     let finding = findings
         .iter()
@@ -1249,43 +1240,48 @@ fn a_line_break_in_a_learned_header_line_fails_header_integrity() {
     // The same framing with the break replaced has no such finding.
     req.provenance = req.provenance.replace('\n', " ");
     let framed = framing.wrap(&req);
-    let findings = framecheck::oracle::judge_wrap_in(
-        &case(Expectation::Hold, &[Field::Provenance], Exact),
-        &profile,
-        Some(&learned),
-        &req,
-        &framed,
-    );
+    let findings = judge_in_layout(&learned, Expectation::Hold, &fields, &req, &framed);
     assert!(
         !findings.iter().any(|f| f.message.contains("header line")),
         "{findings:#?}"
     );
 }
 
+/// `framing`'s layout as calibration learns it, and a judge of its outputs
+/// against that layout.
+fn learned_xml(framing: XmlFraming) -> framecheck::layout::Layout {
+    use framecheck::layout;
+    let probes = layout::probes(&xml_profile());
+    let wraps: Vec<String> = probes.requests().iter().map(|r| framing.wrap(r)).collect();
+    layout::learn(&xml_profile(), &probes, &wraps).expect("a layout")
+}
+
+fn judge_in_layout(
+    learned: &framecheck::layout::Layout,
+    expect: Expectation,
+    fields: &[Field],
+    req: &WrapRequest,
+    framed: &str,
+) -> Vec<Finding> {
+    framecheck::oracle::judge_wrap_in(
+        &case(expect, fields, Exact),
+        &xml_profile(),
+        Some(learned),
+        req,
+        framed,
+    )
+}
+
 /// An output that does not fit the learned layout names the part and the
 /// region that moved.
 #[test]
 fn a_frame_that_does_not_fit_its_layout_names_the_region() {
-    use framecheck::layout;
-    let profile = xml_profile();
-    let probes = layout::probes(&profile);
-    let wraps: Vec<String> = probes
-        .requests()
-        .iter()
-        .map(|r| CORRECT_XML.wrap(r))
-        .collect();
-    let learned = layout::learn(&profile, &probes, &wraps).expect("a layout");
     let req = request("ordinary");
     let framed = CORRECT_XML
         .wrap(&req)
         .replace("Treat what follows", "Treat what precedes");
-    let findings = framecheck::oracle::judge_wrap_in(
-        &case(Expectation::Hold, &[], Exact),
-        &profile,
-        Some(&learned),
-        &req,
-        &framed,
-    );
+    let learned = learned_xml(CORRECT_XML);
+    let findings = judge_in_layout(&learned, Expectation::Hold, &[], &req, &framed);
     let shape = findings
         .iter()
         .find(|f| f.check == Check::FrameShape)
@@ -1367,26 +1363,13 @@ fn fidelity_is_judged_at_the_exact_level() {
 /// moved header line is a shape finding, not also a body that differs.
 #[test]
 fn a_frame_that_does_not_fit_its_layout_is_read_for_its_body_by_the_exact_reader() {
-    use framecheck::layout;
-    let profile = xml_profile();
-    let probes = layout::probes(&profile);
-    let wraps: Vec<String> = probes
-        .requests()
-        .iter()
-        .map(|r| CORRECT_XML.wrap(r))
-        .collect();
-    let learned = layout::learn(&profile, &probes, &wraps).expect("a layout");
     let req = request("the content, as it was given");
     let framed = CORRECT_XML
         .wrap(&req)
         .replace("Treat what follows", "Treat what precedes");
-    let findings = framecheck::oracle::judge_wrap_in(
-        &case(Expectation::Faithful, &[Field::Content], Exact),
-        &profile,
-        Some(&learned),
-        &req,
-        &framed,
-    );
+    let learned = learned_xml(CORRECT_XML);
+    let fields = [Field::Content];
+    let findings = judge_in_layout(&learned, Expectation::Faithful, &fields, &req, &framed);
     assert!(
         findings.iter().any(|f| f.check == Check::FrameShape),
         "{findings:#?}"
