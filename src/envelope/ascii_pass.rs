@@ -100,7 +100,8 @@ const WIDTH: usize = BLOCK + REACH;
 // lower case is one of these only if each of them has that bit set; and the
 // hyphen probe must be the token's hyphen.
 const _: () = {
-    let mut probes = [0u8; 3 + SPECIAL_SECONDS.len() + MARKER_BEFORE_END.len() + 5];
+    let mut probes =
+        [0u8; 3 + SPECIAL_SECONDS.len() + MARKER_BEFORE_END.len() + SPECIAL_THIRDS.len()];
     let mut i = 0;
     while i < 3 {
         probes[i] = TOKEN_BYTES[TOKEN_PROBES[i]];
@@ -118,7 +119,7 @@ const _: () = {
     }
     let mut t = 0;
     while t < SPECIAL_THIRDS.len() {
-        probes[probes.len() - 5 + t] = SPECIAL_THIRDS[t];
+        probes[probes.len() - SPECIAL_THIRDS.len() + t] = SPECIAL_THIRDS[t];
         t += 1;
     }
     let mut n = 0;
