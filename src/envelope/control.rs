@@ -240,8 +240,8 @@ fn specials_ascii(
 }
 
 /// The special or markup string that ASCII text `bytes` reads as at `at`,
-/// if any applies at `placement`: the first in table order (no two share a
-/// start and a prefix, so at most one can be read at one place).
+/// if any applies at `placement`: the first in table order (none is a
+/// prefix of another, so at most one can be read at one place).
 pub(super) fn special_at(
     bytes: &[u8],
     at: usize,
