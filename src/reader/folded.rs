@@ -1,29 +1,40 @@
 //! How a folded text is stored and read: [`Folded`].
 //!
 //! A text is folded once per reader level and shared between the checks, so
-//! its storage decides the oracle's memory. Most texts framecheck judges are
-//! ASCII, or nearly: prose with a curly quote, a log with a zero-width
-//! space per line. So a folded text is kept in pieces:
+//! its storage decides the oracle's memory. Most characters of most texts,
+//! in any script, fold to exactly one character, so a folded text is kept
+//! in pieces that store nothing for those:
 //!
-//! - an **ASCII piece** is a run of ASCII bytes that each fold to exactly
-//!   one character; it stores nothing, folded index `i` of the piece being
-//!   its byte `i`, read through the level's ASCII table;
-//! - a **same piece** is a run of non-ASCII characters of one UTF-8
-//!   length that each fold to themselves (most CJK, Hangul, Arabic or
-//!   accented lower-case text); it stores nothing either, folded index `i`
-//!   of the piece being the character at byte `i * length`;
-//! - a **stored piece** keeps one 8-byte [`Entry`] per folded character:
-//!   the characters that fold to something else than themselves, and runs
-//!   too short to be worth a piece of their own.
+//! - an **ASCII piece** is a run of ASCII bytes that each fold to one
+//!   character: folded index `i` of the piece is its byte `i`, read through
+//!   the level's ASCII table;
+//! - a **mapped piece** is a run of non-ASCII characters of one UTF-8
+//!   length that each fold to one character (CJK with its fullwidth
+//!   punctuation, runs of emoji or mathematical letters): folded index `i`
+//!   is the character at byte `i * length`, read through the text's remap
+//!   table. That table holds one pair per distinct character folding to
+//!   another (`：` to `:`, `Я` to `я`), so its size is bounded by the
+//!   repertoire, not by the text;
+//! - a **varied piece** is a short run of such characters of mixed lengths
+//!   (Hangul or Cyrillic words and the ASCII spaces between them): folded
+//!   index `i` is found by decoding from the piece's start;
+//! - a **stored piece** keeps one 8-byte [`Entry`] per folded character,
+//!   for the characters that fold to none (ignorables) or to several
+//!   (ligatures). Building is in the `build` module.
 //!
 //! A wholly ASCII text is one ASCII piece and needs no piece list at all
-//! (`Chars::Ascii`). Before pieces, any non-ASCII character made the whole
-//! text stored: 8 bytes per character per level, 24 bytes per byte of a
-//! log with one zero-width space per line (issue 13, peak memory).
+//! (`Chars::Ascii`). Issue 13 measured what each step saved in peak memory
+//! per byte of a case: before pieces, any non-ASCII character made the
+//! whole text stored (8 bytes per character per level); before mapped and
+//! varied pieces, CJK punctuation and the spaces between Hangul or
+//! Cyrillic words cut runs every few characters, and a catalogue run held
+//! 9 to 14 bytes per byte of such text.
 
 use std::ops::Range;
 
 use super::{AsciiFoldings, Reader};
+
+mod build;
 
 /// One character as a reader sees it, with the source character it came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -63,12 +74,15 @@ struct Pieces {
     table: &'static AsciiFoldings,
     pieces: Vec<Piece>,
     entries: Vec<Entry>,
+    /// The characters of mapped pieces that fold to another character,
+    /// sorted by source character: the rest fold to themselves.
+    remap: Vec<(char, char)>,
     /// Number of folded characters.
     len: usize,
 }
 
 /// Where a piece starts: its first folded index, and its first source byte
-/// (an ASCII or same piece) or its first entry (a stored one).
+/// (an ASCII or mapped piece) or its first entry (a stored one).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Piece {
     folded: u32,
@@ -81,10 +95,26 @@ struct Piece {
 enum PieceKind {
     /// One-to-one ASCII bytes, read through the level's ASCII table.
     Ascii,
-    /// Non-ASCII characters of this many UTF-8 bytes, each its own folding.
-    Same(u8),
+    /// Non-ASCII characters of this many UTF-8 bytes, each folding to one
+    /// character: its entry in the remap table, or itself.
+    Mapped(u8),
+    /// At most [`VARIED_MAX`] characters of any UTF-8 lengths, each folding
+    /// to one character (as in an ASCII or a mapped piece), found by
+    /// decoding from the piece's first byte.
+    Varied,
     /// Entries.
     Stored,
+}
+
+impl PieceKind {
+    /// The UTF-8 length of every character of a uniform piece.
+    fn width(self) -> Option<usize> {
+        match self {
+            PieceKind::Ascii => Some(1),
+            PieceKind::Mapped(width) => Some(usize::from(width)),
+            PieceKind::Varied | PieceKind::Stored => None,
+        }
+    }
 }
 
 /// A stored folded character: 8 bytes, where a [`FoldedChar`] takes 24.
@@ -97,15 +127,17 @@ struct Entry {
     start: u32,
 }
 
-/// The shortest ASCII run given a piece of its own: a piece costs 12 bytes
-/// and a lookup step, a stored ASCII character 8 bytes, so shorter runs
-/// (the spaces and punctuation between CJK words) stay in their stored
-/// piece.
-const MIN_ASCII_PIECE: usize = 16;
+/// The fewest characters a uniform (ASCII or mapped) piece keeps once a
+/// character of another UTF-8 length follows it: a shorter one becomes a
+/// varied piece and takes that character. Longer runs are worth their
+/// direct indexing.
+const MIN_UNIFORM: usize = 16;
 
-/// The shortest run of characters folding to themselves given a piece of
-/// its own: two stored characters cost more than a piece.
-const MIN_SAME_PIECE: usize = 2;
+/// The most characters a varied piece holds, which bounds the decoding a
+/// lookup in it does. A piece costs 12 bytes, so text of mixed lengths
+/// (Hangul or Cyrillic words between ASCII spaces) costs at most about
+/// 12 bytes per 32 characters.
+const VARIED_MAX: usize = 32;
 
 /// The length in bytes of the UTF-8 character whose first byte is `lead`.
 fn utf8_len(lead: u8) -> usize {
@@ -121,6 +153,18 @@ fn utf8_len(lead: u8) -> usize {
 /// an ASCII piece (or a wholly ASCII text) is made of.
 fn one_to_one(table: &AsciiFoldings, b: u8) -> bool {
     table.get(usize::from(b)).is_some_and(Option::is_some)
+}
+
+/// What `reader` sees for the non-ASCII character `c` when that is one
+/// character; otherwise `None`, with the folding left in `buffer`.
+fn single_folding(reader: Reader, c: char, buffer: &mut String) -> Option<char> {
+    buffer.clear();
+    reader.fold_char_into(c, buffer);
+    let mut folded = buffer.chars();
+    match (c.is_ascii(), folded.next(), folded.next()) {
+        (false, Some(one), None) => Some(one),
+        _ => None,
+    }
 }
 
 /// For each ASCII byte, whether its one-character folding satisfies
@@ -139,7 +183,7 @@ impl<'t> Folded<'t> {
         let chars = if text.bytes().all(|b| one_to_one(table, b)) {
             Chars::Ascii(table)
         } else {
-            Chars::Pieces(Pieces::build(reader, text, table))
+            Chars::Pieces(build::build(reader, text, table))
         };
         Folded {
             reader,
@@ -150,100 +194,15 @@ impl<'t> Folded<'t> {
 }
 
 impl Pieces {
-    /// Splits `text` into pieces: ASCII runs of at least
-    /// [`MIN_ASCII_PIECE`] one-to-one bytes, and stored pieces between them.
-    fn build(reader: Reader, text: &str, table: &'static AsciiFoldings) -> Pieces {
-        let bytes = text.as_bytes();
-        let mut out = Pieces {
-            table,
-            pieces: Vec::new(),
-            entries: Vec::new(),
-            len: 0,
-        };
-        let mut buffer = String::new();
-        let mut at = 0;
-        while at < bytes.len() {
-            let run = bytes[at..]
-                .iter()
-                .take_while(|&&b| one_to_one(table, b))
-                .count();
-            if run >= MIN_ASCII_PIECE {
-                out.open(PieceKind::Ascii, at as u32);
-                out.len += run;
-                at += run;
-                continue;
-            }
-            for &b in &bytes[at..at + run] {
-                let ch = table[usize::from(b)].expect("one-to-one byte");
-                out.store(ch, at as u32);
-                at += 1;
-            }
-            if at < bytes.len() {
-                at = out.fold_non_ascii(reader, text, at, &mut buffer);
-            }
+    /// What the character `c` of an ASCII, mapped or varied piece folds to.
+    fn fold_one(&self, c: char) -> char {
+        if c.is_ascii() {
+            return self.table[c as usize].expect("checked when folded");
         }
-        // Kept for the whole judgement of a case: no growth slack.
-        out.pieces.shrink_to_fit();
-        out.entries.shrink_to_fit();
-        out
-    }
-
-    /// Folds the character at byte `at` of `text` (not a one-to-one ASCII
-    /// byte), and the run of characters after it that, like it, fold to
-    /// themselves and have its UTF-8 length; returns where it stopped.
-    fn fold_non_ascii(
-        &mut self,
-        reader: Reader,
-        text: &str,
-        at: usize,
-        buffer: &mut String,
-    ) -> usize {
-        let folds_to_itself = |c: char, buffer: &mut String| {
-            buffer.clear();
-            reader.fold_char_into(c, buffer);
-            let mut folded = buffer.chars();
-            !c.is_ascii() && folded.next() == Some(c) && folded.next().is_none()
-        };
-        let first = text[at..].chars().next().expect("at is inside the text");
-        if !folds_to_itself(first, buffer) {
-            for ch in buffer.chars() {
-                self.store(ch, at as u32);
-            }
-            return at + first.len_utf8();
+        match self.remap.binary_search_by_key(&c, |&(from, _)| from) {
+            Ok(k) => self.remap[k].1,
+            Err(_) => c,
         }
-        let width = first.len_utf8();
-        let run = 1 + text[at + width..]
-            .chars()
-            .take_while(|&c| c.len_utf8() == width && folds_to_itself(c, buffer))
-            .count();
-        if run < MIN_SAME_PIECE {
-            self.store(first, at as u32);
-            return at + width;
-        }
-        self.open(PieceKind::Same(width as u8), at as u32);
-        self.len += run;
-        at + run * width
-    }
-
-    /// Starts a piece at the current folded index, unless the last piece is
-    /// a stored one and a stored piece is wanted.
-    fn open(&mut self, kind: PieceKind, at: u32) {
-        let continues =
-            kind == PieceKind::Stored && self.pieces.last().is_some_and(|p| p.kind == kind);
-        if !continues {
-            self.pieces.push(Piece {
-                folded: self.len as u32,
-                at,
-                kind,
-            });
-        }
-    }
-
-    /// Appends one stored folded character.
-    fn store(&mut self, ch: char, start: u32) {
-        self.open(PieceKind::Stored, self.entries.len() as u32);
-        self.entries.push(Entry { ch, start });
-        self.len += 1;
     }
 
     /// The piece holding folded index `i < len`, with its index.
@@ -262,11 +221,16 @@ impl Pieces {
     }
 
     /// Source start of the `offset`-th folded character of piece `p`.
-    fn start_in(&self, p: Piece, offset: usize) -> usize {
+    fn start_in(&self, text: &str, p: Piece, offset: usize) -> usize {
+        let at = p.at as usize;
         match p.kind {
-            PieceKind::Ascii => p.at as usize + offset,
-            PieceKind::Same(width) => p.at as usize + offset * usize::from(width),
-            PieceKind::Stored => self.entries[p.at as usize + offset].start as usize,
+            PieceKind::Ascii => at + offset,
+            PieceKind::Mapped(width) => at + offset * usize::from(width),
+            PieceKind::Varied => {
+                let found = text[at..].char_indices().nth(offset);
+                at + found.expect("the piece holds the character").0
+            }
+            PieceKind::Stored => self.entries[at + offset].start as usize,
         }
     }
 
@@ -275,15 +239,10 @@ impl Pieces {
         let (_, p) = self.piece_of(i);
         let offset = i - p.folded as usize;
         match p.kind {
-            PieceKind::Ascii => {
-                let byte = p.at as usize + offset;
-                let ch = self.table[usize::from(text.as_bytes()[byte])];
-                (ch.expect("checked when folded"), byte)
-            }
-            PieceKind::Same(_) => {
-                let byte = self.start_in(p, offset);
-                let ch = text[byte..].chars().next();
-                (ch.expect("checked when folded"), byte)
+            PieceKind::Ascii | PieceKind::Mapped(_) | PieceKind::Varied => {
+                let byte = self.start_in(text, p, offset);
+                let ch = text[byte..].chars().next().expect("checked when folded");
+                (self.fold_one(ch), byte)
             }
             PieceKind::Stored => {
                 let e = self.entries[p.at as usize + offset];
@@ -294,9 +253,9 @@ impl Pieces {
 
     /// The index of the first folded character whose source starts at or
     /// after byte `offset`.
-    fn index_at_byte(&self, offset: usize) -> usize {
+    fn index_at_byte(&self, text: &str, offset: usize) -> usize {
         // The first piece whose last character starts at or after `offset`.
-        let last_start = |k: usize| self.start_in(self.pieces[k], self.piece_len(k) - 1);
+        let last_start = |k: usize| self.start_in(text, self.pieces[k], self.piece_len(k) - 1);
         let (mut k, mut end) = (0, self.pieces.len());
         while k < end {
             let mid = (k + end) / 2;
@@ -310,9 +269,14 @@ impl Pieces {
         };
         let within = match p.kind {
             PieceKind::Ascii => offset.saturating_sub(p.at as usize),
-            PieceKind::Same(width) => offset
+            PieceKind::Mapped(width) => offset
                 .saturating_sub(p.at as usize)
                 .div_ceil(usize::from(width)),
+            PieceKind::Varied => text[p.at as usize..]
+                .char_indices()
+                .take(self.piece_len(k))
+                .take_while(|&(byte, _)| p.at as usize + byte < offset)
+                .count(),
             PieceKind::Stored => {
                 let stored = &self.entries[p.at as usize..p.at as usize + self.piece_len(k)];
                 stored.partition_point(|e| (e.start as usize) < offset)
@@ -342,11 +306,12 @@ impl Pieces {
                         .filter(move |&(_, &b)| hit[usize::from(b)])
                         .map(move |(i, _)| folded + i),
                 ),
-                PieceKind::Same(width) => Box::new(
-                    text[at..at + n * usize::from(width)]
+                PieceKind::Mapped(_) | PieceKind::Varied => Box::new(
+                    text[at..]
                         .chars()
+                        .take(n)
                         .enumerate()
-                        .filter(move |&(_, c)| wanted(c))
+                        .filter(move |&(_, c)| wanted(self.fold_one(c)))
                         .map(move |(i, _)| folded + i),
                 ),
                 PieceKind::Stored => Box::new(
@@ -483,7 +448,7 @@ impl Folded<'_> {
     pub fn index_at_byte(&self, offset: usize) -> usize {
         match &self.chars {
             Chars::Ascii(_) => offset.min(self.text.len()),
-            Chars::Pieces(pieces) => pieces.index_at_byte(offset),
+            Chars::Pieces(pieces) => pieces.index_at_byte(self.text, offset),
         }
     }
 
@@ -572,7 +537,7 @@ mod tests {
     }
 
     fn long(ascii: &str) -> String {
-        ascii.repeat(MIN_ASCII_PIECE)
+        ascii.repeat(MIN_UNIFORM)
     }
 
     #[test]
@@ -608,12 +573,30 @@ mod tests {
             "中文 tok，中文 <tok>\n中".repeat(3),
             "\u{200B}\u{200B}".to_string(),
             "a\u{E9}\u{FB00}\u{1D400}\u{200B}\u{7F}\u{10FFFF}".to_string(),
-            format!("{}Ｔ{}", long("t"), "ok".repeat(MIN_ASCII_PIECE / 2 - 1)),
+            format!("{}Ｔ{}", long("t"), "ok".repeat(MIN_UNIFORM / 2 - 1)),
             // Runs folding to themselves, of every UTF-8 length, broken by
             // a length change, a character that folds to something else,
             // an ignorable and ASCII.
             "中文字éèà中\u{1F600}\u{1F680}Ｔ中文\u{200B}中文 x中文字".repeat(2),
             "ééÉé\u{5D0}\u{5D1}\u{10FFFF}\u{10FFFE}中".to_string(),
+            // Runs folding to other characters, alone and mixed with runs
+            // folding to themselves; a line feed between two mapped runs.
+            "ＴＯＫ：中，文。\n中文ÉÈé\nＡ\n\u{1D400}\u{1D401}中".repeat(2),
+            // Varied pieces: words of mixed lengths, longer than one piece
+            // holds, cut by an ignorable and a ligature; uniform runs one
+            // short of and at the length that stays uniform.
+            "Отчёт за квартал: задержки в ТРЁХ регионах. 서울 지사 보고서".repeat(3),
+            format!("한글 {}\u{200B}ab ﬀ 가나", "Ü".repeat(40)),
+            format!(
+                "{}é{}é中",
+                "x".repeat(MIN_UNIFORM - 1),
+                "y".repeat(MIN_UNIFORM)
+            ),
+            format!(
+                "{}x{}x",
+                "中".repeat(MIN_UNIFORM - 1),
+                "文".repeat(MIN_UNIFORM)
+            ),
         ];
         for reader in Reader::all() {
             for text in &texts {
@@ -645,19 +628,51 @@ mod tests {
         }
     }
 
-    /// CJK text, whose characters fold to themselves, keeps about a piece
-    /// and an entry per line, not an entry per character.
+    /// Lines of one script repeated, with what a level may keep per line:
+    /// pieces, and entries for the characters folding to several or none.
+    fn storage(text: &str, reader: Reader) -> (usize, usize) {
+        let Chars::Pieces(pieces) = reader.fold(text).chars else {
+            panic!("a non-ASCII text is kept in pieces");
+        };
+        (pieces.pieces.len(), pieces.entries.len())
+    }
+
+    /// CJK text, whose characters fold to one character each (fullwidth
+    /// punctuation to ASCII at the Unicode level), keeps two pieces per
+    /// line and no entry: not an entry per character, nor a piece per
+    /// comma. The remap table holds each fullwidth mark once.
     #[test]
-    fn text_folding_to_itself_stores_little() {
-        let line = "四半期報告書には三つの地域での出荷遅延が記載されている。\n";
+    fn text_folding_to_one_character_stores_little() {
+        let line = "四半期報告書には：三つの地域、出荷遅延が，記載されている。\n";
         let text = line.repeat(1000);
         for reader in Reader::all() {
-            let Chars::Pieces(pieces) = reader.fold(&text).chars else {
-                panic!("a non-ASCII text is kept in pieces");
-            };
-            assert!(pieces.entries.len() <= 1000, "{}", pieces.entries.len());
-            assert!(pieces.pieces.len() <= 2 * 1000, "{}", pieces.pieces.len());
+            let (pieces, entries) = storage(&text, reader);
+            assert_eq!(entries, 0, "{:?}", reader.level());
+            assert!(pieces <= 2 * 1000, "{pieces}");
             assert_reads_as_spec(&reader.fold(&line.repeat(3)));
+        }
+        let Chars::Pieces(unicode) = Reader::new(Unicode).fold(&text).chars else {
+            panic!("a non-ASCII text is kept in pieces");
+        };
+        assert!(unicode.remap.contains(&('：', ':')), "{:?}", unicode.remap);
+        assert!(unicode.remap.len() <= 4, "{:?}", unicode.remap);
+    }
+
+    /// Words of Hangul or Cyrillic between ASCII spaces keep about one
+    /// piece per 32 characters, not a piece per word or per space.
+    #[test]
+    fn words_of_mixed_lengths_store_little() {
+        for line in [
+            "서울 지사의 분기 보고서에는 세 지역의 출하 지연이 기록되어 있다.\n",
+            "Привет, мир! Отчёт за квартал: задержки в трёх регионах.\n",
+        ] {
+            let text = line.repeat(1000);
+            let chars = text.chars().count();
+            for reader in Reader::all() {
+                let (pieces, entries) = storage(&text, reader);
+                assert_eq!(entries, 0, "{line:?} at {:?}", reader.level());
+                assert!(pieces <= chars / VARIED_MAX + 1000, "{pieces} for {line:?}");
+            }
         }
     }
 
@@ -705,6 +720,11 @@ mod tests {
                 Just("éè".to_string()),
                 Just("\u{1F600}\u{1F680}".to_string()),
                 Just("Ｔ".to_string()),
+                Just("ＴＯＫ".to_string()),
+                Just("中：文，".to_string()),
+                Just("ÉÈé".to_string()),
+                Just("Я и ты".to_string()),
+                Just("한글 가".to_string()),
                 Just("\u{1D400}".to_string()),
                 Just("\u{7F}".to_string()),
             ],
