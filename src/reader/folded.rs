@@ -17,10 +17,12 @@
 //!   repertoire, not by the text;
 //! - a **varied piece** is a short run of such characters of mixed lengths
 //!   (Hangul or Cyrillic words and the ASCII spaces between them): folded
-//!   index `i` is found by decoding from the piece's start;
-//! - a **stored piece** keeps one 8-byte [`Entry`] per folded character,
-//!   for the characters that fold to none (ignorables) or to several
-//!   (ligatures). Building is in the `build` module.
+//!   index `i` is found by decoding from the piece's start. Characters that
+//!   fold to none (ignorables) or to several (ligatures) are held by varied
+//!   pieces too, their foldings in the remap table.
+//!
+//! The pieces tile the text, so piece `k`'s source ends where piece
+//! `k + 1` starts. Building is in the `build` module.
 //!
 //! A wholly ASCII text is one ASCII piece and needs no piece list at all
 //! (`Chars::Ascii`). Issue 13 measured what each step saved in peak memory
@@ -28,7 +30,9 @@
 //! whole text stored (8 bytes per character per level); before mapped and
 //! varied pieces, CJK punctuation and the spaces between Hangul or
 //! Cyrillic words cut runs every few characters, and a catalogue run held
-//! 9 to 14 bytes per byte of such text.
+//! 9 to 14 bytes per byte of such text; before ignorables and ligatures
+//! went into varied pieces, each was a stored entry of 8 bytes that also
+//! cut the pieces around it.
 
 use std::ops::Range;
 
@@ -68,21 +72,31 @@ enum Chars {
     Pieces(Pieces),
 }
 
-/// A text in ASCII and stored pieces, in text order. No piece is empty.
+/// A text in pieces that tile it: piece `k` holds the source characters
+/// from its `at` to the next piece's (or the text's end), in text order.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Pieces {
     table: &'static AsciiFoldings,
     pieces: Vec<Piece>,
-    entries: Vec<Entry>,
-    /// The characters of mapped pieces that fold to another character,
-    /// sorted by source character: the rest fold to themselves.
-    remap: Vec<(char, char)>,
+    /// How each distinct character that does not fold to itself folds
+    /// (ASCII ones through `table` excepted), sorted by that character.
+    remap: Vec<(char, Folding)>,
     /// Number of folded characters.
     len: usize,
 }
 
-/// Where a piece starts: its first folded index, and its first source byte
-/// (an ASCII or mapped piece) or its first entry (a stored one).
+/// What a character folds to, when that is not itself.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Folding {
+    /// One other character (`Ｔ` to `t`).
+    One(char),
+    /// None (an ignorable) or several (a ligature).
+    Many(Box<[char]>),
+}
+
+/// Where a piece starts: its first folded index and its first source byte.
+/// Offsets fit in 32 bits because no text framecheck judges comes near
+/// 4 GiB (replies are capped at 64 MiB).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Piece {
     folded: u32,
@@ -93,17 +107,15 @@ struct Piece {
 /// What a piece holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum PieceKind {
-    /// One-to-one ASCII bytes, read through the level's ASCII table.
+    /// ASCII bytes each folding to one character, read through the level's
+    /// ASCII table: folded offset `i` is byte `i`.
     Ascii,
     /// Non-ASCII characters of this many UTF-8 bytes, each folding to one
-    /// character: its entry in the remap table, or itself.
+    /// character: folded offset `i` is the character at byte `i * width`.
     Mapped(u8),
-    /// At most [`VARIED_MAX`] characters of any UTF-8 lengths, each folding
-    /// to one character (as in an ASCII or a mapped piece), found by
-    /// decoding from the piece's first byte.
+    /// At most [`VARIED_MAX`] characters of any kind, read by decoding from
+    /// the piece's first byte. It may fold to nothing at all.
     Varied,
-    /// Entries.
-    Stored,
 }
 
 impl PieceKind {
@@ -112,31 +124,20 @@ impl PieceKind {
         match self {
             PieceKind::Ascii => Some(1),
             PieceKind::Mapped(width) => Some(usize::from(width)),
-            PieceKind::Varied | PieceKind::Stored => None,
+            PieceKind::Varied => None,
         }
     }
 }
 
-/// A stored folded character: 8 bytes, where a [`FoldedChar`] takes 24.
-/// The end of its source character is read from the text's lead byte at
-/// `start`, and offsets fit in 32 bits because no text framecheck judges
-/// comes near 4 GiB (replies are capped at 64 MiB).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Entry {
-    ch: char,
-    start: u32,
-}
-
 /// The fewest characters a uniform (ASCII or mapped) piece keeps once a
-/// character of another UTF-8 length follows it: a shorter one becomes a
-/// varied piece and takes that character. Longer runs are worth their
-/// direct indexing.
+/// character of another kind follows it: a shorter one becomes a varied
+/// piece and takes that character. Longer runs are worth their direct
+/// indexing.
 const MIN_UNIFORM: usize = 16;
 
 /// The most characters a varied piece holds, which bounds the decoding a
-/// lookup in it does. A piece costs 12 bytes, so text of mixed lengths
-/// (Hangul or Cyrillic words between ASCII spaces) costs at most about
-/// 12 bytes per 32 characters.
+/// lookup in it does. A piece costs 12 bytes, so any text costs at most
+/// about 12 bytes per 32 characters, ligatures and ignorables included.
 const VARIED_MAX: usize = 32;
 
 /// The length in bytes of the UTF-8 character whose first byte is `lead`.
@@ -153,18 +154,6 @@ fn utf8_len(lead: u8) -> usize {
 /// an ASCII piece (or a wholly ASCII text) is made of.
 fn one_to_one(table: &AsciiFoldings, b: u8) -> bool {
     table.get(usize::from(b)).is_some_and(Option::is_some)
-}
-
-/// What `reader` sees for the non-ASCII character `c` when that is one
-/// character; otherwise `None`, with the folding left in `buffer`.
-fn single_folding(reader: Reader, c: char, buffer: &mut String) -> Option<char> {
-    buffer.clear();
-    reader.fold_char_into(c, buffer);
-    let mut folded = buffer.chars();
-    match (c.is_ascii(), folded.next(), folded.next()) {
-        (false, Some(one), None) => Some(one),
-        _ => None,
-    }
 }
 
 /// For each ASCII byte, whether its one-character folding satisfies
@@ -194,18 +183,24 @@ impl<'t> Folded<'t> {
 }
 
 impl Pieces {
-    /// What the character `c` of an ASCII, mapped or varied piece folds to.
-    fn fold_one(&self, c: char) -> char {
-        if c.is_ascii() {
-            return self.table[c as usize].expect("checked when folded");
+    /// How the character `c` folds: `Ok` with its one character, `Err` with
+    /// its characters when it folds to none or several.
+    fn fold_of(&self, c: char) -> Result<char, &[char]> {
+        if let Some(&Some(one)) = self.table.get(c as usize) {
+            return Ok(one);
         }
-        match self.remap.binary_search_by_key(&c, |&(from, _)| from) {
-            Ok(k) => self.remap[k].1,
-            Err(_) => c,
+        match self.remap.binary_search_by_key(&c, |(from, _)| *from) {
+            Ok(k) => match &self.remap[k].1 {
+                Folding::One(one) => Ok(*one),
+                Folding::Many(chars) => Err(chars),
+            },
+            Err(_) => Ok(c),
         }
     }
 
-    /// The piece holding folded index `i < len`, with its index.
+    /// The piece holding folded index `i < len`, with its index. An empty
+    /// piece (a varied one folding to nothing) shares its first index with
+    /// the next piece and is never the last one at or before `i`.
     fn piece_of(&self, i: usize) -> (usize, Piece) {
         let k = self.pieces.partition_point(|p| p.folded as usize <= i) - 1;
         (k, self.pieces[k])
@@ -220,67 +215,64 @@ impl Pieces {
         end - self.pieces[k].folded as usize
     }
 
-    /// Source start of the `offset`-th folded character of piece `p`.
-    fn start_in(&self, text: &str, p: Piece, offset: usize) -> usize {
-        let at = p.at as usize;
-        match p.kind {
-            PieceKind::Ascii => at + offset,
-            PieceKind::Mapped(width) => at + offset * usize::from(width),
-            PieceKind::Varied => {
-                let found = text[at..].char_indices().nth(offset);
-                at + found.expect("the piece holds the character").0
-            }
-            PieceKind::Stored => self.entries[at + offset].start as usize,
-        }
+    /// The source bytes of piece `k`.
+    fn piece_source<'s>(&self, text: &'s str, k: usize) -> &'s str {
+        let end = self.pieces.get(k + 1).map_or(text.len(), |p| p.at as usize);
+        &text[self.pieces[k].at as usize..end]
+    }
+
+    /// The folded characters of the varied piece `k`, each with the source
+    /// byte its character starts at.
+    fn varied<'a>(&'a self, text: &'a str, k: usize) -> impl Iterator<Item = (char, usize)> + 'a {
+        let at = self.pieces[k].at as usize;
+        self.piece_source(text, k)
+            .char_indices()
+            .flat_map(move |(byte, c)| {
+                let (one, many) = match self.fold_of(c) {
+                    Ok(one) => (Some(one), &[][..]),
+                    Err(many) => (None, many),
+                };
+                one.into_iter()
+                    .chain(many.iter().copied())
+                    .map(move |ch| (ch, at + byte))
+            })
     }
 
     /// The folded character at `i < len`, with the byte its source starts at.
     fn get(&self, text: &str, i: usize) -> (char, usize) {
-        let (_, p) = self.piece_of(i);
-        let offset = i - p.folded as usize;
-        match p.kind {
-            PieceKind::Ascii | PieceKind::Mapped(_) | PieceKind::Varied => {
-                let byte = self.start_in(text, p, offset);
-                let ch = text[byte..].chars().next().expect("checked when folded");
-                (self.fold_one(ch), byte)
-            }
-            PieceKind::Stored => {
-                let e = self.entries[p.at as usize + offset];
-                (e.ch, e.start as usize)
-            }
-        }
+        let (k, p) = self.piece_of(i);
+        let (offset, at) = (i - p.folded as usize, p.at as usize);
+        let byte = match p.kind.width() {
+            Some(width) => at + offset * width,
+            None => return self.varied(text, k).nth(offset).expect("in the piece"),
+        };
+        let c = text[byte..]
+            .chars()
+            .next()
+            .expect("a piece holds whole characters");
+        (
+            self.fold_of(c).expect("a uniform piece folds one to one"),
+            byte,
+        )
     }
 
     /// The index of the first folded character whose source starts at or
     /// after byte `offset`.
     fn index_at_byte(&self, text: &str, offset: usize) -> usize {
-        // The first piece whose last character starts at or after `offset`.
-        let last_start = |k: usize| self.start_in(text, self.pieces[k], self.piece_len(k) - 1);
-        let (mut k, mut end) = (0, self.pieces.len());
-        while k < end {
-            let mid = (k + end) / 2;
-            match last_start(mid) < offset {
-                true => k = mid + 1,
-                false => end = mid,
-            }
-        }
-        let Some(&p) = self.pieces.get(k) else {
-            return self.len;
+        // The last piece starting at or before `offset`: the pieces tile
+        // the text, so every character before it starts before `offset`.
+        let k = self.pieces.partition_point(|p| p.at as usize <= offset);
+        let Some(k) = k.checked_sub(1) else {
+            return 0;
         };
-        let within = match p.kind {
-            PieceKind::Ascii => offset.saturating_sub(p.at as usize),
-            PieceKind::Mapped(width) => offset
-                .saturating_sub(p.at as usize)
-                .div_ceil(usize::from(width)),
-            PieceKind::Varied => text[p.at as usize..]
-                .char_indices()
-                .take(self.piece_len(k))
-                .take_while(|&(byte, _)| p.at as usize + byte < offset)
+        let p = self.pieces[k];
+        let (at, n) = (p.at as usize, self.piece_len(k));
+        let within = match p.kind.width() {
+            Some(width) => (offset - at).div_ceil(width).min(n),
+            None => self
+                .varied(text, k)
+                .take_while(|&(_, start)| start < offset)
                 .count(),
-            PieceKind::Stored => {
-                let stored = &self.entries[p.at as usize..p.at as usize + self.piece_len(k)];
-                stored.partition_point(|e| (e.start as usize) < offset)
-            }
         };
         p.folded as usize + within
     }
@@ -296,29 +288,28 @@ impl Pieces {
         let wanted = std::rc::Rc::new(wanted);
         (0..self.pieces.len()).flat_map(move |k| {
             let wanted = wanted.clone();
-            let p = self.pieces[k];
-            let (folded, at, n) = (p.folded as usize, p.at as usize, self.piece_len(k));
-            let found: Box<dyn Iterator<Item = usize> + 'a> = match p.kind {
+            let folded = self.pieces[k].folded as usize;
+            let source = self.piece_source(text, k);
+            let found: Box<dyn Iterator<Item = usize> + 'a> = match self.pieces[k].kind {
                 PieceKind::Ascii => Box::new(
-                    text.as_bytes()[at..at + n]
-                        .iter()
+                    source
+                        .bytes()
                         .enumerate()
-                        .filter(move |&(_, &b)| hit[usize::from(b)])
+                        .filter(move |&(_, b)| hit[usize::from(b)])
                         .map(move |(i, _)| folded + i),
                 ),
-                PieceKind::Mapped(_) | PieceKind::Varied => Box::new(
-                    text[at..]
+                PieceKind::Mapped(_) => Box::new(
+                    source
                         .chars()
-                        .take(n)
+                        .map(|c| self.fold_of(c).expect("a uniform piece folds one to one"))
                         .enumerate()
-                        .filter(move |&(_, c)| wanted(self.fold_one(c)))
+                        .filter(move |&(_, ch)| wanted(ch))
                         .map(move |(i, _)| folded + i),
                 ),
-                PieceKind::Stored => Box::new(
-                    self.entries[at..at + n]
-                        .iter()
+                PieceKind::Varied => Box::new(
+                    self.varied(text, k)
                         .enumerate()
-                        .filter(move |(_, e)| wanted(e.ch))
+                        .filter(move |&(_, (ch, _))| wanted(ch))
                         .map(move |(i, _)| folded + i),
                 ),
             };
@@ -609,69 +600,75 @@ mod tests {
         ));
     }
 
-    /// A log with one zero-width space per line keeps about one entry per
-    /// line, not one per character.
+    /// The pieces `reader` keeps for `text`, and the size of its remap
+    /// table; no varied piece is longer than allowed.
+    fn storage(text: &str, reader: Reader) -> (usize, usize) {
+        let Chars::Pieces(pieces) = reader.fold(text).chars else {
+            panic!("a non-ASCII text is kept in pieces");
+        };
+        // What bounds a lookup's decoding.
+        for k in 0..pieces.pieces.len() {
+            if pieces.pieces[k].kind == PieceKind::Varied {
+                let n = pieces.piece_source(text, k).chars().count();
+                assert!(n <= VARIED_MAX, "a varied piece of {n} characters");
+            }
+        }
+        (pieces.pieces.len(), pieces.remap.len())
+    }
+
+    /// A log with one zero-width space per line keeps about two pieces per
+    /// line, not a stored character per character.
     #[test]
     fn mostly_ascii_text_stores_little() {
         let line = "Row\u{200B} of ordinary log output: request ok, 200 <ok>\n";
         let text = line.repeat(1000);
         for reader in Reader::all() {
-            let Chars::Pieces(pieces) = reader.fold(&text).chars else {
-                panic!("a non-ASCII text is kept in pieces");
-            };
-            assert!(pieces.entries.len() <= 1000 + 3, "{}", pieces.entries.len());
-            assert!(
-                pieces.pieces.len() <= 2 * 1000 + 1,
-                "{}",
-                pieces.pieces.len()
-            );
+            let (pieces, remap) = storage(&text, reader);
+            assert!(pieces <= 2 * 1000 + 1, "{pieces}");
+            assert!(remap <= 1, "{remap}");
         }
-    }
-
-    /// Lines of one script repeated, with what a level may keep per line:
-    /// pieces, and entries for the characters folding to several or none.
-    fn storage(text: &str, reader: Reader) -> (usize, usize) {
-        let Chars::Pieces(pieces) = reader.fold(text).chars else {
-            panic!("a non-ASCII text is kept in pieces");
-        };
-        (pieces.pieces.len(), pieces.entries.len())
     }
 
     /// CJK text, whose characters fold to one character each (fullwidth
     /// punctuation to ASCII at the Unicode level), keeps two pieces per
-    /// line and no entry: not an entry per character, nor a piece per
-    /// comma. The remap table holds each fullwidth mark once.
+    /// line: not a piece per comma. The remap table holds each fullwidth
+    /// mark once.
     #[test]
     fn text_folding_to_one_character_stores_little() {
         let line = "四半期報告書には：三つの地域、出荷遅延が，記載されている。\n";
         let text = line.repeat(1000);
         for reader in Reader::all() {
-            let (pieces, entries) = storage(&text, reader);
-            assert_eq!(entries, 0, "{:?}", reader.level());
+            let (pieces, remap) = storage(&text, reader);
             assert!(pieces <= 2 * 1000, "{pieces}");
+            assert!(remap <= 4, "{remap}");
             assert_reads_as_spec(&reader.fold(&line.repeat(3)));
         }
         let Chars::Pieces(unicode) = Reader::new(Unicode).fold(&text).chars else {
             panic!("a non-ASCII text is kept in pieces");
         };
-        assert!(unicode.remap.contains(&('：', ':')), "{:?}", unicode.remap);
-        assert!(unicode.remap.len() <= 4, "{:?}", unicode.remap);
+        let colon = unicode.remap.iter().find(|(c, _)| *c == '：');
+        assert_eq!(colon, Some(&('：', Folding::One(':'))));
     }
 
-    /// Words of Hangul or Cyrillic between ASCII spaces keep about one
-    /// piece per 32 characters, not a piece per word or per space.
+    /// Words of Hangul or Cyrillic between ASCII spaces, text dense in
+    /// ligatures and ignorables, and a zero-width space between every two
+    /// letters keep about one piece per 32 characters: not a piece per
+    /// word, per space or per ignorable.
     #[test]
-    fn words_of_mixed_lengths_store_little() {
+    fn any_text_stores_a_piece_per_few_dozen_characters() {
         for line in [
             "서울 지사의 분기 보고서에는 세 지역의 출하 지연이 기록되어 있다.\n",
             "Привет, мир! Отчёт за квартал: задержки в трёх регионах.\n",
+            "Ünïcödé àccents — “quoted” text… and «more» ½ ﬁ ß ﬀ\n",
+            "t\u{200B}o\u{200B}k\u{200B}e\u{200B}n\u{AD}-\u{200D}x\n",
         ] {
             let text = line.repeat(1000);
             let chars = text.chars().count();
             for reader in Reader::all() {
-                let (pieces, entries) = storage(&text, reader);
-                assert_eq!(entries, 0, "{line:?} at {:?}", reader.level());
+                let (pieces, remap) = storage(&text, reader);
                 assert!(pieces <= chars / VARIED_MAX + 1000, "{pieces} for {line:?}");
+                assert!(remap <= line.chars().count(), "{remap} for {line:?}");
+                assert_reads_as_spec(&reader.fold(&line.repeat(2)));
             }
         }
     }
@@ -727,6 +724,8 @@ mod tests {
                 Just("한글 가".to_string()),
                 Just("\u{1D400}".to_string()),
                 Just("\u{7F}".to_string()),
+                Just("\u{200B}".repeat(VARIED_MAX + 1)),
+                Just("ﬀ½…ß".to_string()),
             ],
             0..12,
         )) {
