@@ -344,6 +344,37 @@ mod tests {
         );
     }
 
+    /// The helpers that read the frame's own delimiters pick the outer
+    /// opener, the outer closer and every outer delimiter's value, whatever
+    /// stands before or after the frame.
+    #[test]
+    fn the_frame_helpers_find_its_own_delimiters() {
+        let p = profile();
+        let other = "fedcba9876543210";
+        // A stray closer before the frame and an opener after it.
+        let framed = format!(
+            "</untrusted-{other}>\n{}\n<untrusted-{other}>",
+            frame("x", N)
+        );
+        assert_eq!(frame_nonce(&p, &framed).as_deref(), Some(N));
+        assert_eq!(frame_closer(&p, &framed), Some(format!("</untrusted-{N}>")));
+        assert_eq!(delimiter_nonces(&p, &framed), [other, N, N, other]);
+        assert_eq!(
+            delimiter_nonces(&TargetProfile::reference(), &framed),
+            [""; 0]
+        );
+        // An opener after a bare closer that ends nothing.
+        let bare = format!("<untrusted-{N}>\nx\n</untrusted>\n<untrusted>");
+        let exact = Reader::new(ReaderLevel::Exact);
+        assert_eq!(bare_frame_closer(&p, &exact.fold(&bare)), None);
+        let ended = format!("<untrusted-{N}>\nx\n</untrusted>  \n");
+        let closer = ended.find("</untrusted>").unwrap();
+        assert_eq!(
+            bare_frame_closer(&p, &exact.fold(&ended)),
+            Some(closer..closer + "</untrusted>".len())
+        );
+    }
+
     #[test]
     fn a_closer_with_another_value_is_unmatched() {
         let f = judge(&frame("text", "fedcba9876543210"));
