@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Peak memory of a catalogue run as a function of the largest case (issue #13):
-# runs a one-case catalogue whose content is a log line repeated N times:
-# ASCII; with a zero-width space in every line (mostly ASCII, the common
-# non-ASCII text); and a line of CJK (every character stored by the
-# oracle's folding, 8 bytes per character per reader level). It prints the peak
-# resident set of `framecheck run` (GNU time's %M) for each N. The slope
-# between two sizes, in bytes of memory per byte of framed output, is what
-# the goal "under 4x the largest case's framed output, plus a constant"
-# bounds; the intercept is the constant.
+# runs a one-case catalogue whose content is a line repeated N times, for
+# lines of the scripts and shapes agents frame: an ASCII log line; the same
+# with a zero-width space in it; CJK with fullwidth punctuation; Hangul and
+# Cyrillic words between ASCII spaces; accented prose with curly quotes,
+# an ellipsis, ligatures and a fraction (characters that fold to several);
+# and emoji with zero-width joiners. It prints the peak resident set of
+# `framecheck run` (GNU time's %M) for each N. The slope between two sizes,
+# in bytes of memory per byte of framed output, is what the goal "under 4x
+# the largest case's framed output, plus a constant" bounds; the intercept
+# is the constant.
 #
 # Usage: bash benches/peak_memory.sh   (from the repository root; needs /usr/bin/time)
 set -euo pipefail
@@ -15,19 +17,22 @@ cargo build --release --quiet
 bin=target/release/framecheck
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-line='Row of ordinary log output: request ok, 200, 12 ms, user=42 <ok> [info]'
+# Each probe: a name, a tab, the line as a YAML double-quoted string body.
+probes=$(cat <<'PROBES'
+ascii	Row of ordinary log output: request ok, 200, 12 ms, user=42 <ok> [info]
+zero-width	Row\u200b of ordinary log output: request ok, 200, 12 ms, user=42 <ok> [info]
+cjk	中文日志：请求成功，用户四十二，耗时十二毫秒，状态正常。
+hangul	서울 지사의 분기 보고서에는 세 지역의 출하 지연이 기록되어 있다.
+cyrillic	Привет, мир! Отчёт за квартал: задержки в трёх регионах.
+accented	Ünïcödé àccents — “quoted” text… and «more» ½ ﬁ
+emoji	👨\u200d👩\u200d👧 family 🚀🔥 launch ✅ done
+PROBES
+)
 printf 'text\trepeat\tcontent_bytes\tpeak_rss_kib\n'
-cjk='中文日志：请求成功，用户四十二，耗时十二毫秒，状态正常。'
-for text in ascii zero-width cjk; do
+while IFS=$'\t' read -r text body; do
+  # The bytes of one content line with its newline, escapes decoded.
+  line_bytes=$(( $(printf '%b' "$body" | wc -c) + 1 ))
   for repeat in 2000 8000 32000; do
-    # The YAML body, and the bytes of one content line with its newline.
-    case $text in
-      ascii) body=$line line_bytes=$(( ${#line} + 1 )) ;;
-      zero-width)
-        body="Row\\u200b of ordinary log output: request ok, 200, 12 ms, user=42 <ok> [info]"
-        line_bytes=$(( ${#line} + 1 + 3 )) ;;
-      cjk) body=$cjk line_bytes=$(( $(printf '%s' "$cjk" | wc -c) + 1 )) ;;
-    esac
     mkdir -p "$work/cat"
     cat > "$work/cat/benign.yaml" <<YAML
 schema: framecheck-catalogue/1
@@ -55,4 +60,4 @@ YAML
     bytes=$(( line_bytes * repeat ))
     printf '%s\t%s\t%s\t%s\n' "$text" "$repeat" "$bytes" "$rss"
   done
-done
+done <<< "$probes"

@@ -83,7 +83,26 @@ struct Pieces {
     remap: Vec<(char, Folding)>,
     /// Number of folded characters.
     len: usize,
+    /// Where the last character [`Pieces::get`] read lies.
+    memo: Memo,
 }
+
+/// The last character [`Pieces::get`] read: its folded index, the byte its
+/// source starts at and the byte after it, when that source folds to it
+/// alone. Scans read characters in order (a tag to its end, a run of
+/// nonce characters), and the memo makes each step one decode rather than
+/// a piece search and a decode from the piece's start. A cache, not
+/// content: it takes no part in comparisons.
+#[derive(Debug, Clone, Default)]
+struct Memo(std::cell::Cell<Option<(usize, usize, usize)>>);
+
+impl PartialEq for Memo {
+    fn eq(&self, _: &Memo) -> bool {
+        true
+    }
+}
+
+impl Eq for Memo {}
 
 /// What a character folds to, when that is not itself.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -114,8 +133,11 @@ enum PieceKind {
     /// character: folded offset `i` is the character at byte `i * width`.
     Mapped(u8),
     /// At most [`VARIED_MAX`] characters of any kind, read by decoding from
-    /// the piece's first byte. It may fold to nothing at all.
-    Varied,
+    /// the piece's first byte: when `one_to_one`, each folds to one
+    /// character, and the piece's `i`-th folded character is its `i`-th
+    /// character's; otherwise the foldings are walked (an irregular piece
+    /// may even fold to nothing at all).
+    Varied { one_to_one: bool },
 }
 
 impl PieceKind {
@@ -124,7 +146,7 @@ impl PieceKind {
         match self {
             PieceKind::Ascii => Some(1),
             PieceKind::Mapped(width) => Some(usize::from(width)),
-            PieceKind::Varied => None,
+            PieceKind::Varied { .. } => None,
         }
     }
 }
@@ -156,6 +178,26 @@ fn one_to_one(table: &AsciiFoldings, b: u8) -> bool {
     table.get(usize::from(b)).is_some_and(Option::is_some)
 }
 
+/// How the character `c` folds, by `table` for ASCII and `remap` for the
+/// rest (a character in neither folds to itself): `Ok` with its one
+/// character, `Err` with its characters when it folds to none or several.
+fn fold_of<'a>(
+    table: &AsciiFoldings,
+    remap: &'a [(char, Folding)],
+    c: char,
+) -> Result<char, &'a [char]> {
+    if let Some(&Some(one)) = table.get(c as usize) {
+        return Ok(one);
+    }
+    match remap.binary_search_by_key(&c, |(from, _)| *from) {
+        Ok(k) => match &remap[k].1 {
+            Folding::One(one) => Ok(*one),
+            Folding::Many(chars) => Err(chars),
+        },
+        Err(_) => Ok(c),
+    }
+}
+
 /// For each ASCII byte, whether its one-character folding satisfies
 /// `wanted`: an ASCII scan then asks `wanted` once per byte value.
 fn hits(table: &AsciiFoldings, wanted: impl Fn(char) -> bool) -> [bool; 128] {
@@ -183,19 +225,9 @@ impl<'t> Folded<'t> {
 }
 
 impl Pieces {
-    /// How the character `c` folds: `Ok` with its one character, `Err` with
-    /// its characters when it folds to none or several.
+    /// How the character `c` folds (see [`fold_of`]).
     fn fold_of(&self, c: char) -> Result<char, &[char]> {
-        if let Some(&Some(one)) = self.table.get(c as usize) {
-            return Ok(one);
-        }
-        match self.remap.binary_search_by_key(&c, |(from, _)| *from) {
-            Ok(k) => match &self.remap[k].1 {
-                Folding::One(one) => Ok(*one),
-                Folding::Many(chars) => Err(chars),
-            },
-            Err(_) => Ok(c),
-        }
+        fold_of(self.table, &self.remap, c)
     }
 
     /// The piece holding folded index `i < len`, with its index. An empty
@@ -222,7 +254,8 @@ impl Pieces {
     }
 
     /// The folded characters of the varied piece `k`, each with the source
-    /// byte its character starts at.
+    /// byte its character starts at: the slow walk, for pieces holding a
+    /// character that folds to none or several.
     fn varied<'a>(&'a self, text: &'a str, k: usize) -> impl Iterator<Item = (char, usize)> + 'a {
         let at = self.pieces[k].at as usize;
         self.piece_source(text, k)
@@ -238,22 +271,57 @@ impl Pieces {
             })
     }
 
+    /// A cursor on folded index `i < len`.
+    fn cursor<'a>(&'a self, text: &'a str, i: usize) -> Cursor<'a> {
+        let (_, p) = self.piece_of(i);
+        let (offset, at) = (i - p.folded as usize, p.at as usize);
+        let mut cursor = self.cursor_at_byte(text, at);
+        match p.kind {
+            PieceKind::Ascii | PieceKind::Mapped(_) => {
+                cursor.byte = at + offset * p.kind.width().expect("uniform");
+            }
+            PieceKind::Varied { one_to_one: true } => {
+                cursor.byte = at
+                    + text[at..]
+                        .char_indices()
+                        .nth(offset)
+                        .expect("in the piece")
+                        .0;
+            }
+            PieceKind::Varied { one_to_one: false } => {
+                // Walk the foldings; `offset` may fall inside a ligature's.
+                for _ in 0..offset {
+                    cursor.next();
+                }
+            }
+        }
+        cursor
+    }
+
     /// The folded character at `i < len`, with the byte its source starts at.
     fn get(&self, text: &str, i: usize) -> (char, usize) {
-        let (k, p) = self.piece_of(i);
-        let (offset, at) = (i - p.folded as usize, p.at as usize);
-        let byte = match p.kind.width() {
-            Some(width) => at + offset * width,
-            None => return self.varied(text, k).nth(offset).expect("in the piece"),
+        let mut cursor = match self.memo.0.get() {
+            Some((last, start, _)) if last == i => self.cursor_at_byte(text, start),
+            Some((last, _, after)) if last + 1 == i => self.cursor_at_byte(text, after),
+            _ => self.cursor(text, i),
         };
-        let c = text[byte..]
-            .chars()
-            .next()
-            .expect("a piece holds whole characters");
-        (
-            self.fold_of(c).expect("a uniform piece folds one to one"),
+        let (ch, start) = cursor.next().expect("i < len");
+        let alone = cursor.pending.is_empty();
+        self.memo.0.set(alone.then_some((i, start, cursor.byte)));
+        (ch, start)
+    }
+
+    /// A cursor on the first folded character whose source starts at or
+    /// after byte `byte`, a character boundary.
+    fn cursor_at_byte<'a>(&'a self, text: &'a str, byte: usize) -> Cursor<'a> {
+        Cursor {
+            table: self.table,
+            remap: &self.remap,
+            text,
             byte,
-        )
+            pending: &[],
+            pending_start: 0,
+        }
     }
 
     /// The index of the first folded character whose source starts at or
@@ -267,9 +335,17 @@ impl Pieces {
         };
         let p = self.pieces[k];
         let (at, n) = (p.at as usize, self.piece_len(k));
-        let within = match p.kind.width() {
-            Some(width) => (offset - at).div_ceil(width).min(n),
-            None => self
+        let within = match p.kind {
+            PieceKind::Ascii | PieceKind::Mapped(_) => {
+                let width = p.kind.width().expect("uniform");
+                (offset - at).div_ceil(width).min(n)
+            }
+            PieceKind::Varied { one_to_one: true } => text[at..]
+                .char_indices()
+                .take(n)
+                .take_while(|&(byte, _)| at + byte < offset)
+                .count(),
+            PieceKind::Varied { one_to_one: false } => self
                 .varied(text, k)
                 .take_while(|&(_, start)| start < offset)
                 .count(),
@@ -298,7 +374,7 @@ impl Pieces {
                         .filter(move |&(_, b)| hit[usize::from(b)])
                         .map(move |(i, _)| folded + i),
                 ),
-                PieceKind::Mapped(_) => Box::new(
+                PieceKind::Mapped(_) | PieceKind::Varied { one_to_one: true } => Box::new(
                     source
                         .chars()
                         .map(|c| self.fold_of(c).expect("a uniform piece folds one to one"))
@@ -306,7 +382,7 @@ impl Pieces {
                         .filter(move |&(_, ch)| wanted(ch))
                         .map(move |(i, _)| folded + i),
                 ),
-                PieceKind::Varied => Box::new(
+                PieceKind::Varied { one_to_one: false } => Box::new(
                     self.varied(text, k)
                         .enumerate()
                         .filter(move |&(_, (ch, _))| wanted(ch))
@@ -315,6 +391,53 @@ impl Pieces {
             };
             found
         })
+    }
+}
+
+/// Reads folded characters forward from one index, with the byte each
+/// one's source starts at: a scan of `n` characters finds its first piece
+/// once and decodes each character once, where `n` calls of
+/// [`Folded::get`] would each search its piece and decode within it.
+struct Cursor<'a> {
+    table: &'a AsciiFoldings,
+    remap: &'a [(char, Folding)],
+    text: &'a str,
+    /// The next source byte to decode: every character folds the same in
+    /// whatever piece it is, so pieces need not be followed.
+    byte: usize,
+    /// The rest of a ligature's folding, and where its source starts.
+    pending: &'a [char],
+    pending_start: usize,
+}
+
+impl Iterator for Cursor<'_> {
+    type Item = (char, usize);
+
+    fn next(&mut self) -> Option<(char, usize)> {
+        if let Some((&ch, rest)) = self.pending.split_first() {
+            self.pending = rest;
+            return Some((ch, self.pending_start));
+        }
+        loop {
+            let start = self.byte;
+            let lead = *self.text.as_bytes().get(start)?;
+            // One-to-one ASCII, most of most texts, needs no decoding.
+            if let Some(&Some(one)) = self.table.get(usize::from(lead)) {
+                self.byte += 1;
+                return Some((one, start));
+            }
+            let c = self.text[start..].chars().next()?;
+            self.byte += c.len_utf8();
+            match fold_of(self.table, self.remap, c) {
+                Ok(one) => return Some((one, start)),
+                Err(many) => {
+                    if let Some((&ch, rest)) = many.split_first() {
+                        (self.pending, self.pending_start) = (rest, start);
+                        return Some((ch, start));
+                    }
+                }
+            }
+        }
     }
 }
 
@@ -360,7 +483,35 @@ impl Folded<'_> {
 
     /// Every folded character, in text order.
     pub fn iter(&self) -> impl Iterator<Item = FoldedChar> + '_ {
-        (0..self.len()).map(|i| self.at(i))
+        self.forward(0).map(|(ch, start)| FoldedChar {
+            ch,
+            start,
+            end: start + utf8_len(self.text.as_bytes()[start]),
+        })
+    }
+
+    /// The folded characters from index `i` on (none when `i >= len`),
+    /// each with the byte its source starts at.
+    fn forward(&self, i: usize) -> Cursor<'_> {
+        match &self.chars {
+            Chars::Pieces(pieces) if i < pieces.len => pieces.cursor(self.text, i),
+            chars => {
+                // An ASCII text's folded index is its byte; past the end of
+                // pieces there is nothing left.
+                let (table, byte) = match chars {
+                    Chars::Ascii(table) => (*table, i.min(self.text.len())),
+                    Chars::Pieces(pieces) => (pieces.table, self.text.len()),
+                };
+                Cursor {
+                    table,
+                    remap: &[],
+                    text: self.text,
+                    byte,
+                    pending: &[],
+                    pending_start: 0,
+                }
+            }
+        }
     }
 
     /// The folded indices holding `ch`, in text order. On an ASCII text
@@ -412,11 +563,12 @@ impl Folded<'_> {
     /// ASCII, because grammars ask this at every bracket of a text.
     pub fn match_literal(&self, at: usize, literal: &str) -> Option<usize> {
         let ascii = self.reader.ascii_foldings();
+        let mut text = self.forward(at).map(|(ch, _)| ch);
         let mut i = at;
         let mut buffer = String::new();
         for c in literal.chars() {
             if let Some(&Some(folded)) = ascii.get(c as usize) {
-                if self.ch(i) != Some(folded) {
+                if text.next() != Some(folded) {
                     return None;
                 }
                 i += 1;
@@ -425,7 +577,7 @@ impl Folded<'_> {
             buffer.clear();
             self.reader.fold_char_into(c, &mut buffer);
             for folded in buffer.chars() {
-                if self.ch(i) != Some(folded) {
+                if text.next() != Some(folded) {
                     return None;
                 }
                 i += 1;
@@ -450,14 +602,9 @@ impl Folded<'_> {
     }
 
     /// Skips delimiter space from folded index `i`.
-    pub fn skip_space(&self, mut i: usize) -> usize {
-        while self
-            .ch(i)
-            .is_some_and(|c| self.reader.is_delimiter_space(c))
-        {
-            i += 1;
-        }
-        i
+    pub fn skip_space(&self, i: usize) -> usize {
+        let space = |&(c, _): &(char, usize)| self.reader.is_delimiter_space(c);
+        i + self.forward(i).take_while(space).count()
     }
 }
 
@@ -489,6 +636,11 @@ mod tests {
         assert!(folded.iter().eq(want.iter().copied()), "{text:?}");
         for i in 0..=want.len() + 1 {
             assert_eq!(folded.get(i), want.get(i).copied(), "{text:?} at {i}");
+            let rest = chars.get(i..).unwrap_or_default();
+            assert!(
+                folded.forward(i).map(|(ch, _)| ch).eq(rest.iter().copied()),
+                "{text:?} from {i}"
+            );
             let spaces = chars[i.min(chars.len())..]
                 .iter()
                 .take_while(|&&c| reader.is_delimiter_space(c))
@@ -501,8 +653,9 @@ mod tests {
                     .for_each(|c| reader.fold_char_into(c, &mut needle));
                 let needle: Vec<char> = needle.chars().collect();
                 let at_end = i + needle.len();
-                let expected = (!needle.is_empty() && chars.get(i..at_end) == Some(&needle[..]))
-                    .then_some(at_end);
+                let occurs = chars.get(i..at_end) == Some(&needle[..]);
+                assert_eq!(folded.matches_at(i, &needle), occurs, "{literal:?} at {i}");
+                let expected = (!needle.is_empty() && occurs).then_some(at_end);
                 assert_eq!(
                     folded.match_literal(i, literal),
                     expected,
@@ -608,7 +761,7 @@ mod tests {
         };
         // What bounds a lookup's decoding.
         for k in 0..pieces.pieces.len() {
-            if pieces.pieces[k].kind == PieceKind::Varied {
+            if let PieceKind::Varied { .. } = pieces.pieces[k].kind {
                 let n = pieces.piece_source(text, k).chars().count();
                 assert!(n <= VARIED_MAX, "a varied piece of {n} characters");
             }
@@ -671,6 +824,28 @@ mod tests {
                 assert_reads_as_spec(&reader.fold(&line.repeat(2)));
             }
         }
+    }
+
+    /// Varied pieces say whether every character folds to one: only those
+    /// holding an ignorable or a ligature take the slow walk.
+    #[test]
+    fn varied_pieces_know_when_they_fold_one_to_one() {
+        let kinds = |text: &str| {
+            let Chars::Pieces(pieces) = Reader::new(Unicode).fold(text).chars else {
+                panic!("a non-ASCII text is kept in pieces");
+            };
+            pieces.pieces.iter().map(|p| p.kind).collect::<Vec<_>>()
+        };
+        let (regular, irregular) = (
+            PieceKind::Varied { one_to_one: true },
+            PieceKind::Varied { one_to_one: false },
+        );
+        assert_eq!(kinds("한글 가나"), [regular]);
+        assert_eq!(kinds("한글 \u{200B}가나"), [irregular]);
+        assert_eq!(kinds("한글 ﬀ"), [irregular]);
+        // A full piece stays as it was; the ignorable after it starts one.
+        let full = format!("{}\u{200B}", "가 ".repeat(VARIED_MAX / 2));
+        assert_eq!(kinds(&full), [regular, irregular]);
     }
 
     #[test]

@@ -118,8 +118,17 @@ fn try_at(
         if missing == 0 {
             return;
         }
+        // Read once here: most strings differ from the text at their first
+        // character, and the loop below tries each of them.
+        let Some(here) = folded.ch(i) else {
+            return;
+        };
         for (c, needle) in needles.folded.iter().enumerate() {
-            if first[c].is_some() || !wanted(c) || !folded.matches_at(i, needle) {
+            if first[c].is_some()
+                || !wanted(c)
+                || needle.first() != Some(&here)
+                || !folded.matches_at(i, needle)
+            {
                 continue;
             }
             let span = folded.source_span(i, i + needle.len());

@@ -30,6 +30,7 @@ pub(super) fn build(reader: Reader, text: &str, table: &'static AsciiFoldings) -
             pieces: Vec::new(),
             remap: Vec::new(),
             len: 0,
+            memo: Default::default(),
         },
         remap: BTreeMap::new(),
         last_len: 0,
@@ -84,7 +85,7 @@ impl Builder {
         if width.is_none() {
             // One character, which only a varied piece can hold.
             if self.grow_last(None, 1) == 0 {
-                self.start(PieceKind::Varied, at);
+                self.start(PieceKind::Varied { one_to_one: false }, at);
                 self.grow_last(None, 1);
             }
             self.out.len += folded;
@@ -111,21 +112,28 @@ impl Builder {
     /// all, into a uniform piece of their `width`; up to [`VARIED_MAX`] in
     /// all into a varied piece, or into a uniform piece shorter than
     /// [`MIN_UNIFORM`], which becomes varied (a space between two words of
-    /// Hangul costs no piece of its own); none otherwise.
+    /// Hangul costs no piece of its own); none otherwise. `width` is `None`
+    /// for a character folding to none or several.
     fn grow_last(&mut self, width: Option<usize>, n: usize) -> usize {
         let Some(last) = self.out.pieces.last_mut() else {
             return 0;
         };
         let room = VARIED_MAX.saturating_sub(self.last_len);
-        let taken = match last.kind {
-            kind if width.is_some() && kind.width() == width => n,
-            PieceKind::Varied => n.min(room),
-            PieceKind::Ascii | PieceKind::Mapped(_) if self.last_len < MIN_UNIFORM => {
-                last.kind = PieceKind::Varied;
-                n.min(room)
-            }
-            _ => 0,
+        // What a varied piece is once these characters join it.
+        let varied = |one_to_one: bool| PieceKind::Varied {
+            one_to_one: one_to_one && width.is_some(),
         };
+        let (taken, kind) = match last.kind {
+            kind if width.is_some() && kind.width() == width => (n, kind),
+            PieceKind::Varied { one_to_one } => (n.min(room), varied(one_to_one)),
+            PieceKind::Ascii | PieceKind::Mapped(_) if self.last_len < MIN_UNIFORM => {
+                (n.min(room), varied(true))
+            }
+            _ => (0, last.kind),
+        };
+        if taken > 0 {
+            last.kind = kind;
+        }
         self.last_len += taken;
         taken
     }
