@@ -51,9 +51,10 @@ pub struct FoldedChar {
     pub end: usize,
 }
 
-/// A text as one reader sees it: one entry per folded character. A source
-/// character that folds to nothing (an ignorable) has no entry; one that
-/// folds to several characters (a ligature) has several with the same range.
+/// A text as one reader sees it: a sequence of folded characters, each
+/// with the range of the source character it came from. A source character
+/// that folds to nothing (an ignorable) gives none; one that folds to
+/// several (a ligature) gives several with the same range.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Folded<'t> {
     /// The reader that folded the text.
@@ -253,22 +254,15 @@ impl Pieces {
         &text[self.pieces[k].at as usize..end]
     }
 
-    /// The folded characters of the varied piece `k`, each with the source
-    /// byte its character starts at: the slow walk, for pieces holding a
-    /// character that folds to none or several.
-    fn varied<'a>(&'a self, text: &'a str, k: usize) -> impl Iterator<Item = (char, usize)> + 'a {
+    /// The folded characters of piece `k`, each with the source byte its
+    /// character starts at.
+    fn piece_chars<'a>(
+        &'a self,
+        text: &'a str,
+        k: usize,
+    ) -> impl Iterator<Item = (char, usize)> + 'a {
         let at = self.pieces[k].at as usize;
-        self.piece_source(text, k)
-            .char_indices()
-            .flat_map(move |(byte, c)| {
-                let (one, many) = match self.fold_of(c) {
-                    Ok(one) => (Some(one), &[][..]),
-                    Err(many) => (None, many),
-                };
-                one.into_iter()
-                    .chain(many.iter().copied())
-                    .map(move |ch| (ch, at + byte))
-            })
+        self.cursor_at_byte(text, at).take(self.piece_len(k))
     }
 
     /// A cursor on folded index `i < len`.
@@ -346,7 +340,7 @@ impl Pieces {
                 .take_while(|&(byte, _)| at + byte < offset)
                 .count(),
             PieceKind::Varied { one_to_one: false } => self
-                .varied(text, k)
+                .piece_chars(text, k)
                 .take_while(|&(_, start)| start < offset)
                 .count(),
         };
@@ -383,7 +377,7 @@ impl Pieces {
                         .map(move |(i, _)| folded + i),
                 ),
                 PieceKind::Varied { one_to_one: false } => Box::new(
-                    self.varied(text, k)
+                    self.piece_chars(text, k)
                         .enumerate()
                         .filter(move |&(_, (ch, _))| wanted(ch))
                         .map(move |(i, _)| folded + i),
@@ -706,8 +700,9 @@ mod tests {
     }
 
     /// Pieces of every kind, at every boundary: long ASCII runs, short
-    /// ones between other characters, ignorables (no entry) at a piece's
-    /// edge, ligatures, every UTF-8 length, a text that folds to nothing.
+    /// ones between other characters, ignorables (no folded character)
+    /// at a piece's edge, ligatures, every UTF-8 length, a text that folds
+    /// to nothing.
     #[test]
     fn mixed_texts_read_as_specified() {
         let texts = [

@@ -56,14 +56,15 @@ pub(super) fn build(reader: Reader, text: &str, table: &'static AsciiFoldings) -
         match (chars.next(), chars.next()) {
             (Some(one), None) => {
                 if one != c {
-                    b.remap.insert(c, Folding::One(one));
+                    b.remap.entry(c).or_insert(Folding::One(one));
                 }
                 b.push(at, Some(c.len_utf8()), 1, 1);
             }
             _ => {
-                let folding: Box<[char]> = buffer.chars().collect();
-                let n = folding.len();
-                b.remap.insert(c, Folding::Many(folding));
+                let n = buffer.chars().count();
+                b.remap
+                    .entry(c)
+                    .or_insert_with(|| Folding::Many(buffer.chars().collect()));
                 b.push(at, None, 1, n);
             }
         }
