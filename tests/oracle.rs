@@ -1491,4 +1491,25 @@ fn a_parser_s_reader_verdict_is_judged_at_the_exact_level_only() {
     );
     profile.reader.consumer = Consumer::Parser;
     assert_eq!(levels(&profile), security(&[]));
+    // A case for every reader holds a parser to it too.
+    let reject = case(Expectation::Reject, &[], Exact);
+    let findings = judge_read(&reject, &profile, text, Some("a body"));
+    assert_eq!(summary(&findings), security(&[(Check::ReaderVerdict, ALL)]));
+}
+
+/// A reader that returns a body for two frames is pointed at the second
+/// frame's opener.
+#[test]
+fn a_reader_verdict_points_at_the_second_frame() {
+    let first = CORRECT_XML.wrap(&request("one"));
+    let text = format!("{first}\n{}", CORRECT_XML.wrap(&request("two")));
+    let second = first.len() + 1;
+    let reject = case(Expectation::Reject, &[], Exact);
+    let findings = judge_read(&reject, &xml_profile(), &text, Some("one"));
+    let excerpt = findings[0].excerpt.as_ref().expect("an excerpt");
+    assert_eq!(
+        (excerpt.start, &text[excerpt.start..excerpt.end]),
+        (second, &*format!("<{TOKEN}")),
+        "{findings:#?}"
+    );
 }
