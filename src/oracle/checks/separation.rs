@@ -251,3 +251,29 @@ fn moved(expected: Place, found: Place, own_item: bool) -> Option<String> {
     }
     None
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use DelimiterKind::{Close, Open};
+
+    /// An item is crossed by a live delimiter that starts inside its text,
+    /// not by one that starts where it ends; it is inside the frame when
+    /// the last delimiter before it opens.
+    #[test]
+    fn where_an_item_sits() {
+        let live = [(0, Open, 0), (0, Close, 15)];
+        let crossed = place(&live, &[0], &(10..20));
+        assert_eq!(
+            crossed,
+            Place {
+                openers: 1,
+                inside: true,
+                crossed: true
+            }
+        );
+        assert!(!place(&live, &[0], &(5..15)).crossed);
+        let after = place(&live, &[0], &(16..20));
+        assert!(!after.inside && !after.crossed && after.openers == 1);
+    }
+}
