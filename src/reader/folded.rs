@@ -300,8 +300,9 @@ impl Pieces {
             _ => self.cursor(text, i),
         };
         let (ch, start) = cursor.next().expect("i < len");
-        let alone = cursor.pending.is_empty();
-        self.memo.0.set(alone.then_some((i, start, cursor.byte)));
+        self.memo
+            .0
+            .set(cursor.whole.then_some((i, start, cursor.byte)));
         (ch, start)
     }
 
@@ -315,6 +316,7 @@ impl Pieces {
             byte,
             pending: &[],
             pending_start: 0,
+            whole: false,
         }
     }
 
@@ -402,16 +404,21 @@ struct Cursor<'a> {
     /// The rest of a ligature's folding, and where its source starts.
     pending: &'a [char],
     pending_start: usize,
+    /// Whether the last character read is the whole folding of its
+    /// source: what `get` may remember it by.
+    whole: bool,
 }
 
 impl Iterator for Cursor<'_> {
     type Item = (char, usize);
 
     fn next(&mut self) -> Option<(char, usize)> {
+        self.whole = false;
         if let Some((&ch, rest)) = self.pending.split_first() {
             self.pending = rest;
             return Some((ch, self.pending_start));
         }
+        self.whole = true;
         loop {
             let start = self.byte;
             let lead = *self.text.as_bytes().get(start)?;
@@ -427,6 +434,7 @@ impl Iterator for Cursor<'_> {
                 Err(many) => {
                     if let Some((&ch, rest)) = many.split_first() {
                         (self.pending, self.pending_start) = (rest, start);
+                        self.whole = false;
                         return Some((ch, start));
                     }
                 }
@@ -503,6 +511,7 @@ impl Folded<'_> {
                     byte,
                     pending: &[],
                     pending_start: 0,
+                    whole: false,
                 }
             }
         }
@@ -630,6 +639,8 @@ mod tests {
         assert!(folded.iter().eq(want.iter().copied()), "{text:?}");
         for i in 0..=want.len() + 1 {
             assert_eq!(folded.get(i), want.get(i).copied(), "{text:?} at {i}");
+            // Again, as scans ask (`get` remembers the last character).
+            assert_eq!(folded.get(i), want.get(i).copied(), "{text:?} again at {i}");
             let rest = chars.get(i..).unwrap_or_default();
             assert!(
                 folded.forward(i).map(|(ch, _)| ch).eq(rest.iter().copied()),
