@@ -336,12 +336,7 @@ impl Pieces {
                 let width = p.kind.width().expect("uniform");
                 (offset - at).div_ceil(width).min(n)
             }
-            PieceKind::Varied { one_to_one: true } => text[at..]
-                .char_indices()
-                .take(n)
-                .take_while(|&(byte, _)| at + byte < offset)
-                .count(),
-            PieceKind::Varied { one_to_one: false } => self
+            PieceKind::Varied { .. } => self
                 .piece_chars(text, k)
                 .take_while(|&(_, start)| start < offset)
                 .count(),
