@@ -28,7 +28,15 @@ enum Defect {
     /// Content is written raw: a closer in one item ends its frame and
     /// what follows can open another.
     RawContent,
+    /// The items share one content budget (a context window), each cut to
+    /// what earlier items left of it: every frame is still written, but
+    /// after a long item the later ones are empty.
+    SharedBudget,
 }
+
+/// The [`Defect::SharedBudget`] budget, in characters: more than any
+/// calibration probe and sibling, less than the catalogue's large content.
+const BUDGET: usize = 100_000;
 
 /// A list framing: one reference envelope per item, joined by a line break.
 struct Sources(Defect);
@@ -61,13 +69,19 @@ impl Framing for Sources {
 
     fn wrap_many(&mut self, items: &[WrapRequest]) -> Result<String, TargetError> {
         let mut groups: Vec<WrapRequest> = Vec::new();
+        let mut budget = BUDGET;
         for item in items {
+            let mut item = item.clone();
+            if self.0 == Defect::SharedBudget {
+                item.content = item.content.chars().take(budget).collect();
+                budget -= item.content.chars().count();
+            }
             match groups.last_mut() {
                 Some(last) if self.0 == Defect::MergesSameKind && last.kind == item.kind => {
                     last.content = format!("{}\n\n{}", last.content, item.content);
                 }
                 _ if self.0 == Defect::DropsEmpty && item.content.trim().is_empty() => {}
-                _ => groups.push(item.clone()),
+                _ => groups.push(item),
             }
         }
         let frames: Result<Vec<String>, TargetError> =
@@ -200,6 +214,30 @@ fn a_frame_dropped_for_empty_content_fails_frame_separation() {
     let run = run(&mut Sources(Defect::DropsEmpty), &[empty]);
     assert!(failing(&run, "benign-empty-content").is_empty());
     fails_separation_at_every_position(&run, "benign-empty-content");
+}
+
+#[test]
+fn an_item_emptied_by_an_earlier_long_one_fails_frame_separation() {
+    let profile = several_profile();
+    let large = case(&profile, "benign-large-content", |_| {});
+    let run = run(&mut Sources(Defect::SharedBudget), &[large]);
+    assert!(failing(&run, "benign-large-content").is_empty());
+    // First or in the middle, the long item leaves the siblings after it
+    // empty while every frame is still there: only the siblings' own
+    // content shows it.
+    for position in ["first", "middle"] {
+        let id = format!("benign-large-content@{position}");
+        let found = result(&run, &id).findings_at(ReaderLevel::Unicode);
+        assert!(
+            found.iter().any(|f| f.check == Check::FrameSeparation
+                && f.message.contains("its content is not in the output once")),
+            "{id}: {found:?}"
+        );
+    }
+    // Last, it is the one cut: a fidelity failure, and no sibling moved.
+    let checks = failing(&run, "benign-large-content@last");
+    assert!(!checks.contains(&Check::FrameSeparation), "{checks:?}");
+    assert!(!checks.is_empty(), "the cut item itself is a finding");
 }
 
 #[test]

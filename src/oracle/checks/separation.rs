@@ -273,6 +273,9 @@ mod tests {
             }
         );
         assert!(!place(&live, &[0], &(5..15)).crossed);
+        // A delimiter where the item starts is in it, not before it.
+        let at_start = place(&live, &[0], &(15..20));
+        assert!(at_start.inside && at_start.crossed && at_start.openers == 1);
         let after = place(&live, &[0], &(16..20));
         assert!(!after.inside && !after.crossed && after.openers == 1);
     }
