@@ -1,5 +1,5 @@
 //! [`super::wrap`]'s content in one pass, for ASCII text on a CPU with
-//! AVX-512BW.
+//! AVX-512BW or AVX2.
 //!
 //! Wrapping content is two jobs: neutralise chat-template control strings
 //! ([`super::control`]) and defang readings of [`TOKEN`] ([`super::scan`]).
@@ -28,10 +28,11 @@
 //! this path with the two-pass one), so replacing each in order of position
 //! is what neutralising and then defanging writes.
 //!
-//! Without AVX-512BW, or for text that is not all ASCII, [`push_content`]
-//! declines and [`super::wrap`] takes the two-pass path. The filter without
-//! vectors ([`candidates_spec`]) is the specification the vectorised one is
-//! tested against.
+//! The filter has one copy per instruction set (AVX-512BW, and AVX2 as two
+//! 32-byte halves), from one macro. Without either, or for text that is
+//! not all ASCII, [`push_content`] declines and [`super::wrap`] takes the
+//! two-pass path. The filter without vectors ([`candidates_spec`]) is the
+//! specification each vectorised copy is tested against.
 
 use std::ops::Range;
 
@@ -131,26 +132,85 @@ const _: () = {
     assert!(REACH >= 2 && TOKEN_PROBES[2] == REACH);
 };
 
+/// The instruction sets the vectorised filter has a copy for, best first
+/// (the order is what [`capped`] compares).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Vectors {
+    Avx512,
+    Avx2,
+    /// No vectors: [`push_content`] declines, and `wrap` takes the
+    /// two-pass path.
+    Off,
+}
+
+/// The variable that caps the instruction set [`push_content`] uses, so
+/// each path can be measured, and tested through `wrap`, on one machine:
+/// `avx512bw`, `avx2` or `off` (the two-pass path), in any case.
+const VECTORS_VARIABLE: &str = "FRAMECHECK_VECTORS";
+
+/// The instruction set to use: the best the CPU has, within the cap of
+/// [`VECTORS_VARIABLE`], read once.
+fn vectors() -> Vectors {
+    static CHOSEN: std::sync::OnceLock<Vectors> = std::sync::OnceLock::new();
+    *CHOSEN.get_or_init(|| {
+        let cap = std::env::var(VECTORS_VARIABLE).ok();
+        capped(best_on_this_cpu(), cap.as_deref())
+    })
+}
+
+/// `best`, or the cap when that is a lesser instruction set. An unknown
+/// cap is taken as `off`, the path that needs nothing: a misspelt cap must
+/// never select a path the CPU lacks, and a slow run is easy to notice.
+fn capped(best: Vectors, cap: Option<&str>) -> Vectors {
+    let cap = match cap {
+        None => return best,
+        Some(cap) if cap.eq_ignore_ascii_case("avx512bw") => Vectors::Avx512,
+        Some(cap) if cap.eq_ignore_ascii_case("avx2") => Vectors::Avx2,
+        Some(_) => Vectors::Off,
+    };
+    // Variants are declared best first.
+    std::cmp::max(best, cap)
+}
+
+fn best_on_this_cpu() -> Vectors {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx512bw") {
+            return Vectors::Avx512;
+        }
+        if std::arch::is_x86_feature_detected!("avx2") {
+            return Vectors::Avx2;
+        }
+    }
+    Vectors::Off
+}
+
 /// Appends `text`, neutralised and defanged as [`super::wrap`] writes
 /// content, to `out`, in one pass; or returns false, leaving `out` as it
-/// was, when `text` is not all ASCII or the CPU has no AVX-512BW.
+/// was, when `text` is not all ASCII or the CPU has no vector instruction
+/// set the filter has a copy for.
 pub(super) fn push_content(out: &mut String, text: &str) -> bool {
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx512bw") {
-        let before = out.len();
-        let ascii = push_content_by(out, text, |bytes, visit| {
-            // SAFETY: the CPU has AVX-512BW (checked just above), the only
-            // requirement of the target-feature function.
-            unsafe { avx512::for_each_candidate(bytes, visit) }
-        });
-        if ascii {
-            return true;
-        }
+    let before = out.len();
+    let ascii = match vectors() {
+        // SAFETY (both arms): `vectors` returns an instruction set only
+        // when the CPU has it, the only requirement of the target-feature
+        // functions.
+        #[cfg(target_arch = "x86_64")]
+        Vectors::Avx512 => push_content_by(out, text, |bytes, visit| unsafe {
+            avx512::for_each_candidate(bytes, visit)
+        }),
+        #[cfg(target_arch = "x86_64")]
+        Vectors::Avx2 => push_content_by(out, text, |bytes, visit| unsafe {
+            avx2::for_each_candidate(bytes, visit)
+        }),
+        _ => return false,
+    };
+    if !ascii {
         // Non-ASCII text is found on the way, not in a pass of its own;
         // what was written up to there is dropped.
         out.truncate(before);
     }
-    false
+    ascii
 }
 
 /// [`push_content`] with the flagged places found by `candidates`, which
@@ -261,9 +321,88 @@ fn candidates_in_tail(bytes: &[u8], from: usize, visit: &mut dyn FnMut(Event)) -
     true
 }
 
-/// The filter in AVX-512BW: each comparison of 64 bytes yields a 64-bit
-/// mask, one bit per position, so a block's flags are a few mask
-/// operations and only flagged positions are visited.
+/// The vectorised filter, written once over an instruction set's
+/// primitives. Each instruction set's copy must itself be compiled with that
+/// target feature, or its intrinsics are calls rather than instructions, so
+/// the block logic is a macro expanded in each module, next to the
+/// primitives it uses: a `Vector` of 64 bytes (`load`, `or_0x20`,
+/// `non_ascii`), and a `Mask` of them (`equal`, `and`, `or`, `none`, and
+/// `bits`, one bit per byte). AVX-512BW compares into 64-bit masks; AVX2
+/// keeps masks as vectors until a block's last step, because moving each
+/// comparison out to a general register costs more than the comparison.
+#[cfg(target_arch = "x86_64")]
+macro_rules! block_filter {
+    ($feature:literal) => {
+        use super::{
+            candidates_in_tail, Event, BLOCK, MARKER_BEFORE_END, MARKER_END, SCANNED_EVERY,
+            SPECIAL_SECONDS, SPECIAL_STARTS, SPECIAL_THIRDS, TOKEN_BYTES, TOKEN_PROBES, WIDTH,
+        };
+
+        /// [`super::candidates_spec`], 64 positions at a time, stopping at
+        /// the first block holding a non-ASCII byte.
+        #[target_feature(enable = $feature)]
+        pub(super) fn for_each_candidate(bytes: &[u8], visit: &mut dyn FnMut(Event)) -> bool {
+            let mut at = 0;
+            while at + WIDTH <= bytes.len() {
+                let Some(mut mask) = block_flags(bytes, at) else {
+                    return false;
+                };
+                while mask != 0 {
+                    visit(Event::Flagged(at + mask.trailing_zeros() as usize));
+                    mask &= mask - 1;
+                }
+                at += BLOCK;
+                if at % SCANNED_EVERY == 0 {
+                    visit(Event::Scanned(at));
+                }
+            }
+            candidates_in_tail(bytes, at, visit)
+        }
+
+        /// Bit `j` set when [`super::flags`] flags position `at + j`, or
+        /// `None` when one of the block's 64 bytes is not ASCII. Specials
+        /// and markers are only tested in blocks holding a byte they start
+        /// or end with: most blocks of prose hold neither.
+        #[target_feature(enable = $feature)]
+        fn block_flags(bytes: &[u8], at: usize) -> Option<u64> {
+            assert!(at + WIDTH <= bytes.len());
+            let here = load(bytes, at);
+            if non_ascii(here) {
+                return None;
+            }
+            let lower = or_0x20(here);
+            let mut flagged = equal(lower, TOKEN_BYTES[TOKEN_PROBES[0]]);
+            for &k in &TOKEN_PROBES[1..] {
+                flagged = and(flagged, equal(or_0x20(load(bytes, at + k)), TOKEN_BYTES[k]));
+            }
+            let mut specials = any_of(here, &SPECIAL_STARTS);
+            if !none(specials) {
+                specials = and(
+                    specials,
+                    any_of(or_0x20(load(bytes, at + 1)), &SPECIAL_SECONDS),
+                );
+                let thirds = any_of(or_0x20(load(bytes, at + 2)), &SPECIAL_THIRDS);
+                flagged = or(flagged, and(specials, thirds));
+            }
+            let colons = equal(load(bytes, at + 1), MARKER_END);
+            if !none(colons) {
+                flagged = or(flagged, and(colons, any_of(lower, &MARKER_BEFORE_END)));
+            }
+            Some(bits(flagged))
+        }
+
+        /// The bytes of `v` that are one of `set`, which is not empty.
+        #[target_feature(enable = $feature)]
+        fn any_of(v: Vector, set: &[u8]) -> Mask {
+            set[1..]
+                .iter()
+                .fold(equal(v, set[0]), |m, &b| or(m, equal(v, b)))
+        }
+    };
+}
+
+/// The filter in AVX-512BW: a comparison of 64 bytes yields the block's
+/// 64-bit mask at once.
 #[cfg(target_arch = "x86_64")]
 mod avx512 {
     use std::arch::x86_64::{
@@ -271,88 +410,123 @@ mod avx512 {
         _mm512_set1_epi8,
     };
 
-    use super::{
-        candidates_in_tail, Event, BLOCK, MARKER_BEFORE_END, MARKER_END, SCANNED_EVERY,
-        SPECIAL_SECONDS, SPECIAL_STARTS, SPECIAL_THIRDS, TOKEN_BYTES, TOKEN_PROBES, WIDTH,
-    };
+    type Vector = __m512i;
+    type Mask = u64;
 
-    /// [`super::candidates_spec`], 64 positions at a time, stopping at the
-    /// first block holding a non-ASCII byte.
-    #[target_feature(enable = "avx512bw")]
-    pub(super) fn for_each_candidate(bytes: &[u8], visit: &mut dyn FnMut(Event)) -> bool {
-        let mut at = 0;
-        while at + WIDTH <= bytes.len() {
-            let Some(mut mask) = block_flags(bytes, at) else {
-                return false;
-            };
-            while mask != 0 {
-                visit(Event::Flagged(at + mask.trailing_zeros() as usize));
-                mask &= mask - 1;
-            }
-            at += BLOCK;
-            if at % SCANNED_EVERY == 0 {
-                visit(Event::Scanned(at));
-            }
-        }
-        candidates_in_tail(bytes, at, visit)
-    }
-
-    /// Bit `j` set when [`super::flags`] flags position `at + j`, or
-    /// `None` when one of the block's 64 bytes is not ASCII. Specials and
-    /// markers are only tested in blocks holding a byte they start or end
-    /// with: most blocks of prose hold neither.
-    #[target_feature(enable = "avx512bw")]
-    fn block_flags(bytes: &[u8], at: usize) -> Option<u64> {
-        assert!(at + WIDTH <= bytes.len());
-        let here = load(bytes, at);
-        if _mm512_movepi8_mask(here) != 0 {
-            return None;
-        }
-        let lower = or_0x20(here);
-        let mut flagged = TOKEN_PROBES.iter().fold(u64::MAX, |m, &k| {
-            let probe = if k == 0 {
-                lower
-            } else {
-                or_0x20(load(bytes, at + k))
-            };
-            m & equal(probe, TOKEN_BYTES[k])
-        });
-        let mut specials = any_of(here, &SPECIAL_STARTS);
-        if specials != 0 {
-            specials &= any_of(or_0x20(load(bytes, at + 1)), &SPECIAL_SECONDS);
-        }
-        if specials != 0 {
-            flagged |= specials & any_of(or_0x20(load(bytes, at + 2)), &SPECIAL_THIRDS);
-        }
-        let colons = equal(load(bytes, at + 1), MARKER_END);
-        if colons != 0 {
-            flagged |= colons & any_of(lower, &MARKER_BEFORE_END);
-        }
-        Some(flagged)
-    }
-
-    /// Bit `j` set when byte `j` of `v` is one of `set`.
-    #[target_feature(enable = "avx512bw")]
-    fn any_of(v: __m512i, set: &[u8]) -> u64 {
-        set.iter().fold(0, |m, &b| m | equal(v, b))
-    }
+    block_filter!("avx512bw");
 
     /// The 64 bytes of `bytes` from `at`.
     #[target_feature(enable = "avx512bw")]
-    fn load(bytes: &[u8], at: usize) -> __m512i {
+    fn load(bytes: &[u8], at: usize) -> Vector {
         let chunk = &bytes[at..at + 64];
         // SAFETY: `chunk` is 64 readable bytes, and the load is unaligned.
         unsafe { _mm512_loadu_si512(chunk.as_ptr().cast()) }
     }
 
     #[target_feature(enable = "avx512bw")]
-    fn or_0x20(v: __m512i) -> __m512i {
+    fn non_ascii(v: Vector) -> bool {
+        _mm512_movepi8_mask(v) != 0
+    }
+
+    #[target_feature(enable = "avx512bw")]
+    fn or_0x20(v: Vector) -> Vector {
         _mm512_or_si512(v, _mm512_set1_epi8(0x20))
     }
 
     #[target_feature(enable = "avx512bw")]
-    fn equal(v: __m512i, byte: u8) -> u64 {
+    fn equal(v: Vector, byte: u8) -> Mask {
         _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(byte as i8))
+    }
+
+    fn and(a: Mask, b: Mask) -> Mask {
+        a & b
+    }
+
+    fn or(a: Mask, b: Mask) -> Mask {
+        a | b
+    }
+
+    fn none(m: Mask) -> bool {
+        m == 0
+    }
+
+    fn bits(m: Mask) -> u64 {
+        m
+    }
+}
+
+/// The filter in AVX2, for CPUs without AVX-512BW (most of them): a block
+/// is two 32-byte halves, and each comparison's two 32-bit masks are joined
+/// into the block's 64-bit one.
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use std::arch::x86_64::{
+        __m256i, _mm256_and_si256, _mm256_cmpeq_epi8, _mm256_loadu_si256, _mm256_movemask_epi8,
+        _mm256_or_si256, _mm256_set1_epi8, _mm256_testz_si256,
+    };
+
+    /// A block's 64 bytes: the low half, then the high one.
+    #[derive(Clone, Copy)]
+    struct Vector(__m256i, __m256i);
+
+    /// A block's mask: each byte all ones where it holds, else zero.
+    type Mask = Vector;
+
+    block_filter!("avx2");
+
+    /// The 64 bytes of `bytes` from `at`.
+    #[target_feature(enable = "avx2")]
+    fn load(bytes: &[u8], at: usize) -> Vector {
+        let chunk = &bytes[at..at + 64];
+        // SAFETY: `chunk` is 64 readable bytes, and both loads, of its
+        // halves, are unaligned.
+        unsafe {
+            Vector(
+                _mm256_loadu_si256(chunk.as_ptr().cast()),
+                _mm256_loadu_si256(chunk[32..].as_ptr().cast()),
+            )
+        }
+    }
+
+    #[target_feature(enable = "avx2")]
+    fn non_ascii(v: Vector) -> bool {
+        _mm256_movemask_epi8(_mm256_or_si256(v.0, v.1)) != 0
+    }
+
+    #[target_feature(enable = "avx2")]
+    fn or_0x20(v: Vector) -> Vector {
+        let bit = _mm256_set1_epi8(0x20);
+        Vector(_mm256_or_si256(v.0, bit), _mm256_or_si256(v.1, bit))
+    }
+
+    #[target_feature(enable = "avx2")]
+    fn equal(v: Vector, byte: u8) -> Mask {
+        let byte = _mm256_set1_epi8(byte as i8);
+        Vector(_mm256_cmpeq_epi8(v.0, byte), _mm256_cmpeq_epi8(v.1, byte))
+    }
+
+    #[target_feature(enable = "avx2")]
+    fn and(a: Mask, b: Mask) -> Mask {
+        Vector(_mm256_and_si256(a.0, b.0), _mm256_and_si256(a.1, b.1))
+    }
+
+    #[target_feature(enable = "avx2")]
+    fn or(a: Mask, b: Mask) -> Mask {
+        Vector(_mm256_or_si256(a.0, b.0), _mm256_or_si256(a.1, b.1))
+    }
+
+    #[target_feature(enable = "avx2")]
+    fn none(m: Mask) -> bool {
+        let either = _mm256_or_si256(m.0, m.1);
+        _mm256_testz_si256(either, either) == 1
+    }
+
+    /// Bit `j` set when byte `j` of `m` is.
+    #[target_feature(enable = "avx2")]
+    fn bits(m: Mask) -> u64 {
+        let low = _mm256_movemask_epi8(m.0) as u32 as u64;
+        let high = _mm256_movemask_epi8(m.1) as u32 as u64;
+        low | high << 32
     }
 }
 
@@ -434,6 +608,11 @@ mod tests {
             if push_content(&mut dispatched, &text) {
                 prop_assert_eq!(&dispatched, &one);
             }
+            for (isa, filter) in vector_filters() {
+                let mut vectors = String::new();
+                prop_assert!(push_content_by(&mut vectors, &text, filter), "{}", isa);
+                prop_assert_eq!(&vectors, &one, "{}", isa);
+            }
         }
 
         #[test]
@@ -451,19 +630,51 @@ mod tests {
                 spec.push(at);
             });
             prop_assert!(ascii);
-            #[cfg(target_arch = "x86_64")]
-            if std::arch::is_x86_feature_detected!("avx512bw") {
+            for (isa, filter) in vector_filters() {
                 let mut vectors = Vec::new();
-                // SAFETY: the CPU has AVX-512BW, checked just above.
-                let ascii = unsafe {
-                    avx512::for_each_candidate(&bytes, &mut |event| if let Event::Flagged(at) = event {
-                        vectors.push(at);
-                    })
-                };
-                prop_assert!(ascii);
-                prop_assert_eq!(vectors, spec);
+                let ascii = filter(&bytes, &mut |event| if let Event::Flagged(at) = event {
+                    vectors.push(at);
+                });
+                prop_assert!(ascii, "{}", isa);
+                prop_assert_eq!(&vectors, &spec, "{}", isa);
             }
         }
+    }
+
+    /// A vectorised filter, callable.
+    type Filter = fn(&[u8], &mut dyn FnMut(Event)) -> bool;
+
+    /// Every vectorised filter this CPU can run, by name.
+    fn vector_filters() -> Vec<(&'static str, Filter)> {
+        #[allow(unused_mut)] // Only x86-64 has vectorised filters.
+        let mut filters: Vec<(&'static str, Filter)> = Vec::new();
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx512bw") {
+            // SAFETY: the CPU has AVX-512BW, checked just above.
+            filters.push(("avx512bw", |b, v| unsafe {
+                avx512::for_each_candidate(b, v)
+            }));
+        }
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has AVX2, checked just above.
+            filters.push(("avx2", |b, v| unsafe { avx2::for_each_candidate(b, v) }));
+        }
+        filters
+    }
+
+    #[test]
+    fn a_cap_only_ever_lowers_the_instruction_set() {
+        use Vectors::{Avx2, Avx512, Off};
+        for best in [Avx512, Avx2, Off] {
+            assert_eq!(capped(best, None), best);
+            assert_eq!(capped(best, Some("avx512bw")), best);
+            assert_eq!(capped(best, Some("off")), Off);
+            assert_eq!(capped(best, Some("avx-2")), Off, "unknown is off");
+        }
+        assert_eq!(capped(Avx512, Some("AVX2")), Avx2);
+        assert_eq!(capped(Avx2, Some("avx2")), Avx2);
+        assert_eq!(capped(Off, Some("avx2")), Off, "never a set the CPU lacks");
     }
 
     #[test]
@@ -481,6 +692,11 @@ mod tests {
             assert_eq!(out, "<header>");
             assert!(!push_content_by(&mut out, &text, candidates_spec));
             assert_eq!(out, "<header>");
+            // The filters themselves may stop after writing some of it;
+            // `push_content` is what drops that.
+            for (isa, filter) in vector_filters() {
+                assert!(!push_content_by(&mut String::new(), &text, filter), "{isa}");
+            }
         }
     }
 
@@ -499,9 +715,10 @@ mod tests {
                     let mut spec = String::new();
                     assert!(push_content_by(&mut spec, &text, candidates_spec));
                     assert_eq!(spec, two_pass(&text), "{spelling:?} at {at}");
-                    let mut out = String::new();
-                    if push_content(&mut out, &text) {
-                        assert_eq!(out, spec, "{spelling:?} at {at}");
+                    for (isa, filter) in vector_filters() {
+                        let mut out = String::new();
+                        assert!(push_content_by(&mut out, &text, filter));
+                        assert_eq!(out, spec, "{isa}: {spelling:?} at {at}");
                     }
                 }
             }
