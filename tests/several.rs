@@ -10,7 +10,7 @@ use framecheck::adapter::{Framing, TargetError, WrapRequest};
 use framecheck::catalogue::{self, ConcreteCase, Input};
 use framecheck::level::ReaderLevel;
 use framecheck::oracle::Check;
-use framecheck::profile::{FrameCount, TargetProfile};
+use framecheck::profile::{EmptyContent, FrameCount, TargetProfile};
 use framecheck::runner::{self, CaseResult, Outcome, RunOptions, RunResult, Verdict};
 
 /// What is wrong with a [`Sources`] framing.
@@ -25,6 +25,13 @@ enum Defect {
     /// Items whose content is blank are skipped, so every later item's
     /// frame moves up one.
     DropsEmpty,
+    /// Items are put longest first ("most relevant first"): every frame is
+    /// written, each item whole, but not where the caller put it.
+    SortsByLength,
+    /// Not a defect where the profile declares it (`frame.empty:
+    /// nothing`): an item whose content is empty gets no frame, and `wrap`
+    /// of empty content writes nothing.
+    OmitsEmpty,
     /// Content is written raw: a closer in one item ends its frame and
     /// what follows can open another.
     RawContent,
@@ -47,6 +54,9 @@ const SLOT: &str = "\u{E000}";
 
 impl Sources {
     fn frame(&self, item: &WrapRequest) -> Result<String, TargetError> {
+        if self.0 == Defect::OmitsEmpty && item.content.is_empty() {
+            return Ok(String::new());
+        }
         if self.0 != Defect::RawContent {
             return Reference.wrap(item);
         }
@@ -64,6 +74,9 @@ impl Framing for Sources {
     }
 
     fn read(&mut self, text: &str) -> Result<Option<String>, TargetError> {
+        if self.0 == Defect::OmitsEmpty && text.is_empty() {
+            return Ok(Some(String::new()));
+        }
         Reference.read(text)
     }
 
@@ -81,8 +94,12 @@ impl Framing for Sources {
                     last.content = format!("{}\n\n{}", last.content, item.content);
                 }
                 _ if self.0 == Defect::DropsEmpty && item.content.trim().is_empty() => {}
+                _ if self.0 == Defect::OmitsEmpty && item.content.is_empty() => {}
                 _ => groups.push(item),
             }
+        }
+        if self.0 == Defect::SortsByLength {
+            groups.sort_by_key(|item| std::cmp::Reverse(item.content.len()));
         }
         let frames: Result<Vec<String>, TargetError> =
             groups.iter().map(|item| self.frame(item)).collect();
@@ -114,9 +131,17 @@ fn case(profile: &TargetProfile, id: &str, edit: impl Fn(&mut WrapRequest)) -> C
 }
 
 fn run(framing: &mut dyn Framing, cases: &[ConcreteCase]) -> RunResult {
+    run_for(&several_profile(), framing, cases)
+}
+
+fn run_for(
+    profile: &TargetProfile,
+    framing: &mut dyn Framing,
+    cases: &[ConcreteCase],
+) -> RunResult {
     runner::run(
         cases,
-        &several_profile(),
+        profile,
         framing,
         &RunOptions::default(),
         &AtomicBool::new(false),
@@ -214,6 +239,59 @@ fn a_frame_dropped_for_empty_content_fails_frame_separation() {
     let run = run(&mut Sources(Defect::DropsEmpty), &[empty]);
     assert!(failing(&run, "benign-empty-content").is_empty());
     fails_separation_at_every_position(&run, "benign-empty-content");
+}
+
+#[test]
+fn items_put_in_another_order_fail_frame_separation() {
+    let profile = several_profile();
+    let long = case(&profile, "benign-large-content", |_| {});
+    let run = run(&mut Sources(Defect::SortsByLength), &[long]);
+    // Calibration's probes are shorter than the siblings, so its layout
+    // has the probed frame last; the case's item is longer, and moves
+    // first, wherever the caller put it. Every frame is there.
+    for position in ["first", "middle", "last"] {
+        let id = format!("benign-large-content@{position}");
+        let found = result(&run, &id).findings_at(ReaderLevel::Unicode);
+        assert!(
+            found.iter().any(|f| f.check == Check::FrameSeparation
+                && f.message.contains("its content moved to another frame")),
+            "{id}: {found:?}"
+        );
+    }
+}
+
+#[test]
+fn an_empty_item_left_out_as_declared_moves_no_sibling() {
+    let mut declared = several_profile();
+    declared.frame.empty = EmptyContent::Nothing;
+    let empty = case(&declared, "benign-empty-content", |_| {});
+    let blank = case(&declared, "benign-whitespace-only", |_| {});
+    let declared_run = run_for(&declared, &mut Sources(Defect::OmitsEmpty), &[empty, blank]);
+    for result in &declared_run.results {
+        let found = result.findings_at(ReaderLevel::Unicode);
+        assert!(found.is_empty(), "{}: {found:?}", result.case.id);
+        assert_eq!(
+            result.verdict_at(ReaderLevel::Unicode),
+            Verdict::Pass,
+            "{}",
+            result.case.id
+        );
+    }
+    assert_eq!(
+        declared_run.results.len(),
+        8,
+        "each case alone and at three positions"
+    );
+    // Undeclared, leaving the item out is what moves every later frame.
+    let empty = case(&several_profile(), "benign-empty-content", |_| {});
+    let run = run(&mut Sources(Defect::OmitsEmpty), &[empty]);
+    for position in ["first", "middle"] {
+        let checks = failing(&run, &format!("benign-empty-content@{position}"));
+        assert!(
+            checks.contains(&Check::FrameSeparation),
+            "{position}: {checks:?}"
+        );
+    }
 }
 
 #[test]
