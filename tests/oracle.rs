@@ -1513,3 +1513,45 @@ fn a_reader_verdict_points_at_the_second_frame() {
         "{findings:#?}"
     );
 }
+
+/// `frame.shape` wants the outer element's own opener first and its own
+/// closer last: not the inner element's, and not a closer first; space
+/// around the frame is allowed.
+#[test]
+fn frame_shape_wants_the_outer_opener_first_and_allows_space_around() {
+    let profile = context_profile();
+    let req = request("ordinary");
+    let judge =
+        |framed: &str| judge_wrap(&case(Expectation::Hold, &[], Exact), &profile, &req, framed);
+    let shape = |findings: &[Finding]| -> Vec<String> {
+        findings
+            .iter()
+            .filter(|f| f.check == Check::FrameShape)
+            .map(|f| f.message.clone())
+            .collect()
+    };
+    let framed = context_wrap(&req);
+    assert!(shape(&judge(&framed)).is_empty(), "{framed}");
+    let spaced = format!("\n \t{framed}\r\n\n");
+    assert!(shape(&judge(&spaced)).is_empty(), "{:#?}", judge(&spaced));
+    for before in ["<source id=\"chunk-0\">\n</source>\n", "</context>\n"] {
+        let moved = format!("{before}{framed}");
+        let messages = shape(&judge(&moved));
+        assert!(
+            messages
+                .iter()
+                .any(|m| m.starts_with("the output does not begin with")),
+            "{before:?}: {messages:?}"
+        );
+    }
+    for after in ["\n<source id=\"chunk-2\">\n</source>", "\n<context>"] {
+        let moved = format!("{framed}{after}");
+        let messages = shape(&judge(&moved));
+        assert!(
+            messages
+                .iter()
+                .any(|m| m.starts_with("the output does not end with")),
+            "{after:?}: {messages:?}"
+        );
+    }
+}
