@@ -323,7 +323,8 @@ fn a_closer_in_one_item_that_opens_another_frame_fails_separation_and_census() {
     let profile = several_profile();
     let reopen = case(&profile, "breakout-close-then-reopen", |_| {});
     let early = case(&profile, "breakout-close-mid-content", |_| {});
-    let run = run(&mut Sources(Defect::RawContent), &[reopen, early]);
+    let upper = case(&profile, "breakout-close-mid-content~upper", |_| {});
+    let run = run(&mut Sources(Defect::RawContent), &[reopen, early, upper]);
     for position in ["first", "middle", "last"] {
         let checks = failing(&run, &format!("breakout-close-then-reopen@{position}"));
         assert!(
@@ -339,6 +340,22 @@ fn a_closer_in_one_item_that_opens_another_frame_fails_separation_and_census() {
         let checks = failing(&run, &format!("breakout-close-mid-content@{position}"));
         assert!(
             checks.contains(&Check::CanaryContainment),
+            "{position}: {checks:?}"
+        );
+        assert!(
+            !checks.contains(&Check::FrameSeparation),
+            "{position}: {checks:?}"
+        );
+        // In upper case, the exact reader finds the frame as calibrated,
+        // and only case-folding readers see the closer inside the item: a
+        // live delimiter in the case's own item is the census's to judge,
+        // not a merged frame.
+        let checks = failing(
+            &run,
+            &format!("breakout-close-mid-content~upper@{position}"),
+        );
+        assert!(
+            checks.contains(&Check::DelimiterCensus),
             "{position}: {checks:?}"
         );
         assert!(
