@@ -146,23 +146,28 @@ fn slots(
     text: &str,
     own: Option<Range<usize>>,
 ) -> Vec<Option<Range<usize>>> {
-    let written = |item: &WrapRequest| {
-        let encoded = encoding::encode(layout.encoding, &item.content, layout.marking());
-        let mut hits = text.match_indices(&encoded).map(|(at, _)| at);
-        match (hits.next(), hits.next()) {
-            (Some(at), None) if !encoded.is_empty() => Some(at..at + encoded.len()),
-            _ => None,
-        }
-    };
     items
         .items
         .iter()
         .enumerate()
         .map(|(i, item)| match i == items.position {
             true => own.clone(),
-            false => written(item),
+            false => written_once(
+                text,
+                &encoding::encode(layout.encoding, &item.content, layout.marking()),
+            ),
         })
         .collect()
+}
+
+/// Where `encoded` sits in `text` when it occurs there exactly once; an
+/// empty content sits nowhere, since it occurs everywhere.
+fn written_once(text: &str, encoded: &str) -> Option<Range<usize>> {
+    let mut hits = text.match_indices(encoded).map(|(at, _)| at);
+    match (hits.next(), hits.next()) {
+        (Some(at), None) if !encoded.is_empty() => Some(at..at + encoded.len()),
+        _ => None,
+    }
 }
 
 fn check_separation(
@@ -256,6 +261,14 @@ fn moved(expected: Place, found: Place, own_item: bool) -> Option<String> {
 mod tests {
     use super::*;
     use DelimiterKind::{Close, Open};
+
+    #[test]
+    fn a_sibling_sits_where_its_content_occurs_once() {
+        assert_eq!(written_once("<a>\nxyz\n</a>", "xyz"), Some(4..7));
+        assert_eq!(written_once("xyz xyz", "xyz"), None);
+        assert_eq!(written_once("abc", "xyz"), None);
+        assert_eq!(written_once("abc", ""), None);
+    }
 
     /// An item is crossed by a live delimiter that starts inside its text,
     /// not by one that starts where it ends; it is inside the frame when
