@@ -83,6 +83,16 @@ const fn byte_set(members: &[u8]) -> ByteSet {
     ByteSet { by_low_nibble }
 }
 
+#[cfg(target_arch = "x86_64")]
+impl ByteSet {
+    /// The table in a vector register, for either filter to broadcast.
+    fn table(&self) -> std::arch::x86_64::__m128i {
+        // SAFETY: the table is 16 readable bytes, and the load is
+        // unaligned (SSE2, which every x86_64 CPU has).
+        unsafe { std::arch::x86_64::_mm_loadu_si128(self.by_low_nibble.as_ptr().cast()) }
+    }
+}
+
 const STARTS_SET: ByteSet = byte_set(&SPECIAL_STARTS);
 const SECONDS_SET: ByteSet = byte_set(&SPECIAL_SECONDS);
 const THIRDS_SET: ByteSet = byte_set(&SPECIAL_THIRDS);
@@ -299,13 +309,7 @@ fn push_content_by(out: &mut String, text: &str, candidates: impl Candidates) ->
         Event::Scanned(up_to) => writer.copy_to(up_to.saturating_sub(FLUSH_MARGIN)),
         Event::Flagged(at) if at >= writer.free => match reading_at(bytes, at) {
             Some((span, Replacement::Defanged)) => writer.defang(span),
-            Some((span, Replacement::Neutral(control))) => {
-                writer.copy_to(span.start);
-                debug_assert_eq!(writer.copied, span.start, "readings never overlap");
-                control::push_neutral(writer.out, control);
-                writer.copied = span.end;
-                writer.free = span.end;
-            }
+            Some((span, Replacement::Neutral(control))) => writer.neutralise(span, control),
             None => {}
         },
         Event::Flagged(_) => {}
@@ -352,6 +356,21 @@ impl Writer<'_> {
         }
         self.pending[self.waiting] = span.start;
         self.waiting += 1;
+        self.free = span.end;
+    }
+
+    /// Takes the control string reading at `span`: its neutral spelling
+    /// (the canonical string with a backslash) need not have the
+    /// reading's length, so the copy breaks there.
+    // Inlined into the filter's loop like the rest of the visitor: as a
+    // call, it cost token-dense text about a tenth (measured), though that
+    // text never takes it.
+    #[inline(always)]
+    fn neutralise(&mut self, span: Range<usize>, control: &ControlString) {
+        self.copy_to(span.start);
+        debug_assert_eq!(self.copied, span.start, "readings never overlap");
+        control::push_neutral(self.out, control);
+        self.copied = span.end;
         self.free = span.end;
     }
 
@@ -506,9 +525,9 @@ fn candidates_in_tail(bytes: &[u8], from: usize, visit: &mut dyn FnMut(Event)) -
 /// `and`, `or`, `none`, and `bits`, one bit per byte). AVX-512BW compares
 /// into 64-bit masks; AVX2 keeps masks as vectors until a block's last
 /// step, because moving each comparison out to a general register costs
-/// more than the comparison, and tests a set with one byte shuffle rather
-/// than a comparison per member (on source and JSON, where most blocks
-/// hold a `<`, `[` or `:`, that was a third of the time).
+/// more than the comparison. Both test a set with one byte shuffle rather
+/// than a comparison per member, which matters on source and JSON, where
+/// most blocks hold a `<`, `[` or `:`.
 ///
 /// The visitor is inlined into each copy. Tried and slower on token-dense
 /// text: copying ahead of each token reading and writing over it (a copy
@@ -585,7 +604,6 @@ mod avx512 {
     use std::arch::x86_64::{
         __m512i, _mm512_broadcast_i32x4, _mm512_cmpeq_epi8_mask, _mm512_loadu_si512,
         _mm512_movepi8_mask, _mm512_or_si512, _mm512_set1_epi8, _mm512_shuffle_epi8,
-        _mm_loadu_si128,
     };
 
     type Vector = __m512i;
@@ -622,9 +640,8 @@ mod avx512 {
     /// a member.
     #[target_feature(enable = "avx512bw")]
     fn member(v: Vector, set: &ByteSet) -> Mask {
-        // SAFETY: the table is 16 readable bytes, and the load is unaligned.
-        let table = unsafe { _mm_loadu_si128(set.by_low_nibble.as_ptr().cast()) };
-        _mm512_cmpeq_epi8_mask(_mm512_shuffle_epi8(_mm512_broadcast_i32x4(table), v), v)
+        let table = _mm512_broadcast_i32x4(set.table());
+        _mm512_cmpeq_epi8_mask(_mm512_shuffle_epi8(table, v), v)
     }
 
     fn and(a: Mask, b: Mask) -> Mask {
@@ -653,7 +670,7 @@ mod avx2 {
     use std::arch::x86_64::{
         __m256i, _mm256_and_si256, _mm256_broadcastsi128_si256, _mm256_cmpeq_epi8,
         _mm256_loadu_si256, _mm256_movemask_epi8, _mm256_or_si256, _mm256_set1_epi8,
-        _mm256_shuffle_epi8, _mm256_testz_si256, _mm_loadu_si128,
+        _mm256_shuffle_epi8, _mm256_testz_si256,
     };
 
     /// A block's 64 bytes: the low half, then the high one.
@@ -702,9 +719,7 @@ mod avx2 {
     /// its high bit set picks zero, and so is never a member.
     #[target_feature(enable = "avx2")]
     fn member(v: Vector, set: &ByteSet) -> Mask {
-        // SAFETY: the table is 16 readable bytes, and the load is unaligned.
-        let table = unsafe { _mm_loadu_si128(set.by_low_nibble.as_ptr().cast()) };
-        let table = _mm256_broadcastsi128_si256(table);
+        let table = _mm256_broadcastsi128_si256(set.table());
         Vector(
             _mm256_cmpeq_epi8(_mm256_shuffle_epi8(table, v.0), v.0),
             _mm256_cmpeq_epi8(_mm256_shuffle_epi8(table, v.1), v.1),
