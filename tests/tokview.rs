@@ -223,7 +223,7 @@ fn every_format_shows_the_views_and_json_reads_them_back() {
 /// of its own: the framing's constant text, never a forged delimiter.
 struct QuotingPreamble;
 
-impl framecheck::adapter::Framing for QuotingPreamble {
+impl Framing for QuotingPreamble {
     fn wrap(&mut self, r: &WrapRequest) -> Result<String, framecheck::adapter::TargetError> {
         let framed = framecheck::adapter::reference::Reference.wrap(r)?;
         Ok(format!(
@@ -238,24 +238,7 @@ impl framecheck::adapter::Framing for QuotingPreamble {
 
 #[test]
 fn a_preamble_that_quotes_the_closer_is_the_framings_own_text() {
-    use framecheck::runner::{self, RunOptions};
-    let mut profile = TargetProfile::reference();
-    profile
-        .capabilities
-        .retain(|&c| c != framecheck::profile::Capability::Read);
-    let cases = catalogue::select(
-        catalogue::instantiate(&catalogue::builtin(), &profile),
-        &["benign-*".to_string()],
-    )
-    .unwrap();
-    let run = runner::run(
-        &cases,
-        &profile,
-        &mut QuotingPreamble,
-        &RunOptions::default(),
-        &std::sync::atomic::AtomicBool::new(false),
-        &mut |_| {},
-    );
+    let run = run_without_reader(&mut QuotingPreamble, |c| c.id.starts_with("benign-"));
     assert!(
         matches!(
             run.meta.layout,
@@ -280,8 +263,18 @@ fn tight_frame(body: &str) -> String {
 /// What `view` finds of the reference's delimiters in `framed`, without a
 /// layout.
 fn census_of(view: &TokenizerView, framed: &str) -> Vec<ViewFinding> {
+    census_in_layout(view, None, framed)
+}
+
+/// What `view` finds of the reference's delimiters in `framed`, given the
+/// learned `layout`.
+fn census_in_layout(
+    view: &TokenizerView,
+    layout: Option<&framecheck::layout::Layout>,
+    framed: &str,
+) -> Vec<ViewFinding> {
     let profile = TargetProfile::reference();
-    oracle::judge_tokenizer_view(view, &profile, None, framed)
+    oracle::judge_tokenizer_view(view, &profile, layout, framed)
         .into_iter()
         .filter(|f| f.check == Check::DelimiterCensus)
         .collect()
@@ -358,7 +351,7 @@ fn a_control_token_names_its_family_only_when_the_table_lists_it() {
 /// content's own closers left as they are: a framing that breaks out.
 struct QuotingPreambleNoDefang;
 
-impl framecheck::adapter::Framing for QuotingPreambleNoDefang {
+impl Framing for QuotingPreambleNoDefang {
     fn wrap(&mut self, r: &WrapRequest) -> Result<String, framecheck::adapter::TargetError> {
         let mut quoting = QuotingPreamble;
         let framed = quoting.wrap(r)?;
@@ -370,17 +363,21 @@ impl framecheck::adapter::Framing for QuotingPreambleNoDefang {
     }
 }
 
-/// A run of `framing` over the catalogue's wrap cases, without a reader.
-fn wrap_run(framing: &mut dyn framecheck::adapter::Framing) -> framecheck::runner::RunResult {
+/// A run of `framing`, profiled as the reference without a reader, over
+/// the catalogue's cases that `keep` keeps.
+fn run_without_reader(
+    framing: &mut dyn Framing,
+    keep: impl Fn(&ConcreteCase) -> bool,
+) -> framecheck::runner::RunResult {
     use framecheck::runner::{self, RunOptions};
     let mut profile = TargetProfile::reference();
     profile
         .capabilities
         .retain(|&c| c != framecheck::profile::Capability::Read);
-    let cases = catalogue::instantiate(&catalogue::builtin(), &profile)
+    let cases: Vec<ConcreteCase> = catalogue::instantiate(&catalogue::builtin(), &profile)
         .into_iter()
-        .filter(|c| matches!(c.input, Input::Wrap(_)))
-        .collect::<Vec<_>>();
+        .filter(|c| keep(c))
+        .collect();
     runner::run(
         &cases,
         &profile,
@@ -389,6 +386,11 @@ fn wrap_run(framing: &mut dyn framecheck::adapter::Framing) -> framecheck::runne
         &std::sync::atomic::AtomicBool::new(false),
         &mut |_| {},
     )
+}
+
+/// [`run_without_reader`] over the catalogue's wrap cases.
+fn wrap_run(framing: &mut dyn Framing) -> framecheck::runner::RunResult {
+    run_without_reader(framing, |c| matches!(c.input, Input::Wrap(_)))
 }
 
 #[test]
@@ -448,14 +450,8 @@ fn an_output_that_does_not_fit_its_layout_has_no_own_text() {
     };
     let fitting = QuotingPreamble.wrap(&request).unwrap();
     assert_eq!(layout.matches(&fitting).mismatch, None);
-    let profile = TargetProfile::reference();
     let cl100k = TokenizerView::load(ViewName::Cl100k, None).unwrap();
-    let census = |framed: &str| -> Vec<ViewFinding> {
-        oracle::judge_tokenizer_view(&cl100k, &profile, Some(layout), framed)
-            .into_iter()
-            .filter(|f| f.check == Check::DelimiterCensus)
-            .collect()
-    };
+    let census = |framed: &str| census_in_layout(&cl100k, Some(layout), framed);
     assert!(census(&fitting).is_empty(), "{:?}", census(&fitting));
     let unfit = fitting.replace("Provenance: p\n", "");
     assert!(layout.matches(&unfit).mismatch.is_some());
