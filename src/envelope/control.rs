@@ -68,8 +68,8 @@ pub fn neutralise(text: &str, placement: Placement) -> Cow<'_, str> {
 /// to ASCII, and none of these is the folding of another ASCII character,
 /// so in ASCII text a reading can only start or end at one of them
 /// ([`readings_ascii`] starts its searches from them or from line starts).
-/// Elsewhere, a text none of whose characters folds to something holding
-/// one has no reading ([`may_hold_reading`]).
+/// Elsewhere, only places where a character folding to one of them stands
+/// are looked at ([`readings_in_stretch`]).
 pub(super) const ANCHORS: [u8; 3] = [SPECIAL_STARTS[0], SPECIAL_STARTS[1], MARKER_END];
 
 /// The neutral spelling: the canonical string with `\` before its last
@@ -85,28 +85,22 @@ pub(super) fn push_neutral(out: &mut String, control: &ControlString) {
     out.push_str(&control.text[last..]);
 }
 
-/// The Unicode folding of `text` as far as control strings can tell, one
-/// entry per folded character with the byte range of its source character.
-/// Characters come from the envelope's fold table (the specification,
-/// memoised per block); an inert character, whose folding holds no ASCII and
-/// so can take part in no control string, stands for itself, which keeps a
-/// non-ASCII line break a line break for [`starts_line`]. A property test
-/// compares the readings with those over the specification's folding.
-fn fold(text: &str) -> Vec<(char, Range<usize>)> {
-    let mut folded = Vec::with_capacity(text.len());
-    for (start, c) in text.char_indices() {
-        let range = start..start + c.len_utf8();
-        if c.is_ascii() {
-            folded.push((c.to_ascii_lowercase(), range));
-            continue;
-        }
-        match char_fold(c) {
-            CharFold::Invisible => {}
-            CharFold::Inert => folded.push((c, range)),
-            CharFold::Folds(s) => folded.extend(s.chars().map(|f| (f, range.clone()))),
-        }
+/// Calls `each` with every character `c` folds to as far as control
+/// strings can tell: the envelope's fold table (the specification, memoised
+/// per block), except that an inert character, whose folding holds no ASCII
+/// and so can take part in no control string, stands for itself, which
+/// keeps a non-ASCII line break a line break. The one place the folding
+/// path folds a character; property tests compare its readings with those
+/// over the specification's folding.
+fn fold_char(c: char, mut each: impl FnMut(char)) {
+    if c.is_ascii() {
+        return each(c.to_ascii_lowercase());
     }
-    folded
+    match char_fold(c) {
+        CharFold::Invisible => {}
+        CharFold::Inert => each(c),
+        CharFold::Folds(s) => s.chars().for_each(each),
+    }
 }
 
 /// Each control string folded at the Unicode level: folded once per
@@ -447,15 +441,15 @@ fn readings_folded(
     readings_by_stretches(text, placement, STRETCH)
 }
 
-/// The source bytes [`readings_folded`] folds at a time, give or take a line.
+/// The source bytes [`readings_folded`] reads at a time, give or take a
+/// line.
 const STRETCH: usize = 64 * 1024;
 
-/// [`readings_in`] over the folding of `text`, made a stretch of lines at a
-/// time: a folding costs 24 bytes a character, and a large text's is never
-/// held whole (issue 13, peak memory). A stretch is cut after a line feed
-/// once it holds `stretch` bytes. No reading holds a line feed (no control
-/// string folds to one; a test keeps the table to it), and a line marker
-/// may begin after a line feed as at the start of the text, so each
+/// [`readings_in_stretch`] a stretch of lines at a time, so the places it
+/// gathers are never held for a whole large text (issue 13, peak memory).
+/// A stretch is cut after a line feed once it holds `stretch` bytes. No
+/// reading holds a line break (a test keeps the table to it), and a line
+/// marker may begin after a line feed as at the start of the text, so each
 /// stretch reads alone what it reads within the whole.
 fn readings_by_stretches(
     text: &str,
@@ -468,11 +462,7 @@ fn readings_by_stretches(
         let cut = (start + stretch.max(1)).min(text.len());
         let end =
             memchr::memchr(b'\n', &text.as_bytes()[cut..]).map_or(text.len(), |k| cut + k + 1);
-        if !may_hold_reading(&text[start..end]) {
-            start = end;
-            continue;
-        }
-        let readings = readings_in(&fold(&text[start..end]), placement);
+        let readings = readings_in_stretch(&text[start..end], placement);
         found.extend(
             readings
                 .into_iter()
@@ -483,31 +473,184 @@ fn readings_by_stretches(
     found
 }
 
-/// Whether some character of `text` folds to something holding one of
-/// the [`ANCHORS`]. Every reading holds one, so a text without is not
-/// folded at all: CJK, emoji or mathematical text costs a table lookup per
+/// A place a reading may start: the `k`th character the source character
+/// at byte `at` folds to, which starts a line (past its blanks) or not.
+/// Ordered by place, and a line start after the same place that does not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct Start {
+    at: usize,
+    k: usize,
+    line: bool,
+}
+
+/// The readings of `text`, as [`readings_in`] finds them over its whole
+/// folding, from the few places one can start. A special or markup string
+/// folds to a [`SPECIAL_STARTS`] start, which only a character flagged
+/// [`ANCHORED`] folds to; a line marker starts a line and ends with a
+/// folded [`MARKER_END`], also from an [`ANCHORED`] character, on the
+/// same line. So the places are the specials' starts among the anchored
+/// characters, and the start of each line holding a folded colon (a test
+/// keeps the table to all this). Text is folded only from those places,
+/// as far as the longest control string, and then leftmost first, as the
+/// specification reads.
+fn readings_in_stretch(
+    text: &str,
+    placement: Placement,
+) -> Vec<(Range<usize>, &'static ControlString)> {
+    let longest = needles().iter().map(|(n, _)| n.len()).max().unwrap_or(0);
+    let mut found = Vec::new();
+    let mut window = Vec::with_capacity(longest + 4);
+    let mut free = 0;
+    for start in starts(text, placement) {
+        if start.at < free {
+            continue;
+        }
+        fold_window(text, start, longest, &mut window);
+        let hit = needles().iter().find(|(needle, control)| {
+            applies(control, placement)
+                && (control.kind != Kind::LineMarker || start.line)
+                && window.len() >= needle.len()
+                && window.iter().zip(needle).all(|(&(f, _), n)| f == *n)
+        });
+        if let Some((needle, control)) = hit {
+            let span = window[0].1.start..window[needle.len() - 1].1.end;
+            // Past the whole source character the reading ends in, so
+            // readings never share one (a ligature folds to several).
+            free = span.end;
+            found.push((span, *control));
+        }
+    }
+    found
+}
+
+/// Every place of `text` a reading can start, in order, each once.
+fn starts(text: &str, placement: Placement) -> Vec<Start> {
+    let markers = needles()
+        .iter()
+        .any(|(_, c)| c.kind == Kind::LineMarker && applies(c, placement));
+    let mut starts = Vec::new();
+    let mut lines = LineStarts {
+        text,
+        scanned: 0,
+        line_start: 0,
+    };
+    let mut last_line = None;
+    for_each_anchored(text, |at, c| {
+        let mut k = 0;
+        fold_char(c, |f| {
+            if f.is_ascii() && SPECIAL_STARTS.contains(&(f as u8)) {
+                starts.push(Start { at, k, line: false });
+            }
+            if markers && f == char::from(MARKER_END) {
+                let line_start = lines.before(at);
+                if last_line != Some(line_start) {
+                    last_line = Some(line_start);
+                    starts.extend(past_blanks(text, line_start));
+                }
+            }
+            k += 1;
+        });
+    });
+    // A line's start comes after specials found before its colon.
+    starts.sort_unstable();
+    starts.dedup_by(|later, kept| {
+        let same = (later.at, later.k) == (kept.at, kept.k);
+        kept.line |= same && later.line;
+        same
+    });
+    starts
+}
+
+/// Calls `visit` with every character of `text` flagged [`ANCHORED`], in
+/// order: CJK, emoji or mathematical text costs a table lookup per
 /// character, and long ASCII runs a vectorised search.
-fn may_hold_reading(text: &str) -> bool {
+fn for_each_anchored(text: &str, mut visit: impl FnMut(usize, char)) {
     let bytes = text.as_bytes();
     let mut pos = 0;
     loop {
         pos = skip_unflagged(text, pos, ANCHORED);
         let Some(c) = text[pos..].chars().next() else {
-            return false;
+            return;
         };
         if has_flag(c, ANCHORED) {
-            return true;
+            visit(pos, c);
+            pos += c.len_utf8();
+            continue;
         }
         // `skip_unflagged` stopped at a long ASCII run: search it whole.
         let run_end = pos + first_non_ascii(&bytes[pos..]);
-        if memchr::memchr3(ANCHORS[0], ANCHORS[1], ANCHORS[2], &bytes[pos..run_end]).is_some() {
-            return true;
+        for at in memchr::memchr3_iter(ANCHORS[0], ANCHORS[1], ANCHORS[2], &bytes[pos..run_end]) {
+            visit(pos + at, char::from(bytes[pos + at]));
         }
         pos = run_end;
     }
 }
 
-/// [`readings_folded`] over a folding already made.
+/// Where the line holding a place starts, for places asked about in
+/// increasing order: each byte is looked at once.
+struct LineStarts<'a> {
+    text: &'a str,
+    /// Line breaks before this byte are accounted for.
+    scanned: usize,
+    /// Just past the last line break before `scanned`, or 0.
+    line_start: usize,
+}
+
+impl LineStarts<'_> {
+    fn before(&mut self, at: usize) -> usize {
+        let last_break = self.text[self.scanned..at]
+            .char_indices()
+            .rev()
+            .find(|&(_, c)| is_line_break(c));
+        if let Some((i, c)) = last_break {
+            self.line_start = self.scanned + i + c.len_utf8();
+        }
+        self.scanned = at;
+        self.line_start
+    }
+}
+
+/// The place past the blanks (folded spaces and tabs) at `line_start`,
+/// where a line marker can start; none at the end of the text.
+fn past_blanks(text: &str, line_start: usize) -> Option<Start> {
+    for (i, c) in text[line_start..].char_indices() {
+        let mut first = None;
+        let mut k = 0;
+        fold_char(c, |f| {
+            if first.is_none() && f != ' ' && f != '\t' {
+                first = Some(k);
+            }
+            k += 1;
+        });
+        if let Some(k) = first {
+            let at = line_start + i;
+            return Some(Start { at, k, line: true });
+        }
+    }
+    None
+}
+
+/// Fills `window` with the folded characters of `text` from `start`, and
+/// the source range of each, at least `n` of them where the text has them.
+fn fold_window(text: &str, start: Start, n: usize, window: &mut Vec<(char, Range<usize>)>) {
+    window.clear();
+    for (i, c) in text[start.at..].char_indices() {
+        let range = start.at + i..start.at + i + c.len_utf8();
+        let mut skip = if i == 0 { start.k } else { 0 };
+        fold_char(c, |f| match skip {
+            0 => window.push((f, range.clone())),
+            _ => skip -= 1,
+        });
+        if window.len() >= n {
+            return;
+        }
+    }
+}
+
+/// The specification [`readings_in_stretch`] is tested against: every
+/// reading over a folding already made, trying every needle at every
+/// folded character, leftmost first, not overlapping.
+#[cfg(test)]
 fn readings_in(
     folded: &[(char, Range<usize>)],
     placement: Placement,
@@ -516,14 +659,6 @@ fn readings_in(
     let mut found = Vec::new();
     let mut i = 0;
     while i < folded.len() {
-        // Every control string folds to an ASCII start (a test keeps the
-        // table to it): a non-ASCII folded character starts none, which
-        // spares CJK, emoji and other non-Latin text fifteen tries a
-        // character.
-        if !folded[i].0.is_ascii() {
-            i += 1;
-            continue;
-        }
         let hit = needles.clone().find(|(needle, control)| {
             folded.len() >= i + needle.len()
                 && folded[i..i + needle.len()]
@@ -535,8 +670,6 @@ fn readings_in(
         match hit {
             Some((needle, control)) => {
                 let span = folded[i].1.start..folded[i + needle.len() - 1].1.end;
-                // Past the whole source character the reading ends in, so
-                // readings never share one (a ligature folds to several).
                 while i < folded.len() && folded[i].1.start < span.end {
                     i += 1;
                 }
@@ -550,6 +683,7 @@ fn readings_in(
 
 /// Whether folded character `i` of content starts a line: content starts
 /// one, and so does whatever follows a line break and spaces or tabs.
+#[cfg(test)]
 fn starts_line(folded: &[(char, Range<usize>)], i: usize) -> bool {
     let mut j = i;
     while j > 0 && matches!(folded[j - 1].0, ' ' | '\t') {
@@ -711,7 +845,7 @@ mod tests {
             for placement in [Placement::Content, Placement::Inline] {
                 proptest::prop_assert_eq!(
                     readings_by_stretches(&text, placement, stretch),
-                    readings_in(&fold(&text), placement)
+                    readings_in(&spec_fold(&text), placement)
                 );
             }
         }
@@ -769,28 +903,74 @@ mod tests {
         }
     }
 
+    /// What [`starts`] relies on: every special or markup string folds to
+    /// a string starting with a [`SPECIAL_STARTS`] byte, and every line
+    /// marker to one ending with [`MARKER_END`].
     #[test]
-    fn a_text_without_anchors_may_hold_no_reading() {
-        let long_run = "x".repeat(100);
-        for text in ["\u{4E2D}\u{6587}", "\u{1D400} \u{1D401}", &long_run, ""] {
-            assert!(!may_hold_reading(text), "{text:?}");
-        }
-        for text in [
-            "\u{4E2D}\u{FF1C}",
-            "\u{4E2D}<",
-            &format!("\u{4E2D}{long_run}:"),
-            &format!("\u{4E2D}{long_run}\u{FE55}"),
-        ] {
-            assert!(may_hold_reading(text), "{text:?}");
+    fn every_folded_control_string_has_a_place_starts_finds() {
+        for (needle, control) in needles() {
+            let anchor = match control.kind {
+                Kind::LineMarker => needle.last() == Some(&char::from(MARKER_END)),
+                _ => needle
+                    .first()
+                    .is_some_and(|&c| c.is_ascii() && SPECIAL_STARTS.contains(&(c as u8))),
+            };
+            assert!(anchor, "{:?}", control.text);
         }
     }
 
-    /// Why stretches may be cut after a line feed: no control string
-    /// folds to one.
     #[test]
-    fn no_control_string_holds_a_line_feed() {
+    fn a_text_without_anchors_has_no_place_to_start() {
+        let long_run = "x".repeat(100);
+        for text in ["\u{4E2D}\u{6587}", "\u{1D400} \u{1D401}", &long_run, ""] {
+            assert!(starts(text, Placement::Content).is_empty(), "{text:?}");
+        }
+        let start = |at, k, line| Start { at, k, line };
+        for (text, want) in [
+            ("\u{4E2D}\u{FF1C}", vec![start(3, 0, false)]),
+            ("\u{4E2D}<", vec![start(3, 0, false)]),
+            // A colon stands for the start of its line.
+            (&format!("\u{4E2D}{long_run}:"), vec![start(0, 0, true)]),
+            (
+                &format!("\n \u{4E2D}{long_run}\u{FE55}"),
+                vec![start(2, 0, true)],
+            ),
+            // A line start that is also a special's start is one place.
+            ("x\n\t<|im_end|>:", vec![start(3, 0, true)]),
+        ] {
+            assert_eq!(starts(text, Placement::Content), want, "{text:?}");
+        }
+        // Outside content a colon starts nothing.
+        assert!(starts("Human:", Placement::Inline).is_empty());
+    }
+
+    /// Why stretches may be cut after a line feed, and a marker is looked
+    /// for only at the start of the line holding its colon: no control
+    /// string folds to a line break, or to something starting with a blank
+    /// (a marker starting with one could start before the first place past
+    /// a line's blanks). And a line break stands for itself: no other
+    /// character folds to one.
+    #[test]
+    fn no_control_string_holds_a_line_break_or_starts_blank() {
         for (needle, control) in needles() {
-            assert!(!needle.contains(&'\n'), "{:?}", control.text);
+            assert!(
+                !needle.iter().any(|&c| is_line_break(c)),
+                "{:?}",
+                control.text
+            );
+            assert!(
+                !matches!(needle.first(), Some(' ' | '\t')),
+                "{:?}",
+                control.text
+            );
+        }
+        for c in (0..=0x10_FFFFu32).filter_map(char::from_u32) {
+            let mut breaks = Vec::new();
+            fold_char(c, |f| breaks.push(is_line_break(f)));
+            if breaks.contains(&true) {
+                assert_eq!(breaks, [true], "U+{:04X}", c as u32);
+                assert!(is_line_break(c), "U+{:04X}", c as u32);
+            }
         }
     }
 
