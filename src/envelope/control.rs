@@ -497,23 +497,32 @@ fn readings_in_stretch(
     text: &str,
     placement: Placement,
 ) -> Vec<(Range<usize>, &'static ControlString)> {
-    let longest = needles().iter().map(|(n, _)| n.len()).max().unwrap_or(0);
     let mut found = Vec::new();
-    let mut window = Vec::with_capacity(longest + 4);
+    let mut window = Window {
+        text,
+        folded: Vec::new(),
+        next: 0,
+    };
     let mut free = 0;
     for start in starts(text, placement) {
         if start.at < free {
             continue;
         }
-        fold_window(text, start, longest, &mut window);
+        window.restart(start);
+        // Nearly every place differs from every needle in its first two
+        // characters: compare those before anything else.
+        let head = [window.get(0), window.get(1)];
         let hit = needles().iter().find(|(needle, control)| {
-            applies(control, placement)
+            head == [needle.first().copied(), needle.get(1).copied()]
+                && applies(control, placement)
                 && (control.kind != Kind::LineMarker || start.line)
-                && window.len() >= needle.len()
-                && window.iter().zip(needle).all(|(&(f, _), n)| f == *n)
+                && needle
+                    .iter()
+                    .enumerate()
+                    .all(|(i, &n)| window.get(i) == Some(n))
         });
         if let Some((needle, control)) = hit {
-            let span = window[0].1.start..window[needle.len() - 1].1.end;
+            let span = window.folded[0].1.start..window.folded[needle.len() - 1].1.end;
             // Past the whole source character the reading ends in, so
             // readings never share one (a ligature folds to several).
             free = span.end;
@@ -630,20 +639,40 @@ fn past_blanks(text: &str, line_start: usize) -> Option<Start> {
     None
 }
 
-/// Fills `window` with the folded characters of `text` from `start`, and
-/// the source range of each, at least `n` of them where the text has them.
-fn fold_window(text: &str, start: Start, n: usize, window: &mut Vec<(char, Range<usize>)>) {
-    window.clear();
-    for (i, c) in text[start.at..].char_indices() {
-        let range = start.at + i..start.at + i + c.len_utf8();
-        let mut skip = if i == 0 { start.k } else { 0 };
-        fold_char(c, |f| match skip {
-            0 => window.push((f, range.clone())),
-            _ => skip -= 1,
-        });
-        if window.len() >= n {
-            return;
+/// The folded characters of a text from a [`Start`], and the source range
+/// of each, folded only as far as a needle compared with them reads: most
+/// places differ from every needle within a character or two.
+struct Window<'a> {
+    text: &'a str,
+    folded: Vec<(char, Range<usize>)>,
+    /// The source character folded next.
+    next: usize,
+}
+
+impl Window<'_> {
+    fn restart(&mut self, start: Start) {
+        self.folded.clear();
+        self.next = start.at;
+        self.fold_next();
+        self.folded.drain(..start.k.min(self.folded.len()));
+    }
+
+    /// Folded character `i`, folding more of the text if need be; `None`
+    /// past its end.
+    fn get(&mut self, i: usize) -> Option<char> {
+        while self.folded.len() <= i && self.next < self.text.len() {
+            self.fold_next();
         }
+        self.folded.get(i).map(|&(f, _)| f)
+    }
+
+    fn fold_next(&mut self) {
+        let Some(c) = self.text[self.next..].chars().next() else {
+            return;
+        };
+        let range = self.next..self.next + c.len_utf8();
+        fold_char(c, |f| self.folded.push((f, range.clone())));
+        self.next = range.end;
     }
 }
 
