@@ -279,18 +279,15 @@ where
     /// Feeds the character at `pos` through the automaton and returns the
     /// offset of the next character.
     fn step(&mut self, pos: usize) -> ControlFlow<(), usize> {
+        let bytes = self.text.as_bytes();
+        if bytes[pos].is_ascii() {
+            return self.step_ascii(pos);
+        }
         let c = self.text[pos..]
             .chars()
             .next()
             .expect("step is only called on a character boundary inside the text");
         let end = pos + c.len_utf8();
-        if c.is_ascii() {
-            if self.advance(c.to_ascii_lowercase(), pos) {
-                self.matched = 0;
-                (self.sink)(self.starts[0]..end)?;
-            }
-            return ControlFlow::Continue(end);
-        }
         match char_fold(c) {
             CharFold::Invisible => {}
             // A folded character outside ASCII matches no token character,
@@ -310,6 +307,28 @@ where
             }
         }
         ControlFlow::Continue(end)
+    }
+
+    /// [`Self::step`] on the ASCII character at `pos`, and on the ASCII
+    /// characters after it while a match is in progress: each folds to its
+    /// lower case and nothing else, so a run of them needs no decoding and
+    /// no return to [`Self::run`] per character. Returns the offset of the
+    /// first character not stepped.
+    fn step_ascii(&mut self, pos: usize) -> ControlFlow<(), usize> {
+        let bytes = self.text.as_bytes();
+        let mut at = pos;
+        loop {
+            let matched = self.advance(char::from(bytes[at].to_ascii_lowercase()), at);
+            at += 1;
+            if matched {
+                self.matched = 0;
+                (self.sink)(self.starts[0]..at)?;
+                return ControlFlow::Continue(at);
+            }
+            if self.matched == 0 || at == bytes.len() || !bytes[at].is_ascii() {
+                return ControlFlow::Continue(at);
+            }
+        }
     }
 
     /// One automaton transition on a folded character contributed by the
