@@ -19,9 +19,8 @@ use std::borrow::Cow;
 use std::ops::Range;
 use std::sync::OnceLock;
 
-use super::fold_table::{char_fold, has_flag, skip_unflagged, CharFold, ANCHORED};
+use super::fold_table::{char_fold, for_each_flagged, CharFold, ANCHORED};
 use super::is_line_break;
-use super::scan::first_non_ascii;
 use crate::chat_template::{ControlString, Kind, CONTROL_STRINGS};
 use crate::level::{fold_char_into, ReaderLevel};
 
@@ -544,7 +543,7 @@ fn starts(text: &str, placement: Placement) -> Vec<Start> {
         line_start: 0,
     };
     let mut last_line = None;
-    for_each_anchored(text, |at, c| {
+    for_each_flagged(text, ANCHORED, |at, c| {
         let mut k = 0;
         fold_char(c, |f| {
             if f.is_ascii() && SPECIAL_STARTS.contains(&(f as u8)) {
@@ -568,31 +567,6 @@ fn starts(text: &str, placement: Placement) -> Vec<Start> {
         same
     });
     starts
-}
-
-/// Calls `visit` with every character of `text` flagged [`ANCHORED`], in
-/// order: CJK, emoji or mathematical text costs a table lookup per
-/// character, and long ASCII runs a vectorised search.
-fn for_each_anchored(text: &str, mut visit: impl FnMut(usize, char)) {
-    let bytes = text.as_bytes();
-    let mut pos = 0;
-    loop {
-        pos = skip_unflagged(text, pos, ANCHORED);
-        let Some(c) = text[pos..].chars().next() else {
-            return;
-        };
-        if has_flag(c, ANCHORED) {
-            visit(pos, c);
-            pos += c.len_utf8();
-            continue;
-        }
-        // `skip_unflagged` stopped at a long ASCII run: search it whole.
-        let run_end = pos + first_non_ascii(&bytes[pos..]);
-        for at in memchr::memchr3_iter(ANCHORS[0], ANCHORS[1], ANCHORS[2], &bytes[pos..run_end]) {
-            visit(pos + at, char::from(bytes[pos + at]));
-        }
-        pos = run_end;
-    }
 }
 
 /// Where the line holding a place starts, for places asked about in

@@ -18,9 +18,11 @@
 //! Each character's class also says whether its folding holds the token's
 //! first character or a byte every control string is anchored on
 //! ([`super::control`]'s anchors). Only a few dozen characters outside
-//! ASCII do, so [`skip_unflagged`] steps over CJK, emoji or mathematical
-//! text a table lookup per character, and both of `wrap`'s scans pass over
-//! text that cannot hold what they look for without folding it.
+//! ASCII do, so [`skip_unflagged`] (for the token scanner) and
+//! [`for_each_flagged`] (for the control strings) step over CJK, emoji or
+//! mathematical text a table lookup per character, and both of `wrap`'s
+//! scans pass over text that cannot hold what they look for without
+//! folding it.
 
 use std::sync::OnceLock;
 
@@ -107,8 +109,9 @@ const SHORT_ASCII_RUN: usize = 32;
 /// Steps over the characters of `text` from byte `from` whose class has
 /// none of `flags` ([`STARTS`], [`ANCHORED`]) and returns the offset of the
 /// first that has one, or of the first of more than [`SHORT_ASCII_RUN`]
-/// such ASCII characters in a row, or the text's length. The caller tells
-/// the two apart with [`has_flag`] on the character there.
+/// such ASCII characters in a row, or the text's length. The scanner
+/// takes either for the start of an ASCII stretch to search when the
+/// character there is ASCII.
 ///
 /// The blocks asked about are looked up once per change of block, not per
 /// character: text in one script stays in a few blocks.
@@ -142,7 +145,71 @@ pub(super) fn skip_unflagged(text: &str, from: usize, flags: u8) -> usize {
     text.len()
 }
 
+/// Calls `visit` with the offset of every character of `text` whose class
+/// has one of `flags`, and the character, in order. The ASCII between them
+/// is tested eight bytes at a time, with a few integer operations per
+/// flagged ASCII byte; other characters are looked up one by one, their
+/// blocks once per change of block. Text that mixes short ASCII runs with
+/// other characters (a line between two lookalikes or ignorables, Latin
+/// prose with accents) costs no call per run, which handing each long run
+/// to a vectorised search would.
+pub(super) fn for_each_flagged(text: &str, flags: u8, mut visit: impl FnMut(usize, char)) {
+    assert!(
+        flags & !(STARTS | ANCHORED) == 0,
+        "flags are STARTS and ANCHORED"
+    );
+    let ascii = &block_at(0).classes;
+    let flagged_ascii: Vec<u64> = (0u8..0x80)
+        .filter(|&b| ascii[usize::from(b)] & flags != 0)
+        .map(|b| u64::from(b) * LOW_BYTES)
+        .collect();
+    let plain = |word: u64| {
+        let no_zero_byte = |x: u64| x.wrapping_sub(LOW_BYTES) & !x & HIGH_BITS == 0;
+        word & HIGH_BITS == 0 && flagged_ascii.iter().all(|&r| no_zero_byte(word ^ r))
+    };
+    let bytes = text.as_bytes();
+    let mut cached = (0, block_at(0));
+    let mut at = 0;
+    'ascii: while at < bytes.len() {
+        while let Some(word) = bytes.get(at..at + 8) {
+            if !plain(u64::from_le_bytes(word.try_into().expect("8 bytes"))) {
+                break;
+            }
+            at += 8;
+        }
+        while let Some(&b) = bytes.get(at) {
+            if !b.is_ascii() {
+                break;
+            }
+            if ascii[usize::from(b)] & flags != 0 {
+                visit(at, char::from(b));
+            }
+            at += 1;
+        }
+        // Characters outside ASCII, up to the next ASCII one.
+        for (i, c) in text[at..].char_indices() {
+            if c.is_ascii() {
+                at += i;
+                continue 'ascii;
+            }
+            let index = c as usize / BLOCK;
+            if index != cached.0 {
+                cached = (index, block_at(index));
+            }
+            if cached.1.classes[c as usize % BLOCK] & flags != 0 {
+                visit(at + i, c);
+            }
+        }
+        return;
+    }
+}
+
+/// 0x01 in each byte of a word, and 0x80.
+const LOW_BYTES: u64 = u64::from_le_bytes([0x01; 8]);
+const HIGH_BITS: u64 = u64::from_le_bytes([0x80; 8]);
+
 /// True when the class of `c` has one of `flags`.
+#[cfg(test)]
 pub(super) fn has_flag(c: char, flags: u8) -> bool {
     block_of(c).classes[c as usize % BLOCK] & flags != 0
 }
@@ -276,6 +343,24 @@ mod tests {
             "[a-eg-z ]{0,40}",
             any::<char>().prop_map(String::from),
         ]
+    }
+
+    proptest::proptest! {
+        /// Every character with a flag is visited, and only those, in
+        /// order: what asking [`has_flag`] of each character says.
+        #[test]
+        fn every_flagged_character_is_visited(
+            pieces in proptest::collection::vec(piece(), 0..24),
+            which in 0usize..3,
+        ) {
+            let text = pieces.concat();
+            let flags = [STARTS, ANCHORED, STARTS | ANCHORED][which];
+            let mut visited = Vec::new();
+            for_each_flagged(&text, flags, |at, c| visited.push((at, c)));
+            let spec: Vec<(usize, char)> =
+                text.char_indices().filter(|&(_, c)| has_flag(c, flags)).collect();
+            proptest::prop_assert_eq!(visited, spec);
+        }
     }
 
     proptest::proptest! {
