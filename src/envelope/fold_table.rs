@@ -101,9 +101,9 @@ pub(super) fn char_fold(c: char) -> CharFold {
     }
 }
 
-/// ASCII bytes [`skip_unflagged`] steps over one at a time before it
-/// hands a run of them back: a longer run is cheaper to search with a
-/// vectorised `memchr` than to look up byte by byte.
+/// ASCII bytes [`skip_unflagged`] steps over before it hands a run of them
+/// back: a longer run is cheaper for the scanner to search with a
+/// vectorised `memmem` than to test eight bytes at a time.
 const SHORT_ASCII_RUN: usize = 32;
 
 /// Steps over the characters of `text` from byte `from` whose class has
@@ -113,36 +113,127 @@ const SHORT_ASCII_RUN: usize = 32;
 /// takes either for the start of an ASCII stretch to search when the
 /// character there is ASCII.
 ///
-/// The blocks asked about are looked up once per change of block, not per
-/// character: text in one script stays in a few blocks.
+/// ASCII is tested eight bytes at a time ([`AsciiTest`]), and other
+/// characters looked up one by one, their blocks once per change of block.
 pub(super) fn skip_unflagged(text: &str, from: usize, flags: u8) -> usize {
-    let ascii = &block_at(0).classes;
-    let mut cached = (0, block_at(0));
-    let mut ascii_run = 0;
-    for (i, c) in text[from..].char_indices() {
-        let class = if c.is_ascii() {
-            ascii[c as usize]
-        } else {
-            let index = c as usize / BLOCK;
-            if index != cached.0 {
-                cached = (index, block_at(index));
-            }
-            cached.1.classes[c as usize % BLOCK]
-        };
-        if class & flags != 0 {
-            return from + i;
+    let ascii = AsciiTest::of(flags);
+    let mut blocks = BlockCache::new();
+    let mut at = from;
+    while at < text.len() {
+        let run = at;
+        at = ascii.skip_plain(text.as_bytes(), at);
+        if at - run > SHORT_ASCII_RUN {
+            return run;
         }
-        if !c.is_ascii() {
-            ascii_run = 0;
-        } else if ascii_run == SHORT_ASCII_RUN {
-            // This is the run's next character: the run starts that many
-            // bytes back, all of them ASCII.
-            return from + i - ascii_run;
-        } else {
-            ascii_run += 1;
+        if text.as_bytes().get(at).is_some_and(u8::is_ascii) {
+            // A flagged ASCII character.
+            return at;
+        }
+        match blocks.next_outside_ascii(text, at, flags) {
+            (at, Some(_)) => return at,
+            (next, None) => at = next,
         }
     }
     text.len()
+}
+
+/// The block of the character looked up last, kept: text in one script
+/// stays in a few blocks.
+struct BlockCache {
+    index: usize,
+    block: &'static Block,
+}
+
+impl BlockCache {
+    fn new() -> BlockCache {
+        BlockCache {
+            index: 0,
+            block: block_at(0),
+        }
+    }
+
+    /// Steps over the characters outside ASCII from `at` whose class has
+    /// none of `flags`: the offset of the first that has one, and the
+    /// character; or of the next ASCII character, or the text's length.
+    fn next_outside_ascii(&mut self, text: &str, at: usize, flags: u8) -> (usize, Option<char>) {
+        for (i, c) in text[at..].char_indices() {
+            if c.is_ascii() {
+                return (at + i, None);
+            }
+            let index = c as usize / BLOCK;
+            if index != self.index {
+                *self = BlockCache {
+                    index,
+                    block: block_at(index),
+                };
+            }
+            if self.block.classes[c as usize % BLOCK] & flags != 0 {
+                return (at + i, Some(c));
+            }
+        }
+        (text.len(), None)
+    }
+}
+
+/// Which ASCII bytes have one of some flags, tested eight bytes at a time
+/// with a few integer operations per flagged byte: mixed text (a line
+/// between two lookalikes or ignorables, Latin prose with accents) has
+/// many ASCII runs, most of them short.
+struct AsciiTest {
+    classes: &'static [u8; BLOCK],
+    flags: u8,
+    /// Each flagged ASCII byte, repeated in the eight bytes of a word.
+    repeated: Vec<u64>,
+}
+
+impl AsciiTest {
+    /// The test for `flags`, made once per set of flags: the scanner asks
+    /// for it at every character outside ASCII it stops at.
+    fn of(flags: u8) -> &'static AsciiTest {
+        assert!(
+            flags & !(STARTS | ANCHORED) == 0,
+            "flags are STARTS and ANCHORED"
+        );
+        static TESTS: [OnceLock<AsciiTest>; 16] = [const { OnceLock::new() }; 16];
+        TESTS[usize::from(flags)].get_or_init(|| {
+            let classes = &block_at(0).classes;
+            let repeated = (0u8..0x80)
+                .filter(|&b| classes[usize::from(b)] & flags != 0)
+                .map(|b| u64::from(b) * LOW_BYTES)
+                .collect();
+            AsciiTest {
+                classes,
+                flags,
+                repeated,
+            }
+        })
+    }
+
+    /// The offset of the first byte from `at` that is not ASCII or is
+    /// flagged, or the length of `bytes`.
+    fn skip_plain(&self, bytes: &[u8], mut at: usize) -> usize {
+        while let Some(word) = bytes.get(at..at + 8) {
+            if !self.plain(u64::from_le_bytes(word.try_into().expect("8 bytes"))) {
+                break;
+            }
+            at += 8;
+        }
+        while let Some(&b) = bytes.get(at) {
+            if !b.is_ascii() || self.classes[usize::from(b)] & self.flags != 0 {
+                break;
+            }
+            at += 1;
+        }
+        at
+    }
+
+    /// Whether the eight bytes of `word` are all ASCII and none of them
+    /// is flagged (a byte is zero in `word ^ repeated` exactly where it is
+    /// that byte; the test for a zero byte is exact).
+    fn plain(&self, word: u64) -> bool {
+        let no_zero_byte = |x: u64| x.wrapping_sub(LOW_BYTES) & !x & HIGH_BITS == 0;
+        word & HIGH_BITS == 0 && self.repeated.iter().all(|&r| no_zero_byte(word ^ r))
+    }
 }
 
 /// Calls `visit` with the offset of every character of `text` whose class
@@ -154,53 +245,24 @@ pub(super) fn skip_unflagged(text: &str, from: usize, flags: u8) -> usize {
 /// prose with accents) costs no call per run, which handing each long run
 /// to a vectorised search would.
 pub(super) fn for_each_flagged(text: &str, flags: u8, mut visit: impl FnMut(usize, char)) {
-    assert!(
-        flags & !(STARTS | ANCHORED) == 0,
-        "flags are STARTS and ANCHORED"
-    );
-    let ascii = &block_at(0).classes;
-    let flagged_ascii: Vec<u64> = (0u8..0x80)
-        .filter(|&b| ascii[usize::from(b)] & flags != 0)
-        .map(|b| u64::from(b) * LOW_BYTES)
-        .collect();
-    let plain = |word: u64| {
-        let no_zero_byte = |x: u64| x.wrapping_sub(LOW_BYTES) & !x & HIGH_BITS == 0;
-        word & HIGH_BITS == 0 && flagged_ascii.iter().all(|&r| no_zero_byte(word ^ r))
-    };
-    let bytes = text.as_bytes();
-    let mut cached = (0, block_at(0));
+    let ascii = AsciiTest::of(flags);
+    let mut blocks = BlockCache::new();
     let mut at = 0;
-    'ascii: while at < bytes.len() {
-        while let Some(word) = bytes.get(at..at + 8) {
-            if !plain(u64::from_le_bytes(word.try_into().expect("8 bytes"))) {
-                break;
+    while at < text.len() {
+        at = ascii.skip_plain(text.as_bytes(), at);
+        let c = match text.as_bytes().get(at) {
+            Some(&b) if b.is_ascii() => Some(char::from(b)),
+            Some(_) => {
+                let (next, flagged) = blocks.next_outside_ascii(text, at, flags);
+                at = next;
+                flagged
             }
-            at += 8;
+            None => None,
+        };
+        if let Some(c) = c {
+            visit(at, c);
+            at += c.len_utf8();
         }
-        while let Some(&b) = bytes.get(at) {
-            if !b.is_ascii() {
-                break;
-            }
-            if ascii[usize::from(b)] & flags != 0 {
-                visit(at, char::from(b));
-            }
-            at += 1;
-        }
-        // Characters outside ASCII, up to the next ASCII one.
-        for (i, c) in text[at..].char_indices() {
-            if c.is_ascii() {
-                at += i;
-                continue 'ascii;
-            }
-            let index = c as usize / BLOCK;
-            if index != cached.0 {
-                cached = (index, block_at(index));
-            }
-            if cached.1.classes[c as usize % BLOCK] & flags != 0 {
-                visit(at + i, c);
-            }
-        }
-        return;
     }
 }
 
