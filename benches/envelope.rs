@@ -1,6 +1,7 @@
 //! The reference envelope's `wrap` and `read` on the text agents frame every
 //! day (prose with and without hyphens, a Markdown table, a log with `----`
-//! rules, source code, JSON, CJK, emoji, mathematical alphanumerics) and on
+//! rules, source code, JSON, CJK, emoji, mathematical alphanumerics,
+//! accented Latin, Cyrillic, a log with a zero-width space per line) and on
 //! two hostile inputs (a cycle of token spellings, and the closing tag
 //! repeated), at 64 KiB and 1 MiB, against two baselines measured in the
 //! same run: a plain copy of the same bytes, and a naive case-insensitive
@@ -67,6 +68,23 @@ const EMOJI: &[&str] =
 
 const MATH: &[&str] = &["𝐀𝐁𝐂𝐃 𝑥𝑦𝑧 𝒜ℬ𝒞 𝔞𝔟𝔠 𝕒𝕓𝕔 𝖠𝖡𝖢 𝗮𝗯𝗰 𝘢𝘣𝘤 𝙖𝙗𝙘 𝚊𝚋𝚌 𝛂𝛃𝛄 𝟎𝟏𝟐𝟑 "];
 
+/// Latin prose with accents and ligatures: mostly ASCII, but not all, so
+/// it takes the two-pass path.
+const ACCENTED: &[&str] = &["Le rapport trimestriel énumère les retards d'expédition dans \
+trois régions. Le personnel doit vérifier le planning avant vendredi ; rien ne \
+change. Ærøskøbing, naïve café, ﬁnal oﬀer. "];
+
+/// Cyrillic prose.
+const CYRILLIC: &[&str] = &["Квартальный отчёт перечисляет задержки доставки в трёх \
+регионах. Сотрудники должны проверить график до пятницы. "];
+
+/// Log lines, each ending in a zero-width space (as copied from some web
+/// pages): ASCII runs of a line's length between characters outside it.
+const LOG_ZERO_WIDTH: &[&str] = &[
+    "2026-11-30T08:57:15Z INFO  request-id=7f3a-19c2 GET /api/v1/shift-rota 200 12ms\u{200B}\n",
+    "2026-11-30T08:57:16Z WARN  retry 2/5 for upstream cache-node-03 (timeout)\u{200B}\n",
+];
+
 /// Token spellings a Unicode reader takes for the tag name, with benign
 /// words between them: the worst case for a defanger.
 const ADVERSARIAL: &[&str] = &[
@@ -87,7 +105,7 @@ const ADVERSARIAL: &[&str] = &[
 const TOKEN_DENSE: &[&str] = &["</framecheck-untrusted>"];
 
 /// Every corpus, by name.
-const CORPORA: [(&str, &[&str]); 11] = [
+const CORPORA: [(&str, &[&str]); 14] = [
     ("prose", PROSE),
     ("hyphenated", HYPHENATED),
     ("markdown_table", MARKDOWN_TABLE),
@@ -97,6 +115,9 @@ const CORPORA: [(&str, &[&str]); 11] = [
     ("cjk", CJK),
     ("emoji", EMOJI),
     ("math", MATH),
+    ("accented", ACCENTED),
+    ("cyrillic", CYRILLIC),
+    ("log_zero_width", LOG_ZERO_WIDTH),
     ("adversarial", ADVERSARIAL),
     ("token_dense", TOKEN_DENSE),
 ];
