@@ -142,6 +142,8 @@ pub(super) fn skip_unflagged(text: &str, from: usize, flags: u8) -> usize {
 struct BlockCache {
     index: usize,
     block: &'static Block,
+    /// The ASCII block's classes.
+    ascii: &'static [u8; BLOCK],
 }
 
 impl BlockCache {
@@ -149,23 +151,32 @@ impl BlockCache {
         BlockCache {
             index: 0,
             block: block_at(0),
+            ascii: &block_at(0).classes,
         }
     }
 
     /// Steps over the characters outside ASCII from `at` whose class has
-    /// none of `flags`: the offset of the first that has one, and the
-    /// character; or of the next ASCII character, or the text's length.
+    /// none of `flags`, and over a lone ASCII character between two of them
+    /// (the space between words of CJK or mathematical text, where handing
+    /// a run of one back would cost more than looking it up): the offset of
+    /// the first character that has one of `flags`, and the character; or
+    /// of the next run of ASCII characters, or the text's length.
     fn next_outside_ascii(&mut self, text: &str, at: usize, flags: u8) -> (usize, Option<char>) {
+        let bytes = text.as_bytes();
         for (i, c) in text[at..].char_indices() {
             if c.is_ascii() {
-                return (at + i, None);
+                if bytes.get(at + i + 1).is_some_and(u8::is_ascii) {
+                    return (at + i, None);
+                }
+                if self.ascii[c as usize] & flags != 0 {
+                    return (at + i, Some(c));
+                }
+                continue;
             }
             let index = c as usize / BLOCK;
             if index != self.index {
-                *self = BlockCache {
-                    index,
-                    block: block_at(index),
-                };
+                self.index = index;
+                self.block = block_at(index);
             }
             if self.block.classes[c as usize % BLOCK] & flags != 0 {
                 return (at + i, Some(c));
