@@ -70,9 +70,11 @@ const MATH: &[&str] = &["𝐀𝐁𝐂𝐃 𝑥𝑦𝑧 𝒜ℬ𝒞 𝔞𝔟𝔠 
 
 /// Latin prose with accents and ligatures: mostly ASCII, but not all, so
 /// it takes the two-pass path.
-const ACCENTED: &[&str] = &["Le rapport trimestriel énumère les retards d'expédition dans \
+const ACCENTED: &[&str] = &[
+    "Le rapport trimestriel énumère les retards d'expédition dans \
 trois régions. Le personnel doit vérifier le planning avant vendredi ; rien ne \
-change. Ærøskøbing, naïve café, ﬁnal oﬀer. "];
+change. Ærøskøbing, naïve café, ﬁnal oﬀer. ",
+];
 
 /// Cyrillic prose.
 const CYRILLIC: &[&str] = &["Квартальный отчёт перечисляет задержки доставки в трёх \
