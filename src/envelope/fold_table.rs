@@ -418,6 +418,29 @@ mod tests {
         ]
     }
 
+    /// Runs of flagged ASCII bytes of every length, alone and after other
+    /// characters: eight of them in a row are one word of the eight-byte
+    /// test, which must not take them for plain.
+    #[test]
+    fn long_runs_of_flagged_ascii_are_seen() {
+        for (flags, byte) in [(STARTS, "f"), (STARTS, "F"), (ANCHORED, "<"), (ANCHORED, ":")] {
+            for len in 1..20 {
+                for before in ["", "\u{E9}", "x\u{4E2D}", "plain ascii"] {
+                    let text = format!("{before}{}\u{E9}", byte.repeat(len));
+                    let mut visited = Vec::new();
+                    for_each_flagged(&text, flags, |at, _| visited.push(at));
+                    let spec: Vec<usize> = text
+                        .char_indices()
+                        .filter(|&(_, c)| has_flag(c, flags))
+                        .map(|(i, _)| i)
+                        .collect();
+                    assert_eq!(visited, spec, "{text:?}");
+                    assert_eq!(skip_unflagged(&text, 0, flags), skip_spec(&text, 0, flags));
+                }
+            }
+        }
+    }
+
     proptest::proptest! {
         /// Every character with a flag is visited, and only those, in
         /// order: what asking [`has_flag`] of each character says.
