@@ -423,7 +423,12 @@ mod tests {
     /// test, which must not take them for plain.
     #[test]
     fn long_runs_of_flagged_ascii_are_seen() {
-        for (flags, byte) in [(STARTS, "f"), (STARTS, "F"), (ANCHORED, "<"), (ANCHORED, ":")] {
+        for (flags, byte) in [
+            (STARTS, "f"),
+            (STARTS, "F"),
+            (ANCHORED, "<"),
+            (ANCHORED, ":"),
+        ] {
             for len in 1..20 {
                 for before in ["", "\u{E9}", "x\u{4E2D}", "plain ascii"] {
                     let text = format!("{before}{}\u{E9}", byte.repeat(len));
