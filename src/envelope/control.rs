@@ -490,8 +490,8 @@ struct Start {
 /// same line. So the places are the specials' starts among the anchored
 /// characters, and the start of each line holding a folded colon (a test
 /// keeps the table to all this). Text is folded only from those places,
-/// as far as the longest control string, and then leftmost first, as the
-/// specification reads.
+/// as far as a control string compared with it reads ([`Window`]), and
+/// the readings taken leftmost first, as the specification takes them.
 fn readings_in_stretch(
     text: &str,
     placement: Placement,
