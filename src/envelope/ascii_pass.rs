@@ -28,17 +28,23 @@
 //! this path with the two-pass one), so replacing each in order of position
 //! is what neutralising and then defanging writes.
 //!
+//! The output is written as the filter goes ([`write_by`]): each block is
+//! copied while in the first-level cache, and a token reading, which has
+//! its defanged spelling's length, is written over its copy, so text dense
+//! with readings costs a vector check and two stores per reading, not a
+//! copy call.
+//!
 //! The filter has one copy per instruction set (AVX-512BW, and AVX2 as two
 //! 32-byte halves), from one macro. Without either, or for text that is
 //! not all ASCII, [`push_content`] declines and [`super::wrap`] takes the
-//! two-pass path. The filter without vectors ([`candidates_spec`]) is the
+//! two-pass path. The filter without vectors ([`Spec`]) is the
 //! specification each vectorised copy is tested against.
 
 use std::ops::Range;
 
 use super::control::{self, Placement, MARKER_END, SPECIAL_STARTS};
 use super::{DEFANGED, TOKEN};
-use crate::chat_template::{ControlString, CONTROL_STRINGS};
+use crate::chat_template::ControlString;
 
 const TOKEN_BYTES: &[u8] = TOKEN.as_bytes();
 
@@ -100,34 +106,6 @@ const BEFORE_END_SET: ByteSet = byte_set(&MARKER_BEFORE_END);
 
 /// Positions tested at once.
 const BLOCK: usize = 64;
-
-/// How often, in bytes, the vectorised filter reports its progress, so
-/// the text it has passed is copied while still in the first-level cache.
-const SCANNED_EVERY: usize = 4096;
-
-/// How far before the place the filter flags a reading can start: a line
-/// marker is flagged at its colon. Text is copied out only this far behind
-/// the filter's progress.
-const FLUSH_MARGIN: usize = {
-    let mut longest = TOKEN.len();
-    let mut i = 0;
-    while i < CONTROL_STRINGS.len() {
-        if CONTROL_STRINGS[i].text.len() > longest {
-            longest = CONTROL_STRINGS[i].text.len();
-        }
-        i += 1;
-    }
-    longest
-};
-
-/// What a filter tells its visitor.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Event {
-    /// The filter flags this position.
-    Flagged(usize),
-    /// Every position before this one has been tested, and is ASCII.
-    Scanned(usize),
-}
 
 /// How far past a position the filter reads: the token's last probe.
 const REACH: usize = TOKEN_BYTES.len() - 1;
@@ -217,23 +195,42 @@ fn best_on_this_cpu() -> Vectors {
         .unwrap_or(Vectors::Off)
 }
 
-/// Something that finds the places a reading can be, as
-/// [`push_content_by`] takes it: it reports them and its progress to
-/// `visit`, in increasing order, and returns whether the text is all
-/// ASCII (when it is not, it may stop early). The visitor is a type
-/// parameter, not a `dyn` one, so on text dense with readings a flagged
-/// place costs no indirect call.
-trait Candidates {
-    fn for_each(self, bytes: &[u8], visit: impl FnMut(Event)) -> bool;
+/// What the filter found in one block of [`BLOCK`] positions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Flags {
+    /// Bit `j` set when the filter flags position `j` of the block.
+    places: u64,
+    /// Whether a flagged place is a special's or a line marker's: when not,
+    /// every flagged place can only be a token reading, and the block takes
+    /// the path for those alone.
+    controls: bool,
 }
 
-/// The specification, [`candidates_spec`], as the tests hand it over.
-#[cfg(test)]
-impl<F: FnOnce(&[u8], &mut dyn FnMut(Event)) -> bool> Candidates for F {
-    fn for_each(self, bytes: &[u8], mut visit: impl FnMut(Event)) -> bool {
-        self(bytes, &mut visit)
-    }
+/// A filter as [`write_by`] drives it, block by block. Each vectorised copy
+/// is one implementation, and the specification ([`Spec`]) another, so the
+/// tests drive the same loop with each. Its methods are inlined into the
+/// driver's copy for the instruction set, which is what compiles their
+/// intrinsics to instructions.
+trait Blocks: Copy {
+    /// The flags of the block at `at`, or `None` when one of its
+    /// [`BLOCK`] bytes is not ASCII. `bytes` holds at least [`SPAN`] bytes
+    /// from `at`.
+    fn flags(self, bytes: &[u8], at: usize) -> Option<Flags>;
+
+    /// Whether the token's length of bytes at `at` is a token reading.
+    /// `bytes` holds at least [`TOKEN_LOAD`] bytes from `at`.
+    fn is_token_at(self, bytes: &[u8], at: usize) -> bool;
 }
+
+/// Bytes a token check reads: one vector of 32, of which the token's 20
+/// are compared.
+const TOKEN_LOAD: usize = 32;
+
+/// Bytes from a block's start the driver may read: a block's filter reads
+/// [`WIDTH`], and a token check at its last position [`TOKEN_LOAD`].
+const SPAN: usize = BLOCK - 1 + TOKEN_LOAD;
+
+const _: () = assert!(WIDTH <= SPAN && TOKEN_LOAD >= TOKEN_BYTES.len());
 
 /// A vectorised filter this CPU can run: only [`filter`] makes one.
 #[derive(Debug, Clone, Copy)]
@@ -244,16 +241,43 @@ enum Filter {
     Avx2,
 }
 
-impl Candidates for Filter {
-    fn for_each(self, bytes: &[u8], visit: impl FnMut(Event)) -> bool {
+impl Filter {
+    /// [`push_content`] with this filter.
+    fn push(self, out: &mut String, text: &str) -> bool {
         match self {
-            // SAFETY (both arms): a `Filter` is only made by `filter`, after
-            // it found the instruction set on this CPU, the only
+            // SAFETY (every arm): a `Filter` is only made by `filter`,
+            // after it found the instruction set on this CPU, the only
             // requirement of the target-feature function.
             #[cfg(target_arch = "x86_64")]
-            Filter::Avx512 => unsafe { avx512::for_each_candidate(bytes, visit) },
+            Filter::Avx512 => unsafe { avx512::push(out, text) },
             #[cfg(target_arch = "x86_64")]
-            Filter::Avx2 => unsafe { avx2::for_each_candidate(bytes, visit) },
+            Filter::Avx2 => unsafe { avx2::push(out, text) },
+        }
+    }
+
+    /// The filter's flags for the block at `at`, for the tests to compare
+    /// with the specification's.
+    #[cfg(test)]
+    fn flags(self, bytes: &[u8], at: usize) -> Option<Flags> {
+        match self {
+            // SAFETY: as in `push`.
+            #[cfg(target_arch = "x86_64")]
+            Filter::Avx512 => unsafe { avx512::block_flags(bytes, at) },
+            #[cfg(target_arch = "x86_64")]
+            Filter::Avx2 => unsafe { avx2::block_flags(bytes, at) },
+        }
+    }
+
+    /// The filter's token check, for the tests to compare with
+    /// [`is_token`].
+    #[cfg(test)]
+    fn is_token_at(self, bytes: &[u8], at: usize) -> bool {
+        match self {
+            // SAFETY: as in `push`.
+            #[cfg(target_arch = "x86_64")]
+            Filter::Avx512 => unsafe { avx512::is_token_at(bytes, at) },
+            #[cfg(target_arch = "x86_64")]
+            Filter::Avx2 => unsafe { avx2::is_token_at(bytes, at) },
         }
     }
 }
@@ -280,7 +304,7 @@ pub(super) fn push_content(out: &mut String, text: &str) -> bool {
         return false;
     };
     let before = out.len();
-    let ascii = push_content_by(out, text, filter);
+    let ascii = filter.push(out, text);
     if !ascii {
         // Non-ASCII text is found on the way, not in a pass of its own;
         // what was written up to there is dropped.
@@ -289,120 +313,238 @@ pub(super) fn push_content(out: &mut String, text: &str) -> bool {
     ascii
 }
 
-/// [`push_content`] with the flagged places found by `candidates`, which
-/// reports them and its progress to its visitor, in increasing order, and
-/// returns whether the text is all ASCII: when it is not, it may stop
-/// early, and what was appended is incomplete. Every place it reports is in
-/// an ASCII prefix of the text, so every span sliced here is on character
-/// boundaries.
-fn push_content_by(out: &mut String, text: &str, candidates: impl Candidates) -> bool {
+/// [`push_content`] with the blocks' flags from `blocks`: returns whether
+/// the text is all ASCII; when it is not, it stops at the first block that
+/// is not, and `out` may hold part of the content. Each block is copied
+/// to the output as it is filtered, while in the first-level cache, and its
+/// readings are written over the copy a block later, when the next block,
+/// which a reading may reach into, is copied too.
+#[inline(always)]
+fn write_by(out: &mut String, text: &str, blocks: impl Blocks) -> bool {
     let bytes = text.as_bytes();
-    let mut writer = Writer {
-        out,
-        text,
-        copied: 0,
-        pending: [0; PENDING],
-        waiting: 0,
-        free: 0,
-    };
-    let ascii = candidates.for_each(bytes, |event| match event {
-        Event::Scanned(up_to) => writer.copy_to(up_to.saturating_sub(FLUSH_MARGIN)),
-        Event::Flagged(at) if at >= writer.free => match reading_at(bytes, at) {
-            Some((span, Replacement::Defanged)) => writer.defang(span),
-            Some((span, Replacement::Neutral(control))) => writer.neutralise(span, control),
-            None => {}
-        },
-        Event::Flagged(_) => {}
-    });
-    if ascii {
-        writer.copy_to(text.len());
+    let mut sink = Sink::new(out, bytes.len());
+    // The block whose readings are not yet taken: its start and flags, or
+    // no flagged place.
+    let mut waiting = (0, NO_FLAGS);
+    let mut at = 0;
+    while at + SPAN <= bytes.len() {
+        let Some(flags) = blocks.flags(bytes, at) else {
+            return false;
+        };
+        if flags.places != 0 || waiting.1.places != 0 {
+            sink.copy_through_block(bytes, at);
+            sink.take_block(bytes, waiting.0, waiting.1, blocks);
+            waiting = (at, flags);
+        } else if at % COPY_EVERY == 0 {
+            sink.copy_on(bytes, at);
+        }
+        at += BLOCK;
     }
-    ascii
+    if !bytes[at..].is_ascii() {
+        return false;
+    }
+    sink.copy_on(bytes, bytes.len());
+    sink.take_block(bytes, waiting.0, waiting.1, blocks);
+    let mut padded = [0u8; SPAN + REACH + 1];
+    padded[..bytes.len() - at].copy_from_slice(&bytes[at..]);
+    for j in (0..bytes.len() - at).filter(|&j| flags(&padded, j)) {
+        sink.take_place(bytes, at + j);
+    }
+    sink.finish();
+    true
 }
 
-/// How many token readings wait to be patched at most: fewer than fit
-/// between two progress reports (a token every 20 to 23 bytes), so a full
-/// list is a path token-dense text takes, and the tests reach.
-const PENDING: usize = 128;
+/// Flags with no place flagged.
+const NO_FLAGS: Flags = Flags {
+    places: 0,
+    controls: false,
+};
 
-const _: () = assert!(PENDING * TOKEN_BYTES.len() < SCANNED_EVERY);
+/// How often, in bytes, text with no reading is copied, so it is copied
+/// while still in the first-level cache, in spans long enough for a copy
+/// call to pay.
+const COPY_EVERY: usize = 4096;
 
-// A reading is patched in place: its defanged spelling has its length.
-const _: () = assert!(DEFANGED.len() == TOKEN_BYTES.len());
+const _: () = assert!(COPY_EVERY.is_multiple_of(BLOCK));
 
-/// The output as [`push_content_by`] writes it. Text is copied in long
-/// spans; a token reading, the same length as its defanged spelling, is
-/// not a break in the copy but a patch over it once copied. On text dense
-/// with readings (one every few bytes) that is what keeps the pass near a
-/// copy: a span copied per reading costs a call each.
-struct Writer<'a> {
-    out: &'a mut String,
-    text: &'a str,
-    /// The text before this byte is in `out`.
+/// The output as [`write_by`] writes it: text copied block by block into
+/// the string's spare capacity, with readings written over the copy. Input
+/// byte `i` is copied to output byte `base + i`: a token reading and its
+/// defanged spelling have one length, so only a neutralised control string
+/// moves `base`. The string's length is set once at the end, over bytes all
+/// written ([`Sink::finish`]).
+struct Sink<'a> {
+    out: &'a mut Vec<u8>,
+    /// `out`'s buffer, kept here so each write need not load it from the
+    /// vector (which a write through it might, as far as the compiler
+    /// knows, have changed).
+    ptr: *mut u8,
+    /// Where input byte 0 goes, modulo the word size (a neutral spelling
+    /// shorter than its reading would move it before the output's start).
+    base: usize,
+    /// The input before this byte is copied.
     copied: usize,
-    /// Where the token readings not yet patched start, in order, all at or
-    /// after `copied`: the first `waiting`.
-    pending: [usize; PENDING],
-    waiting: usize,
     /// Flagged places before this are inside a reading already taken.
     free: usize,
+    /// The neutral spelling of the last control string taken.
+    neutral: String,
 }
 
-impl Writer<'_> {
-    /// Takes the token reading at `span`.
-    fn defang(&mut self, span: Range<usize>) {
-        if self.waiting == PENDING {
-            self.copy_to(self.pending[PENDING - 1] + TOKEN_BYTES.len());
+// A token reading is written over its copy: its defanged spelling has its
+// length.
+const _: () = assert!(DEFANGED.len() == TOKEN_BYTES.len());
+
+impl<'a> Sink<'a> {
+    fn new(out: &'a mut String, len: usize) -> Self {
+        // SAFETY: only ASCII text (checked before each copy), the defanged
+        // spelling and neutral spellings (each a `str`) are written, whole,
+        // so the bytes `finish` takes in are UTF-8.
+        let out = unsafe { out.as_mut_vec() };
+        out.reserve(len);
+        let base = out.len();
+        Sink {
+            ptr: out.as_mut_ptr(),
+            out,
+            base,
+            copied: 0,
+            free: 0,
+            neutral: String::new(),
         }
-        self.pending[self.waiting] = span.start;
-        self.waiting += 1;
-        self.free = span.end;
     }
 
-    /// Takes the control string reading at `span`: its neutral spelling
-    /// (the canonical string with a backslash) need not have the
-    /// reading's length, so the copy breaks there.
-    // Inlined into the filter's loop like the rest of the visitor: as a
-    // call, it cost token-dense text about a tenth (measured), though that
-    // text never takes it.
+    /// Writes `bytes` at output byte `at`, which is `base` plus an input
+    /// position, and ends at most at `base` plus the input's length: within
+    /// the capacity, which `new` and `neutralise` keep at least that (the
+    /// tests check it at every write).
     #[inline(always)]
-    fn neutralise(&mut self, span: Range<usize>, control: &ControlString) {
-        self.copy_to(span.start);
-        debug_assert_eq!(self.copied, span.start, "readings never overlap");
-        control::push_neutral(self.out, control);
-        self.copied = span.end;
-        self.free = span.end;
+    fn put(&mut self, at: usize, bytes: &[u8]) {
+        debug_assert!(at <= self.out.capacity() && bytes.len() <= self.out.capacity() - at);
+        // SAFETY: the destination is within the allocation (the capacity
+        // holds the whole input from `base`), and the source is another
+        // allocation's.
+        unsafe {
+            std::ptr::copy_nonoverlapping(bytes.as_ptr(), self.ptr.add(at), bytes.len());
+        }
     }
 
-    /// Copies the text up to `end`, or up to the start of a waiting reading
-    /// that `end` would cut, and patches every waiting reading it holds.
-    fn copy_to(&mut self, end: usize) {
-        // Readings do not overlap, so only the last waiting ones can reach
-        // past `end`: look from the back.
-        let mut whole = self.waiting;
-        while whole > 0 && self.pending[whole - 1] + TOKEN_BYTES.len() > end {
-            whole -= 1;
+    /// Copies the input from where the copy stopped up to `end`.
+    #[inline(always)]
+    fn copy_on(&mut self, bytes: &[u8], end: usize) {
+        let from = self.copied;
+        self.put(self.base.wrapping_add(from), &bytes[from..end]);
+        self.copied = end;
+    }
+
+    /// Copies the input up to the end of the block at `at`: when the copy
+    /// stopped at its start, as it does in text dense with readings, a
+    /// fixed length, so a few vector moves rather than a call.
+    #[inline(always)]
+    fn copy_through_block(&mut self, bytes: &[u8], at: usize) {
+        if self.copied == at {
+            let block: &[u8; BLOCK] = bytes[at..at + BLOCK].try_into().expect("a block");
+            self.put(self.base.wrapping_add(at), block);
+            self.copied = at + BLOCK;
+        } else {
+            self.copy_on(bytes, at + BLOCK);
         }
-        let end = match whole < self.waiting {
-            true => self.pending[whole].min(end),
-            false => end,
-        };
-        if end <= self.copied {
+    }
+
+    /// Takes the readings the filter flagged in the block at `at`.
+    #[inline(always)]
+    fn take_block(&mut self, bytes: &[u8], at: usize, flags: Flags, blocks: impl Blocks) {
+        let mut places = flags.places;
+        if places == 0 {
             return;
         }
-        let base = self.out.len();
-        self.out.push_str(&self.text[self.copied..end]);
-        // SAFETY: the bytes at each patched place are a token reading just
-        // copied, all ASCII, and so is the defanged spelling of the same
-        // length: the string stays UTF-8.
-        let out = unsafe { self.out.as_mut_vec() };
-        for &at in &self.pending[..whole] {
-            let at = base + (at - self.copied);
-            out[at..at + DEFANGED.len()].copy_from_slice(DEFANGED.as_bytes());
+        if flags.controls {
+            self.take_places(bytes, at, places);
+            return;
         }
-        self.pending.copy_within(whole..self.waiting, 0);
-        self.waiting -= whole;
-        self.copied = end;
+        // Only token readings: the check reads a vector, and a reading is
+        // two stores over its copy. None is inside a reading taken: the
+        // token cannot overlap itself, nor, in ASCII, a control string.
+        // The block's window as an array, so the checks at its places
+        // need no bounds check each.
+        let window: &[u8; SPAN] = bytes[at..at + SPAN].try_into().expect("a block's span");
+        while places != 0 {
+            let j = places.trailing_zeros() as usize;
+            debug_assert!(at + j >= self.free || !blocks.is_token_at(window, j));
+            if blocks.is_token_at(window, j) {
+                self.defang(at + j);
+            }
+            places &= places - 1;
+        }
+    }
+
+    /// Takes the readings at the places flagged in the block at `at`, of
+    /// any kind. Out of line: most blocks hold none, and the loop's copy
+    /// of this costs the loop registers (measured).
+    #[cold]
+    #[inline(never)]
+    fn take_places(&mut self, bytes: &[u8], at: usize, mut places: u64) {
+        while places != 0 {
+            self.take_place(bytes, at + places.trailing_zeros() as usize);
+            places &= places - 1;
+        }
+    }
+
+    /// Takes the reading the filter flagged at `at`, if there is one and
+    /// it is not inside one taken.
+    fn take_place(&mut self, bytes: &[u8], at: usize) {
+        if at < self.free {
+            return;
+        }
+        match reading_at(bytes, at) {
+            Some((span, Replacement::Defanged)) => self.defang(span.start),
+            Some((span, Replacement::Neutral(control))) => self.neutralise(bytes, span, control),
+            None => {}
+        }
+    }
+
+    /// Writes the defanged spelling over the token reading at `at`.
+    #[inline(always)]
+    fn defang(&mut self, at: usize) {
+        self.put(self.base.wrapping_add(at), DEFANGED.as_bytes());
+        self.free = at + DEFANGED.len();
+    }
+
+    /// Writes the neutral spelling (the canonical string with a backslash)
+    /// of the control string reading at `span`, which need not have the
+    /// reading's length, and copies the input after it again, moved.
+    #[inline(never)]
+    fn neutralise(&mut self, bytes: &[u8], span: Range<usize>, control: &ControlString) {
+        debug_assert!(self.free <= span.start && span.end <= self.copied);
+        let at = self.base.wrapping_add(span.start);
+        self.neutral.clear();
+        control::push_neutral(&mut self.neutral, control);
+        let base = at.wrapping_add(self.neutral.len()).wrapping_sub(span.end);
+        let end = base.wrapping_add(bytes.len());
+        if end > self.out.capacity() {
+            // SAFETY: the output before the reading is all written (the
+            // copy is past it), so the reserve keeps it, and what it drops
+            // is written again below.
+            unsafe { self.out.set_len(at) };
+            self.out.reserve(end - at);
+            self.ptr = self.out.as_mut_ptr();
+        }
+        let neutral = std::mem::take(&mut self.neutral);
+        self.put(at, neutral.as_bytes());
+        self.neutral = neutral;
+        self.base = base;
+        let copied = std::mem::replace(&mut self.copied, span.end);
+        self.copy_on(bytes, copied);
+        self.free = span.end;
+    }
+
+    /// Sets the output's length over the content written.
+    fn finish(self) {
+        let len = self.base.wrapping_add(self.copied);
+        assert!(len <= self.out.capacity());
+        // SAFETY: every byte from the length before up to here is written:
+        // the copies are contiguous in the input, and a neutral spelling
+        // fills the output between the copy before its reading and the one
+        // after, moved by the difference in length.
+        unsafe { self.out.set_len(len) };
     }
 }
 
@@ -469,51 +611,94 @@ fn is_token(candidate: &[u8]) -> bool {
 }
 
 /// Whether the filter flags position `j` of `window`, which holds at least
-/// `j + REACH + 1` bytes (past the text's end, zeros). The specification of
-/// the vectorised filter.
-fn flags(window: &[u8], j: usize) -> bool {
+/// `j + REACH + 1` bytes (past the text's end, zeros), as a place where a
+/// token reading can start. The specification of the vectorised filter,
+/// with [`flags_control`].
+fn flags_token(window: &[u8], j: usize) -> bool {
+    TOKEN_PROBES
+        .iter()
+        .all(|&k| probed(window[j + k], k) == TOKEN_BYTES[k])
+}
+
+/// `byte` as the filter compares it with the token's byte at `k`: lower
+/// cased for a letter, which a reading may have in either case, and as it
+/// is for the hyphen, which a reading has as it is.
+const fn probed(byte: u8, k: usize) -> u8 {
+    match TOKEN_BYTES[k].is_ascii_lowercase() {
+        true => byte | 0x20,
+        false => byte,
+    }
+}
+
+/// [`flags_token`] for a place where a special or markup string can start,
+/// or the place before a line marker's colon.
+fn flags_control(window: &[u8], j: usize) -> bool {
     let lower = |k: usize| window[j + k] | 0x20;
-    let token = TOKEN_PROBES.iter().all(|&k| lower(k) == TOKEN_BYTES[k]);
     let special = SPECIAL_STARTS.contains(&window[j])
         && SPECIAL_SECONDS.contains(&lower(1))
         && SPECIAL_THIRDS.contains(&lower(2));
     let marker = window[j + 1] == MARKER_END && MARKER_BEFORE_END.contains(&lower(0));
-    token || special || marker
+    special || marker
 }
 
-/// Every position of `bytes` the filter flags, in order, without vectors,
-/// with progress reported after every byte (the most a visitor can be
-/// told); false, having visited nothing, when `bytes` is not all ASCII.
+/// Whether the filter flags position `j` of `window`, for either.
+fn flags(window: &[u8], j: usize) -> bool {
+    flags_token(window, j) || flags_control(window, j)
+}
+
+/// The filter without vectors, position by position: the specification
+/// each vectorised copy is tested against, and a [`Blocks`] the tests
+/// drive [`write_by`] with.
 #[cfg(test)]
-fn candidates_spec(bytes: &[u8], visit: &mut dyn FnMut(Event)) -> bool {
-    if !bytes.is_ascii() {
-        return false;
-    }
-    let mut padded = bytes.to_vec();
-    padded.resize(bytes.len() + REACH + 1, 0);
-    for j in 0..bytes.len() {
-        if flags(&padded, j) {
-            visit(Event::Flagged(j));
+#[derive(Debug, Clone, Copy)]
+struct Spec;
+
+#[cfg(test)]
+impl Blocks for Spec {
+    fn flags(self, bytes: &[u8], at: usize) -> Option<Flags> {
+        if !bytes[at..at + BLOCK].is_ascii() {
+            return None;
         }
-        visit(Event::Scanned(j + 1));
+        let window = &bytes[at..at + SPAN];
+        let mut found = Flags {
+            places: 0,
+            controls: false,
+        };
+        for j in 0..BLOCK {
+            let control = flags_control(window, j);
+            if control || flags_token(window, j) {
+                found.places |= 1 << j;
+            }
+            found.controls |= control;
+        }
+        Some(found)
     }
-    true
+
+    fn is_token_at(self, bytes: &[u8], at: usize) -> bool {
+        is_token(&bytes[at..at + TOKEN_BYTES.len()])
+    }
 }
 
-/// The filter on the text's last positions, too few for a whole block: a
-/// zero-padded copy tested position by position. False, having visited
-/// nothing, when they are not all ASCII.
-fn candidates_in_tail(bytes: &[u8], from: usize, visit: &mut dyn FnMut(Event)) -> bool {
-    let tail = &bytes[from..];
-    if !tail.is_ascii() {
-        return false;
+/// The lower-case token in a vector's 32 bytes, and what is or-ed into each
+/// byte before the comparison: 0x20 for a letter, where case may differ,
+/// nothing for the hyphen, which must be itself, and all ones past the
+/// token, so those bytes always compare equal.
+const TOKEN_VECTOR: [u8; TOKEN_LOAD] = token_vector(false);
+const TOKEN_VECTOR_CASES: [u8; TOKEN_LOAD] = token_vector(true);
+
+const fn token_vector(cases: bool) -> [u8; TOKEN_LOAD] {
+    let mut v = [0xffu8; TOKEN_LOAD];
+    let mut i = 0;
+    while i < TOKEN_BYTES.len() {
+        let b = TOKEN_BYTES[i];
+        v[i] = match (cases, b.is_ascii_lowercase()) {
+            (false, _) => b,
+            (true, true) => 0x20,
+            (true, false) => 0,
+        };
+        i += 1;
     }
-    let mut padded = [0u8; WIDTH + REACH + 1];
-    padded[..tail.len()].copy_from_slice(tail);
-    for j in (0..tail.len()).filter(|&j| flags(&padded, j)) {
-        visit(Event::Flagged(from + j));
-    }
-    true
+    v
 }
 
 /// The vectorised filter, written once over an instruction set's
@@ -527,49 +712,50 @@ fn candidates_in_tail(bytes: &[u8], from: usize, visit: &mut dyn FnMut(Event)) -
 /// step, because moving each comparison out to a general register costs
 /// more than the comparison. Both test a set with one byte shuffle rather
 /// than a comparison per member, which matters on source and JSON, where
-/// most blocks hold a `<`, `[` or `:`.
-///
-/// The visitor is inlined into each copy. Tried and slower on token-dense
-/// text: copying ahead of each token reading and writing over it (a copy
-/// call per reading, which [`Writer`]'s patches after long copies avoid),
-/// copying short gaps byte by byte, and turning each block's mask into a
-/// batch of places without a loop per mask.
+/// most blocks hold a `<`, `[` or `:`. Each module's `push` is
+/// [`write_by`] with its filter, inlined, in the module's instruction set.
 #[cfg(target_arch = "x86_64")]
 macro_rules! block_filter {
     ($feature:literal) => {
         use super::{
-            candidates_in_tail, Event, BEFORE_END_SET, BLOCK, MARKER_END, SCANNED_EVERY,
-            SECONDS_SET, STARTS_SET, THIRDS_SET, TOKEN_BYTES, TOKEN_PROBES, WIDTH,
+            Blocks, Flags, BEFORE_END_SET, MARKER_END, SECONDS_SET, SPAN, STARTS_SET, THIRDS_SET,
+            TOKEN_BYTES, TOKEN_PROBES,
         };
 
-        /// [`super::candidates_spec`], 64 positions at a time, stopping at
-        /// the first block holding a non-ASCII byte.
+        /// [`super::push_content`] with this instruction set's filter.
         #[target_feature(enable = $feature)]
-        pub(super) fn for_each_candidate(bytes: &[u8], mut visit: impl FnMut(Event)) -> bool {
-            let mut at = 0;
-            while at + WIDTH <= bytes.len() {
-                let Some(mut mask) = block_flags(bytes, at) else {
-                    return false;
-                };
-                while mask != 0 {
-                    visit(Event::Flagged(at + mask.trailing_zeros() as usize));
-                    mask &= mask - 1;
-                }
-                at += BLOCK;
-                if at % SCANNED_EVERY == 0 {
-                    visit(Event::Scanned(at));
-                }
-            }
-            candidates_in_tail(bytes, at, &mut visit)
+        pub(super) fn push(out: &mut String, text: &str) -> bool {
+            super::write_by(out, text, Here(()))
         }
 
-        /// Bit `j` set when [`super::flags`] flags position `at + j`, or
-        /// `None` when one of the block's 64 bytes is not ASCII. Specials
-        /// and markers are only tested in blocks holding a byte they start
-        /// or end with: most blocks of prose hold neither.
+        /// This module's filter as [`super::write_by`] drives it. Only
+        /// `push` makes one, so its methods run where the instruction set
+        /// is enabled.
+        #[derive(Clone, Copy)]
+        struct Here(());
+
+        impl Blocks for Here {
+            #[inline(always)]
+            fn flags(self, bytes: &[u8], at: usize) -> Option<Flags> {
+                // SAFETY: a `Here` exists only inside `push`, which the
+                // CPU's instruction set was checked for.
+                unsafe { block_flags(bytes, at) }
+            }
+
+            #[inline(always)]
+            fn is_token_at(self, bytes: &[u8], at: usize) -> bool {
+                // SAFETY: as in `flags`.
+                unsafe { is_token_at(bytes, at) }
+            }
+        }
+
+        /// The flags [`super::Spec`] gives the block at `at`. Specials and
+        /// markers are only tested in blocks holding a byte they start or
+        /// end with: most blocks of prose hold neither.
         #[target_feature(enable = $feature)]
-        fn block_flags(bytes: &[u8], at: usize) -> Option<u64> {
-            assert!(at + WIDTH <= bytes.len());
+        #[inline]
+        pub(super) fn block_flags(bytes: &[u8], at: usize) -> Option<Flags> {
+            assert!(at + SPAN <= bytes.len());
             let here = load(bytes, at);
             if non_ascii(here) {
                 return None;
@@ -577,21 +763,36 @@ macro_rules! block_filter {
             let lower = or_0x20(here);
             let mut flagged = equal(lower, TOKEN_BYTES[TOKEN_PROBES[0]]);
             for &k in &TOKEN_PROBES[1..] {
-                flagged = and(flagged, equal(or_0x20(load(bytes, at + k)), TOKEN_BYTES[k]));
+                let probe = match super::probed(0, k) {
+                    0x20 => or_0x20(load(bytes, at + k)),
+                    _ => load(bytes, at + k),
+                };
+                flagged = and(flagged, equal(probe, TOKEN_BYTES[k]));
             }
+            let mut controls = false;
+            // The third character before the second: after a `<`, a `/`
+            // is common (every closing tag), a third character in the set
+            // less so.
             let mut specials = member(here, &STARTS_SET);
             if !none(specials) {
-                specials = and(specials, member(or_0x20(load(bytes, at + 1)), &SECONDS_SET));
+                specials = and(specials, member(or_0x20(load(bytes, at + 2)), &THIRDS_SET));
             }
             if !none(specials) {
-                let thirds = member(or_0x20(load(bytes, at + 2)), &THIRDS_SET);
-                flagged = or(flagged, and(specials, thirds));
+                let seconds = member(or_0x20(load(bytes, at + 1)), &SECONDS_SET);
+                specials = and(specials, seconds);
+                controls = !none(specials);
+                flagged = or(flagged, specials);
             }
             let colons = equal(load(bytes, at + 1), MARKER_END);
             if !none(colons) {
-                flagged = or(flagged, and(colons, member(lower, &BEFORE_END_SET)));
+                let markers = and(colons, member(lower, &BEFORE_END_SET));
+                controls |= !none(markers);
+                flagged = or(flagged, markers);
             }
-            Some(bits(flagged))
+            Some(Flags {
+                places: bits(flagged),
+                controls,
+            })
         }
     };
 }
@@ -610,6 +811,10 @@ mod avx512 {
     type Mask = u64;
 
     block_filter!("avx512bw");
+
+    // The token check needs no more than AVX2, which every AVX-512BW CPU
+    // has.
+    pub(super) use super::avx2::is_token_at;
 
     /// The 64 bytes of `bytes` from `at`.
     #[target_feature(enable = "avx512bw")]
@@ -666,7 +871,7 @@ mod avx512 {
 /// halves are joined into the block's 64-bit mask at its end.
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
-    use super::ByteSet;
+    use super::{ByteSet, TOKEN_LOAD, TOKEN_VECTOR, TOKEN_VECTOR_CASES};
     use std::arch::x86_64::{
         __m256i, _mm256_and_si256, _mm256_broadcastsi128_si256, _mm256_cmpeq_epi8,
         _mm256_loadu_si256, _mm256_movemask_epi8, _mm256_or_si256, _mm256_set1_epi8,
@@ -681,6 +886,19 @@ mod avx2 {
     type Mask = Vector;
 
     block_filter!("avx2");
+
+    /// Whether the token's length of bytes at `at` is a token reading: one
+    /// load, or, comparison, and the comparison's mask, all ones.
+    #[target_feature(enable = "avx2")]
+    pub(super) fn is_token_at(bytes: &[u8], at: usize) -> bool {
+        let load = |b: &[u8; TOKEN_LOAD]| {
+            // SAFETY: `b` is 32 readable bytes, and the load is unaligned.
+            unsafe { _mm256_loadu_si256(b.as_ptr().cast()) }
+        };
+        let chunk = bytes[at..at + TOKEN_LOAD].try_into().expect("32 bytes");
+        let cased = _mm256_or_si256(load(chunk), load(&TOKEN_VECTOR_CASES));
+        _mm256_movemask_epi8(_mm256_cmpeq_epi8(cased, load(&TOKEN_VECTOR))) == -1
+    }
 
     /// The 64 bytes of `bytes` from `at`.
     #[target_feature(enable = "avx2")]
@@ -823,7 +1041,7 @@ mod tests {
         ) {
             let text: String = pieces.concat();
             let mut one = String::new();
-            prop_assert!(push_content_by(&mut one, &text, candidates_spec));
+            prop_assert!(write_by(&mut one, &text, Spec));
             prop_assert_eq!(&one, &two_pass(&text));
             let mut dispatched = String::new();
             if push_content(&mut dispatched, &text) {
@@ -831,7 +1049,7 @@ mod tests {
             }
             for (isa, filter) in vector_filters() {
                 let mut vectors = String::new();
-                prop_assert!(push_content_by(&mut vectors, &text, filter), "{:?}", isa);
+                prop_assert!(filter.push(&mut vectors, &text), "{:?}", isa);
                 prop_assert_eq!(&vectors, &one, "{:?}", isa);
             }
         }
@@ -840,24 +1058,43 @@ mod tests {
         fn vectors_flag_what_the_specification_flags(
             bytes in proptest::collection::vec(
                 prop_oneof![
-                    proptest::sample::select(b"fF-dD<[|sSeEiI/:nNtT\\\r\0 x".to_vec()),
-                    any::<u8>().prop_map(|b| b & 0x7f),
+                    8 => proptest::sample::select(b"fF-dD<[|sSeEiI/:nNtT\\\r\0 x".to_vec()),
+                    8 => any::<u8>().prop_map(|b| b & 0x7f),
+                    1 => any::<u8>(),
                 ],
                 0..400,
             ),
         ) {
-            let mut spec = Vec::new();
-            let ascii = candidates_spec(&bytes, &mut |event| if let Event::Flagged(at) = event {
-                spec.push(at);
-            });
-            prop_assert!(ascii);
             for (isa, filter) in vector_filters() {
-                let mut vectors = Vec::new();
-                let ascii = filter.for_each(&bytes, |event| if let Event::Flagged(at) = event {
-                    vectors.push(at);
-                });
-                prop_assert!(ascii, "{:?}", isa);
-                prop_assert_eq!(&vectors, &spec, "{:?}", isa);
+                for at in (0..).step_by(BLOCK).take_while(|at| at + SPAN <= bytes.len()) {
+                    prop_assert_eq!(
+                        filter.flags(&bytes, at), Spec.flags(&bytes, at), "{:?} at {}", isa, at
+                    );
+                }
+            }
+        }
+
+        #[test]
+        fn vectors_check_the_token_as_the_specification_does(
+            case in proptest::collection::vec(any::<bool>(), TOKEN_BYTES.len()),
+            change in proptest::option::of((0..TOKEN_BYTES.len(), any::<u8>())),
+            after in proptest::collection::vec(any::<u8>(), TOKEN_LOAD - TOKEN_BYTES.len()),
+        ) {
+            // A reading in some mix of cases, perhaps with one byte
+            // changed, and any bytes after it, which the vector loads.
+            let mut bytes: Vec<u8> = TOKEN_BYTES
+                .iter()
+                .zip(&case)
+                .map(|(&b, &upper)| if upper { b.to_ascii_uppercase() } else { b })
+                .collect();
+            if let Some((i, b)) = change {
+                bytes[i] = b;
+            }
+            bytes.extend(after);
+            let spec = Spec.is_token_at(&bytes, 0);
+            prop_assert_eq!(spec, bytes[..TOKEN_BYTES.len()].eq_ignore_ascii_case(TOKEN_BYTES));
+            for (isa, filter) in vector_filters() {
+                prop_assert_eq!(filter.is_token_at(&bytes, 0), spec, "{:?}", isa);
             }
         }
     }
@@ -897,68 +1134,85 @@ mod tests {
             let mut out = String::from("<header>");
             assert!(!push_content(&mut out, &text));
             assert_eq!(out, "<header>");
-            assert!(!push_content_by(&mut out, &text, candidates_spec));
-            assert_eq!(out, "<header>");
             // The filters themselves may stop after writing some of it;
             // `push_content` is what drops that.
+            assert!(!write_by(&mut String::new(), &text, Spec));
             for (isa, filter) in vector_filters() {
-                assert!(
-                    !push_content_by(&mut String::new(), &text, filter),
-                    "{isa:?}"
-                );
+                assert!(!filter.push(&mut String::new(), &text), "{isa:?}");
             }
         }
     }
 
-    /// Every reading placed across each place the vectorised filter copies
-    /// up to (4 KiB) and each block edge near it, on a line of its own or
-    /// after other text.
+    /// Every reading placed across block edges, a place where text
+    /// without readings is copied ([`COPY_EVERY`]), and the edge of the
+    /// last positions a block holds, on a line of its own or after other
+    /// text, before text of several lengths.
     #[test]
-    fn readings_across_copy_points_are_replaced() {
+    fn readings_across_block_edges_and_copy_points_are_replaced() {
         let mut spellings: Vec<&str> = CONTROL_STRINGS.iter().map(|c| c.text).collect();
         spellings.push(TOKEN);
-        for spelling in spellings {
-            for at in SCANNED_EVERY - FLUSH_MARGIN - 2..SCANNED_EVERY + 2 {
-                for line in ["\n", " "] {
-                    let before = "x".repeat(at - line.len());
-                    let text = format!("{before}{line}{spelling} {}", "y".repeat(5000));
-                    let mut spec = String::new();
-                    assert!(push_content_by(&mut spec, &text, candidates_spec));
-                    assert_eq!(spec, two_pass(&text), "{spelling:?} at {at}");
-                    for (isa, filter) in vector_filters() {
-                        let mut out = String::new();
-                        assert!(push_content_by(&mut out, &text, filter));
-                        assert_eq!(out, spec, "{isa:?}: {spelling:?} at {at}");
+        let starts = (2 * BLOCK - 30..2 * BLOCK + 2).chain(COPY_EVERY - 30..COPY_EVERY + 2);
+        for at in starts {
+            for after in [0, 1, 40, SPAN, BLOCK + SPAN - 1] {
+                for spelling in &spellings {
+                    for line in ["\n", " "] {
+                        let before = "x".repeat(at - line.len());
+                        let text = format!("{before}{line}{spelling} {}", "y".repeat(after));
+                        assert_writes_two_pass(&text, &format!("{spelling:?} at {at}"));
                     }
                 }
             }
         }
     }
 
+    /// What every filter writes for `text`, after a header: what the two
+    /// passes write.
+    fn assert_writes_two_pass(text: &str, what: &str) {
+        let expected = format!("header{}", two_pass(text));
+        let mut spec = String::from("header");
+        assert!(write_by(&mut spec, text, Spec), "{what}");
+        assert_eq!(spec, expected, "{what}");
+        for (isa, filter) in vector_filters() {
+            let mut out = String::from("header");
+            assert!(filter.push(&mut out, text), "{isa:?}: {what}");
+            assert_eq!(out, expected, "{isa:?}: {what}");
+        }
+    }
+
     #[test]
-    fn more_readings_than_can_wait_are_all_patched() {
-        // Token readings every few bytes, in mixed cases, far more than
-        // wait to be patched at once between two progress reports (so the
-        // vectorised filters fill the list), with a control string (a
-        // reading that changes length) now and then and text of every
-        // length between: what the two passes write, by every filter.
+    fn dense_readings_are_all_replaced() {
+        // Token readings every few bytes, in mixed cases, over many blocks,
+        // with a control string (a reading that changes length) now and
+        // then and text of every length between.
         let spellings = [TOKEN, "FRAMECHECK-UNTRUSTED", "FrameCheck-Untrusted"];
         let mut text = String::new();
-        for i in 0..PENDING * 5 + 3 {
+        for i in 0..643 {
             text.push_str(spellings[i % 3]);
             text.push_str(&"</>"[..i % 4]);
             if i % 301 == 0 {
                 text.push_str(CONTROL_STRINGS[i % CONTROL_STRINGS.len()].text);
             }
         }
-        let mut spec = String::from("header");
-        assert!(push_content_by(&mut spec, &text, candidates_spec));
-        assert_eq!(spec, format!("header{}", two_pass(&text)));
-        assert_eq!(spec.matches(DEFANGED).count(), PENDING * 5 + 3);
-        for (isa, filter) in vector_filters() {
-            let mut out = String::from("header");
-            assert!(push_content_by(&mut out, &text, filter));
-            assert_eq!(out, spec, "{isa:?}");
+        assert_writes_two_pass(&text, "dense");
+        assert_eq!(two_pass(&text).matches(DEFANGED).count(), 643);
+    }
+
+    #[test]
+    fn output_longer_than_its_reserve_is_all_kept() {
+        // Each neutral spelling is longer than its reading, so content of
+        // control strings alone outgrows the capacity reserved for the
+        // text, again and again; with token readings between, before the
+        // first and after the last.
+        for n in [1, 3, 200, 2000] {
+            let mut text = String::from("framecheck-untrusted");
+            for i in 0..n {
+                text.push_str(CONTROL_STRINGS[i % CONTROL_STRINGS.len()].text);
+                if i % 7 == 0 {
+                    text.push_str("FRAMECHECK-untrusted\n");
+                }
+            }
+            text.push_str("framecheck-untrusted");
+            assert_writes_two_pass(&text, &format!("{n} control strings"));
         }
     }
 
@@ -983,17 +1237,14 @@ mod tests {
     #[test]
     fn the_filter_flags_each_kind_of_reading() {
         let text = "a FrameCheck-Untrusted b <|im_end|> c\n  Human: d";
-        let mut flagged = Vec::new();
-        candidates_spec(text.as_bytes(), &mut |event| {
-            if let Event::Flagged(at) = event {
-                flagged.push(at);
-            }
-        });
+        let mut padded = text.as_bytes().to_vec();
+        padded.resize(text.len() + REACH + 1, 0);
+        let flagged: Vec<usize> = (0..text.len()).filter(|&j| flags(&padded, j)).collect();
         for at in [2, 25, text.find("n:").unwrap()] {
             assert!(flagged.contains(&at), "{at} not in {flagged:?}");
         }
         let mut out = String::new();
-        assert!(push_content_by(&mut out, text, candidates_spec));
+        assert!(write_by(&mut out, text, Spec));
         assert_eq!(out, "a framecheck_untrusted b <|im_end|\\> c\n  Human\\: d");
     }
 }
