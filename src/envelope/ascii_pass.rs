@@ -21,8 +21,10 @@
 //! The filter lets through a superset (it lower-cases with `| 0x20`, which
 //! also maps a few punctuation bytes onto the sets); the exact checks at a
 //! flagged place are the same functions the two-pass path uses
-//! ([`control::special_at`], [`control::marker_ending_at`], the token's
-//! case-insensitive comparison), so the readings are the same. In ASCII
+//! ([`control::special_at`], [`control::marker_ending_at`]) and the
+//! token's case-insensitive comparison (two integer comparisons, or one
+//! vector comparison in a block of token readings alone, each tested
+//! against `eq_ignore_ascii_case`), so the readings are the same. In ASCII
 //! text no token reading, special and marker can overlap (none holds
 //! another's characters at its edges: a test over random text compares
 //! this path with the two-pass one), so replacing each in order of position
@@ -195,27 +197,16 @@ fn best_on_this_cpu() -> Vectors {
         .unwrap_or(Vectors::Off)
 }
 
-/// What the filter found in one block of [`BLOCK`] positions.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Flags {
-    /// Bit `j` set when the filter flags position `j` of the block.
-    places: u64,
-    /// Whether a flagged place is a special's or a line marker's: when not,
-    /// every flagged place can only be a token reading, and the block takes
-    /// the path for those alone.
-    controls: bool,
-}
-
 /// A filter as [`write_by`] drives it, block by block. Each vectorised copy
 /// is one implementation, and the specification ([`Spec`]) another, so the
 /// tests drive the same loop with each. Its methods are inlined into the
 /// driver's copy for the instruction set, which is what compiles their
 /// intrinsics to instructions.
 trait Blocks: Copy {
-    /// The flags of the block at `at`, or `None` when one of its
-    /// [`BLOCK`] bytes is not ASCII. `bytes` holds at least [`SPAN`] bytes
-    /// from `at`.
-    fn flags(self, bytes: &[u8], at: usize) -> Option<Flags>;
+    /// The places flagged in the block at `at`, bit `j` for position `at +
+    /// j`, or `None` when one of its [`BLOCK`] bytes is not ASCII. `bytes`
+    /// holds at least [`SPAN`] bytes from `at`.
+    fn flags(self, bytes: &[u8], at: usize) -> Option<u64>;
 
     /// Whether the token's length of bytes at `at` is a token reading.
     /// `bytes` holds at least [`TOKEN_LOAD`] bytes from `at`.
@@ -258,7 +249,7 @@ impl Filter {
     /// The filter's flags for the block at `at`, for the tests to compare
     /// with the specification's.
     #[cfg(test)]
-    fn flags(self, bytes: &[u8], at: usize) -> Option<Flags> {
+    fn flags(self, bytes: &[u8], at: usize) -> Option<u64> {
         match self {
             // SAFETY: as in `push`.
             #[cfg(target_arch = "x86_64")]
@@ -323,15 +314,15 @@ pub(super) fn push_content(out: &mut String, text: &str) -> bool {
 fn write_by(out: &mut String, text: &str, blocks: impl Blocks) -> bool {
     let bytes = text.as_bytes();
     let mut sink = Sink::new(out, bytes.len());
-    // The block whose readings are not yet taken: its start and flags, or
-    // no flagged place.
-    let mut waiting = (0, NO_FLAGS);
+    // The block whose readings are not yet taken: its start and flagged
+    // places (none at first).
+    let mut waiting = (0, 0);
     let mut at = 0;
     while at + SPAN <= bytes.len() {
         let Some(flags) = blocks.flags(bytes, at) else {
             return false;
         };
-        if flags.places != 0 || waiting.1.places != 0 {
+        if flags != 0 || waiting.1 != 0 {
             sink.copy_through_block(bytes, at);
             sink.take_block(bytes, waiting.0, waiting.1, blocks);
             waiting = (at, flags);
@@ -345,7 +336,9 @@ fn write_by(out: &mut String, text: &str, blocks: impl Blocks) -> bool {
     }
     sink.copy_on(bytes, bytes.len());
     sink.take_block(bytes, waiting.0, waiting.1, blocks);
-    let mut padded = [0u8; SPAN + REACH + 1];
+    // The tail is under a span long, and the filter reads `REACH` bytes
+    // past a position.
+    let mut padded = [0u8; SPAN - 1 + REACH];
     padded[..bytes.len() - at].copy_from_slice(&bytes[at..]);
     for j in (0..bytes.len() - at).filter(|&j| flags(&padded, j)) {
         sink.take_place(bytes, at + j);
@@ -353,12 +346,6 @@ fn write_by(out: &mut String, text: &str, blocks: impl Blocks) -> bool {
     sink.finish();
     true
 }
-
-/// Flags with no place flagged.
-const NO_FLAGS: Flags = Flags {
-    places: 0,
-    controls: false,
-};
 
 /// How often, in bytes, text with no reading is copied, so it is copied
 /// while still in the first-level cache, in spans long enough for a copy
@@ -449,36 +436,35 @@ impl<'a> Sink<'a> {
         }
     }
 
-    /// Takes the readings the filter flagged in the block at `at`.
+    /// Takes the readings the filter flagged in the block at `at`: nearly
+    /// always token readings alone (one vector check each, and two stores
+    /// over the copy), and anything else out of line.
     #[inline(always)]
-    fn take_block(&mut self, bytes: &[u8], at: usize, flags: Flags, blocks: impl Blocks) {
-        let mut places = flags.places;
+    fn take_block(&mut self, bytes: &[u8], at: usize, mut places: u64, blocks: impl Blocks) {
         if places == 0 {
             return;
         }
-        if flags.controls {
-            self.take_places(bytes, at, places);
-            return;
-        }
-        // Only token readings: the check reads a vector, and a reading is
-        // two stores over its copy. None is inside a reading taken: the
-        // token cannot overlap itself, nor, in ASCII, a control string.
         // The block's window as an array, so the checks at its places
         // need no bounds check each.
         let window: &[u8; SPAN] = bytes[at..at + SPAN].try_into().expect("a block's span");
         while places != 0 {
             let j = places.trailing_zeros() as usize;
-            debug_assert!(at + j >= self.free || !blocks.is_token_at(window, j));
-            if blocks.is_token_at(window, j) {
-                self.defang(at + j);
+            // A token reading is never inside a reading taken: the token
+            // cannot overlap itself, nor, in ASCII, a control string.
+            if !blocks.is_token_at(window, j) {
+                return self.take_places(bytes, at, places);
             }
+            debug_assert!(at + j >= self.free);
+            self.defang(at + j);
             places &= places - 1;
         }
     }
 
     /// Takes the readings at the places flagged in the block at `at`, of
-    /// any kind. Out of line: most blocks hold none, and the loop's copy
-    /// of this costs the loop registers (measured).
+    /// any kind, from the first that holds no token reading. Out of line:
+    /// most flagged places hold one, and this path inlined in the loop cost
+    /// it registers (prose, which holds no reading at all, went from 50 to
+    /// 65 µs a MiB: measured).
     #[cold]
     #[inline(never)]
     fn take_places(&mut self, bytes: &[u8], at: usize, mut places: u64) {
@@ -611,13 +597,18 @@ fn is_token(candidate: &[u8]) -> bool {
 }
 
 /// Whether the filter flags position `j` of `window`, which holds at least
-/// `j + REACH + 1` bytes (past the text's end, zeros), as a place where a
-/// token reading can start. The specification of the vectorised filter,
-/// with [`flags_control`].
-fn flags_token(window: &[u8], j: usize) -> bool {
-    TOKEN_PROBES
+/// `j + REACH + 1` bytes (past the text's end, zeros). The specification of
+/// the vectorised filter.
+fn flags(window: &[u8], j: usize) -> bool {
+    let lower = |k: usize| window[j + k] | 0x20;
+    let token = TOKEN_PROBES
         .iter()
-        .all(|&k| probed(window[j + k], k) == TOKEN_BYTES[k])
+        .all(|&k| probed(window[j + k], k) == TOKEN_BYTES[k]);
+    let special = SPECIAL_STARTS.contains(&window[j])
+        && SPECIAL_SECONDS.contains(&lower(1))
+        && SPECIAL_THIRDS.contains(&lower(2));
+    let marker = window[j + 1] == MARKER_END && MARKER_BEFORE_END.contains(&lower(0));
+    token || special || marker
 }
 
 /// `byte` as the filter compares it with the token's byte at `k`: lower
@@ -630,22 +621,6 @@ const fn probed(byte: u8, k: usize) -> u8 {
     }
 }
 
-/// [`flags_token`] for a place where a special or markup string can start,
-/// or the place before a line marker's colon.
-fn flags_control(window: &[u8], j: usize) -> bool {
-    let lower = |k: usize| window[j + k] | 0x20;
-    let special = SPECIAL_STARTS.contains(&window[j])
-        && SPECIAL_SECONDS.contains(&lower(1))
-        && SPECIAL_THIRDS.contains(&lower(2));
-    let marker = window[j + 1] == MARKER_END && MARKER_BEFORE_END.contains(&lower(0));
-    special || marker
-}
-
-/// Whether the filter flags position `j` of `window`, for either.
-fn flags(window: &[u8], j: usize) -> bool {
-    flags_token(window, j) || flags_control(window, j)
-}
-
 /// The filter without vectors, position by position: the specification
 /// each vectorised copy is tested against, and a [`Blocks`] the tests
 /// drive [`write_by`] with.
@@ -655,23 +630,13 @@ struct Spec;
 
 #[cfg(test)]
 impl Blocks for Spec {
-    fn flags(self, bytes: &[u8], at: usize) -> Option<Flags> {
+    fn flags(self, bytes: &[u8], at: usize) -> Option<u64> {
         if !bytes[at..at + BLOCK].is_ascii() {
             return None;
         }
         let window = &bytes[at..at + SPAN];
-        let mut found = Flags {
-            places: 0,
-            controls: false,
-        };
-        for j in 0..BLOCK {
-            let control = flags_control(window, j);
-            if control || flags_token(window, j) {
-                found.places |= 1 << j;
-            }
-            found.controls |= control;
-        }
-        Some(found)
+        let flagged = (0..BLOCK).filter(|&j| flags(window, j));
+        Some(flagged.fold(0, |places, j| places | 1 << j))
     }
 
     fn is_token_at(self, bytes: &[u8], at: usize) -> bool {
@@ -718,7 +683,7 @@ const fn token_vector(cases: bool) -> [u8; TOKEN_LOAD] {
 macro_rules! block_filter {
     ($feature:literal) => {
         use super::{
-            Blocks, Flags, BEFORE_END_SET, MARKER_END, SECONDS_SET, SPAN, STARTS_SET, THIRDS_SET,
+            Blocks, BEFORE_END_SET, MARKER_END, SECONDS_SET, SPAN, STARTS_SET, THIRDS_SET,
             TOKEN_BYTES, TOKEN_PROBES,
         };
 
@@ -736,7 +701,7 @@ macro_rules! block_filter {
 
         impl Blocks for Here {
             #[inline(always)]
-            fn flags(self, bytes: &[u8], at: usize) -> Option<Flags> {
+            fn flags(self, bytes: &[u8], at: usize) -> Option<u64> {
                 // SAFETY: a `Here` exists only inside `push`, which the
                 // CPU's instruction set was checked for.
                 unsafe { block_flags(bytes, at) }
@@ -754,7 +719,7 @@ macro_rules! block_filter {
         /// end with: most blocks of prose hold neither.
         #[target_feature(enable = $feature)]
         #[inline]
-        pub(super) fn block_flags(bytes: &[u8], at: usize) -> Option<Flags> {
+        pub(super) fn block_flags(bytes: &[u8], at: usize) -> Option<u64> {
             assert!(at + SPAN <= bytes.len());
             let here = load(bytes, at);
             if non_ascii(here) {
@@ -769,7 +734,6 @@ macro_rules! block_filter {
                 };
                 flagged = and(flagged, equal(probe, TOKEN_BYTES[k]));
             }
-            let mut controls = false;
             // The third character before the second: after a `<`, a `/`
             // is common (every closing tag), a third character in the set
             // less so.
@@ -779,20 +743,13 @@ macro_rules! block_filter {
             }
             if !none(specials) {
                 let seconds = member(or_0x20(load(bytes, at + 1)), &SECONDS_SET);
-                specials = and(specials, seconds);
-                controls = !none(specials);
-                flagged = or(flagged, specials);
+                flagged = or(flagged, and(specials, seconds));
             }
             let colons = equal(load(bytes, at + 1), MARKER_END);
             if !none(colons) {
-                let markers = and(colons, member(lower, &BEFORE_END_SET));
-                controls |= !none(markers);
-                flagged = or(flagged, markers);
+                flagged = or(flagged, and(colons, member(lower, &BEFORE_END_SET)));
             }
-            Some(Flags {
-                places: bits(flagged),
-                controls,
-            })
+            Some(bits(flagged))
         }
     };
 }
