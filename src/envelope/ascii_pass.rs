@@ -553,25 +553,38 @@ fn reading_at(bytes: &[u8], at: usize) -> Option<(Range<usize>, Replacement)> {
         .map(|(span, control)| (span, Replacement::Neutral(control)))
 }
 
-/// The token's first 16 bytes and its last 4, lower case, as integers;
-/// and the bit 0x20 of each letter, where case may differ.
-const TOKEN_WORDS: (u128, u32) = token_words(0);
-const TOKEN_CASES: (u128, u32) = token_words(0x20);
+/// The lower-case token in a vector's 32 bytes, and what is or-ed into each
+/// byte before the comparison: [`probed`]'s 0x20 for a letter, where case
+/// may differ, nothing for the hyphen, which must be itself, and all ones
+/// past the token, so those bytes always compare equal.
+const TOKEN_VECTOR: [u8; TOKEN_LOAD] = token_vector(false);
+const TOKEN_VECTOR_CASES: [u8; TOKEN_LOAD] = token_vector(true);
 
-/// The token's bytes as a `u128` and a `u32` (little-endian), each letter
-/// or-ed with `letter_bit` and every other byte zero when that is nonzero.
-const fn token_words(letter_bit: u8) -> (u128, u32) {
+const fn token_vector(cases: bool) -> [u8; TOKEN_LOAD] {
+    let mut v = [0xffu8; TOKEN_LOAD];
+    let mut i = 0;
+    while i < TOKEN_BYTES.len() {
+        v[i] = match cases {
+            true => probed(0, i),
+            false => TOKEN_BYTES[i],
+        };
+        i += 1;
+    }
+    v
+}
+
+/// The same two, the token's 20 bytes of each, as a `u128` and a `u32`
+/// (little-endian): the first 16 and the last 4.
+const TOKEN_WORDS: (u128, u32) = token_words(&TOKEN_VECTOR);
+const TOKEN_CASES: (u128, u32) = token_words(&TOKEN_VECTOR_CASES);
+
+const fn token_words(vector: &[u8; TOKEN_LOAD]) -> (u128, u32) {
     assert!(TOKEN_BYTES.len() == 20);
     let mut head = 0u128;
     let mut tail = 0u32;
     let mut i = 0;
     while i < 20 {
-        let b = TOKEN_BYTES[i];
-        let b = match letter_bit {
-            0 => b,
-            bit if b.is_ascii_lowercase() => bit,
-            _ => 0,
-        };
+        let b = vector[i];
         if i < 16 {
             head |= (b as u128) << (8 * i);
         } else {
@@ -642,28 +655,6 @@ impl Blocks for Spec {
     fn is_token_at(self, bytes: &[u8], at: usize) -> bool {
         is_token(&bytes[at..at + TOKEN_BYTES.len()])
     }
-}
-
-/// The lower-case token in a vector's 32 bytes, and what is or-ed into each
-/// byte before the comparison: 0x20 for a letter, where case may differ,
-/// nothing for the hyphen, which must be itself, and all ones past the
-/// token, so those bytes always compare equal.
-const TOKEN_VECTOR: [u8; TOKEN_LOAD] = token_vector(false);
-const TOKEN_VECTOR_CASES: [u8; TOKEN_LOAD] = token_vector(true);
-
-const fn token_vector(cases: bool) -> [u8; TOKEN_LOAD] {
-    let mut v = [0xffu8; TOKEN_LOAD];
-    let mut i = 0;
-    while i < TOKEN_BYTES.len() {
-        let b = TOKEN_BYTES[i];
-        v[i] = match (cases, b.is_ascii_lowercase()) {
-            (false, _) => b,
-            (true, true) => 0x20,
-            (true, false) => 0,
-        };
-        i += 1;
-    }
-    v
 }
 
 /// The vectorised filter, written once over an instruction set's
