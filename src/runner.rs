@@ -16,7 +16,11 @@ use crate::level::ReaderLevel;
 use crate::oracle::{self, Calibration, CheckClass, Finding};
 use crate::profile::{Capability, TargetProfile};
 
+mod fit;
 pub mod several;
+
+use fit::CalibrationFailure;
+pub use fit::Misfit;
 
 /// What happened when one case ran.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -190,6 +194,10 @@ pub struct RunMeta {
     /// The frame layout calibration learned, or why it could not.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub layout: Option<LayoutReport>,
+    /// True when the run stopped before any case because the profile does
+    /// not fit its framing ([`Misfit`], named in `harness_error`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub misfit: bool,
 }
 
 /// What calibration learned about a target's frame, as the reports show it.
@@ -302,8 +310,25 @@ pub fn run_owned(
     let layout = if cases.is_empty() {
         None
     } else {
-        Some(learn_layout(profile, framing))
+        Some(learn_layout_typed(profile, framing, true))
     };
+    // A profile its framing contradicts judges nothing (issue 31).
+    let misfit = layout
+        .as_ref()
+        .and_then(|l| fit::check(profile, framing, l, options.level).err());
+    let layout = layout.map(|l| l.map_err(|e| e.to_string()));
+    if let Some(misfit) = misfit {
+        let meta = RunMeta {
+            harness_error: Some(misfit.to_string()),
+            misfit: true,
+            ..run_meta(profile, options, started, started_unix, layout.as_ref())
+        };
+        return RunResult {
+            meta,
+            results: Vec::new(),
+            views: Vec::new(),
+        };
+    }
     let calibration = calibration_for(&cases, layout.as_ref(), profile, framing);
     let learned = layout.as_ref().and_then(|l| l.as_ref().ok());
     let bare = learn_bare_layout(profile, framing, learned);
@@ -348,20 +373,35 @@ pub fn run_owned(
     }
     RunResult {
         meta: RunMeta {
-            framecheck_version: env!("CARGO_PKG_VERSION").to_string(),
-            catalogue_hash: options.catalogue_hash.clone(),
-            target: profile.clone(),
-            level: options.level,
-            gate: options.gate,
-            started_unix,
-            duration_ms: started.elapsed().as_millis().min(u64::MAX as u128) as u64,
-            filters: options.filters.clone(),
             harness_error,
-            manifest: None,
-            layout: layout.as_ref().map(LayoutReport::of),
+            ..run_meta(profile, options, started, started_unix, layout.as_ref())
         },
         results,
         views: Vec::new(),
+    }
+}
+
+/// The run's facts, as far as the runner knows them when it stops.
+fn run_meta(
+    profile: &TargetProfile,
+    options: &RunOptions,
+    started: Instant,
+    started_unix: u64,
+    layout: Option<&Result<Layout, String>>,
+) -> RunMeta {
+    RunMeta {
+        framecheck_version: env!("CARGO_PKG_VERSION").to_string(),
+        catalogue_hash: options.catalogue_hash.clone(),
+        target: profile.clone(),
+        level: options.level,
+        gate: options.gate,
+        started_unix,
+        duration_ms: started.elapsed().as_millis().min(u64::MAX as u128) as u64,
+        filters: options.filters.clone(),
+        harness_error: options.harness_error.clone(),
+        manifest: None,
+        layout: layout.map(LayoutReport::of),
+        misfit: false,
     }
 }
 
@@ -434,7 +474,7 @@ fn timed_case(
 
 /// Wraps the layout probes and learns the target's frame layout.
 pub fn learn_layout(profile: &TargetProfile, framing: &mut dyn Framing) -> Result<Layout, String> {
-    learn_layout_with(profile, framing, true)
+    learn_layout_typed(profile, framing, true).map_err(|e| e.to_string())
 }
 
 /// The frame without attributes, for requests that carry none (see
@@ -447,7 +487,7 @@ fn learn_bare_layout(
 ) -> Option<Layout> {
     match learned {
         Some(_) if profile.can(Capability::Attributes) => {
-            learn_layout_with(profile, framing, false).ok()
+            learn_layout_typed(profile, framing, false).ok()
         }
         _ => None,
     }
@@ -466,21 +506,21 @@ fn fitting_layout<'a>(
     }
 }
 
-/// [`learn_layout`] with or without an attribute in the probes.
-fn learn_layout_with(
+/// [`learn_layout`] with or without an attribute in the probes, saying
+/// whether a failure is the target's or the profile's.
+fn learn_layout_typed(
     profile: &TargetProfile,
     framing: &mut dyn Framing,
     with_attribute: bool,
-) -> Result<Layout, String> {
+) -> Result<Layout, CalibrationFailure> {
     let probes = layout::probes_with(profile, with_attribute);
     let mut wraps = Vec::new();
     for request in probes.requests() {
-        let framed = guarded(|| framing.wrap(request))
-            .map_err(|e| format!("calibration wrap failed: {e}"))?;
+        let framed = guarded(|| framing.wrap(request)).map_err(CalibrationFailure::Wrap)?;
         wraps.push(framed);
     }
     let mut learned =
-        layout::learn(profile, &probes, &wraps).map_err(|e| format!("calibration: {e}"))?;
+        layout::learn(profile, &probes, &wraps).map_err(CalibrationFailure::Misfit)?;
     // The frame for empty content, when the framing writes one (a refusal
     // leaves empty content to be judged against the layout as it is).
     let empty: Result<Vec<String>, _> = probes

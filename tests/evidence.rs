@@ -48,6 +48,7 @@ fn run_of(results: Vec<CaseResult>) -> RunResult {
             harness_error: None,
             manifest: None,
             layout: None,
+            misfit: false,
         },
         results,
         views: Vec::new(),

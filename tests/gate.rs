@@ -62,6 +62,7 @@ fn run(gate: Gate) -> RunResult {
             harness_error: None,
             manifest: None,
             layout: None,
+            misfit: false,
         },
         results: vec![
             judged(cases.next().unwrap(), vec![]),

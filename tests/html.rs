@@ -123,6 +123,7 @@ fn hostile_run(name: &str) -> RunResult {
             harness_error: Some(HOSTILE.to_string()),
             manifest: None,
             layout: None,
+            misfit: false,
         },
         results: vec![
             breakout(),

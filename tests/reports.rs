@@ -104,6 +104,7 @@ fn run(level: ReaderLevel, results: Vec<CaseResult>) -> RunResult {
             harness_error: None,
             manifest: None,
             layout: None,
+            misfit: false,
         },
         results,
         views: Vec::new(),

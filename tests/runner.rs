@@ -262,3 +262,67 @@ fn an_attribute_written_only_when_given_is_no_shape_failure() {
         prose.outcome
     );
 }
+
+/// A framing that writes its content on the line of a fixed prefix, inside
+/// a `<result>` tag: `Result: <result>{content}</result>` with no defence.
+struct SameLine;
+
+impl Framing for SameLine {
+    fn wrap(&mut self, request: &WrapRequest) -> Result<String, TargetError> {
+        Ok(format!("<result>\nText: {}\n</result>", request.content))
+    }
+
+    fn read(&mut self, _text: &str) -> Result<Option<String>, TargetError> {
+        Ok(None)
+    }
+}
+
+fn same_line_profile(delimiters: &str, header: &str) -> TargetProfile {
+    TargetProfile::parse(&format!(
+        "name: same-line\nadapter: {{ builtin: caller }}\ndelimiters: {delimiters}\n\
+         header: {header}\ncapabilities: [wrap]\n"
+    ))
+    .unwrap()
+}
+
+fn run_all(framing: &mut dyn Framing, profile: &TargetProfile) -> RunResult {
+    let catalogue = catalogue::builtin();
+    let cases = catalogue::instantiate(&catalogue, profile);
+    let options = runner::RunOptions::default();
+    let never = std::sync::atomic::AtomicBool::new(false);
+    runner::run(&cases, profile, framing, &options, &never, &mut |_| {})
+}
+
+/// A profile its framing contradicts judges nothing: the wrong token (no
+/// layout can be learned) and a header that swallows the content's line
+/// (the layout is learned, but plain prose lands outside the content
+/// region) each stop the run with one harness error and no case result.
+/// The fitting profile runs every case.
+#[test]
+fn a_profile_its_framing_contradicts_judges_nothing() {
+    let wrong_token = same_line_profile("{ grammar: xml-tag, token: answer }", "none");
+    let wrong_header = same_line_profile(
+        "{ grammar: xml-tag, token: result }",
+        "{ style: lines, lines: 1 }",
+    );
+    for profile in [&wrong_token, &wrong_header] {
+        let run = run_all(&mut SameLine, profile);
+        assert!(run.meta.misfit, "{:?}", run.meta.harness_error);
+        assert!(run.results.is_empty());
+        let error = run.meta.harness_error.unwrap();
+        assert!(
+            error.starts_with("the profile does not fit its framing"),
+            "{error}"
+        );
+        assert!(error.contains("framecheck init"), "{error}");
+    }
+    let fitting = same_line_profile("{ grammar: xml-tag, token: result }", "none");
+    let run = run_all(&mut SameLine, &fitting);
+    assert!(!run.meta.misfit, "{:?}", run.meta.harness_error);
+    assert_eq!(run.meta.harness_error, None);
+    // The framing has no defence: the fitting profile finds its breakouts.
+    assert!(run
+        .results
+        .iter()
+        .any(|r| r.verdict_at(Unicode) == Verdict::Fail));
+}

@@ -183,6 +183,9 @@ struct ReportOut<'a> {
     timings_omitted: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     layout: Option<serde_json::Value>,
+    /// Written only when the profile did not fit its framing and no case ran.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    misfit: bool,
     status: &'static str,
     exit_code: i32,
     summary: Summary,
@@ -215,6 +218,8 @@ struct ReportIn {
     /// A bounded layout (see [`layout_out`]) does not read back; the run
     /// then has none, as a report written before v2.
     layout: Option<serde_json::Value>,
+    #[serde(default)]
+    misfit: bool,
     /// Absent before 1.3 and when no view was selected.
     #[serde(default)]
     views: Vec<ViewReport>,
@@ -291,6 +296,7 @@ pub fn write_with_baseline(
         manifest: &meta.manifest,
         timings_omitted: super::timings_omitted(meta),
         layout: meta.layout.as_ref().map(layout_out),
+        misfit: meta.misfit,
         status: summary.status(),
         exit_code: summary.exit_code(),
         summary,
@@ -348,6 +354,7 @@ pub fn parse(text: &str) -> Result<RunResult, ParseError> {
             layout: report
                 .layout
                 .and_then(|value| serde_json::from_value::<LayoutReport>(value).ok()),
+            misfit: report.misfit,
         },
         results,
         views: report.views,
