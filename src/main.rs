@@ -110,13 +110,29 @@ enum Command {
     Helpers(HelpersArgs),
     /// Calibrate an adapter and print a proposed, commented profile:
     /// `framecheck init -- python3 my_adapter.py`, or `framecheck init PROFILE`.
-    Init {
-        /// An existing profile whose adapter and delimiters to use.
-        profile: Option<PathBuf>,
-        /// The adapter's command line, after `--`.
-        #[arg(last = true)]
-        command: Vec<String>,
-    },
+    Init(InitArgs),
+}
+
+#[derive(clap::Args)]
+struct InitArgs {
+    /// An existing profile: its adapter is driven and everything else
+    /// inferred again (its name, adapter, reserved tokens, consumer, source
+    /// and packages are kept).
+    profile: Option<PathBuf>,
+    /// Compare PROFILE with what its framing shows and print every
+    /// difference; exit 1 when any, 2 when PROFILE does not fit at all.
+    #[arg(long, requires = "profile")]
+    check: bool,
+    /// Write the proposal to FILE (its `cwd` relative to FILE's directory)
+    /// instead of printing it.
+    #[arg(long, value_name = "FILE", conflicts_with = "check")]
+    out: Option<PathBuf>,
+    /// Seconds the adapter may take to start and to answer one request.
+    #[arg(long, value_name = "SECONDS", default_value_t = 30)]
+    timeout: u64,
+    /// The adapter's command line, after `--`.
+    #[arg(last = true)]
+    command: Vec<String>,
 }
 
 #[derive(clap::Args)]
@@ -254,7 +270,7 @@ fn main() -> ExitCode {
         Command::Ids { write } => ids(write),
         Command::Matrix(args) => matrix(args),
         Command::Helpers(args) => write_helpers(args),
-        Command::Init { profile, command } => init(profile, command),
+        Command::Init(args) => init(args),
     };
     match result {
         Ok(code) => ExitCode::from(code),
@@ -900,13 +916,73 @@ fn matrix(args: MatrixArgs) -> Result<u8> {
     Ok(if failed { EXIT_HARNESS } else { EXIT_PASS })
 }
 
-fn init(profile: Option<PathBuf>, command: Vec<String>) -> Result<u8> {
-    use framecheck::layout::init;
-    let yaml = match (profile, command.is_empty()) {
-        (Some(path), true) => init::propose_for_profile(&TargetProfile::load(&path)?)?,
-        (None, false) => init::propose_for_command(command, &std::env::current_dir()?)?,
+fn init(args: InitArgs) -> Result<u8> {
+    use framecheck::layout::init::{self, InitOptions};
+    let options = InitOptions {
+        timeout_ms: args.timeout.saturating_mul(1000),
+    };
+    let save_dir = match &args.out {
+        Some(file) => file.parent().map(Path::to_path_buf).unwrap_or_default(),
+        None => std::env::current_dir()?,
+    };
+    let (proposal, declared) = match (&args.profile, args.command.is_empty()) {
+        (Some(path), true) => {
+            let loaded = TargetProfile::load(path)?;
+            (init::propose_for_profile(&loaded, options)?, Some(loaded))
+        }
+        (None, false) => {
+            let cwd = std::env::current_dir()?;
+            let proposal = init::propose_for_command(args.command, &cwd, &save_dir, options)?;
+            (proposal, None)
+        }
         _ => bail!("give either a profile path or an adapter command after `--`"),
     };
-    out!("{}", yaml.trim_end());
-    Ok(0)
+    if let (true, Some(declared)) = (args.check, &declared) {
+        return init_check(declared, &proposal);
+    }
+    // The proposal must fit its own framing before it is handed over.
+    let loaded = LoadedProfile {
+        profile: proposal.profile.clone(),
+        dir: declared.map_or(save_dir.clone(), |d| d.dir),
+    };
+    if let Err(misfit) = runner::check_fit(
+        &loaded.profile,
+        connect(&loaded)?.as_mut(),
+        ReaderLevel::Unicode,
+    ) {
+        bail!("the proposal does not fit its own framing (a bug in `init`, or a framing whose output changes with the content): {misfit}\n{}", proposal.yaml);
+    }
+    match &args.out {
+        Some(file) => {
+            report::write_atomically(file, proposal.yaml.as_bytes())?;
+            eprintln!("wrote {}", file.display());
+        }
+        None => out!("{}", proposal.yaml.trim_end()),
+    }
+    Ok(EXIT_PASS)
+}
+
+/// `init --check`: the declared profile against what its framing shows.
+fn init_check(
+    declared: &LoadedProfile,
+    proposal: &framecheck::layout::init::Proposal,
+) -> Result<u8> {
+    let mut framing = connect(declared)?;
+    let fits = runner::check_fit(&declared.profile, framing.as_mut(), ReaderLevel::Unicode);
+    drop(framing);
+    let differences = framecheck::layout::init::differences(&declared.profile, &proposal.profile);
+    for difference in &differences {
+        out!("{difference}");
+    }
+    if let Err(misfit) = fits {
+        out!("{misfit}");
+        out!("\nwhat the framing shows:\n{}", proposal.yaml.trim_end());
+        return Ok(EXIT_HARNESS);
+    }
+    if differences.is_empty() {
+        out!("the profile agrees with what its framing shows");
+        return Ok(EXIT_PASS);
+    }
+    out!("\nwhat the framing shows:\n{}", proposal.yaml.trim_end());
+    Ok(EXIT_FINDINGS)
 }

@@ -472,6 +472,21 @@ fn timed_case(
     }
 }
 
+/// Whether `profile` fits `framing`: calibration learns a layout under it,
+/// and plain benign content lands where that layout says. This is the
+/// check every run makes before its first case; `framecheck init` asks it
+/// of its proposals and `init --check` of a committed profile. A target
+/// that fails its calibration wraps is no misfit: `Ok` here, and the run
+/// reports the failure.
+pub fn check_fit(
+    profile: &TargetProfile,
+    framing: &mut dyn Framing,
+    level: ReaderLevel,
+) -> Result<(), Misfit> {
+    let layout = learn_layout_typed(profile, framing, true);
+    fit::check(profile, framing, &layout, level)
+}
+
 /// Wraps the layout probes and learns the target's frame layout.
 pub fn learn_layout(profile: &TargetProfile, framing: &mut dyn Framing) -> Result<Layout, String> {
     learn_layout_typed(profile, framing, true).map_err(|e| e.to_string())

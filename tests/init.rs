@@ -7,7 +7,7 @@ mod common;
 use std::path::Path;
 
 use framecheck::grammar::GrammarKind;
-use framecheck::layout::init::{propose_for_command, propose_for_profile};
+use framecheck::layout::init::{propose_for_command, propose_for_profile, InitOptions};
 use framecheck::profile::{AdapterSpec, BodyEncoding, HeaderStyle, TargetProfile};
 
 /// Proposes a profile for a fixture adapter and parses it back.
@@ -15,8 +15,14 @@ fn propose(dir: &str, script: &str) -> TargetProfile {
     let cwd = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/shapes")
         .join(dir);
-    let yaml = propose_for_command(vec!["python3".into(), script.into()], &cwd)
-        .unwrap_or_else(|e| panic!("{dir}/{script}: {e}"));
+    let yaml = propose_for_command(
+        vec!["python3".into(), script.into()],
+        &cwd,
+        &cwd,
+        InitOptions::default(),
+    )
+    .unwrap_or_else(|e| panic!("{dir}/{script}: {e}"))
+    .yaml;
     TargetProfile::parse(&yaml).unwrap_or_else(|e| panic!("{dir}/{script}: {e}\n{yaml}"))
 }
 
@@ -55,7 +61,9 @@ fn proposals_validate_and_match_the_fixtures_declarations() {
 fn a_builtin_profile_is_proposed_from_its_own_target() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("targets/reference-nonce.yaml");
     let loaded = TargetProfile::load(&path).expect("the nonce reference's profile loads");
-    let yaml = propose_for_profile(&loaded).expect("a proposal");
+    let yaml = propose_for_profile(&loaded, InitOptions::default())
+        .expect("a proposal")
+        .yaml;
     let proposed = TargetProfile::parse(&yaml).unwrap_or_else(|e| panic!("{e}\n{yaml}"));
     assert!(
         matches!(&proposed.adapter, AdapterSpec::Builtin { builtin } if builtin == "reference-nonce"),

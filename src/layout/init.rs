@@ -1,27 +1,29 @@
-//! `framecheck init`: start an adapter, calibrate it, and propose a
-//! commented profile that `framecheck validate` accepts.
+//! `framecheck init`: start an adapter, infer its profile from what it
+//! writes, and propose it as commented YAML that `framecheck validate`
+//! accepts.
 //!
-//! Given only a command line, the delimiter grammar and token are guessed
-//! from the first calibration frame (an XML-ish tag, a bracket marker, a
-//! markdown fence, or BEGIN/END-style marker lines around the content);
-//! given a profile, its delimiters are used. Then the layout is learned and
-//! the profile is written with what calibration saw: header style and named
-//! fields, padding, body encoding, which request fields reach the frame,
-//! and whether the adapter answers `read`. Every guess is marked as one in
-//! a comment, so the user knows what to check.
+//! Everything calibration can observe is inferred, from the adapter alone
+//! or from an existing profile's adapter: the grammar, token and nonce
+//! (`super::infer`, from two wraps of one request), the layout (header,
+//! fields, padding, encoding), what empty content gives, whether a list of
+//! items is framed one frame each and what the reader returns
+//! (`experiments`). Every field's comment says what it was inferred from;
+//! the profile declares only what no experiment shows (reserved tokens, a
+//! parser consumer, where the source lives).
+
+mod experiments;
 
 use std::fmt::Write as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use super::learn::FIELD_MARKS;
 use super::{learn, probes, FieldContext, FieldName, Layout, PartKind, Region};
 use crate::adapter::reference::builtin_framing;
 use crate::adapter::subprocess::SubprocessFraming;
 use crate::adapter::{Framing, TargetError};
-use crate::grammar::GrammarKind;
 use crate::profile::{
     AdapterSpec, BodyEncoding, Capability, Delimiters, LoadedProfile, SubprocessSpec, TargetProfile,
 };
+use experiments::Observed;
 
 /// Why no profile could be proposed.
 #[derive(Debug, thiserror::Error)]
@@ -31,7 +33,7 @@ pub enum InitError {
     #[error("the adapter did not wrap the calibration content: {0}")]
     Wrap(TargetError),
     /// No delimiters could be recognised around the content.
-    #[error("no delimiters recognised around the content in {framed:?}: write a profile with delimiters.grammar and delimiters.token and run `framecheck init PROFILE`")]
+    #[error("{}", no_delimiters(framed))]
     NoDelimiters {
         /// The calibration frame.
         framed: String,
@@ -48,172 +50,192 @@ pub enum InitError {
     Invalid(String),
 }
 
-/// Proposes a profile for the adapter `command` (run in `cwd`).
-pub fn propose_for_command(command: Vec<String>, cwd: &Path) -> Result<String, InitError> {
+/// What to declare when no delimiters were recognised: the lines around
+/// the content, and the shape of a profile that would name them.
+fn no_delimiters(framed: &str) -> String {
+    let start = framed.find("fcbodya").unwrap_or(0);
+    let end = framed.find("fcbodyz").unwrap_or(framed.len());
+    let before = framed[..start].lines().next_back().unwrap_or("");
+    let after = framed[end..].lines().nth(1).unwrap_or("");
+    format!(
+        "no delimiters recognised around the content (the calibration output is {framed:?}; \
+         the line before the content reads {before:?}, the line after it {after:?}). Declare \
+         them in a profile, for marker lines `delimiters: {{ grammar: begin-end, token: NAME, \
+         open: \"…{{token}}…\", close: \"…{{token}}…\" }}` (or grammar xml-tag, \
+         bracket-marker or fence with a token), with `adapter.command`, and run \
+         `framecheck init PROFILE`"
+    )
+}
+
+/// How `init` drives the adapter.
+#[derive(Debug, Clone, Copy)]
+pub struct InitOptions {
+    /// How long the adapter may take to start and to answer one request
+    /// (a large SDK can take half a minute to import on a loaded machine).
+    pub timeout_ms: u64,
+}
+
+impl Default for InitOptions {
+    fn default() -> Self {
+        InitOptions { timeout_ms: 30_000 }
+    }
+}
+
+/// A proposed profile: the commented YAML and the profile it parses to.
+#[derive(Debug, Clone)]
+pub struct Proposal {
+    /// The profile as written for the user, with its comments.
+    pub yaml: String,
+    /// The same profile, parsed.
+    pub profile: TargetProfile,
+}
+
+/// Proposes a profile for the adapter `command`, run in `cwd`. The profile
+/// is written to be saved in `save_dir` (its `cwd` is relative to it).
+pub fn propose_for_command(
+    command: Vec<String>,
+    cwd: &Path,
+    save_dir: &Path,
+    options: InitOptions,
+) -> Result<Proposal, InitError> {
     let spec = SubprocessSpec {
         command,
-        cwd: Some(cwd.to_path_buf()),
+        cwd: Some(relative_to(cwd, save_dir)),
         env: Default::default(),
-        timeout_ms: 5_000,
+        timeout_ms: options.timeout_ms,
         mode: Default::default(),
         max_reply_bytes: 16 * 1024 * 1024,
     };
-    let mut framing = SubprocessFraming::new(&spec, Path::new("."));
-    let first = framing
-        .wrap(&probes(&TargetProfile::reference()).requests()[0])
-        .map_err(InitError::Wrap)?;
-    let delimiters = guess_delimiters(&first).ok_or(InitError::NoDelimiters { framed: first })?;
-    let profile = TargetProfile {
+    let base = TargetProfile {
         name: "mine".into(),
         description: String::new(),
         language: String::new(),
-        adapter: AdapterSpec::Subprocess(spec),
-        delimiters,
+        adapter: AdapterSpec::Subprocess(spec.clone()),
         capabilities: vec![Capability::Wrap],
         ..TargetProfile::reference()
     };
-    propose(&profile, &mut framing, true)
+    let mut framing = SubprocessFraming::new(&spec, save_dir);
+    infer_and_propose(base, &mut framing, false)
 }
 
-/// Proposes a profile from an existing one: its adapter and delimiters, the
-/// rest learned.
-pub fn propose_for_profile(loaded: &LoadedProfile) -> Result<String, InitError> {
-    let builtin = match &loaded.profile.adapter {
+/// Proposes a profile for an existing one's adapter, inferring everything
+/// calibration shows from the framing; what it cannot show (the name, the
+/// adapter, reserved tokens, the consumer, source and packages) is kept.
+/// Where the delimiters cannot be inferred, the profile's own are used and
+/// the proposal says so.
+pub fn propose_for_profile(
+    loaded: &LoadedProfile,
+    options: InitOptions,
+) -> Result<Proposal, InitError> {
+    let mut base = loaded.profile.clone();
+    if let AdapterSpec::Subprocess(spec) = &mut base.adapter {
+        spec.timeout_ms = spec.timeout_ms.max(options.timeout_ms);
+    }
+    let builtin = match &base.adapter {
         AdapterSpec::Builtin { builtin } => builtin_framing(builtin),
         AdapterSpec::Subprocess(_) => None,
     };
-    let mut framing: Box<dyn Framing> = match (SubprocessFraming::from_profile(loaded), builtin) {
+    let loaded = LoadedProfile {
+        profile: base.clone(),
+        dir: loaded.dir.clone(),
+    };
+    let mut framing: Box<dyn Framing> = match (SubprocessFraming::from_profile(&loaded), builtin) {
         (Some(f), _) => Box::new(f),
         (None, Some(b)) => b,
         (None, None) => return Err(InitError::NotInProcess),
     };
-    propose(&loaded.profile, &mut *framing, false)
+    infer_and_propose(base, &mut *framing, true)
+}
+
+/// Infers the delimiters from two wraps of one request, then learns the
+/// rest and writes the proposal. With no inference, `base`'s declared
+/// delimiters are used when it has them.
+fn infer_and_propose(
+    mut base: TargetProfile,
+    framing: &mut dyn Framing,
+    keep_declared: bool,
+) -> Result<Proposal, InitError> {
+    let request = probes(&TargetProfile::reference()).requests()[0].clone();
+    let request = &request;
+    let first = framing.wrap(request).map_err(InitError::Wrap)?;
+    let second = framing.wrap(request).map_err(InitError::Wrap)?;
+    let mut notes = Vec::new();
+    match super::infer::infer(&first, &second) {
+        Some(inferred) => {
+            base.delimiters = Delimiters {
+                inner: inferred.delimiters.inner.or(base.delimiters.inner.take()),
+                reserved: std::mem::take(&mut base.delimiters.reserved),
+                ..inferred.delimiters
+            };
+            notes = inferred.notes;
+        }
+        None if keep_declared => notes.push(
+            "no delimiters could be inferred around the content; the profile's own are kept".into(),
+        ),
+        None => return Err(InitError::NoDelimiters { framed: first }),
+    }
+    propose(&base, framing, notes)
+}
+
+/// `path` relative to `base` when both are absolute and share a root
+/// (`..` steps as needed), so a committed profile names no machine's
+/// directories; else `path` as it is.
+fn relative_to(path: &Path, base: &Path) -> PathBuf {
+    let (path, base) = (absolute(path), absolute(base));
+    let common = path
+        .components()
+        .zip(base.components())
+        .take_while(|(a, b)| a == b)
+        .count();
+    if common == 0 {
+        return path;
+    }
+    let mut out = PathBuf::new();
+    for _ in base.components().skip(common) {
+        out.push("..");
+    }
+    for part in path.components().skip(common) {
+        out.push(part);
+    }
+    if out.as_os_str().is_empty() {
+        out.push(".");
+    }
+    out
+}
+
+fn absolute(path: &Path) -> PathBuf {
+    std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
 fn propose(
     base: &TargetProfile,
     framing: &mut dyn Framing,
-    guessed: bool,
-) -> Result<String, InitError> {
+    notes: Vec<String>,
+) -> Result<Proposal, InitError> {
     let probes = probes(base);
     let mut wraps = Vec::new();
     for request in probes.requests() {
         wraps.push(framing.wrap(request).map_err(InitError::Wrap)?);
     }
     let layout = learn(base, &probes, &wraps)?;
-    let reads = matches!(framing.read(&layout.sample.framed), Ok(Some(_)));
-    let yaml = render(base, &layout, reads, guessed);
-    TargetProfile::parse(&yaml).map_err(InitError::Invalid)?;
-    Ok(yaml)
-}
-
-/// Guesses the grammar and token from the text around the calibration
-/// content's first and last marker words.
-pub fn guess_delimiters(framed: &str) -> Option<Delimiters> {
-    let start = framed.find("fcbodya")?;
-    let end = framed[start..].find("fcbodyz").map(|i| start + i)?;
-    let (head, tail) = (&framed[..start], &framed[end..]);
-    guess_tag(head, tail, '<', '>', GrammarKind::XmlTag)
-        .or_else(|| guess_tag(head, tail, '[', ']', GrammarKind::BracketMarker))
-        .or_else(|| guess_fence(head))
-        .or_else(|| guess_begin_end(head, tail))
-}
-
-/// `<name …>` before and `</name>` after (or the bracket-marker twin): the
-/// last opener before the content whose closer follows it. When a field
-/// the framing writes (provenance, an attribute) sits outside that element
-/// but inside an enclosing one (`<document><source>…</source>
-/// <document_content>…</document_content></document>`), the frame is the
-/// innermost element holding the fields too, and the element around the
-/// content is its `inner` one: the fields are then judged as the frame's
-/// header, not as text outside the frame.
-fn guess_tag(
-    head: &str,
-    tail: &str,
-    open: char,
-    close: char,
-    grammar: GrammarKind,
-) -> Option<Delimiters> {
-    let name_char = |c: char| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | ':');
-    // Elements around the content, innermost first: (name, opener offset,
-    // end of the closer in the tail).
-    let mut around: Vec<(String, usize, usize)> = Vec::new();
-    for (at, _) in head
-        .match_indices(open)
-        .collect::<Vec<_>>()
-        .into_iter()
-        .rev()
-    {
-        let name: String = head[at + 1..]
-            .chars()
-            .take_while(|&c| name_char(c))
-            .collect();
-        let closer = format!("{open}/{name}{close}");
-        if name.is_empty() || around.iter().any(|(n, _, _)| *n == name) {
-            continue;
-        }
-        if let Some(end) = tail.find(&closer).map(|i| i + closer.len()) {
-            around.push((name, at, end));
-        }
-    }
-    let (innermost, _, _) = around.first()?;
-    let first_field = FIELD_MARKS.iter().filter_map(|m| head.find(m)).min();
-    let last_field = FIELD_MARKS.iter().filter_map(|m| tail.rfind(m)).max();
-    let holds_fields = |&&(_, at, end): &&(String, usize, usize)| {
-        first_field.is_none_or(|f| at < f) && last_field.is_none_or(|f| f < end)
-    };
-    let frame = around.iter().find(holds_fields).unwrap_or(&around[0]);
-    let mut delimiters = Delimiters::simple(grammar, &frame.0);
-    if frame.0 != *innermost {
-        delimiters.inner = Some(innermost.clone());
-    }
-    Some(delimiters)
-}
-
-/// A fence line (3+ backticks or tildes, then an info string) right before
-/// the content.
-fn guess_fence(head: &str) -> Option<Delimiters> {
-    let line = head.strip_suffix('\n')?.rsplit('\n').next()?;
-    let run = line.chars().take_while(|&c| c == '`' || c == '~').count();
-    (run >= 3).then(|| Delimiters::simple(GrammarKind::Fence, line[run..].trim()))
-}
-
-/// Marker lines: the line after the content holds `END` and a name that the
-/// line before it holds too (`<<<NAME>>>` / `<<<END_NAME>>>`, `BEGIN NAME` /
-/// `END NAME`).
-fn guess_begin_end(head: &str, tail: &str) -> Option<Delimiters> {
-    let close_line = tail.lines().map(str::trim).find(|l| l.contains("END"))?;
-    let words = |l: &str| -> Vec<String> {
-        l.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
-            .filter(|w| !w.is_empty() && *w != "BEGIN" && *w != "END")
-            .map(|w| w.trim_start_matches("END_").to_string())
-            .collect()
-    };
-    // The nearest line before the content sharing a name with the END line
-    // (header lines may sit between the marker and the content).
-    let (open_line, token) = head.lines().rev().map(str::trim).find_map(|line| {
-        let token = words(line)
-            .into_iter()
-            .find(|w| words(close_line).contains(w))?;
-        Some((line, token))
-    })?;
-    let open = open_line.replacen(&token, "{token}", 1);
-    let close = close_line.replacen(&token, "{token}", 1);
-    Some(Delimiters {
-        open: Some(open),
-        close: Some(close),
-        ..Delimiters::simple(GrammarKind::BeginEnd, &token)
-    })
+    let mut observed = experiments::run(base, framing, &probes, &layout);
+    observed.notes.splice(0..0, notes);
+    let yaml = render(base, &layout, &observed);
+    let profile = TargetProfile::parse(&yaml).map_err(InitError::Invalid)?;
+    Ok(Proposal { yaml, profile })
 }
 
 /// Writes the proposed profile as commented YAML.
-fn render(base: &TargetProfile, layout: &Layout, reads: bool, guessed: bool) -> String {
+fn render(base: &TargetProfile, layout: &Layout, observed: &Observed) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "# Proposed by `framecheck init`. Check every line marked GUESS;"
+        "# Proposed by `framecheck init` from the framing's own output; each"
     );
-    let _ = writeln!(out, "# `framecheck validate` accepts this file as it is.");
+    let _ = writeln!(out, "# comment says what a field was inferred from.");
+    for note in &observed.notes {
+        let _ = writeln!(out, "# - {}", note.replace('\n', " "));
+    }
     let _ = writeln!(
         out,
         "# The layout framecheck learned (fixed text as written):"
@@ -222,23 +244,96 @@ fn render(base: &TargetProfile, layout: &Layout, reads: bool, guessed: bool) -> 
         let _ = writeln!(out, "#   {line}");
     }
     let _ = writeln!(out, "name: {}", base.name);
-    if let AdapterSpec::Subprocess(spec) = &base.adapter {
-        let command = serde_json::to_string(&spec.command).unwrap_or_default();
-        let _ = writeln!(out, "adapter:\n  command: {command}");
-        if let Some(cwd) = &spec.cwd {
-            let _ = writeln!(
-                out,
-                "  cwd: {}  # relative to this file's directory once saved",
-                yaml_str(&cwd.display().to_string())
-            );
-        }
-        let _ = writeln!(out, "  timeout_ms: {}", spec.timeout_ms);
-    } else if let AdapterSpec::Builtin { builtin } = &base.adapter {
-        let _ = writeln!(out, "adapter: {{ builtin: {} }}", yaml_str(builtin));
+    if !base.description.is_empty() {
+        let _ = writeln!(out, "description: {}", yaml_str(&base.description));
     }
-    write_delimiters(&mut out, &base.delimiters, guessed);
+    let language = match base.language.as_str() {
+        "" => language_of(&base.adapter),
+        declared => declared.to_string(),
+    };
+    if !language.is_empty() {
+        let _ = writeln!(out, "language: {}", yaml_str(&language));
+    }
+    write_adapter(&mut out, &base.adapter);
+    write_delimiters(&mut out, &base.delimiters);
+    let _ = writeln!(
+        out,
+        "frame: {{ count: {}, empty: {} }}",
+        kebab(&observed.count),
+        kebab(&observed.empty)
+    );
     write_header(&mut out, layout);
     write_body(&mut out, layout);
+    if observed.reads {
+        let _ = writeln!(
+            out,
+            "reader: {{ returns: {}, consumer: {} }}  # consumer: parser when a program, not a model, reads the frame",
+            kebab(&observed.returns),
+            kebab(&base.reader.consumer)
+        );
+    }
+    write_attributes_and_capabilities(&mut out, layout, observed.reads);
+    out
+}
+
+/// A closed set's value as the profile spells it (serde's kebab-case).
+fn kebab<T: serde::Serialize>(value: &T) -> String {
+    serde_json::to_value(value)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default()
+}
+
+/// The language an adapter's program is written in, from its name.
+fn language_of(adapter: &AdapterSpec) -> String {
+    let program = match adapter {
+        AdapterSpec::Builtin { .. } => return "rust".into(),
+        AdapterSpec::Subprocess(spec) => spec.command.first().cloned().unwrap_or_default(),
+    };
+    let name = Path::new(&program)
+        .file_name()
+        .map(|n| n.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    let language = match name.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.') {
+        "python" | "uv" | "uvx" | "pipx" => "python",
+        "node" | "npx" | "deno" | "bun" => "javascript",
+        "go" => "go",
+        "ruby" => "ruby",
+        "java" => "java",
+        _ => "",
+    };
+    language.into()
+}
+
+/// The adapter as the base profile has it: command, `cwd` (relative),
+/// `env` and timeout kept.
+fn write_adapter(out: &mut String, adapter: &AdapterSpec) {
+    match adapter {
+        AdapterSpec::Subprocess(spec) => {
+            let command = serde_json::to_string(&spec.command).unwrap_or_default();
+            let _ = writeln!(out, "adapter:\n  command: {command}");
+            if let Some(cwd) = &spec.cwd {
+                let _ = writeln!(
+                    out,
+                    "  cwd: {}  # relative to this file's directory",
+                    yaml_str(&cwd.display().to_string())
+                );
+            }
+            if !spec.env.is_empty() {
+                let env = serde_json::to_string(&spec.env).unwrap_or_default();
+                let _ = writeln!(out, "  env: {env}");
+            }
+            let _ = writeln!(out, "  timeout_ms: {}", spec.timeout_ms);
+        }
+        AdapterSpec::Builtin { builtin } => {
+            let _ = writeln!(out, "adapter: {{ builtin: {} }}", yaml_str(builtin));
+        }
+    }
+}
+
+/// `attributes:` and `capabilities:`, from which request fields reached
+/// the frame and whether `read` answered.
+fn write_attributes_and_capabilities(out: &mut String, layout: &Layout, reads: bool) {
     let fields = fields_seen(layout);
     let kind_attr = super::learn::kind_attribute(&layout.sample.framed);
     let attrs_written = layout.head.iter().any(|p| {
@@ -275,20 +370,18 @@ fn render(base: &TargetProfile, layout: &Layout, reads: bool, guessed: bool) -> 
         "# Seen in calibration: which request fields reached the frame, and whether `read` answered."
     );
     let _ = writeln!(out, "capabilities: [{}]", capabilities.join(", "));
-    out
 }
 
-fn write_delimiters(out: &mut String, d: &Delimiters, guessed: bool) {
-    let mark = if guessed { "  # GUESS" } else { "" };
+fn write_delimiters(out: &mut String, d: &Delimiters) {
     let _ = writeln!(out, "delimiters:");
-    let _ = writeln!(out, "  grammar: {}{mark}", d.grammar.name());
-    let _ = writeln!(out, "  token: {}{mark}", yaml_str(&d.token));
+    let _ = writeln!(out, "  grammar: {}", d.grammar.name());
+    let _ = writeln!(out, "  token: {}", yaml_str(&d.token));
     if let (Some(open), Some(close)) = (&d.open, &d.close) {
-        let _ = writeln!(out, "  open: {}{mark}", yaml_str(open));
-        let _ = writeln!(out, "  close: {}{mark}", yaml_str(close));
+        let _ = writeln!(out, "  open: {}", yaml_str(open));
+        let _ = writeln!(out, "  close: {}", yaml_str(close));
     }
     if let Some(inner) = &d.inner {
-        let _ = writeln!(out, "  inner: {}{mark}", yaml_str(inner));
+        let _ = writeln!(out, "  inner: {}", yaml_str(inner));
     }
     if let Some(nonce) = &d.nonce {
         // The profile's own declaration, as serde writes it.
@@ -319,8 +412,10 @@ fn write_header(out: &mut String, layout: &Layout) {
             _ => None,
         })
         .collect();
-    // Lines after the opener's own line, up to the content.
-    let header_lines = lines.len().saturating_sub(1);
+    // Whole lines after the opener's own line and before the content's
+    // line: a line the content shares with fixed text (`Text: {content}`)
+    // is no header line, so it is not counted.
+    let header_lines = header.matches('\n').count().saturating_sub(1);
     let style = if let Some(sep) = separator {
         format!("{{ style: separator, separator: {}", yaml_str(sep))
     } else if header.contains("\n\n") || header.contains("\r\n\r\n") {
@@ -345,7 +440,7 @@ fn write_header(out: &mut String, layout: &Layout) {
     };
     let _ = writeln!(
         out,
-        "header: {style}{fields} }}  # GUESS from the text between opener and content"
+        "header: {style}{fields} }}  # from the lines between the opener and the content"
     );
 }
 
@@ -357,7 +452,7 @@ fn write_body(out: &mut String, layout: &Layout) {
     );
     let _ = writeln!(
         out,
-        "body: {{ encoding: {} }}  # GUESS: the encoding under which the content was found",
+        "body: {{ encoding: {} }}  # the encoding under which calibration found the content",
         layout.encoding.name()
     );
     if layout.encoding != BodyEncoding::None {
@@ -384,57 +479,93 @@ fn yaml_str(text: &str) -> String {
     serde_json::to_string(text).unwrap_or_default()
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn delimiters_are_guessed_from_the_calibration_frame() {
-        let tag =
-            guess_delimiters("Data: <x-data id=\"1\">\nfcbodya1 … fcbodyz1\n</x-data>").unwrap();
-        assert_eq!(
-            (tag.grammar, tag.token.as_str()),
-            (GrammarKind::XmlTag, "x-data")
-        );
-        let marker = guess_delimiters("[PEER]\nfcbodya1 x fcbodyz1\n[/PEER]").unwrap();
-        assert_eq!(marker.grammar, GrammarKind::BracketMarker);
-        let fence = guess_delimiters("````text\nfcbodya1 x fcbodyz1\n````").unwrap();
-        assert_eq!(
-            (fence.grammar, fence.token.as_str()),
-            (GrammarKind::Fence, "text")
-        );
-        let be =
-            guess_delimiters("<<<EXTERNAL>>>\nfcbodya1 x fcbodyz1\n<<<END_EXTERNAL>>>").unwrap();
-        assert_eq!(be.grammar, GrammarKind::BeginEnd);
-        assert_eq!(be.open.as_deref(), Some("<<<{token}>>>"));
-        assert_eq!(be.close.as_deref(), Some("<<<END_{token}>>>"));
-        assert!(guess_delimiters("fcbodya1 x fcbodyz1").is_none());
+/// Where a declared profile and the one inferred from its framing differ,
+/// one line each (`init --check`). Fields no experiment observes (name,
+/// adapter, reserved tokens, the consumer) are not compared; a declared
+/// nonce length is a difference only when it is longer than the values
+/// the framing writes.
+pub fn differences(declared: &TargetProfile, inferred: &TargetProfile) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut compare = |field: &str, declared: String, inferred: String| {
+        if declared != inferred {
+            out.push(format!(
+                "{field}: the profile says {declared}, the framing shows {inferred}"
+            ));
+        }
+    };
+    let (d, i) = (&declared.delimiters, &inferred.delimiters);
+    compare(
+        "delimiters.grammar",
+        d.grammar.name().into(),
+        i.grammar.name().into(),
+    );
+    compare(
+        "delimiters.token",
+        format!("{:?}", d.token),
+        format!("{:?}", i.token),
+    );
+    compare(
+        "delimiters.open",
+        format!("{:?}", d.open),
+        format!("{:?}", i.open),
+    );
+    compare(
+        "delimiters.close",
+        format!("{:?}", d.close),
+        format!("{:?}", i.close),
+    );
+    compare(
+        "delimiters.inner",
+        format!("{:?}", d.inner),
+        format!("{:?}", i.inner),
+    );
+    let alphabet = |p: &Delimiters| p.nonce.as_ref().map(|n| kebab(&n.alphabet));
+    compare(
+        "delimiters.nonce.alphabet",
+        format!("{:?}", alphabet(d)),
+        format!("{:?}", alphabet(i)),
+    );
+    if let (Some(dn), Some(inn)) = (&d.nonce, &i.nonce) {
+        if dn.min_len() > inn.min_len() {
+            compare(
+                "delimiters.nonce.min_length",
+                dn.min_len().to_string(),
+                inn.min_len().to_string(),
+            );
+        }
     }
-
-    #[test]
-    fn the_frame_is_the_innermost_element_that_holds_the_fields_too() {
-        // The provenance sits beside the content element: the frame is the
-        // element around both, the content's element its inner one.
-        let docs = "<documents>\n<document index=\"1\">\n<source>fcprovq7</source>\n\
-                    <document_content>\nfcbodya1 x fcbodyz1\n</document_content>\n\
-                    </document>\n</documents>";
-        let d = guess_delimiters(docs).unwrap();
-        assert_eq!(d.token, "document");
-        assert_eq!(d.inner.as_deref(), Some("document_content"));
-        // Fields inside the content's own element, or none at all: the
-        // innermost element is the frame, as before.
-        let own = "<outer>\n<doc source=\"fcprovq7\">\nfcbodya1 x fcbodyz1\n</doc>\n</outer>";
-        let d = guess_delimiters(own).unwrap();
-        assert_eq!((d.token.as_str(), d.inner), ("doc", None));
-        let plain = "<outer><doc>fcbodya1 x fcbodyz1</doc></outer>";
-        assert_eq!(guess_delimiters(plain).unwrap().token, "doc");
-        // A field after the content, outside its element but inside the
-        // enclosing one.
-        let after = "<item><body>fcbodya1 x fcbodyz1</body><from>fcprovq7</from></item>";
-        let d = guess_delimiters(after).unwrap();
-        assert_eq!(
-            (d.token.as_str(), d.inner.as_deref()),
-            ("item", Some("body"))
+    compare(
+        "frame.count",
+        kebab(&declared.frame.count),
+        kebab(&inferred.frame.count),
+    );
+    compare(
+        "frame.empty",
+        kebab(&declared.frame.empty),
+        kebab(&inferred.frame.empty),
+    );
+    let header = |p: &TargetProfile| {
+        format!(
+            "{} {:?} {:?}",
+            kebab(&p.header.style),
+            p.header.lines,
+            p.header.separator
+        )
+    };
+    compare("header", header(declared), header(inferred));
+    if let Some(encoding) = declared.body.encoding {
+        let shown = inferred
+            .body
+            .encoding
+            .map_or(String::new(), |e| e.name().into());
+        compare("body.encoding", encoding.name().into(), shown);
+    }
+    if declared.can(Capability::Read) && inferred.can(Capability::Read) {
+        compare(
+            "reader.returns",
+            kebab(&declared.reader.returns),
+            kebab(&inferred.reader.returns),
         );
     }
+    out
 }

@@ -41,6 +41,7 @@ use crate::profile::{BodyEncoding, DatamarkReplaces};
 
 mod declared;
 mod fields;
+mod infer;
 pub mod init;
 mod learn;
 mod matching;

@@ -1,0 +1,515 @@
+//! Inferring a framing's delimiters from its calibration wraps alone, for
+//! `framecheck init -- CMD` (issue 31).
+//!
+//! Every guess is an experiment the framing cannot fake:
+//!
+//! - **Variable spans.** The same request is wrapped twice; the spans that
+//!   differ are per-call values. They are masked with one placeholder
+//!   character before any delimiter is looked for, so a nonce inside a
+//!   token (`<untrusted-data-3f9a…>`) or a marker (`<<<END id="…">>>`)
+//!   becomes `{nonce}` instead of a literal value taken for the token. The
+//!   samples give the nonce's alphabet and length; a value that reads as a
+//!   small counter or as the clock is said to be one.
+//! - **Grammar and token.** Candidates are read from the text around the
+//!   content: an element or bracket marker that closes after it, a fence
+//!   line before it, or a pair of marker lines around it that share a name
+//!   (`--- BEGIN X ---` / `--- END X ---`, `<<<X>>>` / `<<<END_X>>>`,
+//!   `[TOOL RESULT 2]` / `[/TOOL RESULT 2]`).
+//!
+//! What each guess rests on is kept as a note for the proposal's comments.
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use super::learn::FIELD_MARKS;
+use super::tokens::segments;
+use super::Alphabet;
+use crate::grammar::token::{NonceAlphabet, NonceSpec, NONCE};
+use crate::grammar::GrammarKind;
+use crate::profile::Delimiters;
+
+/// The placeholder a per-call value is masked with: a private-use
+/// character no framing writes and every name matcher below accepts.
+const MASK: char = '\u{E000}';
+
+/// The delimiters inferred, and what each part was inferred from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Inferred {
+    /// Grammar, token, templates and nonce.
+    pub delimiters: Delimiters,
+    /// One line per observation, for the proposal's comments.
+    pub notes: Vec<String>,
+}
+
+/// A per-call value: its spelling in the first and the second wrap of one
+/// request.
+#[derive(Debug, Clone)]
+struct Sample {
+    first: String,
+    second: String,
+}
+
+/// Infers the delimiters from two wraps of the same request (`first`,
+/// `second`), whose content starts with `fcbodya` and ends with `fcbodyz`.
+/// `None` when no candidate fits.
+pub fn infer(first: &str, second: &str) -> Option<Inferred> {
+    let (masked, samples) = mask_variables(first, second);
+    let mut delimiters = guess(&masked)?;
+    let mut notes = Vec::new();
+    let unmask = |s: &str| s.replace(MASK, NONCE);
+    // A value is the nonce when a delimiter spelled with it is in the
+    // first wrap: the mask marks where, the sample says which value.
+    let spelled = |t: &str, s: &Sample| {
+        t.replace("{token}", &delimiters.token)
+            .replace(MASK, &s.first)
+    };
+    let in_delimiters = |s: &Sample| {
+        [
+            Some(delimiters.token.as_str()),
+            delimiters.open.as_deref(),
+            delimiters.close.as_deref(),
+        ]
+        .into_iter()
+        .flatten()
+        .any(|t| t.contains(MASK) && first.contains(&spelled(t, s)))
+    };
+    let marked = delimiters.token.contains(MASK)
+        || [&delimiters.open, &delimiters.close]
+            .iter()
+            .any(|t| t.as_deref().is_some_and(|t| t.contains(MASK)));
+    let nonce_samples: Vec<&Sample> = samples.iter().filter(|s| in_delimiters(s)).collect();
+    if marked && !nonce_samples.is_empty() {
+        delimiters.nonce = Some(nonce_spec(&nonce_samples, &mut notes)?);
+    }
+    delimiters.token = unmask(&delimiters.token);
+    notes.insert(
+        0,
+        format!(
+            "grammar {} and token {:?}: {}",
+            delimiters.grammar.name(),
+            delimiters.token,
+            evidence(&delimiters)
+        ),
+    );
+    delimiters.open = delimiters.open.as_deref().map(unmask);
+    delimiters.close = delimiters.close.as_deref().map(unmask);
+    let elsewhere = samples.len() - nonce_samples.len();
+    if elsewhere > 0 {
+        notes.push(format!(
+            "{elsewhere} per-call value(s) outside the delimiters (an id or a counter in an \
+             attribute or a header line): learned as variable parts of the layout, they do \
+             not protect the frame"
+        ));
+    }
+    Some(Inferred { delimiters, notes })
+}
+
+/// What a grammar guess rests on, in words.
+fn evidence(d: &Delimiters) -> &'static str {
+    match d.grammar {
+        GrammarKind::XmlTag => "an element opened before the content and closed after it",
+        GrammarKind::BracketMarker => "a bracket marker before the content, its closer after it",
+        GrammarKind::Fence => "a fence line right before the content",
+        GrammarKind::BeginEnd => {
+            "marker lines before and after the content that share a name (the open and close templates)"
+        }
+    }
+}
+
+/// `first` with every span that differs from `second` replaced by [`MASK`],
+/// and the values of those spans in both.
+fn mask_variables(first: &str, second: &str) -> (String, Vec<Sample>) {
+    let spans = |a: &str, b: &str| -> Vec<std::ops::Range<usize>> {
+        segments(a, &[b], &[])
+            .into_iter()
+            .filter(|s| s.changed == Some(false))
+            .map(|s| s.range)
+            .collect()
+    };
+    let in_first = spans(first, second);
+    let in_second = spans(second, first);
+    if in_first.len() != in_second.len() {
+        // The two wraps differ in a way that is not a set of aligned
+        // values; nothing is masked, and inference works on the text as is.
+        return (first.to_string(), Vec::new());
+    }
+    let mut masked = String::with_capacity(first.len());
+    let mut at = 0;
+    for span in &in_first {
+        masked.push_str(&first[at..span.start]);
+        masked.push(MASK);
+        at = span.end;
+    }
+    masked.push_str(&first[at..]);
+    let samples = in_first
+        .iter()
+        .zip(&in_second)
+        .map(|(a, b)| Sample {
+            first: first[a.clone()].to_string(),
+            second: second[b.clone()].to_string(),
+        })
+        .collect();
+    (masked, samples)
+}
+
+/// The nonce's declaration from its samples, with a note on what it looks
+/// like; `None` when its characters fit no nonce alphabet.
+fn nonce_spec(samples: &[&Sample], notes: &mut Vec<String>) -> Option<NonceSpec> {
+    let values = samples
+        .iter()
+        .flat_map(|s| [s.first.as_str(), s.second.as_str()]);
+    let alphabet = match Alphabet::of(values.clone()) {
+        Alphabet::Digits => NonceAlphabet::Digits,
+        Alphabet::Hex => NonceAlphabet::Hex,
+        Alphabet::Uuid => NonceAlphabet::Uuid,
+        Alphabet::Alnum => NonceAlphabet::Alnum,
+        Alphabet::Base64 => NonceAlphabet::Base64url,
+        Alphabet::Fence | Alphabet::Any => return None,
+    };
+    let min_length = values.clone().map(|v| v.chars().count()).min()?;
+    let sample = &samples[0];
+    notes.push(format!(
+        "nonce: the delimiters carry a value that changed between two wraps of one request \
+         ({:?}, then {:?}): alphabet {alphabet:?}, {min_length} characters at least",
+        sample.first, sample.second
+    ));
+    if let Some(kind) = predictable_kind(&sample.first, &sample.second) {
+        notes.push(format!(
+            "the value reads as {kind}; the nonce probes judge whether it is predictable"
+        ));
+    }
+    Some(NonceSpec {
+        alphabet,
+        min_length: Some(min_length),
+    })
+}
+
+/// "a counter" or "the clock" when two decimal samples read as one.
+fn predictable_kind(first: &str, second: &str) -> Option<&'static str> {
+    let (a, b) = (first.parse::<u128>().ok()?, second.parse::<u128>().ok()?);
+    if a.abs_diff(b) <= 16 {
+        return Some("a counter (two wraps apart by a small step)");
+    }
+    let now = SystemTime::now().duration_since(UNIX_EPOCH).ok()?;
+    let day = 86_400u128;
+    [
+        (now.as_secs() as u128, day),
+        (now.as_millis(), day * 1_000),
+        (now.as_micros(), day * 1_000_000),
+        (now.as_nanos(), day * 1_000_000_000),
+    ]
+    .iter()
+    .any(|&(t, window)| a.abs_diff(t) <= window)
+    .then_some("the clock (it is within a day of the current Unix time)")
+}
+
+/// The grammar and token read from the masked text around the content.
+fn guess(framed: &str) -> Option<Delimiters> {
+    let start = framed.find("fcbodya")?;
+    let end = framed[start..].find("fcbodyz").map(|i| start + i)?;
+    let (head, tail) = (&framed[..start], &framed[end..]);
+    guess_tag(head, tail, '<', '>', GrammarKind::XmlTag)
+        .or_else(|| guess_tag(head, tail, '[', ']', GrammarKind::BracketMarker))
+        .or_else(|| guess_fence(head))
+        .or_else(|| guess_markers(head, tail))
+}
+
+/// A character of an element or marker name (a masked value included).
+fn name_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | ':' | MASK)
+}
+
+/// `<name …>` before and `</name>` after (or the bracket-marker twin): the
+/// last opener before the content whose closer follows it. When a field
+/// the framing writes (provenance, an attribute) sits outside that element
+/// but inside an enclosing one (`<document><source>…</source>
+/// <document_content>…</document_content></document>`), the frame is the
+/// innermost element holding the fields too, and the element around the
+/// content is its `inner` one: the fields are then judged as the frame's
+/// header, not as text outside the frame.
+fn guess_tag(
+    head: &str,
+    tail: &str,
+    open: char,
+    close: char,
+    grammar: GrammarKind,
+) -> Option<Delimiters> {
+    // Elements around the content, innermost first: (name, opener offset,
+    // end of the closer in the tail).
+    let mut around: Vec<(String, usize, usize)> = Vec::new();
+    let openers: Vec<usize> = head.match_indices(open).map(|(at, _)| at).collect();
+    for at in openers.into_iter().rev() {
+        let name: String = head[at + 1..]
+            .chars()
+            .take_while(|&c| name_char(c))
+            .collect();
+        let closer = format!("{open}/{name}{close}");
+        if name.is_empty() || around.iter().any(|(n, _, _)| *n == name) {
+            continue;
+        }
+        if let Some(end) = tail.find(&closer).map(|i| i + closer.len()) {
+            around.push((name, at, end));
+        }
+    }
+    let (innermost, _, _) = around.first()?;
+    let first_field = FIELD_MARKS.iter().filter_map(|m| head.find(m)).min();
+    let last_field = FIELD_MARKS.iter().filter_map(|m| tail.rfind(m)).max();
+    let holds_fields = |&&(_, at, end): &&(String, usize, usize)| {
+        first_field.is_none_or(|f| at < f) && last_field.is_none_or(|f| f < end)
+    };
+    let frame = around.iter().find(holds_fields).unwrap_or(&around[0]);
+    let mut delimiters = Delimiters::simple(grammar, &frame.0);
+    if frame.0 != *innermost {
+        delimiters.inner = Some(innermost.clone());
+    }
+    Some(delimiters)
+}
+
+/// A fence line (3+ backticks or tildes, then an info string) right before
+/// the content.
+fn guess_fence(head: &str) -> Option<Delimiters> {
+    let line = head.strip_suffix('\n')?.rsplit('\n').next()?;
+    let run = line.chars().take_while(|&c| c == '`' || c == '~').count();
+    (run >= 3).then(|| Delimiters::simple(GrammarKind::Fence, line[run..].trim()))
+}
+
+/// Words that say which end of a section a marker is, not what it names.
+const END_WORDS: [&str; 4] = ["END", "STOP", "CLOSE", "FINISH"];
+const BEGIN_WORDS: [&str; 3] = ["BEGIN", "START", "OPEN"];
+
+/// Marker lines: a line before the content and a line after it that name
+/// the same thing, the closing one marked as the end (an end word, or a
+/// slash before the name). The name shared is the token: its longest word,
+/// so a name of several words keeps the others in the templates, where the
+/// begin-end grammar folds them as it folds the token. Header lines may sit
+/// between the opening marker and the content.
+fn guess_markers(head: &str, tail: &str) -> Option<Delimiters> {
+    // The tail starts with the content's last word; the closing marker is
+    // the first line of text after it.
+    let tail = tail.trim_start_matches(|c: char| c.is_ascii_alphanumeric());
+    let close_line = tail.lines().map(str::trim).find(|l| !l.is_empty())?;
+    let close_names = names(close_line, &END_WORDS);
+    let is_end = close_line.contains('/') || close_names.iter().any(|n| n.marked);
+    if !is_end {
+        return None;
+    }
+    let (open_line, name) = head.lines().rev().map(str::trim).find_map(|line| {
+        let opened = names(line, &BEGIN_WORDS);
+        close_names
+            .iter()
+            .filter(|c| opened.iter().any(|o| o.name == c.name))
+            .max_by_key(|c| c.name.len())
+            .map(|c| (line, c.name.clone()))
+    })?;
+    let token = name
+        .split(' ')
+        .filter(|w| w.chars().any(|c| c.is_ascii_alphabetic()))
+        .max_by_key(|w| w.len())?
+        .to_string();
+    let template = |line: &str| {
+        let at = line.find(&name)? + name.find(&token)?;
+        Some(format!(
+            "{}{{token}}{}",
+            &line[..at],
+            &line[at + token.len()..]
+        ))
+    };
+    let (open, close) = (template(open_line)?, template(close_line)?);
+    (open != close).then(|| Delimiters {
+        open: Some(open),
+        close: Some(close),
+        ..Delimiters::simple(GrammarKind::BeginEnd, &token)
+    })
+}
+
+/// A name in a marker line, with whether an end (or begin) word marked it.
+struct Name {
+    name: String,
+    marked: bool,
+}
+
+/// The names in a marker line: runs of name characters joined by single
+/// spaces, without a leading begin or end word (`END_X`, `END X`), and
+/// without words that are attribute or field names (followed by `=` or
+/// `:`) or masked values.
+fn names(line: &str, edge_words: &[&str]) -> Vec<Name> {
+    let word_char = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.');
+    let mut runs: Vec<Vec<&str>> = vec![Vec::new()];
+    let mut rest = line;
+    // A word starts with a letter or digit, and does not end in a joiner
+    // (`---`, `END_` are punctuation, not names).
+    while let Some(start) = rest.find(|c: char| c.is_ascii_alphanumeric()) {
+        let after = &rest[start..];
+        let len = after.find(|c: char| !word_char(c)).unwrap_or(after.len());
+        let len = after[..len].trim_end_matches(['_', '-', '.']).len();
+        let (word, next) = after.split_at(len);
+        let gap_is_space = rest[..start] == *" " || rest[..start].is_empty();
+        let label = next.trim_start().starts_with(['=', ':']);
+        if !gap_is_space {
+            runs.push(Vec::new());
+        }
+        if label {
+            runs.push(Vec::new());
+        } else {
+            runs.last_mut().expect("one run at least").push(word);
+        }
+        rest = next;
+    }
+    runs.into_iter()
+        .filter(|r| !r.is_empty())
+        .map(|words| strip_edge(&words.join(" "), edge_words))
+        .filter(|n| n.name.chars().any(|c| c.is_ascii_alphabetic()))
+        .collect()
+}
+
+/// `name` without one leading edge word (`END_X`, `END-X`, `END X`).
+fn strip_edge(name: &str, edge_words: &[&str]) -> Name {
+    for word in edge_words {
+        let upper = name.to_ascii_uppercase();
+        if let Some(rest) = upper.strip_prefix(word) {
+            if let Some(sep) = rest.chars().next().filter(|c| matches!(c, '_' | '-' | ' ')) {
+                let cut = word.len() + sep.len_utf8();
+                return Name {
+                    name: name[cut..].to_string(),
+                    marked: true,
+                };
+            }
+        }
+    }
+    Name {
+        name: name.to_string(),
+        marked: false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn delimiters(first: &str, second: &str) -> Delimiters {
+        infer(first, second).expect("inferred").delimiters
+    }
+
+    #[test]
+    fn a_nonce_in_the_token_is_a_nonce_not_a_token() {
+        let d = delimiters(
+            "<untrusted-3f9a0c1d2e3f4a5b>\nfcbodya1 x fcbodyz1\n</untrusted-3f9a0c1d2e3f4a5b>",
+            "<untrusted-77aa01bc9d8e7f60>\nfcbodya1 x fcbodyz1\n</untrusted-77aa01bc9d8e7f60>",
+        );
+        assert_eq!(d.grammar, GrammarKind::XmlTag);
+        assert_eq!(d.token, "untrusted-{nonce}");
+        let nonce = d.nonce.unwrap();
+        assert_eq!(nonce.alphabet, NonceAlphabet::Hex);
+        assert_eq!(nonce.min_length, Some(16));
+    }
+
+    #[test]
+    fn marker_lines_with_a_uuid_attribute_are_begin_end_with_a_nonce() {
+        let frame = |id: &str| {
+            format!(
+                "Notice: external text.\n<<<EXTERNAL_CONTENT id=\"{id}\">>>\nSource: fcprovq7\n---\n\
+                 fcbodya1 x fcbodyz1\n<<<END_EXTERNAL_CONTENT id=\"{id}\">>>"
+            )
+        };
+        let d = delimiters(
+            &frame("0f8fad5b-d9cb-469f-a165-70867728950e"),
+            &frame("7c9e6679-7425-40de-944b-e07fc1f90ae7"),
+        );
+        assert_eq!(d.grammar, GrammarKind::BeginEnd);
+        assert_eq!(d.token, "EXTERNAL_CONTENT");
+        assert_eq!(d.open.as_deref(), Some("<<<{token} id=\"{nonce}\">>>"));
+        assert_eq!(d.close.as_deref(), Some("<<<END_{token} id=\"{nonce}\">>>"));
+        assert_eq!(d.nonce.unwrap().alphabet, NonceAlphabet::Uuid);
+    }
+
+    #[test]
+    fn marker_lines_whose_name_has_spaces_keep_the_other_words_in_the_templates() {
+        let text = "--- BEGIN TOOL OUTPUT ---\nfcbodya1 x fcbodyz1\n--- END TOOL OUTPUT ---";
+        let d = delimiters(text, text);
+        assert_eq!(d.grammar, GrammarKind::BeginEnd);
+        assert_eq!(d.token, "OUTPUT");
+        assert_eq!(d.open.as_deref(), Some("--- BEGIN TOOL {token} ---"));
+        assert_eq!(d.close.as_deref(), Some("--- END TOOL {token} ---"));
+        assert_eq!(d.nonce, None);
+        let text = "[TOOL RESULT 2]\nfcbodya1 x fcbodyz1\n[/TOOL RESULT 2]";
+        let d = delimiters(text, text);
+        assert_eq!(d.grammar, GrammarKind::BeginEnd);
+        assert_eq!(d.open.as_deref(), Some("[TOOL {token} 2]"));
+        assert_eq!(d.close.as_deref(), Some("[/TOOL {token} 2]"));
+    }
+
+    #[test]
+    fn the_classic_shapes_are_still_read() {
+        let tag = "Data: <x-data id=\"1\">\nfcbodya1 … fcbodyz1\n</x-data>";
+        let d = delimiters(tag, tag);
+        assert_eq!(
+            (d.grammar, d.token.as_str()),
+            (GrammarKind::XmlTag, "x-data")
+        );
+        let marker = "[PEER]\nfcbodya1 x fcbodyz1\n[/PEER]";
+        assert_eq!(
+            delimiters(marker, marker).grammar,
+            GrammarKind::BracketMarker
+        );
+        let fence = "````text\nfcbodya1 x fcbodyz1\n````";
+        let d = delimiters(fence, fence);
+        assert_eq!((d.grammar, d.token.as_str()), (GrammarKind::Fence, "text"));
+        let be = "<<<EXTERNAL>>>\nfcbodya1 x fcbodyz1\n<<<END_EXTERNAL>>>";
+        let d = delimiters(be, be);
+        assert_eq!(d.grammar, GrammarKind::BeginEnd);
+        assert_eq!(d.open.as_deref(), Some("<<<{token}>>>"));
+        assert_eq!(d.close.as_deref(), Some("<<<END_{token}>>>"));
+        assert!(infer("fcbodya1 x fcbodyz1", "fcbodya1 x fcbodyz1").is_none());
+    }
+
+    #[test]
+    fn a_counter_outside_the_delimiters_is_no_nonce() {
+        let inferred = infer(
+            "<result call=\"1\">\nfcbodya1 x fcbodyz1\n</result>",
+            "<result call=\"2\">\nfcbodya1 x fcbodyz1\n</result>",
+        )
+        .unwrap();
+        assert_eq!(inferred.delimiters.token, "result");
+        assert_eq!(inferred.delimiters.nonce, None);
+        assert!(inferred
+            .notes
+            .iter()
+            .any(|n| n.contains("outside the delimiters")));
+    }
+
+    #[test]
+    fn a_counter_or_clock_in_the_token_is_said_to_be_one() {
+        let inferred = infer(
+            "<call-41>\nfcbodya1 x fcbodyz1\n</call-41>",
+            "<call-42>\nfcbodya1 x fcbodyz1\n</call-42>",
+        )
+        .unwrap();
+        assert_eq!(inferred.delimiters.token, "call-{nonce}");
+        assert!(inferred.notes.iter().any(|n| n.contains("a counter")));
+        let now = SystemTime::now().duration_since(UNIX_EPOCH).unwrap();
+        let (a, b) = (now.as_millis(), now.as_millis() + 5_000);
+        assert_eq!(
+            predictable_kind(&a.to_string(), &b.to_string()),
+            Some("the clock (it is within a day of the current Unix time)")
+        );
+        assert_eq!(predictable_kind("8812031", "1209934"), None);
+    }
+
+    #[test]
+    fn the_frame_is_the_innermost_element_that_holds_the_fields_too() {
+        let docs = "<documents>\n<document index=\"1\">\n<source>fcprovq7</source>\n\
+                    <document_content>\nfcbodya1 x fcbodyz1\n</document_content>\n\
+                    </document>\n</documents>";
+        let d = delimiters(docs, docs);
+        assert_eq!(d.token, "document");
+        assert_eq!(d.inner.as_deref(), Some("document_content"));
+        let own = "<outer>\n<doc source=\"fcprovq7\">\nfcbodya1 x fcbodyz1\n</doc>\n</outer>";
+        let d = delimiters(own, own);
+        assert_eq!((d.token.as_str(), d.inner), ("doc", None));
+        let after = "<item><body>fcbodya1 x fcbodyz1</body><from>fcprovq7</from></item>";
+        let d = delimiters(after, after);
+        assert_eq!(
+            (d.token.as_str(), d.inner.as_deref()),
+            ("item", Some("body"))
+        );
+    }
+}

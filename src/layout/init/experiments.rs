@@ -1,0 +1,128 @@
+//! The experiments `init` runs after the layout is learned: what the
+//! framing writes for empty and whitespace-only content, whether it frames
+//! a list of items one frame each, and what its reader returns.
+//!
+//! Each answers one profile field from the framing's own behaviour, and
+//! leaves a note saying so; an experiment the framing does not answer (an
+//! error, a refusal) leaves the field at its default and says that too.
+
+use super::super::{Layout, Probes};
+use crate::adapter::{Framing, WrapRequest};
+use crate::profile::{BodyEncoding, EmptyContent, FrameCount, ReaderReturns, TargetProfile};
+
+/// What the experiments found.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Observed {
+    /// `frame.empty`.
+    pub empty: EmptyContent,
+    /// `frame.count`.
+    pub count: FrameCount,
+    /// Whether the adapter answers `read` on its own frame.
+    pub reads: bool,
+    /// `reader.returns`, when it reads.
+    pub returns: ReaderReturns,
+    /// One line per observation, for the proposal's comments.
+    pub notes: Vec<String>,
+}
+
+/// Runs every experiment against `framing`.
+pub(crate) fn run(
+    base: &TargetProfile,
+    framing: &mut dyn Framing,
+    probes: &Probes,
+    layout: &Layout,
+) -> Observed {
+    let mut observed = Observed::default();
+    empty(framing, &probes.requests()[0], &mut observed);
+    several(base, framing, probes, &mut observed);
+    reader(framing, &probes.requests()[0], layout, &mut observed);
+    observed
+}
+
+/// Empty content, then whitespace-only content: an empty output for the
+/// first is `frame.empty: nothing`. An empty output for the second too is
+/// said, not declared: whitespace-only content is content, and a framing
+/// that drops it is judged for it (`frame.shape`).
+fn empty(framing: &mut dyn Framing, probe: &WrapRequest, observed: &mut Observed) {
+    let with = |content: &str| WrapRequest {
+        content: content.into(),
+        ..probe.clone()
+    };
+    let Ok(empty) = framing.wrap(&with("")) else {
+        observed
+            .notes
+            .push("frame.empty: the framing refused or failed on empty content".into());
+        return;
+    };
+    if !empty.trim().is_empty() {
+        return;
+    }
+    observed.empty = EmptyContent::Nothing;
+    observed
+        .notes
+        .push("frame.empty: nothing, because empty content gave an empty output".into());
+    if matches!(framing.wrap(&with(" \t\n ")), Ok(out) if out.trim().is_empty()) {
+        observed.notes.push(
+            "whitespace-only content also gave an empty output: framecheck judges that \
+             as content lost (frame.shape), not as part of the profile"
+                .into(),
+        );
+    }
+}
+
+/// A list of two probe items through `wrap-many`: one frame per item, in
+/// order, is `frame.count: several`.
+fn several(
+    base: &TargetProfile,
+    framing: &mut dyn Framing,
+    probes: &Probes,
+    observed: &mut Observed,
+) {
+    let items = [probes.requests()[0].clone(), probes.requests()[2].clone()];
+    let Ok(out) = framing.wrap_many(&items) else {
+        return;
+    };
+    let token = base
+        .delimiters
+        .token
+        .replace(crate::grammar::token::NONCE, "");
+    let first = out.find("fcbodya1");
+    let second = out.find("fcbodya2");
+    let framed_apart = match (first, second) {
+        (Some(a), Some(b)) if a < b => out[a..b].contains(token.as_str()),
+        _ => false,
+    };
+    if framed_apart {
+        observed.count = FrameCount::Several;
+        observed.notes.push(
+            "frame.count: several, because wrap-many framed two items apart, in order".into(),
+        );
+    }
+}
+
+/// The reader on the framing's own frame: the body as written, or the
+/// decoded content.
+fn reader(
+    framing: &mut dyn Framing,
+    probe: &WrapRequest,
+    layout: &Layout,
+    observed: &mut Observed,
+) {
+    let Ok(Some(body)) = framing.read(&layout.sample.framed) else {
+        return;
+    };
+    observed.reads = true;
+    let written = &layout.sample.framed[layout.sample.slot.clone()];
+    if body.trim() == probe.content.trim() && written != probe.content {
+        observed.returns = ReaderReturns::Content;
+        observed.notes.push(format!(
+            "reader.returns: content, because read gave back the original content while the \
+             body is written {}",
+            layout.encoding.name()
+        ));
+    } else if layout.encoding != BodyEncoding::None {
+        observed
+            .notes
+            .push("reader.returns: body, because read gave back the body as written".into());
+    }
+}
