@@ -75,3 +75,177 @@ fn a_builtin_profile_is_proposed_from_its_own_target() {
         "the learned layout shows the nonce:\n{yaml}"
     );
 }
+
+/// Proposes a profile for one framing of `tests/inference/framings.py`,
+/// from its command alone.
+fn propose_shape(name: &str) -> TargetProfile {
+    let cwd = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/inference");
+    let command = vec!["python3".into(), "framings.py".into(), name.into()];
+    propose_for_command(command, &cwd, &cwd, InitOptions::default())
+        .unwrap_or_else(|e| panic!("{name}: {e}"))
+        .profile
+}
+
+/// The field's shapes that `init` used to get wrong, each inferred from
+/// the adapter command alone: a nonce in the token, a UUID in marker
+/// lines, marker lines whose name has spaces, a bracketed name with a
+/// digit, empty content that gives nothing, a list framed one frame per
+/// item, content that shares its line with fixed text.
+#[test]
+fn field_shapes_are_inferred_from_the_adapter_alone() {
+    if !common::have(
+        "python3",
+        "field_shapes_are_inferred_from_the_adapter_alone",
+    ) {
+        return;
+    }
+    use framecheck::grammar::NonceAlphabet;
+    use framecheck::profile::{EmptyContent, FrameCount};
+
+    let nonce = propose_shape("nonce_tag");
+    assert_eq!(nonce.delimiters.token, "untrusted-data-{nonce}");
+    let spec = nonce.delimiters.nonce.clone().expect("a nonce");
+    assert_eq!(
+        (spec.alphabet, spec.min_length),
+        (NonceAlphabet::Hex, Some(32))
+    );
+
+    let uuid = propose_shape("uuid_markers");
+    assert_eq!(uuid.delimiters.grammar, GrammarKind::BeginEnd);
+    assert_eq!(uuid.delimiters.token, "EXTERNAL_CONTENT");
+    assert_eq!(
+        uuid.delimiters.close.as_deref(),
+        Some("<<<END_{token} id=\"{nonce}\">>>")
+    );
+    assert_eq!(uuid.delimiters.nonce.unwrap().alphabet, NonceAlphabet::Uuid);
+    assert_eq!(uuid.header.style, HeaderStyle::Separator);
+
+    let dashed = propose_shape("dashed");
+    assert_eq!(
+        dashed.delimiters.open.as_deref(),
+        Some("--- BEGIN TOOL {token} ---")
+    );
+    assert_eq!(
+        dashed.delimiters.close.as_deref(),
+        Some("--- END TOOL {token} ---")
+    );
+
+    let spaced = propose_shape("spaced_token");
+    assert_eq!(
+        spaced.delimiters.close.as_deref(),
+        Some("[/TOOL {token} 2]")
+    );
+
+    let empty = propose_shape("empty_nothing");
+    assert_eq!(empty.frame.empty, EmptyContent::Nothing);
+    assert_eq!(propose_shape("prefix_tag").frame.empty, EmptyContent::Frame);
+
+    assert_eq!(
+        propose_shape("many_single").frame.count,
+        FrameCount::Several
+    );
+    assert_eq!(propose_shape("dashed").frame.count, FrameCount::One);
+
+    // `{"source": …, "text": "{content}"}` on the line after the opener:
+    // no header line, and the JSON string is the encoding.
+    let json = propose_shape("json_body");
+    assert_eq!(json.header.style, HeaderStyle::None);
+    assert_eq!(json.body.encoding, Some(BodyEncoding::JsonString));
+
+    // A counter in an attribute is no nonce.
+    let counter = propose_shape("counter_tag");
+    assert_eq!(counter.delimiters.token, "result");
+    assert!(counter.delimiters.nonce.is_none());
+}
+
+/// Where inference fails, the error names the lines around the content
+/// and the shape of what to declare.
+#[test]
+fn an_unknown_shape_says_what_to_declare() {
+    if !common::have("python3", "an_unknown_shape_says_what_to_declare") {
+        return;
+    }
+    let cwd = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/inference");
+    let command = vec!["python3".into(), "framings.py".into(), "numbered".into()];
+    let error = propose_for_command(command, &cwd, &cwd, InitOptions::default())
+        .unwrap_err()
+        .to_string();
+    assert!(error.contains("[[ ## record ## ]]"), "{error}");
+    assert!(error.contains("grammar: begin-end"), "{error}");
+}
+
+/// `init --out` writes a profile whose `cwd` is relative to the file, so
+/// it runs from anywhere; `init --check` on it agrees, and on a profile
+/// with the wrong token says the profile does not fit (exit 2), and on
+/// one with a field the framing contradicts lists it (exit 1).
+#[test]
+fn init_writes_a_portable_profile_and_check_compares_one() {
+    if !common::have(
+        "python3",
+        "init_writes_a_portable_profile_and_check_compares_one",
+    ) {
+        return;
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    // In the project, as a user's profile would be.
+    let dir = tempfile::tempdir_in(root.join("target")).unwrap();
+    let out = dir.path().join("targets/mine.yaml");
+    std::fs::create_dir_all(out.parent().unwrap()).unwrap();
+    let framecheck = |args: &[&str], cwd: &Path| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_framecheck"))
+            .args(args)
+            .current_dir(cwd)
+            .output()
+            .unwrap()
+    };
+    let init = framecheck(
+        &[
+            "init",
+            "--out",
+            out.to_str().unwrap(),
+            "--",
+            "python3",
+            "framings.py",
+            "uuid_markers",
+        ],
+        &root.join("tests/inference"),
+    );
+    assert!(
+        init.status.success(),
+        "{}",
+        String::from_utf8_lossy(&init.stderr)
+    );
+    let yaml = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        !yaml.contains(root.to_str().unwrap()),
+        "an absolute cwd:\n{yaml}"
+    );
+    assert!(yaml.contains("cwd: \"../../../tests/inference\""), "{yaml}");
+    let check = framecheck(&["init", "--check", out.to_str().unwrap()], dir.path());
+    let said = String::from_utf8_lossy(&check.stdout).into_owned();
+    assert_eq!(check.status.code(), Some(0), "{said}");
+    assert!(said.contains("agrees"), "{said}");
+
+    let wrong_token = yaml.replace("token: \"EXTERNAL_CONTENT\"", "token: \"EXTERNAL\"");
+    std::fs::write(&out, wrong_token).unwrap();
+    let check = framecheck(&["init", "--check", out.to_str().unwrap()], dir.path());
+    let said = String::from_utf8_lossy(&check.stdout).into_owned();
+    assert_eq!(check.status.code(), Some(2), "{said}");
+    assert!(
+        said.contains("delimiters.token: the profile says \"EXTERNAL\""),
+        "{said}"
+    );
+    assert!(said.contains("does not fit its framing"), "{said}");
+
+    // Declared to give nothing for empty content: the profile still fits
+    // (plain content is framed as it says), and the field is listed.
+    let drifted = yaml.replace("empty: frame", "empty: nothing");
+    std::fs::write(&out, drifted).unwrap();
+    let check = framecheck(&["init", "--check", out.to_str().unwrap()], dir.path());
+    let said = String::from_utf8_lossy(&check.stdout).into_owned();
+    assert_eq!(check.status.code(), Some(1), "{said}");
+    assert!(
+        said.contains("frame.empty: the profile says nothing, the framing shows frame"),
+        "{said}"
+    );
+}

@@ -277,6 +277,22 @@ impl Framing for SameLine {
     }
 }
 
+/// The frame, JSON-encoded inside a JSON-RPC reply: the content is
+/// escaped twice.
+struct DoubleJson;
+
+impl Framing for DoubleJson {
+    fn wrap(&mut self, request: &WrapRequest) -> Result<String, TargetError> {
+        let inner =
+            serde_json::json!({ "text": format!("<result>\n{}\n</result>", request.content) });
+        Ok(serde_json::json!({ "jsonrpc": "2.0", "result": inner.to_string() }).to_string())
+    }
+
+    fn read(&mut self, _text: &str) -> Result<Option<String>, TargetError> {
+        Ok(None)
+    }
+}
+
 fn same_line_profile(delimiters: &str, header: &str) -> TargetProfile {
     TargetProfile::parse(&format!(
         "name: same-line\nadapter: {{ builtin: caller }}\ndelimiters: {delimiters}\n\
@@ -316,6 +332,13 @@ fn a_profile_its_framing_contradicts_judges_nothing() {
         );
         assert!(error.contains("framecheck init"), "{error}");
     }
+    // Content encoded twice (JSON inside JSON): no encoding finds it, and
+    // plain content does not have the declared frame either.
+    let mut twice = DoubleJson;
+    let profile = same_line_profile("{ grammar: xml-tag, token: result }", "none");
+    let run = run_all(&mut twice, &profile);
+    assert!(run.meta.misfit, "{:?}", run.meta.harness_error);
+    assert!(run.results.is_empty());
     let fitting = same_line_profile("{ grammar: xml-tag, token: result }", "none");
     let run = run_all(&mut SameLine, &fitting);
     assert!(!run.meta.misfit, "{:?}", run.meta.harness_error);

@@ -79,6 +79,8 @@ pub fn infer(first: &str, second: &str) -> Option<Inferred> {
     let nonce_samples: Vec<&Sample> = samples.iter().filter(|s| in_delimiters(s)).collect();
     if marked && !nonce_samples.is_empty() {
         delimiters.nonce = Some(nonce_spec(&nonce_samples, &mut notes)?);
+    } else if !marked {
+        mark_constant_value(&mut delimiters, &mut notes);
     }
     delimiters.token = unmask(&delimiters.token);
     notes.insert(
@@ -125,8 +127,8 @@ fn mask_variables(first: &str, second: &str) -> (String, Vec<Sample>) {
             .map(|s| s.range)
             .collect()
     };
-    let in_first = spans(first, second);
-    let in_second = spans(second, first);
+    let in_first = widen_to_uuids(first, spans(first, second));
+    let in_second = widen_to_uuids(second, spans(second, first));
     if in_first.len() != in_second.len() {
         // The two wraps differ in a way that is not a set of aligned
         // values; nothing is masked, and inference works on the text as is.
@@ -149,6 +151,35 @@ fn mask_variables(first: &str, second: &str) -> (String, Vec<Sample>) {
         })
         .collect();
     (masked, samples)
+}
+
+/// Each span widened to the UUID it sits in, if any: a UUID whose only
+/// changing group is the last (a counter spelled as a UUID) is one value,
+/// not a fixed prefix and a number.
+fn widen_to_uuids(text: &str, spans: Vec<std::ops::Range<usize>>) -> Vec<std::ops::Range<usize>> {
+    const GROUPS: [usize; 5] = [8, 4, 4, 4, 12];
+    let is_uuid = |t: &str| {
+        let parts: Vec<&str> = t.split('-').collect();
+        parts.len() == 5
+            && parts
+                .iter()
+                .zip(GROUPS)
+                .all(|(p, n)| p.len() == n && p.chars().all(|c| c.is_ascii_hexdigit()))
+    };
+    let mut out: Vec<std::ops::Range<usize>> = Vec::new();
+    for span in spans {
+        // A UUID is 36 bytes: look for one starting up to 36 bytes back.
+        let widened = (span.start.saturating_sub(36)..=span.start)
+            .filter(|&at| text.is_char_boundary(at) && text.len() >= at + 36)
+            .map(|at| at..at + 36)
+            .find(|r| r.start <= span.start && span.end <= r.end && is_uuid(&text[r.clone()]))
+            .unwrap_or(span);
+        match out.last_mut() {
+            Some(last) if last.end > widened.start => last.end = last.end.max(widened.end),
+            _ => out.push(widened),
+        }
+    }
+    out
 }
 
 /// The nonce's declaration from its samples, with a note on what it looks
@@ -183,6 +214,55 @@ fn nonce_spec(samples: &[&Sample], notes: &mut Vec<String>) -> Option<NonceSpec>
     })
 }
 
+/// A value in the delimiters that looks drawn at random (16 or more hex
+/// digits with letters and digits both, or a UUID) but was the same in both
+/// wraps: a nonce drawn once and reused, not a name. It is declared as the
+/// nonce, so the nonce probes judge it (a reused value is their finding),
+/// instead of being taken for a literal token.
+fn mark_constant_value(delimiters: &mut Delimiters, notes: &mut Vec<String>) {
+    let texts = [
+        Some(delimiters.token.as_str()),
+        delimiters.open.as_deref(),
+        delimiters.close.as_deref(),
+    ];
+    let Some(value) = texts.into_iter().flatten().find_map(random_looking) else {
+        return;
+    };
+    let mark = |t: &str| t.replacen(&value, &MASK.to_string(), 1);
+    delimiters.token = mark(&delimiters.token);
+    delimiters.open = delimiters.open.as_deref().map(mark);
+    delimiters.close = delimiters.close.as_deref().map(mark);
+    let alphabet = if value.contains('-') {
+        NonceAlphabet::Uuid
+    } else {
+        NonceAlphabet::Hex
+    };
+    notes.push(format!(
+        "nonce: {value:?} in the delimiters looks drawn at random but was the same in two \
+         wraps; declared as the nonce so the nonce probes judge it (a value reused across \
+         calls is a finding)"
+    ));
+    delimiters.nonce = Some(NonceSpec {
+        alphabet,
+        min_length: Some(value.chars().count()),
+    });
+}
+
+/// The first run of hex digits (and `-`) in `text` that reads as a random
+/// value: a UUID, or 16 or more hex digits holding letters and digits.
+fn random_looking(text: &str) -> Option<String> {
+    let hexish = |c: char| c.is_ascii_hexdigit() || c == '-';
+    text.split(|c: char| !hexish(c))
+        .map(|run| run.trim_matches('-'))
+        .find(|run| {
+            let digits = run.chars().filter(char::is_ascii_digit).count();
+            let letters = run.chars().filter(char::is_ascii_alphabetic).count();
+            let hex = run.chars().filter(char::is_ascii_hexdigit).count();
+            hex >= 16 && digits > 0 && letters > 0
+        })
+        .map(str::to_string)
+}
+
 /// "a counter" or "the clock" when two decimal samples read as one.
 fn predictable_kind(first: &str, second: &str) -> Option<&'static str> {
     let (a, b) = (first.parse::<u128>().ok()?, second.parse::<u128>().ok()?);
@@ -204,7 +284,8 @@ fn predictable_kind(first: &str, second: &str) -> Option<&'static str> {
 
 /// The grammar and token read from the masked text around the content.
 fn guess(framed: &str) -> Option<Delimiters> {
-    let start = framed.find("fcbodya")?;
+    // The last start marker: a preamble may quote the content's first line.
+    let start = framed.rfind("fcbodya")?;
     let end = framed[start..].find("fcbodyz").map(|i| start + i)?;
     let (head, tail) = (&framed[..start], &framed[end..]);
     guess_tag(head, tail, '<', '>', GrammarKind::XmlTag)
@@ -342,12 +423,15 @@ fn names(line: &str, edge_words: &[&str]) -> Vec<Name> {
         let len = after.find(|c: char| !word_char(c)).unwrap_or(after.len());
         let len = after[..len].trim_end_matches(['_', '-', '.']).len();
         let (word, next) = after.split_at(len);
-        let gap_is_space = rest[..start] == *" " || rest[..start].is_empty();
+        let gap = &rest[..start];
+        let gap_is_space = gap == " " || gap.is_empty();
         let label = next.trim_start().starts_with(['=', ':']);
+        // An attribute's value (`id="3f9a…"`) names nothing.
+        let value = gap.trim_end_matches(['"', '\'']).ends_with('=');
         if !gap_is_space {
             runs.push(Vec::new());
         }
-        if label {
+        if label || value {
             runs.push(Vec::new());
         } else {
             runs.last_mut().expect("one run at least").push(word);
@@ -459,6 +543,36 @@ mod tests {
         assert_eq!(d.open.as_deref(), Some("<<<{token}>>>"));
         assert_eq!(d.close.as_deref(), Some("<<<END_{token}>>>"));
         assert!(infer("fcbodya1 x fcbodyz1", "fcbodya1 x fcbodyz1").is_none());
+    }
+
+    #[test]
+    fn a_random_looking_value_reused_across_wraps_is_declared_as_the_nonce() {
+        let text = "<<<EXTERNAL_CONTENT id=\"926c7ec68ab44b481697763eeec0c315\">>>\nfcbodya1 x \
+                    fcbodyz1\n<<<END_EXTERNAL_CONTENT id=\"926c7ec68ab44b481697763eeec0c315\">>>";
+        let inferred = infer(text, text).unwrap();
+        let d = inferred.delimiters;
+        assert_eq!(d.token, "EXTERNAL_CONTENT");
+        assert_eq!(d.open.as_deref(), Some("<<<{token} id=\"{nonce}\">>>"));
+        assert_eq!(d.nonce.unwrap().min_length, Some(32));
+        assert!(inferred.notes.iter().any(|n| n.contains("same in two")));
+        // A name with digits is no random value.
+        assert_eq!(random_looking("TOOL-RESULT-2"), None);
+        assert_eq!(random_looking("deadbeefcafe"), None);
+    }
+
+    #[test]
+    fn a_counter_spelled_as_a_uuid_is_one_uuid_nonce() {
+        let frame = |n: u32| {
+            let id = format!("00000000-0000-4000-8000-{n:012}");
+            format!("<data-{id}>\nfcbodya1 x fcbodyz1\n</data-{id}>")
+        };
+        let inferred = infer(&frame(1), &frame(2)).unwrap();
+        assert_eq!(inferred.delimiters.token, "data-{nonce}");
+        let nonce = inferred.delimiters.nonce.unwrap();
+        assert_eq!(
+            (nonce.alphabet, nonce.min_length),
+            (NonceAlphabet::Uuid, Some(36))
+        );
     }
 
     #[test]

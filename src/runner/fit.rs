@@ -8,11 +8,16 @@
 //! error naming the first mismatch (issue 31).
 //!
 //! The profile fits when calibration learned a layout from it (the declared
-//! grammar and token are live around the content, the declared header and
-//! encoding are found), and when plain benign wraps, judged by the oracle
-//! against that layout, raise no finding of a check that describes the
-//! frame's shape. Fidelity findings on them are the framing's own business
-//! (a framing that rewrites prose), and stay case findings.
+//! grammar and token are live around the content, the declared header is
+//! found), and when plain benign wraps, judged by the oracle against that
+//! layout, raise no finding of a check that describes the frame's shape.
+//! Where calibration did not find the probe content at all (a framing that
+//! rewrites ordinary text, or one whose encoding no profile describes),
+//! the plain wraps are judged without a layout, as such runs judge every
+//! case: content lost to a rewrite stays a case finding, an output the
+//! profile cannot describe (content encoded twice) stops the run. Fidelity
+//! findings on plain wraps are the framing's own business (a framing that
+//! rewrites prose), and stay case findings.
 
 use std::fmt;
 use std::path::PathBuf;
@@ -99,10 +104,12 @@ const PLAIN: [(&str, &str); 2] = [
 ];
 
 /// Checks that say an output does not have the frame the profile
-/// describes; a plain wrap failing one contradicts the profile.
-const SHAPE_CHECKS: [Check; 4] = [
+/// describes; a plain wrap failing one contradicts the profile. Not
+/// `frame.outer-text`: text outside the frame that changes with the
+/// content (a preamble that counts or quotes it) is the framing's defect,
+/// judged with the cases.
+const SHAPE_CHECKS: [Check; 3] = [
     Check::FrameShape,
-    Check::OuterText,
     Check::DelimiterCensus,
     Check::CanaryContainment,
 ];
@@ -116,10 +123,19 @@ pub(crate) fn check(
     layout: &Result<Layout, CalibrationFailure>,
     level: ReaderLevel,
 ) -> Result<(), Misfit> {
-    let layout = match layout {
-        Ok(layout) => layout,
-        Err(CalibrationFailure::Misfit(error)) => return Err(Misfit::Calibration(error.clone())),
+    let (layout, unfound) = match layout {
+        Ok(layout) => (Some(layout), None),
         Err(CalibrationFailure::Wrap(_)) => return Ok(()),
+        // The framing rewrote or repeated the probe content: a defect of
+        // its own (line ends normalised, say) or an encoding no profile
+        // describes. Plain content tells them apart, judged by the shape
+        // rule for runs without a layout.
+        Err(CalibrationFailure::Misfit(
+            error @ (LayoutError::ContentNotFound { .. } | LayoutError::ContentRepeated { .. }),
+        )) => (None, Some(error)),
+        // The declared grammar, token or header is not what the framing
+        // writes.
+        Err(CalibrationFailure::Misfit(error)) => return Err(Misfit::Calibration(error.clone())),
     };
     let base = layout::probes(profile).requests()[0].clone();
     for (content, text) in PLAIN {
@@ -136,15 +152,19 @@ pub(crate) fn check(
         // contradicted by where the framing wrote it.
         let canary = text.split(' ').next().unwrap_or(text);
         let case = plain_case(request.clone(), canary);
-        let findings = oracle::judge_wrap_in(&case, profile, Some(layout), &request, &framed);
+        let findings = oracle::judge_wrap_in(&case, profile, layout, &request, &framed);
         let misfit = findings
             .into_iter()
             .find(|f| SHAPE_CHECKS.contains(&f.check) && f.levels.contains(&level));
         if let Some(finding) = misfit {
+            let message = match unfound {
+                Some(error) => format!("{} (and calibration: {error})", finding.message),
+                None => finding.message,
+            };
             return Err(Misfit::Benign {
                 content,
                 check: finding.check,
-                message: finding.message,
+                message,
             });
         }
     }

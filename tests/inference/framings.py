@@ -8,8 +8,10 @@ import secrets
 import sys
 import uuid
 import itertools
+import os
 
-from framecheck_adapter import serve
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "adapters", "python"))
+from framecheck_adapter import serve  # noqa: E402
 
 COUNTER = itertools.count(1)
 
