@@ -152,6 +152,12 @@ fn field_shapes_are_inferred_from_the_adapter_alone() {
     assert_eq!(json.header.style, HeaderStyle::None);
     assert_eq!(json.body.encoding, Some(BodyEncoding::JsonString));
 
+    // A sibling element the framing writes itself is reserved.
+    let noted = propose_shape("noted");
+    assert_eq!(noted.delimiters.token, "context");
+    assert_eq!(noted.delimiters.reserved, vec!["note".to_string()]);
+    assert!(propose_shape("prefix_tag").delimiters.reserved.is_empty());
+
     // A counter in an attribute is no nonce.
     let counter = propose_shape("counter_tag");
     assert_eq!(counter.delimiters.token, "result");

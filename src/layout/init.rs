@@ -16,7 +16,9 @@ mod experiments;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use super::{learn, probes, FieldContext, FieldName, Layout, PartKind, Region};
+use super::{
+    learn, probes, FieldContext, FieldName, Layout, LayoutError, PartKind, Probes, Region,
+};
 use crate::adapter::reference::builtin_framing;
 use crate::adapter::subprocess::SubprocessFraming;
 use crate::adapter::{Framing, TargetError};
@@ -212,17 +214,42 @@ fn propose(
     framing: &mut dyn Framing,
     notes: Vec<String>,
 ) -> Result<Proposal, InitError> {
+    let mut notes = notes;
+    let mut plain_layout = false;
     let probes = probes(base);
+    let layout = match learn_from(base, framing, &probes)? {
+        Ok(layout) => layout,
+        Err(LayoutError::ContentNotFound { .. }) => {
+            notes.push(
+                "the framing rewrote the probe content (its quotes, `&`, `<` or line break) in \
+                 a way no body encoding explains; the layout is learned from plain content, \
+                 and runs judge the rewrite (fidelity) without a layout"
+                    .into(),
+            );
+            plain_layout = true;
+            learn_from(base, framing, &probes.plain())??
+        }
+        Err(error) => return Err(error.into()),
+    };
+    let mut observed = experiments::run(base, framing, &probes, &layout);
+    observed.notes.splice(0..0, notes);
+    observed.plain_layout = plain_layout;
+    let yaml = render(base, &layout, &observed);
+    let profile = TargetProfile::parse(&yaml).map_err(InitError::Invalid)?;
+    Ok(Proposal { yaml, profile })
+}
+
+/// Wraps `probes` and learns the layout from them.
+fn learn_from(
+    base: &TargetProfile,
+    framing: &mut dyn Framing,
+    probes: &Probes,
+) -> Result<Result<Layout, LayoutError>, InitError> {
     let mut wraps = Vec::new();
     for request in probes.requests() {
         wraps.push(framing.wrap(request).map_err(InitError::Wrap)?);
     }
-    let layout = learn(base, &probes, &wraps)?;
-    let mut observed = experiments::run(base, framing, &probes, &layout);
-    observed.notes.splice(0..0, notes);
-    let yaml = render(base, &layout, &observed);
-    let profile = TargetProfile::parse(&yaml).map_err(InitError::Invalid)?;
-    Ok(Proposal { yaml, profile })
+    Ok(learn(base, probes, &wraps))
 }
 
 /// Writes the proposed profile as commented YAML.
@@ -255,7 +282,13 @@ fn render(base: &TargetProfile, layout: &Layout, observed: &Observed) -> String 
         let _ = writeln!(out, "language: {}", yaml_str(&language));
     }
     write_adapter(&mut out, &base.adapter);
-    write_delimiters(&mut out, &base.delimiters);
+    let mut delimiters = base.delimiters.clone();
+    for name in &observed.reserved {
+        if !delimiters.reserved.contains(name) {
+            delimiters.reserved.push(name.clone());
+        }
+    }
+    write_delimiters(&mut out, &delimiters);
     let _ = writeln!(
         out,
         "frame: {{ count: {}, empty: {} }}",
@@ -263,7 +296,7 @@ fn render(base: &TargetProfile, layout: &Layout, observed: &Observed) -> String 
         kebab(&observed.empty)
     );
     write_header(&mut out, layout);
-    write_body(&mut out, layout);
+    write_body(&mut out, layout, observed);
     if observed.reads {
         let _ = writeln!(
             out,
@@ -383,6 +416,10 @@ fn write_delimiters(out: &mut String, d: &Delimiters) {
     if let Some(inner) = &d.inner {
         let _ = writeln!(out, "  inner: {}", yaml_str(inner));
     }
+    if !d.reserved.is_empty() {
+        let reserved = serde_json::to_string(&d.reserved).unwrap_or_default();
+        let _ = writeln!(out, "  reserved: {reserved}");
+    }
     if let Some(nonce) = &d.nonce {
         // The profile's own declaration, as serde writes it.
         let spec = serde_json::to_string(nonce).unwrap_or_default();
@@ -444,21 +481,32 @@ fn write_header(out: &mut String, layout: &Layout) {
     );
 }
 
-fn write_body(out: &mut String, layout: &Layout) {
+fn write_body(out: &mut String, layout: &Layout, observed: &Observed) {
     let _ = writeln!(
         out,
         "# padding learned: before {:?}, after {:?}; declare body.padding only to override it.",
         layout.padding.lead, layout.padding.trail
     );
+    if observed.plain_layout {
+        // Plain content shows no encoding: none is declared, so runs try
+        // every one.
+        return;
+    }
     let _ = writeln!(
         out,
         "body: {{ encoding: {} }}  # the encoding under which calibration found the content",
         layout.encoding.name()
     );
-    if layout.encoding != BodyEncoding::None {
+    if layout.encoding != BodyEncoding::None && !observed.reads {
         let _ = writeln!(
             out,
-            "# If the reader decodes, declare it: reader: {{ returns: content, consumer: model }}"
+            "# If a reader decodes it, declare it: reader: {{ returns: content }}"
+        );
+    }
+    if layout.encoding == BodyEncoding::HtmlEntities {
+        let _ = writeln!(
+            out,
+            "# A model may read `&lt;` as `<`, a parser does not: if a program parses this frame, declare reader.consumer: parser"
         );
     }
 }
@@ -566,6 +614,11 @@ pub fn differences(declared: &TargetProfile, inferred: &TargetProfile) -> Vec<St
             kebab(&declared.reader.returns),
             kebab(&inferred.reader.returns),
         );
+    }
+    for name in i.reserved.iter().filter(|n| !d.reserved.contains(n)) {
+        out.push(format!(
+            "delimiters.reserved: the framing writes {name:?} itself, the profile does not reserve it"
+        ));
     }
     out
 }

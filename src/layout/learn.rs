@@ -53,6 +53,25 @@ impl Probes {
         &self.requests
     }
 
+    /// The same requests with plain content: words and single spaces,
+    /// nothing an encoding or a line-end rewrite would change. For `init`,
+    /// when a framing rewrote the probe content in a way no encoding
+    /// explains: its layout is still learned, and the rewrite is left to
+    /// the run's findings.
+    pub fn plain(&self) -> Probes {
+        let mut plain = self.clone();
+        for request in &mut plain.requests {
+            let n = if request.content.contains("fcbodya2") {
+                2
+            } else {
+                1
+            };
+            let more = if n == 2 { " and more" } else { "" };
+            request.content = format!("fcbodya{n} plain words{more} fcbodyz{n}");
+        }
+        plain
+    }
+
     /// The attribute key the probes carry, if any.
     fn probe_key(&self) -> Option<&str> {
         self.requests[0]

@@ -58,6 +58,10 @@ def json_body(content, kind, attributes, provenance):
     return f"<tool_result>\n{json.dumps({'source': provenance, 'text': content})}\n</tool_result>"
 
 
+def noted(content, kind, attributes, provenance):
+    return f"<context>\n<note>Retrieved from {provenance}.</note>\n{content}\n</context>"
+
+
 def many(items):
     return "\n".join(
         f"<search-result index=\"{i + 1}\">\n{it['content']}\n</search-result>"

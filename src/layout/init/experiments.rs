@@ -8,6 +8,7 @@
 
 use super::super::{Layout, Probes};
 use crate::adapter::{Framing, WrapRequest};
+use crate::grammar::GrammarKind;
 use crate::profile::{BodyEncoding, EmptyContent, FrameCount, ReaderReturns, TargetProfile};
 
 /// What the experiments found.
@@ -21,8 +22,14 @@ pub(crate) struct Observed {
     pub reads: bool,
     /// `reader.returns`, when it reads.
     pub returns: ReaderReturns,
+    /// Element or marker names the framing writes itself besides its
+    /// frame's (`<note>`): content must not forge them either.
+    pub reserved: Vec<String>,
     /// One line per observation, for the proposal's comments.
     pub notes: Vec<String>,
+    /// The layout was learned from plain content: the framing rewrote the
+    /// probe content, so its encoding is unknown.
+    pub plain_layout: bool,
 }
 
 /// Runs every experiment against `framing`.
@@ -36,7 +43,45 @@ pub(crate) fn run(
     empty(framing, &probes.requests()[0], &mut observed);
     several(base, framing, probes, &mut observed);
     reader(framing, &probes.requests()[0], layout, &mut observed);
+    reserved(base, layout, &mut observed);
     observed
+}
+
+/// Names of elements (or bracket markers) the framing writes around the
+/// content besides its own delimiters: siblings like `<note>` or
+/// `<source>`, which a forgery in the content could pass for.
+fn reserved(base: &TargetProfile, layout: &Layout, observed: &mut Observed) {
+    let (open, close) = match base.delimiters.grammar {
+        GrammarKind::XmlTag => ('<', '>'),
+        GrammarKind::BracketMarker => ('[', ']'),
+        GrammarKind::BeginEnd | GrammarKind::Fence => return,
+    };
+    let framed = &layout.sample.framed;
+    let slot = &layout.sample.slot;
+    let own: Vec<String> = base
+        .delimiters
+        .all_tokens()
+        .iter()
+        .map(|t| t.to_ascii_lowercase())
+        .collect();
+    for text in [&framed[..slot.start], &framed[slot.end..]] {
+        for (at, _) in text.match_indices(open) {
+            let rest = text[at + 1..].trim_start_matches('/');
+            let name: String = rest
+                .chars()
+                .take_while(|&c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+                .collect();
+            let named = rest[name.len()..].starts_with([close, ' ', '\n', '/']);
+            let fresh =
+                !own.contains(&name.to_ascii_lowercase()) && !observed.reserved.contains(&name);
+            if named && fresh && name.chars().any(|c| c.is_ascii_alphabetic()) {
+                observed.notes.push(format!(
+                    "reserved: {name:?}, an element the framing writes itself beside its frame"
+                ));
+                observed.reserved.push(name);
+            }
+        }
+    }
 }
 
 /// Empty content, then whitespace-only content: an empty output for the
