@@ -954,6 +954,10 @@ fn init(args: InitArgs) -> Result<u8> {
     }
     match &args.out {
         Some(file) => {
+            if let Some(dir) = file.parent().filter(|d| !d.as_os_str().is_empty()) {
+                std::fs::create_dir_all(dir)
+                    .with_context(|| format!("creating {}", dir.display()))?;
+            }
             report::write_atomically(file, proposal.yaml.as_bytes())?;
             eprintln!("wrote {}", file.display());
         }

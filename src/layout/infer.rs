@@ -82,6 +82,17 @@ pub fn infer(first: &str, second: &str) -> Option<Inferred> {
     } else if !marked {
         mark_constant_value(&mut delimiters, &mut notes);
     }
+    // The element around the frame (a second reading) is said, and left
+    // to the reserved-name experiment, which sees it as fixed text.
+    if let Some(outer) = delimiters.reserved.pop() {
+        notes.push(format!(
+            "two readings fit: the frame is <{token}> inside <{outer}>, or <{outer}> with \
+             `inner: {token}`; the second also runs the catalogue's inner-element cases. \
+             Declare `token: {outer}` and `inner: {token}` if the whole <{outer}> block is \
+             the untrusted frame",
+            token = delimiters.token.replace(MASK, NONCE),
+        ));
+    }
     delimiters.token = unmask(&delimiters.token);
     notes.insert(
         0,
@@ -337,10 +348,16 @@ fn guess_tag(
     let holds_fields = |&&(_, at, end): &&(String, usize, usize)| {
         first_field.is_none_or(|f| at < f) && last_field.is_none_or(|f| f < end)
     };
-    let frame = around.iter().find(holds_fields).unwrap_or(&around[0]);
+    let at = around.iter().position(|a| holds_fields(&a)).unwrap_or(0);
+    let frame = &around[at];
     let mut delimiters = Delimiters::simple(grammar, &frame.0);
     if frame.0 != *innermost {
         delimiters.inner = Some(innermost.clone());
+    }
+    // An element around the frame is a second reading: the frame could be
+    // that element, with this one its inner one.
+    if let Some((outer, _, _)) = around.get(at + 1) {
+        delimiters.reserved.push(outer.clone());
     }
     Some(delimiters)
 }

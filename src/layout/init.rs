@@ -164,9 +164,17 @@ fn infer_and_propose(
     let mut notes = Vec::new();
     match super::infer::infer(&first, &second) {
         Some(inferred) => {
+            // A declared inner element is kept only for the same frame,
+            // and declared reserved tokens only where they are no token of
+            // the inferred frame.
+            let same_frame = inferred.delimiters.token == base.delimiters.token;
+            let declared_inner = base.delimiters.inner.take().filter(|_| same_frame);
+            let inner = inferred.delimiters.inner.clone().or(declared_inner);
+            let mut reserved = std::mem::take(&mut base.delimiters.reserved);
+            reserved.retain(|r| *r != inferred.delimiters.token && Some(r) != inner.as_ref());
             base.delimiters = Delimiters {
-                inner: inferred.delimiters.inner.or(base.delimiters.inner.take()),
-                reserved: std::mem::take(&mut base.delimiters.reserved),
+                inner,
+                reserved,
                 ..inferred.delimiters
             };
             notes = inferred.notes;
@@ -305,7 +313,7 @@ fn render(base: &TargetProfile, layout: &Layout, observed: &Observed) -> String 
             kebab(&base.reader.consumer)
         );
     }
-    write_attributes_and_capabilities(&mut out, layout, observed.reads);
+    write_attributes_and_capabilities(&mut out, layout, observed);
     out
 }
 
@@ -366,25 +374,32 @@ fn write_adapter(out: &mut String, adapter: &AdapterSpec) {
 
 /// `attributes:` and `capabilities:`, from which request fields reached
 /// the frame and whether `read` answered.
-fn write_attributes_and_capabilities(out: &mut String, layout: &Layout, reads: bool) {
+fn write_attributes_and_capabilities(out: &mut String, layout: &Layout, observed: &Observed) {
+    let reads = observed.reads;
     let fields = fields_seen(layout);
     let kind_attr = super::learn::kind_attribute(&layout.sample.framed);
-    let attrs_written = layout.head.iter().any(|p| {
-        matches!(
-            &p.kind,
-            PartKind::Field {
-                name: FieldName::Attributes,
-                ..
-            }
-        )
-    }) || fields
-        .iter()
-        .any(|(n, _, _)| matches!(n, FieldName::Attribute(_)));
+    let attrs_written = observed.attribute_names.is_some()
+        || layout.head.iter().any(|p| {
+            matches!(
+                &p.kind,
+                PartKind::Field {
+                    name: FieldName::Attributes,
+                    ..
+                }
+            )
+        })
+        || fields
+            .iter()
+            .any(|(n, _, _)| matches!(n, FieldName::Attribute(_)));
+    let mut attributes = vec!["on: outer".to_string()];
     if let Some(kind) = &kind_attr {
-        let _ = writeln!(out, "attributes: {{ on: outer, kind: {} }}", yaml_str(kind));
-    } else {
-        let _ = writeln!(out, "attributes: {{ on: outer }}");
+        attributes.push(format!("kind: {}", yaml_str(kind)));
     }
+    if let Some(names) = &observed.attribute_names {
+        let names = serde_json::to_string(names).unwrap_or_default();
+        attributes.push(format!("names: {names}"));
+    }
+    let _ = writeln!(out, "attributes: {{ {} }}", attributes.join(", "));
     let mut capabilities = vec!["wrap"];
     if reads {
         capabilities.push("read");

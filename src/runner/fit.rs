@@ -153,9 +153,15 @@ pub(crate) fn check(
         let canary = text.split(' ').next().unwrap_or(text);
         let case = plain_case(request.clone(), canary);
         let findings = oracle::judge_wrap_in(&case, profile, layout, &request, &framed);
-        let misfit = findings
-            .into_iter()
-            .find(|f| SHAPE_CHECKS.contains(&f.check) && f.levels.contains(&level));
+        // A framing that writes the content twice (a preamble quoting its
+        // first line) has the canary outside the content as well: that is
+        // its own finding (`frame.outer-text`), judged with the cases.
+        let quoted = framed.matches(canary).count() > 1;
+        let misfit = findings.into_iter().find(|f| {
+            SHAPE_CHECKS.contains(&f.check)
+                && f.levels.contains(&level)
+                && !(quoted && f.check == Check::CanaryContainment)
+        });
         if let Some(finding) = misfit {
             let message = match unfound {
                 Some(error) => format!("{} (and calibration: {error})", finding.message),

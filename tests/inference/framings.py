@@ -59,7 +59,7 @@ def json_body(content, kind, attributes, provenance):
 
 
 def noted(content, kind, attributes, provenance):
-    return f"<context>\n<note>Retrieved from {provenance}.</note>\n{content}\n</context>"
+    return f"<note>Retrieved from {provenance}.</note>\n<context>\n{content}\n</context>"
 
 
 def many(items):

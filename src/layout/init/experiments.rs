@@ -6,7 +6,7 @@
 //! leaves a note saying so; an experiment the framing does not answer (an
 //! error, a refusal) leaves the field at its default and says that too.
 
-use super::super::{Layout, Probes};
+use super::super::{Layout, PartKind, Probes};
 use crate::adapter::{Framing, WrapRequest};
 use crate::grammar::GrammarKind;
 use crate::profile::{BodyEncoding, EmptyContent, FrameCount, ReaderReturns, TargetProfile};
@@ -25,6 +25,9 @@ pub(crate) struct Observed {
     /// Element or marker names the framing writes itself besides its
     /// frame's (`<note>`): content must not forge them either.
     pub reserved: Vec<String>,
+    /// The attribute names the framing writes, when it writes only some
+    /// (`attributes.names`); `None` when it writes any name it is given.
+    pub attribute_names: Option<Vec<String>>,
     /// One line per observation, for the proposal's comments.
     pub notes: Vec<String>,
     /// The layout was learned from plain content: the framing rewrote the
@@ -44,7 +47,67 @@ pub(crate) fn run(
     several(base, framing, probes, &mut observed);
     reader(framing, &probes.requests()[0], layout, &mut observed);
     reserved(base, layout, &mut observed);
+    attribute_names(base, framing, probes, layout, &mut observed);
     observed
+}
+
+/// Metadata keys retrieval and tool framings commonly write.
+const COMMON_KEYS: [&str; 13] = [
+    "title", "source", "url", "id", "name", "section", "author", "path", "uri", "type", "date",
+    "file", "index",
+];
+
+/// When the probe's attribute did not reach the frame, a wrap with the
+/// common metadata keys, each with its own marker value: the keys whose
+/// values appear are the names the framing writes (`attributes.names`).
+fn attribute_names(
+    base: &TargetProfile,
+    framing: &mut dyn Framing,
+    probes: &Probes,
+    layout: &Layout,
+    observed: &mut Observed,
+) {
+    let probe = &probes.requests()[0];
+    let Some(value) = probe.attributes.values().next() else {
+        return;
+    };
+    if layout.sample.framed.contains(value.as_str()) {
+        // The probe used a name the profile declares: the set stands.
+        observed.attribute_names = base.attributes.names.clone();
+        return;
+    }
+    let marker = |i: usize| format!("fcname{i}q");
+    let request = WrapRequest {
+        attributes: COMMON_KEYS
+            .iter()
+            .enumerate()
+            .map(|(i, k)| (k.to_string(), marker(i)))
+            .collect(),
+        ..probe.clone()
+    };
+    let Ok(out) = framing.wrap(&request) else {
+        return;
+    };
+    let mut found: Vec<(usize, String)> = COMMON_KEYS
+        .iter()
+        .enumerate()
+        .filter_map(|(i, k)| out.find(&marker(i)).map(|at| (at, k.to_string())))
+        .collect();
+    if found.is_empty() {
+        observed.notes.push(
+            "attributes: the framing wrote none of the attributes it was given; if it writes a \
+             fixed set, declare attributes.names"
+                .into(),
+        );
+        return;
+    }
+    found.sort();
+    let names: Vec<String> = found.into_iter().map(|(_, k)| k).collect();
+    observed.notes.push(format!(
+        "attributes.names: {names:?}, the keys among common metadata names whose values the \
+         framing wrote (it dropped the probe's own key)"
+    ));
+    observed.attribute_names = Some(names);
 }
 
 /// Names of elements (or bracket markers) the framing writes around the
@@ -56,15 +119,22 @@ fn reserved(base: &TargetProfile, layout: &Layout, observed: &mut Observed) {
         GrammarKind::BracketMarker => ('[', ']'),
         GrammarKind::BeginEnd | GrammarKind::Fence => return,
     };
-    let framed = &layout.sample.framed;
-    let slot = &layout.sample.slot;
+    // Only the framing's constant text: a quote of the content (derived
+    // text) names nothing the framing writes.
+    let fixed: Vec<&str> = layout
+        .parts()
+        .filter_map(|p| match &p.kind {
+            PartKind::Fixed { text } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect();
     let own: Vec<String> = base
         .delimiters
         .all_tokens()
         .iter()
         .map(|t| t.to_ascii_lowercase())
         .collect();
-    for text in [&framed[..slot.start], &framed[slot.end..]] {
+    for text in fixed {
         for (at, _) in text.match_indices(open) {
             let rest = text[at + 1..].trim_start_matches('/');
             let name: String = rest
