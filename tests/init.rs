@@ -104,7 +104,7 @@ fn field_shapes_are_inferred_from_the_adapter_alone() {
 
     let nonce = propose_shape("nonce_tag");
     assert_eq!(nonce.delimiters.token, "untrusted-data-{nonce}");
-    let spec = nonce.delimiters.nonce.clone().expect("a nonce");
+    let spec = nonce.delimiters.nonce.expect("a nonce");
     assert_eq!(
         (spec.alphabet, spec.min_length),
         (NonceAlphabet::Hex, Some(32))

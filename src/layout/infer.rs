@@ -239,10 +239,14 @@ fn mark_constant_value(delimiters: &mut Delimiters, notes: &mut Vec<String>) {
     let Some(value) = texts.into_iter().flatten().find_map(random_looking) else {
         return;
     };
-    let mark = |t: &str| t.replacen(&value, &MASK.to_string(), 1);
-    delimiters.token = mark(&delimiters.token);
-    delimiters.open = delimiters.open.as_deref().map(mark);
-    delimiters.close = delimiters.close.as_deref().map(mark);
+    let mask = MASK.to_string();
+    delimiters.token = delimiters.token.replacen(&value, &mask, 1);
+    for template in [&mut delimiters.open, &mut delimiters.close]
+        .into_iter()
+        .flatten()
+    {
+        *template = template.replacen(&value, &mask, 1);
+    }
     let alphabet = if value.contains('-') {
         NonceAlphabet::Uuid
     } else {
