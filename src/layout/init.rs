@@ -20,7 +20,8 @@ use crate::adapter::subprocess::SubprocessFraming;
 use crate::adapter::{Framing, TargetError};
 use crate::grammar::GrammarKind;
 use crate::profile::{
-    AdapterSpec, BodyEncoding, Capability, Delimiters, LoadedProfile, SubprocessSpec, TargetProfile,
+    AdapterSpec, BodyEncoding, Capability, Delimiters, Language, LoadedProfile, SubprocessSpec,
+    TargetProfile,
 };
 
 /// Why no profile could be proposed.
@@ -206,6 +207,20 @@ fn guess_begin_end(head: &str, tail: &str) -> Option<Delimiters> {
     })
 }
 
+/// The profile's language, or the one its adapter's command tells (a
+/// guess: `python3` may run a wrapper around code in another language).
+fn write_language(out: &mut String, base: &TargetProfile) {
+    if !base.language.trim().is_empty() {
+        let _ = writeln!(out, "language: {}", yaml_str(&base.language));
+    } else if let Some(language) = Language::of_adapter(&base.adapter) {
+        let _ = writeln!(
+            out,
+            "language: {}  # GUESS, from the adapter's command",
+            yaml_str(language.name())
+        );
+    }
+}
+
 /// Writes the proposed profile as commented YAML.
 fn render(base: &TargetProfile, layout: &Layout, reads: bool, guessed: bool) -> String {
     let mut out = String::new();
@@ -222,6 +237,7 @@ fn render(base: &TargetProfile, layout: &Layout, reads: bool, guessed: bool) -> 
         let _ = writeln!(out, "#   {line}");
     }
     let _ = writeln!(out, "name: {}", base.name);
+    write_language(&mut out, base);
     if let AdapterSpec::Subprocess(spec) = &base.adapter {
         let command = serde_json::to_string(&spec.command).unwrap_or_default();
         let _ = writeln!(out, "adapter:\n  command: {command}");
