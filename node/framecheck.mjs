@@ -216,5 +216,5 @@ function findBinary(explicit) {
     }
   }
   throw new FramecheckError("no framecheck binary: cargo install --path <checkout>, " +
-    "pip install framecheck, or set FRAMECHECK=/path/to/framecheck");
+    "the prompt-framecheck wheel, or set FRAMECHECK=/path/to/framecheck");
 }

@@ -408,6 +408,11 @@ fn run(args: RunArgs) -> Result<u8> {
     }
     let baseline = load_run_baseline(&args, &loaded.profile.name, gate)?;
     check_out_dir(&args.out)?;
+    if let Some(path) = &args.baseline {
+        // Refused before the run: a run that replaced its baseline would
+        // gate the next one against itself.
+        baseline::check_not_overwritten(path, &args.out, &loaded.profile.name)?;
+    }
     // Loaded before the run, so a missing package fails in a second, not
     // after the whole catalogue.
     let views = TokenizerView::load_all(&args.views, args.tokenizer_data.as_deref())?;
@@ -504,20 +509,28 @@ fn report_run(
     if args.reproducible {
         report::omit_timings(&mut result);
     }
-    let written =
+    let published =
         report::write_all_with_baseline(&result, diff.as_ref(), &args.out, target, &formats)
             .with_context(|| format!("writing reports to {}", args.out.display()))?;
     // When serving, stdout carries the protocol and nothing else.
-    if serving {
-        eprint!("{terminal}");
-    } else {
-        out_raw!("{terminal}");
-    }
-    for path in &written {
+    let lines = std::iter::once(terminal)
+        .chain(
+            published
+                .written
+                .iter()
+                .map(|path| format!("wrote {}\n", path.display())),
+        )
+        .chain(published.removed.iter().map(|path| {
+            format!(
+                "removed {} (an earlier run's report, in a format this run did not write)\n",
+                path.display()
+            )
+        }));
+    for line in lines {
         if serving {
-            eprintln!("wrote {}", path.display());
+            eprint!("{line}");
         } else {
-            out!("wrote {}", path.display());
+            out_raw!("{line}");
         }
     }
     let summary = summary::Summary::of(&result);

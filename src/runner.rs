@@ -392,7 +392,8 @@ fn run_meta(
     RunMeta {
         framecheck_version: env!("CARGO_PKG_VERSION").to_string(),
         catalogue_hash: options.catalogue_hash.clone(),
-        target: profile.clone(),
+        // The report names the language even when the profile does not.
+        target: crate::profile::with_language(profile),
         level: options.level,
         gate: options.gate,
         started_unix,

@@ -106,6 +106,7 @@ fn stripping_controls_after_neutralising_delimiters_is_a_breakout() {
         "ctl-esc-between-bracket-and-slash",
         "ctl-del-and-c1-between-bracket-and-slash",
         "ctl-bel-and-backspace-in-delimiter",
+        "ctl-every-control-between-bracket-and-slash",
     ] {
         assert!(
             failing.iter().any(|f| f == id),
@@ -159,4 +160,85 @@ fn crashing_on_nul_is_seen_in_content_and_header_fields() {
     ] {
         assert!(errors.iter().any(|e| e == id), "{id}: {errors:?}");
     }
+}
+
+/// The fields a control can reach.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Reach {
+    Content,
+    AttributeValue,
+    Provenance,
+    Kind,
+}
+
+/// The texts of `field` in a wrap request.
+fn field_texts(request: &WrapRequest, field: Reach) -> Vec<&str> {
+    match field {
+        Reach::Content => vec![request.content.as_str()],
+        Reach::AttributeValue => request.attributes.values().map(String::as_str).collect(),
+        Reach::Provenance => vec![request.provenance.as_str()],
+        Reach::Kind => vec![request.kind.as_str()],
+    }
+}
+
+/// Every C0 (U+0000 to U+001F) and C1 (U+0080 to U+009F) control is in the
+/// catalogue, for an xml-tag target: in a benign case that must keep it,
+/// in content and in every header field (line breaks aside there: in a
+/// header field they are attacks, not benign text); right before a live
+/// closing delimiter in content and in every header field; and between
+/// the bracket and the slash of a closing delimiter in content.
+#[test]
+fn every_c0_and_c1_control_reaches_every_field() {
+    use framecheck::catalogue::{Expectation, Input};
+    let profile = TargetProfile::reference();
+    let cases = catalogue::instantiate(&catalogue::builtin(), &profile);
+    let requests: Vec<(Expectation, &WrapRequest)> = cases
+        .iter()
+        .filter_map(|case| match &case.input {
+            Input::Wrap(request) => Some((case.expect, request)),
+            Input::Read(_) => None,
+        })
+        .collect();
+    let close = "</framecheck-untrusted>";
+    let line_breaks = [
+        '\n', '\u{0B}', '\u{0C}', '\r', '\u{1C}', '\u{1D}', '\u{1E}', '\u{85}',
+    ];
+    let fields = [
+        Reach::Content,
+        Reach::AttributeValue,
+        Reach::Provenance,
+        Reach::Kind,
+    ];
+    let mut missing = Vec::new();
+    for c in (0x00..0x20).chain(0x80..0xA0).filter_map(char::from_u32) {
+        let has = |expect: Expectation, field: Reach, needle: &str| {
+            requests.iter().any(|(e, request)| {
+                *e == expect
+                    && field_texts(request, field)
+                        .iter()
+                        .any(|t| t.contains(needle))
+            })
+        };
+        for field in fields {
+            let benign = field == Reach::Content || !line_breaks.contains(&c);
+            if benign && !has(Expectation::Faithful, field, &c.to_string()) {
+                missing.push(format!("U+{:04X} kept in {field:?}", c as u32));
+            }
+            if !has(Expectation::Hold, field, &format!("{c}{close}")) {
+                missing.push(format!("U+{:04X} before a close in {field:?}", c as u32));
+            }
+        }
+        if !has(
+            Expectation::Hold,
+            Reach::Content,
+            &format!("<{c}/framecheck-untrusted>"),
+        ) {
+            missing.push(format!("U+{:04X} between bracket and slash", c as u32));
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "{} missing: {missing:#?}",
+        missing.len()
+    );
 }

@@ -254,6 +254,43 @@ fn cases_carry_the_filter_keys_and_verdicts() {
     assert!(page.contains("<b class=\"mono\" id=\"held\">none (the run is incomplete)</b>"));
 }
 
+/// The heatmap row of `category`, from its `<tr>` to its `</tr>`.
+fn heatmap_row<'a>(page: &'a str, category: &str) -> &'a str {
+    let table = &page[page.find("<table id=\"heatmap\">").expect("a heatmap")..];
+    let start = table
+        .find(&format!("data-value=\"{category}\""))
+        .unwrap_or_else(|| panic!("no heatmap row for {category}"));
+    let row = &table[start..];
+    &row[..row.find("</tr>").unwrap()]
+}
+
+/// A category whose every case was skipped or went unanswered shows as
+/// not run, in grey, at every level: not a green "0" failures. Judged
+/// categories keep their counts.
+#[test]
+fn the_heatmap_shows_categories_that_did_not_run_as_not_run() {
+    let page = html::render(&hostile_run("target"));
+    for category in ["attribute-injection", "unicode"] {
+        let row = heatmap_row(&page, category);
+        assert_eq!(
+            row.matches("<td class=\"h-unrun\">not run</td>").count(),
+            3,
+            "{row}"
+        );
+        assert!(!row.contains("class=\"h0\""), "{row}");
+        assert!(row.contains("<td>1 (1 not run)</td>"), "{row}");
+    }
+    let judged = heatmap_row(&page, "reader");
+    assert_eq!(
+        judged.matches("<td class=\"h0\">0</td>").count(),
+        3,
+        "{judged}"
+    );
+    assert!(judged.contains("<td>1</td>"), "{judged}");
+    let failing = heatmap_row(&page, "breakout");
+    assert!(failing.contains("<td class=\"h4\">1</td>"), "{failing}");
+}
+
 #[test]
 fn lead_section_renders_only_when_given_entries() {
     let run = hostile_run("target");
@@ -360,4 +397,40 @@ fn matrix_command_writes_both_pages_skips_other_json_and_names_bad_files() {
     assert!(std::fs::read_to_string(out.join("matrix.md"))
         .unwrap()
         .contains("| reader | `reader-pass` | pass |"));
+}
+
+/// A profile that does not state its language (as `init` used to propose
+/// them) gets it from its adapter in every report: the built-in reference
+/// is Rust, in process.
+#[test]
+fn the_language_a_profile_leaves_out_comes_from_its_adapter() {
+    use std::process::Command;
+    let dir = tempfile::tempdir().unwrap();
+    let reference = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("targets/reference.yaml"),
+    )
+    .unwrap();
+    let unstated = reference.replace("language: rust\n", "");
+    assert_ne!(unstated, reference);
+    let profile = dir.path().join("mine.yaml");
+    std::fs::write(&profile, unstated).unwrap();
+    let out = dir.path().join("out");
+    let output = Command::new(env!("CARGO_BIN_EXE_framecheck"))
+        .args([
+            "run", "--only", "benign", "--format", "html", "--format", "markdown",
+        ])
+        .arg("--target")
+        .arg(&profile)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    let page = std::fs::read_to_string(out.join("reference.html")).unwrap();
+    assert!(page.contains("Target language Rust, in-process;"), "{page}");
+    let markdown = std::fs::read_to_string(out.join("reference.md")).unwrap();
+    assert!(
+        markdown.contains("- language: Rust, in-process"),
+        "{markdown}"
+    );
 }

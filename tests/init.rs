@@ -35,6 +35,8 @@ fn proposals_validate_and_match_the_fixtures_declarations() {
         return;
     }
     let preamble = propose("preamble", "correct.py");
+    // The language, which the command tells, is proposed (a GUESS).
+    assert_eq!(preamble.language, "Python");
     assert_eq!(preamble.delimiters.grammar, GrammarKind::XmlTag);
     assert_eq!(preamble.delimiters.token, "external-data");
     assert_eq!(preamble.body.encoding, Some(BodyEncoding::None));
@@ -70,6 +72,8 @@ fn a_builtin_profile_is_proposed_from_its_own_target() {
         "{yaml}"
     );
     assert!(proposed.delimiters.nonce.is_some(), "{yaml}");
+    // A stated language is kept as written.
+    assert_eq!(proposed.language, "rust", "{yaml}");
     assert!(
         yaml.contains("{nonce:hex"),
         "the learned layout shows the nonce:\n{yaml}"

@@ -364,9 +364,17 @@ fn the_nonce_replay_operator_finds_a_reused_nonce() {
         report.findings
     );
     // Tricks may respell the value's letters; a reader folds them back.
-    assert!(replayed.iter().all(|f| f
-        .request
-        .content
-        .to_ascii_lowercase()
-        .contains("5f0c3a9e1b7d4c2a8e6f0b1d3c5a7e9f")));
+    // The replayed marker may sit in any field the search mutates (a
+    // lookalike `˂` in the provenance is live too), not only the content.
+    let carries_value = |f: &SearchFinding| {
+        let r = &f.request;
+        std::iter::once(&r.content)
+            .chain([&r.kind, &r.provenance])
+            .chain(r.attributes.keys().chain(r.attributes.values()))
+            .any(|text| {
+                text.to_ascii_lowercase()
+                    .contains("5f0c3a9e1b7d4c2a8e6f0b1d3c5a7e9f")
+            })
+    };
+    assert!(replayed.iter().all(|f| carries_value(f)));
 }

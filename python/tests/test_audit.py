@@ -6,7 +6,7 @@ import pathlib
 
 import pytest
 
-import framecheck
+import prompt_framecheck as framecheck
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 # FRAMECHECK_FROM_INSTALL: test an installed wheel, binary and package both

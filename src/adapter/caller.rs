@@ -4,7 +4,7 @@
 //!
 //! This is the subprocess protocol of `docs/protocol.md` turned around: the
 //! program that started `framecheck run --serve-stdio` answers the requests
-//! (the Python and Node `framecheck` packages do), and framecheck's reports
+//! (the Python package `prompt_framecheck` and the Node module do), and framecheck's reports
 //! and summary go to files and stderr, never to stdout.
 //!
 //! framecheck cannot kill or restart its parent, so what a subprocess target

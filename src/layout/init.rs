@@ -23,7 +23,8 @@ use crate::adapter::reference::builtin_framing;
 use crate::adapter::subprocess::SubprocessFraming;
 use crate::adapter::{Framing, TargetError};
 use crate::profile::{
-    AdapterSpec, BodyEncoding, Capability, Delimiters, LoadedProfile, SubprocessSpec, TargetProfile,
+    AdapterSpec, BodyEncoding, Capability, Delimiters, Language, LoadedProfile, SubprocessSpec,
+    TargetProfile,
 };
 use experiments::Observed;
 
@@ -282,12 +283,14 @@ fn render(base: &TargetProfile, layout: &Layout, observed: &Observed) -> String 
     if !base.description.is_empty() {
         let _ = writeln!(out, "description: {}", yaml_str(&base.description));
     }
-    let language = match base.language.as_str() {
-        "" => language_of(&base.adapter),
-        declared => declared.to_string(),
-    };
-    if !language.is_empty() {
-        let _ = writeln!(out, "language: {}", yaml_str(&language));
+    if !base.language.trim().is_empty() {
+        let _ = writeln!(out, "language: {}", yaml_str(&base.language));
+    } else if let Some(language) = Language::of_adapter(&base.adapter) {
+        let _ = writeln!(
+            out,
+            "language: {}  # from the adapter's command (a wrapper may call code in another)",
+            yaml_str(language.name())
+        );
     }
     write_adapter(&mut out, &base.adapter);
     let mut delimiters = base.delimiters.clone();
@@ -323,27 +326,6 @@ fn kebab<T: serde::Serialize>(value: &T) -> String {
         .ok()
         .and_then(|v| v.as_str().map(str::to_string))
         .unwrap_or_default()
-}
-
-/// The language an adapter's program is written in, from its name.
-fn language_of(adapter: &AdapterSpec) -> String {
-    let program = match adapter {
-        AdapterSpec::Builtin { .. } => return "rust".into(),
-        AdapterSpec::Subprocess(spec) => spec.command.first().cloned().unwrap_or_default(),
-    };
-    let name = Path::new(&program)
-        .file_name()
-        .map(|n| n.to_string_lossy().to_ascii_lowercase())
-        .unwrap_or_default();
-    let language = match name.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.') {
-        "python" | "uv" | "uvx" | "pipx" => "python",
-        "node" | "npx" | "deno" | "bun" => "javascript",
-        "go" => "go",
-        "ruby" => "ruby",
-        "java" => "java",
-        _ => "",
-    };
-    language.into()
 }
 
 /// The adapter as the base profile has it: command, `cwd` (relative),

@@ -31,7 +31,9 @@ mod sections;
 pub use sections::*;
 
 mod adapter_spec;
+mod language;
 mod locate;
+pub use language::{with_language, Language};
 
 /// A framing under test, as declared in `targets/*.yaml`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

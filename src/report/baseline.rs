@@ -173,6 +173,85 @@ pub fn load(path: &Path) -> Result<RunResult, BaselineError> {
     })
 }
 
+/// Why a baseline cannot be used with this run's output directory.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum OverwriteError {
+    /// The baseline is one of the report files this run replaces or
+    /// removes: the run would overwrite the record it is gated by, and the
+    /// next run would compare with itself and pass.
+    #[error(
+        "--baseline {baseline} is {report}, a report file this run writes or removes \
+         (--out {out}): the run would replace its own baseline, and a second run would \
+         compare with itself and pass. Keep the baseline outside --out \
+         (mkdir -p baselines && cp {baseline} baselines/) and pass that copy, \
+         or write this run's reports elsewhere with --out"
+    )]
+    SameFile {
+        /// The baseline as given.
+        baseline: PathBuf,
+        /// The report file it is.
+        report: PathBuf,
+        /// The output directory as given.
+        out: PathBuf,
+    },
+    /// A path could not be resolved to compare it.
+    #[error("cannot resolve {path} to compare it with the baseline: {source}")]
+    Resolve {
+        /// The path.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+}
+
+/// Checks that `baseline` is none of the report files a run of `stem`
+/// writes or removes in `out` ([`super::report_files`]), however either
+/// path is spelt (relative, `..`, a symbolic link either way). Both
+/// must exist: call it after the baseline is loaded and `out` prepared.
+///
+/// Refusing is the safe answer: writing the reports elsewhere without
+/// being asked would leave the user's CI reading a file that did not
+/// change, and gating against a copy taken now would accept today's
+/// failures silently.
+pub fn check_not_overwritten(
+    baseline: &Path,
+    out: &Path,
+    stem: &str,
+) -> Result<(), OverwriteError> {
+    let resolve = |path: &Path| {
+        std::fs::canonicalize(path).map_err(|source| OverwriteError::Resolve {
+            path: path.to_path_buf(),
+            source,
+        })
+    };
+    // The baseline both as the file it is (a link to a report is that
+    // report) and as the entry it is named by (a report entry that is
+    // itself a link is replaced by the run, link and all).
+    let mut named = [resolve(baseline)?, resolve(baseline)?];
+    if let (Some(parent), Some(name)) = (baseline.parent(), baseline.file_name()) {
+        let parent = if parent.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            parent
+        };
+        named[1] = resolve(parent)?.join(name);
+    }
+    // The directory resolved, the report names not, for the same reason.
+    let dir = resolve(out)?;
+    match super::report_files(stem)
+        .into_iter()
+        .find(|name| named.contains(&dir.join(name)))
+    {
+        Some(name) => Err(OverwriteError::SameFile {
+            baseline: baseline.to_path_buf(),
+            report: out.join(name),
+            out: out.to_path_buf(),
+        }),
+        None => Ok(()),
+    }
+}
+
 /// One case in a baseline diff.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DiffEntry {

@@ -171,7 +171,10 @@ fn write_header(out: &mut String, run: &RunResult, summary: &Summary) {
         at.fidelity_fail,
         at.error,
         at.skipped,
-        shown(&meta.target.language),
+        match meta.target.language.trim() {
+            "" => "not stated".to_string(),
+            language => shown(language),
+        },
         shown(&meta.framecheck_version),
         shown(&meta.catalogue_hash)
     );
@@ -241,14 +244,19 @@ fn write_baseline(out: &mut String, diff: &BaselineDiff) {
 
 /// Security failures per category at each reader level: the rows say where
 /// the framing breaks, the columns at which reader. Each row filters the
-/// case list to its category.
+/// case list to its category. Cases the target did not answer (errors) or
+/// that did not run (skipped) are no evidence either way: a row counts
+/// failures among the judged cases only, and a category with none judged
+/// says "not run" in grey, never a green "0".
 fn write_heatmap(out: &mut String, run: &RunResult) {
-    let mut cells: BTreeMap<Category, (usize, [usize; ReaderLevel::ALL.len()])> = BTreeMap::new();
+    let mut rows: BTreeMap<Category, HeatRow> = BTreeMap::new();
     for result in &run.results {
-        let row = cells.entry(result.case.category).or_default();
-        row.0 += 1;
+        let row = rows.entry(result.case.category).or_default();
+        row.total += 1;
+        let at_run_level = result.verdict(run.meta.level, run.meta.gate);
+        row.judged += usize::from(!matches!(at_run_level, Verdict::Error | Verdict::Skipped));
         for (i, &level) in ReaderLevel::ALL.iter().enumerate() {
-            row.1[i] += usize::from(result.verdict(level, run.meta.gate) == Verdict::Fail);
+            row.fails[i] += usize::from(result.verdict(level, run.meta.gate) == Verdict::Fail);
         }
     }
     out.push_str("<h2>Security failures by category and reader level</h2>\n<table id=\"heatmap\">\n<tr><th>category</th><th>cases</th>");
@@ -256,22 +264,42 @@ fn write_heatmap(out: &mut String, run: &RunResult) {
         let _ = write!(out, "<th>{}</th>", level.name());
     }
     out.push_str("</tr>\n");
-    for (category, (total, fails)) in &cells {
+    for (category, row) in &rows {
+        let unrun = row.total - row.judged;
         let _ = write!(
             out,
-            "<tr><th><button class=\"link\" data-filter=\"category\" data-value=\"{0}\">{0}</button></th><td>{total}</td>",
-            category.name()
+            "<tr><th><button class=\"link\" data-filter=\"category\" data-value=\"{0}\">{0}</button></th><td>{1}{2}</td>",
+            category.name(),
+            row.total,
+            if unrun == 0 {
+                String::new()
+            } else {
+                format!(" ({unrun} not run)")
+            }
         );
-        for fail in fails {
-            let _ = write!(
-                out,
-                "<td class=\"{}\">{fail}</td>",
-                heat_class(*fail, *total)
-            );
+        for fail in row.fails {
+            if row.judged == 0 {
+                out.push_str("<td class=\"h-unrun\">not run</td>");
+            } else {
+                let _ = write!(
+                    out,
+                    "<td class=\"{}\">{fail}</td>",
+                    heat_class(fail, row.judged)
+                );
+            }
         }
         out.push_str("</tr>\n");
     }
     out.push_str("</table>\n");
+}
+
+/// One heatmap row: the category's cases, how many were judged (answered
+/// and not skipped), and its security failures at each level.
+#[derive(Default)]
+struct HeatRow {
+    total: usize,
+    judged: usize,
+    fails: [usize; ReaderLevel::ALL.len()],
 }
 
 /// The colour bucket of `fails` out of `total`: none, under a tenth, under a

@@ -58,10 +58,13 @@ pub mod views;
 pub mod weakness;
 pub mod write;
 
-pub use baseline::{BaselineDiff, BaselineError};
+pub use baseline::{BaselineDiff, BaselineError, OverwriteError};
 pub use summary::{Summary, EXIT_CONFORMANCE_FAILURE, EXIT_HARNESS_ERROR, EXIT_OK};
 pub use weakness::Weakness;
-pub use write::{prepare_out_dir, write_set, write_set_streamed, StreamedFile, WriteFile};
+pub use write::{
+    prepare_out_dir, write_set, write_set_streamed, write_set_streamed_removing, Published,
+    StreamedFile, WriteFile,
+};
 
 /// A report format, as named on the command line (`--format json,sarif`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, clap::ValueEnum)]
@@ -161,23 +164,39 @@ pub fn timings_omitted(meta: &crate::runner::RunMeta) -> bool {
 /// so a reader (or a crash) never sees half a report and two runs writing
 /// to the same directory never leave a mixed set. `stem` must be a plain
 /// file name stem: no path separators, not empty, not `.` or `..`.
+///
+/// The set is the stem's whole set: a file `<stem><extension>` of a format
+/// not in `formats`, left by an earlier run, is removed with it
+/// ([`report_files`]), so the directory never holds this run's JSON report
+/// beside an earlier run's Markdown report that says something else.
 pub fn write_all(
     run: &RunResult,
     dir: &Path,
     stem: &str,
     formats: &[Format],
 ) -> io::Result<Vec<PathBuf>> {
-    write_all_with_baseline(run, None, dir, stem, formats)
+    write_all_with_baseline(run, None, dir, stem, formats).map(|set| set.written)
 }
 
-/// [`write_all`], with the baseline diff included where the format carries it.
+/// The file names of a stem's reports, one per format, in [`Format::ALL`]
+/// order: the files a run of that target may write, and removes when it
+/// does not write them.
+pub fn report_files(stem: &str) -> Vec<PathBuf> {
+    Format::ALL
+        .iter()
+        .map(|format| PathBuf::from(format!("{stem}{}", format.extension())))
+        .collect()
+}
+
+/// [`write_all`], with the baseline diff included where the format carries
+/// it; says which files it wrote and which earlier ones it removed.
 pub fn write_all_with_baseline(
     run: &RunResult,
     baseline: Option<&BaselineDiff>,
     dir: &Path,
     stem: &str,
     formats: &[Format],
-) -> io::Result<Vec<PathBuf>> {
+) -> io::Result<Published> {
     if stem.is_empty() || stem == "." || stem == ".." || stem.contains(['/', '\\', '\0']) {
         return Err(io::Error::new(
             io::ErrorKind::InvalidInput,
@@ -194,7 +213,7 @@ pub fn write_all_with_baseline(
             )
         })
         .collect();
-    write_set_streamed(dir, files, &[])
+    write_set_streamed_removing(dir, files, &[], &report_files(stem))
 }
 
 /// [`render`], written to `out`; the JSON report is serialized straight

@@ -160,6 +160,7 @@ table{border-collapse:collapse}th,td{border:1px solid #ddd;padding:.25em .5em;te
 .v-pass{background:#c8e6c9}.v-refused{background:#b2dfdb}.v-fail{background:#ef9a9a}
 .v-fidelity-fail{background:#ffcc80}.v-error{background:#ce93d8}.v-skipped{background:#e0e0e0}.v-none{background:#fafafa;color:#999}
 .h0{background:#c8e6c9}.h1{background:#ffe0b2}.h2{background:#ffab91}.h3{background:#ef5350;color:#fff}.h4{background:#b71c1c;color:#fff}
+.h-unrun{background:#e0e0e0;color:#555;font-style:italic}
 .badge{display:inline-block;padding:.1em .6em;border-radius:3px;font-weight:600}
 ";
 

@@ -18,6 +18,12 @@
 //!
 //! The files carry no run id: a run id in each file would make committed
 //! reports differ on every run, and the lock already guarantees the set.
+//!
+//! A set may also name files it replaces without writing
+//! ([`write_set_streamed_removing`]): an earlier run's report in a format this
+//! run did not write. They are removed under the same lock, so the
+//! directory never holds a newer JSON report beside an older Markdown one
+//! that contradicts it.
 
 use std::fs::{self, File};
 use std::io::{self, BufWriter, Write};
@@ -82,24 +88,59 @@ pub fn write_set_streamed(
     files: Vec<StreamedFile<'_>>,
     owned_dirs: &[&str],
 ) -> io::Result<Vec<PathBuf>> {
+    write_set_streamed_removing(dir, files, owned_dirs, &[]).map(|set| set.written)
+}
+
+/// What publishing a set did: the files written, in order, and the
+/// earlier files it removed.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Published {
+    /// Full paths of the files written, in the order given.
+    pub written: Vec<PathBuf>,
+    /// Full paths of the files in `stale` that existed and were removed.
+    pub removed: Vec<PathBuf>,
+}
+
+/// [`write_set_streamed`], also removing each file of `stale` (plain file
+/// names in `dir`) that exists, under the same lock as the renames: files
+/// an earlier set wrote that this set replaces without writing. A name the
+/// set also writes is written, not removed.
+pub fn write_set_streamed_removing(
+    dir: &Path,
+    files: Vec<StreamedFile<'_>>,
+    owned_dirs: &[&str],
+    stale: &[PathBuf],
+) -> io::Result<Published> {
     for (relative, _) in &files {
         check_relative(relative, owned_dirs)?;
     }
-    let paths = files.iter().map(|(rel, _)| dir.join(rel)).collect();
+    for relative in stale {
+        check_relative(relative, &[])?;
+    }
+    let written: Vec<PathBuf> = files.iter().map(|(rel, _)| dir.join(rel)).collect();
+    let stale: Vec<&PathBuf> = stale
+        .iter()
+        .filter(|name| !files.iter().any(|(rel, _)| rel == *name))
+        .collect();
     fs::create_dir_all(dir)?;
     let staging = Staging::create(dir)?;
-    let result = stage_and_publish(dir, &staging, files, owned_dirs);
+    let result = stage_and_publish(dir, &staging, files, owned_dirs, &stale);
     staging.remove();
-    result?;
-    Ok(paths)
+    Ok(Published {
+        written,
+        removed: result?,
+    })
 }
 
+/// Stages every file, then under the lock renames them into place and
+/// removes the stale ones; gives the stale files it removed.
 fn stage_and_publish(
     dir: &Path,
     staging: &Staging,
     files: Vec<StreamedFile<'_>>,
     owned_dirs: &[&str],
-) -> io::Result<()> {
+    stale: &[&PathBuf],
+) -> io::Result<Vec<PathBuf>> {
     let mut relatives = Vec::with_capacity(files.len());
     for (relative, write) in files {
         let path = staging.path.join(&relative);
@@ -130,12 +171,21 @@ fn stage_and_publish(
             fs::rename(staging.path.join(&relative), dir.join(&relative))?;
         }
     }
+    let mut removed = Vec::new();
+    for name in stale {
+        let path = dir.join(name);
+        match fs::remove_file(&path) {
+            Ok(()) => removed.push(path),
+            Err(error) if error.kind() == io::ErrorKind::NotFound => {}
+            Err(error) => return Err(error),
+        }
+    }
     // Make the renames durable; best effort where a directory cannot be
     // synced.
     if let Ok(handle) = File::open(dir) {
         let _ = handle.sync_all();
     }
-    Ok(())
+    Ok(removed)
 }
 
 fn check_relative(relative: &Path, owned_dirs: &[&str]) -> io::Result<()> {
@@ -317,6 +367,30 @@ mod tests {
         assert!(!dir.join("cases/b.yaml").exists());
         write_set(&dir, &[(PathBuf::from("s.md"), b"3".to_vec())], &["cases"]).unwrap();
         assert!(!dir.join("cases").exists());
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A stale file is removed with the set, one the set writes is not, and
+    /// a stale name that is not there is not reported.
+    #[test]
+    fn stale_files_are_removed_with_the_set() {
+        let dir = temp_dir("stale");
+        write_set(&dir, &files("first"), &[]).unwrap();
+        let json: WriteFile<'_> = Box::new(|out| out.write_all(b"second"));
+        let stale = [
+            PathBuf::from("r.md"),
+            PathBuf::from("r.json"),
+            PathBuf::from("r.html"),
+        ];
+        let set =
+            write_set_streamed_removing(&dir, vec![(PathBuf::from("r.json"), json)], &[], &stale)
+                .unwrap();
+        assert_eq!(set.written, vec![dir.join("r.json")]);
+        assert_eq!(set.removed, vec![dir.join("r.md")]);
+        assert_eq!(fs::read(dir.join("r.json")).unwrap(), b"second");
+        assert!(!dir.join("r.md").exists());
+        let bad = [PathBuf::from("../r.md")];
+        assert!(write_set_streamed_removing(&dir, Vec::new(), &[], &bad).is_err());
         fs::remove_dir_all(&dir).unwrap();
     }
 

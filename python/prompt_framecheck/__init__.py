@@ -5,10 +5,10 @@ judges every framed output at three reader levels. This module starts
 ``framecheck run --serve-stdio``, answers its protocol requests by calling
 your functions in this process, and returns the parsed JSON report::
 
-    import framecheck
+    import prompt_framecheck
 
     def test_my_framing():
-        framecheck.assert_frames(
+        prompt_framecheck.assert_frames(
             my_wrap, read=my_read,
             profile={"delimiters": {"syntax": "xml-tag", "token": "tool-output"}},
         )
@@ -24,7 +24,9 @@ stops and the exception propagates to the caller.
 
 The framecheck binary is found through the ``framecheck=`` argument, the
 ``FRAMECHECK`` environment variable, the scripts directory of this Python
-(where ``pip install framecheck`` puts it) or ``PATH``.
+(where installing the wheel, distribution ``prompt-framecheck``, puts it) or
+``PATH``. The distribution and this package are not named ``framecheck``:
+that name on PyPI is an unrelated project that also imports as ``framecheck``.
 
 framecheck proves structure only: that content cannot close, forge, reopen
 or rewrite the frame. Framing marks provenance; it is not a security
@@ -226,5 +228,6 @@ def _find_binary(explicit):
     for candidate in candidates:
         if candidate and os.path.isfile(candidate) and os.access(candidate, os.X_OK):
             return candidate
-    raise FramecheckError("no framecheck binary: pip install framecheck, cargo install "
-                          "--path <checkout>, or set FRAMECHECK=/path/to/framecheck")
+    raise FramecheckError("no framecheck binary: install the prompt-framecheck wheel, "
+                          "cargo install --path <checkout>, or set "
+                          "FRAMECHECK=/path/to/framecheck")
