@@ -25,7 +25,7 @@ use super::tokens::segments;
 use super::Alphabet;
 use crate::grammar::token::{NonceAlphabet, NonceSpec, NONCE};
 use crate::grammar::GrammarKind;
-use crate::profile::Delimiters;
+use crate::profile::{BodyEncoding, DatamarkReplaces, Delimiters, DEFAULT_DATAMARK};
 
 /// The placeholder a per-call value is masked with: a private-use
 /// character no framing writes and every name matcher below accepts.
@@ -36,6 +36,9 @@ const MASK: char = '\u{E000}';
 pub struct Inferred {
     /// Grammar, token, templates and nonce.
     pub delimiters: Delimiters,
+    /// The data mark between the content's words, and what it replaces,
+    /// when the framing marks its data.
+    pub datamark: Option<(String, DatamarkReplaces)>,
     /// One line per observation, for the proposal's comments.
     pub notes: Vec<String>,
 }
@@ -51,9 +54,10 @@ struct Sample {
 /// Infers the delimiters from two wraps of the same request (`first`,
 /// `second`), whose content starts with `fcbodya` and ends with `fcbodyz`.
 /// `None` when no candidate fits.
-pub fn infer(first: &str, second: &str) -> Option<Inferred> {
+pub fn infer(first: &str, second: &str, content: &str) -> Option<Inferred> {
     let (masked, samples) = mask_variables(first, second);
-    let mut delimiters = guess(&masked)?;
+    let (head, tail) = around_content(&masked, content)?;
+    let mut delimiters = guess(head, tail)?;
     let mut notes = Vec::new();
     let unmask = |s: &str| s.replace(MASK, NONCE);
     // A value is the nonce when a delimiter spelled with it is in the
@@ -113,7 +117,61 @@ pub fn infer(first: &str, second: &str) -> Option<Inferred> {
              not protect the frame"
         ));
     }
-    Some(Inferred { delimiters, notes })
+    let datamark = datamark(&masked, content);
+    if let Some((mark, replaces)) = &datamark {
+        notes.push(format!(
+            "body: datamark {mark:?}, because the content came back with {mark:?} between \
+             its words{}",
+            if *replaces == DatamarkReplaces::Whitespace {
+                " and in place of its line break (two readings: a framing that means to mark \
+                 every whitespace character, or one that loses line breaks; declare \
+                 `datamark_replaces: spaces` if line breaks should survive, and the run \
+                 reports each one lost)"
+            } else {
+                ""
+            }
+        ));
+    }
+    Some(Inferred {
+        delimiters,
+        datamark,
+        notes,
+    })
+}
+
+/// The text before and after the content: around its first and last
+/// marker words (the last start marker: a preamble may quote the content's
+/// first line), or around its base64 spelling, where the words are hidden.
+fn around_content<'a>(framed: &'a str, content: &str) -> Option<(&'a str, &'a str)> {
+    if let Some(start) = framed.rfind("fcbodya") {
+        let end = framed[start..].find("fcbodyz").map(|i| start + i)?;
+        return Some((&framed[..start], &framed[end..]));
+    }
+    let encoded = crate::encoding::encode(BodyEncoding::Base64, content, DEFAULT_DATAMARK);
+    let start = framed.find(&encoded)?;
+    Some((&framed[..start], &framed[start + encoded.len()..]))
+}
+
+/// The mark a data-marking framing writes between words: what stands
+/// between the content's first two words in the output, when that is not
+/// the space the content has; and whether line breaks are marked too.
+fn datamark(framed: &str, content: &str) -> Option<(String, DatamarkReplaces)> {
+    let mut words = content.split(' ');
+    let (first, second) = (words.next()?, words.next()?);
+    let start = framed.rfind(first)? + first.len();
+    let gap = &framed[start..start + framed[start..].find(second)?];
+    if gap.is_empty() || gap == " " || gap.contains(char::is_whitespace) || gap.len() > 8 {
+        return None;
+    }
+    // The probe's line break sits between two words too.
+    let (before, after) = content.split_once('\n')?;
+    let (last, next) = (before.rsplit(' ').next()?, after.split(' ').next()?);
+    let replaces = if framed.contains(&format!("{last}{gap}{next}")) {
+        DatamarkReplaces::Whitespace
+    } else {
+        DatamarkReplaces::Spaces
+    };
+    Some((gap.to_string(), replaces))
 }
 
 /// What a grammar guess rests on, in words.
@@ -298,11 +356,7 @@ fn predictable_kind(first: &str, second: &str) -> Option<&'static str> {
 }
 
 /// The grammar and token read from the masked text around the content.
-fn guess(framed: &str) -> Option<Delimiters> {
-    // The last start marker: a preamble may quote the content's first line.
-    let start = framed.rfind("fcbodya")?;
-    let end = framed[start..].find("fcbodyz").map(|i| start + i)?;
-    let (head, tail) = (&framed[..start], &framed[end..]);
+fn guess(head: &str, tail: &str) -> Option<Delimiters> {
     guess_tag(head, tail, '<', '>', GrammarKind::XmlTag)
         .or_else(|| guess_tag(head, tail, '[', ']', GrammarKind::BracketMarker))
         .or_else(|| guess_fence(head))
@@ -491,7 +545,9 @@ mod tests {
     use super::*;
 
     fn delimiters(first: &str, second: &str) -> Delimiters {
-        infer(first, second).expect("inferred").delimiters
+        infer(first, second, "fcbodya1 x fcbodyz1")
+            .expect("inferred")
+            .delimiters
     }
 
     #[test]
@@ -563,14 +619,19 @@ mod tests {
         assert_eq!(d.grammar, GrammarKind::BeginEnd);
         assert_eq!(d.open.as_deref(), Some("<<<{token}>>>"));
         assert_eq!(d.close.as_deref(), Some("<<<END_{token}>>>"));
-        assert!(infer("fcbodya1 x fcbodyz1", "fcbodya1 x fcbodyz1").is_none());
+        assert!(infer(
+            "fcbodya1 x fcbodyz1",
+            "fcbodya1 x fcbodyz1",
+            "fcbodya1 x fcbodyz1"
+        )
+        .is_none());
     }
 
     #[test]
     fn a_random_looking_value_reused_across_wraps_is_declared_as_the_nonce() {
         let text = "<<<EXTERNAL_CONTENT id=\"926c7ec68ab44b481697763eeec0c315\">>>\nfcbodya1 x \
                     fcbodyz1\n<<<END_EXTERNAL_CONTENT id=\"926c7ec68ab44b481697763eeec0c315\">>>";
-        let inferred = infer(text, text).unwrap();
+        let inferred = infer(text, text, "fcbodya1 x fcbodyz1").unwrap();
         let d = inferred.delimiters;
         assert_eq!(d.token, "EXTERNAL_CONTENT");
         assert_eq!(d.open.as_deref(), Some("<<<{token} id=\"{nonce}\">>>"));
@@ -587,7 +648,7 @@ mod tests {
             let id = format!("00000000-0000-4000-8000-{n:012}");
             format!("<data-{id}>\nfcbodya1 x fcbodyz1\n</data-{id}>")
         };
-        let inferred = infer(&frame(1), &frame(2)).unwrap();
+        let inferred = infer(&frame(1), &frame(2), "fcbodya1 x fcbodyz1").unwrap();
         assert_eq!(inferred.delimiters.token, "data-{nonce}");
         let nonce = inferred.delimiters.nonce.unwrap();
         assert_eq!(
@@ -597,10 +658,32 @@ mod tests {
     }
 
     #[test]
+    fn a_base64_body_is_found_by_its_spelling_and_a_datamark_by_its_mark() {
+        let content = "fcbodya1 He said it\nnext fcbodyz1";
+        let encoded = crate::encoding::encode(BodyEncoding::Base64, content, "^");
+        let text = format!("<encoded kind=\"k\">\n{encoded}\n</encoded>");
+        let inferred = infer(&text, &text, content).unwrap();
+        assert_eq!(inferred.delimiters.token, "encoded");
+        assert_eq!(inferred.datamark, None);
+        let marked =
+            "<marked>\nfcbodya1\u{2c6}He\u{2c6}said\u{2c6}it\nnext\u{2c6}fcbodyz1\n</marked>";
+        let inferred = infer(marked, marked, content).unwrap();
+        let (mark, replaces) = inferred.datamark.unwrap();
+        assert_eq!(
+            (mark.as_str(), replaces),
+            ("\u{2c6}", DatamarkReplaces::Spaces)
+        );
+        let all = marked.replace("it\nnext", "it\u{2c6}next");
+        let (_, replaces) = infer(&all, &all, content).unwrap().datamark.unwrap();
+        assert_eq!(replaces, DatamarkReplaces::Whitespace);
+    }
+
+    #[test]
     fn a_counter_outside_the_delimiters_is_no_nonce() {
         let inferred = infer(
             "<result call=\"1\">\nfcbodya1 x fcbodyz1\n</result>",
             "<result call=\"2\">\nfcbodya1 x fcbodyz1\n</result>",
+            "fcbodya1 x fcbodyz1",
         )
         .unwrap();
         assert_eq!(inferred.delimiters.token, "result");
@@ -616,6 +699,7 @@ mod tests {
         let inferred = infer(
             "<call-41>\nfcbodya1 x fcbodyz1\n</call-41>",
             "<call-42>\nfcbodya1 x fcbodyz1\n</call-42>",
+            "fcbodya1 x fcbodyz1",
         )
         .unwrap();
         assert_eq!(inferred.delimiters.token, "call-{nonce}");

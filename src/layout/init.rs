@@ -163,7 +163,7 @@ fn infer_and_propose(
     let first = framing.wrap(request).map_err(InitError::Wrap)?;
     let second = framing.wrap(request).map_err(InitError::Wrap)?;
     let mut notes = Vec::new();
-    match super::infer::infer(&first, &second) {
+    match super::infer::infer(&first, &second, &request.content) {
         Some(inferred) => {
             // A declared inner element is kept only for the same frame,
             // and declared reserved tokens only where they are no token of
@@ -178,6 +178,11 @@ fn infer_and_propose(
                 reserved,
                 ..inferred.delimiters
             };
+            if let Some((mark, replaces)) = inferred.datamark {
+                base.body.encoding = Some(BodyEncoding::Datamark);
+                base.body.datamark = Some(mark);
+                base.body.datamark_replaces = replaces;
+            }
             notes = inferred.notes;
         }
         None if keep_declared => notes.push(
@@ -489,9 +494,17 @@ fn write_body(out: &mut String, layout: &Layout, observed: &Observed) {
         // every one.
         return;
     }
+    let mark = match layout.encoding {
+        BodyEncoding::Datamark => format!(
+            ", datamark: {}, datamark_replaces: {}",
+            yaml_str(&layout.datamark),
+            kebab(&layout.datamark_replaces)
+        ),
+        _ => String::new(),
+    };
     let _ = writeln!(
         out,
-        "body: {{ encoding: {} }}  # the encoding under which calibration found the content",
+        "body: {{ encoding: {}{mark} }}  # the encoding under which calibration found the content",
         layout.encoding.name()
     );
     if layout.encoding != BodyEncoding::None && !observed.reads {
