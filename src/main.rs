@@ -938,6 +938,12 @@ fn init(args: InitArgs) -> Result<u8> {
         Some(file) => file.parent().map(Path::to_path_buf).unwrap_or_default(),
         None => std::env::current_dir()?,
     };
+    // The adapter's `cwd` is written relative to it, and resolved through
+    // it: it must exist before the adapter starts.
+    if !save_dir.as_os_str().is_empty() {
+        std::fs::create_dir_all(&save_dir)
+            .with_context(|| format!("creating {}", save_dir.display()))?;
+    }
     let (proposal, declared) = match (&args.profile, args.command.is_empty()) {
         (Some(path), true) => {
             let loaded = TargetProfile::load(path)?;
@@ -967,10 +973,6 @@ fn init(args: InitArgs) -> Result<u8> {
     }
     match &args.out {
         Some(file) => {
-            if let Some(dir) = file.parent().filter(|d| !d.as_os_str().is_empty()) {
-                std::fs::create_dir_all(dir)
-                    .with_context(|| format!("creating {}", dir.display()))?;
-            }
             report::write_atomically(file, proposal.yaml.as_bytes())?;
             eprintln!("wrote {}", file.display());
         }

@@ -392,11 +392,23 @@ fn guess_tag(
             .chars()
             .take_while(|&c| name_char(c))
             .collect();
-        let closer = format!("{open}/{name}{close}");
         if name.is_empty() || around.iter().any(|(n, _, _)| *n == name) {
             continue;
         }
-        if let Some(end) = tail.find(&closer).map(|i| i + closer.len()) {
+        // A closer without the opener's per-call value (`</data>` after
+        // `<data-3f9a…>`) still closes it for a reader that ignores the
+        // value: the frame is the opener's, and the nonce checks judge the
+        // closer that lacks it.
+        let bare = name.replace(MASK, "");
+        let bare = bare.trim_end_matches(['-', '_', '.', ':']);
+        let closers = [
+            format!("{open}/{name}{close}"),
+            format!("{open}/{bare}{close}"),
+        ];
+        let end = closers
+            .iter()
+            .find_map(|c| tail.find(c.as_str()).map(|i| i + c.len()));
+        if let Some(end) = end {
             around.push((name, at, end));
         }
     }
@@ -470,6 +482,14 @@ fn guess_markers(head: &str, tail: &str) -> Option<Delimiters> {
         ))
     };
     let (open, close) = (template(open_line)?, template(close_line)?);
+    // A marker that carries a request's field (`kind="…"`) would need
+    // `{attrs}`: no template is proposed rather than one holding a value.
+    if FIELD_MARKS
+        .iter()
+        .any(|m| open.contains(m) || close.contains(m))
+    {
+        return None;
+    }
     (open != close).then(|| Delimiters {
         open: Some(open),
         close: Some(close),
@@ -676,6 +696,20 @@ mod tests {
         let all = marked.replace("it\nnext", "it\u{2c6}next");
         let (_, replaces) = infer(&all, &all, content).unwrap().datamark.unwrap();
         assert_eq!(replaces, DatamarkReplaces::Whitespace);
+    }
+
+    #[test]
+    fn a_closer_without_the_openers_nonce_still_names_the_frame() {
+        let frame = |n: &str| format!("<data-{n} kind=\"fckindq7\">\nfcbodya1 x fcbodyz1\n</data>");
+        let d = delimiters(
+            &frame("0f8fad5b-d9cb-469f-a165-70867728950e"),
+            &frame("7c9e6679-7425-40de-944b-e07fc1f90ae7"),
+        );
+        assert_eq!(
+            (d.grammar, d.token.as_str()),
+            (GrammarKind::XmlTag, "data-{nonce}")
+        );
+        assert_eq!(d.nonce.unwrap().alphabet, NonceAlphabet::Uuid);
     }
 
     #[test]
