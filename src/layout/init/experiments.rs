@@ -128,10 +128,20 @@ fn reserved(base: &TargetProfile, layout: &Layout, observed: &mut Observed) {
             _ => None,
         })
         .collect();
+    // The frame's own tokens, and each without its nonce: a closer that
+    // lacks the nonce is the frame's (judged by the nonce checks), not a
+    // sibling.
     let own: Vec<String> = base
         .delimiters
         .all_tokens()
         .iter()
+        .flat_map(|t| {
+            let bare = t.replace(crate::grammar::token::NONCE, "");
+            [
+                t.to_string(),
+                bare.trim_matches(['-', '_', '.', ':']).to_string(),
+            ]
+        })
         .map(|t| t.to_ascii_lowercase())
         .collect();
     for text in fixed {
