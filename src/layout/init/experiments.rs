@@ -6,7 +6,7 @@
 //! leaves a note saying so; an experiment the framing does not answer (an
 //! error, a refusal) leaves the field at its default and says that too.
 
-use super::super::{Layout, PartKind, Probes};
+use super::super::{Layout, PartKind, Probes, Region};
 use crate::adapter::{Framing, WrapRequest};
 use crate::grammar::GrammarKind;
 use crate::profile::{BodyEncoding, EmptyContent, FrameCount, ReaderReturns, TargetProfile};
@@ -119,15 +119,25 @@ fn reserved(base: &TargetProfile, layout: &Layout, observed: &mut Observed) {
         GrammarKind::BracketMarker => ('[', ']'),
         GrammarKind::BeginEnd | GrammarKind::Fence => return,
     };
-    // Only the framing's constant text: a quote of the content (derived
-    // text) names nothing the framing writes.
-    let fixed: Vec<&str> = layout
-        .parts()
-        .filter_map(|p| match &p.kind {
-            PartKind::Fixed { text } => Some(text.as_str()),
-            _ => None,
-        })
-        .collect();
+    // Only the framing's constant text outside the frame: a name the probe
+    // content carries may be a quote of it, and an element inside the
+    // frame (a header's `<note>`) is read by the census as a forgery once
+    // reserved, so it is said, not declared.
+    let probe = &layout.sample.framed[layout.sample.slot.clone()];
+    let mut fixed = Vec::new();
+    for part in layout.parts() {
+        match (&part.kind, part.region) {
+            (PartKind::Fixed { text }, region) if region.is_outside() => fixed.push(text.as_str()),
+            (PartKind::Fixed { text }, Region::Header) if text.contains(open) => {
+                observed.notes.push(format!(
+                    "the header holds the framing's own markup ({:?}): declare its names in \
+                     delimiters.reserved only if content must not forge them",
+                    text.trim()
+                ));
+            }
+            _ => {}
+        }
+    }
     // The frame's own tokens, and each without its nonce: a closer that
     // lacks the nonce is the frame's (judged by the nonce checks), not a
     // sibling.
@@ -152,8 +162,9 @@ fn reserved(base: &TargetProfile, layout: &Layout, observed: &mut Observed) {
                 .take_while(|&c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
                 .collect();
             let named = rest[name.len()..].starts_with([close, ' ', '\n', '/']);
-            let fresh =
-                !own.contains(&name.to_ascii_lowercase()) && !observed.reserved.contains(&name);
+            let fresh = !own.contains(&name.to_ascii_lowercase())
+                && !observed.reserved.contains(&name)
+                && !probe.contains(&format!("{open}{name}"));
             if named && fresh && name.chars().any(|c| c.is_ascii_alphabetic()) {
                 observed.notes.push(format!(
                     "reserved: {name:?}, an element the framing writes itself beside its frame"
