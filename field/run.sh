@@ -28,6 +28,8 @@ PY_PINS=(
   "langchain-classic==1.0.8"
   "agent-cordon==0.3.0"
   "semantic-kernel==1.45.0"
+  "langchain-core==1.8.3"
+  "openai-agents==0.24.0"
 )
 NPM_PINS=(
   "openclaw@2026.9.6"
