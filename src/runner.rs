@@ -8,7 +8,7 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
 
-use crate::adapter::{Framing, TargetError};
+use crate::adapter::{Fault, FaultKind, Framing, TargetError};
 use crate::catalogue::{ConcreteCase, Input, Operation, Piece, RefusalPolicy};
 use crate::gate::Gate;
 use crate::layout::{self, Layout};
@@ -16,7 +16,10 @@ use crate::level::ReaderLevel;
 use crate::oracle::{self, Calibration, CheckClass, Finding};
 use crate::profile::{Capability, TargetProfile};
 
+pub mod faults;
 pub mod several;
+
+use faults::FaultWatch;
 
 /// What happened when one case ran.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -34,12 +37,18 @@ pub enum Outcome {
         /// Whether the case allows refusing.
         acceptable: bool,
     },
-    /// The target failed (crash, hang, protocol violation).
+    /// The target failed (crash, hang, protocol violation) and the case
+    /// could not be judged; or it was not sent, because the target had been
+    /// given up.
     Error {
         /// What went wrong.
         reason: String,
         /// The target's last stderr lines.
         stderr_tail: String,
+        /// What the target did, when it failed by itself (its exit status,
+        /// the line that broke the protocol).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        fault: Option<Fault>,
     },
     /// The case needs a capability the target lacks.
     Skipped {
@@ -190,6 +199,11 @@ pub struct RunMeta {
     /// The frame layout calibration learned, or why it could not.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub layout: Option<LayoutReport>,
+    /// What the target did when the run gave it up (see
+    /// [`faults::Abandoned`]; `harness_error` says which rule and why): its
+    /// exit status, first offending line and stderr tail.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target_fault: Option<Fault>,
 }
 
 /// What calibration learned about a target's frame, as the reports show it.
@@ -299,14 +313,9 @@ pub fn run_owned(
     let started = Instant::now();
     let started_unix = unix_now();
     let mut harness_error = options.harness_error.clone();
-    let layout = if cases.is_empty() {
-        None
-    } else {
-        Some(learn_layout(profile, framing))
-    };
-    let calibration = calibration_for(&cases, layout.as_ref(), profile, framing);
-    let learned = layout.as_ref().and_then(|l| l.as_ref().ok());
-    let bare = learn_bare_layout(profile, framing, learned);
+    let mut watch = FaultWatch::default();
+    let setup = Setup::learn(&cases, profile, framing, &mut watch);
+    let learned = setup.learned();
     // The several-frames pass runs the cases again, after the single ones.
     let for_several = if several::applies(profile) {
         cases.clone()
@@ -323,12 +332,21 @@ pub fn run_owned(
             ));
             break;
         }
-        let fitting = fitting_layout(&case, learned, bare.as_ref());
-        let result = timed_case(case, profile, framing, fitting, calibration.as_ref());
+        let calibration = setup.calibration.as_ref();
+        let result = match watch.abandoned() {
+            Some(abandoned) => faults::not_sent(case, abandoned),
+            None => watch.judge(case, profile, framing, calibration, &mut |case, framing| {
+                let fitting = fitting_layout(&case, learned, setup.bare.as_ref());
+                timed_case(case, profile, framing, fitting, calibration)
+            }),
+        };
         on_result(&result);
         results.push(result);
     }
-    if !cancel.load(Ordering::SeqCst) {
+    let abandoned = watch.abandoned().cloned();
+    // A target given up gets no more requests: the several-frames and
+    // nonce passes would only repeat why.
+    if !cancel.load(Ordering::SeqCst) && abandoned.is_none() {
         several::run(&for_several, profile, framing, cancel, &mut |result| {
             on_result(&result);
             results.push(result);
@@ -340,11 +358,17 @@ pub fn run_owned(
     // The nonce probes need many wraps, so they run once, after the cases,
     // unless the run was narrowed to other cases or interrupted.
     let wanted = options.filters.is_empty() || options.filters.iter().any(|f| f.contains("nonce"));
-    if wanted && !cancel.load(Ordering::SeqCst) {
+    if wanted && !cancel.load(Ordering::SeqCst) && abandoned.is_none() {
         for result in crate::nonce::probe::probe(profile, framing, learned, options.nonce_samples) {
             on_result(&result);
             results.push(result);
         }
+    }
+    if let Some(abandoned) = &abandoned {
+        harness_error = Some(match harness_error {
+            Some(earlier) => format!("{earlier}; {abandoned}"),
+            None => abandoned.to_string(),
+        });
     }
     RunResult {
         meta: RunMeta {
@@ -358,10 +382,60 @@ pub fn run_owned(
             filters: options.filters.clone(),
             harness_error,
             manifest: None,
-            layout: layout.as_ref().map(LayoutReport::of),
+            layout: setup.layout.as_ref().map(LayoutReport::of),
+            target_fault: abandoned.as_ref().and_then(|a| a.fault().cloned()),
         },
         results,
         views: Vec::new(),
+    }
+}
+
+/// What a run learns about the target before its cases: the frame layout
+/// (with attributes, and without when it differs) and the calibration frame
+/// read cases are built from.
+struct Setup {
+    layout: Option<Result<Layout, String>>,
+    calibration: Option<Result<Calibration, String>>,
+    bare: Option<Layout>,
+}
+
+impl Setup {
+    /// Learns the layout; when that fails, checks that the target answers
+    /// a benign request at all (`watch` gives it up otherwise, and nothing
+    /// more is asked of it).
+    fn learn(
+        cases: &[ConcreteCase],
+        profile: &TargetProfile,
+        framing: &mut dyn Framing,
+        watch: &mut FaultWatch,
+    ) -> Setup {
+        let layout = if cases.is_empty() {
+            None
+        } else {
+            Some(learn_layout(profile, framing))
+        };
+        if matches!(layout, Some(Err(_))) {
+            watch.first_contact(profile, framing, None);
+        }
+        if watch.abandoned().is_some() {
+            return Setup {
+                layout,
+                calibration: None,
+                bare: None,
+            };
+        }
+        let calibration = calibration_for(cases, layout.as_ref(), profile, framing);
+        let learned = layout.as_ref().and_then(|l| l.as_ref().ok());
+        let bare = learn_bare_layout(profile, framing, learned);
+        Setup {
+            layout,
+            calibration,
+            bare,
+        }
+    }
+
+    fn learned(&self) -> Option<&Layout> {
+        self.layout.as_ref().and_then(|l| l.as_ref().ok())
     }
 }
 
@@ -412,6 +486,7 @@ fn timed_case(
             let outcome = Outcome::Error {
                 reason,
                 stderr_tail: String::new(),
+                fault: None,
             };
             return CaseResult {
                 case,
@@ -560,6 +635,7 @@ fn run_case(
             Err(reason) => Outcome::Error {
                 reason,
                 stderr_tail: String::new(),
+                fault: None,
             },
             Ok(text) => {
                 let outcome = match guarded(|| framing.read(&text)) {
@@ -596,9 +672,11 @@ fn refusal_or_error(case: &ConcreteCase, error: TargetError) -> Outcome {
         TargetError::Failed {
             reason,
             stderr_tail,
+            fault,
         } => Outcome::Error {
             reason,
             stderr_tail,
+            fault: fault.map(|f| *f),
         },
     }
 }
@@ -613,7 +691,12 @@ pub(crate) fn guarded<T>(call: impl FnOnce() -> Result<T, TargetError>) -> Resul
                 .map(|s| s.to_string())
                 .or_else(|| panic.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "non-string panic payload".to_string());
-            Err(TargetError::failed(format!("target panicked: {message}")))
+            // A panic is the framing's own crash, on this input or not: the
+            // runner retries it like a subprocess's death.
+            Err(TargetError::fault(
+                format!("target panicked: {message}"),
+                Fault::new(FaultKind::Crash),
+            ))
         }
     }
 }

@@ -22,6 +22,7 @@ fn census(levels: &[ReaderLevel]) -> Finding {
         message: "a live delimiter".into(),
         excerpt: None,
         in_context: false,
+        fault: None,
     }
 }
 
@@ -48,6 +49,7 @@ fn run_of(results: Vec<CaseResult>) -> RunResult {
             harness_error: None,
             manifest: None,
             layout: None,
+            target_fault: None,
         },
         results,
         views: Vec::new(),

@@ -17,6 +17,7 @@ fn finding(check: Check, class: CheckClass, in_context: bool) -> Finding {
         message: format!("a {} finding", class.name()),
         excerpt: None,
         in_context,
+        fault: None,
     }
 }
 
@@ -62,6 +63,7 @@ fn run(gate: Gate) -> RunResult {
             harness_error: None,
             manifest: None,
             layout: None,
+            target_fault: None,
         },
         results: vec![
             judged(cases.next().unwrap(), vec![]),

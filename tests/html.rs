@@ -83,6 +83,7 @@ fn breakout() -> CaseResult {
                     start + SPAN.len(),
                 )),
                 in_context: false,
+                fault: None,
             }],
         },
         evidence: Evidence {
@@ -123,6 +124,7 @@ fn hostile_run(name: &str) -> RunResult {
             harness_error: Some(HOSTILE.to_string()),
             manifest: None,
             layout: None,
+            target_fault: None,
         },
         results: vec![
             breakout(),
@@ -140,6 +142,12 @@ fn hostile_run(name: &str) -> RunResult {
                 Outcome::Error {
                     reason: HOSTILE.to_string(),
                     stderr_tail: HOSTILE.to_string(),
+                    fault: Some(framecheck::adapter::Fault {
+                        kind: framecheck::adapter::FaultKind::ProtocolViolation,
+                        exit_status: Some(HOSTILE.to_string()),
+                        offending_line: Some(HOSTILE.to_string()),
+                        stderr_tail: HOSTILE.to_string(),
+                    }),
                 },
             ),
             other(

@@ -220,6 +220,7 @@ fn calibration_error(first: &ConcreteCase, reason: String, started: Instant) -> 
         outcome: Outcome::Error {
             reason,
             stderr_tail: String::new(),
+            fault: None,
         },
         evidence: Evidence::default(),
         elapsed_us: started.elapsed().as_micros().min(u64::MAX as u128) as u64,

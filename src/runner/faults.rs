@@ -1,0 +1,257 @@
+//! Faults are per input: a target that crashes, hangs or breaks the
+//! protocol on one case has a weakness on that input, not a reason to stop
+//! the audit.
+//!
+//! A case whose target faults ([`Fault`]) is run again on a fresh target
+//! ([`Framing::restart`]). If the retry faults too, the target is asked a
+//! benign question (the oracle's calibration request) on another fresh
+//! start: when it answers, the input is to blame and the case gets one
+//! `target.fault` finding ([`CheckClass::Fault`]) with the retry's fault as
+//! evidence; when it does not, the target is broken for every input and is
+//! given up ([`Abandoned`]). A fault the retry does not reproduce is no
+//! finding: the case is judged by the retry's answer.
+//!
+//! A target is also given up when it fails the first contact (calibration)
+//! twice, and when it faults on [`MAX_FAULTED_CASES_IN_ROW`] different
+//! written cases in a row (variants of one case count once), since by then
+//! the faults are not about the inputs. Every case after that is reported
+//! as not sent, and the run as unfinished, saying which rule gave it up
+//! and why.
+
+use std::fmt;
+
+use super::{guarded, CaseResult, Outcome};
+use crate::adapter::{Fault, Framing, TargetError};
+use crate::catalogue::ConcreteCase;
+use crate::level::ReaderLevel;
+use crate::oracle::{self, Calibration, Check, CheckClass, Finding};
+use crate::profile::{Capability, TargetProfile};
+
+/// Different written cases (a case and its variants count once) on which
+/// the target may fault in a row, each reproduced, before it is given up.
+pub const MAX_FAULTED_CASES_IN_ROW: usize = 10;
+
+/// Why a target was given up, and on which rule.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Abandoned {
+    /// The first contact (a benign calibration request) faulted, again on
+    /// a fresh target.
+    Calibration {
+        /// The retry's failure.
+        reason: String,
+        /// What the target did.
+        fault: Option<Fault>,
+    },
+    /// A case faulted twice and the benign request after it faulted too.
+    Benign {
+        /// The case after which it was given up.
+        case: String,
+        /// The benign request's failure.
+        reason: String,
+        /// What the target did.
+        fault: Option<Fault>,
+    },
+    /// Faults on this many different written cases in a row.
+    InRow {
+        /// The written cases' ids, in order.
+        cases: Vec<String>,
+    },
+}
+
+impl Abandoned {
+    /// What the target did when it was given up, if a fault was seen.
+    pub fn fault(&self) -> Option<&Fault> {
+        match self {
+            Abandoned::Calibration { fault, .. } | Abandoned::Benign { fault, .. } => {
+                fault.as_ref()
+            }
+            Abandoned::InRow { .. } => None,
+        }
+    }
+}
+
+impl fmt::Display for Abandoned {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Abandoned::Calibration { reason, .. } => write!(
+                f,
+                "target abandoned at calibration: a benign request failed twice, each on a fresh \
+                 target: {reason}"
+            ),
+            Abandoned::Benign { case, reason, .. } => write!(
+                f,
+                "target abandoned after case {case}: it failed twice on that case, then on a \
+                 benign request too, so the failure is not about the input: {reason}"
+            ),
+            Abandoned::InRow { cases } => write!(
+                f,
+                "target abandoned: it crashed, hung or broke the protocol on {} different cases \
+                 in a row ({}), each reproduced on a fresh target",
+                cases.len(),
+                cases.join(", ")
+            ),
+        }
+    }
+}
+
+/// The runner's record of faults: the current run of faulted cases and
+/// whether the target was given up.
+#[derive(Debug, Default)]
+pub struct FaultWatch {
+    in_row: Vec<String>,
+    abandoned: Option<Abandoned>,
+}
+
+impl FaultWatch {
+    /// Why the target was given up, if it was.
+    pub fn abandoned(&self) -> Option<&Abandoned> {
+        self.abandoned.as_ref()
+    }
+
+    /// Checks the first contact: a benign request, retried once on a fresh
+    /// target when it faults. Gives the target up when the retry faults too.
+    pub fn first_contact(
+        &mut self,
+        profile: &TargetProfile,
+        framing: &mut dyn Framing,
+        calibration: Option<&Result<Calibration, String>>,
+    ) {
+        if benign_call(profile, framing, calibration).is_ok() {
+            return;
+        }
+        framing.restart();
+        if let Err(error) = benign_call(profile, framing, calibration) {
+            self.abandoned = Some(Abandoned::Calibration {
+                fault: error.as_fault().cloned(),
+                reason: error.to_string(),
+            });
+        }
+    }
+
+    /// Runs `attempt` on `case`, and again on a fresh target when the target
+    /// faulted; turns a reproduced fault into a finding, or gives the target
+    /// up as the module says.
+    pub fn judge(
+        &mut self,
+        case: ConcreteCase,
+        profile: &TargetProfile,
+        framing: &mut dyn Framing,
+        calibration: Option<&Result<Calibration, String>>,
+        attempt: &mut dyn FnMut(ConcreteCase, &mut dyn Framing) -> CaseResult,
+    ) -> CaseResult {
+        let first = attempt(case, framing);
+        if fault_of(&first).is_none() {
+            self.answered(&first);
+            return first;
+        }
+        framing.restart();
+        let mut second = attempt(first.case, framing);
+        second.elapsed_us = second.elapsed_us.saturating_add(first.elapsed_us);
+        let Some(fault) = fault_of(&second).cloned() else {
+            self.answered(&second);
+            return second;
+        };
+        framing.restart();
+        if let Err(error) = benign_call(profile, framing, calibration) {
+            self.abandoned = Some(Abandoned::Benign {
+                case: second.case.id.clone(),
+                fault: error.as_fault().cloned(),
+                reason: error.to_string(),
+            });
+            return second;
+        }
+        self.faulted(&second.case.base_id);
+        let Outcome::Error { reason, .. } = &second.outcome else {
+            return second;
+        };
+        let finding = fault_finding(reason, fault);
+        second.outcome = Outcome::Judged {
+            findings: vec![finding],
+        };
+        second
+    }
+
+    /// A case the target answered (or refused) ends the run of faults.
+    fn answered(&mut self, result: &CaseResult) {
+        if !matches!(result.outcome, Outcome::Skipped { .. }) {
+            self.in_row.clear();
+        }
+    }
+
+    /// Counts a reproduced fault of written case `base_id`.
+    fn faulted(&mut self, base_id: &str) {
+        if !self.in_row.iter().any(|id| id == base_id) {
+            self.in_row.push(base_id.to_string());
+        }
+        if self.in_row.len() >= MAX_FAULTED_CASES_IN_ROW {
+            self.abandoned = Some(Abandoned::InRow {
+                cases: std::mem::take(&mut self.in_row),
+            });
+        }
+    }
+}
+
+/// The fault of a result the target failed by itself.
+fn fault_of(result: &CaseResult) -> Option<&Fault> {
+    match &result.outcome {
+        Outcome::Error { fault, .. } => fault.as_ref(),
+        _ => None,
+    }
+}
+
+/// The finding of a reproduced fault: at every level, since no reader of
+/// any level gets a frame.
+fn fault_finding(reason: &str, fault: Fault) -> Finding {
+    Finding {
+        check: Check::TargetFault,
+        class: CheckClass::Fault,
+        levels: ReaderLevel::ALL.to_vec(),
+        message: format!(
+            "the target failed on this input twice, each time on a fresh target, while it \
+             answers a benign input ({}): {reason}",
+            fault.kind.name()
+        ),
+        excerpt: None,
+        in_context: false,
+        fault: Some(fault),
+    }
+}
+
+/// One benign request of the kind the target serves: a wrap of the
+/// oracle's calibration request, or for a reader-only target a read of the
+/// calibration frame (or of plain text, whose answer may be a rejection).
+/// A refusal is an answer.
+fn benign_call(
+    profile: &TargetProfile,
+    framing: &mut dyn Framing,
+    calibration: Option<&Result<Calibration, String>>,
+) -> Result<(), TargetError> {
+    let answered = if profile.can(Capability::Wrap) {
+        let request = oracle::calibration_request();
+        guarded(|| framing.wrap(&request)).map(|_| ())
+    } else {
+        let text = match calibration {
+            Some(Ok(calibration)) => calibration.framed.clone(),
+            _ => oracle::calibration_request().content,
+        };
+        guarded(|| framing.read(&text)).map(|_| ())
+    };
+    match answered {
+        Err(TargetError::Refused(_)) => Ok(()),
+        other => other,
+    }
+}
+
+/// The result of a case not sent because the target was given up.
+pub fn not_sent(case: ConcreteCase, abandoned: &Abandoned) -> CaseResult {
+    CaseResult {
+        case,
+        outcome: Outcome::Error {
+            reason: format!("not sent: {abandoned}"),
+            stderr_tail: String::new(),
+            fault: None,
+        },
+        evidence: Default::default(),
+        elapsed_us: 0,
+    }
+}
