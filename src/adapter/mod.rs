@@ -85,6 +85,33 @@ impl TargetError {
         }
     }
 
+    /// The reason, then what the target left behind, one fact a line: its
+    /// exit status, the first line that broke the protocol and the end of
+    /// its stderr (a traceback), for a terminal.
+    pub fn diagnosis(&self) -> String {
+        match self {
+            TargetError::Refused(reason) => format!("refused: {reason}"),
+            TargetError::Failed {
+                reason,
+                fault: Some(fault),
+                ..
+            } => format!("{reason}\n{}", fault.describe("  ", 12).trim_end()),
+            TargetError::Failed {
+                reason,
+                stderr_tail,
+                fault: None,
+            } => {
+                let stderr = Fault {
+                    stderr_tail: stderr_tail.clone(),
+                    ..Fault::new(FaultKind::Crash)
+                };
+                format!("{reason}\n{}", stderr.describe("  ", 12))
+                    .trim_end()
+                    .to_string()
+            }
+        }
+    }
+
     /// The fault, when the target itself failed.
     pub fn as_fault(&self) -> Option<&Fault> {
         match self {

@@ -28,7 +28,7 @@ use crate::profile::{
 #[non_exhaustive]
 pub enum InitError {
     /// The adapter did not answer a calibration wrap.
-    #[error("the adapter did not wrap the calibration content: {0}")]
+    #[error("the adapter did not wrap the calibration content: {}", .0.diagnosis())]
     Wrap(TargetError),
     /// No delimiters could be recognised around the content.
     #[error("no delimiters recognised around the content in {framed:?}: write a profile with delimiters.grammar and delimiters.token and run `framecheck init PROFILE`")]

@@ -522,6 +522,16 @@ fn write_finding(out: &mut String, result: &CaseResult, finding: &Finding) {
             );
         }
     }
+    if let Some(fault) = &finding.fault {
+        write_fault_facts(out, fault);
+        if !fault.stderr_tail.is_empty() {
+            let _ = writeln!(
+                out,
+                "<p>stderr tail:</p>\n<pre>{}</pre>",
+                shown_block(&clip(&fault.stderr_tail).0)
+            );
+        }
+    }
     let _ = writeln!(
         out,
         "<br><span class=\"hint\">fix: {}</span></li>",

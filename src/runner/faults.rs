@@ -2,14 +2,16 @@
 //! protocol on one case has a weakness on that input, not a reason to stop
 //! the audit.
 //!
-//! A case whose target faults ([`Fault`]) is run again on a fresh target
-//! ([`Framing::restart`]). If the retry faults too, the target is asked a
-//! benign question (the oracle's calibration request) on another fresh
-//! start: when it answers, the input is to blame and the case gets one
-//! `target.fault` finding ([`CheckClass::Fault`]) with the retry's fault as
-//! evidence; when it does not, the target is broken for every input and is
-//! given up ([`Abandoned`]). A fault the retry does not reproduce is no
-//! finding: the case is judged by the retry's answer.
+//! A case whose target faults ([`Fault`]) is tried again on a fresh target
+//! ([`Framing::restart`]), after a benign question (the oracle's
+//! calibration request) to that fresh target. When the benign question
+//! fails too, the target is broken for every input and is given up
+//! ([`Abandoned`]). When it is answered and the case faults again, the
+//! input is to blame: the case gets one `target.fault` finding
+//! ([`CheckClass::Fault`]) with the retry's fault as evidence. A fault the
+//! retry does not reproduce is no finding: the case is judged by the
+//! retry's answer. The benign question goes first so that it pays the
+//! fresh target's start, and the retry waits only the plain timeout.
 //!
 //! A target is also given up when it fails the first contact (calibration)
 //! twice, and when it faults on [`MAX_FAULTED_CASES_IN_ROW`] different
@@ -144,23 +146,30 @@ impl FaultWatch {
             self.answered(&first);
             return first;
         }
+        // The benign request goes first: it starts the fresh target (which
+        // may take the startup allowance), so the retry gets the plain
+        // timeout, as the first attempt did, and a hang costs no more.
         framing.restart();
+        if let Err(error) = benign_call(profile, framing, calibration) {
+            self.abandoned = Some(Abandoned::Benign {
+                case: first.case.id.clone(),
+                fault: error.as_fault().cloned(),
+                reason: error.to_string(),
+            });
+            return first;
+        }
         let mut second = attempt(first.case, framing);
         second.elapsed_us = second.elapsed_us.saturating_add(first.elapsed_us);
         let Some(fault) = fault_of(&second).cloned() else {
             self.answered(&second);
             return second;
         };
-        framing.restart();
-        if let Err(error) = benign_call(profile, framing, calibration) {
-            self.abandoned = Some(Abandoned::Benign {
-                case: second.case.id.clone(),
-                fault: error.as_fault().cloned(),
-                reason: error.to_string(),
-            });
-            return second;
-        }
         self.faulted(&second.case.base_id);
+        // The fault retired the target: start the next one now, on a
+        // benign request, so the next case does not wait out the startup
+        // allowance if it hangs. Its failure is the next case's to find.
+        framing.restart();
+        let _ = benign_call(profile, framing, calibration);
         let Outcome::Error { reason, .. } = &second.outcome else {
             return second;
         };
@@ -207,8 +216,8 @@ fn fault_finding(reason: &str, fault: Fault) -> Finding {
         class: CheckClass::Fault,
         levels: ReaderLevel::ALL.to_vec(),
         message: format!(
-            "the target failed on this input twice, each time on a fresh target, while it \
-             answers a benign input ({}): {reason}",
+            "the target failed on this input twice ({}), the second time on a fresh target \
+             that had just answered a benign input: {reason}",
             fault.kind.name()
         ),
         excerpt: None,
