@@ -264,3 +264,169 @@ pub fn not_sent(case: ConcreteCase, abandoned: &Abandoned) -> CaseResult {
         elapsed_us: 0,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::AtomicBool;
+
+    use super::*;
+    use crate::adapter::reference::Reference;
+    use crate::adapter::{FaultKind, WrapRequest};
+    use crate::runner::{run, RunOptions, RunResult, Verdict};
+
+    /// The reference framing, failing as `fails` says on a request.
+    struct Faulty<F: FnMut(&WrapRequest) -> bool> {
+        fails: F,
+        restarts: usize,
+    }
+
+    impl<F: FnMut(&WrapRequest) -> bool> Framing for Faulty<F> {
+        fn wrap(&mut self, request: &WrapRequest) -> Result<String, TargetError> {
+            if (self.fails)(request) {
+                return Err(TargetError::fault(
+                    "target closed stdout without replying (signal: 11)",
+                    Fault::new(FaultKind::Crash),
+                ));
+            }
+            Reference.wrap(request)
+        }
+        fn read(&mut self, text: &str) -> Result<Option<String>, TargetError> {
+            Reference.read(text)
+        }
+        fn restart(&mut self) {
+            self.restarts += 1;
+        }
+    }
+
+    fn run_only(framing: &mut dyn Framing, only: &[&str]) -> RunResult {
+        let profile = TargetProfile::reference();
+        let only: Vec<String> = only.iter().map(|s| s.to_string()).collect();
+        let cases = crate::catalogue::select(
+            crate::catalogue::instantiate(&crate::catalogue::builtin(), &profile),
+            &only,
+        )
+        .unwrap();
+        let options = RunOptions {
+            filters: only,
+            ..RunOptions::default()
+        };
+        run(
+            &cases,
+            &profile,
+            framing,
+            &options,
+            &AtomicBool::new(false),
+            &mut |_| {},
+        )
+    }
+
+    fn faulted(run: &RunResult) -> Vec<&str> {
+        run.results
+            .iter()
+            .filter(|r| {
+                r.findings_at(ReaderLevel::Unicode)
+                    .iter()
+                    .any(|f| f.check == Check::TargetFault && f.class == CheckClass::Fault)
+            })
+            .map(|r| r.case.id.as_str())
+            .collect()
+    }
+
+    #[test]
+    fn a_reproduced_fault_is_a_finding_and_the_other_cases_are_judged() {
+        let mut framing = Faulty {
+            fails: |r: &WrapRequest| r.content.contains('\0'),
+            restarts: 0,
+        };
+        let run = run_only(&mut framing, &["ctl-nul-before-close", "benign-ascii"]);
+        assert_eq!(run.meta.harness_error, None);
+        let nul = run
+            .results
+            .iter()
+            .filter(|r| r.case.base_id == "ctl-nul-before-close")
+            .count();
+        assert!(nul > MAX_FAULTED_CASES_IN_ROW, "{nul} variants");
+        // Variants of one written case count once: never given up.
+        assert_eq!(faulted(&run).len(), nul);
+        // A restart before the benign question, one to warm the next target.
+        assert_eq!(framing.restarts, 2 * nul);
+        for result in &run.results {
+            let verdict = result.verdict_at(ReaderLevel::Unicode);
+            assert_ne!(verdict, Verdict::Error, "{}", result.case.id);
+        }
+    }
+
+    #[test]
+    fn a_fault_the_retry_does_not_repeat_is_no_finding() {
+        let mut first = true;
+        let mut framing = Faulty {
+            fails: move |r: &WrapRequest| {
+                let fail = first && r.content.contains('\0');
+                first &= !fail;
+                fail
+            },
+            restarts: 0,
+        };
+        let run = run_only(&mut framing, &["ctl-nul-before-close"]);
+        assert!(faulted(&run).is_empty());
+        assert_eq!(run.meta.harness_error, None);
+        assert_eq!(framing.restarts, 1);
+    }
+
+    #[test]
+    fn a_target_failing_the_benign_question_after_a_fault_is_given_up() {
+        let mut broken = false;
+        let mut framing = Faulty {
+            fails: move |r: &WrapRequest| {
+                broken |= r.content.contains('\0');
+                broken
+            },
+            restarts: 0,
+        };
+        let run = run_only(&mut framing, &["ctl-nul-before-close"]);
+        assert!(faulted(&run).is_empty());
+        let error = run.meta.harness_error.as_deref().unwrap();
+        assert!(
+            error.starts_with("target abandoned after case ctl-nul-before-close"),
+            "{error}"
+        );
+        // The first case is an error; every later one was not sent.
+        let errors: Vec<&str> = run
+            .results
+            .iter()
+            .map(|r| match &r.outcome {
+                Outcome::Error { reason, .. } => reason.as_str(),
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert!(errors[1..]
+            .iter()
+            .all(|e| e.starts_with("not sent: target abandoned")));
+    }
+
+    #[test]
+    fn faults_on_many_written_cases_in_a_row_give_the_target_up() {
+        // Fails on everything but the benign calibration request.
+        let calibration = oracle::calibration_request();
+        let mut framing = Faulty {
+            fails: move |r: &WrapRequest| *r != calibration,
+            restarts: 0,
+        };
+        let run = run_only(&mut framing, &["breakout-*"]);
+        let error = run.meta.harness_error.as_deref().unwrap();
+        assert!(
+            error.contains(&format!(
+                "on {MAX_FAULTED_CASES_IN_ROW} different cases in a row"
+            )),
+            "{error}"
+        );
+        let ids = faulted(&run);
+        let base_ids: std::collections::BTreeSet<&str> = run
+            .results
+            .iter()
+            .filter(|r| ids.contains(&r.case.id.as_str()))
+            .map(|r| r.case.base_id.as_str())
+            .collect();
+        assert_eq!(base_ids.len(), MAX_FAULTED_CASES_IN_ROW);
+    }
+}
