@@ -405,6 +405,20 @@ mod tests {
     }
 
     #[test]
+    fn the_docs_state_the_limits_the_code_uses() {
+        let readme = include_str!("../../README.md").replace('\n', " ");
+        let protocol = include_str!("../../docs/protocol.md").replace('\n', " ");
+        let in_row = format!("{MAX_FAULTED_CASES_IN_ROW} different written cases in a row");
+        assert!(readme.contains(&in_row), "README: {in_row}");
+        assert!(protocol.contains(&in_row), "protocol.md: {in_row}");
+        let cut = format!(
+            "cut to {} bytes",
+            crate::adapter::fault::OFFENDING_LINE_BYTES
+        );
+        assert!(protocol.contains(&cut), "protocol.md: {cut}");
+    }
+
+    #[test]
     fn faults_on_many_written_cases_in_a_row_give_the_target_up() {
         // Fails on everything but the benign calibration request.
         let calibration = oracle::calibration_request();
