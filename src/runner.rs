@@ -322,26 +322,14 @@ pub fn run_owned(
     } else {
         Vec::new()
     };
-    let total = cases.len();
-    let mut results = Vec::with_capacity(total);
-    for case in cases {
-        if cancel.load(Ordering::SeqCst) {
-            harness_error = Some(format!(
-                "interrupted after {} of {total} cases",
-                results.len()
-            ));
-            break;
-        }
-        let calibration = setup.calibration.as_ref();
-        let result = match watch.abandoned() {
-            Some(abandoned) => faults::not_sent(case, abandoned),
-            None => watch.judge(case, profile, framing, calibration, &mut |case, framing| {
-                let fitting = fitting_layout(&case, learned, setup.bare.as_ref());
-                timed_case(case, profile, framing, fitting, calibration)
-            }),
-        };
-        on_result(&result);
-        results.push(result);
+    let mut results = Vec::with_capacity(cases.len());
+    let single = Single {
+        profile,
+        setup: &setup,
+        cancel,
+    };
+    if let Some(interrupted) = single.run(cases, framing, &mut watch, on_result, &mut results) {
+        harness_error = Some(interrupted);
     }
     let abandoned = watch.abandoned().cloned();
     // A target given up gets no more requests: the several-frames and
@@ -387,6 +375,48 @@ pub fn run_owned(
         },
         results,
         views: Vec::new(),
+    }
+}
+
+/// The single-frame pass over the cases.
+struct Single<'a> {
+    profile: &'a TargetProfile,
+    setup: &'a Setup,
+    cancel: &'a AtomicBool,
+}
+
+impl Single<'_> {
+    /// Runs each case through `watch` (retrying faults, giving the target
+    /// up) into `results`; says so when it was interrupted.
+    fn run(
+        &self,
+        cases: Vec<ConcreteCase>,
+        framing: &mut dyn Framing,
+        watch: &mut FaultWatch,
+        on_result: &mut dyn FnMut(&CaseResult),
+        results: &mut Vec<CaseResult>,
+    ) -> Option<String> {
+        let total = cases.len();
+        let (profile, setup) = (self.profile, self.setup);
+        let calibration = setup.calibration.as_ref();
+        for case in cases {
+            if self.cancel.load(Ordering::SeqCst) {
+                return Some(format!(
+                    "interrupted after {} of {total} cases",
+                    results.len()
+                ));
+            }
+            let result = match watch.abandoned() {
+                Some(abandoned) => faults::not_sent(case, abandoned),
+                None => watch.judge(case, profile, framing, calibration, &mut |case, framing| {
+                    let fitting = fitting_layout(&case, setup.learned(), setup.bare.as_ref());
+                    timed_case(case, profile, framing, fitting, calibration)
+                }),
+            };
+            on_result(&result);
+            results.push(result);
+        }
+        None
     }
 }
 
