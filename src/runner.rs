@@ -331,14 +331,20 @@ pub fn run_owned(
     if let Some(interrupted) = single.run(cases, framing, &mut watch, on_result, &mut results) {
         harness_error = Some(interrupted);
     }
-    let abandoned = watch.abandoned().cloned();
     // A target given up gets no more requests: the several-frames and
     // nonce passes would only repeat why.
-    if !cancel.load(Ordering::SeqCst) && abandoned.is_none() {
-        several::run(&for_several, profile, framing, cancel, &mut |result| {
-            on_result(&result);
-            results.push(result);
-        });
+    if !cancel.load(Ordering::SeqCst) && watch.abandoned().is_none() {
+        several::run(
+            &for_several,
+            profile,
+            framing,
+            &mut watch,
+            cancel,
+            &mut |result| {
+                on_result(&result);
+                results.push(result);
+            },
+        );
         if cancel.load(Ordering::SeqCst) && harness_error.is_none() {
             harness_error = Some("interrupted during the several-frames cases".into());
         }
@@ -346,6 +352,7 @@ pub fn run_owned(
     // The nonce probes need many wraps, so they run once, after the cases,
     // unless the run was narrowed to other cases or interrupted.
     let wanted = options.filters.is_empty() || options.filters.iter().any(|f| f.contains("nonce"));
+    let abandoned = watch.abandoned().cloned();
     if wanted && !cancel.load(Ordering::SeqCst) && abandoned.is_none() {
         for result in crate::nonce::probe::probe(profile, framing, learned, options.nonce_samples) {
             on_result(&result);

@@ -414,7 +414,7 @@ fn given_up(
     abandoned: &crate::runner::faults::Abandoned,
     started: Instant,
 ) -> SearchReport {
-    let mut reason = abandoned.to_string();
+    let mut reason = format!("the target never answered: {abandoned}");
     if let Some(fault) = abandoned.fault() {
         reason.push('\n');
         reason.push_str(fault.describe("  ", 12).trim_end());
