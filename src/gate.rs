@@ -30,6 +30,7 @@
 //!     message: "content carries <|im_end|>".into(),
 //!     excerpt: None,
 //!     in_context: false,
+//!     fault: None,
 //! };
 //! assert!(!Gate::Default.fails(&finding));
 //! assert!(Gate::Strict.fails(&finding));
