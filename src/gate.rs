@@ -30,6 +30,7 @@
 //!     message: "content carries <|im_end|>".into(),
 //!     excerpt: None,
 //!     in_context: false,
+//!     fault: None,
 //! };
 //! assert!(!Gate::Default.fails(&finding));
 //! assert!(Gate::Strict.fails(&finding));
@@ -72,7 +73,7 @@ impl Gate {
     /// `fidelity-fail`, under every gate.
     pub fn fails(self, finding: &Finding) -> bool {
         match finding.class {
-            CheckClass::Security => true,
+            CheckClass::Security | CheckClass::Fault => true,
             CheckClass::Fidelity => false,
             CheckClass::Confusable => self == Gate::Strict,
             CheckClass::OuterLayer => self == Gate::Strict || finding.in_context,
@@ -84,7 +85,7 @@ impl Gate {
     /// "failures under `--strict`").
     pub fn fails_class(self, class: CheckClass) -> bool {
         match class {
-            CheckClass::Security => true,
+            CheckClass::Security | CheckClass::Fault => true,
             CheckClass::Fidelity => false,
             CheckClass::Confusable | CheckClass::OuterLayer => self == Gate::Strict,
         }
@@ -111,13 +112,15 @@ mod tests {
             message: String::new(),
             excerpt: None,
             in_context,
+            fault: None,
         }
     }
 
     #[test]
-    fn security_always_fails_fidelity_never() {
+    fn security_and_faults_always_fail_fidelity_never() {
         for gate in Gate::ALL {
             assert!(gate.fails(&finding(CheckClass::Security, false)));
+            assert!(gate.fails(&finding(CheckClass::Fault, false)));
             assert!(!gate.fails(&finding(CheckClass::Fidelity, false)));
         }
     }

@@ -404,7 +404,10 @@ fn run(args: RunArgs) -> Result<u8> {
     let cases = catalogue::instantiate(&catalogue, &loaded.profile);
     let cases = catalogue::select(cases, &args.select.only)?;
     if cases.is_empty() {
-        bail!("no case matches --only {:?}", args.select.only);
+        bail!(no_case_reason(
+            &args.select.only,
+            catalogue_error.as_deref()
+        ));
     }
     let baseline = load_run_baseline(&args, &loaded.profile.name, gate)?;
     check_out_dir(&args.out)?;
@@ -464,6 +467,17 @@ fn run(args: RunArgs) -> Result<u8> {
         &loaded.profile.name,
         serving,
     )
+}
+
+/// Why a run has no case: the catalogue's load errors (printed above) when
+/// there were any, an `--only` that matches nothing, or a catalogue with no
+/// case for this target; never `--only []` when no `--only` was given.
+fn no_case_reason(only: &[String], catalogue_error: Option<&str>) -> String {
+    match (catalogue_error, only.is_empty()) {
+        (Some(error), _) => format!("no case to run: {error}"),
+        (None, false) => format!("no case matches --only {only:?}"),
+        (None, true) => "no case to run: the catalogue has no case for this target".to_string(),
+    }
 }
 
 /// Loads `--baseline` and fails before the run when it cannot gate it.

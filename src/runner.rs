@@ -8,7 +8,7 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
 
-use crate::adapter::{Framing, TargetError};
+use crate::adapter::{Fault, FaultKind, Framing, TargetError};
 use crate::catalogue::{ConcreteCase, Input, Operation, Piece, RefusalPolicy};
 use crate::gate::Gate;
 use crate::layout::{self, Layout};
@@ -16,9 +16,11 @@ use crate::level::ReaderLevel;
 use crate::oracle::{self, Calibration, CheckClass, Finding};
 use crate::profile::{Capability, TargetProfile};
 
+pub mod faults;
 mod fit;
 pub mod several;
 
+use faults::FaultWatch;
 use fit::CalibrationFailure;
 pub use fit::Misfit;
 
@@ -38,12 +40,18 @@ pub enum Outcome {
         /// Whether the case allows refusing.
         acceptable: bool,
     },
-    /// The target failed (crash, hang, protocol violation).
+    /// The target failed (crash, hang, protocol violation) and the case
+    /// could not be judged; or it was not sent, because the target had been
+    /// given up.
     Error {
         /// What went wrong.
         reason: String,
         /// The target's last stderr lines.
         stderr_tail: String,
+        /// What the target did, when it failed by itself (its exit status,
+        /// the line that broke the protocol).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        fault: Option<Fault>,
     },
     /// The case needs a capability the target lacks.
     Skipped {
@@ -194,6 +202,11 @@ pub struct RunMeta {
     /// The frame layout calibration learned, or why it could not.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub layout: Option<LayoutReport>,
+    /// What the target did when the run gave it up (see
+    /// [`faults::Abandoned`]; `harness_error` says which rule and why): its
+    /// exit status, first offending line and stderr tail.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target_fault: Option<Fault>,
     /// True when the run stopped before any case because the profile does
     /// not fit its framing ([`Misfit`], named in `harness_error`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -307,57 +320,50 @@ pub fn run_owned(
     let started = Instant::now();
     let started_unix = unix_now();
     let mut harness_error = options.harness_error.clone();
-    let layout = if cases.is_empty() {
-        None
-    } else {
-        Some(learn_layout_typed(profile, framing, true))
-    };
+    let mut watch = FaultWatch::default();
+    let setup = Setup::learn(&cases, profile, framing, &mut watch, options.level);
     // A profile its framing contradicts judges nothing (issue 31).
-    let misfit = layout
-        .as_ref()
-        .and_then(|l| fit::check(profile, framing, l, options.level).err());
-    let layout = layout.map(|l| l.map_err(|e| e.to_string()));
-    if let Some(misfit) = misfit {
-        let meta = RunMeta {
-            harness_error: Some(misfit.to_string()),
-            misfit: true,
-            ..run_meta(profile, options, started, started_unix, layout.as_ref())
-        };
+    if let Some(misfit) = &setup.misfit {
         return RunResult {
-            meta,
+            meta: RunMeta {
+                harness_error: Some(misfit.to_string()),
+                misfit: true,
+                ..run_meta(profile, options, started, started_unix, &setup)
+            },
             results: Vec::new(),
             views: Vec::new(),
         };
     }
-    let calibration = calibration_for(&cases, layout.as_ref(), profile, framing);
-    let learned = layout.as_ref().and_then(|l| l.as_ref().ok());
-    let bare = learn_bare_layout(profile, framing, learned);
+    let learned = setup.learned();
     // The several-frames pass runs the cases again, after the single ones.
     let for_several = if several::applies(profile) {
         cases.clone()
     } else {
         Vec::new()
     };
-    let total = cases.len();
-    let mut results = Vec::with_capacity(total);
-    for case in cases {
-        if cancel.load(Ordering::SeqCst) {
-            harness_error = Some(format!(
-                "interrupted after {} of {total} cases",
-                results.len()
-            ));
-            break;
-        }
-        let fitting = fitting_layout(&case, learned, bare.as_ref());
-        let result = timed_case(case, profile, framing, fitting, calibration.as_ref());
-        on_result(&result);
-        results.push(result);
+    let mut results = Vec::with_capacity(cases.len());
+    let single = Single {
+        profile,
+        setup: &setup,
+        cancel,
+    };
+    if let Some(interrupted) = single.run(cases, framing, &mut watch, on_result, &mut results) {
+        harness_error = Some(interrupted);
     }
-    if !cancel.load(Ordering::SeqCst) {
-        several::run(&for_several, profile, framing, cancel, &mut |result| {
-            on_result(&result);
-            results.push(result);
-        });
+    // A target given up gets no more requests: the several-frames and
+    // nonce passes would only repeat why.
+    if !cancel.load(Ordering::SeqCst) && watch.abandoned().is_none() {
+        several::run(
+            &for_several,
+            profile,
+            framing,
+            &mut watch,
+            cancel,
+            &mut |result| {
+                on_result(&result);
+                results.push(result);
+            },
+        );
         if cancel.load(Ordering::SeqCst) && harness_error.is_none() {
             harness_error = Some("interrupted during the several-frames cases".into());
         }
@@ -365,16 +371,24 @@ pub fn run_owned(
     // The nonce probes need many wraps, so they run once, after the cases,
     // unless the run was narrowed to other cases or interrupted.
     let wanted = options.filters.is_empty() || options.filters.iter().any(|f| f.contains("nonce"));
-    if wanted && !cancel.load(Ordering::SeqCst) {
+    let abandoned = watch.abandoned().cloned();
+    if wanted && !cancel.load(Ordering::SeqCst) && abandoned.is_none() {
         for result in crate::nonce::probe::probe(profile, framing, learned, options.nonce_samples) {
             on_result(&result);
             results.push(result);
         }
     }
+    if let Some(abandoned) = &abandoned {
+        harness_error = Some(match harness_error {
+            Some(earlier) => format!("{earlier}; {abandoned}"),
+            None => abandoned.to_string(),
+        });
+    }
     RunResult {
         meta: RunMeta {
             harness_error,
-            ..run_meta(profile, options, started, started_unix, layout.as_ref())
+            target_fault: abandoned.as_ref().and_then(|a| a.fault().cloned()),
+            ..run_meta(profile, options, started, started_unix, &setup)
         },
         results,
         views: Vec::new(),
@@ -387,7 +401,7 @@ fn run_meta(
     options: &RunOptions,
     started: Instant,
     started_unix: u64,
-    layout: Option<&Result<Layout, String>>,
+    setup: &Setup,
 ) -> RunMeta {
     RunMeta {
         framecheck_version: env!("CARGO_PKG_VERSION").to_string(),
@@ -401,8 +415,110 @@ fn run_meta(
         filters: options.filters.clone(),
         harness_error: options.harness_error.clone(),
         manifest: None,
-        layout: layout.map(LayoutReport::of),
+        layout: setup.layout.as_ref().map(LayoutReport::of),
+        target_fault: None,
         misfit: false,
+    }
+}
+
+/// The single-frame pass over the cases.
+struct Single<'a> {
+    profile: &'a TargetProfile,
+    setup: &'a Setup,
+    cancel: &'a AtomicBool,
+}
+
+impl Single<'_> {
+    /// Runs each case through `watch` (retrying faults, giving the target
+    /// up) into `results`; says so when it was interrupted.
+    fn run(
+        &self,
+        cases: Vec<ConcreteCase>,
+        framing: &mut dyn Framing,
+        watch: &mut FaultWatch,
+        on_result: &mut dyn FnMut(&CaseResult),
+        results: &mut Vec<CaseResult>,
+    ) -> Option<String> {
+        let total = cases.len();
+        let (profile, setup) = (self.profile, self.setup);
+        let calibration = setup.calibration.as_ref();
+        for case in cases {
+            if self.cancel.load(Ordering::SeqCst) {
+                return Some(format!(
+                    "interrupted after {} of {total} cases",
+                    results.len()
+                ));
+            }
+            let result = match watch.abandoned() {
+                Some(abandoned) => faults::not_sent(case, abandoned),
+                None => watch.judge(case, profile, framing, calibration, &mut |case, framing| {
+                    let fitting = fitting_layout(&case, setup.learned(), setup.bare.as_ref());
+                    timed_case(case, profile, framing, fitting, calibration)
+                }),
+            };
+            on_result(&result);
+            results.push(result);
+        }
+        None
+    }
+}
+
+/// What a run learns about the target before its cases: the frame layout
+/// (with attributes, and without when it differs) and the calibration frame
+/// read cases are built from.
+struct Setup {
+    layout: Option<Result<Layout, String>>,
+    calibration: Option<Result<Calibration, String>>,
+    bare: Option<Layout>,
+    /// Set when the profile does not fit the framing: no case is run.
+    misfit: Option<Misfit>,
+}
+
+impl Setup {
+    /// Learns the layout; when that fails, checks that the target answers
+    /// a benign request at all (`watch` gives it up otherwise, and nothing
+    /// more is asked of it).
+    fn learn(
+        cases: &[ConcreteCase],
+        profile: &TargetProfile,
+        framing: &mut dyn Framing,
+        watch: &mut FaultWatch,
+        level: ReaderLevel,
+    ) -> Setup {
+        let typed = if cases.is_empty() {
+            None
+        } else {
+            Some(learn_layout_typed(profile, framing, true))
+        };
+        let layout = typed.as_ref().map(|l| l.clone().map_err(|e| e.to_string()));
+        if matches!(layout, Some(Err(_))) {
+            watch.first_contact(profile, framing, None);
+        }
+        let misfit = match (&typed, watch.abandoned()) {
+            (Some(typed), None) => fit::check(profile, framing, typed, level).err(),
+            _ => None,
+        };
+        if watch.abandoned().is_some() || misfit.is_some() {
+            return Setup {
+                layout,
+                calibration: None,
+                bare: None,
+                misfit,
+            };
+        }
+        let calibration = calibration_for(cases, layout.as_ref(), profile, framing);
+        let learned = layout.as_ref().and_then(|l| l.as_ref().ok());
+        let bare = learn_bare_layout(profile, framing, learned);
+        Setup {
+            layout,
+            calibration,
+            bare,
+            misfit: None,
+        }
+    }
+
+    fn learned(&self) -> Option<&Layout> {
+        self.layout.as_ref().and_then(|l| l.as_ref().ok())
     }
 }
 
@@ -453,6 +569,7 @@ fn timed_case(
             let outcome = Outcome::Error {
                 reason,
                 stderr_tail: String::new(),
+                fault: None,
             };
             return CaseResult {
                 case,
@@ -616,6 +733,7 @@ fn run_case(
             Err(reason) => Outcome::Error {
                 reason,
                 stderr_tail: String::new(),
+                fault: None,
             },
             Ok(text) => {
                 let outcome = match guarded(|| framing.read(&text)) {
@@ -652,9 +770,11 @@ fn refusal_or_error(case: &ConcreteCase, error: TargetError) -> Outcome {
         TargetError::Failed {
             reason,
             stderr_tail,
+            fault,
         } => Outcome::Error {
             reason,
             stderr_tail,
+            fault: fault.map(|f| *f),
         },
     }
 }
@@ -669,7 +789,12 @@ pub(crate) fn guarded<T>(call: impl FnOnce() -> Result<T, TargetError>) -> Resul
                 .map(|s| s.to_string())
                 .or_else(|| panic.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "non-string panic payload".to_string());
-            Err(TargetError::failed(format!("target panicked: {message}")))
+            // A panic is the framing's own crash, on this input or not: the
+            // runner retries it like a subprocess's death.
+            Err(TargetError::fault(
+                format!("target panicked: {message}"),
+                Fault::new(FaultKind::Crash),
+            ))
         }
     }
 }

@@ -914,3 +914,24 @@ fn views_that_cannot_load_fail_before_the_run() {
     assert_eq!(unknown.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&unknown.stderr).contains("unknown view"));
 }
+
+/// A catalogue whose only file fails to load names the file's error, not a
+/// `--only []` the user never gave (issue 34).
+#[test]
+fn a_catalogue_that_fails_to_load_says_why_there_is_no_case() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("bad.yaml"), "cases:\n  - id: [unclosed\n").unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let output = framecheck(&[
+        "run",
+        "--catalogue",
+        dir.path().to_str().unwrap(),
+        "--out",
+        out.path().to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("bad.yaml:2:"), "{stderr}");
+    assert!(stderr.contains("no case to run"), "{stderr}");
+    assert!(!stderr.contains("--only"), "{stderr}");
+}

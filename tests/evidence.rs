@@ -22,6 +22,7 @@ fn census(levels: &[ReaderLevel]) -> Finding {
         message: "a live delimiter".into(),
         excerpt: None,
         in_context: false,
+        fault: None,
     }
 }
 
@@ -49,6 +50,7 @@ fn run_of(results: Vec<CaseResult>) -> RunResult {
             manifest: None,
             layout: None,
             misfit: false,
+            target_fault: None,
         },
         results,
         views: Vec::new(),

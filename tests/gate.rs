@@ -17,6 +17,7 @@ fn finding(check: Check, class: CheckClass, in_context: bool) -> Finding {
         message: format!("a {} finding", class.name()),
         excerpt: None,
         in_context,
+        fault: None,
     }
 }
 
@@ -63,6 +64,7 @@ fn run(gate: Gate) -> RunResult {
             manifest: None,
             layout: None,
             misfit: false,
+            target_fault: None,
         },
         results: vec![
             judged(cases.next().unwrap(), vec![]),

@@ -83,6 +83,7 @@ fn breakout() -> CaseResult {
                     start + SPAN.len(),
                 )),
                 in_context: false,
+                fault: None,
             }],
         },
         evidence: Evidence {
@@ -124,6 +125,7 @@ fn hostile_run(name: &str) -> RunResult {
             manifest: None,
             layout: None,
             misfit: false,
+            target_fault: None,
         },
         results: vec![
             breakout(),
@@ -141,6 +143,12 @@ fn hostile_run(name: &str) -> RunResult {
                 Outcome::Error {
                     reason: HOSTILE.to_string(),
                     stderr_tail: HOSTILE.to_string(),
+                    fault: Some(framecheck::adapter::Fault {
+                        kind: framecheck::adapter::FaultKind::ProtocolViolation,
+                        exit_status: Some(HOSTILE.to_string()),
+                        offending_line: Some(HOSTILE.to_string()),
+                        stderr_tail: HOSTILE.to_string(),
+                    }),
                 },
             ),
             other(

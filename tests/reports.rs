@@ -63,6 +63,7 @@ fn security(check: Check, levels: &[ReaderLevel]) -> Finding {
         message: "a live closing delimiter in content".to_string(),
         excerpt: None,
         in_context: false,
+        fault: None,
     }
 }
 
@@ -74,6 +75,7 @@ fn fidelity() -> Finding {
         message: "content changed".to_string(),
         excerpt: None,
         in_context: false,
+        fault: None,
     }
 }
 
@@ -105,6 +107,7 @@ fn run(level: ReaderLevel, results: Vec<CaseResult>) -> RunResult {
             manifest: None,
             layout: None,
             misfit: false,
+            target_fault: None,
         },
         results,
         views: Vec::new(),
@@ -134,6 +137,7 @@ fn hostile_run() -> RunResult {
                 message: format!("message {HOSTILE}"),
                 excerpt: Some(Excerpt::cut(ExcerptSource::Framed, &framed, start, end)),
                 in_context: false,
+                fault: None,
             }],
         },
     );
@@ -151,6 +155,12 @@ fn hostile_run() -> RunResult {
         Outcome::Error {
             reason: "x".repeat(1 << 20) + HOSTILE,
             stderr_tail: format!("panic: {HOSTILE}\nline two ```` end"),
+            fault: Some(framecheck::adapter::Fault {
+                kind: framecheck::adapter::FaultKind::ProtocolViolation,
+                exit_status: Some(HOSTILE.to_string()),
+                offending_line: Some(format!("{HOSTILE}```` end")),
+                stderr_tail: String::new(),
+            }),
         },
     );
     let forbidden = result(
@@ -350,6 +360,7 @@ mod summary {
             Outcome::Error {
                 reason: "crash".into(),
                 stderr_tail: String::new(),
+                fault: None,
             },
         );
         // An error wins over a plain failure: the run has holes.
@@ -842,6 +853,7 @@ mod markdown_report {
                 message: "m".into(),
                 excerpt: Some(Excerpt::cut(ExcerptSource::Framed, "x````y", 0, 6)),
                 in_context: false,
+                fault: None,
             }],
         );
         result.evidence.framed = Some("x````y".into());
@@ -950,6 +962,7 @@ mod baseline_diff {
             Outcome::Error {
                 reason: "hang".into(),
                 stderr_tail: String::new(),
+                fault: None,
             },
         );
         let diff = baseline::diff(

@@ -241,7 +241,7 @@ fn a_target_that_never_answers_is_a_harness_error() {
         &options(Budget::Cases(50), 1),
     );
     let error = report.harness_error.expect("harness error");
-    assert!(error.contains("never answered"), "{error}");
+    assert!(error.contains("abandoned at calibration"), "{error}");
     assert!(report.findings.is_empty());
 }
 

@@ -451,3 +451,52 @@ fn with_an_inner_token_each_item_is_an_inner_element() {
         assert!(checks.contains(&Check::FrameSeparation), "{id}: {checks:?}");
     }
 }
+
+/// A list framing that panics (an in-process crash) when any item's
+/// content holds a NUL, and is correct otherwise.
+struct DiesOnNulInAList;
+
+impl Framing for DiesOnNulInAList {
+    fn wrap(&mut self, request: &WrapRequest) -> Result<String, TargetError> {
+        Sources(Defect::None).wrap(request)
+    }
+    fn read(&mut self, text: &str) -> Result<Option<String>, TargetError> {
+        Reference.read(text)
+    }
+    fn wrap_many(&mut self, items: &[WrapRequest]) -> Result<String, TargetError> {
+        assert!(
+            items.iter().all(|i| !i.content.contains('\0')),
+            "NUL in a list item"
+        );
+        Sources(Defect::None).wrap_many(items)
+    }
+}
+
+/// Faults are per input in the several-frames pass too (issue 34): the
+/// NUL item is a `target.fault` finding at each position, and the benign
+/// case is judged at each.
+#[test]
+fn a_list_framing_that_dies_on_one_item_gets_a_fault_finding_per_position() {
+    let profile = several_profile();
+    let nul = case(&profile, "benign-english-prose", |r| {
+        r.content = "a\0b".into()
+    });
+    let plain = case(&profile, "benign-json", |_| {});
+    let mut framing = DiesOnNulInAList;
+    let run = run(&mut framing, &[nul, plain]);
+    assert_eq!(run.meta.harness_error, None);
+    let faults = |prefix: &str| -> Vec<bool> {
+        run.results
+            .iter()
+            .filter(|r| r.case.id.starts_with(prefix) && r.case.id.contains('@'))
+            .map(|r| {
+                assert!(matches!(r.outcome, Outcome::Judged { .. }), "{r:?}");
+                r.findings_at(ReaderLevel::Unicode)
+                    .iter()
+                    .any(|f| f.check == Check::TargetFault)
+            })
+            .collect()
+    };
+    assert_eq!(faults("benign-english-prose@"), [true; 3]);
+    assert_eq!(faults("benign-json@"), [false; 3]);
+}

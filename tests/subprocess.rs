@@ -78,6 +78,7 @@ fn expect_failed(result: Result<String, TargetError>) -> (String, String) {
         Err(TargetError::Failed {
             reason,
             stderr_tail,
+            ..
         }) => (reason, stderr_tail),
         other => panic!("expected a Failed error, got {other:?}"),
     }

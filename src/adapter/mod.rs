@@ -9,7 +9,10 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+pub use fault::{Fault, FaultKind};
+
 pub mod caller;
+pub mod fault;
 pub mod reference;
 pub mod subprocess;
 
@@ -55,6 +58,11 @@ pub enum TargetError {
         reason: String,
         /// The last lines the target wrote to stderr, if any.
         stderr_tail: String,
+        /// Set when the target itself crashed, hung or broke the protocol
+        /// on this request (so the input may be to blame); `None` for a
+        /// request that never reached a target (it could not start, or was
+        /// given up).
+        fault: Option<Box<Fault>>,
     },
 }
 
@@ -64,6 +72,51 @@ impl TargetError {
         TargetError::Failed {
             reason: reason.into(),
             stderr_tail: String::new(),
+            fault: None,
+        }
+    }
+
+    /// A failure the target itself caused (see [`Fault`]).
+    pub fn fault(reason: impl Into<String>, fault: Fault) -> TargetError {
+        TargetError::Failed {
+            reason: reason.into(),
+            stderr_tail: fault.stderr_tail.clone(),
+            fault: Some(Box::new(fault)),
+        }
+    }
+
+    /// The reason, then what the target left behind, one fact a line: its
+    /// exit status, the first line that broke the protocol and the end of
+    /// its stderr (a traceback), for a terminal.
+    pub fn diagnosis(&self) -> String {
+        match self {
+            TargetError::Refused(reason) => format!("refused: {reason}"),
+            TargetError::Failed {
+                reason,
+                fault: Some(fault),
+                ..
+            } => format!("{reason}\n{}", fault.describe("  ", 12).trim_end()),
+            TargetError::Failed {
+                reason,
+                stderr_tail,
+                fault: None,
+            } => {
+                let stderr = Fault {
+                    stderr_tail: stderr_tail.clone(),
+                    ..Fault::new(FaultKind::Crash)
+                };
+                format!("{reason}\n{}", stderr.describe("  ", 12))
+                    .trim_end()
+                    .to_string()
+            }
+        }
+    }
+
+    /// The fault, when the target itself failed.
+    pub fn as_fault(&self) -> Option<&Fault> {
+        match self {
+            TargetError::Failed { fault, .. } => fault.as_deref(),
+            TargetError::Refused(_) => None,
         }
     }
 }
@@ -86,6 +139,13 @@ pub trait Framing {
         let _ = items;
         Err(TargetError::failed(WRAP_MANY_UNSUPPORTED))
     }
+
+    /// Starts afresh after a failure: a subprocess target kills its child
+    /// (the next request starts a new one) and forgets its failures in a
+    /// row, because the caller now decides when to give up. The runner calls
+    /// it before retrying a faulted case. In-process framings have nothing
+    /// to restart.
+    fn restart(&mut self) {}
 }
 
 /// The reason [`Framing::wrap_many`] gives by default.
@@ -101,5 +161,8 @@ impl<F: Framing + ?Sized> Framing for Box<F> {
     }
     fn wrap_many(&mut self, items: &[WrapRequest]) -> Result<String, TargetError> {
         (**self).wrap_many(items)
+    }
+    fn restart(&mut self) {
+        (**self).restart()
     }
 }

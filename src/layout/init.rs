@@ -33,7 +33,7 @@ use experiments::Observed;
 #[non_exhaustive]
 pub enum InitError {
     /// The adapter did not answer a calibration wrap.
-    #[error("the adapter did not wrap the calibration content: {0}")]
+    #[error("the adapter did not wrap the calibration content: {}", .0.diagnosis())]
     Wrap(TargetError),
     /// No delimiters could be recognised around the content.
     #[error("{}", no_delimiters(framed))]

@@ -289,6 +289,7 @@ fn everywhere(check: Check, message: String, excerpt: Option<Excerpt>) -> Findin
         message,
         excerpt,
         in_context: false,
+        fault: None,
     }
 }
 
@@ -332,6 +333,7 @@ fn error(case: ConcreteCase, reason: String, started: Instant) -> CaseResult {
         Outcome::Error {
             reason,
             stderr_tail: String::new(),
+            fault: None,
         },
         Evidence::default(),
         started,

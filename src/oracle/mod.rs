@@ -109,11 +109,16 @@ pub enum Check {
     /// readable in the framed output (class [`CheckClass::OuterLayer`]).
     #[serde(rename = "template.control")]
     TemplateControl,
+    /// The target answers the input at all: it did not crash, hang or
+    /// break the protocol on it, twice, while answering a benign input
+    /// (class [`CheckClass::Fault`]).
+    #[serde(rename = "target.fault")]
+    TargetFault,
 }
 
 impl Check {
     /// Every check, in report order (the SARIF rules' order).
-    pub const ALL: [Check; 15] = [
+    pub const ALL: [Check; 16] = [
         Check::FrameShape,
         Check::OuterText,
         Check::FrameSeparation,
@@ -129,6 +134,7 @@ impl Check {
         Check::NonceReplay,
         Check::NonceConfusable,
         Check::TemplateControl,
+        Check::TargetFault,
     ];
 
     /// The stable name, as serialized.
@@ -149,6 +155,7 @@ impl Check {
             Check::NonceReplay => "nonce.replay",
             Check::NonceConfusable => "nonce.confusable",
             Check::TemplateControl => "template.control",
+            Check::TargetFault => "target.fault",
         }
     }
 
@@ -169,6 +176,7 @@ impl Check {
             Check::NonceMatched => "Write the same nonce value in the opener and the closer, and have the reader reject a frame whose values differ or are missing.",
             Check::NonceReplay => "Draw a fresh nonce for every call: a value reused across calls lets content carry a closer copied from an earlier frame.",
             Check::NonceConfusable => "Defence in depth: also neutralise markers spelled like yours without the nonce or with another value; a model may read them as boundaries.",
+            Check::TargetFault => "Handle every input without dying, hanging or writing to stdout: refuse what you cannot frame (raise the helper's Refusal, reply `error`), and send logs to stderr.",
             Check::TemplateControl => "Neutralise chat-template control strings and turn markers (<|im_end|>, <|eot_id|>, [/INST], </s>, <end_of_turn>, \\n\\nHuman:, ### Instruction:) in every field at the Unicode level, and encode with special tokens disabled.",
         }
     }
@@ -199,13 +207,20 @@ pub enum CheckClass {
     /// `--strict`, or where the profile's declared context makes it a real
     /// control ([`Finding::in_context`], see [`crate::gate`]).
     OuterLayer,
+    /// The target crashed, hung or broke the protocol on the input, again
+    /// on a retry with a fresh target, while it answers a benign input: an
+    /// input that takes the framing down (a denial of service, and every
+    /// other framed item of that call lost). Not a breakout: nothing is
+    /// claimed about the frame. Fails under every gate.
+    Fault,
 }
 
 impl CheckClass {
     /// Every class, in report order: failing classes first, then the
     /// classes reported apart.
-    pub const ALL: [CheckClass; 4] = [
+    pub const ALL: [CheckClass; 5] = [
         CheckClass::Security,
+        CheckClass::Fault,
         CheckClass::Fidelity,
         CheckClass::Confusable,
         CheckClass::OuterLayer,
@@ -222,6 +237,7 @@ impl CheckClass {
             CheckClass::Fidelity => "fidelity",
             CheckClass::Confusable => "confusable",
             CheckClass::OuterLayer => "outer-layer",
+            CheckClass::Fault => "fault",
         }
     }
 }
@@ -270,6 +286,10 @@ pub struct Finding {
     /// the default gate too ([`crate::gate::Gate::fails`]).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub in_context: bool,
+    /// For a `target.fault` finding: what the target did on the input (the
+    /// retry's fault: its exit status, offending line and stderr tail).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fault: Option<crate::adapter::Fault>,
 }
 
 impl Excerpt {
@@ -327,7 +347,8 @@ mod tests {
             | Check::NonceMatched
             | Check::NonceReplay
             | Check::NonceConfusable
-            | Check::TemplateControl => {}
+            | Check::TemplateControl
+            | Check::TargetFault => {}
         }
     }
 

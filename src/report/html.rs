@@ -475,12 +475,16 @@ fn write_outcome(out: &mut String, result: &CaseResult, level: ReaderLevel) {
         Outcome::Error {
             reason,
             stderr_tail,
+            fault,
         } => {
             let _ = writeln!(
                 out,
                 "<p>The target failed:</p>\n<pre>{}</pre>",
                 shown_block(&clip(reason).0)
             );
+            if let Some(fault) = fault {
+                write_fault_facts(out, fault);
+            }
             if !stderr_tail.is_empty() {
                 let _ = writeln!(
                     out,
@@ -492,6 +496,21 @@ fn write_outcome(out: &mut String, result: &CaseResult, level: ReaderLevel) {
         Outcome::Skipped { reason } => {
             let _ = writeln!(out, "<p>Skipped: {}</p>", shown(reason));
         }
+    }
+}
+
+/// A fault's kind, exit status and offending line.
+fn write_fault_facts(out: &mut String, fault: &crate::adapter::Fault) {
+    let _ = writeln!(out, "<p>Fault: {}</p>", fault.kind.name());
+    if let Some(status) = &fault.exit_status {
+        let _ = writeln!(out, "<p>Exit: {}</p>", shown(status));
+    }
+    if let Some(line) = &fault.offending_line {
+        let _ = writeln!(
+            out,
+            "<p>First offending stdout line:</p>\n<pre>{}</pre>",
+            shown_block(&clip(line).0)
+        );
     }
 }
 
@@ -528,6 +547,16 @@ fn write_finding(out: &mut String, result: &CaseResult, finding: &Finding) {
                 out,
                 ": <code><mark>{}</mark></code>",
                 shown_block(&clip(span).0)
+            );
+        }
+    }
+    if let Some(fault) = &finding.fault {
+        write_fault_facts(out, fault);
+        if !fault.stderr_tail.is_empty() {
+            let _ = writeln!(
+                out,
+                "<p>stderr tail:</p>\n<pre>{}</pre>",
+                shown_block(&clip(&fault.stderr_tail).0)
             );
         }
     }

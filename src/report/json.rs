@@ -26,6 +26,7 @@ use serde::{Deserialize, Serialize};
 use super::baseline::BaselineDiff;
 use super::summary::Summary;
 use super::weakness::Weakness;
+use crate::adapter::Fault;
 use crate::catalogue::ConcreteCase;
 use crate::gate::Gate;
 use crate::level::ReaderLevel;
@@ -35,12 +36,13 @@ use crate::runner::{CaseResult, Evidence, LayoutReport, Outcome, RunMeta, RunRes
 use crate::tokview::ViewReport;
 
 /// The schema name and version written into every report.
-pub const SCHEMA: &str = "framecheck-report/1.3";
+pub const SCHEMA: &str = "framecheck-report/1.4";
 
 /// The schema name and major version a reader accepts: any report whose
 /// schema has this name and major version. Minor additions (new optional
 /// fields: `weaknesses` and `manifest` in 1.1, `gate` and the outer-layer
-/// class in 1.2, the tokenizer `views` in 1.3) do not change it.
+/// class in 1.2, the tokenizer `views` in 1.3, the `fault` class with
+/// `target_fault` in 1.4) do not change it.
 pub const SCHEMA_MAJOR: &str = "framecheck-report/1";
 
 /// Why a JSON report could not be read back.
@@ -176,6 +178,9 @@ struct ReportOut<'a> {
     duration_ms: u64,
     filters: &'a [String],
     harness_error: Option<String>,
+    /// What the target did when the run gave it up (1.4).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    target_fault: &'a Option<Fault>,
     #[serde(skip_serializing_if = "Option::is_none")]
     manifest: &'a Option<Manifest>,
     /// Written only when the run's timings were dropped (`--reproducible`).
@@ -213,6 +218,9 @@ struct ReportIn {
     filters: Vec<String>,
     #[serde(default)]
     harness_error: Option<String>,
+    /// Absent before 1.4 and when the target was not given up.
+    #[serde(default)]
+    target_fault: Option<Fault>,
     #[serde(default)]
     manifest: Option<Manifest>,
     /// A bounded layout (see [`layout_out`]) does not read back; the run
@@ -293,6 +301,7 @@ pub fn write_with_baseline(
         // The run's own error plus the unanswered cases: never null when
         // the status is `harness-error`.
         harness_error: super::summary::harness_error(run),
+        target_fault: &meta.target_fault,
         manifest: &meta.manifest,
         timings_omitted: super::timings_omitted(meta),
         layout: meta.layout.as_ref().map(layout_out),
@@ -355,6 +364,7 @@ pub fn parse(text: &str) -> Result<RunResult, ParseError> {
                 .layout
                 .and_then(|value| serde_json::from_value::<LayoutReport>(value).ok()),
             misfit: report.misfit,
+            target_fault: report.target_fault,
         },
         results,
         views: report.views,

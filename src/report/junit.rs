@@ -291,6 +291,18 @@ fn status(result: &CaseResult, run: &RunResult) -> TestCaseStatus {
     }
 }
 
+/// A fault's kind, exit status and offending line, one per line.
+fn fault_lines(fault: &crate::adapter::Fault) -> String {
+    let mut text = format!("fault: {}\n", fault.kind.name());
+    if let Some(status) = &fault.exit_status {
+        let _ = writeln!(text, "exit: {}", visible(status));
+    }
+    if let Some(line) = &fault.offending_line {
+        let _ = writeln!(text, "first offending stdout line: {}", visible(line));
+    }
+    text
+}
+
 /// An `error` verdict: the target's reason and its stderr tail.
 fn error_status(outcome: &Outcome) -> TestCaseStatus {
     let mut status = TestCaseStatus::non_success(NonSuccessKind::Error);
@@ -298,6 +310,7 @@ fn error_status(outcome: &Outcome) -> TestCaseStatus {
     if let Outcome::Error {
         reason,
         stderr_tail,
+        fault,
     } = outcome
     {
         status.set_message(visible(&truncate(reason, MAX_JUNIT_TEXT_BYTES)));
@@ -305,6 +318,9 @@ fn error_status(outcome: &Outcome) -> TestCaseStatus {
             "reason: {}\n",
             visible(&truncate(reason, MAX_JUNIT_TEXT_BYTES))
         );
+        if let Some(fault) = fault {
+            text.push_str(&fault_lines(fault));
+        }
         if !stderr_tail.is_empty() {
             let _ = write!(
                 text,

@@ -22,6 +22,7 @@ use super::baseline::{BaselineDiff, DiffEntry};
 use super::escape::{md_block, md_code, md_inline, truncate, visible};
 use super::summary::{harness_error, Summary};
 use super::weakness::Weakness;
+use crate::adapter::Fault;
 use crate::catalogue::Category;
 use crate::gate::Gate;
 use crate::level::ReaderLevel;
@@ -72,6 +73,14 @@ pub fn render_with_baseline(run: &RunResult, baseline: Option<&BaselineDiff>) ->
         );
         out.push_str(&md_block(&truncate(error, MAX_SHOWN_BYTES)));
         out.push('\n');
+        if let Some(fault) = &meta.target_fault {
+            out.push_str("What the target did when it was given up:\n\n");
+            out.push_str(&md_block(&truncate(
+                &fault.describe("", usize::MAX),
+                MAX_SHOWN_BYTES,
+            )));
+            out.push('\n');
+        }
     }
     if let Some(diff) = baseline {
         write_baseline(&mut out, diff);
@@ -596,13 +605,41 @@ fn write_finding(out: &mut String, result: &CaseResult, finding: &Finding) {
             md_code(&truncate(&excerpt.context, MAX_SHOWN_BYTES), false)
         );
     }
+    if let Some(fault) = &finding.fault {
+        write_finding_fault(out, result, fault);
+    }
     let _ = writeln!(out, "  - fix: {}", finding.check.hint());
+}
+
+/// A `target.fault` finding's input and what the target did on it.
+fn write_finding_fault(out: &mut String, result: &CaseResult, fault: &Fault) {
+    let input = super::case_input_text(&result.case);
+    let _ = writeln!(
+        out,
+        "  - input: {}",
+        md_code(&truncate(&input, MAX_SHOWN_BYTES), false)
+    );
+    let _ = writeln!(out, "  - fault: {}", fault.kind.name());
+    if let Some(status) = &fault.exit_status {
+        let _ = writeln!(out, "  - exit: {}", md_code(status, false));
+    }
+    if let Some(line) = &fault.offending_line {
+        let _ = writeln!(
+            out,
+            "  - first offending stdout line: {}",
+            md_code(line, false)
+        );
+    }
+    if !fault.stderr_tail.is_empty() {
+        out.push_str("  - stderr tail:\n\n");
+        out.push_str(&md_block(&truncate(&fault.stderr_tail, MAX_SHOWN_BYTES)));
+    }
 }
 
 /// ` (outer-layer)` after a finding of a class reported apart, so a reader
 /// never takes it for a security finding; nothing for the others.
 pub(crate) fn class_note(finding: &Finding) -> String {
-    if CheckClass::APART.contains(&finding.class) {
+    if CheckClass::APART.contains(&finding.class) || finding.class == CheckClass::Fault {
         format!(" ({})", finding.class.name())
     } else {
         String::new()
@@ -626,14 +663,15 @@ fn excerpt_span(
 }
 
 fn write_errors(out: &mut String, run: &RunResult) {
-    let errors: Vec<(&CaseResult, &str, &str)> = run
+    let errors: Vec<(&CaseResult, &str, &str, Option<&Fault>)> = run
         .results
         .iter()
         .filter_map(|r| match &r.outcome {
             Outcome::Error {
                 reason,
                 stderr_tail,
-            } => Some((r, reason.as_str(), stderr_tail.as_str())),
+                fault,
+            } => Some((r, reason.as_str(), stderr_tail.as_str(), fault.as_ref())),
             _ => None,
         })
         .collect();
@@ -645,18 +683,36 @@ fn write_errors(out: &mut String, run: &RunResult) {
         out,
         "The target did not answer these cases, so they have no verdict.\n"
     );
-    for (result, reason, stderr_tail) in errors {
+    for (result, reason, stderr_tail, fault) in errors {
         write_case_heading(out, result);
         let _ = writeln!(
             out,
-            "- reason: {}\n",
+            "- reason: {}",
             md_code(&truncate(reason, MAX_SHOWN_BYTES), false)
         );
+        write_fault_facts(out, fault);
+        out.push('\n');
         if !stderr_tail.is_empty() {
             out.push_str("stderr tail:\n\n");
             out.push_str(&md_block(&truncate(stderr_tail, MAX_SHOWN_BYTES)));
             out.push('\n');
         }
+    }
+}
+
+/// A fault's exit status and offending line, as list items.
+fn write_fault_facts(out: &mut String, fault: Option<&Fault>) {
+    let Some(fault) = fault else { return };
+    let _ = writeln!(out, "- fault: {}", fault.kind.name());
+    if let Some(status) = &fault.exit_status {
+        let _ = writeln!(out, "- exit: {}", md_code(status, false));
+    }
+    if let Some(line) = &fault.offending_line {
+        let _ = writeln!(
+            out,
+            "- first offending stdout line: {}",
+            md_code(&truncate(line, MAX_SHOWN_BYTES), false)
+        );
     }
 }
 
@@ -674,6 +730,7 @@ pub fn terminal_summary_with_baseline(run: &RunResult, baseline: Option<&Baselin
     let mut out = String::new();
     write_terminal_status(&mut out, run, &summary);
     write_terminal_weaknesses(&mut out, &super::weakness::weaknesses(run));
+    write_terminal_faults(&mut out, run);
     write_terminal_category_table(&mut out, &summary);
     write_terminal_failing(&mut out, run);
     if let Some(diff) = baseline {
@@ -702,13 +759,19 @@ fn write_terminal_status(out: &mut String, run: &RunResult, summary: &Summary) {
         summary.total,
         meta.duration_ms
     );
+    let faulted = fault_findings(run).len();
     let _ = writeln!(
         out,
-        "result: {} (exit {}): {} {}, {} fidelity failures, {} errors, {} skipped",
+        "result: {} (exit {}): {} {}{}, {} fidelity failures, {} errors, {} skipped",
         summary.status().to_uppercase(),
         summary.exit_code(),
         at.fail,
         super::summary::fail_label(meta.gate),
+        if faulted > 0 {
+            format!(" ({faulted} of them target faults, not breakouts)")
+        } else {
+            String::new()
+        },
         at.fidelity_fail,
         at.error,
         at.skipped
@@ -727,6 +790,60 @@ fn write_terminal_status(out: &mut String, run: &RunResult, summary: &Summary) {
             "harness error: {}",
             visible(&truncate(error, MAX_SHOWN_BYTES))
         );
+    }
+    if let Some(fault) = &meta.target_fault {
+        out.push_str("what the target did when it was given up:\n");
+        write_terminal_fault(out, fault);
+    }
+}
+
+/// A fault's exit status, offending line and stderr tail (the adapter's
+/// traceback), indented, each line made visible.
+fn write_terminal_fault(out: &mut String, fault: &Fault) {
+    for line in fault.describe("  ", TERMINAL_STDERR_LINES).lines() {
+        let _ = writeln!(out, "{}", visible(&truncate(line, MAX_SHOWN_BYTES)));
+    }
+}
+
+/// The stderr lines a terminal shows of a fault: a traceback's end.
+const TERMINAL_STDERR_LINES: usize = 12;
+
+/// The cases judged by a `target.fault` finding, with the finding.
+fn fault_findings(run: &RunResult) -> Vec<(&CaseResult, &Finding)> {
+    run.results
+        .iter()
+        .filter_map(|r| match &r.outcome {
+            Outcome::Judged { findings } => findings
+                .iter()
+                .find(|f| f.class == CheckClass::Fault)
+                .map(|f| (r, f)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The cases the target crashed, hung or broke the protocol on, and what
+/// the first of them left behind, so the input and the traceback are on
+/// the terminal, not only in the report files.
+fn write_terminal_faults(out: &mut String, run: &RunResult) {
+    let faults = fault_findings(run);
+    let Some((first, finding)) = faults.first() else {
+        return;
+    };
+    let _ = writeln!(
+        out,
+        "\ntarget faults ({} cases; each failed twice, on fresh targets, while a benign input is answered):",
+        faults.len()
+    );
+    let kind = finding.fault.as_ref().map_or("fault", |f| f.kind.name());
+    let _ = writeln!(
+        out,
+        "  first: {} ({kind}): {}",
+        visible(&first.case.id),
+        visible(&truncate(&super::case_input_text(&first.case), 120))
+    );
+    if let Some(fault) = &finding.fault {
+        write_terminal_fault(out, fault);
     }
 }
 

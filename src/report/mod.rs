@@ -278,6 +278,40 @@ pub(crate) fn reported_findings(result: &CaseResult, level: ReaderLevel) -> Vec<
     findings
 }
 
+/// What a case sent, on one line, every string quoted with Rust escapes
+/// (so a NUL shows as `\0`): the input a `target.fault` finding names.
+/// The evidence and the JSON report hold it whole.
+pub(crate) fn case_input_text(case: &crate::catalogue::ConcreteCase) -> String {
+    use crate::catalogue::{Input, Piece};
+    match &case.input {
+        Input::Wrap(request) => {
+            let mut text = format!("content {:?}", request.content);
+            for (name, value) in [("kind", &request.kind), ("provenance", &request.provenance)] {
+                if !value.is_empty() {
+                    text.push_str(&format!(", {name} {value:?}"));
+                }
+            }
+            for (key, value) in &request.attributes {
+                text.push_str(&format!(", attribute {key:?}={value:?}"));
+            }
+            text
+        }
+        Input::Read(pieces) => {
+            let parts: Vec<String> = pieces
+                .iter()
+                .map(|piece| match piece {
+                    Piece::Literal(text) => format!("{text:?}"),
+                    Piece::Frame => "<frame>".into(),
+                    Piece::FrameHead => "<frame head>".into(),
+                    Piece::FrameBody => "<frame body>".into(),
+                    Piece::FrameTail => "<frame tail>".into(),
+                })
+                .collect();
+            format!("read {}", parts.join(" + "))
+        }
+    }
+}
+
 /// The stable name of a severity, as serialized.
 pub(crate) fn severity_name(severity: Severity) -> &'static str {
     match severity {

@@ -257,12 +257,24 @@ fn redact_result(result: &mut CaseResult, labels: &Labels) {
         Outcome::Error {
             reason,
             stderr_tail,
+            fault,
         } => {
             labels.apply(reason);
             labels.apply(stderr_tail);
+            if let Some(fault) = fault {
+                redact_fault(fault, labels);
+            }
         }
         _ => {}
     }
+}
+
+/// A fault's offending line and stderr tail can echo the input.
+fn redact_fault(fault: &mut crate::adapter::Fault, labels: &Labels) {
+    if let Some(line) = &mut fault.offending_line {
+        labels.apply(line);
+    }
+    labels.apply(&mut fault.stderr_tail);
 }
 
 fn redact_request(request: &mut WrapRequest, labels: &Labels) {

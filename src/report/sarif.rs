@@ -52,7 +52,7 @@ const MAX_MESSAGE_BYTES: usize = 4096;
 /// Every check, in rule order. [`rule_description`] matches exhaustively, so
 /// a new check cannot be added to the oracle without a description here;
 /// the tests check the list against it.
-pub const RULES: [Check; 15] = Check::ALL;
+pub const RULES: [Check; 16] = Check::ALL;
 
 /// A one-sentence description of what `check` verifies.
 pub fn rule_description(check: Check) -> &'static str {
@@ -89,6 +89,7 @@ pub fn rule_description(check: Check) -> &'static str {
         Check::NonceMatched => "Opener and closer carry the same nonce, and the reader rejects frames whose values differ or are missing.",
         Check::NonceReplay => "A delimiter copied from an earlier frame is not live in a later one.",
         Check::NonceConfusable => "No marker spelled like the frame's own without its nonce, or with another value, is left live (reported apart from security and fidelity).",
+        Check::TargetFault => "The target answers the input: it does not crash, hang or break the protocol on it, again on a retry with a fresh target, while it answers a benign input (fault class: no breakout is claimed; failing under every gate).",
         Check::TemplateControl => "No chat-template control string or turn marker from the input is readable in the framed output (outer-layer class: reported apart from security and fidelity; failing under --strict or a declared context).",
     }
 }

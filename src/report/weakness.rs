@@ -45,7 +45,7 @@ use crate::runner::{CaseResult, Outcome, RunResult, Verdict};
 /// primary check: root causes before their consequences, security before
 /// fidelity, the classes reported apart last: they are only considered
 /// where the run's gate makes them fail (`--strict`).
-pub const PRIMARY_ORDER: [Check; 15] = [
+pub const PRIMARY_ORDER: [Check; 16] = [
     Check::DelimiterCensus,
     Check::NonceMatched,
     Check::NonceReplay,
@@ -58,6 +58,7 @@ pub const PRIMARY_ORDER: [Check; 15] = [
     Check::FrameShape,
     Check::ReaderVerdict,
     Check::Roundtrip,
+    Check::TargetFault,
     Check::Fidelity,
     Check::NonceConfusable,
     Check::TemplateControl,
@@ -289,6 +290,9 @@ impl WeaknessKey {
                     Check::CanaryContainment => "lets planted text escape its region",
                     Check::TemplateControl => {
                         "leaves a chat-template control string or turn marker readable in the framed output"
+                    }
+                    Check::TargetFault => {
+                        "makes the target crash, hang or break the protocol (a fresh target did it again)"
                     }
                 };
                 format!("Text {surface} {effect}.")

@@ -14,6 +14,7 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
+use super::faults::{self, FaultWatch};
 use super::{guarded, refusal_or_error, CaseResult, Evidence, Outcome};
 use crate::adapter::{Framing, WrapRequest};
 use crate::catalogue::{ConcreteCase, Input, Operation};
@@ -127,6 +128,7 @@ pub fn run(
     cases: &[ConcreteCase],
     profile: &TargetProfile,
     framing: &mut dyn Framing,
+    watch: &mut FaultWatch,
     cancel: &AtomicBool,
     on_result: &mut dyn FnMut(CaseResult),
 ) {
@@ -158,24 +160,29 @@ pub fn run(
                 _ => &calibrated.full,
             };
             let items = items_at(&siblings, position, request);
-            on_result(run_case(
-                case, profile, framing, layout, &items, position, name,
-            ));
+            let case = at_position(case, position, name);
+            // Faults are per input here too: retried, then a finding or
+            // the target given up (`super::faults`).
+            let result = match watch.abandoned() {
+                Some(abandoned) => faults::not_sent(case, abandoned),
+                None => watch.judge(case, profile, framing, None, &mut |case, framing| {
+                    run_case(case, profile, framing, layout, &items, position)
+                }),
+            };
+            on_result(result);
         }
     }
 }
 
 fn run_case(
-    case: &ConcreteCase,
+    case: ConcreteCase,
     profile: &TargetProfile,
     framing: &mut dyn Framing,
     layout: &Layout,
     items: &[WrapRequest],
     position: usize,
-    name: &str,
 ) -> CaseResult {
     let started = Instant::now();
-    let case = at_position(case, position, name);
     let mut evidence = Evidence::default();
     let outcome = match guarded(|| framing.wrap_many(items)) {
         Err(error) => refusal_or_error(&case, error),
@@ -220,6 +227,7 @@ fn calibration_error(first: &ConcreteCase, reason: String, started: Instant) -> 
         outcome: Outcome::Error {
             reason,
             stderr_tail: String::new(),
+            fault: None,
         },
         evidence: Evidence::default(),
         elapsed_us: started.elapsed().as_micros().min(u64::MAX as u128) as u64,

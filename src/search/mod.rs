@@ -220,7 +220,7 @@ impl Probe<'_> {
             }
             Err(error) => {
                 self.errors += 1;
-                self.first_error.get_or_insert_with(|| error.to_string());
+                self.first_error.get_or_insert_with(|| error.diagnosis());
                 return Err(error);
             }
         };
@@ -310,6 +310,14 @@ pub fn search(
         },
         cancel,
     };
+    // A target that fails a benign request twice (a stray print on stdout,
+    // an adapter that cannot import) would fail every mutant too: said at
+    // once, instead of restarting it for every call of the budget.
+    let mut watch = crate::runner::faults::FaultWatch::default();
+    watch.first_contact(profile, framing, None);
+    if let Some(abandoned) = watch.abandoned() {
+        return given_up(profile, options, abandoned, started);
+    }
     let earlier = nonce_ops::earlier_frame(profile, framing);
     let seeds = seed_cases(cases, profile, earlier.as_deref());
     let seeds: Vec<&ConcreteCase> = seeds.iter().collect();
@@ -397,6 +405,36 @@ fn known_failures(
         }
     }
     (known, true)
+}
+
+/// The report of a search whose target failed its first contact.
+fn given_up(
+    profile: &TargetProfile,
+    options: &SearchOptions,
+    abandoned: &crate::runner::faults::Abandoned,
+    started: Instant,
+) -> SearchReport {
+    let mut reason = format!("the target never answered: {abandoned}");
+    if let Some(fault) = abandoned.fault() {
+        reason.push('\n');
+        reason.push_str(fault.describe("  ", 12).trim_end());
+    }
+    SearchReport {
+        target: profile.name.clone(),
+        seed: options.seed,
+        level: options.level,
+        mutants_tried: 0,
+        mutants_failing: 0,
+        target_errors: 2,
+        known_failures: Vec::new(),
+        findings: Vec::new(),
+        unconfirmed: 0,
+        harness_error: Some(reason),
+        trick_stacks: Vec::new(),
+        corpus_size: 0,
+        features_seen: 0,
+        duration_ms: started.elapsed().as_millis() as u64,
+    }
 }
 
 /// Why the search proves nothing, if it does not.

@@ -26,7 +26,8 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crate::adapter::{Framing, TargetError, WrapRequest};
+use crate::adapter::fault::cut_line;
+use crate::adapter::{Fault, FaultKind, Framing, TargetError, WrapRequest};
 use crate::profile::{AdapterSpec, Capability, LoadedProfile, ProcessMode, SubprocessSpec};
 
 pub mod bytes;
@@ -40,7 +41,8 @@ pub use serve::{decode_request, serve, BadRequest, Request};
 
 use child::{Child, Launch, Wait};
 use protocol::{
-    decode_reply, encode_read, encode_wrap, encode_wrap_bytes, encode_wrap_many, Op, Reply,
+    decode_reply, encode_read, encode_wrap, encode_wrap_bytes, encode_wrap_many, Op, ProtocolError,
+    Reply,
 };
 
 /// Consecutive failures to start the program after which a target stops
@@ -113,6 +115,9 @@ pub struct SubprocessFraming {
     last_stderr_tail: String,
     /// Whether the target takes raw content bytes (`content_b64`).
     raw_bytes: bool,
+    /// Replies the running child has given: a first line that is not JSON
+    /// is diagnosed as a stray print on the protocol channel.
+    replies_from_child: u64,
 }
 
 /// Wrapper so `SubprocessFraming` can derive `Debug` without exposing the
@@ -160,6 +165,7 @@ impl SubprocessFraming {
             streaks: Default::default(),
             last_stderr_tail: String::new(),
             raw_bytes: false,
+            replies_from_child: 0,
         }
     }
 
@@ -271,68 +277,73 @@ impl SubprocessFraming {
         let one_shot = self.mode == ProcessMode::OneShot;
         let (timeout, cap) = (self.timeout, self.max_reply_bytes);
 
+        let first_line = self.replies_from_child == 0;
         let child = self.running_child()?;
         child.send(line(id).into_bytes());
         if one_shot {
             child.close_stdin();
         }
         let outcome = match child.next_line(deadline) {
-            Wait::Line(bytes) => decode_reply(&bytes, id, op)
-                .map_err(|e| Failure::Other(format!("protocol violation: {e}"))),
-            Wait::TooLong => Err(Failure::Other(format!(
-                "reply longer than max_reply_bytes ({cap} bytes)"
-            ))),
-            Wait::Closed => {
-                let ended = match child.settle(EXIT_GRACE) {
-                    Some(status) => status.to_string(),
-                    None => "exit status unknown".to_string(),
-                };
-                Err(Failure::Crash(format!(
-                    "target closed stdout without replying ({ended})"
-                )))
+            Wait::Line(bytes) => {
+                decode_reply(&bytes, id, op).map_err(|e| violation(&e, &bytes, first_line))
             }
-            Wait::ReadError(e) => Err(Failure::Other(format!(
-                "reading the target's stdout failed: {e}"
-            ))),
-            Wait::TimedOut => Err(Failure::Timeout(timeout_reason(
-                timeout,
-                allowance,
-                child.partial_bytes(),
-            ))),
+            Wait::TooLong => Err(Failure::new(
+                FaultKind::ProtocolViolation,
+                format!("reply longer than max_reply_bytes ({cap} bytes)"),
+            )),
+            Wait::Closed => {
+                let ended = child.settle(EXIT_GRACE).map(|status| status.to_string());
+                let shown = ended.as_deref().unwrap_or("exit status unknown");
+                let mut failure = Failure::new(
+                    FaultKind::Crash,
+                    format!("target closed stdout without replying ({shown})"),
+                );
+                failure.fault.exit_status = ended;
+                Err(failure)
+            }
+            Wait::ReadError(e) => Err(Failure::new(
+                FaultKind::Crash,
+                format!("reading the target's stdout failed: {e}"),
+            )),
+            Wait::TimedOut => Err(Failure::new(
+                FaultKind::Hang,
+                timeout_reason(timeout, allowance, child.partial_bytes()),
+            )),
         };
         match outcome {
             Ok(reply) => {
                 self.streaks[slot(op)] = Streak::default();
+                self.replies_from_child += 1;
                 if one_shot {
+                    // Dropping the child kills and reaps it.
                     self.child = None;
+                    self.replies_from_child = 0;
                 }
                 Ok(reply)
             }
-            Err(failure) => {
-                let reason = self.count_failure(op, failure);
-                Err(TargetError::Failed {
-                    reason,
-                    stderr_tail: self.retire_child(),
-                })
+            Err(mut failure) => {
+                let reason = self.count_failure(op, failure.kind(), failure.reason);
+                failure.fault.stderr_tail = self.retire_child();
+                Err(TargetError::fault(reason, failure.fault))
             }
         }
     }
 
     /// Counts timeouts and crashes of `op` in a row, abandoning `op` when
     /// either reaches its limit; returns the failure's reason.
-    fn count_failure(&mut self, op: Op, failure: Failure) -> String {
+    fn count_failure(&mut self, op: Op, kind: FaultKind, reason: String) -> String {
         let command = self.command_line();
         let streak = &mut self.streaks[slot(op)];
-        let (reason, count, limit, what) = match failure {
-            Failure::Timeout(reason) => {
+        let (count, limit, what) = match kind {
+            FaultKind::Hang => {
                 streak.timeouts += 1;
-                (reason, streak.timeouts, MAX_TIMEOUTS_IN_ROW, "timed out")
+                (streak.timeouts, MAX_TIMEOUTS_IN_ROW, "timed out")
             }
-            Failure::Crash(reason) => {
+            FaultKind::Crash => {
                 streak.crashes += 1;
-                (reason, streak.crashes, MAX_CRASHES_IN_ROW, "died")
+                (streak.crashes, MAX_CRASHES_IN_ROW, "died")
             }
-            Failure::Other(reason) => return reason,
+            FaultKind::ProtocolViolation => return reason,
         };
         if count >= limit {
             streak.abandoned = Some(format!(
@@ -395,6 +406,7 @@ impl SubprocessFraming {
 
     /// Kills and reaps the current child; returns its stderr tail.
     fn retire_child(&mut self) -> String {
+        self.replies_from_child = 0;
         let Some(ChildSlot(mut child)) = self.child.take() else {
             return String::new();
         };
@@ -440,6 +452,14 @@ impl Framing for SubprocessFraming {
             )),
         }
     }
+
+    /// Retires the child and forgets every failure streak and abandoned
+    /// operation: the runner, which calls this before retrying a faulted
+    /// case, decides itself when the target is given up.
+    fn restart(&mut self) {
+        self.retire_child();
+        self.streaks = Default::default();
+    }
 }
 
 /// One operation's failures in a row, and why it was given up, if it was.
@@ -459,15 +479,49 @@ fn slot(op: Op) -> usize {
     }
 }
 
-/// How a request failed, for counting failures in a row.
-enum Failure {
-    /// No reply before the deadline.
-    Timeout(String),
-    /// The child closed stdout without replying (it exited or crashed).
-    Crash(String),
-    /// Anything else: a bad reply, an overlong line, a read error.
-    Other(String),
+/// How a request failed: the reason, and the fault as far as it is known
+/// before the child is retired (its stderr tail is added then).
+struct Failure {
+    reason: String,
+    fault: Fault,
 }
+
+impl Failure {
+    fn new(kind: FaultKind, reason: String) -> Failure {
+        Failure {
+            reason,
+            fault: Fault::new(kind),
+        }
+    }
+
+    fn kind(&self) -> FaultKind {
+        self.fault.kind
+    }
+}
+
+/// A reply line that broke the protocol, with the line itself (cut) kept as
+/// evidence. A first line that is not JSON is almost always a stray `print`
+/// (a banner, a log line) on stdout; the reason says so, because every
+/// fresh child would write it again.
+fn violation(error: &ProtocolError, line: &[u8], first_line: bool) -> Failure {
+    let mut reason = format!("protocol violation: {error}");
+    if first_line
+        && matches!(
+            error,
+            ProtocolError::NotJson { .. } | ProtocolError::NotUtf8 { .. }
+        )
+    {
+        reason.push_str(STDOUT_IS_THE_PROTOCOL);
+    }
+    let mut failure = Failure::new(FaultKind::ProtocolViolation, reason);
+    failure.fault.offending_line = Some(cut_line(line));
+    failure
+}
+
+/// What a non-JSON first line means, added to its reason.
+pub const STDOUT_IS_THE_PROTOCOL: &str = " (this was the first line the target wrote: stdout is \
+     the protocol channel and carries reply lines only; write logs and banners to stderr, e.g. \
+     print(..., file=sys.stderr) or console.error)";
 
 /// Why a request timed out, stating the whole wait: the timeout, plus the
 /// startup allowance when the request had to start the child.

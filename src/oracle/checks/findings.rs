@@ -35,6 +35,7 @@ impl Findings {
                     message,
                     excerpt,
                     in_context: false,
+                    fault: None,
                 });
                 self.0.last_mut().expect("just pushed")
             }

@@ -1,0 +1,321 @@
+//! A target's bad input is a finding, not the end of the audit: `framecheck
+//! run`, `init` and `search` against small faulty framings
+//! (`tests/adapters/faulty.py`). A framing that dies or hangs on NUL gets one
+//! `target.fault` finding per NUL case and every other case judged; one
+//! that writes garbage or a stray banner on stdout, or cannot start, is
+//! diagnosed at once with its first bad line or its traceback; no child is
+//! left behind.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use framecheck::adapter::FaultKind;
+use framecheck::oracle::{Check, CheckClass};
+use framecheck::runner::{Outcome, RunResult, Verdict};
+
+mod common;
+use common::have;
+
+fn repo() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A profile for `faulty.py BEHAVIOUR`, written into `dir`.
+fn profile(dir: &Path, behaviour: &str, timeout_ms: u64) -> PathBuf {
+    let adapters = repo().join("tests/adapters");
+    let yaml = format!(
+        "name: faulty-{behaviour}\n\
+         description: a correct framing that fails in one chosen way\n\
+         language: python\n\
+         adapter:\n  command: [python3, faulty.py, {behaviour}]\n  cwd: {}\n  timeout_ms: {timeout_ms}\n\
+         delimiters:\n  syntax: xml-tag\n  token: fixture-data\n\
+         header: none\n\
+         attributes: {{ on: outer, kind: kind, extra: [] }}\n\
+         capabilities: [wrap, attributes, kind]\n",
+        adapters.display()
+    );
+    let path = dir.join(format!("faulty-{behaviour}.yaml"));
+    std::fs::write(&path, yaml).unwrap();
+    path
+}
+
+fn framecheck(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_framecheck"))
+        .args(args)
+        .current_dir(repo())
+        .output()
+        .expect("framecheck runs")
+}
+
+/// `framecheck run` of `faulty.py BEHAVIOUR` on the cases `only` selects:
+/// its output, and the JSON report read back.
+fn run(behaviour: &str, only: &[&str], timeout_ms: u64) -> (Output, RunResult) {
+    let dir = tempfile::tempdir().unwrap();
+    let target = profile(dir.path(), behaviour, timeout_ms);
+    let out = dir.path().join("out");
+    let mut args = vec![
+        "run",
+        "--target",
+        target.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--format",
+        "json",
+    ];
+    for pattern in only {
+        args.extend(["--only", pattern]);
+    }
+    let output = framecheck(&args);
+    let json = std::fs::read_to_string(out.join(format!("faulty-{behaviour}.json")))
+        .unwrap_or_else(|e| panic!("no report ({e}): {}", text(&output)));
+    (output, framecheck::report::json::parse(&json).unwrap())
+}
+
+fn text(output: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
+}
+
+/// Whether the case was sent and any field of its wrap request holds a
+/// NUL (the profile has no provenance: those cases are skipped).
+fn sends_nul(result: &framecheck::runner::CaseResult) -> bool {
+    if matches!(result.outcome, Outcome::Skipped { .. }) {
+        return false;
+    }
+    match &result.case.input {
+        framecheck::catalogue::Input::Wrap(r) => {
+            [&r.content, &r.kind, &r.provenance]
+                .iter()
+                .any(|f| f.contains('\0'))
+                || r.attributes
+                    .iter()
+                    .any(|(k, v)| k.contains('\0') || v.contains('\0'))
+        }
+        framecheck::catalogue::Input::Read(_) => false,
+    }
+}
+
+/// The fault kinds of a result's `target.fault` findings.
+fn fault_kinds(result: &framecheck::runner::CaseResult) -> Vec<FaultKind> {
+    match &result.outcome {
+        Outcome::Judged { findings } => findings
+            .iter()
+            .filter(|f| f.check == Check::TargetFault)
+            .map(|f| {
+                assert_eq!(f.class, CheckClass::Fault);
+                f.fault
+                    .as_ref()
+                    .expect("a fault finding carries the fault")
+                    .kind
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Processes whose command line runs `faulty.py BEHAVIOUR`.
+fn live_adapters(behaviour: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else {
+            continue;
+        };
+        let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+        if cmdline.contains("faulty.py") && cmdline.contains(behaviour) {
+            found.push(cmdline);
+        }
+    }
+    found
+}
+
+/// The control-character cases: the NUL ones among them, and others.
+const CONTROL: &[&str] = &["ctl-*", "benign-control-*"];
+
+#[test]
+fn a_framing_that_dies_on_nul_gets_one_finding_per_nul_case_and_the_rest_judged() {
+    if !have("python3", "dies_on_nul") {
+        return;
+    }
+    let (output, run) = run("crash-on-nul", CONTROL, 5_000);
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output));
+    assert_eq!(run.meta.harness_error, None);
+    let nul: Vec<_> = run.results.iter().filter(|r| sends_nul(r)).collect();
+    // Several written cases, with their variants: more than the five deaths
+    // in a row after which the target used to be abandoned.
+    assert!(nul.len() > 5, "{} NUL cases", nul.len());
+    for result in &nul {
+        assert_eq!(
+            fault_kinds(result),
+            [FaultKind::Crash],
+            "{}",
+            result.case.id
+        );
+        let Outcome::Judged { findings } = &result.outcome else {
+            unreachable!()
+        };
+        let fault = findings[0].fault.as_ref().unwrap();
+        assert_eq!(fault.exit_status.as_deref(), Some("exit status: 3"));
+        assert!(fault.stderr_tail.contains("embedded null byte"));
+        assert_eq!(result.verdict_at(run.meta.level), Verdict::Fail);
+    }
+    // Every other case was sent and judged: no error, no fault finding.
+    for result in run.results.iter().filter(|r| !sends_nul(r)) {
+        assert!(fault_kinds(result).is_empty(), "{}", result.case.id);
+        assert_ne!(
+            result.verdict_at(run.meta.level),
+            Verdict::Error,
+            "{}",
+            result.case.id
+        );
+    }
+    // The terminal names the input and shows the traceback.
+    let shown = text(&output);
+    assert!(shown.contains("target faults ("), "{shown}");
+    assert!(shown.contains("ValueError: embedded null byte"), "{shown}");
+    assert!(shown.contains("exit: exit status: 3"), "{shown}");
+    assert!(live_adapters("crash-on-nul").is_empty());
+}
+
+#[test]
+fn a_framing_that_hangs_on_one_input_gets_a_hang_finding_and_the_run_goes_on() {
+    if !have("python3", "hangs_on_nul") {
+        return;
+    }
+    let (output, run) = run(
+        "hang-on-nul",
+        &[
+            "ctl-nul-before-close~upper",
+            "ctl-nul-before-close~mixed",
+            "benign-control-ansi-colour-log",
+        ],
+        300,
+    );
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output));
+    assert_eq!(run.meta.harness_error, None);
+    let hung: Vec<_> = run.results.iter().filter(|r| sends_nul(r)).collect();
+    assert_eq!(hung.len(), 2);
+    for result in hung {
+        assert_eq!(fault_kinds(result), [FaultKind::Hang], "{}", result.case.id);
+    }
+    let answered = run
+        .results
+        .iter()
+        .filter(|r| r.case.id.starts_with("benign-control-ansi-colour-log"))
+        .count();
+    assert!(answered > 0);
+    for result in run.results.iter().filter(|r| !sends_nul(r)) {
+        assert!(
+            matches!(result.outcome, Outcome::Judged { .. }),
+            "{result:?}"
+        );
+        assert!(fault_kinds(result).is_empty());
+    }
+    assert!(live_adapters("hang-on-nul").is_empty());
+}
+
+#[test]
+fn a_framing_that_writes_garbage_is_diagnosed_with_its_first_line_and_given_up() {
+    if !have("python3", "garbage") {
+        return;
+    }
+    let (output, run) = run("garbage", CONTROL, 5_000);
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output));
+    let own = run.meta.harness_error.as_deref().unwrap();
+    assert!(own.contains("abandoned at calibration"), "{own}");
+    let fault = run.meta.target_fault.as_ref().expect("the fault is kept");
+    assert_eq!(fault.kind, FaultKind::ProtocolViolation);
+    assert_eq!(
+        fault.offending_line.as_deref(),
+        Some("hello from the adapter, not json")
+    );
+    // Given up, not restarted for every case: each case says so.
+    for result in &run.results {
+        let Outcome::Error { reason, .. } = &result.outcome else {
+            panic!("{result:?}")
+        };
+        assert!(reason.starts_with("not sent: target abandoned"), "{reason}");
+    }
+    let shown = text(&output);
+    assert!(
+        shown.contains("first offending stdout line: \"hello from the adapter, not json\""),
+        "{shown}"
+    );
+}
+
+#[test]
+fn a_stray_banner_on_stdout_is_named_as_such_by_run_init_and_search() {
+    if !have("python3", "banner") {
+        return;
+    }
+    let (output, run) = run("banner", &["ctl-nul-before-close"], 5_000);
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output));
+    let shown = text(&output);
+    assert!(shown.contains("stdout is the protocol channel"), "{shown}");
+    assert!(shown.contains("\"adapter ready\""), "{shown}");
+    assert_eq!(
+        run.meta.target_fault.unwrap().offending_line.as_deref(),
+        Some("adapter ready")
+    );
+
+    let adapter = repo().join("tests/adapters/faulty.py");
+    let init = framecheck(&["init", "--", "python3", adapter.to_str().unwrap(), "banner"]);
+    assert_eq!(init.status.code(), Some(2), "{}", text(&init));
+    let shown = text(&init);
+    assert!(shown.contains("stdout is the protocol channel"), "{shown}");
+    assert!(
+        shown.contains("first offending stdout line: \"adapter ready\""),
+        "{shown}"
+    );
+
+    let dir = tempfile::tempdir().unwrap();
+    let target = profile(dir.path(), "banner", 5_000);
+    let out = dir.path().join("out");
+    let search = framecheck(&[
+        "search",
+        "--target",
+        target.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--budget",
+        "50",
+    ]);
+    assert_eq!(search.status.code(), Some(2), "{}", text(&search));
+    let shown = text(&search);
+    assert!(shown.contains("abandoned at calibration"), "{shown}");
+    assert!(shown.contains("stdout is the protocol channel"), "{shown}");
+    // Two attempts, not one restart per mutant.
+    assert!(shown.contains(" 2 target errors"), "{shown}");
+}
+
+#[test]
+fn an_adapters_traceback_is_on_the_terminal_of_run_and_init() {
+    if !have("python3", "import_error") {
+        return;
+    }
+    let (output, _) = run("import-error", &["ctl-nul-before-close"], 5_000);
+    assert_eq!(output.status.code(), Some(2));
+    let shown = text(&output);
+    assert!(
+        shown.contains("ModuleNotFoundError: No module named 'my_framing'"),
+        "{shown}"
+    );
+    assert!(shown.contains("exit: exit status: 1"), "{shown}");
+
+    let adapter = repo().join("tests/adapters/faulty.py");
+    let init = framecheck(&[
+        "init",
+        "--",
+        "python3",
+        adapter.to_str().unwrap(),
+        "import-error",
+    ]);
+    assert_eq!(init.status.code(), Some(2));
+    let shown = text(&init);
+    assert!(
+        shown.contains("ModuleNotFoundError: No module named 'my_framing'"),
+        "{shown}"
+    );
+}
