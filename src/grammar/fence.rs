@@ -201,6 +201,15 @@ impl Grammar for Fence {
         false
     }
 
+    /// A fence is a run, not a bracketed word.
+    fn brackets(&self) -> Option<(char, char)> {
+        None
+    }
+
+    fn anchor(&self, _token: usize) -> String {
+        "`".repeat(MIN_RUN)
+    }
+
     fn attacks(&self) -> &'static [GrammarAttack] {
         ATTACKS
     }

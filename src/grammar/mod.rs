@@ -264,6 +264,21 @@ pub trait Grammar: fmt::Debug + Send + Sync {
         true
     }
 
+    /// The brackets a delimiter is written between (`<` and `>`, `[` and
+    /// `]`): the first and last punctuation of the opener. `None` for a
+    /// grammar whose delimiters are not bracketed (words, a fence's run).
+    fn brackets(&self) -> Option<(char, char)> {
+        self.render(Form::Open, 0).brackets()
+    }
+
+    /// The part of token `token`'s delimiters a reader compares, as an
+    /// attacker writes it: what search edits to forge a delimiter. The
+    /// token by default; a fence's shortest run, since a fence reader
+    /// never compares the info string.
+    fn anchor(&self, token: usize) -> String {
+        self.render(Form::Token, token).plain()
+    }
+
     /// The catalogue cases this grammar invites and others do not.
     fn attacks(&self) -> &'static [GrammarAttack] {
         &[]

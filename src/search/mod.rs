@@ -66,7 +66,6 @@ pub use stack::Trick;
 
 use crate::adapter::{Framing, TargetError, WrapRequest};
 use crate::catalogue::{Category, ConcreteCase, Expectation, Field, Input, Operation};
-use crate::grammar::Form;
 use crate::level::ReaderLevel;
 use crate::oracle::{self, Check, CheckClass, Finding};
 use crate::profile::TargetProfile;
@@ -586,7 +585,7 @@ fn grow(
     // Tokens as an attacker writes them (a nonce part as a sample value).
     let grammar = profile.delimiters.grammar();
     let tokens: Vec<String> = (0..profile.delimiters.all_tokens().len())
-        .map(|i| grammar.render(Form::Token, i).plain())
+        .map(|i| grammar.anchor(i))
         .collect();
     let mut stacked = Vec::new();
     let mut applied = false;
