@@ -111,7 +111,7 @@ fn wrap_checks<'a>(
     template::check_control_strings(findings, profile, &views, &own);
     for view in views.levels.iter().filter(|v| judged.contains(&v.level())) {
         let (level, regions) = (view.level(), &view.regions);
-        census::check_census(findings, profile, view);
+        census::check_census(findings, profile, &*views.grammar, view);
         census::check_canary(findings, case, framed, level, regions);
         header::check_header_lines(findings, framed, level, regions);
     }
@@ -231,7 +231,7 @@ pub fn judge_roundtrip_in(
         );
     }
     if profile.reader.returns == ReaderReturns::Body {
-        read::check_body_delimiters(&mut findings, &*profile.delimiters.grammar(), body);
+        read::check_body_delimiters(&mut findings, &*profile.delimiters.grammar(), framed, body);
     }
     finish(findings, profile)
 }
