@@ -201,6 +201,19 @@ impl Liveness {
 }
 
 impl FrameKey {
+    /// The key of the frame `opener` opens, live in `folded`
+    /// ([`Grammar::frame_key`]); without an opener the default key, under
+    /// which every delimiter is the frame's.
+    pub fn of(
+        grammar: &dyn Grammar,
+        folded: &Folded<'_>,
+        opener: Option<LiveDelimiter>,
+    ) -> FrameKey {
+        opener
+            .map(|o| grammar.frame_key(folded, &o))
+            .unwrap_or_default()
+    }
+
     /// How a reader inside the frame this key opens reads `d`, a delimiter
     /// `folded`'s reader sees: another value than the key's is a
     /// confusable, the outer token's closer is the frame's closer, anything

@@ -22,16 +22,13 @@ pub(super) struct Expected {
     pub inner_close: Option<LiveDelimiter>,
 }
 
-/// The key of the frame `opener` opens ([`Grammar::frame_key`]); without
-/// an opener the default key, under which every delimiter is the frame's.
-pub(crate) fn key_of(
+/// [`FrameKey::of`].
+pub(super) fn key_of(
     grammar: &dyn Grammar,
     folded: &Folded<'_>,
     opener: Option<LiveDelimiter>,
 ) -> FrameKey {
-    opener
-        .map(|o| grammar.frame_key(folded, &o))
-        .unwrap_or_default()
+    FrameKey::of(grammar, folded, opener)
 }
 
 /// The frame's own delimiters: the first opener, and the last closer after
