@@ -6,6 +6,8 @@
 //! run once, at the exact level, and only for cases that expect the content
 //! back unchanged. One file per check family, so each can change alone.
 
+#[cfg(test)]
+mod agreement;
 mod calibration;
 mod census;
 mod fidelity;
