@@ -4,6 +4,11 @@
 //! frame's own exactly when `reader.verdict` finds a live one in the same
 //! content read back as the body; and every marker the frame key calls a
 //! confusable is one `nonce.confusable` reports.
+//!
+//! The body is judged with the line break the frame writes after it: the
+//! same bytes as in the frame. A body ending in a lone CR is otherwise not
+//! the same text: before the frame's LF its last line ends there (CRLF),
+//! alone it does not, for the exact reader.
 
 use proptest::prelude::*;
 
@@ -65,9 +70,10 @@ fn judged(profile: &TargetProfile, framed: &str, content: &str) -> Vec<[bool; 4]
 fn agree(profile: &TargetProfile, open: &str, close: &str, parts: &[&str]) {
     let content = parts.concat();
     let framed = format!("{open}\n{content}\n{close}");
+    let body = format!("{content}\n");
     for (level, [intruder, live, confusable, reported]) in ReaderLevel::ALL
         .into_iter()
-        .zip(judged(profile, &framed, &content))
+        .zip(judged(profile, &framed, &body))
     {
         assert_eq!(
             intruder, live,
