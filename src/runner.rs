@@ -605,6 +605,30 @@ pub fn check_fit(
     fit::check(profile, framing, &layout, level)
 }
 
+/// The layouts a run judges wraps against, learned once per target: the
+/// frame calibration learned, and the one without attributes where it can
+/// differ. Search judges its mutants against the same ones.
+#[derive(Debug, Clone, Default)]
+pub struct Layouts {
+    learned: Option<Layout>,
+    bare: Option<Layout>,
+}
+
+impl Layouts {
+    /// Learns them from `framing`; none when calibration fails (the case
+    /// is then judged by the shape rule without a layout, as in a run).
+    pub fn learn(profile: &TargetProfile, framing: &mut dyn Framing) -> Layouts {
+        let learned = learn_layout(profile, framing).ok();
+        let bare = learn_bare_layout(profile, framing, learned.as_ref());
+        Layouts { learned, bare }
+    }
+
+    /// The layout `case`'s output is judged against.
+    pub fn fitting(&self, case: &ConcreteCase) -> Option<&Layout> {
+        fitting_layout(case, self.learned.as_ref(), self.bare.as_ref())
+    }
+}
+
 /// Wraps the layout probes and learns the target's frame layout.
 pub fn learn_layout(profile: &TargetProfile, framing: &mut dyn Framing) -> Result<Layout, String> {
     learn_layout_typed(profile, framing, true).map_err(|e| e.to_string())

@@ -16,8 +16,8 @@
 
 use super::token::match_token;
 use super::{
-    DelimiterKind, Form, Grammar, GrammarAttack, GrammarKind, LiveDelimiter, OpenerError,
-    ParsedOpener, Piece, Spelling, Vocabulary,
+    DelimiterKind, Form, FrameKey, Grammar, GrammarAttack, GrammarKind, LiveDelimiter, Liveness,
+    OpenerError, ParsedOpener, Piece, Spelling, Vocabulary,
 };
 use crate::reader::Folded;
 
@@ -110,14 +110,19 @@ impl Fence {
     }
 }
 
-impl Grammar for Fence {
-    fn kind(&self) -> GrammarKind {
-        GrammarKind::Fence
-    }
-
-    fn live(&self, folded: &Folded<'_>) -> Vec<LiveDelimiter> {
+impl Fence {
+    /// CommonMark's scan of `folded`, starting inside a fence of `inside`
+    /// (character, length) when given: every fence line with how a reader
+    /// reads it. A closer of the fence the scan starts in is
+    /// [`Liveness::Closer`]; a fence line inside an open fence is dead.
+    fn scan(
+        &self,
+        folded: &Folded<'_>,
+        inside: Option<(char, usize)>,
+    ) -> Vec<(LiveDelimiter, Liveness)> {
         let mut found = Vec::new();
-        let mut open: Option<FenceLine> = None;
+        // The open fence, and whether it is the frame's.
+        let mut open: Option<((char, usize), bool)> = inside.map(|f| (f, true));
         for line in folded.reader.lines(folded.text) {
             let (from, to) = (
                 folded.index_at_byte(line.start),
@@ -127,44 +132,100 @@ impl Grammar for Fence {
                 continue;
             };
             let span = |end: usize| folded.source_span(fence.start, end);
+            let closer = |liveness| {
+                let s = span(fence.run_end);
+                let d = LiveDelimiter {
+                    token: 0,
+                    kind: DelimiterKind::Close,
+                    start: s.start,
+                    end: s.end,
+                    nonce: None,
+                };
+                (d, liveness)
+            };
             match open {
-                Some(o) if fence.ch == o.ch && fence.run >= o.run && fence.bare => {
-                    let s = span(fence.run_end);
-                    found.push(LiveDelimiter {
-                        token: 0,
-                        kind: DelimiterKind::Close,
-                        start: s.start,
-                        end: s.end,
-                        nonce: None,
-                    });
+                Some(((ch, run), frame)) if fence.ch == ch && fence.run >= run && fence.bare => {
+                    found.push(closer(if frame {
+                        Liveness::Closer
+                    } else {
+                        Liveness::Live
+                    }));
                     open = None;
                 }
-                Some(_) => {}
-                None => {
-                    let info = folded.skip_space(fence.run_end);
-                    let nonce = self
-                        .vocabulary
-                        .tokens
-                        .first()
-                        .and_then(|t| match_token(folded, info, t, self.vocabulary.nonce.as_ref()))
-                        .and_then(|m| m.nonce)
-                        .map(|(s, e)| {
-                            let r = folded.source_span(s, e);
-                            (r.start, r.end)
-                        });
+                Some(_) => {
                     let s = span(fence.line_end);
-                    found.push(LiveDelimiter {
+                    let d = LiveDelimiter {
                         token: 0,
                         kind: DelimiterKind::Open,
                         start: s.start,
                         end: s.end,
-                        nonce,
-                    });
-                    open = Some(fence);
+                        nonce: None,
+                    };
+                    found.push((d, Liveness::Dead));
+                }
+                None => {
+                    found.push((self.opener(folded, &fence), Liveness::Live));
+                    open = Some(((fence.ch, fence.run), false));
                 }
             }
         }
         found
+    }
+
+    /// The opener on fence line `fence`, with the nonce in its info string.
+    fn opener(&self, folded: &Folded<'_>, fence: &FenceLine) -> LiveDelimiter {
+        let info = folded.skip_space(fence.run_end);
+        let nonce = self
+            .vocabulary
+            .tokens
+            .first()
+            .and_then(|t| match_token(folded, info, t, self.vocabulary.nonce.as_ref()))
+            .and_then(|m| m.nonce)
+            .map(|(s, e)| {
+                let r = folded.source_span(s, e);
+                (r.start, r.end)
+            });
+        let s = folded.source_span(fence.start, fence.line_end);
+        LiveDelimiter {
+            token: 0,
+            kind: DelimiterKind::Open,
+            start: s.start,
+            end: s.end,
+            nonce,
+        }
+    }
+}
+
+impl Grammar for Fence {
+    fn kind(&self) -> GrammarKind {
+        GrammarKind::Fence
+    }
+
+    fn live(&self, folded: &Folded<'_>) -> Vec<LiveDelimiter> {
+        self.scan(folded, None)
+            .into_iter()
+            .filter(|(_, l)| l.is_live())
+            .map(|(d, _)| d)
+            .collect()
+    }
+
+    /// The fence's character and length, from its opener.
+    fn frame_key(&self, folded: &Folded<'_>, opener: &LiveDelimiter) -> FrameKey {
+        let (from, to) = (
+            folded.index_at_byte(opener.start),
+            folded.index_at_byte(opener.end),
+        );
+        FrameKey {
+            nonce: None,
+            fence: Fence::fence_line(folded, from, to).map(|f| (f.ch, f.run)),
+        }
+    }
+
+    /// Scans from inside the frame's fence: a long enough bare run of its
+    /// character is its closer, every other fence line is content until
+    /// then, and after it every fence line is live again.
+    fn live_in(&self, folded: &Folded<'_>, frame: &FrameKey) -> Vec<(LiveDelimiter, Liveness)> {
+        self.scan(folded, frame.fence)
     }
 
     fn render(&self, form: Form, token: usize) -> Spelling {
@@ -199,6 +260,15 @@ impl Grammar for Fence {
 
     fn opener_has_attributes(&self) -> bool {
         false
+    }
+
+    /// A fence is a run, not a bracketed word.
+    fn brackets(&self) -> Option<(char, char)> {
+        None
+    }
+
+    fn anchor(&self, _token: usize) -> String {
+        "`".repeat(MIN_RUN)
     }
 
     fn attacks(&self) -> &'static [GrammarAttack] {
@@ -286,5 +356,36 @@ mod tests {
         assert!(!g.opener_has_attributes());
         let empty = Fence::new(Vocabulary::plain(&[""]));
         assert_eq!(empty.render(Form::Open, 0).plain(), "```");
+    }
+
+    #[test]
+    fn liveness_is_relative_to_the_frames_fence() {
+        let g = fence();
+        let frame = "````text\nbody\n````";
+        let folded = Reader::new(Exact).fold(frame);
+        let opener = g.live(&folded)[0];
+        let key = g.frame_key(&folded, &opener);
+        assert_eq!(key.fence, Some(('`', 4)));
+        // Inside a four-backtick fence: a shorter run and a tilde run are
+        // content, a long enough bare run is the frame's closer, and after
+        // it a run opens a block again.
+        let body = "```\n~~~~\n`````\n```x\n";
+        let found: Vec<(&str, Liveness)> = g
+            .live_in(&Reader::new(Exact).fold(body), &key)
+            .into_iter()
+            .map(|(d, l)| (&body[d.start..d.end], l))
+            .collect();
+        assert_eq!(
+            found,
+            vec![
+                ("```", Liveness::Dead),
+                ("~~~~", Liveness::Dead),
+                ("`````", Liveness::Closer),
+                ("```x", Liveness::Live),
+            ]
+        );
+        // Without a frame, the first run opens a block.
+        let outside = g.live_in(&Reader::new(Exact).fold(body), &FrameKey::default());
+        assert_eq!(outside[0].1, Liveness::Live);
     }
 }

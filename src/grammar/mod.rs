@@ -162,6 +162,74 @@ impl LiveDelimiter {
     }
 }
 
+/// What a frame's opener fixes about which delimiters belong to the
+/// frame: the nonce value its closer must carry, a fence's character and
+/// length. Built by [`Grammar::frame_key`]; the default (no nonce, no
+/// fence) makes every live delimiter this frame's.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FrameKey {
+    /// The opener's nonce value, as the reader that read it folds it.
+    pub nonce: Option<String>,
+    /// A fence frame's character and run length.
+    pub fence: Option<(char, usize)>,
+}
+
+/// How a reader inside a frame reads a delimiter-shaped span: the one
+/// answer every check asks ([`Grammar::live_in`], [`FrameKey::classify`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Liveness {
+    /// This frame's own closer: the frame ends there.
+    Closer,
+    /// Another live delimiter: it opens a frame, or closes one other than
+    /// this (for a nonce grammar, it carries this frame's value or none is
+    /// declared).
+    Live,
+    /// Spelled like the frame's own delimiter with another nonce value: a
+    /// reader that compares values passes over it; a model may not (class
+    /// `confusable`, never a breakout).
+    Confusable,
+    /// Delimiter-shaped but content for a reader inside this frame: a fence
+    /// run shorter than the frame's, or of the other character.
+    Dead,
+}
+
+impl Liveness {
+    /// Whether a reader inside the frame sees a delimiter here.
+    pub fn is_live(self) -> bool {
+        matches!(self, Liveness::Closer | Liveness::Live)
+    }
+}
+
+impl FrameKey {
+    /// The key of the frame `opener` opens, live in `folded`
+    /// ([`Grammar::frame_key`]); without an opener the default key, under
+    /// which every delimiter is the frame's.
+    pub fn of(
+        grammar: &dyn Grammar,
+        folded: &Folded<'_>,
+        opener: Option<LiveDelimiter>,
+    ) -> FrameKey {
+        opener
+            .map(|o| grammar.frame_key(folded, &o))
+            .unwrap_or_default()
+    }
+
+    /// How a reader inside the frame this key opens reads `d`, a delimiter
+    /// `folded`'s reader sees: another value than the key's is a
+    /// confusable, the outer token's closer is the frame's closer, anything
+    /// else is live.
+    pub fn classify(&self, d: &LiveDelimiter, folded: &Folded<'_>) -> Liveness {
+        let value = d
+            .nonce
+            .map(|(s, e)| folded.reader.fold_str(&folded.text[s..e]));
+        match (&self.nonce, value) {
+            (Some(own), Some(value)) if *own != value => Liveness::Confusable,
+            _ if d.token == 0 && d.kind == DelimiterKind::Close => Liveness::Closer,
+            _ => Liveness::Live,
+        }
+    }
+}
+
 /// One attribute as parsed from an opener.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Attribute {
@@ -264,6 +332,44 @@ pub trait Grammar: fmt::Debug + Send + Sync {
         true
     }
 
+    /// What the frame opened by `opener` (live in `folded`) fixes about
+    /// its own delimiters: by default its nonce value.
+    fn frame_key(&self, folded: &Folded<'_>, opener: &LiveDelimiter) -> FrameKey {
+        FrameKey {
+            nonce: opener
+                .nonce
+                .map(|(s, e)| folded.reader.fold_str(&folded.text[s..e])),
+            fence: None,
+        }
+    }
+
+    /// Every delimiter-shaped span of `folded`, text that sits inside the
+    /// frame `frame` (a body read back, the content), in text order, with
+    /// how a reader inside that frame reads it. By default the delimiters
+    /// [`Grammar::live`] finds, classified by [`FrameKey::classify`]; a
+    /// fence scans from inside the frame's fence.
+    fn live_in(&self, folded: &Folded<'_>, frame: &FrameKey) -> Vec<(LiveDelimiter, Liveness)> {
+        self.live(folded)
+            .into_iter()
+            .map(|d| (d, frame.classify(&d, folded)))
+            .collect()
+    }
+
+    /// The brackets a delimiter is written between (`<` and `>`, `[` and
+    /// `]`): the first and last punctuation of the opener. `None` for a
+    /// grammar whose delimiters are not bracketed (words, a fence's run).
+    fn brackets(&self) -> Option<(char, char)> {
+        self.render(Form::Open, 0).brackets()
+    }
+
+    /// The part of token `token`'s delimiters a reader compares, as an
+    /// attacker writes it: what search edits to forge a delimiter. The
+    /// token by default; a fence's shortest run, since a fence reader
+    /// never compares the info string.
+    fn anchor(&self, token: usize) -> String {
+        self.render(Form::Token, token).plain()
+    }
+
     /// The catalogue cases this grammar invites and others do not.
     fn attacks(&self) -> &'static [GrammarAttack] {
         &[]
@@ -326,4 +432,46 @@ pub fn build(
         }
         GrammarKind::Fence => Box::new(fence::Fence::new(vocabulary)),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::level::ReaderLevel;
+    use crate::reader::Reader;
+
+    #[test]
+    fn a_frame_key_tells_its_closer_from_another_values_marker() {
+        let vocabulary = Vocabulary {
+            tokens: vec![TokenPattern::parse("u-{nonce}")],
+            nonce: Some(NonceSpec {
+                alphabet: NonceAlphabet::Hex,
+                min_length: Some(4),
+            }),
+        };
+        let g = build(GrammarKind::XmlTag, vocabulary, None, None).unwrap();
+        let text = "<u-abcd>x</u-ABCD></u-0000><u-abcd>";
+        for level in [ReaderLevel::Exact, ReaderLevel::AsciiCaseInsensitive] {
+            let folded = Reader::new(level).fold(text);
+            let live = g.live(&folded);
+            let key = g.frame_key(&folded, &live[0]);
+            let read: Vec<Liveness> = live.iter().map(|d| key.classify(d, &folded)).collect();
+            // The closer's value in upper case is the frame's only for a
+            // reader that folds case.
+            let own = if level == ReaderLevel::Exact {
+                Liveness::Confusable
+            } else {
+                Liveness::Closer
+            };
+            assert_eq!(
+                read,
+                vec![Liveness::Live, own, Liveness::Confusable, Liveness::Live],
+                "{level:?}"
+            );
+        }
+        // Without a nonce every closer of the outer token is the frame's.
+        let d = g.live(&Reader::new(ReaderLevel::Exact).fold(text))[1];
+        let folded = Reader::new(ReaderLevel::Exact).fold(text);
+        assert_eq!(FrameKey::default().classify(&d, &folded), Liveness::Closer);
+    }
 }

@@ -9,7 +9,7 @@
 
 use std::ops::Range;
 
-use crate::grammar::{DelimiterKind, Grammar, LiveDelimiter};
+use crate::grammar::{DelimiterKind, FrameKey, Grammar, LiveDelimiter, Liveness};
 use crate::level::ReaderLevel;
 use crate::profile::{HeaderSpec, HeaderStyle, TargetProfile};
 use crate::reader::{Folded, Reader};
@@ -103,14 +103,16 @@ impl Regions {
             (OUTER, outer_open)
         };
         // A closer whose nonce differs from the opener's cannot end the
-        // element for a reader that checks it (a confusable, not a closer).
+        // element for a reader that checks it (a confusable, not a closer):
+        // the frame key decides, as for every check.
+        let key = FrameKey::of(grammar, folded, content_open);
         let content_end = delimiters
             .iter()
             .find(|d| {
                 d.token == content_token
                     && d.kind == DelimiterKind::Close
                     && d.start >= content_start
-                    && content_open.is_none_or(|o| o.same_nonce(d, folded))
+                    && key.classify(d, folded) != Liveness::Confusable
             })
             .map_or(framed.len(), |d| d.start);
 

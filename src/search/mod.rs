@@ -36,6 +36,10 @@
 //! the fields are recomputed from where the canary actually is
 //! ([`canary_fields`]).
 //!
+//! Every mutant is judged as `framecheck run` judges a case: against the
+//! frame layouts calibration learned ([`crate::runner::Layouts`]), so a
+//! framing's constant text around the frame is its own, not a failure.
+//!
 //! A search that could not do its job is a harness error
 //! ([`SearchReport::harness_error`]), never a clean result: the target never
 //! answered, no mutant was tried, or the pass that learns the catalogue's
@@ -66,10 +70,10 @@ pub use stack::Trick;
 
 use crate::adapter::{Framing, TargetError, WrapRequest};
 use crate::catalogue::{Category, ConcreteCase, Expectation, Field, Input, Operation};
-use crate::grammar::Form;
 use crate::level::ReaderLevel;
 use crate::oracle::{self, Check, CheckClass, Finding};
 use crate::profile::TargetProfile;
+use crate::runner::Layouts;
 use corpus::{Corpus, Entry};
 use mutate::SplitMix64;
 
@@ -198,6 +202,10 @@ struct Probe<'a> {
     /// The nonce of an earlier benign wrap, for the replaying nonce
     /// operators (`nonce_ops`).
     harvested: Option<String>,
+    /// The layouts calibration learned, as a run learns them: every
+    /// mutant is judged as `framecheck run` judges its case, so a
+    /// framing's constant text around the frame is not a failure.
+    layouts: Layouts,
     answered: u64,
     errors: u64,
     first_error: Option<String>,
@@ -226,7 +234,8 @@ impl Probe<'_> {
         };
         self.answered += 1;
         let mutant = mutant_case(case, request);
-        let findings = oracle::judge_wrap(&mutant, self.profile, request, &framed);
+        let layout = self.layouts.fitting(&mutant);
+        let findings = oracle::judge_wrap_in(&mutant, self.profile, layout, request, &framed);
         Ok(Some((framed, findings)))
     }
 
@@ -319,6 +328,7 @@ pub fn search(
         return given_up(profile, options, abandoned, started);
     }
     let earlier = nonce_ops::earlier_frame(profile, framing);
+    let layouts = Layouts::learn(profile, framing);
     let seeds = seed_cases(cases, profile, earlier.as_deref());
     let seeds: Vec<&ConcreteCase> = seeds.iter().collect();
     let mut probe = Probe {
@@ -326,6 +336,7 @@ pub fn search(
         framing,
         level: options.level,
         harvested: earlier.and_then(|f| oracle::frame_nonce(profile, &f)),
+        layouts,
         answered: 0,
         errors: 0,
         first_error: None,
@@ -624,7 +635,7 @@ fn grow(
     // Tokens as an attacker writes them (a nonce part as a sample value).
     let grammar = profile.delimiters.grammar();
     let tokens: Vec<String> = (0..profile.delimiters.all_tokens().len())
-        .map(|i| grammar.render(Form::Token, i).plain())
+        .map(|i| grammar.anchor(i))
         .collect();
     let mut stacked = Vec::new();
     let mut applied = false;

@@ -12,7 +12,7 @@
 use std::ops::Range;
 
 use crate::adapter::WrapRequest;
-use crate::grammar::Form;
+use crate::grammar::{Form, Grammar};
 use crate::level::ReaderLevel;
 use crate::profile::{Capability, TargetProfile};
 
@@ -72,6 +72,22 @@ impl Operator {
         Operator::ControlSplice,
         Operator::AnsiSequence,
     ];
+
+    /// The single-edit operators that apply to `grammar`, in the order of
+    /// [`Operator::ALL`]: the bracket lookalike only for a grammar whose
+    /// opening bracket has lookalikes. Every other operator works from the
+    /// grammar's anchors ([`Grammar::anchor`]) and renderings, with or
+    /// without brackets. A tag or bracket-marker grammar keeps every
+    /// operator, so its searches draw the same stream as before.
+    pub fn for_grammar(grammar: &dyn Grammar) -> Vec<Operator> {
+        let bracketed = grammar
+            .brackets()
+            .is_some_and(|(open, _)| !punct_lookalikes(open).is_empty());
+        Operator::ALL
+            .into_iter()
+            .filter(|o| *o != Operator::BracketLookalike || bracketed)
+            .collect()
+    }
 
     /// The stable name.
     pub fn name(self) -> &'static str {
@@ -214,6 +230,24 @@ pub(super) fn bracket_lookalikes(c: char) -> &'static [char] {
     }
 }
 
+/// Lookalikes of a delimiter's punctuation, brackets or not (a begin/end
+/// marker's dashes): the bracket lookalikes, else the forms a Unicode
+/// reader folds back to `c` (fullwidth, dash lookalikes).
+pub(super) fn punct_lookalikes(c: char) -> &'static [char] {
+    match c {
+        '-' => &['‐', '‑', '−', '－', '﹣'],
+        '=' => &['＝', '﹦'],
+        '#' => &['＃', '﹟'],
+        '*' => &['＊', '﹡'],
+        '|' => &['｜'],
+        ':' => &['：', '﹕'],
+        '_' => &['＿'],
+        '`' => &['｀'],
+        '~' => &['～'],
+        _ => bracket_lookalikes(c),
+    }
+}
+
 /// Byte ranges of ASCII case-insensitive token occurrences in `text`.
 fn token_spans(text: &str, tokens: &[String]) -> Vec<std::ops::Range<usize>> {
     let lower = text.to_ascii_lowercase();
@@ -240,10 +274,12 @@ pub(super) fn mutate(
     rng: &mut SplitMix64,
 ) -> Option<Operator> {
     let grammar = profile.delimiters.grammar();
-    // Bracket operators apply to grammars with brackets; fences and
-    // begin/end markers have none, and those operators find nothing.
-    let brackets = grammar.render(Form::Open, 0).brackets();
-    let operator = Operator::ALL[rng.below(Operator::ALL.len())];
+    // The operators come from the grammar: a fence or a begin/end marker
+    // without brackets gets no bracket lookalike, and the operators that
+    // place an edit by the bracket place it by the anchor instead.
+    let brackets = grammar.brackets();
+    let operators = Operator::for_grammar(&*grammar);
+    let operator = operators[rng.below(operators.len())];
     if operator == Operator::SplitAcrossAttribute {
         return split_across_attribute(request, tokens, profile, rng);
     }
@@ -372,9 +408,12 @@ fn bracket_lookalike(
     let before = text[..span.start].trim_end_matches([' ', '/']);
     let last = before.chars().next_back().filter(|&c| c == open)?;
     let bracket_at = before.len() - last.len_utf8();
-    let choice = bracket_lookalikes(open);
+    let choice = punct_lookalikes(open);
+    if choice.is_empty() {
+        return None;
+    }
     text.replace_range(
-        bracket_at..bracket_at + 1,
+        bracket_at..bracket_at + last.len_utf8(),
         &choice[rng.below(choice.len())].to_string(),
     );
     Some(Operator::BracketLookalike)
@@ -412,10 +451,14 @@ fn duplicate(
     rng: &mut SplitMix64,
 ) -> Option<Operator> {
     let (span, start) = span_after_bracket(text, spans, brackets, rng)?;
-    let (_, close) = brackets?;
-    let end = text[span.end..]
-        .find(close)
-        .map(|i| span.end + i + 1)
+    // Without brackets the anchor itself is the delimiter written twice
+    // (a fence run doubled is a longer run).
+    let end = brackets
+        .and_then(|(_, close)| {
+            text[span.end..]
+                .find(close)
+                .map(|i| span.end + i + close.len_utf8())
+        })
         .unwrap_or(span.end);
     let copy = text[start..end].to_string();
     text.insert_str(end, &copy);
@@ -450,9 +493,9 @@ fn ansi_sequence(
 }
 
 /// A token span picked at random, and where the opening bracket before it
-/// stands (the span's own start when none does); `None` without a span or
-/// without brackets. The span is picked first, as each operator did, so a
-/// seed replays the same search.
+/// stands (the span's own start when none does, or when the grammar has no
+/// brackets); `None` without a span. The span is picked first, as each
+/// operator did, so a seed replays the same search.
 fn span_after_bracket(
     text: &str,
     spans: &[Range<usize>],
@@ -460,8 +503,9 @@ fn span_after_bracket(
     rng: &mut SplitMix64,
 ) -> Option<(Range<usize>, usize)> {
     let span = pick_span(spans, rng)?;
-    let (open, _) = brackets?;
-    let bracket = text[..span.start].rfind(open).unwrap_or(span.start);
+    let bracket = brackets
+        .and_then(|(open, _)| text[..span.start].rfind(open))
+        .unwrap_or(span.start);
     Some((span, bracket))
 }
 
@@ -519,5 +563,53 @@ impl SplitMix64 {
         } else {
             (self.next() % n as u64) as usize
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grammar::{self, GrammarKind, Vocabulary};
+
+    #[test]
+    fn every_punctuation_lookalike_reads_as_its_character() {
+        for c in "<>[]/-=#*|:_`~".chars() {
+            let options = punct_lookalikes(c);
+            assert!(!options.is_empty(), "{c}");
+            for l in options {
+                assert_eq!(
+                    crate::level::fold_char(*l, ReaderLevel::Unicode),
+                    c.to_string(),
+                    "{l} for {c}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn operators_come_from_the_grammar() {
+        let build = |kind, open, close| {
+            grammar::build(kind, Vocabulary::plain(&["t"]), open, close).unwrap()
+        };
+        // Tags keep every operator (the same stream as before).
+        let xml = build(GrammarKind::XmlTag, None, None);
+        assert_eq!(Operator::for_grammar(&*xml), Operator::ALL.to_vec());
+        // A fence has no bracket to swap; its anchor is the run.
+        let fence = build(GrammarKind::Fence, None, None);
+        assert!(!Operator::for_grammar(&*fence).contains(&Operator::BracketLookalike));
+        assert_eq!(fence.anchor(0), "```");
+        let words = build(
+            GrammarKind::BeginEnd,
+            Some("BEGIN {token}"),
+            Some("END {token}"),
+        );
+        assert!(!Operator::for_grammar(&*words).contains(&Operator::BracketLookalike));
+        // Dashes around a begin/end marker have lookalikes of their own.
+        let dashes = build(
+            GrammarKind::BeginEnd,
+            Some("-----BEGIN {token}-----"),
+            Some("-----END {token}-----"),
+        );
+        assert!(Operator::for_grammar(&*dashes).contains(&Operator::BracketLookalike));
     }
 }

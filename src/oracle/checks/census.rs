@@ -6,7 +6,7 @@ use std::ops::Range;
 
 use super::findings::{framed_excerpt, token_name, Findings};
 use crate::catalogue::{ConcreteCase, Field};
-use crate::grammar::{DelimiterKind, LiveDelimiter};
+use crate::grammar::{DelimiterKind, FrameKey, Grammar, LiveDelimiter, Liveness};
 use crate::level::ReaderLevel;
 use crate::oracle::regions::{Regions, INNER, OUTER};
 use crate::oracle::view::View;
@@ -22,17 +22,27 @@ pub(super) struct Expected {
     pub inner_close: Option<LiveDelimiter>,
 }
 
+/// [`FrameKey::of`].
+pub(super) fn key_of(
+    grammar: &dyn Grammar,
+    folded: &Folded<'_>,
+    opener: Option<LiveDelimiter>,
+) -> FrameKey {
+    FrameKey::of(grammar, folded, opener)
+}
+
 /// The frame's own delimiters: the first opener, and the last closer after
-/// it that carries the same nonce (a closer with another value cannot
-/// close the frame for a reader that checks it).
+/// it that its frame key does not call a confusable (a closer with another
+/// value cannot close the frame for a reader that checks it).
 pub(super) fn expected_delimiters(
     profile: &TargetProfile,
+    grammar: &dyn Grammar,
     delimiters: &[LiveDelimiter],
     folded: &Folded<'_>,
 ) -> Expected {
     let is = |d: &&LiveDelimiter, token, kind| d.token == token && d.kind == kind;
     let pairs = |open: Option<LiveDelimiter>, d: &LiveDelimiter| {
-        open.is_none_or(|o| o.same_nonce(d, folded))
+        key_of(grammar, folded, open).classify(d, folded) != Liveness::Confusable
     };
     let outer_open = delimiters
         .iter()
@@ -75,9 +85,57 @@ pub(super) fn expected_delimiters(
     }
 }
 
-pub(super) fn check_census(findings: &mut Findings, profile: &TargetProfile, view: &View<'_>) {
+impl Expected {
+    /// The frame's own delimiters, in no order.
+    fn own(&self) -> Vec<LiveDelimiter> {
+        [
+            self.outer_open,
+            self.outer_close,
+            self.inner_open,
+            self.inner_close,
+        ]
+        .into_iter()
+        .flatten()
+        .collect()
+    }
+}
+
+/// Every live delimiter in `delimiters` besides the frame's own, with how a
+/// reader inside the frame reads it: the frame key of the opener of its
+/// token's element decides ([`FrameKey::classify`]). A confusable is not a
+/// delimiter of this frame; the nonce checks judge it, never as a breakout
+/// (docs/profile-v2.md, "Nonces").
+pub(super) fn others(
+    grammar: &dyn Grammar,
+    expected: &Expected,
+    delimiters: &[LiveDelimiter],
+    folded: &Folded<'_>,
+) -> Vec<(LiveDelimiter, Liveness)> {
+    let own = expected.own();
+    let outer = key_of(grammar, folded, expected.outer_open);
+    let inner = key_of(grammar, folded, expected.inner_open);
+    delimiters
+        .iter()
+        .filter(|d| !own.contains(d))
+        .map(|d| {
+            let key = match d.token {
+                OUTER => &outer,
+                INNER => &inner,
+                _ => &FrameKey::default(),
+            };
+            (*d, key.classify(d, folded))
+        })
+        .collect()
+}
+
+pub(super) fn check_census(
+    findings: &mut Findings,
+    profile: &TargetProfile,
+    grammar: &dyn Grammar,
+    view: &View<'_>,
+) {
     let (framed, level, regions) = (view.folded.text, view.level(), &view.regions);
-    let expected = expected_delimiters(profile, &regions.delimiters, &view.folded);
+    let expected = expected_delimiters(profile, grammar, &regions.delimiters, &view.folded);
     let mut wanted = vec![
         (OUTER, DelimiterKind::Open, expected.outer_open),
         (OUTER, DelimiterKind::Close, expected.outer_close),
@@ -105,23 +163,12 @@ pub(super) fn check_census(findings: &mut Findings, profile: &TargetProfile, vie
             );
         }
     }
-    let real: Vec<LiveDelimiter> = wanted.iter().filter_map(|(_, _, d)| *d).collect();
-    // A marker whose nonce differs from the frame's is a confusable, not a
-    // delimiter of this frame: the nonce checks judge those, never as a
-    // breakout (docs/profile-v2.md, "Nonces").
-    let own_nonce = |d: &LiveDelimiter| {
-        let opener = match d.token {
-            OUTER => expected.outer_open,
-            INNER => expected.inner_open,
-            _ => None,
-        };
-        opener.is_none_or(|o| o.same_nonce(d, &view.folded))
-    };
-    let intruders: Vec<&LiveDelimiter> = regions
-        .delimiters
-        .iter()
-        .filter(|d| !real.contains(d) && own_nonce(d))
-        .collect();
+    let intruders: Vec<LiveDelimiter> =
+        others(grammar, &expected, &regions.delimiters, &view.folded)
+            .into_iter()
+            .filter(|(_, liveness)| liveness.is_live())
+            .map(|(d, _)| d)
+            .collect();
     if let Some(first) = intruders.first() {
         let count = intruders.len();
         findings.security(
@@ -302,7 +349,12 @@ mod tests {
         let (a, b, a2) = ((0, 4), (4, 8), (8, 12));
         let profile = inner_profile();
         let found = |delimiters: &[LiveDelimiter]| {
-            let e = expected_delimiters(&profile, delimiters, &folded);
+            let e = expected_delimiters(
+                &profile,
+                &*profile.delimiters.grammar(),
+                delimiters,
+                &folded,
+            );
             [e.outer_open, e.outer_close, e.inner_open, e.inner_close].map(|d| d.map(|d| d.start))
         };
         // An inner opener before the outer one is not the outer opener; a

@@ -6,6 +6,8 @@
 //! run once, at the exact level, and only for cases that expect the content
 //! back unchanged. One file per check family, so each can change alone.
 
+#[cfg(test)]
+mod agreement;
 mod calibration;
 mod census;
 mod fidelity;
@@ -111,7 +113,7 @@ fn wrap_checks<'a>(
     template::check_control_strings(findings, profile, &views, &own);
     for view in views.levels.iter().filter(|v| judged.contains(&v.level())) {
         let (level, regions) = (view.level(), &view.regions);
-        census::check_census(findings, profile, view);
+        census::check_census(findings, profile, &*views.grammar, view);
         census::check_canary(findings, case, framed, level, regions);
         header::check_header_lines(findings, framed, level, regions);
     }
@@ -231,7 +233,7 @@ pub fn judge_roundtrip_in(
         );
     }
     if profile.reader.returns == ReaderReturns::Body {
-        read::check_body_delimiters(&mut findings, &*profile.delimiters.grammar(), body);
+        read::check_body_delimiters(&mut findings, &*profile.delimiters.grammar(), framed, body);
     }
     finish(findings, profile)
 }

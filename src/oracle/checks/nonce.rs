@@ -14,7 +14,7 @@
 use std::ops::Range;
 
 use super::findings::{framed_excerpt, Findings};
-use crate::grammar::{token::NONCE, DelimiterKind, Grammar, LiveDelimiter, NonceSpec};
+use crate::grammar::{token::NONCE, DelimiterKind, FrameKey, Grammar, LiveDelimiter, NonceSpec};
 use crate::layout::Layout;
 use crate::level::ReaderLevel;
 use crate::oracle::regions::OUTER;
@@ -235,11 +235,12 @@ pub fn judge_replay_in(
     let inside = open.end..close.map_or(usize::MAX, |c| c.start);
     for view in &views.levels {
         let folded = &view.folded;
+        let key = FrameKey::of(&*views.grammar, folded, Some(open));
         let replayed = view.regions.delimiters.iter().find(|d| {
             d.token == OUTER
                 && inside.contains(&d.start)
                 && d.nonce.is_some()
-                && open.same_nonce(d, folded)
+                && key.classify(d, folded).is_live()
         });
         if let Some(d) = replayed {
             findings.security(

@@ -1,14 +1,21 @@
 //! Check `reader.verdict`: what a reader returns for a text, and whether
 //! the body it returns carries a live delimiter.
+//!
+//! Both are judged relative to the frame the text opens, by the grammar's
+//! liveness rule ([`Grammar::live_in`], [`crate::grammar::FrameKey`]), the
+//! one the census uses: a body holding a marker with another nonce than
+//! the frame's, or a fence run shorter than the frame's, carries nothing a
+//! reader of that frame closes on.
 
+use super::census::{expected_delimiters, key_of, others};
 use super::findings::Findings;
 use crate::catalogue::{ConcreteCase, Expectation};
-use crate::grammar::{DelimiterKind, Grammar, LiveDelimiter};
+use crate::grammar::{DelimiterKind, Grammar, LiveDelimiter, Liveness};
 use crate::level::ReaderLevel;
 use crate::oracle::regions::OUTER;
 use crate::oracle::{Check, Excerpt, ExcerptSource, Finding};
 use crate::profile::{Consumer, ReaderReturns, TargetProfile};
-use crate::reader::Reader;
+use crate::reader::{Folded, Reader};
 
 /// Judges a reader's answer to `text`: `body` is what it returned
 /// (`None`: it rejected the text). What must happen depends on
@@ -31,9 +38,13 @@ pub fn judge_read(
                 r.level() >= case.min_level && !(parser && case.min_level > ReaderLevel::Exact)
             }) {
                 let level = reader.level();
+                let folded = reader.fold(text);
+                if only_confusables(profile, &*grammar, &folded) {
+                    continue;
+                }
                 // Point at the second frame, the usual reason for rejecting.
                 let opens: Vec<LiveDelimiter> = grammar
-                    .live(&reader.fold(text))
+                    .live(&folded)
                     .into_iter()
                     .filter(|d| d.token == OUTER && d.kind == DelimiterKind::Open)
                     .collect();
@@ -62,15 +73,46 @@ pub fn judge_read(
     // content was, delimiter text included: the frame kept it dead, and
     // the content is the caller's, not the model's, to handle.
     if let Some(body) = body.filter(|_| profile.reader.returns == ReaderReturns::Body) {
-        check_body_delimiters(&mut findings, &*grammar, body);
+        check_body_delimiters(&mut findings, &*grammar, text, body);
     }
     findings.0
 }
 
-pub(super) fn check_body_delimiters(findings: &mut Findings, grammar: &dyn Grammar, body: &str) {
+/// Whether every delimiter of `folded` besides the frame's own is a
+/// confusable of the frame (and there is one): the text is exactly one
+/// frame for a reader that compares nonces, and more than one only for a
+/// reader that does not, which the nonce checks judge.
+fn only_confusables(profile: &TargetProfile, grammar: &dyn Grammar, folded: &Folded<'_>) -> bool {
+    let delimiters = grammar.live(folded);
+    let expected = expected_delimiters(profile, grammar, &delimiters, folded);
+    let others = others(grammar, &expected, &delimiters, folded);
+    expected.outer_close.is_some()
+        && !others.is_empty()
+        && others.iter().all(|(_, l)| *l == Liveness::Confusable)
+}
+
+/// `reader.verdict` on a body the reader returned from `frame` (the text
+/// it read): a delimiter in it that is live for a reader inside that frame
+/// fails, at each level where it is.
+pub(super) fn check_body_delimiters(
+    findings: &mut Findings,
+    grammar: &dyn Grammar,
+    frame: &str,
+    body: &str,
+) {
     for reader in Reader::all() {
         let level = reader.level();
-        if let Some(first) = grammar.live(&reader.fold(body)).first() {
+        let framed = reader.fold(frame);
+        let opener = grammar
+            .live(&framed)
+            .into_iter()
+            .find(|d| d.token == OUTER && d.kind == DelimiterKind::Open);
+        let key = key_of(grammar, &framed, opener);
+        let live = grammar
+            .live_in(&reader.fold(body), &key)
+            .into_iter()
+            .find(|(_, liveness)| liveness.is_live());
+        if let Some((first, _)) = live {
             findings.security(
                 Check::ReaderVerdict,
                 level,

@@ -56,7 +56,7 @@ fn own_delimiters(
     let folded = Reader::new(ReaderLevel::Exact).fold(framed);
     let grammar = profile.delimiters.grammar();
     let regions = Regions::at(&folded, &*grammar, profile, own_text);
-    let expected = expected_delimiters(profile, &regions.delimiters, &folded);
+    let expected = expected_delimiters(profile, &*grammar, &regions.delimiters, &folded);
     [
         expected.outer_open,
         expected.outer_close,
