@@ -259,3 +259,49 @@ fn init_writes_a_portable_profile_and_check_compares_one() {
         "{said}"
     );
 }
+
+/// `run` and `search` refuse a profile its framing contradicts: exit 2,
+/// the mismatch named, no case or mutant judged.
+#[test]
+fn run_and_search_refuse_a_profile_the_framing_contradicts() {
+    if !common::have(
+        "python3",
+        "run_and_search_refuse_a_profile_the_framing_contradicts",
+    ) {
+        return;
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = tempfile::tempdir().unwrap();
+    let profile = root.join("tests/inference/wrong-token.yaml");
+    for command in ["run", "search"] {
+        let mut args = vec![
+            command,
+            "--target",
+            profile.to_str().unwrap(),
+            "--out",
+            out.path().to_str().unwrap(),
+        ];
+        if command == "search" {
+            args.extend(["--budget", "20"]);
+        }
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_framecheck"))
+            .args(&args)
+            .output()
+            .unwrap();
+        let said = format!(
+            "{}{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        );
+        assert_eq!(output.status.code(), Some(2), "{command}: {said}");
+        assert!(
+            said.contains("does not fit its framing"),
+            "{command}: {said}"
+        );
+        assert!(said.contains("`answer`"), "{command}: {said}");
+    }
+    let report = std::fs::read_to_string(out.path().join("wrong-token.json")).unwrap();
+    let report: serde_json::Value = serde_json::from_str(&report).unwrap();
+    assert_eq!(report["misfit"], true);
+    assert_eq!(report["results"].as_array().map(Vec::len), Some(0));
+}

@@ -327,6 +327,11 @@ pub fn search(
     if let Some(abandoned) = watch.abandoned() {
         return given_up(profile, options, abandoned, started);
     }
+    // A profile its framing contradicts would make every mutant a finding
+    // about the profile: the search proves nothing, as a run does.
+    if let Err(misfit) = crate::runner::check_fit(profile, framing, options.level) {
+        return refused(profile, options, misfit.to_string(), 0, started);
+    }
     let earlier = nonce_ops::earlier_frame(profile, framing);
     let layouts = Layouts::learn(profile, framing);
     let seeds = seed_cases(cases, profile, earlier.as_deref());
@@ -430,13 +435,25 @@ fn given_up(
         reason.push('\n');
         reason.push_str(fault.describe("  ", 12).trim_end());
     }
+    refused(profile, options, reason, 2, started)
+}
+
+/// A search that stopped before its first mutant, for `reason`, after
+/// `target_errors` failed calls.
+fn refused(
+    profile: &TargetProfile,
+    options: &SearchOptions,
+    reason: String,
+    target_errors: u64,
+    started: Instant,
+) -> SearchReport {
     SearchReport {
         target: profile.name.clone(),
         seed: options.seed,
         level: options.level,
         mutants_tried: 0,
         mutants_failing: 0,
-        target_errors: 2,
+        target_errors,
         known_failures: Vec::new(),
         findings: Vec::new(),
         unconfirmed: 0,
