@@ -70,6 +70,8 @@ def main():
     parser.add_argument("--min-agree", type=float, default=0.9)
     parser.add_argument("profiles", nargs="*")
     args = parser.parse_args()
+    # init runs in each adapter's directory: the binary is named absolutely.
+    args.bin = os.path.abspath(args.bin)
     profiles = args.profiles or sorted(glob.glob(os.path.join(ROOT, "tests/shapes/*/*.yaml")))
     rows = []
     with tempfile.TemporaryDirectory() as work:
