@@ -452,9 +452,13 @@ const BEGIN_WORDS: [&str; 3] = ["BEGIN", "START", "OPEN"];
 /// between the opening marker and the content.
 fn guess_markers(head: &str, tail: &str) -> Option<Delimiters> {
     // The tail starts with the content's last word; the closing marker is
-    // the first line of text after it.
+    // the first line after it that names anything (what is left of the
+    // content's own line, `"}` closing a JSON record, names nothing).
     let tail = tail.trim_start_matches(|c: char| c.is_ascii_alphanumeric());
-    let close_line = tail.lines().map(str::trim).find(|l| !l.is_empty())?;
+    let close_line = tail
+        .lines()
+        .map(str::trim)
+        .find(|l| !names(l, &END_WORDS).is_empty())?;
     let close_names = names(close_line, &END_WORDS);
     let is_end = close_line.contains('/') || close_names.iter().any(|n| n.marked);
     if !is_end {
@@ -616,6 +620,16 @@ mod tests {
         assert_eq!(d.grammar, GrammarKind::BeginEnd);
         assert_eq!(d.open.as_deref(), Some("[TOOL {token} 2]"));
         assert_eq!(d.close.as_deref(), Some("[/TOOL {token} 2]"));
+    }
+
+    #[test]
+    fn a_marker_after_the_rest_of_the_contents_line_is_found() {
+        let text = "History:\n<CONVERSATION HISTORY>\n1. {\"output\": \"fcbodya1 x fcbodyz1\"}\n\
+                    </CONVERSATION HISTORY>";
+        let d = delimiters(text, text);
+        assert_eq!(d.grammar, GrammarKind::BeginEnd);
+        assert_eq!(d.open.as_deref(), Some("<{token} HISTORY>"));
+        assert_eq!(d.close.as_deref(), Some("</{token} HISTORY>"));
     }
 
     #[test]

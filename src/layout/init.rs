@@ -543,6 +543,24 @@ fn yaml_str(text: &str) -> String {
 /// nonce length is a difference only when it is longer than the values
 /// the framing writes.
 pub fn differences(declared: &TargetProfile, inferred: &TargetProfile) -> Vec<String> {
+    // Each compared field, as the profile spells it, for each profile.
+    type Spell = fn(&TargetProfile) -> String;
+    const FIELDS: [(&str, Spell); 9] = [
+        ("delimiters.grammar", |p| p.delimiters.grammar.name().into()),
+        ("delimiters.token", |p| format!("{:?}", p.delimiters.token)),
+        ("delimiters.open", |p| format!("{:?}", p.delimiters.open)),
+        ("delimiters.close", |p| format!("{:?}", p.delimiters.close)),
+        ("delimiters.inner", |p| format!("{:?}", p.delimiters.inner)),
+        ("delimiters.nonce.alphabet", |p| {
+            format!("{:?}", p.delimiters.nonce.map(|n| kebab(&n.alphabet)))
+        }),
+        ("frame.count", |p| kebab(&p.frame.count)),
+        ("frame.empty", |p| kebab(&p.frame.empty)),
+        ("header", |p| {
+            let h = &p.header;
+            format!("{} {:?} {:?}", kebab(&h.style), h.lines, h.separator)
+        }),
+    ];
     let mut out = Vec::new();
     let mut compare = |field: &str, declared: String, inferred: String| {
         if declared != inferred {
@@ -551,66 +569,17 @@ pub fn differences(declared: &TargetProfile, inferred: &TargetProfile) -> Vec<St
             ));
         }
     };
+    for (field, spell) in FIELDS {
+        compare(field, spell(declared), spell(inferred));
+    }
     let (d, i) = (&declared.delimiters, &inferred.delimiters);
-    compare(
-        "delimiters.grammar",
-        d.grammar.name().into(),
-        i.grammar.name().into(),
-    );
-    compare(
-        "delimiters.token",
-        format!("{:?}", d.token),
-        format!("{:?}", i.token),
-    );
-    compare(
-        "delimiters.open",
-        format!("{:?}", d.open),
-        format!("{:?}", i.open),
-    );
-    compare(
-        "delimiters.close",
-        format!("{:?}", d.close),
-        format!("{:?}", i.close),
-    );
-    compare(
-        "delimiters.inner",
-        format!("{:?}", d.inner),
-        format!("{:?}", i.inner),
-    );
-    let alphabet = |p: &Delimiters| p.nonce.as_ref().map(|n| kebab(&n.alphabet));
-    compare(
-        "delimiters.nonce.alphabet",
-        format!("{:?}", alphabet(d)),
-        format!("{:?}", alphabet(i)),
-    );
     if let (Some(dn), Some(inn)) = (&d.nonce, &i.nonce) {
         if dn.min_len() > inn.min_len() {
-            compare(
-                "delimiters.nonce.min_length",
-                dn.min_len().to_string(),
-                inn.min_len().to_string(),
-            );
+            let (a, b) = (dn.min_len().to_string(), inn.min_len().to_string());
+            compare("delimiters.nonce.min_length", a, b);
         }
     }
-    compare(
-        "frame.count",
-        kebab(&declared.frame.count),
-        kebab(&inferred.frame.count),
-    );
-    compare(
-        "frame.empty",
-        kebab(&declared.frame.empty),
-        kebab(&inferred.frame.empty),
-    );
-    let header = |p: &TargetProfile| {
-        format!(
-            "{} {:?} {:?}",
-            kebab(&p.header.style),
-            p.header.lines,
-            p.header.separator
-        )
-    };
-    compare("header", header(declared), header(inferred));
+    // An encoding left undeclared is tried in full by every run.
     if let Some(encoding) = declared.body.encoding {
         let shown = inferred
             .body
@@ -619,11 +588,11 @@ pub fn differences(declared: &TargetProfile, inferred: &TargetProfile) -> Vec<St
         compare("body.encoding", encoding.name().into(), shown);
     }
     if declared.can(Capability::Read) && inferred.can(Capability::Read) {
-        compare(
-            "reader.returns",
+        let (a, b) = (
             kebab(&declared.reader.returns),
             kebab(&inferred.reader.returns),
         );
+        compare("reader.returns", a, b);
     }
     for name in i.reserved.iter().filter(|n| !d.reserved.contains(n)) {
         out.push(format!(
