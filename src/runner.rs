@@ -324,15 +324,8 @@ pub fn run_owned(
     let setup = Setup::learn(&cases, profile, framing, &mut watch, options.level);
     // A profile its framing contradicts judges nothing (issue 31).
     if let Some(misfit) = &setup.misfit {
-        return RunResult {
-            meta: RunMeta {
-                harness_error: Some(misfit.to_string()),
-                misfit: true,
-                ..run_meta(profile, options, started, started_unix, &setup)
-            },
-            results: Vec::new(),
-            views: Vec::new(),
-        };
+        let meta = run_meta(profile, options, started, started_unix, &setup);
+        return refused_run(meta, misfit);
     }
     let learned = setup.learned();
     // The several-frames pass runs the cases again, after the single ones.
@@ -391,6 +384,20 @@ pub fn run_owned(
             ..run_meta(profile, options, started, started_unix, &setup)
         },
         results,
+        views: Vec::new(),
+    }
+}
+
+/// A run that judged no case because `misfit` says the profile does not
+/// fit its framing.
+fn refused_run(meta: RunMeta, misfit: &Misfit) -> RunResult {
+    RunResult {
+        meta: RunMeta {
+            harness_error: Some(misfit.to_string()),
+            misfit: true,
+            ..meta
+        },
+        results: Vec::new(),
         views: Vec::new(),
     }
 }

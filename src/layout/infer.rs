@@ -119,24 +119,28 @@ pub fn infer(first: &str, second: &str, content: &str) -> Option<Inferred> {
     }
     let datamark = datamark(&masked, content);
     if let Some((mark, replaces)) = &datamark {
-        notes.push(format!(
-            "body: datamark {mark:?}, because the content came back with {mark:?} between \
-             its words{}",
-            if *replaces == DatamarkReplaces::Whitespace {
-                " and in place of its line break (two readings: a framing that means to mark \
-                 every whitespace character, or one that loses line breaks; declare \
-                 `datamark_replaces: spaces` if line breaks should survive, and the run \
-                 reports each one lost)"
-            } else {
-                ""
-            }
-        ));
+        notes.push(datamark_note(mark, *replaces));
     }
     Some(Inferred {
         delimiters,
         datamark,
         notes,
     })
+}
+
+/// What a data mark was read from, and the two readings of a mark that
+/// replaces line breaks too.
+fn datamark_note(mark: &str, replaces: DatamarkReplaces) -> String {
+    let also = match replaces {
+        DatamarkReplaces::Whitespace => {
+            " and in place of its line break (two readings: a framing that means to mark \
+             every whitespace character, or one that loses line breaks; declare \
+             `datamark_replaces: spaces` if line breaks should survive, and the run \
+             reports each one lost)"
+        }
+        DatamarkReplaces::Spaces => "",
+    };
+    format!("body: datamark {mark:?}, because the content came back with {mark:?} between its words{also}")
 }
 
 /// The text before and after the content: around its first and last
