@@ -456,18 +456,18 @@ const BEGIN_WORDS: [&str; 3] = ["BEGIN", "START", "OPEN"];
 /// between the opening marker and the content.
 fn guess_markers(head: &str, tail: &str) -> Option<Delimiters> {
     // The tail starts with the content's last word; the closing marker is
-    // the first line after it that names anything (what is left of the
-    // content's own line, `"}` closing a JSON record, names nothing).
+    // the first line after it that names something and is marked as an
+    // end (what is left of the content's own line, `"}` closing a JSON
+    // record, names nothing; a footer sentence is no end marker).
     let tail = tail.trim_start_matches(|c: char| c.is_ascii_alphanumeric());
-    let close_line = tail
+    let is_end = |line: &str, names: &[Name]| {
+        !names.is_empty() && (line.contains('/') || names.iter().any(|n| n.marked))
+    };
+    let (close_line, close_names) = tail
         .lines()
         .map(str::trim)
-        .find(|l| !names(l, &END_WORDS).is_empty())?;
-    let close_names = names(close_line, &END_WORDS);
-    let is_end = close_line.contains('/') || close_names.iter().any(|n| n.marked);
-    if !is_end {
-        return None;
-    }
+        .map(|l| (l, names(l, &END_WORDS)))
+        .find(|(l, n)| is_end(l, n))?;
     let (open_line, name) = head.lines().rev().map(str::trim).find_map(|line| {
         let opened = names(line, &BEGIN_WORDS);
         close_names
@@ -528,7 +528,10 @@ fn names(line: &str, edge_words: &[&str]) -> Vec<Name> {
         let (word, next) = after.split_at(len);
         let gap = &rest[..start];
         let gap_is_space = gap == " " || gap.is_empty();
-        let label = next.trim_start().starts_with(['=', ':']);
+        // `name=` and `Name:` label a value; a run of `=` (`=== END X ===`)
+        // is punctuation.
+        let after_word = next.trim_start();
+        let label = after_word.starts_with([':', '=']) && !after_word.starts_with("==");
         // An attribute's value (`id="3f9a…"`) names nothing.
         let value = gap.trim_end_matches(['"', '\'']).ends_with('=');
         if !gap_is_space {
@@ -634,6 +637,14 @@ mod tests {
         assert_eq!(d.grammar, GrammarKind::BeginEnd);
         assert_eq!(d.open.as_deref(), Some("<{token} HISTORY>"));
         assert_eq!(d.close.as_deref(), Some("</{token} HISTORY>"));
+    }
+
+    #[test]
+    fn a_footer_line_before_the_end_marker_is_passed_over() {
+        let text = "=== BEGIN PAGE ===\nfcbodya1 x fcbodyz1\nRetrieved today\n=== END PAGE ===";
+        let d = delimiters(text, text);
+        assert_eq!(d.open.as_deref(), Some("=== BEGIN {token} ==="));
+        assert_eq!(d.close.as_deref(), Some("=== END {token} ==="));
     }
 
     #[test]
