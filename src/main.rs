@@ -958,7 +958,7 @@ fn init(args: InitArgs) -> Result<u8> {
         std::fs::create_dir_all(&save_dir)
             .with_context(|| format!("creating {}", save_dir.display()))?;
     }
-    let (proposal, declared) = match (&args.profile, args.command.is_empty()) {
+    let (mut proposal, declared) = match (&args.profile, args.command.is_empty()) {
         (Some(path), true) => {
             let loaded = TargetProfile::load(path)?;
             (init::propose_for_profile(&loaded, options)?, Some(loaded))
@@ -971,16 +971,13 @@ fn init(args: InitArgs) -> Result<u8> {
         _ => bail!("give either a profile path or an adapter command after `--`"),
     };
     if let (true, Some(declared)) = (args.check, &declared) {
-        return init_check(declared, &proposal);
+        return init_check(declared, &mut proposal);
     }
-    // The proposal must fit its own framing before it is handed over.
-    let loaded = LoadedProfile {
-        profile: proposal.profile.clone(),
-        dir: declared.map_or(save_dir.clone(), |d| d.dir),
-    };
+    // The proposal must fit its own framing (the adapter init started)
+    // before it is handed over.
     if let Err(misfit) = runner::check_fit(
-        &loaded.profile,
-        connect(&loaded)?.as_mut(),
+        &proposal.profile,
+        proposal.framing.as_mut(),
         ReaderLevel::Unicode,
     ) {
         bail!("the proposal does not fit its own framing (a bug in `init`, or a framing whose output changes with the content): {misfit}\n{}", proposal.yaml);
@@ -998,11 +995,13 @@ fn init(args: InitArgs) -> Result<u8> {
 /// `init --check`: the declared profile against what its framing shows.
 fn init_check(
     declared: &LoadedProfile,
-    proposal: &framecheck::layout::init::Proposal,
+    proposal: &mut framecheck::layout::init::Proposal,
 ) -> Result<u8> {
-    let mut framing = connect(declared)?;
-    let fits = runner::check_fit(&declared.profile, framing.as_mut(), ReaderLevel::Unicode);
-    drop(framing);
+    let fits = runner::check_fit(
+        &declared.profile,
+        proposal.framing.as_mut(),
+        ReaderLevel::Unicode,
+    );
     let differences = framecheck::layout::init::differences(&declared.profile, &proposal.profile);
     for difference in &differences {
         out!("{difference}");

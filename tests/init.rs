@@ -162,6 +162,47 @@ fn field_shapes_are_inferred_from_the_adapter_alone() {
     assert_eq!(noted.delimiters.reserved, vec!["note".to_string()]);
     assert!(propose_shape("prefix_tag").delimiters.reserved.is_empty());
 
+    // Names the framing's own neutraliser treats as structure are
+    // reserved; names it writes as given are not.
+    let roles = propose_shape("role_defanged");
+    assert_eq!(roles.delimiters.token, "tool_output");
+    assert_eq!(
+        roles.delimiters.reserved,
+        vec!["system".to_string(), "assistant".to_string()]
+    );
+    assert!(propose_shape("dashed").delimiters.reserved.is_empty());
+
+    // An element around the frame: the outer one is the frame when empty
+    // content still gets it without the inner one; otherwise the inner
+    // one is, and the outer one is reserved.
+    let nested = propose_shape("nested_message");
+    assert_eq!(
+        (
+            nested.delimiters.token.as_str(),
+            nested.delimiters.inner.as_deref()
+        ),
+        ("message", Some("text"))
+    );
+    let always = propose_shape("nested_always");
+    assert_eq!(
+        (
+            always.delimiters.token.as_str(),
+            always.delimiters.inner.as_deref()
+        ),
+        ("text", None)
+    );
+    assert_eq!(always.delimiters.reserved, vec!["message".to_string()]);
+
+    // A reader that decodes the entities of its markup is a parser.
+    use framecheck::profile::{Consumer, ReaderReturns};
+    assert_eq!(nested.reader.returns, ReaderReturns::Content);
+    assert_eq!(nested.reader.consumer, Consumer::Parser);
+    assert_eq!(always.reader.consumer, Consumer::Model);
+
+    // A framing that writes one metadata key it knows by name.
+    let subject = propose_shape("subject_attr");
+    assert_eq!(subject.attributes.names, Some(vec!["subject".to_string()]));
+
     // A counter in an attribute is no nonce.
     let counter = propose_shape("counter_tag");
     assert_eq!(counter.delimiters.token, "result");
@@ -304,4 +345,42 @@ fn run_and_search_refuse_a_profile_the_framing_contradicts() {
     let report: serde_json::Value = serde_json::from_str(&report).unwrap();
     assert_eq!(report["misfit"], true);
     assert_eq!(report["results"].as_array().map(Vec::len), Some(0));
+}
+
+/// `init` and `init --check` start the adapter once: the proposal (or the
+/// declared profile) is checked against the adapter that was inferred
+/// from, so a slow-importing SDK costs its start-up once.
+#[test]
+fn init_starts_the_adapter_once() {
+    if !common::have("python3", "init_starts_the_adapter_once") {
+        return;
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = tempfile::tempdir_in(root.join("target")).unwrap();
+    let out = dir.path().join("mine.yaml");
+    let log = dir.path().join("starts.log");
+    let starts = |args: &[&str]| {
+        let _ = std::fs::remove_file(&log);
+        let run = std::process::Command::new(env!("CARGO_BIN_EXE_framecheck"))
+            .args(args)
+            .current_dir(root.join("tests/inference"))
+            .env("FRAMINGS_START_LOG", &log)
+            .output()
+            .unwrap();
+        let said = String::from_utf8_lossy(&run.stderr).into_owned();
+        assert!(
+            run.status.code().is_some_and(|c| c <= 1),
+            "{args:?}: {said}"
+        );
+        std::fs::read_to_string(&log)
+            .unwrap_or_default()
+            .lines()
+            .count()
+    };
+    let init = ["init", "--out", out.to_str().unwrap(), "--"];
+    assert_eq!(
+        starts(&[&init[..], &["python3", "framings.py", "dashed"]].concat()),
+        1
+    );
+    assert_eq!(starts(&["init", "--check", out.to_str().unwrap()]), 1);
 }

@@ -41,6 +41,9 @@ pub struct Inferred {
     pub datamark: Option<(String, DatamarkReplaces)>,
     /// One line per observation, for the proposal's comments.
     pub notes: Vec<String>,
+    /// An element wrapping the frame's, the second reading: the frame
+    /// could be that element, with the inferred one as its `inner`.
+    pub outer: Option<String>,
 }
 
 /// A per-call value: its spelling in the first and the second wrap of one
@@ -88,7 +91,8 @@ pub fn infer(first: &str, second: &str, content: &str) -> Option<Inferred> {
     }
     // The element around the frame (a second reading) is said, and left
     // to the reserved-name experiment, which sees it as fixed text.
-    if let Some(outer) = delimiters.reserved.pop() {
+    let outer = delimiters.reserved.pop();
+    if let Some(outer) = &outer {
         notes.push(format!(
             "two readings fit: the frame is <{token}> inside <{outer}>, or <{outer}> with \
              `inner: {token}`; the second also runs the catalogue's inner-element cases. \
@@ -125,6 +129,7 @@ pub fn infer(first: &str, second: &str, content: &str) -> Option<Inferred> {
         delimiters,
         datamark,
         notes,
+        outer,
     })
 }
 

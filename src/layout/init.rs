@@ -16,15 +16,17 @@ mod experiments;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use super::infer::Inferred;
 use super::{
     learn, probes, FieldContext, FieldName, Layout, LayoutError, PartKind, Probes, Region,
 };
 use crate::adapter::reference::builtin_framing;
 use crate::adapter::subprocess::SubprocessFraming;
-use crate::adapter::{Framing, TargetError};
+use crate::adapter::{Framing, TargetError, WrapRequest};
+use crate::grammar::GrammarKind;
 use crate::profile::{
-    AdapterSpec, BodyEncoding, Capability, Delimiters, Language, LoadedProfile, SubprocessSpec,
-    TargetProfile,
+    AdapterSpec, BodyEncoding, Capability, Consumer, Delimiters, Language, LoadedProfile,
+    SubprocessSpec, TargetProfile,
 };
 use experiments::Observed;
 
@@ -85,12 +87,24 @@ impl Default for InitOptions {
 }
 
 /// A proposed profile: the commented YAML and the profile it parses to.
-#[derive(Debug, Clone)]
 pub struct Proposal {
     /// The profile as written for the user, with its comments.
     pub yaml: String,
     /// The same profile, parsed.
     pub profile: TargetProfile,
+    /// The adapter the proposal was inferred from, still running: checking
+    /// the proposal (or a declared profile) against it needs no second
+    /// start, which costs a large SDK's import time again.
+    pub framing: Box<dyn Framing>,
+}
+
+impl std::fmt::Debug for Proposal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Proposal")
+            .field("yaml", &self.yaml)
+            .field("profile", &self.profile)
+            .finish_non_exhaustive()
+    }
 }
 
 /// Proposes a profile for the adapter `command`, run in `cwd`. The profile
@@ -117,8 +131,11 @@ pub fn propose_for_command(
         capabilities: vec![Capability::Wrap],
         ..TargetProfile::reference()
     };
-    let mut framing = SubprocessFraming::new(&spec, save_dir);
-    infer_and_propose(base, &mut framing, false)
+    infer_and_propose(
+        base,
+        Box::new(SubprocessFraming::new(&spec, save_dir)),
+        false,
+    )
 }
 
 /// Proposes a profile for an existing one's adapter, inferring everything
@@ -142,12 +159,12 @@ pub fn propose_for_profile(
         profile: base.clone(),
         dir: loaded.dir.clone(),
     };
-    let mut framing: Box<dyn Framing> = match (SubprocessFraming::from_profile(&loaded), builtin) {
+    let framing: Box<dyn Framing> = match (SubprocessFraming::from_profile(&loaded), builtin) {
         (Some(f), _) => Box::new(f),
         (None, Some(b)) => b,
         (None, None) => return Err(InitError::NotInProcess),
     };
-    infer_and_propose(base, &mut *framing, true)
+    infer_and_propose(base, framing, true)
 }
 
 /// Infers the delimiters from two wraps of one request, then learns the
@@ -155,7 +172,7 @@ pub fn propose_for_profile(
 /// delimiters are used when it has them.
 fn infer_and_propose(
     mut base: TargetProfile,
-    framing: &mut dyn Framing,
+    mut framing: Box<dyn Framing>,
     keep_declared: bool,
 ) -> Result<Proposal, InitError> {
     let request = probes(&TargetProfile::reference()).requests()[0].clone();
@@ -164,7 +181,8 @@ fn infer_and_propose(
     let second = framing.wrap(request).map_err(InitError::Wrap)?;
     let mut notes = Vec::new();
     match super::infer::infer(&first, &second, &request.content) {
-        Some(inferred) => {
+        Some(mut inferred) => {
+            outer_reading(framing.as_mut(), request, &mut inferred);
             // A declared inner element is kept only for the same frame,
             // and declared reserved tokens only where they are no token of
             // the inferred frame.
@@ -190,7 +208,58 @@ fn infer_and_propose(
         ),
         None => return Err(InitError::NoDelimiters { framed: first }),
     }
-    propose(&base, framing, notes)
+    let (yaml, profile) = propose(&base, framing.as_mut(), notes)?;
+    Ok(Proposal {
+        yaml,
+        profile,
+        framing,
+    })
+}
+
+/// Chooses between the two readings of an element around the frame's
+/// (`<message><text>…</text></message>`): when empty content still gets
+/// the outer element but not the inner one, the outer element is the unit
+/// the framing always writes, so it is the frame and the inner one its
+/// `inner` element. Otherwise the inner element stays the frame and the
+/// note names the other reading.
+fn outer_reading(framing: &mut dyn Framing, request: &WrapRequest, inferred: &mut Inferred) {
+    let Some(outer) = inferred.outer.clone() else {
+        return;
+    };
+    let d = &inferred.delimiters;
+    let (open, close) = match d.grammar {
+        GrammarKind::XmlTag => ('<', '>'),
+        GrammarKind::BracketMarker => ('[', ']'),
+        GrammarKind::BeginEnd | GrammarKind::Fence => return,
+    };
+    if d.nonce.is_some() || d.inner.is_some() {
+        return;
+    }
+    let empty = WrapRequest {
+        content: String::new(),
+        ..request.clone()
+    };
+    let Ok(out) = framing.wrap(&empty) else {
+        return;
+    };
+    let has = |name: &str| out.contains(&format!("{open}{name}"));
+    let closes = |name: &str| out.contains(&format!("{open}/{name}{close}"));
+    if !(has(&outer) && closes(&outer)) || has(&d.token) {
+        return;
+    }
+    let token = std::mem::replace(&mut inferred.delimiters.token, outer.clone());
+    inferred.delimiters.inner = Some(token.clone());
+    inferred.outer = None;
+    inferred
+        .notes
+        .retain(|n| !n.starts_with("two readings fit"));
+    if let Some(first) = inferred.notes.first_mut() {
+        *first = first.replace(&format!("token {token:?}"), &format!("token {outer:?}"));
+    }
+    inferred.notes.push(format!(
+        "the frame is <{outer}> with `inner: {token}`, because empty content still gets \
+         <{outer}> but no <{token}>: the outer element is what the framing always writes"
+    ));
 }
 
 /// `path` relative to `base` when both are absolute and share a root
@@ -227,7 +296,7 @@ fn propose(
     base: &TargetProfile,
     framing: &mut dyn Framing,
     notes: Vec<String>,
-) -> Result<Proposal, InitError> {
+) -> Result<(String, TargetProfile), InitError> {
     let mut notes = notes;
     let mut plain_layout = false;
     let probes = probes(base);
@@ -250,7 +319,7 @@ fn propose(
     observed.plain_layout = plain_layout;
     let yaml = render(base, &layout, &observed);
     let profile = TargetProfile::parse(&yaml).map_err(InitError::Invalid)?;
-    Ok(Proposal { yaml, profile })
+    Ok((yaml, profile))
 }
 
 /// Wraps `probes` and learns the layout from them.
@@ -314,11 +383,16 @@ fn render(base: &TargetProfile, layout: &Layout, observed: &Observed) -> String 
     write_header(&mut out, layout);
     write_body(&mut out, layout, observed);
     if observed.reads {
+        // A declared parser stays one; an observed one is proposed.
+        let consumer = match observed.consumer {
+            Consumer::Parser => Consumer::Parser,
+            Consumer::Model => base.reader.consumer,
+        };
         let _ = writeln!(
             out,
             "reader: {{ returns: {}, consumer: {} }}  # consumer: parser when a program, not a model, reads the frame",
             kebab(&observed.returns),
-            kebab(&base.reader.consumer)
+            kebab(&consumer)
         );
     }
     write_attributes_and_capabilities(&mut out, layout, observed);
@@ -513,7 +587,7 @@ fn write_body(out: &mut String, layout: &Layout, observed: &Observed) {
             "# If a reader decodes it, declare it: reader: {{ returns: content }}"
         );
     }
-    if layout.encoding == BodyEncoding::HtmlEntities {
+    if layout.encoding == BodyEncoding::HtmlEntities && observed.consumer == Consumer::Model {
         let _ = writeln!(
             out,
             "# A model may read `&lt;` as `<`, a parser does not: if a program parses this frame, declare reader.consumer: parser"

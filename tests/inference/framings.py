@@ -3,7 +3,9 @@
 Each is chosen by name on the command line; none is copied from a package.
 `python3 framings.py NAME` serves NAME over framecheck's protocol.
 """
+import html
 import json
+import re
 import secrets
 import sys
 import uuid
@@ -72,13 +74,48 @@ def many_single(content, kind, attributes, provenance):
     return many([{"content": content}])
 
 
+def role_defanged(content, kind, attributes, provenance):
+    # Only the chat-role tags it knows are neutralised; other markup stays.
+    content = re.sub(r"<(/?(?:system|assistant)\b)", r"&lt;\1", content, flags=re.I)
+    return f"<tool_output>\n{content}\n</tool_output>"
+
+
+def nested_message(content, kind, attributes, provenance):
+    # A chat message holding one text part; empty content, no part.
+    part = f"<text>{html.escape(content, quote=False)}</text>" if content else ""
+    return f'<message role="tool">{part}</message>'
+
+
+def nested_always(content, kind, attributes, provenance):
+    return f'<message role="tool"><text>{html.escape(content, quote=False)}</text></message>'
+
+
+def _read_nested(text):
+    match = re.fullmatch(r'<message role="tool"><text>(.*)</text></message>', text, re.S)
+    if match is None:
+        raise ValueError("not one message")
+    return html.unescape(match.group(1))
+
+
+def subject_attr(content, kind, attributes, provenance):
+    # Writes the one metadata key it knows by name and drops the rest.
+    subject = html.escape(attributes.get("subject", ""))
+    return f'<email subject="{subject}">\n{content}\n</email>'
+
+
 FRAMINGS = {name: f for name, f in globals().items()
             if callable(f) and name not in ("serve", "many") and not name.startswith("_")
             and f.__module__ == __name__}
 
 if __name__ == "__main__":
     name = sys.argv[1]
+    # Each start is logged where the test asks, to count adapter starts.
+    if os.environ.get("FRAMINGS_START_LOG"):
+        with open(os.environ["FRAMINGS_START_LOG"], "a") as log:
+            log.write(name + "\n")
     if name == "many_single":
         serve(many_single, wrap_many=many)
+    elif name == "nested_message":
+        serve(nested_message, read=_read_nested)
     else:
         serve(FRAMINGS[name])

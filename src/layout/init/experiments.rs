@@ -1,6 +1,7 @@
 //! The experiments `init` runs after the layout is learned: what the
 //! framing writes for empty and whitespace-only content, whether it frames
-//! a list of items one frame each, and what its reader returns.
+//! a list of items one frame each, what its reader returns, which names
+//! besides its own it treats as structure, and which attributes it writes.
 //!
 //! Each answers one profile field from the framing's own behaviour, and
 //! leaves a note saying so; an experiment the framing does not answer (an
@@ -9,7 +10,9 @@
 use super::super::{Layout, PartKind, Probes, Region};
 use crate::adapter::{Framing, WrapRequest};
 use crate::grammar::GrammarKind;
-use crate::profile::{BodyEncoding, EmptyContent, FrameCount, ReaderReturns, TargetProfile};
+use crate::profile::{
+    BodyEncoding, Consumer, EmptyContent, FrameCount, ReaderReturns, TargetProfile,
+};
 
 /// What the experiments found.
 #[derive(Debug, Clone, Default)]
@@ -22,6 +25,9 @@ pub(crate) struct Observed {
     pub reads: bool,
     /// `reader.returns`, when it reads.
     pub returns: ReaderReturns,
+    /// `reader.consumer`: a parser when the framing's own reader decodes
+    /// markup (entities) to give the content back.
+    pub consumer: Consumer,
     /// Element or marker names the framing writes itself besides its
     /// frame's (`<note>`): content must not forge them either.
     pub reserved: Vec<String>,
@@ -47,14 +53,33 @@ pub(crate) fn run(
     several(base, framing, probes, &mut observed);
     reader(framing, &probes.requests()[0], layout, &mut observed);
     reserved(base, layout, &mut observed);
+    defanged(base, framing, &probes.requests()[0], &mut observed);
     attribute_names(base, framing, probes, layout, &mut observed);
     observed
 }
 
 /// Metadata keys retrieval and tool framings commonly write.
-const COMMON_KEYS: [&str; 13] = [
-    "title", "source", "url", "id", "name", "section", "author", "path", "uri", "type", "date",
-    "file", "index",
+const COMMON_KEYS: [&str; 20] = [
+    "title",
+    "source",
+    "url",
+    "id",
+    "name",
+    "section",
+    "author",
+    "path",
+    "uri",
+    "type",
+    "date",
+    "file",
+    "index",
+    "subject",
+    "sender",
+    "from",
+    "channel",
+    "tool",
+    "query",
+    "description",
 ];
 
 /// When the probe's attribute did not reach the frame, a wrap with the
@@ -124,11 +149,12 @@ fn reserved(base: &TargetProfile, layout: &Layout, observed: &mut Observed) {
     // frame (a header's `<note>`) is read by the census as a forgery once
     // reserved, so it is said, not declared.
     let probe = &layout.sample.framed[layout.sample.slot.clone()];
+    let own = own_tokens(base);
     let mut fixed = Vec::new();
     for part in layout.parts() {
         match (&part.kind, part.region) {
             (PartKind::Fixed { text }, region) if region.is_outside() => fixed.push(text.as_str()),
-            (PartKind::Fixed { text }, Region::Header) if text.contains(open) => {
+            (PartKind::Fixed { text }, Region::Header) if foreign_markup(text, open, &own) => {
                 observed.notes.push(format!(
                     "the header holds the framing's own markup ({:?}): declare its names in \
                      delimiters.reserved only if content must not forge them",
@@ -138,22 +164,6 @@ fn reserved(base: &TargetProfile, layout: &Layout, observed: &mut Observed) {
             _ => {}
         }
     }
-    // The frame's own tokens, and each without its nonce: a closer that
-    // lacks the nonce is the frame's (judged by the nonce checks), not a
-    // sibling.
-    let own: Vec<String> = base
-        .delimiters
-        .all_tokens()
-        .iter()
-        .flat_map(|t| {
-            let bare = t.replace(crate::grammar::token::NONCE, "");
-            [
-                t.to_string(),
-                bare.trim_matches(['-', '_', '.', ':']).to_string(),
-            ]
-        })
-        .map(|t| t.to_ascii_lowercase())
-        .collect();
     for text in fixed {
         for (at, _) in text.match_indices(open) {
             let rest = text[at + 1..].trim_start_matches('/');
@@ -171,6 +181,109 @@ fn reserved(base: &TargetProfile, layout: &Layout, observed: &mut Observed) {
                 ));
                 observed.reserved.push(name);
             }
+        }
+    }
+}
+
+/// Whether `text` opens an element (or marker) that is none of the frame's
+/// own: an inner element's opener in the header is the frame's.
+fn foreign_markup(text: &str, open: char, own: &[String]) -> bool {
+    let lower = text.to_ascii_lowercase();
+    let name_char = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.');
+    lower.match_indices(open).any(|(at, _)| {
+        let rest = lower[at + 1..].trim_start_matches('/');
+        !own.iter().any(|t| {
+            rest.strip_prefix(t.as_str())
+                .is_some_and(|after| !after.starts_with(name_char))
+        })
+    })
+}
+
+/// The frame's own tokens, lowercase, and each without its nonce: a closer
+/// that lacks the nonce is the frame's (judged by the nonce checks), not a
+/// sibling.
+fn own_tokens(base: &TargetProfile) -> Vec<String> {
+    base.delimiters
+        .all_tokens()
+        .iter()
+        .flat_map(|t| {
+            let bare = t.replace(crate::grammar::token::NONCE, "");
+            [
+                t.to_string(),
+                bare.trim_matches(['-', '_', '.', ':']).to_string(),
+            ]
+        })
+        .map(|t| t.to_ascii_lowercase())
+        .collect()
+}
+
+/// Element names a framing may treat as structure besides its frame's:
+/// the chat roles and the names prompt templates give their sections.
+const STRUCTURE_NAMES: [&str; 14] = [
+    "system",
+    "user",
+    "assistant",
+    "developer",
+    "tool",
+    "human",
+    "ai",
+    "model",
+    "function",
+    "instructions",
+    "context",
+    "document",
+    "message",
+    "data",
+];
+
+/// A name no framing treats as structure: the experiment's control.
+const CONTROL_NAME: &str = "fcplainq";
+
+/// Content holding `<name>…</name>` for each structure name and for the
+/// control: a name whose opener the framing alters while it writes the
+/// control's as given is one its own neutraliser treats as structure, so
+/// content must not forge it (`delimiters.reserved`). A framing that
+/// alters every element (an entity encoding) or none shows nothing.
+fn defanged(
+    base: &TargetProfile,
+    framing: &mut dyn Framing,
+    probe: &WrapRequest,
+    observed: &mut Observed,
+) {
+    let (open, close) = match base.delimiters.grammar {
+        GrammarKind::XmlTag => ('<', '>'),
+        GrammarKind::BracketMarker => ('[', ']'),
+        GrammarKind::BeginEnd | GrammarKind::Fence => return,
+    };
+    let own = own_tokens(base);
+    let element = |name: &str| format!("{open}{name}{close}x{open}/{name}{close}");
+    let names: Vec<&str> = STRUCTURE_NAMES
+        .into_iter()
+        .filter(|n| !own.contains(&n.to_string()) && !observed.reserved.iter().any(|r| r == n))
+        .collect();
+    let content = names
+        .iter()
+        .chain([&CONTROL_NAME])
+        .map(|n| element(n))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let request = WrapRequest {
+        content,
+        ..probe.clone()
+    };
+    let Ok(out) = framing.wrap(&request) else {
+        return;
+    };
+    if !out.contains(&element(CONTROL_NAME)) {
+        return;
+    }
+    for name in names {
+        if !out.contains(&format!("{open}{name}{close}")) {
+            observed.notes.push(format!(
+                "reserved: {name:?}, because the framing neutralised {open}{name}{close} in \
+                 content while it wrote {open}{CONTROL_NAME}{close} as given"
+            ));
+            observed.reserved.push(name.to_string());
         }
     }
 }
@@ -256,6 +369,17 @@ fn reader(
              body is written {}",
             layout.encoding.name()
         ));
+        // The framing ships a program that parses its markup back into the
+        // content: the frame is written for that parser, which reads
+        // `&lt;` as text, where a model may read it as `<`.
+        if layout.encoding == BodyEncoding::HtmlEntities {
+            observed.consumer = Consumer::Parser;
+            observed.notes.push(
+                "reader.consumer: parser, because the framing's own reader decodes the \
+                 entities of its markup; declare consumer: model if a model reads the frame too"
+                    .into(),
+            );
+        }
     } else if layout.encoding != BodyEncoding::None {
         observed
             .notes
