@@ -622,12 +622,21 @@ pub struct Layouts {
 }
 
 impl Layouts {
-    /// Learns them from `framing`; none when calibration fails (the case
-    /// is then judged by the shape rule without a layout, as in a run).
-    pub fn learn(profile: &TargetProfile, framing: &mut dyn Framing) -> Layouts {
-        let learned = learn_layout(profile, framing).ok();
+    /// Learns them from `framing` and checks, on the same calibration,
+    /// that `profile` fits it ([`check_fit`]): one calibration where a
+    /// check and then a learning would wrap the probes twice. None is
+    /// learned when calibration fails (a case is then judged by the shape
+    /// rule without a layout, as in a run).
+    pub fn learn_fitting(
+        profile: &TargetProfile,
+        framing: &mut dyn Framing,
+        level: ReaderLevel,
+    ) -> Result<Layouts, Misfit> {
+        let typed = learn_layout_typed(profile, framing, true);
+        fit::check(profile, framing, &typed, level)?;
+        let learned = typed.ok();
         let bare = learn_bare_layout(profile, framing, learned.as_ref());
-        Layouts { learned, bare }
+        Ok(Layouts { learned, bare })
     }
 
     /// The layout `case`'s output is judged against.

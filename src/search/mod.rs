@@ -329,11 +329,11 @@ pub fn search(
     }
     // A profile its framing contradicts would make every mutant a finding
     // about the profile: the search proves nothing, as a run does.
-    if let Err(misfit) = crate::runner::check_fit(profile, framing, options.level) {
-        return refused(profile, options, misfit.to_string(), 0, started);
-    }
+    let layouts = match Layouts::learn_fitting(profile, framing, options.level) {
+        Ok(layouts) => layouts,
+        Err(misfit) => return refused(profile, options, misfit.to_string(), 0, started),
+    };
     let earlier = nonce_ops::earlier_frame(profile, framing);
-    let layouts = Layouts::learn(profile, framing);
     let seeds = seed_cases(cases, profile, earlier.as_deref());
     let seeds: Vec<&ConcreteCase> = seeds.iter().collect();
     let mut probe = Probe {
