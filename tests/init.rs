@@ -142,6 +142,8 @@ fn field_shapes_are_inferred_from_the_adapter_alone() {
 
     let empty = propose_shape("empty_nothing");
     assert_eq!(empty.frame.empty, EmptyContent::Nothing);
+    let blank = propose_shape("blank_nothing");
+    assert_eq!(blank.frame.empty, EmptyContent::Blank);
     assert_eq!(propose_shape("prefix_tag").frame.empty, EmptyContent::Frame);
 
     assert_eq!(

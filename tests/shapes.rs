@@ -387,7 +387,7 @@ fn probe(fixture: &Fixture, profile: &ProfileView) {
             "{name}: wrap-many gave {many:?}"
         );
     }
-    if profile.frame.empty.as_deref() == Some("nothing") {
+    if matches!(profile.frame.empty.as_deref(), Some("nothing" | "blank")) {
         assert_eq!(
             adapter.framed(wrap_request(3, "")),
             "",

@@ -760,7 +760,7 @@ impl Layout {
         let [e1, e2] = wraps else {
             return;
         };
-        if profile.frame.empty == EmptyContent::Nothing || e1.trim().is_empty() {
+        if profile.frame.empty != EmptyContent::Frame || e1.trim().is_empty() {
             return;
         }
         let fits = self.matches(e1);

@@ -55,6 +55,22 @@ pub enum EmptyContent {
     Frame,
     /// Nothing at all: empty content yields an empty output.
     Nothing,
+    /// Nothing for blank content: the empty string and whitespace-only
+    /// content both yield an empty output (a framing that skips blank tool
+    /// results); content with anything else must be framed.
+    Blank,
+}
+
+impl EmptyContent {
+    /// Whether the framing is declared to write nothing for `content`:
+    /// the one place that says which contents count as empty.
+    pub fn yields_nothing(self, content: &str) -> bool {
+        match self {
+            EmptyContent::Frame => false,
+            EmptyContent::Nothing => content.is_empty(),
+            EmptyContent::Blank => content.trim().is_empty(),
+        }
+    }
 }
 
 /// How the header after the opening delimiter ends.

@@ -43,6 +43,13 @@ def numbered(content, kind, attributes, provenance):
 
 
 def empty_nothing(content, kind, attributes, provenance):
+    if not content:
+        return ""
+    return f"<doc source=\"{provenance}\">\n{content}\n</doc>"
+
+
+def blank_nothing(content, kind, attributes, provenance):
+    # Blank tool results are skipped, whitespace-only ones included.
     if not content.strip():
         return ""
     return f"<doc source=\"{provenance}\">\n{content}\n</doc>"

@@ -289,9 +289,8 @@ fn defanged(
 }
 
 /// Empty content, then whitespace-only content: an empty output for the
-/// first is `frame.empty: nothing`. An empty output for the second too is
-/// said, not declared: whitespace-only content is content, and a framing
-/// that drops it is judged for it (`frame.shape`).
+/// first is `frame.empty: nothing`, for both `frame.empty: blank` (the
+/// framing skips blank content; nothing of it is lost).
 fn empty(framing: &mut dyn Framing, probe: &WrapRequest, observed: &mut Observed) {
     let with = |content: &str| WrapRequest {
         content: content.into(),
@@ -306,14 +305,19 @@ fn empty(framing: &mut dyn Framing, probe: &WrapRequest, observed: &mut Observed
     if !empty.trim().is_empty() {
         return;
     }
-    observed.empty = EmptyContent::Nothing;
-    observed
-        .notes
-        .push("frame.empty: nothing, because empty content gave an empty output".into());
     if matches!(framing.wrap(&with(" \t\n ")), Ok(out) if out.trim().is_empty()) {
+        observed.empty = EmptyContent::Blank;
         observed.notes.push(
-            "whitespace-only content also gave an empty output: framecheck judges that \
-             as content lost (frame.shape), not as part of the profile"
+            "frame.empty: blank, because empty and whitespace-only content both gave an \
+             empty output; declare `nothing` if whitespace-only content must be framed \
+             (dropping it is then a frame.shape finding)"
+                .into(),
+        );
+    } else {
+        observed.empty = EmptyContent::Nothing;
+        observed.notes.push(
+            "frame.empty: nothing, because empty content gave an empty output (whitespace-only \
+             content was framed)"
                 .into(),
         );
     }

@@ -30,9 +30,10 @@ pub(super) fn check_layout(
     request: &WrapRequest,
     framed: &str,
 ) -> Shape {
-    if profile.frame.empty == EmptyContent::Nothing {
-        // Only the empty string is empty: whitespace-only content is content.
-        let content_empty = request.content.is_empty();
+    if profile.frame.empty != EmptyContent::Frame {
+        // The profile says which contents are empty: the empty string, or
+        // (`blank`) whitespace-only content too.
+        let content_empty = profile.frame.empty.yields_nothing(&request.content);
         match (content_empty, framed.trim().is_empty()) {
             (true, true) => return Shape::Empty,
             (true, false) => findings.fidelity(

@@ -33,7 +33,7 @@ use crate::grammar::{DelimiterKind, Grammar};
 use crate::layout::Layout;
 use crate::oracle::regions::{INNER, OUTER};
 use crate::oracle::{Check, Finding};
-use crate::profile::{EmptyContent, TargetProfile};
+use crate::profile::TargetProfile;
 use crate::reader::Reader;
 
 /// One several-frames output to judge: the items sent, in order, and which
@@ -60,7 +60,7 @@ pub fn judge_several(
     let request = &items.items[items.position];
     // A framing declared to write nothing for empty content leaves that
     // item out: only the siblings are left to judge.
-    let dropped = profile.frame.empty == EmptyContent::Nothing && request.content.is_empty();
+    let dropped = profile.frame.empty.yields_nothing(&request.content);
     let slot = if dropped {
         None
     } else {
