@@ -67,7 +67,7 @@ def test_a_faithful_framing_passes_the_benign_cases_and_returns_the_report(tmp_p
     assert (tmp_path / "python-audit.html").read_text().startswith("<!DOCTYPE html>")
 
 
-def test_refusals_are_answered_and_other_exceptions_propagate():
+def test_refusals_are_answered_and_ctrl_c_stops_the_audit():
     def refusing(content, kind, attributes, provenance):
         raise framecheck.Refusal("no thanks")
 
