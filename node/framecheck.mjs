@@ -18,8 +18,16 @@
 // per call (a list of sources) also passes `wrapMany`, a function of an array
 // of `{ content, kind, attributes, provenance }` returning one framed text,
 // and declares `frame: { count: "several" }` in its profile. Throw `Refusal`
-// to reject an input on purpose; any other exception is a bug in the
-// framing: the audit stops and the exception propagates.
+// to reject an input on purpose. Any other exception from `wrap`, and a call
+// of `process.exit` during it, is a bug in the framing *on that input*, as a
+// crash of a subprocess adapter is: framecheck retries the case once and,
+// when it fails again, reports a `target.fault` finding with the stack (and
+// the exit status), then goes on. A `wrap` that returns anything but a string
+// is a protocol violation of that case, shown with the value. An exception
+// from `read` rejects the text (null), its stack printed on stderr, as the
+// subprocess helper does. A framing that kills the process by other means
+// (a signal, a native crash) cannot be reported from inside it: audit such a
+// framing through a subprocess adapter.
 //
 // The binary: the `framecheck` option, the FRAMECHECK environment variable,
 // or `framecheck` on PATH.
@@ -159,7 +167,8 @@ function serve(binary, args, framing) {
           const reply = await answer(JSON.parse(line), framing);
           child.stdin.write(JSON.stringify(reply) + "\n");
         } catch (error) {
-          // A bug in the framing: stop serving; framecheck ends the run.
+          // A bug in this module (the framing's own errors are faults of
+          // their inputs): stop serving; framecheck ends the run.
           failure = error;
           child.stdin.end();
         }
@@ -171,22 +180,90 @@ function serve(binary, args, framing) {
 
 async function answer(request, { wrap, read, wrapMany }) {
   const { id, op } = request;
+  if (op === "wrap-many" && wrapMany) {
+    const items = request.items.map(({ content, kind = "", attributes = {}, provenance = "" }) =>
+      ({ content, kind, attributes, provenance }));
+    return framed(id, "wrapMany", () => wrapMany(items));
+  }
+  if (op === "wrap") {
+    const { kind = "", attributes = {}, provenance = "" } = request;
+    return framed(id, "wrap", () => wrap(request.content, { kind, attributes, provenance }));
+  }
+  if (op === "read" && read) return readReply(id, read, request.text);
+  return { id, error: `unsupported op ${JSON.stringify(op)}` };
+}
+
+/** Thrown in place of exiting by `process.exit` while the framing runs. */
+class ExitCalled extends Error {
+  constructor(code) {
+    super(`process.exit(${code ?? ""}) called by the framing`);
+    this.code = code ?? 0;
+  }
+}
+
+/**
+ * The reply to a wrap: the framed text, a refusal, or the fault the framing
+ * made on this input (it threw, called `process.exit`, or returned no string).
+ */
+async function framed(id, name, call) {
+  const exit = process.exit;
+  // A framing that exits on an input would end this process and the test
+  // with it; a subprocess adapter doing so is a crash of that input.
+  process.exit = (code) => { throw new ExitCalled(code); };
+  let value;
   try {
-    if (op === "wrap-many" && wrapMany) {
-      const items = request.items.map(({ content, kind = "", attributes = {}, provenance = "" }) =>
-        ({ content, kind, attributes, provenance }));
-      return { id, framed: await wrapMany(items) };
-    }
-    if (op === "wrap") {
-      const { kind = "", attributes = {}, provenance = "" } = request;
-      return { id, framed: await wrap(request.content, { kind, attributes, provenance }) };
-    }
-    if (op === "read" && read) return { id, body: (await read(request.text)) ?? null };
-    return { id, error: `unsupported op ${JSON.stringify(op)}` };
+    value = await call();
   } catch (error) {
     if (error instanceof Refusal) return { id, error: error.message || "refused" };
-    throw error;
+    if (error instanceof ExitCalled) {
+      return fault(id, "crash", `${name} called process.exit(${error.code})`,
+        { exit_status: `exit status: ${error.code}`, stderr: error.stack ?? "" });
+    }
+    const stack = error instanceof Error ? (error.stack ?? String(error)) : String(error);
+    return fault(id, "crash", `${name} threw ${error?.name ?? typeof error}: ${error?.message ?? error}`,
+      { stderr: stack });
+  } finally {
+    process.exit = exit;
   }
+  if (typeof value !== "string") {
+    return fault(id, "protocol-violation", `${name} returned ${typeof value}, not a string`,
+      { offending_line: shown(value) });
+  }
+  return { id, framed: value };
+}
+
+/** The reply to a read: a reader that throws rejects the text. */
+async function readReply(id, read, text) {
+  let body;
+  try {
+    body = (await read(text)) ?? null;
+  } catch (error) {
+    if (error instanceof Refusal) return { id, error: error.message || "refused" };
+    // Readers in the field throw on a malformed frame.
+    process.stderr.write(`${error?.stack ?? error}\n`);
+    return { id, body: null };
+  }
+  if (body !== null && typeof body !== "string") {
+    return fault(id, "protocol-violation", `read returned ${typeof body}, not a string or null`,
+      { offending_line: shown(body) });
+  }
+  return { id, body };
+}
+
+/** A value as the user would write it, cut: `undefined`, `42`, `{"a":1}`. */
+function shown(value) {
+  let text;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    text = String(value);
+  }
+  return text.slice(0, 400);
+}
+
+/** A `fault` reply (docs/protocol.md, "The calling process as the target"). */
+function fault(id, kind, reason, facts) {
+  return { id, fault: { kind, reason, ...facts } };
 }
 
 /** A profile path for `--target`: the given one, or an object written as JSON (which is YAML). */

@@ -3,8 +3,9 @@
 //! (`tests/adapters/faulty.py`). A framing that dies or hangs on NUL gets one
 //! `target.fault` finding per NUL case and every other case judged; one
 //! that writes garbage or a stray banner on stdout, or cannot start, is
-//! diagnosed at once with its first bad line or its traceback; no child is
-//! left behind.
+//! diagnosed at once with its first bad line or its traceback; a search
+//! whose mutant makes the target fault reports a replayed `target.fault`
+//! finding and goes on; no child is left behind.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -116,7 +117,9 @@ fn fault_kinds(result: &framecheck::runner::CaseResult) -> Vec<FaultKind> {
     }
 }
 
-/// Processes whose command line runs `faulty.py BEHAVIOUR`.
+/// Processes whose command line ends `faulty.py BEHAVIOUR` (a search's
+/// adapters end `faulty.py BEHAVIOUR search`, so tests running at once do
+/// not see each other's).
 fn live_adapters(behaviour: &str) -> Vec<String> {
     let mut found = Vec::new();
     for entry in std::fs::read_dir("/proc").unwrap().flatten() {
@@ -124,7 +127,10 @@ fn live_adapters(behaviour: &str) -> Vec<String> {
             continue;
         };
         let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
-        if cmdline.contains("faulty.py") && cmdline.contains(behaviour) {
+        if cmdline
+            .trim_end()
+            .ends_with(&format!("faulty.py {behaviour}"))
+        {
             found.push(cmdline);
         }
     }
@@ -318,4 +324,85 @@ fn an_adapters_traceback_is_on_the_terminal_of_run_and_init() {
         shown.contains("ModuleNotFoundError: No module named 'my_framing'"),
         "{shown}"
     );
+}
+
+/// `framecheck search` of `faulty.py BEHAVIOUR` from one seed case with no
+/// NUL in it: the search report read back, and the terminal output.
+fn search(behaviour: &str, timeout_ms: u64) -> (Output, serde_json::Value) {
+    let dir = tempfile::tempdir().unwrap();
+    let target = profile(dir.path(), behaviour, timeout_ms);
+    // A last argument (ignored by the adapter) tells its processes apart.
+    let yaml = std::fs::read_to_string(&target).unwrap();
+    let tagged = yaml.replace(
+        &format!("faulty.py, {behaviour}]"),
+        &format!("faulty.py, {behaviour}, search]"),
+    );
+    assert_ne!(tagged, yaml);
+    std::fs::write(&target, tagged).unwrap();
+    let out = dir.path().join("out");
+    let output = framecheck(&[
+        "search",
+        "--target",
+        target.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--only",
+        "breakout-close-mid-content",
+        "--budget",
+        "200",
+    ]);
+    let json = std::fs::read_to_string(out.join(format!("search-faulty-{behaviour}.json")))
+        .unwrap_or_else(|e| panic!("no search report ({e}): {}", text(&output)));
+    (output, serde_json::from_str(&json).unwrap())
+}
+
+#[test]
+fn a_mutant_the_target_faults_on_is_a_replayed_fault_finding_and_the_search_goes_on() {
+    if !have("python3", "search_faults") {
+        return;
+    }
+    for (behaviour, kind, timeout_ms) in [
+        ("crash-on-nul", "crash", 5_000),
+        ("garbage-on-nul", "protocol-violation", 5_000),
+        ("hang-on-nul", "hang", 300),
+    ] {
+        let (output, report) = search(behaviour, timeout_ms);
+        let shown = text(&output);
+        assert_eq!(output.status.code(), Some(1), "{behaviour}: {shown}");
+        assert!(report["harness_error"].is_null(), "{behaviour}: {shown}");
+        // The fault did not end the search: the whole budget was spent.
+        assert_eq!(report["mutants_tried"], 200, "{behaviour}");
+        let findings = report["findings"].as_array().unwrap();
+        let faults: Vec<_> = findings
+            .iter()
+            .filter(|f| f["finding"]["check"] == "target.fault")
+            .collect();
+        // One finding per fault kind, confirmed by replaying the written
+        // case (else it would be counted as unconfirmed, not listed).
+        assert_eq!(faults.len(), 1, "{behaviour}: {shown}");
+        let finding = &faults[0]["finding"];
+        assert_eq!(finding["class"], "fault");
+        assert_eq!(finding["fault"]["kind"], kind, "{behaviour}");
+        let content = faults[0]["request"]["content"].as_str().unwrap();
+        assert!(content.contains('\0'), "{behaviour}: {content:?}");
+        let canary = faults[0]["canary"].as_str().unwrap_or("");
+        if kind != "hang" {
+            // Shrunk to the NUL and the canary the shrinking keeps whole.
+            assert_eq!(content.len(), 1 + canary.len(), "{behaviour}: {content:?}");
+        }
+        match behaviour {
+            "crash-on-nul" => {
+                assert_eq!(finding["fault"]["exit_status"], "exit status: 3");
+                assert!(shown.contains("ValueError: embedded null byte"), "{shown}");
+            }
+            "garbage-on-nul" => {
+                let line = "<fixture-data>no JSON here";
+                assert_eq!(finding["fault"]["offending_line"], line);
+                assert!(shown.contains(line), "{shown}");
+            }
+            _ => {}
+        }
+        let search = format!("{behaviour} search");
+        assert!(live_adapters(&search).is_empty(), "{behaviour}");
+    }
 }

@@ -2,8 +2,11 @@
 //! reports, computed: the hand-written cases and their categories, the
 //! variant generators, the concrete cases of an xml-tag target and of the
 //! nonce reference, and each row of the audits table, from the committed
-//! JSON reports. A change to the catalogue, or regenerated reports, that
-//! moves a number fails here until README says the new one.
+//! JSON reports; and the field audits' table and totals, from `field/` (the
+//! profiles, `triage.tsv`) and the committed `reports/field/` reports,
+//! counted as `field/triage.py` counts them. A change to the catalogue, or
+//! regenerated reports, that moves a number fails here until README says
+//! the new one.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -185,4 +188,181 @@ fn the_seed_rows_are_the_committed_reports() {
             "{target}: fidelity failures"
         );
     }
+}
+
+/// One field audit's committed report, counted as `field/triage.py` counts:
+/// a finding is one finding at the decision level (security at that level,
+/// or fidelity), `confusable` ones apart.
+struct FieldAudit {
+    name: String,
+    held: Option<framecheck::level::ReaderLevel>,
+    /// `(category, check, case id)` of every counted finding.
+    findings: Vec<(String, String, String)>,
+    confusables: usize,
+}
+
+fn field_audit(path: &Path) -> FieldAudit {
+    use framecheck::runner::Outcome;
+    let run = framecheck::report::json::parse(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let level = run.meta.level;
+    let mut findings = Vec::new();
+    let mut confusables = 0;
+    for result in &run.results {
+        let Outcome::Judged { findings: found } = &result.outcome else {
+            continue;
+        };
+        for finding in found {
+            if finding.class == CheckClass::Confusable {
+                confusables += 1;
+            } else if finding.class == CheckClass::Fidelity || finding.levels.contains(&level) {
+                findings.push((
+                    result.case.category.name().to_string(),
+                    finding.check.name().to_string(),
+                    result.case.id.clone(),
+                ));
+            }
+        }
+    }
+    FieldAudit {
+        name: run.meta.target.name.clone(),
+        held: Summary::of(&run).highest_level_held,
+        findings,
+        confusables,
+    }
+}
+
+/// `field/triage.tsv`'s rules: `(audit, category, check, case glob, true?)`.
+fn triage_rules() -> Vec<(String, String, String, Regex, bool)> {
+    let text = std::fs::read_to_string(repo("field/triage.tsv")).unwrap();
+    text.lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|line| {
+            let f: Vec<&str> = line.split('\t').collect();
+            assert_eq!(f.len(), 6, "triage.tsv: {line}");
+            // fnmatch's `*` and `?`; every other character literal.
+            let glob: String = f[3]
+                .chars()
+                .map(|c| match c {
+                    '*' => ".*".to_string(),
+                    '?' => ".".to_string(),
+                    c => regex::escape(&c.to_string()),
+                })
+                .collect();
+            let glob = Regex::new(&format!("^{glob}$")).unwrap();
+            let verdict = match f[4] {
+                "true" => true,
+                "false" => false,
+                other => panic!("triage.tsv: verdict {other:?}"),
+            };
+            (f[0].into(), f[1].into(), f[2].into(), glob, verdict)
+        })
+        .collect()
+}
+
+/// The rows of README's field audits table: `(audit, package cell, level
+/// held cell)`, in order.
+fn field_rows(readme: &str) -> Vec<(String, String, String)> {
+    let section = readme
+        .split("## Field audits")
+        .nth(1)
+        .expect("a Field audits section")
+        .split("\n## ")
+        .next()
+        .unwrap();
+    section
+        .lines()
+        .filter(|l| l.starts_with("| ") && l.ends_with("|"))
+        .skip(1)
+        .map(|l| {
+            let cells: Vec<&str> = l.trim_matches('|').split(" | ").map(str::trim).collect();
+            (cells[0].into(), cells[1].into(), cells[3].into())
+        })
+        .collect()
+}
+
+/// README's package cell of `audit` ("`pydantic-ai-slim` 2.68.0 (PyPI)")
+/// names the package, version and registry its profile's heading names.
+fn assert_package_stated(audit: &str, package: &str) {
+    let heading: String = std::fs::read_to_string(repo(&format!("field/{audit}/profile.yaml")))
+        .unwrap()
+        .lines()
+        .take_while(|l| l.starts_with('#'))
+        .map(|l| l.trim_start_matches('#').trim())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let stated = one_match(package, r"^`([^`]+)` ([\w.-]+) \((PyPI|npm)\)$");
+    let said = format!("{} {} ({},", stated[0], stated[1], stated[2]);
+    assert!(
+        heading.contains(&said),
+        "{audit}: {said:?} not in {heading:?}"
+    );
+}
+
+#[test]
+fn the_field_audit_table_and_totals_are_the_committed_field_reports() {
+    let readme = readme();
+    let rows = field_rows(&readme);
+    let mut profiles: Vec<String> = std::fs::read_dir(repo("field"))
+        .unwrap()
+        .flatten()
+        .filter(|e| e.path().join("profile.yaml").is_file())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    profiles.sort();
+    let mut named: Vec<String> = rows.iter().map(|r| r.0.clone()).collect();
+    named.sort();
+    assert_eq!(named, profiles, "one table row per field/*/profile.yaml");
+
+    let rules = triage_rules();
+    let (mut all, mut false_findings, mut control, mut confusables) = (0, 0, 0, 0);
+    let mut per_audit = BTreeMap::new();
+    for (audit, package, held_cell) in &rows {
+        let report = field_audit(&repo(&format!("reports/field/{audit}.json")));
+        assert_eq!(&report.name, audit);
+        let held = report
+            .held
+            .map_or("none".to_string(), |l| format!("`{}`", l.name()));
+        assert_eq!(held_cell, &held, "{audit}: level held");
+        assert_package_stated(audit, package);
+        for (category, check, case) in &report.findings {
+            let rule = rules.iter().find(|(a, c, k, glob, _)| {
+                (a, c, k) == (audit, category, check) && glob.is_match(case)
+            });
+            let (.., verdict) =
+                rule.unwrap_or_else(|| panic!("{audit} {category} {check} {case}: no triage rule"));
+            false_findings += usize::from(!verdict);
+            control += usize::from(check == "template.control");
+        }
+        all += report.findings.len();
+        if report.confusables > 0 {
+            assert!(
+                audit.starts_with("openclaw-") || audit.starts_with("supabase-"),
+                "{audit}: confusables outside the OpenClaw and Supabase audits"
+            );
+        }
+        confusables += report.confusables;
+        per_audit.insert(audit.clone(), report.findings.len());
+    }
+
+    let text = readme.split_whitespace().collect::<Vec<_>>().join(" ");
+    let found = one_match(
+        &text,
+        r"\*\*False-finding share: ([\d.]+) %\*\* \(([\d,]+) of ([\d,]+) findings, ([\d,]+) of them outer-layer `template.control` findings, reported apart; ([\d,]+) of them from the last (\w+) audits",
+    );
+    let share = 100.0 * false_findings as f64 / all as f64;
+    assert_eq!(found[0], format!("{share:.1}"), "false-finding share");
+    assert_eq!(number(&found[1]), false_findings, "false findings");
+    assert_eq!(number(&found[2]), all, "findings");
+    assert_eq!(number(&found[3]), control, "template.control findings");
+    let last = number(&found[5]);
+    let from_last: usize = rows[rows.len() - last..]
+        .iter()
+        .map(|r| per_audit[&r.0])
+        .sum();
+    assert_eq!(number(&found[4]), from_last, "findings of the last audits");
+    let found = one_match(
+        &text,
+        r"\(`nonce.confusable`, ([\d,]+) in the OpenClaw and Supabase audits\)",
+    );
+    assert_eq!(number(&found[0]), confusables, "nonce.confusable markers");
 }

@@ -114,9 +114,9 @@ fn run(level: ReaderLevel, results: Vec<CaseResult>) -> RunResult {
     }
 }
 
-/// A run with one case of every outcome and hostile text in every
-/// free-text field, including a 1 MiB target reason.
-fn hostile_run() -> RunResult {
+/// The breakout case of [`hostile_run`]: a zero-width space in a closer,
+/// hostile text in its title, flags, references, path and message.
+fn hostile_breakout() -> CaseResult {
     let framed = format!(
         "<framecheck-untrusted>\n{HOSTILE}</framecheck\u{200B}-untrusted>\n</framecheck-untrusted>"
     );
@@ -142,7 +142,13 @@ fn hostile_run() -> RunResult {
         },
     );
     breakout_result.evidence.framed = Some(framed);
+    breakout_result
+}
 
+/// A run with one case of every outcome and hostile text in every
+/// free-text field, including a 1 MiB target reason.
+fn hostile_run() -> RunResult {
+    let breakout_result = hostile_breakout();
     let mut fid = judged("benign-plain", Category::Benign, vec![fidelity()]);
     fid.evidence.read_text = Some(HOSTILE.to_string());
     fid.evidence.read_body = Some(None);

@@ -63,7 +63,7 @@ test("a faithful framing passes the benign cases and keeps its reports", async (
   }
 });
 
-test("refusals are answered and other exceptions propagate", async () => {
+test("refusals are answered", async () => {
   const refusing = () => { throw new Refusal("no thanks"); };
   const report = await audit(refusing, {
     profile, only: ["benign-english-prose"], framecheck, check: false,
@@ -71,8 +71,54 @@ test("refusals are answered and other exceptions propagate", async () => {
   // Benign content must be framed: refusing it is a fidelity failure.
   assert.deepEqual(Object.values(report.verdicts()), ["fidelity-fail"]);
 
-  const buggy = () => { throw new RangeError("bug in the framing"); };
-  await assert.rejects(audit(buggy, { profile, framecheck }), RangeError);
+});
+
+/** `{ caseId: fault }` of the cases with a `target.fault` finding. */
+function faults(report) {
+  return Object.fromEntries(report.raw.results.flatMap((r) => (r.outcome.findings ?? [])
+    .filter((f) => f.check === "target.fault").map((f) => [r.id, f.fault])));
+}
+
+const nulCases = { only: ["ctl-nul-before-close", "benign-english-prose"], framecheck, check: false };
+
+test("an exception on one input is that case's fault and the audit goes on", async () => {
+  function diesOnNul(content, options) {
+    if (content.includes("\0")) throw new RangeError("NUL in content");
+    return attributeEscapingWrap(content, options);
+  }
+  const report = await audit(diesOnNul, { profile, ...nulCases });
+  const found = faults(report);
+  const nul = report.raw.results.map((r) => r.id).filter((id) => id.startsWith("ctl-nul"));
+  assert.ok(nul.length > 0);
+  assert.deepEqual(Object.keys(found).sort(), nul.sort());
+  assert.equal(found[nul[0]].kind, "crash");
+  assert.match(found[nul[0]].stderr_tail, /RangeError: NUL in content/);
+  assert.match(found[nul[0]].stderr_tail, /diesOnNul/, "the stack names the function");
+  assert.equal(report.verdicts()["benign-english-prose"], "pass");
+  assert.equal(report.raw.harness_error ?? null, null);
+});
+
+test("process.exit on one input is a crash with its exit status, and the process lives", async () => {
+  function exitsOnNul(content, options) {
+    if (content.includes("\0")) process.exit(3);
+    return attributeEscapingWrap(content, options);
+  }
+  const report = await audit(exitsOnNul, { profile, ...nulCases });
+  const found = Object.values(faults(report));
+  assert.ok(found.length > 0);
+  for (const fault of found) assert.equal(fault.exit_status, "exit status: 3");
+  assert.equal(report.verdicts()["benign-english-prose"], "pass");
+});
+
+test("a reply that is not text is a protocol violation with the value shown", async () => {
+  const undefinedOnNul = (content, options) =>
+    (content.includes("\0") ? undefined : attributeEscapingWrap(content, options));
+  const report = await audit(undefinedOnNul, { profile, ...nulCases });
+  const found = Object.values(faults(report));
+  assert.ok(found.length > 0, JSON.stringify(report.verdicts()));
+  assert.equal(found[0].kind, "protocol-violation");
+  assert.equal(found[0].offending_line, "undefined");
+  assert.equal(report.verdicts()["benign-english-prose"], "pass");
 });
 
 test("a bad profile is a clear error", async () => {

@@ -19,8 +19,17 @@ frames per call (a list of sources) also passes ``wrap_many=``, a function
 of a list of dicts (``content``, ``kind``, ``attributes``, ``provenance``)
 returning one framed text, and declares ``"frame": {"count": "several"}`` in
 its profile. Raise :class:`Refusal` to reject
-an input on purpose. Any other exception is a bug in the framing: the audit
-stops and the exception propagates to the caller.
+an input on purpose. Any other exception from ``wrap`` (``SystemExit``
+included) is a bug in the framing *on that input*, as a crash of a
+subprocess adapter is: framecheck retries the case once and, when it raises
+again, reports a ``target.fault`` finding for it with the traceback (and the
+exit status, for ``SystemExit``), then goes on with the next case. A ``wrap``
+that returns something other than a ``str`` is a protocol violation of that
+case, shown with the value's ``repr``. An exception from ``read`` rejects the
+text (``None``), its traceback printed on stderr, as the subprocess helper
+does. ``KeyboardInterrupt`` stops the audit and propagates. A framing that
+kills this process (``os._exit``, a crash in an extension) cannot be
+reported from inside it: audit such a framing through a subprocess adapter.
 
 The framecheck binary is found through the ``framecheck=`` argument, the
 ``FRAMECHECK`` environment variable, the scripts directory of this Python
@@ -37,8 +46,10 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 import sysconfig
 import tempfile
+import traceback
 
 __all__ = ["audit", "assert_frames", "Refusal", "Report", "AuditFailure", "FramecheckError"]
 
@@ -167,8 +178,9 @@ def _serve(command, framing, stderr):
             except BrokenPipeError:
                 break  # framecheck is gone; its exit code says why
     except BaseException:
-        # A bug in the framing (or Ctrl-C): stop serving, let framecheck end
-        # the run, and let the exception reach the caller.
+        # Ctrl-C (or a bug in this module; the framing's own exceptions are
+        # faults of their inputs): stop serving, let framecheck end the
+        # run, and let the exception reach the caller.
         proc.stdin.close()
         proc.stdout.close()
         proc.wait()
@@ -182,21 +194,69 @@ def _serve(command, framing, stderr):
 
 def _answer(request, wrap, read, wrap_many=None):
     rid, op = request.get("id"), request.get("op")
+    if op == "wrap-many" and wrap_many is not None:
+        items = [{"content": i["content"], "kind": i.get("kind", ""),
+                  "attributes": i.get("attributes") or {},
+                  "provenance": i.get("provenance", "")} for i in request["items"]]
+        return _framed(rid, "wrap_many", lambda: wrap_many(items))
+    if op == "wrap":
+        return _framed(rid, "wrap", lambda: wrap(request["content"], request.get("kind", ""),
+                                                 request.get("attributes") or {},
+                                                 request.get("provenance", "")))
+    if op == "read" and read is not None:
+        return _read(rid, read, request["text"])
+    return {"id": rid, "error": f"unsupported op {op!r}"}
+
+
+def _framed(rid, name, call):
+    """The reply to a wrap: the framed text, a refusal, or the fault the
+    framing made on this input (it raised, exited or returned no ``str``)."""
     try:
-        if op == "wrap-many" and wrap_many is not None:
-            items = [{"content": i["content"], "kind": i.get("kind", ""),
-                      "attributes": i.get("attributes") or {},
-                      "provenance": i.get("provenance", "")} for i in request["items"]]
-            return {"id": rid, "framed": wrap_many(items)}
-        if op == "wrap":
-            return {"id": rid, "framed": wrap(request["content"], request.get("kind", ""),
-                                              request.get("attributes") or {},
-                                              request.get("provenance", ""))}
-        if op == "read" and read is not None:
-            return {"id": rid, "body": read(request["text"])}
-        return {"id": rid, "error": f"unsupported op {op!r}"}
+        framed = call()
     except Refusal as refusal:
         return {"id": rid, "error": str(refusal) or "refused"}
+    except SystemExit as exit_:
+        code = exit_.code if isinstance(exit_.code, int) else (0 if exit_.code is None else 1)
+        return _fault(rid, "crash", f"{name} called sys.exit({exit_.code!r})",
+                      exit_status=f"exit status: {code}", stderr=_traceback(exit_))
+    except Exception as error:  # noqa: BLE001 - a bug in the framing on this input
+        return _fault(rid, "crash", f"{name} raised {type(error).__name__}: {error}",
+                      stderr=_traceback(error))
+    if not isinstance(framed, str):
+        return _fault(rid, "protocol-violation",
+                      f"{name} returned {type(framed).__name__}, not str",
+                      offending_line=repr(framed)[:400])
+    return {"id": rid, "framed": framed}
+
+
+def _read(rid, read, text):
+    """The reply to a read: a reader that raises rejects the text."""
+    try:
+        body = read(text)
+    except Refusal as refusal:
+        return {"id": rid, "error": str(refusal) or "refused"}
+    except Exception:  # noqa: BLE001 - readers in the field raise on a malformed frame
+        traceback.print_exc(file=sys.stderr)
+        return {"id": rid, "body": None}
+    if body is not None and not isinstance(body, str):
+        return _fault(rid, "protocol-violation",
+                      f"read returned {type(body).__name__}, not str or None",
+                      offending_line=repr(body)[:400])
+    return {"id": rid, "body": body}
+
+
+def _traceback(error):
+    """The traceback of ``error`` from the framing's frame on: this module's
+    frames (the call through the protocol) say nothing about the bug."""
+    tb = error.__traceback__
+    while tb is not None and tb.tb_frame.f_code.co_filename == __file__:
+        tb = tb.tb_next
+    return "".join(traceback.format_exception(type(error), error, tb))
+
+
+def _fault(rid, kind, reason, **facts):
+    """A ``fault`` reply (docs/protocol.md, "The calling process as the target")."""
+    return {"id": rid, "fault": {"kind": kind, "reason": reason, **facts}}
 
 
 def _profile_file(profile, has_read, scratch):

@@ -67,7 +67,7 @@ def test_a_faithful_framing_passes_the_benign_cases_and_returns_the_report(tmp_p
     assert (tmp_path / "python-audit.html").read_text().startswith("<!DOCTYPE html>")
 
 
-def test_refusals_are_answered_and_other_exceptions_propagate():
+def test_refusals_are_answered_and_ctrl_c_stops_the_audit():
     def refusing(content, kind, attributes, provenance):
         raise framecheck.Refusal("no thanks")
 
@@ -76,11 +76,81 @@ def test_refusals_are_answered_and_other_exceptions_propagate():
     # Benign content must be framed: refusing it is a fidelity failure.
     assert set(report.verdicts().values()) == {"fidelity-fail"}
 
-    def buggy(content, kind, attributes, provenance):
-        raise ZeroDivisionError("bug in the framing")
+    # Ctrl-C still stops the audit.
+    def interrupted(content, kind, attributes, provenance):
+        raise KeyboardInterrupt
 
-    with pytest.raises(ZeroDivisionError):
-        framecheck.audit(buggy, profile=PROFILE, framecheck=BINARY)
+    with pytest.raises(KeyboardInterrupt):
+        framecheck.audit(interrupted, profile=PROFILE, framecheck=BINARY)
+
+
+def faults(report):
+    """``{case id: fault}`` of the cases with a ``target.fault`` finding."""
+    return {r["id"]: f["fault"] for r in report.raw["results"]
+            for f in r["outcome"].get("findings") or [] if f["check"] == "target.fault"}
+
+
+def test_an_exception_on_one_input_is_that_case_s_fault_and_the_audit_goes_on():
+    def dies_on_nul(content, kind, attributes, provenance):
+        if "\0" in content:
+            raise ValueError("NUL in content")
+        return attribute_escaping_wrap(content, kind, attributes, provenance)
+
+    report = framecheck.audit(dies_on_nul, profile=PROFILE,
+                              only=["ctl-nul-before-close", "benign-english-prose"],
+                              framecheck=BINARY, check=False)
+    found = faults(report)
+    nul = [r["id"] for r in report.raw["results"] if r["id"].startswith("ctl-nul")]
+    assert nul and sorted(found) == sorted(nul), (found, nul)
+    fault = found[nul[0]]
+    assert fault["kind"] == "crash"
+    assert "ValueError: NUL in content" in fault["stderr_tail"]
+    assert "dies_on_nul" in fault["stderr_tail"], "the traceback names the function"
+    assert report.verdicts()["benign-english-prose"] == "pass"
+    assert report.raw.get("harness_error") is None
+    assert "target.fault" in str(framecheck.AuditFailure(report))
+
+
+def test_an_exit_on_one_input_is_a_crash_with_its_exit_status():
+    def exits_on_nul(content, kind, attributes, provenance):
+        if "\0" in content:
+            raise SystemExit(3)
+        return attribute_escaping_wrap(content, kind, attributes, provenance)
+
+    report = framecheck.audit(exits_on_nul, profile=PROFILE,
+                              only=["ctl-nul-before-close", "benign-english-prose"],
+                              framecheck=BINARY, check=False)
+    found = faults(report)
+    assert found and all(f["exit_status"] == "exit status: 3" for f in found.values()), found
+    assert report.verdicts()["benign-english-prose"] == "pass"
+
+
+def test_a_reply_that_is_not_text_is_a_protocol_violation_with_the_value_shown():
+    def returns_bytes_on_nul(content, kind, attributes, provenance):
+        framed = attribute_escaping_wrap(content, kind, attributes, provenance)
+        return framed.encode("utf-8") if "\0" in content else framed
+
+    report = framecheck.audit(returns_bytes_on_nul, profile=PROFILE,
+                              only=["ctl-nul-before-close", "benign-english-prose"],
+                              framecheck=BINARY, check=False)
+    found = faults(report)
+    assert found, report.verdicts()
+    fault = next(iter(found.values()))
+    assert fault["kind"] == "protocol-violation"
+    assert fault["offending_line"].startswith("b'<tool-output"), fault
+    assert report.verdicts()["benign-english-prose"] == "pass"
+
+
+def test_printing_in_the_framing_does_not_touch_the_protocol_channel(capsys):
+    """stdout of this process is not framecheck's channel: a print is harmless."""
+    def chatty(content, kind, attributes, provenance):
+        print("framing", content[:10])
+        return attribute_escaping_wrap(content, kind, attributes, provenance)
+
+    report = framecheck.audit(chatty, profile=PROFILE, only=["benign-english-prose"],
+                              framecheck=BINARY)
+    assert report.passed
+    assert "framing" in capsys.readouterr().out
 
 
 def test_a_reader_is_audited_too():

@@ -7,11 +7,18 @@
 //! (the Python package `prompt_framecheck` and the Node module do), and framecheck's reports
 //! and summary go to files and stderr, never to stdout.
 //!
-//! framecheck cannot kill or restart its parent, so what a subprocess target
-//! gets on a fault is different here: when the caller stops answering (its
-//! end closed, a reply that is not a protocol line), that request fails and
-//! every later one fails at once, and the run ends as a harness error. There
-//! is no timeout: a caller that hangs is the caller's test runner's to stop.
+//! Faults are per input here too ([`crate::runner::faults`]). The caller
+//! answers one line per request, so the channel stays in step after any
+//! complete line: a line that is not a reply to the request is a protocol
+//! violation of that request alone (its first bytes kept, as for a
+//! subprocess), and a `fault` reply (`{"id": 7, "fault": {"kind": "crash",
+//! "reason": "…", "stderr": "…"}}`) is the caller's report that the framing
+//! raised or tried to exit on that input. Either is retried and, when the
+//! retry repeats it, becomes the case's `target.fault` finding; the audit
+//! goes on. framecheck cannot kill or restart its parent: only when the
+//! caller's end closes (its process died) does that request fail as a crash
+//! and every later one fail at once, ending the run as a harness error.
+//! There is no timeout: a caller that hangs is its test runner's to stop.
 //!
 //! ```
 //! use framecheck::adapter::caller::Caller;
@@ -28,10 +35,13 @@
 
 use std::io::{BufRead, Read, Write};
 
+use serde::Deserialize;
+
+use super::fault::cut_line;
 use super::subprocess::protocol::{
     decode_reply, encode_read, encode_wrap, encode_wrap_many, Op, Reply,
 };
-use super::{Framing, TargetError, WrapRequest};
+use super::{Fault, FaultKind, Framing, TargetError, WrapRequest};
 
 /// Longest reply line accepted, in bytes (the subprocess default).
 pub const MAX_REPLY_BYTES: u64 = 64 * 1024 * 1024;
@@ -66,37 +76,97 @@ impl<R: BufRead, W: Write> Caller<R, W> {
         self.next_id += 1;
         match self.exchange(line, id, op) {
             Ok(reply) => Ok(reply),
-            Err(reason) => {
+            Err(Failure::Gone(reason)) => {
                 self.gone = Some(format!("the calling process stopped serving ({reason})"));
-                Err(TargetError::failed(reason))
+                Err(TargetError::fault(reason, Fault::new(FaultKind::Crash)))
             }
+            Err(Failure::Fault(reason, fault)) => Err(TargetError::fault(reason, *fault)),
         }
     }
 
     /// Writes `line` (newline included) and reads the reply to request `id`.
-    fn exchange(&mut self, line: String, id: u64, op: Op) -> Result<Reply, String> {
+    fn exchange(&mut self, line: String, id: u64, op: Op) -> Result<Reply, Failure> {
         self.requests
             .write_all(line.as_bytes())
             .and_then(|()| self.requests.flush())
-            .map_err(|e| format!("writing the request failed: {e}"))?;
+            .map_err(|e| Failure::Gone(format!("writing the request failed: {e}")))?;
         let mut reply = Vec::new();
         let read = (&mut self.replies)
             .take(MAX_REPLY_BYTES + 1)
             .read_until(b'\n', &mut reply)
-            .map_err(|e| format!("reading the reply failed: {e}"))?;
+            .map_err(|e| Failure::Gone(format!("reading the reply failed: {e}")))?;
         if read == 0 {
-            return Err("the calling process closed its end without replying".into());
+            return Err(Failure::Gone(
+                "the calling process closed its end without replying".into(),
+            ));
         }
         if reply.last() != Some(&b'\n') {
-            return Err(if reply.len() as u64 > MAX_REPLY_BYTES {
+            return Err(Failure::Gone(if reply.len() as u64 > MAX_REPLY_BYTES {
                 format!("reply longer than {MAX_REPLY_BYTES} bytes")
             } else {
                 "the calling process closed its end in the middle of a reply".into()
-            });
+            }));
         }
         reply.pop();
-        decode_reply(&reply, id, op).map_err(|e| format!("protocol violation: {e}"))
+        if let Some(failure) = reported_fault(&reply, id) {
+            return Err(failure);
+        }
+        decode_reply(&reply, id, op).map_err(|e| {
+            let fault = Fault {
+                offending_line: Some(cut_line(&reply)),
+                ..Fault::new(FaultKind::ProtocolViolation)
+            };
+            Failure::Fault(format!("protocol violation: {e}"), Box::new(fault))
+        })
     }
+}
+
+/// Why a request got no answer.
+enum Failure {
+    /// The channel is broken: no later request can be answered.
+    Gone(String),
+    /// This request failed; the channel is still in step.
+    Fault(String, Box<Fault>),
+}
+
+/// A `fault` reply: the calling process's report that the framing failed on
+/// the request by itself (it raised, or tried to exit).
+#[derive(Deserialize)]
+struct FaultReply {
+    id: u64,
+    fault: ReportedFault,
+}
+
+#[derive(Deserialize)]
+struct ReportedFault {
+    kind: FaultKind,
+    reason: String,
+    #[serde(default)]
+    exit_status: Option<String>,
+    #[serde(default)]
+    offending_line: Option<String>,
+    #[serde(default)]
+    stderr: String,
+}
+
+/// The failure a `fault` reply to request `id` reports; `None` for any
+/// other line (which [`decode_reply`] then judges).
+fn reported_fault(line: &[u8], id: u64) -> Option<Failure> {
+    let reply: FaultReply = serde_json::from_slice(line).ok()?;
+    if reply.id != id {
+        return None;
+    }
+    let reported = reply.fault;
+    let fault = Fault {
+        kind: reported.kind,
+        exit_status: reported.exit_status,
+        offending_line: reported.offending_line.map(|l| cut_line(l.as_bytes())),
+        stderr_tail: reported.stderr,
+    };
+    Some(Failure::Fault(
+        format!("the calling process reports: {}", reported.reason),
+        Box::new(fault),
+    ))
 }
 
 impl<R: BufRead, W: Write> Framing for Caller<R, W> {
@@ -175,5 +245,50 @@ mod tests {
             panic!("expected a failure");
         };
         assert!(reason.contains("middle of a reply"), "{reason}");
+    }
+
+    #[test]
+    fn a_line_that_is_no_reply_fails_that_request_alone() {
+        let replies = b"adapter ready\n{\"id\": 2, \"body\": null}\n" as &[u8];
+        let mut caller = Caller::new(replies, Vec::new());
+        let error = caller.read("x").unwrap_err();
+        let fault = error.as_fault().expect("a fault");
+        assert_eq!(fault.kind, FaultKind::ProtocolViolation);
+        assert_eq!(fault.offending_line.as_deref(), Some("adapter ready"));
+        assert!(
+            error.to_string().starts_with("protocol violation"),
+            "{error}"
+        );
+        // The channel is still in step: the next request is answered.
+        assert_eq!(caller.read("y"), Ok(None));
+    }
+
+    #[test]
+    fn a_fault_reply_is_the_framing_failing_on_that_input() {
+        let replies = concat!(
+            r#"{"id": 1, "fault": {"kind": "crash", "reason": "wrap raised ValueError: NUL", "#,
+            r#""exit_status": "exit status: 3", "stderr": "Traceback\nValueError: NUL\n"}}"#,
+            "\n",
+            r#"{"id": 2, "framed": "ok"}"#,
+            "\n"
+        );
+        let mut caller = Caller::new(replies.as_bytes(), Vec::new());
+        let error = caller.wrap(&WrapRequest::default()).unwrap_err();
+        let fault = error.as_fault().expect("a fault");
+        assert_eq!(fault.kind, FaultKind::Crash);
+        assert_eq!(fault.exit_status.as_deref(), Some("exit status: 3"));
+        assert_eq!(fault.stderr_tail, "Traceback\nValueError: NUL\n");
+        assert!(
+            error.to_string().contains("wrap raised ValueError"),
+            "{error}"
+        );
+        assert_eq!(caller.wrap(&WrapRequest::default()), Ok("ok".into()));
+    }
+
+    #[test]
+    fn a_caller_that_dies_mid_request_is_a_crash() {
+        let mut caller = Caller::new(b"" as &[u8], Vec::new());
+        let error = caller.wrap(&WrapRequest::default()).unwrap_err();
+        assert_eq!(error.as_fault().map(|f| f.kind), Some(FaultKind::Crash));
     }
 }

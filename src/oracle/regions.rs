@@ -97,24 +97,19 @@ impl Regions {
             (_, None) => framed.len(),
         };
         let header_start = outer_open.map_or(0, |d| d.start);
-        let (content_token, content_open) = if profile.delimiters.inner.is_some() {
-            (INNER, inner_open)
+        let content_open = if profile.delimiters.inner.is_some() {
+            inner_open
         } else {
-            (OUTER, outer_open)
+            outer_open
         };
-        // A closer whose nonce differs from the opener's cannot end the
-        // element for a reader that checks it (a confusable, not a closer):
-        // the frame key decides, as for every check.
-        let key = FrameKey::of(grammar, folded, content_open);
-        let content_end = delimiters
-            .iter()
-            .find(|d| {
-                d.token == content_token
-                    && d.kind == DelimiterKind::Close
-                    && d.start >= content_start
-                    && key.classify(d, folded) != Liveness::Confusable
-            })
-            .map_or(framed.len(), |d| d.start);
+        let content_end = content_end(
+            folded,
+            grammar,
+            profile,
+            content_open,
+            &delimiters,
+            content_start,
+        );
 
         Regions {
             delimiters,
@@ -125,6 +120,35 @@ impl Regions {
             content: content_start..content_end.max(content_start),
         }
     }
+}
+
+/// Where the content ends: at the first closer of the content's token after
+/// `content_start` that the frame key does not call a confusable (a closer
+/// whose nonce differs from the opener's cannot end the element for a
+/// reader that checks it), else at the end of the text.
+fn content_end(
+    folded: &Folded<'_>,
+    grammar: &dyn Grammar,
+    profile: &TargetProfile,
+    content_open: Option<LiveDelimiter>,
+    delimiters: &[LiveDelimiter],
+    content_start: usize,
+) -> usize {
+    let content_token = if profile.delimiters.inner.is_some() {
+        INNER
+    } else {
+        OUTER
+    };
+    let key = FrameKey::of(grammar, folded, content_open);
+    delimiters
+        .iter()
+        .find(|d| {
+            d.token == content_token
+                && d.kind == DelimiterKind::Close
+                && d.start >= content_start
+                && key.classify(d, folded) != Liveness::Confusable
+        })
+        .map_or(folded.text.len(), |d| d.start)
 }
 
 fn first_open(delimiters: &[LiveDelimiter], token: usize, from: usize) -> Option<LiveDelimiter> {

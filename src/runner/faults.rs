@@ -210,7 +210,7 @@ fn fault_of(result: &CaseResult) -> Option<&Fault> {
 
 /// The finding of a reproduced fault: at every level, since no reader of
 /// any level gets a frame.
-fn fault_finding(reason: &str, fault: Fault) -> Finding {
+pub(crate) fn fault_finding(reason: &str, fault: Fault) -> Finding {
     Finding {
         check: Check::TargetFault,
         class: CheckClass::Fault,
@@ -230,7 +230,7 @@ fn fault_finding(reason: &str, fault: Fault) -> Finding {
 /// oracle's calibration request, or for a reader-only target a read of the
 /// calibration frame (or of plain text, whose answer may be a rejection).
 /// A refusal is an answer.
-fn benign_call(
+pub(crate) fn benign_call(
     profile: &TargetProfile,
     framing: &mut dyn Framing,
     calibration: Option<&Result<Calibration, String>>,

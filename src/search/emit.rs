@@ -261,6 +261,14 @@ pub fn render_markdown(report: &SearchReport) -> String {
         report.findings.len(),
         report.unconfirmed,
     );
+    if report.mutants_faulting > 0 {
+        let _ = writeln!(
+            md,
+            "Mutants on which the target crashed, hung or broke the protocol twice, the \
+             second time on a fresh target: {}.\n",
+            report.mutants_faulting
+        );
+    }
     let _ = writeln!(
         md,
         "Catalogue failures already known on this target (mutants of these do not count as new): {}\n",
@@ -292,6 +300,10 @@ pub fn render_markdown(report: &SearchReport) -> String {
             "- shrunk content: `{}`\n",
             finding.request.content.escape_default()
         );
+        if let Some(fault) = &finding.finding.fault {
+            let described = fault.describe("", 12).replace("```", "` ` `");
+            let _ = writeln!(md, "```text\n{described}```\n");
+        }
     }
     md
 }
@@ -311,6 +323,13 @@ pub fn render_terminal_summary(report: &SearchReport) -> String {
         report.target_errors,
         report.findings.len()
     );
+    if report.mutants_faulting > 0 {
+        let _ = writeln!(
+            text,
+            "  {} mutants made the target fault twice (crash, hang or protocol violation)",
+            report.mutants_faulting
+        );
+    }
     for finding in &report.findings {
         let _ = writeln!(
             text,
@@ -320,6 +339,11 @@ pub fn render_terminal_summary(report: &SearchReport) -> String {
             finding.seed_case,
             lineage(finding)
         );
+        // A fault is diagnosed as in a run: exit status, first bad line,
+        // the end of the target's stderr.
+        if let Some(fault) = &finding.finding.fault {
+            text.push_str(&fault.describe("    ", 12));
+        }
     }
     text
 }

@@ -51,6 +51,7 @@
 
 mod corpus;
 mod emit;
+mod faults;
 mod mutate;
 mod nonce_ops;
 mod propose;
@@ -68,7 +69,7 @@ pub use mutate::Operator;
 pub use propose::{render_proposal, TrickStack};
 pub use stack::Trick;
 
-use crate::adapter::{Framing, TargetError, WrapRequest};
+use crate::adapter::{FaultKind, Framing, TargetError, WrapRequest};
 use crate::catalogue::{Category, ConcreteCase, Expectation, Field, Input, Operation};
 use crate::level::ReaderLevel;
 use crate::oracle::{self, Check, CheckClass, Finding};
@@ -164,6 +165,10 @@ pub struct SearchReport {
     pub mutants_failing: u64,
     /// Target errors (crash, timeout) met while searching.
     pub target_errors: u64,
+    /// Mutants on which the target crashed, hung or broke the protocol
+    /// twice, the second time on a fresh target (`target.fault`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub mutants_faulting: u64,
     /// Catalogue cases that already fail a security check unmutated, as
     /// `case id: check`; mutants of these failing the same check are not new.
     pub known_failures: Vec<String>,
@@ -193,6 +198,10 @@ pub struct SearchReport {
     pub duration_ms: u64,
 }
 
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
 /// The target, the profile and the level, with the bookkeeping of every call
 /// made: whether the target ever answered, and its first failure.
 struct Probe<'a> {
@@ -209,6 +218,8 @@ struct Probe<'a> {
     answered: u64,
     errors: u64,
     first_error: Option<String>,
+    /// Why the target was given up (module `faults`), if it was.
+    given_up: Option<String>,
 }
 
 impl Probe<'_> {
@@ -229,6 +240,11 @@ impl Probe<'_> {
             Err(error) => {
                 self.errors += 1;
                 self.first_error.get_or_insert_with(|| error.diagnosis());
+                // A target that faulted is retired: the next request goes
+                // to a fresh one (module `faults`).
+                if error.as_fault().is_some() {
+                    self.framing.restart();
+                }
                 return Err(error);
             }
         };
@@ -239,9 +255,11 @@ impl Probe<'_> {
         Ok(Some((framed, findings)))
     }
 
-    /// Whether `finding` is a failure at the probe's level.
+    /// Whether `finding` is a failure at the probe's level: a security
+    /// finding, or a reproduced fault.
     fn counts(&self, finding: &Finding) -> bool {
-        finding.class == CheckClass::Security && finding.levels.contains(&self.level)
+        matches!(finding.class, CheckClass::Security | CheckClass::Fault)
+            && finding.levels.contains(&self.level)
     }
 
     /// The security findings at the probe's level for `request`.
@@ -345,6 +363,7 @@ pub fn search(
         answered: 0,
         errors: 0,
         first_error: None,
+        given_up: None,
     };
     let (known, known_complete) = known_failures(&seeds, &mut probe, &clock);
     let mut report = SearchReport {
@@ -354,6 +373,7 @@ pub fn search(
         mutants_tried: 0,
         mutants_failing: 0,
         target_errors: 0,
+        mutants_faulting: 0,
         known_failures: known
             .iter()
             .map(|(id, check)| format!("{id}: {check}"))
@@ -412,12 +432,24 @@ fn known_failures(
         if clock.out_of_time() {
             return (known, false);
         }
-        if let Input::Wrap(request) = &case.input {
-            if let Ok(findings) = probe.security_findings(case, request) {
-                for finding in findings {
-                    known.insert((case.id.clone(), finding.check));
+        let Input::Wrap(request) = &case.input else {
+            continue;
+        };
+        let findings = match probe.judge(case, request) {
+            Ok(judged) => judged.map(|(_, findings)| findings).unwrap_or_default(),
+            // A seed the target faults on unmutated: its mutants' faults
+            // are not new.
+            Err(error) => match faults::retry(probe, case, request, &error) {
+                faults::Retried::Reproduced(finding) => vec![finding],
+                faults::Retried::Answered(judged) => {
+                    judged.map(|(_, findings)| findings).unwrap_or_default()
                 }
-            }
+                faults::Retried::NotAFault => Vec::new(),
+                faults::Retried::GivenUp => return (known, true),
+            },
+        };
+        for finding in findings.into_iter().filter(|f| probe.counts(f)) {
+            known.insert((case.id.clone(), finding.check));
         }
     }
     (known, true)
@@ -454,6 +486,7 @@ fn refused(
         mutants_tried: 0,
         mutants_failing: 0,
         target_errors,
+        mutants_faulting: 0,
         known_failures: Vec::new(),
         findings: Vec::new(),
         unconfirmed: 0,
@@ -472,6 +505,9 @@ fn harness_error(
     seeds: usize,
     known_complete: bool,
 ) -> Option<String> {
+    if let Some(given_up) = &probe.given_up {
+        return Some(given_up.clone());
+    }
     if probe.answered == 0 && probe.errors > 0 {
         return Some(format!(
             "the target never answered: all {} calls failed (first: {})",
@@ -535,29 +571,29 @@ fn explore(
         };
         let case = seeds[mutant.seed];
         report.mutants_tried += 1;
-        let Ok(judged) = probe.judge(case, &mutant.request) else {
-            continue;
+        let finding = match failure(case, &mutant, &stacked, probe, &mut corpus) {
+            Step::Failed(finding) => finding,
+            Step::Passed => continue,
+            Step::GivenUp => break,
         };
-        let outcome = match &judged {
-            Some((framed, findings)) => corpus::Outcome::Framed(framed, findings),
-            None => corpus::Outcome::Refused,
-        };
-        corpus.observe(probe.profile, mutant.clone(), &stacked, outcome);
-        let finding = judged
-            .into_iter()
-            .flat_map(|(_, findings)| findings)
-            .find(|f| probe.counts(f));
-        let Some(finding) = finding else {
-            continue;
-        };
-        report.mutants_failing += 1;
+        let is_fault = finding.class == CheckClass::Fault;
+        if is_fault {
+            report.mutants_faulting += 1;
+        } else {
+            report.mutants_failing += 1;
+        }
         let known_failure = known.contains(&(case.id.clone(), finding.check));
-        if !known_failure {
+        if !known_failure && !is_fault {
             if let Some(key) = propose::stack_key(&mutant.tricks) {
                 *stacks.entry(key).or_default() += 1;
             }
         }
-        let sig = signature(finding.check, &mutant.operators, &mutant.tricks);
+        let sig = match &finding.fault {
+            // One fault finding per kind: what the target chokes on is its
+            // weakness, whichever operator put it there.
+            Some(fault) => format!("{}[{}]", finding.check.name(), fault.kind.name()),
+            None => signature(finding.check, &mutant.operators, &mutant.tricks),
+        };
         // New means the mutation caused the failure: the seed case passes
         // this check unmutated. One finding per signature keeps it readable.
         let attempts = signatures.entry(sig).or_default();
@@ -572,6 +608,47 @@ fn explore(
     report.trick_stacks = propose::tally(stacks, &report.findings);
     report.corpus_size = corpus.len();
     report.features_seen = corpus.features();
+}
+
+/// What came of one mutant.
+enum Step {
+    /// It failed at the probe's level: a security finding, or a fault the
+    /// retry reproduced.
+    Failed(Finding),
+    /// It was answered (or refused) with no such failure, or never sent.
+    Passed,
+    /// The target was given up (module `faults`).
+    GivenUp,
+}
+
+/// Sends `mutant`, retrying it once when the target faults, and keeps it in
+/// the corpus when its output is new.
+fn failure(
+    case: &ConcreteCase,
+    mutant: &Entry,
+    stacked: &[stack::Stacked],
+    probe: &mut Probe,
+    corpus: &mut Corpus,
+) -> Step {
+    let judged = match probe.judge(case, &mutant.request) {
+        Ok(judged) => judged,
+        Err(error) => match faults::retry(probe, case, &mutant.request, &error) {
+            faults::Retried::Answered(judged) => judged,
+            faults::Retried::Reproduced(finding) => return Step::Failed(finding),
+            faults::Retried::NotAFault => return Step::Passed,
+            faults::Retried::GivenUp => return Step::GivenUp,
+        },
+    };
+    let outcome = match &judged {
+        Some((framed, findings)) => corpus::Outcome::Framed(framed, findings),
+        None => corpus::Outcome::Refused,
+    };
+    corpus.observe(probe.profile, mutant.clone(), stacked, outcome);
+    judged
+        .into_iter()
+        .flat_map(|(_, findings)| findings)
+        .find(|f| probe.counts(f))
+        .map_or(Step::Passed, Step::Failed)
 }
 
 /// Whether a budget in mutants is used up.
@@ -595,7 +672,26 @@ fn shrink_and_confirm(
     report: &mut SearchReport,
 ) -> bool {
     let request = std::mem::take(&mut mutant.request);
-    let (request, finding) = shrink(case, probe, request, finding, options.shrink_calls, clock);
+    let (request, finding) = match finding.fault.as_ref().map(|f| f.kind) {
+        // Each try of a hang waits out the timeout: a hang is kept as found.
+        Some(FaultKind::Hang) => (request, finding),
+        Some(kind) => {
+            let mut again = |probe: &mut Probe, trial: &WrapRequest| {
+                faults::faults_again(probe, case, trial, kind)
+            };
+            let calls = options.shrink_calls;
+            shrink(case, probe, (request, finding), calls, clock, &mut again)
+        }
+        None => {
+            let check = finding.check;
+            let mut again = |probe: &mut Probe, trial: &WrapRequest| {
+                let found = probe.security_findings(case, trial).ok()?;
+                found.into_iter().find(|f| f.check == check)
+            };
+            let calls = options.shrink_calls;
+            shrink(case, probe, (request, finding), calls, clock, &mut again)
+        }
+    };
     let id = emit::finding_id(&probe.profile.name, &request);
     // Different mutants often shrink to the same input.
     if report.findings.iter().any(|f| f.id == id) {
@@ -732,17 +828,17 @@ fn signature(check: Check, operators: &[Operator], tricks: &[Trick]) -> String {
     )
 }
 
-/// Delta debugging over each field's characters: drop chunks while the same
-/// check still fails at the probe's level.
+/// Delta debugging over each field's characters: drop chunks while
+/// `again` still finds the failure (the same check at the probe's level,
+/// or the same kind of fault).
 fn shrink(
     case: &ConcreteCase,
     probe: &mut Probe,
-    mut request: WrapRequest,
-    mut finding: Finding,
+    (mut request, mut finding): (WrapRequest, Finding),
     mut calls: usize,
     clock: &Clock,
+    again: &mut dyn FnMut(&mut Probe, &WrapRequest) -> Option<Finding>,
 ) -> (WrapRequest, Finding) {
-    let check = finding.check;
     let canary = case.canary.clone();
     let field_count = 3 + request.attributes.len();
     for field in 0..field_count {
@@ -772,11 +868,7 @@ fn shrink(
                 let mut trial = request.clone();
                 *field_text(&mut trial, field) = candidate;
                 calls -= 1;
-                let still = probe
-                    .security_findings(case, &trial)
-                    .ok()
-                    .and_then(|found| found.into_iter().find(|f| f.check == check));
-                match still {
+                match again(probe, &trial) {
                     Some(f) => {
                         request = trial;
                         finding = f;

@@ -140,6 +140,7 @@ mod tests {
             mutants_tried: 0,
             mutants_failing: 0,
             target_errors: 0,
+            mutants_faulting: 0,
             known_failures: vec![],
             findings: vec![],
             unconfirmed: 0,

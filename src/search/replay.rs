@@ -8,7 +8,9 @@
 //! template that does not round-trip, a flaky target) would otherwise put a
 //! false finding in front of the user. So the written YAML is loaded,
 //! instantiated for the same profile, and run through [`crate::runner`] and
-//! the oracle; only a `fail` verdict at the search's level confirms it.
+//! the oracle; only a `fail` verdict at the search's level confirms it,
+//! with a finding of the same class (a fault for a fault, which the run
+//! has retried once on a fresh target, as every run does).
 
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
@@ -86,9 +88,16 @@ pub(super) fn replay(
     let Outcome::Judged { findings } = result.outcome else {
         return Err(Unconfirmed::Verdict(verdict));
     };
+    // A fault finding is confirmed by a fault (the run retried it once on a
+    // fresh target), a security finding by a security finding: a breakout
+    // that replays as a crash is not the breakout that was found.
+    let class = match finding.finding.class {
+        CheckClass::Fault => CheckClass::Fault,
+        _ => CheckClass::Security,
+    };
     let mut security: Vec<Finding> = findings
         .into_iter()
-        .filter(|f| f.class == CheckClass::Security && f.levels.contains(&level))
+        .filter(|f| f.class == class && f.levels.contains(&level))
         .collect();
     // A `fail` from an outer-layer finding the target's declared context
     // fails (see `crate::gate`) is no security failure to confirm.

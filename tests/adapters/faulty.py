@@ -11,6 +11,8 @@ helper, so each fault is explicit:
 - banner: writes "adapter ready" to stdout before anything else (a stray
   print, the commonest beginner's mistake), then serves correctly.
 - garbage: answers every request with a line that is not JSON.
+- garbage-on-nul: answers a request with a NUL in any field with a line
+  that is not JSON, and every other request correctly.
 - import-error: dies at start with a traceback on stderr, as an adapter
   whose import fails.
 """
@@ -72,6 +74,10 @@ for line in sys.stdin:
         sys.stderr.write("Traceback (most recent call last):\n"
                          "ValueError: embedded null byte\n")
         sys.exit(3)
+    if has_nul(request) and behaviour == "garbage-on-nul":
+        out.write("<fixture-data>no JSON here\n")
+        out.flush()
+        continue
     if has_nul(request) and behaviour == "hang-on-nul":
         while True:
             time.sleep(60)
