@@ -17,6 +17,8 @@
 
 #![allow(dead_code)] // each test binary uses its own subset
 
+pub mod markers;
+
 use std::collections::BTreeSet;
 
 use framecheck::adapter::reference::Reference;
@@ -160,8 +162,16 @@ fn on_indented_line(text: &str, start: usize) -> bool {
 
 /// Neutralises the token in `content` as a framing with `defect` does.
 pub fn defang(content: &str, defect: Defect) -> String {
+    defang_token(content, defect, TOKEN, DEFANGED)
+}
+
+/// Replaces every reading of `token` in `content` with `defanged`, except
+/// those `defect` skips.
+pub fn defang_token(content: &str, defect: Defect, token: &str, defanged: &str) -> String {
     let folded = Reader::new(ReaderLevel::Unicode).fold(content);
-    let needle: Vec<char> = TOKEN.chars().collect();
+    let needle: Vec<char> = level::fold_str(token, ReaderLevel::Unicode)
+        .chars()
+        .collect();
     let mut out = String::with_capacity(content.len());
     let mut copied = 0;
     let mut first: Option<BTreeSet<Trick>> = None;
@@ -199,7 +209,7 @@ pub fn defang(content: &str, defect: Defect) -> String {
             continue;
         }
         out.push_str(&content[copied..span.start]);
-        out.push_str(DEFANGED);
+        out.push_str(defanged);
         copied = span.end;
     }
     out.push_str(&content[copied..]);
