@@ -10,6 +10,10 @@
 //! passes each of them at the `unicode` level (otherwise they would not be
 //! blind), then that search finds each defect and replays it.
 //!
+//! `markers` puts the stacked-tricks defect behind BEGIN/END markers with
+//! a constant preamble sentence, another grammar with text outside the
+//! frame.
+//!
 //! The defanger finds every span that reads as the token at the `unicode`
 //! level (framecheck's own reader), classifies the tricks that hide it
 //! (invisible characters, NFKC compatibility forms, other lookalikes), and
