@@ -238,6 +238,31 @@ fn a_fixed_fence_fails_the_fence_attacks() {
     assert!(checks.contains(&"delimiter.census") && checks.contains(&"canary.containment"));
 }
 
+/// A fence lengthened past every run of characters that read as a
+/// backtick, but measured before invisible characters are dropped: a run
+/// split by U+200B reads as one to a model. Only the split-run case finds
+/// it, and only at the unicode level (the defect is Unicode-only).
+#[test]
+fn a_fence_measured_with_invisibles_fails_only_the_split_run_case_at_unicode() {
+    let split_unseen = |r: &WrapRequest| {
+        let (mut longest, mut run) = (0, 0);
+        for c in r.content.chars() {
+            run = if reads_as(c, '`') { run + 1 } else { 0 };
+            longest = longest.max(run);
+        }
+        let fence = "`".repeat(longest.max(2) + 1);
+        format!("{fence}text\n{}\n{fence}", r.content)
+    };
+    let results = judge_all(&fence_profile(), &split_unseen);
+    assert_eq!(
+        failing(&results),
+        vec!["unicode-fence-run-split-by-invisible"]
+    );
+    for finding in &results["unicode-fence-run-split-by-invisible"] {
+        assert_eq!(finding.levels, vec![ReaderLevel::Unicode], "{finding:?}");
+    }
+}
+
 fn marker_profile() -> TargetProfile {
     profile("{ grammar: begin-end, token: DOC, open: '<<<{token}>>>', close: '<<<END_{token}>>>' }")
         .unwrap()

@@ -13,6 +13,7 @@ mod common;
 
 use std::sync::atomic::AtomicBool;
 
+use blind::markers::{self, Markers};
 use blind::{Blind, Defect, DEFECTS};
 use framecheck::adapter::reference::Reference;
 use framecheck::adapter::Framing;
@@ -146,13 +147,30 @@ fn run_search(framing: &mut dyn Framing, seed: u64, budget: u64, max: usize) -> 
 /// any catalogue case, fails on the defective framing and passes on the
 /// same framing without the defect: the defect, not the harness, broke it.
 fn is_true(finding: &SearchFinding, report: &SearchReport, defect: Defect) -> bool {
-    let profile = TargetProfile::reference();
+    is_true_for(
+        finding,
+        report,
+        &TargetProfile::reference(),
+        &mut Blind(defect),
+        &mut Blind(Defect::None),
+    )
+}
+
+/// [`is_true`] for any profile: the written case fails on `defective` and
+/// passes on `correct`, its twin without the defect.
+fn is_true_for(
+    finding: &SearchFinding,
+    report: &SearchReport,
+    profile: &TargetProfile,
+    defective: &mut dyn Framing,
+    correct: &mut dyn Framing,
+) -> bool {
     let written = search::to_catalogue_files(
         &SearchReport {
             findings: vec![finding.clone()],
             ..report.clone()
         },
-        &profile,
+        profile,
     );
     let (category, yaml) = &written[0];
     let path = std::path::PathBuf::from(format!("{}.yaml", category.name()));
@@ -163,12 +181,12 @@ fn is_true(finding: &SearchFinding, report: &SearchReport, defect: Defect) -> bo
             notes: file.notes,
             cases: file.cases,
         },
-        &profile,
+        profile,
     );
     let verdict = |framing: &mut dyn Framing| {
         let run = runner::run(
             &concrete,
-            &profile,
+            profile,
             framing,
             &RunOptions::default(),
             &AtomicBool::new(false),
@@ -176,8 +194,7 @@ fn is_true(finding: &SearchFinding, report: &SearchReport, defect: Defect) -> bo
         );
         run.results[0].verdict_at(ReaderLevel::Unicode)
     };
-    verdict(&mut Blind(defect)) == Verdict::Fail
-        && verdict(&mut Blind(Defect::None)) == Verdict::Pass
+    verdict(defective) == Verdict::Fail && verdict(correct) == Verdict::Pass
 }
 
 /// Each blind defect is found at every seed within the mutant budget, and
@@ -226,6 +243,75 @@ fn search_finds_nothing_over_correct_framings() {
                 report.findings
             );
         }
+    }
+}
+
+/// Issue 33, end to end: behind BEGIN/END markers with a constant preamble
+/// sentence naming them (`tests/blind/markers.rs`), a pre-check that tries
+/// one Unicode trick at a time passes the whole catalogue, as `run` judges
+/// it (with the layout it learns, so the preamble is the framing's own
+/// text). Search over it starts with no known failure and finds the defect
+/// within the same mutant budget as behind the plain tag, at every seed,
+/// each finding true (it fails on the defect and passes on the correct
+/// twin); over the correct twin it finds nothing.
+#[test]
+fn search_finds_a_one_trick_at_a_time_check_behind_markers_with_a_preamble() {
+    let profile = markers::profile();
+    let all = cases(&profile);
+    for defect in [Defect::Stacked, Defect::None] {
+        let run = runner::check_conformance(&mut Markers(defect), &profile, ReaderLevel::Unicode);
+        let failing: Vec<&str> = run
+            .results
+            .iter()
+            .filter(|r| r.verdict_at(ReaderLevel::Unicode) != Verdict::Pass)
+            .filter(|r| r.verdict_at(ReaderLevel::Unicode) != Verdict::Skipped)
+            .map(|r| r.case.id.as_str())
+            .collect();
+        assert_eq!(failing, Vec::<&str>::new(), "{}: run", defect.name());
+    }
+    let search_markers = |defect: Defect, seed: u64, budget: u64, max: usize| {
+        search::search(
+            &all,
+            &profile,
+            &mut Markers(defect),
+            &search_options(seed, budget, max),
+            &AtomicBool::new(false),
+        )
+    };
+    for seed in SEEDS {
+        let report = search_markers(Defect::Stacked, seed, FIND_BUDGET, 1);
+        assert_eq!(report.harness_error, None, "seed {seed}");
+        assert_eq!(report.known_failures, Vec::<String>::new(), "seed {seed}");
+        assert!(
+            !report.findings.is_empty(),
+            "seed {seed}: nothing found in {} mutants ({} failing, {} unconfirmed)",
+            report.mutants_tried,
+            report.mutants_failing,
+            report.unconfirmed
+        );
+        eprintln!(
+            "markers seed {seed}: found in {} mutants",
+            report.mutants_tried
+        );
+        for finding in &report.findings {
+            let (mut defective, mut correct) = (Markers(Defect::Stacked), Markers(Defect::None));
+            assert!(
+                is_true_for(finding, &report, &profile, &mut defective, &mut correct),
+                "seed {seed}: false finding {finding:#?}"
+            );
+        }
+        let twin = search_markers(Defect::None, seed, BUDGET, 5);
+        assert_eq!(twin.harness_error, None, "twin seed {seed}");
+        assert_eq!(
+            twin.known_failures,
+            Vec::<String>::new(),
+            "twin seed {seed}"
+        );
+        assert!(
+            twin.findings.is_empty() && twin.mutants_failing == 0,
+            "twin seed {seed}: {:#?}",
+            twin.findings
+        );
     }
 }
 

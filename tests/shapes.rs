@@ -53,6 +53,30 @@ enum Verdict {
     Fail,
 }
 
+/// The highest level held a fixture's run must report (`level:`), or
+/// `none` when some security check fails even at `exact`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+enum LevelHeld {
+    Exact,
+    AsciiCaseInsensitive,
+    Unicode,
+    None,
+}
+
+impl LevelHeld {
+    /// The name a JSON report's `summary.highest_level_held` uses (`null`
+    /// for none).
+    fn report_name(self) -> Option<&'static str> {
+        match self {
+            LevelHeld::Exact => Some(ReaderLevel::Exact.name()),
+            LevelHeld::AsciiCaseInsensitive => Some(ReaderLevel::AsciiCaseInsensitive.name()),
+            LevelHeld::Unicode => Some(ReaderLevel::Unicode.name()),
+            LevelHeld::None => None,
+        }
+    }
+}
+
 /// One fixture's entry.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -60,6 +84,8 @@ struct Fixture {
     name: String,
     profile: PathBuf,
     verdict: Verdict,
+    #[serde(default)]
+    level: Option<LevelHeld>,
     #[serde(default)]
     checks: BTreeSet<String>,
     #[serde(default)]
@@ -200,6 +226,12 @@ fn expectations_cover_every_fixture_and_name_each_defect() {
                 }
             }
         }
+        if f.verdict == Verdict::Pass && f.level.is_some_and(|l| l != LevelHeld::Unicode) {
+            problems.push(format!(
+                "{}: a passing fixture holds the unicode level",
+                f.name
+            ));
+        }
         for check in &f.checks {
             if !known_check(check) {
                 problems.push(format!("{}: unknown check {check:?}", f.name));
@@ -217,6 +249,7 @@ fn expectations_cover_every_fixture_and_name_each_defect() {
             problems.push(format!("{}: adapter script {script:?} is missing", f.name));
         }
     }
+    problems.extend(unicode_only_defect_per_grammar(&fixtures));
     for (shape, (correct, broken)) in &per_shape {
         if *correct < 1 || *broken < 2 {
             problems.push(format!(
@@ -229,6 +262,52 @@ fn expectations_cover_every_fixture_and_name_each_defect() {
         problems.push(format!("{} is not in expectations.yaml", path.display()));
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// Issue 33's level accuracy: for every grammar, at least one broken
+/// fixture whose only defect is Unicode-level, which must therefore report
+/// `ascii-case-insensitive` as the level held (the run checks it). Says
+/// which grammars have none.
+fn unicode_only_defect_per_grammar(fixtures: &[Fixture]) -> Vec<String> {
+    let covered: BTreeSet<String> = fixtures
+        .iter()
+        .filter(|f| f.level == Some(LevelHeld::AsciiCaseInsensitive))
+        .filter_map(|f| load_profile(f).delimiters.grammar)
+        .collect();
+    framecheck::grammar::GrammarKind::ALL
+        .iter()
+        .filter(|g| !covered.contains(g.name()))
+        .map(|g| format!("grammar {g}: no fixture with a Unicode-only defect (level: ascii-case-insensitive)"))
+        .collect()
+}
+
+/// The table in tests/shapes/README.md counts, per shape directory, the
+/// correct and broken fixtures expectations.yaml lists.
+#[test]
+fn the_readme_table_counts_the_fixtures() {
+    let mut listed: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+    for f in load_expectations() {
+        let shape = f.name.split('/').next().unwrap_or_default().to_string();
+        let counts = listed.entry(shape).or_default();
+        match f.verdict {
+            Verdict::Pass => counts.0 += 1,
+            Verdict::Fail => counts.1 += 1,
+        }
+    }
+    let readme = std::fs::read_to_string(shapes_dir().join("README.md")).unwrap();
+    let mut table: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+    for line in readme.lines().filter(|l| l.starts_with('|')) {
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        let [_, _, dir, correct, broken, _] = cells[..] else {
+            continue;
+        };
+        let (Ok(correct), Ok(broken)) = (correct.parse(), broken.parse()) else {
+            continue; // the header and its rule
+        };
+        let dir = dir.trim_matches('`').trim_end_matches('/').to_string();
+        table.insert(dir, (correct, broken));
+    }
+    assert_eq!(table, listed, "tests/shapes/README.md's table");
 }
 
 /// Every `*.yaml` profile in a shape directory, relative to `tests/shapes`.
@@ -855,13 +934,23 @@ fn judge(fixture: &Fixture, profile: &ProfileView) -> Option<String> {
         .iter()
         .filter(|c| !failing.contains_key(*c))
         .collect();
-    if status == expected_status && unexpected.is_empty() && missing.is_empty() {
+    let held = report["summary"]["highest_level_held"].as_str();
+    let wrong_level = fixture
+        .level
+        .filter(|want| want.report_name() != held)
+        .map(|want| format!("; level held {held:?}, expected {want:?}"));
+    if status == expected_status
+        && unexpected.is_empty()
+        && missing.is_empty()
+        && wrong_level.is_none()
+    {
         return None;
     }
     let defect = fixture.why.as_deref().unwrap_or("none, a correct framing");
     Some(format!(
         "verdict {status} (expected {expected_status}); unexpected failing checks \
-         {unexpected:?}; expected checks that did not fail {missing:?}; defect: {defect}"
+         {unexpected:?}; expected checks that did not fail {missing:?}{}; defect: {defect}",
+        wrong_level.unwrap_or_default()
     ))
 }
 

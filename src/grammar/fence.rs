@@ -47,6 +47,11 @@ const ATTACKS: &[GrammarAttack] = &[
         case: "fence-unterminated-opener",
         what: "a fence with an info string after a closer opens a block the frame never closes",
     },
+    GrammarAttack {
+        case: "unicode-fence-run-split-by-invisible",
+        what:
+            "invisible characters inside a run hide its length from a byte count, not from a reader",
+    },
 ];
 
 /// A fence line, as folded indices.

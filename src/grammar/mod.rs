@@ -228,6 +228,24 @@ impl FrameKey {
             _ => Liveness::Live,
         }
     }
+
+    /// How a reader inside this frame reads `d`, a marker found by a
+    /// grammar that spells the frame's delimiters with their nonce of any
+    /// length or without it (what a forger writes); `own` is the frame's
+    /// grammar. A marker with no value where `own` spells one on that
+    /// delimiter is a confusable, like one with another value; anything
+    /// else is read as [`FrameKey::classify`] reads it.
+    pub fn classify_respelled(
+        &self,
+        own: &dyn Grammar,
+        d: &LiveDelimiter,
+        folded: &Folded<'_>,
+    ) -> Liveness {
+        if self.nonce.is_some() && d.nonce.is_none() && own.carries_nonce(d.kind, d.token) {
+            return Liveness::Confusable;
+        }
+        self.classify(d, folded)
+    }
 }
 
 /// One attribute as parsed from an opener.
@@ -326,6 +344,20 @@ pub trait Grammar: fmt::Debug + Send + Sync {
     /// Parses the opener `d` in `text` as a strict parser would,
     /// recovering its attributes.
     fn parse_opener(&self, text: &str, d: &LiveDelimiter) -> Result<ParsedOpener, OpenerError>;
+
+    /// Whether the `kind` delimiter of token `token`, as the framing
+    /// writes it, carries the nonce: a begin/end closer template may leave
+    /// it out while its opener carries it.
+    fn carries_nonce(&self, kind: DelimiterKind, token: usize) -> bool {
+        let form = match kind {
+            DelimiterKind::Open => Form::Open,
+            DelimiterKind::Close => Form::Close,
+        };
+        self.render(form, token)
+            .0
+            .iter()
+            .any(|p| matches!(p, Piece::Nonce(_)))
+    }
 
     /// Whether openers carry attributes (a fence's never do).
     fn opener_has_attributes(&self) -> bool {

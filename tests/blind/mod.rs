@@ -10,12 +10,18 @@
 //! passes each of them at the `unicode` level (otherwise they would not be
 //! blind), then that search finds each defect and replays it.
 //!
+//! `markers` puts the stacked-tricks defect behind BEGIN/END markers with
+//! a constant preamble sentence, another grammar with text outside the
+//! frame.
+//!
 //! The defanger finds every span that reads as the token at the `unicode`
 //! level (framecheck's own reader), classifies the tricks that hide it
 //! (invisible characters, NFKC compatibility forms, other lookalikes), and
 //! replaces it with `framecheck_untrusted` unless the defect skips it.
 
 #![allow(dead_code)] // each test binary uses its own subset
+
+pub mod markers;
 
 use std::collections::BTreeSet;
 
@@ -160,8 +166,16 @@ fn on_indented_line(text: &str, start: usize) -> bool {
 
 /// Neutralises the token in `content` as a framing with `defect` does.
 pub fn defang(content: &str, defect: Defect) -> String {
+    defang_token(content, defect, TOKEN, DEFANGED)
+}
+
+/// Replaces every reading of `token` in `content` with `defanged`, except
+/// those `defect` skips.
+pub fn defang_token(content: &str, defect: Defect, token: &str, defanged: &str) -> String {
     let folded = Reader::new(ReaderLevel::Unicode).fold(content);
-    let needle: Vec<char> = TOKEN.chars().collect();
+    let needle: Vec<char> = level::fold_str(token, ReaderLevel::Unicode)
+        .chars()
+        .collect();
     let mut out = String::with_capacity(content.len());
     let mut copied = 0;
     let mut first: Option<BTreeSet<Trick>> = None;
@@ -199,7 +213,7 @@ pub fn defang(content: &str, defect: Defect) -> String {
             continue;
         }
         out.push_str(&content[copied..span.start]);
-        out.push_str(DEFANGED);
+        out.push_str(defanged);
         copied = span.end;
     }
     out.push_str(&content[copied..]);
