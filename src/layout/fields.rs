@@ -191,7 +191,7 @@ mod tests {
                 field(FieldName::Attribute("subject".into()), "Subject"),
                 fixed("\n---\n"),
             ],
-            encoding: BodyEncoding::None,
+            encoding: BodyEncoding::None.into(),
             encoding_declared: true,
             datamark: "^".into(),
             datamark_replaces: Default::default(),

@@ -472,7 +472,7 @@ mod tests {
                 field,
                 fixed(Region::Header, "\n---\n"),
             ],
-            encoding: BodyEncoding::None,
+            encoding: BodyEncoding::None.into(),
             encoding_declared: false,
             datamark: "^".into(),
             datamark_replaces: Default::default(),

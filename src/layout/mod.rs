@@ -37,7 +37,7 @@ use std::ops::Range;
 use serde::{Deserialize, Serialize};
 
 use crate::encoding::Datamark;
-use crate::profile::{BodyEncoding, DatamarkReplaces};
+use crate::profile::{DatamarkReplaces, Encoding};
 
 mod declared;
 mod fields;
@@ -254,8 +254,8 @@ pub struct Padding {
 pub struct Layout {
     /// Parts before the content, in order.
     pub head: Vec<Part>,
-    /// How the content is written.
-    pub encoding: BodyEncoding,
+    /// How the content is written: one encoding, or two stacked.
+    pub encoding: Encoding,
     /// Whether the encoding was declared by the profile (else guessed).
     pub encoding_declared: bool,
     /// The data-marking character, for `datamark`.
@@ -293,7 +293,7 @@ impl Layout {
     pub fn template(&self) -> String {
         let mut out = String::new();
         render_parts(&mut out, &self.head);
-        let _ = write!(out, "{{content:{}}}", self.encoding.name());
+        let _ = write!(out, "{{content:{}}}", self.encoding);
         render_parts(&mut out, &self.tail);
         out
     }

@@ -367,12 +367,12 @@ fn reader(
         observed.notes.push(format!(
             "reader.returns: content, because read gave back the original content while the \
              body is written {}",
-            layout.encoding.name()
+            layout.encoding
         ));
         // The framing ships a program that parses its markup back into the
         // content: the frame is written for that parser, which reads
         // `&lt;` as text, where a model may read it as `<`.
-        if layout.encoding == BodyEncoding::HtmlEntities {
+        if layout.encoding.uses(BodyEncoding::HtmlEntities) {
             observed.consumer = Consumer::Parser;
             observed.notes.push(
                 "reader.consumer: parser, because the framing's own reader decodes the \
@@ -380,7 +380,7 @@ fn reader(
                     .into(),
             );
         }
-    } else if layout.encoding != BodyEncoding::None {
+    } else if !layout.encoding.is_none() {
         observed
             .notes
             .push("reader.returns: body, because read gave back the body as written".into());

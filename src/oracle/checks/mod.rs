@@ -120,7 +120,7 @@ fn wrap_checks<'a>(
     let exact = &views.exact().regions;
     let body = body_of(profile, layout, matched.as_ref(), framed, exact);
     if case.expect == Expectation::Faithful {
-        let (encoding, mark) = layout.map_or((BodyEncoding::None, "^".into()), |l| {
+        let (encoding, mark) = layout.map_or((BodyEncoding::None.into(), "^".into()), |l| {
             (l.encoding, l.marking())
         });
         fidelity::check_body_fidelity(findings, request, framed, body, encoding, mark);
