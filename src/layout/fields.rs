@@ -193,6 +193,7 @@ mod tests {
             ],
             encoding: BodyEncoding::None.into(),
             encoding_declared: true,
+            per_content: Vec::new(),
             datamark: "^".into(),
             datamark_replaces: Default::default(),
             tail: vec![Part {

@@ -25,8 +25,8 @@ use crate::adapter::subprocess::SubprocessFraming;
 use crate::adapter::{Framing, TargetError, WrapRequest};
 use crate::grammar::GrammarKind;
 use crate::profile::{
-    AdapterSpec, BodyEncoding, Capability, Consumer, Delimiters, Language, LoadedProfile,
-    SubprocessSpec, TargetProfile,
+    AdapterSpec, BodyEncoding, Capability, Consumer, Delimiters, EncodingChoice, Language,
+    LoadedProfile, SubprocessSpec, TargetProfile,
 };
 use experiments::Observed;
 
@@ -576,11 +576,22 @@ fn write_body(out: &mut String, layout: &Layout, observed: &Observed) {
         ),
         false => String::new(),
     };
-    let _ = writeln!(
-        out,
-        "body: {{ encoding: {}{mark} }}  # the encoding under which calibration found the content",
-        layout.encoding
-    );
+    match &observed.per_content {
+        Some(choices) => {
+            let choice = EncodingChoice::PerContent(choices.clone());
+            let _ = writeln!(
+                out,
+                "body: {{ encoding: {choice}{mark} }}  # plain one-line content was not encoded, the probes were"
+            );
+        }
+        None => {
+            let _ = writeln!(
+                out,
+                "body: {{ encoding: {}{mark} }}  # the encoding under which calibration found the content",
+                layout.encoding
+            );
+        }
+    }
     if !layout.encoding.is_none() && !observed.reads {
         let _ = writeln!(
             out,
@@ -654,10 +665,11 @@ pub fn differences(declared: &TargetProfile, inferred: &TargetProfile) -> Vec<St
         }
     }
     // An encoding left undeclared is tried in full by every run.
-    if let Some(encoding) = declared.body.encoding {
+    if let Some(encoding) = &declared.body.encoding {
         let shown = inferred
             .body
             .encoding
+            .as_ref()
             .map_or(String::new(), |e| e.to_string());
         compare("body.encoding", encoding.to_string(), shown);
     }

@@ -20,7 +20,9 @@ use crate::adapter::WrapRequest;
 use crate::encoding::{self, Datamark};
 use crate::grammar::{DelimiterKind, GrammarKind, LiveDelimiter};
 use crate::level::ReaderLevel;
-use crate::profile::{BodyEncoding, EmptyContent, Encoding, TargetProfile, DEFAULT_DATAMARK};
+use crate::profile::{
+    BodyEncoding, EmptyContent, Encoding, EncodingChoice, TargetProfile, DEFAULT_DATAMARK,
+};
 use crate::reader::Reader;
 
 const KIND_MARK: &str = "fckindq7";
@@ -230,6 +232,10 @@ pub fn learn(
         head,
         encoding,
         encoding_declared: profile.body.encoding.is_some(),
+        per_content: match &profile.body.encoding {
+            Some(EncodingChoice::PerContent(list)) => list.clone(),
+            _ => Vec::new(),
+        },
         datamark: mark.clone(),
         datamark_replaces: profile.body.datamark_replaces,
         tail,
@@ -342,23 +348,30 @@ fn find_slots(
     wraps: &[String],
     mark: Datamark<'_>,
 ) -> Result<(Encoding, Vec<Range<usize>>), LayoutError> {
-    let candidates: Vec<Encoding> = match profile.body.encoding {
-        Some(declared) => vec![declared],
-        None => Encoding::candidates(),
+    // A choice per content is one candidate: each output in the first of
+    // its encodings that finds the content there.
+    let candidates: Vec<Vec<Encoding>> = match &profile.body.encoding {
+        Some(EncodingChoice::PerContent(list)) => vec![list.clone()],
+        Some(EncodingChoice::Always(declared)) => vec![vec![*declared]],
+        None => Encoding::candidates()
+            .into_iter()
+            .map(|e| vec![e])
+            .collect(),
     };
-    for &encoding in &candidates {
-        let mut slots = Vec::new();
+    for choices in &candidates {
+        let mut found: Vec<(Encoding, Range<usize>)> = Vec::new();
         for (request, framed) in probes.requests.iter().zip(wraps) {
-            match find_slot(encoding, framed, &request.content, mark)? {
-                Some(slot) => slots.push(slot),
+            match find_slot_among(choices, framed, &request.content, mark)? {
+                Some(slot) => found.push(slot),
                 None => break,
             }
         }
-        if slots.len() == wraps.len() {
-            return Ok((encoding, slots));
+        if found.len() == wraps.len() {
+            let encoding = found[0].0;
+            return Ok((encoding, found.into_iter().map(|(_, slot)| slot).collect()));
         }
     }
-    let tried = match profile.body.encoding {
+    let tried = match &profile.body.encoding {
         Some(declared) => declared.to_string(),
         None => {
             let singles: Vec<&str> = BodyEncoding::ALL.iter().map(|e| e.name()).collect();
@@ -373,6 +386,22 @@ fn find_slots(
             "declare its encoding (body.encoding), or check that the framing does not rewrite ordinary text"
         },
     })
+}
+
+/// The first of `choices` under which `content` is found in `framed`, and
+/// where.
+fn find_slot_among(
+    choices: &[Encoding],
+    framed: &str,
+    content: &str,
+    mark: Datamark<'_>,
+) -> Result<Option<(Encoding, Range<usize>)>, LayoutError> {
+    for &encoding in choices {
+        if let Some(slot) = find_slot(encoding, framed, content, mark)? {
+            return Ok(Some((encoding, slot)));
+        }
+    }
+    Ok(None)
 }
 
 /// Where `content`, written with `encoding`, sits in `framed`.

@@ -384,13 +384,132 @@ impl<'de> serde::de::Visitor<'de> for EncodingVisitor {
     }
 }
 
+/// `body.encoding`: how the content is always written, or the encodings
+/// a framing chooses among per content (raw for one line, a JSON string
+/// for several), spelled `{per-content: [none, json-string]}`. For each
+/// output, the first listed encoding that explains its body is the one it
+/// is judged in.
+///
+/// ```
+/// use framecheck::profile::{BodyEncoding, EncodingChoice};
+///
+/// let per: EncodingChoice =
+///     serde_json::from_str(r#"{"per-content": ["none", "json-string"]}"#).unwrap();
+/// assert_eq!(per.choices().len(), 2);
+/// assert_eq!(per.to_string(), "{ per-content: [none, json-string] }");
+/// let always: EncodingChoice = serde_json::from_str("\"base64\"").unwrap();
+/// assert_eq!(always, EncodingChoice::Always(BodyEncoding::Base64.into()));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum EncodingChoice {
+    /// Every output is written in this encoding (or stack).
+    Always(Encoding),
+    /// Each output in the first of these that explains it; two or more,
+    /// each listed once.
+    PerContent(Vec<Encoding>),
+}
+
+impl From<Encoding> for EncodingChoice {
+    fn from(encoding: Encoding) -> EncodingChoice {
+        EncodingChoice::Always(encoding)
+    }
+}
+
+impl From<BodyEncoding> for EncodingChoice {
+    fn from(encoding: BodyEncoding) -> EncodingChoice {
+        EncodingChoice::Always(encoding.into())
+    }
+}
+
+impl EncodingChoice {
+    /// The encodings an output may be written in, in the order tried.
+    pub fn choices(&self) -> Vec<Encoding> {
+        match self {
+            EncodingChoice::Always(one) => vec![*one],
+            EncodingChoice::PerContent(list) => list.clone(),
+        }
+    }
+}
+
+impl std::fmt::Display for EncodingChoice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EncodingChoice::Always(one) => one.fmt(f),
+            EncodingChoice::PerContent(list) => {
+                let names: Vec<String> = list.iter().map(Encoding::to_string).collect();
+                write!(f, "{{ per-content: [{}] }}", names.join(", "))
+            }
+        }
+    }
+}
+
+/// The map form of `body.encoding`.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PerContentSpelling {
+    #[serde(rename = "per-content")]
+    per_content: Vec<Encoding>,
+}
+
+impl Serialize for EncodingChoice {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            EncodingChoice::Always(one) => one.serialize(serializer),
+            EncodingChoice::PerContent(list) => PerContentSpelling {
+                per_content: list.clone(),
+            }
+            .serialize(serializer),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for EncodingChoice {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<EncodingChoice, D::Error> {
+        d.deserialize_any(ChoiceVisitor)
+    }
+}
+
+/// Reads an encoding, or the `per-content` map.
+struct ChoiceVisitor;
+
+impl<'de> serde::de::Visitor<'de> for ChoiceVisitor {
+    type Value = EncodingChoice;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("an encoding's name, a list of two, or {per-content: [...]}")
+    }
+
+    fn visit_str<E: serde::de::Error>(self, name: &str) -> Result<EncodingChoice, E> {
+        EncodingVisitor.visit_str(name).map(EncodingChoice::Always)
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, seq: A) -> Result<EncodingChoice, A::Error> {
+        EncodingVisitor.visit_seq(seq).map(EncodingChoice::Always)
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<EncodingChoice, A::Error> {
+        use serde::de::Error;
+        let spelled =
+            PerContentSpelling::deserialize(serde::de::value::MapAccessDeserializer::new(map))?;
+        let list = spelled.per_content;
+        let repeated = list.iter().enumerate().any(|(i, e)| list[..i].contains(e));
+        if list.len() < 2 || repeated {
+            return Err(A::Error::custom(
+                "per-content lists two or more different encodings, in the order tried",
+            ));
+        }
+        Ok(EncodingChoice::PerContent(list))
+    }
+}
+
 /// The `body:` section.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BodySection {
-    /// The encoding, or two stacked; unset means "learn it by calibration".
+    /// The encoding (or two stacked, or a choice per content); unset means
+    /// "learn it by calibration".
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub encoding: Option<Encoding>,
+    pub encoding: Option<EncodingChoice>,
     /// `datamark`: the marker put between words (default `^`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub datamark: Option<String>,
@@ -503,7 +622,9 @@ mod tests {
     fn an_encoding_is_one_name_or_two_outermost_first() {
         let body: BodySection =
             serde_saphyr::from_str("{encoding: [json-string, base64]}").unwrap();
-        let stack = body.encoding.unwrap();
+        let Some(EncodingChoice::Always(stack)) = body.encoding.clone() else {
+            panic!("{:?}", body.encoding);
+        };
         assert_eq!(
             (stack.outer, stack.inner),
             (BodyEncoding::JsonString, BodyEncoding::Base64)
@@ -535,6 +656,40 @@ mod tests {
         let candidates = Encoding::candidates();
         assert_eq!(candidates.len(), 5 + 16);
         assert!(candidates[..5].iter().all(|e| e.single().is_some()));
+    }
+
+    #[test]
+    fn a_choice_per_content_lists_two_or_more_encodings() {
+        let body: BodySection =
+            serde_saphyr::from_str("{encoding: {per-content: [none, [json-string, json-string]]}}")
+                .unwrap();
+        let twice = Encoding::stacked(BodyEncoding::JsonString, BodyEncoding::JsonString).unwrap();
+        assert_eq!(
+            body.encoding,
+            Some(EncodingChoice::PerContent(vec![
+                BodyEncoding::None.into(),
+                twice
+            ]))
+        );
+        assert_eq!(
+            serde_json::to_string(&body).unwrap(),
+            r#"{"encoding":{"per-content":["none",["json-string","json-string"]]}}"#
+        );
+        for wrong in [
+            "{encoding: {per-content: [none]}}",
+            "{encoding: {per-content: [none, none]}}",
+            "{encoding: {per-content: [none, json-string], other: 1}}",
+            "{encoding: {always: none}}",
+        ] {
+            assert!(
+                serde_saphyr::from_str::<BodySection>(wrong).is_err(),
+                "{wrong}"
+            );
+        }
+        // What init writes reads back.
+        let written = format!("{{encoding: {}}}", body.encoding.clone().unwrap());
+        let read: BodySection = serde_saphyr::from_str(&written).unwrap();
+        assert_eq!(read, body);
     }
 
     #[test]

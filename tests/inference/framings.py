@@ -87,6 +87,21 @@ def json_rpc_raw_backslash(content, kind, attributes, provenance):
     return f"<tool_result>\n{json.dumps({'jsonrpc': '2.0', 'result': inner})}\n</tool_result>"
 
 
+def json_when_needed(content, kind, attributes, provenance):
+    # Raw unless the content holds a character it must escape; then an
+    # ASCII-only JSON string with its brackets escaped.
+    plain = content.isascii() and not any(c in content for c in '\n\r"\\<>&')
+    body = content if plain else _ascii_json(content)
+    return f"<tool_result>\n{body}\n</tool_result>"
+
+
+def json_multiline(content, kind, attributes, provenance):
+    # One line raw, with nothing neutralised; several lines as a safe JSON
+    # string.
+    body = _ascii_json(content) if "\n" in content else content
+    return f"<tool_result>\n{body}\n</tool_result>"
+
+
 def noted(content, kind, attributes, provenance):
     return f"<note>Retrieved from {provenance}.</note>\n<context>\n{content}\n</context>"
 
