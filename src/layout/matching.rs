@@ -513,6 +513,11 @@ mod tests {
         // attempt), else the first listed.
         assert_eq!(layout.encoding_for("\"a\\nc\"", "a\nb"), json);
         assert_eq!(layout.encoding_for("a \"b", "a b"), none);
+        assert_eq!(
+            layout.encoding_label(),
+            "{ per-content: [none, json-string] }"
+        );
+        assert!(layout.template().contains("{content:none or json-string}"));
     }
 
     #[test]

@@ -37,7 +37,7 @@ use std::ops::Range;
 use serde::{Deserialize, Serialize};
 
 use crate::encoding::Datamark;
-use crate::profile::{DatamarkReplaces, Encoding};
+use crate::profile::{DatamarkReplaces, Encoding, EncodingChoice};
 
 mod declared;
 mod fields;
@@ -318,20 +318,28 @@ impl Layout {
             .unwrap_or(self.encoding)
     }
 
+    /// The body encoding as a profile spells it: the one encoding, or the
+    /// per-content choice.
+    pub fn encoding_label(&self) -> String {
+        match self.per_content.is_empty() {
+            true => self.encoding.to_string(),
+            false => EncodingChoice::PerContent(self.per_content.clone()).to_string(),
+        }
+    }
+
     /// The layout as a one-string template: fixed text as written, and
     /// `{open:…}`, `{close:…}`, `{kind}`, `{provenance}`, `{attr:KEY}`,
     /// `{nonce:ALPHABET×N}`, `{content:ENCODING}` for the rest.
     pub fn template(&self) -> String {
         let mut out = String::new();
         render_parts(&mut out, &self.head);
-        match self.per_content.is_empty() {
+        let _ = match self.per_content.is_empty() {
             true => write!(out, "{{content:{}}}", self.encoding),
             false => {
                 let names: Vec<String> = self.per_content.iter().map(|e| e.to_string()).collect();
                 write!(out, "{{content:{}}}", names.join(" or "))
             }
-        }
-        .unwrap_or_default();
+        };
         render_parts(&mut out, &self.tail);
         out
     }
