@@ -32,7 +32,7 @@ use std::borrow::Cow;
 
 use base64::Engine as _;
 
-use crate::profile::{BodyEncoding, DatamarkReplaces};
+use crate::profile::{BodyEncoding, DatamarkReplaces, Encoding};
 
 /// The data-marking of a `datamark` body: the marker, and which characters
 /// of the content it replaces. A bare `&str` is a marker replacing spaces.
@@ -86,12 +86,31 @@ pub enum DecodeError {
     NoMark,
 }
 
-/// Writes `content` the way `encoding` does. JSON strings carry their
-/// quotes; data-marking replaces every space with the marker (spotlighting's
-/// data-marking; line breaks stay, so the content's lines survive), or every
-/// whitespace character when the [`Datamark`] says so.
-pub fn encode<'a>(encoding: BodyEncoding, content: &str, mark: impl Into<Datamark<'a>>) -> String {
-    let mark = mark.into();
+/// Writes `content` the way `encoding` does (a stack: the inner layer
+/// first, then the outer). JSON strings carry their quotes; data-marking
+/// replaces every space with the marker (spotlighting's data-marking; line
+/// breaks stay, so the content's lines survive), or every whitespace
+/// character when the [`Datamark`] says so.
+///
+/// ```
+/// use framecheck::encoding::encode;
+/// use framecheck::profile::{BodyEncoding::JsonString, Encoding};
+///
+/// let twice = Encoding::stacked(JsonString, JsonString).unwrap();
+/// assert_eq!(encode(twice, "a \"b\"", "^"), r#""\"a \\\"b\\\"\"""#);
+/// ```
+pub fn encode<'a>(
+    encoding: impl Into<Encoding>,
+    content: &str,
+    mark: impl Into<Datamark<'a>>,
+) -> String {
+    let (encoding, mark) = (encoding.into(), mark.into());
+    let inner = encode_one(encoding.inner, content, mark);
+    encode_one(encoding.outer, &inner, mark)
+}
+
+/// Writes `content` in one encoding.
+fn encode_one(encoding: BodyEncoding, content: &str, mark: Datamark<'_>) -> String {
     match encoding {
         BodyEncoding::None => content.to_string(),
         // Serialising a &str cannot fail.
@@ -102,15 +121,30 @@ pub fn encode<'a>(encoding: BodyEncoding, content: &str, mark: impl Into<Datamar
     }
 }
 
-/// Reads content back from a body written with `encoding`. A JSON body may
-/// come with or without its quotes; base64 may be wrapped in lines. A
-/// datamark decodes to a space, whatever whitespace it replaced.
+/// Reads content back from a body written with `encoding`, a stack's
+/// outer layer first. A JSON body may come with or without its quotes;
+/// base64 may be wrapped in lines. A datamark decodes to a space, whatever
+/// whitespace it replaced.
 pub fn decode<'a, 'b>(
-    encoding: BodyEncoding,
+    encoding: impl Into<Encoding>,
     body: &'b str,
     mark: impl Into<Datamark<'a>>,
 ) -> Result<Cow<'b, str>, DecodeError> {
-    let mark = mark.into().mark;
+    let (encoding, mark) = (encoding.into(), mark.into().mark);
+    match decode_one(encoding.outer, body, mark)? {
+        Cow::Borrowed(body) => decode_one(encoding.inner, body, mark),
+        Cow::Owned(outer) => Ok(Cow::Owned(
+            decode_one(encoding.inner, &outer, mark)?.into_owned(),
+        )),
+    }
+}
+
+/// Reads one layer back.
+fn decode_one<'b>(
+    encoding: BodyEncoding,
+    body: &'b str,
+    mark: &str,
+) -> Result<Cow<'b, str>, DecodeError> {
     let decoded = match encoding {
         // Borrowed: an unencoded body is not copied (issue 13, peak memory).
         BodyEncoding::None => return Ok(Cow::Borrowed(body)),
@@ -140,24 +174,41 @@ pub fn decode<'a, 'b>(
 /// content. Data-marking is judged encoded (the body equals the content with
 /// every replaced character written as the marker), because a marker
 /// already in the content would decode to a space.
+///
+/// A stack is faithful when its outer layer decodes to a text that is
+/// faithful under its inner layer.
 pub fn faithful<'a>(
-    encoding: BodyEncoding,
+    encoding: impl Into<Encoding>,
     body: &str,
     content: &str,
     mark: impl Into<Datamark<'a>>,
 ) -> bool {
-    let mark = mark.into();
+    let (encoding, mark) = (encoding.into(), mark.into());
+    match encoding.single() {
+        Some(one) => faithful_one(one, body, content, mark),
+        None => decode_one(encoding.outer, body, mark.mark)
+            .is_ok_and(|outer| faithful_one(encoding.inner, &outer, content, mark)),
+    }
+}
+
+/// Whether `body` carries `content` under one encoding.
+fn faithful_one(encoding: BodyEncoding, body: &str, content: &str, mark: Datamark<'_>) -> bool {
     match encoding {
-        BodyEncoding::Datamark => body == encode(encoding, content, mark),
-        _ => decode(encoding, body, mark).is_ok_and(|decoded| decoded == content),
+        BodyEncoding::Datamark => body == encode_one(encoding, content, mark),
+        _ => decode_one(encoding, body, mark.mark).is_ok_and(|decoded| decoded == content),
     }
 }
 
 /// The byte range of the first escape in `body` that the encoding did not
 /// need: an entity for a character other than `& < > " '`. Over-escaping
 /// changes what the model reads even when a parser would decode it back.
-pub fn needless_escape(encoding: BodyEncoding, body: &str) -> Option<std::ops::Range<usize>> {
-    if encoding != BodyEncoding::HtmlEntities {
+/// Only the outer layer is looked at: it is the one written in the framed
+/// text, where a range can point.
+pub fn needless_escape(
+    encoding: impl Into<Encoding>,
+    body: &str,
+) -> Option<std::ops::Range<usize>> {
+    if encoding.into().outer != BodyEncoding::HtmlEntities {
         return None;
     }
     let mut from = 0;
@@ -295,6 +346,41 @@ mod tests {
         );
         // The default replaces spaces only: a marked line break is a change.
         assert!(!faithful(Datamark, &format!("a{m}b{m}c"), "a b\nc", m));
+    }
+
+    #[test]
+    fn a_stack_encodes_inner_first_and_decodes_outer_first() {
+        let stacks = [
+            (JsonString, JsonString),
+            (JsonString, HtmlEntities),
+            (Base64, JsonString),
+        ];
+        for (outer, inner) in stacks {
+            let stack = Encoding::stacked(outer, inner).unwrap();
+            let body = encode(stack, TEXT, "^");
+            assert_eq!(body, encode(outer, &encode(inner, TEXT, "^"), "^"));
+            assert_eq!(decode(stack, &body, "^").unwrap(), TEXT, "{stack}");
+            assert!(faithful(stack, &body, TEXT, "^"), "{stack}");
+            // One layer alone does not give the content back.
+            assert!(!faithful(outer, &body, TEXT, "^"), "{stack}");
+        }
+        let twice = Encoding::stacked(JsonString, JsonString).unwrap();
+        // Inside a larger JSON string, the outer layer has no quotes of its own.
+        assert_eq!(decode(twice, r#"\"a\\nb\""#, "").unwrap(), "a\nb");
+        // The inner layer undecodable: not faithful, and an error.
+        assert!(decode(twice, r#"\"a\\xb\""#, "").is_err());
+        assert!(!faithful(twice, r#"\"a\\xb\""#, "a\\xb", ""));
+        let marked = Encoding::stacked(JsonString, Datamark).unwrap();
+        assert!(faithful(marked, "\"a^b\"", "a b", "^"));
+        assert!(!faithful(marked, "\"a b\"", "a b", "^"));
+    }
+
+    #[test]
+    fn only_an_outer_entity_layer_is_searched_for_needless_escapes() {
+        let outer = Encoding::stacked(HtmlEntities, JsonString).unwrap();
+        assert_eq!(needless_escape(outer, "&#x61;"), Some(0..6));
+        let inner = Encoding::stacked(JsonString, HtmlEntities).unwrap();
+        assert_eq!(needless_escape(inner, "&#x61;"), Option::None);
     }
 
     #[test]

@@ -4,11 +4,14 @@
 
 mod common;
 
+use std::collections::BTreeSet;
 use std::path::Path;
 
 use framecheck::grammar::GrammarKind;
 use framecheck::layout::init::{propose_for_command, propose_for_profile, InitOptions};
-use framecheck::profile::{AdapterSpec, BodyEncoding, HeaderStyle, TargetProfile};
+use framecheck::profile::{
+    AdapterSpec, BodyEncoding, Encoding, EncodingChoice, HeaderStyle, TargetProfile,
+};
 
 /// Proposes a profile for a fixture adapter and parses it back.
 fn propose(dir: &str, script: &str) -> TargetProfile {
@@ -39,7 +42,7 @@ fn proposals_validate_and_match_the_fixtures_declarations() {
     assert_eq!(preamble.language, "Python");
     assert_eq!(preamble.delimiters.grammar, GrammarKind::XmlTag);
     assert_eq!(preamble.delimiters.token, "external-data");
-    assert_eq!(preamble.body.encoding, Some(BodyEncoding::None));
+    assert_eq!(preamble.body.encoding, Some(BodyEncoding::None.into()));
 
     let markers = propose("begin-end", "correct_angle.py");
     assert_eq!(markers.delimiters.grammar, GrammarKind::BeginEnd);
@@ -156,7 +159,31 @@ fn field_shapes_are_inferred_from_the_adapter_alone() {
     // no header line, and the JSON string is the encoding.
     let json = propose_shape("json_body");
     assert_eq!(json.header.style, HeaderStyle::None);
-    assert_eq!(json.body.encoding, Some(BodyEncoding::JsonString));
+    assert_eq!(json.body.encoding, Some(BodyEncoding::JsonString.into()));
+
+    // A JSON-RPC result whose value is a JSON document: the content is a
+    // JSON string inside a JSON string, found whether the inner writer
+    // escapes as the outer one does or spells `<` as `\u003c`.
+    let twice = Encoding::stacked(BodyEncoding::JsonString, BodyEncoding::JsonString);
+    for name in ["json_rpc", "json_rpc_safe"] {
+        let stacked = propose_shape(name);
+        assert_eq!(stacked.body.encoding, twice.map(Into::into), "{name}");
+        assert_eq!(stacked.delimiters.token, "tool_result", "{name}");
+    }
+
+    // Raw when the content needs no escape, a JSON string when it does (or
+    // when it has several lines): each output in its own encoding.
+    let per_content = EncodingChoice::PerContent(vec![
+        BodyEncoding::None.into(),
+        BodyEncoding::JsonString.into(),
+    ]);
+    for name in ["json_when_needed", "json_multiline"] {
+        assert_eq!(
+            propose_shape(name).body.encoding,
+            Some(per_content.clone()),
+            "{name}"
+        );
+    }
 
     // A sibling element the framing writes itself is reserved.
     let noted = propose_shape("noted");
@@ -385,4 +412,150 @@ fn init_starts_the_adapter_once() {
         1
     );
     assert_eq!(starts(&["init", "--check", out.to_str().unwrap()]), 1);
+}
+
+/// Runs `framecheck` in `tests/inference` and gives its status and what it
+/// said.
+fn framecheck_in_inference(args: &[&str]) -> (Option<i32>, String) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_framecheck"))
+        .args(args)
+        .current_dir(root.join("tests/inference"))
+        .output()
+        .unwrap();
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    (output.status.code(), said)
+}
+
+/// The checks that failed in a run's JSON report, with their class
+/// (`security`, `fidelity`, `outer-layer`).
+fn failed_checks(report: &Path) -> BTreeSet<(String, String)> {
+    let text = std::fs::read_to_string(report).unwrap();
+    let report: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let results = report["results"].as_array().expect("results");
+    results
+        .iter()
+        .filter_map(|r| r["outcome"]["findings"].as_array())
+        .flatten()
+        .map(|f| {
+            let class = f["class"].as_str().unwrap_or_default().to_string();
+            (class, f["check"].as_str().unwrap_or_default().to_string())
+        })
+        .collect()
+}
+
+/// The checks failing in a run's report of this class.
+fn of_class(checks: &BTreeSet<(String, String)>, class: &str) -> usize {
+    checks.iter().filter(|(c, _)| c == class).count()
+}
+
+/// `init` for a framing of `framings.py` (its proposal written in `dir`,
+/// the encoding line replaced by `encoding` when given), then `run` on
+/// that profile: the run's status, what it said, and its failing checks.
+fn init_and_run(
+    dir: &Path,
+    name: &str,
+    encoding: Option<&str>,
+) -> (Option<i32>, String, BTreeSet<(String, String)>) {
+    let profile = dir.join(format!("{name}.yaml"));
+    let profile = profile.to_str().unwrap();
+    let command = ["python3", "framings.py", name];
+    let init = [&["init", "--out", profile, "--"][..], &command].concat();
+    let (code, said) = framecheck_in_inference(&init);
+    assert_eq!(code, Some(0), "{name}: {said}");
+    if let Some(encoding) = encoding {
+        let yaml = std::fs::read_to_string(profile).unwrap();
+        let line = yaml.lines().find(|l| l.starts_with("body:")).unwrap();
+        let yaml = yaml.replace(line, &format!("body: {{ encoding: {encoding} }}"));
+        std::fs::write(profile, yaml).unwrap();
+    }
+    let out = dir.join(name);
+    let out = out.to_str().unwrap();
+    let (code, said) = framecheck_in_inference(&["run", "--target", profile, "--out", out]);
+    let report_name = TargetProfile::load(Path::new(profile))
+        .unwrap()
+        .profile
+        .name;
+    let checks = failed_checks(&Path::new(out).join(format!("{report_name}.json")));
+    (code, said, checks)
+}
+
+/// A framing that writes the content as a JSON string inside a JSON string
+/// is proposed from its command alone and judged in that encoding: the one
+/// that escapes `<` in the inner layer holds (no security finding, where
+/// before the run was refused as a misfit), the one that neutralises
+/// nothing fails on the breakout, and the one whose inner layer forgets
+/// to escape a backslash fails on fidelity alone.
+#[test]
+fn a_stacked_encoding_is_inferred_and_judged_layer_by_layer() {
+    if !common::have(
+        "python3",
+        "a_stacked_encoding_is_inferred_and_judged_layer_by_layer",
+    ) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let judge = |name: &str| init_and_run(dir.path(), name, None);
+
+    let (code, said, checks) = judge("json_rpc_safe");
+    assert_eq!(code, Some(0), "{said}");
+    assert_eq!(of_class(&checks, "security"), 0, "{checks:?}");
+    assert!(
+        !checks.iter().any(|(class, _)| class == "fidelity"),
+        "{checks:?}"
+    );
+
+    let (code, said, checks) = judge("json_rpc");
+    assert_eq!(code, Some(1), "{said}");
+    assert!(
+        checks.contains(&("security".into(), "delimiter.census".into())),
+        "{checks:?}"
+    );
+
+    let (code, said, checks) = judge("json_rpc_raw_backslash");
+    assert_eq!(code, Some(1), "{said}");
+    assert_eq!(of_class(&checks, "security"), 0, "{checks:?}");
+    assert!(
+        checks.contains(&("fidelity".into(), "fidelity".into())),
+        "{checks:?}"
+    );
+}
+
+/// A framing that writes one-line content raw and other content as a JSON
+/// string is proposed as choosing per content, and each output is judged
+/// in the encoding it has: the one that writes raw only what needs no
+/// escape holds with no finding, where declared `json-string` alone it
+/// gets a false fidelity finding (a raw control character is no JSON
+/// string); the one that writes any one-line content raw fails on the
+/// breakout that raw branch lets through.
+#[test]
+fn an_encoding_chosen_per_content_is_inferred_and_judged_per_output() {
+    if !common::have(
+        "python3",
+        "an_encoding_chosen_per_content_is_inferred_and_judged_per_output",
+    ) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (code, said, checks) = init_and_run(dir.path(), "json_when_needed", None);
+    assert_eq!(code, Some(0), "{said}");
+    assert_eq!(of_class(&checks, "security"), 0, "{checks:?}");
+    assert_eq!(of_class(&checks, "fidelity"), 0, "{checks:?}");
+
+    let one = tempfile::tempdir().unwrap();
+    let (code, _, checks) = init_and_run(one.path(), "json_when_needed", Some("json-string"));
+    assert_eq!(code, Some(1));
+    assert!(of_class(&checks, "fidelity") > 0, "{checks:?}");
+
+    let (code, said, checks) = init_and_run(dir.path(), "json_multiline", None);
+    assert_eq!(code, Some(1), "{said}");
+    assert!(
+        checks.contains(&("security".into(), "delimiter.census".into())),
+        "{checks:?}"
+    );
+    assert_eq!(of_class(&checks, "fidelity"), 0, "{checks:?}");
 }

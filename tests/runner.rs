@@ -332,13 +332,38 @@ fn a_profile_its_framing_contradicts_judges_nothing() {
         );
         assert!(error.contains("framecheck init"), "{error}");
     }
-    // Content encoded twice (JSON inside JSON): no encoding finds it, and
-    // plain content does not have the declared frame either.
+    // Content encoded twice (JSON inside JSON), declared as one JSON
+    // string: that encoding does not find it, and plain content does not
+    // have the declared frame either.
     let mut twice = DoubleJson;
-    let profile = same_line_profile("{ grammar: xml-tag, token: result }", "none");
-    let run = run_all(&mut twice, &profile);
+    let once = TargetProfile::parse(
+        "name: same-line\nadapter: { builtin: caller }\n\
+         delimiters: { grammar: xml-tag, token: result }\nheader: none\n\
+         body: { encoding: json-string }\ncapabilities: [wrap]\n",
+    )
+    .unwrap();
+    let run = run_all(&mut twice, &once);
     assert!(run.meta.misfit, "{:?}", run.meta.harness_error);
     assert!(run.results.is_empty());
+    // Undeclared, calibration finds the two layers: the run judges, the
+    // benign cases pass and the breakouts (nothing is neutralised) fail.
+    let profile = same_line_profile("{ grammar: xml-tag, token: result }", "none");
+    let run = run_all(&mut twice, &profile);
+    assert!(!run.meta.misfit, "{:?}", run.meta.harness_error);
+    let benign = |r: &&framecheck::runner::CaseResult| r.case.base_id.starts_with("benign-");
+    assert!(run.results.iter().filter(benign).count() > 5);
+    let failed: Vec<String> = run
+        .results
+        .iter()
+        .filter(benign)
+        .filter(|r| r.verdict_at(Unicode) == Verdict::Fail)
+        .map(|r| format!("{} {:?}", r.case.id, r.outcome))
+        .collect();
+    assert!(failed.is_empty(), "{failed:#?}");
+    assert!(run
+        .results
+        .iter()
+        .any(|r| r.verdict_at(Unicode) == Verdict::Fail));
     let fitting = same_line_profile("{ grammar: xml-tag, token: result }", "none");
     let run = run_all(&mut SameLine, &fitting);
     assert!(!run.meta.misfit, "{:?}", run.meta.harness_error);

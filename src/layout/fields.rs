@@ -191,8 +191,9 @@ mod tests {
                 field(FieldName::Attribute("subject".into()), "Subject"),
                 fixed("\n---\n"),
             ],
-            encoding: BodyEncoding::None,
+            encoding: BodyEncoding::None.into(),
             encoding_declared: true,
+            per_content: Vec::new(),
             datamark: "^".into(),
             datamark_replaces: Default::default(),
             tail: vec![Part {

@@ -25,8 +25,8 @@ use crate::adapter::subprocess::SubprocessFraming;
 use crate::adapter::{Framing, TargetError, WrapRequest};
 use crate::grammar::GrammarKind;
 use crate::profile::{
-    AdapterSpec, BodyEncoding, Capability, Consumer, Delimiters, Language, LoadedProfile,
-    SubprocessSpec, TargetProfile,
+    AdapterSpec, BodyEncoding, Capability, Consumer, Delimiters, EncodingChoice, Language,
+    LoadedProfile, SubprocessSpec, TargetProfile,
 };
 use experiments::Observed;
 
@@ -197,7 +197,7 @@ fn infer_and_propose(
                 ..inferred.delimiters
             };
             if let Some((mark, replaces)) = inferred.datamark {
-                base.body.encoding = Some(BodyEncoding::Datamark);
+                base.body.encoding = Some(BodyEncoding::Datamark.into());
                 base.body.datamark = Some(mark);
                 base.body.datamark_replaces = replaces;
             }
@@ -568,26 +568,37 @@ fn write_body(out: &mut String, layout: &Layout, observed: &Observed) {
         // every one.
         return;
     }
-    let mark = match layout.encoding {
-        BodyEncoding::Datamark => format!(
+    let mark = match layout.encoding.uses(BodyEncoding::Datamark) {
+        true => format!(
             ", datamark: {}, datamark_replaces: {}",
             yaml_str(&layout.datamark),
             kebab(&layout.datamark_replaces)
         ),
-        _ => String::new(),
+        false => String::new(),
     };
-    let _ = writeln!(
-        out,
-        "body: {{ encoding: {}{mark} }}  # the encoding under which calibration found the content",
-        layout.encoding.name()
-    );
-    if layout.encoding != BodyEncoding::None && !observed.reads {
+    match &observed.per_content {
+        Some(choices) => {
+            let choice = EncodingChoice::PerContent(choices.clone());
+            let _ = writeln!(
+                out,
+                "body: {{ encoding: {choice}{mark} }}  # plain one-line content was not encoded, the probes were"
+            );
+        }
+        None => {
+            let _ = writeln!(
+                out,
+                "body: {{ encoding: {}{mark} }}  # the encoding under which calibration found the content",
+                layout.encoding
+            );
+        }
+    }
+    if !layout.encoding.is_none() && !observed.reads {
         let _ = writeln!(
             out,
             "# If a reader decodes it, declare it: reader: {{ returns: content }}"
         );
     }
-    if layout.encoding == BodyEncoding::HtmlEntities && observed.consumer == Consumer::Model {
+    if layout.encoding.uses(BodyEncoding::HtmlEntities) && observed.consumer == Consumer::Model {
         let _ = writeln!(
             out,
             "# A model may read `&lt;` as `<`, a parser does not: if a program parses this frame, declare reader.consumer: parser"
@@ -654,12 +665,13 @@ pub fn differences(declared: &TargetProfile, inferred: &TargetProfile) -> Vec<St
         }
     }
     // An encoding left undeclared is tried in full by every run.
-    if let Some(encoding) = declared.body.encoding {
+    if let Some(encoding) = &declared.body.encoding {
         let shown = inferred
             .body
             .encoding
-            .map_or(String::new(), |e| e.name().into());
-        compare("body.encoding", encoding.name().into(), shown);
+            .as_ref()
+            .map_or(String::new(), |e| e.to_string());
+        compare("body.encoding", encoding.to_string(), shown);
     }
     if declared.can(Capability::Read) && inferred.can(Capability::Read) {
         let (a, b) = (

@@ -20,7 +20,9 @@ use crate::adapter::WrapRequest;
 use crate::encoding::{self, Datamark};
 use crate::grammar::{DelimiterKind, GrammarKind, LiveDelimiter};
 use crate::level::ReaderLevel;
-use crate::profile::{BodyEncoding, EmptyContent, TargetProfile, DEFAULT_DATAMARK};
+use crate::profile::{
+    BodyEncoding, EmptyContent, Encoding, EncodingChoice, TargetProfile, DEFAULT_DATAMARK,
+};
 use crate::reader::Reader;
 
 const KIND_MARK: &str = "fckindq7";
@@ -155,7 +157,7 @@ pub enum LayoutError {
     #[error("the content appears more than once in the output as {encoding}: a framing that writes the content twice cannot be calibrated")]
     ContentRepeated {
         /// The encoding it was found under.
-        encoding: &'static str,
+        encoding: String,
     },
     /// No live opening delimiter before the content.
     #[error("no live opening `{token}` delimiter before the content: check delimiters.grammar and delimiters.token")]
@@ -230,6 +232,10 @@ pub fn learn(
         head,
         encoding,
         encoding_declared: profile.body.encoding.is_some(),
+        per_content: match &profile.body.encoding {
+            Some(EncodingChoice::PerContent(list)) => list.clone(),
+            _ => Vec::new(),
+        },
         datamark: mark.clone(),
         datamark_replaces: profile.body.datamark_replaces,
         tail,
@@ -341,26 +347,39 @@ fn find_slots(
     probes: &Probes,
     wraps: &[String],
     mark: Datamark<'_>,
-) -> Result<(BodyEncoding, Vec<Range<usize>>), LayoutError> {
-    let candidates: Vec<BodyEncoding> = match profile.body.encoding {
-        Some(declared) => vec![declared],
-        None => BodyEncoding::ALL.to_vec(),
+) -> Result<(Encoding, Vec<Range<usize>>), LayoutError> {
+    // A choice per content is one candidate: each output in the first of
+    // its encodings that finds the content there.
+    let candidates: Vec<Vec<Encoding>> = match &profile.body.encoding {
+        Some(EncodingChoice::PerContent(list)) => vec![list.clone()],
+        Some(EncodingChoice::Always(declared)) => vec![vec![*declared]],
+        None => Encoding::candidates()
+            .into_iter()
+            .map(|e| vec![e])
+            .collect(),
     };
-    for &encoding in &candidates {
-        let mut slots = Vec::new();
+    for choices in &candidates {
+        let mut found: Vec<(Encoding, Range<usize>)> = Vec::new();
         for (request, framed) in probes.requests.iter().zip(wraps) {
-            match find_slot(encoding, framed, &request.content, mark)? {
-                Some(slot) => slots.push(slot),
+            match find_slot_among(choices, framed, &request.content, mark)? {
+                Some(slot) => found.push(slot),
                 None => break,
             }
         }
-        if slots.len() == wraps.len() {
-            return Ok((encoding, slots));
+        if found.len() == wraps.len() {
+            let encoding = found[0].0;
+            return Ok((encoding, found.into_iter().map(|(_, slot)| slot).collect()));
         }
     }
-    let tried: Vec<&str> = candidates.iter().map(|e| e.name()).collect();
+    let tried = match &profile.body.encoding {
+        Some(declared) => declared.to_string(),
+        None => {
+            let singles: Vec<&str> = BodyEncoding::ALL.iter().map(|e| e.name()).collect();
+            format!("{}, and each two of them stacked", singles.join(", "))
+        }
+    };
     Err(LayoutError::ContentNotFound {
-        tried: tried.join(", "),
+        tried,
         advice: if profile.body.encoding.is_some() {
             "check body.encoding (and body.datamark), and that the framing does not rewrite ordinary text"
         } else {
@@ -369,15 +388,34 @@ fn find_slots(
     })
 }
 
+/// The first of `choices` under which `content` is found in `framed`, and
+/// where.
+fn find_slot_among(
+    choices: &[Encoding],
+    framed: &str,
+    content: &str,
+    mark: Datamark<'_>,
+) -> Result<Option<(Encoding, Range<usize>)>, LayoutError> {
+    for &encoding in choices {
+        if let Some(slot) = find_slot(encoding, framed, content, mark)? {
+            return Ok(Some((encoding, slot)));
+        }
+    }
+    Ok(None)
+}
+
 /// Where `content`, written with `encoding`, sits in `framed`.
 fn find_slot(
-    encoding: BodyEncoding,
+    encoding: Encoding,
     framed: &str,
     content: &str,
     mark: Datamark<'_>,
 ) -> Result<Option<Range<usize>>, LayoutError> {
+    let Some(encoding) = encoding.single() else {
+        return find_stacked_slot(encoding, framed, content, mark);
+    };
     let repeated = || LayoutError::ContentRepeated {
-        encoding: encoding.name(),
+        encoding: encoding.name().into(),
     };
     let encoded = encoding::encode(encoding, content, mark);
     let mut hits = framed.match_indices(&encoded);
@@ -414,6 +452,86 @@ fn find_slot(
     }
     Ok(encoding::faithful(encoding, &framed[span.clone()], content, mark).then_some(span))
 }
+
+/// Where `content`, written with a stack of two encodings, sits in
+/// `framed`. The stack written in full is looked for first; an outer JSON
+/// string is usually one value inside a larger string (a JSON-RPC result
+/// holding a JSON document), so it is looked for without its own quotes
+/// too. Writers escape differently, so at last the span between the
+/// content's first and last words is widened, a byte at a time on each
+/// side up to [`STACK_REACH`] bytes, to the narrowest span that decodes to
+/// the content.
+fn find_stacked_slot(
+    encoding: Encoding,
+    framed: &str,
+    content: &str,
+    mark: Datamark<'_>,
+) -> Result<Option<Range<usize>>, LayoutError> {
+    let repeated = || LayoutError::ContentRepeated {
+        encoding: encoding.to_string(),
+    };
+    let encoded = encoding::encode(encoding, content, mark);
+    let mut spellings = vec![encoded.as_str()];
+    if encoding.outer == BodyEncoding::JsonString {
+        spellings.extend(encoded.strip_prefix('"').and_then(|e| e.strip_suffix('"')));
+    }
+    for spelled in spellings.into_iter().filter(|s| !s.is_empty()) {
+        let mut hits = framed.match_indices(spelled);
+        if let Some((at, _)) = hits.next() {
+            if hits.next().is_some() {
+                return Err(repeated());
+            }
+            return Ok(Some(at..at + spelled.len()));
+        }
+    }
+    let first = content.split_whitespace().next().unwrap_or(content);
+    let last = content.split_whitespace().last().unwrap_or(content);
+    let mut starts = framed.match_indices(first);
+    let (Some((start, _)), None) = (starts.next(), starts.next()) else {
+        return Ok(None);
+    };
+    let Some(end) = framed[start..].find(last).map(|i| start + i + last.len()) else {
+        return Ok(None);
+    };
+    let narrowest = (0..=2 * STACK_REACH).find_map(|widen| {
+        (widen.saturating_sub(STACK_REACH)..=widen.min(STACK_REACH)).find_map(|before| {
+            let span = start.checked_sub(before)?..end + (widen - before);
+            let text = framed.get(span.clone())?;
+            encoding::faithful(encoding, text, content, mark).then_some(span)
+        })
+    });
+    Ok(narrowest.map(|span| quoted_stack(encoding, framed, span, mark)))
+}
+
+/// `span` widened to the quotes the stack writes around the content when
+/// they are there (`\"…\"` for a JSON string in a JSON string), as a
+/// single JSON string's slot takes its quotes: the body is then the
+/// stacked value whole, whichever way its writer escaped the content.
+fn quoted_stack(
+    encoding: Encoding,
+    framed: &str,
+    span: Range<usize>,
+    mark: Datamark<'_>,
+) -> Range<usize> {
+    let empty = encoding::encode(encoding, "", mark);
+    let empty = match encoding.outer {
+        BodyEncoding::JsonString => empty.get(1..empty.len().saturating_sub(1)).unwrap_or(""),
+        _ => empty.as_str(),
+    };
+    let (open, close) = empty.split_at(empty.len() / 2);
+    if open.is_empty() || open.len() != close.len() {
+        return span;
+    }
+    match framed[..span.start].ends_with(open) && framed[span.end..].starts_with(close) {
+        true => span.start - open.len()..span.end + close.len(),
+        false => span,
+    }
+}
+
+/// How far past the content's first and last words a stacked body's span
+/// may reach: the quotes and escapes two layers put around a word (`\"`
+/// and the like).
+const STACK_REACH: usize = 8;
 
 /// A fence's backtick or tilde run is as long as the content needs (a
 /// careful framing lengthens it past any run in the content): the run at

@@ -472,8 +472,9 @@ mod tests {
                 field,
                 fixed(Region::Header, "\n---\n"),
             ],
-            encoding: BodyEncoding::None,
+            encoding: BodyEncoding::None.into(),
             encoding_declared: false,
+            per_content: Vec::new(),
             datamark: "^".into(),
             datamark_replaces: Default::default(),
             tail: vec![
@@ -493,6 +494,30 @@ mod tests {
             },
             empty: None,
         }
+    }
+
+    #[test]
+    fn an_output_is_judged_in_the_first_per_content_encoding_that_explains_it() {
+        let mut layout = layout();
+        let (none, json) = (BodyEncoding::None.into(), BodyEncoding::JsonString.into());
+        assert_eq!(
+            layout.encoding_for("\"a\"", "a"),
+            none,
+            "one encoding: always it"
+        );
+        layout.encoding = json;
+        layout.per_content = vec![none, json];
+        assert_eq!(layout.encoding_for("say \"hi\"", "say \"hi\""), none);
+        assert_eq!(layout.encoding_for("\"a\\nb\"", "a\nb"), json);
+        // Explained by neither: the encoding that decodes it (the writer's
+        // attempt), else the first listed.
+        assert_eq!(layout.encoding_for("\"a\\nc\"", "a\nb"), json);
+        assert_eq!(layout.encoding_for("a \"b", "a b"), none);
+        assert_eq!(
+            layout.encoding_label(),
+            "{ per-content: [none, json-string] }"
+        );
+        assert!(layout.template().contains("{content:none or json-string}"));
     }
 
     #[test]

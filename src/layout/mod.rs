@@ -37,7 +37,7 @@ use std::ops::Range;
 use serde::{Deserialize, Serialize};
 
 use crate::encoding::Datamark;
-use crate::profile::{BodyEncoding, DatamarkReplaces};
+use crate::profile::{DatamarkReplaces, Encoding, EncodingChoice};
 
 mod declared;
 mod fields;
@@ -254,10 +254,16 @@ pub struct Padding {
 pub struct Layout {
     /// Parts before the content, in order.
     pub head: Vec<Part>,
-    /// How the content is written.
-    pub encoding: BodyEncoding,
+    /// How the content is written: one encoding, or two stacked.
+    pub encoding: Encoding,
     /// Whether the encoding was declared by the profile (else guessed).
     pub encoding_declared: bool,
+    /// The encodings the framing chooses among per content, in the order
+    /// tried (`body.encoding: {per-content: [...]}`); empty when every
+    /// output is written in `encoding`, which is then the one calibration
+    /// found.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub per_content: Vec<Encoding>,
     /// The data-marking character, for `datamark`.
     pub datamark: String,
     /// Which characters the data-marking replaces, for `datamark`.
@@ -287,13 +293,53 @@ pub struct Sample {
 }
 
 impl Layout {
+    /// The encoding `body` is judged in, as written for `content`: the
+    /// layout's one encoding, or of its per-content choices the first that
+    /// explains the body. When none does, the first that is not `none` and
+    /// decodes the body (a writer that escapes badly is judged in the
+    /// encoding it attempted), else the first listed.
+    pub fn encoding_for(&self, body: &str, content: &str) -> Encoding {
+        let choices = &self.per_content;
+        let mark = self.marking();
+        let faithful = || {
+            choices
+                .iter()
+                .find(|&&e| crate::encoding::faithful(e, body, content, mark))
+        };
+        let decodes = || {
+            choices
+                .iter()
+                .find(|&&e| !e.is_none() && crate::encoding::decode(e, body, mark).is_ok())
+        };
+        faithful()
+            .or_else(decodes)
+            .or(choices.first())
+            .copied()
+            .unwrap_or(self.encoding)
+    }
+
+    /// The body encoding as a profile spells it: the one encoding, or the
+    /// per-content choice.
+    pub fn encoding_label(&self) -> String {
+        match self.per_content.is_empty() {
+            true => self.encoding.to_string(),
+            false => EncodingChoice::PerContent(self.per_content.clone()).to_string(),
+        }
+    }
+
     /// The layout as a one-string template: fixed text as written, and
     /// `{open:…}`, `{close:…}`, `{kind}`, `{provenance}`, `{attr:KEY}`,
     /// `{nonce:ALPHABET×N}`, `{content:ENCODING}` for the rest.
     pub fn template(&self) -> String {
         let mut out = String::new();
         render_parts(&mut out, &self.head);
-        let _ = write!(out, "{{content:{}}}", self.encoding.name());
+        let _ = match self.per_content.is_empty() {
+            true => write!(out, "{{content:{}}}", self.encoding),
+            false => {
+                let names: Vec<String> = self.per_content.iter().map(|e| e.to_string()).collect();
+                write!(out, "{{content:{}}}", names.join(" or "))
+            }
+        };
         render_parts(&mut out, &self.tail);
         out
     }

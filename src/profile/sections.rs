@@ -261,13 +261,271 @@ impl BodyEncoding {
     ];
 }
 
+/// A body's encoding: one [`BodyEncoding`], or two stacked (the content
+/// written with `inner`, and that text written again with `outer`, as a
+/// JSON string inside a JSON-RPC result is). Profiles spell a stack as a
+/// list, outermost first, which is the order a reader decodes in:
+/// `[json-string, html-entities]` is a JSON string of entity-escaped
+/// content. One encoding is spelled, and stored, as before.
+///
+/// ```
+/// use framecheck::profile::{BodyEncoding, Encoding};
+///
+/// let one: Encoding = serde_json::from_str("\"json-string\"").unwrap();
+/// assert_eq!(one, Encoding::from(BodyEncoding::JsonString));
+/// let two: Encoding = serde_json::from_str(r#"["json-string", "html-entities"]"#).unwrap();
+/// assert_eq!(two.layers(), vec![BodyEncoding::JsonString, BodyEncoding::HtmlEntities]);
+/// assert_eq!(two.to_string(), "[json-string, html-entities]");
+/// assert!(serde_json::from_str::<Encoding>(r#"["none", "base64"]"#).is_err());
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct Encoding {
+    /// The encoding applied last: the one the framed text shows.
+    pub outer: BodyEncoding,
+    /// The encoding applied first, or `None` when there is one layer (an
+    /// unencoded layer changes nothing, so one encoding is this with
+    /// `inner: None`).
+    pub inner: BodyEncoding,
+}
+
+impl From<BodyEncoding> for Encoding {
+    fn from(outer: BodyEncoding) -> Encoding {
+        Encoding {
+            outer,
+            inner: BodyEncoding::None,
+        }
+    }
+}
+
+impl Encoding {
+    /// Two encodings stacked, `outer` written last. `None` for either layer
+    /// is not a stack, so it is refused.
+    pub fn stacked(outer: BodyEncoding, inner: BodyEncoding) -> Option<Encoding> {
+        (outer != BodyEncoding::None && inner != BodyEncoding::None)
+            .then_some(Encoding { outer, inner })
+    }
+
+    /// The layers, outermost first; one for a single encoding.
+    pub fn layers(self) -> Vec<BodyEncoding> {
+        match self.single() {
+            Some(one) => vec![one],
+            None => vec![self.outer, self.inner],
+        }
+    }
+
+    /// The encoding when there is one layer.
+    pub fn single(self) -> Option<BodyEncoding> {
+        (self.inner == BodyEncoding::None).then_some(self.outer)
+    }
+
+    /// True when the body is written as the content (no layer encodes).
+    pub fn is_none(self) -> bool {
+        self.outer == BodyEncoding::None && self.inner == BodyEncoding::None
+    }
+
+    /// Whether either layer is `encoding`.
+    pub fn uses(self, encoding: BodyEncoding) -> bool {
+        self.outer == encoding || self.inner == encoding
+    }
+
+    /// Every single encoding, then every stack of two, in the order
+    /// calibration tries them: a stack explains a body only where no
+    /// single encoding does.
+    pub fn candidates() -> Vec<Encoding> {
+        let mut all: Vec<Encoding> = BodyEncoding::ALL.iter().map(|&e| e.into()).collect();
+        for outer in BodyEncoding::ALL {
+            all.extend(
+                BodyEncoding::ALL
+                    .iter()
+                    .filter_map(|&inner| Encoding::stacked(outer, inner)),
+            );
+        }
+        all
+    }
+}
+
+impl std::fmt::Display for Encoding {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.single() {
+            Some(one) => f.write_str(one.name()),
+            None => write!(f, "[{}, {}]", self.outer.name(), self.inner.name()),
+        }
+    }
+}
+
+impl Serialize for Encoding {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self.single() {
+            Some(one) => one.serialize(serializer),
+            None => [self.outer, self.inner].serialize(serializer),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Encoding {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Encoding, D::Error> {
+        deserializer.deserialize_any(EncodingVisitor)
+    }
+}
+
+/// Reads an encoding's name, or a list of one or two names.
+struct EncodingVisitor;
+
+impl<'de> serde::de::Visitor<'de> for EncodingVisitor {
+    type Value = Encoding;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("an encoding's name, or a list of two, outermost first")
+    }
+
+    fn visit_str<E: serde::de::Error>(self, name: &str) -> Result<Encoding, E> {
+        use serde::de::IntoDeserializer;
+        BodyEncoding::deserialize(name.into_deserializer()).map(Encoding::from)
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Encoding, A::Error> {
+        use serde::de::Error;
+        let mut layers: Vec<BodyEncoding> = Vec::new();
+        while let Some(layer) = seq.next_element()? {
+            layers.push(layer);
+        }
+        match layers[..] {
+            [one] => Ok(one.into()),
+            [outer, inner] => Encoding::stacked(outer, inner)
+                .ok_or_else(|| A::Error::custom("a stacked encoding cannot have a `none` layer")),
+            _ => Err(A::Error::custom(
+                "an encoding list has one or two encodings (outermost first)",
+            )),
+        }
+    }
+}
+
+/// `body.encoding`: how the content is always written, or the encodings
+/// a framing chooses among per content (raw for one line, a JSON string
+/// for several), spelled `{per-content: [none, json-string]}`. For each
+/// output, the first listed encoding that explains its body is the one it
+/// is judged in.
+///
+/// ```
+/// use framecheck::profile::{BodyEncoding, EncodingChoice};
+///
+/// let per: EncodingChoice =
+///     serde_json::from_str(r#"{"per-content": ["none", "json-string"]}"#).unwrap();
+/// assert_eq!(per.choices().len(), 2);
+/// assert_eq!(per.to_string(), "{ per-content: [none, json-string] }");
+/// let always: EncodingChoice = serde_json::from_str("\"base64\"").unwrap();
+/// assert_eq!(always, EncodingChoice::Always(BodyEncoding::Base64.into()));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum EncodingChoice {
+    /// Every output is written in this encoding (or stack).
+    Always(Encoding),
+    /// Each output in the first of these that explains it; two or more,
+    /// each listed once.
+    PerContent(Vec<Encoding>),
+}
+
+impl From<Encoding> for EncodingChoice {
+    fn from(encoding: Encoding) -> EncodingChoice {
+        EncodingChoice::Always(encoding)
+    }
+}
+
+impl From<BodyEncoding> for EncodingChoice {
+    fn from(encoding: BodyEncoding) -> EncodingChoice {
+        EncodingChoice::Always(encoding.into())
+    }
+}
+
+impl EncodingChoice {
+    /// The encodings an output may be written in, in the order tried.
+    pub fn choices(&self) -> Vec<Encoding> {
+        match self {
+            EncodingChoice::Always(one) => vec![*one],
+            EncodingChoice::PerContent(list) => list.clone(),
+        }
+    }
+}
+
+impl std::fmt::Display for EncodingChoice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EncodingChoice::Always(one) => one.fmt(f),
+            EncodingChoice::PerContent(list) => {
+                let names: Vec<String> = list.iter().map(Encoding::to_string).collect();
+                write!(f, "{{ per-content: [{}] }}", names.join(", "))
+            }
+        }
+    }
+}
+
+/// The map form of `body.encoding`.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PerContentSpelling {
+    #[serde(rename = "per-content")]
+    per_content: Vec<Encoding>,
+}
+
+impl Serialize for EncodingChoice {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            EncodingChoice::Always(one) => one.serialize(serializer),
+            EncodingChoice::PerContent(list) => PerContentSpelling {
+                per_content: list.clone(),
+            }
+            .serialize(serializer),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for EncodingChoice {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<EncodingChoice, D::Error> {
+        d.deserialize_any(ChoiceVisitor)
+    }
+}
+
+/// Reads an encoding, or the `per-content` map.
+struct ChoiceVisitor;
+
+impl<'de> serde::de::Visitor<'de> for ChoiceVisitor {
+    type Value = EncodingChoice;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("an encoding's name, a list of two, or {per-content: [...]}")
+    }
+
+    fn visit_str<E: serde::de::Error>(self, name: &str) -> Result<EncodingChoice, E> {
+        EncodingVisitor.visit_str(name).map(EncodingChoice::Always)
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, seq: A) -> Result<EncodingChoice, A::Error> {
+        EncodingVisitor.visit_seq(seq).map(EncodingChoice::Always)
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<EncodingChoice, A::Error> {
+        use serde::de::Error;
+        let spelled =
+            PerContentSpelling::deserialize(serde::de::value::MapAccessDeserializer::new(map))?;
+        let list = spelled.per_content;
+        let repeated = list.iter().enumerate().any(|(i, e)| list[..i].contains(e));
+        if list.len() < 2 || repeated {
+            return Err(A::Error::custom(
+                "per-content lists two or more different encodings, in the order tried",
+            ));
+        }
+        Ok(EncodingChoice::PerContent(list))
+    }
+}
+
 /// The `body:` section.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BodySection {
-    /// The encoding; unset means "learn it by calibration".
+    /// The encoding (or two stacked, or a choice per content); unset means
+    /// "learn it by calibration".
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub encoding: Option<BodyEncoding>,
+    pub encoding: Option<EncodingChoice>,
     /// `datamark`: the marker put between words (default `^`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub datamark: Option<String>,
@@ -374,6 +632,80 @@ mod tests {
         assert!(header("{style: lines, lines: 0}").is_err());
         assert!(header("{style: blank-line, fields: {kind: 'a:b'}}").is_err());
         assert!(header("{style: blank-line, bogus: 1}").is_err());
+    }
+
+    #[test]
+    fn an_encoding_is_one_name_or_two_outermost_first() {
+        let body: BodySection =
+            serde_saphyr::from_str("{encoding: [json-string, base64]}").unwrap();
+        let Some(EncodingChoice::Always(stack)) = body.encoding.clone() else {
+            panic!("{:?}", body.encoding);
+        };
+        assert_eq!(
+            (stack.outer, stack.inner),
+            (BodyEncoding::JsonString, BodyEncoding::Base64)
+        );
+        let one: BodySection = serde_saphyr::from_str("{encoding: html-entities}").unwrap();
+        assert_eq!(one.encoding, Some(BodyEncoding::HtmlEntities.into()));
+        let listed: BodySection = serde_saphyr::from_str("{encoding: [base64]}").unwrap();
+        assert_eq!(listed.encoding, Some(BodyEncoding::Base64.into()));
+        for wrong in [
+            "{encoding: [none, json-string]}",
+            "{encoding: [json-string, json-string, json-string]}",
+            "{encoding: []}",
+            "{encoding: json}",
+        ] {
+            assert!(
+                serde_saphyr::from_str::<BodySection>(wrong).is_err(),
+                "{wrong}"
+            );
+        }
+        // One encoding is written as before, a stack as a list.
+        assert_eq!(
+            serde_json::to_string(&one).unwrap(),
+            r#"{"encoding":"html-entities"}"#
+        );
+        assert_eq!(
+            serde_json::to_string(&body).unwrap(),
+            r#"{"encoding":["json-string","base64"]}"#
+        );
+        let candidates = Encoding::candidates();
+        assert_eq!(candidates.len(), 5 + 16);
+        assert!(candidates[..5].iter().all(|e| e.single().is_some()));
+    }
+
+    #[test]
+    fn a_choice_per_content_lists_two_or_more_encodings() {
+        let body: BodySection =
+            serde_saphyr::from_str("{encoding: {per-content: [none, [json-string, json-string]]}}")
+                .unwrap();
+        let twice = Encoding::stacked(BodyEncoding::JsonString, BodyEncoding::JsonString).unwrap();
+        assert_eq!(
+            body.encoding,
+            Some(EncodingChoice::PerContent(vec![
+                BodyEncoding::None.into(),
+                twice
+            ]))
+        );
+        assert_eq!(
+            serde_json::to_string(&body).unwrap(),
+            r#"{"encoding":{"per-content":["none",["json-string","json-string"]]}}"#
+        );
+        for wrong in [
+            "{encoding: {per-content: [none]}}",
+            "{encoding: {per-content: [none, none]}}",
+            "{encoding: {per-content: [none, json-string], other: 1}}",
+            "{encoding: {always: none}}",
+        ] {
+            assert!(
+                serde_saphyr::from_str::<BodySection>(wrong).is_err(),
+                "{wrong}"
+            );
+        }
+        // What init writes reads back.
+        let written = format!("{{encoding: {}}}", body.encoding.clone().unwrap());
+        let read: BodySection = serde_saphyr::from_str(&written).unwrap();
+        assert_eq!(read, body);
     }
 
     #[test]

@@ -371,7 +371,7 @@ fn write_layout(out: &mut String, run: &RunResult) {
             let _ = writeln!(
                 out,
                 "Learned by calibration (body encoding {}, {}). `{{open:…}}` and `{{close:…}}` are the delimiters; text outside them is the framing's own constant text.\n",
-                layout.encoding.name(),
+                layout.encoding_label(),
                 if layout.encoding_declared { "declared" } else { "guessed" },
             );
             out.push_str(&md_block(&truncate(template, MAX_SHOWN_BYTES)));

@@ -67,6 +67,48 @@ def json_body(content, kind, attributes, provenance):
     return f"<tool_result>\n{json.dumps({'source': provenance, 'text': content})}\n</tool_result>"
 
 
+def json_rpc(content, kind, attributes, provenance):
+    # A JSON-RPC result whose value is itself a JSON document: the content
+    # is a JSON string inside a JSON string, and nothing is neutralised.
+    inner = json.dumps({"text": content})
+    return f"<tool_result>\n{json.dumps({'jsonrpc': '2.0', 'result': inner})}\n</tool_result>"
+
+
+def _ascii_json(text):
+    # A JSON string with `<`, `>`, `&` written as \u escapes (non-ASCII is
+    # escaped by json.dumps itself): no bracket of the content survives.
+    return json.dumps(text).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def json_rpc_safe(content, kind, attributes, provenance):
+    inner = "{\"text\": " + _ascii_json(content) + "}"
+    return f"<tool_result>\n{json.dumps({'jsonrpc': '2.0', 'result': inner})}\n</tool_result>"
+
+
+def json_rpc_raw_backslash(content, kind, attributes, provenance):
+    # The inner JSON string is written by hand and forgets the backslash:
+    # a `\` of the content comes out as an escape of what follows it.
+    escaped = json.dumps(content.replace("\\", "\u0000"))[1:-1]
+    inner = '{"text": "' + escaped.replace("\\u0000", "\\").replace("<", "\\u003c") \
+        .replace(">", "\\u003e").replace("&", "\\u0026") + '"}'
+    return f"<tool_result>\n{json.dumps({'jsonrpc': '2.0', 'result': inner})}\n</tool_result>"
+
+
+def json_when_needed(content, kind, attributes, provenance):
+    # Raw unless the content holds a character it must escape; then an
+    # ASCII-only JSON string with its brackets escaped.
+    plain = content.isascii() and not any(c in content for c in '\n\r"\\<>&')
+    body = content if plain else _ascii_json(content)
+    return f"<tool_result>\n{body}\n</tool_result>"
+
+
+def json_multiline(content, kind, attributes, provenance):
+    # One line raw, with nothing neutralised; several lines as a safe JSON
+    # string.
+    body = _ascii_json(content) if "\n" in content else content
+    return f"<tool_result>\n{body}\n</tool_result>"
+
+
 def noted(content, kind, attributes, provenance):
     return f"<note>Retrieved from {provenance}.</note>\n<context>\n{content}\n</context>"
 

@@ -11,7 +11,7 @@ use super::super::{Layout, PartKind, Probes, Region};
 use crate::adapter::{Framing, WrapRequest};
 use crate::grammar::GrammarKind;
 use crate::profile::{
-    BodyEncoding, Consumer, EmptyContent, FrameCount, ReaderReturns, TargetProfile,
+    BodyEncoding, Consumer, EmptyContent, Encoding, FrameCount, ReaderReturns, TargetProfile,
 };
 
 /// What the experiments found.
@@ -39,6 +39,9 @@ pub(crate) struct Observed {
     /// The layout was learned from plain content: the framing rewrote the
     /// probe content, so its encoding is unknown.
     pub plain_layout: bool,
+    /// The encodings the framing chooses among per content, when plain
+    /// one-line content came out unencoded where the probes were encoded.
+    pub per_content: Option<Vec<Encoding>>,
 }
 
 /// Runs every experiment against `framing`.
@@ -55,7 +58,53 @@ pub(crate) fn run(
     reserved(base, layout, &mut observed);
     defanged(base, framing, &probes.requests()[0], &mut observed);
     attribute_names(base, framing, probes, layout, &mut observed);
+    per_content(framing, probes, layout, &mut observed);
     observed
+}
+
+/// Whether the framing encodes only the content that needs it: plain
+/// one-line content (words and spaces) is wrapped, and when the body is
+/// that content as it is, where the layout's encoding would have changed
+/// it (a JSON string's quotes), the framing chooses per content. The body
+/// is compared as written, not decoded: a JSON decoder also reads a bare
+/// word as a string, so decoding would not tell the two apart.
+fn per_content(
+    framing: &mut dyn Framing,
+    probes: &Probes,
+    layout: &Layout,
+    observed: &mut Observed,
+) {
+    let plain = probes.plain();
+    let plain = &plain.requests()[0];
+    let encoded = crate::encoding::encode(layout.encoding, &plain.content, layout.marking());
+    if layout.encoding.is_none() || encoded == plain.content {
+        return;
+    }
+    let Ok(out) = framing.wrap(plain) else {
+        return;
+    };
+    let matched = layout.matches(&out);
+    if matched.mismatch.is_some() {
+        return;
+    }
+    let body = &out[matched.content];
+    let body = body
+        .strip_prefix(layout.padding.lead.as_str())
+        .unwrap_or(body);
+    let body = body
+        .strip_suffix(layout.padding.trail.as_str())
+        .unwrap_or(body);
+    if body != plain.content {
+        return;
+    }
+    let choices = vec![BodyEncoding::None.into(), layout.encoding];
+    observed.per_content = Some(choices);
+    observed.notes.push(format!(
+        "body.encoding: per content, because plain one-line content came out as it is while \
+         the probes (quotes, `&`, `<`, a line break) came out {}; each output is judged in \
+         the first listed encoding that explains it",
+        layout.encoding
+    ));
 }
 
 /// Metadata keys retrieval and tool framings commonly write.
@@ -371,12 +420,12 @@ fn reader(
         observed.notes.push(format!(
             "reader.returns: content, because read gave back the original content while the \
              body is written {}",
-            layout.encoding.name()
+            layout.encoding
         ));
         // The framing ships a program that parses its markup back into the
         // content: the frame is written for that parser, which reads
         // `&lt;` as text, where a model may read it as `<`.
-        if layout.encoding == BodyEncoding::HtmlEntities {
+        if layout.encoding.uses(BodyEncoding::HtmlEntities) {
             observed.consumer = Consumer::Parser;
             observed.notes.push(
                 "reader.consumer: parser, because the framing's own reader decodes the \
@@ -384,7 +433,7 @@ fn reader(
                     .into(),
             );
         }
-    } else if layout.encoding != BodyEncoding::None {
+    } else if !layout.encoding.is_none() {
         observed
             .notes
             .push("reader.returns: body, because read gave back the body as written".into());

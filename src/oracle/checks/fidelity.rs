@@ -7,7 +7,7 @@ use crate::encoding::{self, Datamark};
 use crate::grammar::ParsedOpener;
 use crate::oracle::regions::Regions;
 use crate::oracle::Check;
-use crate::profile::{BodyEncoding, Capability, TargetProfile};
+use crate::profile::{Capability, Encoding, TargetProfile};
 
 fn strip_padding<'a>(region: &'a str, padding: &str) -> (&'a str, usize) {
     if padding.is_empty() {
@@ -38,7 +38,7 @@ pub(super) fn check_body_fidelity(
     request: &WrapRequest,
     framed: &str,
     (body, body_at): (&str, usize),
-    encoding: BodyEncoding,
+    encoding: Encoding,
     mark: Datamark<'_>,
 ) {
     if let Some(escape) = encoding::needless_escape(encoding, body) {
@@ -53,10 +53,10 @@ pub(super) fn check_body_fidelity(
     }
     let expected = encoding::encode(encoding, &request.content, mark);
     let at = body_at + first_difference(body, &expected);
-    let message = if encoding != BodyEncoding::None {
+    let message = if !encoding.is_none() {
         format!(
             "the framed body does not decode to the content ({})",
-            encoding.name()
+            encoding
         )
     } else if body.trim() == request.content.trim() {
         "the framed body differs from the content only in leading or trailing whitespace".into()
@@ -143,6 +143,7 @@ mod tests {
     use super::*;
     use crate::grammar::Attribute;
     use crate::oracle::{Excerpt, Finding};
+    use crate::profile::BodyEncoding;
 
     fn request(content: &str) -> WrapRequest {
         WrapRequest {
@@ -169,7 +170,7 @@ mod tests {
             &request(content),
             &framed,
             (body, "<frame>\n".len()),
-            encoding,
+            encoding.into(),
             "^".into(),
         );
         findings.0

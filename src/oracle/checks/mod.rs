@@ -120,8 +120,10 @@ fn wrap_checks<'a>(
     let exact = &views.exact().regions;
     let body = body_of(profile, layout, matched.as_ref(), framed, exact);
     if case.expect == Expectation::Faithful {
-        let (encoding, mark) = layout.map_or((BodyEncoding::None, "^".into()), |l| {
-            (l.encoding, l.marking())
+        // A framing that chooses its encoding per content is judged in the
+        // one this output has.
+        let (encoding, mark) = layout.map_or((BodyEncoding::None.into(), "^".into()), |l| {
+            (l.encoding_for(body.0, &request.content), l.marking())
         });
         fidelity::check_body_fidelity(findings, request, framed, body, encoding, mark);
         fidelity::check_provenance_fidelity(findings, profile, request, framed, exact);
@@ -252,7 +254,8 @@ fn check_reader_returns(
     let expected = match (profile.reader.returns, layout) {
         (ReaderReturns::Body, _) | (ReaderReturns::Content, None) => framed_body.into(),
         (ReaderReturns::Content, Some(l)) => {
-            match encoding::decode(l.encoding, framed_body, l.marking()) {
+            let encoding = l.encoding_for(framed_body, body);
+            match encoding::decode(encoding, framed_body, l.marking()) {
                 Ok(decoded) => decoded,
                 // A lossy or undecodable body: nothing to compare with.
                 Err(_) => return,

@@ -152,12 +152,24 @@ fn slots(
         .enumerate()
         .map(|(i, item)| match i == items.position {
             true => own.clone(),
-            false => written_once(
-                text,
-                &encoding::encode(layout.encoding, &item.content, layout.marking()),
-            ),
+            // Where the framing chooses per content, the item is wherever
+            // one of its encodings writes it once.
+            false => choices(layout).into_iter().find_map(|encoding| {
+                written_once(
+                    text,
+                    &encoding::encode(encoding, &item.content, layout.marking()),
+                )
+            }),
         })
         .collect()
+}
+
+/// The encodings a sibling's content may be written in.
+fn choices(layout: &Layout) -> Vec<crate::profile::Encoding> {
+    match layout.per_content.is_empty() {
+        true => vec![layout.encoding],
+        false => layout.per_content.clone(),
+    }
 }
 
 /// Where `encoded` sits in `text` when it occurs there exactly once; an
