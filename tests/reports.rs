@@ -64,6 +64,7 @@ fn security(check: Check, levels: &[ReaderLevel]) -> Finding {
         excerpt: None,
         in_context: false,
         fault: None,
+        live: None,
     }
 }
 
@@ -76,6 +77,7 @@ fn fidelity() -> Finding {
         excerpt: None,
         in_context: false,
         fault: None,
+        live: None,
     }
 }
 
@@ -138,6 +140,7 @@ fn hostile_breakout() -> CaseResult {
                 excerpt: Some(Excerpt::cut(ExcerptSource::Framed, &framed, start, end)),
                 in_context: false,
                 fault: None,
+                live: None,
             }],
         },
     );
@@ -860,6 +863,7 @@ mod markdown_report {
                 excerpt: Some(Excerpt::cut(ExcerptSource::Framed, "x````y", 0, 6)),
                 in_context: false,
                 fault: None,
+                live: None,
             }],
         );
         result.evidence.framed = Some("x````y".into());
