@@ -1093,3 +1093,43 @@ mod writing {
         }
     }
 }
+
+/// Reports render what the checks decided and never judge liveness again:
+/// no file under src/report/ calls the oracle's scanner or asks a grammar
+/// what is live (a finding carries its live delimiter as typed data).
+#[test]
+fn no_report_code_calls_the_scanner() {
+    fn sources(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                sources(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/report");
+    sources(&root, &mut files);
+    assert!(files.len() > 5, "{files:?}");
+    let forbidden = [
+        "scan::",
+        "live_delimiters",
+        "readings(",
+        ".live(",
+        "live_in(",
+        "frame_key(",
+        "classify(",
+    ];
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap();
+        for word in forbidden {
+            assert!(
+                !text.contains(word),
+                "{} calls `{word}`: a report must read the finding's `live`, not scan again",
+                file.display()
+            );
+        }
+    }
+}

@@ -39,8 +39,9 @@ pub struct Reading {
     pub token: usize,
     /// Opener or closer.
     pub kind: DelimiterKind,
-    /// Relative to the frame it sits in: the frame's own closer, or another
-    /// live delimiter (confusable and dead spans are never evidence).
+    /// Relative to the frame it sits in: a closer of this very frame (one
+    /// in the content ends the frame early), or another live delimiter.
+    /// Confusable and dead spans are never recorded: they broke nothing.
     pub liveness: Liveness,
 }
 
