@@ -1133,3 +1133,55 @@ fn no_report_code_calls_the_scanner() {
         }
     }
 }
+
+/// A SARIF result shows the delimiter the check found live in its minimal
+/// case, from the finding's own record, and nothing when the finding
+/// records none.
+#[test]
+fn sarif_shows_the_representative_s_live_delimiter() {
+    let framed = "<framecheck-untrusted>\nx </framecheck-untrusted> y\n</framecheck-untrusted>";
+    let census = |c: &ConcreteCase| {
+        let Input::Wrap(request) = &c.input else {
+            panic!("a wrap case")
+        };
+        framecheck::oracle::judge_wrap(c, &TargetProfile::reference(), request, framed)
+            .into_iter()
+            .find(|f| f.check == Check::DelimiterCensus && f.live.is_some())
+            .expect("the census records the closer it found live")
+    };
+    let breakout = case("breakout", Category::Breakout);
+    let finding = census(&breakout);
+    let log = sarif::log(&run(
+        Unicode,
+        vec![judged("breakout", Category::Breakout, vec![finding])],
+    ));
+    let live = &log["runs"][0]["results"][0]["properties"]["representativeLive"];
+    assert_eq!(live["role"], "close", "{log:#}");
+    assert_eq!(live["text"], "framed");
+    assert_eq!(live["level"], "exact");
+    let (start, end) = (
+        live["start"].as_u64().unwrap(),
+        live["end"].as_u64().unwrap(),
+    );
+    assert_eq!(
+        &framed[start as usize..end as usize],
+        "</framecheck-untrusted"
+    );
+    // A finding without the record: no property, and nothing scanned.
+    let log = sarif::log(&run(
+        Unicode,
+        vec![judged(
+            "breakout",
+            Category::Breakout,
+            vec![security(
+                Check::DelimiterCensus,
+                &[Exact, AsciiCaseInsensitive, Unicode],
+            )],
+        )],
+    ));
+    let properties = &log["runs"][0]["results"][0]["properties"];
+    assert!(
+        properties.get("representativeLive").is_none(),
+        "{properties:#}"
+    );
+}
