@@ -31,6 +31,7 @@
 //!     excerpt: None,
 //!     in_context: false,
 //!     fault: None,
+//!     live: None,
 //! };
 //! assert!(!Gate::Default.fails(&finding));
 //! assert!(Gate::Strict.fails(&finding));
@@ -113,6 +114,7 @@ mod tests {
             excerpt: None,
             in_context,
             fault: None,
+            live: None,
         }
     }
 

@@ -23,6 +23,7 @@ fn census(levels: &[ReaderLevel]) -> Finding {
         excerpt: None,
         in_context: false,
         fault: None,
+        live: None,
     }
 }
 
@@ -171,14 +172,16 @@ mod weaknesses {
             .unwrap();
         assert_eq!(case.site.role, Some(catalogue::DelimiterRole::Close));
         let framed = "<framecheck-untrusted>\nx <framecheck-untrusted> y\n</framecheck-untrusted>";
-        let start = framed.rfind("<framecheck-untrusted> y").unwrap();
-        let mut finding = census(&[Exact, AsciiCaseInsensitive, Unicode]);
-        finding.excerpt = Some(framecheck::oracle::Excerpt::cut(
-            framecheck::oracle::ExcerptSource::Framed,
-            framed,
-            start,
-            start + "<framecheck-untrusted".len(),
-        ));
+        // The census finding as the oracle makes it: it records the
+        // delimiter it found live, and the weakness reads that record.
+        let framecheck::catalogue::Input::Wrap(request) = &case.input else {
+            panic!("a wrap case")
+        };
+        let profile = TargetProfile::reference();
+        let finding = framecheck::oracle::judge_wrap(&case, &profile, request, framed)
+            .into_iter()
+            .find(|f| f.check == Check::DelimiterCensus && f.excerpt.is_some())
+            .expect("the census sees the forged opener");
         let mut result = judged(case.clone(), vec![finding]);
         result.evidence.framed = Some(framed.to_string());
         let found = weakness::weaknesses(&run_of(vec![result.clone()]));

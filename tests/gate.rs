@@ -18,6 +18,7 @@ fn finding(check: Check, class: CheckClass, in_context: bool) -> Finding {
         excerpt: None,
         in_context,
         fault: None,
+        live: None,
     }
 }
 

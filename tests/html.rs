@@ -84,6 +84,7 @@ fn breakout() -> CaseResult {
                 )),
                 in_context: false,
                 fault: None,
+                live: None,
             }],
         },
         evidence: Evidence {

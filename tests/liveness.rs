@@ -257,3 +257,45 @@ fn a_fence_that_is_never_lengthened_fails() {
 fn nonce_profile() -> TargetProfile {
     TargetProfile::reference_nonce()
 }
+
+/// On a fence grammar the census records the delimiter its message names:
+/// a content fence line of four backticks closes the three-backtick frame
+/// (it is the frame's closer as a reader sees it), and the nine-backtick
+/// line after it opens a new fence, live outside the frame.
+#[test]
+fn a_fence_census_finding_records_what_its_message_names() {
+    use framecheck::catalogue::DelimiterRole;
+    use framecheck::grammar::{DelimiterKind, Liveness};
+    use framecheck::report::weakness;
+    let run = check_conformance(
+        &mut FenceFraming { lengthen: false },
+        &fence_profile(),
+        ReaderLevel::Unicode,
+    );
+    let result = run
+        .results
+        .iter()
+        .find(|r| r.case.id == "fence-longer-run")
+        .expect("the case ran");
+    let census = result
+        .findings_at(ReaderLevel::Unicode)
+        .into_iter()
+        .find(|f| f.check == Check::DelimiterCensus)
+        .expect("a census finding");
+    let live = census.live.expect("the live fence is recorded");
+    assert!(census.message.contains("an opening"), "{census:#?}");
+    assert_eq!(live.role, DelimiterRole::Open, "{live:?}");
+    assert_eq!(live.reading.kind, DelimiterKind::Open);
+    assert_eq!(live.reading.liveness, Liveness::Live);
+    assert_eq!(live.level, ReaderLevel::Exact);
+    let framed = result.evidence.framed.as_deref().unwrap();
+    assert_eq!(&framed[live.start..live.end], "`".repeat(9));
+    let census_weakness = weakness::weaknesses(&run)
+        .into_iter()
+        .find(|w| w.check == Check::DelimiterCensus && w.cases.contains(&result.case.id))
+        .expect("a census weakness");
+    assert!(
+        census_weakness.delimiters.contains(&weakness::Role::Open),
+        "{census_weakness:#?}"
+    );
+}

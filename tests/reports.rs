@@ -64,6 +64,7 @@ fn security(check: Check, levels: &[ReaderLevel]) -> Finding {
         excerpt: None,
         in_context: false,
         fault: None,
+        live: None,
     }
 }
 
@@ -76,6 +77,7 @@ fn fidelity() -> Finding {
         excerpt: None,
         in_context: false,
         fault: None,
+        live: None,
     }
 }
 
@@ -138,6 +140,7 @@ fn hostile_breakout() -> CaseResult {
                 excerpt: Some(Excerpt::cut(ExcerptSource::Framed, &framed, start, end)),
                 in_context: false,
                 fault: None,
+                live: None,
             }],
         },
     );
@@ -860,6 +863,7 @@ mod markdown_report {
                 excerpt: Some(Excerpt::cut(ExcerptSource::Framed, "x````y", 0, 6)),
                 in_context: false,
                 fault: None,
+                live: None,
             }],
         );
         result.evidence.framed = Some("x````y".into());
@@ -1088,4 +1092,96 @@ mod writing {
             assert_eq!(Format::from_str(format.name(), false), Ok(*format));
         }
     }
+}
+
+/// Reports render what the checks decided and never judge liveness again:
+/// no file under src/report/ calls the oracle's scanner or asks a grammar
+/// what is live (a finding carries its live delimiter as typed data).
+#[test]
+fn no_report_code_calls_the_scanner() {
+    fn sources(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                sources(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/report");
+    sources(&root, &mut files);
+    assert!(files.len() > 5, "{files:?}");
+    let forbidden = [
+        "scan::",
+        "live_delimiters",
+        "readings(",
+        ".live(",
+        "live_in(",
+        "frame_key(",
+        "classify(",
+    ];
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap();
+        for word in forbidden {
+            assert!(
+                !text.contains(word),
+                "{} calls `{word}`: a report must read the finding's `live`, not scan again",
+                file.display()
+            );
+        }
+    }
+}
+
+/// A SARIF result shows the delimiter the check found live in its minimal
+/// case, from the finding's own record, and nothing when the finding
+/// records none.
+#[test]
+fn sarif_shows_the_representative_s_live_delimiter() {
+    let framed = "<framecheck-untrusted>\nx </framecheck-untrusted> y\n</framecheck-untrusted>";
+    let census = |c: &ConcreteCase| {
+        let Input::Wrap(request) = &c.input else {
+            panic!("a wrap case")
+        };
+        framecheck::oracle::judge_wrap(c, &TargetProfile::reference(), request, framed)
+            .into_iter()
+            .find(|f| f.check == Check::DelimiterCensus && f.live.is_some())
+            .expect("the census records the closer it found live")
+    };
+    let breakout = case("breakout", Category::Breakout);
+    let finding = census(&breakout);
+    let log = sarif::log(&run(
+        Unicode,
+        vec![judged("breakout", Category::Breakout, vec![finding])],
+    ));
+    let live = &log["runs"][0]["results"][0]["properties"]["representativeLive"];
+    assert_eq!(live["role"], "close", "{log:#}");
+    assert_eq!(live["text"], "framed");
+    assert_eq!(live["level"], "exact");
+    let (start, end) = (
+        live["start"].as_u64().unwrap(),
+        live["end"].as_u64().unwrap(),
+    );
+    assert_eq!(
+        &framed[start as usize..end as usize],
+        "</framecheck-untrusted"
+    );
+    // A finding without the record: no property, and nothing scanned.
+    let log = sarif::log(&run(
+        Unicode,
+        vec![judged(
+            "breakout",
+            Category::Breakout,
+            vec![security(
+                Check::DelimiterCensus,
+                &[Exact, AsciiCaseInsensitive, Unicode],
+            )],
+        )],
+    ));
+    let properties = &log["runs"][0]["results"][0]["properties"];
+    assert!(
+        properties.get("representativeLive").is_none(),
+        "{properties:#}"
+    );
 }

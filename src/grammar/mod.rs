@@ -113,7 +113,8 @@ pub enum Form {
 }
 
 /// Whether a live delimiter opens or closes an element.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum DelimiterKind {
     /// An opener.
     Open,
@@ -176,7 +177,8 @@ pub struct FrameKey {
 
 /// How a reader inside a frame reads a delimiter-shaped span: the one
 /// answer every check asks ([`Grammar::live_in`], [`FrameKey::classify`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Liveness {
     /// This frame's own closer: the frame ends there.
     Closer,

@@ -290,6 +290,7 @@ fn everywhere(check: Check, message: String, excerpt: Option<Excerpt>) -> Findin
         excerpt,
         in_context: false,
         fault: None,
+        live: None,
     }
 }
 

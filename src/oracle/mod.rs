@@ -42,6 +42,7 @@ use serde::{Deserialize, Serialize};
 use crate::level::ReaderLevel;
 
 mod checks;
+pub mod live;
 mod regions;
 pub mod scan;
 mod view;
@@ -290,6 +291,11 @@ pub struct Finding {
     /// retry's fault: its exit status, offending line and stderr tail).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fault: Option<crate::adapter::Fault>,
+    /// For a finding about a live delimiter (`delimiter.census`,
+    /// `reader.verdict`, `nonce.replay`): the delimiter the check found
+    /// live, as it read it (1.5), so reports need not scan again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub live: Option<live::LiveEvidence>,
 }
 
 impl Excerpt {

@@ -36,13 +36,14 @@ use crate::runner::{CaseResult, Evidence, LayoutReport, Outcome, RunMeta, RunRes
 use crate::tokview::ViewReport;
 
 /// The schema name and version written into every report.
-pub const SCHEMA: &str = "framecheck-report/1.4";
+pub const SCHEMA: &str = "framecheck-report/1.5";
 
 /// The schema name and major version a reader accepts: any report whose
 /// schema has this name and major version. Minor additions (new optional
 /// fields: `weaknesses` and `manifest` in 1.1, `gate` and the outer-layer
 /// class in 1.2, the tokenizer `views` in 1.3, the `fault` class with
-/// `target_fault` in 1.4) do not change it.
+/// `target_fault` in 1.4, findings' `live` delimiter in 1.5) do not change
+/// it.
 pub const SCHEMA_MAJOR: &str = "framecheck-report/1";
 
 /// Why a JSON report could not be read back.
@@ -465,6 +466,7 @@ mod tests {
         assert!(schema_is_readable(SCHEMA));
         assert!(schema_is_readable("framecheck-report/1"));
         assert!(schema_is_readable("framecheck-report/1.3"));
+        assert!(schema_is_readable("framecheck-report/1.4"));
         assert!(!schema_is_readable("framecheck-report/10"));
         assert!(!schema_is_readable("framecheck-report/2"));
         assert!(!schema_is_readable("other/1"));

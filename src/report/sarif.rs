@@ -258,7 +258,7 @@ fn weakness_result(run: &RunResult, weakness: &Weakness, location: &Value) -> Va
         visible(&weakness.representative),
         weakness.check.hint()
     );
-    json!({
+    let mut result = json!({
         "ruleId": weakness.check.name(),
         "ruleIndex": rule_index(weakness.check),
         "level": result_level(weakness),
@@ -286,5 +286,26 @@ fn weakness_result(run: &RunResult, weakness: &Weakness, location: &Value) -> Va
             "representative": weakness.representative,
             "caseIds": weakness.cases,
         },
-    })
+    });
+    if let Some(live) = representative_live(run, weakness, &by_id) {
+        result["properties"]["representativeLive"] = live;
+    }
+    result
+}
+
+/// The delimiter the check found live in the weakness's minimal case, as
+/// its finding records it (reports never scan again); `None` when the
+/// finding records none.
+fn representative_live(
+    run: &RunResult,
+    weakness: &Weakness,
+    by_id: &BTreeMap<&str, &CaseResult>,
+) -> Option<Value> {
+    let result = by_id.get(weakness.representative.as_str())?;
+    let live = result
+        .findings_at(run.meta.level)
+        .into_iter()
+        .find(|f| f.check == weakness.check)?
+        .live?;
+    serde_json::to_value(live).ok()
 }

@@ -17,9 +17,9 @@
 //!   [`Check::ReaderVerdict`]) the role is `delimiter`: one defect (a
 //!   spelling left unescaped) leaves openers and closers live alike, so
 //!   splitting by role would file one defect several times. The weakness
-//!   still names which delimiters were live: per case, the one the
-//!   finding's excerpt shows live (scanned with the oracle's matcher), else
-//!   the one the case's templates forge. For the other checks the role is
+//!   still names which delimiters were live: per case, the one the check
+//!   recorded on its finding (`live`, the check's own reading: reports
+//!   never scan again), else the one the case's templates forge. For the other checks the role is
 //!   what the field is (attribute, header or body), since the delimiter a
 //!   payload carries is not what broke them.
 //!
@@ -37,8 +37,7 @@ use crate::catalogue::{
 };
 use crate::gate::Gate;
 use crate::level::ReaderLevel;
-use crate::oracle::scan::{self, DelimiterKind};
-use crate::oracle::{Check, CheckClass, ExcerptSource};
+use crate::oracle::{Check, CheckClass};
 use crate::runner::{CaseResult, Outcome, RunResult, Verdict};
 
 /// The order in which a failing case's checks are considered for its
@@ -377,39 +376,21 @@ fn has_outer_layer(result: &CaseResult, level: ReaderLevel) -> bool {
 }
 
 /// The delimiter that was actually live, for a `delimiter.census` or
-/// `reader.verdict` finding: its excerpt's span, scanned again with the
-/// oracle's own matcher at the run's level. A case can carry several
+/// `reader.verdict` finding: the one the check recorded on the finding
+/// ([`crate::oracle::live::LiveEvidence`]). A case can carry several
 /// delimiters (a forged frame has an opener and a closer) and the framing
 /// may neutralise some of them, so the template alone cannot say which one
 /// broke the frame, and a weakness's statement must be true. `None` when
-/// the evidence does not hold the span (then the template's role is used).
-fn observed_role(result: &CaseResult, check: Check, run: &RunResult) -> Option<DelimiterRole> {
+/// the finding records none (then the template's role is used).
+fn observed_role(result: &CaseResult, check: Check, level: ReaderLevel) -> Option<DelimiterRole> {
     if !matches!(check, Check::DelimiterCensus | Check::ReaderVerdict) {
         return None;
     }
-    let level = run.meta.level;
-    let excerpt = result
+    let finding = result
         .findings_at(level)
         .into_iter()
-        .find(|f| f.check == check)?
-        .excerpt
-        .as_ref()?;
-    let text = match excerpt.text {
-        ExcerptSource::Framed => result.evidence.framed.as_deref(),
-        ExcerptSource::ReadInput => result.evidence.read_text.as_deref(),
-        ExcerptSource::ReadBody => result.evidence.read_body.as_ref()?.as_deref(),
-    }?;
-    let span = text.get(excerpt.start..excerpt.end)?;
-    let delimiters = &run.meta.target.delimiters;
-    let live = scan::live_delimiters(span, &*delimiters.grammar(), level);
-    let first = live.first()?;
-    let inner = usize::from(delimiters.inner.is_some());
-    Some(match (first.token, first.kind) {
-        (0, DelimiterKind::Close) => DelimiterRole::Close,
-        (0, DelimiterKind::Open) => DelimiterRole::Open,
-        (index, _) if index <= inner => DelimiterRole::Inner,
-        _ => DelimiterRole::Reserved,
-    })
+        .find(|f| f.check == check)?;
+    Some(finding.live?.role)
 }
 
 /// The payload size of a case, in bytes: what "smallest" means.
@@ -436,7 +417,7 @@ pub fn weaknesses(run: &RunResult) -> Vec<Weakness> {
         check,
         family: result.case.variant.family(),
         surface: Surface::of(result.case.site.field),
-        role: Role::of(result.case.site, check, observed_role(result, check, run)),
+        role: Role::of(result.case.site, check, observed_role(result, check, level)),
     };
     // Each failing case's key, with the family still its variant's own,
     // then each case's outer-layer key when that was not its primary.

@@ -223,6 +223,7 @@ pub(crate) fn fault_finding(reason: &str, fault: Fault) -> Finding {
         excerpt: None,
         in_context: false,
         fault: Some(fault),
+        live: None,
     }
 }
 

@@ -572,7 +572,7 @@ fn explore(
         let case = seeds[mutant.seed];
         report.mutants_tried += 1;
         let finding = match failure(case, &mutant, &stacked, probe, &mut corpus) {
-            Step::Failed(finding) => finding,
+            Step::Failed(finding) => *finding,
             Step::Passed => continue,
             Step::GivenUp => break,
         };
@@ -613,8 +613,8 @@ fn explore(
 /// What came of one mutant.
 enum Step {
     /// It failed at the probe's level: a security finding, or a fault the
-    /// retry reproduced.
-    Failed(Finding),
+    /// retry reproduced (boxed: a finding is large beside the other arms).
+    Failed(Box<Finding>),
     /// It was answered (or refused) with no such failure, or never sent.
     Passed,
     /// The target was given up (module `faults`).
@@ -634,7 +634,7 @@ fn failure(
         Ok(judged) => judged,
         Err(error) => match faults::retry(probe, case, &mutant.request, &error) {
             faults::Retried::Answered(judged) => judged,
-            faults::Retried::Reproduced(finding) => return Step::Failed(finding),
+            faults::Retried::Reproduced(finding) => return Step::Failed(Box::new(finding)),
             faults::Retried::NotAFault => return Step::Passed,
             faults::Retried::GivenUp => return Step::GivenUp,
         },
@@ -648,7 +648,7 @@ fn failure(
         .into_iter()
         .flat_map(|(_, findings)| findings)
         .find(|f| probe.counts(f))
-        .map_or(Step::Passed, Step::Failed)
+        .map_or(Step::Passed, |f| Step::Failed(Box::new(f)))
 }
 
 /// Whether a budget in mutants is used up.

@@ -35,7 +35,8 @@ fn judged(profile: &TargetProfile, framed: &str, content: &str) -> Vec<[bool; 4]
     let views = Views::excluding(framed, profile, &[]);
     let grammar = &*views.grammar;
     let mut body = Findings::default();
-    read::check_body_delimiters(&mut body, grammar, framed, content);
+    let inner = profile.delimiters.inner.is_some();
+    read::check_body_delimiters(&mut body, grammar, inner, framed, content);
     let mut confusables = Findings::default();
     nonce::check_confusables(&mut confusables, profile, &views, &ReaderLevel::ALL);
     let at = |f: &Findings, level| f.0.iter().any(|f| f.levels.contains(&level));

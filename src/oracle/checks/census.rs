@@ -8,9 +8,10 @@ use super::findings::{framed_excerpt, token_name, Findings};
 use crate::catalogue::{ConcreteCase, Field};
 use crate::grammar::{DelimiterKind, FrameKey, Grammar, LiveDelimiter, Liveness};
 use crate::level::ReaderLevel;
+use crate::oracle::live::LiveEvidence;
 use crate::oracle::regions::{Regions, INNER, OUTER};
 use crate::oracle::view::View;
-use crate::oracle::Check;
+use crate::oracle::{Check, ExcerptSource};
 use crate::profile::TargetProfile;
 use crate::reader::Folded;
 
@@ -163,17 +164,16 @@ pub(super) fn check_census(
             );
         }
     }
-    let intruders: Vec<LiveDelimiter> =
+    let intruders: Vec<(LiveDelimiter, Liveness)> =
         others(grammar, &expected, &regions.delimiters, &view.folded)
             .into_iter()
             .filter(|(_, liveness)| liveness.is_live())
-            .map(|(d, _)| d)
             .collect();
-    if let Some(first) = intruders.first() {
+    if let Some(&(first, liveness)) = intruders.first() {
         let count = intruders.len();
-        findings.security(
+        let inner = profile.delimiters.inner.is_some();
+        findings.security_live(
             Check::DelimiterCensus,
-            level,
             format!(
                 "{count} live delimiter{} besides the frame's own; the first is {} `{}` delimiter",
                 if count == 1 { "" } else { "s" },
@@ -184,6 +184,7 @@ pub(super) fn check_census(
                 token_name(profile, first.token)
             ),
             framed_excerpt(framed, first.start..first.end),
+            LiveEvidence::of(&first, liveness, ExcerptSource::Framed, level, inner),
         );
     }
 }

@@ -3,6 +3,7 @@
 
 use std::ops::Range;
 
+use super::super::live::LiveEvidence;
 use super::super::{Check, CheckClass, Excerpt, ExcerptSource, Finding};
 use crate::level::ReaderLevel;
 use crate::profile::TargetProfile;
@@ -36,6 +37,7 @@ impl Findings {
                     excerpt,
                     in_context: false,
                     fault: None,
+                    live: None,
                 });
                 self.0.last_mut().expect("just pushed")
             }
@@ -56,6 +58,31 @@ impl Findings {
         excerpt: Option<Excerpt>,
     ) {
         self.add(check, CheckClass::Security, Some(level), message, excerpt);
+    }
+
+    /// A security failure about the delimiter `live` the check found live:
+    /// the finding keeps it with its excerpt, from the first level that
+    /// saw it (levels are judged lowest first).
+    pub(super) fn security_live(
+        &mut self,
+        check: Check,
+        message: String,
+        excerpt: Option<Excerpt>,
+        live: LiveEvidence,
+    ) {
+        let count = self.0.len();
+        self.add(
+            check,
+            CheckClass::Security,
+            Some(live.level),
+            message,
+            excerpt,
+        );
+        if self.0.len() > count {
+            if let Some(finding) = self.0.last_mut() {
+                finding.live = Some(live);
+            }
+        }
     }
 
     /// A security failure that does not depend on how the reader folds text.

@@ -235,7 +235,9 @@ pub fn judge_roundtrip_in(
         );
     }
     if profile.reader.returns == ReaderReturns::Body {
-        read::check_body_delimiters(&mut findings, &*profile.delimiters.grammar(), framed, body);
+        let inner = profile.delimiters.inner.is_some();
+        let grammar = profile.delimiters.grammar();
+        read::check_body_delimiters(&mut findings, &*grammar, inner, framed, body);
     }
     finish(findings, profile)
 }

@@ -19,9 +19,10 @@ use crate::grammar::{
 };
 use crate::layout::Layout;
 use crate::level::ReaderLevel;
+use crate::oracle::live::LiveEvidence;
 use crate::oracle::regions::OUTER;
 use crate::oracle::view::Views;
-use crate::oracle::{Check, CheckClass, Finding};
+use crate::oracle::{Check, CheckClass, ExcerptSource, Finding};
 use crate::profile::{Delimiters, TargetProfile};
 use crate::reader::{Folded, Reader};
 
@@ -240,18 +241,20 @@ pub fn judge_replay_in(
     for view in &views.levels {
         let folded = &view.folded;
         let key = FrameKey::of(&*views.grammar, folded, Some(open));
-        let replayed = view.regions.delimiters.iter().find(|d| {
-            d.token == OUTER
-                && inside.contains(&d.start)
-                && d.nonce.is_some()
-                && key.classify(d, folded).is_live()
-        });
-        if let Some(d) = replayed {
-            findings.security(
+        let replayed = view
+            .regions
+            .delimiters
+            .iter()
+            .filter(|d| d.token == OUTER && inside.contains(&d.start) && d.nonce.is_some())
+            .map(|d| (d, key.classify(d, folded)))
+            .find(|(_, liveness)| liveness.is_live());
+        if let Some((d, liveness)) = replayed {
+            let inner = profile.delimiters.inner.is_some();
+            findings.security_live(
                 Check::NonceReplay,
-                view.level(),
                 format!("a delimiter copied from an earlier frame ({planted:?}) is live: the nonce was reused"),
                 framed_excerpt(framed, d.start..d.end),
+                LiveEvidence::of(d, liveness, ExcerptSource::Framed, view.level(), inner),
             );
         }
     }

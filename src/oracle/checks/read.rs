@@ -12,6 +12,7 @@ use super::findings::Findings;
 use crate::catalogue::{ConcreteCase, Expectation};
 use crate::grammar::{DelimiterKind, Grammar, LiveDelimiter, Liveness};
 use crate::level::ReaderLevel;
+use crate::oracle::live::LiveEvidence;
 use crate::oracle::regions::OUTER;
 use crate::oracle::{Check, Excerpt, ExcerptSource, Finding};
 use crate::profile::{Consumer, ReaderReturns, TargetProfile};
@@ -48,18 +49,25 @@ pub fn judge_read(
                     .into_iter()
                     .filter(|d| d.token == OUTER && d.kind == DelimiterKind::Open)
                     .collect();
+                let message =
+                    "the reader returned a body for a text that is not exactly one frame".into();
                 let at = opens.get(1).map_or(0..0, |d| d.start..d.end);
-                findings.security(
-                    Check::ReaderVerdict,
-                    level,
-                    "the reader returned a body for a text that is not exactly one frame".into(),
-                    Some(Excerpt::cut(
-                        ExcerptSource::ReadInput,
-                        text,
-                        at.start,
-                        at.end,
-                    )),
-                );
+                let excerpt = Excerpt::cut(ExcerptSource::ReadInput, text, at.start, at.end);
+                // The second opener is the evidence only when a reader
+                // inside the first frame reads it live.
+                let key = key_of(&*grammar, &folded, opens.first().copied());
+                let live = opens
+                    .get(1)
+                    .map(|d| (d, key.classify(d, &folded)))
+                    .filter(|(_, liveness)| liveness.is_live());
+                let Some((second, liveness)) = live else {
+                    findings.security(Check::ReaderVerdict, level, message, Some(excerpt));
+                    continue;
+                };
+                let inner = profile.delimiters.inner.is_some();
+                let live =
+                    LiveEvidence::of(second, liveness, ExcerptSource::ReadInput, level, inner);
+                findings.security_live(Check::ReaderVerdict, message, Some(excerpt), live);
             }
         }
         (Expectation::Accept, None) => findings.fidelity(
@@ -73,7 +81,8 @@ pub fn judge_read(
     // content was, delimiter text included: the frame kept it dead, and
     // the content is the caller's, not the model's, to handle.
     if let Some(body) = body.filter(|_| profile.reader.returns == ReaderReturns::Body) {
-        check_body_delimiters(&mut findings, &*grammar, text, body);
+        let inner = profile.delimiters.inner.is_some();
+        check_body_delimiters(&mut findings, &*grammar, inner, text, body);
     }
     findings.0
 }
@@ -94,9 +103,12 @@ fn only_confusables(profile: &TargetProfile, grammar: &dyn Grammar, folded: &Fol
 /// `reader.verdict` on a body the reader returned from `frame` (the text
 /// it read): a delimiter in it that is live for a reader inside that frame
 /// fails, at each level where it is.
+/// `inner`: whether the vocabulary has an inner token (for the role of
+/// what was live).
 pub(super) fn check_body_delimiters(
     findings: &mut Findings,
     grammar: &dyn Grammar,
+    inner: bool,
     frame: &str,
     body: &str,
 ) {
@@ -112,10 +124,9 @@ pub(super) fn check_body_delimiters(
             .live_in(&reader.fold(body), &key)
             .into_iter()
             .find(|(_, liveness)| liveness.is_live());
-        if let Some((first, _)) = live {
-            findings.security(
+        if let Some((first, liveness)) = live {
+            findings.security_live(
                 Check::ReaderVerdict,
-                level,
                 "the reader returned a body carrying a live delimiter".into(),
                 Some(Excerpt::cut(
                     ExcerptSource::ReadBody,
@@ -123,6 +134,7 @@ pub(super) fn check_body_delimiters(
                     first.start,
                     first.end,
                 )),
+                LiveEvidence::of(&first, liveness, ExcerptSource::ReadBody, level, inner),
             );
         }
     }
