@@ -41,6 +41,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::level::ReaderLevel;
 
+pub mod check_table;
 mod checks;
 pub mod live;
 mod regions;
@@ -138,48 +139,14 @@ impl Check {
         Check::TargetFault,
     ];
 
-    /// The stable name, as serialized.
+    /// The stable name, as serialized ([`check_table`]).
     pub fn name(self) -> &'static str {
-        match self {
-            Check::FrameShape => "frame.shape",
-            Check::OuterText => "frame.outer-text",
-            Check::FrameSeparation => "frame.separation",
-            Check::DelimiterCensus => "delimiter.census",
-            Check::CanaryContainment => "canary.containment",
-            Check::TagIntegrity => "tag.integrity",
-            Check::HeaderIntegrity => "header.integrity",
-            Check::ReaderVerdict => "reader.verdict",
-            Check::Roundtrip => "roundtrip",
-            Check::Fidelity => "fidelity",
-            Check::NonceUnpredictable => "nonce.unpredictable",
-            Check::NonceMatched => "nonce.matched",
-            Check::NonceReplay => "nonce.replay",
-            Check::NonceConfusable => "nonce.confusable",
-            Check::TemplateControl => "template.control",
-            Check::TargetFault => "target.fault",
-        }
+        self.row().name
     }
 
-    /// A one-line fix hint for reports.
+    /// A one-line fix hint for reports ([`check_table`]).
     pub fn hint(self) -> &'static str {
-        match self {
-            Check::FrameShape => "Write every frame the same way: the same constant text, delimiters, header lines and separator around the content, whatever the content is.",
-            Check::OuterText => "Write nothing derived from the input before the opening delimiter or after the closing one; keep preambles and notices constant.",
-            Check::FrameSeparation => "Frame every item alone and the same way whatever the other items hold: defang the delimiters in each item so none can end its frame or open another, and never skip, merge or split items.",
-            Check::DelimiterCensus => "Defang every reading of every structural token in content and header fields, at the level you claim: case-fold, NFKC-normalise, drop ignorable characters and map lookalikes before matching.",
-            Check::CanaryContainment => "Content must not be able to end the frame or the header: defang the closing delimiter and blank-line tricks before writing.",
-            Check::TagIntegrity => "Validate attribute keys against a name grammar and escape values (& \" < > and line breaks); never write caller keys raw.",
-            Check::HeaderIntegrity => "Replace or escape every line break (CR, LF, VT, FF, NEL, U+2028, U+2029) in provenance, kind and attribute values.",
-            Check::ReaderVerdict => "Read back exactly one frame: anchored opening tag, header ended by the first blank line, closing tag at the very end, and no live token inside (at the Unicode level).",
-            Check::Roundtrip => "The reader must return the body the writer wrote, without trimming or re-escaping it.",
-            Check::Fidelity => "Leave content that does not read as a delimiter byte for byte unchanged; do not rewrite ordinary words or whitespace.",
-            Check::NonceUnpredictable => "Draw the nonce per call from a CSPRNG (Python `secrets.token_hex(16)`, Node `crypto.randomBytes(16)`), never from a counter, the clock or the content.",
-            Check::NonceMatched => "Write the same nonce value in the opener and the closer, and have the reader reject a frame whose values differ or are missing.",
-            Check::NonceReplay => "Draw a fresh nonce for every call: a value reused across calls lets content carry a closer copied from an earlier frame.",
-            Check::NonceConfusable => "Defence in depth: also neutralise markers spelled like yours without the nonce or with another value; a model may read them as boundaries.",
-            Check::TargetFault => "Handle every input without dying, hanging or writing to stdout: refuse what you cannot frame (raise the helper's Refusal, reply `error`), and send logs to stderr.",
-            Check::TemplateControl => "Neutralise chat-template control strings and turn markers (<|im_end|>, <|eot_id|>, [/INST], </s>, <end_of_turn>, \\n\\nHuman:, ### Instruction:) in every field at the Unicode level, and encode with special tokens disabled.",
-        }
+        self.row().hint
     }
 }
 

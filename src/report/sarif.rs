@@ -49,49 +49,14 @@ pub const SARIF_SCHEMA_URI: &str =
 /// Longest run-supplied text in one SARIF message, in bytes.
 const MAX_MESSAGE_BYTES: usize = 4096;
 
-/// Every check, in rule order. [`rule_description`] matches exhaustively, so
-/// a new check cannot be added to the oracle without a description here;
-/// the tests check the list against it.
+/// Every check, in rule order; each one's text is its row of the check
+/// table.
 pub const RULES: [Check; 16] = Check::ALL;
 
-/// A one-sentence description of what `check` verifies.
+/// A one-sentence description of what `check` verifies (its row of
+/// [`crate::oracle::check_table`]).
 pub fn rule_description(check: Check) -> &'static str {
-    match check {
-        Check::FrameShape => {
-            "The framed output fits the frame layout learned by calibration, part by part."
-        }
-        Check::OuterText => {
-            "Text outside the frame is only the framing's own constant text; nothing there derives from the input."
-        }
-        Check::FrameSeparation => {
-            "Several frames per call: every item is read in its own frame, in order; no item's content moves into, merges with or creates another frame."
-        }
-        Check::DelimiterCensus => {
-            "The framed output holds exactly the framing's own live delimiters, in order; content adds none."
-        }
-        Check::CanaryContainment => {
-            "Text planted in a field stays inside the region it was put in: no breakout."
-        }
-        Check::TagIntegrity => {
-            "The attribute-carrying tag parses to exactly the supplied attributes."
-        }
-        Check::HeaderIntegrity => {
-            "Header fields cannot move the header boundary or carry line breaks."
-        }
-        Check::ReaderVerdict => {
-            "The reader rejects what is not exactly one frame and accepts real frames."
-        }
-        Check::Roundtrip => "Reading the framed text back returns the framed body.",
-        Check::Fidelity => {
-            "Benign content, attributes and provenance pass through unchanged, and are not refused."
-        }
-        Check::NonceUnpredictable => "The per-call nonce is distinct, not a counter, clock or content hash, and has at least 64 bits of estimated entropy.",
-        Check::NonceMatched => "Opener and closer carry the same nonce, and the reader rejects frames whose values differ or are missing.",
-        Check::NonceReplay => "A delimiter copied from an earlier frame is not live in a later one.",
-        Check::NonceConfusable => "No marker spelled like the frame's own without its nonce, or with another value, is left live (reported apart from security and fidelity).",
-        Check::TargetFault => "The target answers the input: it does not crash, hang or break the protocol on it, again on a retry with a fresh target, while it answers a benign input (fault class: no breakout is claimed; failing under every gate).",
-        Check::TemplateControl => "No chat-template control string or turn marker from the input is readable in the framed output (outer-layer class: reported apart from security and fidelity; failing under --strict or a declared context).",
-    }
+    check.row().rule
 }
 
 fn rule_index(check: Check) -> usize {

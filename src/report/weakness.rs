@@ -4,7 +4,7 @@
 //! handful of defects. A [`Weakness`] is one group: the cases whose primary
 //! failed check, variant family, attacked field and attacked role agree.
 //!
-//! - **check**: the first failed check of the case in [`PRIMARY_ORDER`]. A
+//! - **check**: the first failed check of the case in [`primary_order`]. A
 //!   live forged delimiter is the root of a breakout, so `delimiter.census`
 //!   outranks `canary.containment`, which is its consequence.
 //! - **family**: [`Variant::family`] of
@@ -43,25 +43,13 @@ use crate::runner::{CaseResult, Outcome, RunResult, Verdict};
 /// The order in which a failing case's checks are considered for its
 /// primary check: root causes before their consequences, security before
 /// fidelity, the classes reported apart last: they are only considered
-/// where the run's gate makes them fail (`--strict`).
-pub const PRIMARY_ORDER: [Check; 16] = [
-    Check::DelimiterCensus,
-    Check::NonceMatched,
-    Check::NonceReplay,
-    Check::NonceUnpredictable,
-    Check::TagIntegrity,
-    Check::HeaderIntegrity,
-    Check::CanaryContainment,
-    Check::OuterText,
-    Check::FrameSeparation,
-    Check::FrameShape,
-    Check::ReaderVerdict,
-    Check::Roundtrip,
-    Check::TargetFault,
-    Check::Fidelity,
-    Check::NonceConfusable,
-    Check::TemplateControl,
-];
+/// where the run's gate makes them fail (`--strict`). Each check's place is
+/// its `primary_rank` in [`crate::oracle::check_table`].
+pub fn primary_order() -> [Check; 16] {
+    let mut order = Check::ALL;
+    order.sort_by_key(|c| c.row().primary_rank);
+    order
+}
 
 /// Where the payload of a weakness's cases sits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -268,32 +256,7 @@ impl WeaknessKey {
                 }
             }
             Role::Attribute | Role::Header | Role::Body => {
-                let effect = match self.check {
-                    Check::TagIntegrity => "rewrites the tag's attributes",
-                    Check::HeaderIntegrity => {
-                        "moves the header boundary or puts a line break in it"
-                    }
-                    Check::FrameShape => "breaks the frame's shape",
-                    Check::OuterText => "is written outside the frame",
-                    Check::FrameSeparation => {
-                        "moves into, merges with or creates another item's frame"
-                    }
-                    Check::NonceUnpredictable => "meets a nonce an attacker can predict",
-                    Check::NonceMatched => "is framed by markers whose nonces need not match",
-                    Check::NonceReplay => "replays an earlier frame's marker and it is live",
-                    Check::NonceConfusable => "leaves a marker live without the frame's nonce",
-                    Check::ReaderVerdict => "is accepted by the reader when it must be rejected",
-                    Check::Roundtrip => "does not read back as it was written",
-                    Check::Fidelity => "is changed or refused although it is ordinary",
-                    Check::DelimiterCensus => "leaves a live delimiter in the framed output",
-                    Check::CanaryContainment => "lets planted text escape its region",
-                    Check::TemplateControl => {
-                        "leaves a chat-template control string or turn marker readable in the framed output"
-                    }
-                    Check::TargetFault => {
-                        "makes the target crash, hang or break the protocol (a fresh target did it again)"
-                    }
-                };
+                let effect = self.check.row().effect;
                 format!("Text {surface} {effect}.")
             }
         }
@@ -358,7 +321,7 @@ pub fn primary_check(result: &CaseResult, level: ReaderLevel, gate: Gate) -> Opt
         .map(|f| f.check)
         .collect();
     Some(
-        PRIMARY_ORDER
+        primary_order()
             .into_iter()
             .find(|c| found.contains(c))
             .unwrap_or(Check::Fidelity),
