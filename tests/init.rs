@@ -93,21 +93,19 @@ fn propose_shape(name: &str) -> TargetProfile {
         .profile
 }
 
-/// The field's shapes that `init` used to get wrong, each inferred from
-/// the adapter command alone: a nonce in the token, a UUID in marker
-/// lines, marker lines whose name has spaces, a bracketed name with a
-/// digit, empty content that gives nothing, a list framed one frame per
-/// item, content that shares its line with fixed text.
+/// Markers and nonces the field's framings write, inferred from the
+/// adapter command alone: a nonce in the token, a UUID in marker lines,
+/// marker lines whose name has spaces, a bracketed name with a digit, and
+/// a counter in an attribute that is no nonce.
 #[test]
-fn field_shapes_are_inferred_from_the_adapter_alone() {
+fn markers_and_nonces_are_inferred_from_the_adapter_alone() {
     if !common::have(
         "python3",
-        "field_shapes_are_inferred_from_the_adapter_alone",
+        "markers_and_nonces_are_inferred_from_the_adapter_alone",
     ) {
         return;
     }
     use framecheck::grammar::NonceAlphabet;
-    use framecheck::profile::{EmptyContent, FrameCount};
 
     let nonce = propose_shape("nonce_tag");
     assert_eq!(nonce.delimiters.token, "untrusted-data-{nonce}");
@@ -142,6 +140,26 @@ fn field_shapes_are_inferred_from_the_adapter_alone() {
         spaced.delimiters.close.as_deref(),
         Some("[/TOOL {token} 2]")
     );
+
+    // A counter in an attribute is no nonce.
+    let counter = propose_shape("counter_tag");
+    assert_eq!(counter.delimiters.token, "result");
+    assert!(counter.delimiters.nonce.is_none());
+}
+
+/// What the framing writes for empty and blank content, for a list of
+/// items, and how it encodes the body (a JSON string after fixed text,
+/// one stacked inside another, one chosen per content), inferred from the
+/// adapter command alone.
+#[test]
+fn empty_content_lists_and_encodings_are_inferred_from_the_adapter_alone() {
+    if !common::have(
+        "python3",
+        "empty_content_lists_and_encodings_are_inferred_from_the_adapter_alone",
+    ) {
+        return;
+    }
+    use framecheck::profile::{EmptyContent, FrameCount};
 
     let empty = propose_shape("empty_nothing");
     assert_eq!(empty.frame.empty, EmptyContent::Nothing);
@@ -184,7 +202,19 @@ fn field_shapes_are_inferred_from_the_adapter_alone() {
             "{name}"
         );
     }
+}
 
+/// Elements the framing writes or neutralises besides its frame, which
+/// of two nested elements is the frame, what its reader is, and which
+/// attribute names it writes, inferred from the adapter command alone.
+#[test]
+fn elements_readers_and_attributes_are_inferred_from_the_adapter_alone() {
+    if !common::have(
+        "python3",
+        "elements_readers_and_attributes_are_inferred_from_the_adapter_alone",
+    ) {
+        return;
+    }
     // A sibling element the framing writes itself is reserved.
     let noted = propose_shape("noted");
     assert_eq!(noted.delimiters.token, "context");
@@ -231,11 +261,6 @@ fn field_shapes_are_inferred_from_the_adapter_alone() {
     // A framing that writes one metadata key it knows by name.
     let subject = propose_shape("subject_attr");
     assert_eq!(subject.attributes.names, Some(vec!["subject".to_string()]));
-
-    // A counter in an attribute is no nonce.
-    let counter = propose_shape("counter_tag");
-    assert_eq!(counter.delimiters.token, "result");
-    assert!(counter.delimiters.nonce.is_none());
 }
 
 /// Where inference fails, the error names the lines around the content
