@@ -23,7 +23,6 @@ use super::{
 use crate::adapter::reference::builtin_framing;
 use crate::adapter::subprocess::SubprocessFraming;
 use crate::adapter::{Framing, TargetError, WrapRequest};
-use crate::grammar::GrammarKind;
 use crate::profile::{
     AdapterSpec, BodyEncoding, Capability, Consumer, Delimiters, EncodingChoice, Language,
     LoadedProfile, SubprocessSpec, TargetProfile,
@@ -227,10 +226,8 @@ fn outer_reading(framing: &mut dyn Framing, request: &WrapRequest, inferred: &mu
         return;
     };
     let d = &inferred.delimiters;
-    let (open, close) = match d.grammar {
-        GrammarKind::XmlTag => ('<', '>'),
-        GrammarKind::BracketMarker => ('[', ']'),
-        GrammarKind::BeginEnd | GrammarKind::Fence => return,
+    let Some((open, close)) = experiments::element_brackets(d.grammar) else {
+        return;
     };
     if d.nonce.is_some() || d.inner.is_some() {
         return;

@@ -188,10 +188,8 @@ fn attribute_names(
 /// content besides its own delimiters: siblings like `<note>` or
 /// `<source>`, which a forgery in the content could pass for.
 fn reserved(base: &TargetProfile, layout: &Layout, observed: &mut Observed) {
-    let (open, close) = match base.delimiters.grammar {
-        GrammarKind::XmlTag => ('<', '>'),
-        GrammarKind::BracketMarker => ('[', ']'),
-        GrammarKind::BeginEnd | GrammarKind::Fence => return,
+    let Some((open, close)) = element_brackets(base.delimiters.grammar) else {
+        return;
     };
     // Only the framing's constant text outside the frame: a name the probe
     // content carries may be a quote of it, and an element inside the
@@ -248,6 +246,16 @@ fn foreign_markup(text: &str, open: char, own: &[String]) -> bool {
     })
 }
 
+/// The brackets an element (or bracket marker) of `grammar` is written
+/// between; `None` for marker lines and fences, which have no elements.
+pub(crate) fn element_brackets(grammar: GrammarKind) -> Option<(char, char)> {
+    match grammar {
+        GrammarKind::XmlTag => Some(('<', '>')),
+        GrammarKind::BracketMarker => Some(('[', ']')),
+        GrammarKind::BeginEnd | GrammarKind::Fence => None,
+    }
+}
+
 /// The frame's own tokens, lowercase, and each without its nonce: a closer
 /// that lacks the nonce is the frame's (judged by the nonce checks), not a
 /// sibling.
@@ -299,10 +307,8 @@ fn defanged(
     probe: &WrapRequest,
     observed: &mut Observed,
 ) {
-    let (open, close) = match base.delimiters.grammar {
-        GrammarKind::XmlTag => ('<', '>'),
-        GrammarKind::BracketMarker => ('[', ']'),
-        GrammarKind::BeginEnd | GrammarKind::Fence => return,
+    let Some((open, close)) = element_brackets(base.delimiters.grammar) else {
+        return;
     };
     let own = own_tokens(base);
     let element = |name: &str| format!("{open}{name}{close}x{open}/{name}{close}");
