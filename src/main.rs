@@ -27,7 +27,7 @@ use framecheck::profile::{AdapterSpec, LoadedProfile, TargetProfile};
 use framecheck::report::{self, baseline, summary, Format};
 use framecheck::runner::{self, RunOptions};
 use framecheck::search::{self as blackbox, Budget, SearchOptions};
-use framecheck::tokview::{self, TokenizerView};
+use framecheck::tokview::TokenizerView;
 
 /// Writes a line to stdout. A closed pipe (`framecheck list | head`) is not
 /// an error worth a panic: the rest of the output is simply dropped.
@@ -446,7 +446,7 @@ fn run(args: RunArgs) -> Result<u8> {
         },
     );
     progress.finish_and_clear();
-    result.views = tokview::judge_run(&result, &views);
+    result.views = framecheck::outcome::judge_run(&result, &views);
     result.meta.manifest = Some(Manifest::collect(
         &loaded,
         target_path(&args.select.target).as_deref(),

@@ -225,11 +225,11 @@ fn a_context_that_parses_special_tokens_fails_by_default() {
 #[cfg(feature = "tokenizers")]
 #[test]
 fn tokenizer_views_find_control_tokens_only_where_they_were_not_neutralised() {
-    use framecheck::tokview::{self, TokenizerView};
+    use framecheck::tokview::TokenizerView;
     let views = TokenizerView::load_all(&["tok:cl100k".into(), "tok:o200k".into()], None).unwrap();
     let profile = profile(TemplateContext::default());
     let good = run_chat_template(&mut Reference, &profile, Gate::Strict);
-    for report in tokview::judge_run(&good, &views) {
+    for report in framecheck::outcome::judge_run(&good, &views) {
         assert!(report.judged > 0);
         assert!(
             report.findings.is_empty(),
@@ -244,7 +244,7 @@ fn tokenizer_views_find_control_tokens_only_where_they_were_not_neutralised() {
         .iter()
         .map(|r| r.verdict(Unicode, Gate::Strict))
         .collect();
-    let reports = tokview::judge_run(&bad, &views);
+    let reports = framecheck::outcome::judge_run(&bad, &views);
     for (report, id) in reports.iter().zip([100257u32, 199999]) {
         let endoftext = report
             .findings

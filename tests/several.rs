@@ -199,9 +199,9 @@ fn a_correct_list_framing_passes_every_case_at_every_position() {
     // delimiters in a wrap-many output are not forged ones.
     #[cfg(feature = "tokenizers")]
     {
-        use framecheck::tokview::{self, TokenizerView, ViewName};
+        use framecheck::tokview::{TokenizerView, ViewName};
         let views = [TokenizerView::load(ViewName::Cl100k, None).unwrap()];
-        let report = &tokview::judge_run(&run, &views)[0];
+        let report = &framecheck::outcome::judge_run(&run, &views)[0];
         assert!(report.judged > 0);
         assert!(report.findings.is_empty(), "{:?}", report.findings);
     }

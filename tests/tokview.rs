@@ -15,7 +15,8 @@ use framecheck::catalogue::{self, ConcreteCase, Input};
 use framecheck::level::ReaderLevel;
 use framecheck::oracle::{self, Check, CheckClass};
 use framecheck::profile::TargetProfile;
-use framecheck::tokview::{TokenizerView, ViewError, ViewFinding, ViewName};
+use framecheck::oracle::ViewFinding;
+use framecheck::tokview::{TokenizerView, ViewError, ViewName};
 
 /// The embedded views, and Tekken when its data is installed.
 fn views(test: &str) -> Vec<TokenizerView> {
@@ -175,7 +176,6 @@ fn every_format_shows_the_views_and_json_reads_them_back() {
     use framecheck::adapter::reference::Reference;
     use framecheck::report::{self, Format};
     use framecheck::runner::{self, RunOptions};
-    use framecheck::tokview;
     let profile = TargetProfile::reference();
     let cases = catalogue::select(
         catalogue::instantiate(&catalogue::builtin(), &profile),
@@ -191,7 +191,7 @@ fn every_format_shows_the_views_and_json_reads_them_back() {
         &mut |_| {},
     );
     let views = TokenizerView::load_all(&["tok:cl100k".into(), "tok:o200k".into()], None).unwrap();
-    run.views = tokview::judge_run(&run, &views);
+    run.views = framecheck::outcome::judge_run(&run, &views);
     assert_eq!(run.views.len(), 2);
     // The reference leaves nothing for a view to find.
     assert!(run
@@ -248,7 +248,7 @@ fn a_preamble_that_quotes_the_closer_is_the_framings_own_text() {
         run.meta.layout
     );
     let cl100k = TokenizerView::load(ViewName::Cl100k, None).unwrap();
-    let report = &framecheck::tokview::judge_run(&run, &[cl100k])[0];
+    let report = &framecheck::outcome::judge_run(&run, &[cl100k])[0];
     assert!(report.judged > 0);
     assert!(report.findings.is_empty(), "{:?}", report.findings);
 }
@@ -295,7 +295,7 @@ fn a_reproduced_delimiter_wider_than_its_tokens_is_pointed_at_exactly() {
     assert_eq!(found.len(), 1, "{found:?}");
     assert_eq!(
         found[0].boundaries,
-        Some(framecheck::tokview::Boundaries::Wider)
+        Some(framecheck::oracle::Boundaries::Wider)
     );
     assert!(found[0].message.contains("1 time "), "{}", found[0].message);
     assert_eq!(excerpt_of(&framed, &found[0]), "</framecheck-untrusted");
@@ -402,7 +402,7 @@ fn with_a_learned_layout_forged_closers_in_the_content_are_still_found() {
         panic!("{:?}", run.meta.layout);
     };
     let cl100k = TokenizerView::load(ViewName::Cl100k, None).unwrap();
-    let report = &framecheck::tokview::judge_run(&run, &[cl100k])[0];
+    let report = &framecheck::outcome::judge_run(&run, &[cl100k])[0];
     let census: Vec<&ViewFinding> = report
         .findings
         .iter()

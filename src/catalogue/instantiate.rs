@@ -22,9 +22,9 @@ use super::model::{
 use super::nonce::{self, Harvest, NonceMode};
 use super::template::{self, Placeholder, Segment, TokenRole};
 use super::variant::{self, spell};
-use crate::adapter::WrapRequest;
 use crate::level::{fold_str, ReaderLevel};
 use crate::profile::{Capability, GrammarKind, HeaderStyle, TargetProfile};
+use crate::target::WrapRequest;
 
 /// The `kind` of a wrap request whose case gives none.
 pub const DEFAULT_KIND: &str = "tool-result";

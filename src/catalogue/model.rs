@@ -6,9 +6,9 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
-use crate::adapter::WrapRequest;
 use crate::level::ReaderLevel;
 use crate::profile::Capability;
+use crate::target::WrapRequest;
 
 /// Attack category; one catalogue file per category.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

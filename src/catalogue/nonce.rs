@@ -12,7 +12,7 @@
 //! - [`NonceMode::Guess`]: a plausible value of the declared alphabet and
 //!   length (the grammar's sample value);
 //! - [`NonceMode::Bare`]: the marker without its nonce, as a forger drops
-//!   it ([`crate::oracle::without_nonce`]);
+//!   it ([`crate::grammar::without_nonce`]);
 //! - [`NonceMode::Replayed`]: the value of an earlier frame, harvested by
 //!   the runner from a benign wrap before the case runs;
 //! - [`NonceMode::NearMiss`]: that earlier value with its last character
@@ -125,7 +125,7 @@ pub fn render(
 ) -> Option<Spelling> {
     match mode {
         NonceMode::Bare => {
-            let bare = crate::oracle::bare_delimiters(delimiters);
+            let bare = delimiters.bare();
             Some(bare.try_grammar().ok()?.render(form, token))
         }
         NonceMode::ExtraAttribute => Some(with_attribute(grammar.render(form, token))),

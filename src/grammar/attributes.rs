@@ -95,7 +95,7 @@ pub fn parse_attributes(
         }
         attributes.push(Attribute {
             name: name.to_string(),
-            value: decode_entities(raw),
+            value: super::entities::decode_entities(raw),
             at,
         });
     }
@@ -147,8 +147,6 @@ impl<'a> Parser<'a> {
         }
     }
 }
-
-pub use crate::encoding::decode_entities;
 
 #[cfg(test)]
 mod tests {

@@ -43,6 +43,7 @@ use serde::{Deserialize, Serialize};
 pub mod attributes;
 pub mod begin_end;
 pub mod bracket_marker;
+pub mod entities;
 pub mod fence;
 pub mod spelling;
 mod tagged;
@@ -50,7 +51,7 @@ pub mod token;
 pub mod xml_tag;
 
 pub use spelling::{Piece, Spelling};
-pub use token::{NonceAlphabet, NonceSpec, TokenPattern};
+pub use token::{without_nonce, NonceAlphabet, NonceSpec, TokenPattern};
 
 use crate::reader::Folded;
 

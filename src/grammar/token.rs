@@ -193,6 +193,36 @@ pub fn match_token(
     })
 }
 
+/// `text` with its `{nonce}` removed the way a forger would drop it: a
+/// whole attribute (` id="{nonce}"`) when the nonce is an attribute value,
+/// else the nonce and one separator next to it (`data-{nonce}` → `data`).
+pub fn without_nonce(text: &str) -> String {
+    let Some(at) = text.find(NONCE) else {
+        return text.to_string();
+    };
+    let (before, after) = (&text[..at], &text[at + NONCE.len()..]);
+    let quote = before.chars().last().filter(|c| *c == '"' || *c == '\'');
+    let unquoted = quote.map_or(before, |q| &before[..before.len() - q.len_utf8()]);
+    if let Some(name_end) = unquoted.strip_suffix('=').map(str::len) {
+        let name_start = unquoted[..name_end]
+            .trim_end_matches(|c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+            .trim_end()
+            .len();
+        let rest = quote.map_or(Some(after), |q| after.strip_prefix(q));
+        if let (Some(rest), true) = (rest, name_start < name_end) {
+            return format!("{}{rest}", &unquoted[..name_start]);
+        }
+    }
+    let separators: &[char] = &['-', '_', ':', '.'];
+    match before.strip_suffix(separators) {
+        Some(kept) => format!("{kept}{after}"),
+        None => format!(
+            "{before}{}",
+            after.strip_prefix(separators).unwrap_or(after)
+        ),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -238,5 +268,24 @@ mod tests {
             .sample(16)
             .chars()
             .all(|c| NonceAlphabet::Hex.contains(c)));
+    }
+
+    #[test]
+    fn the_nonce_is_dropped_as_a_forger_would() {
+        assert_eq!(without_nonce("untrusted-data-{nonce}"), "untrusted-data");
+        assert_eq!(without_nonce("{nonce}_data"), "data");
+        assert_eq!(
+            without_nonce("<<<EXTERNAL id=\"{nonce}\">>>"),
+            "<<<EXTERNAL>>>"
+        );
+        assert_eq!(without_nonce("<<<END {nonce}>>>"), "<<<END >>>");
+        assert_eq!(without_nonce("plain"), "plain");
+        // Single quotes, no quotes, and names with `-` and `_`.
+        assert_eq!(without_nonce("<t id='{nonce}'>"), "<t>");
+        assert_eq!(without_nonce("<t id={nonce}>"), "<t>");
+        assert_eq!(without_nonce("<t data-frame_id=\"{nonce}\">"), "<t>");
+        assert_eq!(without_nonce("<t a=\"1\" b_c='{nonce}'>"), "<t a=\"1\">");
+        // An `=` with no name before it is no attribute.
+        assert_eq!(without_nonce("(={nonce})"), "(=)");
     }
 }

@@ -14,8 +14,8 @@
 //! declared field on another line (or nowhere) is a calibration error.
 
 use super::{FieldContext, FieldName, Layout, LayoutError, Part, PartKind};
-use crate::adapter::WrapRequest;
 use crate::profile::HeaderFields;
+use crate::target::WrapRequest;
 
 impl FieldName {
     /// Whether `request` leaves this field empty.

@@ -16,7 +16,6 @@ use super::tokens::{segments, Segment};
 use super::{
     Alphabet, FieldContext, FieldName, Layout, Padding, Part, PartKind, Region, Sample, Variable,
 };
-use crate::adapter::WrapRequest;
 use crate::encoding::{self, Datamark};
 use crate::grammar::{DelimiterKind, GrammarKind, LiveDelimiter};
 use crate::level::ReaderLevel;
@@ -24,6 +23,7 @@ use crate::profile::{
     BodyEncoding, EmptyContent, Encoding, EncodingChoice, TargetProfile, DEFAULT_DATAMARK,
 };
 use crate::reader::Reader;
+use crate::target::WrapRequest;
 
 const KIND_MARK: &str = "fckindq7";
 const ATTR_MARK: &str = "fcattrq7";
@@ -634,9 +634,7 @@ fn bare_closer(
     slot: &Range<usize>,
 ) -> Option<Range<usize>> {
     profile.delimiters.nonce?;
-    let grammar = crate::oracle::bare_delimiters(&profile.delimiters)
-        .try_grammar()
-        .ok()?;
+    let grammar = profile.delimiters.bare().try_grammar().ok()?;
     let d = grammar
         .live(folded)
         .into_iter()

@@ -12,12 +12,12 @@
 //! that replays the value as it was is also judged by `nonce.replay`
 //! ([`judge`], the probe's check).
 
-use crate::adapter::WrapRequest;
 use crate::catalogue::{ConcreteCase, Harvest, Input, NonceMode};
 use crate::layout::Layout;
 use crate::oracle::{self, Calibration};
+use crate::outcome::Outcome;
 use crate::profile::TargetProfile;
-use crate::runner::Outcome;
+use crate::target::WrapRequest;
 
 /// `case` with its stand-in value replaced by the nonce of `earlier` (a
 /// frame the target wrote before), changed in its last character for

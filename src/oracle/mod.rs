@@ -49,12 +49,11 @@ pub mod scan;
 mod view;
 
 pub use checks::nonce::{
-    bare_delimiters, delimiter_nonces, frame_closer, frame_nonce, judge_replay, judge_replay_in,
-    without_nonce,
+    delimiter_nonces, frame_closer, frame_nonce, judge_replay, judge_replay_in,
 };
 pub use checks::{
     calibrate, calibration_request, judge_read, judge_roundtrip, judge_roundtrip_in, judge_several,
-    judge_tokenizer_view, judge_wrap, judge_wrap_in, Calibration, Items,
+    judge_tokenizer_view, judge_wrap, judge_wrap_in, Boundaries, Calibration, Items, ViewFinding,
 };
 
 /// A structural check, by its stable report name.
@@ -257,7 +256,7 @@ pub struct Finding {
     /// For a `target.fault` finding: what the target did on the input (the
     /// retry's fault: its exit status, offending line and stderr tail).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub fault: Option<crate::adapter::Fault>,
+    pub fault: Option<crate::target::Fault>,
     /// For a finding about a live delimiter (`delimiter.census`,
     /// `reader.verdict`, `nonce.replay`): the delimiter the check found
     /// live, as it read it (1.5), so reports need not scan again.

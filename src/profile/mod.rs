@@ -190,6 +190,19 @@ pub struct Delimiters {
 }
 
 impl Delimiters {
+    /// These delimiters with the nonce removed from the token and templates
+    /// as a forger would drop it ([`crate::grammar::without_nonce`]), and no
+    /// nonce declared: the delimiters of the marker an attacker writes
+    /// without the value.
+    pub fn bare(&self) -> Delimiters {
+        let mut bare = self.clone();
+        bare.nonce = None;
+        bare.token = crate::grammar::without_nonce(&self.token);
+        bare.open = self.open.as_deref().map(crate::grammar::without_nonce);
+        bare.close = self.close.as_deref().map(crate::grammar::without_nonce);
+        bare
+    }
+
     /// Delimiters of `grammar` with one token and nothing else.
     pub fn simple(grammar: GrammarKind, token: &str) -> Delimiters {
         Delimiters {

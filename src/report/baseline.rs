@@ -30,7 +30,7 @@ use super::summary::{Summary, EXIT_CONFORMANCE_FAILURE, EXIT_HARNESS_ERROR, EXIT
 use crate::catalogue::Category;
 use crate::gate::Gate;
 use crate::level::ReaderLevel;
-use crate::runner::{CaseResult, RunResult, Verdict};
+use crate::outcome::{CaseResult, RunResult, Verdict};
 
 /// Why a baseline could not be loaded.
 #[derive(Debug, thiserror::Error)]

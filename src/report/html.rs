@@ -27,12 +27,12 @@ use std::fmt::Write as _;
 use super::baseline::BaselineDiff;
 use super::page::{self, anchor, shown, shown_block, text};
 use super::summary::Summary;
-use crate::adapter::WrapRequest;
 use crate::catalogue::{Category, Input};
 use crate::gate::Gate;
 use crate::level::ReaderLevel;
 use crate::oracle::{Check, CheckClass, ExcerptSource, Finding};
-use crate::runner::{CaseResult, Outcome, RunResult, Verdict};
+use crate::outcome::{CaseResult, Outcome, RunResult, Verdict};
+use crate::target::WrapRequest;
 
 /// Longest run-supplied text shown in one evidence block, in bytes; the JSON
 /// report keeps every text whole.
@@ -500,7 +500,7 @@ fn write_outcome(out: &mut String, result: &CaseResult, level: ReaderLevel) {
 }
 
 /// A fault's kind, exit status and offending line.
-fn write_fault_facts(out: &mut String, fault: &crate::adapter::Fault) {
+fn write_fault_facts(out: &mut String, fault: &crate::target::Fault) {
     let _ = writeln!(out, "<p>Fault: {}</p>", fault.kind.name());
     if let Some(status) = &fault.exit_status {
         let _ = writeln!(out, "<p>Exit: {}</p>", shown(status));

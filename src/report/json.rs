@@ -26,14 +26,14 @@ use serde::{Deserialize, Serialize};
 use super::baseline::BaselineDiff;
 use super::summary::Summary;
 use super::weakness::Weakness;
-use crate::adapter::Fault;
 use crate::catalogue::ConcreteCase;
 use crate::gate::Gate;
 use crate::level::ReaderLevel;
 use crate::manifest::Manifest;
+use crate::outcome::{CaseResult, Evidence, LayoutReport, Outcome, RunMeta, RunResult, Verdict};
 use crate::profile::TargetProfile;
-use crate::runner::{CaseResult, Evidence, LayoutReport, Outcome, RunMeta, RunResult, Verdict};
-use crate::tokview::ViewReport;
+use crate::target::Fault;
+use crate::outcome::ViewReport;
 
 /// The schema name and version written into every report.
 pub const SCHEMA: &str = "framecheck-report/1.5";

@@ -29,7 +29,7 @@ use super::summary::{harness_error, Summary};
 use crate::catalogue::Category;
 use crate::level::ReaderLevel;
 use crate::oracle::{Check, CheckClass};
-use crate::runner::{CaseResult, Outcome, RunResult, Verdict};
+use crate::outcome::{CaseResult, Outcome, RunResult, Verdict};
 
 /// Longest run-supplied text in one JUnit element, in bytes. CI viewers
 /// choke on megabyte test messages; the JSON report keeps everything.
@@ -292,7 +292,7 @@ fn status(result: &CaseResult, run: &RunResult) -> TestCaseStatus {
 }
 
 /// A fault's kind, exit status and offending line, one per line.
-fn fault_lines(fault: &crate::adapter::Fault) -> String {
+fn fault_lines(fault: &crate::target::Fault) -> String {
     let mut text = format!("fault: {}\n", fault.kind.name());
     if let Some(status) = &fault.exit_status {
         let _ = writeln!(text, "exit: {}", visible(status));

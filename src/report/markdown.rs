@@ -22,12 +22,12 @@ use super::baseline::{BaselineDiff, DiffEntry};
 use super::escape::{md_block, md_code, md_inline, truncate, visible};
 use super::summary::{harness_error, Summary};
 use super::weakness::Weakness;
-use crate::adapter::Fault;
 use crate::catalogue::Category;
 use crate::gate::Gate;
 use crate::level::ReaderLevel;
 use crate::oracle::{CheckClass, ExcerptSource, Finding};
-use crate::runner::{CaseResult, LayoutReport, Outcome, RunResult, Verdict};
+use crate::outcome::{CaseResult, LayoutReport, Outcome, RunResult, Verdict};
+use crate::target::Fault;
 
 /// Longest run-supplied text shown in Markdown or on the terminal, in bytes.
 pub const MAX_SHOWN_BYTES: usize = 2048;

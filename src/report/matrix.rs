@@ -30,7 +30,7 @@ use super::json::ParseError;
 use super::page::{self, anchor, shown, text};
 use super::summary::Summary;
 use crate::catalogue::Category;
-use crate::runner::{RunResult, Verdict};
+use crate::outcome::{RunResult, Verdict};
 
 /// One target's report, and where the matrix links for it.
 #[derive(Debug, Clone)]

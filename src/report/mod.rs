@@ -3,7 +3,7 @@
 //!
 //! Reports are built from a finished [`RunResult`] only; the runner and the
 //! oracle never format anything. Verdicts come from
-//! [`CaseResult::verdict_at`](crate::runner::CaseResult::verdict_at) at the
+//! [`CaseResult::verdict_at`](crate::outcome::CaseResult::verdict_at) at the
 //! run's level (`meta.level`), so every format agrees with the exit code of
 //! [`Summary::exit_code`].
 //!
@@ -31,15 +31,13 @@
 //! # Ok::<(), std::io::Error>(())
 //! ```
 
-use std::fs::{self, File, OpenOptions};
-use std::io::{self, Write as _};
+use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::catalogue::Severity;
 use crate::level::ReaderLevel;
 use crate::oracle::{ExcerptSource, Finding};
-use crate::runner::{CaseResult, RunResult};
+use crate::outcome::{CaseResult, RunResult};
 
 pub mod baseline;
 pub mod escape;
@@ -151,7 +149,7 @@ pub fn omit_timings(run: &mut RunResult) {
 }
 
 /// True for a run whose timings were dropped by [`omit_timings`].
-pub fn timings_omitted(meta: &crate::runner::RunMeta) -> bool {
+pub fn timings_omitted(meta: &crate::outcome::RunMeta) -> bool {
     meta.started_unix == 0 && meta.duration_ms == 0
 }
 
@@ -230,44 +228,7 @@ fn render_to(
     }
 }
 
-/// Writes `bytes` to `path` through a temporary sibling and a rename.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let dir = match path.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => parent,
-        _ => Path::new("."),
-    };
-    let name = path
-        .file_name()
-        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "path has no file name"))?;
-    let temp = dir.join(format!(
-        ".{}.tmp-{}-{}",
-        name.to_string_lossy(),
-        std::process::id(),
-        COUNTER.fetch_add(1, Ordering::Relaxed)
-    ));
-    let result = (|| {
-        // create_new: never follow or clobber something already there.
-        let mut file = OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&temp)?;
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        drop(file);
-        fs::rename(&temp, path)
-    })();
-    if result.is_err() {
-        let _ = fs::remove_file(&temp);
-        return result;
-    }
-    // Make the rename itself durable. Directories cannot be opened this way
-    // on every platform, so this is best effort.
-    if let Ok(dir) = File::open(dir) {
-        let _ = dir.sync_all();
-    }
-    Ok(())
-}
+pub use crate::files::write_atomically;
 
 /// The findings a failing case is reported with at `level`: every finding
 /// that applies there, security findings first. A `fail` case shows its

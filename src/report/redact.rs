@@ -25,13 +25,13 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::adapter::WrapRequest;
 use crate::catalogue::{Input, Piece};
 use crate::nonce::harvest::harvested_value;
 use crate::nonce::probe::is_probe;
 use crate::oracle::{delimiter_nonces, Excerpt, ExcerptSource, Finding};
+use crate::outcome::{CaseResult, Evidence, LayoutReport, Outcome, RunResult};
 use crate::profile::TargetProfile;
-use crate::runner::{CaseResult, Evidence, LayoutReport, Outcome, RunResult};
+use crate::target::WrapRequest;
 
 /// What a report with redacted values says about them.
 pub const NOTE: &str = "nonce values redacted (`--reproducible`): each value the target produced is shown as a label of its length, `{nonce-N-redacted…}`, equal labels for equal values; every check saw the real values";
@@ -270,7 +270,7 @@ fn redact_result(result: &mut CaseResult, labels: &Labels) {
 }
 
 /// A fault's offending line and stderr tail can echo the input.
-fn redact_fault(fault: &mut crate::adapter::Fault, labels: &Labels) {
+fn redact_fault(fault: &mut crate::target::Fault, labels: &Labels) {
     if let Some(line) = &mut fault.offending_line {
         labels.apply(line);
     }

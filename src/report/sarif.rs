@@ -40,7 +40,7 @@ use super::summary::Summary;
 use super::weakness::Weakness;
 use crate::catalogue::Severity;
 use crate::oracle::{Check, CheckClass};
-use crate::runner::{CaseResult, Outcome, RunResult, Verdict};
+use crate::outcome::{CaseResult, Outcome, RunResult, Verdict};
 
 /// The `$schema` URI written into every log: the OASIS SARIF 2.1.0 schema.
 pub const SARIF_SCHEMA_URI: &str =

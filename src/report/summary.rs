@@ -1,7 +1,7 @@
 //! The numbers every report leads with, and the run's exit code.
 //!
 //! A [`Summary`] is computed from a [`RunResult`] alone, through
-//! [`CaseResult::verdict_at`](crate::runner::CaseResult::verdict_at): it
+//! [`CaseResult::verdict_at`](crate::outcome::CaseResult::verdict_at): it
 //! never judges a case itself. The run's pass or fail is decided at the run's
 //! own level (`meta.level`); the other levels are reported for information
 //! and to find the highest level the framing holds at.
@@ -14,7 +14,7 @@ use crate::catalogue::Category;
 use crate::gate::Gate;
 use crate::level::ReaderLevel;
 use crate::oracle::CheckClass;
-use crate::runner::{CaseResult, RunResult, Verdict};
+use crate::outcome::{CaseResult, RunResult, Verdict};
 
 /// Exit code: every case held at the run's level.
 pub const EXIT_OK: i32 = 0;

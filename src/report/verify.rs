@@ -13,7 +13,7 @@ use std::fmt::Write as _;
 
 use crate::level::ReaderLevel;
 use crate::manifest::Manifest;
-use crate::runner::{RunResult, Verdict};
+use crate::outcome::{RunResult, Verdict};
 
 /// A case whose verdicts differ between the report and the re-run.
 #[derive(Debug, Clone, PartialEq, Eq)]

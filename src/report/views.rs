@@ -8,8 +8,8 @@ use std::fmt::Write as _;
 
 use super::escape::{md_code, md_inline, visible};
 use crate::oracle::Check;
-use crate::runner::RunResult;
-use crate::tokview::ViewReport;
+use crate::outcome::RunResult;
+use crate::outcome::ViewReport;
 
 /// Findings listed per view in Markdown and HTML; the JSON report has all.
 pub const SHOWN_PER_VIEW: usize = 40;
@@ -231,7 +231,8 @@ pub fn write_html(out: &mut String, run: &RunResult) {
 mod tests {
     use super::*;
     use crate::oracle::CheckClass;
-    use crate::tokview::{DataSource, ViewFinding, ViewName};
+    use crate::oracle::ViewFinding;
+    use crate::tokview::{DataSource, ViewName};
 
     fn report(findings: usize) -> ViewReport {
         let finding = ViewFinding {

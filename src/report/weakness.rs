@@ -38,7 +38,7 @@ use crate::catalogue::{
 use crate::gate::Gate;
 use crate::level::ReaderLevel;
 use crate::oracle::{Check, CheckClass};
-use crate::runner::{CaseResult, Outcome, RunResult, Verdict};
+use crate::outcome::{CaseResult, Outcome, RunResult, Verdict};
 
 /// The order in which a failing case's checks are considered for its
 /// primary check: root causes before their consequences, security before

@@ -22,8 +22,7 @@ use crate::layout::{self, Layout};
 use crate::oracle::{self, Items};
 use crate::profile::{Capability, TargetProfile};
 
-/// The flag every case run among siblings carries.
-pub const SEVERAL_FRAMES_FLAG: &str = "several-frames";
+pub use crate::outcome::SEVERAL_FRAMES_FLAG;
 
 /// How many items each `wrap-many` call sends: the case's and two siblings.
 pub const ITEMS: usize = 3;

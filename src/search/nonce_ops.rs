@@ -123,9 +123,7 @@ fn rewrite(
             Some(format!("{}{EXTRA_ATTRIBUTE}{}", &text[..at], &text[at..]))
         }
         Operator::NonceBare => {
-            let bare = oracle::bare_delimiters(&profile.delimiters)
-                .try_grammar()
-                .ok()?;
+            let bare = profile.delimiters.bare().try_grammar().ok()?;
             let form = match marker.live.kind {
                 DelimiterKind::Open => Form::Open,
                 DelimiterKind::Close => Form::Close,

@@ -196,7 +196,7 @@ fn live_spans(profile: &TargetProfile, text: &str) -> Vec<Range<usize>> {
     let folded = Reader::new(ReaderLevel::Unicode).fold(text);
     let mut grammars = vec![profile.delimiters.grammar()];
     if profile.delimiters.nonce.is_some() {
-        let bare = crate::oracle::bare_delimiters(&profile.delimiters);
+        let bare = profile.delimiters.bare();
         grammars.extend(bare.try_grammar().ok());
     }
     let mut spans: Vec<Range<usize>> = grammars

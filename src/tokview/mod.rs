@@ -48,9 +48,7 @@ use serde::{Deserialize, Serialize};
 #[cfg(feature = "tokenizers")]
 mod bpe;
 pub mod data;
-mod report;
 
-pub use report::{judge_run, Boundaries, ViewFinding, ViewReport};
 
 /// A tokenizer framecheck can judge with, by its view name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

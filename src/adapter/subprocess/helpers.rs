@@ -73,7 +73,7 @@ pub fn write_all(dir: &Path) -> io::Result<Vec<PathBuf>> {
         .map(|&language| {
             let helper = helper(language);
             let path = dir.join(helper.file_name);
-            crate::report::write_atomically(&path, helper.source.as_bytes())?;
+            crate::files::write_atomically(&path, helper.source.as_bytes())?;
             Ok(path)
         })
         .collect()

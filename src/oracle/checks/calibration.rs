@@ -1,8 +1,8 @@
 //! Calibration: the benign wrap the runner makes once per target, and where
 //! the content sits in it.
 
-use crate::adapter::WrapRequest;
 use crate::profile::TargetProfile;
+use crate::target::WrapRequest;
 
 /// The benign request the runner wraps once per target to learn its frame.
 pub fn calibration_request() -> WrapRequest {

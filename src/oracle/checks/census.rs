@@ -257,10 +257,10 @@ mod tests {
     use std::path::PathBuf;
 
     use super::*;
-    use crate::adapter::WrapRequest;
     use crate::catalogue::{
         Category, Expectation, Input, Operation, RefusalPolicy, Severity, SourceLocation, Variant,
     };
+    use crate::target::WrapRequest;
 
     fn case(fields: &[Field]) -> ConcreteCase {
         ConcreteCase {

@@ -2,12 +2,12 @@
 //! unchanged (judged once, at the exact level, for faithful cases).
 
 use super::findings::{framed_excerpt, Findings};
-use crate::adapter::WrapRequest;
 use crate::encoding::{self, Datamark};
 use crate::grammar::ParsedOpener;
 use crate::oracle::regions::Regions;
 use crate::oracle::Check;
 use crate::profile::{Capability, Encoding, TargetProfile};
+use crate::target::WrapRequest;
 
 fn strip_padding<'a>(region: &'a str, padding: &str) -> (&'a str, usize) {
     if padding.is_empty() {

@@ -5,7 +5,6 @@
 use std::ops::Range;
 
 use super::findings::{framed_excerpt, Findings};
-use crate::adapter::WrapRequest;
 use crate::catalogue::{ConcreteCase, Expectation};
 use crate::grammar::{DelimiterKind, ParsedOpener};
 use crate::layout::Layout;
@@ -15,6 +14,7 @@ use crate::oracle::view::Views;
 use crate::oracle::Check;
 use crate::profile::{is_plain_attribute_name, Capability, TargetProfile};
 use crate::reader::Reader;
+use crate::target::WrapRequest;
 
 /// The first line break (as `level` reads line breaks) inside a quoted value
 /// of the tag at `span`. Breaks between attributes are the framing's own

@@ -5,11 +5,11 @@
 use std::ops::Range;
 
 use super::findings::{framed_excerpt, Findings};
-use crate::adapter::WrapRequest;
 use crate::layout::{FieldContext, Layout, Match, Part, PartKind};
 use crate::oracle::Check;
 use crate::profile::{EmptyContent, TargetProfile};
 use crate::reader::Reader;
+use crate::target::WrapRequest;
 
 /// What the layout checks concluded.
 pub(super) enum Shape {

@@ -24,19 +24,19 @@ mod tokview;
 pub use calibration::{calibrate, calibration_request, Calibration};
 pub use read::judge_read;
 pub use separation::{judge_several, Items};
-pub use tokview::judge_tokenizer_view;
+pub use tokview::{judge_tokenizer_view, Boundaries, ViewFinding};
 
 use std::ops::Range;
 
 use super::regions::Regions;
 use super::view::Views;
 use super::{Check, CheckClass, Excerpt, ExcerptSource, Finding};
-use crate::adapter::WrapRequest;
 use crate::catalogue::{ConcreteCase, Expectation};
 use crate::encoding;
 use crate::layout::{Layout, Match};
 use crate::level::ReaderLevel;
 use crate::profile::{BodyEncoding, Consumer, ReaderReturns, TargetProfile};
+use crate::target::WrapRequest;
 use fidelity::{exact_body, first_difference};
 use findings::{framed_excerpt, Findings};
 use layout::Shape;

@@ -14,9 +14,7 @@
 use std::ops::Range;
 
 use super::findings::{framed_excerpt, Findings};
-use crate::grammar::{
-    token::NONCE, DelimiterKind, FrameKey, Grammar, LiveDelimiter, Liveness, NonceSpec,
-};
+use crate::grammar::{DelimiterKind, FrameKey, Grammar, LiveDelimiter, Liveness, NonceSpec};
 use crate::layout::Layout;
 use crate::level::ReaderLevel;
 use crate::oracle::live::LiveEvidence;
@@ -35,7 +33,7 @@ fn confusable_grammars(d: &Delimiters) -> Option<Vec<Box<dyn Grammar>>> {
         min_length: Some(1),
         ..spec
     });
-    let bare = bare_delimiters(d);
+    let bare = d.bare();
     // A template that means nothing without its nonce finds no bare marker.
     Some(
         [any_length, bare]
@@ -43,48 +41,6 @@ fn confusable_grammars(d: &Delimiters) -> Option<Vec<Box<dyn Grammar>>> {
             .filter_map(|d| d.try_grammar().ok())
             .collect(),
     )
-}
-
-/// `d` with the nonce removed from its token and templates as a forger
-/// would drop it ([`without_nonce`]), and no nonce declared: the
-/// delimiters of the marker an attacker writes without the value.
-pub fn bare_delimiters(d: &Delimiters) -> Delimiters {
-    let mut bare = d.clone();
-    bare.nonce = None;
-    bare.token = without_nonce(&d.token);
-    bare.open = d.open.as_deref().map(without_nonce);
-    bare.close = d.close.as_deref().map(without_nonce);
-    bare
-}
-
-/// `text` with its `{nonce}` removed the way a forger would drop it: a
-/// whole attribute (` id="{nonce}"`) when the nonce is an attribute value,
-/// else the nonce and one separator next to it (`data-{nonce}` → `data`).
-pub fn without_nonce(text: &str) -> String {
-    let Some(at) = text.find(NONCE) else {
-        return text.to_string();
-    };
-    let (before, after) = (&text[..at], &text[at + NONCE.len()..]);
-    let quote = before.chars().last().filter(|c| *c == '"' || *c == '\'');
-    let unquoted = quote.map_or(before, |q| &before[..before.len() - q.len_utf8()]);
-    if let Some(name_end) = unquoted.strip_suffix('=').map(str::len) {
-        let name_start = unquoted[..name_end]
-            .trim_end_matches(|c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_')
-            .trim_end()
-            .len();
-        let rest = quote.map_or(Some(after), |q| after.strip_prefix(q));
-        if let (Some(rest), true) = (rest, name_start < name_end) {
-            return format!("{}{rest}", &unquoted[..name_start]);
-        }
-    }
-    let separators: &[char] = &['-', '_', ':', '.'];
-    match before.strip_suffix(separators) {
-        Some(kept) => format!("{kept}{after}"),
-        None => format!(
-            "{before}{}",
-            after.strip_prefix(separators).unwrap_or(after)
-        ),
-    }
 }
 
 /// The frame's own opener and closer at the exact level: the first outer
@@ -157,7 +113,7 @@ pub(super) fn bare_frame_closer(
     folded: &Folded<'_>,
 ) -> Option<Range<usize>> {
     profile.delimiters.nonce?;
-    let grammar = bare_delimiters(&profile.delimiters).try_grammar().ok()?;
+    let grammar = profile.delimiters.bare().try_grammar().ok()?;
     let end = folded.text.trim_end().len();
     grammar
         .live(folded)
@@ -466,24 +422,5 @@ mod tests {
             judge_replay(&p, &fresh, "</untrusted-ffffffffffffffff>"),
             vec![]
         );
-    }
-
-    #[test]
-    fn the_nonce_is_dropped_as_a_forger_would() {
-        assert_eq!(without_nonce("untrusted-data-{nonce}"), "untrusted-data");
-        assert_eq!(without_nonce("{nonce}_data"), "data");
-        assert_eq!(
-            without_nonce("<<<EXTERNAL id=\"{nonce}\">>>"),
-            "<<<EXTERNAL>>>"
-        );
-        assert_eq!(without_nonce("<<<END {nonce}>>>"), "<<<END >>>");
-        assert_eq!(without_nonce("plain"), "plain");
-        // Single quotes, no quotes, and names with `-` and `_`.
-        assert_eq!(without_nonce("<t id='{nonce}'>"), "<t>");
-        assert_eq!(without_nonce("<t id={nonce}>"), "<t>");
-        assert_eq!(without_nonce("<t data-frame_id=\"{nonce}\">"), "<t>");
-        assert_eq!(without_nonce("<t a=\"1\" b_c='{nonce}'>"), "<t a=\"1\">");
-        // An `=` with no name before it is no attribute.
-        assert_eq!(without_nonce("(={nonce})"), "(=)");
     }
 }

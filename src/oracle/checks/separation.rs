@@ -26,7 +26,6 @@ use std::ops::Range;
 
 use super::findings::{framed_excerpt, Findings};
 use super::{finish, levels, wrap_checks};
-use crate::adapter::WrapRequest;
 use crate::catalogue::ConcreteCase;
 use crate::encoding;
 use crate::grammar::{DelimiterKind, Grammar};
@@ -35,6 +34,7 @@ use crate::oracle::regions::{INNER, OUTER};
 use crate::oracle::{Check, Finding};
 use crate::profile::TargetProfile;
 use crate::reader::Reader;
+use crate::target::WrapRequest;
 
 /// One several-frames output to judge: the items sent, in order, and which
 /// of them is the case's request.

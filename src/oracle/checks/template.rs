@@ -230,9 +230,9 @@ mod tests {
     use super::*;
     use crate::oracle::{judge_wrap, Finding};
 
-    use crate::adapter::WrapRequest;
     use crate::catalogue;
     use crate::chat_template::{Family, SpecialTokens, TemplateContext};
+    use crate::target::WrapRequest;
 
     /// A wrap case of the built-in catalogue, for judging a hand-made frame.
     fn case() -> catalogue::ConcreteCase {

@@ -26,10 +26,45 @@ use crate::grammar::LiveDelimiter;
 use crate::layout::Layout;
 use crate::level::ReaderLevel;
 use crate::oracle::regions::Regions;
-use crate::oracle::{Check, CheckClass};
+use crate::oracle::{Check, CheckClass, Excerpt};
 use crate::profile::TargetProfile;
 use crate::reader::Reader;
-use crate::tokview::{Boundaries, TokenizerView, Tokens, ViewFinding};
+use serde::{Deserialize, Serialize};
+
+use crate::tokview::{TokenizerView, Tokens};
+
+/// How a frame's own delimiter lies on token boundaries in a view.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Boundaries {
+    /// The tokens covering the delimiter cover exactly its bytes.
+    Aligned,
+    /// The first or last token also covers bytes around the delimiter (a
+    /// line break or space merged into `</`, a `>` merged into the name):
+    /// only an input that reproduces those neighbours reproduces the ids.
+    Wider,
+}
+
+/// One thing a view found in one case.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ViewFinding {
+    /// The case id.
+    pub case: String,
+    /// `delimiter.census` (the input reproduces a delimiter's token ids) or
+    /// `template.control` (the input becomes a control token).
+    pub check: Check,
+    /// `security` or `outer-layer`, as the same finding at a reader level.
+    pub class: CheckClass,
+    /// What the view found, in one sentence.
+    pub message: String,
+    /// The token ids found.
+    pub ids: Vec<u32>,
+    /// For a delimiter: how its own occurrence lies on token boundaries.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub boundaries: Option<Boundaries>,
+    /// Where, in the framed output.
+    pub excerpt: Option<Excerpt>,
+}
 
 /// Everything `view` finds in `framed` (case ids left empty for the caller).
 pub fn judge_tokenizer_view(

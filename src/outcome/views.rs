@@ -1,48 +1,14 @@
-//! What the selected views found over a run, as every report shows it: per
-//! view, where its data came from, how many framed outputs it judged, and
-//! its findings, each naming its case. Views never touch a case's findings
-//! or verdict.
+//! What the selected tokenizer views found over a run, as every report
+//! shows it: per view, where its data came from, how many framed outputs it
+//! judged, and its findings, each naming its case. Views never touch a
+//! case's findings or verdict.
 
 use serde::{Deserialize, Serialize};
 
-use super::{DataSource, TokenizerView, ViewName};
 use crate::catalogue::Input;
-use crate::oracle::{self, Check, CheckClass, Excerpt};
-use crate::runner::several::SEVERAL_FRAMES_FLAG;
-use crate::runner::{LayoutReport, Outcome, RunResult};
-
-/// How a frame's own delimiter lies on token boundaries in a view.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Boundaries {
-    /// The tokens covering the delimiter cover exactly its bytes.
-    Aligned,
-    /// The first or last token also covers bytes around the delimiter (a
-    /// line break or space merged into `</`, a `>` merged into the name):
-    /// only an input that reproduces those neighbours reproduces the ids.
-    Wider,
-}
-
-/// One thing a view found in one case.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ViewFinding {
-    /// The case id.
-    pub case: String,
-    /// `delimiter.census` (the input reproduces a delimiter's token ids) or
-    /// `template.control` (the input becomes a control token).
-    pub check: Check,
-    /// `security` or `outer-layer`, as the same finding at a reader level.
-    pub class: CheckClass,
-    /// What the view found, in one sentence.
-    pub message: String,
-    /// The token ids found.
-    pub ids: Vec<u32>,
-    /// For a delimiter: how its own occurrence lies on token boundaries.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub boundaries: Option<Boundaries>,
-    /// Where, in the framed output.
-    pub excerpt: Option<Excerpt>,
-}
+use crate::oracle::{self, Check, ViewFinding};
+use crate::outcome::{LayoutReport, Outcome, RunResult, SEVERAL_FRAMES_FLAG};
+use crate::tokview::{DataSource, TokenizerView, ViewName};
 
 /// One view over a whole run.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -1,0 +1,189 @@
+//! The target under test, as every stage sees it: the [`Framing`] trait,
+//! the [`WrapRequest`] it is given, and how it can fail ([`TargetError`],
+//! [`Fault`]).
+//!
+//! These types sit one floor below the catalogue, the layout learner, the
+//! oracle and the reports, which all speak of requests and faults; the
+//! adapters that implement [`Framing`] (in-process callers, subprocesses, the
+//! reference envelope) live in the crates above. A Rust project implements
+//! [`Framing`] for its own framing and hands it to the runner.
+
+use std::collections::BTreeMap;
+use std::panic::AssertUnwindSafe;
+
+use serde::{Deserialize, Serialize};
+
+pub use fault::{Fault, FaultKind};
+
+pub mod fault;
+
+/// One wrap request: everything a framing is given for one piece of content.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WrapRequest {
+    /// The untrusted content.
+    pub content: String,
+    /// What produced the content (`tool-result`, `retrieval`, `peer-agent`).
+    pub kind: String,
+    /// Attributes for the opening tag (source name, title, section…).
+    pub attributes: BTreeMap<String, String>,
+    /// One line on where the content came from.
+    pub provenance: String,
+}
+
+impl WrapRequest {
+    /// Bytes of untrusted input the request carries, in every field: what
+    /// "smallest case" and "output longer than its input" measure.
+    pub fn input_len(&self) -> usize {
+        self.content.len()
+            + self.kind.len()
+            + self.provenance.len()
+            + self
+                .attributes
+                .iter()
+                .map(|(k, v)| k.len() + v.len())
+                .sum::<usize>()
+    }
+}
+
+/// Why a framing did not produce an answer.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TargetError {
+    /// The framing rejected the input on purpose (a typed error, an `error`
+    /// reply). The catalogue decides whether refusing is acceptable.
+    #[error("refused: {0}")]
+    Refused(String),
+    /// The framing failed: it crashed, hung, or answered outside the protocol.
+    #[error("{reason}")]
+    Failed {
+        /// What went wrong.
+        reason: String,
+        /// The last lines the target wrote to stderr, if any.
+        stderr_tail: String,
+        /// Set when the target itself crashed, hung or broke the protocol
+        /// on this request (so the input may be to blame); `None` for a
+        /// request that never reached a target (it could not start, or was
+        /// given up).
+        fault: Option<Box<Fault>>,
+    },
+}
+
+impl TargetError {
+    /// A failure with no stderr to show.
+    pub fn failed(reason: impl Into<String>) -> TargetError {
+        TargetError::Failed {
+            reason: reason.into(),
+            stderr_tail: String::new(),
+            fault: None,
+        }
+    }
+
+    /// A failure the target itself caused (see [`Fault`]).
+    pub fn fault(reason: impl Into<String>, fault: Fault) -> TargetError {
+        TargetError::Failed {
+            reason: reason.into(),
+            stderr_tail: fault.stderr_tail.clone(),
+            fault: Some(Box::new(fault)),
+        }
+    }
+
+    /// The reason, then what the target left behind, one fact a line: its
+    /// exit status, the first line that broke the protocol and the end of
+    /// its stderr (a traceback), for a terminal.
+    pub fn diagnosis(&self) -> String {
+        match self {
+            TargetError::Refused(reason) => format!("refused: {reason}"),
+            TargetError::Failed {
+                reason,
+                fault: Some(fault),
+                ..
+            } => format!("{reason}\n{}", fault.describe("  ", 12).trim_end()),
+            TargetError::Failed {
+                reason,
+                stderr_tail,
+                fault: None,
+            } => {
+                let stderr = Fault {
+                    stderr_tail: stderr_tail.clone(),
+                    ..Fault::new(FaultKind::Crash)
+                };
+                format!("{reason}\n{}", stderr.describe("  ", 12))
+                    .trim_end()
+                    .to_string()
+            }
+        }
+    }
+
+    /// The fault, when the target itself failed.
+    pub fn as_fault(&self) -> Option<&Fault> {
+        match self {
+            TargetError::Failed { fault, .. } => fault.as_deref(),
+            TargetError::Refused(_) => None,
+        }
+    }
+}
+
+/// A framing implementation under test.
+pub trait Framing {
+    /// Wraps content; `Ok` holds the complete framed text.
+    fn wrap(&mut self, request: &WrapRequest) -> Result<String, TargetError>;
+
+    /// Reads a framed text back: `Ok(Some(body))` for exactly one valid frame,
+    /// `Ok(None)` for anything else. Targets without a reader never get here:
+    /// their read cases are skipped.
+    fn read(&mut self, text: &str) -> Result<Option<String>, TargetError>;
+
+    /// Wraps several items in one output, one frame each, in order
+    /// (profiles declaring `frame.count: several`; protocol op `wrap-many`).
+    /// The default says the framing does not: only a framing that writes a
+    /// list of sources per call implements it.
+    fn wrap_many(&mut self, items: &[WrapRequest]) -> Result<String, TargetError> {
+        let _ = items;
+        Err(TargetError::failed(WRAP_MANY_UNSUPPORTED))
+    }
+
+    /// Starts afresh after a failure: a subprocess target kills its child
+    /// (the next request starts a new one) and forgets its failures in a
+    /// row, because the caller now decides when to give up. The runner calls
+    /// it before retrying a faulted case. In-process framings have nothing
+    /// to restart.
+    fn restart(&mut self) {}
+}
+
+/// The reason [`Framing::wrap_many`] gives by default.
+pub const WRAP_MANY_UNSUPPORTED: &str =
+    "this framing does not frame several items per call (wrap-many is not implemented)";
+
+impl<F: Framing + ?Sized> Framing for Box<F> {
+    fn wrap(&mut self, request: &WrapRequest) -> Result<String, TargetError> {
+        (**self).wrap(request)
+    }
+    fn read(&mut self, text: &str) -> Result<Option<String>, TargetError> {
+        (**self).read(text)
+    }
+    fn wrap_many(&mut self, items: &[WrapRequest]) -> Result<String, TargetError> {
+        (**self).wrap_many(items)
+    }
+    fn restart(&mut self) {
+        (**self).restart()
+    }
+}
+
+/// Calls into the target, turning a panic into a failure of this call only.
+pub fn guarded<T>(call: impl FnOnce() -> Result<T, TargetError>) -> Result<T, TargetError> {
+    match std::panic::catch_unwind(AssertUnwindSafe(call)) {
+        Ok(result) => result,
+        Err(panic) => {
+            let message = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "non-string panic payload".to_string());
+            // A panic is the framing's own crash, on this input or not: the
+            // runner retries it like a subprocess's death.
+            Err(TargetError::fault(
+                format!("target panicked: {message}"),
+                Fault::new(FaultKind::Crash),
+            ))
+        }
+    }
+}
