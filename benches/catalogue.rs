@@ -7,11 +7,10 @@ use std::time::Duration;
 use criterion::{criterion_group, criterion_main, Criterion};
 use framecheck::adapter::reference::Reference;
 use framecheck::catalogue;
-use framecheck::profile::TargetProfile;
 use framecheck::runner::{self, RunOptions};
 
 fn bench_catalogue(c: &mut Criterion) {
-    let profile = TargetProfile::reference();
+    let profile = framecheck::envelope::reference_profile();
     let catalogue = catalogue::builtin();
     let cases = catalogue::instantiate(&catalogue, &profile);
     let options = RunOptions::default();

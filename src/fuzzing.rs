@@ -609,7 +609,7 @@ fn assert_no_security_findings(
     let (request, case) = roundtrip_case(about, content);
     let findings = oracle::judge_roundtrip(
         &case,
-        &TargetProfile::reference(),
+        &crate::envelope::reference_profile(),
         &request,
         framed,
         Some(body),
@@ -790,7 +790,7 @@ pub fn run_catalogue_loader(data: &[u8]) {
             notes: file.notes.clone(),
             cases: file.cases.clone(),
         };
-        let _ = catalogue::instantiate(&catalogue, &TargetProfile::reference());
+        let _ = catalogue::instantiate(&catalogue, &crate::envelope::reference_profile());
     }
     if let Ok(profile) = TargetProfile::parse(&text) {
         assert!(
@@ -868,7 +868,7 @@ fn encode_reply(id: u64, op: Op, reply: &Reply) -> String {
 fn oracle_profiles() -> &'static [TargetProfile] {
     static PROFILES: OnceLock<Vec<TargetProfile>> = OnceLock::new();
     PROFILES.get_or_init(|| {
-        let mut profiles = vec![TargetProfile::reference()];
+        let mut profiles = vec![crate::envelope::reference_profile()];
         for yaml in [
             include_str!("../targets/seed-a2a-markers.yaml"),
             include_str!("../targets/seed-go-context.yaml"),

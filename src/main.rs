@@ -336,11 +336,11 @@ fn load_target(name: &str) -> Result<LoadedProfile> {
     match target_path(name) {
         Some(path) => Ok(TargetProfile::load(&path)?),
         None if name == "reference" => Ok(LoadedProfile {
-            profile: TargetProfile::reference(),
+            profile: framecheck::envelope::reference_profile(),
             dir: PathBuf::from("."),
         }),
         None if name == "reference-nonce" => Ok(LoadedProfile {
-            profile: TargetProfile::reference_nonce(),
+            profile: framecheck::envelope::reference_nonce_profile(),
             dir: PathBuf::from("."),
         }),
         None if name.contains('/') || name.ends_with(".yaml") || name.ends_with(".yml") => {
@@ -516,7 +516,7 @@ fn report_run(
     } else {
         args.formats.clone()
     };
-    let aliases = report::ids::builtin_aliases();
+    let aliases = catalogue::ids::builtin_aliases();
     let diff = baseline.map(|old| baseline::diff_with_aliases(old, &result, args.level, &aliases));
     // The terminal gets the real timings; the files, with --reproducible, none.
     let terminal = report::markdown::terminal_summary_with_baseline(&result, diff.as_ref());
@@ -858,7 +858,7 @@ fn verify(path: &Path) -> Result<u8> {
 fn ids(write: bool) -> Result<u8> {
     let lock_path = Path::new("attacks/ids.lock");
     let previous = match std::fs::read_to_string(lock_path) {
-        Ok(text) => report::ids::parse(&text)?,
+        Ok(text) => catalogue::ids::parse(&text)?,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Default::default(),
         Err(e) => return Err(e).with_context(|| format!("reading {}", lock_path.display())),
     };
@@ -866,15 +866,15 @@ fn ids(write: bool) -> Result<u8> {
     if let Some(error) = catalogue_error {
         bail!("{error}");
     }
-    let mut profiles = vec![TargetProfile::reference()];
+    let mut profiles = vec![framecheck::envelope::reference_profile()];
     for entry in std::fs::read_dir("targets").context("reading targets/")? {
         let path = entry?.path();
         if path.extension().is_some_and(|e| e == "yaml") {
             profiles.push(TargetProfile::load(&path)?.profile);
         }
     }
-    let current = report::ids::published_ids(&catalogue, &profiles);
-    let missing = report::ids::check(&previous, &current);
+    let current = catalogue::ids::published_ids(&catalogue, &profiles, &profiles[0]);
+    let missing = catalogue::ids::check(&previous, &current);
     for id in &missing.cases {
         out!("gone without a `retired` line or an alias: case {id}");
     }
@@ -888,7 +888,7 @@ fn ids(write: bool) -> Result<u8> {
     if write {
         report::write_atomically(
             lock_path,
-            report::ids::render(&previous, &current).as_bytes(),
+            catalogue::ids::render(&previous, &current).as_bytes(),
         )?;
         out!(
             "wrote {} ({} case ids, {new} new)",

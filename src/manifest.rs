@@ -11,7 +11,7 @@
 //! use framecheck::manifest::Manifest;
 //! use framecheck::profile::{LoadedProfile, TargetProfile};
 //!
-//! let loaded = LoadedProfile { profile: TargetProfile::reference(), dir: ".".into() };
+//! let loaded = LoadedProfile { profile: framecheck::envelope::reference_profile(), dir: ".".into() };
 //! let manifest = Manifest::collect(&loaded, None, "abc", None, vec!["framecheck".into()]);
 //! assert_eq!(manifest.profile_hash.len(), 64);
 //! assert!(manifest.target.files.is_empty()); // in-process: no files, no interpreter

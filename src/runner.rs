@@ -644,7 +644,7 @@ pub fn check_conformance(
 ///
 /// ```no_run
 /// use framecheck::{adapter::reference::Reference, level::ReaderLevel, profile::TargetProfile};
-/// framecheck::runner::assert_conformance(&mut Reference, &TargetProfile::reference(), ReaderLevel::Unicode);
+/// framecheck::runner::assert_conformance(&mut Reference, &crate::envelope::reference_profile(), ReaderLevel::Unicode);
 /// ```
 pub fn assert_conformance(framing: &mut dyn Framing, profile: &TargetProfile, level: ReaderLevel) {
     let run = check_conformance(framing, profile, level);

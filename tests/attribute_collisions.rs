@@ -10,7 +10,6 @@ use framecheck::adapter::{Framing, TargetError, WrapRequest};
 use framecheck::catalogue;
 use framecheck::level::ReaderLevel;
 use framecheck::oracle::Check;
-use framecheck::profile::TargetProfile;
 use framecheck::runner::{self, CaseResult, Outcome, RunOptions, RunResult, Verdict};
 
 /// Writes its own `kind`, then every caller key as given (values escaped).
@@ -43,7 +42,7 @@ impl Framing for WritesKeysRaw {
 }
 
 fn collisions(framing: &mut dyn Framing) -> RunResult {
-    let profile = TargetProfile::reference();
+    let profile = framecheck::envelope::reference_profile();
     let cases = catalogue::select(
         catalogue::instantiate(&catalogue::builtin(), &profile),
         &[

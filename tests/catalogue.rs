@@ -89,7 +89,11 @@ fn go_profile() -> TargetProfile {
 }
 
 fn profiles() -> Vec<TargetProfile> {
-    vec![TargetProfile::reference(), bracket_profile(), go_profile()]
+    vec![
+        framecheck::envelope::reference_profile(),
+        bracket_profile(),
+        go_profile(),
+    ]
 }
 
 /// 1-based line and column of the first occurrence of `needle`.
@@ -168,7 +172,7 @@ fn shipped_catalogue_is_large_enough() {
         "only {} written cases",
         catalogue.cases.len()
     );
-    let concrete = instantiate(&catalogue, &TargetProfile::reference());
+    let concrete = instantiate(&catalogue, &framecheck::envelope::reference_profile());
     assert!(
         concrete.len() >= 400,
         "only {} concrete cases",
@@ -596,8 +600,8 @@ fn instantiation_resolves_every_placeholder_and_plants_canaries() {
 #[test]
 fn instantiation_is_deterministic_and_in_catalogue_order() {
     let catalogue = builtin();
-    let a = instantiate(&catalogue, &TargetProfile::reference());
-    let b = instantiate(&catalogue, &TargetProfile::reference());
+    let a = instantiate(&catalogue, &framecheck::envelope::reference_profile());
+    let b = instantiate(&catalogue, &framecheck::envelope::reference_profile());
     assert_eq!(a, b);
     let order: Vec<&str> = catalogue.cases.iter().map(|c| c.id.as_str()).collect();
     let mut last = 0;
@@ -643,7 +647,7 @@ fn structure_and_variants_filter_per_profile() {
             .map(|c| c.id)
             .collect()
     };
-    let reference = ids(&TargetProfile::reference());
+    let reference = ids(&framecheck::envelope::reference_profile());
     let bracket = ids(&bracket_profile());
     let go = ids(&go_profile());
     // Inner and reserved placeholders need the structure.
@@ -693,7 +697,7 @@ fn capabilities_go_into_requires_instead_of_filtering() {
 
 #[test]
 fn read_texts_keep_frame_pieces_for_the_runner() {
-    let cases = instantiate(&builtin(), &TargetProfile::reference());
+    let cases = instantiate(&builtin(), &framecheck::envelope::reference_profile());
     let case = cases
         .iter()
         .find(|c| c.id == "reader-close-inside-body~zero-width")
@@ -868,7 +872,7 @@ fn attack_cases_use_a_delimiter_or_a_line_break() {
 
 #[test]
 fn select_matches_ids_base_ids_categories_and_globs() {
-    let cases = instantiate(&builtin(), &TargetProfile::reference());
+    let cases = instantiate(&builtin(), &framecheck::envelope::reference_profile());
     let total = cases.len();
     let by_id = select(cases.clone(), &["breakout-close-mid-content~upper".into()]).unwrap();
     assert_eq!(by_id.len(), 1);

@@ -10,11 +10,10 @@ use framecheck::adapter::reference::Reference;
 use framecheck::adapter::{Framing, TargetError, WrapRequest};
 use framecheck::catalogue;
 use framecheck::level::ReaderLevel;
-use framecheck::profile::TargetProfile;
 use framecheck::runner::{self, RunOptions, RunResult, Verdict};
 
 fn control_cases(framing: &mut dyn Framing) -> RunResult {
-    let profile = TargetProfile::reference();
+    let profile = framecheck::envelope::reference_profile();
     let cases = catalogue::select(
         catalogue::instantiate(&catalogue::builtin(), &profile),
         &["ctl-*".to_string(), "benign-control-*".to_string()],
@@ -190,7 +189,7 @@ fn field_texts(request: &WrapRequest, field: Reach) -> Vec<&str> {
 #[test]
 fn every_c0_and_c1_control_reaches_every_field() {
     use framecheck::catalogue::{Expectation, Input};
-    let profile = TargetProfile::reference();
+    let profile = framecheck::envelope::reference_profile();
     let cases = catalogue::instantiate(&catalogue::builtin(), &profile);
     let requests: Vec<(Expectation, &WrapRequest)> = cases
         .iter()

@@ -225,7 +225,7 @@ fn generate_nonce_seed_corpus() {
 #[test]
 #[ignore = "generator: run explicitly to refresh the committed seed corpus"]
 fn generate_seed_corpus() {
-    let profile = TargetProfile::reference();
+    let profile = framecheck::envelope::reference_profile();
     let cases = catalogue::instantiate(&catalogue::builtin(), &profile);
     let mut target = Reference;
     let calibration_request = oracle::calibration_request();

@@ -16,7 +16,6 @@ use framecheck::chat_template::{Kind, CONTROL_STRINGS};
 use framecheck::envelope::{self, Envelope};
 use framecheck::level::{fold_str, ReaderLevel};
 use framecheck::oracle::{judge_wrap, Check};
-use framecheck::profile::TargetProfile;
 use proptest::prelude::*;
 use proptest::sample::select;
 
@@ -139,10 +138,13 @@ fn near_miss_field() -> impl Strategy<Value = String> {
 }
 
 fn a_wrap_case() -> catalogue::ConcreteCase {
-    catalogue::instantiate(&catalogue::builtin(), &TargetProfile::reference())
-        .into_iter()
-        .find(|c| matches!(c.input, catalogue::Input::Wrap(_)))
-        .expect("a wrap case")
+    catalogue::instantiate(
+        &catalogue::builtin(),
+        &framecheck::envelope::reference_profile(),
+    )
+    .into_iter()
+    .find(|c| matches!(c.input, catalogue::Input::Wrap(_)))
+    .expect("a wrap case")
 }
 
 proptest! {
@@ -171,7 +173,7 @@ proptest! {
             attributes: about.attributes.clone(),
             provenance,
         };
-        let outer: Vec<_> = judge_wrap(&a_wrap_case(), &TargetProfile::reference(), &request, &framed)
+        let outer: Vec<_> = judge_wrap(&a_wrap_case(), &framecheck::envelope::reference_profile(), &request, &framed)
             .into_iter()
             .filter(|f| f.check == Check::TemplateControl)
             .collect();

@@ -6,11 +6,11 @@ use std::collections::BTreeSet;
 use std::path::Path;
 use std::process::{Command, Output};
 
+use framecheck::catalogue::ids::{self, Alias, IdLock};
 use framecheck::catalogue::{self, ConcreteCase, Variant, VariantFamily};
 use framecheck::level::ReaderLevel::{self, AsciiCaseInsensitive, Exact, Unicode};
 use framecheck::oracle::{Check, CheckClass, Finding};
 use framecheck::profile::TargetProfile;
-use framecheck::report::ids::{self, Alias, IdLock};
 use framecheck::report::{baseline, weakness};
 use framecheck::runner::{CaseResult, Evidence, Outcome, RunMeta, RunResult};
 
@@ -41,7 +41,7 @@ fn run_of(results: Vec<CaseResult>) -> RunResult {
         meta: RunMeta {
             framecheck_version: "test".into(),
             catalogue_hash: "h".into(),
-            target: TargetProfile::reference(),
+            target: framecheck::envelope::reference_profile(),
             level: Unicode,
             gate: Default::default(),
             started_unix: 0,
@@ -60,10 +60,13 @@ fn run_of(results: Vec<CaseResult>) -> RunResult {
 
 /// The reference catalogue's variants of one written case.
 fn variants_of(base: &str) -> Vec<ConcreteCase> {
-    catalogue::instantiate(&catalogue::builtin(), &TargetProfile::reference())
-        .into_iter()
-        .filter(|c| c.base_id == base)
-        .collect()
+    catalogue::instantiate(
+        &catalogue::builtin(),
+        &framecheck::envelope::reference_profile(),
+    )
+    .into_iter()
+    .filter(|c| c.base_id == base)
+    .collect()
 }
 
 mod weaknesses {
@@ -177,7 +180,7 @@ mod weaknesses {
         let framecheck::catalogue::Input::Wrap(request) = &case.input else {
             panic!("a wrap case")
         };
-        let profile = TargetProfile::reference();
+        let profile = framecheck::envelope::reference_profile();
         let finding = framecheck::oracle::judge_wrap(&case, &profile, request, framed)
             .into_iter()
             .find(|f| f.check == Check::DelimiterCensus && f.excerpt.is_some())
@@ -227,14 +230,14 @@ mod id_lock {
 
     fn published() -> BTreeSet<String> {
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-        let mut profiles = vec![TargetProfile::reference()];
+        let mut profiles = vec![framecheck::envelope::reference_profile()];
         for entry in std::fs::read_dir(root.join("targets")).unwrap() {
             let path = entry.unwrap().path();
             if path.extension().is_some_and(|e| e == "yaml") {
                 profiles.push(TargetProfile::load(&path).unwrap().profile);
             }
         }
-        ids::published_ids(&catalogue::builtin(), &profiles)
+        ids::published_ids(&catalogue::builtin(), &profiles, &profiles[0])
     }
 
     /// Regenerate with `cargo run -- ids --write` after adding cases; a

@@ -5,7 +5,6 @@ use framecheck::catalogue::{self, ConcreteCase};
 use framecheck::gate::Gate;
 use framecheck::level::ReaderLevel::{self, Unicode};
 use framecheck::oracle::{Check, CheckClass, Finding};
-use framecheck::profile::TargetProfile;
 use framecheck::report::{baseline, json, junit, markdown, sarif, weakness, Summary};
 use framecheck::runner::{CaseResult, Evidence, Outcome, RunMeta, RunResult, Verdict};
 
@@ -32,10 +31,13 @@ fn confusable() -> Finding {
 
 /// The first `n` cases of the built-in catalogue for the reference.
 fn cases(n: usize) -> Vec<ConcreteCase> {
-    catalogue::instantiate(&catalogue::builtin(), &TargetProfile::reference())
-        .into_iter()
-        .take(n)
-        .collect()
+    catalogue::instantiate(
+        &catalogue::builtin(),
+        &framecheck::envelope::reference_profile(),
+    )
+    .into_iter()
+    .take(n)
+    .collect()
 }
 
 fn judged(case: ConcreteCase, findings: Vec<Finding>) -> CaseResult {
@@ -55,7 +57,7 @@ fn run(gate: Gate) -> RunResult {
         meta: RunMeta {
             framecheck_version: "test".into(),
             catalogue_hash: "h".into(),
-            target: TargetProfile::reference(),
+            target: framecheck::envelope::reference_profile(),
             level: Unicode,
             gate,
             started_unix: 0,

@@ -102,7 +102,7 @@ fn grammar_attacks_exist_and_apply_to_their_grammar_only() {
         "{ grammar: begin-end, token: DOC, open: '<<<{token}>>>', close: '<<<END_{token}>>>' }",
     )
     .unwrap();
-    let xml = TargetProfile::reference();
+    let xml = framecheck::envelope::reference_profile();
     let ids = |p: &TargetProfile| -> Vec<String> {
         instantiate(&catalogue, p)
             .into_iter()

@@ -15,7 +15,6 @@ use framecheck::catalogue::{
 };
 use framecheck::level::ReaderLevel;
 use framecheck::oracle::{Check, CheckClass, Excerpt, ExcerptSource, Finding};
-use framecheck::profile::TargetProfile;
 use framecheck::report::html::{self, Lead, LeadItem};
 use framecheck::report::matrix::{Column, Matrix};
 use framecheck::runner::{CaseResult, Evidence, Outcome, RunMeta, RunResult};
@@ -109,7 +108,7 @@ fn other(id: &str, category: Category, outcome: Outcome) -> CaseResult {
 }
 
 fn hostile_run(name: &str) -> RunResult {
-    let mut target = TargetProfile::reference();
+    let mut target = framecheck::envelope::reference_profile();
     target.name = format!("{name} {HOSTILE}");
     target.language = HOSTILE.to_string();
     RunResult {

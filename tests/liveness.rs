@@ -255,7 +255,7 @@ fn a_fence_that_is_never_lengthened_fails() {
 }
 
 fn nonce_profile() -> TargetProfile {
-    TargetProfile::reference_nonce()
+    framecheck::envelope::reference_nonce_profile()
 }
 
 /// On a fence grammar the census records the delimiter its message names:

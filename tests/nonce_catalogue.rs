@@ -144,7 +144,7 @@ fn security(results: &[CaseResult]) -> BTreeSet<Check> {
 
 #[test]
 fn a_profile_without_a_nonce_gets_no_nonce_case() {
-    let cases = nonce_cases(&TargetProfile::reference());
+    let cases = nonce_cases(&framecheck::envelope::reference_profile());
     assert!(
         cases.is_empty(),
         "{:?}",

@@ -204,7 +204,7 @@ fn xml_profile() -> TargetProfile {
         adapter: AdapterSpec::Builtin {
             builtin: "none".into(),
         },
-        ..TargetProfile::reference()
+        ..framecheck::envelope::reference_profile()
     }
 }
 

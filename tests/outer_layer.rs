@@ -57,7 +57,7 @@ impl Framing for PassesControlStrings {
 }
 
 fn profile(context: TemplateContext) -> TargetProfile {
-    let mut profile = TargetProfile::reference();
+    let mut profile = framecheck::envelope::reference_profile();
     profile.capabilities.retain(|&c| c != Capability::Read);
     profile.chat_template = context;
     profile
@@ -102,7 +102,7 @@ fn get<'a>(run: &'a RunResult, id: &str) -> &'a CaseResult {
 
 #[test]
 fn a_framing_that_neutralises_control_strings_passes_even_strict() {
-    let profile = TargetProfile::reference();
+    let profile = framecheck::envelope::reference_profile();
     let run = run_chat_template(&mut Reference, &profile, Gate::Strict);
     for result in &run.results {
         assert_eq!(

@@ -7,7 +7,6 @@ use std::sync::atomic::AtomicBool;
 use framecheck::adapter::reference::Reference;
 use framecheck::adapter::{Framing, TargetError, WrapRequest};
 use framecheck::catalogue;
-use framecheck::profile::TargetProfile;
 use framecheck::report::summary::Summary;
 use framecheck::report::{json, junit, markdown, sarif};
 use framecheck::runner::{self, RunOptions, RunResult};
@@ -24,7 +23,7 @@ impl Framing for Crashes {
 }
 
 fn run_with(framing: &mut dyn Framing, only: &str, cancel: bool) -> RunResult {
-    let profile = TargetProfile::reference();
+    let profile = framecheck::envelope::reference_profile();
     let cases = catalogue::select(
         catalogue::instantiate(&catalogue::builtin(), &profile),
         &[only.to_string()],
@@ -111,7 +110,7 @@ fn an_interrupted_run_holds_no_level() {
 #[test]
 fn a_run_where_nothing_was_judged_holds_no_level() {
     // A target with no reader: every read case is skipped, none passes.
-    let mut profile = TargetProfile::reference();
+    let mut profile = framecheck::envelope::reference_profile();
     profile
         .capabilities
         .retain(|c| *c != framecheck::profile::Capability::Read);

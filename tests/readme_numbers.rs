@@ -13,7 +13,6 @@ use std::path::Path;
 
 use framecheck::catalogue::{self, Category, Variant};
 use framecheck::oracle::CheckClass;
-use framecheck::profile::TargetProfile;
 use framecheck::report::Summary;
 use regex::Regex;
 
@@ -72,7 +71,8 @@ fn the_catalogue_counts_readme_states_are_the_catalogue_s() {
     let found = one_match(&text, r"([\d,]+) variant generators");
     assert_eq!(number(&found[0]), generators, "variant generators");
 
-    let concrete = catalogue::instantiate(&builtin, &TargetProfile::reference()).len();
+    let concrete =
+        catalogue::instantiate(&builtin, &framecheck::envelope::reference_profile()).len();
     let found = one_match(
         &text,
         r"expand them to ([\d,]+) concrete cases for an xml-tag target",
@@ -139,7 +139,7 @@ fn the_reference_rows_are_the_committed_reports() {
     let probes = nonce_run
         .results
         .iter()
-        .filter(|r| framecheck::nonce::probe::is_probe(&r.case))
+        .filter(|r| framecheck::nonce::is_probe(&r.case))
         .count();
     let at = nonce.at_level();
     assert_eq!(nonce.security_failures(), 0);

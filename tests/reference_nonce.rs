@@ -8,7 +8,6 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 use framecheck::level::ReaderLevel;
-use framecheck::profile::TargetProfile;
 use framecheck::runner::{Outcome, RunResult, Verdict};
 
 fn repo() -> &'static Path {
@@ -46,17 +45,17 @@ fn run(target: &str, out: &Path, extra: &[&str]) -> Output {
 fn profile_files_match_the_builtin() {
     common::assert_profile_files_match(
         "reference-nonce",
-        &TargetProfile::reference_nonce(),
+        &framecheck::envelope::reference_nonce_profile(),
         &["framecheck", "serve-reference", "--nonce"],
     );
     // The nonce profile differs from the plain one in its name, adapter and
     // token only.
-    let mut plain = TargetProfile::reference_nonce();
+    let mut plain = framecheck::envelope::reference_nonce_profile();
     plain.name = "reference".into();
-    plain.description = TargetProfile::reference().description;
-    plain.adapter = TargetProfile::reference().adapter;
-    plain.delimiters = TargetProfile::reference().delimiters;
-    assert_eq!(plain, TargetProfile::reference());
+    plain.description = framecheck::envelope::reference_profile().description;
+    plain.adapter = framecheck::envelope::reference_profile().adapter;
+    plain.delimiters = framecheck::envelope::reference_profile().delimiters;
+    assert_eq!(plain, framecheck::envelope::reference_profile());
 }
 
 /// The whole catalogue and the nonce probes pass at the unicode level with
@@ -114,7 +113,7 @@ fn assert_no_finding_and_every_probe_passes(report: &RunResult) {
                 result.case.id
             );
         }
-        if framecheck::nonce::probe::is_probe(&result.case) {
+        if framecheck::nonce::is_probe(&result.case) {
             assert_eq!(
                 result.verdict_at(ReaderLevel::Unicode),
                 Verdict::Pass,

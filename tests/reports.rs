@@ -12,7 +12,7 @@ use framecheck::catalogue::{
 };
 use framecheck::level::ReaderLevel;
 use framecheck::oracle::{Check, CheckClass, Excerpt, ExcerptSource, Finding};
-use framecheck::profile::{SourceRef, TargetProfile};
+use framecheck::profile::SourceRef;
 use framecheck::report::{self, baseline, json, junit, markdown, sarif, Format, Summary};
 use framecheck::runner::{CaseResult, Evidence, Outcome, RunMeta, RunResult, Verdict};
 
@@ -99,7 +99,7 @@ fn run(level: ReaderLevel, results: Vec<CaseResult>) -> RunResult {
         meta: RunMeta {
             framecheck_version: "0.1.0".to_string(),
             catalogue_hash: "abc123".to_string(),
-            target: TargetProfile::reference(),
+            target: framecheck::envelope::reference_profile(),
             level,
             gate: Default::default(),
             started_unix: 1_700_000_000,
@@ -1144,10 +1144,15 @@ fn sarif_shows_the_representative_s_live_delimiter() {
         let Input::Wrap(request) = &c.input else {
             panic!("a wrap case")
         };
-        framecheck::oracle::judge_wrap(c, &TargetProfile::reference(), request, framed)
-            .into_iter()
-            .find(|f| f.check == Check::DelimiterCensus && f.live.is_some())
-            .expect("the census records the closer it found live")
+        framecheck::oracle::judge_wrap(
+            c,
+            &framecheck::envelope::reference_profile(),
+            request,
+            framed,
+        )
+        .into_iter()
+        .find(|f| f.check == Check::DelimiterCensus && f.live.is_some())
+        .expect("the census records the closer it found live")
     };
     let breakout = case("breakout", Category::Breakout);
     let finding = census(&breakout);

@@ -59,7 +59,7 @@ impl Framing for LowercaseOnly {
 }
 
 fn weak_profile() -> TargetProfile {
-    let mut profile = TargetProfile::reference();
+    let mut profile = framecheck::envelope::reference_profile();
     profile.name = "lowercase-only".into();
     profile.capabilities.retain(|c| *c != Capability::Read);
     profile
@@ -154,7 +154,11 @@ fn a_lowercase_only_defanger_is_caught_by_case_and_unicode_cases_only() {
 
 #[test]
 fn the_reference_passes_the_one_call_conformance_helper() {
-    runner::assert_conformance(&mut Reference, &TargetProfile::reference(), Unicode);
+    runner::assert_conformance(
+        &mut Reference,
+        &framecheck::envelope::reference_profile(),
+        Unicode,
+    );
 }
 
 #[test]
@@ -174,7 +178,7 @@ fn a_panicking_target_fails_its_cases_without_stopping_the_run() {
             panic!("boom")
         }
     }
-    let profile = TargetProfile::reference();
+    let profile = framecheck::envelope::reference_profile();
     let cases = catalogue::select(
         catalogue::instantiate(&catalogue::builtin(), &profile),
         &["benign".to_string()],
@@ -210,7 +214,7 @@ fn an_attribute_written_only_when_given_is_no_shape_failure() {
     use framecheck::adapter::{Framing, TargetError, WrapRequest};
     use framecheck::catalogue::{builtin, instantiate, select};
     use framecheck::level::ReaderLevel;
-    use framecheck::profile::{Capability, TargetProfile};
+    use framecheck::profile::Capability;
     use framecheck::runner::{check_conformance, Verdict};
 
     struct OptionalTitle;
@@ -235,7 +239,7 @@ fn an_attribute_written_only_when_given_is_no_shape_failure() {
             Err(TargetError::Refused("no reader".into()))
         }
     }
-    let mut profile = TargetProfile::reference();
+    let mut profile = framecheck::envelope::reference_profile();
     profile.name = "optional-title".into();
     profile.delimiters.token = "doc".into();
     profile.header = Default::default();

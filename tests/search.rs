@@ -52,7 +52,7 @@ fn run(
 /// canary.containment "breakout" in the reference. Eight seeds, nothing.
 #[test]
 fn search_reports_nothing_against_the_reference_for_eight_seeds() {
-    let profile = TargetProfile::reference();
+    let profile = framecheck::envelope::reference_profile();
     let seeds = cases(
         &profile,
         &["forgery-complete-frame", "ws-no-final-newline-then-close*"],
@@ -135,7 +135,7 @@ impl Framing for BreaksOnMutantsOnly {
 
 #[test]
 fn a_finding_whose_written_case_passes_is_not_reported() {
-    let profile = TargetProfile::reference();
+    let profile = framecheck::envelope::reference_profile();
     let seeds = cases(&profile, &["breakout-close-mid-content"]);
     let mut framing = BreaksOnMutantsOnly {
         canaries: seeds.iter().map(|c| c.canary.clone()).collect(),
@@ -173,7 +173,7 @@ fn reported_findings_are_exactly_what_the_written_cases_reproduce() {
             Ok(None)
         }
     }
-    let profile = TargetProfile::reference();
+    let profile = framecheck::envelope::reference_profile();
     // Seed cases that already fail are known; mutants of benign-looking
     // hold cases are what is left to find.
     let all = cases(&profile, &[]);
@@ -232,7 +232,7 @@ impl Framing for NeverAnswers {
 
 #[test]
 fn a_target_that_never_answers_is_a_harness_error() {
-    let profile = TargetProfile::reference();
+    let profile = framecheck::envelope::reference_profile();
     let all = cases(&profile, &["breakout"]);
     let report = run(
         &all,
@@ -247,7 +247,7 @@ fn a_target_that_never_answers_is_a_harness_error() {
 
 #[test]
 fn a_search_with_no_seed_case_is_a_harness_error() {
-    let profile = TargetProfile::reference();
+    let profile = framecheck::envelope::reference_profile();
     let benign = cases(&profile, &["benign"]);
     let report = run(
         &benign,
@@ -262,7 +262,7 @@ fn a_search_with_no_seed_case_is_a_harness_error() {
 
 #[test]
 fn a_known_failure_pass_cut_short_by_the_budget_is_a_harness_error() {
-    let profile = TargetProfile::reference();
+    let profile = framecheck::envelope::reference_profile();
     let all = cases(&profile, &[]);
     let report = run(
         &all,
@@ -290,7 +290,7 @@ impl Framing for Slow {
 
 #[test]
 fn a_time_budget_is_respected_even_when_the_known_pass_cannot_finish() {
-    let profile = TargetProfile::reference();
+    let profile = framecheck::envelope::reference_profile();
     let all = cases(&profile, &[]);
     let started = Instant::now();
     let report = run(
@@ -330,7 +330,7 @@ impl Framing for NeutraliseThenStrip {
 
 #[test]
 fn search_mutates_toward_control_characters() {
-    let profile = TargetProfile::reference();
+    let profile = framecheck::envelope::reference_profile();
     let seeds = cases(&profile, &["breakout-close-mid-content"]);
     let mut found_by_controls = false;
     for seed in 1..=4 {

@@ -39,7 +39,7 @@ fn cases(profile: &TargetProfile) -> Vec<ConcreteCase> {
 
 /// The cases of a full catalogue run that do not pass at `unicode`.
 fn catalogue_failures(framing: &mut dyn Framing) -> Vec<String> {
-    let profile = TargetProfile::reference();
+    let profile = framecheck::envelope::reference_profile();
     let run = runner::run(
         &cases(&profile),
         &profile,
@@ -133,7 +133,7 @@ fn search_options(seed: u64, budget: u64, max_findings: usize) -> SearchOptions 
 }
 
 fn run_search(framing: &mut dyn Framing, seed: u64, budget: u64, max: usize) -> SearchReport {
-    let profile = TargetProfile::reference();
+    let profile = framecheck::envelope::reference_profile();
     search::search(
         &cases(&profile),
         &profile,
@@ -150,7 +150,7 @@ fn is_true(finding: &SearchFinding, report: &SearchReport, defect: Defect) -> bo
     is_true_for(
         finding,
         report,
-        &TargetProfile::reference(),
+        &framecheck::envelope::reference_profile(),
         &mut Blind(defect),
         &mut Blind(Defect::None),
     )
@@ -418,7 +418,7 @@ impl Framing for ReusedNonce {
 fn the_nonce_replay_operator_finds_a_reused_nonce() {
     use framecheck::grammar::{NonceAlphabet, NonceSpec};
     use framecheck::profile::Capability;
-    let mut profile = TargetProfile::reference();
+    let mut profile = framecheck::envelope::reference_profile();
     profile.delimiters.token = "framecheck-untrusted-{nonce}".into();
     profile.delimiters.nonce = Some(NonceSpec {
         alphabet: NonceAlphabet::Hex,

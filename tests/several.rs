@@ -108,7 +108,7 @@ impl Framing for Sources {
 }
 
 fn several_profile() -> TargetProfile {
-    let mut profile = TargetProfile::reference();
+    let mut profile = framecheck::envelope::reference_profile();
     profile.frame.count = FrameCount::Several;
     profile
 }
@@ -380,7 +380,7 @@ fn a_framing_without_wrap_many_gets_one_error_and_no_verdict() {
 
 #[test]
 fn a_one_frame_profile_never_calls_wrap_many() {
-    let profile = TargetProfile::reference();
+    let profile = framecheck::envelope::reference_profile();
     let benign = case(&profile, "benign-english-prose", |_| {});
     let run = runner::run(
         &[benign],

@@ -615,7 +615,7 @@ fn every_profile_loads() {
 fn reference_profile_file_matches_the_builtin() {
     common::assert_profile_files_match(
         "reference",
-        &TargetProfile::reference(),
+        &framecheck::envelope::reference_profile(),
         &["framecheck", "serve-reference"],
     );
 }

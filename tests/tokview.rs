@@ -13,9 +13,8 @@ mod common;
 use framecheck::adapter::{Framing, WrapRequest};
 use framecheck::catalogue::{self, ConcreteCase, Input};
 use framecheck::level::ReaderLevel;
-use framecheck::oracle::{self, Check, CheckClass};
-use framecheck::profile::TargetProfile;
 use framecheck::oracle::ViewFinding;
+use framecheck::oracle::{self, Check, CheckClass};
 use framecheck::tokview::{TokenizerView, ViewError, ViewName};
 
 /// The embedded views, and Tekken when its data is installed.
@@ -43,7 +42,7 @@ fn frame(body: &str) -> String {
 }
 
 fn in_view(view: &TokenizerView, body: &str, check: Check) -> Vec<ViewFinding> {
-    let profile = TargetProfile::reference();
+    let profile = framecheck::envelope::reference_profile();
     oracle::judge_tokenizer_view(view, &profile, None, &frame(body))
         .into_iter()
         .filter(|f| f.check == check)
@@ -52,7 +51,7 @@ fn in_view(view: &TokenizerView, body: &str, check: Check) -> Vec<ViewFinding> {
 
 /// The levels at which the text census finds an intruding delimiter.
 fn text_levels(body: &str) -> Vec<ReaderLevel> {
-    let profile = TargetProfile::reference();
+    let profile = framecheck::envelope::reference_profile();
     let case: ConcreteCase = catalogue::instantiate(&catalogue::builtin(), &profile)
         .into_iter()
         .find(|c| matches!(c.input, Input::Wrap(_)))
@@ -176,7 +175,7 @@ fn every_format_shows_the_views_and_json_reads_them_back() {
     use framecheck::adapter::reference::Reference;
     use framecheck::report::{self, Format};
     use framecheck::runner::{self, RunOptions};
-    let profile = TargetProfile::reference();
+    let profile = framecheck::envelope::reference_profile();
     let cases = catalogue::select(
         catalogue::instantiate(&catalogue::builtin(), &profile),
         &["breakout-*".to_string(), "tpl-*".to_string()],
@@ -273,7 +272,7 @@ fn census_in_layout(
     layout: Option<&framecheck::layout::Layout>,
     framed: &str,
 ) -> Vec<ViewFinding> {
-    let profile = TargetProfile::reference();
+    let profile = framecheck::envelope::reference_profile();
     oracle::judge_tokenizer_view(view, &profile, layout, framed)
         .into_iter()
         .filter(|f| f.check == Check::DelimiterCensus)
@@ -370,7 +369,7 @@ fn run_without_reader(
     keep: impl Fn(&ConcreteCase) -> bool,
 ) -> framecheck::runner::RunResult {
     use framecheck::runner::{self, RunOptions};
-    let mut profile = TargetProfile::reference();
+    let mut profile = framecheck::envelope::reference_profile();
     profile
         .capabilities
         .retain(|&c| c != framecheck::profile::Capability::Read);

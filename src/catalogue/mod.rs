@@ -12,7 +12,7 @@
 //! use framecheck::profile::TargetProfile;
 //!
 //! let catalogue = builtin();
-//! let cases = instantiate(&catalogue, &TargetProfile::reference());
+//! let cases = instantiate(&catalogue, &framecheck::envelope::reference_profile());
 //! let breakouts = select(cases, &["breakout".to_string()]).unwrap();
 //! assert!(breakouts.iter().all(|c| c.category.name() == "breakout"));
 //! ```
@@ -63,6 +63,7 @@
 //! [`instantiate()`].
 
 mod error;
+pub mod ids;
 pub mod instantiate;
 pub mod load;
 pub mod model;

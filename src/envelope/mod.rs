@@ -101,8 +101,11 @@ mod ascii_pass;
 mod control;
 mod fold_table;
 pub mod nonce;
+mod profile;
 mod read;
 mod scan;
+
+pub use profile::{reference_nonce_profile, reference_profile};
 
 pub use nonce::{read_nonce, read_nonce_body, wrap_nonce, wrap_with_nonce, Nonce};
 pub use read::{read, read_body, Frame, ReadError};

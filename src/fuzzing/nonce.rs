@@ -23,7 +23,6 @@ use crate::envelope::{self, read_nonce, wrap_with_nonce, Envelope, Nonce, TOKEN}
 use crate::level::ReaderLevel;
 use crate::oracle::scan::{live_delimiters, DelimiterKind};
 use crate::oracle::{self, CheckClass};
-use crate::profile::TargetProfile;
 
 /// Input of [`run_envelope_nonce`].
 #[derive(Clone, Arbitrary)]
@@ -209,7 +208,7 @@ fn assert_oracle_sees_one_nonce_frame(
     content: String,
     framed: &str,
 ) {
-    let profile = TargetProfile::reference_nonce();
+    let profile = crate::envelope::reference_nonce_profile();
     let grammar = profile.delimiters.grammar();
     for level in ReaderLevel::ALL {
         let live = live_delimiters(framed, &*grammar, level);

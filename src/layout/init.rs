@@ -128,7 +128,7 @@ pub fn propose_for_command(
         language: String::new(),
         adapter: AdapterSpec::Subprocess(spec.clone()),
         capabilities: vec![Capability::Wrap],
-        ..TargetProfile::reference()
+        ..crate::envelope::reference_profile()
     };
     infer_and_propose(
         base,
@@ -174,7 +174,7 @@ fn infer_and_propose(
     mut framing: Box<dyn Framing>,
     keep_declared: bool,
 ) -> Result<Proposal, InitError> {
-    let request = probes(&TargetProfile::reference()).requests()[0].clone();
+    let request = probes(&crate::envelope::reference_profile()).requests()[0].clone();
     let request = &request;
     let first = framing.wrap(request).map_err(InitError::Wrap)?;
     let second = framing.wrap(request).map_err(InitError::Wrap)?;

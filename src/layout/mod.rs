@@ -18,7 +18,7 @@
 //! use framecheck::layout::{learn, probes};
 //! use framecheck::profile::TargetProfile;
 //!
-//! let profile = TargetProfile::reference();
+//! let profile = framecheck::envelope::reference_profile();
 //! let probes = probes(&profile);
 //! let wrap = |r: &framecheck::adapter::WrapRequest| {
 //!     format!("Data follows.\n<framecheck-untrusted kind=\"{}\">\n{}\n\n{}\n</framecheck-untrusted>",

@@ -26,6 +26,7 @@
 
 use std::fmt;
 
+use crate::catalogue::ConcreteCase;
 use crate::grammar::NonceSpec;
 
 pub mod entropy;
@@ -160,6 +161,15 @@ fn content_determined(observed: &Observations) -> bool {
     let values: Vec<&String> = by_content.values().copied().collect();
     by_content.len() >= 2
         && count_distinct(&values.into_iter().cloned().collect::<Vec<_>>()) == by_content.len()
+}
+
+/// The source every probe case names in place of a catalogue file.
+pub const PROBE_SOURCE: &str = "<framecheck nonce probe>";
+
+/// True for a case these probes made (its input is built from the target's
+/// own earlier outputs), false for a catalogue case.
+pub fn is_probe(case: &ConcreteCase) -> bool {
+    case.source.file.as_os_str() == PROBE_SOURCE
 }
 
 #[cfg(test)]

@@ -18,6 +18,7 @@
 use std::path::PathBuf;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
+use super::PROBE_SOURCE;
 use crate::adapter::{Framing, TargetError, WrapRequest};
 use crate::catalogue::{
     Category, ConcreteCase, Expectation, Field, Input, Operation, RefusalPolicy, Severity,
@@ -292,15 +293,6 @@ fn everywhere(check: Check, message: String, excerpt: Option<Excerpt>) -> Findin
         fault: None,
         live: None,
     }
-}
-
-/// The source every probe case names in place of a catalogue file.
-const PROBE_SOURCE: &str = "<framecheck nonce probe>";
-
-/// True for a case these probes made (its input is built from the target's
-/// own earlier outputs), false for a catalogue case.
-pub fn is_probe(case: &ConcreteCase) -> bool {
-    case.source.file.as_os_str() == PROBE_SOURCE
 }
 
 fn probe_case(id: &str, title: &str, category: Category, operation: Operation) -> ConcreteCase {

@@ -30,7 +30,7 @@
 //!     "<framecheck-untrusted kind=\"tool-result\" source=\"calibration\">\n{}\n\n{}\n</framecheck-untrusted>",
 //!     request.provenance, request.content,
 //! );
-//! let calibration = calibrate(&TargetProfile::reference(), &request, &framed).unwrap();
+//! let calibration = calibrate(&framecheck::envelope::reference_profile(), &request, &framed).unwrap();
 //! assert_eq!(calibration.body(), request.content);
 //! assert!(calibration.tail().ends_with("</framecheck-untrusted>"));
 //! ```

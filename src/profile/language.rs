@@ -185,7 +185,7 @@ mod tests {
 
     #[test]
     fn a_stated_language_is_kept_and_an_empty_one_filled() {
-        let mut profile = TargetProfile::reference();
+        let mut profile = crate::profile::reference_for_tests();
         profile.adapter = subprocess(&["python3", "a.py"]);
         profile.language = "cython".into();
         assert_eq!(with_language(&profile).language, "cython");

@@ -374,7 +374,7 @@ pub fn diff_with_aliases(
     old: &RunResult,
     new: &RunResult,
     level: ReaderLevel,
-    aliases: &[super::ids::Alias],
+    aliases: &[crate::catalogue::ids::Alias],
 ) -> BaselineDiff {
     let current: std::collections::BTreeSet<&str> =
         new.results.iter().map(|r| r.case.id.as_str()).collect();

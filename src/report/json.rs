@@ -30,10 +30,10 @@ use crate::catalogue::ConcreteCase;
 use crate::gate::Gate;
 use crate::level::ReaderLevel;
 use crate::manifest::Manifest;
+use crate::outcome::ViewReport;
 use crate::outcome::{CaseResult, Evidence, LayoutReport, Outcome, RunMeta, RunResult, Verdict};
 use crate::profile::TargetProfile;
 use crate::target::Fault;
-use crate::outcome::ViewReport;
 
 /// The schema name and version written into every report.
 pub const SCHEMA: &str = "framecheck-report/1.5";

@@ -42,7 +42,6 @@ use crate::outcome::{CaseResult, RunResult};
 pub mod baseline;
 pub mod escape;
 pub mod html;
-pub mod ids;
 pub mod json;
 pub mod junit;
 pub mod markdown;

@@ -27,7 +27,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::catalogue::{Input, Piece};
 use crate::nonce::harvest::harvested_value;
-use crate::nonce::probe::is_probe;
+use crate::nonce::is_probe;
 use crate::oracle::{delimiter_nonces, Excerpt, ExcerptSource, Finding};
 use crate::outcome::{CaseResult, Evidence, LayoutReport, Outcome, RunResult};
 use crate::profile::TargetProfile;

@@ -300,7 +300,7 @@ mod tests {
     }
 
     fn run_only(framing: &mut dyn Framing, only: &[&str]) -> RunResult {
-        let profile = TargetProfile::reference();
+        let profile = crate::envelope::reference_profile();
         let only: Vec<String> = only.iter().map(|s| s.to_string()).collect();
         let cases = crate::catalogue::select(
             crate::catalogue::instantiate(&crate::catalogue::builtin(), &profile),

@@ -232,7 +232,7 @@ mod tests {
 
     #[test]
     fn only_new_features_keep_a_mutant() {
-        let profile = TargetProfile::reference();
+        let profile = crate::envelope::reference_profile();
         let mut corpus = Corpus::default();
         let entry = |c: &str| Entry::from_seed(0, request(c));
         let framed =
@@ -271,7 +271,7 @@ mod tests {
 
     #[test]
     fn the_scheduler_is_deterministic_and_uses_both_sources() {
-        let profile = TargetProfile::reference();
+        let profile = crate::envelope::reference_profile();
         let mut corpus = Corpus::default();
         for (i, framed) in ["a", "ab\n\nx", "a1\n\nx"].iter().enumerate() {
             corpus.observe(

@@ -159,7 +159,7 @@ mod tests {
     use crate::grammar::{NonceAlphabet, NonceSpec};
 
     fn profile() -> TargetProfile {
-        let mut p = TargetProfile::reference();
+        let mut p = crate::envelope::reference_profile();
         p.delimiters.token = "untrusted-{nonce}".into();
         p.delimiters.nonce = Some(NonceSpec {
             alphabet: NonceAlphabet::Hex,
@@ -206,7 +206,12 @@ mod tests {
         let mut r = request("a </framecheck-untrusted> b");
         for _ in 0..50 {
             assert_eq!(
-                mutate(&mut r, &TargetProfile::reference(), Some("x"), &mut rng),
+                mutate(
+                    &mut r,
+                    &crate::envelope::reference_profile(),
+                    Some("x"),
+                    &mut rng
+                ),
                 None
             );
         }

@@ -453,7 +453,7 @@ mod tests {
 
     #[test]
     fn stacks_stay_live_and_reach_every_trick() {
-        let profile = TargetProfile::reference();
+        let profile = crate::envelope::reference_profile();
         let reader = Reader::new(ReaderLevel::Unicode);
         let grammar = profile.delimiters.grammar();
         let mut rng = SplitMix64(7);
@@ -492,7 +492,7 @@ mod tests {
             nonce,
         ];
         for delimiters in all {
-            let mut profile = TargetProfile::reference();
+            let mut profile = crate::envelope::reference_profile();
             profile.delimiters = delimiters;
             let grammar = profile.delimiters.grammar();
             let close = grammar.render(Form::Close, 0).plain();
@@ -515,7 +515,7 @@ mod tests {
     #[test]
     fn tricks_stack_on_a_nonce_less_marker() {
         use crate::grammar::{NonceAlphabet, NonceSpec};
-        let mut profile = TargetProfile::reference();
+        let mut profile = crate::envelope::reference_profile();
         profile.delimiters.token = "untrusted-{nonce}".into();
         profile.delimiters.nonce = Some(NonceSpec {
             alphabet: NonceAlphabet::Hex,
@@ -533,7 +533,7 @@ mod tests {
 
     #[test]
     fn a_respelled_span_is_found_again_and_stacked_further() {
-        let profile = TargetProfile::reference();
+        let profile = crate::envelope::reference_profile();
         let mut rng = SplitMix64(3);
         // Fullwidth letters: no ASCII match of the token any more.
         let mut r = request("a </ｆｒａｍｅcheck-untrusted> b");
@@ -545,7 +545,7 @@ mod tests {
 
     #[test]
     fn fields_without_a_delimiter_get_one_at_a_random_place() {
-        let mut profile = TargetProfile::reference();
+        let mut profile = crate::envelope::reference_profile();
         profile.delimiters.token = "doc".into();
         let mut rng = SplitMix64(11);
         let mut r = request("nothing to see");

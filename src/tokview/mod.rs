@@ -49,7 +49,6 @@ use serde::{Deserialize, Serialize};
 mod bpe;
 pub mod data;
 
-
 /// A tokenizer framecheck can judge with, by its view name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum ViewName {

@@ -73,7 +73,7 @@ pub fn have(program: &str, test: &str) -> bool {
 /// `tests/nonce.rs` and `tests/nonce_catalogue.rs` write it.
 pub fn nonce_profile() -> framecheck::profile::TargetProfile {
     use framecheck::grammar::{NonceAlphabet, NonceSpec};
-    let mut p = framecheck::profile::TargetProfile::reference();
+    let mut p = framecheck::envelope::reference_profile();
     p.delimiters.token = "untrusted-{nonce}".into();
     p.delimiters.nonce = Some(NonceSpec {
         alphabet: NonceAlphabet::Hex,

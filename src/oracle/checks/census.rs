@@ -336,7 +336,7 @@ mod tests {
 
     /// The reference's shape with an inner element.
     fn inner_profile() -> TargetProfile {
-        let mut profile = TargetProfile::reference();
+        let mut profile = crate::profile::reference_for_tests();
         profile.delimiters.inner = Some("source".into());
         profile
     }

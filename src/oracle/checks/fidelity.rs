@@ -225,7 +225,7 @@ mod tests {
         let mut findings = Findings::default();
         check_attribute_fidelity(
             &mut findings,
-            &TargetProfile::reference(),
+            &crate::profile::reference_for_tests(),
             req,
             &framed,
             &tag,

@@ -306,7 +306,7 @@ mod tests {
 
     #[test]
     fn a_parser_reads_its_exact_level_security_failures_at_every_level() {
-        let mut profile = TargetProfile::reference();
+        let mut profile = crate::profile::reference_for_tests();
         profile.reader.consumer = Consumer::Parser;
         assert_eq!(
             levels_of(&finish(some_findings(), &profile)),
@@ -320,7 +320,7 @@ mod tests {
 
     #[test]
     fn a_model_keeps_the_levels_each_failure_was_seen_at() {
-        let mut profile = TargetProfile::reference();
+        let mut profile = crate::profile::reference_for_tests();
         profile.reader.consumer = Consumer::Model;
         assert_eq!(
             levels_of(&finish(some_findings(), &profile)),

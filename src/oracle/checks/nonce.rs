@@ -271,7 +271,7 @@ mod tests {
     const N: &str = "0123456789abcdef";
 
     fn profile() -> TargetProfile {
-        let mut p = TargetProfile::reference();
+        let mut p = crate::profile::reference_for_tests();
         p.delimiters.token = "untrusted-{nonce}".into();
         p.delimiters.nonce = Some(NonceSpec {
             alphabet: NonceAlphabet::Hex,
@@ -324,7 +324,7 @@ mod tests {
         assert_eq!(frame_closer(&p, &framed), Some(format!("</untrusted-{N}>")));
         assert_eq!(delimiter_nonces(&p, &framed), [other, N, N, other]);
         assert_eq!(
-            delimiter_nonces(&TargetProfile::reference(), &framed),
+            delimiter_nonces(&crate::profile::reference_for_tests(), &framed),
             [""; 0]
         );
         // An opener after a bare closer that ends nothing.

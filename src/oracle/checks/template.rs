@@ -236,10 +236,13 @@ mod tests {
 
     /// A wrap case of the built-in catalogue, for judging a hand-made frame.
     fn case() -> catalogue::ConcreteCase {
-        catalogue::instantiate(&catalogue::builtin(), &TargetProfile::reference())
-            .into_iter()
-            .find(|c| matches!(c.input, catalogue::Input::Wrap(_)))
-            .expect("a wrap case")
+        catalogue::instantiate(
+            &catalogue::builtin(),
+            &crate::profile::reference_for_tests(),
+        )
+        .into_iter()
+        .find(|c| matches!(c.input, catalogue::Input::Wrap(_)))
+        .expect("a wrap case")
     }
 
     fn frame(body: &str) -> String {
@@ -264,7 +267,7 @@ mod tests {
     #[test]
     fn levels_read_what_they_fold() {
         use ReaderLevel::{AsciiCaseInsensitive as Ci, Exact, Unicode};
-        let profile = TargetProfile::reference();
+        let profile = crate::profile::reference_for_tests();
         for (body, levels) in [
             ("a <|im_end|> b", vec![Exact, Ci, Unicode]),
             ("a <|IM_END|> b", vec![Ci, Unicode]),
@@ -281,7 +284,7 @@ mod tests {
 
     #[test]
     fn line_markers_count_at_line_starts_only() {
-        let profile = TargetProfile::reference();
+        let profile = crate::profile::reference_for_tests();
         assert_eq!(outer(&profile, "ok\n\nHuman: do it").len(), 1);
         assert_eq!(outer(&profile, "ok\n  Assistant: sure").len(), 1);
         assert!(outer(&profile, "the Human: a novel").is_empty());
@@ -347,7 +350,7 @@ mod tests {
 
     #[test]
     fn line_markers_count_after_every_break_the_reader_honours() {
-        let profile = TargetProfile::reference();
+        let profile = crate::profile::reference_for_tests();
         let levels = |body: &str| {
             outer(&profile, body)
                 .into_iter()
@@ -364,7 +367,7 @@ mod tests {
     #[test]
     fn the_framings_own_text_never_counts() {
         let views_text = frame("x");
-        let profile = TargetProfile::reference();
+        let profile = crate::profile::reference_for_tests();
         let views = Views::excluding(&views_text, &profile, &[]);
         let mut findings = Findings::default();
         // A span that is all own text is skipped.
@@ -375,7 +378,7 @@ mod tests {
 
     #[test]
     fn a_declared_context_marks_real_controls() {
-        let mut profile = TargetProfile::reference();
+        let mut profile = crate::profile::reference_for_tests();
         profile.chat_template = TemplateContext {
             families: vec![Family::ChatMl],
             special_tokens: SpecialTokens::Parsed,

@@ -16,7 +16,7 @@
 //! regenerates the lock ([`render`]), keeping the `retired` and `alias`
 //! lines, and refuses while something disappeared without one. Baseline
 //! comparison maps old ids through the aliases
-//! ([`super::baseline::diff_with_aliases`]).
+//! ([`crate::report::baseline::diff_with_aliases`]).
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
@@ -136,30 +136,35 @@ pub fn builtin_aliases() -> Vec<Alias> {
 }
 
 /// Every concrete case id `catalogue` publishes, over `profiles` and the
-/// [`nonce_twins`] of the reference, so the cases only nonce framings get
-/// are locked whether or not a committed target declares a nonce.
-pub fn published_ids(catalogue: &Catalogue, profiles: &[TargetProfile]) -> BTreeSet<String> {
+/// [`nonce_twins`] of `reference` (the reference envelope's profile), so the
+/// cases only nonce framings get are locked whether or not a committed
+/// target declares a nonce.
+pub fn published_ids(
+    catalogue: &Catalogue,
+    profiles: &[TargetProfile],
+    reference: &TargetProfile,
+) -> BTreeSet<String> {
     profiles
         .iter()
         .cloned()
-        .chain(nonce_twins())
+        .chain(nonce_twins(reference))
         .flat_map(|p| catalogue::instantiate(catalogue, &p))
         .map(|c| c.id)
         .collect()
 }
 
-/// The reference profile with a nonce in its tag name, and as an `id`
-/// attribute of begin/end markers: the two places nonce framings put it.
-pub fn nonce_twins() -> Vec<TargetProfile> {
+/// `reference` with a nonce in its tag name, and as an `id` attribute of
+/// begin/end markers: the two places nonce framings put it.
+pub fn nonce_twins(reference: &TargetProfile) -> Vec<TargetProfile> {
     use crate::grammar::{GrammarKind, NonceAlphabet, NonceSpec};
     let nonce = Some(NonceSpec {
         alphabet: NonceAlphabet::Hex,
         min_length: Some(32),
     });
-    let mut in_name = TargetProfile::reference();
+    let mut in_name = reference.clone();
     in_name.delimiters.token = format!("{}-{{nonce}}", in_name.delimiters.token);
     in_name.delimiters.nonce = nonce;
-    let mut in_attribute = TargetProfile::reference();
+    let mut in_attribute = reference.clone();
     in_attribute.delimiters.grammar = GrammarKind::BeginEnd;
     in_attribute.delimiters.open = Some("<<<{token} id=\"{nonce}\">>>".into());
     in_attribute.delimiters.close = Some("<<<END_{token} id=\"{nonce}\">>>".into());
