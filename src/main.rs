@@ -7,6 +7,8 @@
 //! did not finish never exits 0 or 1. `verify` exits 0 when a report
 //! reproduces, 1 when it does not, 2 when the re-run could not finish.
 
+mod cli;
+
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -15,6 +17,7 @@ use std::sync::Arc;
 
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
+use cli::choices::Choices;
 use framecheck::adapter::caller::Caller;
 use framecheck::adapter::reference::{builtin_framing, NonceReference, Reference};
 use framecheck::adapter::subprocess::{self, helpers, SubprocessFraming};
@@ -155,7 +158,7 @@ struct HelpersArgs {
     #[arg(long, value_name = "DIR")]
     write: Option<PathBuf>,
     /// Print one helper's source on stdout.
-    #[arg(long, value_enum, value_name = "LANGUAGE")]
+    #[arg(long, value_name = "LANGUAGE", value_parser = Choices::<helpers::Language>::new())]
     print: Option<helpers::Language>,
 }
 
@@ -196,7 +199,7 @@ struct RunArgs {
     #[arg(long)]
     tokenizer_data: Option<PathBuf>,
     /// Report formats to write (default: all of them).
-    #[arg(long = "format", value_enum)]
+    #[arg(long = "format", value_parser = Choices::<Format>::new())]
     formats: Vec<Format>,
     /// Directory for reports.
     #[arg(long, default_value = "reports")]

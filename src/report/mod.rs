@@ -64,7 +64,7 @@ pub use write::{
 };
 
 /// A report format, as named on the command line (`--format json,sarif`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Format {
     /// `<stem>.json`: the full record; reads back as a baseline.
     Json,
@@ -96,6 +96,17 @@ impl Format {
             Format::Junit => ".junit.xml",
             Format::Sarif => ".sarif",
             Format::Html => ".html",
+        }
+    }
+
+    /// What the format is for, one line (the command line's help).
+    pub fn description(self) -> &'static str {
+        match self {
+            Format::Json => "`<stem>.json`: the full record; reads back as a baseline",
+            Format::Markdown => "`<stem>.md`: for people",
+            Format::Junit => "`<stem>.junit.xml`: for CI test views",
+            Format::Sarif => "`<stem>.sarif`: SARIF 2.1.0 for code scanning",
+            Format::Html => "`<stem>.html`: one self-contained page for people, with filters",
         }
     }
 

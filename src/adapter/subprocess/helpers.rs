@@ -20,7 +20,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 /// A helper's language.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Language {
     /// `framecheck_adapter.py`: `from framecheck_adapter import serve, Refusal`.
     Python,
@@ -31,6 +31,26 @@ pub enum Language {
 impl Language {
     /// Every language with a helper.
     pub const ALL: [Language; 2] = [Language::Python, Language::Node];
+
+    /// The stable name, as accepted on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Language::Python => "python",
+            Language::Node => "node",
+        }
+    }
+
+    /// The helper's file and how a framing imports it, one line.
+    pub fn description(self) -> &'static str {
+        match self {
+            Language::Python => {
+                "`framecheck_adapter.py`: `from framecheck_adapter import serve, Refusal`"
+            }
+            Language::Node => {
+                "`framecheck-adapter.mjs`: `import { serve, Refusal } from './framecheck-adapter.mjs'`"
+            }
+        }
+    }
 }
 
 /// One helper library.
