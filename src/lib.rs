@@ -8,53 +8,49 @@
 //! against an adaptive attacker (Nasr et al., arXiv:2510.09023; AgentDojo,
 //! arXiv:2406.13352).
 //!
-//! The modules follow the one direction data flows in:
+//! This crate is the one a Rust project depends on, and the `framecheck`
+//! command. The library is the workspace's crates under one name, in the
+//! one direction data flows in:
 //!
 //! ```text
-//! attacks/*.yaml ─► catalogue ─► (profile) ─► runner ─► adapter ─► oracle ─► report
+//! attacks/*.yaml ─► catalogue ─► (profile) ─► runner ─► adapter ─► oracle ─► gate ─► report
 //! ```
 //!
-//! - [`level`]: the reader levels and how each one folds text (the spec).
-//! - [`reader`]: one reader level's rules in one place (fold, lines, names).
-//! - [`grammar`]: delimiter grammars: liveness, rendering, opener parsing.
-//! - [`envelope`]: the reference envelope, the built-in target.
-//! - [`profile`]: target profiles: delimiters, syntax, capabilities.
-//! - [`catalogue`]: loading, validating and instantiating attack cases.
-//! - [`chat_template`]: chat-template control strings and the context a frame sits in.
-//! - [`adapter`]: the [`adapter::Framing`] trait, in-process and subprocess.
-//! - [`encoding`]: body encodings (JSON string, entities, base64, data-marking).
-//! - [`layout`]: the frame layout learned by calibration, and `init`.
-//! - [`nonce`]: is a framing's per-call variable part unpredictable?
-//! - [`oracle`]: structural checks and findings.
-//! - [`gate`]: which findings fail a case (`--strict`), in one place.
-//! - [`runner`]: cases through an adapter into the oracle.
-//! - [`report`]: JSON, Markdown, JUnit XML and SARIF, and baseline diffs.
-//! - [`fuzzing`]: the fuzz target bodies, shared by `fuzz/` and the corpus replay test.
+//! - from `framecheck-core` (the model; it runs nothing): [`level`],
+//!   [`reader`], [`chat_template`], [`yaml`], [`files`], [`target`],
+//!   [`grammar`], [`profile`], [`encoding`], [`manifest`], [`catalogue`],
+//!   [`layout`], [`tokview`], [`oracle`], [`gate`], [`outcome`], [`nonce`],
+//!   [`report`];
+//! - `framecheck-envelope`, the reference envelope and its profiles, as
+//!   [`envelope`];
+//! - from `framecheck-run` (everything that calls a framing): [`adapter`],
+//!   [`runner`], [`init`], [`nonce_probe`], [`search`], and with the
+//!   `fuzzing` feature `fuzzing`.
+//!
+//! Auditing a framing in-process takes a profile, the catalogue, a run and
+//! a report:
+//!
+//! ```
+//! use framecheck::{catalogue, envelope, level::ReaderLevel, report, runner};
+//! use framecheck::adapter::reference::Reference;
+//!
+//! let profile = envelope::reference_profile();
+//! let cases = catalogue::instantiate(&catalogue::builtin(), &profile);
+//! let options = runner::RunOptions { level: ReaderLevel::Unicode, ..Default::default() };
+//! let run = runner::run(&cases, &profile, &mut Reference, &options, |_| {}, None);
+//! let summary = report::Summary::of(&run);
+//! assert_eq!(summary.exit_code(), report::EXIT_OK);
+//! ```
 #![deny(missing_docs)]
 
-pub mod adapter;
-pub mod catalogue;
-pub mod chat_template;
-pub mod encoding;
-pub mod envelope;
-pub mod files;
-pub mod fuzzing;
-pub mod gate;
-pub mod grammar;
-pub mod layout;
-pub mod level;
-pub mod manifest;
-pub mod nonce;
-pub mod oracle;
-pub mod outcome;
-pub mod profile;
-pub mod reader;
-pub mod report;
-pub mod runner;
-pub mod search;
-pub mod target;
-pub mod tokview;
-pub mod yaml;
+pub use framecheck_core::{
+    catalogue, chat_template, encoding, files, gate, grammar, layout, level, manifest, nonce,
+    oracle, outcome, profile, reader, report, target, tokview, yaml,
+};
+pub use framecheck_envelope as envelope;
+#[cfg(feature = "fuzzing")]
+pub use framecheck_run::fuzzing;
+pub use framecheck_run::{adapter, init, nonce_probe, runner, search};
 
 /// The README's Rust examples, compiled and run as doc tests so they cannot
 /// drift from the API.

@@ -947,7 +947,7 @@ fn matrix(args: MatrixArgs) -> Result<u8> {
 }
 
 fn init(args: InitArgs) -> Result<u8> {
-    use framecheck::layout::init::{self, InitOptions};
+    use framecheck::init::{self, InitOptions};
     let options = InitOptions {
         timeout_ms: args.timeout.saturating_mul(1000),
     };
@@ -996,16 +996,13 @@ fn init(args: InitArgs) -> Result<u8> {
 }
 
 /// `init --check`: the declared profile against what its framing shows.
-fn init_check(
-    declared: &LoadedProfile,
-    proposal: &mut framecheck::layout::init::Proposal,
-) -> Result<u8> {
+fn init_check(declared: &LoadedProfile, proposal: &mut framecheck::init::Proposal) -> Result<u8> {
     let fits = runner::check_fit(
         &declared.profile,
         proposal.framing.as_mut(),
         ReaderLevel::Unicode,
     );
-    let differences = framecheck::layout::init::differences(&declared.profile, &proposal.profile);
+    let differences = framecheck::init::differences(&declared.profile, &proposal.profile);
     for difference in &differences {
         out!("{difference}");
     }

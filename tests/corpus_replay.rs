@@ -1,5 +1,5 @@
 //! Replays every fuzz corpus and regression file through the fuzz target
-//! bodies in `framecheck::fuzzing`, on stable Rust, so a fixed crash stays
+//! bodies in `framecheck_run::fuzzing`, on stable Rust, so a fixed crash stays
 //! fixed and the seeds keep passing without a fuzzer installed.
 //!
 //! `corpus/<target>/` holds the seed corpus (generated from the catalogue by
@@ -18,10 +18,10 @@ use framecheck::adapter::reference::Reference;
 use framecheck::adapter::{Framing, WrapRequest};
 use framecheck::catalogue::{self, ConcreteCase, Input, Piece};
 use framecheck::envelope::Envelope;
-use framecheck::fuzzing::{self, plain_oracle_seed, plain_roundtrip_seed};
 use framecheck::oracle::{self, Calibration};
 use framecheck::profile::TargetProfile;
 use framecheck::runner::resolve_pieces;
+use framecheck_run::fuzzing::{self, plain_oracle_seed, plain_roundtrip_seed};
 use sha2::{Digest, Sha256};
 
 fn corpus_root() -> PathBuf {

@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 use framecheck::grammar::GrammarKind;
-use framecheck::layout::init::{propose_for_command, propose_for_profile, InitOptions};
+use framecheck::init::{propose_for_command, propose_for_profile, InitOptions};
 use framecheck::profile::{
     AdapterSpec, BodyEncoding, Encoding, EncodingChoice, HeaderStyle, TargetProfile,
 };

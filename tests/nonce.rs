@@ -9,7 +9,7 @@ use common::random_hex;
 use std::collections::BTreeSet;
 
 use framecheck::adapter::{Framing, TargetError, WrapRequest};
-use framecheck::nonce::probe::probe;
+use framecheck::nonce_probe::probe;
 use framecheck::oracle::{Check, CheckClass};
 use framecheck::profile::TargetProfile;
 use framecheck::runner::{CaseResult, Outcome};

@@ -80,3 +80,31 @@ impl<T: Choice> TypedValueParser for Choices<T> {
         Some(Box::new(Self::possible()))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use framecheck::adapter::subprocess::helpers::Language;
+    use framecheck::report::Format;
+
+    fn parse<T: Choice>(name: &str) -> Result<T, clap::Error> {
+        let cmd = clap::Command::new("framecheck");
+        Choices::<T>::new().parse_ref(&cmd, None, std::ffi::OsStr::new(name))
+    }
+
+    #[test]
+    fn format_names_parse_on_the_command_line() {
+        for format in Format::ALL {
+            assert_eq!(parse::<Format>(format.name()).unwrap(), *format);
+        }
+        assert!(parse::<Format>("xml").is_err());
+    }
+
+    #[test]
+    fn language_names_parse_on_the_command_line() {
+        for language in Language::ALL {
+            assert_eq!(parse::<Language>(language.name()).unwrap(), language);
+        }
+        assert!(parse::<Language>("ruby").is_err());
+    }
+}

@@ -1,0 +1,246 @@
+//! The id lock: every published concrete case id and variant name, so a
+//! rename cannot silently break the baselines that match cases by id.
+//!
+//! `attacks/ids.lock` is plain text, one entry a line, `#` comments:
+//!
+//! ```text
+//! variant zero-width              # a published variant name
+//! case breakout-close-mid-content # a published concrete case id
+//! retired forgery-old-thing       # a published id that was removed on purpose
+//! alias variant zw zero-width     # a variant renamed: old name, new name
+//! alias case old-id new-id        # a written case renamed: old id, new id
+//! ```
+//!
+//! [`check`] fails when a locked id or variant is gone without a `retired`
+//! entry or an alias; new ids never fail it. `framecheck ids --write`
+//! regenerates the lock ([`render`]), keeping the `retired` and `alias`
+//! lines, and refuses while something disappeared without one. Baseline
+//! comparison maps old ids through the aliases
+//! ([`crate::report::baseline::diff_with_aliases`]).
+
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+
+use crate::catalogue::{self, Catalogue, Variant};
+use crate::profile::TargetProfile;
+
+/// The lock as committed, compiled in so baselines map through its aliases
+/// without files on disk.
+pub const BUILTIN_LOCK: &str = include_str!("../../../../attacks/ids.lock");
+
+/// A rename recorded in the lock.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Alias {
+    /// A variant name changed: concrete ids `<base>~<old>` become `<base>~<new>`.
+    Variant {
+        /// The published name.
+        old: String,
+        /// The name now.
+        new: String,
+    },
+    /// A written case's id changed: `<old>` and `<old>~<v>` become `<new>…`.
+    Case {
+        /// The published id.
+        old: String,
+        /// The id now.
+        new: String,
+    },
+}
+
+impl Alias {
+    /// The id `id` has now, if this alias renames it.
+    pub fn apply(&self, id: &str) -> Option<String> {
+        let (base, variant) = match id.split_once('~') {
+            Some((base, variant)) => (base, Some(variant)),
+            None => (id, None),
+        };
+        match (self, variant) {
+            (Alias::Variant { old, new }, Some(v)) if v == old => Some(format!("{base}~{new}")),
+            (Alias::Case { old, new }, _) if base == old => Some(match variant {
+                Some(v) => format!("{new}~{v}"),
+                None => new.clone(),
+            }),
+            _ => None,
+        }
+    }
+}
+
+/// A parsed lock file.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct IdLock {
+    /// Published variant names.
+    pub variants: BTreeSet<String>,
+    /// Published concrete case ids.
+    pub cases: BTreeSet<String>,
+    /// Ids removed on purpose.
+    pub retired: BTreeSet<String>,
+    /// Renames.
+    pub aliases: Vec<Alias>,
+}
+
+/// A line of a lock file that does not parse.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("ids.lock line {line}: {message}")]
+pub struct LockError {
+    /// 1-based line number.
+    pub line: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// Parses a lock file.
+pub fn parse(text: &str) -> Result<IdLock, LockError> {
+    let mut lock = IdLock::default();
+    for (index, raw) in text.lines().enumerate() {
+        let line = raw.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let error = |message: &str| LockError {
+            line: index + 1,
+            message: format!("{message}: {line:?}"),
+        };
+        match words.as_slice() {
+            ["variant", name] => {
+                lock.variants.insert(name.to_string());
+            }
+            ["case", id] => {
+                lock.cases.insert(id.to_string());
+            }
+            ["retired", id] => {
+                lock.retired.insert(id.to_string());
+            }
+            ["alias", "variant", old, new] => lock.aliases.push(Alias::Variant {
+                old: old.to_string(),
+                new: new.to_string(),
+            }),
+            ["alias", "case", old, new] => lock.aliases.push(Alias::Case {
+                old: old.to_string(),
+                new: new.to_string(),
+            }),
+            _ => {
+                return Err(error(
+                    "expected `variant N`, `case ID`, `retired ID` or `alias variant|case OLD NEW`",
+                ))
+            }
+        }
+    }
+    Ok(lock)
+}
+
+/// The aliases of the committed lock. A lock that does not parse is caught
+/// by the id-lock test; at run time it contributes no aliases.
+pub fn builtin_aliases() -> Vec<Alias> {
+    parse(BUILTIN_LOCK).map(|l| l.aliases).unwrap_or_default()
+}
+
+/// Every concrete case id `catalogue` publishes, over `profiles` and the
+/// [`nonce_twins`] of `reference` (the reference envelope's profile), so the
+/// cases only nonce framings get are locked whether or not a committed
+/// target declares a nonce.
+pub fn published_ids(
+    catalogue: &Catalogue,
+    profiles: &[TargetProfile],
+    reference: &TargetProfile,
+) -> BTreeSet<String> {
+    profiles
+        .iter()
+        .cloned()
+        .chain(nonce_twins(reference))
+        .flat_map(|p| catalogue::instantiate(catalogue, &p))
+        .map(|c| c.id)
+        .collect()
+}
+
+/// `reference` with a nonce in its tag name, and as an `id` attribute of
+/// begin/end markers: the two places nonce framings put it.
+pub fn nonce_twins(reference: &TargetProfile) -> Vec<TargetProfile> {
+    use crate::grammar::{GrammarKind, NonceAlphabet, NonceSpec};
+    let nonce = Some(NonceSpec {
+        alphabet: NonceAlphabet::Hex,
+        min_length: Some(32),
+    });
+    let mut in_name = reference.clone();
+    in_name.delimiters.token = format!("{}-{{nonce}}", in_name.delimiters.token);
+    in_name.delimiters.nonce = nonce;
+    let mut in_attribute = reference.clone();
+    in_attribute.delimiters.grammar = GrammarKind::BeginEnd;
+    in_attribute.delimiters.open = Some("<<<{token} id=\"{nonce}\">>>".into());
+    in_attribute.delimiters.close = Some("<<<END_{token} id=\"{nonce}\">>>".into());
+    in_attribute.delimiters.nonce = nonce;
+    vec![in_name, in_attribute]
+}
+
+/// What disappeared from `lock` without a `retired` entry or an alias.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Missing {
+    /// Locked case ids no longer published.
+    pub cases: Vec<String>,
+    /// Locked variant names no longer known.
+    pub variants: Vec<String>,
+}
+
+impl Missing {
+    /// True when nothing is missing.
+    pub fn is_empty(&self) -> bool {
+        self.cases.is_empty() && self.variants.is_empty()
+    }
+}
+
+/// Checks `current` ids against `lock`. Only removals count; additions are
+/// fine.
+pub fn check(lock: &IdLock, current: &BTreeSet<String>) -> Missing {
+    let renamed = |id: &str| {
+        lock.aliases
+            .iter()
+            .filter_map(|a| a.apply(id))
+            .any(|new| current.contains(&new))
+    };
+    let cases = lock
+        .cases
+        .iter()
+        .filter(|id| !current.contains(*id) && !lock.retired.contains(*id) && !renamed(id))
+        .cloned()
+        .collect();
+    let variants = lock
+        .variants
+        .iter()
+        .filter(|name| {
+            Variant::from_name(name).is_none()
+                && !lock
+                    .aliases
+                    .iter()
+                    .any(|a| matches!(a, Alias::Variant { old, .. } if old == *name))
+        })
+        .cloned()
+        .collect();
+    Missing { cases, variants }
+}
+
+/// The lock text for `current`, keeping `previous`'s `retired` and `alias`
+/// lines.
+pub fn render(previous: &IdLock, current: &BTreeSet<String>) -> String {
+    let mut out = String::from(
+        "# framecheck id lock: every published concrete case id and variant name.\n\
+         # A test fails when one disappears without a `retired` line or an alias.\n\
+         # Regenerate after adding cases: `cargo run -- ids --write`.\n\
+         # Rename a variant: `alias variant OLD NEW`; a case: `alias case OLD NEW`.\n",
+    );
+    for alias in &previous.aliases {
+        let _ = match alias {
+            Alias::Variant { old, new } => writeln!(out, "alias variant {old} {new}"),
+            Alias::Case { old, new } => writeln!(out, "alias case {old} {new}"),
+        };
+    }
+    for id in &previous.retired {
+        let _ = writeln!(out, "retired {id}");
+    }
+    for variant in Variant::ALL {
+        let _ = writeln!(out, "variant {}", variant.name());
+    }
+    for id in current {
+        let _ = writeln!(out, "case {id}");
+    }
+    out
+}

@@ -1,0 +1,919 @@
+//! Learning a [`Layout`] from calibration wraps.
+//!
+//! Three benign requests ([`probes`]): content `C1` with markers in every
+//! field, the same request again, and content `C2` (as long as `C1`) with
+//! the same fields. The content slot is found in each output, trying the
+//! declared encoding or every encoding in turn; the text around the slots
+//! is diffed ([`super::tokens`]) into fixed and variable parts; the field
+//! markers become field parts; the grammar's opener and closer around the
+//! slot split the parts into regions.
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+
+use super::fields;
+use super::tokens::{segments, Segment};
+use super::{
+    Alphabet, FieldContext, FieldName, Layout, Padding, Part, PartKind, Region, Sample, Variable,
+};
+use crate::encoding::{self, Datamark};
+use crate::grammar::{DelimiterKind, GrammarKind, LiveDelimiter};
+use crate::level::ReaderLevel;
+use crate::profile::{
+    BodyEncoding, EmptyContent, Encoding, EncodingChoice, TargetProfile, DEFAULT_DATAMARK,
+};
+use crate::reader::Reader;
+use crate::target::WrapRequest;
+
+const KIND_MARK: &str = "fckindq7";
+const ATTR_MARK: &str = "fcattrq7";
+const PROV_MARK: &str = "fcprovq7";
+
+/// The marker words calibration puts in the kind, attribute and provenance.
+pub(super) const FIELD_MARKS: [&str; 3] = [KIND_MARK, ATTR_MARK, PROV_MARK];
+
+/// Two contents of different lengths, each starting and ending with a marker
+/// word, with the characters the encodings rewrite (quotes, `&`, angle
+/// brackets, an apostrophe, a line break) and single spaces between words.
+fn probe_content(n: u8) -> String {
+    // The second content is longer, so a length written outside the body
+    // shows up as content-derived.
+    let more = if n == 2 { " and more" } else { "" };
+    format!("fcbodya{n} He said \"ok\" & <i>left</i> it's\nnext line{more} fcbodyz{n}")
+}
+
+/// The calibration requests: `W1`, `W1` again, `W2`.
+#[derive(Debug, Clone)]
+pub struct Probes {
+    requests: [WrapRequest; 3],
+}
+
+impl Probes {
+    /// The requests to wrap, in order; [`learn`] takes their outputs in the
+    /// same order.
+    pub fn requests(&self) -> &[WrapRequest] {
+        &self.requests
+    }
+
+    /// The same requests with plain content: words and single spaces,
+    /// nothing an encoding or a line-end rewrite would change. For `init`,
+    /// when a framing rewrote the probe content in a way no encoding
+    /// explains: its layout is still learned, and the rewrite is left to
+    /// the run's findings.
+    pub fn plain(&self) -> Probes {
+        let mut plain = self.clone();
+        for request in &mut plain.requests {
+            let n = if request.content.contains("fcbodya2") {
+                2
+            } else {
+                1
+            };
+            let more = if n == 2 { " and more" } else { "" };
+            request.content = format!("fcbodya{n} plain words{more} fcbodyz{n}");
+        }
+        plain
+    }
+
+    /// The attribute key the probes carry, if any.
+    fn probe_key(&self) -> Option<&str> {
+        self.requests[0]
+            .attributes
+            .keys()
+            .next()
+            .map(String::as_str)
+    }
+
+    /// The first request with empty content, twice: what the framing writes
+    /// for empty content ([`Layout::learn_empty`]). Optional: a framing may
+    /// refuse empty content.
+    pub fn empty_requests(&self) -> [WrapRequest; 2] {
+        let mut empty = self.requests[0].clone();
+        empty.content.clear();
+        [empty.clone(), empty]
+    }
+}
+
+/// The calibration requests for `profile`: the attribute key is one
+/// `header.fields` maps to a line, else the profile's first declared
+/// attribute name when it has a fixed set.
+pub fn probes(profile: &TargetProfile) -> Probes {
+    probes_with(profile, true)
+}
+
+/// The calibration requests, with or without an attribute. Many framings
+/// write an attribute only when the caller gives one (`title="…"` appears
+/// with a title and not without): a layout learned with an attribute does
+/// not fit their frame without one, so requests without attributes are
+/// judged against a layout learned without one.
+pub fn probes_with(profile: &TargetProfile, with_attribute: bool) -> Probes {
+    // An attribute `header.fields` puts on a line is probed first, so the
+    // line is learned; else the first of a fixed set of names.
+    let names = profile.attributes.names.as_ref();
+    let key = profile
+        .header
+        .fields
+        .attributes
+        .keys()
+        .find(|k| names.is_none_or(|n| n.contains(k)))
+        .or_else(|| names.and_then(|n| n.first()))
+        .cloned()
+        .unwrap_or_else(|| "source".to_string());
+    let request = |n| WrapRequest {
+        content: probe_content(n),
+        kind: KIND_MARK.into(),
+        attributes: if with_attribute {
+            BTreeMap::from([(key.clone(), ATTR_MARK.to_string())])
+        } else {
+            BTreeMap::new()
+        },
+        provenance: PROV_MARK.into(),
+    };
+    Probes {
+        requests: [request(1), request(1), request(2)],
+    }
+}
+
+/// Why a layout could not be learned; each message says what to declare.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum LayoutError {
+    /// Not one output per probe.
+    #[error("calibration needs {expected} wraps, got {got}")]
+    WrongCount {
+        /// Probes sent.
+        expected: usize,
+        /// Outputs given.
+        got: usize,
+    },
+    /// The content is in no output under any encoding tried.
+    #[error("the content does not appear in the output (encodings tried: {tried}): {advice}")]
+    ContentNotFound {
+        /// The encodings tried, by name.
+        tried: String,
+        /// What to do.
+        advice: &'static str,
+    },
+    /// The content appears more than once.
+    #[error("the content appears more than once in the output as {encoding}: a framing that writes the content twice cannot be calibrated")]
+    ContentRepeated {
+        /// The encoding it was found under.
+        encoding: String,
+    },
+    /// No live opening delimiter before the content.
+    #[error("no live opening `{token}` delimiter before the content: check delimiters.grammar and delimiters.token")]
+    NoOpener {
+        /// The outer token.
+        token: String,
+    },
+    /// A field `header.fields` maps to a line is not on that line.
+    #[error("header.fields puts the {field} field on a `{line}:` line, but calibration did not find it there: check header.fields, or leave the field out of it")]
+    HeaderField {
+        /// The field, as the template names it.
+        field: String,
+        /// The declared line name.
+        line: String,
+    },
+    /// No live closing delimiter after the content.
+    #[error("no live closing `{token}` delimiter after the content: check delimiters.grammar and delimiters.token")]
+    NoCloser {
+        /// The outer token.
+        token: String,
+    },
+}
+
+/// Learns the layout of `profile`'s framing from the outputs of the
+/// [`Probes`] requests, in order.
+pub fn learn(
+    profile: &TargetProfile,
+    probes: &Probes,
+    wraps: &[String],
+) -> Result<Layout, LayoutError> {
+    if wraps.len() != probes.requests.len() {
+        return Err(LayoutError::WrongCount {
+            expected: probes.requests.len(),
+            got: wraps.len(),
+        });
+    }
+    let mark = profile
+        .body
+        .datamark
+        .clone()
+        .unwrap_or_else(|| DEFAULT_DATAMARK.to_string());
+    let marking = Datamark {
+        mark: &mark,
+        replaces: profile.body.datamark_replaces,
+    };
+    let (encoding, slots) = find_slots(profile, probes, wraps, marking)?;
+    let w1 = wraps[0].as_str();
+    let slot = slots[0].clone();
+    let heads: Vec<&str> = wraps
+        .iter()
+        .zip(&slots)
+        .map(|(w, s)| &w[..s.start])
+        .collect();
+    let tails: Vec<&str> = wraps.iter().zip(&slots).map(|(w, s)| &w[s.end..]).collect();
+    let head_segments = segments(heads[0], &[heads[1]], &[heads[2]]);
+    let tail_segments = segments(tails[0], &[tails[1]], &[tails[2]]);
+    let (opener, token_end, closer) = frame_delimiters(profile, w1, &slot)?;
+    let mut head = head_parts(profile, w1, &head_segments, &opener, token_end, slot.start);
+    let tail = to_parts(w1, slot.end, &tail_segments, &|r| {
+        region_of(r, &closer, [Region::Footer, Region::Closer, Region::After])
+    });
+    let mut tail = if profile.delimiters.grammar == GrammarKind::Fence {
+        fence_runs(tail)
+    } else {
+        tail
+    };
+    super::declared::widen_nonce_parts(&mut head, profile);
+    super::declared::widen_nonce_parts(&mut tail, profile);
+    name_fields(profile, probes, &mut head, &mut tail)?;
+    let padding = learned_padding(profile, &head, &tail);
+    Ok(Layout {
+        head,
+        encoding,
+        encoding_declared: profile.body.encoding.is_some(),
+        per_content: match &profile.body.encoding {
+            Some(EncodingChoice::PerContent(list)) => list.clone(),
+            _ => Vec::new(),
+        },
+        datamark: mark.clone(),
+        datamark_replaces: profile.body.datamark_replaces,
+        tail,
+        padding,
+        sample: Sample {
+            framed: w1.to_string(),
+            slot,
+        },
+        empty: None,
+    })
+}
+
+/// The parts of the first sample before its content slot (`slot_start`):
+/// preamble, opener (spanning `opener`, its token ending at `token_end`)
+/// and header.
+fn head_parts(
+    profile: &TargetProfile,
+    w1: &str,
+    head_segments: &[Segment],
+    opener: &Range<usize>,
+    token_end: usize,
+    slot_start: usize,
+) -> Vec<Part> {
+    let head_region = |r: &Range<usize>| {
+        region_of(
+            r,
+            opener,
+            [Region::Preamble, Region::Opener, Region::Header],
+        )
+    };
+    let mut head = to_parts(w1, 0, &window(head_segments, 0..opener.start), &head_region);
+    let opener_parts = to_parts(w1, 0, &window(head_segments, opener.clone()), &head_region);
+    let has_attributes = opener_parts.iter().any(|p| {
+        matches!(
+            &p.kind,
+            PartKind::Field {
+                context: FieldContext::AttributeValue,
+                ..
+            }
+        )
+    });
+    if has_attributes && token_end < opener.end {
+        // Which attributes a request has varies: the list is one field.
+        let token_part = window(head_segments, opener.start..token_end);
+        head.extend(to_parts(w1, 0, &token_part, &head_region));
+        head.push(Part {
+            region: Region::Opener,
+            kind: PartKind::Field {
+                name: FieldName::Attributes,
+                context: FieldContext::AttributeValue,
+            },
+        });
+        let bracket = w1[..opener.end]
+            .char_indices()
+            .last()
+            .map_or(opener.end, |(i, _)| i);
+        head.push(fixed(w1, bracket..opener.end, &head_region));
+    } else {
+        head.extend(opener_parts);
+    }
+    head.extend(to_parts(
+        w1,
+        0,
+        &window(head_segments, opener.end..slot_start),
+        &head_region,
+    ));
+    if profile.delimiters.grammar == GrammarKind::Fence {
+        head = fence_runs(head);
+    }
+    head
+}
+
+/// The padding around the content: the profile's declared padding, or the
+/// whitespace the samples show on either side of the slot.
+fn learned_padding(profile: &TargetProfile, head: &[Part], tail: &[Part]) -> Padding {
+    match profile.padding_override() {
+        Some(declared) => Padding {
+            lead: declared.into(),
+            trail: declared.into(),
+            declared: true,
+        },
+        None => Padding {
+            lead: trailing_space(head),
+            trail: leading_space(tail),
+            declared: false,
+        },
+    }
+}
+
+/// Names the field parts of the head and tail (the probes' attribute key,
+/// the lines `header.fields` declares) and checks them against it.
+fn name_fields(
+    profile: &TargetProfile,
+    probes: &Probes,
+    head: &mut [Part],
+    tail: &mut [Part],
+) -> Result<(), LayoutError> {
+    let probe_key = probes.probe_key();
+    let declared = &profile.header.fields;
+    fields::name_fields(head, probe_key, declared);
+    fields::name_fields(tail, probe_key, declared);
+    let all: Vec<Part> = head.iter().chain(tail.iter()).cloned().collect();
+    fields::check_declared(&all, probe_key, declared)
+}
+
+/// The encoding and the content slot in each output.
+fn find_slots(
+    profile: &TargetProfile,
+    probes: &Probes,
+    wraps: &[String],
+    mark: Datamark<'_>,
+) -> Result<(Encoding, Vec<Range<usize>>), LayoutError> {
+    // A choice per content is one candidate: each output in the first of
+    // its encodings that finds the content there.
+    let candidates: Vec<Vec<Encoding>> = match &profile.body.encoding {
+        Some(EncodingChoice::PerContent(list)) => vec![list.clone()],
+        Some(EncodingChoice::Always(declared)) => vec![vec![*declared]],
+        None => Encoding::candidates()
+            .into_iter()
+            .map(|e| vec![e])
+            .collect(),
+    };
+    for choices in &candidates {
+        let mut found: Vec<(Encoding, Range<usize>)> = Vec::new();
+        for (request, framed) in probes.requests.iter().zip(wraps) {
+            match find_slot_among(choices, framed, &request.content, mark)? {
+                Some(slot) => found.push(slot),
+                None => break,
+            }
+        }
+        if found.len() == wraps.len() {
+            let encoding = found[0].0;
+            return Ok((encoding, found.into_iter().map(|(_, slot)| slot).collect()));
+        }
+    }
+    let tried = match &profile.body.encoding {
+        Some(declared) => declared.to_string(),
+        None => {
+            let singles: Vec<&str> = BodyEncoding::ALL.iter().map(|e| e.name()).collect();
+            format!("{}, and each two of them stacked", singles.join(", "))
+        }
+    };
+    Err(LayoutError::ContentNotFound {
+        tried,
+        advice: if profile.body.encoding.is_some() {
+            "check body.encoding (and body.datamark), and that the framing does not rewrite ordinary text"
+        } else {
+            "declare its encoding (body.encoding), or check that the framing does not rewrite ordinary text"
+        },
+    })
+}
+
+/// The first of `choices` under which `content` is found in `framed`, and
+/// where.
+fn find_slot_among(
+    choices: &[Encoding],
+    framed: &str,
+    content: &str,
+    mark: Datamark<'_>,
+) -> Result<Option<(Encoding, Range<usize>)>, LayoutError> {
+    for &encoding in choices {
+        if let Some(slot) = find_slot(encoding, framed, content, mark)? {
+            return Ok(Some((encoding, slot)));
+        }
+    }
+    Ok(None)
+}
+
+/// Where `content`, written with `encoding`, sits in `framed`.
+fn find_slot(
+    encoding: Encoding,
+    framed: &str,
+    content: &str,
+    mark: Datamark<'_>,
+) -> Result<Option<Range<usize>>, LayoutError> {
+    let Some(encoding) = encoding.single() else {
+        return find_stacked_slot(encoding, framed, content, mark);
+    };
+    let repeated = || LayoutError::ContentRepeated {
+        encoding: encoding.name().into(),
+    };
+    let encoded = encoding::encode(encoding, content, mark);
+    let mut hits = framed.match_indices(&encoded);
+    if let Some((at, _)) = hits.next() {
+        if hits.next().is_some() {
+            return Err(repeated());
+        }
+        return Ok(Some(at..at + encoded.len()));
+    }
+    if !matches!(
+        encoding,
+        BodyEncoding::JsonString | BodyEncoding::HtmlEntities
+    ) {
+        return Ok(None);
+    }
+    // Writers escape differently (`&#39;` or `&#x27;`, `\u00e9` or `é`):
+    // take the span between the content's first and last words and decode it.
+    let first = content.split_whitespace().next().unwrap_or(content);
+    let last = content.split_whitespace().last().unwrap_or(content);
+    let mut starts = framed.match_indices(first);
+    let Some((start, _)) = starts.next() else {
+        return Ok(None);
+    };
+    if starts.next().is_some() {
+        return Err(repeated());
+    }
+    let Some(end) = framed[start..].find(last).map(|i| start + i + last.len()) else {
+        return Ok(None);
+    };
+    let mut span = start..end;
+    let quoted = framed[..start].ends_with('"') && framed[end..].starts_with('"');
+    if encoding == BodyEncoding::JsonString && quoted {
+        span = start - 1..end + 1;
+    }
+    Ok(encoding::faithful(encoding, &framed[span.clone()], content, mark).then_some(span))
+}
+
+/// Where `content`, written with a stack of two encodings, sits in
+/// `framed`. The stack written in full is looked for first; an outer JSON
+/// string is usually one value inside a larger string (a JSON-RPC result
+/// holding a JSON document), so it is looked for without its own quotes
+/// too. Writers escape differently, so at last the span between the
+/// content's first and last words is widened, a byte at a time on each
+/// side up to [`STACK_REACH`] bytes, to the narrowest span that decodes to
+/// the content.
+fn find_stacked_slot(
+    encoding: Encoding,
+    framed: &str,
+    content: &str,
+    mark: Datamark<'_>,
+) -> Result<Option<Range<usize>>, LayoutError> {
+    let repeated = || LayoutError::ContentRepeated {
+        encoding: encoding.to_string(),
+    };
+    let encoded = encoding::encode(encoding, content, mark);
+    let mut spellings = vec![encoded.as_str()];
+    if encoding.outer == BodyEncoding::JsonString {
+        spellings.extend(encoded.strip_prefix('"').and_then(|e| e.strip_suffix('"')));
+    }
+    for spelled in spellings.into_iter().filter(|s| !s.is_empty()) {
+        let mut hits = framed.match_indices(spelled);
+        if let Some((at, _)) = hits.next() {
+            if hits.next().is_some() {
+                return Err(repeated());
+            }
+            return Ok(Some(at..at + spelled.len()));
+        }
+    }
+    let first = content.split_whitespace().next().unwrap_or(content);
+    let last = content.split_whitespace().last().unwrap_or(content);
+    let mut starts = framed.match_indices(first);
+    let (Some((start, _)), None) = (starts.next(), starts.next()) else {
+        return Ok(None);
+    };
+    let Some(end) = framed[start..].find(last).map(|i| start + i + last.len()) else {
+        return Ok(None);
+    };
+    let narrowest = (0..=2 * STACK_REACH).find_map(|widen| {
+        (widen.saturating_sub(STACK_REACH)..=widen.min(STACK_REACH)).find_map(|before| {
+            let span = start.checked_sub(before)?..end + (widen - before);
+            let text = framed.get(span.clone())?;
+            encoding::faithful(encoding, text, content, mark).then_some(span)
+        })
+    });
+    Ok(narrowest.map(|span| quoted_stack(encoding, framed, span, mark)))
+}
+
+/// `span` widened to the quotes the stack writes around the content when
+/// they are there (`\"…\"` for a JSON string in a JSON string), as a
+/// single JSON string's slot takes its quotes: the body is then the
+/// stacked value whole, whichever way its writer escaped the content.
+fn quoted_stack(
+    encoding: Encoding,
+    framed: &str,
+    span: Range<usize>,
+    mark: Datamark<'_>,
+) -> Range<usize> {
+    let empty = encoding::encode(encoding, "", mark);
+    let empty = match encoding.outer {
+        BodyEncoding::JsonString => empty.get(1..empty.len().saturating_sub(1)).unwrap_or(""),
+        _ => empty.as_str(),
+    };
+    let (open, close) = empty.split_at(empty.len() / 2);
+    if open.is_empty() || open.len() != close.len() {
+        return span;
+    }
+    match framed[..span.start].ends_with(open) && framed[span.end..].starts_with(close) {
+        true => span.start - open.len()..span.end + close.len(),
+        false => span,
+    }
+}
+
+/// How far past the content's first and last words a stacked body's span
+/// may reach: the quotes and escapes two layers put around a word (`\"`
+/// and the like).
+const STACK_REACH: usize = 8;
+
+/// A fence's backtick or tilde run is as long as the content needs (a
+/// careful framing lengthens it past any run in the content): the run at
+/// the start of each fence delimiter becomes a variable part.
+fn fence_runs(parts: Vec<Part>) -> Vec<Part> {
+    let mut out = Vec::with_capacity(parts.len() + 2);
+    for part in parts {
+        let PartKind::Fixed { text } = &part.kind else {
+            out.push(part);
+            continue;
+        };
+        let run = text.chars().take_while(|&c| c == '`' || c == '~').count();
+        if !part.region.is_delimiter() || run < 3 {
+            out.push(part);
+            continue;
+        }
+        out.push(Part {
+            region: part.region,
+            kind: PartKind::Variable(Variable {
+                alphabet: Alphabet::Fence,
+                min_len: 3,
+                max_len: 256,
+                content_dependent: false,
+            }),
+        });
+        if run < text.len() {
+            out.push(Part {
+                region: part.region,
+                kind: PartKind::Fixed {
+                    text: text[run..].to_string(),
+                },
+            });
+        }
+    }
+    out
+}
+
+/// Clips segments to `range`.
+fn window(segments: &[Segment], range: Range<usize>) -> Vec<Segment> {
+    segments
+        .iter()
+        .filter_map(|s| {
+            let start = s.range.start.max(range.start);
+            let end = s.range.end.min(range.end);
+            (start < end).then_some(Segment {
+                range: start..end,
+                changed: s.changed,
+            })
+        })
+        .collect()
+}
+
+/// The framing's own opener before the slot (bracket to bracket, and where
+/// its token ends) and closer after it: the opener nearest the content (a
+/// preamble may name the delimiter before it) and the first closer after it.
+fn frame_delimiters(
+    profile: &TargetProfile,
+    framed: &str,
+    slot: &Range<usize>,
+) -> Result<(Range<usize>, usize, Range<usize>), LayoutError> {
+    let token = profile.delimiters.token.as_str();
+    let grammar = profile.delimiters.grammar();
+    let folded = Reader::new(ReaderLevel::Exact).fold(framed);
+    let live: Vec<LiveDelimiter> = grammar
+        .live(&folded)
+        .into_iter()
+        .filter(|d| d.token == 0)
+        .collect();
+    let span = |d: &LiveDelimiter| {
+        grammar
+            .delimiter_end(&folded, d)
+            .map_or(d.start..d.end, |e| d.start..e.max(d.end))
+    };
+    let (opener, token_end) = live
+        .iter()
+        .filter(|d| d.kind == DelimiterKind::Open && d.end <= slot.start)
+        .map(|d| (span(d), d.end))
+        .rfind(|(s, _)| s.end <= slot.start)
+        .ok_or_else(|| LayoutError::NoOpener {
+            token: token.into(),
+        })?;
+    let closer = live
+        .iter()
+        .find(|d| d.kind == DelimiterKind::Close && d.start >= slot.end)
+        .map(span)
+        .or_else(|| bare_closer(profile, &folded, slot))
+        .ok_or_else(|| LayoutError::NoCloser {
+            token: token.into(),
+        })?;
+    Ok((opener, token_end, closer))
+}
+
+/// The first closer after the slot spelled without the nonce, for a nonce
+/// framing whose closer carries none (`<t-{nonce}>…</t>`): the layout
+/// records what the framing writes, and `nonce.matched` judges it, rather
+/// than calibration failing and every case then failing the frame's shape.
+fn bare_closer(
+    profile: &TargetProfile,
+    folded: &crate::reader::Folded<'_>,
+    slot: &Range<usize>,
+) -> Option<Range<usize>> {
+    profile.delimiters.nonce?;
+    let grammar = profile.delimiters.bare().try_grammar().ok()?;
+    let d = grammar
+        .live(folded)
+        .into_iter()
+        .find(|d| d.token == 0 && d.kind == DelimiterKind::Close && d.start >= slot.end)?;
+    let end = grammar.delimiter_end(folded, &d).unwrap_or(d.end);
+    Some(d.start..end.max(d.end))
+}
+
+fn region_of(piece: &Range<usize>, delimiter: &Range<usize>, regions: [Region; 3]) -> Region {
+    if piece.start < delimiter.start {
+        regions[0]
+    } else if piece.start < delimiter.end {
+        regions[1]
+    } else {
+        regions[2]
+    }
+}
+
+/// Turns diff segments of `framed[offset..]` into parts: fixed segments are
+/// cut at the delimiters' edges and around field markers.
+fn to_parts(
+    framed: &str,
+    offset: usize,
+    segments: &[Segment],
+    region: &dyn Fn(&Range<usize>) -> Region,
+) -> Vec<Part> {
+    let mut parts: Vec<Part> = Vec::new();
+    for segment in segments {
+        let range = segment.range.start + offset..segment.range.end + offset;
+        let Some(content_dependent) = segment.changed else {
+            fixed_parts(framed, range, region, &mut parts);
+            continue;
+        };
+        let text = &framed[range.clone()];
+        let len = text.chars().count();
+        parts.push(Part {
+            region: region(&range),
+            kind: PartKind::Variable(Variable {
+                alphabet: Alphabet::of([text]),
+                min_len: len,
+                max_len: len,
+                content_dependent,
+            }),
+        });
+    }
+    parts
+}
+
+fn fixed_parts(
+    framed: &str,
+    range: Range<usize>,
+    region: &dyn Fn(&Range<usize>) -> Region,
+    parts: &mut Vec<Part>,
+) {
+    let markers = [
+        (KIND_MARK, FieldName::Kind),
+        (PROV_MARK, FieldName::Provenance),
+        (ATTR_MARK, FieldName::Attribute(String::new())),
+    ];
+    let mut cuts: Vec<(Range<usize>, FieldName)> = Vec::new();
+    for (marker, name) in markers {
+        for (at, _) in framed[range.clone()].match_indices(marker) {
+            let at = range.start + at;
+            cuts.push((at..at + marker.len(), name.clone()));
+        }
+    }
+    cuts.sort_by_key(|(r, _)| r.start);
+    let mut from = range.start;
+    for (cut, name) in cuts {
+        push_fixed(framed, from..cut.start, region, parts);
+        let name = match name {
+            FieldName::Attribute(_) => FieldName::Attribute(attribute_key(framed, cut.start)),
+            other => other,
+        };
+        parts.push(Part {
+            region: region(&cut),
+            kind: PartKind::Field {
+                name,
+                context: field_context(framed, cut.start),
+            },
+        });
+        from = cut.end;
+    }
+    push_fixed(framed, from..range.end, region, parts);
+}
+
+/// Pushes `framed[range]` as fixed parts, split where the region changes.
+/// A named header line left empty in calibration (`From: `) is a field the
+/// probes did not fill: its value becomes a field part.
+fn push_fixed(
+    framed: &str,
+    range: Range<usize>,
+    region: &dyn Fn(&Range<usize>) -> Region,
+    parts: &mut Vec<Part>,
+) {
+    if let Some(at) = empty_header_value(framed, range.clone(), region) {
+        push_fixed(framed, range.start..at, region, parts);
+        let name = field_context(framed, at);
+        parts.push(Part {
+            region: Region::Header,
+            kind: PartKind::Field {
+                name: FieldName::Attribute(match &name {
+                    FieldContext::HeaderLine(n) => n.clone(),
+                    _ => String::new(),
+                }),
+                context: name,
+            },
+        });
+        push_fixed(framed, at..range.end, region, parts);
+        return;
+    }
+    let mut start = range.start;
+    for (i, _) in framed[range.clone()].char_indices() {
+        let at = range.start + i;
+        if at > start && region(&(at..at)) != region(&(start..start)) {
+            parts.push(fixed(framed, start..at, region));
+            start = at;
+        }
+    }
+    if start < range.end {
+        parts.push(fixed(framed, start..range.end, region));
+    }
+}
+
+/// The end of the first `Name: ` header line with an empty value in
+/// `framed[range]`, when the range lies in the header.
+fn empty_header_value(
+    framed: &str,
+    range: Range<usize>,
+    region: &dyn Fn(&Range<usize>) -> Region,
+) -> Option<usize> {
+    if range.is_empty() || region(&range) != Region::Header {
+        return None;
+    }
+    let text = &framed[range.clone()];
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let at = range.start + offset + line.trim_end_matches(['\n', '\r']).len();
+        offset += line.len();
+        let bare = line.trim_end_matches(['\n', '\r']);
+        let starts_line = range.start + offset - line.len() == 0
+            || framed[..range.start + offset - line.len()].ends_with('\n');
+        if starts_line && bare.ends_with(": ") && line.ends_with('\n') && at < range.end {
+            if let FieldContext::HeaderLine(_) = field_context(framed, at) {
+                return Some(at);
+            }
+        }
+    }
+    None
+}
+
+fn fixed(framed: &str, range: Range<usize>, region: &dyn Fn(&Range<usize>) -> Region) -> Part {
+    Part {
+        region: region(&range),
+        kind: PartKind::Fixed {
+            text: framed[range].to_string(),
+        },
+    }
+}
+
+/// The attribute that carries the kind in a calibration frame, if any.
+pub fn kind_attribute(framed: &str) -> Option<String> {
+    let at = framed.find(KIND_MARK)?;
+    (field_context(framed, at) == FieldContext::AttributeValue)
+        .then(|| attribute_key(framed, at))
+        .filter(|k| !k.is_empty())
+}
+
+/// The attribute name written just before a value at `at` (`name="`), or
+/// the header line name; empty when neither can be read.
+fn attribute_key(framed: &str, at: usize) -> String {
+    let before = framed[..at].trim_end_matches(['"', '\'']);
+    let before = before.trim_end_matches(['=', ' ']);
+    let name: String = before
+        .chars()
+        .rev()
+        .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
+        .collect();
+    name.chars().rev().collect()
+}
+
+fn field_context(framed: &str, at: usize) -> FieldContext {
+    let before = &framed[..at];
+    if before.ends_with(['"', '\'']) {
+        return FieldContext::AttributeValue;
+    }
+    let line = &before[before.rfind('\n').map_or(0, |i| i + 1)..];
+    match line.trim_end().strip_suffix(':') {
+        Some(name)
+            if !name.trim().is_empty()
+                && name
+                    .trim()
+                    .chars()
+                    .all(|c| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_')) =>
+        {
+            FieldContext::HeaderLine(name.trim().to_string())
+        }
+        _ => FieldContext::Text,
+    }
+}
+
+/// The whitespace the head ends with: the padding before the content.
+fn trailing_space(head: &[Part]) -> String {
+    match head.last().map(|p| &p.kind) {
+        Some(PartKind::Fixed { text }) => {
+            let trimmed = text.trim_end_matches([' ', '\t', '\r', '\n']);
+            let mut pad = text[trimmed.len()..].to_string();
+            // A blank line ends a header: the padding is what follows it.
+            if let Some(i) = pad.find("\n\n").or_else(|| pad.find("\r\n\r\n")) {
+                pad = pad[i + pad[i..].find('\n').map_or(0, |j| j + 1)..].to_string();
+            }
+            pad
+        }
+        _ => String::new(),
+    }
+}
+
+/// The whitespace the tail starts with: the padding after the content.
+fn leading_space(tail: &[Part]) -> String {
+    match tail.first().map(|p| &p.kind) {
+        Some(PartKind::Fixed { text }) => {
+            let trimmed = text.trim_start_matches([' ', '\t', '\r', '\n']);
+            text[..text.len() - trimmed.len()].to_string()
+        }
+        _ => String::new(),
+    }
+}
+
+impl Layout {
+    /// Learns the frame the framing writes for empty content from two wraps
+    /// of [`Probes::empty_requests`], when it is not the usual frame with an
+    /// empty body: a self-closing `<document />`, or an element without its
+    /// inner one. Nothing is learned when the empty output fits the layout
+    /// as it is, is empty, or is no complete frame (the frame's opener, with
+    /// every opener closed or the one opener self-closing: then it is judged
+    /// like any output); and nothing when the
+    /// profile declares that empty content yields nothing (`frame.empty`).
+    pub fn learn_empty(&mut self, profile: &TargetProfile, probes: &Probes, wraps: &[String]) {
+        let [e1, e2] = wraps else {
+            return;
+        };
+        if profile.frame.empty != EmptyContent::Frame || e1.trim().is_empty() {
+            return;
+        }
+        let fits = self.matches(e1);
+        if fits.mismatch.is_none() && fits.content.is_empty() && fits.outer_text.is_empty() {
+            return;
+        }
+        if !is_complete_frame(profile, e1) {
+            return;
+        }
+        let segments = segments(e1, &[e2], &[]);
+        let mut parts = to_parts(e1, 0, &segments, &|_| Region::Opener);
+        fields::name_fields(&mut parts, probes.probe_key(), &profile.header.fields);
+        self.empty = Some(parts);
+    }
+}
+
+/// Whether `framed` is a complete frame of its own: it opens the frame
+/// (the outer token's opener, at the exact level) and closes every opener,
+/// or its one opener closes itself (`<document />`: the tag's last
+/// character before its closing bracket is `/`).
+fn is_complete_frame(profile: &TargetProfile, framed: &str) -> bool {
+    let grammar = profile.delimiters.grammar();
+    let folded = Reader::new(ReaderLevel::Exact).fold(framed);
+    let live = grammar.live(&folded);
+    let outer = |kind| live.iter().filter(move |d| d.token == 0 && d.kind == kind);
+    let opens = outer(DelimiterKind::Open).count();
+    let closes = outer(DelimiterKind::Close).count();
+    let self_closing = |d: &&LiveDelimiter| {
+        grammar.delimiter_end(&folded, d).is_some_and(|end| {
+            let tag = &framed[d.start..end];
+            let inner = tag.char_indices().last().map_or("", |(i, _)| &tag[..i]);
+            inner.trim_end().ends_with('/')
+        })
+    };
+    match (opens, closes) {
+        (0, _) => false,
+        (1, 0) => outer(DelimiterKind::Open).any(|d| self_closing(&d)),
+        (o, c) => o == c,
+    }
+}

@@ -1,0 +1,49 @@
+//! framecheck-core: the model of a framing audit, with nothing that runs a
+//! target. It holds what the attack catalogue, a target's profile and the
+//! oracle agree on, and the reports a run is written as.
+//!
+//! The modules are listed in the one direction data flows in; each uses only
+//! modules above it:
+//!
+//! - [`level`]: the reader levels and how each one folds text (the spec).
+//! - [`reader`]: one reader level's rules in one place (fold, lines, names).
+//! - [`chat_template`]: chat-template control strings and the context a frame sits in.
+//! - [`yaml`]: the YAML options every file framecheck reads is parsed with.
+//! - [`files`]: writing one file so no reader sees it half-written.
+//! - [`target`]: the [`target::Framing`] trait, the wrap request, faults.
+//! - [`grammar`]: delimiter grammars: liveness, rendering, opener parsing.
+//! - [`profile`]: target profiles: delimiters, syntax, capabilities.
+//! - [`encoding`]: body encodings (JSON string, entities, base64, data-marking).
+//! - [`manifest`]: what a run was made from.
+//! - [`catalogue`]: loading, validating and instantiating attack cases; the id lock.
+//! - [`layout`]: the frame layout learned by calibration.
+//! - [`tokview`]: tokenizer views of a framed text.
+//! - [`oracle`]: structural checks and findings.
+//! - [`gate`]: which findings fail a case (`--strict`), in one place.
+//! - [`outcome`]: what a run produced: case results, run facts, view reports.
+//! - [`nonce`]: is a framing's per-call variable part unpredictable?
+//! - [`report`]: JSON, Markdown, JUnit XML, SARIF and HTML, and baseline diffs.
+//!
+//! The reference envelope (`framecheck-envelope`) and everything that runs a
+//! target (`framecheck-run`) are crates above this one; this crate cannot
+//! name them.
+#![deny(missing_docs)]
+
+pub mod catalogue;
+pub mod chat_template;
+pub mod encoding;
+pub mod files;
+pub mod gate;
+pub mod grammar;
+pub mod layout;
+pub mod level;
+pub mod manifest;
+pub mod nonce;
+pub mod oracle;
+pub mod outcome;
+pub mod profile;
+pub mod reader;
+pub mod report;
+pub mod target;
+pub mod tokview;
+pub mod yaml;

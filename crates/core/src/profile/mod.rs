@@ -1,0 +1,516 @@
+//! Target profiles: what framecheck needs to know about a framing to attack it.
+//!
+//! A profile names the framing, says how to reach it (a built-in in-process
+//! implementation or a subprocess speaking the JSON-lines protocol), and
+//! declares its delimiters and capabilities. The catalogue is instantiated
+//! from the delimiters, so one catalogue audits any framing; the oracle reads
+//! the framed output against the same declaration.
+//!
+//! ```yaml
+//! name: reference
+//! adapter: { builtin: reference }
+//! delimiters:
+//!   grammar: xml-tag         # xml-tag | bracket-marker | begin-end | fence (v1: `syntax:`)
+//!   token: framecheck-untrusted
+//!   inner: null              # an element the content sits in, inside the outer one
+//!   reserved: []             # other structural tokens content must not forge
+//! header: blank-line         # header lines after the opening tag, ended by a blank line
+//! attributes: { on: outer, kind: kind, extra: [] }
+//! capabilities: [wrap, read, attributes, provenance, kind]
+//! ```
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::chat_template::TemplateContext;
+use crate::grammar::{self, Grammar, GrammarError, NonceSpec, TokenPattern, Vocabulary};
+
+mod sections;
+pub use sections::*;
+
+mod adapter_spec;
+mod language;
+mod locate;
+pub use language::{with_language, Language};
+
+/// A framing under test, as declared in `targets/*.yaml`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TargetProfile {
+    /// Short stable name, used in report file names.
+    pub name: String,
+    /// One line on what the framing is.
+    #[serde(default)]
+    pub description: String,
+    /// Implementation language, for the report.
+    #[serde(default)]
+    pub language: String,
+    /// How to reach the implementation.
+    pub adapter: AdapterSpec,
+    /// The delimiters the framing writes.
+    pub delimiters: Delimiters,
+    /// How the header after the opening delimiter ends, and its named fields.
+    #[serde(default)]
+    pub header: HeaderSpec,
+    /// Where attributes are written and which names the framing adds itself.
+    #[serde(default)]
+    pub attributes: AttributeLayout,
+    /// v1 spelling of `body.padding`: what separates the body from the
+    /// delimiters around it. Unset: learned by calibration.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub body_padding: Option<String>,
+    /// How many frames a call writes, and what empty content gives.
+    #[serde(default)]
+    pub frame: FrameSection,
+    /// The body's encoding and padding override.
+    #[serde(default)]
+    pub body: BodySection,
+    /// What the reader returns and who consumes the frame.
+    #[serde(default)]
+    pub reader: ReaderSection,
+    /// What the implementation supports. Cases needing more are skipped.
+    pub capabilities: Vec<Capability>,
+    /// Where the framing lives in the user's repository; SARIF results
+    /// point there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<SourceRef>,
+    /// Packages the framing's behaviour depends on, recorded in every
+    /// report's manifest.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub packages: Vec<PackageRef>,
+    /// The chat-template context the framed text is embedded in; decides
+    /// whether outer-layer findings fail the default gate.
+    #[serde(default, skip_serializing_if = "TemplateContext::is_unset")]
+    pub chat_template: TemplateContext,
+}
+
+/// A place in the user's repository: `source: { path: src/frame.py, line: 12 }`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SourceRef {
+    /// Path relative to the repository root, with `/` separators.
+    pub path: String,
+    /// 1-based line where the framing is written, if known.
+    #[serde(default)]
+    pub line: Option<u64>,
+}
+
+/// A package and the version under test: `packages: [{ name: x, version: "1.2" }]`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PackageRef {
+    /// The package name, as its registry spells it.
+    pub name: String,
+    /// The version under test.
+    pub version: String,
+}
+
+/// How framecheck reaches a framing.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged, try_from = "adapter_spec::RawAdapter")]
+pub enum AdapterSpec {
+    /// An implementation compiled into framecheck (`reference`).
+    Builtin {
+        /// Name of the built-in implementation.
+        builtin: String,
+    },
+    /// A child process speaking the protocol in `docs/protocol.md`.
+    Subprocess(SubprocessSpec),
+}
+
+/// A subprocess target.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SubprocessSpec {
+    /// Program and arguments. Relative paths resolve against `cwd`.
+    pub command: Vec<String>,
+    /// Working directory, relative to the profile file's directory.
+    #[serde(default)]
+    pub cwd: Option<PathBuf>,
+    /// Extra environment variables.
+    #[serde(default)]
+    pub env: BTreeMap<String, String>,
+    /// Per-request timeout in milliseconds.
+    #[serde(default = "default_timeout_ms")]
+    pub timeout_ms: u64,
+    /// Persistent (one process, many requests) or one-shot.
+    #[serde(default)]
+    pub mode: ProcessMode,
+    /// Largest reply line accepted, in bytes.
+    #[serde(default = "default_max_reply_bytes")]
+    pub max_reply_bytes: usize,
+}
+
+fn default_timeout_ms() -> u64 {
+    5_000
+}
+
+fn default_max_reply_bytes() -> usize {
+    16 * 1024 * 1024
+}
+
+/// Process lifetime for a subprocess target.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ProcessMode {
+    /// Started once and kept running; requests are JSON lines.
+    #[default]
+    Persistent,
+    /// One process per request: one request line on stdin, one reply on stdout.
+    OneShot,
+}
+
+/// The delimiter vocabulary of a framing.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Delimiters {
+    /// The delimiter grammar (`syntax` is the v1 spelling of the key).
+    #[serde(alias = "syntax")]
+    pub grammar: GrammarKind,
+    /// The outer token: `framecheck-untrusted`, `A2A_RESULT_FROM_PEER`,
+    /// `context`; may carry a `{nonce}`. A fence's info string (may be empty).
+    pub token: String,
+    /// An element inside the outer one that holds the content (`source`).
+    #[serde(default)]
+    pub inner: Option<String>,
+    /// Further structural tokens content must not forge (`note`).
+    #[serde(default)]
+    pub reserved: Vec<String>,
+    /// `begin-end` only: the opening marker template (`<<<{token}>>>`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub open: Option<String>,
+    /// `begin-end` only: the closing marker template (`<<<END_{token}>>>`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub close: Option<String>,
+    /// The per-call variable part that `{nonce}` stands for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nonce: Option<NonceSpec>,
+}
+
+impl Delimiters {
+    /// These delimiters with the nonce removed from the token and templates
+    /// as a forger would drop it ([`crate::grammar::without_nonce`]), and no
+    /// nonce declared: the delimiters of the marker an attacker writes
+    /// without the value.
+    pub fn bare(&self) -> Delimiters {
+        let mut bare = self.clone();
+        bare.nonce = None;
+        bare.token = crate::grammar::without_nonce(&self.token);
+        bare.open = self.open.as_deref().map(crate::grammar::without_nonce);
+        bare.close = self.close.as_deref().map(crate::grammar::without_nonce);
+        bare
+    }
+
+    /// Delimiters of `grammar` with one token and nothing else.
+    pub fn simple(grammar: GrammarKind, token: &str) -> Delimiters {
+        Delimiters {
+            grammar,
+            token: token.into(),
+            inner: None,
+            reserved: Vec::new(),
+            open: None,
+            close: None,
+            nonce: None,
+        }
+    }
+
+    /// Every structural token: outer, inner, reserved.
+    pub fn all_tokens(&self) -> Vec<&str> {
+        let mut tokens = vec![self.token.as_str()];
+        tokens.extend(self.inner.as_deref());
+        tokens.extend(self.reserved.iter().map(String::as_str));
+        tokens
+    }
+
+    /// The tokens and nonce as a grammar matches them.
+    pub fn vocabulary(&self) -> Vocabulary {
+        Vocabulary {
+            tokens: self
+                .all_tokens()
+                .into_iter()
+                .map(TokenPattern::parse)
+                .collect(),
+            nonce: self.nonce,
+        }
+    }
+
+    /// Builds the declared grammar, or says why the declaration is unusable.
+    pub fn try_grammar(&self) -> Result<Box<dyn Grammar>, GrammarError> {
+        grammar::build(
+            self.grammar,
+            self.vocabulary(),
+            self.open.as_deref(),
+            self.close.as_deref(),
+        )
+    }
+
+    /// The declared grammar. A profile that passed [`TargetProfile::validate`]
+    /// always has one.
+    ///
+    /// # Panics
+    ///
+    /// When the delimiters were built by hand and are invalid (see
+    /// [`Delimiters::try_grammar`]).
+    pub fn grammar(&self) -> Box<dyn Grammar> {
+        self.try_grammar()
+            .unwrap_or_else(|e| panic!("invalid delimiters (validate the profile first): {e}"))
+    }
+
+    /// Checks the tokens against the grammar and each other.
+    fn validate(&self) -> Result<(), String> {
+        let mut seen = Vec::new();
+        for token in self.all_tokens() {
+            let bare = token.replace(crate::grammar::token::NONCE, "");
+            let empty_ok = self.grammar == GrammarKind::Fence && token == self.token;
+            if (token.is_empty() && !empty_ok)
+                || !bare.chars().all(|c| c.is_ascii_graphic())
+                || bare.contains(['<', '>', '[', ']', '/', '"', '\'', '=', '{', '}', '`', '~'])
+            {
+                return Err(format!(
+                    "delimiters: token {token:?} must be printable ASCII without brackets, braces, \
+                     slashes, quotes, '=', backticks or tildes (a `{{nonce}}` part is allowed)"
+                ));
+            }
+            let folded = token.to_ascii_lowercase();
+            if seen.contains(&folded) {
+                return Err(format!("delimiters: token {token:?} is declared twice"));
+            }
+            seen.push(folded);
+        }
+        self.try_grammar()
+            .map(|_| ())
+            .map_err(|e| format!("delimiters: {e}"))
+    }
+}
+
+pub use crate::grammar::GrammarKind;
+/// The v1 name of [`GrammarKind`].
+pub type Syntax = GrammarKind;
+
+/// Where attributes live in the framed output.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AttributeLayout {
+    /// Which opening tag carries the attributes.
+    #[serde(default)]
+    pub on: TagRole,
+    /// Attribute that carries the envelope's `kind`, if any.
+    #[serde(default)]
+    pub kind: Option<String>,
+    /// Attributes the framing adds itself (values not checked).
+    #[serde(default)]
+    pub extra: Vec<String>,
+    /// The only caller attribute names the framing writes, when it has a
+    /// fixed set (a renderer that knows `title` and `section`). Unset: any
+    /// plain name. With a fixed set, a case's plain-name keys are mapped onto
+    /// these names in order, and cases that attack the keys themselves (or
+    /// need more keys than the set has) do not apply.
+    #[serde(default)]
+    pub names: Option<Vec<String>>,
+}
+
+/// True for attribute names a careful framing can write as they are:
+/// `[A-Za-z_][A-Za-z0-9_.-]*`.
+pub fn is_plain_attribute_name(key: &str) -> bool {
+    let mut chars = key.chars();
+    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'))
+}
+
+/// Outer or inner element.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TagRole {
+    /// The outer token's opening tag.
+    #[default]
+    Outer,
+    /// The inner token's opening tag.
+    Inner,
+}
+
+/// Something a framing can do. Cases that need a missing capability are skipped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Capability {
+    /// Wrap content.
+    Wrap,
+    /// Read a framed text back.
+    Read,
+    /// Write caller-supplied attributes on a tag.
+    Attributes,
+    /// Write a provenance line in the header.
+    Provenance,
+    /// Write the envelope kind.
+    Kind,
+    /// Take content as raw bytes (`content_b64`, the protocol's `bytes`
+    /// extension), so cases can send bytes that are not UTF-8.
+    Bytes,
+}
+
+impl Capability {
+    /// The stable name, as written in profiles and reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Capability::Wrap => "wrap",
+            Capability::Read => "read",
+            Capability::Attributes => "attributes",
+            Capability::Provenance => "provenance",
+            Capability::Kind => "kind",
+            Capability::Bytes => "bytes",
+        }
+    }
+}
+
+impl TargetProfile {
+    /// True when the profile declares `capability`.
+    pub fn can(&self, capability: Capability) -> bool {
+        self.capabilities.contains(&capability)
+    }
+
+    /// The token whose opening tag carries attributes.
+    pub fn attribute_token(&self) -> &str {
+        match (self.attributes.on, &self.delimiters.inner) {
+            (TagRole::Inner, Some(inner)) => inner,
+            _ => &self.delimiters.token,
+        }
+    }
+
+    /// The token whose element directly holds the content.
+    pub fn content_token(&self) -> &str {
+        self.delimiters
+            .inner
+            .as_deref()
+            .unwrap_or(&self.delimiters.token)
+    }
+
+    /// The declared padding around the body (`body.padding`, or the v1
+    /// `body_padding`), when the profile overrides what calibration learns.
+    pub fn padding_override(&self) -> Option<&str> {
+        self.body
+            .padding
+            .as_deref()
+            .or(self.body_padding.as_deref())
+    }
+
+    /// Loads and validates a profile from a YAML file.
+    pub fn load(path: &Path) -> Result<LoadedProfile, ProfileError> {
+        let text = std::fs::read_to_string(path).map_err(|source| ProfileError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        let profile = TargetProfile::parse(&text).map_err(|message| ProfileError::Invalid {
+            path: path.to_path_buf(),
+            message,
+        })?;
+        let dir = path
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| PathBuf::from("."));
+        Ok(LoadedProfile { profile, dir })
+    }
+
+    /// Parses and validates a profile from YAML text. The error message names
+    /// the line and column where the YAML parser could locate the problem.
+    pub fn parse(text: &str) -> Result<TargetProfile, String> {
+        let options = crate::yaml::options();
+        let profile: TargetProfile = serde_saphyr::from_str_with_options(text, options)
+            .map_err(|e| crate::yaml::describe(&e))?;
+        profile
+            .validate()
+            .map_err(|message| locate::with_position(text, message))?;
+        Ok(profile)
+    }
+
+    /// Checks what serde cannot: token grammar and consistency.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.name.is_empty()
+            || !self
+                .name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        {
+            return Err(format!(
+                "name {:?} must be non-empty ASCII letters, digits, '-' or '_'",
+                self.name
+            ));
+        }
+        self.delimiters.validate()?;
+        if let Some(names) = &self.attributes.names {
+            if let Some(bad) = names.iter().find(|n| !is_plain_attribute_name(n)) {
+                return Err(format!(
+                    "attributes.names: {bad:?} is not a plain attribute name"
+                ));
+            }
+        }
+        if self.attributes.on == TagRole::Inner && self.delimiters.inner.is_none() {
+            return Err("attributes.on is inner but delimiters.inner is not set".into());
+        }
+        self.header.validate()?;
+        if self.body_padding.is_some() && self.body.padding.is_some() {
+            return Err("body_padding and body.padding are both set; keep body.padding".into());
+        }
+        if let Some(mark) = &self.body.datamark {
+            if mark.is_empty() || mark.chars().any(char::is_whitespace) {
+                return Err(format!(
+                    "body.datamark {mark:?} must be non-empty and without whitespace"
+                ));
+            }
+        }
+        if !self.can(Capability::Wrap) {
+            return Err("every target must declare the wrap capability".into());
+        }
+        if let AdapterSpec::Subprocess(spec) = &self.adapter {
+            if spec.command.is_empty() {
+                return Err("adapter.command must name a program".into());
+            }
+            if spec.timeout_ms == 0 {
+                return Err("adapter.timeout_ms must be positive".into());
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A profile together with the directory it was loaded from, against which
+/// its relative paths resolve.
+#[derive(Debug, Clone)]
+pub struct LoadedProfile {
+    /// The validated profile.
+    pub profile: TargetProfile,
+    /// Directory of the profile file.
+    pub dir: PathBuf,
+}
+
+/// Why a profile could not be loaded.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ProfileError {
+    /// The file could not be read.
+    #[error("{path}: {source}")]
+    Io {
+        /// The profile file.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// The file is not a valid profile.
+    #[error("{path}: {message}")]
+    Invalid {
+        /// The profile file.
+        path: PathBuf,
+        /// What is wrong, with line and column where known.
+        message: String,
+    },
+}
+
+/// The reference envelope's declared profile (`targets/reference.yaml`),
+/// for this crate's own tests: the envelope and its built-in profile live a
+/// floor up and may not be reached from here. The envelope's tests check
+/// that the file and the built-in profile are the same.
+#[cfg(test)]
+pub(crate) fn reference_for_tests() -> TargetProfile {
+    TargetProfile::parse(include_str!("../../../../targets/reference.yaml"))
+        .expect("targets/reference.yaml parses")
+}

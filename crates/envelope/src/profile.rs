@@ -1,0 +1,63 @@
+//! The reference envelope's own profiles, as a run is given them: what the
+//! built-in targets `reference` and `reference-nonce` declare. They live
+//! with the envelope because they state its token and nonce; the profile
+//! model itself knows nothing of the envelope.
+
+use framecheck_core::chat_template::TemplateContext;
+use framecheck_core::grammar::GrammarKind;
+use framecheck_core::profile::{
+    AdapterSpec, AttributeLayout, BodySection, Capability, Delimiters, FrameSection, HeaderStyle,
+    ReaderSection, TagRole, TargetProfile,
+};
+
+/// The built-in profile of the reference envelope.
+pub fn reference_profile() -> TargetProfile {
+    TargetProfile {
+        name: "reference".into(),
+        description: "framecheck's reference tag envelope (in-process)".into(),
+        language: "rust".into(),
+        adapter: AdapterSpec::Builtin {
+            builtin: "reference".into(),
+        },
+        delimiters: Delimiters::simple(GrammarKind::XmlTag, super::TOKEN),
+        header: HeaderStyle::BlankLine.into(),
+        attributes: AttributeLayout {
+            on: TagRole::Outer,
+            kind: Some("kind".into()),
+            extra: vec![],
+            names: None,
+        },
+        body_padding: None,
+        frame: FrameSection::default(),
+        body: BodySection::default(),
+        reader: ReaderSection::default(),
+        capabilities: vec![
+            Capability::Wrap,
+            Capability::Read,
+            Capability::Attributes,
+            Capability::Provenance,
+            Capability::Kind,
+        ],
+        source: None,
+        packages: Vec::new(),
+        chat_template: TemplateContext::default(),
+    }
+}
+
+/// The built-in profile of the reference envelope in nonce mode
+/// ([`super::nonce`]): the same envelope, its tag name the
+/// token, a hyphen and a per-call nonce of 32 hex digits.
+pub fn reference_nonce_profile() -> TargetProfile {
+    let mut profile = reference_profile();
+    profile.name = "reference-nonce".into();
+    profile.description = "framecheck's reference tag envelope in nonce mode (in-process)".into();
+    profile.adapter = AdapterSpec::Builtin {
+        builtin: "reference-nonce".into(),
+    };
+    profile.delimiters.token = format!("{}-{}", super::TOKEN, "{nonce}");
+    profile.delimiters.nonce = Some(framecheck_core::grammar::NonceSpec {
+        alphabet: framecheck_core::grammar::NonceAlphabet::Hex,
+        min_length: Some(super::nonce::NONCE_LEN),
+    });
+    profile
+}

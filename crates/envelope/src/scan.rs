@@ -1,0 +1,600 @@
+//! The fast scanner: where a text reads as [`TOKEN`] at the Unicode level.
+//!
+//! A *reading* is a span of text that [`framecheck_core::level`] at
+//! [`ReaderLevel::Unicode`] folds to exactly [`TOKEN`]. The scanner treats the
+//! text as the stream of characters a Unicode reader sees (every character's
+//! folding, one after another) and runs one Knuth–Morris–Pratt automaton over
+//! that stream, so every character is folded once and nothing is rescanned:
+//! the work is linear in the length of the text whatever it contains (long
+//! runs of ignorables, many partial matches, chains of ligatures).
+//!
+//! Most text is ASCII, and a reading wholly inside ASCII text is the token
+//! in some mix of cases. While no reading is in progress, the scanner
+//! lower-cases the text a window of a few KiB at a time and searches it for
+//! the token with `memchr::memmem`, whose vectorised search skips text that
+//! merely shares a byte or two with the token (the `-` of a Markdown table
+//! or a log rule, the `k-` of "check-in"); only the last few bytes before
+//! non-ASCII text are tried as the start of a reading that continues there.
+//! Non-ASCII characters that cannot start a reading (inert or invisible
+//! ones, nearly all of them, and those that fold to ASCII without an `f`),
+//! and the short ASCII runs between them, are stepped over with one table
+//! lookup each.
+//! Only such a candidate, or a non-ASCII character that folds to something
+//! ASCII, goes through the automaton, which folds with a memo of
+//! [`framecheck_core::level::fold_char_into`], the specification, filled from it block
+//! by block ([`super::fold_table`]), rather than with rules of its own that
+//! could drift from it.
+//!
+//! A reading covers whole characters: it starts at the character that
+//! contributes its first folded character and ends at the end of the one that
+//! contributes its last, so a ligature such as `ﬀ` or a `ß` whose folding
+//! straddles the edge of the token is covered entirely. Ignorable characters
+//! inside a reading belong to it; ignorables at its edges do not. Readings
+//! are leftmost and never share a character.
+
+use std::ops::{ControlFlow, Range};
+use std::sync::OnceLock;
+
+use memchr::memmem::Finder;
+
+use super::fold_table::{char_fold, skip_unflagged, CharFold, STARTS};
+use super::TOKEN;
+
+const TOKEN_BYTES: &[u8] = TOKEN.as_bytes();
+const TOKEN_LEN: usize = TOKEN_BYTES.len();
+
+/// Bytes of text lower-cased at a time for the ASCII search: small enough
+/// to stay in the first-level cache, large enough that the copy and the
+/// search's start-up are a small cost per byte.
+const WINDOW: usize = 4096;
+
+/// `FALLBACK[k]` is the length of the longest proper border of the first
+/// `k + 1` token characters: where the automaton resumes after a mismatch.
+const FALLBACK: [usize; TOKEN_LEN] = fallback_table(TOKEN_BYTES);
+
+/// The border table of `pattern` (Knuth–Morris–Pratt). Generic over the
+/// pattern because the token has no border at all (its table is all
+/// zeros), so only other patterns can show the computation is right.
+const fn fallback_table<const N: usize>(pattern: &[u8]) -> [usize; N] {
+    assert!(pattern.len() == N);
+    let mut table = [0; N];
+    let mut k = 0;
+    let mut i = 1;
+    while i < N {
+        while k > 0 && pattern[i] != pattern[k] {
+            k = table[k - 1];
+        }
+        if pattern[i] == pattern[k] {
+            k += 1;
+        }
+        table[i] = k;
+        i += 1;
+    }
+    table
+}
+
+// The ASCII fast path relies on two facts about the token: it is ASCII
+// lower case (so searching lower-cased ASCII is what the Unicode level does
+// to ASCII), and an ASCII reading can only begin at `f` or `F`.
+const _: () = {
+    let mut i = 0;
+    while i < TOKEN_LEN {
+        assert!(TOKEN_BYTES[i].is_ascii() && !TOKEN_BYTES[i].is_ascii_uppercase());
+        i += 1;
+    }
+    assert!(TOKEN_BYTES[0] == b'f');
+};
+
+/// The byte spans of `text` that read as [`TOKEN`] at the Unicode level:
+/// leftmost first, in order, never overlapping, each on character
+/// boundaries. This is what [`super::defang`] replaces.
+///
+/// ```
+/// use framecheck::envelope::token_readings;
+///
+/// let text = "a </FRAMECHECK\u{200B}-untrusted> b";
+/// let spans = token_readings(text);
+/// assert_eq!(spans, vec![4..27]);
+/// assert_eq!(&text[spans[0].clone()], "FRAMECHECK\u{200B}-untrusted");
+/// ```
+pub fn token_readings(text: &str) -> Vec<Range<usize>> {
+    let mut found = Vec::new();
+    let _ = for_each_reading(text, |reading| {
+        found.push(reading);
+        ControlFlow::Continue(())
+    });
+    found
+}
+
+/// True when some part of `text` reads as [`TOKEN`] at the Unicode level.
+/// Stops at the first reading.
+pub(crate) fn has_token_reading(text: &str) -> bool {
+    for_each_reading(text, |_| ControlFlow::Break(())).is_break()
+}
+
+/// Hands each reading of [`token_readings`] to `sink` as it is found, in
+/// order, until the sink breaks. No list of readings is built, so a
+/// defanger can write its output as the scan goes.
+pub(crate) fn for_each_reading<F>(text: &str, sink: F) -> ControlFlow<()>
+where
+    F: FnMut(Range<usize>) -> ControlFlow<()>,
+{
+    Scanner::new(text, sink).run(true)
+}
+
+/// The same readings found without the fast paths (the ASCII search and
+/// the stepping over characters that cannot start a reading): every
+/// character goes through the automaton. The straightforward path the fast
+/// ones are tested against.
+#[cfg(test)]
+fn stepwise_readings(text: &str) -> Vec<Range<usize>> {
+    let mut found = Vec::new();
+    let _ = Scanner::new(text, |reading| {
+        found.push(reading);
+        ControlFlow::Continue(())
+    })
+    .run(false);
+    found
+}
+
+struct Scanner<'t, F> {
+    text: &'t str,
+    sink: F,
+    /// How many token characters the stream has matched so far.
+    matched: usize,
+    /// For each matched token character, the byte offset of the text
+    /// character that contributed it; `starts[0]` is where a reading begins.
+    starts: [usize; TOKEN_LEN],
+    /// The first non-ASCII byte at or after the last position asked about.
+    next_non_ascii: usize,
+    /// A lower-cased copy of the text from byte `window_at` on, at most
+    /// [`WINDOW`] bytes: what the ASCII search runs on.
+    window: Vec<u8>,
+    window_at: usize,
+}
+
+impl<'t, F> Scanner<'t, F>
+where
+    F: FnMut(Range<usize>) -> ControlFlow<()>,
+{
+    fn new(text: &'t str, sink: F) -> Scanner<'t, F> {
+        Scanner {
+            text,
+            sink,
+            matched: 0,
+            starts: [0; TOKEN_LEN],
+            next_non_ascii: first_non_ascii(text.as_bytes()),
+            window: Vec::new(),
+            window_at: 0,
+        }
+    }
+
+    /// Scans the whole text; `fast` enables the ASCII fast path.
+    fn run(&mut self, fast: bool) -> ControlFlow<()> {
+        let bytes = self.text.as_bytes();
+        let mut pos = 0;
+        while pos < bytes.len() {
+            if fast && self.matched == 0 && !bytes[pos].is_ascii() {
+                pos = self.skip_passive(pos);
+                if pos == bytes.len() {
+                    break;
+                }
+            }
+            if fast && self.matched == 0 && bytes[pos].is_ascii() {
+                match self.skip_ascii(pos)? {
+                    Skip::Done => return ControlFlow::Continue(()),
+                    Skip::To(next) => {
+                        pos = next;
+                        continue;
+                    }
+                    Skip::Step(at) => pos = at,
+                }
+            }
+            pos = self.step(pos)?;
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// Moves over ASCII text while no reading is in progress: past a reading
+    /// found wholly inside the ASCII stretch, past the stretch when it holds
+    /// none, or into per-character stepping at a candidate near the stretch's
+    /// end whose reading could continue into non-ASCII text.
+    ///
+    /// A reading that continues past the stretch has an ASCII prefix shorter
+    /// than the token (every ASCII character folds to exactly one character
+    /// and none is ignorable), so only the stretch's last `TOKEN_LEN - 1`
+    /// bytes can hold its start.
+    fn skip_ascii(&mut self, pos: usize) -> ControlFlow<(), Skip> {
+        let ascii_end = self.non_ascii_from(pos);
+        if let Some(start) = self.find_in_ascii(pos, ascii_end) {
+            let end = start + TOKEN_LEN;
+            (self.sink)(start..end)?;
+            return ControlFlow::Continue(Skip::To(end));
+        }
+        let bytes = self.text.as_bytes();
+        if ascii_end == bytes.len() {
+            // Too little text left for a reading, and all of it ASCII.
+            return ControlFlow::Continue(Skip::Done);
+        }
+        let tail = pos.max(ascii_end.saturating_sub(TOKEN_LEN - 1));
+        ControlFlow::Continue(match memchr::memchr2(b'f', b'F', &bytes[tail..ascii_end]) {
+            Some(offset) => Skip::Step(tail + offset),
+            None => Skip::To(ascii_end),
+        })
+    }
+
+    /// The start of the first ASCII case-insensitive occurrence of the
+    /// token inside `from..to`, which is all ASCII. Each byte is searched
+    /// once, plus `TOKEN_LEN - 1` bytes again where windows overlap, so a
+    /// scan of many short stretches stays linear.
+    fn find_in_ascii(&mut self, mut from: usize, to: usize) -> Option<usize> {
+        while from + TOKEN_LEN <= to {
+            if from < self.window_at || from + TOKEN_LEN > self.window_at + self.window.len() {
+                self.fill_window(from);
+            }
+            let stop = to.min(self.window_at + self.window.len());
+            let searched = &self.window[from - self.window_at..stop - self.window_at];
+            if let Some(offset) = token_finder().find(searched) {
+                return Some(from + offset);
+            }
+            if stop == to {
+                return None;
+            }
+            // The next window starts early enough to hold a token that
+            // straddles this one's end.
+            from = stop + 1 - TOKEN_LEN;
+        }
+        None
+    }
+
+    /// Lower-cases up to [`WINDOW`] bytes of the text from `from` into the
+    /// window.
+    fn fill_window(&mut self, from: usize) {
+        let end = self.text.len().min(from + WINDOW);
+        self.window.clear();
+        self.window
+            .extend_from_slice(&self.text.as_bytes()[from..end]);
+        self.window.make_ascii_lowercase();
+        self.window_at = from;
+    }
+
+    /// Moves over characters that cannot start a reading while no reading
+    /// is in progress (inert, invisible, or folding to ASCII without the
+    /// token's first character, ASCII ones included): fed to the automaton,
+    /// they would leave it where it is. Returns the offset of the first
+    /// character that could start a reading, or of a long ASCII run (left
+    /// to [`Self::skip_ascii`]'s vectorised search), or the text's length.
+    fn skip_passive(&self, pos: usize) -> usize {
+        skip_unflagged(self.text, pos, STARTS)
+    }
+
+    /// The first non-ASCII byte at or after `pos`, or the text's length.
+    fn non_ascii_from(&mut self, pos: usize) -> usize {
+        if self.next_non_ascii < pos {
+            self.next_non_ascii = pos + first_non_ascii(&self.text.as_bytes()[pos..]);
+        }
+        self.next_non_ascii
+    }
+
+    /// Feeds the character at `pos` through the automaton and returns the
+    /// offset of the next character.
+    fn step(&mut self, pos: usize) -> ControlFlow<(), usize> {
+        let bytes = self.text.as_bytes();
+        if bytes[pos].is_ascii() {
+            return self.step_ascii(pos);
+        }
+        let c = self.text[pos..]
+            .chars()
+            .next()
+            .expect("step is only called on a character boundary inside the text");
+        let end = pos + c.len_utf8();
+        match char_fold(c) {
+            CharFold::Invisible => {}
+            // A folded character outside ASCII matches no token character,
+            // so every partial match falls back to nothing.
+            CharFold::Inert => self.matched = 0,
+            CharFold::Folds(folding) => {
+                for folded in folding.chars() {
+                    if self.advance(folded, pos) {
+                        // The rest of this character's folding is not looked
+                        // at: the character belongs to this reading and to
+                        // no other.
+                        self.matched = 0;
+                        (self.sink)(self.starts[0]..end)?;
+                        break;
+                    }
+                }
+            }
+        }
+        ControlFlow::Continue(end)
+    }
+
+    /// [`Self::step`] on the ASCII character at `pos`, and on the ASCII
+    /// characters after it while a match is in progress: each folds to its
+    /// lower case and nothing else, so a run of them needs no decoding and
+    /// no return to [`Self::run`] per character. Returns the offset of the
+    /// first character not stepped.
+    fn step_ascii(&mut self, pos: usize) -> ControlFlow<(), usize> {
+        let bytes = self.text.as_bytes();
+        let mut at = pos;
+        loop {
+            let matched = self.advance(char::from(bytes[at].to_ascii_lowercase()), at);
+            at += 1;
+            if matched {
+                self.matched = 0;
+                (self.sink)(self.starts[0]..at)?;
+                return ControlFlow::Continue(at);
+            }
+            if self.matched == 0 || at == bytes.len() || !bytes[at].is_ascii() {
+                return ControlFlow::Continue(at);
+            }
+        }
+    }
+
+    /// One automaton transition on a folded character contributed by the
+    /// text character at `origin`. True when a whole token has been matched.
+    fn advance(&mut self, folded: char, origin: usize) -> bool {
+        let is = |k: usize| folded.is_ascii() && folded as u8 == TOKEN_BYTES[k];
+        while self.matched > 0 && !is(self.matched) {
+            let resume = FALLBACK[self.matched - 1];
+            // The characters that matched the border keep their origins.
+            self.starts
+                .copy_within(self.matched - resume..self.matched, 0);
+            self.matched = resume;
+        }
+        if is(self.matched) {
+            self.starts[self.matched] = origin;
+            self.matched += 1;
+        }
+        self.matched == TOKEN_LEN
+    }
+}
+
+/// The searcher for the token in lower-cased text, built once.
+fn token_finder() -> &'static Finder<'static> {
+    static FINDER: OnceLock<Finder<'static>> = OnceLock::new();
+    FINDER.get_or_init(|| Finder::new(TOKEN_BYTES))
+}
+
+enum Skip {
+    /// No reading can start anywhere in the rest of the text.
+    Done,
+    /// Continue the search at this offset.
+    To(usize),
+    /// Step the automaton through the characters from this offset.
+    Step(usize),
+}
+
+/// Offset of the first byte of `bytes` with its high bit set, or its length.
+pub(super) fn first_non_ascii(bytes: &[u8]) -> usize {
+    // Whole blocks through the standard library's vectorised check; the
+    // block size trades the cost of a call against the bytes re-read
+    // inside the block that holds the first high byte.
+    const BLOCK: usize = 64;
+    let mut offset = 0;
+    for block in bytes.chunks(BLOCK) {
+        if !block.is_ascii() {
+            return offset + block.iter().position(|b| !b.is_ascii()).unwrap_or(0);
+        }
+        offset += block.len();
+    }
+    offset
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    /// The token has no border, so the table it uses cannot show the
+    /// computation is right: patterns that have borders do.
+    #[test]
+    fn fallback_tables_hold_the_longest_borders() {
+        assert_eq!(fallback_table::<6>(b"ababaa"), [0, 0, 1, 2, 3, 1]);
+        assert_eq!(fallback_table::<5>(b"aabaa"), [0, 1, 0, 1, 2]);
+    }
+
+    #[test]
+    fn the_token_has_no_border() {
+        // Not required for correctness, but a border would make the fallback
+        // copy cost up to the token length per mismatch; keep it visible.
+        assert!(FALLBACK.iter().all(|&k| k == 0));
+    }
+
+    #[test]
+    fn first_non_ascii_finds_the_first_high_byte() {
+        assert_eq!(first_non_ascii(b""), 0);
+        assert_eq!(first_non_ascii(b"abc"), 3);
+        for at in 0..40 {
+            let mut bytes = vec![b'a'; 40];
+            bytes[at] = 0xC3;
+            assert_eq!(first_non_ascii(&bytes), at);
+        }
+    }
+
+    #[test]
+    fn finds_plain_and_case_changed_ascii_readings() {
+        let text = "x framecheck-untrusted y FRAMECHECK-UNTRUSTED z";
+        assert_eq!(token_readings(text), vec![2..22, 25..45]);
+    }
+
+    #[test]
+    fn ascii_near_misses_are_not_readings() {
+        for text in [
+            "framecheck-untruste",
+            "framecheck_untrusted",
+            "frame check-untrusted",
+            "ffffframecheck-untrustefd",
+            "",
+        ] {
+            assert!(token_readings(text).is_empty(), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn ascii_candidate_followed_by_non_ascii_uses_the_slow_path() {
+        // The window after `f` contains the zero-width space.
+        let text = "ffframe\u{200B}check-untrusted!";
+        assert_eq!(token_readings(text), vec![2..text.len() - 1]);
+    }
+
+    #[test]
+    fn ignorables_at_the_edges_stay_outside_the_reading() {
+        let text = "\u{200B}framecheck-untrusted\u{200B}";
+        assert_eq!(token_readings(text), vec![3..23]);
+    }
+
+    #[test]
+    fn a_ligature_straddling_the_start_is_covered_whole() {
+        // U+FB00 folds to "ff": the second f starts the reading.
+        let text = "a\u{FB00}ramecheck-untrusted";
+        assert_eq!(token_readings(text), vec![1..text.len()]);
+    }
+
+    #[test]
+    fn a_character_straddling_the_end_is_covered_whole() {
+        // U+33C8 (square dB) folds to "db": its d ends the reading.
+        let text = "framecheck-untruste\u{33C8}x";
+        assert_eq!(token_readings(text), vec![0..text.len() - 1]);
+    }
+
+    #[test]
+    fn lookalikes_fullwidth_and_dashes_are_readings() {
+        for text in [
+            "ｆｒａｍｅｃｈｅｃｋ－ｕｎｔｒｕｓｔｅｄ",
+            "frаmeсheck-untrusted",
+            "framecheck\u{2010}untrusted",
+            "framecheck\u{2212}untrusted",
+            "frame\u{E0063}check-untrusted",
+            "framecheck-untru\u{17F}ted",
+            "framechec\u{212A}-untrusted",
+            "𝐟𝐫𝐚𝐦𝐞𝐜𝐡𝐞𝐜𝐤-𝐮𝐧𝐭𝐫𝐮𝐬𝐭𝐞𝐝",
+        ] {
+            assert_eq!(token_readings(text), vec![0..text.len()], "{text:?}");
+        }
+    }
+
+    #[test]
+    fn readings_never_share_a_character() {
+        let text = "framecheck-untrustedframecheck-untrusted";
+        assert_eq!(token_readings(text), vec![0..20, 20..40]);
+    }
+
+    #[test]
+    fn hyphen_runs_and_near_anchors_are_not_readings() {
+        for text in [
+            "|---|---:|---|\n",
+            "----------------------------------------",
+            "check-in back-end K-pop framecheck-",
+            "xframecheck-untrustex k-k-k-K-K-",
+        ] {
+            assert!(token_readings(text).is_empty(), "{text:?}");
+        }
+        let text = "k-framecheck-untrusted----FRAMECHECK-untrusted";
+        assert_eq!(token_readings(text), vec![2..22, 26..46]);
+    }
+
+    #[test]
+    fn readings_straddling_a_search_window_are_found() {
+        for offset in WINDOW - TOKEN_LEN - 2..WINDOW + 2 {
+            for filler in ["-", "k", "f"] {
+                let text = format!(
+                    "{}FrameCheck-Untrusted{}framecheck-untrusted",
+                    filler.repeat(offset),
+                    "|-".repeat(WINDOW)
+                );
+                let second = offset + TOKEN_LEN + 2 * WINDOW;
+                assert_eq!(
+                    token_readings(&text),
+                    vec![offset..offset + TOKEN_LEN, second..second + TOKEN_LEN],
+                    "{filler:?} x {offset}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn has_token_reading_stops_at_the_first() {
+        assert!(has_token_reading(
+            "a framecheck-untrusted b framecheck-untrusted"
+        ));
+        assert!(!has_token_reading("a framecheck_untrusted"));
+    }
+
+    /// Text built from pieces that make the fast path's decisions hard:
+    /// the token and its near misses in either case, anchor pairs, hyphen
+    /// runs, and the non-ASCII characters that end ASCII stretches or fold
+    /// into the token.
+    fn tricky_text() -> impl Strategy<Value = String> {
+        let pieces = prop::sample::select(vec![
+            "framecheck-untrusted",
+            "FRAMECHECK-UNTRUSTED",
+            "fRaMeChEcK-uNtRuStEd",
+            "framecheck",
+            "-untrusted",
+            "framecheck-untruste",
+            "k-",
+            "K-",
+            "---",
+            "f",
+            "F",
+            " ",
+            "|",
+            "\n",
+            "\u{200B}",
+            "\u{E0063}",
+            "é",
+            "語",
+            "🚀",
+            "ｆ",
+            "－",
+            "\u{2010}",
+            "\u{212A}",
+            "\u{FB00}",
+            "\u{FB06}",
+            "𝐟",
+            "𝐤",
+        ]);
+        prop::collection::vec(pieces, 0..64).prop_map(|pieces| pieces.concat())
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn fast_path_agrees_with_stepping_on_tricky_text(text in tricky_text()) {
+            proptest::prop_assert_eq!(token_readings(&text), stepwise_readings(&text));
+        }
+
+        #[test]
+        fn fast_path_agrees_with_stepping_on_any_text(text in ".{0,200}") {
+            proptest::prop_assert_eq!(token_readings(&text), stepwise_readings(&text));
+        }
+
+        #[test]
+        fn fast_path_agrees_with_stepping_across_windows(
+            pieces in prop::collection::vec(tricky_text(), 1..8),
+            gaps in prop::collection::vec(0usize..3 * WINDOW, 8),
+        ) {
+            // Long runs of hyphens and letters put the tricky parts on and
+            // around window edges.
+            let text: String = pieces
+                .iter()
+                .zip(&gaps)
+                .map(|(piece, &gap)| format!("{}{piece}", "a-".repeat(gap / 2)))
+                .collect();
+            proptest::prop_assert_eq!(token_readings(&text), stepwise_readings(&text));
+        }
+
+        #[test]
+        fn fast_path_agrees_with_stepping_on_token_dense_text(
+            prefix in "[a-zA-Z -]{0,30}",
+            copies in 1usize..200,
+            separator in prop::sample::select(vec!["", "-", "<", "</", ">", "k-", "f", "é"]),
+        ) {
+            let text = format!("{prefix}{}", format!("framecheck-untrusted{separator}").repeat(copies));
+            let fast = token_readings(&text);
+            proptest::prop_assert_eq!(fast.len(), copies);
+            proptest::prop_assert_eq!(fast, stepwise_readings(&text));
+        }
+    }
+}

@@ -1,0 +1,693 @@
+//! Subprocess targets speaking the JSON-lines protocol.
+//!
+//! A framing written in any language becomes a target by reading requests on
+//! stdin and writing replies on stdout, one JSON object per line
+//! (`docs/protocol.md`). [`SubprocessFraming`] drives such a child; [`serve`]
+//! is the same protocol from the target's side, for Rust framings.
+//!
+//! A misbehaving child never stops a run. Whatever it does (exits, crashes,
+//! hangs, answers out of turn, writes garbage or gigabytes), the request it
+//! was answering fails with [`TargetError::Failed`], the child's process
+//! group is killed and reaped, and the next request starts a fresh child.
+//!
+//! ```no_run
+//! use std::path::Path;
+//! use framecheck::adapter::{Framing, WrapRequest};
+//! use framecheck::adapter::subprocess::SubprocessFraming;
+//! use framecheck::profile::TargetProfile;
+//!
+//! let loaded = TargetProfile::load(Path::new("targets/seed-a2a-markers.yaml")).unwrap();
+//! let mut target = SubprocessFraming::from_profile(&loaded).expect("a subprocess profile");
+//! let framed = target.wrap(&WrapRequest { content: "hello".into(), ..Default::default() });
+//! println!("{framed:?}");
+//! ```
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use crate::adapter::fault::cut_line;
+use crate::adapter::{Fault, FaultKind, Framing, TargetError, WrapRequest};
+use framecheck_core::profile::{
+    AdapterSpec, Capability, LoadedProfile, ProcessMode, SubprocessSpec,
+};
+
+pub mod bytes;
+mod child;
+pub mod helpers;
+pub mod protocol;
+mod serve;
+
+pub use child::{kill_all_children, stop_all_children};
+pub use serve::{decode_request, serve, BadRequest, Request};
+
+use child::{Child, Launch, Wait};
+use protocol::{
+    decode_reply, encode_read, encode_wrap, encode_wrap_bytes, encode_wrap_many, Op, ProtocolError,
+    Reply,
+};
+
+/// Consecutive failures to start the program after which a target stops
+/// trying and fails every further request at once.
+pub const MAX_SPAWN_FAILURES_IN_ROW: u32 = 3;
+
+/// Requests in a row that time out after which the target is abandoned:
+/// further requests fail at once instead of each waiting out its timeout. A
+/// target that hangs on everything would otherwise hold a run for hours; one
+/// that hangs on a few inputs still answers the rest.
+pub const MAX_TIMEOUTS_IN_ROW: u32 = 5;
+
+/// Requests in a row on which the child died (closed stdout without
+/// replying) after which the target is abandoned, as after timeouts. A target
+/// that starts and then crashes on every request would otherwise be
+/// restarted for every case; one that crashes on a few inputs still answers
+/// the rest. Both limits count per operation (`wrap`, `read`, `wrap-many`):
+/// readers in the field raise on a malformed frame, and the reader cases
+/// come in a row, so one count for all would abandon the wraps too.
+pub const MAX_CRASHES_IN_ROW: u32 = 5;
+
+/// How much of a child's stderr is kept for reports.
+pub const STDERR_TAIL_BYTES: usize = 4 * 1024;
+
+/// How long a child that closed stdout gets to exit on its own, so the
+/// report can say how it ended.
+const EXIT_GRACE: Duration = Duration::from_millis(100);
+
+/// How long to wait for the stderr drain to catch up before reporting a
+/// failure.
+const STDERR_SETTLE: Duration = Duration::from_millis(200);
+
+/// Extra time, on top of the request timeout, for a request that has to
+/// start its child first. Interpreters behind version-manager shims can take
+/// seconds to start on a loaded machine; without an allowance such a target
+/// would time out on every request, restarting forever.
+pub const DEFAULT_STARTUP_ALLOWANCE: Duration = Duration::from_secs(10);
+
+/// The program name that stands for framecheck's own executable.
+pub const SELF_PROGRAM: &str = "framecheck";
+
+/// A framing reached through a child process.
+///
+/// The child is started on the first request, not at construction; a
+/// failure to start it is reported as the failure of that request. In
+/// persistent mode the child is kept for the next request; in one-shot mode
+/// each request gets its own process, which is killed once it has replied.
+///
+/// Each request's timeout covers writing the request and reading the reply;
+/// a request that has to start the child first (every request in one-shot
+/// mode) also gets the startup allowance ([`DEFAULT_STARTUP_ALLOWANCE`]
+/// unless changed with [`SubprocessFraming::with_startup_allowance`]).
+#[derive(Debug)]
+pub struct SubprocessFraming {
+    command: Vec<String>,
+    program: Result<PathBuf, String>,
+    cwd: PathBuf,
+    env: BTreeMap<String, String>,
+    timeout: Duration,
+    startup_allowance: Duration,
+    mode: ProcessMode,
+    max_reply_bytes: usize,
+    child: Option<ChildSlot>,
+    next_id: u64,
+    spawn_failures_in_row: u32,
+    last_spawn_error: String,
+    /// Failures in a row, per operation: a reader that dies on malformed
+    /// frames must not take the wraps down with it.
+    streaks: [Streak; 3],
+    last_stderr_tail: String,
+    /// Whether the target takes raw content bytes (`content_b64`).
+    raw_bytes: bool,
+    /// Replies the running child has given: a first line that is not JSON
+    /// is diagnosed as a stray print on the protocol channel.
+    replies_from_child: u64,
+}
+
+/// Wrapper so `SubprocessFraming` can derive `Debug` without exposing the
+/// child's internals.
+struct ChildSlot(Child);
+
+impl std::fmt::Debug for ChildSlot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Child({})", self.0.id())
+    }
+}
+
+impl SubprocessFraming {
+    /// A target as `spec` describes it, for a profile loaded from
+    /// `profile_dir`.
+    ///
+    /// `spec.cwd` resolves against `profile_dir` and defaults to it. A
+    /// program path containing `/` resolves against that working directory; a
+    /// bare name is looked up on `PATH`, except `framecheck` itself, which is
+    /// the running executable ([`std::env::current_exe`]), so a profile can
+    /// say `command: [framecheck, serve-reference]`.
+    pub fn new(spec: &SubprocessSpec, profile_dir: &Path) -> SubprocessFraming {
+        let profile_dir = absolute(profile_dir);
+        let cwd = match &spec.cwd {
+            Some(cwd) => profile_dir.join(cwd),
+            None => profile_dir,
+        };
+        let program = match spec.command.first() {
+            Some(program) => resolve_program(program, &cwd),
+            None => Err("the profile's command is empty".to_string()),
+        };
+        SubprocessFraming {
+            command: spec.command.clone(),
+            program,
+            cwd,
+            env: spec.env.clone(),
+            timeout: Duration::from_millis(spec.timeout_ms),
+            startup_allowance: DEFAULT_STARTUP_ALLOWANCE,
+            mode: spec.mode,
+            max_reply_bytes: spec.max_reply_bytes,
+            child: None,
+            next_id: 1,
+            spawn_failures_in_row: 0,
+            last_spawn_error: String::new(),
+            streaks: Default::default(),
+            last_stderr_tail: String::new(),
+            raw_bytes: false,
+            replies_from_child: 0,
+        }
+    }
+
+    /// Sends content that stands for raw bytes as `content_b64` (the
+    /// `bytes` extension, for profiles declaring the `bytes` capability).
+    pub fn with_raw_bytes(mut self, raw_bytes: bool) -> SubprocessFraming {
+        self.raw_bytes = raw_bytes;
+        self
+    }
+
+    /// Sets the extra time a request gets when it has to start the child.
+    pub fn with_startup_allowance(mut self, allowance: Duration) -> SubprocessFraming {
+        self.startup_allowance = allowance;
+        self
+    }
+
+    /// The target of a loaded profile, or `None` when the profile names a
+    /// built-in adapter.
+    pub fn from_profile(loaded: &LoadedProfile) -> Option<SubprocessFraming> {
+        match &loaded.profile.adapter {
+            AdapterSpec::Subprocess(spec) => Some(
+                SubprocessFraming::new(spec, &loaded.dir)
+                    .with_raw_bytes(loaded.profile.can(Capability::Bytes)),
+            ),
+            AdapterSpec::Builtin { .. } => None,
+        }
+    }
+
+    /// The command as the profile wrote it, for messages.
+    pub fn command_line(&self) -> String {
+        self.command.join(" ")
+    }
+
+    /// The working directory the child runs in.
+    pub fn cwd(&self) -> &Path {
+        &self.cwd
+    }
+
+    /// Checks that the target can be started at all: its working directory
+    /// exists and its program is an executable file (a bare name is looked
+    /// up on `PATH`, the child's own when the profile sets one). A run or a
+    /// `validate` can then reject a misspelt command before any case.
+    pub fn check_launchable(&self) -> Result<(), String> {
+        if !self.cwd.is_dir() {
+            return Err(format!(
+                "adapter.cwd: {} is not a directory",
+                self.cwd.display()
+            ));
+        }
+        let program = self
+            .program
+            .as_ref()
+            .map_err(|e| format!("adapter.command: {e}"))?;
+        let found = if program.components().count() > 1 {
+            is_executable(program).then(|| program.clone())
+        } else {
+            let path = self
+                .env
+                .get("PATH")
+                .cloned()
+                .or_else(|| std::env::var("PATH").ok())
+                .unwrap_or_default();
+            std::env::split_paths(&path)
+                .map(|dir| self.cwd.join(dir).join(program))
+                .find(|candidate| is_executable(candidate))
+        };
+        match found {
+            Some(_) => Ok(()),
+            None if program.components().count() > 1 => Err(format!(
+                "adapter.command: {} is not an executable file",
+                program.display()
+            )),
+            None => Err(format!(
+                "adapter.command: program {:?} is not on PATH",
+                program.display().to_string()
+            )),
+        }
+    }
+
+    /// The process id of the running child, if one is running.
+    pub fn child_id(&self) -> Option<u32> {
+        self.child.as_ref().map(|slot| slot.0.id())
+    }
+
+    /// The last bytes (at most [`STDERR_TAIL_BYTES`]) the current child wrote
+    /// to stderr, or the previous child's when none is running.
+    pub fn stderr_tail(&mut self) -> String {
+        match &mut self.child {
+            Some(slot) => slot.0.stderr_tail(Duration::ZERO),
+            None => self.last_stderr_tail.clone(),
+        }
+    }
+
+    /// Sends one request and waits for its reply, restarting or retiring the
+    /// child as the outcome requires.
+    fn call(&mut self, op: Op, line: impl FnOnce(u64) -> String) -> Result<Reply, TargetError> {
+        if let Some(reason) = &self.streaks[slot(op)].abandoned {
+            return Err(TargetError::failed(format!("not sent: {reason}")));
+        }
+        let id = self.next_id;
+        self.next_id += 1;
+        // The allowance is part of the wait only when this request starts
+        // the child; the reason for a timeout states the whole wait.
+        let allowance = match self.child {
+            None => self.startup_allowance,
+            Some(_) => Duration::ZERO,
+        };
+        let deadline = Instant::now() + self.timeout + allowance;
+        let one_shot = self.mode == ProcessMode::OneShot;
+        let (timeout, cap) = (self.timeout, self.max_reply_bytes);
+
+        let first_line = self.replies_from_child == 0;
+        let child = self.running_child()?;
+        child.send(line(id).into_bytes());
+        if one_shot {
+            child.close_stdin();
+        }
+        let outcome = match child.next_line(deadline) {
+            Wait::Line(bytes) => {
+                decode_reply(&bytes, id, op).map_err(|e| violation(&e, &bytes, first_line))
+            }
+            Wait::TooLong => Err(Failure::new(
+                FaultKind::ProtocolViolation,
+                format!("reply longer than max_reply_bytes ({cap} bytes)"),
+            )),
+            Wait::Closed => {
+                let ended = child.settle(EXIT_GRACE).map(|status| status.to_string());
+                let shown = ended.as_deref().unwrap_or("exit status unknown");
+                let mut failure = Failure::new(
+                    FaultKind::Crash,
+                    format!("target closed stdout without replying ({shown})"),
+                );
+                failure.fault.exit_status = ended;
+                Err(failure)
+            }
+            Wait::ReadError(e) => Err(Failure::new(
+                FaultKind::Crash,
+                format!("reading the target's stdout failed: {e}"),
+            )),
+            Wait::TimedOut => Err(Failure::new(
+                FaultKind::Hang,
+                timeout_reason(timeout, allowance, child.partial_bytes()),
+            )),
+        };
+        match outcome {
+            Ok(reply) => {
+                self.streaks[slot(op)] = Streak::default();
+                self.replies_from_child += 1;
+                if one_shot {
+                    // Dropping the child kills and reaps it.
+                    self.child = None;
+                    self.replies_from_child = 0;
+                }
+                Ok(reply)
+            }
+            Err(mut failure) => {
+                let reason = self.count_failure(op, failure.kind(), failure.reason);
+                failure.fault.stderr_tail = self.retire_child();
+                Err(TargetError::fault(reason, failure.fault))
+            }
+        }
+    }
+
+    /// Counts timeouts and crashes of `op` in a row, abandoning `op` when
+    /// either reaches its limit; returns the failure's reason.
+    fn count_failure(&mut self, op: Op, kind: FaultKind, reason: String) -> String {
+        let command = self.command_line();
+        let streak = &mut self.streaks[slot(op)];
+        let (count, limit, what) = match kind {
+            FaultKind::Hang => {
+                streak.timeouts += 1;
+                (streak.timeouts, MAX_TIMEOUTS_IN_ROW, "timed out")
+            }
+            FaultKind::Crash => {
+                streak.crashes += 1;
+                (streak.crashes, MAX_CRASHES_IN_ROW, "died")
+            }
+            FaultKind::ProtocolViolation => return reason,
+        };
+        if count >= limit {
+            streak.abandoned = Some(format!(
+                "`{command}` {what} on {count} `{}` requests in a row and was abandoned for that \
+                 operation (the others still run)",
+                op.name(),
+            ));
+        }
+        reason
+    }
+
+    /// The running child, started now if there is none.
+    fn running_child(&mut self) -> Result<&mut Child, TargetError> {
+        if self.child.is_none() {
+            if self.spawn_failures_in_row >= MAX_SPAWN_FAILURES_IN_ROW {
+                return Err(TargetError::failed(format!(
+                    "not starting `{}` again after {} failed attempts in a row; last: {}",
+                    self.command_line(),
+                    self.spawn_failures_in_row,
+                    self.last_spawn_error
+                )));
+            }
+            match self.spawn() {
+                Ok(child) => {
+                    self.spawn_failures_in_row = 0;
+                    self.child = Some(ChildSlot(child));
+                }
+                Err(reason) => {
+                    self.spawn_failures_in_row += 1;
+                    self.last_spawn_error = reason.clone();
+                    return Err(TargetError::failed(reason));
+                }
+            }
+        }
+        match &mut self.child {
+            Some(slot) => Ok(&mut slot.0),
+            None => Err(TargetError::failed("internal error: no child after start")),
+        }
+    }
+
+    fn spawn(&self) -> Result<Child, String> {
+        let cannot_start = |why: &dyn std::fmt::Display| {
+            format!(
+                "cannot start `{}` in {}: {why}",
+                self.command_line(),
+                self.cwd.display()
+            )
+        };
+        let program = self.program.as_ref().map_err(|e| cannot_start(e))?;
+        let launch = Launch {
+            program,
+            args: self.command.get(1..).unwrap_or_default(),
+            cwd: &self.cwd,
+            env: &self.env,
+            max_reply_bytes: self.max_reply_bytes,
+            stderr_tail_bytes: STDERR_TAIL_BYTES,
+        };
+        Child::spawn(&launch).map_err(|e| cannot_start(&e))
+    }
+
+    /// Kills and reaps the current child; returns its stderr tail.
+    fn retire_child(&mut self) -> String {
+        self.replies_from_child = 0;
+        let Some(ChildSlot(mut child)) = self.child.take() else {
+            return String::new();
+        };
+        child.terminate();
+        let tail = child.stderr_tail(STDERR_SETTLE);
+        self.last_stderr_tail.clone_from(&tail);
+        tail
+    }
+}
+
+impl Framing for SubprocessFraming {
+    fn wrap(&mut self, request: &WrapRequest) -> Result<String, TargetError> {
+        let raw_bytes = self.raw_bytes;
+        let encode = |id| {
+            if raw_bytes {
+                encode_wrap_bytes(id, request)
+            } else {
+                encode_wrap(id, request)
+            }
+        };
+        match self.call(Op::Wrap, encode)? {
+            Reply::Framed(framed) => Ok(framed),
+            Reply::Refused(reason) => Err(TargetError::Refused(reason)),
+            Reply::Body(_) => Err(TargetError::failed("internal error: read reply to a wrap")),
+        }
+    }
+
+    fn read(&mut self, text: &str) -> Result<Option<String>, TargetError> {
+        match self.call(Op::Read, |id| encode_read(id, text))? {
+            Reply::Body(body) => Ok(body),
+            Reply::Refused(reason) => Err(TargetError::Refused(reason)),
+            Reply::Framed(_) => Err(TargetError::failed("internal error: wrap reply to a read")),
+        }
+    }
+
+    fn wrap_many(&mut self, items: &[WrapRequest]) -> Result<String, TargetError> {
+        let raw_bytes = self.raw_bytes;
+        match self.call(Op::WrapMany, |id| encode_wrap_many(id, items, raw_bytes))? {
+            Reply::Framed(framed) => Ok(framed),
+            Reply::Refused(reason) => Err(TargetError::Refused(reason)),
+            Reply::Body(_) => Err(TargetError::failed(
+                "internal error: read reply to a wrap-many",
+            )),
+        }
+    }
+
+    /// Retires the child and forgets every failure streak and abandoned
+    /// operation: the runner, which calls this before retrying a faulted
+    /// case, decides itself when the target is given up.
+    fn restart(&mut self) {
+        self.retire_child();
+        self.streaks = Default::default();
+    }
+}
+
+/// One operation's failures in a row, and why it was given up, if it was.
+#[derive(Debug, Default)]
+struct Streak {
+    timeouts: u32,
+    crashes: u32,
+    abandoned: Option<String>,
+}
+
+/// The index of `op`'s [`Streak`].
+fn slot(op: Op) -> usize {
+    match op {
+        Op::Wrap => 0,
+        Op::Read => 1,
+        Op::WrapMany => 2,
+    }
+}
+
+/// How a request failed: the reason, and the fault as far as it is known
+/// before the child is retired (its stderr tail is added then).
+struct Failure {
+    reason: String,
+    fault: Fault,
+}
+
+impl Failure {
+    fn new(kind: FaultKind, reason: String) -> Failure {
+        Failure {
+            reason,
+            fault: Fault::new(kind),
+        }
+    }
+
+    fn kind(&self) -> FaultKind {
+        self.fault.kind
+    }
+}
+
+/// A reply line that broke the protocol, with the line itself (cut) kept as
+/// evidence. A first line that is not JSON is almost always a stray `print`
+/// (a banner, a log line) on stdout; the reason says so, because every
+/// fresh child would write it again.
+fn violation(error: &ProtocolError, line: &[u8], first_line: bool) -> Failure {
+    let mut reason = format!("protocol violation: {error}");
+    if first_line
+        && matches!(
+            error,
+            ProtocolError::NotJson { .. } | ProtocolError::NotUtf8 { .. }
+        )
+    {
+        reason.push_str(STDOUT_IS_THE_PROTOCOL);
+    }
+    let mut failure = Failure::new(FaultKind::ProtocolViolation, reason);
+    failure.fault.offending_line = Some(cut_line(line));
+    failure
+}
+
+/// What a non-JSON first line means, added to its reason.
+pub const STDOUT_IS_THE_PROTOCOL: &str = " (this was the first line the target wrote: stdout is \
+     the protocol channel and carries reply lines only; write logs and banners to stderr, e.g. \
+     print(..., file=sys.stderr) or console.error)";
+
+/// Why a request timed out, stating the whole wait: the timeout, plus the
+/// startup allowance when the request had to start the child.
+fn timeout_reason(timeout: Duration, allowance: Duration, partial: usize) -> String {
+    let waited = (timeout + allowance).as_millis();
+    let mut reason = if partial > 0 {
+        format!("no complete reply within {waited} ms ({partial} bytes of an unfinished line)")
+    } else {
+        format!("no reply within {waited} ms")
+    };
+    if !allowance.is_zero() {
+        reason.push_str(&format!(
+            " (timeout_ms {} plus {} ms to start the target)",
+            timeout.as_millis(),
+            allowance.as_millis()
+        ));
+    }
+    reason
+}
+
+fn absolute(path: &Path) -> PathBuf {
+    if path.is_absolute() {
+        return path.to_path_buf();
+    }
+    match std::env::current_dir() {
+        Ok(dir) => dir.join(path),
+        Err(_) => path.to_path_buf(),
+    }
+}
+
+/// True for a file someone may execute.
+fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+/// Where the program named first in a profile's command lives.
+fn resolve_program(program: &str, cwd: &Path) -> Result<PathBuf, String> {
+    if program == SELF_PROGRAM {
+        return std::env::current_exe()
+            .map_err(|e| format!("cannot locate framecheck's own executable: {e}"));
+    }
+    // Command's own handling of a relative path with a current_dir is
+    // platform-specific, so resolve it here.
+    if program.contains('/') {
+        Ok(cwd.join(program))
+    } else {
+        Ok(PathBuf::from(program))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn targets_can_move_between_threads() {
+        fn assert_send<T: Send>() {}
+        assert_send::<SubprocessFraming>();
+    }
+
+    #[test]
+    fn a_timeout_states_the_whole_wait() {
+        let second = Duration::from_secs(1);
+        assert_eq!(
+            timeout_reason(5 * second, 10 * second, 0),
+            "no reply within 15000 ms (timeout_ms 5000 plus 10000 ms to start the target)"
+        );
+        assert_eq!(
+            timeout_reason(5 * second, Duration::ZERO, 3),
+            "no complete reply within 5000 ms (3 bytes of an unfinished line)"
+        );
+    }
+
+    #[test]
+    fn framecheck_resolves_to_the_running_executable() {
+        let exe = std::env::current_exe().unwrap();
+        assert_eq!(resolve_program("framecheck", Path::new("/x")), Ok(exe));
+        assert_eq!(
+            resolve_program("python3", Path::new("/x")),
+            Ok(PathBuf::from("python3"))
+        );
+        assert_eq!(
+            resolve_program("adapters/a.py", Path::new("/x/y")),
+            Ok(PathBuf::from("/x/y/adapters/a.py"))
+        );
+        assert_eq!(
+            resolve_program("/bin/sh", Path::new("/x")),
+            Ok(PathBuf::from("/bin/sh"))
+        );
+    }
+
+    #[test]
+    fn cwd_resolves_against_the_profile_directory() {
+        let spec = SubprocessSpec {
+            command: vec!["adapters/a.py".into()],
+            cwd: Some("..".into()),
+            env: BTreeMap::new(),
+            timeout_ms: 100,
+            mode: ProcessMode::Persistent,
+            max_reply_bytes: 10,
+        };
+        let target = SubprocessFraming::new(&spec, Path::new("/repo/targets"));
+        assert_eq!(target.cwd(), Path::new("/repo/targets/.."));
+        assert_eq!(
+            target.program,
+            Ok(PathBuf::from("/repo/targets/../adapters/a.py"))
+        );
+        let spec = SubprocessSpec { cwd: None, ..spec };
+        assert_eq!(
+            SubprocessFraming::new(&spec, Path::new("/repo/targets")).cwd(),
+            Path::new("/repo/targets")
+        );
+    }
+
+    /// The only test in the library that starts children, so killing every
+    /// live group cannot disturb another test.
+    #[test]
+    fn kill_all_children_kills_live_targets_which_then_restart() {
+        let python = std::process::Command::new("python3")
+            .arg("--version")
+            .output();
+        if !python.is_ok_and(|o| o.status.success()) {
+            // As tests/common/mod.rs: visible outside libtest's capture, and
+            // a failure in CI, which installs python3.
+            assert!(
+                std::env::var("CI").map_or(true, |v| v != "true"),
+                "python3 is required under CI=true"
+            );
+            use std::io::Write as _;
+            let _ = writeln!(
+                std::io::stderr(),
+                "SKIPPED kill_all_children test: python3 is not installed"
+            );
+            return;
+        }
+        let spec = SubprocessSpec {
+            command: vec![
+                "python3".into(),
+                "tests/adapters/misbehave.py".into(),
+                "none".into(),
+            ],
+            cwd: None,
+            env: BTreeMap::new(),
+            timeout_ms: 5_000,
+            mode: ProcessMode::Persistent,
+            max_reply_bytes: 1024,
+        };
+        let mut target = SubprocessFraming::new(
+            &spec,
+            Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")),
+        );
+        let request = WrapRequest {
+            content: "x".into(),
+            ..WrapRequest::default()
+        };
+        assert_eq!(target.wrap(&request), Ok("<<x>>".into()));
+        kill_all_children();
+        match target.wrap(&request) {
+            Err(TargetError::Failed { reason, .. }) => {
+                assert!(reason.contains("signal: 9"), "{reason}")
+            }
+            other => panic!("expected a failure, got {other:?}"),
+        }
+        assert_eq!(target.wrap(&request), Ok("<<x>>".into()));
+    }
+}

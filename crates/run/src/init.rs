@@ -1,0 +1,686 @@
+//! `framecheck init`: start an adapter, infer its profile from what it
+//! writes, and propose it as commented YAML that `framecheck validate`
+//! accepts.
+//!
+//! Everything calibration can observe is inferred, from the adapter alone
+//! or from an existing profile's adapter: the grammar, token and nonce
+//! (`framecheck_core::layout::infer`, from two wraps of one request), the layout (header,
+//! fields, padding, encoding), what empty content gives, whether a list of
+//! items is framed one frame each and what the reader returns
+//! (`experiments`). Every field's comment says what it was inferred from;
+//! the profile declares only what no experiment shows (reserved tokens, a
+//! parser consumer, where the source lives).
+
+mod experiments;
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use crate::adapter::reference::builtin_framing;
+use crate::adapter::subprocess::SubprocessFraming;
+use crate::adapter::{Framing, TargetError, WrapRequest};
+use experiments::Observed;
+use framecheck_core::layout::infer::Inferred;
+use framecheck_core::layout::{
+    learn, probes, FieldContext, FieldName, Layout, LayoutError, PartKind, Probes, Region,
+};
+use framecheck_core::profile::{
+    AdapterSpec, BodyEncoding, Capability, Consumer, Delimiters, EncodingChoice, Language,
+    LoadedProfile, SubprocessSpec, TargetProfile,
+};
+
+/// Why no profile could be proposed.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum InitError {
+    /// The adapter did not answer a calibration wrap.
+    #[error("the adapter did not wrap the calibration content: {}", .0.diagnosis())]
+    Wrap(TargetError),
+    /// No delimiters could be recognised around the content.
+    #[error("{}", no_delimiters(framed))]
+    NoDelimiters {
+        /// The calibration frame.
+        framed: String,
+    },
+    /// The layout could not be learned.
+    #[error("{0}")]
+    Layout(#[from] framecheck_core::layout::LayoutError),
+    /// The profile's built-in target cannot be driven from `init`
+    /// (`builtin: caller` is served by the process that starts framecheck).
+    #[error("this profile's built-in target cannot be calibrated by `framecheck init`; only `reference`, `reference-nonce` and subprocess targets can")]
+    NotInProcess,
+    /// The proposal does not validate (a bug in `init`, reported as such).
+    #[error("the proposed profile does not validate: {0}")]
+    Invalid(String),
+}
+
+/// What to declare when no delimiters were recognised: the lines around
+/// the content, and the shape of a profile that would name them.
+fn no_delimiters(framed: &str) -> String {
+    let start = framed.find("fcbodya").unwrap_or(0);
+    let end = framed.find("fcbodyz").unwrap_or(framed.len());
+    let before = framed[..start].lines().next_back().unwrap_or("");
+    let after = framed[end..].lines().nth(1).unwrap_or("");
+    format!(
+        "no delimiters recognised around the content (the calibration output is {framed:?}; \
+         the line before the content reads {before:?}, the line after it {after:?}). Declare \
+         them in a profile, for marker lines `delimiters: {{ grammar: begin-end, token: NAME, \
+         open: \"…{{token}}…\", close: \"…{{token}}…\" }}` (or grammar xml-tag, \
+         bracket-marker or fence with a token), with `adapter.command`, and run \
+         `framecheck init PROFILE`"
+    )
+}
+
+/// How `init` drives the adapter.
+#[derive(Debug, Clone, Copy)]
+pub struct InitOptions {
+    /// How long the adapter may take to start and to answer one request
+    /// (a large SDK can take half a minute to import on a loaded machine).
+    pub timeout_ms: u64,
+}
+
+impl Default for InitOptions {
+    fn default() -> Self {
+        InitOptions { timeout_ms: 30_000 }
+    }
+}
+
+/// A proposed profile: the commented YAML and the profile it parses to.
+pub struct Proposal {
+    /// The profile as written for the user, with its comments.
+    pub yaml: String,
+    /// The same profile, parsed.
+    pub profile: TargetProfile,
+    /// The adapter the proposal was inferred from, still running: checking
+    /// the proposal (or a declared profile) against it needs no second
+    /// start, which costs a large SDK's import time again.
+    pub framing: Box<dyn Framing>,
+}
+
+impl std::fmt::Debug for Proposal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Proposal")
+            .field("yaml", &self.yaml)
+            .field("profile", &self.profile)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Proposes a profile for the adapter `command`, run in `cwd`. The profile
+/// is written to be saved in `save_dir` (its `cwd` is relative to it).
+pub fn propose_for_command(
+    command: Vec<String>,
+    cwd: &Path,
+    save_dir: &Path,
+    options: InitOptions,
+) -> Result<Proposal, InitError> {
+    let spec = SubprocessSpec {
+        command,
+        cwd: Some(relative_to(cwd, save_dir)),
+        env: Default::default(),
+        timeout_ms: options.timeout_ms,
+        mode: Default::default(),
+        max_reply_bytes: 16 * 1024 * 1024,
+    };
+    let base = TargetProfile {
+        name: "mine".into(),
+        description: String::new(),
+        language: String::new(),
+        adapter: AdapterSpec::Subprocess(spec.clone()),
+        capabilities: vec![Capability::Wrap],
+        ..framecheck_envelope::reference_profile()
+    };
+    infer_and_propose(
+        base,
+        Box::new(SubprocessFraming::new(&spec, save_dir)),
+        false,
+    )
+}
+
+/// Proposes a profile for an existing one's adapter, inferring everything
+/// calibration shows from the framing; what it cannot show (the name, the
+/// adapter, reserved tokens, the consumer, source and packages) is kept.
+/// Where the delimiters cannot be inferred, the profile's own are used and
+/// the proposal says so.
+pub fn propose_for_profile(
+    loaded: &LoadedProfile,
+    options: InitOptions,
+) -> Result<Proposal, InitError> {
+    let mut base = loaded.profile.clone();
+    if let AdapterSpec::Subprocess(spec) = &mut base.adapter {
+        spec.timeout_ms = spec.timeout_ms.max(options.timeout_ms);
+    }
+    let builtin = match &base.adapter {
+        AdapterSpec::Builtin { builtin } => builtin_framing(builtin),
+        AdapterSpec::Subprocess(_) => None,
+    };
+    let loaded = LoadedProfile {
+        profile: base.clone(),
+        dir: loaded.dir.clone(),
+    };
+    let framing: Box<dyn Framing> = match (SubprocessFraming::from_profile(&loaded), builtin) {
+        (Some(f), _) => Box::new(f),
+        (None, Some(b)) => b,
+        (None, None) => return Err(InitError::NotInProcess),
+    };
+    infer_and_propose(base, framing, true)
+}
+
+/// Infers the delimiters from two wraps of one request, then learns the
+/// rest and writes the proposal. With no inference, `base`'s declared
+/// delimiters are used when it has them.
+fn infer_and_propose(
+    mut base: TargetProfile,
+    mut framing: Box<dyn Framing>,
+    keep_declared: bool,
+) -> Result<Proposal, InitError> {
+    let request = probes(&framecheck_envelope::reference_profile()).requests()[0].clone();
+    let request = &request;
+    let first = framing.wrap(request).map_err(InitError::Wrap)?;
+    let second = framing.wrap(request).map_err(InitError::Wrap)?;
+    let mut notes = Vec::new();
+    match framecheck_core::layout::infer::infer(&first, &second, &request.content) {
+        Some(mut inferred) => {
+            outer_reading(framing.as_mut(), request, &mut inferred);
+            // A declared inner element is kept only for the same frame,
+            // and declared reserved tokens only where they are no token of
+            // the inferred frame.
+            let same_frame = inferred.delimiters.token == base.delimiters.token;
+            let declared_inner = base.delimiters.inner.take().filter(|_| same_frame);
+            let inner = inferred.delimiters.inner.clone().or(declared_inner);
+            let mut reserved = std::mem::take(&mut base.delimiters.reserved);
+            reserved.retain(|r| *r != inferred.delimiters.token && Some(r) != inner.as_ref());
+            base.delimiters = Delimiters {
+                inner,
+                reserved,
+                ..inferred.delimiters
+            };
+            if let Some((mark, replaces)) = inferred.datamark {
+                base.body.encoding = Some(BodyEncoding::Datamark.into());
+                base.body.datamark = Some(mark);
+                base.body.datamark_replaces = replaces;
+            }
+            notes = inferred.notes;
+        }
+        None if keep_declared => notes.push(
+            "no delimiters could be inferred around the content; the profile's own are kept".into(),
+        ),
+        None => return Err(InitError::NoDelimiters { framed: first }),
+    }
+    let (yaml, profile) = propose(&base, framing.as_mut(), notes)?;
+    Ok(Proposal {
+        yaml,
+        profile,
+        framing,
+    })
+}
+
+/// Chooses between the two readings of an element around the frame's
+/// (`<message><text>…</text></message>`): when empty content still gets
+/// the outer element but not the inner one, the outer element is the unit
+/// the framing always writes, so it is the frame and the inner one its
+/// `inner` element. Otherwise the inner element stays the frame and the
+/// note names the other reading.
+fn outer_reading(framing: &mut dyn Framing, request: &WrapRequest, inferred: &mut Inferred) {
+    let Some(outer) = inferred.outer.clone() else {
+        return;
+    };
+    let d = &inferred.delimiters;
+    let Some((open, close)) = experiments::element_brackets(d.grammar) else {
+        return;
+    };
+    if d.nonce.is_some() || d.inner.is_some() {
+        return;
+    }
+    let empty = WrapRequest {
+        content: String::new(),
+        ..request.clone()
+    };
+    let Ok(out) = framing.wrap(&empty) else {
+        return;
+    };
+    let has = |name: &str| out.contains(&format!("{open}{name}"));
+    let closes = |name: &str| out.contains(&format!("{open}/{name}{close}"));
+    if !(has(&outer) && closes(&outer)) || has(&d.token) {
+        return;
+    }
+    let token = std::mem::replace(&mut inferred.delimiters.token, outer.clone());
+    inferred.delimiters.inner = Some(token.clone());
+    inferred.outer = None;
+    inferred
+        .notes
+        .retain(|n| !n.starts_with("two readings fit"));
+    if let Some(first) = inferred.notes.first_mut() {
+        *first = first.replace(&format!("token {token:?}"), &format!("token {outer:?}"));
+    }
+    inferred.notes.push(format!(
+        "the frame is <{outer}> with `inner: {token}`, because empty content still gets \
+         <{outer}> but no <{token}>: the outer element is what the framing always writes"
+    ));
+}
+
+/// `path` relative to `base` when both are absolute and share a root
+/// (`..` steps as needed), so a committed profile names no machine's
+/// directories; else `path` as it is.
+fn relative_to(path: &Path, base: &Path) -> PathBuf {
+    let (path, base) = (absolute(path), absolute(base));
+    let common = path
+        .components()
+        .zip(base.components())
+        .take_while(|(a, b)| a == b)
+        .count();
+    if common == 0 {
+        return path;
+    }
+    let mut out = PathBuf::new();
+    for _ in base.components().skip(common) {
+        out.push("..");
+    }
+    for part in path.components().skip(common) {
+        out.push(part);
+    }
+    if out.as_os_str().is_empty() {
+        out.push(".");
+    }
+    out
+}
+
+fn absolute(path: &Path) -> PathBuf {
+    std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
+}
+
+fn propose(
+    base: &TargetProfile,
+    framing: &mut dyn Framing,
+    notes: Vec<String>,
+) -> Result<(String, TargetProfile), InitError> {
+    let mut notes = notes;
+    let mut plain_layout = false;
+    let probes = probes(base);
+    let layout = match learn_from(base, framing, &probes)? {
+        Ok(layout) => layout,
+        Err(LayoutError::ContentNotFound { .. }) => {
+            notes.push(
+                "the framing rewrote the probe content (its quotes, `&`, `<` or line break) in \
+                 a way no body encoding explains; the layout is learned from plain content, \
+                 and runs judge the rewrite (fidelity) without a layout"
+                    .into(),
+            );
+            plain_layout = true;
+            learn_from(base, framing, &probes.plain())??
+        }
+        Err(error) => return Err(error.into()),
+    };
+    let mut observed = experiments::run(base, framing, &probes, &layout);
+    observed.notes.splice(0..0, notes);
+    observed.plain_layout = plain_layout;
+    let yaml = render(base, &layout, &observed);
+    let profile = TargetProfile::parse(&yaml).map_err(InitError::Invalid)?;
+    Ok((yaml, profile))
+}
+
+/// Wraps `probes` and learns the layout from them.
+fn learn_from(
+    base: &TargetProfile,
+    framing: &mut dyn Framing,
+    probes: &Probes,
+) -> Result<Result<Layout, LayoutError>, InitError> {
+    let mut wraps = Vec::new();
+    for request in probes.requests() {
+        wraps.push(framing.wrap(request).map_err(InitError::Wrap)?);
+    }
+    Ok(learn(base, probes, &wraps))
+}
+
+/// Writes the proposed profile as commented YAML.
+fn render(base: &TargetProfile, layout: &Layout, observed: &Observed) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "# Proposed by `framecheck init` from the framing's own output; each"
+    );
+    let _ = writeln!(out, "# comment says what a field was inferred from.");
+    for note in &observed.notes {
+        let _ = writeln!(out, "# - {}", note.replace('\n', " "));
+    }
+    let _ = writeln!(
+        out,
+        "# The layout framecheck learned (fixed text as written):"
+    );
+    for line in layout.template().lines() {
+        let _ = writeln!(out, "#   {line}");
+    }
+    let _ = writeln!(out, "name: {}", base.name);
+    if !base.description.is_empty() {
+        let _ = writeln!(out, "description: {}", yaml_str(&base.description));
+    }
+    if !base.language.trim().is_empty() {
+        let _ = writeln!(out, "language: {}", yaml_str(&base.language));
+    } else if let Some(language) = Language::of_adapter(&base.adapter) {
+        let _ = writeln!(
+            out,
+            "language: {}  # from the adapter's command (a wrapper may call code in another)",
+            yaml_str(language.name())
+        );
+    }
+    write_adapter(&mut out, &base.adapter);
+    let mut delimiters = base.delimiters.clone();
+    for name in &observed.reserved {
+        if !delimiters.reserved.contains(name) {
+            delimiters.reserved.push(name.clone());
+        }
+    }
+    write_delimiters(&mut out, &delimiters);
+    let _ = writeln!(
+        out,
+        "frame: {{ count: {}, empty: {} }}",
+        kebab(&observed.count),
+        kebab(&observed.empty)
+    );
+    write_header(&mut out, layout);
+    write_body(&mut out, layout, observed);
+    if observed.reads {
+        // A declared parser stays one; an observed one is proposed.
+        let consumer = match observed.consumer {
+            Consumer::Parser => Consumer::Parser,
+            Consumer::Model => base.reader.consumer,
+        };
+        let _ = writeln!(
+            out,
+            "reader: {{ returns: {}, consumer: {} }}  # consumer: parser when a program, not a model, reads the frame",
+            kebab(&observed.returns),
+            kebab(&consumer)
+        );
+    }
+    write_attributes_and_capabilities(&mut out, layout, observed);
+    out
+}
+
+/// A closed set's value as the profile spells it (serde's kebab-case).
+fn kebab<T: serde::Serialize>(value: &T) -> String {
+    serde_json::to_value(value)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default()
+}
+
+/// The adapter as the base profile has it: command, `cwd` (relative),
+/// `env` and timeout kept.
+fn write_adapter(out: &mut String, adapter: &AdapterSpec) {
+    match adapter {
+        AdapterSpec::Subprocess(spec) => {
+            let command = serde_json::to_string(&spec.command).unwrap_or_default();
+            let _ = writeln!(out, "adapter:\n  command: {command}");
+            if let Some(cwd) = &spec.cwd {
+                let _ = writeln!(
+                    out,
+                    "  cwd: {}  # relative to this file's directory",
+                    yaml_str(&cwd.display().to_string())
+                );
+            }
+            if !spec.env.is_empty() {
+                let env = serde_json::to_string(&spec.env).unwrap_or_default();
+                let _ = writeln!(out, "  env: {env}");
+            }
+            let _ = writeln!(out, "  timeout_ms: {}", spec.timeout_ms);
+        }
+        AdapterSpec::Builtin { builtin } => {
+            let _ = writeln!(out, "adapter: {{ builtin: {} }}", yaml_str(builtin));
+        }
+    }
+}
+
+/// `attributes:` and `capabilities:`, from which request fields reached
+/// the frame and whether `read` answered.
+fn write_attributes_and_capabilities(out: &mut String, layout: &Layout, observed: &Observed) {
+    let reads = observed.reads;
+    let fields = fields_seen(layout);
+    let kind_attr = framecheck_core::layout::kind_attribute(&layout.sample.framed);
+    let attrs_written = observed.attribute_names.is_some()
+        || layout.head.iter().any(|p| {
+            matches!(
+                &p.kind,
+                PartKind::Field {
+                    name: FieldName::Attributes,
+                    ..
+                }
+            )
+        })
+        || fields
+            .iter()
+            .any(|(n, _, _)| matches!(n, FieldName::Attribute(_)));
+    let mut attributes = vec!["on: outer".to_string()];
+    if let Some(kind) = &kind_attr {
+        attributes.push(format!("kind: {}", yaml_str(kind)));
+    }
+    if let Some(names) = &observed.attribute_names {
+        let names = serde_json::to_string(names).unwrap_or_default();
+        attributes.push(format!("names: {names}"));
+    }
+    let _ = writeln!(out, "attributes: {{ {} }}", attributes.join(", "));
+    let mut capabilities = vec!["wrap"];
+    if reads {
+        capabilities.push("read");
+    }
+    if attrs_written {
+        capabilities.push("attributes");
+    }
+    if fields.iter().any(|(n, _, _)| *n == FieldName::Provenance) {
+        capabilities.push("provenance");
+    }
+    if fields.iter().any(|(n, _, _)| *n == FieldName::Kind) || kind_attr.is_some() {
+        capabilities.push("kind");
+    }
+    let _ = writeln!(
+        out,
+        "# Seen in calibration: which request fields reached the frame, and whether `read` answered."
+    );
+    let _ = writeln!(out, "capabilities: [{}]", capabilities.join(", "));
+}
+
+fn write_delimiters(out: &mut String, d: &Delimiters) {
+    let _ = writeln!(out, "delimiters:");
+    let _ = writeln!(out, "  grammar: {}", d.grammar.name());
+    let _ = writeln!(out, "  token: {}", yaml_str(&d.token));
+    if let (Some(open), Some(close)) = (&d.open, &d.close) {
+        let _ = writeln!(out, "  open: {}", yaml_str(open));
+        let _ = writeln!(out, "  close: {}", yaml_str(close));
+    }
+    if let Some(inner) = &d.inner {
+        let _ = writeln!(out, "  inner: {}", yaml_str(inner));
+    }
+    if !d.reserved.is_empty() {
+        let reserved = serde_json::to_string(&d.reserved).unwrap_or_default();
+        let _ = writeln!(out, "  reserved: {reserved}");
+    }
+    if let Some(nonce) = &d.nonce {
+        // The profile's own declaration, as serde writes it.
+        let spec = serde_json::to_string(nonce).unwrap_or_default();
+        let _ = writeln!(out, "  nonce: {spec}");
+    }
+}
+
+fn write_header(out: &mut String, layout: &Layout) {
+    let header: String = layout
+        .head
+        .iter()
+        .filter(|p| p.region == Region::Header)
+        .map(|p| match &p.kind {
+            PartKind::Fixed { text } => text.clone(),
+            _ => "x".into(),
+        })
+        .collect();
+    let lines: Vec<&str> = header.lines().collect();
+    let separator = lines
+        .iter()
+        .rev()
+        .find(|l| !l.trim().is_empty() && l.chars().all(|c| "-=_*".contains(c)) && l.len() >= 3);
+    let names: Vec<(FieldName, String)> = fields_seen(layout)
+        .into_iter()
+        .filter_map(|(n, c, _)| match c {
+            FieldContext::HeaderLine(line) => Some((n, line)),
+            _ => None,
+        })
+        .collect();
+    // Whole lines after the opener's own line and before the content's
+    // line: a line the content shares with fixed text (`Text: {content}`)
+    // is no header line, so it is not counted.
+    let header_lines = header.matches('\n').count().saturating_sub(1);
+    let style = if let Some(sep) = separator {
+        format!("{{ style: separator, separator: {}", yaml_str(sep))
+    } else if header.contains("\n\n") || header.contains("\r\n\r\n") {
+        "{ style: blank-line".to_string()
+    } else if header_lines > 0 {
+        format!("{{ style: lines, lines: {header_lines}")
+    } else {
+        "{ style: none".to_string()
+    };
+    let mut fields = Vec::new();
+    for (name, line) in names {
+        match name {
+            FieldName::Provenance => fields.push(format!("provenance: {}", yaml_str(&line))),
+            FieldName::Kind => fields.push(format!("kind: {}", yaml_str(&line))),
+            _ => {}
+        }
+    }
+    let fields = if fields.is_empty() {
+        String::new()
+    } else {
+        format!(", fields: {{ {} }}", fields.join(", "))
+    };
+    let _ = writeln!(
+        out,
+        "header: {style}{fields} }}  # from the lines between the opener and the content"
+    );
+}
+
+fn write_body(out: &mut String, layout: &Layout, observed: &Observed) {
+    let _ = writeln!(
+        out,
+        "# padding learned: before {:?}, after {:?}; declare body.padding only to override it.",
+        layout.padding.lead, layout.padding.trail
+    );
+    if observed.plain_layout {
+        // Plain content shows no encoding: none is declared, so runs try
+        // every one.
+        return;
+    }
+    let mark = match layout.encoding.uses(BodyEncoding::Datamark) {
+        true => format!(
+            ", datamark: {}, datamark_replaces: {}",
+            yaml_str(&layout.datamark),
+            kebab(&layout.datamark_replaces)
+        ),
+        false => String::new(),
+    };
+    match &observed.per_content {
+        Some(choices) => {
+            let choice = EncodingChoice::PerContent(choices.clone());
+            let _ = writeln!(
+                out,
+                "body: {{ encoding: {choice}{mark} }}  # plain one-line content was not encoded, the probes were"
+            );
+        }
+        None => {
+            let _ = writeln!(
+                out,
+                "body: {{ encoding: {}{mark} }}  # the encoding under which calibration found the content",
+                layout.encoding
+            );
+        }
+    }
+    if !layout.encoding.is_none() && !observed.reads {
+        let _ = writeln!(
+            out,
+            "# If a reader decodes it, declare it: reader: {{ returns: content }}"
+        );
+    }
+    if layout.encoding.uses(BodyEncoding::HtmlEntities) && observed.consumer == Consumer::Model {
+        let _ = writeln!(
+            out,
+            "# A model may read `&lt;` as `<`, a parser does not: if a program parses this frame, declare reader.consumer: parser"
+        );
+    }
+}
+
+/// Every field the layout saw, with how it is set.
+fn fields_seen(layout: &Layout) -> Vec<(FieldName, FieldContext, ())> {
+    layout
+        .parts()
+        .filter_map(|p| match &p.kind {
+            PartKind::Field { name, context } => Some((name.clone(), context.clone(), ())),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A YAML double-quoted string.
+fn yaml_str(text: &str) -> String {
+    serde_json::to_string(text).unwrap_or_default()
+}
+
+/// Where a declared profile and the one inferred from its framing differ,
+/// one line each (`init --check`). Fields no experiment observes (name,
+/// adapter, reserved tokens, the consumer) are not compared; a declared
+/// nonce length is a difference only when it is longer than the values
+/// the framing writes.
+pub fn differences(declared: &TargetProfile, inferred: &TargetProfile) -> Vec<String> {
+    // Each compared field, as the profile spells it, for each profile.
+    type Spell = fn(&TargetProfile) -> String;
+    const FIELDS: [(&str, Spell); 9] = [
+        ("delimiters.grammar", |p| p.delimiters.grammar.name().into()),
+        ("delimiters.token", |p| format!("{:?}", p.delimiters.token)),
+        ("delimiters.open", |p| format!("{:?}", p.delimiters.open)),
+        ("delimiters.close", |p| format!("{:?}", p.delimiters.close)),
+        ("delimiters.inner", |p| format!("{:?}", p.delimiters.inner)),
+        ("delimiters.nonce.alphabet", |p| {
+            format!("{:?}", p.delimiters.nonce.map(|n| kebab(&n.alphabet)))
+        }),
+        ("frame.count", |p| kebab(&p.frame.count)),
+        ("frame.empty", |p| kebab(&p.frame.empty)),
+        ("header", |p| {
+            let h = &p.header;
+            format!("{} {:?} {:?}", kebab(&h.style), h.lines, h.separator)
+        }),
+    ];
+    let mut out = Vec::new();
+    let mut compare = |field: &str, declared: String, inferred: String| {
+        if declared != inferred {
+            out.push(format!(
+                "{field}: the profile says {declared}, the framing shows {inferred}"
+            ));
+        }
+    };
+    for (field, spell) in FIELDS {
+        compare(field, spell(declared), spell(inferred));
+    }
+    let (d, i) = (&declared.delimiters, &inferred.delimiters);
+    if let (Some(dn), Some(inn)) = (&d.nonce, &i.nonce) {
+        if dn.min_len() > inn.min_len() {
+            let (a, b) = (dn.min_len().to_string(), inn.min_len().to_string());
+            compare("delimiters.nonce.min_length", a, b);
+        }
+    }
+    // An encoding left undeclared is tried in full by every run.
+    if let Some(encoding) = &declared.body.encoding {
+        let shown = inferred
+            .body
+            .encoding
+            .as_ref()
+            .map_or(String::new(), |e| e.to_string());
+        compare("body.encoding", encoding.to_string(), shown);
+    }
+    if declared.can(Capability::Read) && inferred.can(Capability::Read) {
+        let (a, b) = (
+            kebab(&declared.reader.returns),
+            kebab(&inferred.reader.returns),
+        );
+        compare("reader.returns", a, b);
+    }
+    for name in i.reserved.iter().filter(|n| !d.reserved.contains(n)) {
+        out.push(format!(
+            "delimiters.reserved: the framing writes {name:?} itself, the profile does not reserve it"
+        ));
+    }
+    out
+}

@@ -1,0 +1,448 @@
+//! The experiments `init` runs after the layout is learned: what the
+//! framing writes for empty and whitespace-only content, whether it frames
+//! a list of items one frame each, what its reader returns, which names
+//! besides its own it treats as structure, and which attributes it writes.
+//!
+//! Each answers one profile field from the framing's own behaviour, and
+//! leaves a note saying so; an experiment the framing does not answer (an
+//! error, a refusal) leaves the field at its default and says that too.
+
+use crate::adapter::{Framing, WrapRequest};
+use framecheck_core::grammar::GrammarKind;
+use framecheck_core::layout::{Layout, PartKind, Probes, Region};
+use framecheck_core::profile::{
+    BodyEncoding, Consumer, EmptyContent, Encoding, FrameCount, ReaderReturns, TargetProfile,
+};
+
+/// What the experiments found.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Observed {
+    /// `frame.empty`.
+    pub empty: EmptyContent,
+    /// `frame.count`.
+    pub count: FrameCount,
+    /// Whether the adapter answers `read` on its own frame.
+    pub reads: bool,
+    /// `reader.returns`, when it reads.
+    pub returns: ReaderReturns,
+    /// `reader.consumer`: a parser when the framing's own reader decodes
+    /// markup (entities) to give the content back.
+    pub consumer: Consumer,
+    /// Element or marker names the framing writes itself besides its
+    /// frame's (`<note>`): content must not forge them either.
+    pub reserved: Vec<String>,
+    /// The attribute names the framing writes, when it writes only some
+    /// (`attributes.names`); `None` when it writes any name it is given.
+    pub attribute_names: Option<Vec<String>>,
+    /// One line per observation, for the proposal's comments.
+    pub notes: Vec<String>,
+    /// The layout was learned from plain content: the framing rewrote the
+    /// probe content, so its encoding is unknown.
+    pub plain_layout: bool,
+    /// The encodings the framing chooses among per content, when plain
+    /// one-line content came out unencoded where the probes were encoded.
+    pub per_content: Option<Vec<Encoding>>,
+}
+
+/// Runs every experiment against `framing`.
+pub(crate) fn run(
+    base: &TargetProfile,
+    framing: &mut dyn Framing,
+    probes: &Probes,
+    layout: &Layout,
+) -> Observed {
+    let mut observed = Observed::default();
+    empty(framing, &probes.requests()[0], &mut observed);
+    several(base, framing, probes, &mut observed);
+    reader(framing, &probes.requests()[0], layout, &mut observed);
+    reserved(base, layout, &mut observed);
+    defanged(base, framing, &probes.requests()[0], &mut observed);
+    attribute_names(base, framing, probes, layout, &mut observed);
+    per_content(framing, probes, layout, &mut observed);
+    observed
+}
+
+/// Whether the framing encodes only the content that needs it: plain
+/// one-line content (words and spaces) is wrapped, and when the body is
+/// that content as it is, where the layout's encoding would have changed
+/// it (a JSON string's quotes), the framing chooses per content. The body
+/// is compared as written, not decoded: a JSON decoder also reads a bare
+/// word as a string, so decoding would not tell the two apart.
+fn per_content(
+    framing: &mut dyn Framing,
+    probes: &Probes,
+    layout: &Layout,
+    observed: &mut Observed,
+) {
+    let plain = probes.plain();
+    let plain = &plain.requests()[0];
+    let encoded =
+        framecheck_core::encoding::encode(layout.encoding, &plain.content, layout.marking());
+    if layout.encoding.is_none() || encoded == plain.content {
+        return;
+    }
+    let Ok(out) = framing.wrap(plain) else {
+        return;
+    };
+    let matched = layout.matches(&out);
+    if matched.mismatch.is_some() {
+        return;
+    }
+    let body = &out[matched.content];
+    let body = body
+        .strip_prefix(layout.padding.lead.as_str())
+        .unwrap_or(body);
+    let body = body
+        .strip_suffix(layout.padding.trail.as_str())
+        .unwrap_or(body);
+    if body != plain.content {
+        return;
+    }
+    let choices = vec![BodyEncoding::None.into(), layout.encoding];
+    observed.per_content = Some(choices);
+    observed.notes.push(format!(
+        "body.encoding: per content, because plain one-line content came out as it is while \
+         the probes (quotes, `&`, `<`, a line break) came out {}; each output is judged in \
+         the first listed encoding that explains it",
+        layout.encoding
+    ));
+}
+
+/// Metadata keys retrieval and tool framings commonly write.
+const COMMON_KEYS: [&str; 20] = [
+    "title",
+    "source",
+    "url",
+    "id",
+    "name",
+    "section",
+    "author",
+    "path",
+    "uri",
+    "type",
+    "date",
+    "file",
+    "index",
+    "subject",
+    "sender",
+    "from",
+    "channel",
+    "tool",
+    "query",
+    "description",
+];
+
+/// When the probe's attribute did not reach the frame, a wrap with the
+/// common metadata keys, each with its own marker value: the keys whose
+/// values appear are the names the framing writes (`attributes.names`).
+fn attribute_names(
+    base: &TargetProfile,
+    framing: &mut dyn Framing,
+    probes: &Probes,
+    layout: &Layout,
+    observed: &mut Observed,
+) {
+    let probe = &probes.requests()[0];
+    let Some(value) = probe.attributes.values().next() else {
+        return;
+    };
+    if layout.sample.framed.contains(value.as_str()) {
+        // The probe used a name the profile declares: the set stands.
+        observed.attribute_names = base.attributes.names.clone();
+        return;
+    }
+    let marker = |i: usize| format!("fcname{i}q");
+    let request = WrapRequest {
+        attributes: COMMON_KEYS
+            .iter()
+            .enumerate()
+            .map(|(i, k)| (k.to_string(), marker(i)))
+            .collect(),
+        ..probe.clone()
+    };
+    let Ok(out) = framing.wrap(&request) else {
+        return;
+    };
+    let mut found: Vec<(usize, String)> = COMMON_KEYS
+        .iter()
+        .enumerate()
+        .filter_map(|(i, k)| out.find(&marker(i)).map(|at| (at, k.to_string())))
+        .collect();
+    if found.is_empty() {
+        observed.notes.push(
+            "attributes: the framing wrote none of the attributes it was given; if it writes a \
+             fixed set, declare attributes.names"
+                .into(),
+        );
+        return;
+    }
+    found.sort();
+    let names: Vec<String> = found.into_iter().map(|(_, k)| k).collect();
+    observed.notes.push(format!(
+        "attributes.names: {names:?}, the keys among common metadata names whose values the \
+         framing wrote (it dropped the probe's own key)"
+    ));
+    observed.attribute_names = Some(names);
+}
+
+/// Names of elements (or bracket markers) the framing writes around the
+/// content besides its own delimiters: siblings like `<note>` or
+/// `<source>`, which a forgery in the content could pass for.
+fn reserved(base: &TargetProfile, layout: &Layout, observed: &mut Observed) {
+    let Some((open, close)) = element_brackets(base.delimiters.grammar) else {
+        return;
+    };
+    // Only the framing's constant text outside the frame: a name the probe
+    // content carries may be a quote of it, and an element inside the
+    // frame (a header's `<note>`) is read by the census as a forgery once
+    // reserved, so it is said, not declared.
+    let probe = &layout.sample.framed[layout.sample.slot.clone()];
+    let own = own_tokens(base);
+    let mut fixed = Vec::new();
+    for part in layout.parts() {
+        match (&part.kind, part.region) {
+            (PartKind::Fixed { text }, region) if region.is_outside() => fixed.push(text.as_str()),
+            (PartKind::Fixed { text }, Region::Header) if foreign_markup(text, open, &own) => {
+                observed.notes.push(format!(
+                    "the header holds the framing's own markup ({:?}): declare its names in \
+                     delimiters.reserved only if content must not forge them",
+                    text.trim()
+                ));
+            }
+            _ => {}
+        }
+    }
+    for text in fixed {
+        for (at, _) in text.match_indices(open) {
+            let rest = text[at + 1..].trim_start_matches('/');
+            let name: String = rest
+                .chars()
+                .take_while(|&c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+                .collect();
+            let named = rest[name.len()..].starts_with([close, ' ', '\n', '/']);
+            let fresh = !own.contains(&name.to_ascii_lowercase())
+                && !observed.reserved.contains(&name)
+                && !probe.contains(&format!("{open}{name}"));
+            if named && fresh && name.chars().any(|c| c.is_ascii_alphabetic()) {
+                observed.notes.push(format!(
+                    "reserved: {name:?}, an element the framing writes itself beside its frame"
+                ));
+                observed.reserved.push(name);
+            }
+        }
+    }
+}
+
+/// Whether `text` opens an element (or marker) that is none of the frame's
+/// own: an inner element's opener in the header is the frame's.
+fn foreign_markup(text: &str, open: char, own: &[String]) -> bool {
+    let lower = text.to_ascii_lowercase();
+    let name_char = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.');
+    lower.match_indices(open).any(|(at, _)| {
+        let rest = lower[at + 1..].trim_start_matches('/');
+        !own.iter().any(|t| {
+            rest.strip_prefix(t.as_str())
+                .is_some_and(|after| !after.starts_with(name_char))
+        })
+    })
+}
+
+/// The brackets an element (or bracket marker) of `grammar` is written
+/// between; `None` for marker lines and fences, which have no elements.
+pub(crate) fn element_brackets(grammar: GrammarKind) -> Option<(char, char)> {
+    match grammar {
+        GrammarKind::XmlTag => Some(('<', '>')),
+        GrammarKind::BracketMarker => Some(('[', ']')),
+        GrammarKind::BeginEnd | GrammarKind::Fence => None,
+    }
+}
+
+/// The frame's own tokens, lowercase, and each without its nonce: a closer
+/// that lacks the nonce is the frame's (judged by the nonce checks), not a
+/// sibling.
+fn own_tokens(base: &TargetProfile) -> Vec<String> {
+    base.delimiters
+        .all_tokens()
+        .iter()
+        .flat_map(|t| {
+            let bare = t.replace(framecheck_core::grammar::token::NONCE, "");
+            [
+                t.to_string(),
+                bare.trim_matches(['-', '_', '.', ':']).to_string(),
+            ]
+        })
+        .map(|t| t.to_ascii_lowercase())
+        .collect()
+}
+
+/// Element names a framing may treat as structure besides its frame's:
+/// the chat roles and the names prompt templates give their sections.
+const STRUCTURE_NAMES: [&str; 14] = [
+    "system",
+    "user",
+    "assistant",
+    "developer",
+    "tool",
+    "human",
+    "ai",
+    "model",
+    "function",
+    "instructions",
+    "context",
+    "document",
+    "message",
+    "data",
+];
+
+/// A name no framing treats as structure: the experiment's control.
+const CONTROL_NAME: &str = "fcplainq";
+
+/// Content holding `<name>…</name>` for each structure name and for the
+/// control: a name whose opener the framing alters while it writes the
+/// control's as given is one its own neutraliser treats as structure, so
+/// content must not forge it (`delimiters.reserved`). A framing that
+/// alters every element (an entity encoding) or none shows nothing.
+fn defanged(
+    base: &TargetProfile,
+    framing: &mut dyn Framing,
+    probe: &WrapRequest,
+    observed: &mut Observed,
+) {
+    let Some((open, close)) = element_brackets(base.delimiters.grammar) else {
+        return;
+    };
+    let own = own_tokens(base);
+    let element = |name: &str| format!("{open}{name}{close}x{open}/{name}{close}");
+    let names: Vec<&str> = STRUCTURE_NAMES
+        .into_iter()
+        .filter(|n| !own.contains(&n.to_string()) && !observed.reserved.iter().any(|r| r == n))
+        .collect();
+    let content = names
+        .iter()
+        .chain([&CONTROL_NAME])
+        .map(|n| element(n))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let request = WrapRequest {
+        content,
+        ..probe.clone()
+    };
+    let Ok(out) = framing.wrap(&request) else {
+        return;
+    };
+    if !out.contains(&element(CONTROL_NAME)) {
+        return;
+    }
+    for name in names {
+        if !out.contains(&format!("{open}{name}{close}")) {
+            observed.notes.push(format!(
+                "reserved: {name:?}, because the framing neutralised {open}{name}{close} in \
+                 content while it wrote {open}{CONTROL_NAME}{close} as given"
+            ));
+            observed.reserved.push(name.to_string());
+        }
+    }
+}
+
+/// Empty content, then whitespace-only content: an empty output for the
+/// first is `frame.empty: nothing`, for both `frame.empty: blank` (the
+/// framing skips blank content; nothing of it is lost).
+fn empty(framing: &mut dyn Framing, probe: &WrapRequest, observed: &mut Observed) {
+    let with = |content: &str| WrapRequest {
+        content: content.into(),
+        ..probe.clone()
+    };
+    let Ok(empty) = framing.wrap(&with("")) else {
+        observed
+            .notes
+            .push("frame.empty: the framing refused or failed on empty content".into());
+        return;
+    };
+    if !empty.trim().is_empty() {
+        return;
+    }
+    if matches!(framing.wrap(&with(" \t\n ")), Ok(out) if out.trim().is_empty()) {
+        observed.empty = EmptyContent::Blank;
+        observed.notes.push(
+            "frame.empty: blank, because empty and whitespace-only content both gave an \
+             empty output; declare `nothing` if whitespace-only content must be framed \
+             (dropping it is then a frame.shape finding)"
+                .into(),
+        );
+    } else {
+        observed.empty = EmptyContent::Nothing;
+        observed.notes.push(
+            "frame.empty: nothing, because empty content gave an empty output (whitespace-only \
+             content was framed)"
+                .into(),
+        );
+    }
+}
+
+/// A list of two probe items through `wrap-many`: one frame per item, in
+/// order, is `frame.count: several`.
+fn several(
+    base: &TargetProfile,
+    framing: &mut dyn Framing,
+    probes: &Probes,
+    observed: &mut Observed,
+) {
+    let items = [probes.requests()[0].clone(), probes.requests()[2].clone()];
+    let Ok(out) = framing.wrap_many(&items) else {
+        return;
+    };
+    let token = base
+        .delimiters
+        .token
+        .replace(framecheck_core::grammar::token::NONCE, "");
+    let first = out.find("fcbodya1");
+    let second = out.find("fcbodya2");
+    let framed_apart = match (first, second) {
+        (Some(a), Some(b)) if a < b => out[a..b].contains(token.as_str()),
+        _ => false,
+    };
+    if framed_apart {
+        observed.count = FrameCount::Several;
+        observed.notes.push(
+            "frame.count: several, because wrap-many framed two items apart, in order".into(),
+        );
+    }
+}
+
+/// The reader on the framing's own frame: the body as written, or the
+/// decoded content.
+fn reader(
+    framing: &mut dyn Framing,
+    probe: &WrapRequest,
+    layout: &Layout,
+    observed: &mut Observed,
+) {
+    let Ok(Some(body)) = framing.read(&layout.sample.framed) else {
+        return;
+    };
+    observed.reads = true;
+    let written = &layout.sample.framed[layout.sample.slot.clone()];
+    if body.trim() == probe.content.trim() && written != probe.content {
+        observed.returns = ReaderReturns::Content;
+        observed.notes.push(format!(
+            "reader.returns: content, because read gave back the original content while the \
+             body is written {}",
+            layout.encoding
+        ));
+        // The framing ships a program that parses its markup back into the
+        // content: the frame is written for that parser, which reads
+        // `&lt;` as text, where a model may read it as `<`.
+        if layout.encoding.uses(BodyEncoding::HtmlEntities) {
+            observed.consumer = Consumer::Parser;
+            observed.notes.push(
+                "reader.consumer: parser, because the framing's own reader decodes the \
+                 entities of its markup; declare consumer: model if a model reads the frame too"
+                    .into(),
+            );
+        }
+    } else if !layout.encoding.is_none() {
+        observed
+            .notes
+            .push("reader.returns: body, because read gave back the body as written".into());
+    }
+}

@@ -1,0 +1,23 @@
+//! framecheck-run: everything that calls a framing. Adapters drive a target
+//! in-process or as a subprocess; the runner puts the catalogue's cases
+//! through one and hands what comes back to the oracle; `init` infers a
+//! profile from a target's behaviour; the nonce probes and the search
+//! generate their own inputs.
+//!
+//! - [`adapter`]: the [`adapter::Framing`] implementations: callers,
+//!   subprocesses, and the reference envelope's.
+//! - [`runner`]: cases through an adapter into the oracle.
+//! - [`init`]: a profile proposed from a framing's own behaviour.
+//! - [`nonce_probe`]: the probe cases a nonce framing's outputs are judged with.
+//! - [`search`]: mutation search for the inputs the catalogue misses.
+//! - `fuzzing` (feature `fuzzing`): the fuzz target bodies, shared by `fuzz/`
+//!   and the corpus replay test.
+#![deny(missing_docs)]
+
+pub mod adapter;
+#[cfg(feature = "fuzzing")]
+pub mod fuzzing;
+pub mod init;
+pub mod nonce_probe;
+pub mod runner;
+pub mod search;

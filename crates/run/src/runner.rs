@@ -1,0 +1,687 @@
+//! The runner: drives concrete cases through an adapter and hands what comes
+//! back to the oracle. It decides nothing itself; every verdict comes from the
+//! oracle's findings or from what the target did (refused, failed).
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
+
+use crate::adapter::{Framing, TargetError};
+use framecheck_core::catalogue::{ConcreteCase, Input, Operation, Piece, RefusalPolicy};
+use framecheck_core::gate::Gate;
+use framecheck_core::layout::{self, Layout};
+use framecheck_core::level::ReaderLevel;
+use framecheck_core::oracle::{self, Calibration, Finding};
+use framecheck_core::profile::{Capability, TargetProfile};
+pub(crate) use framecheck_core::target::guarded;
+
+pub mod faults;
+mod fit;
+pub mod several;
+
+use faults::FaultWatch;
+use fit::CalibrationFailure;
+pub use fit::Misfit;
+
+pub use framecheck_core::outcome::{
+    CaseResult, Evidence, LayoutReport, Outcome, RunMeta, RunResult, Verdict,
+};
+
+/// What a run needs besides the cases and the target.
+#[derive(Debug, Clone)]
+pub struct RunOptions {
+    /// The level pass/fail is decided at.
+    pub level: ReaderLevel,
+    /// SHA-256 of the catalogue the cases came from.
+    pub catalogue_hash: String,
+    /// The `--only` filters, recorded in the report.
+    pub filters: Vec<String>,
+    /// A problem found before the run (catalogue errors) that makes it
+    /// incomplete; recorded so the run cannot look clean.
+    pub harness_error: Option<String>,
+    /// Wraps of one input for `nonce.unpredictable` (nonce profiles only).
+    pub nonce_samples: usize,
+    /// Which findings fail a case (`--strict`), recorded in the report.
+    pub gate: Gate,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        RunOptions {
+            level: ReaderLevel::Unicode,
+            catalogue_hash: String::new(),
+            filters: Vec::new(),
+            harness_error: None,
+            nonce_samples: framecheck_core::nonce::DEFAULT_SAMPLES,
+            gate: Gate::Default,
+        }
+    }
+}
+
+/// Runs `cases` against `framing` and returns every result, in case order.
+///
+/// `on_result` sees each result as it is produced (progress bars). `cancel`
+/// is polled between cases; when it is set the run stops and is marked
+/// unfinished in `meta.harness_error`.
+pub fn run(
+    cases: &[ConcreteCase],
+    profile: &TargetProfile,
+    framing: &mut dyn Framing,
+    options: &RunOptions,
+    cancel: &AtomicBool,
+    on_result: &mut dyn FnMut(&CaseResult),
+) -> RunResult {
+    run_owned(cases.to_vec(), profile, framing, options, cancel, on_result)
+}
+
+/// [`run`], taking the cases: each moves into its result instead of being
+/// copied, so a large case is held once for the whole run (issue 13, peak
+/// memory). `framecheck run` uses this.
+pub fn run_owned(
+    cases: Vec<ConcreteCase>,
+    profile: &TargetProfile,
+    framing: &mut dyn Framing,
+    options: &RunOptions,
+    cancel: &AtomicBool,
+    on_result: &mut dyn FnMut(&CaseResult),
+) -> RunResult {
+    let started = Instant::now();
+    let started_unix = unix_now();
+    let mut harness_error = options.harness_error.clone();
+    let mut watch = FaultWatch::default();
+    let setup = Setup::learn(&cases, profile, framing, &mut watch, options.level);
+    // A profile its framing contradicts judges nothing (issue 31).
+    if let Some(misfit) = &setup.misfit {
+        let meta = run_meta(profile, options, started, started_unix, &setup);
+        return refused_run(meta, misfit);
+    }
+    let learned = setup.learned();
+    // The several-frames pass runs the cases again, after the single ones.
+    let for_several = if several::applies(profile) {
+        cases.clone()
+    } else {
+        Vec::new()
+    };
+    let mut results = Vec::with_capacity(cases.len());
+    let single = Single {
+        profile,
+        setup: &setup,
+        cancel,
+    };
+    if let Some(interrupted) = single.run(cases, framing, &mut watch, on_result, &mut results) {
+        harness_error = Some(interrupted);
+    }
+    // A target given up gets no more requests: the several-frames and
+    // nonce passes would only repeat why.
+    if !cancel.load(Ordering::SeqCst) && watch.abandoned().is_none() {
+        several::run(
+            &for_several,
+            profile,
+            framing,
+            &mut watch,
+            cancel,
+            &mut |result| {
+                on_result(&result);
+                results.push(result);
+            },
+        );
+        if cancel.load(Ordering::SeqCst) && harness_error.is_none() {
+            harness_error = Some("interrupted during the several-frames cases".into());
+        }
+    }
+    // The nonce probes need many wraps, so they run once, after the cases,
+    // unless the run was narrowed to other cases or interrupted.
+    let wanted = options.filters.is_empty() || options.filters.iter().any(|f| f.contains("nonce"));
+    let abandoned = watch.abandoned().cloned();
+    if wanted && !cancel.load(Ordering::SeqCst) && abandoned.is_none() {
+        for result in crate::nonce_probe::probe(profile, framing, learned, options.nonce_samples) {
+            on_result(&result);
+            results.push(result);
+        }
+    }
+    if let Some(abandoned) = &abandoned {
+        harness_error = Some(match harness_error {
+            Some(earlier) => format!("{earlier}; {abandoned}"),
+            None => abandoned.to_string(),
+        });
+    }
+    RunResult {
+        meta: RunMeta {
+            harness_error,
+            target_fault: abandoned.as_ref().and_then(|a| a.fault().cloned()),
+            ..run_meta(profile, options, started, started_unix, &setup)
+        },
+        results,
+        views: Vec::new(),
+    }
+}
+
+/// A run that judged no case because `misfit` says the profile does not
+/// fit its framing.
+fn refused_run(meta: RunMeta, misfit: &Misfit) -> RunResult {
+    RunResult {
+        meta: RunMeta {
+            harness_error: Some(misfit.to_string()),
+            misfit: true,
+            ..meta
+        },
+        results: Vec::new(),
+        views: Vec::new(),
+    }
+}
+
+/// The run's facts, as far as the runner knows them when it stops.
+fn run_meta(
+    profile: &TargetProfile,
+    options: &RunOptions,
+    started: Instant,
+    started_unix: u64,
+    setup: &Setup,
+) -> RunMeta {
+    RunMeta {
+        framecheck_version: env!("CARGO_PKG_VERSION").to_string(),
+        catalogue_hash: options.catalogue_hash.clone(),
+        // The report names the language even when the profile does not.
+        target: framecheck_core::profile::with_language(profile),
+        level: options.level,
+        gate: options.gate,
+        started_unix,
+        duration_ms: started.elapsed().as_millis().min(u64::MAX as u128) as u64,
+        filters: options.filters.clone(),
+        harness_error: options.harness_error.clone(),
+        manifest: None,
+        layout: setup.layout.as_ref().map(LayoutReport::of),
+        target_fault: None,
+        misfit: false,
+    }
+}
+
+/// The single-frame pass over the cases.
+struct Single<'a> {
+    profile: &'a TargetProfile,
+    setup: &'a Setup,
+    cancel: &'a AtomicBool,
+}
+
+impl Single<'_> {
+    /// Runs each case through `watch` (retrying faults, giving the target
+    /// up) into `results`; says so when it was interrupted.
+    fn run(
+        &self,
+        cases: Vec<ConcreteCase>,
+        framing: &mut dyn Framing,
+        watch: &mut FaultWatch,
+        on_result: &mut dyn FnMut(&CaseResult),
+        results: &mut Vec<CaseResult>,
+    ) -> Option<String> {
+        let total = cases.len();
+        let (profile, setup) = (self.profile, self.setup);
+        let calibration = setup.calibration.as_ref();
+        for case in cases {
+            if self.cancel.load(Ordering::SeqCst) {
+                return Some(format!(
+                    "interrupted after {} of {total} cases",
+                    results.len()
+                ));
+            }
+            let result = match watch.abandoned() {
+                Some(abandoned) => faults::not_sent(case, abandoned),
+                None => watch.judge(case, profile, framing, calibration, &mut |case, framing| {
+                    let fitting = fitting_layout(&case, setup.learned(), setup.bare.as_ref());
+                    timed_case(case, profile, framing, fitting, calibration)
+                }),
+            };
+            on_result(&result);
+            results.push(result);
+        }
+        None
+    }
+}
+
+/// What a run learns about the target before its cases: the frame layout
+/// (with attributes, and without when it differs) and the calibration frame
+/// read cases are built from.
+struct Setup {
+    layout: Option<Result<Layout, String>>,
+    calibration: Option<Result<Calibration, String>>,
+    bare: Option<Layout>,
+    /// Set when the profile does not fit the framing: no case is run.
+    misfit: Option<Misfit>,
+}
+
+impl Setup {
+    /// Learns the layout; when that fails, checks that the target answers
+    /// a benign request at all (`watch` gives it up otherwise, and nothing
+    /// more is asked of it).
+    fn learn(
+        cases: &[ConcreteCase],
+        profile: &TargetProfile,
+        framing: &mut dyn Framing,
+        watch: &mut FaultWatch,
+        level: ReaderLevel,
+    ) -> Setup {
+        let typed = if cases.is_empty() {
+            None
+        } else {
+            Some(learn_layout_typed(profile, framing, true))
+        };
+        let layout = typed.as_ref().map(|l| l.clone().map_err(|e| e.to_string()));
+        if matches!(layout, Some(Err(_))) {
+            watch.first_contact(profile, framing, None);
+        }
+        let misfit = match (&typed, watch.abandoned()) {
+            (Some(typed), None) => fit::check(profile, framing, typed, level).err(),
+            _ => None,
+        };
+        if watch.abandoned().is_some() || misfit.is_some() {
+            return Setup {
+                layout,
+                calibration: None,
+                bare: None,
+                misfit,
+            };
+        }
+        let calibration = calibration_for(cases, layout.as_ref(), profile, framing);
+        let learned = layout.as_ref().and_then(|l| l.as_ref().ok());
+        let bare = learn_bare_layout(profile, framing, learned);
+        Setup {
+            layout,
+            calibration,
+            bare,
+            misfit: None,
+        }
+    }
+
+    fn learned(&self) -> Option<&Layout> {
+        self.layout.as_ref().and_then(|l| l.as_ref().ok())
+    }
+}
+
+/// Seconds since the Unix epoch (0 on a clock set before it).
+fn unix_now() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0)
+}
+
+/// The target's frame for read cases that quote frame pieces: the learned
+/// layout's sample when there is one, else a calibration wrap; `None` when
+/// no case needs it (so no wrap is spent on it).
+fn calibration_for(
+    cases: &[ConcreteCase],
+    layout: Option<&Result<Layout, String>>,
+    profile: &TargetProfile,
+    framing: &mut dyn Framing,
+) -> Option<Result<Calibration, String>> {
+    let needs_frame = cases.iter().any(|c| c.harvest.is_some() || matches!(&c.input, Input::Read(pieces) if pieces.iter().any(|p| !matches!(p, Piece::Literal(_)))));
+    match layout {
+        _ if !needs_frame => None,
+        Some(Ok(l)) => Some(Ok(Calibration {
+            framed: l.sample.framed.clone(),
+            body_start: l.sample.slot.start,
+            body_end: l.sample.slot.end,
+        })),
+        _ => Some(calibrate_target(profile, framing)),
+    }
+}
+
+/// Runs one case and records how long it took.
+fn timed_case(
+    case: ConcreteCase,
+    profile: &TargetProfile,
+    framing: &mut dyn Framing,
+    layout: Option<&Layout>,
+    calibration: Option<&Result<Calibration, String>>,
+) -> CaseResult {
+    let case_started = Instant::now();
+    // A case that writes an earlier frame's nonce is run, and reported, with
+    // the value harvested in place of its stand-in.
+    let case = match framecheck_core::nonce::harvest::resolve(&case, profile, calibration) {
+        Ok(None) => case,
+        Ok(Some(resolved)) => resolved,
+        Err(reason) => {
+            let outcome = Outcome::Error {
+                reason,
+                stderr_tail: String::new(),
+                fault: None,
+            };
+            return CaseResult {
+                case,
+                outcome,
+                evidence: Evidence::default(),
+                elapsed_us: 0,
+            };
+        }
+    };
+    let (mut outcome, evidence) = run_case(&case, profile, framing, layout, calibration);
+    let framed = evidence.framed.as_deref();
+    framecheck_core::nonce::harvest::judge(&case, profile, layout, framed, &mut outcome);
+    CaseResult {
+        case,
+        outcome,
+        evidence,
+        elapsed_us: case_started.elapsed().as_micros().min(u64::MAX as u128) as u64,
+    }
+}
+
+/// Whether `profile` fits `framing`: calibration learns a layout under it,
+/// and plain benign content lands where that layout says. This is the
+/// check every run makes before its first case; `framecheck init` asks it
+/// of its proposals and `init --check` of a committed profile. A target
+/// that fails its calibration wraps is no misfit: `Ok` here, and the run
+/// reports the failure.
+pub fn check_fit(
+    profile: &TargetProfile,
+    framing: &mut dyn Framing,
+    level: ReaderLevel,
+) -> Result<(), Misfit> {
+    let layout = learn_layout_typed(profile, framing, true);
+    fit::check(profile, framing, &layout, level)
+}
+
+/// The layouts a run judges wraps against, learned once per target: the
+/// frame calibration learned, and the one without attributes where it can
+/// differ. Search judges its mutants against the same ones.
+#[derive(Debug, Clone, Default)]
+pub struct Layouts {
+    learned: Option<Layout>,
+    bare: Option<Layout>,
+}
+
+impl Layouts {
+    /// Learns them from `framing` and checks, on the same calibration,
+    /// that `profile` fits it ([`check_fit`]): one calibration where a
+    /// check and then a learning would wrap the probes twice. None is
+    /// learned when calibration fails (a case is then judged by the shape
+    /// rule without a layout, as in a run).
+    pub fn learn_fitting(
+        profile: &TargetProfile,
+        framing: &mut dyn Framing,
+        level: ReaderLevel,
+    ) -> Result<Layouts, Misfit> {
+        let typed = learn_layout_typed(profile, framing, true);
+        fit::check(profile, framing, &typed, level)?;
+        let learned = typed.ok();
+        let bare = learn_bare_layout(profile, framing, learned.as_ref());
+        Ok(Layouts { learned, bare })
+    }
+
+    /// The layout `case`'s output is judged against.
+    pub fn fitting(&self, case: &ConcreteCase) -> Option<&Layout> {
+        fitting_layout(case, self.learned.as_ref(), self.bare.as_ref())
+    }
+}
+
+/// Wraps the layout probes and learns the target's frame layout.
+pub fn learn_layout(profile: &TargetProfile, framing: &mut dyn Framing) -> Result<Layout, String> {
+    learn_layout_typed(profile, framing, true).map_err(|e| e.to_string())
+}
+
+/// The frame without attributes, for requests that carry none (see
+/// `layout::probes_with`); learned only when a layout was learned at all
+/// and the target writes attributes, so it can differ.
+fn learn_bare_layout(
+    profile: &TargetProfile,
+    framing: &mut dyn Framing,
+    learned: Option<&Layout>,
+) -> Option<Layout> {
+    match learned {
+        Some(_) if profile.can(Capability::Attributes) => {
+            learn_layout_typed(profile, framing, false).ok()
+        }
+        _ => None,
+    }
+}
+
+/// The layout a case's output is judged against: the one learned without
+/// attributes for a wrap request that carries none, when there is one.
+fn fitting_layout<'a>(
+    case: &ConcreteCase,
+    learned: Option<&'a Layout>,
+    bare: Option<&'a Layout>,
+) -> Option<&'a Layout> {
+    match (&case.input, bare) {
+        (Input::Wrap(request), Some(bare)) if request.attributes.is_empty() => Some(bare),
+        _ => learned,
+    }
+}
+
+/// [`learn_layout`] with or without an attribute in the probes, saying
+/// whether a failure is the target's or the profile's.
+fn learn_layout_typed(
+    profile: &TargetProfile,
+    framing: &mut dyn Framing,
+    with_attribute: bool,
+) -> Result<Layout, CalibrationFailure> {
+    let probes = layout::probes_with(profile, with_attribute);
+    let mut wraps = Vec::new();
+    for request in probes.requests() {
+        let framed = guarded(|| framing.wrap(request)).map_err(CalibrationFailure::Wrap)?;
+        wraps.push(framed);
+    }
+    let mut learned =
+        layout::learn(profile, &probes, &wraps).map_err(CalibrationFailure::Misfit)?;
+    // The frame for empty content, when the framing writes one (a refusal
+    // leaves empty content to be judged against the layout as it is).
+    let empty: Result<Vec<String>, _> = probes
+        .empty_requests()
+        .iter()
+        .map(|r| guarded(|| framing.wrap(r)))
+        .collect();
+    if let Ok(empty) = empty {
+        learned.learn_empty(profile, &probes, &empty);
+    }
+    Ok(learned)
+}
+
+/// Wraps the oracle's benign calibration request, so read cases can be
+/// built from the target's own frame when no layout could be learned.
+fn calibrate_target(
+    profile: &TargetProfile,
+    framing: &mut dyn Framing,
+) -> Result<Calibration, String> {
+    let request = oracle::calibration_request();
+    let framed =
+        guarded(|| framing.wrap(&request)).map_err(|e| format!("calibration wrap failed: {e}"))?;
+    oracle::calibrate(profile, &request, &framed)
+        .map_err(|e| format!("calibration frame unusable: {e}"))
+}
+
+fn run_case(
+    case: &ConcreteCase,
+    profile: &TargetProfile,
+    framing: &mut dyn Framing,
+    layout: Option<&Layout>,
+    calibration: Option<&Result<Calibration, String>>,
+) -> (Outcome, Evidence) {
+    let mut evidence = Evidence::default();
+    if let Some(missing) = case.requires.iter().find(|c| !profile.can(**c)) {
+        let reason = format!("target lacks the {} capability", missing.name());
+        return (Outcome::Skipped { reason }, evidence);
+    }
+    let outcome = match (&case.input, case.operation) {
+        (Input::Wrap(request), operation) => match guarded(|| framing.wrap(request)) {
+            Err(error) => refusal_or_error(case, error),
+            Ok(framed) => {
+                let outcome = if operation == Operation::Roundtrip && profile.can(Capability::Read)
+                {
+                    match guarded(|| framing.read(&framed)) {
+                        // A reader that refuses its own frame has rejected it.
+                        Err(TargetError::Refused(_)) => {
+                            evidence.read_body = Some(None);
+                            judged(oracle::judge_roundtrip_in(
+                                case, profile, layout, request, &framed, None,
+                            ))
+                        }
+                        Err(error) => refusal_or_error(case, error),
+                        Ok(body) => {
+                            let findings = oracle::judge_roundtrip_in(
+                                case,
+                                profile,
+                                layout,
+                                request,
+                                &framed,
+                                body.as_deref(),
+                            );
+                            evidence.read_body = Some(body);
+                            judged(findings)
+                        }
+                    }
+                } else {
+                    judged(oracle::judge_wrap_in(
+                        case, profile, layout, request, &framed,
+                    ))
+                };
+                evidence.framed = Some(framed);
+                outcome
+            }
+        },
+        (Input::Read(pieces), _) => match resolve_pieces(pieces, calibration) {
+            Err(reason) => Outcome::Error {
+                reason,
+                stderr_tail: String::new(),
+                fault: None,
+            },
+            Ok(text) => {
+                let outcome = match guarded(|| framing.read(&text)) {
+                    // A reader that refuses a text has rejected it.
+                    Err(TargetError::Refused(_)) => {
+                        evidence.read_body = Some(None);
+                        judged(oracle::judge_read(case, profile, &text, None))
+                    }
+                    Err(error) => refusal_or_error(case, error),
+                    Ok(body) => {
+                        let findings = oracle::judge_read(case, profile, &text, body.as_deref());
+                        evidence.read_body = Some(body);
+                        judged(findings)
+                    }
+                };
+                evidence.read_text = Some(text);
+                outcome
+            }
+        },
+    };
+    (outcome, evidence)
+}
+
+fn judged(findings: Vec<Finding>) -> Outcome {
+    Outcome::Judged { findings }
+}
+
+fn refusal_or_error(case: &ConcreteCase, error: TargetError) -> Outcome {
+    match error {
+        TargetError::Refused(reason) => Outcome::Refused {
+            reason,
+            acceptable: case.refusal == RefusalPolicy::Allowed,
+        },
+        TargetError::Failed {
+            reason,
+            stderr_tail,
+            fault,
+        } => Outcome::Error {
+            reason,
+            stderr_tail,
+            fault: fault.map(|f| *f),
+        },
+    }
+}
+
+/// Joins a read case's pieces with the target's calibration frame.
+pub fn resolve_pieces(
+    pieces: &[Piece],
+    calibration: Option<&Result<Calibration, String>>,
+) -> Result<String, String> {
+    let mut text = String::new();
+    for piece in pieces {
+        if let Piece::Literal(literal) = piece {
+            text.push_str(literal);
+            continue;
+        }
+        let calibration = match calibration {
+            Some(Ok(calibration)) => calibration,
+            Some(Err(reason)) => return Err(reason.clone()),
+            None => {
+                return Err("case needs the target's own frame, but the target cannot wrap".into())
+            }
+        };
+        text.push_str(match piece {
+            Piece::Frame => &calibration.framed,
+            Piece::FrameHead => calibration.head(),
+            Piece::FrameBody => calibration.body(),
+            Piece::FrameTail => calibration.tail(),
+            Piece::Literal(_) => unreachable!("handled above"),
+        });
+    }
+    Ok(text)
+}
+
+/// Runs the built-in catalogue against `framing` and returns the result, for
+/// a Rust project's own tests. See [`assert_conformance`].
+pub fn check_conformance(
+    framing: &mut dyn Framing,
+    profile: &TargetProfile,
+    level: ReaderLevel,
+) -> RunResult {
+    let catalogue = framecheck_core::catalogue::builtin();
+    let cases = framecheck_core::catalogue::instantiate(&catalogue, profile);
+    let options = RunOptions {
+        level,
+        catalogue_hash: catalogue.hash.clone(),
+        ..RunOptions::default()
+    };
+    run(
+        &cases,
+        profile,
+        framing,
+        &options,
+        &AtomicBool::new(false),
+        &mut |_| {},
+    )
+}
+
+/// Asserts that `framing` passes every case of the built-in catalogue at
+/// `level`; panics with a list of the failing cases otherwise.
+///
+/// ```no_run
+/// use framecheck::{adapter::reference::Reference, level::ReaderLevel, profile::TargetProfile};
+/// framecheck::runner::assert_conformance(&mut Reference, &framecheck_envelope::reference_profile(), ReaderLevel::Unicode);
+/// ```
+pub fn assert_conformance(framing: &mut dyn Framing, profile: &TargetProfile, level: ReaderLevel) {
+    let run = check_conformance(framing, profile, level);
+    let failures: Vec<String> = run
+        .results
+        .iter()
+        .filter(|r| {
+            matches!(
+                r.verdict_at(level),
+                Verdict::Fail | Verdict::FidelityFail | Verdict::Error
+            )
+        })
+        .map(|r| {
+            let checks: Vec<String> = r
+                .findings_at(level)
+                .iter()
+                .map(|f| format!("{}: {}", f.check, f.message))
+                .collect();
+            format!(
+                "  {} [{}] {}\n    {}",
+                r.case.id,
+                r.verdict_at(level).name(),
+                r.case.title,
+                if checks.is_empty() {
+                    format!("{:?}", r.outcome)
+                } else {
+                    checks.join("\n    ")
+                }
+            )
+        })
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "{} of {} framecheck cases fail at the {} level:\n{}",
+        failures.len(),
+        run.results.len(),
+        level,
+        failures.join("\n")
+    );
+}

@@ -1,0 +1,207 @@
+//! Does the profile fit its framing? Asked once, before any case is judged.
+//!
+//! A profile that its framing contradicts (the wrong token, a header the
+//! framing does not write, an encoding it does not use) turns every case
+//! into a finding about the profile, not about the framing: hundreds of
+//! `frame.shape` failures, `benign-english-prose` among them. Such a run
+//! proves nothing, so it judges nothing: the runner stops with one harness
+//! error naming the first mismatch (issue 31).
+//!
+//! The profile fits when calibration learned a layout from it (the declared
+//! grammar and token are live around the content, the declared header is
+//! found), and when plain benign wraps, judged by the oracle against that
+//! layout, raise no finding of a check that describes the frame's shape.
+//! Where calibration did not find the probe content at all (a framing that
+//! rewrites ordinary text, or one whose encoding no profile describes),
+//! the plain wraps are judged without a layout, as such runs judge every
+//! case: content lost to a rewrite stays a case finding, an output the
+//! profile cannot describe (content encoded twice) stops the run. Fidelity
+//! findings on plain wraps are the framing's own business (a framing that
+//! rewrites prose), and stay case findings.
+
+use std::fmt;
+use std::path::PathBuf;
+
+use crate::adapter::{Framing, TargetError, WrapRequest};
+use framecheck_core::catalogue::{
+    Category, ConcreteCase, Expectation, Field, Input, Operation, RefusalPolicy, Severity,
+    SourceLocation, Variant,
+};
+use framecheck_core::layout::{self, Layout, LayoutError};
+use framecheck_core::level::ReaderLevel;
+use framecheck_core::oracle::{self, Check};
+use framecheck_core::profile::{Capability, TargetProfile};
+
+/// Why a profile does not fit its framing; the first mismatch found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Misfit {
+    /// Calibration could not learn a layout under the profile.
+    Calibration(LayoutError),
+    /// A plain benign wrap does not fit the layout calibration learned.
+    Benign {
+        /// What the content was, in a few words.
+        content: &'static str,
+        /// The check that failed.
+        check: Check,
+        /// Its message.
+        message: String,
+    },
+}
+
+impl fmt::Display for Misfit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("the profile does not fit its framing, so no case was judged: ")?;
+        match self {
+            Misfit::Calibration(error) => write!(f, "calibration: {error}")?,
+            Misfit::Benign {
+                content,
+                check,
+                message,
+            } => write!(
+                f,
+                "{content} wrapped by the framing fails {check} under the profile: {message}"
+            )?,
+        }
+        f.write_str(
+            ". `framecheck init --check PROFILE` shows what the framing does instead; \
+             `framecheck init PROFILE` proposes a profile that fits",
+        )
+    }
+}
+
+/// Why calibration learned no layout: the target failed, or the profile
+/// does not fit.
+#[derive(Debug, Clone)]
+pub(crate) enum CalibrationFailure {
+    /// A calibration wrap failed (the target crashed, hung or refused).
+    Wrap(TargetError),
+    /// The wraps came back, and do not fit the profile.
+    Misfit(LayoutError),
+}
+
+impl fmt::Display for CalibrationFailure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CalibrationFailure::Wrap(e) => write!(f, "calibration wrap failed: {e}"),
+            CalibrationFailure::Misfit(e) => write!(f, "calibration: {e}"),
+        }
+    }
+}
+
+/// Plain benign contents: nothing in them reads as a delimiter, a header
+/// line or an escape at any level, so any frame-shape finding on them is
+/// about the profile. One line and several paragraphs, because framings
+/// that change their layout with the content's line count exist.
+const PLAIN: [(&str, &str); 2] = [
+    (
+        "one line of plain prose",
+        "fcplain1 The meeting moved to Thursday at noon.",
+    ),
+    (
+        "two paragraphs of plain prose",
+        "fcplain2 The first paragraph has two sentences. It ends here.\n\nThe second paragraph is short.",
+    ),
+];
+
+/// Checks that say an output does not have the frame the profile
+/// describes; a plain wrap failing one contradicts the profile. Not
+/// `frame.outer-text`: text outside the frame that changes with the
+/// content (a preamble that counts or quotes it) is the framing's defect,
+/// judged with the cases.
+const SHAPE_CHECKS: [Check; 3] = [
+    Check::FrameShape,
+    Check::DelimiterCensus,
+    Check::CanaryContainment,
+];
+
+/// Checks the profile against the layout calibration learned (or failed to
+/// learn). `Ok(())` when it fits, or when the failure is the target's own
+/// (a wrap that failed is not a misfit; the runner reports it as it is).
+pub(crate) fn check(
+    profile: &TargetProfile,
+    framing: &mut dyn Framing,
+    layout: &Result<Layout, CalibrationFailure>,
+    level: ReaderLevel,
+) -> Result<(), Misfit> {
+    let (layout, unfound) = match layout {
+        Ok(layout) => (Some(layout), None),
+        Err(CalibrationFailure::Wrap(_)) => return Ok(()),
+        // The framing rewrote or repeated the probe content: a defect of
+        // its own (line ends normalised, say) or an encoding no profile
+        // describes. Plain content tells them apart, judged by the shape
+        // rule for runs without a layout.
+        Err(CalibrationFailure::Misfit(
+            error @ (LayoutError::ContentNotFound { .. } | LayoutError::ContentRepeated { .. }),
+        )) => (None, Some(error)),
+        // The declared grammar, token or header is not what the framing
+        // writes.
+        Err(CalibrationFailure::Misfit(error)) => return Err(Misfit::Calibration(error.clone())),
+    };
+    let base = layout::probes(profile).requests()[0].clone();
+    for (content, text) in PLAIN {
+        let request = WrapRequest {
+            content: text.into(),
+            ..base.clone()
+        };
+        // A plain wrap the target refuses or fails is judged with the cases.
+        let Ok(framed) = super::guarded(|| framing.wrap(&request)) else {
+            continue;
+        };
+        // The content's first word is the case's canary: a profile whose
+        // header or delimiters put it outside the content region is
+        // contradicted by where the framing wrote it.
+        let canary = text.split(' ').next().unwrap_or(text);
+        let case = plain_case(request.clone(), canary);
+        let findings = oracle::judge_wrap_in(&case, profile, layout, &request, &framed);
+        // A framing that writes the content twice (a preamble quoting its
+        // first line) has the canary outside the content as well: that is
+        // its own finding (`frame.outer-text`), judged with the cases.
+        let quoted = framed.matches(canary).count() > 1;
+        let misfit = findings.into_iter().find(|f| {
+            SHAPE_CHECKS.contains(&f.check)
+                && f.levels.contains(&level)
+                && !(quoted && f.check == Check::CanaryContainment)
+        });
+        if let Some(finding) = misfit {
+            let message = match unfound {
+                Some(error) => format!("{} (and calibration: {error})", finding.message),
+                None => finding.message,
+            };
+            return Err(Misfit::Benign {
+                content,
+                check: finding.check,
+                message,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The plain wrap as a case, for the oracle: benign, content must be kept.
+fn plain_case(request: WrapRequest, canary: &str) -> ConcreteCase {
+    ConcreteCase {
+        id: "profile-fit".into(),
+        base_id: "profile-fit".into(),
+        variant: Variant::Exact,
+        category: Category::Benign,
+        title: "plain benign content fits the profile".into(),
+        why: "A profile the framing contradicts judges nothing (issue 31).".into(),
+        references: Vec::new(),
+        flags: Vec::new(),
+        severity: Severity::Info,
+        operation: Operation::Wrap,
+        input: Input::Wrap(request),
+        expect: Expectation::Faithful,
+        refusal: RefusalPolicy::Allowed,
+        min_level: ReaderLevel::Exact,
+        canary: canary.into(),
+        canary_fields: vec![Field::Content],
+        requires: vec![Capability::Wrap],
+        site: Default::default(),
+        harvest: None,
+        source: SourceLocation {
+            file: PathBuf::from("<profile fit>"),
+            line: 0,
+        },
+    }
+}

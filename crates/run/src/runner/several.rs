@@ -1,0 +1,234 @@
+//! The runner's several-frames path, for profiles declaring
+//! `frame.count: several`: every wrap case runs again through `wrap-many`,
+//! with its request as one item among benign siblings, first, in the middle
+//! and last.
+//!
+//! Calibration learns one layout per position with [`layout::learn`]: the
+//! probe requests are sent at that position between the same siblings, so
+//! the siblings' frames and the text between frames become the layout's
+//! constant text around the probed frame. A case is then judged by
+//! [`oracle::judge_several`] against its position's layout. When that
+//! calibration fails, one error result says why instead of any verdict.
+
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use super::faults::{self, FaultWatch};
+use super::{guarded, refusal_or_error, CaseResult, Evidence, Outcome};
+use crate::adapter::{Framing, WrapRequest};
+use framecheck_core::catalogue::{ConcreteCase, Input, Operation};
+use framecheck_core::layout::{self, Layout};
+use framecheck_core::oracle::{self, Items};
+use framecheck_core::profile::{Capability, TargetProfile};
+
+pub use framecheck_core::outcome::SEVERAL_FRAMES_FLAG;
+
+/// How many items each `wrap-many` call sends: the case's and two siblings.
+pub const ITEMS: usize = 3;
+
+/// The positions the case's item takes, by the name its result id ends in.
+const POSITIONS: [(usize, &str); ITEMS] = [(0, "first"), (1, "middle"), (2, "last")];
+
+/// The benign siblings: plain text in every field, distinct per sibling,
+/// sharing no marker with the calibration probes or the catalogue.
+pub fn siblings(profile: &TargetProfile) -> Vec<WrapRequest> {
+    // The attribute key the probes use, so a framing with a fixed set of
+    // attribute names accepts the siblings' too.
+    let probes = layout::probes_with(profile, true);
+    let key = probes.requests()[0]
+        .attributes
+        .keys()
+        .next()
+        .cloned()
+        .unwrap_or_else(|| "source".into());
+    (1..ITEMS)
+        .map(|n| WrapRequest {
+            content: format!(
+                "fcsibling{n}a A passage from source {n}, as retrieved.\nIts second line fcsibling{n}z"
+            ),
+            kind: "retrieval".into(),
+            attributes: BTreeMap::from([(key.clone(), format!("sibling-{n}"))]),
+            provenance: format!("Retrieved passage {n}"),
+        })
+        .collect()
+}
+
+/// The items of one call: the siblings with `request` at `position`.
+pub fn items_at(
+    siblings: &[WrapRequest],
+    position: usize,
+    request: &WrapRequest,
+) -> Vec<WrapRequest> {
+    let mut items = siblings.to_vec();
+    items.insert(position.min(items.len()), request.clone());
+    items
+}
+
+/// The layouts learned for one position.
+struct Calibrated {
+    /// Learned with an attribute in the probes.
+    full: Layout,
+    /// Learned without one, for requests that carry none.
+    bare: Option<Layout>,
+}
+
+fn learn_at(
+    profile: &TargetProfile,
+    framing: &mut dyn Framing,
+    siblings: &[WrapRequest],
+    position: usize,
+    with_attribute: bool,
+) -> Result<Layout, String> {
+    let probes = layout::probes_with(profile, with_attribute);
+    let mut wraps = Vec::new();
+    for request in probes.requests() {
+        let items = items_at(siblings, position, request);
+        let framed = guarded(|| framing.wrap_many(&items))
+            .map_err(|e| format!("calibration wrap-many failed: {e}"))?;
+        wraps.push(framed);
+    }
+    layout::learn(profile, &probes, &wraps).map_err(|e| {
+        format!(
+            "several-frames calibration (item {} of {ITEMS}): {e}",
+            position + 1
+        )
+    })
+}
+
+fn calibrate(
+    profile: &TargetProfile,
+    framing: &mut dyn Framing,
+    siblings: &[WrapRequest],
+) -> Result<Vec<Calibrated>, String> {
+    POSITIONS
+        .iter()
+        .map(|&(position, _)| {
+            let full = learn_at(profile, framing, siblings, position, true)?;
+            let bare = match profile.can(Capability::Attributes) {
+                true => learn_at(profile, framing, siblings, position, false).ok(),
+                false => None,
+            };
+            Ok(Calibrated { full, bare })
+        })
+        .collect()
+}
+
+/// Whether [`run`] runs anything for `profile`: only a framing that
+/// writes several frames per call is run in siblings.
+pub fn applies(profile: &TargetProfile) -> bool {
+    profile.frame.count == framecheck_core::profile::FrameCount::Several
+}
+
+/// Runs every wrap case of `cases` at each position and hands each result
+/// to `on_result`; nothing for a profile with one frame per call. Stops
+/// between cases when `cancel` is set.
+pub fn run(
+    cases: &[ConcreteCase],
+    profile: &TargetProfile,
+    framing: &mut dyn Framing,
+    watch: &mut FaultWatch,
+    cancel: &AtomicBool,
+    on_result: &mut dyn FnMut(CaseResult),
+) {
+    let wraps: Vec<(&ConcreteCase, &WrapRequest)> = cases
+        .iter()
+        .filter(|c| c.requires.iter().all(|r| profile.can(*r)))
+        .filter_map(|c| match &c.input {
+            Input::Wrap(request) => Some((c, request)),
+            Input::Read(_) => None,
+        })
+        .collect();
+    if !applies(profile) || wraps.is_empty() {
+        return;
+    }
+    let started = Instant::now();
+    let siblings = siblings(profile);
+    let layouts = match calibrate(profile, framing, &siblings) {
+        Ok(layouts) => layouts,
+        Err(reason) => return on_result(calibration_error(&wraps[0].0.clone(), reason, started)),
+    };
+    for &(position, name) in &POSITIONS {
+        for &(case, request) in &wraps {
+            if cancel.load(Ordering::SeqCst) {
+                return;
+            }
+            let calibrated = &layouts[position];
+            let layout = match &calibrated.bare {
+                Some(bare) if request.attributes.is_empty() => bare,
+                _ => &calibrated.full,
+            };
+            let items = items_at(&siblings, position, request);
+            let case = at_position(case, position, name);
+            // Faults are per input here too: retried, then a finding or
+            // the target given up (`super::faults`).
+            let result = match watch.abandoned() {
+                Some(abandoned) => faults::not_sent(case, abandoned),
+                None => watch.judge(case, profile, framing, None, &mut |case, framing| {
+                    run_case(case, profile, framing, layout, &items, position)
+                }),
+            };
+            on_result(result);
+        }
+    }
+}
+
+fn run_case(
+    case: ConcreteCase,
+    profile: &TargetProfile,
+    framing: &mut dyn Framing,
+    layout: &Layout,
+    items: &[WrapRequest],
+    position: usize,
+) -> CaseResult {
+    let started = Instant::now();
+    let mut evidence = Evidence::default();
+    let outcome = match guarded(|| framing.wrap_many(items)) {
+        Err(error) => refusal_or_error(&case, error),
+        Ok(framed) => {
+            let items = Items { items, position };
+            let findings = oracle::judge_several(&case, profile, layout, items, &framed);
+            evidence.framed = Some(framed);
+            Outcome::Judged { findings }
+        }
+    };
+    CaseResult {
+        case,
+        outcome,
+        evidence,
+        elapsed_us: started.elapsed().as_micros().min(u64::MAX as u128) as u64,
+    }
+}
+
+/// The case as run among siblings: its own id with the position, judged as
+/// a wrap (the protocol reads back one frame, not a list).
+fn at_position(case: &ConcreteCase, position: usize, name: &str) -> ConcreteCase {
+    let mut case = case.clone();
+    case.id = format!("{}@{name}", case.id);
+    case.title = format!(
+        "{} (item {} of {ITEMS}, wrap-many)",
+        case.title,
+        position + 1
+    );
+    case.operation = Operation::Wrap;
+    case.flags.push(SEVERAL_FRAMES_FLAG.into());
+    case
+}
+
+/// One error result standing for every several-frames case, when the
+/// layouts could not be learned: no verdict is claimed for any of them.
+fn calibration_error(first: &ConcreteCase, reason: String, started: Instant) -> CaseResult {
+    let mut case = at_position(first, 0, "first");
+    case.id = "several-frames-calibration".into();
+    case.title = "Several frames per call: calibration with wrap-many".into();
+    CaseResult {
+        case,
+        outcome: Outcome::Error {
+            reason,
+            stderr_tail: String::new(),
+            fault: None,
+        },
+        evidence: Evidence::default(),
+        elapsed_us: started.elapsed().as_micros().min(u64::MAX as u128) as u64,
+    }
+}

@@ -1,0 +1,301 @@
+//! The search's memory: mutants whose framed output was new in some way,
+//! kept to be mutated further, in the manner of libFuzzer's corpus but with
+//! a black-box signal read from the output instead of code coverage.
+//!
+//! A mutant's [`Feature`]s are what the framing did with it, as seen from
+//! outside:
+//!
+//! - which checks came close: every finding the oracle made, security or
+//!   fidelity, at every level, even one that does not count as a failure
+//!   (a finding only at `exact` on a `unicode` search, a fidelity change);
+//! - which delimiter spellings the framing rewrote and which it left: for a
+//!   stacked mutant, whether the respelled span survives in the output,
+//!   per trick in the stack;
+//! - how many delimiters each reader level sees in the output (bucketed);
+//! - output-length anomalies: the output's length minus the input's, in
+//!   power-of-two buckets (a framing that drops, expands or truncates);
+//! - the header's shape: the output's text before the first blank line with
+//!   letters and digits reduced to classes, so a line break or a field
+//!   moving shows as a new shape and mere words do not.
+//!
+//! A mutant with a feature never seen before joins the corpus (capped;
+//! when full, the entry picked least often is replaced). The scheduler is a
+//! coin from the seeded stream: half of the mutants grow from a corpus
+//! entry (the least-picked among two drawn at random), half from a
+//! catalogue seed case, so the search neither forgets the catalogue nor
+//! stops following what was new. Every choice comes from the one SplitMix64
+//! stream, so a seed replays the same search.
+
+use std::collections::HashSet;
+
+use sha2::{Digest, Sha256};
+
+use super::mutate::{Operator, SplitMix64};
+use super::stack::{Stacked, Trick};
+use crate::adapter::WrapRequest;
+use framecheck_core::level::ReaderLevel;
+use framecheck_core::oracle::{Check, CheckClass, Finding};
+use framecheck_core::profile::TargetProfile;
+use framecheck_core::reader::Reader;
+
+/// Most entries the corpus keeps.
+const CAPACITY: usize = 512;
+
+/// One observation about a framed output. See the module documentation.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(super) enum Feature {
+    /// A check that found something, its class and the levels it did at.
+    Check(Check, CheckClass, Vec<ReaderLevel>),
+    /// A stacked spelling with this trick survived (true) or not.
+    Spelling(Trick, bool),
+    /// Live delimiters a level sees in the output, log2-bucketed.
+    Live(ReaderLevel, u32),
+    /// Output length minus input length, sign and log2 bucket.
+    LengthDelta(bool, u32),
+    /// The header's shape, as the first 8 bytes of its SHA-256 (a stable
+    /// hash, so a seed replays the same search on any toolchain).
+    HeaderShape(u64),
+    /// The target refused the mutant.
+    Refused,
+}
+
+/// What came back for one mutant.
+pub(super) enum Outcome<'a> {
+    /// The framed output and every finding the oracle made on it.
+    Framed(&'a str, &'a [Finding]),
+    /// A refusal.
+    Refused,
+}
+
+/// A kept mutant: the seed case it grew from and its lineage.
+#[derive(Debug, Clone)]
+pub(super) struct Entry {
+    /// Index of the seed case in the search's seed list.
+    pub seed: usize,
+    /// The mutated request.
+    pub request: WrapRequest,
+    /// Every operator applied since the seed case, in order.
+    pub operators: Vec<Operator>,
+    /// Every trick stacked since the seed case, in order.
+    pub tricks: Vec<Trick>,
+    picked: u32,
+}
+
+/// The corpus and the features seen so far.
+#[derive(Debug, Default)]
+pub(super) struct Corpus {
+    entries: Vec<Entry>,
+    seen: HashSet<Feature>,
+}
+
+impl Corpus {
+    /// Entries kept.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Distinct features seen.
+    pub fn features(&self) -> usize {
+        self.seen.len()
+    }
+
+    /// The entry to grow the next mutant from, or `None` to start from a
+    /// catalogue seed case (half the time, and always while empty).
+    pub fn pick(&mut self, rng: &mut SplitMix64) -> Option<Entry> {
+        if self.entries.is_empty() || rng.below(2) == 0 {
+            return None;
+        }
+        let a = rng.below(self.entries.len());
+        let b = rng.below(self.entries.len());
+        let at = if self.entries[b].picked < self.entries[a].picked {
+            b
+        } else {
+            a
+        };
+        self.entries[at].picked += 1;
+        Some(self.entries[at].clone())
+    }
+
+    /// Records the features of a mutant's outcome; keeps the mutant when
+    /// one of them is new. Returns whether it was kept.
+    pub fn observe(
+        &mut self,
+        profile: &TargetProfile,
+        entry: Entry,
+        stacked: &[Stacked],
+        outcome: Outcome<'_>,
+    ) -> bool {
+        let features = features(profile, &entry.request, stacked, outcome);
+        let mut new = false;
+        for feature in features {
+            new |= self.seen.insert(feature);
+        }
+        if !new {
+            return false;
+        }
+        let entry = Entry { picked: 0, ..entry };
+        if self.entries.len() < CAPACITY {
+            self.entries.push(entry);
+        } else if let Some(worn) = (0..self.entries.len()).max_by_key(|&i| self.entries[i].picked) {
+            self.entries[worn] = entry;
+        }
+        true
+    }
+}
+
+impl Entry {
+    /// A fresh lineage from seed case `seed`.
+    pub fn from_seed(seed: usize, request: WrapRequest) -> Entry {
+        Entry {
+            seed,
+            request,
+            operators: Vec::new(),
+            tricks: Vec::new(),
+            picked: 0,
+        }
+    }
+}
+
+fn log2_bucket(n: usize) -> u32 {
+    usize::BITS - n.leading_zeros()
+}
+
+/// The features of one outcome. See the module documentation.
+fn features(
+    profile: &TargetProfile,
+    request: &WrapRequest,
+    stacked: &[Stacked],
+    outcome: Outcome<'_>,
+) -> Vec<Feature> {
+    let (framed, findings) = match outcome {
+        Outcome::Refused => return vec![Feature::Refused],
+        Outcome::Framed(framed, findings) => (framed, findings),
+    };
+    let mut out: Vec<Feature> = findings
+        .iter()
+        .map(|f| Feature::Check(f.check, f.class, f.levels.clone()))
+        .collect();
+    for s in stacked {
+        let kept = framed.contains(&s.spelling);
+        out.extend(s.tricks.iter().map(|t| Feature::Spelling(*t, kept)));
+    }
+    let grammar = profile.delimiters.grammar();
+    for reader in Reader::all() {
+        let live = grammar.live(&reader.fold(framed)).len();
+        out.push(Feature::Live(reader.level(), log2_bucket(live)));
+    }
+    let input = request.input_len();
+    out.push(Feature::LengthDelta(
+        framed.len() >= input,
+        log2_bucket(framed.len().abs_diff(input)),
+    ));
+    out.push(header_shape(framed));
+    out
+}
+
+/// The shape of the text before the first blank line: runs of letters and
+/// of digits reduced to one class character each, other characters kept.
+fn header_shape(framed: &str) -> Feature {
+    let header = framed.split("\n\n").next().unwrap_or(framed);
+    let mut shape = String::new();
+    for c in header.chars() {
+        let class = if c.is_alphabetic() {
+            'a'
+        } else if c.is_numeric() {
+            '0'
+        } else {
+            c
+        };
+        if !(matches!(class, 'a' | '0') && shape.ends_with(class)) {
+            shape.push(class);
+        }
+    }
+    let digest = Sha256::digest(shape.as_bytes());
+    let mut first = [0u8; 8];
+    first.copy_from_slice(&digest[..8]);
+    Feature::HeaderShape(u64::from_le_bytes(first))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeMap;
+
+    fn request(content: &str) -> WrapRequest {
+        WrapRequest {
+            content: content.into(),
+            kind: "k".into(),
+            attributes: BTreeMap::new(),
+            provenance: "p".into(),
+        }
+    }
+
+    #[test]
+    fn only_new_features_keep_a_mutant() {
+        let profile = framecheck_envelope::reference_profile();
+        let mut corpus = Corpus::default();
+        let entry = |c: &str| Entry::from_seed(0, request(c));
+        let framed =
+            "<framecheck-untrusted kind=\"k\">\nProvenance: p\n\nhello\n</framecheck-untrusted>";
+        assert!(corpus.observe(&profile, entry("hello"), &[], Outcome::Framed(framed, &[])));
+        // The same output again is nothing new.
+        assert!(!corpus.observe(&profile, entry("hello"), &[], Outcome::Framed(framed, &[])));
+        // A header with another line is a new shape.
+        let two_lines = framed.replace("Provenance: p\n", "Provenance: p\nx: y\n");
+        assert!(corpus.observe(
+            &profile,
+            entry("hello"),
+            &[],
+            Outcome::Framed(&two_lines, &[])
+        ));
+        // A stacked spelling the framing left alone is new; rewritten, too.
+        let stacked = [Stacked {
+            tricks: vec![Trick::Fullwidth, Trick::ZeroWidth],
+            spelling: "hello".into(),
+        }];
+        assert!(corpus.observe(
+            &profile,
+            entry("hello"),
+            &stacked,
+            Outcome::Framed(framed, &[])
+        ));
+        let rewritten = framed.replace("hello", "HELLO");
+        assert!(corpus.observe(
+            &profile,
+            entry("hello"),
+            &stacked,
+            Outcome::Framed(&rewritten, &[])
+        ));
+        assert_eq!(corpus.len(), 4);
+    }
+
+    #[test]
+    fn the_scheduler_is_deterministic_and_uses_both_sources() {
+        let profile = framecheck_envelope::reference_profile();
+        let mut corpus = Corpus::default();
+        for (i, framed) in ["a", "ab\n\nx", "a1\n\nx"].iter().enumerate() {
+            corpus.observe(
+                &profile,
+                Entry::from_seed(i, request("x")),
+                &[],
+                Outcome::Framed(framed, &[]),
+            );
+        }
+        let picks = |seed| {
+            let mut rng = SplitMix64(seed);
+            (0..50)
+                .map(|_| corpus_clone(&corpus).pick(&mut rng).map(|e| e.seed))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(picks(5), picks(5));
+        let p = picks(5);
+        assert!(p.contains(&None) && p.iter().any(Option::is_some));
+    }
+
+    fn corpus_clone(c: &Corpus) -> Corpus {
+        Corpus {
+            entries: c.entries.clone(),
+            seen: c.seen.clone(),
+        }
+    }
+}

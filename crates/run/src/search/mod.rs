@@ -1,0 +1,933 @@
+//! Black-box attack search: mutate catalogue payloads, run them through any
+//! target, and keep the inputs that break the frame.
+//!
+//! A fixed catalogue finds only the breakouts someone thought of. The search
+//! takes every security case that wraps content, applies one to three
+//! mutation operators ([`Operator`]) to the delimiters in its input (case
+//! flips, invisible splices, lookalike letters and brackets, whitespace
+//! inside delimiters, line-break variants, nesting, duplication, splitting a
+//! delimiter between an attribute and the content, control characters and
+//! ANSI/OSC sequences, and a stack of two to four [`Trick`]s on one
+//! delimiter span found by the target's grammar, module `stack`), and asks
+//! the oracle about the result.
+//!
+//! The search learns: a mutant whose framed output shows something not seen
+//! before (a check that came close, a stacked spelling kept or rewritten,
+//! a new count of live delimiters, an output-length anomaly, a new header
+//! shape) joins a corpus, and half of the later mutants grow from corpus
+//! entries (module `corpus`).
+//!
+//! A failing mutant counts as **new** when the mutation caused the failure:
+//! the catalogue case it grew from passes that check unmutated on this
+//! target. Only the first confirmed failure per signature (the failed
+//! check, the operator families and the stacked tricks that produced it) is
+//! kept; a signature whose finding did not replay is tried again, at most
+//! three times. Each new failure is
+//! shrunk (delta debugging over the characters of each field, keeping the same
+//! check failing at the same level), written as a catalogue case, and
+//! **replayed**: the written case is loaded, instantiated and run through
+//! the runner and oracle like any catalogue case (module `replay`), and the
+//! finding is reported only if that run fails. A finding that does not
+//! replay is counted in [`SearchReport::unconfirmed`] and dropped.
+//!
+//! The mutant's canary bookkeeping follows the mutation: an operator that
+//! moves text carrying the canary into another field (split-across-attribute
+//! moves it into an attribute value) changes where the canary belongs, so
+//! the fields are recomputed from where the canary actually is
+//! ([`canary_fields`]).
+//!
+//! Every mutant is judged as `framecheck run` judges a case: against the
+//! frame layouts calibration learned ([`crate::runner::Layouts`]), so a
+//! framing's constant text around the frame is its own, not a failure.
+//!
+//! A search that could not do its job is a harness error
+//! ([`SearchReport::harness_error`]), never a clean result: the target never
+//! answered, no mutant was tried, or the pass that learns the catalogue's
+//! known failures did not finish within the budget.
+//!
+//! Runs are deterministic for a given `--seed`: the generator is a SplitMix64
+//! stream. A time budget truncates that stream at a machine-dependent point; a
+//! case budget does not.
+
+mod corpus;
+mod emit;
+mod faults;
+mod mutate;
+mod nonce_ops;
+mod propose;
+mod replay;
+mod stack;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+
+pub use emit::{render_markdown, render_terminal_summary, to_catalogue_files};
+pub use mutate::Operator;
+pub use propose::{render_proposal, TrickStack};
+pub use stack::Trick;
+
+use crate::adapter::{FaultKind, Framing, TargetError, WrapRequest};
+use crate::runner::Layouts;
+use corpus::{Corpus, Entry};
+use framecheck_core::catalogue::{Category, ConcreteCase, Expectation, Field, Input, Operation};
+use framecheck_core::level::ReaderLevel;
+use framecheck_core::oracle::{self, Check, CheckClass, Finding};
+use framecheck_core::profile::TargetProfile;
+use mutate::SplitMix64;
+
+/// How long a search may run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Budget {
+    /// At most this many mutants (shrinking not counted).
+    Cases(u64),
+    /// At most this much wall time, shrinking included.
+    Time(Duration),
+}
+
+impl std::str::FromStr for Budget {
+    type Err = String;
+
+    /// `500` is a number of mutants; `60s` or `2m` a time budget.
+    fn from_str(text: &str) -> Result<Budget, String> {
+        let text = text.trim();
+        let (number, unit) = text.split_at(
+            text.find(|c: char| !c.is_ascii_digit())
+                .unwrap_or(text.len()),
+        );
+        let value: u64 = number.parse().map_err(|_| {
+            format!("budget {text:?}: expected a number of cases, or seconds like 60s")
+        })?;
+        match unit {
+            "" => Ok(Budget::Cases(value)),
+            "s" => Ok(Budget::Time(Duration::from_secs(value))),
+            "m" => Ok(Budget::Time(Duration::from_secs(value * 60))),
+            _ => Err(format!("budget {text:?}: unit must be s or m")),
+        }
+    }
+}
+
+/// Search settings.
+#[derive(Debug, Clone)]
+pub struct SearchOptions {
+    /// Mutants or time.
+    pub budget: Budget,
+    /// Seed of the mutation stream.
+    pub seed: u64,
+    /// Level at which a mutant must fail to count.
+    pub level: ReaderLevel,
+    /// Most target calls spent shrinking one finding.
+    pub shrink_calls: usize,
+    /// Stop after this many new findings.
+    pub max_findings: usize,
+}
+
+/// One new failing input, shrunk and confirmed by replaying its written case.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SearchFinding {
+    /// Stable id derived from the target and the shrunk input; also the
+    /// written case's id.
+    pub id: String,
+    /// The catalogue case the mutant grew from.
+    pub seed_case: String,
+    /// Its category.
+    pub category: Category,
+    /// Operators applied, in order, since the catalogue case (a corpus
+    /// entry's lineage included).
+    pub operators: Vec<String>,
+    /// Tricks the `stacked-delimiter` operators applied, in order.
+    #[serde(default)]
+    pub tricks: Vec<String>,
+    /// The request of the written case, as it was replayed.
+    pub request: WrapRequest,
+    /// The canary planted in the request, if any.
+    pub canary: Option<String>,
+    /// Fields that carry the canary in [`SearchFinding::request`].
+    pub canary_fields: Vec<Field>,
+    /// What the oracle found when the written case was replayed.
+    pub finding: Finding,
+}
+
+/// What a search did.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SearchReport {
+    /// Target name.
+    pub target: String,
+    /// Seed used.
+    pub seed: u64,
+    /// Level a failure had to reach.
+    pub level: ReaderLevel,
+    /// Mutants tried.
+    pub mutants_tried: u64,
+    /// Mutants that failed a security check (new or not).
+    pub mutants_failing: u64,
+    /// Target errors (crash, timeout) met while searching.
+    pub target_errors: u64,
+    /// Mutants on which the target crashed, hung or broke the protocol
+    /// twice, the second time on a fresh target (`target.fault`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub mutants_faulting: u64,
+    /// Catalogue cases that already fail a security check unmutated, as
+    /// `case id: check`; mutants of these failing the same check are not new.
+    pub known_failures: Vec<String>,
+    /// New failures, shrunk and replayed.
+    pub findings: Vec<SearchFinding>,
+    /// New failures whose written case did not fail when replayed (or could
+    /// not be replayed within the budget); not reported.
+    #[serde(default)]
+    pub unconfirmed: u64,
+    /// Why the search could not do its job, when it could not. A search with
+    /// a harness error proves nothing about the target, findings or not.
+    #[serde(default)]
+    pub harness_error: Option<String>,
+    /// Stacks of two or more tricks that made a mutant fail where its
+    /// catalogue case passes, with how often and the confirmed findings
+    /// that carry them (see `--propose`).
+    #[serde(default)]
+    pub trick_stacks: Vec<TrickStack>,
+    /// Mutants kept in the corpus because their output was new (see
+    /// `corpus`), when the search ended.
+    #[serde(default)]
+    pub corpus_size: usize,
+    /// Distinct output features seen.
+    #[serde(default)]
+    pub features_seen: usize,
+    /// Wall time in milliseconds.
+    pub duration_ms: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+/// The target, the profile and the level, with the bookkeeping of every call
+/// made: whether the target ever answered, and its first failure.
+struct Probe<'a> {
+    profile: &'a TargetProfile,
+    framing: &'a mut dyn Framing,
+    level: ReaderLevel,
+    /// The nonce of an earlier benign wrap, for the replaying nonce
+    /// operators (`nonce_ops`).
+    harvested: Option<String>,
+    /// The layouts calibration learned, as a run learns them: every
+    /// mutant is judged as `framecheck run` judges its case, so a
+    /// framing's constant text around the frame is not a failure.
+    layouts: Layouts,
+    answered: u64,
+    errors: u64,
+    first_error: Option<String>,
+    /// Why the target was given up (module `faults`), if it was.
+    given_up: Option<String>,
+}
+
+impl Probe<'_> {
+    /// Wraps `request` as a mutant of `case` and returns the framed output
+    /// with every finding the oracle made on it, security or fidelity, at
+    /// any level; `None` for a refusal (an answer with no finding).
+    fn judge(
+        &mut self,
+        case: &ConcreteCase,
+        request: &WrapRequest,
+    ) -> Result<Option<(String, Vec<Finding>)>, TargetError> {
+        let framed = match self.framing.wrap(request) {
+            Ok(framed) => framed,
+            Err(TargetError::Refused(_)) => {
+                self.answered += 1;
+                return Ok(None);
+            }
+            Err(error) => {
+                self.errors += 1;
+                self.first_error.get_or_insert_with(|| error.diagnosis());
+                // A target that faulted is retired: the next request goes
+                // to a fresh one (module `faults`).
+                if error.as_fault().is_some() {
+                    self.framing.restart();
+                }
+                return Err(error);
+            }
+        };
+        self.answered += 1;
+        let mutant = mutant_case(case, request);
+        let layout = self.layouts.fitting(&mutant);
+        let findings = oracle::judge_wrap_in(&mutant, self.profile, layout, request, &framed);
+        Ok(Some((framed, findings)))
+    }
+
+    /// Whether `finding` is a failure at the probe's level: a security
+    /// finding, or a reproduced fault.
+    fn counts(&self, finding: &Finding) -> bool {
+        matches!(finding.class, CheckClass::Security | CheckClass::Fault)
+            && finding.levels.contains(&self.level)
+    }
+
+    /// The security findings at the probe's level for `request`.
+    fn security_findings(
+        &mut self,
+        case: &ConcreteCase,
+        request: &WrapRequest,
+    ) -> Result<Vec<Finding>, TargetError> {
+        let judged = self.judge(case, request)?;
+        Ok(judged
+            .into_iter()
+            .flat_map(|(_, findings)| findings)
+            .filter(|f| self.counts(f))
+            .collect())
+    }
+}
+
+/// The fields of `request` that carry `canary`, in the order instantiation
+/// lists them. Recomputed for every mutant: an operator may move the canary
+/// to another field, and the oracle judges it where it now is.
+pub fn canary_fields(canary: &str, request: &WrapRequest) -> Vec<Field> {
+    if canary.is_empty() {
+        return Vec::new();
+    }
+    let in_attributes = request
+        .attributes
+        .iter()
+        .any(|(k, v)| k.contains(canary) || v.contains(canary));
+    [
+        (Field::Content, request.content.contains(canary)),
+        (Field::Kind, request.kind.contains(canary)),
+        (Field::Attributes, in_attributes),
+        (Field::Provenance, request.provenance.contains(canary)),
+    ]
+    .into_iter()
+    .filter(|(_, carries)| *carries)
+    .map(|(field, _)| field)
+    .collect()
+}
+
+/// `case` with `request` as its input and the canary bookkeeping redone.
+fn mutant_case(case: &ConcreteCase, request: &WrapRequest) -> ConcreteCase {
+    let mut mutant = case.clone();
+    mutant.canary_fields = canary_fields(&case.canary, request);
+    mutant.input = Input::Wrap(request.clone());
+    mutant
+}
+
+/// When the search must stop: the budget's deadline or a cancel request.
+struct Clock<'a> {
+    deadline: Option<Instant>,
+    cancel: &'a AtomicBool,
+}
+
+impl Clock<'_> {
+    fn out_of_time(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d) || self.cancel.load(Ordering::SeqCst)
+    }
+}
+
+/// Runs the search. `cases` are the catalogue's cases instantiated for
+/// `profile`; the security cases among them that wrap content are the seeds.
+pub fn search(
+    cases: &[ConcreteCase],
+    profile: &TargetProfile,
+    framing: &mut dyn Framing,
+    options: &SearchOptions,
+    cancel: &AtomicBool,
+) -> SearchReport {
+    let started = Instant::now();
+    let clock = Clock {
+        deadline: match options.budget {
+            Budget::Time(limit) => Some(started + limit),
+            Budget::Cases(_) => None,
+        },
+        cancel,
+    };
+    // A target that fails a benign request twice (a stray print on stdout,
+    // an adapter that cannot import) would fail every mutant too: said at
+    // once, instead of restarting it for every call of the budget.
+    let mut watch = crate::runner::faults::FaultWatch::default();
+    watch.first_contact(profile, framing, None);
+    if let Some(abandoned) = watch.abandoned() {
+        return given_up(profile, options, abandoned, started);
+    }
+    // A profile its framing contradicts would make every mutant a finding
+    // about the profile: the search proves nothing, as a run does.
+    let layouts = match Layouts::learn_fitting(profile, framing, options.level) {
+        Ok(layouts) => layouts,
+        Err(misfit) => return refused(profile, options, misfit.to_string(), 0, started),
+    };
+    let earlier = nonce_ops::earlier_frame(profile, framing);
+    let seeds = seed_cases(cases, profile, earlier.as_deref());
+    let seeds: Vec<&ConcreteCase> = seeds.iter().collect();
+    let mut probe = Probe {
+        profile,
+        framing,
+        level: options.level,
+        harvested: earlier.and_then(|f| oracle::frame_nonce(profile, &f)),
+        layouts,
+        answered: 0,
+        errors: 0,
+        first_error: None,
+        given_up: None,
+    };
+    let (known, known_complete) = known_failures(&seeds, &mut probe, &clock);
+    let mut report = SearchReport {
+        target: profile.name.clone(),
+        seed: options.seed,
+        level: options.level,
+        mutants_tried: 0,
+        mutants_failing: 0,
+        target_errors: 0,
+        mutants_faulting: 0,
+        known_failures: known
+            .iter()
+            .map(|(id, check)| format!("{id}: {check}"))
+            .collect(),
+        findings: Vec::new(),
+        unconfirmed: 0,
+        harness_error: None,
+        trick_stacks: Vec::new(),
+        corpus_size: 0,
+        features_seen: 0,
+        duration_ms: 0,
+    };
+    if known_complete {
+        explore(&seeds, &known, &mut probe, &clock, options, &mut report);
+    }
+    report.target_errors = probe.errors;
+    report.harness_error = harness_error(&report, &probe, seeds.len(), known_complete);
+    report.duration_ms = started.elapsed().as_millis() as u64;
+    report
+}
+
+/// The security cases that wrap content and that the target supports, with
+/// the value of `earlier` written in for the cases that replay an earlier
+/// frame's nonce (left out when there is no such frame).
+fn seed_cases(
+    cases: &[ConcreteCase],
+    profile: &TargetProfile,
+    earlier: Option<&str>,
+) -> Vec<ConcreteCase> {
+    cases
+        .iter()
+        .filter(|c| {
+            c.expect == Expectation::Hold
+                && matches!(c.operation, Operation::Wrap | Operation::Roundtrip)
+                && matches!(c.input, Input::Wrap(_))
+                && c.requires.iter().all(|cap| profile.can(*cap))
+        })
+        .filter_map(|c| match (&c.harvest, earlier) {
+            (None, _) => Some(c.clone()),
+            (Some(_), Some(framed)) => {
+                framecheck_core::nonce::harvest::resolve_from(c, profile, framed).ok()
+            }
+            (Some(_), None) => None,
+        })
+        .collect()
+}
+
+/// Runs every seed unmutated and records the security checks it already
+/// fails. The second value is false when the budget ran out first: without
+/// the whole list, no failure can be told new from known.
+fn known_failures(
+    seeds: &[&ConcreteCase],
+    probe: &mut Probe,
+    clock: &Clock,
+) -> (BTreeSet<(String, Check)>, bool) {
+    let mut known = BTreeSet::new();
+    for case in seeds {
+        if clock.out_of_time() {
+            return (known, false);
+        }
+        let Input::Wrap(request) = &case.input else {
+            continue;
+        };
+        let findings = match probe.judge(case, request) {
+            Ok(judged) => judged.map(|(_, findings)| findings).unwrap_or_default(),
+            // A seed the target faults on unmutated: its mutants' faults
+            // are not new.
+            Err(error) => match faults::retry(probe, case, request, &error) {
+                faults::Retried::Reproduced(finding) => vec![finding],
+                faults::Retried::Answered(judged) => {
+                    judged.map(|(_, findings)| findings).unwrap_or_default()
+                }
+                faults::Retried::NotAFault => Vec::new(),
+                faults::Retried::GivenUp => return (known, true),
+            },
+        };
+        for finding in findings.into_iter().filter(|f| probe.counts(f)) {
+            known.insert((case.id.clone(), finding.check));
+        }
+    }
+    (known, true)
+}
+
+/// The report of a search whose target failed its first contact.
+fn given_up(
+    profile: &TargetProfile,
+    options: &SearchOptions,
+    abandoned: &crate::runner::faults::Abandoned,
+    started: Instant,
+) -> SearchReport {
+    let mut reason = format!("the target never answered: {abandoned}");
+    if let Some(fault) = abandoned.fault() {
+        reason.push('\n');
+        reason.push_str(fault.describe("  ", 12).trim_end());
+    }
+    refused(profile, options, reason, 2, started)
+}
+
+/// A search that stopped before its first mutant, for `reason`, after
+/// `target_errors` failed calls.
+fn refused(
+    profile: &TargetProfile,
+    options: &SearchOptions,
+    reason: String,
+    target_errors: u64,
+    started: Instant,
+) -> SearchReport {
+    SearchReport {
+        target: profile.name.clone(),
+        seed: options.seed,
+        level: options.level,
+        mutants_tried: 0,
+        mutants_failing: 0,
+        target_errors,
+        mutants_faulting: 0,
+        known_failures: Vec::new(),
+        findings: Vec::new(),
+        unconfirmed: 0,
+        harness_error: Some(reason),
+        trick_stacks: Vec::new(),
+        corpus_size: 0,
+        features_seen: 0,
+        duration_ms: started.elapsed().as_millis() as u64,
+    }
+}
+
+/// Why the search proves nothing, if it does not.
+fn harness_error(
+    report: &SearchReport,
+    probe: &Probe,
+    seeds: usize,
+    known_complete: bool,
+) -> Option<String> {
+    if let Some(given_up) = &probe.given_up {
+        return Some(given_up.clone());
+    }
+    if probe.answered == 0 && probe.errors > 0 {
+        return Some(format!(
+            "the target never answered: all {} calls failed (first: {})",
+            probe.errors,
+            probe.first_error.as_deref().unwrap_or("unknown")
+        ));
+    }
+    if !known_complete {
+        return Some(format!(
+            "the budget ran out while running the {seeds} catalogue seed cases unmutated \
+             (needed to tell new failures from known ones); no mutant was tried; \
+             raise --budget"
+        ));
+    }
+    if report.mutants_tried == 0 {
+        return Some(if seeds == 0 {
+            "no mutant was tried: no catalogue case is a hold case wrapping content \
+             that this target supports (check --only and the profile's capabilities)"
+                .to_string()
+        } else {
+            "no mutant was tried within the budget; raise --budget".to_string()
+        });
+    }
+    None
+}
+
+/// Findings tried per failure signature before it is given up when none
+/// replays.
+const SIGNATURE_ATTEMPTS: u8 = 3;
+
+/// Largest content a mutant may carry; padding and duplication stop there.
+const MAX_CONTENT: usize = 256 * 1024;
+
+/// The mutation loop: grow a mutant from a corpus entry or a seed case,
+/// judge it, keep it in the corpus when its output is new, and for each new
+/// failure signature shrink, replay and record.
+fn explore(
+    seeds: &[&ConcreteCase],
+    known: &BTreeSet<(String, Check)>,
+    probe: &mut Probe,
+    clock: &Clock,
+    options: &SearchOptions,
+    report: &mut SearchReport,
+) {
+    let mut rng = SplitMix64(options.seed);
+    let mut corpus = Corpus::default();
+    // Signature -> attempts: a signature is done once a finding with it is
+    // confirmed, or after a few that did not replay (each shrunk to the
+    // edge of what fails, which a replay with its own canary may miss).
+    let mut signatures: BTreeMap<String, u8> = BTreeMap::new();
+    // Trick stacks (in-span tricks, sorted) -> new failing mutants.
+    let mut stacks: BTreeMap<Vec<Trick>, u64> = BTreeMap::new();
+    while !seeds.is_empty()
+        && !clock.out_of_time()
+        && report.findings.len() < options.max_findings
+        && !cases_spent(options, report)
+    {
+        let grown = grow(seeds, &mut corpus, probe, &mut rng);
+        let Some((mutant, stacked)) = grown else {
+            continue;
+        };
+        let case = seeds[mutant.seed];
+        report.mutants_tried += 1;
+        let finding = match failure(case, &mutant, &stacked, probe, &mut corpus) {
+            Step::Failed(finding) => *finding,
+            Step::Passed => continue,
+            Step::GivenUp => break,
+        };
+        let is_fault = finding.class == CheckClass::Fault;
+        if is_fault {
+            report.mutants_faulting += 1;
+        } else {
+            report.mutants_failing += 1;
+        }
+        let known_failure = known.contains(&(case.id.clone(), finding.check));
+        if !known_failure && !is_fault {
+            if let Some(key) = propose::stack_key(&mutant.tricks) {
+                *stacks.entry(key).or_default() += 1;
+            }
+        }
+        let sig = match &finding.fault {
+            // One fault finding per kind: what the target chokes on is its
+            // weakness, whichever operator put it there.
+            Some(fault) => format!("{}[{}]", finding.check.name(), fault.kind.name()),
+            None => signature(finding.check, &mutant.operators, &mutant.tricks),
+        };
+        // New means the mutation caused the failure: the seed case passes
+        // this check unmutated. One finding per signature keeps it readable.
+        let attempts = signatures.entry(sig).or_default();
+        if known_failure || *attempts >= SIGNATURE_ATTEMPTS {
+            continue;
+        }
+        *attempts += 1;
+        if shrink_and_confirm(case, mutant, finding, probe, clock, options, report) {
+            *attempts = SIGNATURE_ATTEMPTS;
+        }
+    }
+    report.trick_stacks = propose::tally(stacks, &report.findings);
+    report.corpus_size = corpus.len();
+    report.features_seen = corpus.features();
+}
+
+/// What came of one mutant.
+enum Step {
+    /// It failed at the probe's level: a security finding, or a fault the
+    /// retry reproduced (boxed: a finding is large beside the other arms).
+    Failed(Box<Finding>),
+    /// It was answered (or refused) with no such failure, or never sent.
+    Passed,
+    /// The target was given up (module `faults`).
+    GivenUp,
+}
+
+/// Sends `mutant`, retrying it once when the target faults, and keeps it in
+/// the corpus when its output is new.
+fn failure(
+    case: &ConcreteCase,
+    mutant: &Entry,
+    stacked: &[stack::Stacked],
+    probe: &mut Probe,
+    corpus: &mut Corpus,
+) -> Step {
+    let judged = match probe.judge(case, &mutant.request) {
+        Ok(judged) => judged,
+        Err(error) => match faults::retry(probe, case, &mutant.request, &error) {
+            faults::Retried::Answered(judged) => judged,
+            faults::Retried::Reproduced(finding) => return Step::Failed(Box::new(finding)),
+            faults::Retried::NotAFault => return Step::Passed,
+            faults::Retried::GivenUp => return Step::GivenUp,
+        },
+    };
+    let outcome = match &judged {
+        Some((framed, findings)) => corpus::Outcome::Framed(framed, findings),
+        None => corpus::Outcome::Refused,
+    };
+    corpus.observe(probe.profile, mutant.clone(), stacked, outcome);
+    judged
+        .into_iter()
+        .flat_map(|(_, findings)| findings)
+        .find(|f| probe.counts(f))
+        .map_or(Step::Passed, |f| Step::Failed(Box::new(f)))
+}
+
+/// Whether a budget in mutants is used up.
+fn cases_spent(options: &SearchOptions, report: &SearchReport) -> bool {
+    match options.budget {
+        Budget::Cases(limit) => report.mutants_tried >= limit,
+        Budget::Time(_) => false,
+    }
+}
+
+/// Shrinks a new failing mutant and replays it; a confirmed finding is added
+/// to `report` (true), one that does not replay is counted as unconfirmed.
+/// A mutant that shrinks to an input already found is dropped (false).
+fn shrink_and_confirm(
+    case: &ConcreteCase,
+    mut mutant: Entry,
+    finding: Finding,
+    probe: &mut Probe,
+    clock: &Clock,
+    options: &SearchOptions,
+    report: &mut SearchReport,
+) -> bool {
+    let request = std::mem::take(&mut mutant.request);
+    let (request, finding) = match finding.fault.as_ref().map(|f| f.kind) {
+        // Each try of a hang waits out the timeout: a hang is kept as found.
+        Some(FaultKind::Hang) => (request, finding),
+        Some(kind) => {
+            let mut again = |probe: &mut Probe, trial: &WrapRequest| {
+                faults::faults_again(probe, case, trial, kind)
+            };
+            let calls = options.shrink_calls;
+            shrink(case, probe, (request, finding), calls, clock, &mut again)
+        }
+        None => {
+            let check = finding.check;
+            let mut again = |probe: &mut Probe, trial: &WrapRequest| {
+                let found = probe.security_findings(case, trial).ok()?;
+                found.into_iter().find(|f| f.check == check)
+            };
+            let calls = options.shrink_calls;
+            shrink(case, probe, (request, finding), calls, clock, &mut again)
+        }
+    };
+    let id = emit::finding_id(&probe.profile.name, &request);
+    // Different mutants often shrink to the same input.
+    if report.findings.iter().any(|f| f.id == id) {
+        return false;
+    }
+    let candidate = SearchFinding {
+        id,
+        seed_case: case.id.clone(),
+        category: case.category,
+        operators: mutant
+            .operators
+            .iter()
+            .map(|o| o.name().to_string())
+            .collect(),
+        tricks: mutant.tricks.iter().map(|t| t.name().to_string()).collect(),
+        canary_fields: canary_fields(&case.canary, &request),
+        canary: Some(case.canary.clone()).filter(|c| request_mentions(&request, c)),
+        request,
+        finding,
+    };
+    match confirm(candidate, probe, clock, report) {
+        Some(confirmed) => {
+            report.findings.push(confirmed);
+            true
+        }
+        None => {
+            report.unconfirmed += 1;
+            false
+        }
+    }
+}
+
+/// The next mutant: one to three mutations of a corpus entry or of a seed
+/// case's input. A third of the mutations stack tricks on one delimiter
+/// span; the rest are single edits. `None` when nothing applied or the
+/// content grew past [`MAX_CONTENT`].
+fn grow(
+    seeds: &[&ConcreteCase],
+    corpus: &mut Corpus,
+    probe: &Probe,
+    rng: &mut SplitMix64,
+) -> Option<(Entry, Vec<stack::Stacked>)> {
+    let profile = probe.profile;
+    let mut mutant = match corpus.pick(rng) {
+        Some(entry) => entry,
+        None => {
+            let seed = rng.below(seeds.len());
+            let Input::Wrap(request) = &seeds[seed].input else {
+                return None;
+            };
+            Entry::from_seed(seed, request.clone())
+        }
+    };
+    // Tokens as an attacker writes them (a nonce part as a sample value).
+    let grammar = profile.delimiters.grammar();
+    let tokens: Vec<String> = (0..profile.delimiters.all_tokens().len())
+        .map(|i| grammar.anchor(i))
+        .collect();
+    let mut stacked = Vec::new();
+    let mut applied = false;
+    // Only a nonce profile draws for the nonce operators, so the stream of
+    // every other search is unchanged by them.
+    let nonce = profile.delimiters.nonce.is_some();
+    for _ in 0..1 + rng.below(3) {
+        if nonce && rng.below(4) == 0 {
+            let harvested = probe.harvested.as_deref();
+            if let Some(operator) = nonce_ops::mutate(&mut mutant.request, profile, harvested, rng)
+            {
+                mutant.operators.push(operator);
+                applied = true;
+            }
+        } else if rng.below(3) == 0 {
+            if let Some(s) = stack::stack(&mut mutant.request, profile, rng) {
+                mutant.operators.push(Operator::StackedDelimiter);
+                mutant.tricks.extend(&s.tricks);
+                stacked.push(s);
+                applied = true;
+            }
+        } else if let Some(operator) = mutate::mutate(&mut mutant.request, &tokens, profile, rng) {
+            mutant.operators.push(operator);
+            applied = true;
+        }
+    }
+    (applied && mutant.request.content.len() <= MAX_CONTENT).then_some((mutant, stacked))
+}
+
+fn request_mentions(request: &WrapRequest, text: &str) -> bool {
+    !text.is_empty() && !canary_fields(text, request).is_empty()
+}
+
+/// Replays `candidate`'s written case; returns the finding as replayed, or
+/// `None` when it does not fail (or time ran out before it could be run).
+fn confirm(
+    candidate: SearchFinding,
+    probe: &mut Probe,
+    clock: &Clock,
+    report: &SearchReport,
+) -> Option<SearchFinding> {
+    if clock.out_of_time() {
+        return None;
+    }
+    let confirmed = replay::replay(
+        &candidate,
+        report.seed,
+        probe.profile,
+        &mut *probe.framing,
+        probe.level,
+    )
+    .ok()?;
+    let Input::Wrap(request) = confirmed.case.input else {
+        return None;
+    };
+    Some(SearchFinding {
+        canary: Some(confirmed.case.canary.clone()).filter(|c| request_mentions(&request, c)),
+        canary_fields: confirmed.case.canary_fields,
+        request,
+        finding: confirmed.finding,
+        ..candidate
+    })
+}
+
+/// The check plus the operator families and stacked tricks that produced
+/// a failure: one finding is kept per signature.
+fn signature(check: Check, operators: &[Operator], tricks: &[Trick]) -> String {
+    let families: BTreeSet<&str> = operators.iter().map(|o| o.family()).collect();
+    let families: Vec<&str> = families.into_iter().collect();
+    let tricks: BTreeSet<&str> = tricks.iter().map(|t| t.name()).collect();
+    let tricks: Vec<&str> = tricks.into_iter().collect();
+    format!(
+        "{}[{}]({})",
+        check.name(),
+        families.join("+"),
+        tricks.join("+")
+    )
+}
+
+/// Delta debugging over each field's characters: drop chunks while
+/// `again` still finds the failure (the same check at the probe's level,
+/// or the same kind of fault).
+fn shrink(
+    case: &ConcreteCase,
+    probe: &mut Probe,
+    (mut request, mut finding): (WrapRequest, Finding),
+    mut calls: usize,
+    clock: &Clock,
+    again: &mut dyn FnMut(&mut Probe, &WrapRequest) -> Option<Finding>,
+) -> (WrapRequest, Finding) {
+    let canary = case.canary.clone();
+    let field_count = 3 + request.attributes.len();
+    for field in 0..field_count {
+        let mut chunk = field_text(&mut request, field)
+            .chars()
+            .count()
+            .div_ceil(2)
+            .max(1);
+        while chunk >= 1 && calls > 0 && !clock.out_of_time() {
+            let mut changed = false;
+            let mut at = 0;
+            loop {
+                let chars: Vec<char> = field_text(&mut request, field).chars().collect();
+                if at >= chars.len() || calls == 0 {
+                    break;
+                }
+                let end = (at + chunk).min(chars.len());
+                let candidate: String = chars[..at].iter().chain(&chars[end..]).collect();
+                // The canary marks where the attacker's text lands; keep it whole.
+                if !canary.is_empty()
+                    && field_text(&mut request, field).contains(&canary)
+                    && !candidate.contains(&canary)
+                {
+                    at = end;
+                    continue;
+                }
+                let mut trial = request.clone();
+                *field_text(&mut trial, field) = candidate;
+                calls -= 1;
+                match again(probe, &trial) {
+                    Some(f) => {
+                        request = trial;
+                        finding = f;
+                        changed = true;
+                    }
+                    None => at = end,
+                }
+            }
+            if !changed {
+                if chunk == 1 {
+                    break;
+                }
+                chunk = chunk.div_ceil(2);
+            }
+        }
+    }
+    (request, finding)
+}
+
+fn field_text(request: &mut WrapRequest, field: usize) -> &mut String {
+    match field {
+        0 => &mut request.content,
+        1 => &mut request.provenance,
+        2 => &mut request.kind,
+        n => request
+            .attributes
+            .values_mut()
+            .nth(n - 3)
+            .expect("field index in range"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeMap;
+
+    fn request(content: &str, title: &str) -> WrapRequest {
+        WrapRequest {
+            content: content.into(),
+            kind: "tool-result".into(),
+            attributes: BTreeMap::from([("title".to_string(), title.to_string())]),
+            provenance: "Fetched.".into(),
+        }
+    }
+
+    #[test]
+    fn canary_fields_follow_the_canary_into_an_attribute() {
+        // What split-across-attribute does when the cut carries the canary.
+        assert_eq!(
+            canary_fields("CANARY_1", &request("x", "<a CANARY_1")),
+            vec![Field::Attributes]
+        );
+        assert_eq!(
+            canary_fields("CANARY_1", &request("CANARY_1", "CANARY_1")),
+            vec![Field::Content, Field::Attributes]
+        );
+        assert!(canary_fields("", &request("x", "y")).is_empty());
+    }
+}
