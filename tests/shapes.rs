@@ -588,7 +588,7 @@ fn the_fixtures_neutraliser_reads_like_the_unicode_level() {
 }
 
 /// How many times `token` reads in `text` at the unicode level, counting
-/// non-overlapping readings in the folded text (src/level.rs's spec).
+/// non-overlapping readings in the folded text (crates/core/src/level.rs's spec).
 fn token_readings(text: &str, token: &str) -> usize {
     let folded: Vec<char> = fold_str(text, ReaderLevel::Unicode).chars().collect();
     let needle: Vec<char> = fold_str(token, ReaderLevel::Unicode).chars().collect();

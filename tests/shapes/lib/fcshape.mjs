@@ -2,7 +2,7 @@
 // attribute escaping, and a protocol loop that also answers `wrap-many`.
 //
 // A correct framing must neutralise every spelling of its delimiter that a
-// reader at framecheck's `unicode` level takes for it (see src/level.rs):
+// reader at framecheck's `unicode` level takes for it (see crates/core/src/level.rs):
 // default-ignorable and format characters read as nothing, a fixed table of
 // non-ASCII lookalikes reads as ASCII, everything else is NFKC-normalised
 // and case-folded. Written from those documented rules; no dependencies.

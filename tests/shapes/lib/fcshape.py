@@ -1,7 +1,7 @@
 """Shared helpers for the shape fixtures: a Unicode-aware neutraliser.
 
 A correct framing must neutralise every spelling of its delimiter that a
-reader at framecheck's `unicode` level takes for it (see src/level.rs):
+reader at framecheck's `unicode` level takes for it (see crates/core/src/level.rs):
 default-ignorable characters read as nothing, a fixed table of non-ASCII
 lookalikes reads as ASCII, everything else is NFKC-normalised and fully
 case-folded. This module is an independent, honest implementation of that

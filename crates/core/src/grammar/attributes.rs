@@ -217,14 +217,4 @@ mod tests {
         let exact = fold_with_offsets(text, ReaderLevel::Exact);
         assert_eq!(tag_end(&exact, 2, '>'), None);
     }
-
-    #[test]
-    fn plain_names() {
-        for ok in ["a", "_x", "data-id", "a.b_c-1"] {
-            assert!(crate::profile::is_plain_attribute_name(ok), "{ok}");
-        }
-        for bad in ["", "1a", "a b", "a\"", "é", "-a"] {
-            assert!(!crate::profile::is_plain_attribute_name(bad), "{bad}");
-        }
-    }
 }

@@ -514,3 +514,16 @@ pub(crate) fn reference_for_tests() -> TargetProfile {
     TargetProfile::parse(include_str!("../../../../targets/reference.yaml"))
         .expect("targets/reference.yaml parses")
 }
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn plain_names() {
+        for ok in ["a", "_x", "data-id", "a.b_c-1"] {
+            assert!(super::is_plain_attribute_name(ok), "{ok}");
+        }
+        for bad in ["", "1a", "a b", "a\"", "é", "-a"] {
+            assert!(!super::is_plain_attribute_name(bad), "{bad}");
+        }
+    }
+}
