@@ -2,7 +2,7 @@
 //! (`--target reference-nonce`), over the protocol (`serve-reference
 //! --nonce`), its profile, and its committed, reproducible report.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::{Command, Output};

@@ -25,7 +25,7 @@
 //! the test instead, so a skipped audit never looks like a passing one.
 //! `SHAPES_ONLY=name` runs one fixture (`SHAPES_ONLY=fence/correct`).
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::{BufRead, BufReader, Write};

@@ -2,7 +2,7 @@
 //! validates, and its guesses (grammar, token, encoding, header) are the
 //! fixture's own declarations.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::path::Path;

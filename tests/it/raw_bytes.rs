@@ -5,8 +5,8 @@
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
+use crate::common;
 use framecheck::adapter::subprocess::bytes::byte_char;
-mod common;
 
 use framecheck::adapter::subprocess::protocol::{decode_reply, encode_wrap_bytes, Op, Reply};
 use framecheck::adapter::subprocess::SubprocessFraming;

@@ -2,7 +2,7 @@
 //! reports nothing, a finding is reported only when the case it writes fails
 //! when run, and a search that could not do its job says so.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::path::Path;

@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
-mod common;
+use crate::common;
 
 fn framecheck(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_framecheck"))

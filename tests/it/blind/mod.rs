@@ -19,8 +19,6 @@
 //! (invisible characters, NFKC compatibility forms, other lookalikes), and
 //! replaces it with `framecheck_untrusted` unless the defect skips it.
 
-#![allow(dead_code)] // each test binary uses its own subset
-
 pub mod markers;
 
 use std::collections::BTreeSet;

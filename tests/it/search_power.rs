@@ -8,8 +8,8 @@
 //! The time to the first finding is measured by the ignored
 //! `measure_search_power` (see BENCHMARKS.md), never asserted.
 
-mod blind;
-mod common;
+use crate::blind;
+use crate::common;
 
 use std::sync::atomic::AtomicBool;
 

@@ -7,7 +7,7 @@ use std::process::{Command, Output};
 
 use framecheck::runner::{RunResult, Verdict};
 
-mod common;
+use crate::common;
 use common::{have, require, tool_runs};
 
 fn framecheck(args: &[&str]) -> Output {

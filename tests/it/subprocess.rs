@@ -11,7 +11,7 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
-mod common;
+use crate::common;
 use common::have;
 
 use framecheck::adapter::subprocess::{

@@ -537,7 +537,7 @@ mod sarif_report {
 
     fn validator() -> jsonschema::Validator {
         let schema: serde_json::Value =
-            serde_json::from_str(include_str!("data/sarif-schema-2.1.0.json")).unwrap();
+            serde_json::from_str(include_str!("../data/sarif-schema-2.1.0.json")).unwrap();
         jsonschema::options()
             .should_validate_formats(true)
             .build(&schema)

@@ -8,8 +8,6 @@
 //! `CI=true` a missing tool fails the test, because CI installs every tool
 //! and a skip there means an audit did not run.
 
-#![allow(dead_code)] // each test binary uses its own subset
-
 use std::io::Write as _;
 use std::process::Command;
 

@@ -14,7 +14,7 @@ use framecheck::adapter::FaultKind;
 use framecheck::oracle::{Check, CheckClass};
 use framecheck::runner::{Outcome, RunResult, Verdict};
 
-mod common;
+use crate::common;
 use common::have;
 
 fn repo() -> &'static Path {
