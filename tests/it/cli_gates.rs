@@ -3,36 +3,10 @@
 //! that cannot be compared is an error; a search that proves nothing exits 2.
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use crate::common;
-
-fn framecheck(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_framecheck"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("framecheck runs")
-}
-
-fn text(output: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    )
-}
-
-/// Asserts that `output` exited with `code` and said `says`.
-fn expect(output: &Output, code: i32, says: &str) {
-    let text = text(output);
-    assert_eq!(output.status.code(), Some(code), "{text}");
-    assert!(
-        text.contains(says),
-        "wanted {says:?} in:
-{text}"
-    );
-}
+use common::{expect, framecheck, text};
 
 const TARGET: &str = "tests/adapters/escape-all.yaml";
 

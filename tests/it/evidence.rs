@@ -4,7 +4,7 @@
 
 use std::collections::BTreeSet;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use framecheck::catalogue::{self, ConcreteCase, Variant, VariantFamily};
 use framecheck::level::ReaderLevel::{self, AsciiCaseInsensitive, Exact, Unicode};
@@ -338,14 +338,7 @@ mod id_lock {
 
 mod verify {
     use super::*;
-
-    fn framecheck(args: &[&str]) -> Output {
-        Command::new(env!("CARGO_BIN_EXE_framecheck"))
-            .args(args)
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .output()
-            .expect("framecheck runs")
-    }
+    use crate::common::framecheck;
 
     fn report_of(target: &str, out: &Path) -> std::path::PathBuf {
         let output = framecheck(&[

@@ -223,11 +223,7 @@ fn the_cli_records_strict_and_refuses_a_baseline_from_another_gate() {
     let run = |extra: &[&str]| {
         let mut args = vec!["run", "--only", "chat-template", "--out", dir];
         args.extend_from_slice(extra);
-        std::process::Command::new(env!("CARGO_BIN_EXE_framecheck"))
-            .args(&args)
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .output()
-            .unwrap()
+        crate::common::framecheck(&args)
     };
     let strict = run(&["--strict", "--format", "json"]);
     assert_eq!(strict.status.code(), Some(0), "{strict:?}");
@@ -236,19 +232,15 @@ fn the_cli_records_strict_and_refuses_a_baseline_from_another_gate() {
     let text = std::fs::read_to_string(&report).unwrap();
     assert_eq!(json::parse(&text).unwrap().meta.gate, Gate::Strict);
     let other = tempfile::tempdir().unwrap();
-    let default = std::process::Command::new(env!("CARGO_BIN_EXE_framecheck"))
-        .args([
-            "run",
-            "--only",
-            "chat-template",
-            "--out",
-            other.path().to_str().unwrap(),
-            "--baseline",
-            report.to_str().unwrap(),
-        ])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .unwrap();
+    let default = crate::common::framecheck(&[
+        "run",
+        "--only",
+        "chat-template",
+        "--out",
+        other.path().to_str().unwrap(),
+        "--baseline",
+        report.to_str().unwrap(),
+    ]);
     assert_eq!(default.status.code(), Some(2), "{default:?}");
     assert!(
         String::from_utf8_lossy(&default.stderr).contains("strict gate"),

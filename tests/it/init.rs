@@ -296,13 +296,7 @@ fn init_writes_a_portable_profile_and_check_compares_one() {
     let dir = tempfile::tempdir_in(root.join("target")).unwrap();
     let out = dir.path().join("targets/mine.yaml");
     std::fs::create_dir_all(out.parent().unwrap()).unwrap();
-    let framecheck = |args: &[&str], cwd: &Path| {
-        std::process::Command::new(env!("CARGO_BIN_EXE_framecheck"))
-            .args(args)
-            .current_dir(cwd)
-            .output()
-            .unwrap()
-    };
+    let framecheck = |args: &[&str], cwd: &Path| common::framecheck_in(cwd, args);
     let init = framecheck(
         &[
             "init",
@@ -379,15 +373,8 @@ fn run_and_search_refuse_a_profile_the_framing_contradicts() {
         if command == "search" {
             args.extend(["--budget", "20"]);
         }
-        let output = std::process::Command::new(env!("CARGO_BIN_EXE_framecheck"))
-            .args(&args)
-            .output()
-            .unwrap();
-        let said = format!(
-            "{}{}",
-            String::from_utf8_lossy(&output.stdout),
-            String::from_utf8_lossy(&output.stderr)
-        );
+        let output = common::framecheck(&args);
+        let said = common::text(&output);
         assert_eq!(output.status.code(), Some(2), "{command}: {said}");
         assert!(
             said.contains("does not fit its framing"),
@@ -415,8 +402,7 @@ fn init_starts_the_adapter_once() {
     let log = dir.path().join("starts.log");
     let starts = |args: &[&str]| {
         let _ = std::fs::remove_file(&log);
-        let run = std::process::Command::new(env!("CARGO_BIN_EXE_framecheck"))
-            .args(args)
+        let run = common::framecheck_command(args)
             .current_dir(root.join("tests/inference"))
             .env("FRAMINGS_START_LOG", &log)
             .output()
@@ -442,18 +428,8 @@ fn init_starts_the_adapter_once() {
 /// Runs `framecheck` in `tests/inference` and gives its status and what it
 /// said.
 fn framecheck_in_inference(args: &[&str]) -> (Option<i32>, String) {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_framecheck"))
-        .args(args)
-        .current_dir(root.join("tests/inference"))
-        .output()
-        .unwrap();
-    let said = format!(
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    (output.status.code(), said)
+    let output = common::framecheck_in(&common::repo().join("tests/inference"), args);
+    (output.status.code(), common::text(&output))
 }
 
 /// The checks that failed in a run's JSON report, with their class

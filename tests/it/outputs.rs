@@ -7,28 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use crate::common;
-
-fn framecheck_in(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_framecheck"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("framecheck runs")
-}
-
-fn text(output: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    )
-}
-
-fn expect(output: &Output, code: i32, says: &str) {
-    let text = text(output);
-    assert_eq!(output.status.code(), Some(code), "{text}");
-    assert!(text.contains(says), "wanted {says:?} in:\n{text}");
-}
+use common::{expect, framecheck_in, text};
 
 /// `framecheck run` of the built-in reference, benign cases only (fast),
 /// into `out`, run from `dir`.

@@ -906,8 +906,7 @@ fn unicode_failures_counts_what_fails_the_gate_at_the_unicode_level() {
 fn judge(fixture: &Fixture, profile: &ProfileView) -> Option<String> {
     let out = tempfile::tempdir().unwrap();
     let target = shapes_dir().join(&fixture.profile);
-    let output = Command::new(env!("CARGO_BIN_EXE_framecheck"))
-        .args(["run", "--target"])
+    let output = common::framecheck_command(&["run", "--target"])
         .arg(&target)
         .args(["--format", "json", "--out"])
         .arg(out.path())
