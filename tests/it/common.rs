@@ -145,7 +145,7 @@ pub fn have(program: &str, test: &str) -> bool {
 
 /// The reference's profile with a per-call hex nonce in the tag name
 /// (`<untrusted-{nonce}>`, at least 16 digits): the nonce framings of
-/// `tests/nonce.rs` and `tests/nonce_catalogue.rs` write it.
+/// `tests/it/nonce.rs` and `tests/it/nonce_catalogue.rs` write it.
 pub fn nonce_profile() -> framecheck::profile::TargetProfile {
     use framecheck::grammar::{NonceAlphabet, NonceSpec};
     let mut p = framecheck::profile::TargetProfile::reference();

@@ -8,7 +8,7 @@
 //! that once broke a property, with a `README.md` saying why.
 //!
 //! Regenerate the catalogue-derived seeds with
-//! `cargo test --test corpus_replay -- --ignored generate_seed_corpus`.
+//! `cargo test --test integration corpus_replay::generate_seed_corpus -- --ignored`.
 
 use std::collections::BTreeMap;
 use std::fs;

@@ -380,7 +380,7 @@ proptest! {
         let frame = envelope::read(&framed)
             .unwrap_or_else(|e| panic!("{e}: {framed:?}"));
         // Chat-template control strings are neutralised after defanging
-        // (their own properties: tests/envelope_control_props.rs).
+        // (their own properties: tests/it/envelope_control_props.rs).
         let inline = |t: &str| envelope::neutralise(&model_defang(t), Placement::Inline).into_owned();
         let body = envelope::neutralise(&model_defang(&content), Placement::Content).into_owned();
         prop_assert_eq!(frame.body, body);

@@ -991,7 +991,7 @@ fn every_fixture_gets_its_expected_verdict_and_checks() {
     assert!(
         wrong.is_empty(),
         "found {} fixture(s) with the wrong result:\n{}\n\
-         re-run one with SHAPES_ONLY=<name> cargo test --test shapes",
+         re-run one with SHAPES_ONLY=<name> cargo test --test integration shapes::",
         wrong.len(),
         wrong.join("\n")
     );
