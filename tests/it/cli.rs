@@ -39,8 +39,7 @@ fn failing_ids(run: &RunResult, level: framecheck::level::ReaderLevel) -> Vec<St
 /// The Go seed adapter is a build product; build it when Go is here (the
 /// shared build, so that no other test rewrites it while this one runs it).
 fn go_adapter_ready() -> bool {
-    let binary =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("adapters/seed-go-context/seed-go-context");
+    let binary = crate::common::repo().join("adapters/seed-go-context/seed-go-context");
     let built = tool_runs("go") && common::build_go_adapter().is_ok();
     built || binary.is_file()
 }
@@ -256,7 +255,7 @@ fn search_finds_new_failures_in_a_seed_style_and_writes_loadable_cases() {
 #[test]
 fn a_broken_catalogue_file_is_named_and_the_rest_still_runs() {
     let dir = tempfile::tempdir().unwrap();
-    let attacks = Path::new(env!("CARGO_MANIFEST_DIR")).join("attacks");
+    let attacks = crate::common::repo().join("attacks");
     std::fs::copy(
         attacks.join("breakout.yaml"),
         dir.path().join("breakout.yaml"),
@@ -491,7 +490,7 @@ fn sigkill_of_framecheck_takes_its_target_with_it() {
 /// Cargo.toml's licence expression names two licences; both texts ship.
 #[test]
 fn every_licence_named_in_cargo_toml_ships_with_its_text() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = crate::common::repo();
     let manifest = std::fs::read_to_string(root.join("Cargo.toml")).unwrap();
     assert!(manifest.contains("license = \"MIT OR Apache-2.0\""));
     let mit = std::fs::read_to_string(root.join("LICENSE-MIT")).unwrap();
@@ -801,7 +800,7 @@ fn reproducible_reports_are_byte_for_byte_the_committed_ones() {
     ]);
     assert_eq!(first.status.code(), Some(0));
     assert_eq!(second.status.code(), Some(0));
-    let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports");
+    let committed = crate::common::repo().join("reports");
     for ext in ["json", "md", "junit.xml", "sarif"] {
         let name = format!("reference.{ext}");
         let x = std::fs::read(a.path().join(&name)).unwrap();

@@ -90,7 +90,7 @@ fn a_baseline_from_another_target_level_or_filter_is_an_error_and_a_newer_catalo
     assert_eq!(only.status.code(), Some(0), "{}", text(&only));
 
     let catalogue = tempfile::tempdir().unwrap();
-    let attacks = Path::new(env!("CARGO_MANIFEST_DIR")).join("attacks");
+    let attacks = crate::common::repo().join("attacks");
     for entry in std::fs::read_dir(&attacks).unwrap() {
         let entry = entry.unwrap().path();
         if entry.extension().is_some_and(|x| x == "yaml") {

@@ -138,6 +138,29 @@ pub fn build_go_adapter() -> Result<(), String> {
         .clone()
 }
 
+/// Line breaks any reader level honours (the widest set), as the envelope
+/// property tests model them (their own list, not the envelope's).
+pub fn is_line_break(c: char) -> bool {
+    matches!(
+        c,
+        '\n' | '\u{0B}' | '\u{0C}' | '\r' | '\u{85}' | '\u{2028}' | '\u{2029}'
+    )
+}
+
+/// A case judged with `findings` (no evidence, 1 µs), for report and gate
+/// tests that build a run by hand.
+pub fn judged(
+    case: framecheck::catalogue::ConcreteCase,
+    findings: Vec<framecheck::oracle::Finding>,
+) -> framecheck::runner::CaseResult {
+    framecheck::runner::CaseResult {
+        case,
+        outcome: framecheck::runner::Outcome::Judged { findings },
+        evidence: framecheck::runner::Evidence::default(),
+        elapsed_us: 1,
+    }
+}
+
 /// [`require`] for a program on PATH.
 pub fn have(program: &str, test: &str) -> bool {
     require(tool_runs(program), &format!("`{program}`"), test)
@@ -177,7 +200,7 @@ pub fn assert_profile_files_match(
     command: &[&str],
 ) {
     use framecheck::profile::{AdapterSpec, TargetProfile};
-    let targets = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("targets");
+    let targets = repo().join("targets");
     let loaded = TargetProfile::load(&targets.join(format!("{name}.yaml"))).unwrap();
     assert_eq!(&loaded.profile, builtin);
     let sub = TargetProfile::load(&targets.join(format!("{name}-subprocess.yaml"))).unwrap();

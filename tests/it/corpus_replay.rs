@@ -25,7 +25,7 @@ use framecheck::runner::resolve_pieces;
 use sha2::{Digest, Sha256};
 
 fn corpus_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus")
+    crate::common::repo().join("corpus")
 }
 
 /// The input files of a folder (not its README), sorted.

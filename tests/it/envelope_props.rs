@@ -17,6 +17,8 @@ use framecheck::level::{fold_char, fold_str, ReaderLevel};
 use proptest::prelude::*;
 use proptest::sample::select;
 
+use crate::common::is_line_break;
+
 // ---------------------------------------------------------------------------
 // Models
 // ---------------------------------------------------------------------------
@@ -61,13 +63,6 @@ fn model_defang(text: &str) -> String {
     }
     out.push_str(&text[copied..]);
     out
-}
-
-fn is_line_break(c: char) -> bool {
-    matches!(
-        c,
-        '\n' | '\u{0B}' | '\u{0C}' | '\r' | '\u{85}' | '\u{2028}' | '\u{2029}'
-    )
 }
 
 fn reads_as_token(text: &str) -> bool {

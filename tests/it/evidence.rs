@@ -12,7 +12,9 @@ use framecheck::oracle::{Check, CheckClass, Finding};
 use framecheck::profile::TargetProfile;
 use framecheck::report::ids::{self, Alias, IdLock};
 use framecheck::report::{baseline, weakness};
-use framecheck::runner::{CaseResult, Evidence, Outcome, RunMeta, RunResult};
+use framecheck::runner::{CaseResult, RunMeta, RunResult};
+
+use crate::common::judged;
 
 fn census(levels: &[ReaderLevel]) -> Finding {
     Finding {
@@ -24,15 +26,6 @@ fn census(levels: &[ReaderLevel]) -> Finding {
         in_context: false,
         fault: None,
         live: None,
-    }
-}
-
-fn judged(case: ConcreteCase, findings: Vec<Finding>) -> CaseResult {
-    CaseResult {
-        case,
-        outcome: Outcome::Judged { findings },
-        evidence: Evidence::default(),
-        elapsed_us: 1,
     }
 }
 
@@ -226,7 +219,7 @@ mod id_lock {
     use super::*;
 
     fn published() -> BTreeSet<String> {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let root = crate::common::repo();
         let mut profiles = vec![TargetProfile::reference()];
         for entry in std::fs::read_dir(root.join("targets")).unwrap() {
             let path = entry.unwrap().path();

@@ -7,7 +7,9 @@ use framecheck::level::ReaderLevel::{self, Unicode};
 use framecheck::oracle::{Check, CheckClass, Finding};
 use framecheck::profile::TargetProfile;
 use framecheck::report::{baseline, json, junit, markdown, sarif, weakness, Summary};
-use framecheck::runner::{CaseResult, Evidence, Outcome, RunMeta, RunResult, Verdict};
+use framecheck::runner::{RunMeta, RunResult, Verdict};
+
+use crate::common::judged;
 
 fn finding(check: Check, class: CheckClass, in_context: bool) -> Finding {
     Finding {
@@ -36,15 +38,6 @@ fn cases(n: usize) -> Vec<ConcreteCase> {
         .into_iter()
         .take(n)
         .collect()
-}
-
-fn judged(case: ConcreteCase, findings: Vec<Finding>) -> CaseResult {
-    CaseResult {
-        case,
-        outcome: Outcome::Judged { findings },
-        evidence: Evidence::default(),
-        elapsed_us: 1,
-    }
 }
 
 /// Three cases: one clean, one with an outer-layer finding, one with a

@@ -412,10 +412,8 @@ fn matrix_command_writes_both_pages_skips_other_json_and_names_bad_files() {
 #[test]
 fn the_language_a_profile_leaves_out_comes_from_its_adapter() {
     let dir = tempfile::tempdir().unwrap();
-    let reference = std::fs::read_to_string(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("targets/reference.yaml"),
-    )
-    .unwrap();
+    let reference =
+        std::fs::read_to_string(crate::common::repo().join("targets/reference.yaml")).unwrap();
     let unstated = reference.replace("language: rust\n", "");
     assert_ne!(unstated, reference);
     let profile = dir.path().join("mine.yaml");

@@ -1110,7 +1110,7 @@ fn no_report_code_calls_the_scanner() {
         }
     }
     let mut files = Vec::new();
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/report");
+    let root = crate::common::repo().join("src/report");
     sources(&root, &mut files);
     assert!(files.len() > 5, "{files:?}");
     let forbidden = [

@@ -362,7 +362,7 @@ fn search_finds_nothing_over_correct_nonce_framings() {
         return;
     }
     for fixture in CORRECT_NONCE_FIXTURES {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(fixture);
+        let path = crate::common::repo().join(fixture);
         let loaded = TargetProfile::load(&path).unwrap();
         let AdapterSpec::Subprocess(spec) = &loaded.profile.adapter else {
             panic!("{fixture} is a subprocess target");

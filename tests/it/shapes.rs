@@ -29,7 +29,7 @@ use crate::common;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::{BufRead, BufReader, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver};
 use std::time::Duration;
@@ -154,7 +154,7 @@ fn known_check(name: &str) -> bool {
 }
 
 fn shapes_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/shapes")
+    crate::common::repo().join("tests/shapes")
 }
 
 fn load_expectations() -> Vec<Fixture> {
