@@ -647,7 +647,7 @@ mod tests {
             .arg("--version")
             .output();
         if !python.is_ok_and(|o| o.status.success()) {
-            // As tests/common/mod.rs: visible outside libtest's capture, and
+            // As tests/it/common.rs: visible outside libtest's capture, and
             // a failure in CI, which installs python3.
             assert!(
                 std::env::var("CI").map_or(true, |v| v != "true"),

@@ -6,29 +6,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-mod common;
-
-fn framecheck_in(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_framecheck"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("framecheck runs")
-}
-
-fn text(output: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    )
-}
-
-fn expect(output: &Output, code: i32, says: &str) {
-    let text = text(output);
-    assert_eq!(output.status.code(), Some(code), "{text}");
-    assert!(text.contains(says), "wanted {says:?} in:\n{text}");
-}
+use crate::common;
+use common::{expect, framecheck_in, text};
 
 /// `framecheck run` of the built-in reference, benign cases only (fast),
 /// into `out`, run from `dir`.
@@ -111,8 +90,7 @@ fn a_run_with_fewer_formats_removes_the_earlier_runs_other_reports() {
 /// The fenced `sh` blocks of the README's step 5 ("Gate CI"): the first
 /// makes the baseline (once), the second gates a run against it.
 fn readme_gate_steps() -> (Vec<String>, Vec<String>) {
-    let readme =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let readme = std::fs::read_to_string(crate::common::repo().join("README.md")).unwrap();
     let start = readme.find("5. **Gate CI**").expect("README step 5");
     let end = start
         + readme[start..]
@@ -183,7 +161,7 @@ fn the_readme_baseline_steps_fail_twice_on_a_regression() {
     std::fs::create_dir(root.join("targets")).unwrap();
     let helpers = framecheck_in(root, &["helpers", "--write", "."]);
     assert_eq!(helpers.status.code(), Some(0), "{}", text(&helpers));
-    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/adapters");
+    let fixture = crate::common::repo().join("tests/adapters");
     std::fs::copy(fixture.join("escape_all.py"), root.join("my_adapter.py")).unwrap();
     let profile = std::fs::read_to_string(fixture.join("escape-all.yaml"))
         .unwrap()

@@ -8,18 +8,14 @@
 //! finding and goes on; no child is left behind.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use framecheck::adapter::FaultKind;
 use framecheck::oracle::{Check, CheckClass};
 use framecheck::runner::{Outcome, RunResult, Verdict};
 
-mod common;
-use common::have;
-
-fn repo() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
+use crate::common;
+use common::{framecheck, have, repo, text};
 
 /// A profile for `faulty.py BEHAVIOUR`, written into `dir`.
 fn profile(dir: &Path, behaviour: &str, timeout_ms: u64) -> PathBuf {
@@ -38,14 +34,6 @@ fn profile(dir: &Path, behaviour: &str, timeout_ms: u64) -> PathBuf {
     let path = dir.join(format!("faulty-{behaviour}.yaml"));
     std::fs::write(&path, yaml).unwrap();
     path
-}
-
-fn framecheck(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_framecheck"))
-        .args(args)
-        .current_dir(repo())
-        .output()
-        .expect("framecheck runs")
 }
 
 /// `framecheck run` of `faulty.py BEHAVIOUR` on the cases `only` selects:
@@ -70,14 +58,6 @@ fn run(behaviour: &str, only: &[&str], timeout_ms: u64) -> (Output, RunResult) {
     let json = std::fs::read_to_string(out.join(format!("faulty-{behaviour}.json")))
         .unwrap_or_else(|e| panic!("no report ({e}): {}", text(&output)));
     (output, framecheck::report::json::parse(&json).unwrap())
-}
-
-fn text(output: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    )
 }
 
 /// Whether the case was sent and any field of its wrap request holds a

@@ -2,30 +2,14 @@
 //! (`--target reference-nonce`), over the protocol (`serve-reference
 //! --nonce`), its profile, and its committed, reproducible report.
 
-mod common;
+use crate::common;
+use common::{framecheck, load_report, repo};
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use framecheck::level::ReaderLevel;
 use framecheck::runner::{Outcome, RunResult, Verdict};
-
-fn repo() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn framecheck(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_framecheck"))
-        .args(args)
-        .current_dir(repo())
-        .output()
-        .expect("framecheck runs")
-}
-
-fn load_report(path: &Path) -> RunResult {
-    let text = std::fs::read_to_string(path).expect("report exists");
-    framecheck::report::json::parse(&text).expect("report parses")
-}
 
 /// Runs `target` with `--reproducible` and `extra` arguments into `out`.
 fn run(target: &str, out: &Path, extra: &[&str]) -> Output {

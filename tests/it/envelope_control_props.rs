@@ -19,13 +19,7 @@ use framecheck::oracle::{judge_wrap, Check};
 use proptest::prelude::*;
 use proptest::sample::select;
 
-/// Line breaks any reader level honours (the widest set).
-fn is_line_break(c: char) -> bool {
-    matches!(
-        c,
-        '\n' | '\u{0B}' | '\u{0C}' | '\r' | '\u{85}' | '\u{2028}' | '\u{2029}'
-    )
-}
+use crate::common::is_line_break;
 
 /// The control strings readable in `text` at some level, by the model:
 /// special tokens and markup anywhere in the folded text, line markers at

@@ -363,7 +363,6 @@ fn matrix_lines_up_cases_and_marks_the_ones_not_run() {
 
 #[test]
 fn matrix_command_writes_both_pages_skips_other_json_and_names_bad_files() {
-    use std::process::Command;
     let dir = tempfile::tempdir().unwrap();
     let write = |name: &str, text: &str| {
         let path = dir.path().join(name);
@@ -379,8 +378,7 @@ fn matrix_command_writes_both_pages_skips_other_json_and_names_bad_files() {
         "{\"schema\": \"framecheck-report/1\", \"results\": 7}",
     );
     let out = dir.path().join("out");
-    let output = Command::new(env!("CARGO_BIN_EXE_framecheck"))
-        .args(["matrix", "--html", "--out"])
+    let output = crate::common::framecheck_command(&["matrix", "--html", "--out"])
         .arg(&out)
         .args([&good, &search, &broken])
         .output()
@@ -412,27 +410,23 @@ fn matrix_command_writes_both_pages_skips_other_json_and_names_bad_files() {
 /// is Rust, in process.
 #[test]
 fn the_language_a_profile_leaves_out_comes_from_its_adapter() {
-    use std::process::Command;
     let dir = tempfile::tempdir().unwrap();
-    let reference = std::fs::read_to_string(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("targets/reference.yaml"),
-    )
-    .unwrap();
+    let reference =
+        std::fs::read_to_string(crate::common::repo().join("targets/reference.yaml")).unwrap();
     let unstated = reference.replace("language: rust\n", "");
     assert_ne!(unstated, reference);
     let profile = dir.path().join("mine.yaml");
     std::fs::write(&profile, unstated).unwrap();
     let out = dir.path().join("out");
-    let output = Command::new(env!("CARGO_BIN_EXE_framecheck"))
-        .args([
-            "run", "--only", "benign", "--format", "html", "--format", "markdown",
-        ])
-        .arg("--target")
-        .arg(&profile)
-        .arg("--out")
-        .arg(&out)
-        .output()
-        .unwrap();
+    let output = crate::common::framecheck_command(&[
+        "run", "--only", "benign", "--format", "html", "--format", "markdown",
+    ])
+    .arg("--target")
+    .arg(&profile)
+    .arg("--out")
+    .arg(&out)
+    .output()
+    .unwrap();
     assert_eq!(output.status.code(), Some(0), "{output:?}");
     let page = std::fs::read_to_string(out.join("reference.html")).unwrap();
     assert!(page.contains("Target language Rust, in-process;"), "{page}");

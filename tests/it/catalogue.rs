@@ -16,7 +16,7 @@ use framecheck::profile::{
 };
 
 fn attacks() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("attacks")
+    crate::common::repo().join("attacks")
 }
 
 /// A bracket-marker target in the style of the Python peer-result seed:

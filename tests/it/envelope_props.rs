@@ -17,6 +17,8 @@ use framecheck::level::{fold_char, fold_str, ReaderLevel};
 use proptest::prelude::*;
 use proptest::sample::select;
 
+use crate::common::is_line_break;
+
 // ---------------------------------------------------------------------------
 // Models
 // ---------------------------------------------------------------------------
@@ -61,13 +63,6 @@ fn model_defang(text: &str) -> String {
     }
     out.push_str(&text[copied..]);
     out
-}
-
-fn is_line_break(c: char) -> bool {
-    matches!(
-        c,
-        '\n' | '\u{0B}' | '\u{0C}' | '\r' | '\u{85}' | '\u{2028}' | '\u{2029}'
-    )
 }
 
 fn reads_as_token(text: &str) -> bool {
@@ -380,7 +375,7 @@ proptest! {
         let frame = envelope::read(&framed)
             .unwrap_or_else(|e| panic!("{e}: {framed:?}"));
         // Chat-template control strings are neutralised after defanging
-        // (their own properties: tests/envelope_control_props.rs).
+        // (their own properties: tests/it/envelope_control_props.rs).
         let inline = |t: &str| envelope::neutralise(&model_defang(t), Placement::Inline).into_owned();
         let body = envelope::neutralise(&model_defang(&content), Placement::Content).into_owned();
         prop_assert_eq!(frame.body, body);

@@ -1,5 +1,6 @@
-//! What the integration tests share: whether an external tool (node,
-//! python3, go) is here, and what to do when it is not.
+//! What the integration tests share: the `framecheck` command runner, the
+//! repository's root, whether an external tool (node, python3, go) is here,
+//! and what to do when it is not.
 //!
 //! libtest has no "skipped" status and captures `eprintln!` of passing
 //! tests, so a test that returned early for lack of a tool used to show as a
@@ -8,10 +9,63 @@
 //! `CI=true` a missing tool fails the test, because CI installs every tool
 //! and a skip there means an audit did not run.
 
-#![allow(dead_code)] // each test binary uses its own subset
-
 use std::io::Write as _;
-use std::process::Command;
+use std::path::Path;
+use std::process::{Command, Output};
+
+use framecheck::runner::RunResult;
+
+/// The repository's root (the `framecheck` package): targets, catalogue,
+/// fixtures and committed reports are found from here.
+pub fn repo() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The `framecheck` binary under test with `args`, run in the repository.
+/// The one place the command is built: a caller that needs another working
+/// directory, an environment variable or piped streams sets them on the
+/// returned [`Command`] before running it.
+pub fn framecheck_command<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_framecheck"));
+    command.args(args).current_dir(repo());
+    command
+}
+
+/// Runs `framecheck args` in the repository and waits for it.
+pub fn framecheck(args: &[&str]) -> Output {
+    framecheck_in(repo(), args)
+}
+
+/// Runs `framecheck args` in `cwd` (a user's project, a fixture directory)
+/// and waits for it.
+pub fn framecheck_in(cwd: &Path, args: &[&str]) -> Output {
+    framecheck_command(args)
+        .current_dir(cwd)
+        .output()
+        .expect("framecheck runs")
+}
+
+/// What a run said: its stdout, then its stderr.
+pub fn text(output: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
+}
+
+/// Asserts that `output` exited with `code` and said `says`.
+pub fn expect(output: &Output, code: i32, says: &str) {
+    let text = text(output);
+    assert_eq!(output.status.code(), Some(code), "{text}");
+    assert!(text.contains(says), "wanted {says:?} in:\n{text}");
+}
+
+/// A JSON run report read back.
+pub fn load_report(path: &Path) -> RunResult {
+    let text = std::fs::read_to_string(path).expect("report exists");
+    framecheck::report::json::parse(&text).expect("report parses")
+}
 
 /// What a test does about a tool.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -63,6 +117,50 @@ pub fn require(present: bool, what: &str, test: &str) -> bool {
     }
 }
 
+/// Builds the Go seed adapter (`adapters/build.sh`) once per test process
+/// and gives the build's stderr if it failed. Once, because the tests are
+/// one binary now and run in parallel: two builds at the same time could
+/// rewrite the executable while another test runs it.
+pub fn build_go_adapter() -> Result<(), String> {
+    static BUILT: std::sync::OnceLock<Result<(), String>> = std::sync::OnceLock::new();
+    BUILT
+        .get_or_init(|| {
+            let build = Command::new("sh")
+                .arg(repo().join("adapters/build.sh"))
+                .output()
+                .map_err(|e| e.to_string())?;
+            if build.status.success() {
+                Ok(())
+            } else {
+                Err(String::from_utf8_lossy(&build.stderr).into_owned())
+            }
+        })
+        .clone()
+}
+
+/// Line breaks any reader level honours (the widest set), as the envelope
+/// property tests model them (their own list, not the envelope's).
+pub fn is_line_break(c: char) -> bool {
+    matches!(
+        c,
+        '\n' | '\u{0B}' | '\u{0C}' | '\r' | '\u{85}' | '\u{2028}' | '\u{2029}'
+    )
+}
+
+/// A case judged with `findings` (no evidence, 1 µs), for report and gate
+/// tests that build a run by hand.
+pub fn judged(
+    case: framecheck::catalogue::ConcreteCase,
+    findings: Vec<framecheck::oracle::Finding>,
+) -> framecheck::runner::CaseResult {
+    framecheck::runner::CaseResult {
+        case,
+        outcome: framecheck::runner::Outcome::Judged { findings },
+        evidence: framecheck::runner::Evidence::default(),
+        elapsed_us: 1,
+    }
+}
+
 /// [`require`] for a program on PATH.
 pub fn have(program: &str, test: &str) -> bool {
     require(tool_runs(program), &format!("`{program}`"), test)
@@ -70,7 +168,7 @@ pub fn have(program: &str, test: &str) -> bool {
 
 /// The reference's profile with a per-call hex nonce in the tag name
 /// (`<untrusted-{nonce}>`, at least 16 digits): the nonce framings of
-/// `tests/nonce.rs` and `tests/nonce_catalogue.rs` write it.
+/// `tests/it/nonce.rs` and `tests/it/nonce_catalogue.rs` write it.
 pub fn nonce_profile() -> framecheck::profile::TargetProfile {
     use framecheck::grammar::{NonceAlphabet, NonceSpec};
     let mut p = framecheck::envelope::reference_profile();
@@ -102,7 +200,7 @@ pub fn assert_profile_files_match(
     command: &[&str],
 ) {
     use framecheck::profile::{AdapterSpec, TargetProfile};
-    let targets = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("targets");
+    let targets = repo().join("targets");
     let loaded = TargetProfile::load(&targets.join(format!("{name}.yaml"))).unwrap();
     assert_eq!(&loaded.profile, builtin);
     let sub = TargetProfile::load(&targets.join(format!("{name}-subprocess.yaml"))).unwrap();

@@ -7,7 +7,7 @@
 //! in random case, fullwidth, with lookalike letters and invisible
 //! characters spliced in, beside whole nonce frames and chat-template
 //! control strings. Expected values come from the plain envelope (whose
-//! own properties are tests/envelope_props.rs) and from `level::fold_str`,
+//! own properties are tests/it/envelope_props.rs) and from `level::fold_str`,
 //! never from the nonce code under test.
 
 use std::collections::{BTreeMap, BTreeSet};

@@ -17,7 +17,7 @@ use framecheck::report::Summary;
 use regex::Regex;
 
 fn repo(path: &str) -> std::path::PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
+    crate::common::repo().join(path)
 }
 
 fn readme() -> String {

@@ -25,11 +25,11 @@
 //! the test instead, so a skipped audit never looks like a passing one.
 //! `SHAPES_ONLY=name` runs one fixture (`SHAPES_ONLY=fence/correct`).
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::{BufRead, BufReader, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver};
 use std::time::Duration;
@@ -154,7 +154,7 @@ fn known_check(name: &str) -> bool {
 }
 
 fn shapes_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/shapes")
+    crate::common::repo().join("tests/shapes")
 }
 
 fn load_expectations() -> Vec<Fixture> {
@@ -906,8 +906,7 @@ fn unicode_failures_counts_what_fails_the_gate_at_the_unicode_level() {
 fn judge(fixture: &Fixture, profile: &ProfileView) -> Option<String> {
     let out = tempfile::tempdir().unwrap();
     let target = shapes_dir().join(&fixture.profile);
-    let output = Command::new(env!("CARGO_BIN_EXE_framecheck"))
-        .args(["run", "--target"])
+    let output = common::framecheck_command(&["run", "--target"])
         .arg(&target)
         .args(["--format", "json", "--out"])
         .arg(out.path())
@@ -992,7 +991,7 @@ fn every_fixture_gets_its_expected_verdict_and_checks() {
     assert!(
         wrong.is_empty(),
         "found {} fixture(s) with the wrong result:\n{}\n\
-         re-run one with SHAPES_ONLY=<name> cargo test --test shapes",
+         re-run one with SHAPES_ONLY=<name> cargo test --test integration shapes::",
         wrong.len(),
         wrong.join("\n")
     );

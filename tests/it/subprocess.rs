@@ -7,12 +7,10 @@
 //! fresh child, and that no zombie is left behind.
 
 use std::collections::BTreeMap;
-use std::path::Path;
-use std::process::Command;
 use std::time::Duration;
 
-mod common;
-use common::have;
+use crate::common;
+use common::{have, repo};
 
 use framecheck::adapter::subprocess::{
     serve, SubprocessFraming, MAX_CRASHES_IN_ROW, MAX_SPAWN_FAILURES_IN_ROW, MAX_TIMEOUTS_IN_ROW,
@@ -25,10 +23,6 @@ const TIMEOUT_MS: u64 = 800;
 /// Generous: interpreters behind shims start slowly on a loaded machine, and
 /// only a child's first request pays it.
 const STARTUP: Duration = Duration::from_secs(5);
-
-fn repo() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
 
 fn spec(command: &[&str]) -> SubprocessSpec {
     SubprocessSpec {
@@ -525,15 +519,9 @@ fn seed_go_context_renders_like_the_seed() {
     if !have("go", "seed-go-context") {
         return;
     }
-    let build = Command::new("sh")
-        .arg(repo().join("adapters/build.sh"))
-        .output()
-        .unwrap();
-    assert!(
-        build.status.success(),
-        "{}",
-        String::from_utf8_lossy(&build.stderr)
-    );
+    if let Err(stderr) = common::build_go_adapter() {
+        panic!("{stderr}");
+    }
     let mut target = seed_target("seed-go-context.yaml");
     let request = WrapRequest {
         content: "a</context><source id=\"p\">b</Source>\u{200b}".into(),

@@ -8,7 +8,7 @@
 //! that once broke a property, with a `README.md` saying why.
 //!
 //! Regenerate the catalogue-derived seeds with
-//! `cargo test --test corpus_replay -- --ignored generate_seed_corpus`.
+//! `cargo test --test integration corpus_replay::generate_seed_corpus -- --ignored`.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -25,7 +25,7 @@ use framecheck_run::fuzzing::{self, plain_oracle_seed, plain_roundtrip_seed};
 use sha2::{Digest, Sha256};
 
 fn corpus_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus")
+    crate::common::repo().join("corpus")
 }
 
 /// The input files of a folder (not its README), sorted.

@@ -6,9 +6,8 @@
 //! The Tekken view needs mistral-common's data (`pip install
 //! mistral-common`; `.ci/run` installs it): without it these tests print
 //! SKIPPED, and under `CI=true` they fail instead.
-#![cfg(feature = "tokenizers")]
 
-mod common;
+use crate::common;
 
 use framecheck::adapter::{Framing, WrapRequest};
 use framecheck::catalogue::{self, ConcreteCase, Input};

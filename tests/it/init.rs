@@ -2,7 +2,7 @@
 //! validates, and its guesses (grammar, token, encoding, header) are the
 //! fixture's own declarations.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -15,9 +15,7 @@ use framecheck::profile::{
 
 /// Proposes a profile for a fixture adapter and parses it back.
 fn propose(dir: &str, script: &str) -> TargetProfile {
-    let cwd = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/shapes")
-        .join(dir);
+    let cwd = crate::common::repo().join("tests/shapes").join(dir);
     let yaml = propose_for_command(
         vec!["python3".into(), script.into()],
         &cwd,
@@ -64,7 +62,7 @@ fn proposals_validate_and_match_the_fixtures_declarations() {
 /// declares the nonce, so it validates.
 #[test]
 fn a_builtin_profile_is_proposed_from_its_own_target() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("targets/reference-nonce.yaml");
+    let path = crate::common::repo().join("targets/reference-nonce.yaml");
     let loaded = TargetProfile::load(&path).expect("the nonce reference's profile loads");
     let yaml = propose_for_profile(&loaded, InitOptions::default())
         .expect("a proposal")
@@ -86,7 +84,7 @@ fn a_builtin_profile_is_proposed_from_its_own_target() {
 /// Proposes a profile for one framing of `tests/inference/framings.py`,
 /// from its command alone.
 fn propose_shape(name: &str) -> TargetProfile {
-    let cwd = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/inference");
+    let cwd = crate::common::repo().join("tests/inference");
     let command = vec!["python3".into(), "framings.py".into(), name.into()];
     propose_for_command(command, &cwd, &cwd, InitOptions::default())
         .unwrap_or_else(|e| panic!("{name}: {e}"))
@@ -270,7 +268,7 @@ fn an_unknown_shape_says_what_to_declare() {
     if !common::have("python3", "an_unknown_shape_says_what_to_declare") {
         return;
     }
-    let cwd = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/inference");
+    let cwd = crate::common::repo().join("tests/inference");
     let command = vec!["python3".into(), "framings.py".into(), "numbered".into()];
     let error = propose_for_command(command, &cwd, &cwd, InitOptions::default())
         .unwrap_err()
@@ -291,18 +289,12 @@ fn init_writes_a_portable_profile_and_check_compares_one() {
     ) {
         return;
     }
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = crate::common::repo();
     // In the project, as a user's profile would be.
     let dir = tempfile::tempdir_in(root.join("target")).unwrap();
     let out = dir.path().join("targets/mine.yaml");
     std::fs::create_dir_all(out.parent().unwrap()).unwrap();
-    let framecheck = |args: &[&str], cwd: &Path| {
-        std::process::Command::new(env!("CARGO_BIN_EXE_framecheck"))
-            .args(args)
-            .current_dir(cwd)
-            .output()
-            .unwrap()
-    };
+    let framecheck = |args: &[&str], cwd: &Path| common::framecheck_in(cwd, args);
     let init = framecheck(
         &[
             "init",
@@ -365,7 +357,7 @@ fn run_and_search_refuse_a_profile_the_framing_contradicts() {
     ) {
         return;
     }
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = crate::common::repo();
     let out = tempfile::tempdir().unwrap();
     let profile = root.join("tests/inference/wrong-token.yaml");
     for command in ["run", "search"] {
@@ -379,15 +371,8 @@ fn run_and_search_refuse_a_profile_the_framing_contradicts() {
         if command == "search" {
             args.extend(["--budget", "20"]);
         }
-        let output = std::process::Command::new(env!("CARGO_BIN_EXE_framecheck"))
-            .args(&args)
-            .output()
-            .unwrap();
-        let said = format!(
-            "{}{}",
-            String::from_utf8_lossy(&output.stdout),
-            String::from_utf8_lossy(&output.stderr)
-        );
+        let output = common::framecheck(&args);
+        let said = common::text(&output);
         assert_eq!(output.status.code(), Some(2), "{command}: {said}");
         assert!(
             said.contains("does not fit its framing"),
@@ -409,14 +394,13 @@ fn init_starts_the_adapter_once() {
     if !common::have("python3", "init_starts_the_adapter_once") {
         return;
     }
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = crate::common::repo();
     let dir = tempfile::tempdir_in(root.join("target")).unwrap();
     let out = dir.path().join("mine.yaml");
     let log = dir.path().join("starts.log");
     let starts = |args: &[&str]| {
         let _ = std::fs::remove_file(&log);
-        let run = std::process::Command::new(env!("CARGO_BIN_EXE_framecheck"))
-            .args(args)
+        let run = common::framecheck_command(args)
             .current_dir(root.join("tests/inference"))
             .env("FRAMINGS_START_LOG", &log)
             .output()
@@ -442,18 +426,8 @@ fn init_starts_the_adapter_once() {
 /// Runs `framecheck` in `tests/inference` and gives its status and what it
 /// said.
 fn framecheck_in_inference(args: &[&str]) -> (Option<i32>, String) {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_framecheck"))
-        .args(args)
-        .current_dir(root.join("tests/inference"))
-        .output()
-        .unwrap();
-    let said = format!(
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    (output.status.code(), said)
+    let output = common::framecheck_in(&common::repo().join("tests/inference"), args);
+    (output.status.code(), common::text(&output))
 }
 
 /// The checks that failed in a run's JSON report, with their class

@@ -3,36 +3,10 @@
 //! that cannot be compared is an error; a search that proves nothing exits 2.
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
-mod common;
-
-fn framecheck(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_framecheck"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("framecheck runs")
-}
-
-fn text(output: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    )
-}
-
-/// Asserts that `output` exited with `code` and said `says`.
-fn expect(output: &Output, code: i32, says: &str) {
-    let text = text(output);
-    assert_eq!(output.status.code(), Some(code), "{text}");
-    assert!(
-        text.contains(says),
-        "wanted {says:?} in:
-{text}"
-    );
-}
+use crate::common;
+use common::{expect, framecheck, text};
 
 const TARGET: &str = "tests/adapters/escape-all.yaml";
 
@@ -116,7 +90,7 @@ fn a_baseline_from_another_target_level_or_filter_is_an_error_and_a_newer_catalo
     assert_eq!(only.status.code(), Some(0), "{}", text(&only));
 
     let catalogue = tempfile::tempdir().unwrap();
-    let attacks = Path::new(env!("CARGO_MANIFEST_DIR")).join("attacks");
+    let attacks = crate::common::repo().join("attacks");
     for entry in std::fs::read_dir(&attacks).unwrap() {
         let entry = entry.unwrap().path();
         if entry.extension().is_some_and(|x| x == "yaml") {

@@ -30,10 +30,6 @@ const CORE_ORDER: &[&str] = &[
     "report",
 ];
 
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
@@ -102,7 +98,7 @@ fn insert_name(path: &str, found: &mut BTreeSet<String>) {
 /// Every import in `framecheck-core` against [`CORE_ORDER`], as
 /// `file: module -> used`.
 fn core_violations() -> Vec<String> {
-    let src = root().join("crates/core/src");
+    let src = crate::common::repo().join("crates/core/src");
     let mut files = Vec::new();
     rust_files(&src, &mut files);
     let rank = |m: &str| CORE_ORDER.iter().position(|n| *n == m);
@@ -160,7 +156,7 @@ fn the_import_reader_sees_grouped_and_nested_imports() {
 /// examples are written through the `framecheck` crate, as a user writes
 /// them, and never reach the library.
 fn dependencies(manifest: &str) -> BTreeSet<String> {
-    let text = std::fs::read_to_string(root().join(manifest)).unwrap();
+    let text = std::fs::read_to_string(crate::common::repo().join(manifest)).unwrap();
     let mut names = BTreeSet::new();
     let mut in_deps = false;
     for line in text.lines() {

@@ -537,7 +537,7 @@ mod sarif_report {
 
     fn validator() -> jsonschema::Validator {
         let schema: serde_json::Value =
-            serde_json::from_str(include_str!("data/sarif-schema-2.1.0.json")).unwrap();
+            serde_json::from_str(include_str!("../data/sarif-schema-2.1.0.json")).unwrap();
         jsonschema::options()
             .should_validate_formats(true)
             .build(&schema)
@@ -1102,7 +1102,7 @@ fn no_report_code_calls_the_scanner() {
         }
     }
     let mut files = Vec::new();
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/core/src/report");
+    let root = crate::common::repo().join("crates/core/src/report");
     sources(&root, &mut files);
     assert!(files.len() > 5, "{files:?}");
     let forbidden = [

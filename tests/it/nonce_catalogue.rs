@@ -3,7 +3,7 @@
 //! names and no other, a framing that neutralises every marker passes, and
 //! a profile without a nonce gets none of these cases.
 
-mod common;
+use crate::common;
 
 use common::random_hex;
 

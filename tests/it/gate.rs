@@ -6,7 +6,9 @@ use framecheck::gate::Gate;
 use framecheck::level::ReaderLevel::{self, Unicode};
 use framecheck::oracle::{Check, CheckClass, Finding};
 use framecheck::report::{baseline, json, junit, markdown, sarif, weakness, Summary};
-use framecheck::runner::{CaseResult, Evidence, Outcome, RunMeta, RunResult, Verdict};
+use framecheck::runner::{RunMeta, RunResult, Verdict};
+
+use crate::common::judged;
 
 fn finding(check: Check, class: CheckClass, in_context: bool) -> Finding {
     Finding {
@@ -38,15 +40,6 @@ fn cases(n: usize) -> Vec<ConcreteCase> {
     .into_iter()
     .take(n)
     .collect()
-}
-
-fn judged(case: ConcreteCase, findings: Vec<Finding>) -> CaseResult {
-    CaseResult {
-        case,
-        outcome: Outcome::Judged { findings },
-        evidence: Evidence::default(),
-        elapsed_us: 1,
-    }
 }
 
 /// Three cases: one clean, one with an outer-layer finding, one with a
@@ -225,11 +218,7 @@ fn the_cli_records_strict_and_refuses_a_baseline_from_another_gate() {
     let run = |extra: &[&str]| {
         let mut args = vec!["run", "--only", "chat-template", "--out", dir];
         args.extend_from_slice(extra);
-        std::process::Command::new(env!("CARGO_BIN_EXE_framecheck"))
-            .args(&args)
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .output()
-            .unwrap()
+        crate::common::framecheck(&args)
     };
     let strict = run(&["--strict", "--format", "json"]);
     assert_eq!(strict.status.code(), Some(0), "{strict:?}");
@@ -238,19 +227,15 @@ fn the_cli_records_strict_and_refuses_a_baseline_from_another_gate() {
     let text = std::fs::read_to_string(&report).unwrap();
     assert_eq!(json::parse(&text).unwrap().meta.gate, Gate::Strict);
     let other = tempfile::tempdir().unwrap();
-    let default = std::process::Command::new(env!("CARGO_BIN_EXE_framecheck"))
-        .args([
-            "run",
-            "--only",
-            "chat-template",
-            "--out",
-            other.path().to_str().unwrap(),
-            "--baseline",
-            report.to_str().unwrap(),
-        ])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .unwrap();
+    let default = crate::common::framecheck(&[
+        "run",
+        "--only",
+        "chat-template",
+        "--out",
+        other.path().to_str().unwrap(),
+        "--baseline",
+        report.to_str().unwrap(),
+    ]);
     assert_eq!(default.status.code(), Some(2), "{default:?}");
     assert!(
         String::from_utf8_lossy(&default.stderr).contains("strict gate"),

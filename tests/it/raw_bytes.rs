@@ -2,11 +2,10 @@
 //! targets that declare the `bytes` capability (as `content_b64`), come back
 //! as `framed_b64`, and never reach targets that did not ask for them.
 
-use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
+use crate::common;
 use framecheck::adapter::subprocess::bytes::byte_char;
-mod common;
 
 use framecheck::adapter::subprocess::protocol::{decode_reply, encode_wrap_bytes, Op, Reply};
 use framecheck::adapter::subprocess::SubprocessFraming;
@@ -17,12 +16,7 @@ use framecheck::profile::{LoadedProfile, TargetProfile};
 use framecheck::runner::{self, RunOptions, RunResult, Verdict};
 
 fn profile(name: &str) -> LoadedProfile {
-    TargetProfile::load(
-        &Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/adapters")
-            .join(name),
-    )
-    .unwrap()
+    TargetProfile::load(&crate::common::repo().join("tests/adapters").join(name)).unwrap()
 }
 
 fn run_bytes_cases(loaded: &LoadedProfile) -> RunResult {

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeSet;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use framecheck::catalogue::ids::{self, Alias, IdLock};
 use framecheck::catalogue::{self, ConcreteCase, Variant, VariantFamily};
@@ -12,7 +12,9 @@ use framecheck::level::ReaderLevel::{self, AsciiCaseInsensitive, Exact, Unicode}
 use framecheck::oracle::{Check, CheckClass, Finding};
 use framecheck::profile::TargetProfile;
 use framecheck::report::{baseline, weakness};
-use framecheck::runner::{CaseResult, Evidence, Outcome, RunMeta, RunResult};
+use framecheck::runner::{CaseResult, RunMeta, RunResult};
+
+use crate::common::judged;
 
 fn census(levels: &[ReaderLevel]) -> Finding {
     Finding {
@@ -24,15 +26,6 @@ fn census(levels: &[ReaderLevel]) -> Finding {
         in_context: false,
         fault: None,
         live: None,
-    }
-}
-
-fn judged(case: ConcreteCase, findings: Vec<Finding>) -> CaseResult {
-    CaseResult {
-        case,
-        outcome: Outcome::Judged { findings },
-        evidence: Evidence::default(),
-        elapsed_us: 1,
     }
 }
 
@@ -229,7 +222,7 @@ mod id_lock {
     use super::*;
 
     fn published() -> BTreeSet<String> {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let root = crate::common::repo();
         let mut profiles = vec![framecheck::envelope::reference_profile()];
         for entry in std::fs::read_dir(root.join("targets")).unwrap() {
             let path = entry.unwrap().path();
@@ -341,14 +334,7 @@ mod id_lock {
 
 mod verify {
     use super::*;
-
-    fn framecheck(args: &[&str]) -> Output {
-        Command::new(env!("CARGO_BIN_EXE_framecheck"))
-            .args(args)
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .output()
-            .expect("framecheck runs")
-    }
+    use crate::common::framecheck;
 
     fn report_of(target: &str, out: &Path) -> std::path::PathBuf {
         let output = framecheck(&[

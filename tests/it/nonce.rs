@@ -2,7 +2,7 @@
 //! are: a correct one (fresh random value, strict reader) and broken ones,
 //! each caught by the right check and no other.
 
-mod common;
+use crate::common;
 
 use common::random_hex;
 

@@ -6,7 +6,7 @@
 //! its zero-width large-content case or on an indented line).
 //!
 //! They measure what `framecheck search` can find; search is never tuned to
-//! them. `tests/search_power.rs` first checks that the whole catalogue
+//! them. `tests/it/search_power.rs` first checks that the whole catalogue
 //! passes each of them at the `unicode` level (otherwise they would not be
 //! blind), then that search finds each defect and replays it.
 //!
@@ -18,8 +18,6 @@
 //! level (framecheck's own reader), classifies the tricks that hide it
 //! (invisible characters, NFKC compatibility forms, other lookalikes), and
 //! replaces it with `framecheck_untrusted` unless the defect skips it.
-
-#![allow(dead_code)] // each test binary uses its own subset
 
 pub mod markers;
 

@@ -2,10 +2,9 @@
 //! reports nothing, a finding is reported only when the case it writes fails
 //! when run, and a search that could not do its job says so.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
-use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -84,7 +83,7 @@ fn search_reports_nothing_against_a_correct_subprocess_framing() {
     ) {
         return;
     }
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/adapters/escape-all.yaml");
+    let path = crate::common::repo().join("tests/adapters/escape-all.yaml");
     let loaded = TargetProfile::load(&path).unwrap();
     let AdapterSpec::Subprocess(spec) = &loaded.profile.adapter else {
         panic!("escape-all is a subprocess target");

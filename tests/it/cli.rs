@@ -3,28 +3,15 @@
 //! self-test, black-box search, and bad input that must not stop a run.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use framecheck::runner::{RunResult, Verdict};
 
-mod common;
-use common::{have, require, tool_runs};
-
-fn framecheck(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_framecheck"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("framecheck runs")
-}
+use crate::common;
+use common::{framecheck, framecheck_in, have, load_report, require, tool_runs};
 
 fn stdout(output: &Output) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
-fn load_report(path: &Path) -> RunResult {
-    let text = std::fs::read_to_string(path).expect("report exists");
-    framecheck::report::json::parse(&text).expect("report parses")
 }
 
 /// Runs `framecheck run` against `target` into a fresh directory.
@@ -49,19 +36,12 @@ fn failing_ids(run: &RunResult, level: framecheck::level::ReaderLevel) -> Vec<St
         .collect()
 }
 
-/// The Go seed adapter is a build product; build it when Go is here.
+/// The Go seed adapter is a build product; build it when Go is here (the
+/// shared build, so that no other test rewrites it while this one runs it).
 fn go_adapter_ready() -> bool {
-    let binary =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("adapters/seed-go-context/seed-go-context");
-    if binary.is_file() {
-        return true;
-    }
-    tool_runs("go")
-        && Command::new("bash")
-            .arg("adapters/build.sh")
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .status()
-            .is_ok_and(|s| s.success())
+    let binary = crate::common::repo().join("adapters/seed-go-context/seed-go-context");
+    let built = tool_runs("go") && common::build_go_adapter().is_ok();
+    built || binary.is_file()
 }
 
 #[test]
@@ -275,7 +255,7 @@ fn search_finds_new_failures_in_a_seed_style_and_writes_loadable_cases() {
 #[test]
 fn a_broken_catalogue_file_is_named_and_the_rest_still_runs() {
     let dir = tempfile::tempdir().unwrap();
-    let attacks = Path::new(env!("CARGO_MANIFEST_DIR")).join("attacks");
+    let attacks = crate::common::repo().join("attacks");
     std::fs::copy(
         attacks.join("breakout.yaml"),
         dir.path().join("breakout.yaml"),
@@ -434,14 +414,13 @@ fn run_with_a_silent_target(dir: &Path) -> (std::process::Child, i32) {
         ),
     )
     .unwrap();
-    let child = Command::new(env!("CARGO_BIN_EXE_framecheck"))
-        .args(["run", "--target", profile.to_str().unwrap(), "--out"])
-        .arg(dir.join("out"))
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let child =
+        common::framecheck_command(&["run", "--target", profile.to_str().unwrap(), "--out"])
+            .arg(dir.join("out"))
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
     let mut child = child;
     for _ in 0..400 {
         if let Some(pid) = std::fs::read_to_string(&pid_file)
@@ -511,7 +490,7 @@ fn sigkill_of_framecheck_takes_its_target_with_it() {
 /// Cargo.toml's licence expression names two licences; both texts ship.
 #[test]
 fn every_licence_named_in_cargo_toml_ships_with_its_text() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = crate::common::repo();
     let manifest = std::fs::read_to_string(root.join("Cargo.toml")).unwrap();
     assert!(manifest.contains("license = \"MIT OR Apache-2.0\""));
     let mit = std::fs::read_to_string(root.join("LICENSE-MIT")).unwrap();
@@ -644,15 +623,6 @@ fn a_huge_framed_output_is_bounded_in_the_json_report() {
         .starts_with("<huge>\nhello"));
     // It still reads back, as a baseline must.
     load_report(&out.join("huge.json"));
-}
-
-/// Runs framecheck in `cwd` instead of the repository.
-fn framecheck_in(cwd: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_framecheck"))
-        .args(args)
-        .current_dir(cwd)
-        .output()
-        .expect("framecheck runs")
 }
 
 /// `validate` means the same outside the repository: the built-in
@@ -830,7 +800,7 @@ fn reproducible_reports_are_byte_for_byte_the_committed_ones() {
     ]);
     assert_eq!(first.status.code(), Some(0));
     assert_eq!(second.status.code(), Some(0));
-    let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports");
+    let committed = crate::common::repo().join("reports");
     for ext in ["json", "md", "junit.xml", "sarif"] {
         let name = format!("reference.{ext}");
         let x = std::fs::read(a.path().join(&name)).unwrap();

@@ -1,5 +1,5 @@
 //! Search power, measured honestly: framings with one defect the catalogue
-//! cannot reach (`tests/blind/`) must pass the whole catalogue, and search
+//! cannot reach (`tests/it/blind/`) must pass the whole catalogue, and search
 //! must find each defect with a true, replayed finding within a bounded
 //! number of mutants at several seeds; over the reference and a correct
 //! framing at the same seeds it must find nothing.
@@ -8,8 +8,8 @@
 //! The time to the first finding is measured by the ignored
 //! `measure_search_power` (see BENCHMARKS.md), never asserted.
 
-mod blind;
-mod common;
+use crate::blind;
+use crate::common;
 
 use std::sync::atomic::AtomicBool;
 
@@ -247,7 +247,7 @@ fn search_finds_nothing_over_correct_framings() {
 }
 
 /// Issue 33, end to end: behind BEGIN/END markers with a constant preamble
-/// sentence naming them (`tests/blind/markers.rs`), a pre-check that tries
+/// sentence naming them (`tests/it/blind/markers.rs`), a pre-check that tries
 /// one Unicode trick at a time passes the whole catalogue, as `run` judges
 /// it (with the layout it learns, so the preamble is the framing's own
 /// text). Search over it starts with no known failure and finds the defect
@@ -317,8 +317,8 @@ fn search_finds_a_one_trick_at_a_time_check_behind_markers_with_a_preamble() {
 
 /// Not a test of speed: prints, for BENCHMARKS.md, the mutants and the
 /// time each blind framing took to its first true finding at each seed.
-/// Run with `cargo test --release --test search_power -- --ignored
-/// --nocapture measure`.
+/// Run with `cargo test --release --test integration search_power::measure
+/// -- --ignored --nocapture`.
 #[test]
 #[ignore]
 fn measure_search_power() {
@@ -362,7 +362,7 @@ fn search_finds_nothing_over_correct_nonce_framings() {
         return;
     }
     for fixture in CORRECT_NONCE_FIXTURES {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(fixture);
+        let path = crate::common::repo().join(fixture);
         let loaded = TargetProfile::load(&path).unwrap();
         let AdapterSpec::Subprocess(spec) = &loaded.profile.adapter else {
             panic!("{fixture} is a subprocess target");

@@ -1,0 +1,48 @@
+//! The one integration-test binary: every former `tests/*.rs` binary is a
+//! module here, so the crate is linked into one test executable instead of
+//! one per file (modelled on regex-automata). `common` is what they share;
+//! run one module with `cargo test --test integration <module>::`.
+
+mod blind;
+mod common;
+
+mod architecture;
+mod attribute_collisions;
+mod catalogue;
+mod cli;
+mod cli_gates;
+mod control_chars;
+mod corpus_replay;
+mod distribution_name;
+mod envelope_control_props;
+mod envelope_nonce_props;
+mod envelope_props;
+mod envelope_seed_weaknesses;
+mod evidence;
+mod faults;
+mod field_model;
+mod gate;
+mod grammar;
+mod html;
+mod init;
+mod liveness;
+mod nonce;
+mod nonce_catalogue;
+mod oracle;
+mod outer_layer;
+mod outputs;
+mod overstatement;
+mod raw_bytes;
+mod readme_numbers;
+mod reference_nonce;
+mod reports;
+mod runner;
+mod search;
+mod search_grammars;
+mod search_power;
+mod several;
+mod shapes;
+mod subprocess;
+// The tokenizer views exist only with the feature.
+#[cfg(feature = "tokenizers")]
+mod tokview;
