@@ -18,7 +18,10 @@ use framecheck::adapter::subprocess::{
 use framecheck::adapter::{Framing, TargetError, WrapRequest};
 use framecheck::profile::{AdapterSpec, ProcessMode, SubprocessSpec, TargetProfile};
 
-const TIMEOUT_MS: u64 = 800;
+/// A target's reply timeout in these tests: long enough that a helper answering on
+/// a loaded machine (one test binary runs every module side by side) is not
+/// taken for a hang, short enough that the hang tests stay quick.
+const TIMEOUT_MS: u64 = 1500;
 
 /// Generous: interpreters behind shims start slowly on a loaded machine, and
 /// only a child's first request pays it.
