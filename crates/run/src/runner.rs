@@ -14,9 +14,9 @@ use framecheck_core::oracle::{self, Calibration, Finding};
 use framecheck_core::profile::{Capability, TargetProfile};
 pub(crate) use framecheck_core::target::guarded;
 
-pub mod faults;
+pub(crate) mod faults;
 mod fit;
-pub mod several;
+pub(crate) mod several;
 
 use faults::FaultWatch;
 use fit::CalibrationFailure;

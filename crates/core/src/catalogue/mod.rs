@@ -66,9 +66,9 @@ mod error;
 pub mod ids;
 pub mod instantiate;
 pub mod load;
-pub mod model;
+mod model;
 pub mod nonce;
-pub mod site;
+mod site;
 pub mod template;
 pub mod variant;
 

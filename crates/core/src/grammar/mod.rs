@@ -16,8 +16,8 @@
 //! 4. **grammar attacks** ([`Grammar::attacks`]): the catalogue cases only
 //!    this grammar invites.
 //!
-//! One file per implementation: [`xml_tag`], [`bracket_marker`] (both thin
-//! over the shared tag matcher in `tagged`), [`begin_end`] and [`fence`].
+//! One file per implementation: `xml_tag`, `bracket_marker` (both thin
+//! over the shared tag matcher in `tagged`), `begin_end` and `fence`.
 //! Adding a grammar means adding a file, a [`GrammarKind`] variant and an
 //! arm in [`build`].
 //!
@@ -40,15 +40,15 @@ use std::ops::Range;
 
 use serde::{Deserialize, Serialize};
 
-pub mod attributes;
-pub mod begin_end;
-pub mod bracket_marker;
-pub mod entities;
-pub mod fence;
-pub mod spelling;
+mod attributes;
+mod begin_end;
+mod bracket_marker;
+pub(crate) mod entities;
+mod fence;
+mod spelling;
 mod tagged;
 pub mod token;
-pub mod xml_tag;
+mod xml_tag;
 
 pub use spelling::{Piece, Spelling};
 pub use token::{without_nonce, NonceAlphabet, NonceSpec, TokenPattern};

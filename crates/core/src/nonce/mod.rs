@@ -16,7 +16,7 @@
 //!    and different content a different one (a hash of the content, which
 //!    the attacker who wrote it can compute);
 //! 5. **repeated**: some wraps of the same input share a value;
-//! 6. **low entropy**: the estimate ([`entropy`]) is below 64 bits.
+//! 6. **low entropy**: the estimate (`entropy`) is below 64 bits.
 //!
 //! Otherwise the nonce is [`NonceClass::Unpredictable`]. The order puts
 //! the most specific explanation first, so a clock in whole seconds (which
@@ -29,9 +29,9 @@ use std::fmt;
 use crate::catalogue::ConcreteCase;
 use crate::grammar::NonceSpec;
 
-pub mod entropy;
+mod entropy;
 pub mod harvest;
-pub mod pattern;
+mod pattern;
 
 pub use pattern::TimeUnit;
 

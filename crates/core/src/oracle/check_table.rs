@@ -163,7 +163,7 @@ pub const TABLE: [CheckRow; 16] = [
 ];
 
 impl Check {
-    /// This check's row of [`TABLE`].
+    /// This check's row of `TABLE`.
     pub fn row(self) -> &'static CheckRow {
         &TABLE[self as usize]
     }

@@ -41,9 +41,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::level::ReaderLevel;
 
-pub mod check_table;
+mod check_table;
 mod checks;
-pub mod live;
+mod live;
 mod regions;
 pub mod scan;
 mod view;
@@ -138,12 +138,12 @@ impl Check {
         Check::TargetFault,
     ];
 
-    /// The stable name, as serialized ([`check_table`]).
+    /// The stable name, as serialized (`check_table`).
     pub fn name(self) -> &'static str {
         self.row().name
     }
 
-    /// A one-line fix hint for reports ([`check_table`]).
+    /// A one-line fix hint for reports (`check_table`).
     pub fn hint(self) -> &'static str {
         self.row().hint
     }

@@ -47,11 +47,11 @@ pub mod junit;
 pub mod markdown;
 pub mod matrix;
 pub mod page;
-pub mod redact;
+mod redact;
 pub mod sarif;
 pub mod summary;
 pub mod verify;
-pub mod views;
+mod views;
 pub mod weakness;
 pub mod write;
 
@@ -145,7 +145,7 @@ pub fn render(run: &RunResult, format: Format, baseline: Option<&BaselineDiff>) 
 /// differs between two runs of the same thing as well
 /// ([`crate::manifest::Manifest::make_reproducible`]), and so do a nonce
 /// framing's random values, replaced by labels after every check has run
-/// ([`redact::redact_nonces`]).
+/// (`redact::redact_nonces`).
 pub fn omit_timings(run: &mut RunResult) {
     if let Some(manifest) = &mut run.meta.manifest {
         manifest.make_reproducible();

@@ -54,7 +54,7 @@ const MAX_MESSAGE_BYTES: usize = 4096;
 pub const RULES: [Check; 16] = Check::ALL;
 
 /// A one-sentence description of what `check` verifies (its row of
-/// [`crate::oracle::check_table`]).
+/// `crate::oracle::check_table`).
 pub fn rule_description(check: Check) -> &'static str {
     check.row().rule
 }

@@ -47,7 +47,7 @@ use serde::{Deserialize, Serialize};
 
 #[cfg(feature = "tokenizers")]
 mod bpe;
-pub mod data;
+mod data;
 
 /// A tokenizer framecheck can judge with, by its view name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -182,7 +182,7 @@ impl fmt::Debug for TokenizerView {
 
 impl TokenizerView {
     /// Loads `name`. Views whose data is not embedded look in `data_dir`
-    /// (`--tokenizer-data`), then as [`data::locate`] says.
+    /// (`--tokenizer-data`), then as `data::locate` says.
     pub fn load(name: ViewName, data_dir: Option<&Path>) -> Result<TokenizerView, ViewError> {
         #[cfg(feature = "tokenizers")]
         {

@@ -7,7 +7,7 @@
 //! (the Python package `prompt_framecheck` and the Node module do), and framecheck's reports
 //! and summary go to files and stderr, never to stdout.
 //!
-//! Faults are per input here too ([`crate::runner::faults`]). The caller
+//! Faults are per input here too (`crate::runner::faults`). The caller
 //! answers one line per request, so the channel stays in step after any
 //! complete line: a line that is not a reply to the request is a protocol
 //! violation of that request alone (its first bytes kept, as for a
