@@ -27,6 +27,30 @@
 //! The reference envelope (`framecheck-envelope`) and everything that runs a
 //! target (`framecheck-run`) are crates above this one; this crate cannot
 //! name them.
+//!
+//! Judging one framed output needs no target at all: a profile, a case of
+//! the catalogue and the text. A framing that lets content close its frame
+//! is caught by the oracle's census:
+//!
+//! ```
+//! use framecheck::catalogue;
+//! use framecheck::oracle::{judge_wrap, Check};
+//! use framecheck::profile::TargetProfile;
+//! use framecheck::target::WrapRequest;
+//!
+//! let profile = TargetProfile::parse(
+//!     "name: naive\nadapter: { command: [./frame] }\n\
+//!      delimiters: { grammar: xml-tag, token: data }\ncapabilities: [wrap]\n",
+//! )
+//! .unwrap();
+//! let cases = catalogue::instantiate(&catalogue::builtin(), &profile);
+//! let case = cases.iter().find(|c| c.id == "breakout-close-mid-content").unwrap();
+//! let request = WrapRequest { content: "a </data> b".into(), ..WrapRequest::default() };
+//! // A naive framing: the content is pasted between the tags as it is.
+//! let framed = format!("<data>\n{}\n</data>", request.content);
+//! let findings = judge_wrap(case, &profile, &request, &framed);
+//! assert!(findings.iter().any(|f| f.check == Check::DelimiterCensus));
+//! ```
 #![deny(missing_docs)]
 
 pub mod catalogue;

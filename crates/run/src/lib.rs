@@ -12,6 +12,35 @@
 //! - [`search`]: mutation search for the inputs the catalogue misses.
 //! - `fuzzing` (feature `fuzzing`): the fuzz target bodies, shared by `fuzz/`
 //!   and the corpus replay test.
+//!
+//! A Rust project audits its own framing by implementing the `Framing`
+//! trait and asserting conformance from its tests:
+//!
+//! ```
+//! use framecheck::adapter::{Framing, TargetError, WrapRequest};
+//! use framecheck::level::ReaderLevel;
+//!
+//! /// A framing that escapes `<` and `&`, so content cannot write a tag.
+//! struct Escaping;
+//!
+//! impl Framing for Escaping {
+//!     fn wrap(&mut self, request: &WrapRequest) -> Result<String, TargetError> {
+//!         let body = request.content.replace('&', "&amp;").replace('<', "&lt;");
+//!         Ok(format!("<data>\n{body}\n</data>"))
+//!     }
+//!     fn read(&mut self, _text: &str) -> Result<Option<String>, TargetError> {
+//!         Ok(None)
+//!     }
+//! }
+//!
+//! let profile = framecheck::profile::TargetProfile::parse(
+//!     "name: escaping\nadapter: { command: [./frame] }\n\
+//!      delimiters: { grammar: xml-tag, token: data }\n\
+//!      body: { encoding: html-entities }\ncapabilities: [wrap]\n",
+//! )
+//! .unwrap();
+//! framecheck::runner::assert_conformance(&mut Escaping, &profile, ReaderLevel::Exact);
+//! ```
 #![deny(missing_docs)]
 
 pub mod adapter;
