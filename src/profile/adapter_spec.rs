@@ -158,3 +158,37 @@ mod tests {
         assert!(TargetProfile::parse(text).is_ok());
     }
 }
+
+/// The adapter's own typed errors, before the YAML parser turns them into
+/// its message.
+#[cfg(test)]
+mod typed {
+    use super::{AdapterError, ProcessKey, RawAdapter};
+    use crate::profile::AdapterSpec;
+
+    fn shape(yaml: &str) -> Result<AdapterSpec, AdapterError> {
+        let raw: RawAdapter = serde_saphyr::from_str(yaml).unwrap();
+        AdapterSpec::try_from(raw)
+    }
+
+    #[test]
+    fn builtin_with_process_keys_names_them_in_order() {
+        let error = shape("{ builtin: reference, mode: one-shot, cwd: x }").unwrap_err();
+        assert_eq!(
+            error,
+            AdapterError::BuiltinWithProcess(vec![ProcessKey::Cwd, ProcessKey::Mode])
+        );
+        assert_eq!(
+            error.to_string(),
+            "adapter: `builtin` cannot be combined with cwd, mode; a built-in target has no process"
+        );
+    }
+
+    #[test]
+    fn neither_shape_is_its_own_kind() {
+        assert_eq!(
+            shape("{ timeout_ms: 5 }").unwrap_err(),
+            AdapterError::NeitherShape
+        );
+    }
+}
