@@ -378,7 +378,13 @@ capabilities: [wrap]
 
     #[test]
     fn a_yaml_error_has_the_parsers_position_and_no_field() {
-        let got = error(&with("", "bogus: 1\n"));
+        let text = with("", "bogus: 1\n");
+        let got = error(&text);
+        // Printed as `yaml::describe` prints it, as parse printed it before.
+        let parser =
+            serde_saphyr::from_str_with_options::<TargetProfile>(&text, crate::yaml::options())
+                .unwrap_err();
+        assert_eq!(got.to_string(), crate::yaml::describe(&parser));
         assert_eq!(got.field, None);
         assert_eq!(
             got.position,

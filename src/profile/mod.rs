@@ -208,10 +208,7 @@ impl Delimiters {
 
     /// Every structural token: outer, inner, reserved.
     pub fn all_tokens(&self) -> Vec<&str> {
-        let mut tokens = vec![self.token.as_str()];
-        tokens.extend(self.inner.as_deref());
-        tokens.extend(self.reserved.iter().map(String::as_str));
-        tokens
+        self.fields().into_iter().map(|(_, token)| token).collect()
     }
 
     /// The tokens and nonce as a grammar matches them.
@@ -274,8 +271,8 @@ impl Delimiters {
             .map_err(|e| InvalidProfile::new(Field::Delimiters, InvalidKind::Grammar(e)))
     }
 
-    /// Every structural token with the field it is declared in, in the
-    /// order of [`Delimiters::all_tokens`].
+    /// Every structural token (outer, inner, reserved) with the field it is
+    /// declared in.
     fn fields(&self) -> Vec<(TokenField, &str)> {
         let mut fields = vec![(TokenField::Outer, self.token.as_str())];
         fields.extend(self.inner.as_deref().map(|t| (TokenField::Inner, t)));
