@@ -10,6 +10,7 @@ fn profile(delimiters: &str) -> Result<TargetProfile, String> {
     TargetProfile::parse(&format!(
         "name: t\nadapter: {{ builtin: reference }}\ndelimiters: {delimiters}\ncapabilities: [wrap, read]\n"
     ))
+    .map_err(|e| e.to_string())
 }
 
 #[test]

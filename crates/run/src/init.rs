@@ -315,7 +315,7 @@ fn propose(
     observed.notes.splice(0..0, notes);
     observed.plain_layout = plain_layout;
     let yaml = render(base, &layout, &observed);
-    let profile = TargetProfile::parse(&yaml).map_err(InitError::Invalid)?;
+    let profile = TargetProfile::parse(&yaml).map_err(|e| InitError::Invalid(e.to_string()))?;
     Ok((yaml, profile))
 }
 

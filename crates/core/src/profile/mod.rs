@@ -31,8 +31,11 @@ mod sections;
 pub use sections::*;
 
 mod adapter_spec;
+mod error;
 mod language;
 mod locate;
+pub use adapter_spec::{AdapterError, ProcessKey};
+pub use error::{Field, InvalidKind, InvalidProfile, Position, TokenField};
 pub use language::{with_language, Language};
 
 /// A framing under test, as declared in `targets/*.yaml`.
@@ -218,10 +221,7 @@ impl Delimiters {
 
     /// Every structural token: outer, inner, reserved.
     pub fn all_tokens(&self) -> Vec<&str> {
-        let mut tokens = vec![self.token.as_str()];
-        tokens.extend(self.inner.as_deref());
-        tokens.extend(self.reserved.iter().map(String::as_str));
-        tokens
+        self.fields().into_iter().map(|(_, token)| token).collect()
     }
 
     /// The tokens and nonce as a grammar matches them.
@@ -259,30 +259,64 @@ impl Delimiters {
     }
 
     /// Checks the tokens against the grammar and each other.
-    fn validate(&self) -> Result<(), String> {
-        let mut seen = Vec::new();
-        for token in self.all_tokens() {
+    fn validate(&self) -> Result<(), InvalidProfile> {
+        let mut seen: Vec<String> = Vec::new();
+        for (field, token) in self.fields() {
             let bare = token.replace(crate::grammar::token::NONCE, "");
             let empty_ok = self.grammar == GrammarKind::Fence && token == self.token;
             if (token.is_empty() && !empty_ok)
                 || !bare.chars().all(|c| c.is_ascii_graphic())
                 || bare.contains(['<', '>', '[', ']', '/', '"', '\'', '=', '{', '}', '`', '~'])
             {
-                return Err(format!(
-                    "delimiters: token {token:?} must be printable ASCII without brackets, braces, \
-                     slashes, quotes, '=', backticks or tildes (a `{{nonce}}` part is allowed)"
+                return Err(InvalidProfile::new(
+                    Field::Token(field),
+                    InvalidKind::BadToken(token.to_string()),
                 ));
             }
             let folded = token.to_ascii_lowercase();
             if seen.contains(&folded) {
-                return Err(format!("delimiters: token {token:?} is declared twice"));
+                return Err(duplicate(self, field, token));
             }
             seen.push(folded);
         }
         self.try_grammar()
             .map(|_| ())
-            .map_err(|e| format!("delimiters: {e}"))
+            .map_err(|e| InvalidProfile::new(Field::Delimiters, InvalidKind::Grammar(e)))
     }
+
+    /// Every structural token (outer, inner, reserved) with the field it is
+    /// declared in.
+    fn fields(&self) -> Vec<(TokenField, &str)> {
+        let mut fields = vec![(TokenField::Outer, self.token.as_str())];
+        fields.extend(self.inner.as_deref().map(|t| (TokenField::Inner, t)));
+        fields.extend(
+            self.reserved
+                .iter()
+                .enumerate()
+                .map(|(i, t)| (TokenField::Reserved(i), t.as_str())),
+        );
+        fields
+    }
+}
+
+/// The error for `repeat`, a token declared again (ASCII case ignored). It
+/// points at the first declaration spelled as the repeat is, the spelling
+/// the message prints: the earlier one for an exact duplicate (`[a, b, a]`
+/// points at the first `a`, as framecheck always has), the repeat itself
+/// when only the case differs.
+fn duplicate(delimiters: &Delimiters, repeat: TokenField, token: &str) -> InvalidProfile {
+    let first = delimiters
+        .fields()
+        .into_iter()
+        .find(|&(_, t)| t == token)
+        .map_or(repeat, |(field, _)| field);
+    InvalidProfile::new(
+        Field::Token(first),
+        InvalidKind::DuplicateToken {
+            token: token.to_string(),
+            repeat,
+        },
+    )
 }
 
 pub use crate::grammar::GrammarKind;
@@ -400,9 +434,9 @@ impl TargetProfile {
             path: path.to_path_buf(),
             source,
         })?;
-        let profile = TargetProfile::parse(&text).map_err(|message| ProfileError::Invalid {
+        let profile = TargetProfile::parse(&text).map_err(|error| ProfileError::Invalid {
             path: path.to_path_buf(),
-            message,
+            error: Box::new(error),
         })?;
         let dir = path
             .parent()
@@ -411,62 +445,87 @@ impl TargetProfile {
         Ok(LoadedProfile { profile, dir })
     }
 
-    /// Parses and validates a profile from YAML text. The error message names
-    /// the line and column where the YAML parser could locate the problem.
-    pub fn parse(text: &str) -> Result<TargetProfile, String> {
+    /// Parses and validates a profile from YAML text. The error names the
+    /// rule and field at fault and, where the text shows it, the line and
+    /// column (from the YAML parser, or from the field's place in the text).
+    pub fn parse(text: &str) -> Result<TargetProfile, InvalidProfile> {
         let options = crate::yaml::options();
         let profile: TargetProfile = serde_saphyr::from_str_with_options(text, options)
-            .map_err(|e| crate::yaml::describe(&e))?;
+            .map_err(|e| InvalidProfile::yaml(&e))?;
         profile
             .validate()
-            .map_err(|message| locate::with_position(text, message))?;
+            .map_err(|error| locate::with_position(text, error))?;
         Ok(profile)
     }
 
-    /// Checks what serde cannot: token grammar and consistency.
-    pub fn validate(&self) -> Result<(), String> {
+    /// Checks what serde cannot: token grammar and consistency. The error
+    /// has no position (there is no text); [`TargetProfile::parse`] adds it.
+    pub fn validate(&self) -> Result<(), InvalidProfile> {
         if self.name.is_empty()
             || !self
                 .name
                 .chars()
                 .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
         {
-            return Err(format!(
-                "name {:?} must be non-empty ASCII letters, digits, '-' or '_'",
-                self.name
+            return Err(InvalidProfile::new(
+                Field::Name,
+                InvalidKind::BadName(self.name.clone()),
             ));
         }
         self.delimiters.validate()?;
         if let Some(names) = &self.attributes.names {
-            if let Some(bad) = names.iter().find(|n| !is_plain_attribute_name(n)) {
-                return Err(format!(
-                    "attributes.names: {bad:?} is not a plain attribute name"
+            if let Some(i) = names.iter().position(|n| !is_plain_attribute_name(n)) {
+                return Err(InvalidProfile::new(
+                    Field::AttributesName(i),
+                    InvalidKind::NotPlainAttributeName(names[i].clone()),
                 ));
             }
         }
         if self.attributes.on == TagRole::Inner && self.delimiters.inner.is_none() {
-            return Err("attributes.on is inner but delimiters.inner is not set".into());
+            return Err(InvalidProfile::new(
+                Field::AttributesOn,
+                InvalidKind::InnerWithoutInnerToken,
+            ));
         }
         self.header.validate()?;
-        if self.body_padding.is_some() && self.body.padding.is_some() {
-            return Err("body_padding and body.padding are both set; keep body.padding".into());
-        }
-        if let Some(mark) = &self.body.datamark {
-            if mark.is_empty() || mark.chars().any(char::is_whitespace) {
-                return Err(format!(
-                    "body.datamark {mark:?} must be non-empty and without whitespace"
-                ));
-            }
-        }
+        self.validate_body()?;
         if !self.can(Capability::Wrap) {
-            return Err("every target must declare the wrap capability".into());
+            return Err(InvalidProfile::new(
+                Field::Capabilities,
+                InvalidKind::NoWrap,
+            ));
         }
         if let AdapterSpec::Subprocess(spec) = &self.adapter {
             if spec.command.is_empty() {
-                return Err("adapter.command must name a program".into());
+                return Err(InvalidProfile::new(
+                    Field::AdapterCommand,
+                    InvalidKind::EmptyCommand,
+                ));
             }
             if spec.timeout_ms == 0 {
-                return Err("adapter.timeout_ms must be positive".into());
+                return Err(InvalidProfile::new(
+                    Field::AdapterTimeoutMs,
+                    InvalidKind::ZeroTimeout,
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The body's padding is declared once and its datamark is one word.
+    fn validate_body(&self) -> Result<(), InvalidProfile> {
+        if self.body_padding.is_some() && self.body.padding.is_some() {
+            return Err(InvalidProfile::new(
+                Field::BodyPadding,
+                InvalidKind::TwoPaddings,
+            ));
+        }
+        if let Some(mark) = &self.body.datamark {
+            if mark.is_empty() || mark.chars().any(char::is_whitespace) {
+                return Err(InvalidProfile::new(
+                    Field::BodyDatamark,
+                    InvalidKind::BadDatamark(mark.clone()),
+                ));
             }
         }
         Ok(())
@@ -496,12 +555,12 @@ pub enum ProfileError {
         source: std::io::Error,
     },
     /// The file is not a valid profile.
-    #[error("{path}: {message}")]
+    #[error("{path}: {error}")]
     Invalid {
         /// The profile file.
         path: PathBuf,
-        /// What is wrong, with line and column where known.
-        message: String,
+        /// What is wrong: rule, field, and line and column where known.
+        error: Box<InvalidProfile>,
     },
 }
 

@@ -165,31 +165,78 @@ impl<'de> Deserialize<'de> for HeaderSpec {
 impl HeaderSpec {
     /// Checks the parameters the style needs: a one-line separator for
     /// `separator`, a positive count for `lines`, plain field names.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), HeaderError> {
         match self.style {
             HeaderStyle::Separator => match self.separator.as_deref() {
-                None | Some("") => {
-                    return Err("header.style is separator but header.separator is not set".into())
-                }
+                None | Some("") => return Err(HeaderError::MissingSeparator),
                 Some(s) if s.contains(['\n', '\r']) => {
-                    return Err(format!("header.separator {s:?} must be one line"))
+                    return Err(HeaderError::MultilineSeparator(s.to_string()))
                 }
                 Some(_) => {}
             },
             HeaderStyle::Lines if !matches!(self.lines, Some(n) if n > 0) => {
-                return Err("header.style is lines but header.lines is not a positive count".into())
+                return Err(HeaderError::NoLineCount)
             }
             _ => {}
         }
-        for name in self.fields.names() {
+        for (field, name) in self.fields.named() {
             if name.is_empty() || name.contains([':', '\n', '\r']) {
-                return Err(format!(
-                    "header.fields: {name:?} must be a non-empty name without ':' or line breaks"
-                ));
+                return Err(HeaderError::BadFieldName {
+                    field,
+                    name: name.to_string(),
+                });
             }
         }
         Ok(())
     }
+}
+
+/// Why a `header:` section cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum HeaderError {
+    /// `style: separator` without a separator.
+    #[error("header.style is separator but header.separator is not set")]
+    MissingSeparator,
+    /// A separator with a line break.
+    #[error("header.separator {0:?} must be one line")]
+    MultilineSeparator(String),
+    /// `style: lines` without a positive count.
+    #[error("header.style is lines but header.lines is not a positive count")]
+    NoLineCount,
+    /// A header line name that is empty or has ':' or a line break.
+    #[error("header.fields: {name:?} must be a non-empty name without ':' or line breaks")]
+    BadFieldName {
+        /// Which entry of `header.fields`.
+        field: HeaderName,
+        /// The name as written.
+        name: String,
+    },
+}
+
+impl HeaderError {
+    /// The profile field the error is about.
+    pub fn field(&self) -> super::Field {
+        use super::Field;
+        match self {
+            HeaderError::MissingSeparator | HeaderError::MultilineSeparator(_) => {
+                Field::HeaderSeparator
+            }
+            HeaderError::NoLineCount => Field::HeaderLines,
+            HeaderError::BadFieldName { field, .. } => Field::HeaderField(field.clone()),
+        }
+    }
+}
+
+/// Which entry of `header.fields` a line name is declared in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum HeaderName {
+    /// `header.fields.provenance`.
+    Provenance,
+    /// `header.fields.kind`.
+    Kind,
+    /// `header.fields.attributes.KEY`: the attribute key.
+    Attribute(String),
 }
 
 /// Named header lines (`Name: value`) and the request field each carries.
@@ -215,10 +262,23 @@ impl HeaderFields {
 
     /// Every declared header line name.
     pub fn names(&self) -> Vec<&str> {
-        let mut names: Vec<&str> = self.provenance.iter().map(String::as_str).collect();
-        names.extend(self.kind.as_deref());
-        names.extend(self.attributes.values().map(String::as_str));
-        names
+        self.named().into_iter().map(|(_, name)| name).collect()
+    }
+
+    /// Every declared header line name, with the entry it is declared in.
+    pub fn named(&self) -> Vec<(HeaderName, &str)> {
+        let mut named: Vec<(HeaderName, &str)> = self
+            .provenance
+            .iter()
+            .map(|name| (HeaderName::Provenance, name.as_str()))
+            .collect();
+        named.extend(self.kind.as_deref().map(|name| (HeaderName::Kind, name)));
+        named.extend(
+            self.attributes
+                .iter()
+                .map(|(key, name)| (HeaderName::Attribute(key.clone()), name.as_str())),
+        );
+        named
     }
 }
 
@@ -607,7 +667,7 @@ mod tests {
 
     fn header(yaml: &str) -> Result<HeaderSpec, String> {
         let spec: HeaderSpec = serde_saphyr::from_str(yaml).map_err(|e| e.to_string())?;
-        spec.validate()?;
+        spec.validate().map_err(|e| e.to_string())?;
         Ok(spec)
     }
 

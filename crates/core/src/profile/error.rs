@@ -1,0 +1,175 @@
+//! Why profile text is not a valid profile, as a type.
+//!
+//! [`TargetProfile::parse`](super::TargetProfile::parse) and
+//! [`TargetProfile::validate`](super::TargetProfile::validate) return an
+//! [`InvalidProfile`]: the rule that broke ([`InvalidKind`], a closed set),
+//! the field it is about ([`Field`], down to which reserved token or which
+//! attribute name) and, when the text shows it, the 1-based line and column.
+//! The position is looked up from the field (see `locate.rs`), never from the
+//! message, so a value that happens to look like another field cannot move it.
+//!
+//! The `Display` of each error is the message framecheck has always printed.
+
+use crate::grammar::GrammarError;
+
+use super::sections::{HeaderError, HeaderName};
+
+/// A 1-based line and column in the profile text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Position {
+    /// 1-based line.
+    pub line: u64,
+    /// 1-based column.
+    pub column: u64,
+}
+
+/// Which of the delimiters' tokens an error is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TokenField {
+    /// `delimiters.token`.
+    Outer,
+    /// `delimiters.inner`.
+    Inner,
+    /// `delimiters.reserved[i]` (0-based).
+    Reserved(usize),
+}
+
+/// The profile field an error is about.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Field {
+    /// `name`.
+    Name,
+    /// `adapter.command`.
+    AdapterCommand,
+    /// `adapter.timeout_ms`.
+    AdapterTimeoutMs,
+    /// The `delimiters` declaration as a whole (grammar, templates, nonce).
+    Delimiters,
+    /// One token of `delimiters`.
+    Token(TokenField),
+    /// `attributes.on`.
+    AttributesOn,
+    /// `attributes.names[i]` (0-based).
+    AttributesName(usize),
+    /// `header.separator`.
+    HeaderSeparator,
+    /// `header.lines`.
+    HeaderLines,
+    /// One name under `header.fields`.
+    HeaderField(HeaderName),
+    /// `body_padding` (set together with `body.padding`).
+    BodyPadding,
+    /// `body.datamark`.
+    BodyDatamark,
+    /// `capabilities`.
+    Capabilities,
+}
+
+/// Which rule of a profile broke.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum InvalidKind {
+    /// The YAML parser refused the text (syntax, unknown key, wrong type,
+    /// or an `adapter:` of neither shape): its message, without position.
+    #[error("{0}")]
+    Yaml(String),
+    /// `name` is empty or has characters other than `[A-Za-z0-9_-]`.
+    #[error("name {0:?} must be non-empty ASCII letters, digits, '-' or '_'")]
+    BadName(String),
+    /// A token with a character a grammar would read as structure.
+    #[error(
+        "delimiters: token {0:?} must be printable ASCII without brackets, braces, \
+         slashes, quotes, '=', backticks or tildes (a `{{nonce}}` part is allowed)"
+    )]
+    BadToken(String),
+    /// A token declared again (ASCII case ignored). The error's field is
+    /// the first declaration spelled as `token` is.
+    #[error("delimiters: token {token:?} is declared twice")]
+    DuplicateToken {
+        /// The repeat, as written.
+        token: String,
+        /// The later declaration, found to repeat an earlier one.
+        repeat: TokenField,
+    },
+    /// The grammar cannot be built from the declaration.
+    #[error("delimiters: {0}")]
+    Grammar(GrammarError),
+    /// An `attributes.names` entry that is not a plain attribute name.
+    #[error("attributes.names: {0:?} is not a plain attribute name")]
+    NotPlainAttributeName(String),
+    /// `attributes.on: inner` without an inner token.
+    #[error("attributes.on is inner but delimiters.inner is not set")]
+    InnerWithoutInnerToken,
+    /// The `header` section is inconsistent.
+    #[error("{0}")]
+    Header(HeaderError),
+    /// Both spellings of the body padding are set.
+    #[error("body_padding and body.padding are both set; keep body.padding")]
+    TwoPaddings,
+    /// A datamark that is empty or has whitespace.
+    #[error("body.datamark {0:?} must be non-empty and without whitespace")]
+    BadDatamark(String),
+    /// `capabilities` lacks `wrap`.
+    #[error("every target must declare the wrap capability")]
+    NoWrap,
+    /// A subprocess adapter with an empty command.
+    #[error("adapter.command must name a program")]
+    EmptyCommand,
+    /// A subprocess adapter with a zero timeout.
+    #[error("adapter.timeout_ms must be positive")]
+    ZeroTimeout,
+}
+
+/// Why profile text is not a valid profile: the rule, the field, the place.
+///
+/// Displays as `line L, column C: MESSAGE` when the place is known, else as
+/// `MESSAGE`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InvalidProfile {
+    /// The rule that broke.
+    pub kind: InvalidKind,
+    /// The field it is about; `None` for a YAML error, whose place the
+    /// parser gives but not its field.
+    pub field: Option<Field>,
+    /// Where in the text, when known.
+    pub position: Option<Position>,
+}
+
+impl InvalidProfile {
+    /// An error about `field`, its position not yet known.
+    pub fn new(field: Field, kind: InvalidKind) -> InvalidProfile {
+        InvalidProfile {
+            kind,
+            field: Some(field),
+            position: None,
+        }
+    }
+
+    /// The YAML parser's error, with the place it gives.
+    pub fn yaml(error: &serde_saphyr::Error) -> InvalidProfile {
+        InvalidProfile {
+            kind: InvalidKind::Yaml(crate::yaml::message(error)),
+            field: None,
+            position: crate::yaml::position(error).map(|(line, column)| Position { line, column }),
+        }
+    }
+}
+
+impl From<HeaderError> for InvalidProfile {
+    fn from(error: HeaderError) -> InvalidProfile {
+        InvalidProfile::new(error.field(), InvalidKind::Header(error))
+    }
+}
+
+// No `source`: the kind's text is already part of the message.
+impl std::error::Error for InvalidProfile {}
+
+impl std::fmt::Display for InvalidProfile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if let Some(Position { line, column }) = self.position {
+            write!(f, "line {line}, column {column}: ")?;
+        }
+        write!(f, "{}", self.kind)
+    }
+}
