@@ -61,3 +61,25 @@ pub fn reference_nonce_profile() -> TargetProfile {
     });
     profile
 }
+
+#[cfg(test)]
+mod tests {
+    use framecheck_core::profile::TargetProfile;
+
+    /// `targets/reference*.yaml` declare the built-in targets (and the core
+    /// crate's own tests read `reference.yaml` in place of the envelope's
+    /// profile, which they cannot reach): the files and the profiles here
+    /// must say the same.
+    #[test]
+    fn the_committed_target_files_are_the_built_in_profiles() {
+        let parse = |text: &str| TargetProfile::parse(text).expect("a committed target parses");
+        assert_eq!(
+            parse(include_str!("../../../targets/reference.yaml")),
+            super::reference_profile()
+        );
+        assert_eq!(
+            parse(include_str!("../../../targets/reference-nonce.yaml")),
+            super::reference_nonce_profile()
+        );
+    }
+}
