@@ -6,9 +6,13 @@
 //! [`crate::runner::assert_conformance`] from its tests.
 
 pub mod caller;
-pub use framecheck_envelope::reference;
 pub mod subprocess;
 
+// The trait every adapter implements, and what it is given and returns,
+// live one floor down in the core (the catalogue, the oracle and the reports
+// speak of requests and faults too); the reference envelope's adapter lives
+// with the envelope. Both are re-exported so every adapter is found here.
 pub use framecheck_core::target::{
     fault, Fault, FaultKind, Framing, TargetError, WrapRequest, WRAP_MANY_UNSUPPORTED,
 };
+pub use framecheck_envelope::reference;
