@@ -5,7 +5,6 @@
 //! cannot stop a module from importing one above it.
 
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
 
 /// framecheck-core's modules in the one direction data flows in: each may
 /// use only modules before it (README, "How it works").
@@ -29,17 +28,6 @@ const CORE_ORDER: &[&str] = &[
     "nonce",
     "report",
 ];
-
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            rust_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-}
 
 /// The `crate::<module>` names `code` uses, including those inside
 /// `crate::{a, b::{c, d}}` groups spread over several lines. Comment lines
@@ -99,8 +87,7 @@ fn insert_name(path: &str, found: &mut BTreeSet<String>) {
 /// `file: module -> used`.
 fn core_violations() -> Vec<String> {
     let src = crate::common::repo().join("crates/core/src");
-    let mut files = Vec::new();
-    rust_files(&src, &mut files);
+    let files = crate::common::rust_files(&src);
     let rank = |m: &str| CORE_ORDER.iter().position(|n| *n == m);
     let mut violations = Vec::new();
     for file in files {

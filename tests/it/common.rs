@@ -21,6 +21,24 @@ pub fn repo() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// Every `.rs` file under `dir`, at any depth: for the tests that read the
+/// source to check a rule of the architecture.
+pub fn rust_files(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut files = Vec::new();
+    let mut dirs = vec![dir.to_path_buf()];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                files.push(path);
+            }
+        }
+    }
+    files
+}
+
 /// The `framecheck` binary under test with `args`, run in the repository.
 /// The one place the command is built: a caller that needs another working
 /// directory, an environment variable or piped streams sets them on the

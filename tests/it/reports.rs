@@ -1091,19 +1091,7 @@ mod writing {
 /// what is live (a finding carries its live delimiter as typed data).
 #[test]
 fn no_report_code_calls_the_scanner() {
-    fn sources(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
-        for entry in std::fs::read_dir(dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                sources(&path, out);
-            } else if path.extension().is_some_and(|e| e == "rs") {
-                out.push(path);
-            }
-        }
-    }
-    let mut files = Vec::new();
-    let root = crate::common::repo().join("crates/core/src/report");
-    sources(&root, &mut files);
+    let files = crate::common::rust_files(&crate::common::repo().join("crates/core/src/report"));
     assert!(files.len() > 5, "{files:?}");
     let forbidden = [
         "scan::",
