@@ -6,7 +6,7 @@ use clap::builder::{PossibleValue, TypedValueParser};
 use clap::error::ErrorKind;
 
 /// A closed set the command line accepts by name.
-pub trait Choice: Copy + Send + Sync + 'static {
+pub(crate) trait Choice: Copy + Send + Sync + 'static {
     /// Every member, in the order `--help` lists them.
     fn all() -> &'static [Self];
     /// The name typed on the command line.
@@ -41,11 +41,11 @@ impl Choice for framecheck::adapter::subprocess::helpers::Language {
 
 /// The parser for `T`: `#[arg(value_parser = Choices::<T>::new())]`.
 #[derive(Clone, Copy)]
-pub struct Choices<T>(std::marker::PhantomData<T>);
+pub(crate) struct Choices<T>(std::marker::PhantomData<T>);
 
 impl<T: Choice> Choices<T> {
     /// The parser.
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Choices(std::marker::PhantomData)
     }
 

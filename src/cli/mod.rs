@@ -3,4 +3,4 @@
 //! clap lives only in this binary; the library's enums carry their own
 //! names and one-line descriptions, and [`choices`] shows them to clap.
 
-pub mod choices;
+pub(crate) mod choices;

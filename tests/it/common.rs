@@ -17,13 +17,13 @@ use framecheck::runner::RunResult;
 
 /// The repository's root (the `framecheck` package): targets, catalogue,
 /// fixtures and committed reports are found from here.
-pub fn repo() -> &'static Path {
+pub(crate) fn repo() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
 /// Every `.rs` file under `dir`, at any depth: for the tests that read the
 /// source to check a rule of the architecture.
-pub fn rust_files(dir: &Path) -> Vec<std::path::PathBuf> {
+pub(crate) fn rust_files(dir: &Path) -> Vec<std::path::PathBuf> {
     let mut files = Vec::new();
     let mut dirs = vec![dir.to_path_buf()];
     while let Some(dir) = dirs.pop() {
@@ -43,20 +43,20 @@ pub fn rust_files(dir: &Path) -> Vec<std::path::PathBuf> {
 /// The one place the command is built: a caller that needs another working
 /// directory, an environment variable or piped streams sets them on the
 /// returned [`Command`] before running it.
-pub fn framecheck_command<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Command {
+pub(crate) fn framecheck_command<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_framecheck"));
     command.args(args).current_dir(repo());
     command
 }
 
 /// Runs `framecheck args` in the repository and waits for it.
-pub fn framecheck(args: &[&str]) -> Output {
+pub(crate) fn framecheck(args: &[&str]) -> Output {
     framecheck_in(repo(), args)
 }
 
 /// Runs `framecheck args` in `cwd` (a user's project, a fixture directory)
 /// and waits for it.
-pub fn framecheck_in(cwd: &Path, args: &[&str]) -> Output {
+pub(crate) fn framecheck_in(cwd: &Path, args: &[&str]) -> Output {
     framecheck_command(args)
         .current_dir(cwd)
         .output()
@@ -64,7 +64,7 @@ pub fn framecheck_in(cwd: &Path, args: &[&str]) -> Output {
 }
 
 /// What a run said: its stdout, then its stderr.
-pub fn text(output: &Output) -> String {
+pub(crate) fn text(output: &Output) -> String {
     format!(
         "{}{}",
         String::from_utf8_lossy(&output.stdout),
@@ -73,21 +73,21 @@ pub fn text(output: &Output) -> String {
 }
 
 /// Asserts that `output` exited with `code` and said `says`.
-pub fn expect(output: &Output, code: i32, says: &str) {
+pub(crate) fn expect(output: &Output, code: i32, says: &str) {
     let text = text(output);
     assert_eq!(output.status.code(), Some(code), "{text}");
     assert!(text.contains(says), "wanted {says:?} in:\n{text}");
 }
 
 /// A JSON run report read back.
-pub fn load_report(path: &Path) -> RunResult {
+pub(crate) fn load_report(path: &Path) -> RunResult {
     let text = std::fs::read_to_string(path).expect("report exists");
     framecheck::report::json::parse(&text).expect("report parses")
 }
 
 /// What a test does about a tool.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ToolPolicy {
+pub(crate) enum ToolPolicy {
     /// The tool is here: run.
     Run,
     /// Not here, outside CI: say so and return early.
@@ -98,7 +98,7 @@ pub enum ToolPolicy {
 
 /// The policy for a tool that is (or is not) `present`, given the value of
 /// the `CI` environment variable.
-pub fn tool_policy(present: bool, ci: Option<&str>) -> ToolPolicy {
+pub(crate) fn tool_policy(present: bool, ci: Option<&str>) -> ToolPolicy {
     let in_ci = ci.is_some_and(|v| v.eq_ignore_ascii_case("true") || v == "1");
     match (present, in_ci) {
         (true, _) => ToolPolicy::Run,
@@ -109,7 +109,7 @@ pub fn tool_policy(present: bool, ci: Option<&str>) -> ToolPolicy {
 
 /// True when `program --version` (or `program version`: Go has no
 /// `--version`, and asking for it made every Go test skip) runs.
-pub fn tool_runs(program: &str) -> bool {
+pub(crate) fn tool_runs(program: &str) -> bool {
     ["--version", "version"].iter().any(|flag| {
         Command::new(program)
             .arg(flag)
@@ -120,7 +120,7 @@ pub fn tool_runs(program: &str) -> bool {
 
 /// Whether `test` can go on: `present` says whether what it needs (`what`)
 /// is here. Prints a visible SKIPPED line, or panics under `CI=true`.
-pub fn require(present: bool, what: &str, test: &str) -> bool {
+pub(crate) fn require(present: bool, what: &str, test: &str) -> bool {
     match tool_policy(present, std::env::var("CI").ok().as_deref()) {
         ToolPolicy::Run => true,
         ToolPolicy::Skip => {
@@ -139,7 +139,7 @@ pub fn require(present: bool, what: &str, test: &str) -> bool {
 /// and gives the build's stderr if it failed. Once, because the tests are
 /// one binary now and run in parallel: two builds at the same time could
 /// rewrite the executable while another test runs it.
-pub fn build_go_adapter() -> Result<(), String> {
+pub(crate) fn build_go_adapter() -> Result<(), String> {
     static BUILT: std::sync::OnceLock<Result<(), String>> = std::sync::OnceLock::new();
     BUILT
         .get_or_init(|| {
@@ -158,7 +158,7 @@ pub fn build_go_adapter() -> Result<(), String> {
 
 /// Line breaks any reader level honours (the widest set), as the envelope
 /// property tests model them (their own list, not the envelope's).
-pub fn is_line_break(c: char) -> bool {
+pub(crate) fn is_line_break(c: char) -> bool {
     matches!(
         c,
         '\n' | '\u{0B}' | '\u{0C}' | '\r' | '\u{85}' | '\u{2028}' | '\u{2029}'
@@ -167,7 +167,7 @@ pub fn is_line_break(c: char) -> bool {
 
 /// A case judged with `findings` (no evidence, 1 µs), for report and gate
 /// tests that build a run by hand.
-pub fn judged(
+pub(crate) fn judged(
     case: framecheck::catalogue::ConcreteCase,
     findings: Vec<framecheck::oracle::Finding>,
 ) -> framecheck::runner::CaseResult {
@@ -180,14 +180,14 @@ pub fn judged(
 }
 
 /// [`require`] for a program on PATH.
-pub fn have(program: &str, test: &str) -> bool {
+pub(crate) fn have(program: &str, test: &str) -> bool {
     require(tool_runs(program), &format!("`{program}`"), test)
 }
 
 /// The reference's profile with a per-call hex nonce in the tag name
 /// (`<untrusted-{nonce}>`, at least 16 digits): the nonce framings of
 /// `tests/it/nonce.rs` and `tests/it/nonce_catalogue.rs` write it.
-pub fn nonce_profile() -> framecheck::profile::TargetProfile {
+pub(crate) fn nonce_profile() -> framecheck::profile::TargetProfile {
     use framecheck::grammar::{NonceAlphabet, NonceSpec};
     let mut p = framecheck::envelope::reference_profile();
     p.delimiters.token = "untrusted-{nonce}".into();
@@ -200,7 +200,7 @@ pub fn nonce_profile() -> framecheck::profile::TargetProfile {
 }
 
 /// 32 hex digits from the operating system's random source.
-pub fn random_hex() -> String {
+pub(crate) fn random_hex() -> String {
     use std::io::Read as _;
     let mut bytes = [0u8; 16];
     std::fs::File::open("/dev/urandom")
@@ -212,7 +212,7 @@ pub fn random_hex() -> String {
 /// Checks that `targets/<name>.yaml` loads as `builtin`, and that
 /// `targets/<name>-subprocess.yaml` describes the same framing (delimiters,
 /// capabilities, attributes) served over the protocol by `command`.
-pub fn assert_profile_files_match(
+pub(crate) fn assert_profile_files_match(
     name: &str,
     builtin: &framecheck::profile::TargetProfile,
     command: &[&str],

@@ -19,7 +19,7 @@
 //! (invisible characters, NFKC compatibility forms, other lookalikes), and
 //! replaces it with `framecheck_untrusted` unless the defect skips it.
 
-pub mod markers;
+pub(crate) mod markers;
 
 use std::collections::BTreeSet;
 
@@ -36,7 +36,7 @@ const SLOT: &str = "BLINDCONTENTSLOT";
 
 /// One trick class hiding the token from a byte matcher.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Trick {
+pub(crate) enum Trick {
     /// A character a Unicode reader drops (zero-width, bidi, tag, soft hyphen).
     Invisible,
     /// A compatibility form NFKC maps to ASCII (fullwidth, math, ligature).
@@ -47,7 +47,7 @@ pub enum Trick {
 
 /// The one defect a blind framing carries.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Defect {
+pub(crate) enum Defect {
     /// None: a correct framing written apart from the reference's defanger.
     None,
     /// One normalisation at a time: a token hidden by two trick classes at
@@ -74,7 +74,7 @@ pub enum Defect {
 
 impl Defect {
     /// A short stable name, for test messages and the benchmark table.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Defect::None => "correct",
             Defect::Stacked => "stacked-tricks",
@@ -88,7 +88,7 @@ impl Defect {
 
 /// Every blind defect, with the byte limits the past-N and two-field ones
 /// use.
-pub const DEFECTS: [Defect; 5] = [
+pub(crate) const DEFECTS: [Defect; 5] = [
     Defect::Stacked,
     Defect::PastBytes(8192),
     Defect::IndentedLine,
@@ -98,7 +98,7 @@ pub const DEFECTS: [Defect; 5] = [
 
 /// A framing with one [`Defect`].
 #[derive(Debug, Clone, Copy)]
-pub struct Blind(pub Defect);
+pub(crate) struct Blind(pub Defect);
 
 impl Framing for Blind {
     fn wrap(&mut self, request: &WrapRequest) -> Result<String, TargetError> {
@@ -163,13 +163,13 @@ fn on_indented_line(text: &str, start: usize) -> bool {
 }
 
 /// Neutralises the token in `content` as a framing with `defect` does.
-pub fn defang(content: &str, defect: Defect) -> String {
+pub(crate) fn defang(content: &str, defect: Defect) -> String {
     defang_token(content, defect, TOKEN, DEFANGED)
 }
 
 /// Replaces every reading of `token` in `content` with `defanged`, except
 /// those `defect` skips.
-pub fn defang_token(content: &str, defect: Defect, token: &str, defanged: &str) -> String {
+pub(crate) fn defang_token(content: &str, defect: Defect, token: &str, defanged: &str) -> String {
     let folded = Reader::new(ReaderLevel::Unicode).fold(content);
     let needle: Vec<char> = level::fold_str(token, ReaderLevel::Unicode)
         .chars()

@@ -67,7 +67,7 @@ pub struct AttackSite {
 /// sets them to attack them). Its role is the weightiest delimiter it
 /// names: a close ends the frame, so it outranks an open, and the outer
 /// token outranks the inner and reserved ones.
-pub fn attack_site(templates: &[(Option<Field>, &[Segment])]) -> AttackSite {
+pub(super) fn attack_site(templates: &[(Option<Field>, &[Segment])]) -> AttackSite {
     let rank = |field: Option<Field>| match field {
         Some(Field::Content) => 0,
         Some(Field::Kind) => 1,

@@ -20,7 +20,7 @@ use crate::reader::Folded;
 /// Quotes are recognised only as the ASCII characters themselves (a reader
 /// that folds a fullwidth quote into an attribute delimiter is not one any
 /// framing can be held to); brackets are recognised as folded.
-pub fn tag_end(folded: &Folded<'_>, token_end: usize, close_bracket: char) -> Option<usize> {
+pub(super) fn tag_end(folded: &Folded<'_>, token_end: usize, close_bracket: char) -> Option<usize> {
     let mut i = folded.index_at_byte(token_end);
     let mut quote: Option<char> = None;
     while let Some(f) = folded.get(i) {
@@ -39,7 +39,7 @@ pub fn tag_end(folded: &Folded<'_>, token_end: usize, close_bracket: char) -> Op
 
 /// Parses the attributes of the opening tag whose delimiter spans
 /// `delimiter` in `text`: `(ws+ name ws* '=' ws* quoted)* ws* '/'? bracket`.
-pub fn parse_attributes(
+pub(super) fn parse_attributes(
     text: &str,
     delimiter: Range<usize>,
     close_bracket: char,

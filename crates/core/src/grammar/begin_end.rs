@@ -47,7 +47,7 @@ struct Template {
 
 /// The `begin-end` grammar.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct BeginEnd {
+pub(super) struct BeginEnd {
     vocabulary: Vocabulary,
     open: Template,
     close: Template,
@@ -74,7 +74,11 @@ const ATTACKS: &[GrammarAttack] = &[
 
 impl BeginEnd {
     /// The grammar over `vocabulary` with the two templates.
-    pub fn new(vocabulary: Vocabulary, open: &str, close: &str) -> Result<BeginEnd, GrammarError> {
+    pub(super) fn new(
+        vocabulary: Vocabulary,
+        open: &str,
+        close: &str,
+    ) -> Result<BeginEnd, GrammarError> {
         let open_t = Template::compile(open)?;
         let close_t = Template::compile(close)?;
         if open_t == close_t {

@@ -6,7 +6,7 @@ use super::{GrammarKind, Vocabulary};
 
 impl Tagged {
     /// The `bracket-marker` grammar over `vocabulary`.
-    pub fn bracket_marker(vocabulary: Vocabulary) -> Tagged {
+    pub(super) fn bracket_marker(vocabulary: Vocabulary) -> Tagged {
         Tagged {
             kind: GrammarKind::BracketMarker,
             vocabulary,

@@ -7,7 +7,7 @@
 /// Decodes the five XML entities and numeric character references. Anything
 /// else that starts with `&` is kept as written, so an HTML-only entity
 /// (`&nbsp;`) shows up as a difference rather than being guessed at.
-pub fn decode_entities(raw: &str) -> String {
+pub(crate) fn decode_entities(raw: &str) -> String {
     let mut out = String::with_capacity(raw.len());
     let mut rest = raw;
     while let Some(amp) = rest.find('&') {

@@ -22,11 +22,11 @@ use super::{
 use crate::reader::Folded;
 
 /// The shortest fence.
-pub const MIN_RUN: usize = 3;
+pub(super) const MIN_RUN: usize = 3;
 
 /// The `fence` grammar.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Fence {
+pub(super) struct Fence {
     vocabulary: Vocabulary,
 }
 
@@ -71,7 +71,7 @@ struct FenceLine {
 
 impl Fence {
     /// The grammar over `vocabulary`.
-    pub fn new(vocabulary: Vocabulary) -> Fence {
+    pub(super) fn new(vocabulary: Vocabulary) -> Fence {
         Fence { vocabulary }
     }
 

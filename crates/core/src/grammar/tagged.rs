@@ -16,7 +16,7 @@ use crate::reader::Folded;
 
 /// A bracket-tag grammar with its bracket pair.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Tagged {
+pub(super) struct Tagged {
     pub(super) kind: GrammarKind,
     pub(super) vocabulary: Vocabulary,
     pub(super) open_bracket: char,

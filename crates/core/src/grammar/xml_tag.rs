@@ -11,7 +11,7 @@ use super::{GrammarKind, Vocabulary};
 
 impl Tagged {
     /// The `xml-tag` grammar over `vocabulary`.
-    pub fn xml_tag(vocabulary: Vocabulary) -> Tagged {
+    pub(super) fn xml_tag(vocabulary: Vocabulary) -> Tagged {
         Tagged {
             kind: GrammarKind::XmlTag,
             vocabulary,

@@ -18,7 +18,7 @@ use crate::grammar::NonceAlphabet;
 
 /// The number of symbols a nonce of `alphabet` is drawn from. A UUID's
 /// dashes sit at fixed places and carry nothing, so it counts as hex.
-pub fn alphabet_size(alphabet: NonceAlphabet) -> usize {
+pub(super) fn alphabet_size(alphabet: NonceAlphabet) -> usize {
     match alphabet {
         NonceAlphabet::Hex | NonceAlphabet::Uuid => 16,
         NonceAlphabet::Base64url => 64,
@@ -31,7 +31,7 @@ pub fn alphabet_size(alphabet: NonceAlphabet) -> usize {
 ///
 /// Hex digits are compared case-insensitively (a hex nonce's case carries
 /// no information a reader keeps); other alphabets as written.
-pub fn estimate_bits(values: &[String], alphabet: NonceAlphabet) -> f64 {
+pub(super) fn estimate_bits(values: &[String], alphabet: NonceAlphabet) -> f64 {
     let size = alphabet_size(alphabet);
     let fold = matches!(alphabet, NonceAlphabet::Hex | NonceAlphabet::Uuid);
     let rows: Vec<Vec<char>> = values

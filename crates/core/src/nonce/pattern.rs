@@ -17,7 +17,7 @@ fn parse(value: &str, radix: u32) -> Option<u128> {
 /// The constant step between consecutive values, read as decimal or hex
 /// numbers, when there is one: a counter. Needs at least three values, in
 /// the order the target produced them.
-pub fn counter_step(values: &[String]) -> Option<i128> {
+pub(super) fn counter_step(values: &[String]) -> Option<i128> {
     if values.len() < 3 {
         return None;
     }
@@ -73,7 +73,7 @@ const WINDOW_SECONDS: u128 = 86_400;
 /// Whether every value reads as the clock at `now_ns` (Unix nanoseconds),
 /// in one unit: as a decimal or hex number near the current time, or as
 /// digits holding today's or yesterday's date (`YYYYMMDD`).
-pub fn clock_unit(values: &[String], now_ns: u128) -> Option<TimeUnit> {
+pub(super) fn clock_unit(values: &[String], now_ns: u128) -> Option<TimeUnit> {
     if values.is_empty() {
         return None;
     }

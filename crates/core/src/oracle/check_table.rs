@@ -30,7 +30,7 @@ pub struct CheckRow {
 
 /// Every check's row, in [`Check::ALL`] order (the declaration order, so a
 /// check's discriminant is its row's index).
-pub const TABLE: [CheckRow; 16] = [
+pub(super) const TABLE: [CheckRow; 16] = [
     CheckRow {
         check: Check::FrameShape,
         name: "frame.shape",

@@ -21,7 +21,7 @@ pub(crate) struct View<'t> {
 
 impl View<'_> {
     /// The reader's level.
-    pub fn level(&self) -> ReaderLevel {
+    pub(super) fn level(&self) -> ReaderLevel {
         self.folded.reader.level()
     }
 }
@@ -39,7 +39,11 @@ impl<'t> Views<'t> {
     /// Folds `framed` once per reader and finds its regions, not counting
     /// the live delimiters inside `own`, the framing's own constant text
     /// (see [`Regions::at`]).
-    pub fn excluding(framed: &'t str, profile: &TargetProfile, own: &[Range<usize>]) -> Views<'t> {
+    pub(super) fn excluding(
+        framed: &'t str,
+        profile: &TargetProfile,
+        own: &[Range<usize>],
+    ) -> Views<'t> {
         let grammar = profile.delimiters.grammar();
         let levels = Reader::all()
             .map(|reader| {
@@ -52,7 +56,7 @@ impl<'t> Views<'t> {
     }
 
     /// The exact reader's view.
-    pub fn exact(&self) -> &View<'t> {
+    pub(super) fn exact(&self) -> &View<'t> {
         self.levels
             .iter()
             .find(|v| v.level() == ReaderLevel::Exact)

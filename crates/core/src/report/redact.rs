@@ -34,11 +34,11 @@ use crate::profile::TargetProfile;
 use crate::target::WrapRequest;
 
 /// What a report with redacted values says about them.
-pub const NOTE: &str = "nonce values redacted (`--reproducible`): each value the target produced is shown as a label of its length, `{nonce-N-redacted…}`, equal labels for equal values; every check saw the real values";
+pub(super) const NOTE: &str = "nonce values redacted (`--reproducible`): each value the target produced is shown as a label of its length, `{nonce-N-redacted…}`, equal labels for equal values; every check saw the real values";
 
 /// Replaces every random nonce value in `run`'s results with a stable
 /// label; does nothing for a profile that declares no nonce.
-pub fn redact_nonces(run: &mut RunResult) {
+pub(super) fn redact_nonces(run: &mut RunResult) {
     let sample = match &run.meta.layout {
         Some(LayoutReport::Learned { layout, .. }) => Some(layout.sample.framed.as_str()),
         _ => None,

@@ -12,10 +12,10 @@ use crate::outcome::RunResult;
 use crate::outcome::ViewReport;
 
 /// Findings listed per view in Markdown and HTML; the JSON report has all.
-pub const SHOWN_PER_VIEW: usize = 40;
+pub(super) const SHOWN_PER_VIEW: usize = 40;
 
 /// What every format says about views before their findings.
-pub const VIEWS_NOTE: &str = "A tokenizer view judges the framed outputs as one real tokenizer encodes them. \
+pub(super) const VIEWS_NOTE: &str = "A tokenizer view judges the framed outputs as one real tokenizer encodes them. \
      It is not a reader level: it neither contains nor is contained in any level, holds no level, and changes no verdict. \
      A delimiter is live in a view when the input reproduces the token ids the tokenizer gives the frame's own delimiter in this frame; \
      a control token is text that becomes one when special tokens are parsed. \
@@ -23,14 +23,14 @@ pub const VIEWS_NOTE: &str = "A tokenizer view judges the framed outputs as one 
      and the reader levels judge that.";
 
 /// The view's data as one line: `tiktoken-rs 0.12.1, cl100k_base.tiktoken (embedded)`.
-pub fn data_line(view: &ViewReport) -> String {
+pub(super) fn data_line(view: &ViewReport) -> String {
     let data = &view.data;
     format!("{} {}, {}", data.package, data.version, data.file)
 }
 
 /// One line per view: name, data, outputs judged, cases with each kind of
 /// finding.
-pub fn summary_line(view: &ViewReport) -> String {
+pub(super) fn summary_line(view: &ViewReport) -> String {
     format!(
         "{} ({}): {} framed outputs; delimiter token ids reproduced in {} case(s); control tokens in {} case(s)",
         view.view,
@@ -42,7 +42,7 @@ pub fn summary_line(view: &ViewReport) -> String {
 }
 
 /// The Markdown section, when views were selected.
-pub fn write_markdown(out: &mut String, run: &RunResult) {
+pub(super) fn write_markdown(out: &mut String, run: &RunResult) {
     if run.views.is_empty() {
         return;
     }
@@ -103,7 +103,7 @@ fn not_shown(view: &ViewReport) -> Option<String> {
 }
 
 /// The terminal lines, when views were selected.
-pub fn write_terminal(out: &mut String, run: &RunResult) {
+pub(super) fn write_terminal(out: &mut String, run: &RunResult) {
     if run.views.is_empty() {
         return;
     }
@@ -119,7 +119,7 @@ pub fn write_terminal(out: &mut String, run: &RunResult) {
 /// One JUnit suite per view (`view tok:cl100k`), its data as properties and
 /// one passing test case per case with a finding, the findings in its
 /// output: a view never fails a build on its own.
-pub fn junit_suites(run: &RunResult) -> Vec<quick_junit::TestSuite> {
+pub(super) fn junit_suites(run: &RunResult) -> Vec<quick_junit::TestSuite> {
     use quick_junit::{Property, TestCase, TestCaseStatus, TestSuite};
     run.views
         .iter()
@@ -163,7 +163,7 @@ pub fn junit_suites(run: &RunResult) -> Vec<quick_junit::TestSuite> {
 /// The SARIF run property `tokenizerViews`: per view its data and counts.
 /// Views raise no SARIF result: they change no verdict, and a code
 /// scanning alert is a failure to whoever reads it.
-pub fn sarif_property(run: &RunResult) -> serde_json::Value {
+pub(super) fn sarif_property(run: &RunResult) -> serde_json::Value {
     run.views
         .iter()
         .map(|view| {
@@ -181,7 +181,7 @@ pub fn sarif_property(run: &RunResult) -> serde_json::Value {
 
 /// The HTML section, when views were selected: the same table and findings
 /// as Markdown, every interpolated string through [`super::page::shown`].
-pub fn write_html(out: &mut String, run: &RunResult) {
+pub(super) fn write_html(out: &mut String, run: &RunResult) {
     use super::page::{shown, text};
     if run.views.is_empty() {
         return;

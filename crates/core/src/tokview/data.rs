@@ -27,14 +27,14 @@ use sha2::{Digest, Sha256};
 use super::{DataSource, ViewError, ViewName};
 
 /// The Tekken file the view reads.
-pub const TEKKEN_FILE: &str = "tekken_240911.json";
+pub(super) const TEKKEN_FILE: &str = "tekken_240911.json";
 
 /// The variable naming the tokenizer data directory.
-pub const DATA_ENV: &str = "FRAMECHECK_TOKENIZER_DATA";
+pub(super) const DATA_ENV: &str = "FRAMECHECK_TOKENIZER_DATA";
 
 /// mistral-common's control tokens for Tekken files that do not list their
 /// own (`Tekkenizer.DEPRECATED_SPECIAL_TOKENS`), by id.
-pub const TEKKEN_V3_SPECIALS: [&str; 20] = [
+pub(super) const TEKKEN_V3_SPECIALS: [&str; 20] = [
     "<unk>",
     "<s>",
     "</s>",
@@ -154,7 +154,7 @@ fn tekken_data(file: TekkenFile) -> Result<TekkenData, String> {
 
 /// The directory holding `file`: `data_dir`, else `$FRAMECHECK_TOKENIZER_DATA`,
 /// else the installed mistral-common package's `data/`.
-pub fn locate(
+pub(super) fn locate(
     data_dir: Option<&Path>,
     view: ViewName,
     file: &'static str,

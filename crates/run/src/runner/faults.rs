@@ -31,11 +31,11 @@ use framecheck_core::profile::{Capability, TargetProfile};
 
 /// Different written cases (a case and its variants count once) on which
 /// the target may fault in a row, each reproduced, before it is given up.
-pub const MAX_FAULTED_CASES_IN_ROW: usize = 10;
+pub(crate) const MAX_FAULTED_CASES_IN_ROW: usize = 10;
 
 /// Why a target was given up, and on which rule.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Abandoned {
+pub(crate) enum Abandoned {
     /// The first contact (a benign calibration request) faulted, again on
     /// a fresh target.
     Calibration {
@@ -62,7 +62,7 @@ pub enum Abandoned {
 
 impl Abandoned {
     /// What the target did when it was given up, if a fault was seen.
-    pub fn fault(&self) -> Option<&Fault> {
+    pub(crate) fn fault(&self) -> Option<&Fault> {
         match self {
             Abandoned::Calibration { fault, .. } | Abandoned::Benign { fault, .. } => {
                 fault.as_ref()
@@ -99,20 +99,20 @@ impl fmt::Display for Abandoned {
 /// The runner's record of faults: the current run of faulted cases and
 /// whether the target was given up.
 #[derive(Debug, Default)]
-pub struct FaultWatch {
+pub(crate) struct FaultWatch {
     in_row: Vec<String>,
     abandoned: Option<Abandoned>,
 }
 
 impl FaultWatch {
     /// Why the target was given up, if it was.
-    pub fn abandoned(&self) -> Option<&Abandoned> {
+    pub(crate) fn abandoned(&self) -> Option<&Abandoned> {
         self.abandoned.as_ref()
     }
 
     /// Checks the first contact: a benign request, retried once on a fresh
     /// target when it faults. Gives the target up when the retry faults too.
-    pub fn first_contact(
+    pub(crate) fn first_contact(
         &mut self,
         profile: &TargetProfile,
         framing: &mut dyn Framing,
@@ -133,7 +133,7 @@ impl FaultWatch {
     /// Runs `attempt` on `case`, and again on a fresh target when the target
     /// faulted; turns a reproduced fault into a finding, or gives the target
     /// up as the module says.
-    pub fn judge(
+    pub(crate) fn judge(
         &mut self,
         case: ConcreteCase,
         profile: &TargetProfile,
@@ -253,7 +253,7 @@ pub(crate) fn benign_call(
 }
 
 /// The result of a case not sent because the target was given up.
-pub fn not_sent(case: ConcreteCase, abandoned: &Abandoned) -> CaseResult {
+pub(crate) fn not_sent(case: ConcreteCase, abandoned: &Abandoned) -> CaseResult {
     CaseResult {
         case,
         outcome: Outcome::Error {

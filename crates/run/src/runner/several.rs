@@ -22,17 +22,17 @@ use framecheck_core::layout::{self, Layout};
 use framecheck_core::oracle::{self, Items};
 use framecheck_core::profile::{Capability, TargetProfile};
 
-pub use framecheck_core::outcome::SEVERAL_FRAMES_FLAG;
+pub(crate) use framecheck_core::outcome::SEVERAL_FRAMES_FLAG;
 
 /// How many items each `wrap-many` call sends: the case's and two siblings.
-pub const ITEMS: usize = 3;
+pub(crate) const ITEMS: usize = 3;
 
 /// The positions the case's item takes, by the name its result id ends in.
 const POSITIONS: [(usize, &str); ITEMS] = [(0, "first"), (1, "middle"), (2, "last")];
 
 /// The benign siblings: plain text in every field, distinct per sibling,
 /// sharing no marker with the calibration probes or the catalogue.
-pub fn siblings(profile: &TargetProfile) -> Vec<WrapRequest> {
+pub(crate) fn siblings(profile: &TargetProfile) -> Vec<WrapRequest> {
     // The attribute key the probes use, so a framing with a fixed set of
     // attribute names accepts the siblings' too.
     let probes = layout::probes_with(profile, true);
@@ -55,7 +55,7 @@ pub fn siblings(profile: &TargetProfile) -> Vec<WrapRequest> {
 }
 
 /// The items of one call: the siblings with `request` at `position`.
-pub fn items_at(
+pub(crate) fn items_at(
     siblings: &[WrapRequest],
     position: usize,
     request: &WrapRequest,
@@ -116,14 +116,14 @@ fn calibrate(
 
 /// Whether [`run`] runs anything for `profile`: only a framing that
 /// writes several frames per call is run in siblings.
-pub fn applies(profile: &TargetProfile) -> bool {
+pub(crate) fn applies(profile: &TargetProfile) -> bool {
     profile.frame.count == framecheck_core::profile::FrameCount::Several
 }
 
 /// Runs every wrap case of `cases` at each position and hands each result
 /// to `on_result`; nothing for a profile with one frame per call. Stops
 /// between cases when `cancel` is set.
-pub fn run(
+pub(crate) fn run(
     cases: &[ConcreteCase],
     profile: &TargetProfile,
     framing: &mut dyn Framing,

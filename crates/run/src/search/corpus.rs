@@ -90,18 +90,18 @@ pub(super) struct Corpus {
 
 impl Corpus {
     /// Entries kept.
-    pub fn len(&self) -> usize {
+    pub(super) fn len(&self) -> usize {
         self.entries.len()
     }
 
     /// Distinct features seen.
-    pub fn features(&self) -> usize {
+    pub(super) fn features(&self) -> usize {
         self.seen.len()
     }
 
     /// The entry to grow the next mutant from, or `None` to start from a
     /// catalogue seed case (half the time, and always while empty).
-    pub fn pick(&mut self, rng: &mut SplitMix64) -> Option<Entry> {
+    pub(super) fn pick(&mut self, rng: &mut SplitMix64) -> Option<Entry> {
         if self.entries.is_empty() || rng.below(2) == 0 {
             return None;
         }
@@ -118,7 +118,7 @@ impl Corpus {
 
     /// Records the features of a mutant's outcome; keeps the mutant when
     /// one of them is new. Returns whether it was kept.
-    pub fn observe(
+    pub(super) fn observe(
         &mut self,
         profile: &TargetProfile,
         entry: Entry,
@@ -145,7 +145,7 @@ impl Corpus {
 
 impl Entry {
     /// A fresh lineage from seed case `seed`.
-    pub fn from_seed(seed: usize, request: WrapRequest) -> Entry {
+    pub(super) fn from_seed(seed: usize, request: WrapRequest) -> Entry {
         Entry {
             seed,
             request,

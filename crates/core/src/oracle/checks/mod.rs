@@ -14,7 +14,7 @@ mod fidelity;
 mod findings;
 mod header;
 mod layout;
-pub mod nonce;
+pub(super) mod nonce;
 mod read;
 mod separation;
 mod shape;
