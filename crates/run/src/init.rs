@@ -486,6 +486,9 @@ fn write_delimiters(out: &mut String, d: &Delimiters) {
         let _ = writeln!(out, "  open: {}", yaml_str(open));
         let _ = writeln!(out, "  close: {}", yaml_str(close));
     }
+    if let Some(marker) = d.marker {
+        let _ = writeln!(out, "  marker: {}", marker.name());
+    }
     if let Some(inner) = &d.inner {
         let _ = writeln!(out, "  inner: {}", yaml_str(inner));
     }
@@ -627,12 +630,15 @@ fn yaml_str(text: &str) -> String {
 pub fn differences(declared: &TargetProfile, inferred: &TargetProfile) -> Vec<String> {
     // Each compared field, as the profile spells it, for each profile.
     type Spell = fn(&TargetProfile) -> String;
-    const FIELDS: [(&str, Spell); 9] = [
+    const FIELDS: [(&str, Spell); 10] = [
         ("delimiters.grammar", |p| p.delimiters.grammar.name().into()),
         ("delimiters.token", |p| format!("{:?}", p.delimiters.token)),
         ("delimiters.open", |p| format!("{:?}", p.delimiters.open)),
         ("delimiters.close", |p| format!("{:?}", p.delimiters.close)),
         ("delimiters.inner", |p| format!("{:?}", p.delimiters.inner)),
+        ("delimiters.marker", |p| {
+            format!("{:?}", p.delimiters.marker.map(|m| m.name()))
+        }),
         ("delimiters.nonce.alphabet", |p| {
             format!("{:?}", p.delimiters.nonce.map(|n| kebab(&n.alphabet)))
         }),

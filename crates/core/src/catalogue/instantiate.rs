@@ -51,6 +51,7 @@ fn has_structure(profile: &TargetProfile, structure: Structure) -> bool {
         Structure::Reserved => !profile.delimiters.reserved.is_empty(),
         Structure::FenceGrammar => profile.delimiters.grammar == GrammarKind::Fence,
         Structure::BeginEndGrammar => profile.delimiters.grammar == GrammarKind::BeginEnd,
+        Structure::SectionGrammar => profile.delimiters.grammar == GrammarKind::Section,
         Structure::Nonce => profile.delimiters.nonce.is_some(),
     }
 }

@@ -620,7 +620,7 @@ fn parse_requirements(
                 &name.referenced,
                 ErrorKind::Requirement,
                 format!(
-                    "unknown requirement {:?}; known: wrap, read, attributes, provenance, kind, bytes, header, inner, reserved, fence-grammar, begin-end-grammar, nonce",
+                    "unknown requirement {:?}; known: wrap, read, attributes, provenance, kind, bytes, header, inner, reserved, fence-grammar, begin-end-grammar, section-grammar, nonce",
                     name.value
                 ),
             ),
@@ -667,6 +667,7 @@ fn parse_requirement(name: &str) -> Option<Requirement> {
         "reserved" => Requirement::Structure(Structure::Reserved),
         "fence-grammar" => Requirement::Structure(Structure::FenceGrammar),
         "begin-end-grammar" => Requirement::Structure(Structure::BeginEndGrammar),
+        "section-grammar" => Requirement::Structure(Structure::SectionGrammar),
         "nonce" => Requirement::Structure(Structure::Nonce),
         _ => return None,
     })

@@ -362,6 +362,8 @@ pub enum Structure {
     FenceGrammar,
     /// The `begin-end` grammar: attacks on asymmetric markers.
     BeginEndGrammar,
+    /// The `section` grammar: forged open-only section markers.
+    SectionGrammar,
     /// A declared nonce (`delimiters.nonce`): cases with a nonce mode.
     Nonce,
 }
@@ -375,6 +377,7 @@ impl Structure {
             Structure::Reserved => "reserved",
             Structure::FenceGrammar => "fence-grammar",
             Structure::BeginEndGrammar => "begin-end-grammar",
+            Structure::SectionGrammar => "section-grammar",
             Structure::Nonce => "nonce",
         }
     }

@@ -17,7 +17,8 @@
 //!    this grammar invites.
 //!
 //! One file per implementation: `xml_tag`, `bracket_marker` (both thin
-//! over the shared tag matcher in `tagged`), `begin_end` and `fence`.
+//! over the shared tag matcher in `tagged`), `begin_end`, `fence` and
+//! `section` (open-only markers: a section ends where the next begins).
 //! Adding a grammar means adding a file, a [`GrammarKind`] variant and an
 //! arm in [`build`].
 //!
@@ -45,11 +46,13 @@ mod begin_end;
 mod bracket_marker;
 pub(crate) mod entities;
 mod fence;
+mod section;
 mod spelling;
 mod tagged;
 pub mod token;
 mod xml_tag;
 
+pub use section::SectionMarker;
 pub use spelling::{Piece, Spelling};
 pub use token::{without_nonce, NonceAlphabet, NonceSpec, TokenPattern};
 
@@ -67,15 +70,19 @@ pub enum GrammarKind {
     BeginEnd,
     /// A Markdown code fence: a run of 3+ backticks or tildes.
     Fence,
+    /// Open-only section markers (`[[ ## tok ## ]]`, `### Tok`, `Tok:`):
+    /// a section ends where the next marker begins.
+    Section,
 }
 
 impl GrammarKind {
     /// Every grammar.
-    pub const ALL: [GrammarKind; 4] = [
+    pub const ALL: [GrammarKind; 5] = [
         GrammarKind::XmlTag,
         GrammarKind::BracketMarker,
         GrammarKind::BeginEnd,
         GrammarKind::Fence,
+        GrammarKind::Section,
     ];
 
     /// The stable name, as written in profiles.
@@ -85,12 +92,24 @@ impl GrammarKind {
             GrammarKind::BracketMarker => "bracket-marker",
             GrammarKind::BeginEnd => "begin-end",
             GrammarKind::Fence => "fence",
+            GrammarKind::Section => "section",
         }
     }
 
-    /// Whether the grammar has more than one token (inner, reserved).
+    /// Whether the grammar has more than one token (inner, reserved). A
+    /// section grammar's further tokens are the names of the framing's
+    /// other sections.
     pub fn allows_inner_tokens(self) -> bool {
-        matches!(self, GrammarKind::XmlTag | GrammarKind::BracketMarker)
+        matches!(
+            self,
+            GrammarKind::XmlTag | GrammarKind::BracketMarker | GrammarKind::Section
+        )
+    }
+
+    /// Whether the grammar writes no closer: a frame ends where the next
+    /// marker begins, or at the end of the text.
+    pub fn is_open_only(self) -> bool {
+        self == GrammarKind::Section
     }
 }
 
@@ -435,16 +454,37 @@ pub enum GrammarError {
     /// Inner or reserved tokens in a grammar with a single token.
     #[error("grammar {0} has no inner or reserved tokens")]
     ExtraTokens(GrammarKind),
+    /// A section grammar without its marker style.
+    #[error("grammar section needs `marker`: field-marker, heading or label")]
+    MissingMarker,
+    /// `marker` given for a grammar that does not use it.
+    #[error("`marker` applies only to grammar section, not {0}")]
+    UnusedMarker(GrammarKind),
 }
 
 /// Builds the grammar `kind` over `vocabulary`; `open` and `close` are the
-/// begin/end templates.
+/// begin/end templates. A section grammar needs its marker style:
+/// [`build_declared`].
 pub fn build(
     kind: GrammarKind,
     vocabulary: Vocabulary,
     open: Option<&str>,
     close: Option<&str>,
 ) -> Result<Box<dyn Grammar>, GrammarError> {
+    build_declared(kind, vocabulary, open, close, None)
+}
+
+/// [`build`], with a section grammar's marker style `marker`.
+pub fn build_declared(
+    kind: GrammarKind,
+    vocabulary: Vocabulary,
+    open: Option<&str>,
+    close: Option<&str>,
+    marker: Option<SectionMarker>,
+) -> Result<Box<dyn Grammar>, GrammarError> {
+    if kind != GrammarKind::Section && marker.is_some() {
+        return Err(GrammarError::UnusedMarker(kind));
+    }
     if vocabulary.nonce.is_none() {
         if let Some(t) = vocabulary.tokens.iter().find(|t| t.has_nonce()) {
             return Err(GrammarError::UndeclaredNonce(t.render(token::NONCE)));
@@ -466,6 +506,10 @@ pub fn build(
             Box::new(begin_end::BeginEnd::new(vocabulary, open, close)?)
         }
         GrammarKind::Fence => Box::new(fence::Fence::new(vocabulary)),
+        GrammarKind::Section => {
+            let style = marker.ok_or(GrammarError::MissingMarker)?;
+            Box::new(section::Section::new(vocabulary, style))
+        }
     })
 }
 

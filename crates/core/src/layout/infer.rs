@@ -24,7 +24,7 @@ use super::learn::FIELD_MARKS;
 use super::tokens::segments;
 use super::Alphabet;
 use crate::grammar::token::{NonceAlphabet, NonceSpec, NONCE};
-use crate::grammar::GrammarKind;
+use crate::grammar::{GrammarKind, SectionMarker};
 use crate::profile::{BodyEncoding, DatamarkReplaces, Delimiters, DEFAULT_DATAMARK};
 
 /// The placeholder a per-call value is masked with: a private-use
@@ -91,7 +91,13 @@ pub fn infer(first: &str, second: &str, content: &str) -> Option<Inferred> {
     }
     // The element around the frame (a second reading) is said, and left
     // to the reserved-name experiment, which sees it as fixed text.
-    let outer = delimiters.reserved.pop();
+    // A section grammar's reserved names are its other sections, not a
+    // second reading.
+    let outer = if delimiters.grammar.is_open_only() {
+        None
+    } else {
+        delimiters.reserved.pop()
+    };
     if let Some(outer) = &outer {
         notes.push(format!(
             "two readings fit: the frame is <{token}> inside <{outer}>, or <{outer}> with \
@@ -191,6 +197,10 @@ fn evidence(d: &Delimiters) -> &'static str {
         GrammarKind::Fence => "a fence line right before the content",
         GrammarKind::BeginEnd => {
             "marker lines before and after the content that share a name (the open and close templates)"
+        }
+        GrammarKind::Section => {
+            "a section marker right before the content and no closer after it (the section ends \
+             where the next marker begins); the framing's other markers are its reserved names"
         }
     }
 }
@@ -370,6 +380,60 @@ fn guess(head: &str, tail: &str) -> Option<Delimiters> {
         .or_else(|| guess_tag(head, tail, '[', ']', GrammarKind::BracketMarker))
         .or_else(|| guess_fence(head))
         .or_else(|| guess_markers(head, tail))
+        .or_else(|| guess_section(head, tail))
+}
+
+/// The section marker a line is, in each style: its name (`[[ ## name ## ]]`,
+/// `### Name`, or `Name:` with nothing after the colon when `label_alone`).
+fn section_marker(line: &str, label_alone: bool) -> Option<(SectionMarker, String)> {
+    let line = line.trim();
+    let word = |w: &str| {
+        !w.is_empty()
+            && w.chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | MASK))
+    };
+    if let Some(inner) = line
+        .strip_prefix("[[ ## ")
+        .and_then(|l| l.strip_suffix(" ## ]]"))
+    {
+        return word(inner).then(|| (SectionMarker::FieldMarker, inner.to_string()));
+    }
+    let hashes = line.chars().take_while(|&c| c == '#').count();
+    if (1..=6).contains(&hashes) {
+        let name = line[hashes..]
+            .strip_prefix(' ')?
+            .trim()
+            .trim_end_matches(':');
+        return word(name).then(|| (SectionMarker::Heading, name.to_string()));
+    }
+    let (name, value) = line.split_once(':')?;
+    (word(name.trim_end()) && (!label_alone || value.trim().is_empty()))
+        .then(|| (SectionMarker::Label, name.trim_end().to_string()))
+}
+
+/// An open-only section marker before the content: the last line before
+/// it is a `[[ ## name ## ]]` line or a `### Name` heading, or the content
+/// starts on a `Name: ` line. No closer follows; the framing's other
+/// markers of the same style (before or after) are the reserved names a
+/// forger would write.
+fn guess_section(head: &str, tail: &str) -> Option<Delimiters> {
+    let last = head.rsplit('\n').next().unwrap_or(head);
+    let (style, token) = if last.trim().is_empty() {
+        let line = head.lines().rev().find(|l| !l.trim().is_empty())?;
+        section_marker(line, false).filter(|(s, _)| *s != SectionMarker::Label)?
+    } else {
+        section_marker(last, true).filter(|(s, _)| *s == SectionMarker::Label)?
+    };
+    let mut delimiters = Delimiters::simple(GrammarKind::Section, &token);
+    delimiters.marker = Some(style);
+    let others = head.lines().chain(tail.lines().skip(1));
+    for (s, name) in others.filter_map(|l| section_marker(l, false)) {
+        let taken = |n: &str| n.eq_ignore_ascii_case(&name);
+        if s == style && !taken(&token) && !delimiters.reserved.iter().any(|r| taken(r)) {
+            delimiters.reserved.push(name);
+        }
+    }
+    Some(delimiters)
 }
 
 /// A character of an element or marker name (a masked value included).
@@ -798,5 +862,41 @@ mod tests {
             (d.token.as_str(), d.inner.as_deref()),
             ("item", Some("body"))
         );
+    }
+
+    #[test]
+    fn open_only_section_markers_are_the_section_grammar() {
+        let dspy = "[[ ## question ## ]]\nWhy?\n\n[[ ## context ## ]]\nfcbodya1 x fcbodyz1\n\n\
+                    Respond with `[[ ## answer ## ]]`.\n\n[[ ## answer ## ]]\n";
+        let d = delimiters(dspy, dspy);
+        assert_eq!(d.grammar, GrammarKind::Section);
+        assert_eq!(d.marker, Some(SectionMarker::FieldMarker));
+        assert_eq!(d.token, "context");
+        assert_eq!(d.reserved, vec!["question", "answer"]);
+        let heading = "### Task\nSummarise.\n\n### Context\nfcbodya1 x fcbodyz1\n";
+        let d = delimiters(heading, heading);
+        assert_eq!(
+            (d.grammar, d.marker, d.token.as_str(), d.reserved),
+            (
+                GrammarKind::Section,
+                Some(SectionMarker::Heading),
+                "Context",
+                vec!["Task".to_string()]
+            )
+        );
+        let label = "Question: why?\nContext: fcbodya1 x fcbodyz1\nAnswer:";
+        let d = delimiters(label, label);
+        assert_eq!(
+            (d.marker, d.token.as_str()),
+            (Some(SectionMarker::Label), "Context")
+        );
+        assert_eq!(d.reserved, vec!["Question", "Answer"]);
+        // A sentence that ends in a colon names no section.
+        assert!(infer(
+            "The text said: fcbodya1 x fcbodyz1",
+            "The text said: fcbodya1 x fcbodyz1",
+            "fcbodya1 x fcbodyz1"
+        )
+        .is_none());
     }
 }

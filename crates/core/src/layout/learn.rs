@@ -618,6 +618,16 @@ fn frame_delimiters(
         .find(|d| d.kind == DelimiterKind::Close && d.start >= slot.end)
         .map(span)
         .or_else(|| bare_closer(profile, &folded, slot))
+        // An open-only grammar writes no closer: the section ends where
+        // the next marker begins, or at the end of the text.
+        .or_else(|| {
+            let end = framed.len();
+            profile
+                .delimiters
+                .grammar
+                .is_open_only()
+                .then_some(end..end)
+        })
         .ok_or_else(|| LayoutError::NoCloser {
             token: token.into(),
         })?;
@@ -913,6 +923,8 @@ fn is_complete_frame(profile: &TargetProfile, framed: &str) -> bool {
     };
     match (opens, closes) {
         (0, _) => false,
+        // A section is complete once opened: it ends at the next marker.
+        _ if profile.delimiters.grammar.is_open_only() => true,
         (1, 0) => outer(DelimiterKind::Open).any(|d| self_closing(&d)),
         (o, c) => o == c,
     }

@@ -25,7 +25,9 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::chat_template::TemplateContext;
-use crate::grammar::{self, Grammar, GrammarError, NonceSpec, TokenPattern, Vocabulary};
+use crate::grammar::{
+    self, Grammar, GrammarError, NonceSpec, SectionMarker, TokenPattern, Vocabulary,
+};
 
 mod sections;
 pub use sections::*;
@@ -190,6 +192,10 @@ pub struct Delimiters {
     /// The per-call variable part that `{nonce}` stands for.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub nonce: Option<NonceSpec>,
+    /// `section` only: how a section marker is spelled (`field-marker`,
+    /// `heading`, `label`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub marker: Option<SectionMarker>,
 }
 
 impl Delimiters {
@@ -216,6 +222,7 @@ impl Delimiters {
             open: None,
             close: None,
             nonce: None,
+            marker: None,
         }
     }
 
@@ -238,11 +245,12 @@ impl Delimiters {
 
     /// Builds the declared grammar, or says why the declaration is unusable.
     pub fn try_grammar(&self) -> Result<Box<dyn Grammar>, GrammarError> {
-        grammar::build(
+        grammar::build_declared(
             self.grammar,
             self.vocabulary(),
             self.open.as_deref(),
             self.close.as_deref(),
+            self.marker,
         )
     }
 

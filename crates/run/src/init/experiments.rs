@@ -248,12 +248,13 @@ fn foreign_markup(text: &str, open: char, own: &[String]) -> bool {
 }
 
 /// The brackets an element (or bracket marker) of `grammar` is written
-/// between; `None` for marker lines and fences, which have no elements.
+/// between; `None` for marker lines, fences and section markers, which have
+/// no elements.
 pub(crate) fn element_brackets(grammar: GrammarKind) -> Option<(char, char)> {
     match grammar {
         GrammarKind::XmlTag => Some(('<', '>')),
         GrammarKind::BracketMarker => Some(('[', ']')),
-        GrammarKind::BeginEnd | GrammarKind::Fence => None,
+        GrammarKind::BeginEnd | GrammarKind::Fence | GrammarKind::Section => None,
     }
 }
 

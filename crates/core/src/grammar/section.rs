@@ -1,0 +1,427 @@
+//! Grammar `section`: open-only section markers, where a section ends where
+//! the next marker begins (issue 32).
+//!
+//! A framing of this kind writes no closer: `[[ ## context ## ]]` opens the
+//! content's section and the next marker (`[[ ## question ## ]]`) or the end
+//! of the text ends it. The marker's shape is one of a closed set of styles
+//! ([`SectionMarker`]), declared in the profile as `delimiters.marker`:
+//!
+//! - `field-marker`: `[[ ## name ## ]]`, first on its line (after spaces),
+//!   any word as the name, text after it on the line belonging to the
+//!   section. The shape is distinctive, and a consumer that splits at it
+//!   (a field adapter's parser) splits at every name, so every name is a
+//!   marker.
+//! - `heading`: a Markdown heading, up to three spaces, one to six `#`,
+//!   spaces, the name, then nothing but spaces or a colon on its line.
+//! - `label`: `Name:` first on its line, the value after the colon.
+//!
+//! Headings and labels are ordinary prose in most text, so only the
+//! declared names are markers: the token (the content's section) and the
+//! `reserved` names (the framing's other sections, and the roles its
+//! consumer gives, `system`). A marker is live only at the start of a line
+//! as the reader splits lines (a Unicode reader also at U+2028, NEL, VT,
+//! FF), its characters folded by the reader: the same text in the middle
+//! of a line is content, never a finding.
+//!
+//! A marker naming the token opens a section (the frame's opener); any
+//! other marker ends the content's section, so it is reported as the
+//! outer token's closer: what a reader inside the frame takes for the end.
+
+use serde::{Deserialize, Serialize};
+
+use super::token::match_token;
+use super::{
+    DelimiterKind, Form, Grammar, GrammarAttack, GrammarKind, LiveDelimiter, OpenerError,
+    ParsedOpener, Piece, Spelling, Vocabulary,
+};
+use crate::reader::Folded;
+
+/// How a section marker is spelled: the profile's `delimiters.marker`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SectionMarker {
+    /// `[[ ## name ## ]]` (a field adapter's marker), any word as the name.
+    FieldMarker,
+    /// A Markdown heading naming a declared section: `### Context`.
+    Heading,
+    /// A declared name and a colon first on a line: `Context: value`.
+    Label,
+}
+
+impl SectionMarker {
+    /// Every style.
+    pub const ALL: [SectionMarker; 3] = [
+        SectionMarker::FieldMarker,
+        SectionMarker::Heading,
+        SectionMarker::Label,
+    ];
+
+    /// The stable name, as written in profiles.
+    pub fn name(self) -> &'static str {
+        match self {
+            SectionMarker::FieldMarker => "field-marker",
+            SectionMarker::Heading => "heading",
+            SectionMarker::Label => "label",
+        }
+    }
+}
+
+/// The name a rendered closer uses when no other section is declared: a
+/// field-marker reader splits at any name.
+const NEXT_NAME: &str = "next";
+
+const ATTACKS: &[GrammarAttack] = &[
+    GrammarAttack {
+        case: "section-forged-next-marker",
+        what: "a marker line of another section ends the content's section early",
+    },
+    GrammarAttack {
+        case: "section-forged-own-marker",
+        what: "a second marker of the content's own section opens a forged one",
+    },
+    GrammarAttack {
+        case: "section-marker-after-unicode-break",
+        what: "a marker after a Unicode line break starts a line for a reader that splits there",
+    },
+    GrammarAttack {
+        case: "section-forged-role-marker",
+        what: "a marker naming a role (system) gives the attacker's text that role",
+    },
+];
+
+/// The `section` grammar.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Section {
+    vocabulary: Vocabulary,
+    style: SectionMarker,
+}
+
+/// A marker found on one line, in folded indices.
+#[derive(Debug, Clone, Copy)]
+struct Found {
+    start: usize,
+    name: (usize, usize),
+    end: usize,
+}
+
+impl Section {
+    /// The grammar over `vocabulary` in marker style `style`.
+    pub(super) fn new(vocabulary: Vocabulary, style: SectionMarker) -> Section {
+        Section { vocabulary, style }
+    }
+
+    /// The marker on folded characters `from..to` (one line), if any.
+    fn marker_on(&self, folded: &Folded<'_>, from: usize, to: usize) -> Option<Found> {
+        let spaces = |mut i: usize| {
+            while i < to && matches!(folded.ch(i), Some(' ' | '\t')) {
+                i += 1;
+            }
+            i
+        };
+        let start = spaces(from);
+        match self.style {
+            SectionMarker::FieldMarker => {
+                let i = literal(folded, start, to, "[[")?;
+                let i = literal(folded, some_spaces(folded, i, to)?, to, "##")?;
+                let name_start = some_spaces(folded, i, to)?;
+                let name_end = word_end(folded, name_start, to, false)?;
+                let i = literal(folded, some_spaces(folded, name_end, to)?, to, "##")?;
+                let end = literal(folded, some_spaces(folded, i, to)?, to, "]]")?;
+                Some(Found {
+                    start,
+                    name: (name_start, name_end),
+                    end,
+                })
+            }
+            SectionMarker::Heading => {
+                if start - from > 3 {
+                    return None;
+                }
+                let mut i = start;
+                while i < to && folded.ch(i) == Some('#') {
+                    i += 1;
+                }
+                if !(1..=6).contains(&(i - start)) {
+                    return None;
+                }
+                let name_start = some_spaces(folded, i, to)?;
+                let name_end = word_end(folded, name_start, to, true)?;
+                let mut end = spaces(name_end);
+                if folded.ch(end) == Some(':') && end < to {
+                    end += 1;
+                }
+                (spaces(end) == to).then_some(Found {
+                    start,
+                    name: (name_start, name_end),
+                    end: name_end,
+                })
+            }
+            SectionMarker::Label => {
+                let name_end = word_end(folded, start, to, true)?;
+                let colon = spaces(name_end);
+                (colon < to && folded.ch(colon) == Some(':')).then_some(Found {
+                    start,
+                    name: (start, name_end),
+                    end: colon + 1,
+                })
+            }
+        }
+    }
+
+    /// The declared token the name at `name` spells exactly, if any, with
+    /// the nonce span of the match.
+    fn declared(
+        &self,
+        folded: &Folded<'_>,
+        (start, end): (usize, usize),
+    ) -> Option<(usize, Option<(usize, usize)>)> {
+        self.vocabulary
+            .tokens
+            .iter()
+            .enumerate()
+            .find_map(|(index, token)| {
+                let m = match_token(folded, start, token, self.vocabulary.nonce.as_ref())?;
+                (m.end == end).then_some((index, m.nonce))
+            })
+    }
+
+    /// A marker spelled with the name pieces `name`.
+    fn marker(&self, name: Vec<Piece>) -> Spelling {
+        let mut s = Spelling::default();
+        let punct = |s: &mut Spelling, text: &str| s.0.extend(text.chars().map(Piece::Punct));
+        match self.style {
+            SectionMarker::FieldMarker => {
+                punct(&mut s, "[[");
+                s.push(Piece::Space(" ".into()));
+                punct(&mut s, "##");
+                s.push(Piece::Space(" ".into()));
+                s.0.extend(name);
+                s.push(Piece::Space(" ".into()));
+                punct(&mut s, "##");
+                s.push(Piece::Space(" ".into()));
+                punct(&mut s, "]]");
+            }
+            SectionMarker::Heading => {
+                punct(&mut s, "###");
+                s.push(Piece::Space(" ".into()));
+                s.0.extend(name);
+            }
+            SectionMarker::Label => {
+                s.0.extend(name);
+                punct(&mut s, ":");
+            }
+        }
+        s
+    }
+}
+
+/// Folded index past `text` at `i`, staying before `to`.
+fn literal(folded: &Folded<'_>, i: usize, to: usize, text: &str) -> Option<usize> {
+    let needle: Vec<char> = text.chars().collect();
+    (i + needle.len() <= to && folded.matches_at(i, &needle)).then_some(i + needle.len())
+}
+
+/// Folded index past one or more spaces at `i`; `None` without one.
+fn some_spaces(folded: &Folded<'_>, i: usize, to: usize) -> Option<usize> {
+    let mut j = i;
+    while j < to && matches!(folded.ch(j), Some(' ' | '\t')) {
+        j += 1;
+    }
+    (j > i).then_some(j)
+}
+
+/// Folded index past a word at `i` (letters, digits, `_`, and `-` when
+/// `hyphen`); `None` when no word starts there.
+fn word_end(folded: &Folded<'_>, i: usize, to: usize, hyphen: bool) -> Option<usize> {
+    let mut j = i;
+    while j < to
+        && folded
+            .ch(j)
+            .is_some_and(|c| c.is_alphanumeric() || c == '_' || (hyphen && c == '-'))
+    {
+        j += 1;
+    }
+    (j > i).then_some(j)
+}
+
+impl Grammar for Section {
+    fn kind(&self) -> GrammarKind {
+        GrammarKind::Section
+    }
+
+    fn live(&self, folded: &Folded<'_>) -> Vec<LiveDelimiter> {
+        let mut found = Vec::new();
+        for line in folded.reader.lines(folded.text) {
+            let (from, to) = (
+                folded.index_at_byte(line.start),
+                folded.index_at_byte(line.end),
+            );
+            let Some(m) = self.marker_on(folded, from, to) else {
+                continue;
+            };
+            let declared = self.declared(folded, m.name);
+            let kind = match declared {
+                Some((0, _)) => DelimiterKind::Open,
+                Some(_) => DelimiterKind::Close,
+                None if self.style == SectionMarker::FieldMarker => DelimiterKind::Close,
+                None => continue,
+            };
+            let span = folded.source_span(m.start, m.end);
+            let nonce = declared.and_then(|(_, n)| n).map(|(s, e)| {
+                let r = folded.source_span(s, e);
+                (r.start, r.end)
+            });
+            found.push(LiveDelimiter {
+                token: 0,
+                kind,
+                start: span.start,
+                end: span.end,
+                nonce,
+            });
+        }
+        found
+    }
+
+    fn render(&self, form: Form, token: usize) -> Spelling {
+        match form {
+            Form::Token => Spelling(self.vocabulary.render_token(token)),
+            Form::Open | Form::OpenStart => self.marker(self.vocabulary.render_token(token)),
+            // The closer is the next section's marker: another declared
+            // name; without one, any name for a field marker, and for
+            // headings and labels the content's own name again (a second
+            // marker of it is live too).
+            Form::Close => {
+                let other = (0..self.vocabulary.tokens.len()).find(|&t| t != token);
+                let name = match (other, self.style) {
+                    (Some(t), _) => self.vocabulary.render_token(t),
+                    (None, SectionMarker::FieldMarker) => vec![Piece::Token(NEXT_NAME.into())],
+                    (None, _) => self.vocabulary.render_token(token),
+                };
+                self.marker(name)
+            }
+        }
+    }
+
+    fn delimiter_end(&self, _folded: &Folded<'_>, d: &LiveDelimiter) -> Option<usize> {
+        Some(d.end)
+    }
+
+    fn parse_opener(&self, _text: &str, d: &LiveDelimiter) -> Result<ParsedOpener, OpenerError> {
+        Ok(ParsedOpener {
+            attributes: Vec::new(),
+            span: d.start..d.end,
+        })
+    }
+
+    fn opener_has_attributes(&self) -> bool {
+        false
+    }
+
+    fn brackets(&self) -> Option<(char, char)> {
+        (self.style == SectionMarker::FieldMarker).then_some(('[', ']'))
+    }
+
+    fn attacks(&self) -> &'static [GrammarAttack] {
+        ATTACKS
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::level::ReaderLevel::{self, AsciiCaseInsensitive as Ci, Exact, Unicode};
+    use crate::reader::Reader;
+
+    fn section(style: SectionMarker, tokens: &[&str]) -> Section {
+        Section::new(Vocabulary::plain(tokens), style)
+    }
+
+    /// The live markers of `text` at `level`: their kind and text.
+    fn live(g: &Section, text: &str, level: ReaderLevel) -> Vec<(DelimiterKind, String)> {
+        g.live(&Reader::new(level).fold(text))
+            .iter()
+            .map(|d| (d.kind, text[d.start..d.end].to_string()))
+            .collect()
+    }
+
+    use DelimiterKind::{Close, Open};
+
+    #[test]
+    fn field_markers_open_by_name_and_any_other_name_ends_the_section() {
+        let g = section(SectionMarker::FieldMarker, &["context"]);
+        let text = "[[ ## question ## ]]\nWhy?\n\n[[ ## context ## ]]\nsome data\n  [[ ## answer ## ]] tail";
+        assert_eq!(
+            live(&g, text, Exact),
+            vec![
+                (Close, "[[ ## question ## ]]".into()),
+                (Open, "[[ ## context ## ]]".into()),
+                (Close, "[[ ## answer ## ]]".into()),
+            ]
+        );
+        // Mid-line, the same text is content for every reader.
+        for level in ReaderLevel::ALL {
+            assert!(live(&g, "see [[ ## answer ## ]] here", level).is_empty());
+        }
+        // Not the marker's shape.
+        assert!(live(&g, "[[## answer ##]]\n[ ## answer ## ]", Unicode).is_empty());
+    }
+
+    #[test]
+    fn a_unicode_line_break_starts_a_line_only_for_the_unicode_reader() {
+        let g = section(SectionMarker::FieldMarker, &["context"]);
+        let text = "data\u{2028}[[ ## answer ## ]]";
+        assert!(live(&g, text, Exact).is_empty());
+        assert!(live(&g, text, Ci).is_empty());
+        assert_eq!(live(&g, text, Unicode).len(), 1);
+        // A lone CR is a break from the case-insensitive reader up.
+        assert!(live(&g, "data\r[[ ## answer ## ]]", Exact).is_empty());
+        assert_eq!(live(&g, "data\r[[ ## answer ## ]]", Ci).len(), 1);
+    }
+
+    #[test]
+    fn headings_and_labels_are_markers_for_declared_names_only() {
+        let g = section(SectionMarker::Heading, &["Context", "System"]);
+        let text = "### Context\nx\n## Introduction\n### System\n#### system:\n### Context of it";
+        assert_eq!(
+            live(&g, text, Exact),
+            vec![(Open, "### Context".into()), (Close, "### System".into())]
+        );
+        assert_eq!(live(&g, text, Ci).len(), 3);
+        assert!(live(&g, "    ### System", Ci).is_empty());
+        let g = section(SectionMarker::Label, &["Context", "Question"]);
+        let text = "Context: the data\nQuestion : why\nNote: fine\nsee Question: no";
+        assert_eq!(
+            live(&g, text, Exact),
+            vec![(Open, "Context:".into()), (Close, "Question :".into())]
+        );
+        assert_eq!(live(&g, "QUESTION：x", Unicode).len(), 1);
+        assert!(live(&g, "QUESTION：x", Ci).is_empty());
+    }
+
+    #[test]
+    fn rendering_round_trips_through_liveness() {
+        for style in SectionMarker::ALL {
+            let g = section(style, &["context", "question"]);
+            let open = g.render(Form::Open, 0).plain();
+            let close = g.render(Form::Close, 0).plain();
+            assert_eq!(
+                live(&g, &open, Exact),
+                vec![(Open, open.clone())],
+                "{style:?}"
+            );
+            assert_eq!(
+                live(&g, &format!("x\n{close}\ny"), Exact),
+                vec![(Close, close.clone())],
+                "{style:?}"
+            );
+        }
+        let g = section(SectionMarker::FieldMarker, &["context"]);
+        assert_eq!(g.render(Form::Close, 0).plain(), "[[ ## next ## ]]");
+        assert_eq!(
+            section(SectionMarker::Label, &["Context"])
+                .render(Form::Close, 0)
+                .plain(),
+            "Context:"
+        );
+    }
+}
