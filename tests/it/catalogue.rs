@@ -37,6 +37,7 @@ fn bracket_profile() -> TargetProfile {
             open: None,
             close: None,
             nonce: None,
+            marker: None,
         },
         header: HeaderStyle::None.into(),
         attributes: AttributeLayout::default(),
@@ -69,6 +70,7 @@ fn go_profile() -> TargetProfile {
             open: None,
             close: None,
             nonce: None,
+            marker: None,
         },
         header: HeaderStyle::BlankLine.into(),
         attributes: AttributeLayout {

@@ -558,3 +558,81 @@ fn an_encoding_chosen_per_content_is_inferred_and_judged_per_output() {
     );
     assert_eq!(of_class(&checks, "fidelity"), 0, "{checks:?}");
 }
+
+/// Issue 32: `init` proposes the section grammar for framings that write
+/// open-only section markers, with the framing's other sections as
+/// reserved names; `framecheck run` under the proposed profile passes the
+/// correct fixture and catches the broken one.
+#[test]
+fn section_markers_are_proposed_and_judged_under_the_proposal() {
+    if !common::have(
+        "python3",
+        "section_markers_are_proposed_and_judged_under_the_proposal",
+    ) {
+        return;
+    }
+    use framecheck::grammar::SectionMarker;
+    let cwd = crate::common::repo().join("tests/shapes/section");
+    for (script, marker, token, reserved, verdict) in [
+        (
+            "correct_field_marker.py",
+            SectionMarker::FieldMarker,
+            "context",
+            &["question"][..],
+            0,
+        ),
+        (
+            "broken_field_marker_lf_only.py",
+            SectionMarker::FieldMarker,
+            "context",
+            &["question"][..],
+            1,
+        ),
+        (
+            "correct_label.py",
+            SectionMarker::Label,
+            "Context",
+            &["Question", "Answer"][..],
+            0,
+        ),
+        (
+            "broken_label_as_written.py",
+            SectionMarker::Label,
+            "Context",
+            &["Question", "Answer"][..],
+            1,
+        ),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("proposed.yaml");
+        let proposal = propose_for_command(
+            vec!["python3".into(), script.into()],
+            &cwd,
+            dir.path(),
+            InitOptions::default(),
+        )
+        .unwrap_or_else(|e| panic!("{script}: {e}"));
+        let d = &proposal.profile.delimiters;
+        assert_eq!(d.grammar, GrammarKind::Section, "{script}");
+        assert_eq!(
+            (d.marker, d.token.as_str()),
+            (Some(marker), token),
+            "{script}"
+        );
+        assert_eq!(d.reserved, reserved, "{script}");
+        std::fs::write(&out, &proposal.yaml).unwrap();
+        let run = common::framecheck_command(&["run", "--target"])
+            .arg(&out)
+            .args(["--format", "json", "--out"])
+            .arg(dir.path())
+            .output()
+            .unwrap();
+        assert_eq!(
+            run.status.code(),
+            Some(verdict),
+            "{script}: {}\n{}",
+            String::from_utf8_lossy(&run.stdout),
+            proposal.yaml
+        );
+    }
+}

@@ -351,6 +351,7 @@ fn bracket_profile() -> TargetProfile {
             open: None,
             close: None,
             nonce: None,
+            marker: None,
         },
         header: HeaderStyle::None.into(),
         attributes: AttributeLayout::default(),
@@ -387,6 +388,7 @@ fn context_profile() -> TargetProfile {
             open: None,
             close: None,
             nonce: None,
+            marker: None,
         },
         header: HeaderStyle::None.into(),
         attributes: AttributeLayout {

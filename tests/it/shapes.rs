@@ -661,6 +661,10 @@ fn correct_neutralising_fixtures_leave_no_reading_of_their_token() {
         if fixture.verdict != Verdict::Pass
             || !matches!(encoding, "none" | "datamark")
             || profile.delimiters.grammar.as_deref() == Some("fence")
+            // Section markers are live at the start of a line only: their
+            // fixtures escape marker lines and leave the token's word in
+            // prose, which is no reading of a marker.
+            || profile.delimiters.grammar.as_deref() == Some("section")
             || !interpreter_available(&profile.adapter.command[0], &fixture.name)
         {
             continue;

@@ -188,8 +188,16 @@ fn infer_and_propose(
             let same_frame = inferred.delimiters.token == base.delimiters.token;
             let declared_inner = base.delimiters.inner.take().filter(|_| same_frame);
             let inner = inferred.delimiters.inner.clone().or(declared_inner);
-            let mut reserved = std::mem::take(&mut base.delimiters.reserved);
-            reserved.retain(|r| *r != inferred.delimiters.token && Some(r) != inner.as_ref());
+            let mut declared = std::mem::take(&mut base.delimiters.reserved);
+            declared.retain(|r| *r != inferred.delimiters.token && Some(r) != inner.as_ref());
+            // Names inferred as reserved (a section grammar's other
+            // sections) come first; declared ones are kept after them.
+            let mut reserved = std::mem::take(&mut inferred.delimiters.reserved);
+            for name in declared {
+                if !reserved.contains(&name) {
+                    reserved.push(name);
+                }
+            }
             base.delimiters = Delimiters {
                 inner,
                 reserved,

@@ -198,3 +198,22 @@ def tag_attributes(kind, attributes, token, replacement):
         value = escape_attribute(defang(attributes[key], token, replacement))
         parts.append(f' {key}="{value}"')
     return "".join(parts)
+
+
+def defang_marker_lines(text, marker, from_line=0):
+    """Escapes every line of `text` (from its `from_line`th on) that reads
+    as a section marker: `marker` is a regular expression matched at the
+    start of the line as the unicode level reads it (folded, every line
+    break a reader takes as one). A backslash put before such a line keeps
+    the marker off the line's start; other lines come through unchanged.
+    """
+    parts = _LINE_BREAK_RE.split(text)
+    breaks = _LINE_BREAK_RE.findall(text)
+    out = []
+    for n, line in enumerate(parts):
+        if n >= from_line and marker.match(fold(line)):
+            line = "\\" + line
+        out.append(line)
+        if n < len(breaks):
+            out.append(breaks[n])
+    return "".join(out)

@@ -34,6 +34,7 @@ use super::{
     DelimiterKind, Form, Grammar, GrammarAttack, GrammarKind, LiveDelimiter, OpenerError,
     ParsedOpener, Piece, Spelling, Vocabulary,
 };
+use crate::level::ReaderLevel;
 use crate::reader::Folded;
 
 /// How a section marker is spelled: the profile's `delimiters.marker`.
@@ -231,13 +232,24 @@ fn some_spaces(folded: &Folded<'_>, i: usize, to: usize) -> Option<usize> {
 }
 
 /// Folded index past a word at `i` (letters, digits, `_`, and `-` when
-/// `hyphen`); `None` when no word starts there.
+/// `hyphen`); `None` when no word starts there. Letters and digits are
+/// ASCII for the exact and case-insensitive readers (a byte parser's
+/// `[A-Za-z0-9_]`: a circled or accented name is not its marker); the
+/// Unicode reader, a model, reads a word in any script.
 fn word_end(folded: &Folded<'_>, i: usize, to: usize, hyphen: bool) -> Option<usize> {
+    let any_script = folded.reader.level() == ReaderLevel::Unicode;
+    let letter = |c: char| {
+        if any_script {
+            c.is_alphanumeric()
+        } else {
+            c.is_ascii_alphanumeric()
+        }
+    };
     let mut j = i;
     while j < to
         && folded
             .ch(j)
-            .is_some_and(|c| c.is_alphanumeric() || c == '_' || (hyphen && c == '-'))
+            .is_some_and(|c| letter(c) || c == '_' || (hyphen && c == '-'))
     {
         j += 1;
     }
@@ -329,7 +341,7 @@ impl Grammar for Section {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::level::ReaderLevel::{self, AsciiCaseInsensitive as Ci, Exact, Unicode};
+    use crate::level::ReaderLevel::{AsciiCaseInsensitive as Ci, Exact, Unicode};
     use crate::reader::Reader;
 
     fn section(style: SectionMarker, tokens: &[&str]) -> Section {
@@ -362,6 +374,10 @@ mod tests {
         for level in ReaderLevel::ALL {
             assert!(live(&g, "see [[ ## answer ## ]] here", level).is_empty());
         }
+        // A name in another script is a word for the Unicode reader only.
+        let cafe = "x\n[[ ## caf\u{e9} ## ]]";
+        assert!(live(&g, cafe, Ci).is_empty());
+        assert_eq!(live(&g, cafe, Unicode).len(), 1);
         // Not the marker's shape.
         assert!(live(&g, "[[## answer ##]]\n[ ## answer ## ]", Unicode).is_empty());
     }

@@ -45,6 +45,18 @@ impl Match {
     /// where it names one, and text there that is not the calibrated
     /// constant is judged by `frame.outer-text` alone.
     pub fn own_text(&self, layout: &Layout, len: usize) -> Vec<Range<usize>> {
+        self.own_spans(layout, len, false)
+    }
+
+    /// [`Match::own_text`] for an open-only grammar (`section`), whose
+    /// closer is the next section's marker the framing writes, not a
+    /// delimiter the frame must have: that marker is the framing's own
+    /// text too, so any other marker after the opener is a forged one.
+    pub fn own_text_open_only(&self, layout: &Layout, len: usize) -> Vec<Range<usize>> {
+        self.own_spans(layout, len, true)
+    }
+
+    fn own_spans(&self, layout: &Layout, len: usize, with_closer: bool) -> Vec<Range<usize>> {
         let spans = self.head.iter().chain(self.tail.iter());
         let parts: Vec<(&Part, &Range<usize>)> = layout.parts().zip(spans).collect();
         // Fixed text inside the frame (a header notice) is not excluded: it
@@ -62,7 +74,13 @@ impl Match {
             own.push(0..opener.start);
         }
         if let Some(closer) = located(Region::Closer) {
-            own.push(closer.end..len);
+            own.push(
+                if with_closer {
+                    closer.start
+                } else {
+                    closer.end
+                }..len,
+            );
         }
         own
     }

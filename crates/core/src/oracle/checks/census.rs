@@ -57,6 +57,10 @@ pub(super) fn expected_delimiters(
             is(d, OUTER, DelimiterKind::Close) && d.start >= after_open && pairs(outer_open, d)
         })
         .copied();
+    // An open-only grammar's frame has no closer of its own (the next
+    // section's marker is the framing's own text, excluded before this):
+    // every closer left is one the content forged.
+    let outer_close = outer_close.filter(|_| !profile.delimiters.grammar.is_open_only());
     let before_close = outer_close.map_or(usize::MAX, |d| d.start);
     let (mut inner_open, mut inner_close) = (None, None);
     if profile.delimiters.inner.is_some() {
@@ -137,10 +141,10 @@ pub(super) fn check_census(
 ) {
     let (framed, level, regions) = (view.folded.text, view.level(), &view.regions);
     let expected = expected_delimiters(profile, grammar, &regions.delimiters, &view.folded);
-    let mut wanted = vec![
-        (OUTER, DelimiterKind::Open, expected.outer_open),
-        (OUTER, DelimiterKind::Close, expected.outer_close),
-    ];
+    let mut wanted = vec![(OUTER, DelimiterKind::Open, expected.outer_open)];
+    if !profile.delimiters.grammar.is_open_only() {
+        wanted.push((OUTER, DelimiterKind::Close, expected.outer_close));
+    }
     if profile.delimiters.inner.is_some() {
         wanted.push((INNER, DelimiterKind::Open, expected.inner_open));
         wanted.push((INNER, DelimiterKind::Close, expected.inner_close));

@@ -97,6 +97,9 @@ fn wrap_checks<'a>(
         None => None,
     };
     let own: Vec<Range<usize>> = match (layout, &matched) {
+        (Some(l), Some(m)) if profile.delimiters.grammar.is_open_only() => {
+            m.own_text_open_only(l, framed.len())
+        }
         (Some(l), Some(m)) => m.own_text(l, framed.len()),
         _ => Vec::new(),
     };
