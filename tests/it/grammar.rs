@@ -84,6 +84,12 @@ fn bad_delimiters_are_clear_errors() {
             "must be printable ASCII",
         ),
         ("{ grammar: hexagon, token: t }", "hexagon"),
+        ("{ grammar: section, token: t }", "needs `marker`"),
+        (
+            "{ grammar: xml-tag, token: t, marker: label }",
+            "applies only to grammar section",
+        ),
+        ("{ grammar: section, marker: box, token: t }", "box"),
         (
             "{ grammar: xml-tag, token: 'x-{nonce}', nonce: { alphabet: emoji } }",
             "emoji",
@@ -103,6 +109,7 @@ fn grammar_attacks_exist_and_apply_to_their_grammar_only() {
         "{ grammar: begin-end, token: DOC, open: '<<<{token}>>>', close: '<<<END_{token}>>>' }",
     )
     .unwrap();
+    let section = profile("{ grammar: section, marker: field-marker, token: context }").unwrap();
     let xml = framecheck::envelope::reference_profile();
     let ids = |p: &TargetProfile| -> Vec<String> {
         instantiate(&catalogue, p)
@@ -111,9 +118,11 @@ fn grammar_attacks_exist_and_apply_to_their_grammar_only() {
             .collect()
     };
     let (fence_ids, marker_ids, xml_ids) = (ids(&fence), ids(&markers), ids(&xml));
+    let section_ids = ids(&section);
     for (p, own, others) in [
-        (&fence, &fence_ids, [&marker_ids, &xml_ids]),
-        (&markers, &marker_ids, [&fence_ids, &xml_ids]),
+        (&fence, &fence_ids, [&marker_ids, &xml_ids, &section_ids]),
+        (&markers, &marker_ids, [&fence_ids, &xml_ids, &section_ids]),
+        (&section, &section_ids, [&fence_ids, &xml_ids, &marker_ids]),
     ] {
         let attacks = p.delimiters.grammar().attacks();
         assert!(!attacks.is_empty());

@@ -148,6 +148,7 @@ pub fn published_ids(
         .iter()
         .cloned()
         .chain(nonce_twins(reference))
+        .chain([section_twin(reference)])
         .flat_map(|p| catalogue::instantiate(catalogue, &p))
         .map(|c| c.id)
         .collect()
@@ -170,6 +171,17 @@ pub fn nonce_twins(reference: &TargetProfile) -> Vec<TargetProfile> {
     in_attribute.delimiters.close = Some("<<<END_{token} id=\"{nonce}\">>>".into());
     in_attribute.delimiters.nonce = nonce;
     vec![in_name, in_attribute]
+}
+
+/// `reference` as a framing of open-only section markers: the cases only
+/// the section grammar gets are locked whether or not a committed target
+/// uses it.
+pub fn section_twin(reference: &TargetProfile) -> TargetProfile {
+    use crate::grammar::{GrammarKind, SectionMarker};
+    let mut twin = reference.clone();
+    twin.delimiters = crate::profile::Delimiters::simple(GrammarKind::Section, "context");
+    twin.delimiters.marker = Some(SectionMarker::FieldMarker);
+    twin
 }
 
 /// What disappeared from `lock` without a `retired` entry or an alias.

@@ -81,8 +81,8 @@ const ATTACKS: &[GrammarAttack] = &[
         what: "a second marker of the content's own section opens a forged one",
     },
     GrammarAttack {
-        case: "section-marker-after-unicode-break",
-        what: "a marker after a Unicode line break starts a line for a reader that splits there",
+        case: "section-marker-indented",
+        what: "an indented marker line still starts a section for a parser that strips lines",
     },
     GrammarAttack {
         case: "section-forged-role-marker",
