@@ -56,6 +56,7 @@ mod mutate;
 mod nonce_ops;
 mod propose;
 mod replay;
+mod section_ops;
 mod stack;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -757,8 +758,14 @@ fn grow(
     // Only a nonce profile draws for the nonce operators, so the stream of
     // every other search is unchanged by them.
     let nonce = profile.delimiters.nonce.is_some();
+    let section = profile.delimiters.grammar.is_open_only();
     for _ in 0..1 + rng.below(3) {
-        if nonce && rng.below(4) == 0 {
+        if section && rng.below(4) == 0 {
+            if let Some(operator) = section_ops::mutate(&mut mutant.request, profile, rng) {
+                mutant.operators.push(operator);
+                applied = true;
+            }
+        } else if nonce && rng.below(4) == 0 {
             let harvested = probe.harvested.as_deref();
             if let Some(operator) = nonce_ops::mutate(&mut mutant.request, profile, harvested, rng)
             {

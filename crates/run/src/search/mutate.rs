@@ -55,6 +55,12 @@ pub enum Operator {
     NonceNearMiss,
     /// An attribute added to a marker after its nonce.
     NonceExtraAttribute,
+    /// A marker line of another section put at a line start of the content
+    /// (`super::section_ops`, as is the one below; picked only for a
+    /// section profile).
+    SectionMarkerLine,
+    /// A marker naming a role (`system`) in the framing's marker style.
+    SectionRolePrefix,
 }
 
 impl Operator {
@@ -108,6 +114,8 @@ impl Operator {
             Operator::NonceReplay => "nonce-replay",
             Operator::NonceNearMiss => "nonce-near-miss",
             Operator::NonceExtraAttribute => "nonce-extra-attribute",
+            Operator::SectionMarkerLine => "section-marker-line",
+            Operator::SectionRolePrefix => "section-role-prefix",
         }
     }
 
@@ -129,6 +137,7 @@ impl Operator {
             | Operator::NonceReplay
             | Operator::NonceNearMiss
             | Operator::NonceExtraAttribute => "nonce",
+            Operator::SectionMarkerLine | Operator::SectionRolePrefix => "section",
         }
     }
 }
@@ -309,7 +318,9 @@ pub(super) fn mutate(
         | Operator::NonceBare
         | Operator::NonceReplay
         | Operator::NonceNearMiss
-        | Operator::NonceExtraAttribute => {
+        | Operator::NonceExtraAttribute
+        | Operator::SectionMarkerLine
+        | Operator::SectionRolePrefix => {
             unreachable!("handled before picking a field, or not in Operator::ALL")
         }
     }
