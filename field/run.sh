@@ -30,6 +30,7 @@ PY_PINS=(
   "semantic-kernel==1.45.0"
   "langchain-core==1.8.3"
   "openai-agents==0.24.0"
+  "dspy==3.4.1"
 )
 NPM_PINS=(
   "openclaw@2026.9.6"
