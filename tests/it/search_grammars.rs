@@ -30,6 +30,7 @@ fn profiles() -> Vec<TargetProfile> {
         profile("{ grammar: begin-end, token: DOC, open: 'BEGIN {token}', close: 'END {token}' }"),
         profile("{ grammar: begin-end, token: KEY, open: '-----BEGIN {token}-----', close: '-----END {token}-----' }"),
         profile("{ grammar: fence, token: text }"),
+        profile("{ grammar: section, marker: field-marker, token: data }"),
     ];
     // Every grammar is among them.
     for kind in GrammarKind::ALL {

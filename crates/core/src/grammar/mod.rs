@@ -20,7 +20,7 @@
 //! over the shared tag matcher in `tagged`), `begin_end`, `fence` and
 //! `section` (open-only markers: a section ends where the next begins).
 //! Adding a grammar means adding a file, a [`GrammarKind`] variant and an
-//! arm in [`build`].
+//! arm in [`build_declared`] (which [`build`] calls).
 //!
 //! ```
 //! use framecheck::grammar::{self, DelimiterKind, Form, GrammarKind, Vocabulary};
