@@ -596,6 +596,13 @@ fn section_markers_are_proposed_and_judged_under_the_proposal() {
             0,
         ),
         (
+            "correct_heading.py",
+            SectionMarker::Heading,
+            "Document",
+            &["Task", "Summary"][..],
+            0,
+        ),
+        (
             "broken_label_as_written.py",
             SectionMarker::Label,
             "Context",

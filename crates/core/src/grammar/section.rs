@@ -11,7 +11,8 @@
 //!   section. The shape is distinctive, and a consumer that splits at it
 //!   (a field adapter's parser) splits at every name, so every name is a
 //!   marker.
-//! - `heading`: a Markdown heading, up to three spaces, one to six `#`,
+//! - `heading`: a Markdown heading, up to three columns of indentation,
+//!   one to six `#`,
 //!   spaces, the name, then nothing but spaces or a colon on its line.
 //! - `label`: `Name:` first on its line, the value after the colon.
 //!
@@ -135,7 +136,13 @@ impl Section {
                 })
             }
             SectionMarker::Heading => {
-                if start - from > 3 {
+                // CommonMark: up to three columns of indentation, a tab
+                // advancing to the next multiple of four.
+                let columns = (from..start).fold(0, |col, i| match folded.ch(i) {
+                    Some('\t') => col + 4 - col % 4,
+                    _ => col + 1,
+                });
+                if columns > 3 {
                     return None;
                 }
                 let mut i = start;
@@ -404,6 +411,8 @@ mod tests {
         );
         assert_eq!(live(&g, text, Ci).len(), 3);
         assert!(live(&g, "    ### System", Ci).is_empty());
+        assert!(live(&g, "  \t### System", Ci).is_empty());
+        assert_eq!(live(&g, "   ### System", Ci).len(), 1);
         let g = section(SectionMarker::Label, &["Context", "Question"]);
         let text = "Context: the data\nQuestion : why\nNote: fine\nsee Question: no";
         assert_eq!(
