@@ -233,6 +233,12 @@ struct SearchArgs {
     /// Stop after this many new failures.
     #[arg(long, default_value_t = 20)]
     max_findings: usize,
+    /// Mutation streams run at once, each with its own target (a thread
+    /// in process, a target process of its own for a subprocess target);
+    /// default: the machine's cores (1 with --reproducible). A budget in
+    /// mutants is shared out among them.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+    jobs: Option<u16>,
     /// Directory for the search report and the found cases.
     #[arg(long, default_value = "reports")]
     out: PathBuf,
@@ -664,10 +670,20 @@ fn search(args: SearchArgs) -> Result<u8> {
         shrink_calls: 400,
         max_findings: args.max_findings,
     };
-    let found = blackbox::search(
+    // A reproducible report must not depend on the machine's cores: it
+    // takes one job unless told otherwise (the report is the same per seed
+    // and job count).
+    let jobs = match (args.jobs, args.reproducible) {
+        (Some(jobs), _) => usize::from(jobs),
+        (None, true) => 1,
+        (None, false) => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    let more = || connect(&loaded).map_err(|error| format!("{error:#}"));
+    let found = blackbox::search_jobs(
         &cases,
         &loaded.profile,
         framing.as_mut(),
+        (&more, jobs),
         &options,
         &interrupted,
     );

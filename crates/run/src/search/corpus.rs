@@ -86,6 +86,11 @@ pub(super) struct Entry {
 pub(super) struct Corpus {
     entries: Vec<Entry>,
     seen: HashSet<Feature>,
+    /// Set by a search with several jobs: entries this replica keeps from
+    /// its own mutants are also recorded in `fresh`, to be offered to the
+    /// other jobs' replicas at the next sync (module `parallel`).
+    pub(super) sharing: bool,
+    fresh: Vec<(Entry, Vec<Feature>)>,
 }
 
 impl Corpus {
@@ -126,20 +131,50 @@ impl Corpus {
         outcome: Outcome<'_>,
     ) -> bool {
         let features = features(profile, &entry.request, stacked, outcome);
-        let mut new = false;
-        for feature in features {
-            new |= self.seen.insert(feature);
-        }
-        if !new {
+        if !self.learn(&features) {
             return false;
         }
+        if self.sharing {
+            self.fresh.push((entry.clone(), features));
+        }
+        self.keep(entry);
+        true
+    }
+
+    /// Records `features`; whether one of them was new. Only a new feature
+    /// is cloned, so the common case (nothing new) allocates nothing.
+    fn learn(&mut self, features: &[Feature]) -> bool {
+        let mut new = false;
+        for feature in features {
+            if !self.seen.contains(feature) {
+                self.seen.insert(feature.clone());
+                new = true;
+            }
+        }
+        new
+    }
+
+    /// An entry another job kept, with the features it showed: kept here
+    /// too when one of them is new to this replica, by the same rule as
+    /// [`Corpus::observe`].
+    pub(super) fn offer(&mut self, entry: &Entry, features: &[Feature]) {
+        if self.learn(features) {
+            self.keep(entry.clone());
+        }
+    }
+
+    /// The entries kept from this replica's own mutants since the last call.
+    pub(super) fn take_fresh(&mut self) -> Vec<(Entry, Vec<Feature>)> {
+        std::mem::take(&mut self.fresh)
+    }
+
+    fn keep(&mut self, entry: Entry) {
         let entry = Entry { picked: 0, ..entry };
         if self.entries.len() < CAPACITY {
             self.entries.push(entry);
         } else if let Some(worn) = (0..self.entries.len()).max_by_key(|&i| self.entries[i].picked) {
             self.entries[worn] = entry;
         }
-        true
     }
 }
 
@@ -296,6 +331,7 @@ mod tests {
         Corpus {
             entries: c.entries.clone(),
             seen: c.seen.clone(),
+            ..Corpus::default()
         }
     }
 }

@@ -54,6 +54,7 @@ mod emit;
 mod faults;
 mod mutate;
 mod nonce_ops;
+mod parallel;
 mod propose;
 mod replay;
 mod stack;
@@ -320,14 +321,47 @@ impl Clock<'_> {
     }
 }
 
-/// Runs the search. `cases` are the catalogue's cases instantiated for
-/// `profile`; the security cases among them that wrap content are the seeds.
+/// Runs the search with one job. `cases` are the catalogue's cases
+/// instantiated for `profile`; the security cases among them that wrap
+/// content are the seeds.
 pub fn search(
     cases: &[ConcreteCase],
     profile: &TargetProfile,
     framing: &mut dyn Framing,
     options: &SearchOptions,
     cancel: &AtomicBool,
+) -> SearchReport {
+    search_on(cases, profile, framing, options, cancel, None)
+}
+
+/// Opens one more target: a new in-process framing, or a new target
+/// process for a subprocess profile. Each job of [`search_jobs`] calls it
+/// once, on its own thread; `Err` says why the target cannot be started.
+pub type Connect<'a> = dyn Fn() -> Result<Box<dyn Framing>, String> + Sync + 'a;
+
+/// Runs the search with `jobs` mutation streams: the first on this thread
+/// with `framing`, each other on its own thread with its own target from
+/// `connect` (module `parallel` says how they share the corpus and
+/// findings, and what is deterministic). One job is exactly [`search`].
+pub fn search_jobs(
+    cases: &[ConcreteCase],
+    profile: &TargetProfile,
+    framing: &mut dyn Framing,
+    (connect, jobs): (&Connect, usize),
+    options: &SearchOptions,
+    cancel: &AtomicBool,
+) -> SearchReport {
+    let more = (jobs > 1).then_some(parallel::Jobs { connect, jobs });
+    search_on(cases, profile, framing, options, cancel, more)
+}
+
+fn search_on(
+    cases: &[ConcreteCase],
+    profile: &TargetProfile,
+    framing: &mut dyn Framing,
+    options: &SearchOptions,
+    cancel: &AtomicBool,
+    more: Option<parallel::Jobs>,
 ) -> SearchReport {
     let started = Instant::now();
     let clock = Clock {
@@ -386,8 +420,18 @@ pub fn search(
         features_seen: 0,
         duration_ms: 0,
     };
-    if known_complete {
-        explore(&seeds, &known, &mut probe, &clock, options, &mut report);
+    match (known_complete, more) {
+        (false, _) => {}
+        (true, None) => explore(&seeds, &known, &mut probe, &clock, options, &mut report),
+        (true, Some(jobs)) => {
+            let shared = parallel::Shared {
+                seeds: &seeds,
+                known: &known,
+                clock: &clock,
+                options,
+            };
+            parallel::explore(&shared, &jobs, &mut probe, &mut report);
+        }
     }
     report.target_errors = probe.errors;
     report.harness_error = harness_error(&report, &probe, seeds.len(), known_complete);
@@ -543,9 +587,10 @@ const SIGNATURE_ATTEMPTS: u8 = 3;
 /// Largest content a mutant may carry; padding and duplication stop there.
 const MAX_CONTENT: usize = 256 * 1024;
 
-/// The mutation loop: grow a mutant from a corpus entry or a seed case,
-/// judge it, keep it in the corpus when its output is new, and for each new
-/// failure signature shrink, replay and record.
+/// The mutation loop of a search with one job: grow a mutant from a
+/// corpus entry or a seed case, judge it, keep it in the corpus when its
+/// output is new, and for each new failure signature shrink, replay and
+/// record.
 fn explore(
     seeds: &[&ConcreteCase],
     known: &BTreeSet<(String, Check)>,
@@ -554,30 +599,89 @@ fn explore(
     options: &SearchOptions,
     report: &mut SearchReport,
 ) {
-    let mut rng = SplitMix64(options.seed);
-    let mut corpus = Corpus::default();
-    // Signature -> attempts: a signature is done once a finding with it is
-    // confirmed, or after a few that did not replay (each shrunk to the
-    // edge of what fails, which a replay with its own canary may miss).
-    let mut signatures: BTreeMap<String, u8> = BTreeMap::new();
-    // Trick stacks (in-span tricks, sorted) -> new failing mutants.
-    let mut stacks: BTreeMap<Vec<Trick>, u64> = BTreeMap::new();
-    while !seeds.is_empty()
-        && !clock.out_of_time()
-        && report.findings.len() < options.max_findings
-        && !cases_spent(options, report)
-    {
-        let grown = grow(seeds, &mut corpus, probe, &mut rng);
-        let Some((mutant, stacked)) = grown else {
-            continue;
-        };
-        let case = seeds[mutant.seed];
-        report.mutants_tried += 1;
-        let finding = match failure(case, &mutant, &stacked, probe, &mut corpus) {
-            Step::Failed(finding) => *finding,
-            Step::Passed => continue,
-            Step::GivenUp => break,
-        };
+    let mut worker = Worker::new(options.seed);
+    worker.run(seeds, known, probe, clock, options, report, None);
+    report.trick_stacks = propose::tally(worker.stacks, &report.findings);
+    report.corpus_size = worker.corpus.len();
+    report.features_seen = worker.corpus.features();
+}
+
+/// One mutation stream: its generator and its corpus, with the failure
+/// signatures and trick stacks it has met. A search with one job has one;
+/// with several, each job has its own (module `parallel`).
+struct Worker {
+    rng: SplitMix64,
+    corpus: Corpus,
+    /// Signature -> attempts: a signature is done once a finding with it is
+    /// confirmed, or after a few that did not replay (each shrunk to the
+    /// edge of what fails, which a replay with its own canary may miss).
+    signatures: BTreeMap<String, u8>,
+    /// Trick stacks (in-span tricks, sorted) -> new failing mutants.
+    stacks: BTreeMap<Vec<Trick>, u64>,
+    /// The signatures of the findings this stream confirmed, in order.
+    confirmed: Vec<String>,
+}
+
+impl Worker {
+    fn new(seed: u64) -> Worker {
+        Worker {
+            rng: SplitMix64(seed),
+            corpus: Corpus::default(),
+            signatures: BTreeMap::new(),
+            stacks: BTreeMap::new(),
+            confirmed: Vec::new(),
+        }
+    }
+
+    /// Tries mutants until the search must stop or, with `limit`, that many
+    /// more were tried.
+    #[allow(clippy::too_many_arguments)]
+    fn run(
+        &mut self,
+        seeds: &[&ConcreteCase],
+        known: &BTreeSet<(String, Check)>,
+        probe: &mut Probe,
+        clock: &Clock,
+        options: &SearchOptions,
+        report: &mut SearchReport,
+        limit: Option<u64>,
+    ) {
+        let stop_at = limit.map(|l| report.mutants_tried + l);
+        while !seeds.is_empty()
+            && !clock.out_of_time()
+            && report.findings.len() < options.max_findings
+            && !cases_spent(options, report)
+            && stop_at.is_none_or(|end| report.mutants_tried < end)
+        {
+            let grown = grow(seeds, &mut self.corpus, probe, &mut self.rng);
+            let Some((mutant, stacked)) = grown else {
+                continue;
+            };
+            let case = seeds[mutant.seed];
+            report.mutants_tried += 1;
+            let finding = match failure(case, &mutant, &stacked, probe, &mut self.corpus) {
+                Step::Failed(finding) => *finding,
+                Step::Passed => continue,
+                Step::GivenUp => break,
+            };
+            self.record(case, mutant, finding, known, probe, clock, options, report);
+        }
+    }
+
+    /// Counts a failing mutant and, for a new failure signature, shrinks,
+    /// replays and records it.
+    #[allow(clippy::too_many_arguments)]
+    fn record(
+        &mut self,
+        case: &ConcreteCase,
+        mutant: Entry,
+        finding: Finding,
+        known: &BTreeSet<(String, Check)>,
+        probe: &mut Probe,
+        clock: &Clock,
+        options: &SearchOptions,
+        report: &mut SearchReport,
+    ) {
         let is_fault = finding.class == CheckClass::Fault;
         if is_fault {
             report.mutants_faulting += 1;
@@ -587,7 +691,7 @@ fn explore(
         let known_failure = known.contains(&(case.id.clone(), finding.check));
         if !known_failure && !is_fault {
             if let Some(key) = propose::stack_key(&mutant.tricks) {
-                *stacks.entry(key).or_default() += 1;
+                *self.stacks.entry(key).or_default() += 1;
             }
         }
         let sig = match &finding.fault {
@@ -598,18 +702,16 @@ fn explore(
         };
         // New means the mutation caused the failure: the seed case passes
         // this check unmutated. One finding per signature keeps it readable.
-        let attempts = signatures.entry(sig).or_default();
+        let attempts = self.signatures.entry(sig.clone()).or_default();
         if known_failure || *attempts >= SIGNATURE_ATTEMPTS {
-            continue;
+            return;
         }
         *attempts += 1;
         if shrink_and_confirm(case, mutant, finding, probe, clock, options, report) {
-            *attempts = SIGNATURE_ATTEMPTS;
+            self.signatures.insert(sig.clone(), SIGNATURE_ATTEMPTS);
+            self.confirmed.push(sig);
         }
     }
-    report.trick_stacks = propose::tally(stacks, &report.findings);
-    report.corpus_size = corpus.len();
-    report.features_seen = corpus.features();
 }
 
 /// What came of one mutant.
