@@ -239,6 +239,11 @@ struct SearchArgs {
     /// mutants is shared out among them.
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
     jobs: Option<u16>,
+    /// Corpus directory kept between runs: its entries are judged before
+    /// the first mutant, and the corpus at the end is added to it (files
+    /// named by their content, so corpora merge by copying; none deleted).
+    #[arg(long)]
+    corpus: Option<PathBuf>,
     /// Directory for the search report and the found cases.
     #[arg(long, default_value = "reports")]
     out: PathBuf,
@@ -678,12 +683,17 @@ fn search(args: SearchArgs) -> Result<u8> {
         (None, true) => 1,
         (None, false) => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
+    let start = match &args.corpus {
+        Some(dir) => blackbox::load_corpus(dir)?,
+        None => Vec::new(),
+    };
     let more = || connect(&loaded).map_err(|error| format!("{error:#}"));
-    let found = blackbox::search_jobs(
+    let found = blackbox::search_campaign(
         &cases,
         &loaded.profile,
         framing.as_mut(),
         (&more, jobs),
+        &start,
         &options,
         &interrupted,
     );
@@ -691,6 +701,14 @@ fn search(args: SearchArgs) -> Result<u8> {
     if interrupted.load(Ordering::SeqCst) {
         eprintln!("framecheck: interrupted; no search report written");
         return Ok(EXIT_HARNESS);
+    }
+    if let Some(dir) = &args.corpus {
+        let added = blackbox::save_corpus(dir, &found.corpus)?;
+        eprintln!(
+            "framecheck: corpus {}: {} entries loaded, {added} added",
+            dir.display(),
+            start.len()
+        );
     }
     let terminal = blackbox::render_terminal_summary(&found);
     let mut found = found;

@@ -33,6 +33,7 @@ use sha2::{Digest, Sha256};
 use super::mutate::{Operator, SplitMix64};
 use super::stack::{Stacked, Trick};
 use crate::adapter::WrapRequest;
+use framecheck_core::grammar::Grammar;
 use framecheck_core::level::ReaderLevel;
 use framecheck_core::oracle::{Check, CheckClass, Finding};
 use framecheck_core::profile::TargetProfile;
@@ -91,12 +92,20 @@ pub(super) struct Corpus {
     /// other jobs' replicas at the next sync (module `parallel`).
     pub(super) sharing: bool,
     fresh: Vec<(Entry, Vec<Feature>)>,
+    /// The profile's grammar, built on the first observation instead of
+    /// for every mutant.
+    grammar: Option<Box<dyn Grammar>>,
 }
 
 impl Corpus {
     /// Entries kept.
     pub(super) fn len(&self) -> usize {
         self.entries.len()
+    }
+
+    /// The entries kept, in the order they were kept.
+    pub(super) fn entries(&self) -> &[Entry] {
+        &self.entries
     }
 
     /// Distinct features seen.
@@ -130,7 +139,10 @@ impl Corpus {
         stacked: &[Stacked],
         outcome: Outcome<'_>,
     ) -> bool {
-        let features = features(profile, &entry.request, stacked, outcome);
+        let grammar = self
+            .grammar
+            .get_or_insert_with(|| profile.delimiters.grammar());
+        let features = features(&**grammar, &entry.request, stacked, outcome);
         if !self.learn(&features) {
             return false;
         }
@@ -197,7 +209,7 @@ fn log2_bucket(n: usize) -> u32 {
 
 /// The features of one outcome. See the module documentation.
 fn features(
-    profile: &TargetProfile,
+    grammar: &dyn Grammar,
     request: &WrapRequest,
     stacked: &[Stacked],
     outcome: Outcome<'_>,
@@ -214,7 +226,6 @@ fn features(
         let kept = framed.contains(&s.spelling);
         out.extend(s.tricks.iter().map(|t| Feature::Spelling(*t, kept)));
     }
-    let grammar = profile.delimiters.grammar();
     for reader in Reader::all() {
         let live = grammar.live(&reader.fold(framed)).len();
         out.push(Feature::Live(reader.level(), log2_bucket(live)));

@@ -49,6 +49,7 @@
 //! stream. A time budget truncates that stream at a machine-dependent point; a
 //! case budget does not.
 
+mod campaign;
 mod corpus;
 mod emit;
 mod faults;
@@ -65,6 +66,7 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
+pub use campaign::{load_corpus, save_corpus, CorpusEntry, CorpusError};
 pub use emit::{render_markdown, render_terminal_summary, to_catalogue_files};
 pub use mutate::Operator;
 pub use propose::{render_proposal, TrickStack};
@@ -195,6 +197,10 @@ pub struct SearchReport {
     /// Distinct output features seen.
     #[serde(default)]
     pub features_seen: usize,
+    /// The corpus when the search ended, to be saved for the next run
+    /// (module `campaign`); not part of the report's JSON.
+    #[serde(skip)]
+    pub corpus: Vec<CorpusEntry>,
     /// Wall time in milliseconds.
     pub duration_ms: u64,
 }
@@ -216,6 +222,10 @@ struct Probe<'a> {
     /// mutant is judged as `framecheck run` judges its case, so a
     /// framing's constant text around the frame is not a failure.
     layouts: Layouts,
+    /// The profile's tokens as an attacker writes them (a nonce part as a
+    /// sample value), built once: the single-edit operators look for them
+    /// in every mutant.
+    tokens: Vec<String>,
     answered: u64,
     errors: u64,
     first_error: Option<String>,
@@ -278,6 +288,15 @@ impl Probe<'_> {
     }
 }
 
+/// The profile's tokens as an attacker writes them (a nonce part as a
+/// sample value).
+fn attacker_tokens(profile: &TargetProfile) -> Vec<String> {
+    let grammar = profile.delimiters.grammar();
+    (0..profile.delimiters.all_tokens().len())
+        .map(|i| grammar.anchor(i))
+        .collect()
+}
+
 /// The fields of `request` that carry `canary`, in the order instantiation
 /// lists them. Recomputed for every mutant: an operator may move the canary
 /// to another field, and the oracle judges it where it now is.
@@ -331,7 +350,7 @@ pub fn search(
     options: &SearchOptions,
     cancel: &AtomicBool,
 ) -> SearchReport {
-    search_on(cases, profile, framing, options, cancel, None)
+    search_on(cases, profile, framing, options, cancel, (None, &[]))
 }
 
 /// Opens one more target: a new in-process framing, or a new target
@@ -351,8 +370,31 @@ pub fn search_jobs(
     options: &SearchOptions,
     cancel: &AtomicBool,
 ) -> SearchReport {
+    search_campaign(
+        cases,
+        profile,
+        framing,
+        (connect, jobs),
+        &[],
+        options,
+        cancel,
+    )
+}
+
+/// [`search_jobs`] starting from a saved corpus (module `campaign`):
+/// `start`'s entries are judged first and kept when new, and the report's
+/// [`SearchReport::corpus`] is the corpus at the end.
+pub fn search_campaign(
+    cases: &[ConcreteCase],
+    profile: &TargetProfile,
+    framing: &mut dyn Framing,
+    (connect, jobs): (&Connect, usize),
+    start: &[CorpusEntry],
+    options: &SearchOptions,
+    cancel: &AtomicBool,
+) -> SearchReport {
     let more = (jobs > 1).then_some(parallel::Jobs { connect, jobs });
-    search_on(cases, profile, framing, options, cancel, more)
+    search_on(cases, profile, framing, options, cancel, (more, start))
 }
 
 fn search_on(
@@ -361,7 +403,7 @@ fn search_on(
     framing: &mut dyn Framing,
     options: &SearchOptions,
     cancel: &AtomicBool,
-    more: Option<parallel::Jobs>,
+    (more, start): (Option<parallel::Jobs>, &[CorpusEntry]),
 ) -> SearchReport {
     let started = Instant::now();
     let clock = Clock {
@@ -394,6 +436,7 @@ fn search_on(
         level: options.level,
         harvested: earlier.and_then(|f| oracle::frame_nonce(profile, &f)),
         layouts,
+        tokens: attacker_tokens(profile),
         answered: 0,
         errors: 0,
         first_error: None,
@@ -418,11 +461,20 @@ fn search_on(
         trick_stacks: Vec::new(),
         corpus_size: 0,
         features_seen: 0,
+        corpus: Vec::new(),
         duration_ms: 0,
     };
     match (known_complete, more) {
         (false, _) => {}
-        (true, None) => explore(&seeds, &known, &mut probe, &clock, options, &mut report),
+        (true, None) => explore(
+            &seeds,
+            &known,
+            start,
+            &mut probe,
+            &clock,
+            options,
+            &mut report,
+        ),
         (true, Some(jobs)) => {
             let shared = parallel::Shared {
                 seeds: &seeds,
@@ -430,7 +482,7 @@ fn search_on(
                 clock: &clock,
                 options,
             };
-            parallel::explore(&shared, &jobs, &mut probe, &mut report);
+            parallel::explore(&shared, &jobs, start, &mut probe, &mut report);
         }
     }
     report.target_errors = probe.errors;
@@ -540,6 +592,7 @@ fn refused(
         trick_stacks: Vec::new(),
         corpus_size: 0,
         features_seen: 0,
+        corpus: Vec::new(),
         duration_ms: started.elapsed().as_millis() as u64,
     }
 }
@@ -594,13 +647,16 @@ const MAX_CONTENT: usize = 256 * 1024;
 fn explore(
     seeds: &[&ConcreteCase],
     known: &BTreeSet<(String, Check)>,
+    start: &[CorpusEntry],
     probe: &mut Probe,
     clock: &Clock,
     options: &SearchOptions,
     report: &mut SearchReport,
 ) {
     let mut worker = Worker::new(options.seed);
+    worker.prime(seeds, start, probe);
     worker.run(seeds, known, probe, clock, options, report, None);
+    report.corpus = worker.export(seeds);
     report.trick_stacks = propose::tally(worker.stacks, &report.findings);
     report.corpus_size = worker.corpus.len();
     report.features_seen = worker.corpus.features();
@@ -631,6 +687,28 @@ impl Worker {
             stacks: BTreeMap::new(),
             confirmed: Vec::new(),
         }
+    }
+
+    /// Judges each saved entry whose case is among `seeds`, keeping it
+    /// when its output is new; not counted as mutants, and a failure of
+    /// one is not a finding (the mutants grown from it are judged anew).
+    fn prime(&mut self, seeds: &[&ConcreteCase], start: &[CorpusEntry], probe: &mut Probe) {
+        for entry in start.iter().filter_map(|e| e.to_entry(seeds)) {
+            if probe.given_up.is_some() {
+                return;
+            }
+            let case = seeds[entry.seed];
+            let _ = failure(case, &entry, &[], probe, &mut self.corpus);
+        }
+    }
+
+    /// The corpus as saved files hold it.
+    fn export(&self, seeds: &[&ConcreteCase]) -> Vec<CorpusEntry> {
+        self.corpus
+            .entries()
+            .iter()
+            .map(|e| CorpusEntry::of(e, seeds[e.seed]))
+            .collect()
     }
 
     /// Tries mutants until the search must stop or, with `limit`, that many
@@ -849,11 +927,7 @@ fn grow(
             Entry::from_seed(seed, request.clone())
         }
     };
-    // Tokens as an attacker writes them (a nonce part as a sample value).
-    let grammar = profile.delimiters.grammar();
-    let tokens: Vec<String> = (0..profile.delimiters.all_tokens().len())
-        .map(|i| grammar.anchor(i))
-        .collect();
+    let tokens = &probe.tokens;
     let mut stacked = Vec::new();
     let mut applied = false;
     // Only a nonce profile draws for the nonce operators, so the stream of
@@ -874,7 +948,7 @@ fn grow(
                 stacked.push(s);
                 applied = true;
             }
-        } else if let Some(operator) = mutate::mutate(&mut mutant.request, &tokens, profile, rng) {
+        } else if let Some(operator) = mutate::mutate(&mut mutant.request, tokens, profile, rng) {
             mutant.operators.push(operator);
             applied = true;
         }

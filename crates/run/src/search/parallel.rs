@@ -164,7 +164,13 @@ impl Job {
 
 /// Runs the jobs as the module says; `probe` is job 0's (the calling
 /// thread's) target, and `report` receives the merged result.
-pub(super) fn explore(shared: &Shared, jobs: &Jobs, probe: &mut Probe, report: &mut SearchReport) {
+pub(super) fn explore(
+    shared: &Shared,
+    jobs: &Jobs,
+    start: &[super::CorpusEntry],
+    probe: &mut Probe,
+    report: &mut SearchReport,
+) {
     let template = report.clone();
     std::thread::scope(|scope| {
         let mut links = Vec::new();
@@ -177,11 +183,15 @@ pub(super) fn explore(shared: &Shared, jobs: &Jobs, probe: &mut Probe, report: &
             scope.spawn(move || {
                 let mut framing: Box<dyn Framing> = match (jobs.connect)() {
                     Ok(framing) => framing,
+                    // Said in answer to the first sync, as a round, so the
+                    // coordinator reads it whatever the threads' timing.
                     Err(reason) => {
-                        let _ = to_main.send(Round {
-                            given_up: Some(format!("job {job}: {reason}")),
-                            ..Round::default()
-                        });
+                        if from_main.recv().is_ok() {
+                            let _ = to_main.send(Round {
+                                given_up: Some(format!("job {job}: {reason}")),
+                                ..Round::default()
+                            });
+                        }
                         return;
                     }
                 };
@@ -192,6 +202,7 @@ pub(super) fn explore(shared: &Shared, jobs: &Jobs, probe: &mut Probe, report: &
                     level,
                     harvested: earlier.and_then(|f| oracle::frame_nonce(profile, &f)),
                     layouts,
+                    tokens: super::attacker_tokens(profile),
                     answered: 0,
                     errors: 0,
                     first_error: None,
@@ -213,7 +224,10 @@ pub(super) fn explore(shared: &Shared, jobs: &Jobs, probe: &mut Probe, report: &
             });
             links.push((to_job, from_job));
         }
+        // Job 0 judges the saved corpus; what it keeps reaches the other
+        // jobs at the first sync, as its own finds do.
         let mut first = Job::new(0, &template, shared.options.seed);
+        first.worker.prime(shared.seeds, start, probe);
         coordinate(shared, jobs.jobs, &mut first, probe, &links, report);
         for (to_job, _) in &links {
             let _ = to_job.send(Sync::end());
@@ -225,6 +239,7 @@ pub(super) fn explore(shared: &Shared, jobs: &Jobs, probe: &mut Probe, report: &
             }
         }
         report.trick_stacks = super::propose::tally(stacks, &report.findings);
+        report.corpus = first.worker.export(shared.seeds);
         report.corpus_size = first.worker.corpus.len();
         report.features_seen = first.worker.corpus.features();
     });
