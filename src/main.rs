@@ -233,6 +233,17 @@ struct SearchArgs {
     /// Stop after this many new failures.
     #[arg(long, default_value_t = 20)]
     max_findings: usize,
+    /// Mutation streams run at once, each with its own target (a thread
+    /// in process, a target process of its own for a subprocess target);
+    /// default: the machine's cores (1 with --reproducible). A budget in
+    /// mutants is shared out among them.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+    jobs: Option<u16>,
+    /// Corpus directory kept between runs: its entries are judged before
+    /// the first mutant, and the corpus at the end is added to it (files
+    /// named by their content, so corpora merge by copying; none deleted).
+    #[arg(long)]
+    corpus: Option<PathBuf>,
     /// Directory for the search report and the found cases.
     #[arg(long, default_value = "reports")]
     out: PathBuf,
@@ -664,10 +675,25 @@ fn search(args: SearchArgs) -> Result<u8> {
         shrink_calls: 400,
         max_findings: args.max_findings,
     };
-    let found = blackbox::search(
+    // A reproducible report must not depend on the machine's cores: it
+    // takes one job unless told otherwise (the report is the same per seed
+    // and job count).
+    let jobs = match (args.jobs, args.reproducible) {
+        (Some(jobs), _) => usize::from(jobs),
+        (None, true) => 1,
+        (None, false) => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    let start = match &args.corpus {
+        Some(dir) => blackbox::load_corpus(dir)?,
+        None => Vec::new(),
+    };
+    let more = || connect(&loaded).map_err(|error| format!("{error:#}"));
+    let found = blackbox::search_campaign(
         &cases,
         &loaded.profile,
         framing.as_mut(),
+        (&more, jobs),
+        &start,
         &options,
         &interrupted,
     );
@@ -675,6 +701,14 @@ fn search(args: SearchArgs) -> Result<u8> {
     if interrupted.load(Ordering::SeqCst) {
         eprintln!("framecheck: interrupted; no search report written");
         return Ok(EXIT_HARNESS);
+    }
+    if let Some(dir) = &args.corpus {
+        let added = blackbox::save_corpus(dir, &found.corpus)?;
+        eprintln!(
+            "framecheck: corpus {}: {} entries loaded, {added} added",
+            dir.display(),
+            start.len()
+        );
     }
     let terminal = blackbox::render_terminal_summary(&found);
     let mut found = found;

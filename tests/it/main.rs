@@ -39,6 +39,7 @@ mod reports;
 mod runner;
 mod search;
 mod search_grammars;
+mod search_jobs;
 mod search_power;
 mod several;
 mod shapes;

@@ -158,7 +158,7 @@ fn is_true(finding: &SearchFinding, report: &SearchReport, defect: Defect) -> bo
 
 /// [`is_true`] for any profile: the written case fails on `defective` and
 /// passes on `correct`, its twin without the defect.
-fn is_true_for(
+pub(crate) fn is_true_for(
     finding: &SearchFinding,
     report: &SearchReport,
     profile: &TargetProfile,

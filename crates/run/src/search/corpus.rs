@@ -33,6 +33,7 @@ use sha2::{Digest, Sha256};
 use super::mutate::{Operator, SplitMix64};
 use super::stack::{Stacked, Trick};
 use crate::adapter::WrapRequest;
+use framecheck_core::grammar::Grammar;
 use framecheck_core::level::ReaderLevel;
 use framecheck_core::oracle::{Check, CheckClass, Finding};
 use framecheck_core::profile::TargetProfile;
@@ -86,12 +87,25 @@ pub(super) struct Entry {
 pub(super) struct Corpus {
     entries: Vec<Entry>,
     seen: HashSet<Feature>,
+    /// Set by a search with several jobs: entries this replica keeps from
+    /// its own mutants are also recorded in `fresh`, to be offered to the
+    /// other jobs' replicas at the next sync (module `parallel`).
+    pub(super) sharing: bool,
+    fresh: Vec<(Entry, Vec<Feature>)>,
+    /// The profile's grammar, built on the first observation instead of
+    /// for every mutant.
+    grammar: Option<Box<dyn Grammar>>,
 }
 
 impl Corpus {
     /// Entries kept.
     pub(super) fn len(&self) -> usize {
         self.entries.len()
+    }
+
+    /// The entries kept, in the order they were kept.
+    pub(super) fn entries(&self) -> &[Entry] {
+        &self.entries
     }
 
     /// Distinct features seen.
@@ -125,21 +139,54 @@ impl Corpus {
         stacked: &[Stacked],
         outcome: Outcome<'_>,
     ) -> bool {
-        let features = features(profile, &entry.request, stacked, outcome);
-        let mut new = false;
-        for feature in features {
-            new |= self.seen.insert(feature);
-        }
-        if !new {
+        let grammar = self
+            .grammar
+            .get_or_insert_with(|| profile.delimiters.grammar());
+        let features = features(&**grammar, &entry.request, stacked, outcome);
+        if !self.learn(&features) {
             return false;
         }
+        if self.sharing {
+            self.fresh.push((entry.clone(), features));
+        }
+        self.keep(entry);
+        true
+    }
+
+    /// Records `features`; whether one of them was new. Only a new feature
+    /// is cloned, so the common case (nothing new) allocates nothing.
+    fn learn(&mut self, features: &[Feature]) -> bool {
+        let mut new = false;
+        for feature in features {
+            if !self.seen.contains(feature) {
+                self.seen.insert(feature.clone());
+                new = true;
+            }
+        }
+        new
+    }
+
+    /// An entry another job kept, with the features it showed: kept here
+    /// too when one of them is new to this replica, by the same rule as
+    /// [`Corpus::observe`].
+    pub(super) fn offer(&mut self, entry: &Entry, features: &[Feature]) {
+        if self.learn(features) {
+            self.keep(entry.clone());
+        }
+    }
+
+    /// The entries kept from this replica's own mutants since the last call.
+    pub(super) fn take_fresh(&mut self) -> Vec<(Entry, Vec<Feature>)> {
+        std::mem::take(&mut self.fresh)
+    }
+
+    fn keep(&mut self, entry: Entry) {
         let entry = Entry { picked: 0, ..entry };
         if self.entries.len() < CAPACITY {
             self.entries.push(entry);
         } else if let Some(worn) = (0..self.entries.len()).max_by_key(|&i| self.entries[i].picked) {
             self.entries[worn] = entry;
         }
-        true
     }
 }
 
@@ -162,7 +209,7 @@ fn log2_bucket(n: usize) -> u32 {
 
 /// The features of one outcome. See the module documentation.
 fn features(
-    profile: &TargetProfile,
+    grammar: &dyn Grammar,
     request: &WrapRequest,
     stacked: &[Stacked],
     outcome: Outcome<'_>,
@@ -179,7 +226,6 @@ fn features(
         let kept = framed.contains(&s.spelling);
         out.extend(s.tricks.iter().map(|t| Feature::Spelling(*t, kept)));
     }
-    let grammar = profile.delimiters.grammar();
     for reader in Reader::all() {
         let live = grammar.live(&reader.fold(framed)).len();
         out.push(Feature::Live(reader.level(), log2_bucket(live)));
@@ -296,6 +342,7 @@ mod tests {
         Corpus {
             entries: c.entries.clone(),
             seen: c.seen.clone(),
+            ..Corpus::default()
         }
     }
 }

@@ -49,11 +49,13 @@
 //! stream. A time budget truncates that stream at a machine-dependent point; a
 //! case budget does not.
 
+mod campaign;
 mod corpus;
 mod emit;
 mod faults;
 mod mutate;
 mod nonce_ops;
+mod parallel;
 mod propose;
 mod replay;
 mod section_ops;
@@ -65,6 +67,7 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
+pub use campaign::{load_corpus, save_corpus, CorpusEntry, CorpusError};
 pub use emit::{render_markdown, render_terminal_summary, to_catalogue_files};
 pub use mutate::Operator;
 pub use propose::{render_proposal, TrickStack};
@@ -195,6 +198,10 @@ pub struct SearchReport {
     /// Distinct output features seen.
     #[serde(default)]
     pub features_seen: usize,
+    /// The corpus when the search ended, to be saved for the next run
+    /// (module `campaign`); not part of the report's JSON.
+    #[serde(skip)]
+    pub corpus: Vec<CorpusEntry>,
     /// Wall time in milliseconds.
     pub duration_ms: u64,
 }
@@ -216,6 +223,10 @@ struct Probe<'a> {
     /// mutant is judged as `framecheck run` judges its case, so a
     /// framing's constant text around the frame is not a failure.
     layouts: Layouts,
+    /// The profile's tokens as an attacker writes them (a nonce part as a
+    /// sample value), built once: the single-edit operators look for them
+    /// in every mutant.
+    tokens: Vec<String>,
     answered: u64,
     errors: u64,
     first_error: Option<String>,
@@ -278,6 +289,15 @@ impl Probe<'_> {
     }
 }
 
+/// The profile's tokens as an attacker writes them (a nonce part as a
+/// sample value).
+fn attacker_tokens(profile: &TargetProfile) -> Vec<String> {
+    let grammar = profile.delimiters.grammar();
+    (0..profile.delimiters.all_tokens().len())
+        .map(|i| grammar.anchor(i))
+        .collect()
+}
+
 /// The fields of `request` that carry `canary`, in the order instantiation
 /// lists them. Recomputed for every mutant: an operator may move the canary
 /// to another field, and the oracle judges it where it now is.
@@ -321,14 +341,70 @@ impl Clock<'_> {
     }
 }
 
-/// Runs the search. `cases` are the catalogue's cases instantiated for
-/// `profile`; the security cases among them that wrap content are the seeds.
+/// Runs the search with one job. `cases` are the catalogue's cases
+/// instantiated for `profile`; the security cases among them that wrap
+/// content are the seeds.
 pub fn search(
     cases: &[ConcreteCase],
     profile: &TargetProfile,
     framing: &mut dyn Framing,
     options: &SearchOptions,
     cancel: &AtomicBool,
+) -> SearchReport {
+    search_on(cases, profile, framing, options, cancel, (None, &[]))
+}
+
+/// Opens one more target: a new in-process framing, or a new target
+/// process for a subprocess profile. Each job of [`search_jobs`] calls it
+/// once, on its own thread; `Err` says why the target cannot be started.
+pub type Connect<'a> = dyn Fn() -> Result<Box<dyn Framing>, String> + Sync + 'a;
+
+/// Runs the search with `jobs` mutation streams: the first on this thread
+/// with `framing`, each other on its own thread with its own target from
+/// `connect` (module `parallel` says how they share the corpus and
+/// findings, and what is deterministic). One job is exactly [`search`].
+pub fn search_jobs(
+    cases: &[ConcreteCase],
+    profile: &TargetProfile,
+    framing: &mut dyn Framing,
+    (connect, jobs): (&Connect, usize),
+    options: &SearchOptions,
+    cancel: &AtomicBool,
+) -> SearchReport {
+    search_campaign(
+        cases,
+        profile,
+        framing,
+        (connect, jobs),
+        &[],
+        options,
+        cancel,
+    )
+}
+
+/// [`search_jobs`] starting from a saved corpus (module `campaign`):
+/// `start`'s entries are judged first and kept when new, and the report's
+/// [`SearchReport::corpus`] is the corpus at the end.
+pub fn search_campaign(
+    cases: &[ConcreteCase],
+    profile: &TargetProfile,
+    framing: &mut dyn Framing,
+    (connect, jobs): (&Connect, usize),
+    start: &[CorpusEntry],
+    options: &SearchOptions,
+    cancel: &AtomicBool,
+) -> SearchReport {
+    let more = (jobs > 1).then_some(parallel::Jobs { connect, jobs });
+    search_on(cases, profile, framing, options, cancel, (more, start))
+}
+
+fn search_on(
+    cases: &[ConcreteCase],
+    profile: &TargetProfile,
+    framing: &mut dyn Framing,
+    options: &SearchOptions,
+    cancel: &AtomicBool,
+    (more, start): (Option<parallel::Jobs>, &[CorpusEntry]),
 ) -> SearchReport {
     let started = Instant::now();
     let clock = Clock {
@@ -361,6 +437,7 @@ pub fn search(
         level: options.level,
         harvested: earlier.and_then(|f| oracle::frame_nonce(profile, &f)),
         layouts,
+        tokens: attacker_tokens(profile),
         answered: 0,
         errors: 0,
         first_error: None,
@@ -385,10 +462,29 @@ pub fn search(
         trick_stacks: Vec::new(),
         corpus_size: 0,
         features_seen: 0,
+        corpus: Vec::new(),
         duration_ms: 0,
     };
-    if known_complete {
-        explore(&seeds, &known, &mut probe, &clock, options, &mut report);
+    match (known_complete, more) {
+        (false, _) => {}
+        (true, None) => explore(
+            &seeds,
+            &known,
+            start,
+            &mut probe,
+            &clock,
+            options,
+            &mut report,
+        ),
+        (true, Some(jobs)) => {
+            let shared = parallel::Shared {
+                seeds: &seeds,
+                known: &known,
+                clock: &clock,
+                options,
+            };
+            parallel::explore(&shared, &jobs, start, &mut probe, &mut report);
+        }
     }
     report.target_errors = probe.errors;
     report.harness_error = harness_error(&report, &probe, seeds.len(), known_complete);
@@ -497,6 +593,7 @@ fn refused(
         trick_stacks: Vec::new(),
         corpus_size: 0,
         features_seen: 0,
+        corpus: Vec::new(),
         duration_ms: started.elapsed().as_millis() as u64,
     }
 }
@@ -544,41 +641,126 @@ const SIGNATURE_ATTEMPTS: u8 = 3;
 /// Largest content a mutant may carry; padding and duplication stop there.
 const MAX_CONTENT: usize = 256 * 1024;
 
-/// The mutation loop: grow a mutant from a corpus entry or a seed case,
-/// judge it, keep it in the corpus when its output is new, and for each new
-/// failure signature shrink, replay and record.
+/// The mutation loop of a search with one job: grow a mutant from a
+/// corpus entry or a seed case, judge it, keep it in the corpus when its
+/// output is new, and for each new failure signature shrink, replay and
+/// record.
 fn explore(
     seeds: &[&ConcreteCase],
     known: &BTreeSet<(String, Check)>,
+    start: &[CorpusEntry],
     probe: &mut Probe,
     clock: &Clock,
     options: &SearchOptions,
     report: &mut SearchReport,
 ) {
-    let mut rng = SplitMix64(options.seed);
-    let mut corpus = Corpus::default();
-    // Signature -> attempts: a signature is done once a finding with it is
-    // confirmed, or after a few that did not replay (each shrunk to the
-    // edge of what fails, which a replay with its own canary may miss).
-    let mut signatures: BTreeMap<String, u8> = BTreeMap::new();
-    // Trick stacks (in-span tricks, sorted) -> new failing mutants.
-    let mut stacks: BTreeMap<Vec<Trick>, u64> = BTreeMap::new();
-    while !seeds.is_empty()
-        && !clock.out_of_time()
-        && report.findings.len() < options.max_findings
-        && !cases_spent(options, report)
-    {
-        let grown = grow(seeds, &mut corpus, probe, &mut rng);
-        let Some((mutant, stacked)) = grown else {
-            continue;
-        };
-        let case = seeds[mutant.seed];
-        report.mutants_tried += 1;
-        let finding = match failure(case, &mutant, &stacked, probe, &mut corpus) {
-            Step::Failed(finding) => *finding,
-            Step::Passed => continue,
-            Step::GivenUp => break,
-        };
+    let mut worker = Worker::new(options.seed);
+    worker.prime(seeds, start, probe);
+    worker.run(seeds, known, probe, clock, options, report, None);
+    report.corpus = worker.export(seeds);
+    report.trick_stacks = propose::tally(worker.stacks, &report.findings);
+    report.corpus_size = worker.corpus.len();
+    report.features_seen = worker.corpus.features();
+}
+
+/// One mutation stream: its generator and its corpus, with the failure
+/// signatures and trick stacks it has met. A search with one job has one;
+/// with several, each job has its own (module `parallel`).
+struct Worker {
+    rng: SplitMix64,
+    corpus: Corpus,
+    /// Signature -> attempts: a signature is done once a finding with it is
+    /// confirmed, or after a few that did not replay (each shrunk to the
+    /// edge of what fails, which a replay with its own canary may miss).
+    signatures: BTreeMap<String, u8>,
+    /// Trick stacks (in-span tricks, sorted) -> new failing mutants.
+    stacks: BTreeMap<Vec<Trick>, u64>,
+    /// The signatures of the findings this stream confirmed, in order.
+    confirmed: Vec<String>,
+}
+
+impl Worker {
+    fn new(seed: u64) -> Worker {
+        Worker {
+            rng: SplitMix64(seed),
+            corpus: Corpus::default(),
+            signatures: BTreeMap::new(),
+            stacks: BTreeMap::new(),
+            confirmed: Vec::new(),
+        }
+    }
+
+    /// Judges each saved entry whose case is among `seeds`, keeping it
+    /// when its output is new; not counted as mutants, and a failure of
+    /// one is not a finding (the mutants grown from it are judged anew).
+    fn prime(&mut self, seeds: &[&ConcreteCase], start: &[CorpusEntry], probe: &mut Probe) {
+        for entry in start.iter().filter_map(|e| e.to_entry(seeds)) {
+            if probe.given_up.is_some() {
+                return;
+            }
+            let case = seeds[entry.seed];
+            let _ = failure(case, &entry, &[], probe, &mut self.corpus);
+        }
+    }
+
+    /// The corpus as saved files hold it.
+    fn export(&self, seeds: &[&ConcreteCase]) -> Vec<CorpusEntry> {
+        self.corpus
+            .entries()
+            .iter()
+            .map(|e| CorpusEntry::of(e, seeds[e.seed]))
+            .collect()
+    }
+
+    /// Tries mutants until the search must stop or, with `limit`, that many
+    /// more were tried.
+    #[allow(clippy::too_many_arguments)]
+    fn run(
+        &mut self,
+        seeds: &[&ConcreteCase],
+        known: &BTreeSet<(String, Check)>,
+        probe: &mut Probe,
+        clock: &Clock,
+        options: &SearchOptions,
+        report: &mut SearchReport,
+        limit: Option<u64>,
+    ) {
+        let stop_at = limit.map(|l| report.mutants_tried + l);
+        while !seeds.is_empty()
+            && !clock.out_of_time()
+            && report.findings.len() < options.max_findings
+            && !cases_spent(options, report)
+            && stop_at.is_none_or(|end| report.mutants_tried < end)
+        {
+            let grown = grow(seeds, &mut self.corpus, probe, &mut self.rng);
+            let Some((mutant, stacked)) = grown else {
+                continue;
+            };
+            let case = seeds[mutant.seed];
+            report.mutants_tried += 1;
+            let finding = match failure(case, &mutant, &stacked, probe, &mut self.corpus) {
+                Step::Failed(finding) => *finding,
+                Step::Passed => continue,
+                Step::GivenUp => break,
+            };
+            self.record(case, mutant, finding, known, probe, clock, options, report);
+        }
+    }
+
+    /// Counts a failing mutant and, for a new failure signature, shrinks,
+    /// replays and records it.
+    #[allow(clippy::too_many_arguments)]
+    fn record(
+        &mut self,
+        case: &ConcreteCase,
+        mutant: Entry,
+        finding: Finding,
+        known: &BTreeSet<(String, Check)>,
+        probe: &mut Probe,
+        clock: &Clock,
+        options: &SearchOptions,
+        report: &mut SearchReport,
+    ) {
         let is_fault = finding.class == CheckClass::Fault;
         if is_fault {
             report.mutants_faulting += 1;
@@ -588,7 +770,7 @@ fn explore(
         let known_failure = known.contains(&(case.id.clone(), finding.check));
         if !known_failure && !is_fault {
             if let Some(key) = propose::stack_key(&mutant.tricks) {
-                *stacks.entry(key).or_default() += 1;
+                *self.stacks.entry(key).or_default() += 1;
             }
         }
         let sig = match &finding.fault {
@@ -599,18 +781,16 @@ fn explore(
         };
         // New means the mutation caused the failure: the seed case passes
         // this check unmutated. One finding per signature keeps it readable.
-        let attempts = signatures.entry(sig).or_default();
+        let attempts = self.signatures.entry(sig.clone()).or_default();
         if known_failure || *attempts >= SIGNATURE_ATTEMPTS {
-            continue;
+            return;
         }
         *attempts += 1;
         if shrink_and_confirm(case, mutant, finding, probe, clock, options, report) {
-            *attempts = SIGNATURE_ATTEMPTS;
+            self.signatures.insert(sig.clone(), SIGNATURE_ATTEMPTS);
+            self.confirmed.push(sig);
         }
     }
-    report.trick_stacks = propose::tally(stacks, &report.findings);
-    report.corpus_size = corpus.len();
-    report.features_seen = corpus.features();
 }
 
 /// What came of one mutant.
@@ -748,11 +928,7 @@ fn grow(
             Entry::from_seed(seed, request.clone())
         }
     };
-    // Tokens as an attacker writes them (a nonce part as a sample value).
-    let grammar = profile.delimiters.grammar();
-    let tokens: Vec<String> = (0..profile.delimiters.all_tokens().len())
-        .map(|i| grammar.anchor(i))
-        .collect();
+    let tokens = &probe.tokens;
     let mut stacked = Vec::new();
     let mut applied = false;
     // Only a nonce profile draws for the nonce operators, so the stream of
@@ -779,7 +955,7 @@ fn grow(
                 stacked.push(s);
                 applied = true;
             }
-        } else if let Some(operator) = mutate::mutate(&mut mutant.request, &tokens, profile, rng) {
+        } else if let Some(operator) = mutate::mutate(&mut mutant.request, tokens, profile, rng) {
             mutant.operators.push(operator);
             applied = true;
         }

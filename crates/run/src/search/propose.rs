@@ -148,6 +148,7 @@ mod tests {
             trick_stacks: tallied,
             corpus_size: 0,
             features_seen: 0,
+            corpus: vec![],
             duration_ms: 0,
         };
         // No confirmed finding: nothing to propose.
