@@ -18,12 +18,14 @@ pub(super) mod nonce;
 mod read;
 mod separation;
 mod shape;
+mod structure;
 mod template;
 mod tokview;
 
 pub use calibration::{calibrate, calibration_request, Calibration};
 pub use read::judge_read;
 pub use separation::{judge_several, Items};
+pub use structure::{judge_structure, render_segments, Structure, StructureError};
 pub use tokview::{judge_tokenizer_view, Boundaries, ViewFinding};
 
 use std::ops::Range;
@@ -254,6 +256,7 @@ fn check_reader_returns(
     body: &str,
 ) {
     let expected = match (profile.reader.returns, layout) {
+        (ReaderReturns::Segments, _) => return,
         (ReaderReturns::Body, _) | (ReaderReturns::Content, None) => framed_body.into(),
         (ReaderReturns::Content, Some(l)) => {
             let encoding = l.encoding_for(framed_body, body);
@@ -269,6 +272,8 @@ fn check_reader_returns(
         let what = match profile.reader.returns {
             ReaderReturns::Body => "the reader returns something other than the framed body",
             ReaderReturns::Content => "the reader returns something other than the decoded body",
+            // Segments are judged by `reader.structure`, not here.
+            ReaderReturns::Segments => return,
         };
         findings.fidelity(
             Check::Roundtrip,
