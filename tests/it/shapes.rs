@@ -1009,3 +1009,41 @@ fn every_fixture_gets_its_expected_verdict_and_checks() {
         wrong.join("\n")
     );
 }
+
+/// Search's record operators (`crates/run/src/search/record_ops.rs`): from
+/// a seed that holds, they grow a forged record the splitlines() reader of
+/// the broken fixture reads back (`reader.structure`), and nothing for the
+/// reader that splits at LF only.
+#[test]
+fn search_grows_forged_records_only_where_the_parser_splits() {
+    if !common::have(
+        "python3",
+        "search_grows_forged_records_only_where_the_parser_splits",
+    ) {
+        return;
+    }
+    let search = |fixture: &str| {
+        let out = tempfile::tempdir().unwrap();
+        let profile = shapes_dir().join(format!("segments/{fixture}.yaml"));
+        let output = common::framecheck(&[
+            "search",
+            "--target",
+            profile.to_str().unwrap(),
+            "--only",
+            "breakout-close-mid-content",
+            "--budget",
+            "300",
+            "--reproducible",
+            "--out",
+            out.path().to_str().unwrap(),
+        ]);
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    };
+    let broken = search("records_broken_escapes_lf_only");
+    assert!(
+        broken.contains("reader.structure") && broken.contains("record-forgery"),
+        "{broken}"
+    );
+    let lf = search("records_correct_lf_reader");
+    assert!(lf.contains(" 0 failing"), "{lf}");
+}

@@ -16,7 +16,7 @@ pub(crate) use framecheck_core::target::guarded;
 
 pub(crate) mod faults;
 mod fit;
-mod segments;
+pub(crate) mod segments;
 pub(crate) mod several;
 
 use faults::FaultWatch;

@@ -13,7 +13,7 @@ use framecheck_core::target::{guarded, ReadAnswer, Segment, WrapRequest};
 
 /// The benign structure, learned when the profile declares a segments
 /// reader (`None` otherwise): the calibration request wrapped and read back.
-pub(super) fn learn_structure(
+pub(crate) fn learn_structure(
     profile: &TargetProfile,
     framing: &mut dyn Framing,
 ) -> Option<Result<Structure, String>> {
@@ -42,7 +42,7 @@ fn benign_structure(framing: &mut dyn Framing, request: &WrapRequest) -> Result<
 /// What reading a wrap's output back added: the findings of
 /// `reader.structure` (or the error that stops the case), and the segments
 /// as evidence.
-pub(super) enum ReadBack {
+pub(crate) enum ReadBack {
     /// Findings to add to the wrap's.
     Judged(Vec<Finding>),
     /// The read failed or could not be judged.
@@ -50,7 +50,7 @@ pub(super) enum ReadBack {
 }
 
 /// Reads `framed` back and judges the segments against `structure`.
-pub(super) fn read_back(
+pub(crate) fn read_back(
     case: &ConcreteCase,
     structure: &Result<Structure, String>,
     framing: &mut dyn Framing,

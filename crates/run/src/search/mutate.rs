@@ -55,6 +55,11 @@ pub enum Operator {
     NonceNearMiss,
     /// An attribute added to a marker after its nonce.
     NonceExtraAttribute,
+    /// A line break, then a forged record (`super::record_ops`, as is the
+    /// one below; picked only for a reader answering with segments).
+    RecordForgery,
+    /// A character XML 1.0 cannot carry, pushing a parser into its fallback.
+    ParserFallback,
 }
 
 impl Operator {
@@ -108,6 +113,8 @@ impl Operator {
             Operator::NonceReplay => "nonce-replay",
             Operator::NonceNearMiss => "nonce-near-miss",
             Operator::NonceExtraAttribute => "nonce-extra-attribute",
+            Operator::RecordForgery => "record-forgery",
+            Operator::ParserFallback => "parser-fallback",
         }
     }
 
@@ -129,6 +136,7 @@ impl Operator {
             | Operator::NonceReplay
             | Operator::NonceNearMiss
             | Operator::NonceExtraAttribute => "nonce",
+            Operator::RecordForgery | Operator::ParserFallback => "record",
         }
     }
 }
@@ -309,7 +317,9 @@ pub(super) fn mutate(
         | Operator::NonceBare
         | Operator::NonceReplay
         | Operator::NonceNearMiss
-        | Operator::NonceExtraAttribute => {
+        | Operator::NonceExtraAttribute
+        | Operator::RecordForgery
+        | Operator::ParserFallback => {
             unreachable!("handled before picking a field, or not in Operator::ALL")
         }
     }
