@@ -1047,3 +1047,19 @@ fn search_grows_forged_records_only_where_the_parser_splits() {
     let lf = search("records_correct_lf_reader");
     assert!(lf.contains(" 0 failing"), "{lf}");
 }
+
+/// `framecheck init` proposes `returns: segments` (and a parser consumer)
+/// when the reader answers the framing's own frame with segments.
+#[test]
+fn init_proposes_a_segments_reader() {
+    if !common::have("python3", "init_proposes_a_segments_reader") {
+        return;
+    }
+    let dir = shapes_dir().join("segments");
+    let output = common::framecheck_in(&dir, &["init", "--", "python3", "records_correct.py"]);
+    let proposal = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        proposal.contains("reader: { returns: segments, consumer: parser }"),
+        "{proposal}"
+    );
+}
