@@ -14,7 +14,10 @@
 //   }));
 //
 // `wrap(content, { kind, attributes, provenance })` returns the framed text;
-// `read(text)` returns the body or null. A framing that writes several frames
+// `read(text)` returns the body or null; a reader that parses frames into
+// messages or fields (profile `reader: { returns: "segments" }`) returns an
+// array of `{ role, field, text }` segments instead (`field` null when it has
+// none). A framing that writes several frames
 // per call (a list of sources) also passes `wrapMany`, a function of an array
 // of `{ content, kind, attributes, provenance }` returning one framed text,
 // and declares `frame: { count: "several" }` in its profile. Throw `Refusal`
@@ -243,11 +246,33 @@ async function readReply(id, read, text) {
     process.stderr.write(`${error?.stack ?? error}\n`);
     return { id, body: null };
   }
+  if (Array.isArray(body)) {
+    const segments = asSegments(body);
+    if (segments === null) {
+      return fault(id, "protocol-violation",
+        "read returned an array that is not of segments ({ role: string, field: string or null, text: string })",
+        { offending_line: shown(body) });
+    }
+    return { id, segments };
+  }
   if (body !== null && typeof body !== "string") {
-    return fault(id, "protocol-violation", `read returned ${typeof body}, not a string or null`,
+    return fault(id, "protocol-violation", `read returned ${typeof body}, not a string, null or an array of segments`,
       { offending_line: shown(body) });
   }
   return { id, body };
+}
+
+/** `items` as protocol segments, or null when one is malformed. */
+function asSegments(items) {
+  const segments = [];
+  for (const item of items) {
+    if (item === null || typeof item !== "object") return null;
+    const { role, field = null, text } = item;
+    if (typeof role !== "string" || typeof text !== "string") return null;
+    if (field !== null && typeof field !== "string") return null;
+    segments.push({ role, field, text });
+  }
+  return segments;
 }
 
 /** A value as the user would write it, cut: `undefined`, `42`, `{"a":1}`. */

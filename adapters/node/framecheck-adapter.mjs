@@ -3,7 +3,9 @@
 // Write `wrap` (and `read` if the framing has a reader), then call
 // `serve({ wrap, read })`. The same loop serves persistent and one-shot mode.
 // `wrap(content, { kind, attributes, provenance })` returns the framed text
-// (or a promise of it); `read(text)` returns the body or null. Throw a
+// (or a promise of it); `read(text)` returns the body or null, or an array of
+// `{ role, field, text }` segments for a reader that parses frames into
+// messages or fields (sent as `{"segments": [...]}`). Throw a
 // `Refusal` to reject an input on purpose. Any other throw from `wrap` is a bug:
 // the process exits with the stack on stderr, which framecheck reports as a
 // failure. A throw from `read` rejects the text (null), stack on stderr:
@@ -69,7 +71,14 @@ async function answer(request, wrap, read, bytes, wrapMany) {
 		return { id, error: `unsupported op ${JSON.stringify(op)}` }
 	if (typeof request[field] !== 'string') return { id, error: `invalid request: ${field} must be a string` }
 	try {
-		if (op === 'read') return { id, body: await readOrReject(read, request.text) }
+		if (op === 'read') {
+			const body = await readOrReject(read, request.text)
+			// A reader that parses frames into messages or fields answers with
+			// segments (reader.returns: segments).
+			if (Array.isArray(body))
+				return { id, segments: body.map(({ role, field = null, text }) => ({ role, field, text })) }
+			return { id, body }
+		}
 		const { kind = '', attributes = {}, provenance = '' } = request
 		const raw = bytes && typeof request.content_b64 === 'string'
 		const content = raw ? Buffer.from(request.content_b64, 'base64') : request.content

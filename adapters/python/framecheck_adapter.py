@@ -3,7 +3,10 @@
 Write ``wrap`` (and ``read`` if the framing has a reader), then call
 ``serve(wrap, read)``. The same loop serves persistent and one-shot mode.
 ``wrap(content, kind=..., attributes=..., provenance=...)`` returns the framed
-text; ``read(text)`` returns the body or ``None``. Raise ``Refusal`` to reject
+text; ``read(text)`` returns the body or ``None``, or, for a reader that
+parses frames into messages or fields (``reader.returns: segments``), a list
+of dicts with ``role``, ``field`` (``None`` when it has none) and ``text``,
+sent as ``{"segments": [...]}``. Raise ``Refusal`` to reject
 an input on purpose; any other exception from ``wrap`` is a bug: it ends the
 process with a traceback on stderr, which framecheck reports as a failure.
 An exception from ``read`` rejects the text (``None``), traceback on stderr:
@@ -84,7 +87,12 @@ def _answer(request, wrap, read, raw_bytes=False, wrap_many=None):
         return {"id": rid, "error": f"invalid request: {field} must be a string"}
     try:
         if op == "read":
-            return {"id": rid, "body": _read(read, argument)}
+            body = _read(read, argument)
+            if isinstance(body, list):
+                return {"id": rid, "segments": [
+                    {"role": s["role"], "field": s.get("field"), "text": s["text"]}
+                    for s in body]}
+            return {"id": rid, "body": body}
         if raw_bytes and isinstance(request.get("content_b64"), str):
             argument = base64.b64decode(request["content_b64"], validate=True)
         framed = wrap(argument, kind=request.get("kind", ""),

@@ -14,7 +14,10 @@ your functions in this process, and returns the parsed JSON report::
         )
 
 ``wrap(content, kind, attributes, provenance)`` returns the framed text;
-``read(text)`` returns the body or ``None``. A framing that writes several
+``read(text)`` returns the body or ``None``; a reader that parses frames
+into messages or fields (profile ``"reader": {"returns": "segments"}``)
+returns a list of segments instead, each a dict with ``role``, ``field``
+(``None`` when it has none) and ``text``. A framing that writes several
 frames per call (a list of sources) also passes ``wrap_many=``, a function
 of a list of dicts (``content``, ``kind``, ``attributes``, ``provenance``)
 returning one framed text, and declares ``"frame": {"count": "several"}`` in
@@ -238,11 +241,34 @@ def _read(rid, read, text):
     except Exception:  # noqa: BLE001 - readers in the field raise on a malformed frame
         traceback.print_exc(file=sys.stderr)
         return {"id": rid, "body": None}
+    if isinstance(body, list):
+        segments = _segments(body)
+        if segments is None:
+            return _fault(rid, "protocol-violation",
+                          "read returned a list that is not of segments "
+                          "(dicts with str role, str or None field, str text)",
+                          offending_line=repr(body)[:400])
+        return {"id": rid, "segments": segments}
     if body is not None and not isinstance(body, str):
         return _fault(rid, "protocol-violation",
-                      f"read returned {type(body).__name__}, not str or None",
+                      f"read returned {type(body).__name__}, not str, None or a list of segments",
                       offending_line=repr(body)[:400])
     return {"id": rid, "body": body}
+
+
+def _segments(items):
+    """``items`` as protocol segments, or ``None`` when one is malformed."""
+    segments = []
+    for item in items:
+        if not isinstance(item, dict):
+            return None
+        role, field, text = item.get("role"), item.get("field"), item.get("text")
+        if not isinstance(role, str) or not isinstance(text, str):
+            return None
+        if field is not None and not isinstance(field, str):
+            return None
+        segments.append({"role": role, "field": field, "text": text})
+    return segments
 
 
 def _traceback(error):

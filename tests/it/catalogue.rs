@@ -845,6 +845,9 @@ fn attack_cases_use_a_delimiter_or_a_line_break() {
             || text.contains([
                 '\n', '\r', '\u{2028}', '\u{85}', '"', '\'', '>', '&', '\u{b}',
             ])
+            // A line break a parser that splits like str.splitlines() honours
+            // (record forgery: FF, FS, GS, RS, U+2029 too).
+            || text.contains(framecheck::profile::UNICODE_LINE_BREAKS)
             // A chat-template control string, in any spelling a reader folds.
             || framecheck::chat_template::CONTROL_STRINGS.iter().any(|c| {
                 let unicode = framecheck::level::ReaderLevel::Unicode;

@@ -458,9 +458,13 @@ fn the_nonce_replay_operator_finds_a_reused_nonce() {
             .chain([&r.kind, &r.provenance])
             .chain(r.attributes.keys().chain(r.attributes.values()))
             .any(|text| {
-                text.to_ascii_lowercase()
+                // Folded as the unicode reader folds (Cyrillic `а`,
+                // fullwidth `３`, math letters back to ASCII), as said above.
+                let unicode = framecheck::level::ReaderLevel::Unicode;
+                framecheck::level::fold_str(text, unicode)
                     .contains("5f0c3a9e1b7d4c2a8e6f0b1d3c5a7e9f")
             })
     };
-    assert!(replayed.iter().all(|f| carries_value(f)));
+    let without: Vec<_> = replayed.iter().filter(|f| !carries_value(f)).collect();
+    assert!(without.is_empty(), "{without:#?}");
 }

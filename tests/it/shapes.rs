@@ -475,6 +475,16 @@ fn probe(fixture: &Fixture, profile: &ProfileView) {
     }
     if profile.capabilities.iter().any(|c| c == "read") {
         let reply = adapter.ask(json!({"id": 4, "op": "read", "text": framed}));
+        if profile.reader.returns.as_deref() == Some("segments") {
+            // A segments reader answers with its parse; one that falls back
+            // answers every text, so "not a frame" is not asked.
+            let segments = reply["segments"].as_array();
+            assert!(
+                segments.is_some_and(|s| s.iter().any(|s| s["text"].as_str() == Some(content))),
+                "{name}: no segment of the reader's answer holds the content: {reply}"
+            );
+            return;
+        }
         let body = reply["body"].as_str();
         assert!(
             body.is_some(),
@@ -665,6 +675,9 @@ fn correct_neutralising_fixtures_leave_no_reading_of_their_token() {
             // fixtures escape marker lines and leave the token's word in
             // prose, which is no reading of a marker.
             || profile.delimiters.grammar.as_deref() == Some("section")
+            // Segments readers escape by schemes no profile names; what
+            // their parser reads back is judged by reader.structure.
+            || profile.reader.returns.as_deref() == Some("segments")
             || !interpreter_available(&profile.adapter.command[0], &fixture.name)
         {
             continue;
@@ -998,5 +1011,59 @@ fn every_fixture_gets_its_expected_verdict_and_checks() {
          re-run one with SHAPES_ONLY=<name> cargo test --test integration shapes::",
         wrong.len(),
         wrong.join("\n")
+    );
+}
+
+/// Search's record operators (`crates/run/src/search/record_ops.rs`): from
+/// a seed that holds, they grow a forged record the splitlines() reader of
+/// the broken fixture reads back (`reader.structure`), and nothing for the
+/// reader that splits at LF only.
+#[test]
+fn search_grows_forged_records_only_where_the_parser_splits() {
+    if !common::have(
+        "python3",
+        "search_grows_forged_records_only_where_the_parser_splits",
+    ) {
+        return;
+    }
+    let search = |fixture: &str| {
+        let out = tempfile::tempdir().unwrap();
+        let profile = shapes_dir().join(format!("segments/{fixture}.yaml"));
+        let output = common::framecheck(&[
+            "search",
+            "--target",
+            profile.to_str().unwrap(),
+            "--only",
+            "breakout-close-mid-content",
+            "--budget",
+            "300",
+            "--reproducible",
+            "--out",
+            out.path().to_str().unwrap(),
+        ]);
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    };
+    let broken = search("records_broken_escapes_lf_only");
+    assert!(
+        broken.contains("reader.structure") && broken.contains("record-forgery"),
+        "{broken}"
+    );
+    let lf = search("records_correct_lf_reader");
+    assert!(lf.contains(" 0 failing"), "{lf}");
+}
+
+/// `framecheck init` proposes `returns: segments` (and a parser consumer)
+/// when the reader answers the framing's own frame with segments.
+#[test]
+fn init_proposes_a_segments_reader() {
+    if !common::have("python3", "init_proposes_a_segments_reader") {
+        return;
+    }
+    let dir = shapes_dir().join("segments");
+    let output = common::framecheck_in(&dir, &["init", "--", "python3", "records_correct.py"]);
+    let proposal = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        proposal.contains("reader: { returns: segments, consumer: parser }"),
+        "{proposal}"
     );
 }

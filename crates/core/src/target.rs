@@ -17,6 +17,51 @@ pub use fault::{Fault, FaultKind};
 
 pub mod fault;
 
+/// One segment of a structured read-back: a reader that parses a frame into
+/// messages or fields (a chat-history parser, a handoff summary read again)
+/// answers `read` with these instead of one body (`reader.returns:
+/// segments`). `field` is `None` for a message without a named field.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Segment {
+    /// The role the reader gave the segment (`system`, `user`, `tool`…).
+    pub role: String,
+    /// The field or section name, when the reader has one.
+    #[serde(default)]
+    pub field: Option<String>,
+    /// The segment's text, as the reader returned it.
+    pub text: String,
+}
+
+/// What a reader answered for one text ([`Framing::read_answer`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ReadAnswer {
+    /// Not exactly one valid frame.
+    Rejected,
+    /// One body.
+    Body(String),
+    /// The text parsed into segments.
+    Segments(Vec<Segment>),
+}
+
+impl ReadAnswer {
+    /// The answer as one body, for callers that judge bodies: segments are
+    /// joined with a line break (their structure is judged by
+    /// `reader.structure`, never from this text).
+    pub fn into_body(self) -> Option<String> {
+        match self {
+            ReadAnswer::Rejected => None,
+            ReadAnswer::Body(body) => Some(body),
+            ReadAnswer::Segments(segments) => Some(
+                segments
+                    .iter()
+                    .map(|s| s.text.as_str())
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+            ),
+        }
+    }
+}
+
 /// One wrap request: everything a framing is given for one piece of content.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WrapRequest {
@@ -132,6 +177,17 @@ pub trait Framing {
     /// their read cases are skipped.
     fn read(&mut self, text: &str) -> Result<Option<String>, TargetError>;
 
+    /// Reads a framed text back as the reader structures it: a reader that
+    /// parses frames into messages or fields overrides this and answers
+    /// [`ReadAnswer::Segments`] (profiles declaring `reader.returns:
+    /// segments`). The default is [`Framing::read`]'s answer.
+    fn read_answer(&mut self, text: &str) -> Result<ReadAnswer, TargetError> {
+        Ok(match self.read(text)? {
+            Some(body) => ReadAnswer::Body(body),
+            None => ReadAnswer::Rejected,
+        })
+    }
+
     /// Wraps several items in one output, one frame each, in order
     /// (profiles declaring `frame.count: several`; protocol op `wrap-many`).
     /// The default says the framing does not: only a framing that writes a
@@ -159,6 +215,9 @@ impl<F: Framing + ?Sized> Framing for Box<F> {
     }
     fn read(&mut self, text: &str) -> Result<Option<String>, TargetError> {
         (**self).read(text)
+    }
+    fn read_answer(&mut self, text: &str) -> Result<ReadAnswer, TargetError> {
+        (**self).read_answer(text)
     }
     fn wrap_many(&mut self, items: &[WrapRequest]) -> Result<String, TargetError> {
         (**self).wrap_many(items)

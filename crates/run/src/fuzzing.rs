@@ -850,6 +850,10 @@ fn encode_reply(id: u64, op: Op, reply: &Reply) -> String {
                 body.clone().map_or(serde_json::Value::Null, Into::into),
             );
         }
+        Reply::Segments(segments) => {
+            let segments = serde_json::to_value(segments).expect("segments serialize");
+            object.insert("segments".into(), segments);
+        }
         Reply::Refused(reason) => {
             object.insert("error".into(), reason.clone().into());
         }

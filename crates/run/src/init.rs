@@ -26,7 +26,7 @@ use framecheck_core::layout::{
 };
 use framecheck_core::profile::{
     AdapterSpec, BodyEncoding, Capability, Consumer, Delimiters, EncodingChoice, Language,
-    LoadedProfile, SubprocessSpec, TargetProfile,
+    LineSemantics, LoadedProfile, SubprocessSpec, TargetProfile,
 };
 
 /// Why no profile could be proposed.
@@ -393,9 +393,14 @@ fn render(base: &TargetProfile, layout: &Layout, observed: &Observed) -> String 
             Consumer::Parser => Consumer::Parser,
             Consumer::Model => base.reader.consumer,
         };
+        // A declared line semantics is the parser's own, never observed.
+        let lines = match base.reader.lines {
+            LineSemantics::Lf => String::new(),
+            other => format!(", lines: {}", kebab(&other)),
+        };
         let _ = writeln!(
             out,
-            "reader: {{ returns: {}, consumer: {} }}  # consumer: parser when a program, not a model, reads the frame",
+            "reader: {{ returns: {}, consumer: {}{lines} }}  # consumer: parser when a program, not a model, reads the frame",
             kebab(&observed.returns),
             kebab(&consumer)
         );

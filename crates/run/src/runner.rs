@@ -16,6 +16,7 @@ pub(crate) use framecheck_core::target::guarded;
 
 pub(crate) mod faults;
 mod fit;
+pub(crate) mod segments;
 pub(crate) mod several;
 
 use faults::FaultWatch;
@@ -227,7 +228,8 @@ impl Single<'_> {
                 Some(abandoned) => faults::not_sent(case, abandoned),
                 None => watch.judge(case, profile, framing, calibration, &mut |case, framing| {
                     let fitting = fitting_layout(&case, setup.learned(), setup.bare.as_ref());
-                    timed_case(case, profile, framing, fitting, calibration)
+                    let structure = setup.structure.as_ref();
+                    timed_case(case, profile, framing, fitting, calibration, structure)
                 }),
             };
             on_result(&result);
@@ -244,6 +246,9 @@ struct Setup {
     layout: Option<Result<Layout, String>>,
     calibration: Option<Result<Calibration, String>>,
     bare: Option<Layout>,
+    /// The structure a benign frame reads back as, for a reader that
+    /// answers with segments (`segments`).
+    structure: Option<Result<oracle::Structure, String>>,
     /// Set when the profile does not fit the framing: no case is run.
     misfit: Option<Misfit>,
 }
@@ -277,16 +282,19 @@ impl Setup {
                 layout,
                 calibration: None,
                 bare: None,
+                structure: None,
                 misfit,
             };
         }
         let calibration = calibration_for(cases, layout.as_ref(), profile, framing);
         let learned = layout.as_ref().and_then(|l| l.as_ref().ok());
         let bare = learn_bare_layout(profile, framing, learned);
+        let structure = segments::learn_structure(profile, framing);
         Setup {
             layout,
             calibration,
             bare,
+            structure,
             misfit: None,
         }
     }
@@ -332,6 +340,7 @@ fn timed_case(
     framing: &mut dyn Framing,
     layout: Option<&Layout>,
     calibration: Option<&Result<Calibration, String>>,
+    structure: Option<&Result<oracle::Structure, String>>,
 ) -> CaseResult {
     let case_started = Instant::now();
     // A case that writes an earlier frame's nonce is run, and reported, with
@@ -353,7 +362,12 @@ fn timed_case(
             };
         }
     };
-    let (mut outcome, evidence) = run_case(&case, profile, framing, layout, calibration);
+    let (mut outcome, evidence) = match (structure, &case.input) {
+        (Some(structure), Input::Wrap(request)) if profile.can(Capability::Read) => {
+            run_segments_case(&case, profile, framing, layout, structure, request)
+        }
+        _ => run_case(&case, profile, framing, layout, calibration),
+    };
     let framed = evidence.framed.as_deref();
     framecheck_core::nonce::harvest::judge(&case, profile, layout, framed, &mut outcome);
     CaseResult {
@@ -561,6 +575,43 @@ fn run_case(
             }
         },
     };
+    (outcome, evidence)
+}
+
+/// A wrap case for a reader that answers with segments: the wrap is judged
+/// as usual, and its output is read back and judged by `reader.structure`
+/// (whatever the case's operation: a parser reads every frame).
+fn run_segments_case(
+    case: &ConcreteCase,
+    profile: &TargetProfile,
+    framing: &mut dyn Framing,
+    layout: Option<&Layout>,
+    structure: &Result<oracle::Structure, String>,
+    request: &framecheck_core::target::WrapRequest,
+) -> (Outcome, Evidence) {
+    let mut evidence = Evidence::default();
+    if let Some(missing) = case.requires.iter().find(|c| !profile.can(**c)) {
+        let reason = format!("target lacks the {} capability", missing.name());
+        return (Outcome::Skipped { reason }, evidence);
+    }
+    let framed = match guarded(|| framing.wrap(request)) {
+        Err(error) => return (refusal_or_error(case, error), evidence),
+        Ok(framed) => framed,
+    };
+    let mut findings = oracle::judge_wrap_in(case, profile, layout, request, &framed);
+    let outcome =
+        match segments::read_back(case, structure, framing, request, &framed, &mut evidence) {
+            segments::ReadBack::Judged(more) => {
+                findings.extend(more);
+                judged(findings)
+            }
+            segments::ReadBack::Error(reason) => Outcome::Error {
+                reason,
+                stderr_tail: String::new(),
+                fault: None,
+            },
+        };
+    evidence.framed = Some(framed);
     (outcome, evidence)
 }
 

@@ -84,7 +84,7 @@ pub use site::{AttackSite, DelimiterRole};
 pub use variant::VariantFamily;
 
 /// The catalogue files compiled into the library, in file-name order.
-const BUILTIN_FILES: [(&str, &str); 11] = [
+const BUILTIN_FILES: [(&str, &str); 12] = [
     (
         "attribute-injection.yaml",
         include_str!("../../../../attacks/attribute-injection.yaml"),
@@ -120,6 +120,10 @@ const BUILTIN_FILES: [(&str, &str); 11] = [
     (
         "reader.yaml",
         include_str!("../../../../attacks/reader.yaml"),
+    ),
+    (
+        "record-forgery.yaml",
+        include_str!("../../../../attacks/record-forgery.yaml"),
     ),
     (
         "unicode.yaml",

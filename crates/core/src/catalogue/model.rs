@@ -37,11 +37,14 @@ pub enum Category {
     Reader,
     /// Fidelity: ordinary content must pass through unchanged.
     Benign,
+    /// Consumers that parse: a forged record after a line break, or text
+    /// that makes a parser fall back to reading everything as one message.
+    RecordForgery,
 }
 
 impl Category {
     /// Every category, in report order.
-    pub const ALL: [Category; 11] = [
+    pub const ALL: [Category; 12] = [
         Category::Breakout,
         Category::Forgery,
         Category::CaseVariant,
@@ -53,6 +56,7 @@ impl Category {
         Category::ChatTemplate,
         Category::Reader,
         Category::Benign,
+        Category::RecordForgery,
     ];
 
     /// The stable kebab-case name (also the catalogue file stem).
@@ -69,6 +73,7 @@ impl Category {
             Category::ChatTemplate => "chat-template",
             Category::Reader => "reader",
             Category::Benign => "benign",
+            Category::RecordForgery => "record-forgery",
         }
     }
 }

@@ -53,7 +53,8 @@ pub use checks::nonce::{
 };
 pub use checks::{
     calibrate, calibration_request, judge_read, judge_roundtrip, judge_roundtrip_in, judge_several,
-    judge_tokenizer_view, judge_wrap, judge_wrap_in, Boundaries, Calibration, Items, ViewFinding,
+    judge_structure, judge_tokenizer_view, judge_wrap, judge_wrap_in, render_segments, Boundaries,
+    Calibration, Items, Structure, StructureError, ViewFinding,
 };
 
 /// A structural check, by its stable report name.
@@ -115,11 +116,16 @@ pub enum Check {
     /// (class [`CheckClass::Fault`]).
     #[serde(rename = "target.fault")]
     TargetFault,
+    /// A reader that parses frames into segments returns, for the output,
+    /// the structure a benign frame reads back as: the same number of
+    /// segments, roles and fields, and the content in its own segment.
+    #[serde(rename = "reader.structure")]
+    ReaderStructure,
 }
 
 impl Check {
     /// Every check, in report order (the SARIF rules' order).
-    pub const ALL: [Check; 16] = [
+    pub const ALL: [Check; 17] = [
         Check::FrameShape,
         Check::OuterText,
         Check::FrameSeparation,
@@ -136,6 +142,7 @@ impl Check {
         Check::NonceConfusable,
         Check::TemplateControl,
         Check::TargetFault,
+        Check::ReaderStructure,
     ];
 
     /// The stable name, as serialized (`check_table`).
@@ -320,7 +327,8 @@ mod tests {
             | Check::NonceReplay
             | Check::NonceConfusable
             | Check::TemplateControl
-            | Check::TargetFault => {}
+            | Check::TargetFault
+            | Check::ReaderStructure => {}
         }
     }
 

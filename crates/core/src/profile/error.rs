@@ -64,6 +64,8 @@ pub enum Field {
     BodyDatamark,
     /// `capabilities`.
     Capabilities,
+    /// `reader.lines`.
+    ReaderLines,
 }
 
 /// Which rule of a profile broke.
@@ -119,6 +121,12 @@ pub enum InvalidKind {
     /// A subprocess adapter with a zero timeout.
     #[error("adapter.timeout_ms must be positive")]
     ZeroTimeout,
+    /// `reader.lines` declared for a reader that is not a parser: a model's
+    /// line breaks are the reader levels'.
+    #[error(
+        "reader.lines says how a parser splits lines; declare reader.consumer: parser with it"
+    )]
+    LinesWithoutParser,
 }
 
 /// Why profile text is not a valid profile: the rule, the field, the place.

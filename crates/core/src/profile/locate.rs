@@ -84,7 +84,8 @@ pub(super) fn locate(text: &str, field: &Field) -> Option<Position> {
         | Field::HeaderLines
         | Field::HeaderField(_)
         | Field::BodyPadding
-        | Field::BodyDatamark => None,
+        | Field::BodyDatamark
+        | Field::ReaderLines => None,
     }
 }
 

@@ -497,6 +497,13 @@ impl TargetProfile {
         }
         self.header.validate()?;
         self.validate_body()?;
+        if !self.reader.lines.is_lf() && self.reader.consumer != Consumer::Parser {
+            // A model's line breaks are the reader levels' to decide.
+            return Err(InvalidProfile::new(
+                Field::ReaderLines,
+                InvalidKind::LinesWithoutParser,
+            ));
+        }
         if !self.can(Capability::Wrap) {
             return Err(InvalidProfile::new(
                 Field::Capabilities,
@@ -592,5 +599,24 @@ mod tests {
         for bad in ["", "1a", "a b", "a\"", "é", "-a"] {
             assert!(!super::is_plain_attribute_name(bad), "{bad}");
         }
+    }
+
+    /// `reader.lines` is a parser's declaration, read as written.
+    #[test]
+    fn reader_lines_need_a_parser() {
+        let reference = include_str!("../../../../targets/reference.yaml");
+        let with =
+            |reader: &str| super::TargetProfile::parse(&format!("{reference}\nreader: {reader}\n"));
+        let parser = with("{ returns: segments, consumer: parser, lines: unicode }").unwrap();
+        assert_eq!(parser.reader.lines, super::LineSemantics::Unicode);
+        assert_eq!(parser.reader.returns, super::ReaderReturns::Segments);
+        assert!(parser.reader.lines.is_break('\u{2028}') && parser.reader.lines.is_break('\u{1E}'));
+        assert!(!super::LineSemantics::Lf.is_break('\u{2028}'));
+        let error = with("{ consumer: model, lines: unicode }").unwrap_err();
+        assert!(
+            error.to_string().contains("reader.consumer: parser"),
+            "{error}"
+        );
+        assert!(with("{ consumer: model, lines: lf }").is_ok());
     }
 }

@@ -42,6 +42,7 @@ use super::subprocess::protocol::{
     decode_reply, encode_read, encode_wrap, encode_wrap_many, Op, Reply,
 };
 use super::{Fault, FaultKind, Framing, TargetError, WrapRequest};
+use framecheck_core::target::ReadAnswer;
 
 /// Longest reply line accepted, in bytes (the subprocess default).
 pub const MAX_REPLY_BYTES: u64 = 64 * 1024 * 1024;
@@ -175,14 +176,22 @@ impl<R: BufRead, W: Write> Framing for Caller<R, W> {
         match self.call(Op::Wrap, line)? {
             Reply::Framed(framed) => Ok(framed),
             Reply::Refused(reason) => Err(TargetError::Refused(reason)),
-            Reply::Body(_) => Err(TargetError::failed("internal error: read reply to a wrap")),
+            Reply::Body(_) | Reply::Segments(_) => {
+                Err(TargetError::failed("internal error: read reply to a wrap"))
+            }
         }
     }
 
     fn read(&mut self, text: &str) -> Result<Option<String>, TargetError> {
+        self.read_answer(text).map(ReadAnswer::into_body)
+    }
+
+    fn read_answer(&mut self, text: &str) -> Result<ReadAnswer, TargetError> {
         let line = encode_read(self.next_id, text);
         match self.call(Op::Read, line)? {
-            Reply::Body(body) => Ok(body),
+            Reply::Body(Some(body)) => Ok(ReadAnswer::Body(body)),
+            Reply::Body(None) => Ok(ReadAnswer::Rejected),
+            Reply::Segments(segments) => Ok(ReadAnswer::Segments(segments)),
             Reply::Refused(reason) => Err(TargetError::Refused(reason)),
             Reply::Framed(_) => Err(TargetError::failed("internal error: wrap reply to a read")),
         }
@@ -193,7 +202,7 @@ impl<R: BufRead, W: Write> Framing for Caller<R, W> {
         match self.call(Op::WrapMany, line)? {
             Reply::Framed(framed) => Ok(framed),
             Reply::Refused(reason) => Err(TargetError::Refused(reason)),
-            Reply::Body(_) => Err(TargetError::failed(
+            Reply::Body(_) | Reply::Segments(_) => Err(TargetError::failed(
                 "internal error: read reply to a wrap-many",
             )),
         }

@@ -13,6 +13,7 @@ use framecheck_core::layout::{Layout, PartKind, Probes, Region};
 use framecheck_core::profile::{
     BodyEncoding, Consumer, EmptyContent, Encoding, FrameCount, ReaderReturns, TargetProfile,
 };
+use framecheck_core::target::{ReadAnswer, Segment};
 
 /// What the experiments found.
 #[derive(Debug, Clone, Default)]
@@ -410,6 +411,27 @@ fn several(
     }
 }
 
+/// A reader that answered the framing's own frame with segments: it parses
+/// the frame (a program reads it), and the structure is learned from that
+/// answer at every run, not written into the profile.
+fn segments_reader(segments: &[Segment], observed: &mut Observed) {
+    observed.reads = true;
+    observed.returns = ReaderReturns::Segments;
+    observed.consumer = Consumer::Parser;
+    observed.notes.push(format!(
+        "reader.returns: segments and reader.consumer: parser, because read answered the \
+         framing's own frame with {} segments (roles {}); the structure a benign frame reads \
+         back as is learned from that answer at every run. Declare reader.lines: unicode if \
+         the parser splits lines with splitlines() or at U+2028",
+        segments.len(),
+        segments
+            .iter()
+            .map(|s| s.role.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    ));
+}
+
 /// The reader on the framing's own frame: the body as written, or the
 /// decoded content.
 fn reader(
@@ -418,8 +440,10 @@ fn reader(
     layout: &Layout,
     observed: &mut Observed,
 ) {
-    let Ok(Some(body)) = framing.read(&layout.sample.framed) else {
-        return;
+    let body = match framing.read_answer(&layout.sample.framed) {
+        Ok(ReadAnswer::Body(body)) => body,
+        Ok(ReadAnswer::Segments(segments)) => return segments_reader(&segments, observed),
+        _ => return,
     };
     observed.reads = true;
     let written = &layout.sample.framed[layout.sample.slot.clone()];

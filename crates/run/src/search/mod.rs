@@ -57,6 +57,7 @@ mod mutate;
 mod nonce_ops;
 mod parallel;
 mod propose;
+mod record_ops;
 mod replay;
 mod section_ops;
 mod stack;
@@ -74,12 +75,12 @@ pub use propose::{render_proposal, TrickStack};
 pub use stack::Trick;
 
 use crate::adapter::{FaultKind, Framing, TargetError, WrapRequest};
-use crate::runner::Layouts;
+use crate::runner::{segments, Layouts};
 use corpus::{Corpus, Entry};
 use framecheck_core::catalogue::{Category, ConcreteCase, Expectation, Field, Input, Operation};
 use framecheck_core::level::ReaderLevel;
 use framecheck_core::oracle::{self, Check, CheckClass, Finding};
-use framecheck_core::profile::TargetProfile;
+use framecheck_core::profile::{ReaderReturns, TargetProfile};
 use mutate::SplitMix64;
 
 /// How long a search may run.
@@ -219,6 +220,9 @@ struct Probe<'a> {
     /// The nonce of an earlier benign wrap, for the replaying nonce
     /// operators (`nonce_ops`).
     harvested: Option<String>,
+    /// The structure a benign frame reads back as, for a reader answering
+    /// with segments (`runner::segments`).
+    structure: Option<Result<oracle::Structure, String>>,
     /// The layouts calibration learned, as a run learns them: every
     /// mutant is judged as `framecheck run` judges its case, so a
     /// framing's constant text around the frame is not a failure.
@@ -263,7 +267,18 @@ impl Probe<'_> {
         self.answered += 1;
         let mutant = mutant_case(case, request);
         let layout = self.layouts.fitting(&mutant);
-        let findings = oracle::judge_wrap_in(&mutant, self.profile, layout, request, &framed);
+        let mut findings = oracle::judge_wrap_in(&mutant, self.profile, layout, request, &framed);
+        // A reader answering with segments reads every frame back, as a run
+        // does (`runner::segments`).
+        if let Some(structure) = &self.structure {
+            let mut evidence = Default::default();
+            let framing = &mut *self.framing;
+            let read =
+                segments::read_back(&mutant, structure, framing, request, &framed, &mut evidence);
+            if let segments::ReadBack::Judged(more) = read {
+                findings.extend(more);
+            }
+        }
         Ok(Some((framed, findings)))
     }
 
@@ -431,11 +446,13 @@ fn search_on(
     let earlier = nonce_ops::earlier_frame(profile, framing);
     let seeds = seed_cases(cases, profile, earlier.as_deref());
     let seeds: Vec<&ConcreteCase> = seeds.iter().collect();
+    let structure = segments::learn_structure(profile, framing);
     let mut probe = Probe {
         profile,
         framing,
         level: options.level,
         harvested: earlier.and_then(|f| oracle::frame_nonce(profile, &f)),
+        structure,
         layouts,
         tokens: attacker_tokens(profile),
         answered: 0,
@@ -935,9 +952,16 @@ fn grow(
     // every other search is unchanged by them.
     let nonce = profile.delimiters.nonce.is_some();
     let section = profile.delimiters.grammar.is_open_only();
+    // Likewise the record operators, for a reader answering with segments.
+    let records = profile.reader.returns == ReaderReturns::Segments;
     for _ in 0..1 + rng.below(3) {
         if section && rng.below(4) == 0 {
             if let Some(operator) = section_ops::mutate(&mut mutant.request, profile, rng) {
+                mutant.operators.push(operator);
+                applied = true;
+            }
+        } else if records && rng.below(3) == 0 {
+            if let Some(operator) = record_ops::mutate(&mut mutant.request, rng) {
                 mutant.operators.push(operator);
                 applied = true;
             }

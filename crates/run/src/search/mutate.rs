@@ -61,6 +61,11 @@ pub enum Operator {
     SectionMarkerLine,
     /// A marker naming a role (`system`) in the framing's marker style.
     SectionRolePrefix,
+    /// A line break, then a forged record (`super::record_ops`, as is the
+    /// one below; picked only for a reader answering with segments).
+    RecordForgery,
+    /// A character XML 1.0 cannot carry, pushing a parser into its fallback.
+    ParserFallback,
 }
 
 impl Operator {
@@ -116,6 +121,8 @@ impl Operator {
             Operator::NonceExtraAttribute => "nonce-extra-attribute",
             Operator::SectionMarkerLine => "section-marker-line",
             Operator::SectionRolePrefix => "section-role-prefix",
+            Operator::RecordForgery => "record-forgery",
+            Operator::ParserFallback => "parser-fallback",
         }
     }
 
@@ -138,6 +145,7 @@ impl Operator {
             | Operator::NonceNearMiss
             | Operator::NonceExtraAttribute => "nonce",
             Operator::SectionMarkerLine | Operator::SectionRolePrefix => "section",
+            Operator::RecordForgery | Operator::ParserFallback => "record",
         }
     }
 }
@@ -320,7 +328,9 @@ pub(super) fn mutate(
         | Operator::NonceNearMiss
         | Operator::NonceExtraAttribute
         | Operator::SectionMarkerLine
-        | Operator::SectionRolePrefix => {
+        | Operator::SectionRolePrefix
+        | Operator::RecordForgery
+        | Operator::ParserFallback => {
             unreachable!("handled before picking a field, or not in Operator::ALL")
         }
     }

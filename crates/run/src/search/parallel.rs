@@ -179,6 +179,8 @@ pub(super) fn explore(
             let (to_main, from_job) = mpsc::channel::<Round>();
             let template = &template;
             let layouts = probe.layouts.clone();
+            // The benign structure is the framing's, learned once by job 0.
+            let structure = probe.structure.clone();
             let (profile, level) = (probe.profile, probe.level);
             scope.spawn(move || {
                 let mut framing: Box<dyn Framing> = match (jobs.connect)() {
@@ -201,6 +203,7 @@ pub(super) fn explore(
                     framing: framing.as_mut(),
                     level,
                     harvested: earlier.and_then(|f| oracle::frame_nonce(profile, &f)),
+                    structure,
                     layouts,
                     tokens: super::attacker_tokens(profile),
                     answered: 0,

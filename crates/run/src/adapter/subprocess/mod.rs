@@ -31,6 +31,7 @@ use crate::adapter::{Fault, FaultKind, Framing, TargetError, WrapRequest};
 use framecheck_core::profile::{
     AdapterSpec, Capability, LoadedProfile, ProcessMode, SubprocessSpec,
 };
+use framecheck_core::target::ReadAnswer;
 
 pub mod bytes;
 mod child;
@@ -432,13 +433,21 @@ impl Framing for SubprocessFraming {
         match self.call(Op::Wrap, encode)? {
             Reply::Framed(framed) => Ok(framed),
             Reply::Refused(reason) => Err(TargetError::Refused(reason)),
-            Reply::Body(_) => Err(TargetError::failed("internal error: read reply to a wrap")),
+            Reply::Body(_) | Reply::Segments(_) => {
+                Err(TargetError::failed("internal error: read reply to a wrap"))
+            }
         }
     }
 
     fn read(&mut self, text: &str) -> Result<Option<String>, TargetError> {
+        self.read_answer(text).map(ReadAnswer::into_body)
+    }
+
+    fn read_answer(&mut self, text: &str) -> Result<ReadAnswer, TargetError> {
         match self.call(Op::Read, |id| encode_read(id, text))? {
-            Reply::Body(body) => Ok(body),
+            Reply::Body(Some(body)) => Ok(ReadAnswer::Body(body)),
+            Reply::Body(None) => Ok(ReadAnswer::Rejected),
+            Reply::Segments(segments) => Ok(ReadAnswer::Segments(segments)),
             Reply::Refused(reason) => Err(TargetError::Refused(reason)),
             Reply::Framed(_) => Err(TargetError::failed("internal error: wrap reply to a read")),
         }
@@ -449,7 +458,7 @@ impl Framing for SubprocessFraming {
         match self.call(Op::WrapMany, |id| encode_wrap_many(id, items, raw_bytes))? {
             Reply::Framed(framed) => Ok(framed),
             Reply::Refused(reason) => Err(TargetError::Refused(reason)),
-            Reply::Body(_) => Err(TargetError::failed(
+            Reply::Body(_) | Reply::Segments(_) => Err(TargetError::failed(
                 "internal error: read reply to a wrap-many",
             )),
         }

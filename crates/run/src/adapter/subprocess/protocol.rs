@@ -21,6 +21,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::adapter::WrapRequest;
+use framecheck_core::target::Segment;
 
 /// The operation a request asks for; decides which result field a reply
 /// must carry.
@@ -68,6 +69,9 @@ pub enum Reply {
     /// The body, answering a read: `None` when the text is not exactly one
     /// valid frame.
     Body(Option<String>),
+    /// The segments, answering a read from a reader that parses frames
+    /// into messages or fields (`{"segments": [...]}`).
+    Segments(Vec<Segment>),
     /// The target rejected the input on purpose, with its reason.
     Refused(String),
 }
@@ -338,6 +342,11 @@ pub fn decode_reply(line: &[u8], expected_id: u64, op: Op) -> Result<Reply, Prot
             })
         }
     };
+    if op == Op::Read && error.is_none() && !object.contains_key("body") {
+        if let Some(segments) = object.get("segments") {
+            return decode_segments(segments);
+        }
+    }
     let result = object.get(op.result_field());
     if matches!(op, Op::Wrap | Op::WrapMany) && result.is_none() && error.is_none() {
         if let Some(reply) = framed_from_b64(&object) {
@@ -392,6 +401,37 @@ fn decode_result(result: &Value, op: Op) -> Result<Reply, ProtocolError> {
             found: type_name(other),
         }),
     }
+}
+
+/// A read reply's `segments`: an array of objects, each with a string
+/// `role`, a string or null `field` (absent is null) and a string `text`.
+fn decode_segments(value: &Value) -> Result<Reply, ProtocolError> {
+    let wrong = |found: &Value| ProtocolError::WrongType {
+        field: "segments",
+        expected: "an array of {role, field, text} objects",
+        found: type_name(found),
+    };
+    let Value::Array(items) = value else {
+        return Err(wrong(value));
+    };
+    let mut segments = Vec::with_capacity(items.len());
+    for item in items {
+        let Value::Object(object) = item else {
+            return Err(wrong(item));
+        };
+        let string = |key: &str| match object.get(key) {
+            Some(Value::String(s)) => Ok(Some(s.clone())),
+            None | Some(Value::Null) if key == "field" => Ok(None),
+            Some(other) => Err(wrong(other)),
+            None => Err(wrong(item)),
+        };
+        segments.push(Segment {
+            role: string("role")?.unwrap_or_default(),
+            field: string("field")?,
+            text: string("text")?.unwrap_or_default(),
+        });
+    }
+    Ok(Reply::Segments(segments))
 }
 
 fn json_error(error: &serde_json::Error, text: &str) -> ProtocolError {
@@ -474,6 +514,50 @@ mod tests {
             Ok(Reply::Body(Some("x".into())))
         );
         assert_eq!(read(r#"{"id":7,"body":null}"#), Ok(Reply::Body(None)));
+        assert_eq!(
+            read(
+                r#"{"id":7,"segments":[{"role":"user","field":null,"text":"a"},{"role":"tool","field":"f","text":""},{"role":"system","text":"b"}]}"#
+            ),
+            Ok(Reply::Segments(vec![
+                Segment {
+                    role: "user".into(),
+                    field: None,
+                    text: "a".into()
+                },
+                Segment {
+                    role: "tool".into(),
+                    field: Some("f".into()),
+                    text: String::new()
+                },
+                Segment {
+                    role: "system".into(),
+                    field: None,
+                    text: "b".into()
+                },
+            ]))
+        );
+        assert_eq!(
+            read(r#"{"id":7,"segments":[]}"#),
+            Ok(Reply::Segments(vec![]))
+        );
+        for bad in [
+            r#"{"id":7,"segments":"x"}"#,
+            r#"{"id":7,"segments":[1]}"#,
+            r#"{"id":7,"segments":[{"role":"user"}]}"#,
+            r#"{"id":7,"segments":[{"role":5,"text":"a"}]}"#,
+            r#"{"id":7,"segments":[{"role":"u","field":3,"text":"a"}]}"#,
+        ] {
+            assert!(
+                matches!(
+                    read(bad),
+                    Err(ProtocolError::WrongType {
+                        field: "segments",
+                        ..
+                    })
+                ),
+                "{bad}"
+            );
+        }
         assert_eq!(
             wrap(r#"{"id":7,"error":"too long"}"#),
             Ok(Reply::Refused("too long".into()))

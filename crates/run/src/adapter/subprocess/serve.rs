@@ -12,6 +12,7 @@ use serde_json::Value;
 
 use super::protocol::to_line;
 use crate::adapter::{Framing, TargetError, WrapRequest};
+use framecheck_core::target::{ReadAnswer, Segment};
 
 /// Answers requests from `input` on `output` until `input` ends.
 ///
@@ -181,6 +182,7 @@ pub fn decode_request(line: &[u8]) -> Result<(u64, Request), BadRequest> {
 enum ReplyLine {
     Framed { id: u64, framed: String },
     Body { id: u64, body: Option<String> },
+    Segments { id: u64, segments: Vec<Segment> },
     Error { id: Option<u64>, error: String },
 }
 
@@ -205,9 +207,17 @@ fn answer(framing: &mut dyn Framing, line: &[u8]) -> ReplyLine {
         Request::WrapMany(items) => framing
             .wrap_many(&items)
             .map_or_else(refuse, |framed| ReplyLine::Framed { id, framed }),
-        Request::Read(text) => framing
-            .read(&text)
-            .map_or_else(refuse, |body| ReplyLine::Body { id, body }),
+        Request::Read(text) => {
+            framing
+                .read_answer(&text)
+                .map_or_else(refuse, |answer| match answer {
+                    ReadAnswer::Segments(segments) => ReplyLine::Segments { id, segments },
+                    other => ReplyLine::Body {
+                        id,
+                        body: other.into_body(),
+                    },
+                })
+        }
     }
 }
 

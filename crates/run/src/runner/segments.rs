@@ -1,0 +1,93 @@
+//! Runs for readers that answer with segments (`reader.returns: segments`):
+//! the benign structure is learned once from the calibration frame read
+//! back, and every wrap's output is read back and judged against it by
+//! `reader.structure`, since a parser consumer reads every frame the writer
+//! produces, not only the roundtrip cases'.
+
+use crate::adapter::{Framing, TargetError};
+use framecheck_core::catalogue::ConcreteCase;
+use framecheck_core::oracle::{self, Finding, Structure};
+use framecheck_core::outcome::Evidence;
+use framecheck_core::profile::{Capability, ReaderReturns, TargetProfile};
+use framecheck_core::target::{guarded, ReadAnswer, Segment, WrapRequest};
+
+/// The benign structure, learned when the profile declares a segments
+/// reader (`None` otherwise): the calibration request wrapped and read back.
+pub(crate) fn learn_structure(
+    profile: &TargetProfile,
+    framing: &mut dyn Framing,
+) -> Option<Result<Structure, String>> {
+    if profile.reader.returns != ReaderReturns::Segments || !profile.can(Capability::Read) {
+        return None;
+    }
+    let request = oracle::calibration_request();
+    Some(benign_structure(framing, &request))
+}
+
+fn benign_structure(framing: &mut dyn Framing, request: &WrapRequest) -> Result<Structure, String> {
+    let framed =
+        guarded(|| framing.wrap(request)).map_err(|e| format!("calibration wrap failed: {e}"))?;
+    match guarded(|| framing.read_answer(&framed)) {
+        Ok(ReadAnswer::Segments(segments)) => Structure::learn(&request.content, &segments)
+            .map_err(|e| format!("benign read-back unusable: {e}")),
+        Ok(ReadAnswer::Rejected) => Err("the reader rejected the benign calibration frame".into()),
+        Ok(ReadAnswer::Body(_)) => Err(
+            "the profile declares reader.returns: segments but the reader answered with a body"
+                .into(),
+        ),
+        Err(e) => Err(format!("calibration read failed: {e}")),
+    }
+}
+
+/// What reading a wrap's output back added: the findings of
+/// `reader.structure` (or the error that stops the case), and the segments
+/// as evidence.
+pub(crate) enum ReadBack {
+    /// Findings to add to the wrap's.
+    Judged(Vec<Finding>),
+    /// The read failed or could not be judged.
+    Error(String),
+}
+
+/// Reads `framed` back and judges the segments against `structure`.
+pub(crate) fn read_back(
+    case: &ConcreteCase,
+    structure: &Result<Structure, String>,
+    framing: &mut dyn Framing,
+    request: &WrapRequest,
+    framed: &str,
+    evidence: &mut Evidence,
+) -> ReadBack {
+    let structure = match structure {
+        Ok(structure) => structure,
+        Err(reason) => return ReadBack::Error(reason.clone()),
+    };
+    match guarded(|| framing.read_answer(framed)) {
+        Ok(ReadAnswer::Segments(segments)) => {
+            evidence.read_body = Some(Some(rendered(&segments)));
+            let findings =
+                oracle::judge_structure(case, structure, &request.content, Some(&segments));
+            ReadBack::Judged(findings)
+        }
+        // Refusing or rejecting a frame forges nothing: only a case that
+        // expects its content back fails on it.
+        Ok(ReadAnswer::Rejected) | Err(TargetError::Refused(_)) => {
+            evidence.read_body = Some(None);
+            ReadBack::Judged(oracle::judge_structure(
+                case,
+                structure,
+                &request.content,
+                None,
+            ))
+        }
+        Ok(ReadAnswer::Body(_)) => ReadBack::Error(
+            "the profile declares reader.returns: segments but the reader answered with a body"
+                .into(),
+        ),
+        Err(error) => ReadBack::Error(error.to_string()),
+    }
+}
+
+fn rendered(segments: &[Segment]) -> String {
+    oracle::render_segments(segments).0
+}

@@ -1,0 +1,52 @@
+"""Field adapter: the handoff summary of openai-agents 0.24.0 (PyPI, MIT), written and parsed again.
+
+``wrap`` is the same call as the ``openai-agents-handoff-history`` audit:
+``nest_handoff_history`` folds a history of one tool output item into one
+assistant message, a numbered record per item between
+``<CONVERSATION HISTORY>`` markers. ``read`` is what the SDK does with that
+message at the next handoff: ``agents.handoffs.history``'s private
+``_extract_nested_history_transcript`` splits the summary into records with
+``str.splitlines()`` and parses each back into an input item. Each item it
+returns is one segment: its ``role`` (or its ``type`` when it has no role),
+no field, and its ``content`` (or ``output``) as the text. A private
+function, called as the SDK calls it; pinned, so a rename shows up as an
+import error, not as a silent change.
+"""
+
+import json
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "adapters" / "python"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from fieldpin import require  # noqa: E402
+
+require("openai-agents", "0.24.0")
+
+from agents.handoffs import HandoffInputData, nest_handoff_history  # noqa: E402
+from agents.handoffs.history import _extract_nested_history_transcript  # noqa: E402
+from framecheck_adapter import serve  # noqa: E402
+
+
+def wrap(content, kind, attributes, provenance):
+    item = {"type": "function_call_output", "call_id": "call_1", "output": content}
+    nested = nest_handoff_history(HandoffInputData(input_history=(item,), pre_handoff_items=(), new_items=()))
+    (message,) = nested.input_history
+    return message["content"]
+
+
+def text_of(item):
+    value = item.get("content", item.get("output", ""))
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+def read(text):
+    items = _extract_nested_history_transcript({"role": "assistant", "content": text})
+    if items is None:
+        return None
+    return [{"role": str(item.get("role") or item.get("type")), "field": None, "text": text_of(item)}
+            for item in items]
+
+
+serve(wrap, read)
