@@ -232,8 +232,8 @@ mod tests {
             answer
         };
         let page = get("/doc.txt");
-        assert!(page.starts_with("HTTP/1.1 200"), "{page}");
+        assert!(page.starts_with("HTTP/1.0 200"), "{page}");
         assert!(page.ends_with("hello <b>"), "{page}");
-        assert!(get("/robots.txt").starts_with("HTTP/1.1 404"));
+        assert!(get("/robots.txt").starts_with("HTTP/1.0 404"));
     }
 }
