@@ -482,6 +482,16 @@ fn write_manifest(out: &mut String, manifest: &crate::manifest::Manifest) {
             md_code(&truncate(&interpreter.version, 200), false)
         );
     }
+    if let Some(server) = &manifest.target.server {
+        // The server's own words: untrusted, so shown as code.
+        let _ = writeln!(
+            out,
+            "- MCP server {} {} (protocol {})",
+            md_code(&truncate(&server.name, 200), false),
+            md_code(&truncate(&server.version, 200), false),
+            md_code(&truncate(&server.protocol_version, 200), false)
+        );
+    }
     for package in &manifest.target.packages {
         let _ = writeln!(
             out,
