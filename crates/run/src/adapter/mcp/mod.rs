@@ -25,7 +25,9 @@ use rmcp::model::{
 use rmcp::service::{RoleClient, RunningService, ServiceError};
 use rmcp::ServiceExt;
 
-use super::subprocess::{resolve_program, GroupProcess, Launch, MAX_SPAWN_FAILURES_IN_ROW};
+use super::subprocess::{
+    absolute, resolve_program, GroupProcess, Launch, MAX_SPAWN_FAILURES_IN_ROW,
+};
 use crate::adapter::{Fault, FaultKind, Framing, TargetError, WrapRequest};
 use framecheck_core::target::ServerIdentity;
 pub(crate) use plant::{fill, Values};
@@ -87,9 +89,11 @@ impl McpFraming {
             ),
             Plant::File | Plant::Argument => None,
         };
+        // A profile named by a bare file name has an empty directory.
+        let profile_dir = absolute(profile_dir);
         let cwd = match &spec.cwd {
             Some(cwd) => profile_dir.join(cwd),
-            None => profile_dir.to_path_buf(),
+            None => profile_dir,
         };
         Ok(McpFraming {
             spec: spec.clone(),

@@ -545,7 +545,7 @@ fn timeout_reason(timeout: Duration, allowance: Duration, partial: usize) -> Str
     reason
 }
 
-fn absolute(path: &Path) -> PathBuf {
+pub(crate) fn absolute(path: &Path) -> PathBuf {
     if path.is_absolute() {
         return path.to_path_buf();
     }
