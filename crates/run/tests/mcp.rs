@@ -292,3 +292,30 @@ fn a_published_fetch_server_reads_the_planted_page() {
     assert!(again.ends_with("second page"), "{again}");
     assert_eq!(framing.server().unwrap().name, "mcp-fetch");
 }
+
+/// `framecheck init --mcp`: the frame is learned from benign plants, the
+/// adapter is kept as given, and only `wrap` is declared, since nothing
+/// but the content reaches the server (a frame's kind or provenance line
+/// is the server's own text, not the request's).
+#[test]
+fn init_proposes_a_profile_that_holds_for_the_framing_server() {
+    use framecheck::init::{propose_for_mcp, propose_for_profile, InitOptions};
+    use framecheck::profile::{Capability, LoadedProfile};
+    let options = InitOptions { timeout_ms: 10_000 };
+    let mcp = test_server("framed", 10_000);
+    let mut proposal = propose_for_mcp(mcp.clone(), Path::new("."), options).unwrap();
+    assert_eq!(proposal.profile.delimiters.token, "framecheck-untrusted");
+    assert_eq!(proposal.profile.capabilities, vec![Capability::Wrap]);
+    let reparsed = TargetProfile::parse(&proposal.yaml).unwrap();
+    assert!(
+        matches!(&reparsed.adapter, framecheck::profile::AdapterSpec::Mcp { mcp: m } if *m == mcp)
+    );
+    runner::check_fit(&reparsed, proposal.framing.as_mut(), ReaderLevel::Unicode).unwrap();
+    // Again from the profile it wrote.
+    let loaded = LoadedProfile {
+        profile: reparsed,
+        dir: PathBuf::from("."),
+    };
+    let again = propose_for_profile(&loaded, options).unwrap();
+    assert_eq!(again.profile.delimiters, proposal.profile.delimiters);
+}
