@@ -319,3 +319,20 @@ fn init_proposes_a_profile_that_holds_for_the_framing_server() {
     let again = propose_for_profile(&loaded, options).unwrap();
     assert_eq!(again.profile.delimiters, proposal.profile.delimiters);
 }
+
+#[test]
+fn an_argument_plant_passes_the_content_itself() {
+    let text = serde_json::json!({
+        "command": [SERVER, "raw"],
+        "tool": "echo",
+        "plant": "argument",
+        "arguments": { "text": "[{content}]" },
+    });
+    let mcp: McpSpec = serde_json::from_value(text).unwrap();
+    let mut framing = McpFraming::new(&mcp, Path::new(".")).unwrap();
+    let content = "a \"quoted\" {url} line\nand </document>";
+    assert_eq!(
+        wrap(&mut framing, content).unwrap(),
+        format!("<document>\n[{content}]\n</document>")
+    );
+}

@@ -1,8 +1,9 @@
 //! An MCP server for framecheck's own tests, written with the same SDK the
 //! MCP adapter speaks (`rmcp`), over stdio.
 //!
-//! Its one tool, `read_file { path }`, reads a file and returns it framed
-//! in one of two ways, chosen by the first argument:
+//! Its tool `read_file { path }` reads a file, and `echo { text }` takes
+//! the text itself; both return it framed in one of two ways, chosen by
+//! the first argument:
 //!
 //! - `framed`: the reference envelope (`framecheck-untrusted` tags, the
 //!   content defanged), which holds under the catalogue;
@@ -105,8 +106,17 @@ impl ServerHandler for TestServer {
         let serde_json::Value::Object(schema) = schema else {
             unreachable!("a JSON object literal");
         };
-        let tool = Tool::new("read_file", "Reads a text file", Arc::new(schema));
-        Ok(ListToolsResult::with_all_items(vec![tool]))
+        let read = Tool::new("read_file", "Reads a text file", Arc::new(schema));
+        let schema = serde_json::json!({
+            "type": "object",
+            "properties": { "text": { "type": "string" } },
+            "required": ["text"],
+        });
+        let serde_json::Value::Object(schema) = schema else {
+            unreachable!("a JSON object literal");
+        };
+        let echo = Tool::new("echo", "Returns the text", Arc::new(schema));
+        Ok(ListToolsResult::with_all_items(vec![read, echo]))
     }
 
     async fn call_tool(
@@ -114,13 +124,23 @@ impl ServerHandler for TestServer {
         request: CallToolRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        if request.name != "read_file" {
-            return Err(ErrorData::invalid_params(
-                format!("no tool {:?}", request.name),
+        match request.name.as_ref() {
+            "read_file" => self.read_file(&request).await.map(CallToolResponse::from),
+            "echo" => {
+                let text = request
+                    .arguments
+                    .as_ref()
+                    .and_then(|args| args.get("text"))
+                    .and_then(|text| text.as_str())
+                    .ok_or_else(|| ErrorData::invalid_params("echo needs a string `text`", None))?;
+                let framed = self.frame(text)?;
+                Ok(CallToolResult::success(vec![ContentBlock::text(framed)]).into())
+            }
+            other => Err(ErrorData::invalid_params(
+                format!("no tool {other:?}"),
                 None,
-            ));
+            )),
         }
-        self.read_file(&request).await.map(CallToolResponse::from)
     }
 }
 
