@@ -31,6 +31,7 @@ PY_PINS=(
   "langchain-core==1.8.3"
   "openai-agents==0.24.0"
   "dspy==3.4.1"
+  "mcp-server-fetch==2026.10.24"
 )
 NPM_PINS=(
   "openclaw@2026.9.6"
@@ -41,6 +42,7 @@ NPM_PINS=(
 # peers the adapter needs, pinned too.
 NPM_INSTALL_PINS=(
   "@supabase/mcp-server-supabase@0.13.0 @modelcontextprotocol/server@2.4.0 @modelcontextprotocol/client@2.4.0"
+  "@modelcontextprotocol/server-filesystem@2026.8.31"
 )
 
 # Directory name for a pin: `pydantic-ai-slim==2.68.0` -> `pydantic-ai-slim-2.68.0`,

@@ -19,6 +19,7 @@ use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
 use cli::choices::Choices;
 use framecheck::adapter::caller::Caller;
+use framecheck::adapter::mcp::McpFraming;
 use framecheck::adapter::reference::{builtin_framing, NonceReference, Reference};
 use framecheck::adapter::subprocess::{self, helpers, SubprocessFraming};
 use framecheck::adapter::Framing;
@@ -133,6 +134,20 @@ struct InitArgs {
     /// Seconds the adapter may take to start and to answer one request.
     #[arg(long, value_name = "SECONDS", default_value_t = 30)]
     timeout: u64,
+    /// The command after `--` starts an MCP server (stdio); `--tool`,
+    /// `--plant` and `--arg` say which tool reads the planted content.
+    #[arg(long, requires = "tool", conflicts_with = "profile")]
+    mcp: bool,
+    /// The MCP tool to call once per request.
+    #[arg(long, value_name = "NAME", requires = "mcp")]
+    tool: Option<String>,
+    /// Where the content is planted: file, http or argument.
+    #[arg(long, value_name = "WHERE", default_value = "file", requires = "mcp")]
+    plant: String,
+    /// One tool argument, KEY=VALUE, with `{workdir}`, `{url}` or
+    /// `{content}` in VALUE; repeat for more.
+    #[arg(long = "arg", value_name = "KEY=VALUE", requires = "mcp")]
+    args: Vec<String>,
     /// The adapter's command line, after `--`.
     #[arg(last = true)]
     command: Vec<String>,
@@ -381,6 +396,12 @@ fn connect(loaded: &LoadedProfile) -> Result<Box<dyn Framing>> {
             ),
             None => bail!("unknown built-in target {builtin:?}"),
         },
+        AdapterSpec::Mcp { mcp } => {
+            let target = McpFraming::new(mcp, &loaded.dir).map_err(|reason| {
+                anyhow::anyhow!("target {}: cannot start: {reason}", loaded.profile.name)
+            })?;
+            Ok(Box::new(target))
+        }
         AdapterSpec::Subprocess(_) => {
             let target = SubprocessFraming::from_profile(loaded).context("a subprocess profile")?;
             target.check_launchable().map_err(|reason| {
@@ -461,13 +482,15 @@ fn run(args: RunArgs) -> Result<u8> {
     );
     progress.finish_and_clear();
     result.views = framecheck::outcome::judge_run(&result, &views);
-    result.meta.manifest = Some(Manifest::collect(
+    let mut manifest = Manifest::collect(
         &loaded,
         target_path(&args.select.target).as_deref(),
         &catalogue.hash,
         None,
         std::env::args().collect(),
-    ));
+    );
+    manifest.target.server = framing.server();
+    result.meta.manifest = Some(manifest);
     drop(framing);
 
     if interrupted.load(Ordering::SeqCst) {
@@ -980,6 +1003,31 @@ fn matrix(args: MatrixArgs) -> Result<u8> {
     Ok(if failed { EXIT_HARNESS } else { EXIT_PASS })
 }
 
+/// The `mcp:` adapter `init --mcp` was given, read as a profile would be
+/// (so its rules and messages are the profile's).
+fn mcp_spec(args: &InitArgs) -> Result<framecheck::profile::McpSpec> {
+    let mut arguments = serde_json::Map::new();
+    for pair in &args.args {
+        let Some((key, value)) = pair.split_once('=') else {
+            bail!("--arg {pair:?}: expected KEY=VALUE");
+        };
+        arguments.insert(key.to_string(), value.into());
+    }
+    let adapter = serde_json::json!({ "mcp": {
+        "command": args.command,
+        "tool": args.tool,
+        "plant": args.plant,
+        "arguments": arguments,
+    }});
+    let text = format!(
+        "name: mine\nadapter: {adapter}\ndelimiters: {{ syntax: xml-tag, token: t }}\ncapabilities: [wrap]\n"
+    );
+    match TargetProfile::parse(&text)?.adapter {
+        AdapterSpec::Mcp { mcp } => Ok(mcp),
+        _ => bail!("internal error: --mcp did not make an mcp adapter"),
+    }
+}
+
 fn init(args: InitArgs) -> Result<u8> {
     use framecheck::init::{self, InitOptions};
     let options = InitOptions {
@@ -999,6 +1047,10 @@ fn init(args: InitArgs) -> Result<u8> {
         (Some(path), true) => {
             let loaded = TargetProfile::load(path)?;
             (init::propose_for_profile(&loaded, options)?, Some(loaded))
+        }
+        (None, false) if args.mcp => {
+            let spec = mcp_spec(&args)?;
+            (init::propose_for_mcp(spec, &save_dir, options)?, None)
         }
         (None, false) => {
             let cwd = std::env::current_dir()?;

@@ -199,3 +199,25 @@ fn the_command_line_crates_are_the_cli_s_alone() {
     }
     assert!(dependencies("Cargo.toml").contains("clap"));
 }
+
+/// The MCP client (an async SDK and its runtime) and the fixture's HTTP
+/// server belong to the MCP adapter in framecheck-run; the model, the
+/// envelope and the CLI stay synchronous and free of them.
+#[test]
+fn the_mcp_stack_is_the_run_crate_s_alone() {
+    for manifest in [
+        "crates/core/Cargo.toml",
+        "crates/envelope/Cargo.toml",
+        "Cargo.toml",
+    ] {
+        let deps = dependencies(manifest);
+        for crate_name in ["rmcp", "tokio", "tiny_http"] {
+            assert!(
+                !deps.contains(crate_name),
+                "{manifest} depends on {crate_name}"
+            );
+        }
+    }
+    let run = dependencies("crates/run/Cargo.toml");
+    assert!(run.contains("rmcp") && run.contains("tokio") && run.contains("tiny_http"));
+}

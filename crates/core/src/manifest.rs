@@ -67,6 +67,10 @@ pub struct TargetIdentity {
     pub interpreter: Option<InterpreterVersion>,
     /// The package versions the profile declares.
     pub packages: Vec<PackageRef>,
+    /// What the server said it is (an MCP target's `initialize` answer),
+    /// filled in after the run; absent for every other target.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server: Option<crate::target::ServerIdentity>,
 }
 
 /// A file and its SHA-256.
@@ -160,6 +164,8 @@ impl TargetIdentity {
     /// The identity of `loaded`'s target: nothing for an in-process one.
     pub fn collect(loaded: &LoadedProfile) -> TargetIdentity {
         let packages = loaded.profile.packages.clone();
+        // An MCP server's command is a package runner (`npx`, `uvx`): its
+        // identity is the declared packages and its `initialize` answer.
         let AdapterSpec::Subprocess(spec) = &loaded.profile.adapter else {
             return TargetIdentity {
                 packages,
@@ -193,6 +199,7 @@ impl TargetIdentity {
             files,
             interpreter,
             packages,
+            server: None,
         }
     }
 }

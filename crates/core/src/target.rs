@@ -203,6 +203,24 @@ pub trait Framing {
     /// it before retrying a faulted case. In-process framings have nothing
     /// to restart.
     fn restart(&mut self) {}
+
+    /// Who answered, when the target says so itself: an MCP server's
+    /// `initialize` answer. The report's manifest records it.
+    fn server(&self) -> Option<ServerIdentity> {
+        None
+    }
+}
+
+/// What a server said it is when the connection opened (MCP's
+/// `initialize` answer).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ServerIdentity {
+    /// The server's name.
+    pub name: String,
+    /// The server's version.
+    pub version: String,
+    /// The protocol version the two sides agreed on.
+    pub protocol_version: String,
 }
 
 /// The reason [`Framing::wrap_many`] gives by default.
@@ -224,6 +242,9 @@ impl<F: Framing + ?Sized> Framing for Box<F> {
     }
     fn restart(&mut self) {
         (**self).restart()
+    }
+    fn server(&self) -> Option<ServerIdentity> {
+        (**self).server()
     }
 }
 

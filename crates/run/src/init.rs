@@ -16,6 +16,7 @@ mod experiments;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use crate::adapter::mcp::McpFraming;
 use crate::adapter::reference::builtin_framing;
 use crate::adapter::subprocess::SubprocessFraming;
 use crate::adapter::{Framing, TargetError, WrapRequest};
@@ -26,7 +27,7 @@ use framecheck_core::layout::{
 };
 use framecheck_core::profile::{
     AdapterSpec, BodyEncoding, Capability, Consumer, Delimiters, EncodingChoice, Language,
-    LineSemantics, LoadedProfile, SubprocessSpec, TargetProfile,
+    LineSemantics, LoadedProfile, McpSpec, SubprocessSpec, TargetProfile,
 };
 
 /// Why no profile could be proposed.
@@ -49,6 +50,10 @@ pub enum InitError {
     /// (`builtin: caller` is served by the process that starts framecheck).
     #[error("this profile's built-in target cannot be calibrated by `framecheck init`; only `reference`, `reference-nonce` and subprocess targets can")]
     NotInProcess,
+    /// The MCP target could not be set up (its work directory, runtime or
+    /// fixture server).
+    #[error("{0}")]
+    Mcp(String),
     /// The proposal does not validate (a bug in `init`, reported as such).
     #[error("the proposed profile does not validate: {0}")]
     Invalid(String),
@@ -137,6 +142,27 @@ pub fn propose_for_command(
     )
 }
 
+/// Proposes a profile for the MCP server `spec` (`framecheck init --mcp`):
+/// the tool is called with benign plants and the frame around them is
+/// learned like any target's. The adapter is written as given.
+pub fn propose_for_mcp(
+    mut spec: McpSpec,
+    save_dir: &Path,
+    options: InitOptions,
+) -> Result<Proposal, InitError> {
+    spec.timeout_ms = spec.timeout_ms.max(options.timeout_ms);
+    let framing = McpFraming::new(&spec, save_dir).map_err(InitError::Mcp)?;
+    let base = TargetProfile {
+        name: "mine".into(),
+        description: String::new(),
+        language: String::new(),
+        adapter: AdapterSpec::Mcp { mcp: spec },
+        capabilities: vec![Capability::Wrap],
+        ..framecheck_envelope::reference_profile()
+    };
+    infer_and_propose(base, Box::new(framing), false)
+}
+
 /// Proposes a profile for an existing one's adapter, inferring everything
 /// calibration shows from the framing; what it cannot show (the name, the
 /// adapter, reserved tokens, the consumer, source and packages) is kept.
@@ -150,9 +176,15 @@ pub fn propose_for_profile(
     if let AdapterSpec::Subprocess(spec) = &mut base.adapter {
         spec.timeout_ms = spec.timeout_ms.max(options.timeout_ms);
     }
+    if let AdapterSpec::Mcp { mcp } = &mut base.adapter {
+        mcp.timeout_ms = mcp.timeout_ms.max(options.timeout_ms);
+    }
     let builtin = match &base.adapter {
         AdapterSpec::Builtin { builtin } => builtin_framing(builtin),
         AdapterSpec::Subprocess(_) => None,
+        AdapterSpec::Mcp { mcp } => Some(Box::new(
+            McpFraming::new(mcp, &loaded.dir).map_err(InitError::Mcp)?,
+        ) as Box<dyn Framing>),
     };
     let loaded = LoadedProfile {
         profile: base.clone(),
@@ -405,7 +437,8 @@ fn render(base: &TargetProfile, layout: &Layout, observed: &Observed) -> String 
             kebab(&consumer)
         );
     }
-    write_attributes_and_capabilities(&mut out, layout, observed);
+    let content_only = matches!(base.adapter, AdapterSpec::Mcp { .. });
+    write_attributes_and_capabilities(&mut out, layout, observed, content_only);
     out
 }
 
@@ -440,13 +473,26 @@ fn write_adapter(out: &mut String, adapter: &AdapterSpec) {
         AdapterSpec::Builtin { builtin } => {
             let _ = writeln!(out, "adapter: {{ builtin: {} }}", yaml_str(builtin));
         }
+        // JSON is YAML's flow style: the mapping as given, every key kept.
+        AdapterSpec::Mcp { mcp } => {
+            let mcp = serde_json::to_string(mcp).unwrap_or_default();
+            let _ = writeln!(out, "adapter:\n  mcp: {mcp}");
+        }
     }
 }
 
 /// `attributes:` and `capabilities:`, from which request fields reached
 /// the frame and whether `read` answered.
-fn write_attributes_and_capabilities(out: &mut String, layout: &Layout, observed: &Observed) {
-    let reads = observed.reads;
+/// `content_only`: the target is given nothing but the content (an MCP
+/// server reads only what was planted), so whatever fields its frame shows
+/// are its own, not the request's: only `wrap` is declared.
+fn write_attributes_and_capabilities(
+    out: &mut String,
+    layout: &Layout,
+    observed: &Observed,
+    content_only: bool,
+) {
+    let reads = observed.reads && !content_only;
     let fields = fields_seen(layout);
     let kind_attr = framecheck_core::layout::kind_attribute(&layout.sample.framed);
     let attrs_written = observed.attribute_names.is_some()
@@ -475,13 +521,14 @@ fn write_attributes_and_capabilities(out: &mut String, layout: &Layout, observed
     if reads {
         capabilities.push("read");
     }
-    if attrs_written {
+    if attrs_written && !content_only {
         capabilities.push("attributes");
     }
-    if fields.iter().any(|(n, _, _)| *n == FieldName::Provenance) {
+    if fields.iter().any(|(n, _, _)| *n == FieldName::Provenance) && !content_only {
         capabilities.push("provenance");
     }
-    if fields.iter().any(|(n, _, _)| *n == FieldName::Kind) || kind_attr.is_some() {
+    let kind_seen = fields.iter().any(|(n, _, _)| *n == FieldName::Kind) || kind_attr.is_some();
+    if kind_seen && !content_only {
         capabilities.push("kind");
     }
     let _ = writeln!(

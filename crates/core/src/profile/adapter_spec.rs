@@ -5,14 +5,17 @@
 //! did not match any variant of untagged enum AdapterSpec". Reading every
 //! key into one struct first gives each mistake its own message: an unknown
 //! key is named with the keys allowed, and a mapping with neither shape (or
-//! both) says what to write.
+//! both) says what to write. A third shape, `mcp: {...}`, is a mapping of
+//! its own ([`McpSpec`], unknown keys refused) and stands alone.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use serde::Deserialize;
 
-use super::{AdapterSpec, ProcessMode, SubprocessSpec};
+use super::{
+    AdapterSpec, Field, InvalidKind, InvalidProfile, McpSpec, Plant, ProcessMode, SubprocessSpec,
+};
 
 /// Every key an `adapter:` mapping may hold.
 #[derive(Deserialize)]
@@ -25,6 +28,7 @@ pub(super) struct RawAdapter {
     timeout_ms: Option<u64>,
     mode: Option<ProcessMode>,
     max_reply_bytes: Option<usize>,
+    mcp: Option<McpSpec>,
 }
 
 impl TryFrom<RawAdapter> for AdapterSpec {
@@ -42,6 +46,12 @@ impl TryFrom<RawAdapter> for AdapterSpec {
                 .then_some(ProcessKey::MaxReplyBytes),
         ];
         let given: Vec<ProcessKey> = subprocess_keys.into_iter().flatten().collect();
+        if let Some(mcp) = raw.mcp {
+            if raw.builtin.is_some() || !given.is_empty() {
+                return Err(AdapterError::McpWithOthers);
+            }
+            return Ok(AdapterSpec::Mcp { mcp });
+        }
         match (raw.builtin, raw.command) {
             (Some(_), _) if !given.is_empty() => Err(AdapterError::BuiltinWithProcess(given)),
             (Some(builtin), None) => Ok(AdapterSpec::Builtin { builtin }),
@@ -104,8 +114,69 @@ pub enum AdapterError {
     )]
     BuiltinWithProcess(Vec<ProcessKey>),
     /// Neither `builtin` nor `command`.
-    #[error("adapter needs `command: [program, args...]` (a subprocess speaking docs/protocol.md) or `builtin: reference`")]
+    #[error("adapter needs `command: [program, args...]` (a subprocess speaking docs/protocol.md), `mcp: {{...}}` (an MCP server) or `builtin: reference`")]
     NeitherShape,
+    /// `mcp` beside other keys: its own keys go inside it.
+    #[error(
+        "adapter: `mcp` stands alone; its command, env and timeout go inside the `mcp:` mapping"
+    )]
+    McpWithOthers,
+}
+
+impl Plant {
+    /// The plant as written in a profile.
+    pub fn name(self) -> &'static str {
+        match self {
+            Plant::File => "file",
+            Plant::Http => "http",
+            Plant::Argument => "argument",
+        }
+    }
+
+    /// The placeholder an argument must hold for the tool to reach the
+    /// plant; `None` for a file, which a server may reach by a relative
+    /// path under a root given on its command line.
+    pub fn placeholder(self) -> Option<&'static str> {
+        match self {
+            Plant::File => None,
+            Plant::Http => Some("{url}"),
+            Plant::Argument => Some("{content}"),
+        }
+    }
+}
+
+impl McpSpec {
+    /// The rules serde cannot check: a program, a positive timeout, a
+    /// plain plant name, and an argument that reaches the plant.
+    pub(super) fn validate(&self) -> Result<(), InvalidProfile> {
+        let fail = |field, kind| Err(InvalidProfile::new(field, kind));
+        if self.command.is_empty() {
+            return fail(Field::McpCommand, InvalidKind::McpEmptyCommand);
+        }
+        if self.timeout_ms == 0 {
+            return fail(Field::McpTimeoutMs, InvalidKind::McpZeroTimeout);
+        }
+        let name = self.plant_name.as_str();
+        if name.is_empty() || name.contains(['/', '\\']) || name == "." || name == ".." {
+            return fail(
+                Field::McpPlantName,
+                InvalidKind::McpBadPlantName(self.plant_name.clone()),
+            );
+        }
+        if let Some(placeholder) = self.plant.placeholder() {
+            let holds = |value: &serde_json::Value| value.to_string().contains(placeholder);
+            if !self.arguments.values().any(holds) {
+                return fail(
+                    Field::McpArguments,
+                    InvalidKind::McpPlantNotReached {
+                        plant: self.plant.name(),
+                        placeholder,
+                    },
+                );
+            }
+        }
+        Ok(())
+    }
 }
 
 fn join(keys: &[ProcessKey]) -> String {
@@ -148,6 +219,49 @@ mod tests {
             message.contains("cannot be combined with command"),
             "{message}"
         );
+    }
+
+    const MCP: &str = "{ mcp: { command: [srv, \"{workdir}\"], tool: read, arguments: { path: \"{workdir}/doc.txt\" }, plant: file } }";
+
+    #[test]
+    fn an_mcp_adapter_reads_with_its_defaults() {
+        let text = format!("name: x\nadapter: {MCP}\ndelimiters: {{ syntax: xml-tag, token: t }}\ncapabilities: [wrap]\n");
+        let profile = TargetProfile::parse(&text).unwrap();
+        let crate::profile::AdapterSpec::Mcp { mcp } = &profile.adapter else {
+            panic!("not an mcp adapter: {:?}", profile.adapter);
+        };
+        assert_eq!(mcp.tool, "read");
+        assert_eq!(mcp.plant, crate::profile::Plant::File);
+        assert_eq!(mcp.plant_name, "doc.txt");
+        assert_eq!(mcp.timeout_ms, 20_000);
+        // It serializes back to the shape it was read from.
+        let json = serde_json::to_value(&profile.adapter).unwrap();
+        assert_eq!(json["mcp"]["tool"], "read");
+    }
+
+    #[test]
+    fn an_mcp_adapter_refuses_unknown_keys_and_plants() {
+        let message = error_of("{ mcp: { command: [s], tool: t, plant: file, timeout: 5 } }");
+        assert!(message.contains("timeout"), "{message}");
+        assert!(message.starts_with("line 2"), "{message}");
+        let message = error_of("{ mcp: { command: [s], tool: t, plant: ftp } }");
+        assert!(message.contains("ftp"), "{message}");
+        let message = error_of("{ mcp: { command: [s], tool: t, plant: file }, cwd: x }");
+        assert!(message.contains("`mcp` stands alone"), "{message}");
+    }
+
+    #[test]
+    fn an_mcp_rule_names_its_line() {
+        let text = "name: x\nadapter:\n  mcp:\n    command: [s]\n    tool: fetch\n    plant: http\n    arguments: { url: \"http://example.com\" }\ndelimiters: { syntax: xml-tag, token: t }\ncapabilities: [wrap]\n";
+        let error = TargetProfile::parse(text).unwrap_err();
+        assert_eq!(error.field, Some(crate::profile::Field::McpArguments));
+        let message = error.to_string();
+        assert!(message.starts_with("line 7, column"), "{message}");
+        assert!(message.contains("`{url}`"), "{message}");
+        let empty = text.replace("command: [s]", "command: []");
+        let message = TargetProfile::parse(&empty).unwrap_err().to_string();
+        assert!(message.starts_with("line 4, column"), "{message}");
+        assert!(message.contains("adapter.mcp.command"), "{message}");
     }
 
     #[test]

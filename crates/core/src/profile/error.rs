@@ -44,6 +44,14 @@ pub enum Field {
     AdapterCommand,
     /// `adapter.timeout_ms`.
     AdapterTimeoutMs,
+    /// `adapter.mcp.command`.
+    McpCommand,
+    /// `adapter.mcp.timeout_ms`.
+    McpTimeoutMs,
+    /// `adapter.mcp.arguments`.
+    McpArguments,
+    /// `adapter.mcp.plant_name`.
+    McpPlantName,
     /// The `delimiters` declaration as a whole (grammar, templates, nonce).
     Delimiters,
     /// One token of `delimiters`.
@@ -127,6 +135,24 @@ pub enum InvalidKind {
         "reader.lines says how a parser splits lines; declare reader.consumer: parser with it"
     )]
     LinesWithoutParser,
+    /// An MCP adapter with an empty command.
+    #[error("adapter.mcp.command must name a program")]
+    McpEmptyCommand,
+    /// An MCP adapter with a zero timeout.
+    #[error("adapter.mcp.timeout_ms must be positive")]
+    McpZeroTimeout,
+    /// No argument carries the placeholder the plant needs, so the tool
+    /// would never see the content.
+    #[error("adapter.mcp.arguments: plant `{plant}` needs `{placeholder}` in an argument value, or the tool never reads the content")]
+    McpPlantNotReached {
+        /// The plant, as written.
+        plant: &'static str,
+        /// The placeholder no argument holds.
+        placeholder: &'static str,
+    },
+    /// A plant name that is not one plain file name.
+    #[error("adapter.mcp.plant_name {0:?} must be one file name (no `/`, not `.` or `..`)")]
+    McpBadPlantName(String),
 }
 
 /// Why profile text is not a valid profile: the rule, the field, the place.

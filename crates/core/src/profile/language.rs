@@ -65,6 +65,7 @@ impl Language {
             AdapterSpec::Builtin { builtin } if builtin == "caller" => None,
             AdapterSpec::Builtin { .. } => Some(Language::RustInProcess),
             AdapterSpec::Subprocess(spec) => of_command(&spec.command),
+            AdapterSpec::Mcp { mcp } => of_command(&mcp.command),
         }
     }
 }

@@ -30,6 +30,16 @@ struct Shadow {
 struct ShadowAdapter {
     command: Option<Spanned<IgnoredAny>>,
     timeout_ms: Option<Spanned<IgnoredAny>>,
+    mcp: Option<ShadowMcp>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct ShadowMcp {
+    command: Option<Spanned<IgnoredAny>>,
+    timeout_ms: Option<Spanned<IgnoredAny>>,
+    arguments: Option<Spanned<IgnoredAny>>,
+    plant_name: Option<Spanned<IgnoredAny>>,
 }
 
 #[derive(Deserialize, Default)]
@@ -62,13 +72,18 @@ fn at<T>(spanned: &Spanned<T>) -> Option<Position> {
 /// message as it was.
 pub(super) fn locate(text: &str, field: &Field) -> Option<Position> {
     let shadow: Shadow = serde_saphyr::from_str_with_options(text, crate::yaml::options()).ok()?;
-    let adapter = shadow.adapter.unwrap_or_default();
+    let mut adapter = shadow.adapter.unwrap_or_default();
+    let mcp = adapter.mcp.take().unwrap_or_default();
     let delimiters = shadow.delimiters.unwrap_or_default();
     let attributes = shadow.attributes.unwrap_or_default();
     match field {
         Field::Name => shadow.name.as_ref().and_then(at),
         Field::AdapterCommand => adapter.command.as_ref().and_then(at),
         Field::AdapterTimeoutMs => adapter.timeout_ms.as_ref().and_then(at),
+        Field::McpCommand => mcp.command.as_ref().and_then(at),
+        Field::McpTimeoutMs => mcp.timeout_ms.as_ref().and_then(at),
+        Field::McpArguments => mcp.arguments.as_ref().and_then(at),
+        Field::McpPlantName => mcp.plant_name.as_ref().and_then(at),
         Field::Token(TokenField::Outer) => delimiters.token.as_ref().and_then(at),
         Field::Token(TokenField::Inner) => delimiters
             .inner

@@ -123,6 +123,79 @@ pub enum AdapterSpec {
     },
     /// A child process speaking the protocol in `docs/protocol.md`.
     Subprocess(SubprocessSpec),
+    /// An MCP server: framecheck plants the content where one of its tools
+    /// reads it and takes the tool result as the framed output
+    /// (`docs/protocol.md`, "MCP servers").
+    Mcp {
+        /// The server and the tool.
+        mcp: McpSpec,
+    },
+}
+
+/// An MCP server target (`adapter: { mcp: {...} }`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct McpSpec {
+    /// The server's command, spoken to over stdio. `{workdir}` is replaced
+    /// by the run's temporary work directory.
+    pub command: Vec<String>,
+    /// Working directory, relative to the profile file's directory.
+    #[serde(default)]
+    pub cwd: Option<PathBuf>,
+    /// Extra environment variables.
+    #[serde(default)]
+    pub env: BTreeMap<String, String>,
+    /// The tool called once per wrap request.
+    pub tool: String,
+    /// The tool's arguments. In every string, `{workdir}`, `{url}` (the
+    /// fixture page) and `{content}` (the content itself) are replaced.
+    #[serde(default)]
+    pub arguments: BTreeMap<String, serde_json::Value>,
+    /// Where the content is planted for the tool to read.
+    pub plant: Plant,
+    /// The planted file's name in the work directory (`plant: file`) and
+    /// the fixture page's path (`plant: http`).
+    #[serde(default = "default_plant_name")]
+    pub plant_name: String,
+    /// The fixture page's `Content-Type` (`plant: http`).
+    #[serde(default = "default_content_type")]
+    pub content_type: String,
+    /// Per-call timeout in milliseconds (the first call also waits for the
+    /// server to start: `npx` may download it).
+    #[serde(default = "default_mcp_timeout_ms")]
+    pub timeout_ms: u64,
+    /// How long the server may take to start and answer `initialize`, in
+    /// milliseconds (`npx` and `uvx` may download the package first).
+    #[serde(default = "default_mcp_startup_ms")]
+    pub startup_ms: u64,
+}
+
+/// Where an MCP target's content is planted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Plant {
+    /// A file in the run's work directory (`{workdir}/<plant_name>`).
+    File,
+    /// A page served on 127.0.0.1 at `{url}`.
+    Http,
+    /// The `{content}` placeholder of the arguments.
+    Argument,
+}
+
+fn default_plant_name() -> String {
+    "doc.txt".to_string()
+}
+
+fn default_content_type() -> String {
+    "text/plain; charset=utf-8".to_string()
+}
+
+fn default_mcp_timeout_ms() -> u64 {
+    20_000
+}
+
+fn default_mcp_startup_ms() -> u64 {
+    120_000
 }
 
 /// A subprocess target.
@@ -523,6 +596,9 @@ impl TargetProfile {
                     InvalidKind::ZeroTimeout,
                 ));
             }
+        }
+        if let AdapterSpec::Mcp { mcp } = &self.adapter {
+            mcp.validate()?;
         }
         Ok(())
     }

@@ -482,6 +482,16 @@ fn write_manifest(out: &mut String, manifest: &crate::manifest::Manifest) {
             md_code(&truncate(&interpreter.version, 200), false)
         );
     }
+    if let Some(server) = &manifest.target.server {
+        // The server's own words: untrusted, so shown as code.
+        let _ = writeln!(
+            out,
+            "- MCP server {} {} (protocol {})",
+            md_code(&truncate(&server.name, 200), false),
+            md_code(&truncate(&server.version, 200), false),
+            md_code(&truncate(&server.protocol_version, 200), false)
+        );
+    }
     for package in &manifest.target.packages {
         let _ = writeln!(
             out,
@@ -1015,4 +1025,38 @@ fn terminal_case_label(result: &CaseResult, level: ReaderLevel, gate: Gate) -> S
         checks.join(", ")
     };
     format!("{} [{label}]", visible(&truncate(&result.case.id, 200)))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::manifest::{Manifest, TargetIdentity};
+    use crate::target::ServerIdentity;
+
+    #[test]
+    fn an_mcp_server_s_initialize_answer_is_listed_in_the_manifest() {
+        let mut manifest = Manifest {
+            framecheck_version: "0.1.0".into(),
+            framecheck_commit: "unknown".into(),
+            catalogue_hash: "c".into(),
+            profile_hash: "p".into(),
+            profile_path: None,
+            target: TargetIdentity::default(),
+            seed: None,
+            command_line: Vec::new(),
+        };
+        let mut plain = String::new();
+        super::write_manifest(&mut plain, &manifest);
+        assert!(!plain.contains("MCP server"), "{plain}");
+        manifest.target.server = Some(ServerIdentity {
+            name: "secure-filesystem-server".into(),
+            version: "0.2.0".into(),
+            protocol_version: "2025-11-25".into(),
+        });
+        let mut out = String::new();
+        super::write_manifest(&mut out, &manifest);
+        assert!(
+            out.contains("- MCP server `secure-filesystem-server` `0.2.0` (protocol `2025-11-25`)"),
+            "{out}"
+        );
+    }
 }

@@ -6,6 +6,7 @@
 //! [`crate::runner::assert_conformance`] from its tests.
 
 pub mod caller;
+pub mod mcp;
 pub mod subprocess;
 
 // The trait every adapter implements, and what it is given and returns,

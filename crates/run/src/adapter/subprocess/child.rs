@@ -226,6 +226,147 @@ pub(crate) struct Launch<'a> {
     pub stderr_tail_bytes: usize,
 }
 
+/// Starts `launch` with three pipes, leading its own process group (with
+/// the parent-death signal), registered in the live groups the signal
+/// handler kills.
+fn start_in_group(launch: &Launch<'_>) -> io::Result<std::process::Child> {
+    let mut command = Command::new(launch.program);
+    command
+        .args(launch.args.iter().map(OsStr::new))
+        .current_dir(launch.cwd)
+        .envs(launch.env)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0);
+    die_with_parent(&mut command);
+    // Held from fork to registration, so stop_all_children cannot miss a
+    // child that is being started.
+    let mut groups = live_groups();
+    if STOPPED.load(Ordering::SeqCst) {
+        return Err(io::Error::other("framecheck is shutting down"));
+    }
+    let process = keeper::spawn(command)?;
+    groups.insert(process.id() as i32);
+    Ok(process)
+}
+
+/// Drains `stderr` into a tail of `capacity` bytes on its own thread; the
+/// receiver hears when the pipe closed.
+type StderrDrain = (Arc<Mutex<TailBuffer>>, mpsc::Receiver<()>);
+
+fn drain_stderr(mut stderr: std::process::ChildStderr, capacity: usize) -> io::Result<StderrDrain> {
+    let tail = Arc::new(Mutex::new(TailBuffer {
+        bytes: VecDeque::new(),
+        capacity,
+        dropped: 0,
+    }));
+    let sink = Arc::clone(&tail);
+    let (done_tx, done_rx) = mpsc::channel();
+    thread::Builder::new()
+        .name("framecheck-target-stderr".into())
+        .spawn(move || {
+            let mut chunk = [0u8; 8192];
+            loop {
+                match stderr.read(&mut chunk) {
+                    Ok(0) => break,
+                    Ok(n) => sink
+                        .lock()
+                        .unwrap_or_else(|p| p.into_inner())
+                        .push(&chunk[..n]),
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                    Err(_) => break,
+                }
+            }
+            let _ = done_tx.send(());
+        })?;
+    Ok((tail, done_rx))
+}
+
+/// A process started like every target (its own group, the parent-death
+/// signal, killed by [`stop_all_children`]) whose stdin and stdout the
+/// caller speaks over itself: an MCP server, spoken to by the SDK. Its
+/// stderr is drained into a tail. Dropping it kills the group and reaps it.
+pub(crate) struct GroupProcess {
+    process: std::process::Child,
+    stderr: Arc<Mutex<TailBuffer>>,
+    stderr_done: mpsc::Receiver<()>,
+    stderr_finished: bool,
+    status: Option<ExitStatus>,
+}
+
+/// The pipes of a [`GroupProcess`] the caller speaks over.
+pub(crate) type ProcessPipes = (std::process::ChildStdin, std::process::ChildStdout);
+
+impl GroupProcess {
+    /// Starts `launch`; its stdin and stdout are returned to the caller.
+    pub(crate) fn spawn(launch: &Launch<'_>) -> io::Result<(GroupProcess, ProcessPipes)> {
+        let mut process = start_in_group(launch)?;
+        let pipes = (
+            process.stdin.take(),
+            process.stdout.take(),
+            process.stderr.take(),
+        );
+        let (Some(stdin), Some(stdout), Some(stderr)) = pipes else {
+            abandon(&mut process);
+            return Err(io::Error::other("child pipes were not created"));
+        };
+        let (stderr, stderr_done) = match drain_stderr(stderr, launch.stderr_tail_bytes) {
+            Ok(drain) => drain,
+            Err(e) => {
+                abandon(&mut process);
+                return Err(e);
+            }
+        };
+        let group = GroupProcess {
+            process,
+            stderr,
+            stderr_done,
+            stderr_finished: false,
+            status: None,
+        };
+        Ok((group, (stdin, stdout)))
+    }
+
+    /// The process id (also its process group id).
+    pub(crate) fn id(&self) -> u32 {
+        self.process.id()
+    }
+
+    /// How the process ended, if it has (without waiting).
+    pub(crate) fn exited(&mut self) -> Option<ExitStatus> {
+        if self.status.is_none() && has_exited(self.process.id()) {
+            self.terminate();
+        }
+        self.status
+    }
+
+    /// Kills the whole process group and reaps the leader. Idempotent.
+    pub(crate) fn terminate(&mut self) -> Option<ExitStatus> {
+        if self.status.is_none() {
+            let group = self.process.id() as i32;
+            kill_group(group);
+            live_groups().remove(&group);
+            self.status = self.process.wait().ok();
+        }
+        self.status
+    }
+
+    /// The end of stderr, after up to `settle` for the last bytes.
+    pub(crate) fn stderr_tail(&mut self, settle: Duration) -> String {
+        if !self.stderr_finished {
+            self.stderr_finished = self.stderr_done.recv_timeout(settle).is_ok();
+        }
+        self.stderr.lock().unwrap_or_else(|p| p.into_inner()).text()
+    }
+}
+
+impl Drop for GroupProcess {
+    fn drop(&mut self) {
+        self.terminate();
+    }
+}
+
 /// A running child process. Dropping it kills its process group and reaps it.
 pub(crate) struct Child {
     process: std::process::Child,
@@ -241,27 +382,7 @@ pub(crate) struct Child {
 impl Child {
     /// Starts the child in a new process group with all three pipes.
     pub(crate) fn spawn(launch: &Launch<'_>) -> io::Result<Child> {
-        let mut command = Command::new(launch.program);
-        command
-            .args(launch.args.iter().map(OsStr::new))
-            .current_dir(launch.cwd)
-            .envs(launch.env)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .process_group(0);
-        die_with_parent(&mut command);
-        let mut process = {
-            // Held from fork to registration, so stop_all_children cannot
-            // miss a child that is being started.
-            let mut groups = live_groups();
-            if STOPPED.load(Ordering::SeqCst) {
-                return Err(io::Error::other("framecheck is shutting down"));
-            }
-            let process = keeper::spawn(command)?;
-            groups.insert(process.id() as i32);
-            process
-        };
+        let mut process = start_in_group(launch)?;
         let pipes = (
             process.stdin.take(),
             process.stdout.take(),
@@ -284,7 +405,7 @@ impl Child {
         process: std::process::Child,
         mut stdin: std::process::ChildStdin,
         stdout: std::process::ChildStdout,
-        mut stderr: std::process::ChildStderr,
+        stderr: std::process::ChildStderr,
         launch: &Launch<'_>,
     ) -> Result<Child, (std::process::Child, io::Error)> {
         let (line_tx, line_rx) = mpsc::channel::<Vec<u8>>();
@@ -318,33 +439,10 @@ impl Child {
             return Err((process, e));
         }
 
-        let tail = Arc::new(Mutex::new(TailBuffer {
-            bytes: VecDeque::new(),
-            capacity: launch.stderr_tail_bytes,
-            dropped: 0,
-        }));
-        let sink = Arc::clone(&tail);
-        let (done_tx, done_rx) = mpsc::channel();
-        let drain = thread::Builder::new()
-            .name("framecheck-target-stderr".into())
-            .spawn(move || {
-                let mut chunk = [0u8; 8192];
-                loop {
-                    match stderr.read(&mut chunk) {
-                        Ok(0) => break,
-                        Ok(n) => sink
-                            .lock()
-                            .unwrap_or_else(|p| p.into_inner())
-                            .push(&chunk[..n]),
-                        Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                        Err(_) => break,
-                    }
-                }
-                let _ = done_tx.send(());
-            });
-        if let Err(e) = drain {
-            return Err((process, e));
-        }
+        let (tail, done_rx) = match drain_stderr(stderr, launch.stderr_tail_bytes) {
+            Ok(drain) => drain,
+            Err(e) => return Err((process, e)),
+        };
 
         Ok(Child {
             process,

@@ -40,9 +40,10 @@ pub mod protocol;
 mod serve;
 
 pub use child::{kill_all_children, stop_all_children};
+pub(crate) use child::{GroupProcess, Launch};
 pub use serve::{decode_request, serve, BadRequest, Request};
 
-use child::{Child, Launch, Wait};
+use child::{Child, Wait};
 use protocol::{
     decode_reply, encode_read, encode_wrap, encode_wrap_bytes, encode_wrap_many, Op, ProtocolError,
     Reply,
@@ -193,7 +194,7 @@ impl SubprocessFraming {
                 SubprocessFraming::new(spec, &loaded.dir)
                     .with_raw_bytes(loaded.profile.can(Capability::Bytes)),
             ),
-            AdapterSpec::Builtin { .. } => None,
+            AdapterSpec::Builtin { .. } | AdapterSpec::Mcp { .. } => None,
         }
     }
 
@@ -553,7 +554,7 @@ fn timeout_reason(timeout: Duration, allowance: Duration, partial: usize) -> Str
     reason
 }
 
-fn absolute(path: &Path) -> PathBuf {
+pub(crate) fn absolute(path: &Path) -> PathBuf {
     if path.is_absolute() {
         return path.to_path_buf();
     }
@@ -570,7 +571,7 @@ fn is_executable(path: &Path) -> bool {
 }
 
 /// Where the program named first in a profile's command lives.
-fn resolve_program(program: &str, cwd: &Path) -> Result<PathBuf, String> {
+pub(crate) fn resolve_program(program: &str, cwd: &Path) -> Result<PathBuf, String> {
     if program == SELF_PROGRAM {
         return std::env::current_exe()
             .map_err(|e| format!("cannot locate framecheck's own executable: {e}"));

@@ -1,0 +1,161 @@
+//! An MCP server for framecheck's own tests, written with the same SDK the
+//! MCP adapter speaks (`rmcp`), over stdio.
+//!
+//! Its tool `read_file { path }` reads a file, and `echo { text }` takes
+//! the text itself; both return it framed in one of two ways, chosen by
+//! the first argument:
+//!
+//! - `framed`: the reference envelope (`framecheck-untrusted` tags, the
+//!   content defanged), which holds under the catalogue;
+//! - `raw`: the content between fixed `<document>` tags, escaped in no way,
+//!   which any closing tag in the content breaks out of.
+//!
+//! Content carrying a trigger word exercises the fault paths: `MCP-DIE`
+//! ends the server, `MCP-HANG` never answers, `MCP-ERROR` answers a
+//! JSON-RPC error and `MCP-REFUSE` an `isError` result. Plain content never
+//! holds them.
+
+use std::sync::Arc;
+
+use framecheck_run::adapter::{reference, WrapRequest};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
+    ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+};
+use rmcp::service::{RequestContext, RoleServer};
+use rmcp::{ErrorData, ServerHandler, ServiceExt};
+
+/// How the server frames what it read.
+#[derive(Clone, Copy)]
+enum Mode {
+    Framed,
+    Raw,
+}
+
+#[derive(Clone, Copy)]
+struct TestServer {
+    mode: Mode,
+}
+
+impl TestServer {
+    fn frame(&self, content: &str) -> Result<String, ErrorData> {
+        match self.mode {
+            Mode::Raw => Ok(format!("<document>\n{content}\n</document>")),
+            Mode::Framed => {
+                let mut framing = reference::builtin_framing("reference")
+                    .ok_or_else(|| ErrorData::internal_error("no reference envelope", None))?;
+                let request = WrapRequest {
+                    content: content.to_string(),
+                    kind: "tool-result".into(),
+                    ..WrapRequest::default()
+                };
+                framing
+                    .wrap(&request)
+                    .map_err(|e| ErrorData::internal_error(e.to_string(), None))
+            }
+        }
+    }
+
+    async fn read_file(
+        &self,
+        request: &CallToolRequestParams,
+    ) -> Result<CallToolResult, ErrorData> {
+        let path = request
+            .arguments
+            .as_ref()
+            .and_then(|args| args.get("path"))
+            .and_then(|path| path.as_str())
+            .ok_or_else(|| ErrorData::invalid_params("read_file needs a string `path`", None))?;
+        let content = std::fs::read_to_string(path)
+            .map_err(|e| ErrorData::invalid_params(format!("cannot read {path}: {e}"), None))?;
+        if content.contains("MCP-DIE") {
+            std::process::exit(3);
+        }
+        if content.contains("MCP-HANG") {
+            std::future::pending::<()>().await;
+        }
+        if content.contains("MCP-ERROR") {
+            return Err(ErrorData::internal_error("this content is refused", None));
+        }
+        if content.contains("MCP-REFUSE") {
+            return Ok(CallToolResult::error(vec![ContentBlock::text("refused")]));
+        }
+        Ok(CallToolResult::success(vec![ContentBlock::text(
+            self.frame(&content)?,
+        )]))
+    }
+}
+
+impl ServerHandler for TestServer {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build()).with_server_info(
+            Implementation::new("framecheck-mcp-test-server", env!("CARGO_PKG_VERSION")),
+        )
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        let schema = serde_json::json!({
+            "type": "object",
+            "properties": { "path": { "type": "string" } },
+            "required": ["path"],
+        });
+        let serde_json::Value::Object(schema) = schema else {
+            unreachable!("a JSON object literal");
+        };
+        let read = Tool::new("read_file", "Reads a text file", Arc::new(schema));
+        let schema = serde_json::json!({
+            "type": "object",
+            "properties": { "text": { "type": "string" } },
+            "required": ["text"],
+        });
+        let serde_json::Value::Object(schema) = schema else {
+            unreachable!("a JSON object literal");
+        };
+        let echo = Tool::new("echo", "Returns the text", Arc::new(schema));
+        Ok(ListToolsResult::with_all_items(vec![read, echo]))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        match request.name.as_ref() {
+            "read_file" => self.read_file(&request).await.map(CallToolResponse::from),
+            "echo" => {
+                let text = request
+                    .arguments
+                    .as_ref()
+                    .and_then(|args| args.get("text"))
+                    .and_then(|text| text.as_str())
+                    .ok_or_else(|| ErrorData::invalid_params("echo needs a string `text`", None))?;
+                let framed = self.frame(text)?;
+                Ok(CallToolResult::success(vec![ContentBlock::text(framed)]).into())
+            }
+            other => Err(ErrorData::invalid_params(
+                format!("no tool {other:?}"),
+                None,
+            )),
+        }
+    }
+}
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let mode = match std::env::args().nth(1).as_deref() {
+        Some("framed") => Mode::Framed,
+        Some("raw") => Mode::Raw,
+        _ => return Err("usage: framecheck-mcp-test-server framed|raw".into()),
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(async {
+        let service = TestServer { mode }.serve(rmcp::transport::stdio()).await?;
+        service.waiting().await?;
+        Ok(())
+    })
+}
