@@ -367,49 +367,24 @@ impl Drop for GroupProcess {
     }
 }
 
-/// A running child process. Dropping it kills its process group and reaps it.
+/// A running target process spoken to in JSON lines: a [`GroupProcess`]
+/// whose stdin is fed by a writer thread and whose stdout is split into
+/// lines by a reader thread, so that no wait on the child ever blocks past
+/// its deadline. Dropping it kills its process group and reaps it.
 pub(crate) struct Child {
-    process: std::process::Child,
+    group: GroupProcess,
     stdin: Option<mpsc::Sender<Vec<u8>>>,
     stdout: mpsc::Receiver<StdoutEvent>,
     partial_bytes: Arc<AtomicUsize>,
-    stderr: Arc<Mutex<TailBuffer>>,
-    stderr_done: mpsc::Receiver<()>,
-    stderr_finished: bool,
-    status: Option<ExitStatus>,
 }
 
 impl Child {
     /// Starts the child in a new process group with all three pipes.
     pub(crate) fn spawn(launch: &Launch<'_>) -> io::Result<Child> {
-        let mut process = start_in_group(launch)?;
-        let pipes = (
-            process.stdin.take(),
-            process.stdout.take(),
-            process.stderr.take(),
-        );
-        let (Some(stdin), Some(stdout), Some(stderr)) = pipes else {
-            abandon(&mut process);
-            return Err(io::Error::other("child pipes were not created"));
-        };
-        match Child::start_threads(process, stdin, stdout, stderr, launch) {
-            Ok(child) => Ok(child),
-            Err((mut process, error)) => {
-                abandon(&mut process);
-                Err(error)
-            }
-        }
-    }
-
-    fn start_threads(
-        process: std::process::Child,
-        mut stdin: std::process::ChildStdin,
-        stdout: std::process::ChildStdout,
-        stderr: std::process::ChildStderr,
-        launch: &Launch<'_>,
-    ) -> Result<Child, (std::process::Child, io::Error)> {
+        // On an error below, dropping `group` kills and reaps the process.
+        let (group, (mut stdin, stdout)) = GroupProcess::spawn(launch)?;
         let (line_tx, line_rx) = mpsc::channel::<Vec<u8>>();
-        let writer = thread::Builder::new()
+        thread::Builder::new()
             .name("framecheck-target-stdin".into())
             .spawn(move || {
                 for bytes in line_rx {
@@ -423,42 +398,25 @@ impl Child {
                 }
                 // Dropping stdin here closes it: how a one-shot child learns
                 // the request is complete.
-            });
-        if let Err(e) = writer {
-            return Err((process, e));
-        }
-
+            })?;
         let (event_tx, event_rx) = mpsc::channel();
         let partial_bytes = Arc::new(AtomicUsize::new(0));
         let partial = Arc::clone(&partial_bytes);
         let cap = launch.max_reply_bytes;
-        let reader = thread::Builder::new()
+        thread::Builder::new()
             .name("framecheck-target-stdout".into())
-            .spawn(move || read_lines(stdout, cap, &partial, &event_tx));
-        if let Err(e) = reader {
-            return Err((process, e));
-        }
-
-        let (tail, done_rx) = match drain_stderr(stderr, launch.stderr_tail_bytes) {
-            Ok(drain) => drain,
-            Err(e) => return Err((process, e)),
-        };
-
+            .spawn(move || read_lines(stdout, cap, &partial, &event_tx))?;
         Ok(Child {
-            process,
+            group,
             stdin: Some(line_tx),
             stdout: event_rx,
             partial_bytes,
-            stderr: tail,
-            stderr_done: done_rx,
-            stderr_finished: false,
-            status: None,
         })
     }
 
     /// The child's process id (also its process group id).
     pub(crate) fn id(&self) -> u32 {
-        self.process.id()
+        self.group.id()
     }
 
     /// Queues `bytes` for the child's stdin. Never blocks.
@@ -496,33 +454,24 @@ impl Child {
     /// its real exit status can be reported), then terminates it.
     pub(crate) fn settle(&mut self, grace: Duration) -> Option<ExitStatus> {
         let until = Instant::now() + grace;
-        while self.status.is_none() && !has_exited(self.id()) && Instant::now() < until {
+        while self.group.exited().is_none() && Instant::now() < until {
             thread::sleep(Duration::from_millis(5));
         }
         self.terminate()
     }
 
-    /// Kills the whole process group and reaps the child. Idempotent.
+    /// Closes stdin, then kills the whole process group and reaps the
+    /// child. Idempotent.
     pub(crate) fn terminate(&mut self) -> Option<ExitStatus> {
-        if self.status.is_some() {
-            return self.status;
-        }
         self.stdin = None;
-        let group = self.id() as i32;
-        kill_group(group);
-        live_groups().remove(&group);
-        self.status = self.process.wait().ok();
-        self.status
+        self.group.terminate()
     }
 
     /// Everything kept from stderr, after giving the drain thread up to
     /// `settle` to read what the child wrote last. Waiting is bounded because
     /// an escaped grandchild may hold stderr open indefinitely.
     pub(crate) fn stderr_tail(&mut self, settle: Duration) -> String {
-        if !self.stderr_finished {
-            self.stderr_finished = self.stderr_done.recv_timeout(settle).is_ok();
-        }
-        self.stderr.lock().unwrap_or_else(|p| p.into_inner()).text()
+        self.group.stderr_tail(settle)
     }
 }
 
