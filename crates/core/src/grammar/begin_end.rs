@@ -365,10 +365,6 @@ impl Grammar for BeginEnd {
         s
     }
 
-    fn delimiter_end(&self, _folded: &Folded<'_>, d: &LiveDelimiter) -> Option<usize> {
-        Some(d.end)
-    }
-
     fn parse_opener(&self, text: &str, d: &LiveDelimiter) -> Result<ParsedOpener, OpenerError> {
         let Some(at) = self.open.atoms.iter().position(|a| *a == Atom::Attrs) else {
             return Ok(ParsedOpener {

@@ -17,7 +17,7 @@
 use super::token::match_token;
 use super::{
     DelimiterKind, Form, FrameKey, Grammar, GrammarAttack, GrammarKind, LiveDelimiter, Liveness,
-    OpenerError, ParsedOpener, Piece, Spelling, Vocabulary,
+    Piece, Spelling, Vocabulary,
 };
 use crate::reader::Folded;
 
@@ -250,17 +250,6 @@ impl Grammar for Fence {
             Form::Close => s.0.extend(std::iter::repeat_n(Piece::Punct('`'), MIN_RUN)),
         }
         s
-    }
-
-    fn delimiter_end(&self, _folded: &Folded<'_>, d: &LiveDelimiter) -> Option<usize> {
-        Some(d.end)
-    }
-
-    fn parse_opener(&self, _text: &str, d: &LiveDelimiter) -> Result<ParsedOpener, OpenerError> {
-        Ok(ParsedOpener {
-            attributes: Vec::new(),
-            span: d.start..d.end,
-        })
     }
 
     fn opener_has_attributes(&self) -> bool {

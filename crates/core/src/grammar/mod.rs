@@ -360,12 +360,21 @@ pub trait Grammar: fmt::Debug + Send + Sync {
 
     /// Byte offset just past the whole delimiter `d` (for an opener, past
     /// its attributes) as `folded`'s reader sees it; `None` when it never
-    /// ends (an unterminated tag).
-    fn delimiter_end(&self, folded: &Folded<'_>, d: &LiveDelimiter) -> Option<usize>;
+    /// ends (an unterminated tag). By default where the live match ends: a
+    /// delimiter with nothing after its match (a fence, a marker line).
+    fn delimiter_end(&self, _folded: &Folded<'_>, d: &LiveDelimiter) -> Option<usize> {
+        Some(d.end)
+    }
 
     /// Parses the opener `d` in `text` as a strict parser would,
-    /// recovering its attributes.
-    fn parse_opener(&self, text: &str, d: &LiveDelimiter) -> Result<ParsedOpener, OpenerError>;
+    /// recovering its attributes. By default an opener with none, spanning
+    /// its live match.
+    fn parse_opener(&self, _text: &str, d: &LiveDelimiter) -> Result<ParsedOpener, OpenerError> {
+        Ok(ParsedOpener {
+            attributes: Vec::new(),
+            span: d.start..d.end,
+        })
+    }
 
     /// Whether the `kind` delimiter of token `token`, as the framing
     /// writes it, carries the nonce: a begin/end closer template may leave

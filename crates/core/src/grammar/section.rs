@@ -32,8 +32,8 @@ use serde::{Deserialize, Serialize};
 
 use super::token::match_token;
 use super::{
-    DelimiterKind, Form, Grammar, GrammarAttack, GrammarKind, LiveDelimiter, OpenerError,
-    ParsedOpener, Piece, Spelling, Vocabulary,
+    DelimiterKind, Form, Grammar, GrammarAttack, GrammarKind, LiveDelimiter, Piece, Spelling,
+    Vocabulary,
 };
 use crate::level::ReaderLevel;
 use crate::reader::Folded;
@@ -319,17 +319,6 @@ impl Grammar for Section {
                 self.marker(name)
             }
         }
-    }
-
-    fn delimiter_end(&self, _folded: &Folded<'_>, d: &LiveDelimiter) -> Option<usize> {
-        Some(d.end)
-    }
-
-    fn parse_opener(&self, _text: &str, d: &LiveDelimiter) -> Result<ParsedOpener, OpenerError> {
-        Ok(ParsedOpener {
-            attributes: Vec::new(),
-            span: d.start..d.end,
-        })
     }
 
     fn opener_has_attributes(&self) -> bool {
