@@ -238,7 +238,31 @@ struct Probe<'a> {
     given_up: Option<String>,
 }
 
-impl Probe<'_> {
+impl<'a> Probe<'a> {
+    /// A probe of `framing` that has answered nothing yet. `earlier` is an
+    /// earlier benign frame, whose nonce the replaying operators reuse.
+    fn new(
+        profile: &'a TargetProfile,
+        framing: &'a mut dyn Framing,
+        level: ReaderLevel,
+        earlier: Option<String>,
+        (structure, layouts): (Option<Result<oracle::Structure, String>>, Layouts),
+    ) -> Self {
+        Probe {
+            profile,
+            framing,
+            level,
+            harvested: earlier.and_then(|f| oracle::frame_nonce(profile, &f)),
+            structure,
+            layouts,
+            tokens: attacker_tokens(profile),
+            answered: 0,
+            errors: 0,
+            first_error: None,
+            given_up: None,
+        }
+    }
+
     /// Wraps `request` as a mutant of `case` and returns the framed output
     /// with every finding the oracle made on it, security or fidelity, at
     /// any level; `None` for a refusal (an answer with no finding).
@@ -447,40 +471,20 @@ fn search_on(
     let seeds = seed_cases(cases, profile, earlier.as_deref());
     let seeds: Vec<&ConcreteCase> = seeds.iter().collect();
     let structure = segments::learn_structure(profile, framing);
-    let mut probe = Probe {
+    let mut probe = Probe::new(
         profile,
         framing,
-        level: options.level,
-        harvested: earlier.and_then(|f| oracle::frame_nonce(profile, &f)),
-        structure,
-        layouts,
-        tokens: attacker_tokens(profile),
-        answered: 0,
-        errors: 0,
-        first_error: None,
-        given_up: None,
-    };
+        options.level,
+        earlier,
+        (structure, layouts),
+    );
     let (known, known_complete) = known_failures(&seeds, &mut probe, &clock);
     let mut report = SearchReport {
-        target: profile.name.clone(),
-        seed: options.seed,
-        level: options.level,
-        mutants_tried: 0,
-        mutants_failing: 0,
-        target_errors: 0,
-        mutants_faulting: 0,
         known_failures: known
             .iter()
             .map(|(id, check)| format!("{id}: {check}"))
             .collect(),
-        findings: Vec::new(),
-        unconfirmed: 0,
-        harness_error: None,
-        trick_stacks: Vec::new(),
-        corpus_size: 0,
-        features_seen: 0,
-        corpus: Vec::new(),
-        duration_ms: 0,
+        ..nothing_yet(profile, options)
     };
     match (known_complete, more) {
         (false, _) => {}
@@ -596,22 +600,33 @@ fn refused(
     started: Instant,
 ) -> SearchReport {
     SearchReport {
+        target_errors,
+        harness_error: Some(reason),
+        duration_ms: started.elapsed().as_millis() as u64,
+        ..nothing_yet(profile, options)
+    }
+}
+
+/// A report of `profile`'s search before anything is tried: every count
+/// zero, no finding, no error.
+fn nothing_yet(profile: &TargetProfile, options: &SearchOptions) -> SearchReport {
+    SearchReport {
         target: profile.name.clone(),
         seed: options.seed,
         level: options.level,
         mutants_tried: 0,
         mutants_failing: 0,
-        target_errors,
+        target_errors: 0,
         mutants_faulting: 0,
         known_failures: Vec::new(),
         findings: Vec::new(),
         unconfirmed: 0,
-        harness_error: Some(reason),
+        harness_error: None,
         trick_stacks: Vec::new(),
         corpus_size: 0,
         features_seen: 0,
         corpus: Vec::new(),
-        duration_ms: started.elapsed().as_millis() as u64,
+        duration_ms: 0,
     }
 }
 

@@ -36,7 +36,7 @@ use super::corpus::{Entry, Feature};
 use super::{nonce_ops, Budget, Clock, Probe, SearchFinding, SearchOptions, SearchReport, Worker};
 use crate::adapter::Framing;
 use framecheck_core::catalogue::ConcreteCase;
-use framecheck_core::oracle::{self, Check};
+use framecheck_core::oracle::Check;
 
 /// Most mutants a job tries between two syncs: small enough that a job
 /// soon grows from what the others found, large enough that waiting for
@@ -198,19 +198,13 @@ pub(super) fn explore(
                     }
                 };
                 let earlier = nonce_ops::earlier_frame(profile, framing.as_mut());
-                let mut probe = Probe {
+                let mut probe = Probe::new(
                     profile,
-                    framing: framing.as_mut(),
+                    framing.as_mut(),
                     level,
-                    harvested: earlier.and_then(|f| oracle::frame_nonce(profile, &f)),
-                    structure,
-                    layouts,
-                    tokens: super::attacker_tokens(profile),
-                    answered: 0,
-                    errors: 0,
-                    first_error: None,
-                    given_up: None,
-                };
+                    earlier,
+                    (structure, layouts),
+                );
                 let mut state = Job::new(job, template, shared.options.seed);
                 while let Ok(sync) = from_main.recv() {
                     if sync.limit == 0 {
