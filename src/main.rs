@@ -144,10 +144,21 @@ struct InitArgs {
     /// Where the content is planted: file, http or argument.
     #[arg(long, value_name = "WHERE", default_value = "file", requires = "mcp")]
     plant: String,
-    /// One tool argument, KEY=VALUE, with `{workdir}`, `{url}` or
-    /// `{content}` in VALUE; repeat for more.
+    /// One tool argument, KEY=VALUE, with `{workdir}`, `{url}`,
+    /// `{origin}` or `{content}` in VALUE; repeat for more.
     #[arg(long = "arg", value_name = "KEY=VALUE", requires = "mcp")]
     args: Vec<String>,
+    /// The planted file's name, or the fixture page's path with `--plant
+    /// http` (default `doc.txt`).
+    #[arg(long, value_name = "NAME", requires = "mcp")]
+    plant_name: Option<String>,
+    /// The fixture page's body with `--plant http`, `{content}` or
+    /// `{content_json}` in it (default: the content alone).
+    #[arg(long, value_name = "TEMPLATE", requires = "mcp")]
+    plant_body: Option<String>,
+    /// The fixture page's Content-Type with `--plant http`.
+    #[arg(long, value_name = "TYPE", requires = "mcp")]
+    content_type: Option<String>,
     /// The adapter's command line, after `--`.
     #[arg(last = true)]
     command: Vec<String>,
@@ -1013,12 +1024,23 @@ fn mcp_spec(args: &InitArgs) -> Result<framecheck::profile::McpSpec> {
         };
         arguments.insert(key.to_string(), value.into());
     }
-    let adapter = serde_json::json!({ "mcp": {
+    let mut mcp = serde_json::json!({
         "command": args.command,
         "tool": args.tool,
         "plant": args.plant,
         "arguments": arguments,
-    }});
+    });
+    let optional = [
+        ("plant_name", &args.plant_name),
+        ("plant_body", &args.plant_body),
+        ("content_type", &args.content_type),
+    ];
+    for (key, value) in optional {
+        if let Some(value) = value {
+            mcp[key] = value.as_str().into();
+        }
+    }
+    let adapter = serde_json::json!({ "mcp": mcp });
     let text = format!(
         "name: mine\nadapter: {adapter}\ndelimiters: {{ syntax: xml-tag, token: t }}\ncapabilities: [wrap]\n"
     );
@@ -1050,7 +1072,8 @@ fn init(args: InitArgs) -> Result<u8> {
         }
         (None, false) if args.mcp => {
             let spec = mcp_spec(&args)?;
-            (init::propose_for_mcp(spec, &save_dir, options)?, None)
+            let cwd = std::env::current_dir()?;
+            (init::propose_for_mcp(spec, &cwd, &save_dir, options)?, None)
         }
         (None, false) => {
             let cwd = std::env::current_dir()?;

@@ -38,12 +38,29 @@ def run(bin_, profile, out):
             "failing": failing, "error": report.get("harness_error")}
 
 
+def mcp_options(mcp):
+    """`init --mcp` options naming the tool and where its content is planted:
+    what a user auditing an MCP server must say, since no output shows it."""
+    if not mcp:
+        return []
+    options = ["--mcp", "--tool", mcp["tool"], "--plant", mcp["plant"]]
+    for key in ("plant_name", "plant_body", "content_type"):
+        if mcp.get(key) is not None:
+            options += ["--" + key.replace("_", "-"), mcp[key]]
+    for key, value in (mcp.get("arguments") or {}).items():
+        options += ["--arg", f"{key}={value}"]
+    return options
+
+
 def compare(bin_, profile, work):
     hand = yaml.safe_load(open(profile))
     adapter = hand["adapter"]
-    cwd = os.path.normpath(os.path.join(os.path.dirname(profile), adapter.get("cwd", ".")))
     proposed = os.path.join(work, os.path.basename(profile))
-    init = subprocess.run([bin_, "init", "--out", proposed, "--", *adapter["command"]],
+    mcp = adapter.get("mcp")
+    source = mcp if mcp else adapter
+    cwd = os.path.normpath(os.path.join(os.path.dirname(profile), source.get("cwd") or "."))
+    init = subprocess.run([bin_, "init", "--out", proposed, *mcp_options(mcp),
+                           "--", *source["command"]],
                           cwd=cwd, capture_output=True, text=True, timeout=300)
     if init.returncode != 0:
         return {"agree": False, "why": "init: " + init.stderr.strip().splitlines()[-1][:160]}

@@ -144,13 +144,19 @@ pub fn propose_for_command(
 
 /// Proposes a profile for the MCP server `spec` (`framecheck init --mcp`):
 /// the tool is called with benign plants and the frame around them is
-/// learned like any target's. The adapter is written as given.
+/// learned like any target's. The adapter is written as given, except
+/// that a command without a `cwd` runs in `cwd` (where the user typed it),
+/// written relative to `save_dir` as a subprocess adapter's is.
 pub fn propose_for_mcp(
     mut spec: McpSpec,
+    cwd: &Path,
     save_dir: &Path,
     options: InitOptions,
 ) -> Result<Proposal, InitError> {
     spec.timeout_ms = spec.timeout_ms.max(options.timeout_ms);
+    if spec.cwd.is_none() {
+        spec.cwd = Some(relative_to(cwd, save_dir));
+    }
     let framing = McpFraming::new(&spec, save_dir).map_err(InitError::Mcp)?;
     let base = TargetProfile {
         name: "mine".into(),

@@ -260,7 +260,8 @@ fn init_finds_no_frame_around_the_published_filesystem_server_s_content() {
         20_000,
     );
     let options = framecheck::init::InitOptions { timeout_ms: 20_000 };
-    let error = framecheck::init::propose_for_mcp(mcp, Path::new("."), options).unwrap_err();
+    let error = framecheck::init::propose_for_mcp(mcp, Path::new("."), Path::new("."), options)
+        .unwrap_err();
     assert!(
         matches!(error, framecheck::init::InitError::NoDelimiters { .. }),
         "{error}"
@@ -293,6 +294,40 @@ fn a_published_fetch_server_reads_the_planted_page() {
     assert_eq!(framing.server().unwrap().name, "mcp-fetch");
 }
 
+/// `@supabase/mcp-server-supabase` (npm) run by its own CLI, its management
+/// API at the fixture (`--api-url {origin}`): the page is the API's JSON
+/// answer to the SQL endpoint's `POST`, the content one field of a row,
+/// and the tool frames it in `<untrusted-data-UUID>` tags.
+#[test]
+fn a_published_server_reads_its_api_from_the_fixture_page() {
+    let Some(cli) = installed(
+        "npm/supabase-mcp-server-supabase-0.13.0/node_modules/@supabase/mcp-server-supabase/dist/cli.js",
+    ) else {
+        return;
+    };
+    let text = serde_json::json!({
+        "command": ["node", cli, "--access-token", "t", "--project-ref", "p",
+                    "--read-only", "--features", "database", "--api-url", "{origin}"],
+        "tool": "execute_sql",
+        "plant": "http",
+        "plant_name": "v1/projects/p/database/query",
+        "plant_body": "[{\"note\": {content_json}}]",
+        "content_type": "application/json",
+        "arguments": { "query": "select note from notes" },
+        "timeout_ms": 20_000,
+    });
+    let mcp: McpSpec = serde_json::from_value(text).unwrap();
+    let mut framing = McpFraming::new(&mcp, Path::new(".")).unwrap();
+    let output = wrap(&mut framing, "say \"hi\" {origin}").unwrap();
+    // The row as JSON.stringify wrote it, inside the tool's JSON result.
+    assert!(
+        output.contains(r#"[{\"note\":\"say \\\"hi\\\" {origin}\"}]"#),
+        "{output}"
+    );
+    assert!(output.contains("<untrusted-data-"), "{output}");
+    assert_eq!(framing.server().unwrap().name, "supabase");
+}
+
 /// `framecheck init --mcp`: the frame is learned from benign plants, the
 /// adapter is kept as given, and only `wrap` is declared, since nothing
 /// but the content reaches the server (a frame's kind or provenance line
@@ -303,12 +338,19 @@ fn init_proposes_a_profile_that_holds_for_the_framing_server() {
     use framecheck::profile::{Capability, LoadedProfile};
     let options = InitOptions { timeout_ms: 10_000 };
     let mcp = test_server("framed", 10_000);
-    let mut proposal = propose_for_mcp(mcp.clone(), Path::new("."), options).unwrap();
+    // Typed in the crate's directory, the proposal saved under `src/`: the
+    // command's directory is written relative to the proposal's.
+    let mut proposal =
+        propose_for_mcp(mcp.clone(), Path::new("."), Path::new("src"), options).unwrap();
     assert_eq!(proposal.profile.delimiters.token, "framecheck-untrusted");
     assert_eq!(proposal.profile.capabilities, vec![Capability::Wrap]);
     let reparsed = TargetProfile::parse(&proposal.yaml).unwrap();
+    let expected = McpSpec {
+        cwd: Some(PathBuf::from("..")),
+        ..mcp
+    };
     assert!(
-        matches!(&reparsed.adapter, framecheck::profile::AdapterSpec::Mcp { mcp: m } if *m == mcp)
+        matches!(&reparsed.adapter, framecheck::profile::AdapterSpec::Mcp { mcp: m } if *m == expected)
     );
     runner::check_fit(&reparsed, proposal.framing.as_mut(), ReaderLevel::Unicode).unwrap();
     // Again from the profile it wrote.

@@ -133,21 +133,22 @@ impl Plant {
         }
     }
 
-    /// The placeholder an argument must hold for the tool to reach the
-    /// plant; `None` for a file, which a server may reach by a relative
-    /// path under a root given on its command line.
-    pub fn placeholder(self) -> Option<&'static str> {
+    /// The placeholders that reach the plant, the first the usual one;
+    /// none for a file, which a server may reach by a relative path under
+    /// a root given on its command line.
+    pub fn placeholders(self) -> &'static [&'static str] {
         match self {
-            Plant::File => None,
-            Plant::Http => Some("{url}"),
-            Plant::Argument => Some("{content}"),
+            Plant::File => &[],
+            Plant::Http => &["{url}", "{origin}"],
+            Plant::Argument => &["{content}"],
         }
     }
 }
 
 impl McpSpec {
     /// The rules serde cannot check: a program, a positive timeout, a
-    /// plain plant name, and an argument that reaches the plant.
+    /// plain plant name (a page path for `plant: http`), a body only for a
+    /// page, and a placeholder that reaches the plant.
     pub(super) fn validate(&self) -> Result<(), InvalidProfile> {
         let fail = |field, kind| Err(InvalidProfile::new(field, kind));
         if self.command.is_empty() {
@@ -156,27 +157,49 @@ impl McpSpec {
         if self.timeout_ms == 0 {
             return fail(Field::McpTimeoutMs, InvalidKind::McpZeroTimeout);
         }
-        let name = self.plant_name.as_str();
-        if name.is_empty() || name.contains(['/', '\\']) || name == "." || name == ".." {
-            return fail(
-                Field::McpPlantName,
-                InvalidKind::McpBadPlantName(self.plant_name.clone()),
-            );
-        }
-        if let Some(placeholder) = self.plant.placeholder() {
-            let holds = |value: &serde_json::Value| value.to_string().contains(placeholder);
-            if !self.arguments.values().any(holds) {
-                return fail(
-                    Field::McpArguments,
-                    InvalidKind::McpPlantNotReached {
-                        plant: self.plant.name(),
-                        placeholder,
-                    },
-                );
+        let name = self.plant_name.clone();
+        match self.plant {
+            Plant::Http if !name.split('/').all(plain_name) => {
+                return fail(Field::McpPlantName, InvalidKind::McpBadPagePath(name));
             }
+            Plant::File | Plant::Argument if !plain_name(&name) => {
+                return fail(Field::McpPlantName, InvalidKind::McpBadPlantName(name));
+            }
+            _ => {}
         }
-        Ok(())
+        if self.plant_body.is_some() && self.plant != Plant::Http {
+            return fail(Field::McpPlantName, InvalidKind::McpBodyWithoutPage);
+        }
+        self.validate_reach()
     }
+
+    /// Some argument (or, for a page, the command or environment, where a
+    /// server takes its API's base URL) holds a placeholder of the plant.
+    fn validate_reach(&self) -> Result<(), InvalidProfile> {
+        let placeholders = self.plant.placeholders();
+        let Some(&first) = placeholders.first() else {
+            return Ok(());
+        };
+        let holds = |text: &str| placeholders.iter().any(|p| text.contains(p));
+        let in_arguments = self.arguments.values().any(|v| holds(&v.to_string()));
+        let in_launch = self.plant == Plant::Http
+            && (self.command.iter().any(|a| holds(a)) || self.env.values().any(|v| holds(v)));
+        if in_arguments || in_launch {
+            return Ok(());
+        }
+        Err(InvalidProfile::new(
+            Field::McpArguments,
+            InvalidKind::McpPlantNotReached {
+                plant: self.plant.name(),
+                placeholder: first,
+            },
+        ))
+    }
+}
+
+/// One file name: not empty, no separator, not `.` or `..`.
+fn plain_name(name: &str) -> bool {
+    !name.is_empty() && !name.contains(['/', '\\']) && name != "." && name != ".."
 }
 
 fn join(keys: &[ProcessKey]) -> String {
@@ -262,6 +285,42 @@ mod tests {
         let message = TargetProfile::parse(&empty).unwrap_err().to_string();
         assert!(message.starts_with("line 4, column"), "{message}");
         assert!(message.contains("adapter.mcp.command"), "{message}");
+    }
+
+    #[test]
+    fn a_page_may_be_an_api_endpoint_reached_through_the_command() {
+        let api = "{ mcp: { command: [s, --api-url, \"{origin}\"], tool: sql, plant: http, plant_name: v1/q, plant_body: '[{\"x\": {content_json}}]' } }";
+        let text = format!("name: x\nadapter: {api}\ndelimiters: {{ syntax: xml-tag, token: t }}\ncapabilities: [wrap]\n");
+        let profile = TargetProfile::parse(&text).unwrap();
+        let crate::profile::AdapterSpec::Mcp { mcp } = &profile.adapter else {
+            panic!("not an mcp adapter");
+        };
+        assert_eq!(mcp.plant_name, "v1/q");
+        assert_eq!(mcp.plant_body.as_deref(), Some("[{\"x\": {content_json}}]"));
+        // Through env as well; not through the command for an argument plant.
+        let env =
+            "{ mcp: { command: [s], env: { API: \"{origin}/v1\" }, tool: sql, plant: http } }";
+        assert!(TargetProfile::parse(&text.replace(api, env)).is_ok());
+        let message =
+            error_of("{ mcp: { command: [s, \"{content}\"], tool: t, plant: argument } }");
+        assert!(message.contains("`{content}`"), "{message}");
+    }
+
+    #[test]
+    fn page_paths_and_bodies_are_checked() {
+        let page = |name: &str| {
+            error_of(&format!(
+                "{{ mcp: {{ command: [s], tool: t, plant: http, plant_name: \"{name}\", arguments: {{ u: \"{{url}}\" }} }} }}"
+            ))
+        };
+        for bad in ["v1//q", "../q", "v1/./q", "/q"] {
+            let message = page(bad);
+            assert!(message.contains("page path"), "{bad}: {message}");
+        }
+        let message = error_of("{ mcp: { command: [s], tool: t, plant: file, plant_name: a/b } }");
+        assert!(message.contains("one file name"), "{message}");
+        let message = error_of("{ mcp: { command: [s], tool: t, plant: file, plant_body: x } }");
+        assert!(message.contains("plant_body"), "{message}");
     }
 
     #[test]

@@ -153,6 +153,12 @@ pub enum InvalidKind {
     /// A plant name that is not one plain file name.
     #[error("adapter.mcp.plant_name {0:?} must be one file name (no `/`, not `.` or `..`)")]
     McpBadPlantName(String),
+    /// A fixture page path with an empty, `.` or `..` segment.
+    #[error("adapter.mcp.plant_name {0:?} must be a page path of names separated by `/` (none empty, `.` or `..`)")]
+    McpBadPagePath(String),
+    /// A page body for a plant that serves no page.
+    #[error("adapter.mcp.plant_body is the fixture page's body; it needs `plant: http`")]
+    McpBodyWithoutPage,
 }
 
 /// Why profile text is not a valid profile: the rule, the field, the place.

@@ -137,12 +137,15 @@ pub enum AdapterSpec {
 #[serde(deny_unknown_fields)]
 pub struct McpSpec {
     /// The server's command, spoken to over stdio. `{workdir}` is replaced
-    /// by the run's temporary work directory.
+    /// by the run's temporary work directory, `{url}` by the fixture page's
+    /// URL and `{origin}` by the fixture server's `http://127.0.0.1:PORT`
+    /// (for a server whose API base URL is an option).
     pub command: Vec<String>,
     /// Working directory, relative to the profile file's directory.
     #[serde(default)]
     pub cwd: Option<PathBuf>,
-    /// Extra environment variables.
+    /// Extra environment variables; their values are filled like the
+    /// command's.
     #[serde(default)]
     pub env: BTreeMap<String, String>,
     /// The tool called once per wrap request.
@@ -154,9 +157,17 @@ pub struct McpSpec {
     /// Where the content is planted for the tool to read.
     pub plant: Plant,
     /// The planted file's name in the work directory (`plant: file`) and
-    /// the fixture page's path (`plant: http`).
+    /// the fixture page's path (`plant: http`, where it may have several
+    /// `/`-separated segments, as an API's endpoint has).
     #[serde(default = "default_plant_name")]
     pub plant_name: String,
+    /// The fixture page's body (`plant: http`), when the page is not the
+    /// content alone: `{content}` is the content as it is and
+    /// `{content_json}` the content as one JSON string literal, so the page
+    /// can be the JSON answer of the API the server calls, carrying the
+    /// content in one of its fields. Absent: the page is the content.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub plant_body: Option<String>,
     /// The fixture page's `Content-Type` (`plant: http`).
     #[serde(default = "default_content_type")]
     pub content_type: String,

@@ -15,6 +15,7 @@
 
 mod plant;
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -129,11 +130,13 @@ impl McpFraming {
     }
 
     fn values<'a>(&'a self, content: &'a str) -> Values<'a> {
-        Values {
-            workdir: self.workdir.path().to_str().unwrap_or_default(),
-            url: self.fixture.as_ref().map(Fixture::url).unwrap_or_default(),
+        let fixture = self.fixture.as_ref();
+        Values::new(
+            self.workdir.path().to_str().unwrap_or_default(),
+            fixture.map(Fixture::url).unwrap_or_default(),
+            fixture.map(Fixture::origin).unwrap_or_default(),
             content,
-        }
+        )
     }
 
     fn command_line(&self) -> String {
@@ -172,12 +175,15 @@ impl McpFraming {
     fn start(&mut self) -> Result<Session, TargetError> {
         let values = self.values("");
         let command: Vec<String> = self.spec.command.iter().map(|a| fill(a, &values)).collect();
+        let env: BTreeMap<String, String> = (self.spec.env.iter())
+            .map(|(name, value)| (name.clone(), fill(value, &values)))
+            .collect();
         let program = resolve_program(&command[0], &self.cwd).map_err(TargetError::failed)?;
         let launch = Launch {
             program: &program,
             args: &command[1..],
             cwd: &self.cwd,
-            env: &self.spec.env,
+            env: &env,
             max_reply_bytes: 0,
             stderr_tail_bytes: STDERR_TAIL_BYTES,
         };
@@ -236,7 +242,10 @@ impl McpFraming {
             }
             Plant::Http => {
                 if let Some(fixture) = &self.fixture {
-                    fixture.plant(content);
+                    match &self.spec.plant_body {
+                        Some(body) => fixture.plant(&fill(body, &self.values(content))),
+                        None => fixture.plant(content),
+                    }
                 }
             }
             Plant::Argument => {}

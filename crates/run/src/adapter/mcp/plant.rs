@@ -55,19 +55,21 @@ impl Drop for WorkDir {
     }
 }
 
-/// A one-page HTTP server on 127.0.0.1: `GET /<name>` answers the planted
-/// body; every other path is a 404 (so a fetch server's `robots.txt`
-/// check finds none and goes on).
+/// A one-page HTTP server on 127.0.0.1: `/<path>` answers the planted body
+/// whatever the method (a server may `POST` a query to an API endpoint);
+/// every other path is a 404 (so a fetch server's `robots.txt` check finds
+/// none and goes on).
 pub(crate) struct Fixture {
     server: Arc<tiny_http::Server>,
     body: Arc<Mutex<Vec<u8>>>,
+    origin: String,
     url: String,
     thread: Option<JoinHandle<()>>,
 }
 
 impl Fixture {
-    /// Starts serving `/<name>` with `content_type`.
-    pub(crate) fn start(name: &str, content_type: &str) -> io::Result<Fixture> {
+    /// Starts serving `/<path>` with `content_type`.
+    pub(crate) fn start(path: &str, content_type: &str) -> io::Result<Fixture> {
         let server = tiny_http::Server::http("127.0.0.1:0").map_err(io::Error::other)?;
         let port = server
             .server_addr()
@@ -78,7 +80,9 @@ impl Fixture {
         let body = Arc::new(Mutex::new(Vec::new()));
         let header = tiny_http::Header::from_bytes("Content-Type", content_type)
             .map_err(|()| io::Error::other(format!("bad content_type {content_type:?}")))?;
-        let path = format!("/{name}");
+        let origin = format!("http://127.0.0.1:{port}");
+        let url = format!("{origin}/{path}");
+        let path = format!("/{path}");
         let (serving, page) = (Arc::clone(&server), Arc::clone(&body));
         let thread = std::thread::Builder::new()
             .name("framecheck-mcp-fixture".into())
@@ -86,7 +90,8 @@ impl Fixture {
         Ok(Fixture {
             server,
             body,
-            url: format!("http://127.0.0.1:{port}/{name}"),
+            origin,
+            url,
             thread: Some(thread),
         })
     }
@@ -94,6 +99,11 @@ impl Fixture {
     /// The page's URL (`{url}`).
     pub(crate) fn url(&self) -> &str {
         &self.url
+    }
+
+    /// The server's scheme, host and port (`{origin}`).
+    pub(crate) fn origin(&self) -> &str {
+        &self.origin
     }
 
     /// Replaces the page's body.
@@ -111,7 +121,7 @@ fn serve(
     for request in server.incoming_requests() {
         // Query strings are ignored: some fetchers add cache busters.
         let asked = request.url().split('?').next().unwrap_or_default();
-        let answer = if asked == path && *request.method() == tiny_http::Method::Get {
+        let answer = if asked == path {
             let bytes = body.lock().unwrap_or_else(|p| p.into_inner()).clone();
             tiny_http::Response::from_data(bytes).with_header(header.clone())
         } else {
@@ -135,17 +145,37 @@ impl Drop for Fixture {
 pub(crate) struct Values<'a> {
     pub workdir: &'a str,
     pub url: &'a str,
+    pub origin: &'a str,
     pub content: &'a str,
+    /// The content as one JSON string literal, quotes included.
+    pub content_json: String,
 }
 
-/// `template` with `{workdir}`, `{url}` and `{content}` replaced in one
-/// pass, so a placeholder inside a replaced value (content that says
-/// `{workdir}`) is left as it is.
+impl<'a> Values<'a> {
+    /// The values for `content`.
+    pub(crate) fn new(workdir: &'a str, url: &'a str, origin: &'a str, content: &'a str) -> Self {
+        // A `String` always serialises.
+        let content_json = serde_json::to_string(content).unwrap_or_default();
+        Values {
+            workdir,
+            url,
+            origin,
+            content,
+            content_json,
+        }
+    }
+}
+
+/// `template` with `{workdir}`, `{url}`, `{origin}`, `{content}` and
+/// `{content_json}` replaced in one pass, so a placeholder inside a
+/// replaced value (content that says `{workdir}`) is left as it is.
 pub(crate) fn fill(template: &str, values: &Values<'_>) -> String {
-    let names: [(&str, &str); 3] = [
+    let names: [(&str, &str); 5] = [
         ("{workdir}", values.workdir),
         ("{url}", values.url),
+        ("{origin}", values.origin),
         ("{content}", values.content),
+        ("{content_json}", &values.content_json),
     ];
     let mut out = String::with_capacity(template.len());
     let mut rest = template;
@@ -185,27 +215,38 @@ pub(crate) fn fill_json(value: &serde_json::Value, values: &Values<'_>) -> serde
 mod tests {
     use super::*;
 
-    const VALUES: Values<'static> = Values {
-        workdir: "/tmp/w",
-        url: "http://127.0.0.1:9/doc.txt",
-        content: "say {workdir} and {url}",
-    };
+    fn values() -> Values<'static> {
+        Values::new(
+            "/tmp/w",
+            "http://127.0.0.1:9/doc.txt",
+            "http://127.0.0.1:9",
+            "say {workdir} and \"{url}\"",
+        )
+    }
 
     #[test]
     fn placeholders_are_filled_once_not_again_inside_the_content() {
         assert_eq!(
-            fill("{workdir}/doc.txt <{content}> {other}", &VALUES),
-            "/tmp/w/doc.txt <say {workdir} and {url}> {other}"
+            fill("{workdir}/doc.txt <{content}> {other}", &values()),
+            "/tmp/w/doc.txt <say {workdir} and \"{url}\"> {other}"
+        );
+    }
+
+    #[test]
+    fn the_origin_and_the_content_as_json_are_placeholders_too() {
+        assert_eq!(
+            fill("--api-url={origin} [{\"x\":{content_json}}]", &values()),
+            r#"--api-url=http://127.0.0.1:9 [{"x":"say {workdir} and \"{url}\""}]"#
         );
     }
 
     #[test]
     fn json_strings_are_filled_at_any_depth() {
         let template = serde_json::json!({ "a": ["{url}", 3], "b": { "c": "{content}" } });
-        let filled = fill_json(&template, &VALUES);
+        let filled = fill_json(&template, &values());
         assert_eq!(filled["a"][0], "http://127.0.0.1:9/doc.txt");
         assert_eq!(filled["a"][1], 3);
-        assert_eq!(filled["b"]["c"], "say {workdir} and {url}");
+        assert_eq!(filled["b"]["c"], "say {workdir} and \"{url}\"");
     }
 
     #[test]
@@ -220,20 +261,27 @@ mod tests {
     #[test]
     fn the_fixture_serves_the_planted_page_and_nothing_else() {
         use std::io::{Read, Write};
-        let fixture = Fixture::start("doc.txt", "text/plain").unwrap();
+        let fixture = Fixture::start("v1/doc.txt", "text/plain").unwrap();
+        assert_eq!(fixture.url(), format!("{}/v1/doc.txt", fixture.origin()));
         fixture.plant("hello <b>");
-        let get = |path: &str| {
-            let addr = fixture.url().trim_start_matches("http://");
-            let host = addr.split('/').next().unwrap();
+        let ask = |method: &str, path: &str| {
+            let host = fixture.origin().trim_start_matches("http://");
             let mut stream = std::net::TcpStream::connect(host).unwrap();
-            write!(stream, "GET {path} HTTP/1.0\r\nHost: {host}\r\n\r\n").unwrap();
+            write!(
+                stream,
+                "{method} {path} HTTP/1.0\r\nHost: {host}\r\nContent-Length: 2\r\n\r\n{{}}"
+            )
+            .unwrap();
             let mut answer = String::new();
             stream.read_to_string(&mut answer).unwrap();
             answer
         };
-        let page = get("/doc.txt");
-        assert!(page.starts_with("HTTP/1.0 200"), "{page}");
-        assert!(page.ends_with("hello <b>"), "{page}");
-        assert!(get("/robots.txt").starts_with("HTTP/1.0 404"));
+        for method in ["GET", "POST"] {
+            let page = ask(method, "/v1/doc.txt?x=1");
+            assert!(page.starts_with("HTTP/1.0 200"), "{method}: {page}");
+            assert!(page.ends_with("hello <b>"), "{method}: {page}");
+        }
+        assert!(ask("GET", "/robots.txt").starts_with("HTTP/1.0 404"));
+        assert!(ask("GET", "/doc.txt").starts_with("HTTP/1.0 404"));
     }
 }
