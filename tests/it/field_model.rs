@@ -5,7 +5,8 @@
 //! - an inner element the layout learns as fixed header text;
 //! - a preamble naming the tag with the per-call nonce;
 //! - header lines written only for a non-empty field;
-//! - a frame of its own for empty content (`<msg></msg>`, `<doc />`);
+//! - a frame of its own for empty content (`<msg></msg>`, `<doc />`, and a
+//!   self-closing message among full ones in a rendered chat history);
 //! - a datamark on every whitespace character.
 
 use std::sync::atomic::AtomicBool;
@@ -425,4 +426,29 @@ fn the_framings_own_attributes_are_not_injected_ones() {
         "{:?}",
         any_failed(&got)
     );
+}
+
+/// A rendered chat history (Semantic Kernel's `ChatHistory.to_prompt`): a
+/// fixed system message, the content's message, a fixed assistant message.
+/// Empty content gets a self-closing `<msg role="user" />` between the two
+/// full ones: a complete empty frame, accepted; left unclosed it fails.
+#[test]
+fn a_self_closing_message_among_full_ones_is_the_empty_frame() {
+    fn history(request: &WrapRequest, user: &str) -> String {
+        let user = match request.content.as_str() {
+            "" => user.to_string(),
+            c => format!("<msg role=\"user\"><text>{}</text></msg>", escape(c)),
+        };
+        format!(
+            "<history><msg role=\"system\"><text>Be brief.</text></msg>{user}\
+             <msg role=\"assistant\"><text>Noted.</text></msg></history>"
+        )
+    }
+    let p = profile(MESSAGE);
+    let mut correct = Wrap(|r: &WrapRequest| history(r, "<msg role=\"user\" />"));
+    let got = run(&mut correct, &p, &["benign-*"]);
+    assert_eq!(any_failed(&got), vec![]);
+    let mut dangling = Wrap(|r: &WrapRequest| history(r, "<msg role=\"user\">"));
+    let got = run(&mut dangling, &p, &["benign-empty-content"]);
+    assert!(failed(&got, "benign-empty-content").contains(&"frame.shape".into()));
 }

@@ -904,9 +904,11 @@ impl Layout {
 }
 
 /// Whether `framed` is a complete frame of its own: it opens the frame
-/// (the outer token's opener, at the exact level) and closes every opener,
-/// or its one opener closes itself (`<document />`: the tag's last
-/// character before its closing bracket is `/`).
+/// (the outer token's opener, at the exact level) and every opener is
+/// closed or closes itself (`<document />`: the tag's last character
+/// before its closing bracket is `/`). Self-closing openers are counted
+/// apart, so a rendered chat history whose other messages are full
+/// elements and whose empty one is `<message role="user" />` is complete.
 fn is_complete_frame(profile: &TargetProfile, framed: &str) -> bool {
     let grammar = profile.delimiters.grammar();
     let folded = Reader::new(ReaderLevel::Exact).fold(framed);
@@ -925,7 +927,6 @@ fn is_complete_frame(profile: &TargetProfile, framed: &str) -> bool {
         (0, _) => false,
         // A section is complete once opened: it ends at the next marker.
         _ if profile.delimiters.grammar.is_open_only() => true,
-        (1, 0) => outer(DelimiterKind::Open).any(|d| self_closing(&d)),
-        (o, c) => o == c,
+        (o, c) => o == c + outer(DelimiterKind::Open).filter(self_closing).count(),
     }
 }
