@@ -115,11 +115,15 @@ fn a_job_whose_target_cannot_start_is_a_harness_error() {
 #[test]
 #[ignore]
 fn measure_time_to_first_finding() {
+    use crate::blind::brackets::{self, Brackets};
+    use crate::blind::fence::{self, Fence};
     use crate::blind::markers::{self, Markers};
     use crate::blind::DEFECTS;
     use crate::search_power::is_true_for;
     let reference = framecheck::envelope::reference_profile();
     let markers_profile = markers::profile();
+    let brackets_profile = brackets::profile();
+    let fence_profile = fence::profile();
     // (name, grammar, profile, open: the defective framing for true, its
     // correct twin for false)
     type Open = Box<dyn Fn(bool) -> Box<dyn Framing> + Sync>;
@@ -142,6 +146,24 @@ fn measure_time_to_first_finding() {
         "markers stacked-tricks".into(),
         "begin-end",
         &markers_profile,
+        Box::new(open),
+    ));
+    let open = |bad: bool| -> Box<dyn Framing> {
+        Box::new(Brackets(if bad { Defect::Stacked } else { Defect::None }))
+    };
+    fixtures.push((
+        "brackets stacked-tricks".into(),
+        "bracket-marker",
+        &brackets_profile,
+        Box::new(open),
+    ));
+    let open = |bad: bool| -> Box<dyn Framing> {
+        Box::new(Fence(if bad { Defect::Stacked } else { Defect::None }))
+    };
+    fixtures.push((
+        "fence stacked-tricks".into(),
+        "fence",
+        &fence_profile,
         Box::new(open),
     ));
     println!(
