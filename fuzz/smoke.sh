@@ -10,7 +10,7 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(dirname "$here")"
 runs="${FUZZ_SMOKE_RUNS:-20000}"
-targets=(envelope_roundtrip envelope_read envelope_nonce defang_differential catalogue_loader protocol_decoder oracle)
+targets=(envelope_roundtrip envelope_read envelope_nonce defang_differential catalogue_loader protocol_decoder oracle search_framing)
 
 if ! cargo +nightly fuzz --version >/dev/null 2>&1; then
     # .ci/run installs cargo-fuzz wherever a nightly toolchain exists, so

@@ -19,8 +19,7 @@ use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
 use cli::choices::Choices;
 use framecheck::adapter::caller::Caller;
-use framecheck::adapter::mcp::McpFraming;
-use framecheck::adapter::reference::{builtin_framing, NonceReference, Reference};
+use framecheck::adapter::reference::{NonceReference, Reference};
 use framecheck::adapter::subprocess::{self, helpers, SubprocessFraming};
 use framecheck::adapter::Framing;
 use framecheck::catalogue::{self, Catalogue};
@@ -399,28 +398,7 @@ fn is_caller(adapter: &AdapterSpec) -> bool {
 }
 
 fn connect(loaded: &LoadedProfile) -> Result<Box<dyn Framing>> {
-    match &loaded.profile.adapter {
-        AdapterSpec::Builtin { builtin } => match builtin_framing(builtin) {
-            Some(framing) => Ok(framing),
-            None if builtin == "caller" => bail!(
-                "`builtin: caller` targets are served by the calling process: use `framecheck run`"
-            ),
-            None => bail!("unknown built-in target {builtin:?}"),
-        },
-        AdapterSpec::Mcp { mcp } => {
-            let target = McpFraming::new(mcp, &loaded.dir).map_err(|reason| {
-                anyhow::anyhow!("target {}: cannot start: {reason}", loaded.profile.name)
-            })?;
-            Ok(Box::new(target))
-        }
-        AdapterSpec::Subprocess(_) => {
-            let target = SubprocessFraming::from_profile(loaded).context("a subprocess profile")?;
-            target.check_launchable().map_err(|reason| {
-                anyhow::anyhow!("target {}: cannot start: {reason}", loaded.profile.name)
-            })?;
-            Ok(Box::new(target))
-        }
-    }
+    Ok(framecheck::adapter::connect(loaded)?)
 }
 
 /// Installs the handler for SIGINT, SIGTERM and SIGHUP (Ctrl-C, `timeout`,

@@ -98,6 +98,13 @@ fn replay_oracle() {
     replay("oracle");
 }
 
+/// The reference when `FRAMECHECK_FUZZ_TARGET` is unset (as under
+/// `cargo test`): no committed input is a finding on it.
+#[test]
+fn replay_search_framing() {
+    replay("search_framing");
+}
+
 #[test]
 fn every_target_has_a_corpus_folder() {
     for target in fuzzing::TARGETS {
@@ -219,6 +226,49 @@ fn generate_nonce_seed_corpus() {
         write_seed("envelope_nonce", "structured", &data, &mut written);
     }
     eprintln!("seed files written: {written:?}");
+}
+
+/// Writes the seeds of `corpus/search_framing/`: every seed case of the
+/// reference as a plain input (its own request, the canary as `CANARY`),
+/// and the first entries of a short search's corpus as the JSON files
+/// `--corpus` saves, so both input forms are replayed.
+#[test]
+#[ignore = "generator: run explicitly to refresh the committed seed corpus"]
+fn generate_search_framing_seed_corpus() {
+    use framecheck::search::{self, Budget, SearchOptions};
+    use framecheck_run::fuzzing::{plain_search_seed, SearchTarget};
+    let profile = framecheck::envelope::reference_profile();
+    let target = SearchTarget::new(profile.clone(), Box::new(Reference)).unwrap();
+    let mut written = BTreeMap::new();
+    for (at, case) in target.seeds().iter().enumerate() {
+        let Input::Wrap(request) = &case.input else {
+            continue;
+        };
+        let data = plain_search_seed(at as u16, request, &case.canary);
+        let prefix = format!("catalogue-{}", case.base_id);
+        write_seed("search_framing", &prefix, &data, &mut written);
+    }
+    let options = SearchOptions {
+        budget: Budget::Cases(300),
+        seed: 1,
+        level: framecheck::level::ReaderLevel::Unicode,
+        shrink_calls: 200,
+        max_findings: 5,
+    };
+    let cases = catalogue::instantiate(&catalogue::builtin(), &profile);
+    let report = search::search(
+        &cases,
+        &profile,
+        &mut Reference,
+        &options,
+        &std::sync::atomic::AtomicBool::new(false),
+    );
+    let saved = search::save_corpus(
+        &corpus_root().join("search_framing"),
+        &report.corpus[..report.corpus.len().min(8)],
+    )
+    .unwrap();
+    eprintln!("seed files written: {written:?}, search corpus entries: {saved}");
 }
 
 /// Writes the catalogue-derived seed files into `corpus/<target>/`.

@@ -107,6 +107,38 @@ fn a_job_whose_target_cannot_start_is_a_harness_error() {
     assert!(error.contains("no such program"), "{error}");
 }
 
+/// Opens a blind fixture: the defective framing for `true`, its correct
+/// twin for `false`.
+type Open = Box<dyn Fn(bool) -> Box<dyn Framing> + Sync>;
+
+/// Every blind fixture of `tests/it/blind/`: (name, grammar, profile, open).
+fn blind_fixtures() -> Vec<(String, &'static str, TargetProfile, Open)> {
+    use crate::blind::brackets::{self, Brackets};
+    use crate::blind::fence::{self, Fence};
+    use crate::blind::markers::{self, Markers};
+    use crate::blind::DEFECTS;
+    let mut fixtures: Vec<(String, &'static str, TargetProfile, Open)> = Vec::new();
+    for defect in DEFECTS {
+        let open = move |bad: bool| -> Box<dyn Framing> {
+            Box::new(Blind(if bad { defect } else { Defect::None }))
+        };
+        let name = defect.name().to_string();
+        let reference = framecheck::envelope::reference_profile();
+        fixtures.push((name, "xml-tag", reference, Box::new(open)));
+    }
+    let stacked = |bad: bool| if bad { Defect::Stacked } else { Defect::None };
+    let open = move |bad: bool| -> Box<dyn Framing> { Box::new(Markers(stacked(bad))) };
+    let name = "markers stacked-tricks".to_string();
+    fixtures.push((name, "begin-end", markers::profile(), Box::new(open)));
+    let open = move |bad: bool| -> Box<dyn Framing> { Box::new(Brackets(stacked(bad))) };
+    let name = "brackets stacked-tricks".to_string();
+    fixtures.push((name, "bracket-marker", brackets::profile(), Box::new(open)));
+    let open = move |bad: bool| -> Box<dyn Framing> { Box::new(Fence(stacked(bad))) };
+    let name = "fence stacked-tricks".to_string();
+    fixtures.push((name, "fence", fence::profile(), Box::new(open)));
+    fixtures
+}
+
 /// Time to the first true finding, per blind framing and seed, at one and
 /// at two jobs (issue 37; the table in BENCHMARKS.md). Never asserts a
 /// time: run with `cargo test --release --test integration
@@ -115,35 +147,8 @@ fn a_job_whose_target_cannot_start_is_a_harness_error() {
 #[test]
 #[ignore]
 fn measure_time_to_first_finding() {
-    use crate::blind::markers::{self, Markers};
-    use crate::blind::DEFECTS;
     use crate::search_power::is_true_for;
-    let reference = framecheck::envelope::reference_profile();
-    let markers_profile = markers::profile();
-    // (name, grammar, profile, open: the defective framing for true, its
-    // correct twin for false)
-    type Open = Box<dyn Fn(bool) -> Box<dyn Framing> + Sync>;
-    let mut fixtures: Vec<(String, &str, &TargetProfile, Open)> = Vec::new();
-    for defect in DEFECTS {
-        let open = move |bad: bool| -> Box<dyn Framing> {
-            Box::new(Blind(if bad { defect } else { Defect::None }))
-        };
-        fixtures.push((
-            defect.name().to_string(),
-            "xml-tag",
-            &reference,
-            Box::new(open),
-        ));
-    }
-    let open = |bad: bool| -> Box<dyn Framing> {
-        Box::new(Markers(if bad { Defect::Stacked } else { Defect::None }))
-    };
-    fixtures.push((
-        "markers stacked-tricks".into(),
-        "begin-end",
-        &markers_profile,
-        Box::new(open),
-    ));
+    let fixtures = blind_fixtures();
     println!(
         "| framing | grammar | jobs | mutants (median / worst) | ms (median / worst) | false |"
     );

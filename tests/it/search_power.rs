@@ -13,6 +13,8 @@ use crate::common;
 
 use std::sync::atomic::AtomicBool;
 
+use blind::brackets::{self, Brackets};
+use blind::fence::{self, Fence};
 use blind::markers::{self, Markers};
 use blind::{Blind, Defect, DEFECTS};
 use framecheck::adapter::reference::Reference;
@@ -256,10 +258,44 @@ fn search_finds_nothing_over_correct_framings() {
 /// twin); over the correct twin it finds nothing.
 #[test]
 fn search_finds_a_one_trick_at_a_time_check_behind_markers_with_a_preamble() {
-    let profile = markers::profile();
-    let all = cases(&profile);
+    let open = |defect: Defect| Box::new(Markers(defect)) as Box<dyn Framing>;
+    blind_on_another_grammar("markers", &markers::profile(), &open);
+}
+
+/// Issue 37: the same, behind `[TOOL_OUTPUT]` bracket markers
+/// (`tests/it/blind/brackets.rs`) and for a Markdown fence whose length is
+/// measured one trick at a time (`tests/it/blind/fence.rs`).
+#[test]
+fn search_finds_a_one_trick_at_a_time_check_behind_brackets_and_a_fence() {
+    let brackets = |defect: Defect| Box::new(Brackets(defect)) as Box<dyn Framing>;
+    blind_on_another_grammar("brackets", &brackets::profile(), &brackets);
+    // The fence defect is real: a run of four fullwidth backticks split by a
+    // zero-width space counts as two, one trick at a time.
+    let stacked_run = "\u{FF40}\u{FF40}\u{200B}\u{FF40}\u{FF40}";
+    assert_eq!(fence::counted_run(stacked_run, Defect::Stacked), 2);
+    assert_eq!(fence::counted_run(stacked_run, Defect::None), 4);
+    assert_eq!(fence::counted_run("``\u{200B}``", Defect::Stacked), 4);
+    assert_eq!(
+        fence::counted_run("\u{FF40}\u{FF40}\u{FF40}", Defect::Stacked),
+        3
+    );
+    let fence = |defect: Defect| Box::new(Fence(defect)) as Box<dyn Framing>;
+    blind_on_another_grammar("fence", &fence::profile(), &fence);
+}
+
+/// The whole catalogue passes the framing `open` gives for
+/// [`Defect::Stacked`] and for its correct twin, as `run` judges it; search
+/// over the defective one starts with no known failure and finds the
+/// defect within [`FIND_BUDGET`] mutants at every seed, each finding true;
+/// over the twin it finds nothing.
+fn blind_on_another_grammar(
+    name: &str,
+    profile: &TargetProfile,
+    open: &dyn Fn(Defect) -> Box<dyn Framing>,
+) {
+    let all = cases(profile);
     for defect in [Defect::Stacked, Defect::None] {
-        let run = runner::check_conformance(&mut Markers(defect), &profile, ReaderLevel::Unicode);
+        let run = runner::check_conformance(open(defect).as_mut(), profile, ReaderLevel::Unicode);
         let failing: Vec<&str> = run
             .results
             .iter()
@@ -267,49 +303,59 @@ fn search_finds_a_one_trick_at_a_time_check_behind_markers_with_a_preamble() {
             .filter(|r| r.verdict_at(ReaderLevel::Unicode) != Verdict::Skipped)
             .map(|r| r.case.id.as_str())
             .collect();
-        assert_eq!(failing, Vec::<&str>::new(), "{}: run", defect.name());
+        assert_eq!(failing, Vec::<&str>::new(), "{name} {}: run", defect.name());
     }
-    let search_markers = |defect: Defect, seed: u64, budget: u64, max: usize| {
+    let search_with = |defect: Defect, seed: u64, budget: u64, max: usize| {
         search::search(
             &all,
-            &profile,
-            &mut Markers(defect),
+            profile,
+            open(defect).as_mut(),
             &search_options(seed, budget, max),
             &AtomicBool::new(false),
         )
     };
     for seed in SEEDS {
-        let report = search_markers(Defect::Stacked, seed, FIND_BUDGET, 1);
-        assert_eq!(report.harness_error, None, "seed {seed}");
-        assert_eq!(report.known_failures, Vec::<String>::new(), "seed {seed}");
+        let report = search_with(Defect::Stacked, seed, FIND_BUDGET, 1);
+        assert_eq!(report.harness_error, None, "{name} seed {seed}");
+        assert_eq!(
+            report.known_failures,
+            Vec::<String>::new(),
+            "{name} seed {seed}"
+        );
         assert!(
             !report.findings.is_empty(),
-            "seed {seed}: nothing found in {} mutants ({} failing, {} unconfirmed)",
+            "{name} seed {seed}: nothing found in {} mutants ({} failing, {} unconfirmed)",
             report.mutants_tried,
             report.mutants_failing,
             report.unconfirmed
         );
         eprintln!(
-            "markers seed {seed}: found in {} mutants",
+            "{name} seed {seed}: found in {} mutants",
             report.mutants_tried
         );
         for finding in &report.findings {
-            let (mut defective, mut correct) = (Markers(Defect::Stacked), Markers(Defect::None));
+            let (mut defective, mut correct) = (open(Defect::Stacked), open(Defect::None));
             assert!(
-                is_true_for(finding, &report, &profile, &mut defective, &mut correct),
-                "seed {seed}: false finding {finding:#?}"
+                is_true_for(
+                    finding,
+                    &report,
+                    profile,
+                    defective.as_mut(),
+                    correct.as_mut()
+                ),
+                "{name} seed {seed}: false finding {finding:#?}"
             );
         }
-        let twin = search_markers(Defect::None, seed, BUDGET, 5);
-        assert_eq!(twin.harness_error, None, "twin seed {seed}");
+        let twin = search_with(Defect::None, seed, BUDGET, 5);
+        assert_eq!(twin.harness_error, None, "{name} twin seed {seed}");
         assert_eq!(
             twin.known_failures,
             Vec::<String>::new(),
-            "twin seed {seed}"
+            "{name} twin seed {seed}"
         );
         assert!(
             twin.findings.is_empty() && twin.mutants_failing == 0,
-            "twin seed {seed}: {:#?}",
+            "{name} twin seed {seed}: {:#?}",
             twin.findings
         );
     }

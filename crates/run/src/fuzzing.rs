@@ -26,6 +26,7 @@
 //! | [`run_catalogue_loader`] | catalogue and profile loading return errors, never panic |
 //! | [`run_protocol_decoder`] | the reply decoder never panics; a decoded reply re-encodes to itself |
 //! | [`run_oracle`] | the oracle never panics; excerpts lie inside their text on character boundaries |
+//! | [`run_search_framing`] | the target the environment names (the reference when none) has no new failure that search's judgement confirms by replay (module `search_framing`) |
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -47,15 +48,19 @@ use framecheck_core::profile::{Delimiters, GrammarKind, TargetProfile};
 use framecheck_envelope::{self as envelope, Envelope, DEFANGED, TOKEN};
 
 mod nonce;
+mod search_framing;
 
 pub use nonce::{run_envelope_nonce, NonceInput, Tamper};
+pub use search_framing::{
+    plain_search_seed, run_search_framing, Found, SearchTarget, CANARY, TARGET_ENV,
+};
 
 /// Inputs longer than this are skipped by every target.
 pub const MAX_INPUT_BYTES: usize = 64 * 1024;
 
 /// The names of every fuzz target, as used for `fuzz/fuzz_targets/<name>.rs`
 /// and `corpus/<name>/`.
-pub const TARGETS: [&str; 7] = [
+pub const TARGETS: [&str; 8] = [
     "envelope_roundtrip",
     "envelope_read",
     "envelope_nonce",
@@ -63,6 +68,7 @@ pub const TARGETS: [&str; 7] = [
     "catalogue_loader",
     "protocol_decoder",
     "oracle",
+    "search_framing",
 ];
 
 /// Runs the target called `name` on `data`; `false` when no target has that
@@ -76,6 +82,7 @@ pub fn run_target(name: &str, data: &[u8]) -> bool {
         "catalogue_loader" => run_catalogue_loader,
         "protocol_decoder" => run_protocol_decoder,
         "oracle" => run_oracle,
+        "search_framing" => run_search_framing,
         _ => return false,
     };
     run(data);

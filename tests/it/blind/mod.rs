@@ -12,13 +12,17 @@
 //!
 //! `markers` puts the stacked-tricks defect behind BEGIN/END markers with
 //! a constant preamble sentence, another grammar with text outside the
-//! frame.
+//! frame; `brackets` behind `[TOKEN]` bracket markers; `fence` is its
+//! counterpart for a Markdown fence, whose delimiter is a backtick run, not
+//! a token: the fence's length is measured one trick at a time.
 //!
 //! The defanger finds every span that reads as the token at the `unicode`
 //! level (framecheck's own reader), classifies the tricks that hide it
 //! (invisible characters, NFKC compatibility forms, other lookalikes), and
 //! replaces it with `framecheck_untrusted` unless the defect skips it.
 
+pub(crate) mod brackets;
+pub(crate) mod fence;
 pub(crate) mod markers;
 
 use std::collections::BTreeSet;

@@ -17,3 +17,52 @@ pub use framecheck_core::target::{
     fault, Fault, FaultKind, Framing, TargetError, WrapRequest, WRAP_MANY_UNSUPPORTED,
 };
 pub use framecheck_envelope::reference;
+
+use framecheck_core::profile::{AdapterSpec, LoadedProfile};
+
+/// Why a profile's target could not be opened.
+#[derive(Debug, thiserror::Error)]
+pub enum ConnectError {
+    /// `builtin: caller`: the calling process serves it, over framecheck's
+    /// own stdin and stdout; only `framecheck run` drives it.
+    #[error("`builtin: caller` targets are served by the calling process: use `framecheck run`")]
+    Caller,
+    /// A built-in name that is neither `reference` nor `reference-nonce`.
+    #[error("unknown built-in target {0:?}")]
+    UnknownBuiltin(String),
+    /// The target's program cannot be started (named by the profile).
+    #[error("target {target}: cannot start: {reason}")]
+    CannotStart {
+        /// The profile's name.
+        target: String,
+        /// Why.
+        reason: String,
+    },
+}
+
+/// Opens the target a loaded profile names: an in-process built-in, an MCP
+/// server, or a subprocess whose program is checked to be launchable. The
+/// one place the CLI and the fuzz target `search_framing` open targets.
+pub fn connect(loaded: &LoadedProfile) -> Result<Box<dyn Framing>, ConnectError> {
+    let cannot_start = |reason: String| ConnectError::CannotStart {
+        target: loaded.profile.name.clone(),
+        reason,
+    };
+    match &loaded.profile.adapter {
+        AdapterSpec::Builtin { builtin } => match reference::builtin_framing(builtin) {
+            Some(framing) => Ok(framing),
+            None if builtin == "caller" => Err(ConnectError::Caller),
+            None => Err(ConnectError::UnknownBuiltin(builtin.clone())),
+        },
+        AdapterSpec::Mcp { mcp } => {
+            let target = mcp::McpFraming::new(mcp, &loaded.dir).map_err(cannot_start)?;
+            Ok(Box::new(target))
+        }
+        AdapterSpec::Subprocess(_) => {
+            let target = subprocess::SubprocessFraming::from_profile(loaded)
+                .expect("a subprocess profile has a subprocess framing");
+            target.check_launchable().map_err(cannot_start)?;
+            Ok(Box::new(target))
+        }
+    }
+}

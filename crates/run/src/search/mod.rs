@@ -55,6 +55,7 @@ mod emit;
 mod faults;
 mod mutate;
 mod nonce_ops;
+mod one_input;
 mod parallel;
 mod propose;
 mod record_ops;
@@ -71,6 +72,7 @@ use serde::{Deserialize, Serialize};
 pub use campaign::{load_corpus, save_corpus, CorpusEntry, CorpusError};
 pub use emit::{render_markdown, render_terminal_summary, to_catalogue_files};
 pub use mutate::Operator;
+pub use one_input::OneInput;
 pub use propose::{render_proposal, TrickStack};
 pub use stack::Trick;
 
@@ -453,31 +455,13 @@ fn search_on(
         },
         cancel,
     };
-    // A target that fails a benign request twice (a stray print on stdout,
-    // an adapter that cannot import) would fail every mutant too: said at
-    // once, instead of restarting it for every call of the budget.
-    let mut watch = crate::runner::faults::FaultWatch::default();
-    watch.first_contact(profile, framing, None);
-    if let Some(abandoned) = watch.abandoned() {
-        return given_up(profile, options, abandoned, started);
-    }
-    // A profile its framing contradicts would make every mutant a finding
-    // about the profile: the search proves nothing, as a run does.
-    let layouts = match Layouts::learn_fitting(profile, framing, options.level) {
-        Ok(layouts) => layouts,
-        Err(misfit) => return refused(profile, options, misfit.to_string(), 0, started),
+    let (seeds, mut probe) = match prepare(cases, profile, framing, options.level) {
+        Ok(prepared) => prepared,
+        Err(Refusal { reason, errors }) => {
+            return refused(profile, options, reason, errors, started)
+        }
     };
-    let earlier = nonce_ops::earlier_frame(profile, framing);
-    let seeds = seed_cases(cases, profile, earlier.as_deref());
     let seeds: Vec<&ConcreteCase> = seeds.iter().collect();
-    let structure = segments::learn_structure(profile, framing);
-    let mut probe = Probe::new(
-        profile,
-        framing,
-        options.level,
-        earlier,
-        (structure, layouts),
-    );
     let (known, known_complete) = known_failures(&seeds, &mut probe, &clock);
     let mut report = SearchReport {
         known_failures: known
@@ -511,6 +495,48 @@ fn search_on(
     report.harness_error = harness_error(&report, &probe, seeds.len(), known_complete);
     report.duration_ms = started.elapsed().as_millis() as u64;
     report
+}
+
+/// Why a search stopped before its first mutant, with the failed calls.
+struct Refusal {
+    reason: String,
+    errors: u64,
+}
+
+/// What a search learns before its first mutant: the target answers a
+/// benign request, the profile fits it (its layouts), an earlier frame
+/// for the nonce operators, the structure a segment reader answers; and
+/// the seed cases. Shared by [`search`] and [`OneInput`].
+fn prepare<'a>(
+    cases: &[ConcreteCase],
+    profile: &'a TargetProfile,
+    framing: &'a mut dyn Framing,
+    level: ReaderLevel,
+) -> Result<(Vec<ConcreteCase>, Probe<'a>), Refusal> {
+    // A target that fails a benign request twice (a stray print on stdout,
+    // an adapter that cannot import) would fail every mutant too: said at
+    // once, instead of restarting it for every call of the budget.
+    let mut watch = crate::runner::faults::FaultWatch::default();
+    watch.first_contact(profile, framing, None);
+    if let Some(abandoned) = watch.abandoned() {
+        let mut reason = format!("the target never answered: {abandoned}");
+        if let Some(fault) = abandoned.fault() {
+            reason.push('\n');
+            reason.push_str(fault.describe("  ", 12).trim_end());
+        }
+        return Err(Refusal { reason, errors: 2 });
+    }
+    // A profile its framing contradicts would make every mutant a finding
+    // about the profile: the search proves nothing, as a run does.
+    let layouts = Layouts::learn_fitting(profile, framing, level).map_err(|misfit| Refusal {
+        reason: misfit.to_string(),
+        errors: 0,
+    })?;
+    let earlier = nonce_ops::earlier_frame(profile, framing);
+    let seeds = seed_cases(cases, profile, earlier.as_deref());
+    let structure = segments::learn_structure(profile, framing);
+    let probe = Probe::new(profile, framing, level, earlier, (structure, layouts));
+    Ok((seeds, probe))
 }
 
 /// The security cases that wrap content and that the target supports, with
@@ -573,21 +599,6 @@ fn known_failures(
         }
     }
     (known, true)
-}
-
-/// The report of a search whose target failed its first contact.
-fn given_up(
-    profile: &TargetProfile,
-    options: &SearchOptions,
-    abandoned: &crate::runner::faults::Abandoned,
-    started: Instant,
-) -> SearchReport {
-    let mut reason = format!("the target never answered: {abandoned}");
-    if let Some(fault) = abandoned.fault() {
-        reason.push('\n');
-        reason.push_str(fault.describe("  ", 12).trim_end());
-    }
-    refused(profile, options, reason, 2, started)
 }
 
 /// A search that stopped before its first mutant, for `reason`, after
@@ -845,20 +856,39 @@ fn failure(
     probe: &mut Probe,
     corpus: &mut Corpus,
 ) -> Step {
-    let judged = match probe.judge(case, &mutant.request) {
+    let judged = match answer(case, &mutant.request, probe) {
         Ok(judged) => judged,
-        Err(error) => match faults::retry(probe, case, &mutant.request, &error) {
-            faults::Retried::Answered(judged) => judged,
-            faults::Retried::Reproduced(finding) => return Step::Failed(Box::new(finding)),
-            faults::Retried::NotAFault => return Step::Passed,
-            faults::Retried::GivenUp => return Step::GivenUp,
-        },
+        Err(step) => return step,
     };
     let outcome = match &judged {
         Some((framed, findings)) => corpus::Outcome::Framed(framed, findings),
         None => corpus::Outcome::Refused,
     };
     corpus.observe(probe.profile, mutant.clone(), stacked, outcome);
+    first_failure(judged, probe)
+}
+
+/// The target's answer to `request` as a mutant of `case`, judged; a
+/// fault is retried once on a fresh target, and what that shows is the
+/// step (`Err`).
+fn answer(
+    case: &ConcreteCase,
+    request: &WrapRequest,
+    probe: &mut Probe,
+) -> Result<Option<(String, Vec<Finding>)>, Step> {
+    match probe.judge(case, request) {
+        Ok(judged) => Ok(judged),
+        Err(error) => match faults::retry(probe, case, request, &error) {
+            faults::Retried::Answered(judged) => Ok(judged),
+            faults::Retried::Reproduced(finding) => Err(Step::Failed(Box::new(finding))),
+            faults::Retried::NotAFault => Err(Step::Passed),
+            faults::Retried::GivenUp => Err(Step::GivenUp),
+        },
+    }
+}
+
+/// The first finding of a judged answer that counts at the probe's level.
+fn first_failure(judged: Option<(String, Vec<Finding>)>, probe: &Probe) -> Step {
     judged
         .into_iter()
         .flat_map(|(_, findings)| findings)
