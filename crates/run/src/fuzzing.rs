@@ -399,20 +399,36 @@ pub enum RoundtripInput {
     },
 }
 
+/// Attribute pairs as a plain fuzz input spells them: `key`, U+001F,
+/// `value`, the pairs separated by U+001E (the ASCII unit and record
+/// separators, which no attribute of the catalogue holds).
+fn encode_attributes(pairs: impl IntoIterator<Item = (String, String)>) -> String {
+    let pairs: Vec<String> = pairs
+        .into_iter()
+        .map(|(k, v)| format!("{k}\u{1f}{v}"))
+        .collect();
+    pairs.join("\u{1e}")
+}
+
+/// The pairs [`encode_attributes`] wrote; a pair without a separator is a
+/// key with an empty value.
+fn decode_attributes(text: &str) -> impl Iterator<Item = (String, String)> + '_ {
+    text.split('\u{1e}')
+        .filter(|pair| !pair.is_empty())
+        .map(|pair| {
+            let (k, v) = pair.split_once('\u{1f}').unwrap_or((pair, ""));
+            (k.to_string(), v.to_string())
+        })
+}
+
 /// Encodes an envelope and content as the bytes of a plain
 /// [`RoundtripInput`] seed: what corpus generators write.
 pub fn plain_roundtrip_seed(about: &Envelope, content: &str) -> Vec<u8> {
-    let attributes: Vec<String> = about
-        .attributes
-        .iter()
-        .map(|(k, v)| format!("{k}\u{1f}{v}"))
-        .collect();
+    let attributes =
+        encode_attributes(about.attributes.iter().map(|(k, v)| (k.clone(), v.clone())));
     let text = format!(
         "{}\0{}\0{}\0{}",
-        about.kind,
-        about.provenance,
-        attributes.join("\u{1e}"),
-        content
+        about.kind, about.provenance, attributes, content
     );
     let mut seed = vec![0u8; 4];
     seed.extend_from_slice(text.as_bytes());
@@ -428,14 +444,7 @@ impl RoundtripInput {
                 let mut next = || parts.next().unwrap_or_default().to_string();
                 let kind = next();
                 let provenance = next();
-                let attributes = next()
-                    .split('\u{1e}')
-                    .filter(|pair| !pair.is_empty())
-                    .map(|pair| {
-                        let (k, v) = pair.split_once('\u{1f}').unwrap_or((pair, ""));
-                        (k.to_string(), v.to_string())
-                    })
-                    .collect();
+                let attributes = decode_attributes(&next()).collect();
                 let content = next();
                 (
                     Envelope {

@@ -38,7 +38,7 @@ use framecheck_core::catalogue;
 use framecheck_core::level::ReaderLevel;
 use framecheck_core::profile::{LoadedProfile, TargetProfile};
 
-use super::MAX_INPUT_BYTES;
+use super::{decode_attributes, encode_attributes, MAX_INPUT_BYTES};
 
 /// The environment variable naming the target's profile file.
 pub const TARGET_ENV: &str = "FRAMECHECK_FUZZ_TARGET";
@@ -155,14 +155,7 @@ impl SearchTarget {
         next(&mut request.kind);
         next(&mut request.provenance);
         if let Some(attributes) = parts.next() {
-            request.attributes = attributes
-                .split('\u{1e}')
-                .filter(|pair| !pair.is_empty())
-                .map(|pair| {
-                    let (k, v) = pair.split_once('\u{1f}').unwrap_or((pair, ""));
-                    (k.to_string(), v.to_string())
-                })
-                .collect();
+            request.attributes = decode_attributes(attributes).collect();
         }
         Some((seed, request))
     }
@@ -183,17 +176,14 @@ pub fn plain_search_seed(seed: u16, request: &WrapRequest, canary: &str) -> Vec<
             text.replace(canary, CANARY)
         }
     };
-    let attributes: Vec<String> = request
-        .attributes
-        .iter()
-        .map(|(k, v)| format!("{}\u{1f}{}", hide(k), hide(v)))
-        .collect();
+    let attributes =
+        encode_attributes((request.attributes.iter()).map(|(k, v)| (hide(k), hide(v))));
     let text = format!(
         "{}\0{}\0{}\0{}",
         hide(&request.content),
         hide(&request.kind),
         hide(&request.provenance),
-        attributes.join("\u{1e}")
+        attributes
     );
     let mut data = seed.to_le_bytes().to_vec();
     data.extend_from_slice(text.as_bytes());
