@@ -168,7 +168,7 @@ impl McpSpec {
             _ => {}
         }
         if self.plant_body.is_some() && self.plant != Plant::Http {
-            return fail(Field::McpPlantName, InvalidKind::McpBodyWithoutPage);
+            return fail(Field::McpPlantBody, InvalidKind::McpBodyWithoutPage);
         }
         self.validate_reach()
     }
@@ -319,7 +319,12 @@ mod tests {
         }
         let message = error_of("{ mcp: { command: [s], tool: t, plant: file, plant_name: a/b } }");
         assert!(message.contains("one file name"), "{message}");
-        let message = error_of("{ mcp: { command: [s], tool: t, plant: file, plant_body: x } }");
+        // The line named is the body's, not the plant name's above it.
+        let text = "name: x\nadapter:\n  mcp:\n    command: [s]\n    tool: t\n    plant: file\n    plant_name: d.txt\n    plant_body: x\ndelimiters: { syntax: xml-tag, token: t }\ncapabilities: [wrap]\n";
+        let error = TargetProfile::parse(text).unwrap_err();
+        assert_eq!(error.field, Some(crate::profile::Field::McpPlantBody));
+        let message = error.to_string();
+        assert!(message.starts_with("line 8, column"), "{message}");
         assert!(message.contains("plant_body"), "{message}");
     }
 

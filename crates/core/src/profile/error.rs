@@ -52,6 +52,8 @@ pub enum Field {
     McpArguments,
     /// `adapter.mcp.plant_name`.
     McpPlantName,
+    /// `adapter.mcp.plant_body`.
+    McpPlantBody,
     /// The `delimiters` declaration as a whole (grammar, templates, nonce).
     Delimiters,
     /// One token of `delimiters`.

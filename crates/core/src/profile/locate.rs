@@ -40,6 +40,7 @@ struct ShadowMcp {
     timeout_ms: Option<Spanned<IgnoredAny>>,
     arguments: Option<Spanned<IgnoredAny>>,
     plant_name: Option<Spanned<IgnoredAny>>,
+    plant_body: Option<Spanned<IgnoredAny>>,
 }
 
 #[derive(Deserialize, Default)]
@@ -84,6 +85,7 @@ pub(super) fn locate(text: &str, field: &Field) -> Option<Position> {
         Field::McpTimeoutMs => mcp.timeout_ms.as_ref().and_then(at),
         Field::McpArguments => mcp.arguments.as_ref().and_then(at),
         Field::McpPlantName => mcp.plant_name.as_ref().and_then(at),
+        Field::McpPlantBody => mcp.plant_body.as_ref().and_then(at),
         Field::Token(TokenField::Outer) => delimiters.token.as_ref().and_then(at),
         Field::Token(TokenField::Inner) => delimiters
             .inner

@@ -233,6 +233,7 @@ impl McpFraming {
         &self,
         content: &str,
     ) -> Result<serde_json::Map<String, serde_json::Value>, TargetError> {
+        let values = self.values(content);
         match self.spec.plant {
             Plant::File => {
                 let path = self.workdir.path().join(&self.spec.plant_name);
@@ -243,14 +244,13 @@ impl McpFraming {
             Plant::Http => {
                 if let Some(fixture) = &self.fixture {
                     match &self.spec.plant_body {
-                        Some(body) => fixture.plant(&fill(body, &self.values(content))),
+                        Some(body) => fixture.plant(&fill(body, &values)),
                         None => fixture.plant(content),
                     }
                 }
             }
             Plant::Argument => {}
         }
-        let values = self.values(content);
         Ok(self
             .spec
             .arguments
