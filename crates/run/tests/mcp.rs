@@ -539,3 +539,64 @@ fn init_proposes_the_same_frame_over_http() {
     assert_eq!(written.command, mcp.command);
     runner::check_fit(&reparsed, proposal.framing.as_mut(), ReaderLevel::Unicode).unwrap();
 }
+
+/// The state letter of process `pid` in /proc (`Z` for killed, not reaped).
+fn state(pid: u32) -> Option<char> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The command name in parentheses may hold spaces; the state follows it.
+    stat.rsplit_once(')')?.1.trim_start().chars().next()
+}
+
+/// Set in the environment of the process that runs the helper below.
+const KILL_HELPER: &str = "FRAMECHECK_TEST_KILL_HELPER";
+
+/// Half of `the_signal_handler_s_kill_reaches_an_http_server`, run in a
+/// process of its own: `stop_all_children` refuses every later start in
+/// the process that calls it, which would break the tests beside it.
+#[test]
+#[ignore = "run by the_signal_handler_s_kill_reaches_an_http_server in its own process"]
+fn stop_all_children_in_this_process_kills_the_http_server() {
+    // Under `--include-ignored` it would run beside the other tests.
+    if std::env::var_os(KILL_HELPER).is_none() {
+        return;
+    }
+    let mcp = http_server("raw", 10_000);
+    let mut framing = McpFraming::new(&mcp, Path::new(".")).unwrap();
+    wrap(&mut framing, "x").unwrap();
+    let pid = framing.server_pid().unwrap();
+    assert!(matches!(state(pid), Some(s) if s != 'Z'));
+    framecheck::adapter::subprocess::stop_all_children();
+    // Killed at once; reaped only when the target is dropped.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    while state(pid) != Some('Z') && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert_eq!(state(pid), Some('Z'), "server {pid} survived the kill");
+    drop(framing);
+    assert!(!alive(pid));
+    println!("http server {pid} killed by stop_all_children");
+}
+
+/// The CLI's SIGINT, SIGTERM and SIGHUP handler calls `stop_all_children`
+/// (tests/it/cli.rs sends the signals): an MCP server spoken to over HTTP
+/// is in the groups it kills, like one over stdio.
+#[test]
+fn the_signal_handler_s_kill_reaches_an_http_server() {
+    let output = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "stop_all_children_in_this_process_kills_the_http_server",
+            "--ignored",
+            "--nocapture",
+        ])
+        .env(KILL_HELPER, "1")
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{said}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(said.contains("killed by stop_all_children"), "{said}");
+}
