@@ -151,6 +151,9 @@ impl McpSpec {
     /// page, and a placeholder that reaches the plant.
     pub(super) fn validate(&self) -> Result<(), InvalidProfile> {
         let fail = |field, kind| Err(InvalidProfile::new(field, kind));
+        if self.command.is_empty() && self.url.is_some() {
+            return fail(Field::McpCommand, InvalidKind::McpUrlWithoutCommand);
+        }
         if self.command.is_empty() {
             return fail(Field::McpCommand, InvalidKind::McpEmptyCommand);
         }
@@ -378,6 +381,16 @@ mod tests {
         // A fixed port needs nothing passed.
         let fixed = unpassed.replace("{port}", "8931");
         assert!(TargetProfile::parse(&fixed).is_ok());
+        // A server framecheck does not start is not driven.
+        let running = fixed.replace("command: [s]", "command: []");
+        let error = TargetProfile::parse(&running).unwrap_err();
+        assert_eq!(
+            error.kind,
+            crate::profile::InvalidKind::McpUrlWithoutCommand
+        );
+        let message = error.to_string();
+        assert!(message.starts_with("line 4, column"), "{message}");
+        assert!(message.contains("already running elsewhere"), "{message}");
     }
 
     #[test]

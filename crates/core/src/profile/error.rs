@@ -173,6 +173,10 @@ pub enum InvalidKind {
     /// so the server would never learn which port to listen on.
     #[error("adapter.mcp.url has `{{port}}` but neither adapter.mcp.command nor env does, so the server cannot know which port to listen on")]
     McpPortNotPassed,
+    /// An endpoint without a command: a server framecheck does not start
+    /// could be neither restarted after a hang nor stopped.
+    #[error("adapter.mcp.url needs adapter.mcp.command: framecheck starts the server itself, so it can restart it after a hang and stop it at the end (a server already running elsewhere is not supported)")]
+    McpUrlWithoutCommand,
 }
 
 /// Why profile text is not a valid profile: the rule, the field, the place.
