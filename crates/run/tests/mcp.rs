@@ -600,3 +600,32 @@ fn the_signal_handler_s_kill_reaches_an_http_server() {
     );
     assert!(said.contains("killed by stop_all_children"), "{said}");
 }
+
+/// An endpoint that answers HTTP but not MCP (Python's file server, which
+/// answers a `POST` with 501) fails the start with the HTTP status: no
+/// fault of the input.
+#[test]
+fn an_endpoint_that_is_not_mcp_fails_the_start_with_its_http_status() {
+    let python = std::process::Command::new("python3")
+        .arg("--version")
+        .output();
+    if !python.is_ok_and(|o| o.status.success()) {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "CI=true but no python3"
+        );
+        eprintln!("skipped: no python3");
+        return;
+    }
+    let mut mcp = never_listening(r#"[python3, -m, http.server, "{port}", --bind, 127.0.0.1]"#);
+    mcp.startup_ms = 10_000;
+    let mut framing = McpFraming::new(&mcp, Path::new(".")).unwrap();
+    let error = wrap(&mut framing, "x").unwrap_err();
+    assert!(error.as_fault().is_none(), "{error:?}");
+    let message = error.to_string();
+    assert!(
+        message.contains("did not start: http://127.0.0.1:"),
+        "{message}"
+    );
+    assert!(message.contains("HTTP 501"), "{message}");
+}
