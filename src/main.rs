@@ -133,13 +133,18 @@ struct InitArgs {
     /// Seconds the adapter may take to start and to answer one request.
     #[arg(long, value_name = "SECONDS", default_value_t = 30)]
     timeout: u64,
-    /// The command after `--` starts an MCP server (stdio); `--tool`,
+    /// The command after `--` starts an MCP server (stdio, or HTTP with `--url`); `--tool`,
     /// `--plant` and `--arg` say which tool reads the planted content.
     #[arg(long, requires = "tool", conflicts_with = "profile")]
     mcp: bool,
     /// The MCP tool to call once per request.
     #[arg(long, value_name = "NAME", requires = "mcp")]
     tool: Option<String>,
+    /// Speak Streamable HTTP to the server at this endpoint instead of
+    /// stdio, e.g. `http://127.0.0.1:{port}/mcp`: `{port}` is a free port,
+    /// filled in the command too.
+    #[arg(long, value_name = "URL", requires = "mcp")]
+    url: Option<String>,
     /// Where the content is planted: file, http or argument.
     #[arg(long, value_name = "WHERE", default_value = "file", requires = "mcp")]
     plant: String,
@@ -1012,6 +1017,7 @@ fn mcp_spec(args: &InitArgs) -> Result<framecheck::profile::McpSpec> {
         ("plant_name", &args.plant_name),
         ("plant_body", &args.plant_body),
         ("content_type", &args.content_type),
+        ("url", &args.url),
     ];
     for (key, value) in optional {
         if let Some(value) = value {
@@ -1023,7 +1029,12 @@ fn mcp_spec(args: &InitArgs) -> Result<framecheck::profile::McpSpec> {
         "name: mine\nadapter: {adapter}\ndelimiters: {{ syntax: xml-tag, token: t }}\ncapabilities: [wrap]\n"
     );
     match TargetProfile::parse(&text)?.adapter {
-        AdapterSpec::Mcp { mcp } => Ok(mcp),
+        // A line of the text above would mean nothing to the user: the
+        // endpoint came from `--url`.
+        AdapterSpec::Mcp { mcp } => Ok(framecheck::profile::McpSpec {
+            url_at: None,
+            ..mcp
+        }),
         _ => bail!("internal error: --mcp did not make an mcp adapter"),
     }
 }

@@ -200,9 +200,10 @@ fn the_command_line_crates_are_the_cli_s_alone() {
     assert!(dependencies("Cargo.toml").contains("clap"));
 }
 
-/// The MCP client (an async SDK and its runtime) and the fixture's HTTP
-/// server belong to the MCP adapter in framecheck-run; the model, the
-/// envelope and the CLI stay synchronous and free of them.
+/// The MCP client (an async SDK and its runtime, its HTTP client and the
+/// test server's HTTP stack) and the fixture's HTTP server belong to the
+/// MCP adapter in framecheck-run; the model, the envelope and the CLI stay
+/// synchronous and free of them.
 #[test]
 fn the_mcp_stack_is_the_run_crate_s_alone() {
     for manifest in [
@@ -211,7 +212,14 @@ fn the_mcp_stack_is_the_run_crate_s_alone() {
         "Cargo.toml",
     ] {
         let deps = dependencies(manifest);
-        for crate_name in ["rmcp", "tokio", "tiny_http"] {
+        for crate_name in [
+            "rmcp",
+            "tokio",
+            "tiny_http",
+            "reqwest",
+            "hyper",
+            "hyper-util",
+        ] {
             assert!(
                 !deps.contains(crate_name),
                 "{manifest} depends on {crate_name}"

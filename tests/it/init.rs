@@ -643,3 +643,33 @@ fn section_markers_are_proposed_and_judged_under_the_proposal() {
         );
     }
 }
+
+/// `init --mcp --url` reads the endpoint as a profile's `url` (its rules,
+/// its messages) and drives the server over HTTP: a server that exits
+/// before it listens is named with the endpoint, `{port}` filled in.
+#[test]
+fn init_mcp_takes_the_http_endpoint() {
+    let init = |url: &str, command: &[&str]| {
+        let mut args = vec!["init", "--mcp", "--tool", "read_file", "--url", url];
+        args.extend(["--arg", "path={workdir}/doc.txt", "--"]);
+        args.extend(command);
+        let output = common::framecheck(&args);
+        (output.status.code(), common::text(&output))
+    };
+    let (code, said) = init("https://127.0.0.1:8443/mcp", &["srv"]);
+    assert_ne!(code, Some(0), "{said}");
+    assert!(said.contains("must be a plain http:// URL"), "{said}");
+    let (code, said) = init("http://127.0.0.1:{port}/mcp", &["srv"]);
+    assert_ne!(code, Some(0), "{said}");
+    assert!(said.contains("the server cannot know which port"), "{said}");
+    let (code, said) = init(
+        "http://127.0.0.1:{port}/mcp",
+        &["sh", "-c", "exit 4", "{port}"],
+    );
+    assert_ne!(code, Some(0), "{said}");
+    assert!(
+        said.contains("exited (exit status: 4) before it listened at http://127.0.0.1:"),
+        "{said}"
+    );
+    assert!(!said.contains("{port}/mcp"), "{said}");
+}

@@ -378,3 +378,254 @@ fn an_argument_plant_passes_the_content_itself() {
         format!("<document>\n[{content}]\n</document>")
     );
 }
+
+/// The test server over Streamable HTTP on the port framecheck picks.
+fn http_server(mode: &str, timeout_ms: u64) -> McpSpec {
+    let text = serde_json::json!({
+        "command": [SERVER, mode, "--http", "127.0.0.1:{port}"],
+        "url": "http://127.0.0.1:{port}/mcp",
+        "tool": "read_file",
+        "plant": "file",
+        "arguments": { "path": "{workdir}/doc.txt" },
+        "timeout_ms": timeout_ms,
+        "startup_ms": 20_000,
+    });
+    serde_json::from_value(text).unwrap()
+}
+
+/// Each case's id and verdict, in the catalogue's order.
+fn verdicts(run: &RunResult) -> Vec<(String, Verdict)> {
+    run.results
+        .iter()
+        .map(|r| (r.case.id.clone(), r.verdict_at(ReaderLevel::Unicode)))
+        .collect()
+}
+
+/// The same server over stdio and over HTTP: the same verdict for every
+/// case, and the HTTP server's `initialize` answer recorded.
+fn same_verdicts_over_http(mode: &str, token: &str, header: &str) -> RunResult {
+    let stdio = test_server(mode, 10_000);
+    let over_stdio = run(
+        &profile(stdio.clone(), token, header),
+        &mut McpFraming::new(&stdio, Path::new(".")).unwrap(),
+    );
+    let http = http_server(mode, 10_000);
+    let mut framing = McpFraming::new(&http, Path::new(".")).unwrap();
+    let over_http = run(&profile(http.clone(), token, header), &mut framing);
+    assert_eq!(verdicts(&over_http), verdicts(&over_stdio));
+    let server = framing.server().expect("the initialize answer is kept");
+    assert_eq!(server.name, "framecheck-mcp-test-server");
+    let pid = framing.server_pid().unwrap();
+    drop(framing);
+    assert!(!alive(pid), "server {pid} outlived its target");
+    over_http
+}
+
+#[test]
+fn over_http_the_framing_server_gets_its_stdio_verdicts_and_holds() {
+    let result = same_verdicts_over_http("framed", "framecheck-untrusted", "blank-line");
+    assert!(result.results.len() > 500, "{}", result.results.len());
+    let failing = count(&result, Verdict::Fail)
+        + count(&result, Verdict::FidelityFail)
+        + count(&result, Verdict::Error);
+    assert_eq!(failing, 0);
+}
+
+#[test]
+fn over_http_the_raw_server_gets_its_stdio_verdicts_and_breaks_out() {
+    let result = same_verdicts_over_http("raw", "document", "none");
+    assert!(count(&result, Verdict::Fail) > 100);
+    assert!(result
+        .results
+        .iter()
+        .any(|r| r.case.id == "breakout-close-mid-content"
+            && r.verdict_at(ReaderLevel::Unicode) == Verdict::Fail));
+}
+
+#[test]
+fn over_http_errors_refusals_hangs_and_deaths_are_per_call() {
+    let mcp = http_server("raw", 1_500);
+    let mut framing = McpFraming::new(&mcp, Path::new(".")).unwrap();
+    assert!(matches!(
+        wrap(&mut framing, "x MCP-ERROR"),
+        Err(TargetError::Refused(reason)) if reason.contains("this content is refused")
+    ));
+    assert!(matches!(
+        wrap(&mut framing, "x MCP-REFUSE"),
+        Err(TargetError::Refused(reason)) if reason.contains("isError")
+    ));
+    let first = framing.server_pid().unwrap();
+    assert!(wrap(&mut framing, "fine").is_ok());
+    assert_eq!(framing.server_pid(), Some(first));
+
+    let hang = wrap(&mut framing, "x MCP-HANG").unwrap_err();
+    assert_eq!(hang.as_fault().map(|f| f.kind), Some(FaultKind::Hang));
+    assert!(!alive(first), "a hung server is killed");
+    assert_eq!(
+        wrap(&mut framing, "fine again").unwrap(),
+        "<document>\nfine again\n</document>"
+    );
+
+    let second = framing.server_pid().unwrap();
+    assert_ne!(second, first);
+    let death = wrap(&mut framing, "x MCP-DIE").unwrap_err();
+    let fault = death.as_fault().expect("a death is a fault");
+    assert_eq!(fault.kind, FaultKind::Crash);
+    assert!(!alive(second));
+    assert!(wrap(&mut framing, "after the death").is_ok());
+    let third = framing.server_pid().unwrap();
+    drop(framing);
+    assert!(!alive(third));
+}
+
+/// A profile whose server is `command` (as YAML) at an HTTP endpoint on
+/// line 5, with a short startup bound.
+fn never_listening(command: &str) -> McpSpec {
+    let text = format!(
+        "name: x\nadapter:\n  mcp:\n    command: {command}\n    url: \"http://127.0.0.1:{{port}}/mcp\"\n    tool: read_file\n    plant: file\n    startup_ms: 1500\ndelimiters: {{ syntax: xml-tag, token: t }}\ncapabilities: [wrap]\n"
+    );
+    match TargetProfile::parse(&text).unwrap().adapter {
+        framecheck::profile::AdapterSpec::Mcp { mcp } => mcp,
+        other => panic!("not an mcp adapter: {other:?}"),
+    }
+}
+
+#[test]
+fn a_server_that_never_listens_is_a_clear_error_and_is_stopped() {
+    // The shell writes its pid where the test can read it, then waits
+    // without ever listening on `{port}`.
+    let mcp =
+        never_listening(r#"[sh, -c, 'echo $$ > "$0/pid"; exec sleep 60', "{workdir}", "{port}"]"#);
+    let mut framing = McpFraming::new(&mcp, Path::new(".")).unwrap();
+    let error = wrap(&mut framing, "x").unwrap_err();
+    assert!(error.as_fault().is_none(), "{error:?}");
+    let message = error.to_string();
+    assert!(
+        message.contains("nothing listened at http://127.0.0.1:"),
+        "{message}"
+    );
+    assert!(message.contains("within startup_ms (1500 ms)"), "{message}");
+    assert!(message.contains("(adapter.mcp.url, line 5)"), "{message}");
+    let pid: u32 = std::fs::read_to_string(framing.workdir().join("pid"))
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    assert!(!alive(pid), "the silent server {pid} was left running");
+
+    let mcp = never_listening(r#"[sh, -c, 'exit 4', "{port}"]"#);
+    let mut framing = McpFraming::new(&mcp, Path::new(".")).unwrap();
+    let message = wrap(&mut framing, "x").unwrap_err().to_string();
+    assert!(
+        message.contains("exited (exit status: 4) before it listened"),
+        "{message}"
+    );
+    assert!(message.contains("(adapter.mcp.url, line 5)"), "{message}");
+}
+
+#[test]
+fn init_proposes_the_same_frame_over_http() {
+    use framecheck::init::{propose_for_mcp, InitOptions};
+    let options = InitOptions { timeout_ms: 10_000 };
+    let mcp = http_server("framed", 10_000);
+    let mut proposal =
+        propose_for_mcp(mcp.clone(), Path::new("."), Path::new("."), options).unwrap();
+    assert_eq!(proposal.profile.delimiters.token, "framecheck-untrusted");
+    let reparsed = TargetProfile::parse(&proposal.yaml).unwrap();
+    let framecheck::profile::AdapterSpec::Mcp { mcp: written } = &reparsed.adapter else {
+        panic!("not an mcp adapter: {:?}", reparsed.adapter);
+    };
+    assert_eq!(written.url, mcp.url);
+    assert_eq!(written.command, mcp.command);
+    runner::check_fit(&reparsed, proposal.framing.as_mut(), ReaderLevel::Unicode).unwrap();
+}
+
+/// The state letter of process `pid` in /proc (`Z` for killed, not reaped).
+fn state(pid: u32) -> Option<char> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The command name in parentheses may hold spaces; the state follows it.
+    stat.rsplit_once(')')?.1.trim_start().chars().next()
+}
+
+/// Set in the environment of the process that runs the helper below.
+const KILL_HELPER: &str = "FRAMECHECK_TEST_KILL_HELPER";
+
+/// Half of `the_signal_handler_s_kill_reaches_an_http_server`, run in a
+/// process of its own: `stop_all_children` refuses every later start in
+/// the process that calls it, which would break the tests beside it.
+#[test]
+#[ignore = "run by the_signal_handler_s_kill_reaches_an_http_server in its own process"]
+fn stop_all_children_in_this_process_kills_the_http_server() {
+    // Under `--include-ignored` it would run beside the other tests.
+    if std::env::var_os(KILL_HELPER).is_none() {
+        return;
+    }
+    let mcp = http_server("raw", 10_000);
+    let mut framing = McpFraming::new(&mcp, Path::new(".")).unwrap();
+    wrap(&mut framing, "x").unwrap();
+    let pid = framing.server_pid().unwrap();
+    assert!(matches!(state(pid), Some(s) if s != 'Z'));
+    framecheck::adapter::subprocess::stop_all_children();
+    // Killed at once; reaped only when the target is dropped.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    while state(pid) != Some('Z') && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert_eq!(state(pid), Some('Z'), "server {pid} survived the kill");
+    drop(framing);
+    assert!(!alive(pid));
+    println!("http server {pid} killed by stop_all_children");
+}
+
+/// The CLI's SIGINT, SIGTERM and SIGHUP handler calls `stop_all_children`
+/// (tests/it/cli.rs sends the signals): an MCP server spoken to over HTTP
+/// is in the groups it kills, like one over stdio.
+#[test]
+fn the_signal_handler_s_kill_reaches_an_http_server() {
+    let output = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "stop_all_children_in_this_process_kills_the_http_server",
+            "--ignored",
+            "--nocapture",
+        ])
+        .env(KILL_HELPER, "1")
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{said}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(said.contains("killed by stop_all_children"), "{said}");
+}
+
+/// An endpoint that answers HTTP but not MCP (Python's file server, which
+/// answers a `POST` with 501) fails the start with the HTTP status: no
+/// fault of the input.
+#[test]
+fn an_endpoint_that_is_not_mcp_fails_the_start_with_its_http_status() {
+    let python = std::process::Command::new("python3")
+        .arg("--version")
+        .output();
+    if !python.is_ok_and(|o| o.status.success()) {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "CI=true but no python3"
+        );
+        eprintln!("skipped: no python3");
+        return;
+    }
+    let mut mcp = never_listening(r#"[python3, -m, http.server, "{port}", --bind, 127.0.0.1]"#);
+    mcp.startup_ms = 10_000;
+    let mut framing = McpFraming::new(&mcp, Path::new(".")).unwrap();
+    let error = wrap(&mut framing, "x").unwrap_err();
+    assert!(error.as_fault().is_none(), "{error:?}");
+    let message = error.to_string();
+    assert!(
+        message.contains("did not start: http://127.0.0.1:"),
+        "{message}"
+    );
+    assert!(message.contains("HTTP 501"), "{message}");
+}

@@ -151,11 +151,17 @@ impl McpSpec {
     /// page, and a placeholder that reaches the plant.
     pub(super) fn validate(&self) -> Result<(), InvalidProfile> {
         let fail = |field, kind| Err(InvalidProfile::new(field, kind));
+        if self.command.is_empty() && self.url.is_some() {
+            return fail(Field::McpCommand, InvalidKind::McpUrlWithoutCommand);
+        }
         if self.command.is_empty() {
             return fail(Field::McpCommand, InvalidKind::McpEmptyCommand);
         }
         if self.timeout_ms == 0 {
             return fail(Field::McpTimeoutMs, InvalidKind::McpZeroTimeout);
+        }
+        if let Some(url) = &self.url {
+            self.validate_url(url)?;
         }
         let name = self.plant_name.clone();
         match self.plant {
@@ -171,6 +177,24 @@ impl McpSpec {
             return fail(Field::McpPlantBody, InvalidKind::McpBodyWithoutPage);
         }
         self.validate_reach()
+    }
+
+    /// A plain `http://` endpoint whose `{port}`, if any, reaches the
+    /// server through its command or environment.
+    fn validate_url(&self, url: &str) -> Result<(), InvalidProfile> {
+        if !url.starts_with("http://") {
+            let kind = InvalidKind::McpUrlNotHttp(url.to_string());
+            return Err(InvalidProfile::new(Field::McpUrl, kind));
+        }
+        let passed = |text: &str| text.contains("{port}");
+        let told = self.command.iter().any(|a| passed(a)) || self.env.values().any(|v| passed(v));
+        if passed(url) && !told {
+            return Err(InvalidProfile::new(
+                Field::McpUrl,
+                InvalidKind::McpPortNotPassed,
+            ));
+        }
+        Ok(())
     }
 
     /// Some argument (or, for a page, the command or environment, where a
@@ -326,6 +350,47 @@ mod tests {
         let message = error.to_string();
         assert!(message.starts_with("line 8, column"), "{message}");
         assert!(message.contains("plant_body"), "{message}");
+    }
+
+    #[test]
+    fn an_http_endpoint_is_read_and_checked() {
+        let http = "{ mcp: { command: [s, --port, \"{port}\"], url: \"http://127.0.0.1:{port}/mcp\", tool: t, plant: file } }";
+        let text = format!("name: x\nadapter: {http}\ndelimiters: {{ syntax: xml-tag, token: t }}\ncapabilities: [wrap]\n");
+        let profile = TargetProfile::parse(&text).unwrap();
+        let crate::profile::AdapterSpec::Mcp { mcp } = &profile.adapter else {
+            panic!("not an mcp adapter");
+        };
+        assert_eq!(mcp.url.as_deref(), Some("http://127.0.0.1:{port}/mcp"));
+        assert_eq!(mcp.url_at.map(|at| at.line), Some(2));
+        // The port may reach the server through its environment instead.
+        let env = http.replace(
+            "command: [s, --port, \"{port}\"]",
+            "command: [s], env: { PORT: \"{port}\" }",
+        );
+        assert!(TargetProfile::parse(&text.replace(http, &env)).is_ok());
+        let unpassed = "name: x\nadapter:\n  mcp:\n    command: [s]\n    url: \"http://127.0.0.1:{port}/mcp\"\n    tool: t\n    plant: file\ndelimiters: { syntax: xml-tag, token: t }\ncapabilities: [wrap]\n";
+        let error = TargetProfile::parse(unpassed).unwrap_err();
+        assert_eq!(error.kind, crate::profile::InvalidKind::McpPortNotPassed);
+        let message = error.to_string();
+        assert!(message.starts_with("line 5, column"), "{message}");
+        assert!(message.contains("adapter.mcp.url"), "{message}");
+        let tls = unpassed.replace("http://127.0.0.1:{port}", "https://127.0.0.1:8443");
+        let message = TargetProfile::parse(&tls).unwrap_err().to_string();
+        assert!(message.starts_with("line 5, column"), "{message}");
+        assert!(message.contains("plain http://"), "{message}");
+        // A fixed port needs nothing passed.
+        let fixed = unpassed.replace("{port}", "8931");
+        assert!(TargetProfile::parse(&fixed).is_ok());
+        // A server framecheck does not start is not driven.
+        let running = fixed.replace("command: [s]", "command: []");
+        let error = TargetProfile::parse(&running).unwrap_err();
+        assert_eq!(
+            error.kind,
+            crate::profile::InvalidKind::McpUrlWithoutCommand
+        );
+        let message = error.to_string();
+        assert!(message.starts_with("line 4, column"), "{message}");
+        assert!(message.contains("already running elsewhere"), "{message}");
     }
 
     #[test]

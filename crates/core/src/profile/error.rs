@@ -54,6 +54,8 @@ pub enum Field {
     McpPlantName,
     /// `adapter.mcp.plant_body`.
     McpPlantBody,
+    /// `adapter.mcp.url`.
+    McpUrl,
     /// The `delimiters` declaration as a whole (grammar, templates, nonce).
     Delimiters,
     /// One token of `delimiters`.
@@ -161,6 +163,20 @@ pub enum InvalidKind {
     /// A page body for a plant that serves no page.
     #[error("adapter.mcp.plant_body is the fixture page's body; it needs `plant: http`")]
     McpBodyWithoutPage,
+    /// An endpoint that is not a plain `http://` URL (the server runs on
+    /// this machine; no TLS client is built in).
+    #[error(
+        "adapter.mcp.url {0:?} must be a plain http:// URL, such as http://127.0.0.1:{{port}}/mcp"
+    )]
+    McpUrlNotHttp(String),
+    /// `{port}` in the endpoint but nowhere in the command or environment,
+    /// so the server would never learn which port to listen on.
+    #[error("adapter.mcp.url has `{{port}}` but neither adapter.mcp.command nor env does, so the server cannot know which port to listen on")]
+    McpPortNotPassed,
+    /// An endpoint without a command: a server framecheck does not start
+    /// could be neither restarted after a hang nor stopped.
+    #[error("adapter.mcp.url needs adapter.mcp.command: framecheck starts the server itself, so it can restart it after a hang and stop it at the end (a server already running elsewhere is not supported)")]
+    McpUrlWithoutCommand,
 }
 
 /// Why profile text is not a valid profile: the rule, the field, the place.

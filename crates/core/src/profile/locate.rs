@@ -41,6 +41,7 @@ struct ShadowMcp {
     arguments: Option<Spanned<IgnoredAny>>,
     plant_name: Option<Spanned<IgnoredAny>>,
     plant_body: Option<Spanned<IgnoredAny>>,
+    url: Option<Spanned<IgnoredAny>>,
 }
 
 #[derive(Deserialize, Default)]
@@ -86,6 +87,7 @@ pub(super) fn locate(text: &str, field: &Field) -> Option<Position> {
         Field::McpArguments => mcp.arguments.as_ref().and_then(at),
         Field::McpPlantName => mcp.plant_name.as_ref().and_then(at),
         Field::McpPlantBody => mcp.plant_body.as_ref().and_then(at),
+        Field::McpUrl => mcp.url.as_ref().and_then(at),
         Field::Token(TokenField::Outer) => delimiters.token.as_ref().and_then(at),
         Field::Token(TokenField::Inner) => delimiters
             .inner

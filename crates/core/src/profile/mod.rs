@@ -136,11 +136,25 @@ pub enum AdapterSpec {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct McpSpec {
-    /// The server's command, spoken to over stdio. `{workdir}` is replaced
-    /// by the run's temporary work directory, `{url}` by the fixture page's
-    /// URL and `{origin}` by the fixture server's `http://127.0.0.1:PORT`
-    /// (for a server whose API base URL is an option).
+    /// The server's command, spoken to over stdio unless `url` is given.
+    /// `{workdir}` is replaced by the run's temporary work directory,
+    /// `{url}` by the fixture page's URL, `{origin}` by the fixture
+    /// server's `http://127.0.0.1:PORT` (for a server whose API base URL is
+    /// an option) and `{port}` by the port picked for `url`.
     pub command: Vec<String>,
+    /// The server's Streamable HTTP endpoint, when it is spoken to over
+    /// HTTP rather than stdio, e.g. `http://127.0.0.1:{port}/mcp`:
+    /// framecheck picks a free port for `{port}`, fills it in here and in
+    /// the command and environment, starts the command and waits (up to
+    /// `startup_ms`) for the endpoint to accept a connection. Plain `http`
+    /// only: the server runs on this machine.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    /// Where `url` is written in the profile text, for the error of a
+    /// server that never listens; set by [`TargetProfile::parse`], never
+    /// read from or written to a profile.
+    #[serde(skip)]
+    pub url_at: Option<Position>,
     /// Working directory, relative to the profile file's directory.
     #[serde(default)]
     pub cwd: Option<PathBuf>,
@@ -542,11 +556,16 @@ impl TargetProfile {
     /// column (from the YAML parser, or from the field's place in the text).
     pub fn parse(text: &str) -> Result<TargetProfile, InvalidProfile> {
         let options = crate::yaml::options();
-        let profile: TargetProfile = serde_saphyr::from_str_with_options(text, options)
+        let mut profile: TargetProfile = serde_saphyr::from_str_with_options(text, options)
             .map_err(|e| InvalidProfile::yaml(&e))?;
         profile
             .validate()
             .map_err(|error| locate::with_position(text, error))?;
+        if let AdapterSpec::Mcp { mcp } = &mut profile.adapter {
+            if mcp.url.is_some() {
+                mcp.url_at = locate::locate(text, &Field::McpUrl);
+            }
+        }
         Ok(profile)
     }
 

@@ -1,5 +1,7 @@
 //! An MCP server for framecheck's own tests, written with the same SDK the
-//! MCP adapter speaks (`rmcp`), over stdio.
+//! MCP adapter speaks (`rmcp`), over stdio or, with `--http ADDRESS`, over
+//! Streamable HTTP (the SDK's server transport, served by hyper) on
+//! ADDRESS, e.g. `127.0.0.1:4711`.
 //!
 //! Its tool `read_file { path }` reads a file, and `echo { text }` takes
 //! the text itself; both return it framed in one of two ways, chosen by
@@ -144,17 +146,54 @@ impl ServerHandler for TestServer {
     }
 }
 
+/// Serves the MCP endpoint `/mcp` on `address` until killed.
+async fn serve_http(server: TestServer, address: &str) -> std::io::Result<()> {
+    use hyper_util::rt::TokioIo;
+    use hyper_util::service::TowerToHyperService;
+    use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+    use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
+    let service = StreamableHttpService::new(
+        move || Ok(server),
+        Arc::new(LocalSessionManager::default()),
+        StreamableHttpServerConfig::default(),
+    );
+    let listener = tokio::net::TcpListener::bind(address).await?;
+    loop {
+        let (stream, _) = listener.accept().await?;
+        let service = TowerToHyperService::new(service.clone());
+        tokio::spawn(async move {
+            // A connection the client dropped is the client's business.
+            let _ = hyper::server::conn::http1::Builder::new()
+                .serve_connection(TokioIo::new(stream), service)
+                .await;
+        });
+    }
+}
+
+const USAGE: &str = "usage: framecheck-mcp-test-server framed|raw [--http ADDRESS]";
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let mode = match std::env::args().nth(1).as_deref() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mode = match args.first().map(String::as_str) {
         Some("framed") => Mode::Framed,
         Some("raw") => Mode::Raw,
-        _ => return Err("usage: framecheck-mcp-test-server framed|raw".into()),
+        _ => return Err(USAGE.into()),
+    };
+    let http = match &args[1..] {
+        [] => None,
+        [flag, address] if flag == "--http" => Some(address.clone()),
+        _ => return Err(USAGE.into()),
     };
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;
+    let server = TestServer { mode };
     runtime.block_on(async {
-        let service = TestServer { mode }.serve(rmcp::transport::stdio()).await?;
+        if let Some(address) = http {
+            serve_http(server, &address).await?;
+            return Ok(());
+        }
+        let service = server.serve(rmcp::transport::stdio()).await?;
         service.waiting().await?;
         Ok(())
     })

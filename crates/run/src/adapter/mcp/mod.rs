@@ -9,15 +9,20 @@
 //! parent-death signal, killed by [`super::subprocess::stop_all_children`]
 //! on a signal), so `npx` and the `node` it starts go together.
 //!
+//! A server with `url` is spoken to over Streamable HTTP instead (see
+//! `http.rs`): the same process handling, its stdin held open and its
+//! stdout drained, the SDK's HTTP client transport in place of the pipes.
+//!
 //! Several text parts are joined with one `\n` into one output: framecheck
 //! has no notion of message parts yet, and a client that shows the parts to
 //! a model puts them one after another. Non-text parts are left out.
 
+mod http;
 mod plant;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use framecheck_core::profile::{LoadedProfile, McpSpec, Plant};
 use rmcp::model::{
@@ -27,7 +32,8 @@ use rmcp::service::{RoleClient, RunningService, ServiceError};
 use rmcp::ServiceExt;
 
 use super::subprocess::{
-    absolute, resolve_program, GroupProcess, Launch, MAX_SPAWN_FAILURES_IN_ROW,
+    absolute, has_exited, resolve_program, GroupProcess, Launch, ProcessPipes,
+    MAX_SPAWN_FAILURES_IN_ROW,
 };
 use crate::adapter::{Fault, FaultKind, Framing, TargetError, WrapRequest};
 use framecheck_core::target::ServerIdentity;
@@ -38,11 +44,19 @@ use plant::{fill_json, Fixture, WorkDir};
 const STDERR_TAIL_BYTES: usize = 4 * 1024;
 /// How long a dead server's last stderr bytes are waited for.
 const STDERR_SETTLE: Duration = Duration::from_millis(200);
+/// How often a server is checked for having exited during a tool call.
+const EXIT_POLL: Duration = Duration::from_millis(20);
+
+/// The SDK's client session, whatever its transport.
+type Client = RunningService<RoleClient, ClientConfig>;
 
 /// One running server and the SDK's session with it.
 struct Session {
-    client: RunningService<RoleClient, ClientConfig>,
+    client: Client,
     process: GroupProcess,
+    /// A server spoken to over HTTP keeps its stdin open: some take its
+    /// end as the sign to stop.
+    _stdin: Option<std::process::ChildStdin>,
 }
 
 /// An MCP server under test (profile `adapter: { mcp: ... }`).
@@ -57,6 +71,8 @@ pub struct McpFraming {
     fixture: Option<Fixture>,
     workdir: WorkDir,
     server: Option<ServerIdentity>,
+    /// The port picked for `{port}` at the last start (`url` only).
+    port: Option<u16>,
     start_failures_in_row: u32,
     last_start_error: String,
 }
@@ -104,6 +120,7 @@ impl McpFraming {
             fixture,
             workdir,
             server: None,
+            port: None,
             start_failures_in_row: 0,
             last_start_error: String::new(),
         })
@@ -137,6 +154,7 @@ impl McpFraming {
             fixture.map(Fixture::origin).unwrap_or_default(),
             content,
         )
+        .with_port(self.port)
     }
 
     fn command_line(&self) -> String {
@@ -171,8 +189,52 @@ impl McpFraming {
             .ok_or_else(|| TargetError::failed("internal error: no session after start"))
     }
 
-    /// Starts the server and completes the `initialize` handshake.
+    /// Starts the server and completes the `initialize` handshake, over
+    /// its pipes or, with `url`, over Streamable HTTP.
     fn start(&mut self) -> Result<Session, TargetError> {
+        if self.spec.url.is_some() {
+            let port = http::free_port().map_err(|e| {
+                TargetError::failed(format!("cannot pick a port for adapter.mcp.url: {e}"))
+            })?;
+            self.port = Some(port);
+        }
+        let (mut process, (stdin, stdout)) = self.spawn()?;
+        let startup = Duration::from_millis(self.spec.startup_ms);
+        let connected = match &self.spec.url {
+            None => self
+                .handshake_stdio(stdin, stdout, startup)
+                .map(|c| (c, None)),
+            Some(url) => {
+                let url = fill(url, &self.values(""));
+                http::drain(stdout)
+                    .map_err(|e| format!("cannot read its stdout: {e}"))
+                    .and_then(|()| self.handshake_http(&url, &mut process, startup))
+                    .map(|c| (c, Some(stdin)))
+            }
+        };
+        match connected {
+            Ok((client, stdin)) => {
+                self.server = client.peer().peer_info().map(|info| identity(&info));
+                Ok(Session {
+                    client,
+                    process,
+                    _stdin: stdin,
+                })
+            }
+            Err(e) => {
+                process.terminate();
+                // Not the input's fault: no request reached the server.
+                Err(TargetError::Failed {
+                    reason: format!("MCP server `{}` did not start: {e}", self.command_line()),
+                    stderr_tail: process.stderr_tail(STDERR_SETTLE),
+                    fault: None,
+                })
+            }
+        }
+    }
+
+    /// Starts the server's process, its placeholders filled in.
+    fn spawn(&self) -> Result<(GroupProcess, ProcessPipes), TargetError> {
         let values = self.values("");
         let command: Vec<String> = self.spec.command.iter().map(|a| fill(a, &values)).collect();
         let env: BTreeMap<String, String> = (self.spec.env.iter())
@@ -187,45 +249,59 @@ impl McpFraming {
             max_reply_bytes: 0,
             stderr_tail_bytes: STDERR_TAIL_BYTES,
         };
-        let (mut process, (stdin, stdout)) = GroupProcess::spawn(&launch).map_err(|e| {
+        GroupProcess::spawn(&launch).map_err(|e| {
             TargetError::failed(format!(
                 "cannot start `{}` in {}: {e}",
                 command.join(" "),
                 self.cwd.display()
             ))
-        })?;
-        let startup = Duration::from_millis(self.spec.startup_ms);
-        let connected = self.runtime.block_on(async {
-            let stdin = tokio::process::ChildStdin::from_std(stdin)?;
-            let stdout = tokio::process::ChildStdout::from_std(stdout)?;
+        })
+    }
+
+    /// The `initialize` handshake over the server's stdin and stdout.
+    fn handshake_stdio(
+        &self,
+        stdin: std::process::ChildStdin,
+        stdout: std::process::ChildStdout,
+        startup: Duration,
+    ) -> Result<Client, String> {
+        self.runtime.block_on(async {
+            let stdin = tokio::process::ChildStdin::from_std(stdin).map_err(|e| e.to_string())?;
+            let stdout =
+                tokio::process::ChildStdout::from_std(stdout).map_err(|e| e.to_string())?;
             let handshake = client_info().serve((stdout, stdin));
             match tokio::time::timeout(startup, handshake).await {
-                Ok(result) => result.map_err(std::io::Error::other),
-                Err(_) => Err(std::io::Error::new(
-                    std::io::ErrorKind::TimedOut,
-                    format!("no `initialize` answer within startup_ms ({startup:?})"),
+                Ok(result) => result.map_err(|e| e.to_string()),
+                Err(_) => Err(format!(
+                    "no `initialize` answer within startup_ms ({startup:?})"
                 )),
             }
-        });
-        match connected {
-            Ok(client) => {
-                self.server = client.peer().peer_info().map(|info| identity(&info));
-                Ok(Session { client, process })
+        })
+    }
+
+    /// Waits for `url` to listen, then the `initialize` handshake over
+    /// Streamable HTTP; both within `startup`.
+    fn handshake_http(
+        &self,
+        url: &str,
+        process: &mut GroupProcess,
+        startup: Duration,
+    ) -> Result<Client, String> {
+        let began = Instant::now();
+        http::wait_listening(url, process, startup).map_err(|e| match self.spec.url_at {
+            Some(at) => format!("{e} (adapter.mcp.url, line {})", at.line),
+            None => format!("{e} (adapter.mcp.url)"),
+        })?;
+        let left = startup.saturating_sub(began.elapsed());
+        self.runtime.block_on(async {
+            let transport = http::transport(url).map_err(|e| e.to_string())?;
+            match tokio::time::timeout(left, client_info().serve(transport)).await {
+                Ok(result) => result.map_err(|e| format!("{url}: {e}")),
+                Err(_) => Err(format!(
+                    "no `initialize` answer from {url} within startup_ms ({startup:?})"
+                )),
             }
-            Err(e) => {
-                process.terminate();
-                let fault = Fault {
-                    stderr_tail: process.stderr_tail(STDERR_SETTLE),
-                    ..Fault::new(FaultKind::Crash)
-                };
-                // Not the input's fault: no request reached the server.
-                Err(TargetError::Failed {
-                    reason: format!("MCP server `{}` did not start: {e}", self.command_line()),
-                    stderr_tail: fault.stderr_tail,
-                    fault: None,
-                })
-            }
-        }
+        })
     }
 
     /// Plants `content` and returns the tool's arguments for it.
@@ -266,19 +342,31 @@ impl McpFraming {
         let params = CallToolRequestParams::new(self.spec.tool.clone()).with_arguments(arguments);
         let session = self.session()?;
         let peer = session.client.peer().clone();
-        let answer = self
-            .runtime
-            .block_on(async { tokio::time::timeout(timeout, peer.call_tool(params)).await });
+        let pid = session.process.id();
+        let answer = self.runtime.block_on(async {
+            tokio::select! {
+                biased;
+                answer = tokio::time::timeout(timeout, peer.call_tool(params)) => match answer {
+                    Ok(answer) => Answer::Done(answer),
+                    Err(_) => Answer::TimedOut,
+                },
+                () = exit_of(pid) => Answer::Exited,
+            }
+        });
         match answer {
-            Ok(Ok(result)) => framed_output(&result),
-            Ok(Err(ServiceError::McpError(error))) => Err(TargetError::Refused(format!(
+            Answer::Done(Ok(result)) => framed_output(&result),
+            Answer::Done(Err(ServiceError::McpError(error))) => Err(TargetError::Refused(format!(
                 "the tool call failed with error {}: {}",
                 error.code.0, error.message
             ))),
-            Ok(Err(error)) => {
+            Answer::Done(Err(error)) => {
                 Err(self.fault(FaultKind::Crash, format!("the MCP session broke: {error}")))
             }
-            Err(_) => Err(self.fault(
+            Answer::Exited => Err(self.fault(
+                FaultKind::Crash,
+                "the MCP server exited during the tool call".to_string(),
+            )),
+            Answer::TimedOut => Err(self.fault(
                 FaultKind::Hang,
                 format!(
                     "no tool result within timeout_ms ({} ms)",
@@ -307,6 +395,25 @@ impl McpFraming {
             tokio::time::timeout(Duration::from_secs(1), session.client.close()).await
         });
         session.process.terminate();
+    }
+}
+
+/// How one tool call ended.
+enum Answer {
+    /// The SDK's answer: a result, or the error it ended in.
+    Done(Result<CallToolResult, ServiceError>),
+    /// No answer within `timeout_ms`.
+    TimedOut,
+    /// The server process ended first. Over stdio the SDK sees the pipe
+    /// close; over HTTP a dropped connection may be retried by the SDK
+    /// until the timeout, so the process itself is watched.
+    Exited,
+}
+
+/// Ready once process `pid` has exited (it is not reaped here).
+async fn exit_of(pid: u32) {
+    while !has_exited(pid) {
+        tokio::time::sleep(EXIT_POLL).await;
     }
 }
 

@@ -149,6 +149,9 @@ pub(crate) struct Values<'a> {
     pub content: &'a str,
     /// The content as one JSON string literal, quotes included.
     pub content_json: String,
+    /// The port picked for `adapter.mcp.url`; `None` leaves `{port}` as
+    /// written (a server spoken to over stdio has none).
+    pub port: Option<String>,
 }
 
 impl<'a> Values<'a> {
@@ -162,20 +165,28 @@ impl<'a> Values<'a> {
             origin,
             content,
             content_json,
+            port: None,
         }
+    }
+
+    /// The values with `{port}` filled by `port`.
+    pub(crate) fn with_port(mut self, port: Option<u16>) -> Self {
+        self.port = port.map(|p| p.to_string());
+        self
     }
 }
 
-/// `template` with `{workdir}`, `{url}`, `{origin}`, `{content}` and
-/// `{content_json}` replaced in one pass, so a placeholder inside a
-/// replaced value (content that says `{workdir}`) is left as it is.
+/// `template` with `{workdir}`, `{url}`, `{origin}`, `{content}`,
+/// `{content_json}` and `{port}` replaced in one pass, so a placeholder
+/// inside a replaced value (content that says `{workdir}`) is left as it is.
 pub(crate) fn fill(template: &str, values: &Values<'_>) -> String {
-    let names: [(&str, &str); 5] = [
+    let names: [(&str, &str); 6] = [
         ("{workdir}", values.workdir),
         ("{url}", values.url),
         ("{origin}", values.origin),
         ("{content}", values.content),
         ("{content_json}", &values.content_json),
+        ("{port}", values.port.as_deref().unwrap_or("{port}")),
     ];
     let mut out = String::with_capacity(template.len());
     let mut rest = template;
@@ -238,6 +249,17 @@ mod tests {
             fill("--api-url={origin} [{\"x\":{content_json}}]", &values()),
             r#"--api-url=http://127.0.0.1:9 [{"x":"say {workdir} and \"{url}\""}]"#
         );
+    }
+
+    #[test]
+    fn the_port_is_filled_only_when_one_was_picked() {
+        let template = "--port={port} {content}";
+        assert_eq!(
+            fill(template, &values()),
+            "--port={port} say {workdir} and \"{url}\""
+        );
+        let values = Values::new("", "", "", "{port}").with_port(Some(4711));
+        assert_eq!(fill(template, &values), "--port=4711 {port}");
     }
 
     #[test]

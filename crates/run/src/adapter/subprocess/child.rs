@@ -153,7 +153,7 @@ mod keeper {
 
 /// True when `pid` has exited, without reaping it (so its process group id
 /// cannot be recycled while we still mean to signal it).
-fn has_exited(pid: u32) -> bool {
+pub(crate) fn has_exited(pid: u32) -> bool {
     // SAFETY: siginfo_t is plain data; zeroed is a valid value, and waitid
     // only writes into it.
     let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };

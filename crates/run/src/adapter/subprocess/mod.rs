@@ -39,8 +39,8 @@ pub mod helpers;
 pub mod protocol;
 mod serve;
 
+pub(crate) use child::{has_exited, GroupProcess, Launch, ProcessPipes};
 pub use child::{kill_all_children, stop_all_children};
-pub(crate) use child::{GroupProcess, Launch};
 pub use serve::{decode_request, serve, BadRequest, Request};
 
 use child::{Child, Wait};
