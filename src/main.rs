@@ -427,7 +427,8 @@ fn run(args: RunArgs) -> Result<u8> {
     let loaded = load_target(&args.select.target)?;
     let cases = catalogue::instantiate(&catalogue, &loaded.profile);
     let cases = catalogue::select(cases, &args.select.only)?;
-    if cases.is_empty() {
+    // `delimiters: none` has no case: the runner judges it by its own rule.
+    if cases.is_empty() && !loaded.profile.delimiters.absent {
         bail!(no_case_reason(
             &args.select.only,
             catalogue_error.as_deref()
@@ -674,6 +675,9 @@ fn search(args: SearchArgs) -> Result<u8> {
         bail!("{error}");
     }
     let loaded = load_target(&args.select.target)?;
+    if loaded.profile.delimiters.absent {
+        bail!("the profile declares `delimiters: none`: there is no frame to search for a way out of (`framecheck run` gives its verdict)");
+    }
     let cases = catalogue::select(
         catalogue::instantiate(&catalogue, &loaded.profile),
         &args.select.only,
@@ -1071,6 +1075,13 @@ fn init(args: InitArgs) -> Result<u8> {
         ReaderLevel::Unicode,
     ) {
         bail!("the proposal does not fit its own framing (a bug in `init`, or a framing whose output changes with the content): {misfit}\n{}", proposal.yaml);
+    }
+    if proposal.profile.delimiters.absent {
+        eprintln!(
+            "framecheck: no frame found: the content comes back unmarked, with nothing \
+             that tells it from the text around it. The proposal declares `delimiters: none`; \
+             `framecheck run` reports that (`frame.absent`) and runs no catalogue case."
+        );
     }
     match &args.out {
         Some(file) => {

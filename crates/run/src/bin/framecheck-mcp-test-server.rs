@@ -2,13 +2,15 @@
 //! MCP adapter speaks (`rmcp`), over stdio.
 //!
 //! Its tool `read_file { path }` reads a file, and `echo { text }` takes
-//! the text itself; both return it framed in one of two ways, chosen by
+//! the text itself; both return it in one of three ways, chosen by
 //! the first argument:
 //!
 //! - `framed`: the reference envelope (`framecheck-untrusted` tags, the
 //!   content defanged), which holds under the catalogue;
 //! - `raw`: the content between fixed `<document>` tags, escaped in no way,
-//!   which any closing tag in the content breaks out of.
+//!   which any closing tag in the content breaks out of;
+//! - `bare`: the content after one constant line and nothing after it: no
+//!   frame at all (a profile declares it `delimiters: none`).
 //!
 //! Content carrying a trigger word exercises the fault paths: `MCP-DIE`
 //! ends the server, `MCP-HANG` never answers, `MCP-ERROR` answers a
@@ -30,6 +32,7 @@ use rmcp::{ErrorData, ServerHandler, ServiceExt};
 enum Mode {
     Framed,
     Raw,
+    Bare,
 }
 
 #[derive(Clone, Copy)]
@@ -41,6 +44,7 @@ impl TestServer {
     fn frame(&self, content: &str) -> Result<String, ErrorData> {
         match self.mode {
             Mode::Raw => Ok(format!("<document>\n{content}\n</document>")),
+            Mode::Bare => Ok(format!("The file reads:\n{content}")),
             Mode::Framed => {
                 let mut framing = reference::builtin_framing("reference")
                     .ok_or_else(|| ErrorData::internal_error("no reference envelope", None))?;
@@ -148,7 +152,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mode = match std::env::args().nth(1).as_deref() {
         Some("framed") => Mode::Framed,
         Some("raw") => Mode::Raw,
-        _ => return Err("usage: framecheck-mcp-test-server framed|raw".into()),
+        Some("bare") => Mode::Bare,
+        _ => return Err("usage: framecheck-mcp-test-server framed|raw|bare".into()),
     };
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
