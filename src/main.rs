@@ -147,6 +147,11 @@ struct InitArgs {
     /// `{origin}` or `{content}` in VALUE; repeat for more.
     #[arg(long = "arg", value_name = "KEY=VALUE", requires = "mcp")]
     args: Vec<String>,
+    /// One tool argument whose value is JSON, KEY=JSON (`raw=true`,
+    /// `limit=10`, `tags=["a"]`), for a tool that wants other than a
+    /// string; repeat for more.
+    #[arg(long = "arg-json", value_name = "KEY=JSON", requires = "mcp")]
+    json_args: Vec<String>,
     /// The planted file's name, or the fixture page's path with `--plant
     /// http` (default `doc.txt`).
     #[arg(long, value_name = "NAME", requires = "mcp")]
@@ -1005,6 +1010,17 @@ fn mcp_spec(args: &InitArgs) -> Result<framecheck::profile::McpSpec> {
             bail!("--arg {pair:?}: expected KEY=VALUE");
         };
         arguments.insert(key.to_string(), value.into());
+    }
+    for pair in &args.json_args {
+        let parsed = pair
+            .split_once('=')
+            .map(|(key, value)| (key, serde_json::from_str::<serde_json::Value>(value)));
+        let Some((key, Ok(value))) = parsed else {
+            bail!(
+                "--arg-json {pair:?}: expected KEY=JSON (a JSON value: true, 10, \"text\", [..])"
+            );
+        };
+        arguments.insert(key.to_string(), value);
     }
     let mut mcp = serde_json::json!({
         "command": args.command,

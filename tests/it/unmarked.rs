@@ -4,7 +4,8 @@
 //! `frame.absent` verdict (no level held, one finding that replays through
 //! `unmarked::judge`, the reports saying no catalogue case was judged); a
 //! framing that does frame the content contradicts such a profile, as an
-//! unmarked framing contradicts a profile that declares delimiters.
+//! unmarked framing contradicts a profile that declares delimiters; and the
+//! CLI end to end (`init`, `init --check`, `run`, `search`).
 
 use std::sync::atomic::AtomicBool;
 
@@ -168,5 +169,74 @@ fn unmarked_content_contradicts_declared_delimiters() {
     assert!(
         error.starts_with("the profile does not fit its framing"),
         "{error}"
+    );
+}
+
+/// A protocol adapter that returns the content after one constant line.
+const BARE_ADAPTER: &str = r#"import json, sys
+for line in sys.stdin:
+    request = json.loads(line)
+    if request.get("op") == "wrap":
+        reply = {"id": request["id"], "framed": "Fetched text:\n" + request["content"]}
+    else:
+        reply = {"id": request["id"], "error": "unsupported"}
+    print(json.dumps(reply), flush=True)
+"#;
+
+/// End to end through the CLI: `init` proposes `delimiters: none` for an
+/// adapter that frames nothing, `init --check` agrees, `run` writes the
+/// computed verdict (exit 1) and `search` refuses the profile.
+#[test]
+fn init_check_and_run_agree_on_an_adapter_that_frames_nothing() {
+    if !crate::common::have(
+        "python3",
+        "init_check_and_run_agree_on_an_adapter_that_frames_nothing",
+    ) {
+        return;
+    }
+    let root = crate::common::repo();
+    let dir = tempfile::tempdir_in(root.join("target")).unwrap();
+    std::fs::write(dir.path().join("bare.py"), BARE_ADAPTER).unwrap();
+    let framecheck = |args: &[&str]| crate::common::framecheck_in(dir.path(), args);
+    let init = framecheck(&["init", "--out", "bare.yaml", "--", "python3", "bare.py"]);
+    let said = crate::common::text(&init);
+    assert!(init.status.success(), "{said}");
+    assert!(said.contains("no frame found"), "{said}");
+    let yaml = std::fs::read_to_string(dir.path().join("bare.yaml")).unwrap();
+    assert!(yaml.contains("delimiters: none"), "{yaml}");
+    let check = framecheck(&["init", "--check", "bare.yaml"]);
+    let said = crate::common::text(&check);
+    assert_eq!(check.status.code(), Some(0), "{said}");
+    assert!(said.contains("agrees"), "{said}");
+    let run = framecheck(&["run", "--target", "bare.yaml", "--out", "out"]);
+    assert_eq!(run.status.code(), Some(1), "{}", crate::common::text(&run));
+    let report = std::fs::read_to_string(dir.path().join("out/mine.json")).unwrap();
+    let report: serde_json::Value = serde_json::from_str(&report).unwrap();
+    assert_eq!(report["unmarked"], true);
+    assert_eq!(report["results"].as_array().unwrap().len(), 1);
+    let search = framecheck(&["search", "--target", "bare.yaml", "--out", "s"]);
+    assert_eq!(search.status.code(), Some(2));
+    assert!(crate::common::text(&search).contains("delimiters: none"));
+}
+
+/// `init --mcp --arg-json` gives a tool argument that is no string; a
+/// value that is not JSON is refused before any server starts.
+#[test]
+fn arg_json_must_be_json() {
+    let out = crate::common::framecheck(&[
+        "init",
+        "--mcp",
+        "--tool",
+        "t",
+        "--arg-json",
+        "raw=yes",
+        "--",
+        "/nonexistent",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        crate::common::text(&out).contains("--arg-json \"raw=yes\": expected KEY=JSON"),
+        "{}",
+        crate::common::text(&out)
     );
 }
