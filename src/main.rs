@@ -152,6 +152,11 @@ struct InitArgs {
     /// `{origin}` or `{content}` in VALUE; repeat for more.
     #[arg(long = "arg", value_name = "KEY=VALUE", requires = "mcp")]
     args: Vec<String>,
+    /// One tool argument whose value is JSON, KEY=JSON (`raw=true`,
+    /// `limit=10`, `tags=["a"]`), for a tool that wants other than a
+    /// string; repeat for more.
+    #[arg(long = "arg-json", value_name = "KEY=JSON", requires = "mcp")]
+    json_args: Vec<String>,
     /// The planted file's name, or the fixture page's path with `--plant
     /// http` (default `doc.txt`).
     #[arg(long, value_name = "NAME", requires = "mcp")]
@@ -432,7 +437,8 @@ fn run(args: RunArgs) -> Result<u8> {
     let loaded = load_target(&args.select.target)?;
     let cases = catalogue::instantiate(&catalogue, &loaded.profile);
     let cases = catalogue::select(cases, &args.select.only)?;
-    if cases.is_empty() {
+    // `delimiters: none` has no case: the runner judges it by its own rule.
+    if cases.is_empty() && !loaded.profile.delimiters.absent {
         bail!(no_case_reason(
             &args.select.only,
             catalogue_error.as_deref()
@@ -679,6 +685,9 @@ fn search(args: SearchArgs) -> Result<u8> {
         bail!("{error}");
     }
     let loaded = load_target(&args.select.target)?;
+    if loaded.profile.delimiters.absent {
+        bail!("the profile declares `delimiters: none`: there is no frame to search for a way out of (`framecheck run` gives its verdict)");
+    }
     let cases = catalogue::select(
         catalogue::instantiate(&catalogue, &loaded.profile),
         &args.select.only,
@@ -1007,6 +1016,17 @@ fn mcp_spec(args: &InitArgs) -> Result<framecheck::profile::McpSpec> {
         };
         arguments.insert(key.to_string(), value.into());
     }
+    for pair in &args.json_args {
+        let parsed = pair
+            .split_once('=')
+            .map(|(key, value)| (key, serde_json::from_str::<serde_json::Value>(value)));
+        let Some((key, Ok(value))) = parsed else {
+            bail!(
+                "--arg-json {pair:?}: expected KEY=JSON (a JSON value: true, 10, \"text\", [..])"
+            );
+        };
+        arguments.insert(key.to_string(), value);
+    }
     let mut mcp = serde_json::json!({
         "command": args.command,
         "tool": args.tool,
@@ -1082,6 +1102,13 @@ fn init(args: InitArgs) -> Result<u8> {
         ReaderLevel::Unicode,
     ) {
         bail!("the proposal does not fit its own framing (a bug in `init`, or a framing whose output changes with the content): {misfit}\n{}", proposal.yaml);
+    }
+    if proposal.profile.delimiters.absent {
+        eprintln!(
+            "framecheck: no frame found: the content comes back unmarked, with nothing \
+             that tells it from the text around it. The proposal declares `delimiters: none`; \
+             `framecheck run` reports that (`frame.absent`) and runs no catalogue case."
+        );
     }
     match &args.out {
         Some(file) => {

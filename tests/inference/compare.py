@@ -48,7 +48,10 @@ def mcp_options(mcp):
         if mcp.get(key) is not None:
             options += ["--" + key.replace("_", "-"), mcp[key]]
     for key, value in (mcp.get("arguments") or {}).items():
-        options += ["--arg", f"{key}={value}"]
+        if isinstance(value, str):
+            options += ["--arg", f"{key}={value}"]
+        else:
+            options += ["--arg-json", f"{key}={json.dumps(value)}"]
     return options
 
 

@@ -38,6 +38,7 @@ fn bracket_profile() -> TargetProfile {
             close: None,
             nonce: None,
             marker: None,
+            absent: false,
         },
         header: HeaderStyle::None.into(),
         attributes: AttributeLayout::default(),
@@ -71,6 +72,7 @@ fn go_profile() -> TargetProfile {
             close: None,
             nonce: None,
             marker: None,
+            absent: false,
         },
         header: HeaderStyle::BlankLine.into(),
         attributes: AttributeLayout {

@@ -44,6 +44,7 @@ fn run_of(results: Vec<CaseResult>) -> RunResult {
             manifest: None,
             layout: None,
             misfit: false,
+            unmarked: false,
             target_fault: None,
         },
         results,

@@ -60,6 +60,7 @@ fn run(gate: Gate) -> RunResult {
             manifest: None,
             layout: None,
             misfit: false,
+            unmarked: false,
             target_fault: None,
         },
         results: vec![

@@ -125,6 +125,7 @@ fn hostile_run(name: &str) -> RunResult {
             manifest: None,
             layout: None,
             misfit: false,
+            unmarked: false,
             target_fault: None,
         },
         results: vec![

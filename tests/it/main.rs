@@ -45,6 +45,7 @@ mod search_power;
 mod several;
 mod shapes;
 mod subprocess;
+mod unmarked;
 // The tokenizer views exist only with the feature.
 #[cfg(feature = "tokenizers")]
 mod tokview;

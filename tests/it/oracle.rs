@@ -352,6 +352,7 @@ fn bracket_profile() -> TargetProfile {
             close: None,
             nonce: None,
             marker: None,
+            absent: false,
         },
         header: HeaderStyle::None.into(),
         attributes: AttributeLayout::default(),
@@ -389,6 +390,7 @@ fn context_profile() -> TargetProfile {
             close: None,
             nonce: None,
             marker: None,
+            absent: false,
         },
         header: HeaderStyle::None.into(),
         attributes: AttributeLayout {

@@ -109,6 +109,7 @@ fn run(level: ReaderLevel, results: Vec<CaseResult>) -> RunResult {
             manifest: None,
             layout: None,
             misfit: false,
+            unmarked: false,
             target_fault: None,
         },
         results,

@@ -207,6 +207,11 @@ pub struct RunMeta {
     /// not fit its framing (`Misfit`, named in `harness_error`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub misfit: bool,
+    /// True when the profile declares `delimiters: none` and benign plants
+    /// bore it out: the run judged the framing by `frame.absent` alone, and
+    /// no catalogue case (there is no frame for one to break).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unmarked: bool,
 }
 
 /// What calibration learned about a target's frame, as the reports show it.

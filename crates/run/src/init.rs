@@ -20,6 +20,7 @@ use crate::adapter::mcp::McpFraming;
 use crate::adapter::reference::builtin_framing;
 use crate::adapter::subprocess::SubprocessFraming;
 use crate::adapter::{Framing, TargetError, WrapRequest};
+use crate::runner::unmarked::{Failure, Unmarked};
 use experiments::Observed;
 use framecheck_core::layout::infer::Inferred;
 use framecheck_core::layout::{
@@ -37,11 +38,14 @@ pub enum InitError {
     /// The adapter did not answer a calibration wrap.
     #[error("the adapter did not wrap the calibration content: {}", .0.diagnosis())]
     Wrap(TargetError),
-    /// No delimiters could be recognised around the content.
-    #[error("{}", no_delimiters(framed))]
+    /// No delimiters could be recognised around the content, and it does
+    /// not come back unmarked either.
+    #[error("{} ({unmarked})", no_delimiters(framed))]
     NoDelimiters {
         /// The calibration frame.
         framed: String,
+        /// Why `delimiters: none` does not fit either.
+        unmarked: String,
     },
     /// The layout could not be learned.
     #[error("{0}")]
@@ -248,10 +252,31 @@ fn infer_and_propose(
             }
             notes = inferred.notes;
         }
-        None if keep_declared => notes.push(
-            "no delimiters could be inferred around the content; the profile's own are kept".into(),
-        ),
-        None => return Err(InitError::NoDelimiters { framed: first }),
+        // No frame inferred: the content may come back unmarked, which a
+        // profile declares as `delimiters: none` (`runner::unmarked`).
+        None => match crate::runner::unmarked::assess(framing.as_mut()) {
+            Ok(unmarked) => {
+                let yaml = render_unmarked(&base, &unmarked);
+                let profile =
+                    TargetProfile::parse(&yaml).map_err(|e| InitError::Invalid(e.to_string()))?;
+                return Ok(Proposal {
+                    yaml,
+                    profile,
+                    framing,
+                });
+            }
+            Err(Failure::Wrap(error)) => return Err(InitError::Wrap(error)),
+            Err(Failure::Misfit(_)) if keep_declared && !base.delimiters.absent => notes.push(
+                "no delimiters could be inferred around the content; the profile's own are kept"
+                    .into(),
+            ),
+            Err(Failure::Misfit(misfit)) => {
+                return Err(InitError::NoDelimiters {
+                    framed: first,
+                    unmarked: misfit.to_string(),
+                })
+            }
+        },
     }
     let (yaml, profile) = propose(&base, framing.as_mut(), notes)?;
     Ok(Proposal {
@@ -396,20 +421,7 @@ fn render(base: &TargetProfile, layout: &Layout, observed: &Observed) -> String 
     for line in layout.template().lines() {
         let _ = writeln!(out, "#   {line}");
     }
-    let _ = writeln!(out, "name: {}", base.name);
-    if !base.description.is_empty() {
-        let _ = writeln!(out, "description: {}", yaml_str(&base.description));
-    }
-    if !base.language.trim().is_empty() {
-        let _ = writeln!(out, "language: {}", yaml_str(&base.language));
-    } else if let Some(language) = Language::of_adapter(&base.adapter) {
-        let _ = writeln!(
-            out,
-            "language: {}  # from the adapter's command (a wrapper may call code in another)",
-            yaml_str(language.name())
-        );
-    }
-    write_adapter(&mut out, &base.adapter);
+    write_identity(&mut out, base);
     let mut delimiters = base.delimiters.clone();
     for name in &observed.reserved {
         if !delimiters.reserved.contains(name) {
@@ -445,6 +457,48 @@ fn render(base: &TargetProfile, layout: &Layout, observed: &Observed) -> String 
     }
     let content_only = matches!(base.adapter, AdapterSpec::Mcp { .. });
     write_attributes_and_capabilities(&mut out, layout, observed, content_only);
+    out
+}
+
+/// `name:`, `description:`, `language:` and `adapter:`, as the base
+/// profile has them (the language guessed from the command when unset).
+fn write_identity(out: &mut String, base: &TargetProfile) {
+    let _ = writeln!(out, "name: {}", base.name);
+    if !base.description.is_empty() {
+        let _ = writeln!(out, "description: {}", yaml_str(&base.description));
+    }
+    if !base.language.trim().is_empty() {
+        let _ = writeln!(out, "language: {}", yaml_str(&base.language));
+    } else if let Some(language) = Language::of_adapter(&base.adapter) {
+        let _ = writeln!(
+            out,
+            "language: {}  # from the adapter's command (a wrapper may call code in another)",
+            yaml_str(language.name())
+        );
+    }
+    write_adapter(out, &base.adapter);
+}
+
+/// The proposal for a framing that returns the content unmarked:
+/// `delimiters: none`, and what the plants showed, in the comments.
+fn render_unmarked(base: &TargetProfile, unmarked: &Unmarked) -> String {
+    let mut out = String::new();
+    let shown = if unmarked.preamble.is_empty() {
+        "as they were planted".to_string()
+    } else {
+        format!("after the constant text {:?}", unmarked.preamble)
+    };
+    let _ = writeln!(
+        out,
+        "# Proposed by `framecheck init` from the framing's own output.\n\
+         # - no frame: benign plants came back {shown} and nothing after them, so the\n\
+         #   content reaches the model unmarked. `delimiters: none` declares it;\n\
+         #   `framecheck run` reports it (`frame.absent`) and judges no catalogue case:\n\
+         #   there is no frame to break."
+    );
+    write_identity(&mut out, base);
+    let _ = writeln!(out, "delimiters: none");
+    let _ = writeln!(out, "capabilities: [wrap]");
     out
 }
 
@@ -715,6 +769,21 @@ pub fn differences(declared: &TargetProfile, inferred: &TargetProfile) -> Vec<St
             format!("{} {:?} {:?}", kebab(&h.style), h.lines, h.separator)
         }),
     ];
+    // With `delimiters: none` on either side, no other field describes
+    // anything: the frame is there or it is not.
+    if declared.delimiters.absent || inferred.delimiters.absent {
+        let spell = |p: &TargetProfile| match p.delimiters.absent {
+            true => "none".to_string(),
+            false => format!("{} {:?}", p.delimiters.grammar.name(), p.delimiters.token),
+        };
+        let (d, i) = (spell(declared), spell(inferred));
+        return match d == i {
+            true => Vec::new(),
+            false => vec![format!(
+                "delimiters: the profile says {d}, the framing shows {i}"
+            )],
+        };
+    }
     let mut out = Vec::new();
     let mut compare = |field: &str, declared: String, inferred: String| {
         if declared != inferred {

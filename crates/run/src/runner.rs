@@ -18,6 +18,7 @@ pub(crate) mod faults;
 mod fit;
 pub(crate) mod segments;
 pub(crate) mod several;
+pub mod unmarked;
 
 use faults::FaultWatch;
 use fit::CalibrationFailure;
@@ -88,6 +89,10 @@ pub fn run_owned(
     let started = Instant::now();
     let started_unix = unix_now();
     let mut harness_error = options.harness_error.clone();
+    // `delimiters: none`: judged by benign plants alone (`unmarked`).
+    if profile.delimiters.absent {
+        return unmarked_run(profile, framing, options, started, started_unix);
+    }
     let mut watch = FaultWatch::default();
     let setup = Setup::learn(&cases, profile, framing, &mut watch, options.level);
     // A profile its framing contradicts judges nothing (issue 31).
@@ -170,6 +175,39 @@ fn refused_run(meta: RunMeta, misfit: &Misfit) -> RunResult {
     }
 }
 
+/// The run of a profile declaring `delimiters: none`: the `frame.absent`
+/// verdict when benign plants bear the declaration out, a refused run when
+/// they contradict it, a harness error when a plant failed. No catalogue
+/// case runs: there is no frame for one to break.
+fn unmarked_run(
+    profile: &TargetProfile,
+    framing: &mut dyn Framing,
+    options: &RunOptions,
+    started: Instant,
+    started_unix: u64,
+) -> RunResult {
+    let meta = run_meta(profile, options, started, started_unix, &Setup::none());
+    match unmarked::assess(framing) {
+        Ok(found) => RunResult {
+            meta: RunMeta {
+                unmarked: true,
+                ..meta
+            },
+            results: vec![unmarked::result(found)],
+            views: Vec::new(),
+        },
+        Err(unmarked::Failure::Misfit(misfit)) => refused_run(meta, &misfit),
+        Err(unmarked::Failure::Wrap(error)) => RunResult {
+            meta: RunMeta {
+                harness_error: Some(format!("a benign plant failed: {error}")),
+                ..meta
+            },
+            results: Vec::new(),
+            views: Vec::new(),
+        },
+    }
+}
+
 /// The run's facts, as far as the runner knows them when it stops.
 fn run_meta(
     profile: &TargetProfile,
@@ -193,6 +231,7 @@ fn run_meta(
         layout: setup.layout.as_ref().map(LayoutReport::of),
         target_fault: None,
         misfit: false,
+        unmarked: false,
     }
 }
 
@@ -299,6 +338,17 @@ impl Setup {
         }
     }
 
+    /// Nothing learned: no calibration ran.
+    fn none() -> Setup {
+        Setup {
+            layout: None,
+            calibration: None,
+            bare: None,
+            structure: None,
+            misfit: None,
+        }
+    }
+
     fn learned(&self) -> Option<&Layout> {
         self.layout.as_ref().and_then(|l| l.as_ref().ok())
     }
@@ -389,6 +439,12 @@ pub fn check_fit(
     framing: &mut dyn Framing,
     level: ReaderLevel,
 ) -> Result<(), Misfit> {
+    if profile.delimiters.absent {
+        return match unmarked::assess(framing) {
+            Err(unmarked::Failure::Misfit(misfit)) => Err(misfit),
+            Ok(_) | Err(unmarked::Failure::Wrap(_)) => Ok(()),
+        };
+    }
     let layout = learn_layout_typed(profile, framing, true);
     fit::check(profile, framing, &layout, level)
 }

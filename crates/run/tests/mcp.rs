@@ -1,6 +1,7 @@
 //! MCP targets against real servers: the test server of this crate
 //! (`src/bin/framecheck-mcp-test-server.rs`, written with the same SDK),
-//! once framing correctly and once not, and its fault triggers; and the
+//! framing correctly, framing without escaping, and returning the content
+//! with no frame at all (`delimiters: none`), and its fault triggers; and the
 //! published `@modelcontextprotocol/server-filesystem` when `.ci/run`
 //! installed it (required under `CI=true`).
 //!
@@ -260,12 +261,119 @@ fn init_finds_no_frame_around_the_published_filesystem_server_s_content() {
         20_000,
     );
     let options = framecheck::init::InitOptions { timeout_ms: 20_000 };
-    let error = framecheck::init::propose_for_mcp(mcp, Path::new("."), Path::new("."), options)
-        .unwrap_err();
+    let mut proposal =
+        framecheck::init::propose_for_mcp(mcp, Path::new("."), Path::new("."), options).unwrap();
+    // No frame: the proposal says so, and its run computes the verdict.
+    assert!(proposal.profile.delimiters.absent, "{}", proposal.yaml);
     assert!(
-        matches!(error, framecheck::init::InitError::NoDelimiters { .. }),
-        "{error}"
+        proposal.yaml.contains("delimiters: none"),
+        "{}",
+        proposal.yaml
     );
+    let result = run(&proposal.profile, proposal.framing.as_mut());
+    assert!(result.meta.unmarked, "{:?}", result.meta.harness_error);
+    assert_eq!(result.results.len(), 1);
+    let framed = result.results[0].evidence.framed.as_deref().unwrap();
+    assert_eq!(framed, "fcplain1 The meeting moved to Thursday at noon.");
+}
+
+/// A profile declaring `delimiters: none` (`frame.absent`, judged from
+/// benign plants) for a server that writes one constant line before the
+/// file and nothing after it.
+fn unmarked_profile(mcp: &McpSpec) -> TargetProfile {
+    let text = format!(
+        "name: mcp\nadapter: {{ mcp: {} }}\ndelimiters: none\ncapabilities: [wrap]\n",
+        serde_json::to_string(mcp).unwrap()
+    );
+    TargetProfile::parse(&text).unwrap()
+}
+
+#[test]
+fn the_bare_server_gets_the_frame_absent_verdict_and_a_framed_one_contradicts_it() {
+    let bare = test_server("bare", 10_000);
+    let mut framing = McpFraming::new(&bare, Path::new(".")).unwrap();
+    let result = run(&unmarked_profile(&bare), &mut framing);
+    assert!(result.meta.unmarked, "{:?}", result.meta.harness_error);
+    assert_eq!(result.results.len(), 1);
+    let only = &result.results[0];
+    assert_eq!(count(&result, Verdict::Fail), 1);
+    for level in ReaderLevel::ALL {
+        assert_eq!(only.verdict_at(level), Verdict::Fail);
+    }
+    let finding = &only.findings_at(ReaderLevel::Exact)[0];
+    assert_eq!(finding.check, framecheck::oracle::Check::FrameAbsent);
+    let framed = only.evidence.framed.as_deref().unwrap();
+    let content = framed.strip_prefix("The file reads:\n").unwrap();
+    assert_eq!(
+        runner::unmarked::judge(&[(content, framed)]),
+        Ok("The file reads:\n".to_string())
+    );
+    // The same server declared with tags it does not write: contradicted.
+    let tagged = profile(bare.clone(), "document", "none");
+    let result = run(&tagged, &mut framing);
+    assert!(result.meta.misfit && result.results.is_empty());
+    // A server that frames, declared `none`: contradicted, nothing judged.
+    let framed_server = test_server("framed", 10_000);
+    let mut framing = McpFraming::new(&framed_server, Path::new(".")).unwrap();
+    let result = run(&unmarked_profile(&framed_server), &mut framing);
+    assert!(result.meta.misfit && result.results.is_empty());
+    let error = result.meta.harness_error.unwrap();
+    assert!(error.contains("framecheck-untrusted"), "{error}");
+}
+
+/// `init --mcp` proposes `delimiters: none` for the bare server, and
+/// `init --check` of that profile agrees with what the server shows; of
+/// the framing server's, it names the difference.
+#[test]
+fn init_proposes_no_delimiters_for_the_bare_server_and_init_check_agrees() {
+    use framecheck::init::{differences, propose_for_mcp, propose_for_profile, InitOptions};
+    use framecheck::profile::LoadedProfile;
+    let options = InitOptions { timeout_ms: 10_000 };
+    let bare = test_server("bare", 10_000);
+    let mut proposal = propose_for_mcp(bare, Path::new("."), Path::new("."), options).unwrap();
+    assert!(proposal.profile.delimiters.absent, "{}", proposal.yaml);
+    assert!(
+        proposal.yaml.contains("The file reads:"),
+        "{}",
+        proposal.yaml
+    );
+    runner::check_fit(
+        &proposal.profile,
+        proposal.framing.as_mut(),
+        ReaderLevel::Unicode,
+    )
+    .unwrap();
+    let loaded = LoadedProfile {
+        profile: proposal.profile.clone(),
+        dir: PathBuf::from("."),
+    };
+    let mut again = propose_for_profile(&loaded, options).unwrap();
+    assert!(differences(&loaded.profile, &again.profile).is_empty());
+    runner::check_fit(
+        &loaded.profile,
+        again.framing.as_mut(),
+        ReaderLevel::Unicode,
+    )
+    .unwrap();
+    // The framing server's own profile checked against `none`.
+    let framed = test_server("framed", 10_000);
+    let declared = LoadedProfile {
+        profile: unmarked_profile(&framed),
+        dir: PathBuf::from("."),
+    };
+    let mut shown = propose_for_profile(&declared, options).unwrap();
+    let found = differences(&declared.profile, &shown.profile);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(
+        found[0].starts_with("delimiters: the profile says none"),
+        "{found:?}"
+    );
+    assert!(runner::check_fit(
+        &declared.profile,
+        shown.framing.as_mut(),
+        ReaderLevel::Unicode
+    )
+    .is_err());
 }
 
 /// `mcp-server-fetch` (PyPI) fetching the planted page from 127.0.0.1: it

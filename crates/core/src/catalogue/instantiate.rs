@@ -36,6 +36,11 @@ pub const DEFAULT_PROVENANCE: &str = "Fetched by framecheck.";
 /// then variant order. Deterministic: the same inputs give the same cases,
 /// ids and canaries.
 pub fn instantiate(catalogue: &Catalogue, profile: &TargetProfile) -> Vec<ConcreteCase> {
+    // `delimiters: none`: there is no frame for a case to break, and the
+    // declared delimiters are placeholders no case may be built from.
+    if profile.delimiters.absent {
+        return Vec::new();
+    }
     catalogue
         .cases
         .iter()

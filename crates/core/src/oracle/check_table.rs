@@ -30,7 +30,7 @@ pub struct CheckRow {
 
 /// Every check's row, in [`Check::ALL`] order (the declaration order, so a
 /// check's discriminant is its row's index).
-pub(super) const TABLE: [CheckRow; 17] = [
+pub(super) const TABLE: [CheckRow; 18] = [
     CheckRow {
         check: Check::FrameShape,
         name: "frame.shape",
@@ -166,6 +166,14 @@ pub(super) const TABLE: [CheckRow; 17] = [
         hint: "Parse only the framing's own records: escape or reject every line break your parser splits at (splitlines() splits at CR, VT, FF, FS, GS, RS, NEL, U+2028 and U+2029 too) and every record or role prefix in content, and never fall back to reading the whole text as one message.",
         rule: "A reader that parses frames into segments returns the structure a benign frame reads back as: as many segments, the same roles and fields, and the content only in its own segment.",
         effect: "makes the reader return another structure: a forged segment, role or field",
+    },
+    CheckRow {
+        check: Check::FrameAbsent,
+        name: "frame.absent",
+        primary_rank: 17,
+        hint: "Mark where untrusted content starts and ends: put it between delimiters the content cannot forge (a random per-call nonce in the tags, or a closer defanged in the content), and say in the frame where it came from.",
+        rule: "The framing puts a marker around the content that tells it from the surrounding text (judged on benign plants; a profile declaring `delimiters: none` is audited by this check alone).",
+        effect: "reaches the reader with no marker around it, so nothing tells it from the surrounding text",
     },
 ];
 

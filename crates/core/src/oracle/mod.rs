@@ -121,11 +121,17 @@ pub enum Check {
     /// segments, roles and fields, and the content in its own segment.
     #[serde(rename = "reader.structure")]
     ReaderStructure,
+    /// The framing puts no marker around the content at all (a profile
+    /// declaring `delimiters: none`, borne out by benign plants): nothing
+    /// tells the content from the text around it. Raised by the runner's
+    /// own rule for such profiles, never by a catalogue case.
+    #[serde(rename = "frame.absent")]
+    FrameAbsent,
 }
 
 impl Check {
     /// Every check, in report order (the SARIF rules' order).
-    pub const ALL: [Check; 17] = [
+    pub const ALL: [Check; 18] = [
         Check::FrameShape,
         Check::OuterText,
         Check::FrameSeparation,
@@ -143,6 +149,7 @@ impl Check {
         Check::TemplateControl,
         Check::TargetFault,
         Check::ReaderStructure,
+        Check::FrameAbsent,
     ];
 
     /// The stable name, as serialized (`check_table`).
@@ -328,7 +335,8 @@ mod tests {
             | Check::NonceConfusable
             | Check::TemplateControl
             | Check::TargetFault
-            | Check::ReaderStructure => {}
+            | Check::ReaderStructure
+            | Check::FrameAbsent => {}
         }
     }
 

@@ -15,12 +15,15 @@ use serde_saphyr::Spanned;
 
 use super::{Field, InvalidProfile, Position, TokenField};
 
+/// The profile's located fields; `D` is how `delimiters:` is read (its
+/// mapping, or anything at all for `delimiters: none`, which has no token
+/// to point at while the other fields still do).
 #[derive(Deserialize, Default)]
 #[serde(default)]
-struct Shadow {
+struct Shadow<D> {
     name: Option<Spanned<IgnoredAny>>,
     adapter: Option<ShadowAdapter>,
-    delimiters: Option<ShadowDelimiters>,
+    delimiters: Option<D>,
     attributes: Option<ShadowAttributes>,
     capabilities: Option<Spanned<IgnoredAny>>,
 }
@@ -73,7 +76,22 @@ fn at<T>(spanned: &Spanned<T>) -> Option<Position> {
 /// messages have never carried a position, and issue 36 keeps every printed
 /// message as it was.
 pub(super) fn locate(text: &str, field: &Field) -> Option<Position> {
-    let shadow: Shadow = serde_saphyr::from_str_with_options(text, crate::yaml::options()).ok()?;
+    let options = crate::yaml::options;
+    let shadow: Shadow<ShadowDelimiters> =
+        match serde_saphyr::from_str_with_options(text, options()) {
+            Ok(shadow) => shadow,
+            Err(_) => {
+                let any: Shadow<IgnoredAny> =
+                    serde_saphyr::from_str_with_options(text, options()).ok()?;
+                Shadow {
+                    name: any.name,
+                    adapter: any.adapter,
+                    delimiters: None,
+                    attributes: any.attributes,
+                    capabilities: any.capabilities,
+                }
+            }
+        };
     let mut adapter = shadow.adapter.unwrap_or_default();
     let mcp = adapter.mcp.take().unwrap_or_default();
     let delimiters = shadow.delimiters.unwrap_or_default();
@@ -154,6 +172,15 @@ mod tests {
             "name: x\nadapter: { builtin: reference }\ndelimiters: { syntax: xml-tag, token: t }\ncapabilities: [read]\n",
         );
         assert!(message.starts_with("line 4, column"), "{message}");
+    }
+
+    /// `delimiters: none` has no token, and the other fields keep their place.
+    #[test]
+    fn a_bad_name_beside_delimiters_none_has_its_position() {
+        let message = error_of(
+            "name: a b\nadapter: { builtin: reference }\ndelimiters: none\ncapabilities: [wrap]\n",
+        );
+        assert!(message.starts_with("line 1, column 7: name"), "{message}");
     }
 }
 

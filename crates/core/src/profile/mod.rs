@@ -54,7 +54,9 @@ pub struct TargetProfile {
     pub language: String,
     /// How to reach the implementation.
     pub adapter: AdapterSpec,
-    /// The delimiters the framing writes.
+    /// The delimiters the framing writes, or `none`: the framing puts no
+    /// marker around the content ([`Delimiters::absent`]).
+    #[serde(with = "delimiters_or_none")]
     pub delimiters: Delimiters,
     /// How the header after the opening delimiter ends, and its named fields.
     #[serde(default)]
@@ -294,6 +296,55 @@ pub struct Delimiters {
     /// `heading`, `label`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub marker: Option<SectionMarker>,
+    /// Set by `delimiters: none`: the framing writes no marker around the
+    /// content. The other fields are then placeholders nothing may read:
+    /// the runner judges such a profile by its own rule (no catalogue case
+    /// runs, `crates/run/src/runner/unmarked.rs`) and instantiates no case.
+    #[serde(skip)]
+    pub absent: bool,
+}
+
+/// `delimiters:` as written: the word `none`, or the delimiters' mapping.
+/// A mapping is read by [`Delimiters`]' own derive, so its errors (an
+/// unknown key, a bad grammar) read as they always have.
+mod delimiters_or_none {
+    use serde::de::{self, MapAccess, Visitor};
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    use super::Delimiters;
+
+    pub(super) fn serialize<S: Serializer>(d: &Delimiters, s: S) -> Result<S::Ok, S::Error> {
+        if d.absent {
+            s.serialize_str("none")
+        } else {
+            d.serialize(s)
+        }
+    }
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Delimiters, D::Error> {
+        d.deserialize_any(NoneOrMap)
+    }
+
+    struct NoneOrMap;
+
+    impl<'de> Visitor<'de> for NoneOrMap {
+        type Value = Delimiters;
+
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("`none` or a mapping with `grammar` and `token`")
+        }
+
+        fn visit_str<E: de::Error>(self, word: &str) -> Result<Delimiters, E> {
+            match word {
+                "none" => Ok(Delimiters::none()),
+                other => Err(E::invalid_value(de::Unexpected::Str(other), &self)),
+            }
+        }
+
+        fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Delimiters, A::Error> {
+            Delimiters::deserialize(de::value::MapAccessDeserializer::new(map))
+        }
+    }
 }
 
 impl Delimiters {
@@ -321,6 +372,16 @@ impl Delimiters {
             close: None,
             nonce: None,
             marker: None,
+            absent: false,
+        }
+    }
+
+    /// `delimiters: none`: no marker around the content. The grammar and
+    /// token are placeholders ([`Delimiters::absent`]).
+    pub fn none() -> Delimiters {
+        Delimiters {
+            absent: true,
+            ..Delimiters::simple(GrammarKind::XmlTag, "none")
         }
     }
 
@@ -583,7 +644,9 @@ impl TargetProfile {
                 InvalidKind::BadName(self.name.clone()),
             ));
         }
-        self.delimiters.validate()?;
+        if !self.delimiters.absent {
+            self.delimiters.validate()?;
+        }
         if let Some(names) = &self.attributes.names {
             if let Some(i) = names.iter().position(|n| !is_plain_attribute_name(n)) {
                 return Err(InvalidProfile::new(

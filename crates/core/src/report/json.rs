@@ -192,6 +192,10 @@ struct ReportOut<'a> {
     /// Written only when the profile did not fit its framing and no case ran.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     misfit: bool,
+    /// Written only when the framing puts no marker around the content
+    /// (`delimiters: none`, borne out): `frame.absent` alone was judged.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    unmarked: bool,
     status: &'static str,
     exit_code: i32,
     summary: Summary,
@@ -229,6 +233,8 @@ struct ReportIn {
     layout: Option<serde_json::Value>,
     #[serde(default)]
     misfit: bool,
+    #[serde(default)]
+    unmarked: bool,
     /// Absent before 1.3 and when no view was selected.
     #[serde(default)]
     views: Vec<ViewReport>,
@@ -307,6 +313,7 @@ pub fn write_with_baseline(
         timings_omitted: super::timings_omitted(meta),
         layout: meta.layout.as_ref().map(layout_out),
         misfit: meta.misfit,
+        unmarked: meta.unmarked,
         status: summary.status(),
         exit_code: summary.exit_code(),
         summary,
@@ -365,6 +372,7 @@ pub fn parse(text: &str) -> Result<RunResult, ParseError> {
                 .layout
                 .and_then(|value| serde_json::from_value::<LayoutReport>(value).ok()),
             misfit: report.misfit,
+            unmarked: report.unmarked,
             target_fault: report.target_fault,
         },
         results,

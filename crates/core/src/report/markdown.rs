@@ -63,6 +63,7 @@ pub fn render_with_baseline(run: &RunResult, baseline: Option<&BaselineDiff>) ->
     );
     let _ = writeln!(out, "> {HONESTY_NOTE}\n");
     write_status(&mut out, run, &summary);
+    write_unmarked(&mut out, run);
     write_weaknesses(&mut out, &super::weakness::weaknesses(run));
     write_category_table(&mut out, &summary);
     if let Some(error) = &harness_error(run) {
@@ -98,6 +99,27 @@ pub fn render_with_baseline(run: &RunResult, baseline: Option<&BaselineDiff>) ->
     super::views::write_markdown(&mut out, run);
     write_errors(&mut out, run);
     out
+}
+
+/// For a profile declaring `delimiters: none` that benign plants bore out:
+/// what was judged, and why no catalogue case was.
+fn write_unmarked(out: &mut String, run: &RunResult) {
+    if !run.meta.unmarked {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "## No frame
+"
+    );
+    let _ = writeln!(
+        out,
+        "The profile declares `delimiters: none`, and benign plants bore it out: the \
+         framing returns the content with no marker around it (the `frame.absent` finding \
+         below shows a plant and what came back). No catalogue case was judged: there is \
+         no frame to break, and text planted anywhere in the content reads as the text \
+         around it. No level holds.\n"
+    );
 }
 
 /// Cases with a chat-template control string readable in the framed
@@ -401,11 +423,15 @@ fn write_target(out: &mut String, run: &RunResult) {
         let _ = writeln!(out, "- language: {}", md_inline(&target.language));
     }
     let syntax = delimiters.grammar.name();
-    let _ = writeln!(
-        out,
-        "- delimiters: {syntax}, token {}",
-        md_code(&delimiters.token, false)
-    );
+    if delimiters.absent {
+        let _ = writeln!(out, "- delimiters: none (no marker around the content)");
+    } else {
+        let _ = writeln!(
+            out,
+            "- delimiters: {syntax}, token {}",
+            md_code(&delimiters.token, false)
+        );
+    }
     if let Some(inner) = &delimiters.inner {
         let _ = writeln!(out, "- inner element: {}", md_code(inner, false));
     }

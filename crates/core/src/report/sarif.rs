@@ -49,9 +49,29 @@ pub const SARIF_SCHEMA_URI: &str =
 /// Longest run-supplied text in one SARIF message, in bytes.
 const MAX_MESSAGE_BYTES: usize = 4096;
 
-/// Every check, in rule order; each one's text is its row of the check
-/// table.
-pub const RULES: [Check; 17] = Check::ALL;
+/// Every check a catalogue run can raise, in rule order; each one's text
+/// is its row of the check table. `frame.absent` is not among them: only a
+/// profile declaring `delimiters: none` raises it, and its log alone lists
+/// it, after these ([`rules_of`]), so every other log stays as it was.
+pub const RULES: [Check; 17] = {
+    let mut rules = [Check::FrameShape; 17];
+    let mut i = 0;
+    while i < rules.len() {
+        rules[i] = Check::ALL[i];
+        i += 1;
+    }
+    rules
+};
+
+/// The rules of `run`'s log: [`RULES`], and `frame.absent` when the run
+/// judged an unmarked framing.
+pub fn rules_of(run: &RunResult) -> Vec<Check> {
+    let mut rules = RULES.to_vec();
+    if run.meta.unmarked {
+        rules.push(Check::FrameAbsent);
+    }
+    rules
+}
 
 /// A one-sentence description of what `check` verifies (its row of
 /// `crate::oracle::check_table`).
@@ -59,11 +79,11 @@ pub fn rule_description(check: Check) -> &'static str {
     check.row().rule
 }
 
-fn rule_index(check: Check) -> usize {
-    RULES
+fn rule_index(rules: &[Check], check: Check) -> usize {
+    rules
         .iter()
         .position(|&c| c == check)
-        .expect("RULES lists every check")
+        .expect("the log's rules list every check its run raised")
 }
 
 fn result_level(weakness: &Weakness) -> &'static str {
@@ -86,7 +106,7 @@ pub fn render(run: &RunResult) -> String {
 pub fn log(run: &RunResult) -> Value {
     let summary = Summary::of(run);
     let meta = &run.meta;
-    let rules: Vec<Value> = RULES
+    let rules: Vec<Value> = rules_of(run)
         .iter()
         .map(|&check| {
             json!({
@@ -225,7 +245,7 @@ fn weakness_result(run: &RunResult, weakness: &Weakness, location: &Value) -> Va
     );
     let mut result = json!({
         "ruleId": weakness.check.name(),
-        "ruleIndex": rule_index(weakness.check),
+        "ruleIndex": rule_index(&rules_of(run), weakness.check),
         "level": result_level(weakness),
         "message": { "text": text },
         "locations": [{

@@ -4,13 +4,15 @@
 //! ADDRESS, e.g. `127.0.0.1:4711`.
 //!
 //! Its tool `read_file { path }` reads a file, and `echo { text }` takes
-//! the text itself; both return it framed in one of two ways, chosen by
+//! the text itself; both return it in one of three ways, chosen by
 //! the first argument:
 //!
 //! - `framed`: the reference envelope (`framecheck-untrusted` tags, the
 //!   content defanged), which holds under the catalogue;
 //! - `raw`: the content between fixed `<document>` tags, escaped in no way,
-//!   which any closing tag in the content breaks out of.
+//!   which any closing tag in the content breaks out of;
+//! - `bare`: the content after one constant line and nothing after it: no
+//!   frame at all (a profile declares it `delimiters: none`).
 //!
 //! Content carrying a trigger word exercises the fault paths: `MCP-DIE`
 //! ends the server, `MCP-HANG` never answers, `MCP-ERROR` answers a
@@ -32,6 +34,7 @@ use rmcp::{ErrorData, ServerHandler, ServiceExt};
 enum Mode {
     Framed,
     Raw,
+    Bare,
 }
 
 #[derive(Clone, Copy)]
@@ -43,6 +46,7 @@ impl TestServer {
     fn frame(&self, content: &str) -> Result<String, ErrorData> {
         match self.mode {
             Mode::Raw => Ok(format!("<document>\n{content}\n</document>")),
+            Mode::Bare => Ok(format!("The file reads:\n{content}")),
             Mode::Framed => {
                 let mut framing = reference::builtin_framing("reference")
                     .ok_or_else(|| ErrorData::internal_error("no reference envelope", None))?;
@@ -170,13 +174,14 @@ async fn serve_http(server: TestServer, address: &str) -> std::io::Result<()> {
     }
 }
 
-const USAGE: &str = "usage: framecheck-mcp-test-server framed|raw [--http ADDRESS]";
+const USAGE: &str = "usage: framecheck-mcp-test-server framed|raw|bare [--http ADDRESS]";
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mode = match args.first().map(String::as_str) {
         Some("framed") => Mode::Framed,
         Some("raw") => Mode::Raw,
+        Some("bare") => Mode::Bare,
         _ => return Err(USAGE.into()),
     };
     let http = match &args[1..] {

@@ -46,6 +46,9 @@ pub enum Misfit {
         /// Its message.
         message: String,
     },
+    /// The profile declares `delimiters: none`, and benign plants show
+    /// otherwise.
+    Unmarked(super::unmarked::Contradiction),
 }
 
 impl fmt::Display for Misfit {
@@ -61,6 +64,7 @@ impl fmt::Display for Misfit {
                 f,
                 "{content} wrapped by the framing fails {check} under the profile: {message}"
             )?,
+            Misfit::Unmarked(contradiction) => write!(f, "{contradiction}")?,
         }
         f.write_str(
             ". `framecheck init --check PROFILE` shows what the framing does instead; \
@@ -92,7 +96,7 @@ impl fmt::Display for CalibrationFailure {
 /// line or an escape at any level, so any frame-shape finding on them is
 /// about the profile. One line and several paragraphs, because framings
 /// that change their layout with the content's line count exist.
-const PLAIN: [(&str, &str); 2] = [
+pub(super) const PLAIN: [(&str, &str); 2] = [
     (
         "one line of plain prose",
         "fcplain1 The meeting moved to Thursday at noon.",
