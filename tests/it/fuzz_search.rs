@@ -81,6 +81,11 @@ fn the_body_finds_a_blind_defect_and_nothing_on_correct_framings() {
         found.finding
     );
     assert!(found.yaml.contains(&found.finding.id));
+    // Its header names the fuzz target that found it, not a search command
+    // that would not reproduce it.
+    let header = found.yaml.lines().next().unwrap_or_default();
+    assert!(header.contains("search_framing"), "{header}");
+    assert!(!found.yaml.contains("framecheck search --"), "{header}");
     // The libFuzzer entry point panics, and its message is the case.
     let panic = catch_unwind(AssertUnwindSafe(|| blind.run(&data))).expect_err("a finding panics");
     let message = panic.downcast_ref::<String>().expect("a formatted message");

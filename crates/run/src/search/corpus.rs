@@ -19,7 +19,7 @@
 //!   moving shows as a new shape and mere words do not.
 //!
 //! A mutant with a feature never seen before joins the corpus (capped;
-//! when full, the entry picked least often is replaced). The scheduler is a
+//! when full, the entry picked most often is replaced). The scheduler is a
 //! coin from the seeded stream: half of the mutants grow from a corpus
 //! entry (the least-picked among two drawn at random), half from a
 //! catalogue seed case, so the search neither forgets the catalogue nor

@@ -49,26 +49,44 @@ pub fn to_catalogue_files(
     by_category
         .into_iter()
         .map(|(category, findings)| {
-            let yaml = catalogue_file(profile, report.seed, category, &findings);
+            let yaml = catalogue_file(profile, Finder::Search(report.seed), category, &findings);
             (category, yaml)
         })
         .collect()
 }
 
+/// What produced the inputs of a written catalogue file, named in its
+/// header so a reader knows how to reproduce the search.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Finder {
+    /// `framecheck search` with this seed.
+    Search(u64),
+    /// The libFuzzer target `search_framing`: the input is the engine's,
+    /// not a seed's stream, so no command replays the search itself.
+    FuzzTarget,
+}
+
 /// One catalogue file holding `findings`, all of `category`.
 pub(super) fn catalogue_file(
     profile: &TargetProfile,
-    seed: u64,
+    finder: Finder,
     category: Category,
     findings: &[&SearchFinding],
 ) -> String {
     let target = profile.name.as_str();
     let placeholders = literal_placeholders(profile);
     let mut yaml = String::new();
-    let _ = writeln!(
-        yaml,
-        "# Found by `framecheck search --target {target} --seed {seed}`."
-    );
+    let _ = match finder {
+        Finder::Search(seed) => writeln!(
+            yaml,
+            "# Found by `framecheck search --target {target} --seed {seed}`."
+        ),
+        Finder::FuzzTarget => writeln!(
+            yaml,
+            "# Found by the libFuzzer target `search_framing` against {target}, \
+             shrunk and replayed by framecheck search's judge."
+        ),
+    };
     let _ = writeln!(yaml, "schema: framecheck-catalogue/1");
     let _ = writeln!(yaml, "category: {}", category.name());
     let _ = writeln!(

@@ -720,6 +720,8 @@ struct Worker {
     stacks: BTreeMap<Vec<Trick>, u64>,
     /// The signatures of the findings this stream confirmed, in order.
     confirmed: Vec<String>,
+    /// Live spans of the field texts the stacked-trick operator has seen.
+    spans: stack::LiveSpans,
 }
 
 impl Worker {
@@ -730,6 +732,7 @@ impl Worker {
             signatures: BTreeMap::new(),
             stacks: BTreeMap::new(),
             confirmed: Vec::new(),
+            spans: stack::LiveSpans::default(),
         }
     }
 
@@ -775,7 +778,12 @@ impl Worker {
             && !cases_spent(options, report)
             && stop_at.is_none_or(|end| report.mutants_tried < end)
         {
-            let grown = grow(seeds, &mut self.corpus, probe, &mut self.rng);
+            let grown = grow(
+                seeds,
+                (&mut self.corpus, &mut self.spans),
+                probe,
+                &mut self.rng,
+            );
             let Some((mutant, stacked)) = grown else {
                 continue;
             };
@@ -975,7 +983,7 @@ fn shrink_and_confirm(
 /// content grew past [`MAX_CONTENT`].
 fn grow(
     seeds: &[&ConcreteCase],
-    corpus: &mut Corpus,
+    (corpus, spans): (&mut Corpus, &mut stack::LiveSpans),
     probe: &Probe,
     rng: &mut SplitMix64,
 ) -> Option<(Entry, Vec<stack::Stacked>)> {
@@ -1018,7 +1026,7 @@ fn grow(
                 applied = true;
             }
         } else if rng.below(3) == 0 {
-            if let Some(s) = stack::stack(&mut mutant.request, profile, rng) {
+            if let Some(s) = stack::stack(&mut mutant.request, profile, spans, rng) {
                 mutant.operators.push(Operator::StackedDelimiter);
                 mutant.tricks.extend(&s.tricks);
                 stacked.push(s);

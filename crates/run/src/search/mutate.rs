@@ -10,6 +10,7 @@
 //! framing that chokes on NUL shows up as a target error.
 
 use std::ops::Range;
+use std::sync::OnceLock;
 
 use crate::adapter::WrapRequest;
 use framecheck_core::grammar::{Form, Grammar};
@@ -194,8 +195,25 @@ const LINE_BREAKS: &[&str] = &[
 ];
 const SPACES: &[char] = &[' ', '\t', '\u{A0}', '\u{3000}', '\u{2009}', '\n'];
 
-/// Lookalikes for an ASCII letter, any of which a Unicode reader folds back.
-fn letter_lookalikes(c: char) -> Vec<char> {
+/// Lookalikes for an ASCII letter, any of which a Unicode reader folds back;
+/// none for any other character, since every lookalike reads as ASCII
+/// (tested). Computed once per character: the operator asks for every
+/// letter of a span, and each answer folds some eighty candidates.
+fn letter_lookalikes(c: char) -> &'static [char] {
+    static TABLE: OnceLock<Vec<Vec<char>>> = OnceLock::new();
+    let table = TABLE.get_or_init(|| (0..128u8).map(|b| lookalikes_of(b as char)).collect());
+    if c.is_ascii() {
+        &table[c as usize]
+    } else {
+        &[]
+    }
+}
+
+/// Non-ASCII characters that may read as an ASCII letter or hyphen.
+const LOOKALIKE_CANDIDATES: &str = "аеорсхуіјѕһԁԛԝвкмнтАЕОРСХУІЈЅВКМНТαειοκνρτυχΑΕΙΟΚΡΤΧΖΒıɑɡ‐−ſK";
+
+/// [`letter_lookalikes`], computed.
+fn lookalikes_of(c: char) -> Vec<char> {
     let mut out = Vec::new();
     if c.is_ascii_graphic() {
         out.push(char::from_u32(c as u32 + 0xFEE0).unwrap_or(c)); // fullwidth
@@ -225,8 +243,7 @@ fn letter_lookalikes(c: char) -> Vec<char> {
         out.extend(char::from_u32(circled));
     }
     // Any non-ASCII character whose reading is this letter (Cyrillic, Greek…).
-    for candidate in "аеорсхуіјѕһԁԛԝвкмнтАЕОРСХУІЈЅВКМНТαειοκνρτυχΑΕΙΟΚΡΤΧΖΒıɑɡ‐−ſK".chars()
-    {
+    for candidate in LOOKALIKE_CANDIDATES.chars() {
         if framecheck_core::level::fold_char(candidate, ReaderLevel::Unicode)
             == c.to_ascii_lowercase().to_string()
         {
@@ -591,6 +608,23 @@ impl SplitMix64 {
 mod tests {
     use super::*;
     use framecheck_core::grammar::{self, GrammarKind, Vocabulary};
+
+    #[test]
+    fn only_ascii_characters_have_letter_lookalikes() {
+        // Every candidate reads as ASCII, so a non-ASCII character is never
+        // the reading of one: the table may answer nothing for it.
+        let candidates = (0..128u8).flat_map(|b| lookalikes_of(b as char));
+        for l in candidates.chain(LOOKALIKE_CANDIDATES.chars()) {
+            let read = framecheck_core::level::fold_char(l, ReaderLevel::Unicode);
+            assert!(read.is_ascii(), "{l} reads as {read}");
+        }
+        for c in ['а', 'ｔ', '𝐚', 'é', 'ſ'] {
+            assert_eq!(lookalikes_of(c), Vec::<char>::new(), "{c}");
+            assert!(letter_lookalikes(c).is_empty());
+        }
+        assert_eq!(letter_lookalikes('a'), lookalikes_of('a').as_slice());
+        assert!(letter_lookalikes('a').contains(&'а'));
+    }
 
     #[test]
     fn every_punctuation_lookalike_reads_as_its_character() {

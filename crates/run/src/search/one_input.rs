@@ -155,7 +155,7 @@ impl<'a> OneInput<'a> {
     pub fn written_case(&self, finding: &SearchFinding) -> String {
         super::emit::catalogue_file(
             self.probe.profile,
-            self.options.seed,
+            super::emit::Finder::FuzzTarget,
             finding.category,
             &[finding],
         )

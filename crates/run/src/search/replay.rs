@@ -55,7 +55,12 @@ pub(super) fn replay(
     framing: &mut dyn Framing,
     level: ReaderLevel,
 ) -> Result<Confirmed, Unconfirmed> {
-    let yaml = emit::catalogue_file(profile, seed, finding.category, &[finding]);
+    let yaml = emit::catalogue_file(
+        profile,
+        emit::Finder::Search(seed),
+        finding.category,
+        &[finding],
+    );
     let path = PathBuf::from(format!("{}.yaml", finding.category.name()));
     let outcome = catalogue::load::load_files(&[(path, yaml.into_bytes())]);
     if let Some(error) = outcome.errors.first() {
