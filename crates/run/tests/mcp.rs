@@ -155,32 +155,7 @@ fn a_planted_file_is_what_the_tool_reads_and_the_workdir_goes_at_the_end() {
 
 #[test]
 fn errors_refusals_hangs_and_deaths_are_per_call() {
-    let mcp = test_server("raw", 1_500);
-    let mut framing = McpFraming::new(&mcp, Path::new(".")).unwrap();
-    assert!(matches!(
-        wrap(&mut framing, "x MCP-ERROR"),
-        Err(TargetError::Refused(reason)) if reason.contains("this content is refused")
-    ));
-    assert!(matches!(
-        wrap(&mut framing, "x MCP-REFUSE"),
-        Err(TargetError::Refused(reason)) if reason.contains("isError")
-    ));
-    // Still the same server: a refusal is an answer.
-    let first = framing.server_pid().unwrap();
-    assert!(wrap(&mut framing, "fine").is_ok());
-    assert_eq!(framing.server_pid(), Some(first));
-
-    let hang = wrap(&mut framing, "x MCP-HANG").unwrap_err();
-    assert_eq!(hang.as_fault().map(|f| f.kind), Some(FaultKind::Hang));
-    assert!(!alive(first), "a hung server is killed");
-    assert!(wrap(&mut framing, "fine again").is_ok());
-
-    let second = framing.server_pid().unwrap();
-    let death = wrap(&mut framing, "x MCP-DIE").unwrap_err();
-    let fault = death.as_fault().expect("a death is a fault");
-    assert_eq!(fault.kind, FaultKind::Crash);
-    assert!(!alive(second));
-    assert!(wrap(&mut framing, "after the death").is_ok());
+    faults_are_per_call(test_server("raw", 1_500));
 }
 
 #[test]
@@ -552,7 +527,14 @@ fn over_http_the_raw_server_gets_its_stdio_verdicts_and_breaks_out() {
 
 #[test]
 fn over_http_errors_refusals_hangs_and_deaths_are_per_call() {
-    let mcp = http_server("raw", 1_500);
+    faults_are_per_call(http_server("raw", 1_500));
+}
+
+/// `mcp` (the test server in `raw` mode, 1.5 s to answer) answers an error
+/// and an `isError` result as refusals from the same server; a hang and a
+/// death are faults of that call, the server is killed and the next call
+/// gets a new one; no server outlives its target.
+fn faults_are_per_call(mcp: McpSpec) {
     let mut framing = McpFraming::new(&mcp, Path::new(".")).unwrap();
     assert!(matches!(
         wrap(&mut framing, "x MCP-ERROR"),
