@@ -15,7 +15,7 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, ensure, Context, Result};
 use clap::{Parser, Subcommand};
 use cli::choices::Choices;
 use framecheck::adapter::caller::Caller;
@@ -675,6 +675,10 @@ fn validate(dir: Option<&Path>, targets: &[PathBuf]) -> Result<u8> {
     Ok(if errors == 0 { EXIT_PASS } else { EXIT_HARNESS })
 }
 
+/// Why `search` refuses a profile declaring `delimiters: none`.
+const NOTHING_TO_SEARCH: &str = "the profile declares `delimiters: none`: there is no frame to \
+     search for a way out of (`framecheck run` gives its verdict)";
+
 fn search(args: SearchArgs) -> Result<u8> {
     if args.reproducible && matches!(args.budget, Budget::Time(_)) {
         bail!("--reproducible needs a budget in mutants (--budget 2000): a time budget stops at a machine-dependent point");
@@ -685,9 +689,7 @@ fn search(args: SearchArgs) -> Result<u8> {
         bail!("{error}");
     }
     let loaded = load_target(&args.select.target)?;
-    if loaded.profile.delimiters.absent {
-        bail!("the profile declares `delimiters: none`: there is no frame to search for a way out of (`framecheck run` gives its verdict)");
-    }
+    ensure!(!loaded.profile.delimiters.absent, NOTHING_TO_SEARCH);
     let cases = catalogue::select(
         catalogue::instantiate(&catalogue, &loaded.profile),
         &args.select.only,
