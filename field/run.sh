@@ -32,6 +32,7 @@ PY_PINS=(
   "openai-agents==0.24.0"
   "dspy==3.4.1"
   "mcp-server-fetch==2026.10.24"
+  "markitdown-mcp==0.0.1a8"
 )
 NPM_PINS=(
   "openclaw@2026.9.6"

@@ -44,7 +44,9 @@ def mcp_options(mcp):
     if not mcp:
         return []
     options = ["--mcp", "--tool", mcp["tool"], "--plant", mcp["plant"]]
-    for key in ("plant_name", "plant_body", "content_type"):
+    # The endpoint of a Streamable HTTP server is part of how to reach it,
+    # as the command is: a user says it, no output shows it.
+    for key in ("url", "plant_name", "plant_body", "content_type"):
         if mcp.get(key) is not None:
             options += ["--" + key.replace("_", "-"), mcp[key]]
     for key, value in (mcp.get("arguments") or {}).items():

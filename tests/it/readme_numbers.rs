@@ -28,7 +28,7 @@ fn readme() -> String {
 fn number(text: &str) -> usize {
     let words = [
         "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-        "eleven", "twelve", "thirteen", "fourteen",
+        "eleven", "twelve", "thirteen", "fourteen", "fifteen",
     ];
     if let Some(n) = words.iter().position(|w| *w == text) {
         return n;
