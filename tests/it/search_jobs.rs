@@ -116,6 +116,7 @@ fn blind_fixtures() -> Vec<(String, &'static str, TargetProfile, Open)> {
     use crate::blind::brackets::{self, Brackets};
     use crate::blind::fence::{self, Fence};
     use crate::blind::markers::{self, Markers};
+    use crate::blind::section::{self, Sections};
     use crate::blind::DEFECTS;
     let mut fixtures: Vec<(String, &'static str, TargetProfile, Open)> = Vec::new();
     for defect in DEFECTS {
@@ -136,6 +137,9 @@ fn blind_fixtures() -> Vec<(String, &'static str, TargetProfile, Open)> {
     let open = move |bad: bool| -> Box<dyn Framing> { Box::new(Fence(stacked(bad))) };
     let name = "fence stacked-tricks".to_string();
     fixtures.push((name, "fence", fence::profile(), Box::new(open)));
+    let open = move |bad: bool| -> Box<dyn Framing> { Box::new(Sections(stacked(bad))) };
+    let name = "section stacked-tricks".to_string();
+    fixtures.push((name, "section", section::profile(), Box::new(open)));
     fixtures
 }
 

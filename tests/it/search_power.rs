@@ -16,6 +16,7 @@ use std::sync::atomic::AtomicBool;
 use blind::brackets::{self, Brackets};
 use blind::fence::{self, Fence};
 use blind::markers::{self, Markers};
+use blind::section::{self, Sections};
 use blind::{Blind, Defect, DEFECTS};
 use framecheck::adapter::reference::Reference;
 use framecheck::adapter::Framing;
@@ -281,6 +282,40 @@ fn search_finds_a_one_trick_at_a_time_check_behind_brackets_and_a_fence() {
     );
     let fence = |defect: Defect| Box::new(Fence(defect)) as Box<dyn Framing>;
     blind_on_another_grammar("fence", &fence::profile(), &fence);
+}
+
+/// Issue 37: the same behind open-only heading sections
+/// (`tests/it/blind/section.rs`): a marker is a whole line, and the
+/// defanger undoes one trick class at a time on it.
+#[test]
+fn search_finds_a_one_trick_at_a_time_check_behind_heading_sections() {
+    // The defect is real: a marker line hidden by two classes at once
+    // stays live, each class alone is escaped, and the twin escapes all.
+    let stacked = [
+        "a\n\u{FF03}\u{200B}## Summary\nb",     // fullwidth # + ZWSP
+        "a\u{85}### Summ\u{200B}\u{0430}ry\nb", // ZWSP + Cyrillic а, after NEL
+        "a\n###\u{A0}D\u{043E}cument\nb",       // NBSP + Cyrillic о
+    ];
+    for content in stacked {
+        assert_eq!(section::escape(content, Defect::Stacked), content);
+        assert_ne!(section::escape(content, Defect::None), content);
+    }
+    // One class, after any line break a Unicode reader honours.
+    let single = [
+        "a\u{2028}### T\u{0430}sk\nb",
+        "a\r\u{FF03}\u{FF03} Summary\nb",
+        "a\n### Sum\u{200B}mary\nb",
+        "a\n   ### document:\nb",
+    ];
+    for content in single {
+        assert_ne!(section::escape(content, Defect::Stacked), content);
+    }
+    // Not a marker line: left as written by both.
+    let prose = "see ### Task here\n#### Introduction\n    ### Task";
+    assert_eq!(section::escape(prose, Defect::Stacked), prose);
+    assert_eq!(section::escape(prose, Defect::None), prose);
+    let open = |defect: Defect| Box::new(Sections(defect)) as Box<dyn Framing>;
+    blind_on_another_grammar("section", &section::profile(), &open);
 }
 
 /// The whole catalogue passes the framing `open` gives for

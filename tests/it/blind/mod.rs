@@ -14,7 +14,9 @@
 //! a constant preamble sentence, another grammar with text outside the
 //! frame; `brackets` behind `[TOKEN]` bracket markers; `fence` is its
 //! counterpart for a Markdown fence, whose delimiter is a backtick run, not
-//! a token: the fence's length is measured one trick at a time.
+//! a token: the fence's length is measured one trick at a time; `section`
+//! puts it behind open-only Markdown heading sections, where a marker is a
+//! whole line, so the tricks are counted from its line's start.
 //!
 //! The defanger finds every span that reads as the token at the `unicode`
 //! level (framecheck's own reader), classifies the tricks that hide it
@@ -24,6 +26,7 @@
 pub(crate) mod brackets;
 pub(crate) mod fence;
 pub(crate) mod markers;
+pub(crate) mod section;
 
 use std::collections::BTreeSet;
 
@@ -137,7 +140,7 @@ impl Framing for Blind {
 }
 
 /// The trick classes of the characters in `span`.
-fn tricks(span: &str) -> BTreeSet<Trick> {
+pub(crate) fn tricks(span: &str) -> BTreeSet<Trick> {
     span.chars()
         .filter(|c| !c.is_ascii())
         .map(|c| {
