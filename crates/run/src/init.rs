@@ -40,7 +40,7 @@ pub enum InitError {
     Wrap(TargetError),
     /// No delimiters could be recognised around the content, and it does
     /// not come back unmarked either.
-    #[error("{} ({unmarked})", no_delimiters(framed))]
+    #[error("{}", no_delimiters(framed, unmarked))]
     NoDelimiters {
         /// The calibration frame.
         framed: String,
@@ -64,8 +64,18 @@ pub enum InitError {
 }
 
 /// What to declare when no delimiters were recognised: the lines around
-/// the content, and the shape of a profile that would name them.
-fn no_delimiters(framed: &str) -> String {
+/// the content, and the shape of a profile that would name them, and why
+/// `delimiters: none` does not fit either (`unmarked`). A JSON document
+/// gets neither: no declaration would describe it.
+fn no_delimiters(framed: &str, unmarked: &str) -> String {
+    if let Some(path) = json_home(framed) {
+        return format!(
+            "the output is a JSON document with the content in its string value at {path} \
+             (the calibration output is {framed:?}), and no grammar describes a frame that is \
+             only a JSON document (README, \"Known limits\"): there is no profile to propose \
+             that would judge it rightly"
+        );
+    }
     let start = framed.find("fcbodya").unwrap_or(0);
     let end = framed.find("fcbodyz").unwrap_or(framed.len());
     let before = framed[..start].lines().next_back().unwrap_or("");
@@ -76,8 +86,31 @@ fn no_delimiters(framed: &str) -> String {
          them in a profile, for marker lines `delimiters: {{ grammar: begin-end, token: NAME, \
          open: \"…{{token}}…\", close: \"…{{token}}…\" }}` (or grammar xml-tag, \
          bracket-marker or fence with a token), with `adapter.command`, and run \
-         `framecheck init PROFILE`"
+         `framecheck init PROFILE` ({unmarked})"
     )
+}
+
+/// Where the calibration content sits when the output, after at most a
+/// preamble, is one JSON document holding it in a string value: the
+/// value's path (`$.content`, `$.items[0].text`). `None` for any other
+/// output, so only a frame that really is JSON gets that answer.
+fn json_home(framed: &str) -> Option<String> {
+    let start = framed.find(['{', '['])?;
+    let document: serde_json::Value = serde_json::from_str(framed[start..].trim_end()).ok()?;
+    fn find(value: &serde_json::Value, path: String) -> Option<String> {
+        match value {
+            serde_json::Value::String(text) => text.contains("fcbodya").then_some(path),
+            serde_json::Value::Array(items) => items
+                .iter()
+                .enumerate()
+                .find_map(|(i, item)| find(item, format!("{path}[{i}]"))),
+            serde_json::Value::Object(fields) => fields
+                .iter()
+                .find_map(|(key, item)| find(item, format!("{path}.{key}"))),
+            _ => None,
+        }
+    }
+    find(&document, "$".to_string())
 }
 
 /// How `init` drives the adapter.
@@ -824,4 +857,37 @@ pub fn differences(declared: &TargetProfile, inferred: &TargetProfile) -> Vec<St
         ));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{json_home, no_delimiters};
+
+    const PROBE: &str = "fcbodya1 said \\\"ok\\\" fcbodyz1";
+
+    #[test]
+    fn a_json_document_s_content_is_found_at_its_path() {
+        let framed = format!("{{\"type\": \"tool\", \"content\": \"{PROBE}\"}}");
+        assert_eq!(json_home(&framed).as_deref(), Some("$.content"));
+        let nested = format!("Done.\n{{\"items\": [{{\"n\": 1}}, {{\"text\": \"{PROBE}\"}}]}}\n");
+        assert_eq!(json_home(&nested).as_deref(), Some("$.items[1].text"));
+        let said = no_delimiters(&nested, "none does not fit");
+        assert!(
+            said.contains("no grammar describes a frame that is only"),
+            "{said}"
+        );
+        assert!(!said.contains("none does not fit"), "{said}");
+    }
+
+    #[test]
+    fn json_inside_a_marked_frame_or_no_json_is_not_a_json_document() {
+        let tagged = format!("<data>\n{{\"content\": \"{PROBE}\"}}\n</data>");
+        assert_eq!(json_home(&tagged), None);
+        assert_eq!(json_home(&format!("[BEGIN]\n{PROBE}\n[END]")), None);
+        // The content in a key, not a string value, is not its home.
+        assert_eq!(json_home("{\"fcbodya1\": 1}"), None);
+        let said = no_delimiters(&tagged, "none does not fit");
+        assert!(said.contains("Declare them in a profile"), "{said}");
+        assert!(said.ends_with("(none does not fit)"), "{said}");
+    }
 }
