@@ -65,6 +65,13 @@ fn model_defang(text: &str) -> String {
     out
 }
 
+/// A header value with no reading left: the token defanged by the slow
+/// model, then chat-template control strings neutralised as an inline
+/// value's are.
+fn clean_inline(text: &str) -> String {
+    envelope::neutralise(&model_defang(text), Placement::Inline).into_owned()
+}
+
 fn reads_as_token(text: &str) -> bool {
     fold_str(text, ReaderLevel::Unicode).contains(TOKEN)
 }
@@ -376,7 +383,7 @@ proptest! {
             .unwrap_or_else(|e| panic!("{e}: {framed:?}"));
         // Chat-template control strings are neutralised after defanging
         // (their own properties: tests/it/envelope_control_props.rs).
-        let inline = |t: &str| envelope::neutralise(&model_defang(t), Placement::Inline).into_owned();
+        let inline = clean_inline;
         let body = envelope::neutralise(&model_defang(&content), Placement::Content).into_owned();
         prop_assert_eq!(frame.body, body);
         prop_assert_eq!(frame.kind, inline(&about.kind));
@@ -429,11 +436,14 @@ proptest! {
     }
 
     /// 5. Attribute values free of readings round-trip exactly, whatever
-    /// quotes, ampersands, references and line breaks they hold.
+    /// quotes, ampersands, references and line breaks they hold. Free of
+    /// readings means of chat-template control strings too: `wrap` writes
+    /// one (`</S>`) in its neutral, canonical spelling (`</s\>`), so a
+    /// value still holding one cannot come back as written.
     #[test]
     fn clean_attributes_round_trip(
-        attributes in attributes(text().prop_map(|v| model_defang(&v)).boxed()),
-        kind in text().prop_map(|v| model_defang(&v)),
+        attributes in attributes(text().prop_map(|v| clean_inline(&v)).boxed()),
+        kind in text().prop_map(|v| clean_inline(&v)),
     ) {
         let about = Envelope { kind: kind.clone(), attributes: attributes.clone(), provenance: String::new() };
         let frame = envelope::read(&envelope::wrap(&about, "").unwrap()).unwrap();
