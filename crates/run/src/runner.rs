@@ -97,10 +97,9 @@ pub fn run_owned(
         return unmarked_run(profile, framing, options, started, started_unix);
     }
     // `wrap.returns: parts`: every stage below sees the content's part.
-    let parts = match parts::learn(profile, framing) {
-        None => None,
-        Some(Ok(structure)) => Some(structure),
-        Some(Err(failure)) => {
+    let parts = match parts::learn(profile, framing).transpose() {
+        Ok(parts) => parts,
+        Err(failure) => {
             let meta = run_meta(profile, options, started, started_unix, &Setup::none());
             return parts_failed_run(meta, failure);
         }
@@ -165,17 +164,28 @@ pub fn run_owned(
             results.push(result);
         }
     }
-    if let Some(abandoned) = &abandoned {
-        harness_error = Some(match harness_error {
-            Some(earlier) => format!("{earlier}; {abandoned}"),
-            None => abandoned.to_string(),
-        });
-    }
+    let meta = run_meta(profile, options, started, started_unix, &setup);
+    finished_run(meta, harness_error, abandoned.as_ref(), results)
+}
+
+/// The run's result once every pass is over: why it is incomplete, with
+/// the target given up (`abandoned`) after any earlier reason.
+fn finished_run(
+    meta: RunMeta,
+    harness_error: Option<String>,
+    abandoned: Option<&faults::Abandoned>,
+    results: Vec<CaseResult>,
+) -> RunResult {
+    let harness_error = match (harness_error, abandoned) {
+        (Some(earlier), Some(abandoned)) => Some(format!("{earlier}; {abandoned}")),
+        (None, Some(abandoned)) => Some(abandoned.to_string()),
+        (earlier, None) => earlier,
+    };
     RunResult {
         meta: RunMeta {
             harness_error,
-            target_fault: abandoned.as_ref().and_then(|a| a.fault().cloned()),
-            ..run_meta(profile, options, started, started_unix, &setup)
+            target_fault: abandoned.and_then(|a| a.fault().cloned()),
+            ..meta
         },
         results,
         views: Vec::new(),
