@@ -17,7 +17,9 @@
 // `read(text)` returns the body or null; a reader that parses frames into
 // messages or fields (profile `reader: { returns: "segments" }`) returns an
 // array of `{ role, field, text }` segments instead (`field` null when it has
-// none). A framing that writes several frames
+// none). A `wrap` that answers a list of messages (profile `wrap: { returns:
+// "parts" }`) returns an array of `{ role, text }` parts (`role` null when it
+// has none). A framing that writes several frames
 // per call (a list of sources) also passes `wrapMany`, a function of an array
 // of `{ content, kind, attributes, provenance }` returning one framed text,
 // and declares `frame: { count: "several" }` in its profile. Throw `Refusal`
@@ -228,11 +230,32 @@ async function framed(id, name, call) {
   } finally {
     process.exit = exit;
   }
+  if (Array.isArray(value) && name === "wrap") {
+    const parts = asParts(value);
+    if (parts === null) {
+      return fault(id, "protocol-violation",
+        "wrap returned an array that is not of parts ({ role: string or null, text: string })",
+        { offending_line: shown(value) });
+    }
+    return { id, parts };
+  }
   if (typeof value !== "string") {
     return fault(id, "protocol-violation", `${name} returned ${typeof value}, not a string`,
       { offending_line: shown(value) });
   }
   return { id, framed: value };
+}
+
+/** `items` as protocol parts, or null when one is malformed. */
+function asParts(items) {
+  const parts = [];
+  for (const item of items) {
+    if (item === null || typeof item !== "object") return null;
+    const { role = null, text } = item;
+    if ((role !== null && typeof role !== "string") || typeof text !== "string") return null;
+    parts.push({ role, text });
+  }
+  return parts;
 }
 
 /** The reply to a read: a reader that throws rejects the text. */

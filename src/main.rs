@@ -26,7 +26,7 @@ use framecheck::catalogue::{self, Catalogue};
 use framecheck::gate::Gate;
 use framecheck::level::ReaderLevel;
 use framecheck::manifest::Manifest;
-use framecheck::profile::{AdapterSpec, LoadedProfile, TargetProfile};
+use framecheck::profile::{AdapterSpec, LoadedProfile, TargetProfile, WrapReturns};
 use framecheck::report::{self, baseline, summary, Format};
 use framecheck::runner::{self, RunOptions};
 use framecheck::search::{self as blackbox, Budget, SearchOptions};
@@ -679,6 +679,11 @@ fn validate(dir: Option<&Path>, targets: &[PathBuf]) -> Result<u8> {
 const NOTHING_TO_SEARCH: &str = "the profile declares `delimiters: none`: there is no frame to \
      search for a way out of (`framecheck run` gives its verdict)";
 
+/// Why `search` refuses a profile whose wrap answers parts: its mutants
+/// are judged on one text, and would be judged on the parts joined.
+const PARTS_NOT_SEARCHED: &str = "the profile declares `wrap.returns: parts`, which search does \
+     not judge yet (`framecheck run` judges the parts and the frame in the content's part)";
+
 fn search(args: SearchArgs) -> Result<u8> {
     if args.reproducible && matches!(args.budget, Budget::Time(_)) {
         bail!("--reproducible needs a budget in mutants (--budget 2000): a time budget stops at a machine-dependent point");
@@ -690,6 +695,10 @@ fn search(args: SearchArgs) -> Result<u8> {
     }
     let loaded = load_target(&args.select.target)?;
     ensure!(!loaded.profile.delimiters.absent, NOTHING_TO_SEARCH);
+    ensure!(
+        loaded.profile.wrap.returns != WrapReturns::Parts,
+        PARTS_NOT_SEARCHED
+    );
     let cases = catalogue::select(
         catalogue::instantiate(&catalogue, &loaded.profile),
         &args.select.only,

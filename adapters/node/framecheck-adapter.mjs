@@ -5,7 +5,9 @@
 // `wrap(content, { kind, attributes, provenance })` returns the framed text
 // (or a promise of it); `read(text)` returns the body or null, or an array of
 // `{ role, field, text }` segments for a reader that parses frames into
-// messages or fields (sent as `{"segments": [...]}`). Throw a
+// messages or fields (sent as `{"segments": [...]}`); `wrap` may return an
+// array of `{ role, text }` parts for a framing that answers a list of
+// messages (`wrap.returns: parts`, sent as `{"parts": [...]}`). Throw a
 // `Refusal` to reject an input on purpose. Any other throw from `wrap` is a bug:
 // the process exits with the stack on stderr, which framecheck reports as a
 // failure. A throw from `read` rejects the text (null), stack on stderr:
@@ -29,7 +31,11 @@ import { createInterface } from 'node:readline'
 export class Refusal extends Error {}
 
 const framedReply = (id, framed) =>
-	framed instanceof Uint8Array ? { id, framed_b64: Buffer.from(framed).toString('base64') } : { id, framed }
+	Array.isArray(framed)
+		? { id, parts: framed.map(({ role = null, text }) => ({ role, text })) }
+		: framed instanceof Uint8Array
+			? { id, framed_b64: Buffer.from(framed).toString('base64') }
+			: { id, framed }
 
 async function answerMany(request, wrapMany, bytes) {
 	const { id = null, items } = request

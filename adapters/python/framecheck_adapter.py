@@ -6,7 +6,9 @@ Write ``wrap`` (and ``read`` if the framing has a reader), then call
 text; ``read(text)`` returns the body or ``None``, or, for a reader that
 parses frames into messages or fields (``reader.returns: segments``), a list
 of dicts with ``role``, ``field`` (``None`` when it has none) and ``text``,
-sent as ``{"segments": [...]}``. Raise ``Refusal`` to reject
+sent as ``{"segments": [...]}``. A framing that answers a list of messages
+(``wrap.returns: parts``) returns from ``wrap`` a list of dicts with ``role``
+(``None`` when it has none) and ``text``, sent as ``{"parts": [...]}``. Raise ``Refusal`` to reject
 an input on purpose; any other exception from ``wrap`` is a bug: it ends the
 process with a traceback on stderr, which framecheck reports as a failure.
 An exception from ``read`` rejects the text (``None``), traceback on stderr:
@@ -37,6 +39,8 @@ class Refusal(Exception):
 
 
 def _framed(rid, framed):
+    if isinstance(framed, list):
+        return {"id": rid, "parts": [{"role": p.get("role"), "text": p["text"]} for p in framed]}
     if isinstance(framed, (bytes, bytearray)):
         return {"id": rid, "framed_b64": base64.b64encode(framed).decode("ascii")}
     return {"id": rid, "framed": framed}

@@ -17,7 +17,10 @@ your functions in this process, and returns the parsed JSON report::
 ``read(text)`` returns the body or ``None``; a reader that parses frames
 into messages or fields (profile ``"reader": {"returns": "segments"}``)
 returns a list of segments instead, each a dict with ``role``, ``field``
-(``None`` when it has none) and ``text``. A framing that writes several
+(``None`` when it has none) and ``text``. A ``wrap`` that answers a list
+of messages (profile ``"wrap": {"returns": "parts"}``) returns a list of
+parts, each a dict with ``role`` (``None`` when it has none) and ``text``.
+A framing that writes several
 frames per call (a list of sources) also passes ``wrap_many=``, a function
 of a list of dicts (``content``, ``kind``, ``attributes``, ``provenance``)
 returning one framed text, and declares ``"frame": {"count": "several"}`` in
@@ -225,11 +228,32 @@ def _framed(rid, name, call):
     except Exception as error:  # noqa: BLE001 - a bug in the framing on this input
         return _fault(rid, "crash", f"{name} raised {type(error).__name__}: {error}",
                       stderr=_traceback(error))
+    if isinstance(framed, list) and name == "wrap":
+        parts = _parts(framed)
+        if parts is None:
+            return _fault(rid, "protocol-violation",
+                          "wrap returned a list that is not of parts "
+                          "(dicts with str or None role, str text)",
+                          offending_line=repr(framed)[:400])
+        return {"id": rid, "parts": parts}
     if not isinstance(framed, str):
         return _fault(rid, "protocol-violation",
                       f"{name} returned {type(framed).__name__}, not str",
                       offending_line=repr(framed)[:400])
     return {"id": rid, "framed": framed}
+
+
+def _parts(items):
+    """``items`` as protocol parts, or ``None`` when one is malformed."""
+    parts = []
+    for item in items:
+        if not isinstance(item, dict):
+            return None
+        role, text = item.get("role"), item.get("text")
+        if (role is not None and not isinstance(role, str)) or not isinstance(text, str):
+            return None
+        parts.append({"role": role, "text": text})
+    return parts
 
 
 def _read(rid, read, text):

@@ -146,9 +146,9 @@ struct ReaderView {
 }
 
 /// Whether `name` is a check a report can carry: every check the oracle
-/// has, from the one list the SARIF rules are built from.
+/// has.
 fn known_check(name: &str) -> bool {
-    framecheck::report::sarif::RULES
+    framecheck::oracle::Check::ALL
         .iter()
         .any(|check| check.name() == name)
 }
@@ -387,11 +387,23 @@ impl Adapter {
     /// The `framed` text of a wrap reply; panics on an error reply.
     fn framed(&mut self, request: Value) -> String {
         let reply = self.ask(request);
-        match reply["framed"].as_str() {
-            Some(framed) => framed.to_string(),
+        match reply_text(&reply) {
+            Some(framed) => framed,
             None => panic!("{}: no framed text in {reply}", self.name),
         }
     }
+}
+
+/// A wrap reply's framed text; for a framing answering parts (`wrap.returns:
+/// parts`), the parts' texts joined with a line break, as a caller that
+/// takes one text sees them. `None` for a refusal.
+fn reply_text(reply: &Value) -> Option<String> {
+    if let Some(framed) = reply["framed"].as_str() {
+        return Some(framed.to_string());
+    }
+    let parts = reply["parts"].as_array()?;
+    let texts: Option<Vec<&str>> = parts.iter().map(|p| p["text"].as_str()).collect();
+    Some(texts?.join("\n"))
 }
 
 impl Drop for Adapter {
@@ -698,9 +710,10 @@ fn correct_neutralising_fixtures_leave_no_reading_of_their_token() {
             request["id"] = json!(n + 1);
             request["op"] = json!("wrap");
             let reply = adapter.ask(request);
-            let Some(framed) = reply["framed"].as_str() else {
+            let Some(framed) = reply_text(&reply) else {
                 continue; // refused: nothing written
             };
+            let framed = framed.as_str();
             let found = token_readings(framed, &token);
             if found != benign {
                 wrong.push(format!(
@@ -1066,4 +1079,70 @@ fn init_proposes_a_segments_reader() {
         proposal.contains("reader: { returns: segments, consumer: parser }"),
         "{proposal}"
     );
+}
+
+/// `framecheck init` proposes `wrap: { returns: parts }` when the framing's
+/// wrap answers parts, with the frame learned in the content's part; a
+/// profile saying otherwise than the framing answers fits neither way
+/// (exit 2, no case judged), and search refuses a parts profile.
+#[test]
+fn parts_are_proposed_and_a_profile_saying_otherwise_is_a_misfit() {
+    if !common::have(
+        "python3",
+        "parts_are_proposed_and_a_profile_saying_otherwise_is_a_misfit",
+    ) {
+        return;
+    }
+    let dir = shapes_dir().join("parts");
+    let output = common::framecheck_in(&dir, &["init", "--", "python3", "correct.py"]);
+    let proposal = String::from_utf8_lossy(&output.stdout);
+    assert!(proposal.contains("wrap: { returns: parts }"), "{proposal}");
+    assert!(proposal.contains("token: \"external-data\""), "{proposal}");
+    assert!(proposal.contains("learned in part 2"), "{proposal}");
+
+    let out = tempfile::tempdir().unwrap();
+    let run = |profile: &str| {
+        let path = out.path().join("profile.yaml");
+        std::fs::write(&path, profile).unwrap();
+        let output = common::framecheck(&[
+            "run",
+            "--target",
+            path.to_str().unwrap(),
+            "--format",
+            "json",
+            "--out",
+            out.path().to_str().unwrap(),
+        ]);
+        let text = String::from_utf8_lossy(&output.stdout).into_owned()
+            + &String::from_utf8_lossy(&output.stderr);
+        (output.status.code(), text)
+    };
+    let correct = std::fs::read_to_string(dir.join("correct.yaml")).unwrap();
+    let cwd = format!("cwd: {}", dir.display());
+    let undeclared = correct
+        .replace("wrap: { returns: parts }\n", "")
+        .replace("cwd: .", &cwd);
+    let (code, text) = run(&undeclared);
+    assert_eq!(code, Some(2), "{text}");
+    assert!(text.contains("answered 2 parts"), "{text}");
+    let text_framing = std::fs::read_to_string(shapes_dir().join("preamble/correct.yaml"))
+        .unwrap()
+        .replace(
+            "cwd: .",
+            &format!("cwd: {}", shapes_dir().join("preamble").display()),
+        )
+        + "wrap: { returns: parts }\n";
+    let (code, text) = run(&text_framing);
+    assert_eq!(code, Some(2), "{text}");
+    assert!(text.contains("answered one text"), "{text}");
+
+    let search = common::framecheck(&[
+        "search",
+        "--target",
+        dir.join("correct.yaml").to_str().unwrap(),
+        "--budget",
+        "10",
+    ]);
+    assert_eq!(search.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&search.stderr).contains("wrap.returns: parts"));
 }

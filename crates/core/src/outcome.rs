@@ -12,7 +12,7 @@ use crate::catalogue::ConcreteCase;
 use crate::gate::Gate;
 use crate::layout::Layout;
 use crate::level::ReaderLevel;
-use crate::oracle::{CheckClass, Finding};
+use crate::oracle::{CheckClass, ExcerptSource, Finding};
 use crate::profile::TargetProfile;
 use crate::target::Fault;
 
@@ -107,6 +107,23 @@ pub struct Evidence {
     pub read_text: Option<String>,
     /// What the reader returned (`Some(None)`: it rejected the text).
     pub read_body: Option<Option<String>>,
+    /// The parts a wrap answered, one JSON object a line, for a framing
+    /// that answers with parts (`framed` is then the content's part).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parts: Option<String>,
+}
+
+impl Evidence {
+    /// The evidence text an excerpt from `source` was cut from, when the
+    /// run kept it.
+    pub fn text_of(&self, source: ExcerptSource) -> Option<&str> {
+        match source {
+            ExcerptSource::Framed => self.framed.as_deref(),
+            ExcerptSource::ReadInput => self.read_text.as_deref(),
+            ExcerptSource::ReadBody => self.read_body.as_ref()?.as_deref(),
+            ExcerptSource::Parts => self.parts.as_deref(),
+        }
+    }
 }
 
 /// One case's result.

@@ -62,6 +62,51 @@ impl ReadAnswer {
     }
 }
 
+/// One part of a wrap's answer, for a framing that returns a list of
+/// messages instead of one text (`wrap.returns: parts`): a constant
+/// instruction message, then the message holding the framed content, say.
+/// `role` is `None` for a part without one (an MCP tool result's text
+/// items).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Part {
+    /// The role the framing gave the part (`system`, `user`…), if any.
+    #[serde(default)]
+    pub role: Option<String>,
+    /// The part's text, as the framing wrote it.
+    pub text: String,
+}
+
+/// What a framing answered for one wrap ([`Framing::wrap_answer`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WrapAnswer {
+    /// One framed text.
+    Text(String),
+    /// A list of parts.
+    Parts(Vec<Part>),
+}
+
+impl WrapAnswer {
+    /// The answer as one text, for callers that judge texts: parts are
+    /// joined with a line break (their structure is judged by
+    /// `parts.structure`, never from this text).
+    pub fn into_text(self) -> String {
+        match self {
+            WrapAnswer::Text(text) => text,
+            WrapAnswer::Parts(parts) => join_parts(&parts),
+        }
+    }
+}
+
+/// Parts' texts joined with a line break: what a caller that takes one
+/// text sees of them.
+pub fn join_parts(parts: &[Part]) -> String {
+    parts
+        .iter()
+        .map(|p| p.text.as_str())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// One wrap request: everything a framing is given for one piece of content.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WrapRequest {
@@ -172,6 +217,15 @@ pub trait Framing {
     /// Wraps content; `Ok` holds the complete framed text.
     fn wrap(&mut self, request: &WrapRequest) -> Result<String, TargetError>;
 
+    /// Wraps content as the framing answers it: a framing that returns a
+    /// list of messages overrides this and answers [`WrapAnswer::Parts`]
+    /// (profiles declaring `wrap.returns: parts`), with [`Framing::wrap`]
+    /// answering their joined text ([`WrapAnswer::into_text`]). The default
+    /// is [`Framing::wrap`]'s text.
+    fn wrap_answer(&mut self, request: &WrapRequest) -> Result<WrapAnswer, TargetError> {
+        self.wrap(request).map(WrapAnswer::Text)
+    }
+
     /// Reads a framed text back: `Ok(Some(body))` for exactly one valid frame,
     /// `Ok(None)` for anything else. Targets without a reader never get here:
     /// their read cases are skipped.
@@ -230,6 +284,33 @@ pub const WRAP_MANY_UNSUPPORTED: &str =
 impl<F: Framing + ?Sized> Framing for Box<F> {
     fn wrap(&mut self, request: &WrapRequest) -> Result<String, TargetError> {
         (**self).wrap(request)
+    }
+    fn wrap_answer(&mut self, request: &WrapRequest) -> Result<WrapAnswer, TargetError> {
+        (**self).wrap_answer(request)
+    }
+    fn read(&mut self, text: &str) -> Result<Option<String>, TargetError> {
+        (**self).read(text)
+    }
+    fn read_answer(&mut self, text: &str) -> Result<ReadAnswer, TargetError> {
+        (**self).read_answer(text)
+    }
+    fn wrap_many(&mut self, items: &[WrapRequest]) -> Result<String, TargetError> {
+        (**self).wrap_many(items)
+    }
+    fn restart(&mut self) {
+        (**self).restart()
+    }
+    fn server(&self) -> Option<ServerIdentity> {
+        (**self).server()
+    }
+}
+
+impl<F: Framing + ?Sized> Framing for &mut F {
+    fn wrap(&mut self, request: &WrapRequest) -> Result<String, TargetError> {
+        (**self).wrap(request)
+    }
+    fn wrap_answer(&mut self, request: &WrapRequest) -> Result<WrapAnswer, TargetError> {
+        (**self).wrap_answer(request)
     }
     fn read(&mut self, text: &str) -> Result<Option<String>, TargetError> {
         (**self).read(text)

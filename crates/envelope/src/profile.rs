@@ -7,7 +7,7 @@ use framecheck_core::chat_template::TemplateContext;
 use framecheck_core::grammar::GrammarKind;
 use framecheck_core::profile::{
     AdapterSpec, AttributeLayout, BodySection, Capability, Delimiters, FrameSection, HeaderStyle,
-    ReaderSection, TagRole, TargetProfile,
+    ReaderSection, TagRole, TargetProfile, WrapSection,
 };
 
 /// The built-in profile of the reference envelope.
@@ -30,6 +30,7 @@ pub fn reference_profile() -> TargetProfile {
         body_padding: None,
         frame: FrameSection::default(),
         body: BodySection::default(),
+        wrap: WrapSection::default(),
         reader: ReaderSection::default(),
         capabilities: vec![
             Capability::Wrap,

@@ -870,6 +870,10 @@ fn encode_reply(id: u64, op: Op, reply: &Reply) -> String {
             let segments = serde_json::to_value(segments).expect("segments serialize");
             object.insert("segments".into(), segments);
         }
+        Reply::Parts(parts) => {
+            let parts = serde_json::to_value(parts).expect("parts serialize");
+            object.insert("parts".into(), parts);
+        }
         Reply::Refused(reason) => {
             object.insert("error".into(), reason.clone().into());
         }
@@ -1152,6 +1156,8 @@ fn check_excerpts(
             ExcerptSource::ReadBody => body.unwrap_or_else(|| {
                 panic!("excerpt points into a body that was never returned: {finding:?}\n{input:?}")
             }),
+            // The fuzzed oracle judges texts; parts are judged apart.
+            ExcerptSource::Parts => panic!("a parts excerpt from a text's judge: {finding:?}"),
         };
         assert!(
             excerpt.start <= excerpt.end

@@ -20,6 +20,7 @@ use crate::adapter::mcp::McpFraming;
 use crate::adapter::reference::builtin_framing;
 use crate::adapter::subprocess::SubprocessFraming;
 use crate::adapter::{Framing, TargetError, WrapRequest};
+use crate::runner::parts::{self, PartsFailure, PartsFraming};
 use crate::runner::unmarked::{Failure, Unmarked};
 use experiments::Observed;
 use framecheck_core::layout::infer::Inferred;
@@ -28,8 +29,9 @@ use framecheck_core::layout::{
 };
 use framecheck_core::profile::{
     AdapterSpec, BodyEncoding, Capability, Consumer, Delimiters, EncodingChoice, Language,
-    LineSemantics, LoadedProfile, McpSpec, SubprocessSpec, TargetProfile,
+    LineSemantics, LoadedProfile, McpSpec, SubprocessSpec, TargetProfile, WrapReturns,
 };
+use framecheck_core::target::WrapAnswer;
 
 /// Why no profile could be proposed.
 #[derive(Debug, thiserror::Error)]
@@ -246,11 +248,12 @@ pub fn propose_for_profile(
 /// delimiters are used when it has them.
 fn infer_and_propose(
     mut base: TargetProfile,
-    mut framing: Box<dyn Framing>,
+    framing: Box<dyn Framing>,
     keep_declared: bool,
 ) -> Result<Proposal, InitError> {
     let request = probes(&framecheck_envelope::reference_profile()).requests()[0].clone();
     let request = &request;
+    let (mut framing, parts_note) = parts_view(&mut base, framing)?;
     let first = framing.wrap(request).map_err(InitError::Wrap)?;
     let second = framing.wrap(request).map_err(InitError::Wrap)?;
     let mut notes = Vec::new();
@@ -311,12 +314,49 @@ fn infer_and_propose(
             }
         },
     }
+    notes.extend(parts_note);
     let (yaml, profile) = propose(&base, framing.as_mut(), notes)?;
     Ok(Proposal {
         yaml,
         profile,
         framing,
     })
+}
+
+/// A framing whose wrap answers parts is proposed as `wrap.returns: parts`
+/// and, from here on, seen through the content's part, where its frame is
+/// inferred and learned; one answering a text is proposed as such. The
+/// note says what the parts were.
+fn parts_view(
+    base: &mut TargetProfile,
+    mut framing: Box<dyn Framing>,
+) -> Result<(Box<dyn Framing>, Option<String>), InitError> {
+    let request = probes(base).requests()[0].clone();
+    base.wrap.returns = match framing.wrap_answer(&request).map_err(InitError::Wrap)? {
+        WrapAnswer::Text(_) => WrapReturns::Text,
+        WrapAnswer::Parts(_) => WrapReturns::Parts,
+    };
+    let structure = match parts::learn(base, framing.as_mut()) {
+        None => return Ok((framing, None)),
+        Some(Ok(structure)) => structure,
+        Some(Err(PartsFailure::Wrap(error))) => return Err(InitError::Wrap(error)),
+        Some(Err(PartsFailure::Misfit(misfit))) => {
+            return Err(InitError::Invalid(misfit.to_string()))
+        }
+    };
+    let roles: Vec<&str> = structure
+        .roles
+        .iter()
+        .map(|r| r.as_deref().unwrap_or("null"))
+        .collect();
+    let note = format!(
+        "wrap.returns: parts, because wrap answered {} parts (roles {}); the frame is \
+         learned in part {}, the one holding the content",
+        roles.len(),
+        roles.join(", "),
+        structure.content_index + 1
+    );
+    Ok((Box::new(PartsFraming::new(framing, structure)), Some(note)))
 }
 
 /// Chooses between the two readings of an element around the frame's
@@ -462,6 +502,12 @@ fn render(base: &TargetProfile, layout: &Layout, observed: &Observed) -> String 
         }
     }
     write_delimiters(&mut out, &delimiters);
+    if base.wrap.returns == WrapReturns::Parts {
+        let _ = writeln!(
+            out,
+            "wrap: {{ returns: parts }}  # wrap answers a list of parts; the frame is in the content's"
+        );
+    }
     let _ = writeln!(
         out,
         "frame: {{ count: {}, empty: {} }}",
@@ -783,7 +829,8 @@ fn yaml_str(text: &str) -> String {
 pub fn differences(declared: &TargetProfile, inferred: &TargetProfile) -> Vec<String> {
     // Each compared field, as the profile spells it, for each profile.
     type Spell = fn(&TargetProfile) -> String;
-    const FIELDS: [(&str, Spell); 10] = [
+    const FIELDS: [(&str, Spell); 11] = [
+        ("wrap.returns", |p| kebab(&p.wrap.returns)),
         ("delimiters.grammar", |p| p.delimiters.grammar.name().into()),
         ("delimiters.token", |p| format!("{:?}", p.delimiters.token)),
         ("delimiters.open", |p| format!("{:?}", p.delimiters.open)),

@@ -10,12 +10,13 @@ use framecheck_core::catalogue::{ConcreteCase, Input, Operation, Piece, RefusalP
 use framecheck_core::gate::Gate;
 use framecheck_core::layout::{self, Layout};
 use framecheck_core::level::ReaderLevel;
-use framecheck_core::oracle::{self, Calibration, Finding};
+use framecheck_core::oracle::{self, Calibration, Finding, PartsStructure};
 use framecheck_core::profile::{Capability, TargetProfile};
 pub(crate) use framecheck_core::target::guarded;
 
 pub(crate) mod faults;
 mod fit;
+pub(crate) mod parts;
 pub(crate) mod segments;
 pub(crate) mod several;
 pub mod unmarked;
@@ -23,6 +24,8 @@ pub mod unmarked;
 use faults::FaultWatch;
 use fit::CalibrationFailure;
 pub use fit::Misfit;
+pub use parts::PartsMisfit;
+use parts::{PartsFailure, PartsFraming};
 
 pub use framecheck_core::outcome::{
     CaseResult, Evidence, LayoutReport, Outcome, RunMeta, RunResult, Verdict,
@@ -93,8 +96,25 @@ pub fn run_owned(
     if profile.delimiters.absent {
         return unmarked_run(profile, framing, options, started, started_unix);
     }
+    // `wrap.returns: parts`: every stage below sees the content's part.
+    let parts = match parts::learn(profile, framing).transpose() {
+        Ok(parts) => parts,
+        Err(failure) => {
+            let meta = run_meta(profile, options, started, started_unix, &Setup::none());
+            return parts_failed_run(meta, failure);
+        }
+    };
+    let mut view;
+    let framing: &mut dyn Framing = match &parts {
+        Some(structure) => {
+            view = PartsFraming::new(framing, structure.clone());
+            &mut view
+        }
+        None => framing,
+    };
     let mut watch = FaultWatch::default();
-    let setup = Setup::learn(&cases, profile, framing, &mut watch, options.level);
+    let mut setup = Setup::learn(&cases, profile, framing, &mut watch, options.level);
+    setup.parts = parts;
     // A profile its framing contradicts judges nothing (issue 31).
     if let Some(misfit) = &setup.misfit {
         let meta = run_meta(profile, options, started, started_unix, &setup);
@@ -144,17 +164,28 @@ pub fn run_owned(
             results.push(result);
         }
     }
-    if let Some(abandoned) = &abandoned {
-        harness_error = Some(match harness_error {
-            Some(earlier) => format!("{earlier}; {abandoned}"),
-            None => abandoned.to_string(),
-        });
-    }
+    let meta = run_meta(profile, options, started, started_unix, &setup);
+    finished_run(meta, harness_error, abandoned.as_ref(), results)
+}
+
+/// The run's result once every pass is over: why it is incomplete, with
+/// the target given up (`abandoned`) after any earlier reason.
+fn finished_run(
+    meta: RunMeta,
+    harness_error: Option<String>,
+    abandoned: Option<&faults::Abandoned>,
+    results: Vec<CaseResult>,
+) -> RunResult {
+    let harness_error = match (harness_error, abandoned) {
+        (Some(earlier), Some(abandoned)) => Some(format!("{earlier}; {abandoned}")),
+        (None, Some(abandoned)) => Some(abandoned.to_string()),
+        (earlier, None) => earlier,
+    };
     RunResult {
         meta: RunMeta {
             harness_error,
-            target_fault: abandoned.as_ref().and_then(|a| a.fault().cloned()),
-            ..run_meta(profile, options, started, started_unix, &setup)
+            target_fault: abandoned.and_then(|a| a.fault().cloned()),
+            ..meta
         },
         results,
         views: Vec::new(),
@@ -172,6 +203,24 @@ fn refused_run(meta: RunMeta, misfit: &Misfit) -> RunResult {
         },
         results: Vec::new(),
         views: Vec::new(),
+    }
+}
+
+/// A run that judged no case because the benign parts were not learned:
+/// a misfit when the framing's answers contradict the profile, a harness
+/// error when a benign wrap failed.
+fn parts_failed_run(meta: RunMeta, failure: PartsFailure) -> RunResult {
+    match failure {
+        PartsFailure::Misfit(misfit) => refused_run(meta, &Misfit::Parts(misfit)),
+        PartsFailure::Wrap(error) => RunResult {
+            meta: RunMeta {
+                harness_error: Some(format!("calibration wrap failed: {error}")),
+                target_fault: error.as_fault().cloned(),
+                ..meta
+            },
+            results: Vec::new(),
+            views: Vec::new(),
+        },
     }
 }
 
@@ -267,8 +316,13 @@ impl Single<'_> {
                 Some(abandoned) => faults::not_sent(case, abandoned),
                 None => watch.judge(case, profile, framing, calibration, &mut |case, framing| {
                     let fitting = fitting_layout(&case, setup.learned(), setup.bare.as_ref());
-                    let structure = setup.structure.as_ref();
-                    timed_case(case, profile, framing, fitting, calibration, structure)
+                    let learned = Learned {
+                        layout: fitting,
+                        calibration,
+                        structure: setup.structure.as_ref(),
+                        parts: setup.parts.as_ref(),
+                    };
+                    timed_case(case, profile, framing, &learned)
                 }),
             };
             on_result(&result);
@@ -288,6 +342,9 @@ struct Setup {
     /// The structure a benign frame reads back as, for a reader that
     /// answers with segments (`segments`).
     structure: Option<Result<oracle::Structure, String>>,
+    /// The parts a benign wrap answers, for a framing that answers with
+    /// parts (`parts`).
+    parts: Option<PartsStructure>,
     /// Set when the profile does not fit the framing: no case is run.
     misfit: Option<Misfit>,
 }
@@ -322,6 +379,7 @@ impl Setup {
                 calibration: None,
                 bare: None,
                 structure: None,
+                parts: None,
                 misfit,
             };
         }
@@ -334,6 +392,7 @@ impl Setup {
             calibration,
             bare,
             structure,
+            parts: None,
             misfit: None,
         }
     }
@@ -345,6 +404,7 @@ impl Setup {
             calibration: None,
             bare: None,
             structure: None,
+            parts: None,
             misfit: None,
         }
     }
@@ -383,15 +443,26 @@ fn calibration_for(
     }
 }
 
+/// What a case is judged against, as the run learned it.
+struct Learned<'a> {
+    /// The layout fitting the case.
+    layout: Option<&'a Layout>,
+    /// The target's own frame, for read cases.
+    calibration: Option<&'a Result<Calibration, String>>,
+    /// How a benign frame reads back, for a reader answering segments.
+    structure: Option<&'a Result<oracle::Structure, String>>,
+    /// The parts a benign wrap answers, for a framing answering parts.
+    parts: Option<&'a PartsStructure>,
+}
+
 /// Runs one case and records how long it took.
 fn timed_case(
     case: ConcreteCase,
     profile: &TargetProfile,
     framing: &mut dyn Framing,
-    layout: Option<&Layout>,
-    calibration: Option<&Result<Calibration, String>>,
-    structure: Option<&Result<oracle::Structure, String>>,
+    learned: &Learned,
 ) -> CaseResult {
+    let (layout, calibration) = (learned.layout, learned.calibration);
     let case_started = Instant::now();
     // A case that writes an earlier frame's nonce is run, and reported, with
     // the value harvested in place of its stand-in.
@@ -412,11 +483,11 @@ fn timed_case(
             };
         }
     };
-    let (mut outcome, evidence) = match (structure, &case.input) {
+    let (mut outcome, evidence) = match (learned.structure, &case.input) {
         (Some(structure), Input::Wrap(request)) if profile.can(Capability::Read) => {
-            run_segments_case(&case, profile, framing, layout, structure, request)
+            run_segments_case(&case, profile, framing, learned, structure, request)
         }
-        _ => run_case(&case, profile, framing, layout, calibration),
+        _ => run_case(&case, profile, framing, learned),
     };
     let framed = evidence.framed.as_deref();
     framecheck_core::nonce::harvest::judge(&case, profile, layout, framed, &mut outcome);
@@ -445,6 +516,17 @@ pub fn check_fit(
             Ok(_) | Err(unmarked::Failure::Wrap(_)) => Ok(()),
         };
     }
+    let mut view;
+    let framing: &mut dyn Framing = match parts::learn(profile, framing) {
+        None => framing,
+        Some(Ok(structure)) => {
+            view = PartsFraming::new(framing, structure);
+            &mut view
+        }
+        Some(Err(PartsFailure::Misfit(misfit))) => return Err(Misfit::Parts(misfit)),
+        // A failed wrap is no misfit: the run reports it.
+        Some(Err(PartsFailure::Wrap(_))) => return Ok(()),
+    };
     let layout = learn_layout_typed(profile, framing, true);
     fit::check(profile, framing, &layout, level)
 }
@@ -561,51 +643,53 @@ fn run_case(
     case: &ConcreteCase,
     profile: &TargetProfile,
     framing: &mut dyn Framing,
-    layout: Option<&Layout>,
-    calibration: Option<&Result<Calibration, String>>,
+    learned: &Learned,
 ) -> (Outcome, Evidence) {
+    let (layout, calibration) = (learned.layout, learned.calibration);
     let mut evidence = Evidence::default();
     if let Some(missing) = case.requires.iter().find(|c| !profile.can(**c)) {
         let reason = format!("target lacks the {} capability", missing.name());
         return (Outcome::Skipped { reason }, evidence);
     }
     let outcome = match (&case.input, case.operation) {
-        (Input::Wrap(request), operation) => match guarded(|| framing.wrap(request)) {
-            Err(error) => refusal_or_error(case, error),
-            Ok(framed) => {
-                let outcome = if operation == Operation::Roundtrip && profile.can(Capability::Read)
-                {
-                    match guarded(|| framing.read(&framed)) {
-                        // A reader that refuses its own frame has rejected it.
-                        Err(TargetError::Refused(_)) => {
-                            evidence.read_body = Some(None);
-                            judged(oracle::judge_roundtrip_in(
-                                case, profile, layout, request, &framed, None,
+        (Input::Wrap(request), operation) => {
+            match parts::wrap_case(framing, learned.parts, request, &mut evidence) {
+                Err(error) => refusal_or_error(case, error),
+                Ok((framed, parts_findings)) => {
+                    let outcome =
+                        if operation == Operation::Roundtrip && profile.can(Capability::Read) {
+                            match guarded(|| framing.read(&framed)) {
+                                // A reader that refuses its own frame has rejected it.
+                                Err(TargetError::Refused(_)) => {
+                                    evidence.read_body = Some(None);
+                                    judged(oracle::judge_roundtrip_in(
+                                        case, profile, layout, request, &framed, None,
+                                    ))
+                                }
+                                Err(error) => refusal_or_error(case, error),
+                                Ok(body) => {
+                                    let findings = oracle::judge_roundtrip_in(
+                                        case,
+                                        profile,
+                                        layout,
+                                        request,
+                                        &framed,
+                                        body.as_deref(),
+                                    );
+                                    evidence.read_body = Some(body);
+                                    judged(findings)
+                                }
+                            }
+                        } else {
+                            judged(oracle::judge_wrap_in(
+                                case, profile, layout, request, &framed,
                             ))
-                        }
-                        Err(error) => refusal_or_error(case, error),
-                        Ok(body) => {
-                            let findings = oracle::judge_roundtrip_in(
-                                case,
-                                profile,
-                                layout,
-                                request,
-                                &framed,
-                                body.as_deref(),
-                            );
-                            evidence.read_body = Some(body);
-                            judged(findings)
-                        }
-                    }
-                } else {
-                    judged(oracle::judge_wrap_in(
-                        case, profile, layout, request, &framed,
-                    ))
-                };
-                evidence.framed = Some(framed);
-                outcome
+                        };
+                    evidence.framed = Some(framed);
+                    with_findings(outcome, parts_findings)
+                }
             }
-        },
+        }
         (Input::Read(pieces), _) => match resolve_pieces(pieces, calibration) {
             Err(reason) => Outcome::Error {
                 reason,
@@ -641,20 +725,24 @@ fn run_segments_case(
     case: &ConcreteCase,
     profile: &TargetProfile,
     framing: &mut dyn Framing,
-    layout: Option<&Layout>,
+    learned: &Learned,
     structure: &Result<oracle::Structure, String>,
     request: &framecheck_core::target::WrapRequest,
 ) -> (Outcome, Evidence) {
+    let layout = learned.layout;
     let mut evidence = Evidence::default();
     if let Some(missing) = case.requires.iter().find(|c| !profile.can(**c)) {
         let reason = format!("target lacks the {} capability", missing.name());
         return (Outcome::Skipped { reason }, evidence);
     }
-    let framed = match guarded(|| framing.wrap(request)) {
-        Err(error) => return (refusal_or_error(case, error), evidence),
-        Ok(framed) => framed,
-    };
-    let mut findings = oracle::judge_wrap_in(case, profile, layout, request, &framed);
+    let (framed, mut findings) =
+        match parts::wrap_case(framing, learned.parts, request, &mut evidence) {
+            Err(error) => return (refusal_or_error(case, error), evidence),
+            Ok(answer) => answer,
+        };
+    findings.extend(oracle::judge_wrap_in(
+        case, profile, layout, request, &framed,
+    ));
     let outcome =
         match segments::read_back(case, structure, framing, request, &framed, &mut evidence) {
             segments::ReadBack::Judged(more) => {
@@ -673,6 +761,18 @@ fn run_segments_case(
 
 fn judged(findings: Vec<Finding>) -> Outcome {
     Outcome::Judged { findings }
+}
+
+/// `outcome` with `first` before its own findings, when it was judged
+/// (a refusal or an error stays as it is).
+fn with_findings(outcome: Outcome, mut first: Vec<Finding>) -> Outcome {
+    match outcome {
+        Outcome::Judged { findings } => {
+            first.extend(findings);
+            judged(first)
+        }
+        other => other,
+    }
 }
 
 fn refusal_or_error(case: &ConcreteCase, error: TargetError) -> Outcome {

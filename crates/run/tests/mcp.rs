@@ -16,7 +16,7 @@ use framecheck::adapter::{FaultKind, Framing, TargetError, WrapRequest};
 use framecheck::catalogue;
 use framecheck::level::ReaderLevel;
 use framecheck::outcome::Verdict;
-use framecheck::profile::{McpSpec, TargetProfile};
+use framecheck::profile::{McpSpec, TargetProfile, WrapReturns};
 use framecheck::runner::{self, RunOptions, RunResult};
 
 const SERVER: &str = env!("CARGO_BIN_EXE_framecheck-mcp-test-server");
@@ -80,6 +80,31 @@ fn wrap(framing: &mut McpFraming, content: &str) -> Result<String, TargetError> 
 /// True while a process with this id exists (a zombie counts: not reaped).
 fn alive(pid: u32) -> bool {
     Path::new(&format!("/proc/{pid}")).exists()
+}
+
+/// A tool result with several text parts answers as parts: declared
+/// `wrap.returns: parts`, the frame in the second part holds and the
+/// constant note stays as it is; undeclared, the run is a misfit.
+#[test]
+fn a_result_with_several_text_parts_is_judged_as_parts() {
+    let mcp = test_server("parts", 10_000);
+    let mut declared = profile(mcp.clone(), "framecheck-untrusted", "blank-line");
+    declared.wrap.returns = WrapReturns::Parts;
+    let mut framing = McpFraming::new(&mcp, Path::new(".")).unwrap();
+    let result = run(&declared, &mut framing);
+    assert!(result.meta.harness_error.is_none(), "{:?}", result.meta);
+    assert!(result.results.len() > 500, "{}", result.results.len());
+    assert_eq!(count(&result, Verdict::Fail), 0);
+    let parts = result.results[0].evidence.parts.as_deref().unwrap();
+    assert!(
+        parts.starts_with("{\"role\":null,\"text\":\"The tool's result"),
+        "{parts}"
+    );
+    let undeclared = profile(mcp, "framecheck-untrusted", "blank-line");
+    let result = run(&undeclared, &mut framing);
+    assert!(result.meta.misfit && result.results.is_empty());
+    let error = result.meta.harness_error.unwrap();
+    assert!(error.contains("answered 2 parts"), "{error}");
 }
 
 #[test]

@@ -30,7 +30,7 @@ pub struct CheckRow {
 
 /// Every check's row, in [`Check::ALL`] order (the declaration order, so a
 /// check's discriminant is its row's index).
-pub(super) const TABLE: [CheckRow; 18] = [
+pub(super) const TABLE: [CheckRow; 19] = [
     CheckRow {
         check: Check::FrameShape,
         name: "frame.shape",
@@ -90,7 +90,7 @@ pub(super) const TABLE: [CheckRow; 18] = [
     CheckRow {
         check: Check::ReaderVerdict,
         name: "reader.verdict",
-        primary_rank: 11,
+        primary_rank: 12,
         hint: "Read back exactly one frame: anchored opening tag, header ended by the first blank line, closing tag at the very end, and no live token inside (at the Unicode level).",
         rule: "The reader rejects what is not exactly one frame and accepts real frames.",
         effect: "is accepted by the reader when it must be rejected",
@@ -98,7 +98,7 @@ pub(super) const TABLE: [CheckRow; 18] = [
     CheckRow {
         check: Check::Roundtrip,
         name: "roundtrip",
-        primary_rank: 12,
+        primary_rank: 13,
         hint: "The reader must return the body the writer wrote, without trimming or re-escaping it.",
         rule: "Reading the framed text back returns the framed body.",
         effect: "does not read back as it was written",
@@ -106,7 +106,7 @@ pub(super) const TABLE: [CheckRow; 18] = [
     CheckRow {
         check: Check::Fidelity,
         name: "fidelity",
-        primary_rank: 14,
+        primary_rank: 15,
         hint: "Leave content that does not read as a delimiter byte for byte unchanged; do not rewrite ordinary words or whitespace.",
         rule: "Benign content, attributes and provenance pass through unchanged, and are not refused.",
         effect: "is changed or refused although it is ordinary",
@@ -138,7 +138,7 @@ pub(super) const TABLE: [CheckRow; 18] = [
     CheckRow {
         check: Check::NonceConfusable,
         name: "nonce.confusable",
-        primary_rank: 15,
+        primary_rank: 16,
         hint: "Defence in depth: also neutralise markers spelled like yours without the nonce or with another value; a model may read them as boundaries.",
         rule: "No marker spelled like the frame's own without its nonce, or with another value, is left live (reported apart from security and fidelity).",
         effect: "leaves a marker live without the frame's nonce",
@@ -146,7 +146,7 @@ pub(super) const TABLE: [CheckRow; 18] = [
     CheckRow {
         check: Check::TemplateControl,
         name: "template.control",
-        primary_rank: 16,
+        primary_rank: 17,
         hint: "Neutralise chat-template control strings and turn markers (<|im_end|>, <|eot_id|>, [/INST], </s>, <end_of_turn>, \\n\\nHuman:, ### Instruction:) in every field at the Unicode level, and encode with special tokens disabled.",
         rule: "No chat-template control string or turn marker from the input is readable in the framed output (outer-layer class: reported apart from security and fidelity; failing under --strict or a declared context).",
         effect: "leaves a chat-template control string or turn marker readable in the framed output",
@@ -154,7 +154,7 @@ pub(super) const TABLE: [CheckRow; 18] = [
     CheckRow {
         check: Check::TargetFault,
         name: "target.fault",
-        primary_rank: 13,
+        primary_rank: 14,
         hint: "Handle every input without dying, hanging or writing to stdout: refuse what you cannot frame (raise the helper's Refusal, reply `error`), and send logs to stderr.",
         rule: "The target answers the input: it does not crash, hang or break the protocol on it, again on a retry with a fresh target, while it answers a benign input (fault class: no breakout is claimed; failing under every gate).",
         effect: "makes the target crash, hang or break the protocol (a fresh target did it again)",
@@ -162,7 +162,7 @@ pub(super) const TABLE: [CheckRow; 18] = [
     CheckRow {
         check: Check::ReaderStructure,
         name: "reader.structure",
-        primary_rank: 10,
+        primary_rank: 11,
         hint: "Parse only the framing's own records: escape or reject every line break your parser splits at (splitlines() splits at CR, VT, FF, FS, GS, RS, NEL, U+2028 and U+2029 too) and every record or role prefix in content, and never fall back to reading the whole text as one message.",
         rule: "A reader that parses frames into segments returns the structure a benign frame reads back as: as many segments, the same roles and fields, and the content only in its own segment.",
         effect: "makes the reader return another structure: a forged segment, role or field",
@@ -170,10 +170,18 @@ pub(super) const TABLE: [CheckRow; 18] = [
     CheckRow {
         check: Check::FrameAbsent,
         name: "frame.absent",
-        primary_rank: 17,
+        primary_rank: 18,
         hint: "Mark where untrusted content starts and ends: put it between delimiters the content cannot forge (a random per-call nonce in the tags, or a closer defanged in the content), and say in the frame where it came from.",
         rule: "The framing puts a marker around the content that tells it from the surrounding text (judged on benign plants; a profile declaring `delimiters: none` is audited by this check alone).",
         effect: "reaches the reader with no marker around it, so nothing tells it from the surrounding text",
+    },
+    CheckRow {
+        check: Check::PartsStructure,
+        name: "parts.structure",
+        primary_rank: 10,
+        hint: "Answer the same parts whatever the content is: keep all of it in its own part, never split it into more parts or take a role or a part boundary from its text, and escape what your frame inside that part needs escaped.",
+        rule: "A framing that answers a wrap with a list of parts returns the parts a benign wrap answers: as many, the same roles, constant parts unchanged, and the content only in its own part.",
+        effect: "makes the framing answer other parts: a forged part or role, or content outside its own part",
     },
 ];
 

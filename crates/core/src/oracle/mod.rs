@@ -52,9 +52,10 @@ pub use checks::nonce::{
     delimiter_nonces, frame_closer, frame_nonce, judge_replay, judge_replay_in,
 };
 pub use checks::{
-    calibrate, calibration_request, judge_read, judge_roundtrip, judge_roundtrip_in, judge_several,
-    judge_structure, judge_tokenizer_view, judge_wrap, judge_wrap_in, render_segments, Boundaries,
-    Calibration, Items, Structure, StructureError, ViewFinding,
+    calibrate, calibration_request, judge_parts, judge_read, judge_roundtrip, judge_roundtrip_in,
+    judge_several, judge_structure, judge_tokenizer_view, judge_wrap, judge_wrap_in, render_parts,
+    render_segments, Boundaries, Calibration, Items, PartsError, PartsStructure, Structure,
+    StructureError, ViewFinding,
 };
 
 /// A structural check, by its stable report name.
@@ -127,11 +128,16 @@ pub enum Check {
     /// own rule for such profiles, never by a catalogue case.
     #[serde(rename = "frame.absent")]
     FrameAbsent,
+    /// A framing that answers with parts returns, for the input, the parts
+    /// a benign wrap answers: as many, the same roles, constant parts
+    /// unchanged, and the content only in its own part.
+    #[serde(rename = "parts.structure")]
+    PartsStructure,
 }
 
 impl Check {
     /// Every check, in report order (the SARIF rules' order).
-    pub const ALL: [Check; 18] = [
+    pub const ALL: [Check; 19] = [
         Check::FrameShape,
         Check::OuterText,
         Check::FrameSeparation,
@@ -150,6 +156,7 @@ impl Check {
         Check::TargetFault,
         Check::ReaderStructure,
         Check::FrameAbsent,
+        Check::PartsStructure,
     ];
 
     /// The stable name, as serialized (`check_table`).
@@ -246,6 +253,9 @@ pub enum ExcerptSource {
     ReadInput,
     /// The body the reader returned.
     ReadBody,
+    /// The parts a wrap answered (`wrap.returns: parts`), one JSON object
+    /// a line.
+    Parts,
 }
 
 /// One failed check.
@@ -336,7 +346,8 @@ mod tests {
             | Check::TemplateControl
             | Check::TargetFault
             | Check::ReaderStructure
-            | Check::FrameAbsent => {}
+            | Check::FrameAbsent
+            | Check::PartsStructure => {}
         }
     }
 

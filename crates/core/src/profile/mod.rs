@@ -74,6 +74,9 @@ pub struct TargetProfile {
     /// The body's encoding and padding override.
     #[serde(default)]
     pub body: BodySection,
+    /// What the framing's wrap answers: one text, or a list of parts.
+    #[serde(default, skip_serializing_if = "WrapSection::is_default")]
+    pub wrap: WrapSection,
     /// What the reader returns and who consumes the frame.
     #[serde(default)]
     pub reader: ReaderSection,

@@ -699,6 +699,36 @@ pub enum ReaderReturns {
     Segments,
 }
 
+/// The `wrap:` section: what the framing's wrap answers.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WrapSection {
+    /// One text, or a list of parts.
+    #[serde(default)]
+    pub returns: WrapReturns,
+}
+
+impl WrapSection {
+    /// Whether the section is the default (one text), so profiles and
+    /// reports that do not use it are written as before.
+    pub fn is_default(&self) -> bool {
+        *self == WrapSection::default()
+    }
+}
+
+/// What a framing's wrap answers.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum WrapReturns {
+    /// One framed text.
+    #[default]
+    Text,
+    /// A list of parts (role, text): the layout is learned on the part
+    /// holding the content, and `parts.structure` compares the parts with
+    /// the ones a benign wrap answers.
+    Parts,
+}
+
 /// Who reads the frame.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]

@@ -569,11 +569,7 @@ fn write_finding(out: &mut String, result: &CaseResult, finding: &Finding) {
 
 /// The evidence text an excerpt's offsets refer to, when the run kept it.
 fn source_text(result: &CaseResult, source: ExcerptSource) -> Option<&str> {
-    match source {
-        ExcerptSource::Framed => result.evidence.framed.as_deref(),
-        ExcerptSource::ReadInput => result.evidence.read_text.as_deref(),
-        ExcerptSource::ReadBody => result.evidence.read_body.as_ref()?.as_deref(),
-    }
+    result.evidence.text_of(source)
 }
 
 fn write_evidence(out: &mut String, result: &CaseResult, level: ReaderLevel) {
@@ -585,6 +581,7 @@ fn write_evidence(out: &mut String, result: &CaseResult, level: ReaderLevel) {
         ("framed output", ExcerptSource::Framed),
         ("reader input", ExcerptSource::ReadInput),
         ("reader body", ExcerptSource::ReadBody),
+        ("parts", ExcerptSource::Parts),
     ];
     for (label, source) in blocks {
         if let Some(value) = source_text(result, source) {

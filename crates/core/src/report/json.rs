@@ -92,6 +92,9 @@ struct EvidenceOut {
     framed: Option<String>,
     read_text: Option<String>,
     reader: Option<ReaderAnswer>,
+    /// The parts a wrap answered, for a framing that answers with parts.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    parts: Option<String>,
     /// Evidence field name → the full text's length and hash, for each
     /// field written as an excerpt.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
@@ -104,6 +107,8 @@ struct EvidenceIn {
     framed: Option<String>,
     read_text: Option<String>,
     reader: Option<ReaderAnswer>,
+    #[serde(default)]
+    parts: Option<String>,
     // Read back as written: the excerpted fields hold their excerpts.
     #[serde(default)]
     #[allow(dead_code)]
@@ -267,6 +272,7 @@ fn case_out(result: &CaseResult, gate: Gate) -> CaseOut<'_> {
             framed: bounded(evidence.framed.as_deref(), "framed", &mut record),
             read_text: bounded(evidence.read_text.as_deref(), "read_text", &mut record),
             reader,
+            parts: bounded(evidence.parts.as_deref(), "parts", &mut record),
             bounded: record,
         },
         elapsed_us: result.elapsed_us,
@@ -352,6 +358,7 @@ pub fn parse(text: &str) -> Result<RunResult, ParseError> {
                     ReaderAnswer::Accepted { body } => Some(body),
                     ReaderAnswer::Rejected => None,
                 }),
+                parts: case.evidence.parts,
             },
             elapsed_us: case.elapsed_us,
         })

@@ -690,11 +690,7 @@ fn excerpt_span(
     start: usize,
     end: usize,
 ) -> Option<&str> {
-    let text = match source {
-        ExcerptSource::Framed => result.evidence.framed.as_deref(),
-        ExcerptSource::ReadInput => result.evidence.read_text.as_deref(),
-        ExcerptSource::ReadBody => result.evidence.read_body.as_ref()?.as_deref(),
-    }?;
+    let text = result.evidence.text_of(source)?;
     text.get(start..end)
 }
 

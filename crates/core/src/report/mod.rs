@@ -300,5 +300,6 @@ pub(crate) fn excerpt_source_name(source: ExcerptSource) -> &'static str {
         ExcerptSource::Framed => "framed output",
         ExcerptSource::ReadInput => "reader input",
         ExcerptSource::ReadBody => "reader body",
+        ExcerptSource::Parts => "parts",
     }
 }

@@ -28,7 +28,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::catalogue::{Input, Piece};
 use crate::nonce::harvest::harvested_value;
 use crate::nonce::is_probe;
-use crate::oracle::{delimiter_nonces, Excerpt, ExcerptSource, Finding};
+use crate::oracle::{delimiter_nonces, Excerpt, Finding};
 use crate::outcome::{CaseResult, Evidence, LayoutReport, Outcome, RunResult};
 use crate::profile::TargetProfile;
 use crate::target::WrapRequest;
@@ -221,6 +221,7 @@ fn evidence_texts(evidence: &Evidence) -> impl Iterator<Item = &str> {
         evidence.framed.as_deref(),
         evidence.read_text.as_deref(),
         evidence.read_body.as_ref().and_then(Option::as_deref),
+        evidence.parts.as_deref(),
     ]
     .into_iter()
     .flatten()
@@ -238,9 +239,13 @@ fn redact_result(result: &mut CaseResult, labels: &Labels) {
         }
     }
     let evidence = &mut result.evidence;
-    for text in [&mut evidence.framed, &mut evidence.read_text]
-        .into_iter()
-        .flatten()
+    for text in [
+        &mut evidence.framed,
+        &mut evidence.read_text,
+        &mut evidence.parts,
+    ]
+    .into_iter()
+    .flatten()
     {
         labels.apply(text);
     }
@@ -296,12 +301,7 @@ fn redact_finding(finding: &mut Finding, evidence: &Evidence, labels: &Labels) {
     let Some(excerpt) = &mut finding.excerpt else {
         return;
     };
-    let source = match excerpt.text {
-        ExcerptSource::Framed => evidence.framed.as_deref(),
-        ExcerptSource::ReadInput => evidence.read_text.as_deref(),
-        ExcerptSource::ReadBody => evidence.read_body.as_ref().and_then(Option::as_deref),
-    };
-    match source {
+    match evidence.text_of(excerpt.text) {
         Some(text) if excerpt.end <= text.len() => {
             *excerpt = Excerpt::cut(excerpt.text, text, excerpt.start, excerpt.end);
         }

@@ -41,6 +41,7 @@ use super::weakness::Weakness;
 use crate::catalogue::Severity;
 use crate::oracle::{Check, CheckClass};
 use crate::outcome::{CaseResult, Outcome, RunResult, Verdict};
+use crate::profile::WrapReturns;
 
 /// The `$schema` URI written into every log: the OASIS SARIF 2.1.0 schema.
 pub const SARIF_SCHEMA_URI: &str =
@@ -50,9 +51,10 @@ pub const SARIF_SCHEMA_URI: &str =
 const MAX_MESSAGE_BYTES: usize = 4096;
 
 /// Every check a catalogue run can raise, in rule order; each one's text
-/// is its row of the check table. `frame.absent` is not among them: only a
-/// profile declaring `delimiters: none` raises it, and its log alone lists
-/// it, after these ([`rules_of`]), so every other log stays as it was.
+/// is its row of the check table. `frame.absent` and `parts.structure` are
+/// not among them: only a profile declaring `delimiters: none` (or
+/// `wrap.returns: parts`) raises one, and its log alone lists it, after
+/// these ([`rules_of`]), so every other log stays as it was.
 pub const RULES: [Check; 17] = {
     let mut rules = [Check::FrameShape; 17];
     let mut i = 0;
@@ -63,12 +65,16 @@ pub const RULES: [Check; 17] = {
     rules
 };
 
-/// The rules of `run`'s log: [`RULES`], and `frame.absent` when the run
-/// judged an unmarked framing.
+/// The rules of `run`'s log: [`RULES`], `frame.absent` when the run
+/// judged an unmarked framing, and `parts.structure` when its profile
+/// declares a wrap answering parts (so every other log stays as it was).
 pub fn rules_of(run: &RunResult) -> Vec<Check> {
     let mut rules = RULES.to_vec();
     if run.meta.unmarked {
         rules.push(Check::FrameAbsent);
+    }
+    if run.meta.target.wrap.returns == WrapReturns::Parts {
+        rules.push(Check::PartsStructure);
     }
     rules
 }

@@ -45,7 +45,7 @@ use crate::outcome::{CaseResult, Outcome, RunResult, Verdict};
 /// fidelity, the classes reported apart last: they are only considered
 /// where the run's gate makes them fail (`--strict`). Each check's place is
 /// its `primary_rank` in `crate::oracle::check_table`.
-pub fn primary_order() -> [Check; 18] {
+pub fn primary_order() -> [Check; Check::ALL.len()] {
     let mut order = Check::ALL;
     order.sort_by_key(|c| c.row().primary_rank);
     order

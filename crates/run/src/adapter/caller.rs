@@ -42,7 +42,7 @@ use super::subprocess::protocol::{
     decode_reply, encode_read, encode_wrap, encode_wrap_many, Op, Reply,
 };
 use super::{Fault, FaultKind, Framing, TargetError, WrapRequest};
-use framecheck_core::target::ReadAnswer;
+use framecheck_core::target::{ReadAnswer, WrapAnswer};
 
 /// Longest reply line accepted, in bytes (the subprocess default).
 pub const MAX_REPLY_BYTES: u64 = 64 * 1024 * 1024;
@@ -172,10 +172,15 @@ fn reported_fault(line: &[u8], id: u64) -> Option<Failure> {
 
 impl<R: BufRead, W: Write> Framing for Caller<R, W> {
     fn wrap(&mut self, request: &WrapRequest) -> Result<String, TargetError> {
+        self.wrap_answer(request).map(WrapAnswer::into_text)
+    }
+
+    fn wrap_answer(&mut self, request: &WrapRequest) -> Result<WrapAnswer, TargetError> {
         let line = encode_wrap(self.next_id, request);
         match self.call(Op::Wrap, line)? {
-            Reply::Framed(framed) => Ok(framed),
+            Reply::Framed(framed) => Ok(WrapAnswer::Text(framed)),
             Reply::Refused(reason) => Err(TargetError::Refused(reason)),
+            Reply::Parts(parts) => Ok(WrapAnswer::Parts(parts)),
             Reply::Body(_) | Reply::Segments(_) => {
                 Err(TargetError::failed("internal error: read reply to a wrap"))
             }
@@ -193,7 +198,9 @@ impl<R: BufRead, W: Write> Framing for Caller<R, W> {
             Reply::Body(None) => Ok(ReadAnswer::Rejected),
             Reply::Segments(segments) => Ok(ReadAnswer::Segments(segments)),
             Reply::Refused(reason) => Err(TargetError::Refused(reason)),
-            Reply::Framed(_) => Err(TargetError::failed("internal error: wrap reply to a read")),
+            Reply::Framed(_) | Reply::Parts(_) => {
+                Err(TargetError::failed("internal error: wrap reply to a read"))
+            }
         }
     }
 
@@ -202,7 +209,7 @@ impl<R: BufRead, W: Write> Framing for Caller<R, W> {
         match self.call(Op::WrapMany, line)? {
             Reply::Framed(framed) => Ok(framed),
             Reply::Refused(reason) => Err(TargetError::Refused(reason)),
-            Reply::Body(_) | Reply::Segments(_) => Err(TargetError::failed(
+            Reply::Body(_) | Reply::Segments(_) | Reply::Parts(_) => Err(TargetError::failed(
                 "internal error: read reply to a wrap-many",
             )),
         }

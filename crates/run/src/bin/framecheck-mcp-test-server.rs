@@ -12,7 +12,9 @@
 //! - `raw`: the content between fixed `<document>` tags, escaped in no way,
 //!   which any closing tag in the content breaks out of;
 //! - `bare`: the content after one constant line and nothing after it: no
-//!   frame at all (a profile declares it `delimiters: none`).
+//!   frame at all (a profile declares it `delimiters: none`);
+//! - `parts`: two text parts, a constant note and then the `framed` frame
+//!   (a profile declares it `wrap.returns: parts`).
 //!
 //! Content carrying a trigger word exercises the fault paths: `MCP-DIE`
 //! ends the server, `MCP-HANG` never answers, `MCP-ERROR` answers a
@@ -35,7 +37,11 @@ enum Mode {
     Framed,
     Raw,
     Bare,
+    Parts,
 }
+
+/// The `parts` mode's first text part.
+const PARTS_NOTE: &str = "The tool's result follows in the next part.";
 
 #[derive(Clone, Copy)]
 struct TestServer {
@@ -47,7 +53,7 @@ impl TestServer {
         match self.mode {
             Mode::Raw => Ok(format!("<document>\n{content}\n</document>")),
             Mode::Bare => Ok(format!("The file reads:\n{content}")),
-            Mode::Framed => {
+            Mode::Framed | Mode::Parts => {
                 let mut framing = reference::builtin_framing("reference")
                     .ok_or_else(|| ErrorData::internal_error("no reference envelope", None))?;
                 let request = WrapRequest {
@@ -86,9 +92,17 @@ impl TestServer {
         if content.contains("MCP-REFUSE") {
             return Ok(CallToolResult::error(vec![ContentBlock::text("refused")]));
         }
-        Ok(CallToolResult::success(vec![ContentBlock::text(
-            self.frame(&content)?,
-        )]))
+        Ok(CallToolResult::success(self.blocks(&content)?))
+    }
+
+    /// The result's text parts: the frame, after a constant note in the
+    /// `parts` mode.
+    fn blocks(&self, content: &str) -> Result<Vec<ContentBlock>, ErrorData> {
+        let framed = ContentBlock::text(self.frame(content)?);
+        Ok(match self.mode {
+            Mode::Parts => vec![ContentBlock::text(PARTS_NOTE), framed],
+            _ => vec![framed],
+        })
     }
 }
 
@@ -139,8 +153,7 @@ impl ServerHandler for TestServer {
                     .and_then(|args| args.get("text"))
                     .and_then(|text| text.as_str())
                     .ok_or_else(|| ErrorData::invalid_params("echo needs a string `text`", None))?;
-                let framed = self.frame(text)?;
-                Ok(CallToolResult::success(vec![ContentBlock::text(framed)]).into())
+                Ok(CallToolResult::success(self.blocks(text)?).into())
             }
             other => Err(ErrorData::invalid_params(
                 format!("no tool {other:?}"),
@@ -182,6 +195,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         Some("framed") => Mode::Framed,
         Some("raw") => Mode::Raw,
         Some("bare") => Mode::Bare,
+        Some("parts") => Mode::Parts,
         _ => return Err(USAGE.into()),
     };
     let http = match &args[1..] {

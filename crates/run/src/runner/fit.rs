@@ -49,6 +49,9 @@ pub enum Misfit {
     /// The profile declares `delimiters: none`, and benign plants show
     /// otherwise.
     Unmarked(super::unmarked::Contradiction),
+    /// The framing answers parts and the profile says one text, or the
+    /// reverse, or the benign parts cannot be learned.
+    Parts(super::parts::PartsMisfit),
 }
 
 impl fmt::Display for Misfit {
@@ -65,6 +68,7 @@ impl fmt::Display for Misfit {
                 "{content} wrapped by the framing fails {check} under the profile: {message}"
             )?,
             Misfit::Unmarked(contradiction) => write!(f, "{contradiction}")?,
+            Misfit::Parts(misfit) => write!(f, "{misfit}")?,
         }
         f.write_str(
             ". `framecheck init --check PROFILE` shows what the framing does instead; \
@@ -148,7 +152,9 @@ pub(crate) fn check(
             ..base.clone()
         };
         // A plain wrap the target refuses or fails is judged with the cases.
-        let Ok(framed) = super::guarded(|| framing.wrap(&request)) else {
+        let Some(framed) =
+            super::parts::plain_text(profile, framing, &request).map_err(Misfit::Parts)?
+        else {
             continue;
         };
         // The content's first word is the case's canary: a profile whose

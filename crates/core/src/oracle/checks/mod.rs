@@ -15,6 +15,7 @@ mod findings;
 mod header;
 mod layout;
 pub(super) mod nonce;
+mod parts;
 mod read;
 mod separation;
 mod shape;
@@ -23,6 +24,7 @@ mod template;
 mod tokview;
 
 pub use calibration::{calibrate, calibration_request, Calibration};
+pub use parts::{judge_parts, render_parts, PartsError, PartsStructure};
 pub use read::judge_read;
 pub use separation::{judge_several, Items};
 pub use structure::{judge_structure, render_segments, Structure, StructureError};

@@ -60,14 +60,7 @@ impl Structure {
     /// Learns the structure from the segments a benign frame of `content`
     /// read back as: exactly one segment must hold the content once.
     pub fn learn(content: &str, segments: &[Segment]) -> Result<Structure, StructureError> {
-        let holding: Vec<usize> = (0..segments.len())
-            .filter(|&i| segments[i].text.contains(content))
-            .collect();
-        let content_index = match holding.as_slice() {
-            [] => return Err(StructureError::NoContent(content.to_string())),
-            [one] => *one,
-            many => return Err(StructureError::Ambiguous(many.len())),
-        };
+        let content_index = holding_one(content, segments.iter().map(|s| s.text.as_str()))?;
         let text = &segments[content_index].text;
         let at = text.find(content).expect("holds the content");
         Ok(Structure {
@@ -83,15 +76,39 @@ impl Structure {
     }
 }
 
+/// The index of the one text that holds `content` (segments a reader
+/// returned, parts a framing answered); an error when none or several do.
+pub(super) fn holding_one<'a>(
+    content: &str,
+    texts: impl Iterator<Item = &'a str>,
+) -> Result<usize, StructureError> {
+    let holding: Vec<usize> = texts
+        .enumerate()
+        .filter(|(_, text)| text.contains(content))
+        .map(|(i, _)| i)
+        .collect();
+    match holding.as_slice() {
+        [] => Err(StructureError::NoContent(content.to_string())),
+        [one] => Ok(*one),
+        many => Err(StructureError::Ambiguous(many.len())),
+    }
+}
+
 /// Renders segments as the evidence text reports show (one JSON object a
 /// line), with each segment's byte range in it, so excerpts point at the
 /// segment they are about.
 pub fn render_segments(segments: &[Segment]) -> (String, Vec<Range<usize>>) {
+    render_lines(segments)
+}
+
+/// Renders items as one JSON object a line, with each item's byte range:
+/// the evidence text of segments and of parts.
+pub(super) fn render_lines<T: serde::Serialize>(items: &[T]) -> (String, Vec<Range<usize>>) {
     let mut text = String::new();
     let mut ranges = Vec::new();
-    for segment in segments {
+    for item in items {
         let start = text.len();
-        text.push_str(&serde_json::to_string(segment).expect("a segment serializes"));
+        text.push_str(&serde_json::to_string(item).expect("strings serialize"));
         ranges.push(start..text.len());
         text.push('\n');
     }
@@ -211,7 +228,7 @@ fn check_content_segment(
 
 /// A piece of `content` (a run of at least [`MIN_PIECE`] letters, digits,
 /// `_` and spaces) that `text` holds and the benign `was` did not.
-fn leaked_piece<'a>(content: &'a str, text: &str, was: &str) -> Option<&'a str> {
+pub(super) fn leaked_piece<'a>(content: &'a str, text: &str, was: &str) -> Option<&'a str> {
     content
         .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == ' '))
         .map(str::trim)

@@ -13,9 +13,11 @@
 //! `http.rs`): the same process handling, its stdin held open and its
 //! stdout drained, the SDK's HTTP client transport in place of the pipes.
 //!
-//! Several text parts are joined with one `\n` into one output: framecheck
-//! has no notion of message parts yet, and a client that shows the parts to
-//! a model puts them one after another. Non-text parts are left out.
+//! A result with one text part answers that text; one with several answers
+//! them as parts without a role ([`WrapAnswer::Parts`], profiles declaring
+//! `wrap.returns: parts`), joined with one `\n` where one text is asked for,
+//! as a client that shows the parts to a model puts them one after another.
+//! Non-text parts are left out.
 
 mod http;
 mod plant;
@@ -36,7 +38,7 @@ use super::subprocess::{
     MAX_SPAWN_FAILURES_IN_ROW,
 };
 use crate::adapter::{Fault, FaultKind, Framing, TargetError, WrapRequest};
-use framecheck_core::target::ServerIdentity;
+use framecheck_core::target::{Part, ServerIdentity, WrapAnswer};
 pub(crate) use plant::{fill, Values};
 use plant::{fill_json, Fixture, WorkDir};
 
@@ -336,7 +338,7 @@ impl McpFraming {
     }
 
     /// Calls the tool once; every way it can end is sorted here.
-    fn call(&mut self, content: &str) -> Result<String, TargetError> {
+    fn call(&mut self, content: &str) -> Result<WrapAnswer, TargetError> {
         let arguments = self.plant(content)?;
         let timeout = Duration::from_millis(self.spec.timeout_ms);
         let params = CallToolRequestParams::new(self.spec.tool.clone()).with_arguments(arguments);
@@ -443,10 +445,11 @@ fn identity(info: &rmcp::model::ServerPeerInfo) -> ServerIdentity {
     }
 }
 
-/// The framed output of a tool result: its text parts, joined by `\n`.
-/// An `isError` result is a refusal (the server declined this content); a
-/// result without text is outside what a framing can answer.
-fn framed_output(result: &CallToolResult) -> Result<String, TargetError> {
+/// The framed output of a tool result: its one text part, or its text
+/// parts as parts without a role. An `isError` result is a refusal (the
+/// server declined this content); a result without text is outside what a
+/// framing can answer.
+fn framed_output(result: &CallToolResult) -> Result<WrapAnswer, TargetError> {
     let texts: Vec<&str> = result
         .content
         .iter()
@@ -464,11 +467,26 @@ fn framed_output(result: &CallToolResult) -> Result<String, TargetError> {
             Fault::new(FaultKind::ProtocolViolation),
         ));
     }
-    Ok(texts.join("\n"))
+    Ok(match texts.as_slice() {
+        [one] => WrapAnswer::Text(one.to_string()),
+        several => WrapAnswer::Parts(
+            several
+                .iter()
+                .map(|text| Part {
+                    role: None,
+                    text: text.to_string(),
+                })
+                .collect(),
+        ),
+    })
 }
 
 impl Framing for McpFraming {
     fn wrap(&mut self, request: &WrapRequest) -> Result<String, TargetError> {
+        self.call(&request.content).map(WrapAnswer::into_text)
+    }
+
+    fn wrap_answer(&mut self, request: &WrapRequest) -> Result<WrapAnswer, TargetError> {
         self.call(&request.content)
     }
 

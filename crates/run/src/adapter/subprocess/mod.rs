@@ -31,7 +31,7 @@ use crate::adapter::{Fault, FaultKind, Framing, TargetError, WrapRequest};
 use framecheck_core::profile::{
     AdapterSpec, Capability, LoadedProfile, ProcessMode, SubprocessSpec,
 };
-use framecheck_core::target::ReadAnswer;
+use framecheck_core::target::{ReadAnswer, WrapAnswer};
 
 pub mod bytes;
 mod child;
@@ -423,6 +423,10 @@ impl SubprocessFraming {
 
 impl Framing for SubprocessFraming {
     fn wrap(&mut self, request: &WrapRequest) -> Result<String, TargetError> {
+        self.wrap_answer(request).map(WrapAnswer::into_text)
+    }
+
+    fn wrap_answer(&mut self, request: &WrapRequest) -> Result<WrapAnswer, TargetError> {
         let raw_bytes = self.raw_bytes;
         let encode = |id| {
             if raw_bytes {
@@ -432,8 +436,9 @@ impl Framing for SubprocessFraming {
             }
         };
         match self.call(Op::Wrap, encode)? {
-            Reply::Framed(framed) => Ok(framed),
+            Reply::Framed(framed) => Ok(WrapAnswer::Text(framed)),
             Reply::Refused(reason) => Err(TargetError::Refused(reason)),
+            Reply::Parts(parts) => Ok(WrapAnswer::Parts(parts)),
             Reply::Body(_) | Reply::Segments(_) => {
                 Err(TargetError::failed("internal error: read reply to a wrap"))
             }
@@ -450,7 +455,9 @@ impl Framing for SubprocessFraming {
             Reply::Body(None) => Ok(ReadAnswer::Rejected),
             Reply::Segments(segments) => Ok(ReadAnswer::Segments(segments)),
             Reply::Refused(reason) => Err(TargetError::Refused(reason)),
-            Reply::Framed(_) => Err(TargetError::failed("internal error: wrap reply to a read")),
+            Reply::Framed(_) | Reply::Parts(_) => {
+                Err(TargetError::failed("internal error: wrap reply to a read"))
+            }
         }
     }
 
@@ -459,7 +466,7 @@ impl Framing for SubprocessFraming {
         match self.call(Op::WrapMany, |id| encode_wrap_many(id, items, raw_bytes))? {
             Reply::Framed(framed) => Ok(framed),
             Reply::Refused(reason) => Err(TargetError::Refused(reason)),
-            Reply::Body(_) | Reply::Segments(_) => Err(TargetError::failed(
+            Reply::Body(_) | Reply::Segments(_) | Reply::Parts(_) => Err(TargetError::failed(
                 "internal error: read reply to a wrap-many",
             )),
         }

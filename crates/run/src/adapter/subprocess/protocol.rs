@@ -21,7 +21,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::adapter::WrapRequest;
-use framecheck_core::target::Segment;
+use framecheck_core::target::{Part, Segment};
 
 /// The operation a request asks for; decides which result field a reply
 /// must carry.
@@ -72,6 +72,9 @@ pub enum Reply {
     /// The segments, answering a read from a reader that parses frames
     /// into messages or fields (`{"segments": [...]}`).
     Segments(Vec<Segment>),
+    /// The parts, answering a wrap from a framing that answers with a list
+    /// of messages (`{"parts": [...]}`).
+    Parts(Vec<Part>),
     /// The target rejected the input on purpose, with its reason.
     Refused(String),
 }
@@ -347,6 +350,11 @@ pub fn decode_reply(line: &[u8], expected_id: u64, op: Op) -> Result<Reply, Prot
             return decode_segments(segments);
         }
     }
+    if op == Op::Wrap && error.is_none() && !object.contains_key("framed") {
+        if let Some(parts) = object.get("parts") {
+            return decode_parts(parts);
+        }
+    }
     let result = object.get(op.result_field());
     if matches!(op, Op::Wrap | Op::WrapMany) && result.is_none() && error.is_none() {
         if let Some(reply) = framed_from_b64(&object) {
@@ -432,6 +440,37 @@ fn decode_segments(value: &Value) -> Result<Reply, ProtocolError> {
         });
     }
     Ok(Reply::Segments(segments))
+}
+
+/// A wrap reply's `parts`: an array of objects, each with a string or null
+/// `role` (absent is null) and a string `text`.
+fn decode_parts(value: &Value) -> Result<Reply, ProtocolError> {
+    let wrong = |found: &Value| ProtocolError::WrongType {
+        field: "parts",
+        expected: "an array of {role, text} objects",
+        found: type_name(found),
+    };
+    let Value::Array(items) = value else {
+        return Err(wrong(value));
+    };
+    let mut parts = Vec::with_capacity(items.len());
+    for item in items {
+        let Value::Object(object) = item else {
+            return Err(wrong(item));
+        };
+        let role = match object.get("role") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(role)) => Some(role.clone()),
+            Some(other) => return Err(wrong(other)),
+        };
+        let text = match object.get("text") {
+            Some(Value::String(text)) => text.clone(),
+            Some(other) => return Err(wrong(other)),
+            None => return Err(wrong(item)),
+        };
+        parts.push(Part { role, text });
+    }
+    Ok(Reply::Parts(parts))
 }
 
 fn json_error(error: &serde_json::Error, text: &str) -> ProtocolError {
@@ -562,6 +601,46 @@ mod tests {
             wrap(r#"{"id":7,"error":"too long"}"#),
             Ok(Reply::Refused("too long".into()))
         );
+    }
+
+    #[test]
+    fn decodes_parts_and_names_a_malformed_one() {
+        assert_eq!(
+            wrap(
+                r#"{"id":7,"parts":[{"role":"system","text":"a"},{"role":null,"text":""},{"text":"b"}]}"#
+            ),
+            Ok(Reply::Parts(vec![
+                Part {
+                    role: Some("system".into()),
+                    text: "a".into()
+                },
+                Part {
+                    role: None,
+                    text: String::new()
+                },
+                Part {
+                    role: None,
+                    text: "b".into()
+                },
+            ]))
+        );
+        for bad in [
+            r#"{"id":7,"parts":"x"}"#,
+            r#"{"id":7,"parts":[1]}"#,
+            r#"{"id":7,"parts":[{"role":"user"}]}"#,
+            r#"{"id":7,"parts":[{"role":5,"text":"a"}]}"#,
+            r#"{"id":7,"parts":[{"role":"u","text":3}]}"#,
+        ] {
+            assert!(
+                matches!(
+                    wrap(bad),
+                    Err(ProtocolError::WrongType { field: "parts", .. })
+                ),
+                "{bad}"
+            );
+        }
+        // Parts answer a wrap only; a read reply of parts has no result.
+        assert!(read(r#"{"id":7,"parts":[]}"#).is_err());
         assert_eq!(
             read(r#"{"id":7,"error":"no"}"#),
             Ok(Reply::Refused("no".into()))

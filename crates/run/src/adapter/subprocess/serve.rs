@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use super::protocol::to_line;
 use crate::adapter::{Framing, TargetError, WrapRequest};
-use framecheck_core::target::{ReadAnswer, Segment};
+use framecheck_core::target::{Part, ReadAnswer, Segment, WrapAnswer};
 
 /// Answers requests from `input` on `output` until `input` ends.
 ///
@@ -183,6 +183,7 @@ enum ReplyLine {
     Framed { id: u64, framed: String },
     Body { id: u64, body: Option<String> },
     Segments { id: u64, segments: Vec<Segment> },
+    Parts { id: u64, parts: Vec<Part> },
     Error { id: Option<u64>, error: String },
 }
 
@@ -201,9 +202,14 @@ fn answer(framing: &mut dyn Framing, line: &[u8]) -> ReplyLine {
         error: error_text(e),
     };
     match request {
-        Request::Wrap(wrap) => framing
-            .wrap(&wrap)
-            .map_or_else(refuse, |framed| ReplyLine::Framed { id, framed }),
+        Request::Wrap(wrap) => {
+            framing
+                .wrap_answer(&wrap)
+                .map_or_else(refuse, |answer| match answer {
+                    WrapAnswer::Text(framed) => ReplyLine::Framed { id, framed },
+                    WrapAnswer::Parts(parts) => ReplyLine::Parts { id, parts },
+                })
+        }
         Request::WrapMany(items) => framing
             .wrap_many(&items)
             .map_or_else(refuse, |framed| ReplyLine::Framed { id, framed }),
