@@ -281,53 +281,37 @@ pub struct ServerIdentity {
 pub const WRAP_MANY_UNSUPPORTED: &str =
     "this framing does not frame several items per call (wrap-many is not implemented)";
 
-impl<F: Framing + ?Sized> Framing for Box<F> {
-    fn wrap(&mut self, request: &WrapRequest) -> Result<String, TargetError> {
-        (**self).wrap(request)
-    }
-    fn wrap_answer(&mut self, request: &WrapRequest) -> Result<WrapAnswer, TargetError> {
-        (**self).wrap_answer(request)
-    }
-    fn read(&mut self, text: &str) -> Result<Option<String>, TargetError> {
-        (**self).read(text)
-    }
-    fn read_answer(&mut self, text: &str) -> Result<ReadAnswer, TargetError> {
-        (**self).read_answer(text)
-    }
-    fn wrap_many(&mut self, items: &[WrapRequest]) -> Result<String, TargetError> {
-        (**self).wrap_many(items)
-    }
-    fn restart(&mut self) {
-        (**self).restart()
-    }
-    fn server(&self) -> Option<ServerIdentity> {
-        (**self).server()
-    }
+/// A boxed or borrowed framing is the framing it points to: every method
+/// forwards, so a new method is forwarded in one place.
+macro_rules! forward_framing {
+    ($($pointer:ty),*) => {$(
+        impl<F: Framing + ?Sized> Framing for $pointer {
+            fn wrap(&mut self, request: &WrapRequest) -> Result<String, TargetError> {
+                (**self).wrap(request)
+            }
+            fn wrap_answer(&mut self, request: &WrapRequest) -> Result<WrapAnswer, TargetError> {
+                (**self).wrap_answer(request)
+            }
+            fn read(&mut self, text: &str) -> Result<Option<String>, TargetError> {
+                (**self).read(text)
+            }
+            fn read_answer(&mut self, text: &str) -> Result<ReadAnswer, TargetError> {
+                (**self).read_answer(text)
+            }
+            fn wrap_many(&mut self, items: &[WrapRequest]) -> Result<String, TargetError> {
+                (**self).wrap_many(items)
+            }
+            fn restart(&mut self) {
+                (**self).restart()
+            }
+            fn server(&self) -> Option<ServerIdentity> {
+                (**self).server()
+            }
+        }
+    )*};
 }
 
-impl<F: Framing + ?Sized> Framing for &mut F {
-    fn wrap(&mut self, request: &WrapRequest) -> Result<String, TargetError> {
-        (**self).wrap(request)
-    }
-    fn wrap_answer(&mut self, request: &WrapRequest) -> Result<WrapAnswer, TargetError> {
-        (**self).wrap_answer(request)
-    }
-    fn read(&mut self, text: &str) -> Result<Option<String>, TargetError> {
-        (**self).read(text)
-    }
-    fn read_answer(&mut self, text: &str) -> Result<ReadAnswer, TargetError> {
-        (**self).read_answer(text)
-    }
-    fn wrap_many(&mut self, items: &[WrapRequest]) -> Result<String, TargetError> {
-        (**self).wrap_many(items)
-    }
-    fn restart(&mut self) {
-        (**self).restart()
-    }
-    fn server(&self) -> Option<ServerIdentity> {
-        (**self).server()
-    }
-}
+forward_framing!(Box<F>, &mut F);
 
 /// Calls into the target, turning a panic into a failure of this call only.
 pub fn guarded<T>(call: impl FnOnce() -> Result<T, TargetError>) -> Result<T, TargetError> {

@@ -20,8 +20,8 @@
 use std::ops::Range;
 
 use super::findings::Findings;
-use super::structure::{holding_one, leaked_piece, render_lines, StructureError};
-use crate::oracle::{Check, Excerpt, ExcerptSource, Finding};
+use super::structure::{holding_one, leaked_piece, line_excerpt, render_lines, StructureError};
+use crate::oracle::{Check, ExcerptSource, Finding};
 use crate::target::{join_parts, Part};
 
 /// How a benign wrap answers: one entry per part, and where the content
@@ -139,18 +139,7 @@ pub fn render_parts(parts: &[Part]) -> (String, Vec<Range<usize>>) {
 pub fn judge_parts(structure: &PartsStructure, content: &str, parts: &[Part]) -> Vec<Finding> {
     let mut findings = Findings::default();
     let (rendered, ranges) = render_parts(parts);
-    let excerpt = |i: usize| {
-        let at = ranges
-            .get(i)
-            .cloned()
-            .unwrap_or(rendered.len()..rendered.len());
-        Some(Excerpt::cut(
-            ExcerptSource::Parts,
-            &rendered,
-            at.start,
-            at.end,
-        ))
-    };
+    let excerpt = |i: usize| line_excerpt(ExcerptSource::Parts, &rendered, &ranges, i);
     let mut flag = |message: String, i: usize| {
         findings.security_everywhere(Check::PartsStructure, message, excerpt(i));
     };

@@ -103,6 +103,21 @@ pub fn render_segments(segments: &[Segment]) -> (String, Vec<Range<usize>>) {
 
 /// Renders items as one JSON object a line, with each item's byte range:
 /// the evidence text of segments and of parts.
+/// The excerpt of item `i` of a list rendered by [`render_lines`]: its
+/// line, or the empty end of the text when the list has no such item.
+pub(super) fn line_excerpt(
+    source: ExcerptSource,
+    rendered: &str,
+    ranges: &[Range<usize>],
+    i: usize,
+) -> Option<Excerpt> {
+    let at = ranges
+        .get(i)
+        .cloned()
+        .unwrap_or(rendered.len()..rendered.len());
+    Some(Excerpt::cut(source, rendered, at.start, at.end))
+}
+
 pub(super) fn render_lines<T: serde::Serialize>(items: &[T]) -> (String, Vec<Range<usize>>) {
     let mut text = String::new();
     let mut ranges = Vec::new();
@@ -136,18 +151,7 @@ pub fn judge_structure(
         return findings.0;
     };
     let (rendered, ranges) = render_segments(segments);
-    let excerpt = |i: usize| {
-        let at = ranges
-            .get(i)
-            .cloned()
-            .unwrap_or(rendered.len()..rendered.len());
-        Some(Excerpt::cut(
-            ExcerptSource::ReadBody,
-            &rendered,
-            at.start,
-            at.end,
-        ))
-    };
+    let excerpt = |i: usize| line_excerpt(ExcerptSource::ReadBody, &rendered, &ranges, i);
     if segments.len() != structure.shape.len() {
         let first_other = (0..segments.len())
             .find(|&i| structure.shape.get(i) != Some(&role_field(&segments[i])))
