@@ -684,6 +684,16 @@ const NOTHING_TO_SEARCH: &str = "the profile declares `delimiters: none`: there 
 const PARTS_NOT_SEARCHED: &str = "the profile declares `wrap.returns: parts`, which search does \
      not judge yet (`framecheck run` judges the parts and the frame in the content's part)";
 
+/// Refuses a profile `search` cannot judge mutants for, saying why.
+fn searchable(profile: &TargetProfile) -> anyhow::Result<()> {
+    ensure!(!profile.delimiters.absent, NOTHING_TO_SEARCH);
+    ensure!(
+        profile.wrap.returns != WrapReturns::Parts,
+        PARTS_NOT_SEARCHED
+    );
+    Ok(())
+}
+
 fn search(args: SearchArgs) -> Result<u8> {
     if args.reproducible && matches!(args.budget, Budget::Time(_)) {
         bail!("--reproducible needs a budget in mutants (--budget 2000): a time budget stops at a machine-dependent point");
@@ -694,11 +704,7 @@ fn search(args: SearchArgs) -> Result<u8> {
         bail!("{error}");
     }
     let loaded = load_target(&args.select.target)?;
-    ensure!(!loaded.profile.delimiters.absent, NOTHING_TO_SEARCH);
-    ensure!(
-        loaded.profile.wrap.returns != WrapReturns::Parts,
-        PARTS_NOT_SEARCHED
-    );
+    searchable(&loaded.profile)?;
     let cases = catalogue::select(
         catalogue::instantiate(&catalogue, &loaded.profile),
         &args.select.only,

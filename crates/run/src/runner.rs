@@ -99,10 +99,7 @@ pub fn run_owned(
     // `wrap.returns: parts`: every stage below sees the content's part.
     let parts = match parts::learn(profile, framing).transpose() {
         Ok(parts) => parts,
-        Err(failure) => {
-            let meta = run_meta(profile, options, started, started_unix, &Setup::none());
-            return parts_failed_run(meta, failure);
-        }
+        Err(failure) => return parts_failed_run(profile, options, started, started_unix, failure),
     };
     let mut view;
     let framing: &mut dyn Framing = match &parts {
@@ -209,7 +206,14 @@ fn refused_run(meta: RunMeta, misfit: &Misfit) -> RunResult {
 /// A run that judged no case because the benign parts were not learned:
 /// a misfit when the framing's answers contradict the profile, a harness
 /// error when a benign wrap failed.
-fn parts_failed_run(meta: RunMeta, failure: PartsFailure) -> RunResult {
+fn parts_failed_run(
+    profile: &TargetProfile,
+    options: &RunOptions,
+    started: Instant,
+    started_unix: u64,
+    failure: PartsFailure,
+) -> RunResult {
+    let meta = run_meta(profile, options, started, started_unix, &Setup::none());
     match failure {
         PartsFailure::Misfit(misfit) => refused_run(meta, &Misfit::Parts(misfit)),
         PartsFailure::Wrap(error) => RunResult {
