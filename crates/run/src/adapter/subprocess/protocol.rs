@@ -414,63 +414,68 @@ fn decode_result(result: &Value, op: Op) -> Result<Reply, ProtocolError> {
 /// A read reply's `segments`: an array of objects, each with a string
 /// `role`, a string or null `field` (absent is null) and a string `text`.
 fn decode_segments(value: &Value) -> Result<Reply, ProtocolError> {
-    let wrong = |found: &Value| ProtocolError::WrongType {
-        field: "segments",
-        expected: "an array of {role, field, text} objects",
-        found: type_name(found),
-    };
-    let Value::Array(items) = value else {
-        return Err(wrong(value));
-    };
-    let mut segments = Vec::with_capacity(items.len());
-    for item in items {
-        let Value::Object(object) = item else {
-            return Err(wrong(item));
-        };
-        let string = |key: &str| match object.get(key) {
-            Some(Value::String(s)) => Ok(Some(s.clone())),
-            None | Some(Value::Null) if key == "field" => Ok(None),
-            Some(other) => Err(wrong(other)),
-            None => Err(wrong(item)),
-        };
-        segments.push(Segment {
+    let expected = "an array of {role, field, text} objects";
+    let segments = decode_records(value, "segments", expected, &["field"], |string| {
+        Ok(Segment {
             role: string("role")?.unwrap_or_default(),
             field: string("field")?,
             text: string("text")?.unwrap_or_default(),
-        });
-    }
+        })
+    })?;
     Ok(Reply::Segments(segments))
 }
 
 /// A wrap reply's `parts`: an array of objects, each with a string or null
 /// `role` (absent is null) and a string `text`.
 fn decode_parts(value: &Value) -> Result<Reply, ProtocolError> {
+    let expected = "an array of {role, text} objects";
+    let parts = decode_records(value, "parts", expected, &["role"], |string| {
+        Ok(Part {
+            role: string("role")?,
+            text: string("text")?.unwrap_or_default(),
+        })
+    })?;
+    Ok(Reply::Parts(parts))
+}
+
+/// One string field of a reply's record: `None` for a nullable key that
+/// is null or absent.
+type RecordField<'a> = dyn Fn(&str) -> Result<Option<String>, ProtocolError> + 'a;
+
+/// An array of objects of string fields (a reply's `segments` or
+/// `parts`): a key in `nullable` may be null or absent, every other key
+/// must hold a string; anything else is `field` of the wrong type. `build`
+/// makes one item from its record's fields.
+fn decode_records<T>(
+    value: &Value,
+    field: &'static str,
+    expected: &'static str,
+    nullable: &[&str],
+    build: impl Fn(&RecordField<'_>) -> Result<T, ProtocolError>,
+) -> Result<Vec<T>, ProtocolError> {
     let wrong = |found: &Value| ProtocolError::WrongType {
-        field: "parts",
-        expected: "an array of {role, text} objects",
+        field,
+        expected,
         found: type_name(found),
     };
     let Value::Array(items) = value else {
         return Err(wrong(value));
     };
-    let mut parts = Vec::with_capacity(items.len());
-    for item in items {
-        let Value::Object(object) = item else {
-            return Err(wrong(item));
-        };
-        let role = match object.get("role") {
-            None | Some(Value::Null) => None,
-            Some(Value::String(role)) => Some(role.clone()),
-            Some(other) => return Err(wrong(other)),
-        };
-        let text = match object.get("text") {
-            Some(Value::String(text)) => text.clone(),
-            Some(other) => return Err(wrong(other)),
-            None => return Err(wrong(item)),
-        };
-        parts.push(Part { role, text });
-    }
-    Ok(Reply::Parts(parts))
+    items
+        .iter()
+        .map(|item| {
+            let Value::Object(object) = item else {
+                return Err(wrong(item));
+            };
+            let string = |key: &str| match object.get(key) {
+                Some(Value::String(s)) => Ok(Some(s.clone())),
+                None | Some(Value::Null) if nullable.contains(&key) => Ok(None),
+                Some(other) => Err(wrong(other)),
+                None => Err(wrong(item)),
+            };
+            build(&string)
+        })
+        .collect()
 }
 
 fn json_error(error: &serde_json::Error, text: &str) -> ProtocolError {
