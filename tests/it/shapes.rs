@@ -1066,18 +1066,35 @@ fn search_grows_forged_records_only_where_the_parser_splits() {
 }
 
 /// `framecheck init` proposes `returns: segments` (and a parser consumer)
-/// when the reader answers the framing's own frame with segments.
+/// when the reader answers the framing's own frame with segments, and
+/// `lines: unicode` when its answers show it splits lines at U+2028.
 #[test]
 fn init_proposes_a_segments_reader() {
     if !common::have("python3", "init_proposes_a_segments_reader") {
         return;
     }
     let dir = shapes_dir().join("segments");
-    let output = common::framecheck_in(&dir, &["init", "--", "python3", "records_correct.py"]);
-    let proposal = String::from_utf8_lossy(&output.stdout);
+    let proposal = |adapter: &str| {
+        let output = common::framecheck_in(&dir, &["init", "--", "python3", adapter]);
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    };
+    // Where the parser splits lines is read from its answers: the same
+    // records read back with str.splitlines() and with a split at LF alone.
+    let splitlines = proposal("records_correct.py");
     assert!(
-        proposal.contains("reader: { returns: segments, consumer: parser }"),
-        "{proposal}"
+        splitlines.contains("reader: { returns: segments, consumer: parser, lines: unicode }"),
+        "{splitlines}"
+    );
+    let lf = proposal("records_correct_lf_reader.py");
+    assert!(
+        lf.contains("reader: { returns: segments, consumer: parser }"),
+        "{lf}"
+    );
+    // An XML parser splits no lines: nothing to declare.
+    let xml = proposal("chat_correct.py");
+    assert!(
+        xml.contains("reader: { returns: segments, consumer: parser }"),
+        "{xml}"
     );
 }
 

@@ -34,6 +34,8 @@
 use std::ops::Range;
 use std::sync::OnceLock;
 
+use serde::{Deserialize, Serialize};
+
 use crate::level::{self, ReaderLevel};
 
 mod folded;
@@ -44,7 +46,52 @@ pub use folded::{Folded, FoldedChar};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Reader {
     level: ReaderLevel,
+    /// Where a parser consumer splits lines besides the level's own
+    /// breaks (`reader.lines`); a model's reader keeps its level's.
+    lines: LineSemantics,
 }
+
+/// How a parser consumer splits its input into lines: which characters end
+/// a record for it (the profile's `reader.lines`).
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum LineSemantics {
+    /// Only LF ends a line (CRLF too, read as LF plus a trailing CR).
+    #[default]
+    Lf,
+    /// Every line break Python's `str.splitlines()` honours: LF, CR, CRLF,
+    /// VT, FF, FS, GS, RS, NEL, U+2028 and U+2029.
+    Unicode,
+}
+
+impl LineSemantics {
+    /// True for the default, which profiles leave unwritten.
+    pub fn is_lf(&self) -> bool {
+        *self == LineSemantics::Lf
+    }
+
+    /// The line breaks this consumer honours, each as a character: what
+    /// starts a new record for it.
+    pub fn breaks(self) -> &'static [char] {
+        match self {
+            LineSemantics::Lf => &['\n'],
+            LineSemantics::Unicode => &UNICODE_LINE_BREAKS,
+        }
+    }
+
+    /// Whether `c` ends a line for this consumer.
+    pub fn is_break(self, c: char) -> bool {
+        self.breaks().contains(&c)
+    }
+}
+
+/// Every character Python's `str.splitlines()` splits at (CRLF is the pair
+/// of the first two).
+pub const UNICODE_LINE_BREAKS: [char; 10] = [
+    '\n', '\r', '\u{0B}', '\u{0C}', '\u{1C}', '\u{1D}', '\u{1E}', '\u{85}', '\u{2028}', '\u{2029}',
+];
 
 /// For each ASCII character, its folding when that is one character.
 type AsciiFoldings = [Option<char>; 128];
@@ -52,7 +99,17 @@ type AsciiFoldings = [Option<char>; 128];
 impl Reader {
     /// The reader at `level`.
     pub const fn new(level: ReaderLevel) -> Reader {
-        Reader { level }
+        Reader {
+            level,
+            lines: LineSemantics::Lf,
+        }
+    }
+
+    /// This reader as a parser consumer that splits lines as `lines` says
+    /// besides the level's own breaks: a program that splits with
+    /// `str.splitlines()` starts a record after U+2028 whatever it folds.
+    pub const fn with_lines(self, lines: LineSemantics) -> Reader {
+        Reader { lines, ..self }
     }
 
     /// Every reader framecheck judges at, strictest first.
@@ -112,6 +169,10 @@ impl Reader {
     /// does.
     pub fn line_break_at(self, text: &str, at: usize) -> Option<usize> {
         let c = text[at..].chars().next()?;
+        if self.lines.is_break(c) {
+            let crlf = c == '\r' && text[at + 1..].starts_with('\n');
+            return Some(if crlf { 2 } else { c.len_utf8() });
+        }
         match (self.level, c) {
             (_, '\n') => Some(1),
             // CRLF is a line break to every reader: a framing that writes its
@@ -136,11 +197,11 @@ impl Reader {
         let bytes = text.as_bytes();
         let mut at = from;
         while at < bytes.len() {
-            let found = match self.level {
-                ReaderLevel::Exact | ReaderLevel::AsciiCaseInsensitive => {
+            let found = match (self.level, self.lines) {
+                (ReaderLevel::Exact | ReaderLevel::AsciiCaseInsensitive, LineSemantics::Lf) => {
                     memchr::memchr2(b'\n', b'\r', &bytes[at..])
                 }
-                ReaderLevel::Unicode => bytes[at..]
+                _ => bytes[at..]
                     .iter()
                     .position(|&b| self.may_begin_line_break(b)),
             };
@@ -157,9 +218,16 @@ impl Reader {
     /// honours: the first UTF-8 byte of each character
     /// [`Reader::line_break_at`] accepts (a test checks every character).
     fn may_begin_line_break(self, byte: u8) -> bool {
+        // U+0085 is C2 85 and U+2028/U+2029 are E2 80 A8/A9 in UTF-8.
+        let splitlines = matches!(
+            byte,
+            b'\n' | b'\r' | 0x0B | 0x0C | 0x1C..=0x1E | 0xC2 | 0xE2
+        );
+        if self.lines == LineSemantics::Unicode {
+            return splitlines;
+        }
         match self.level {
             ReaderLevel::Exact | ReaderLevel::AsciiCaseInsensitive => matches!(byte, b'\n' | b'\r'),
-            // U+0085 is C2 85 and U+2028/U+2029 are E2 80 A8/A9 in UTF-8.
             ReaderLevel::Unicode => matches!(byte, b'\n' | b'\r' | 0x0B | 0x0C | 0xC2 | 0xE2),
         }
     }
@@ -228,12 +296,33 @@ mod tests {
         assert_eq!(Reader::new(Ci).lines("a\r\nb\rc"), vec![0..1, 3..4, 5..6]);
     }
 
+    /// A parser that splits as `str.splitlines()` does breaks lines at
+    /// every character of that set, whatever its level folds, and at
+    /// nothing else; one that splits at LF keeps its level's breaks.
+    #[test]
+    fn a_parser_splits_lines_where_it_declares() {
+        let text = "a\u{1E}b\u{2028}c\rd\r\ne\u{2027}f";
+        let splitlines = Reader::new(Exact).with_lines(LineSemantics::Unicode);
+        assert_eq!(splitlines.lines(text), vec![0..1, 2..3, 6..7, 8..9, 11..16]);
+        assert_eq!(
+            Reader::new(Exact).with_lines(LineSemantics::Lf).lines(text),
+            vec![0..9, 11..16]
+        );
+        for c in UNICODE_LINE_BREAKS {
+            assert!(
+                splitlines.line_break_at(&format!("{c}x"), 0).is_some(),
+                "{c:?}"
+            );
+        }
+    }
+
     /// The byte prefilter of `next_line_break` never skips a break: every
     /// character that begins one starts with a byte it tries.
     #[test]
     fn every_line_break_starts_with_a_byte_the_search_tries() {
         let mut buf = [0u8; 4];
-        for reader in Reader::all() {
+        let splitlines = Reader::all().map(|r| r.with_lines(LineSemantics::Unicode));
+        for reader in Reader::all().chain(splitlines) {
             for c in (0..=0x10FFFF).filter_map(char::from_u32) {
                 let text = format!("{c}\n");
                 if reader.line_break_at(&text, 0).is_some() {
@@ -241,7 +330,7 @@ mod tests {
                     assert!(reader.may_begin_line_break(first), "{c:?} {reader:?}");
                 }
             }
-            let text = "x\u{00C9}\u{2027}\r\u{0085}y\u{2029}";
+            let text = "x\u{00C9}\u{2027}\r\u{0085}y\u{1E}\u{2029}";
             let slow: Vec<usize> = text
                 .char_indices()
                 .filter(|&(i, _)| reader.line_break_at(text, i).is_some())

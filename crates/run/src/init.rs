@@ -522,8 +522,13 @@ fn render(base: &TargetProfile, layout: &Layout, observed: &Observed) -> String 
             Consumer::Parser => Consumer::Parser,
             Consumer::Model => base.reader.consumer,
         };
-        // A declared line semantics is the parser's own, never observed.
-        let lines = match base.reader.lines {
+        // A declared line semantics stays; an observed one is proposed.
+        let declared = base.reader.lines;
+        let lines = match if declared.is_lf() {
+            observed.lines
+        } else {
+            declared
+        } {
             LineSemantics::Lf => String::new(),
             other => format!(", lines: {}", kebab(&other)),
         };

@@ -10,6 +10,21 @@ use crate::level::ReaderLevel;
 use crate::profile::TargetProfile;
 use crate::reader::{Folded, Reader};
 
+/// The reader at `level` for the profile's consumer: a parser's declared
+/// line breaks (`reader.lines`) are its own at every level, since the
+/// program splits lines before anything is folded. A model's reader keeps
+/// its level's breaks (a profile declares `lines` only for a parser).
+pub(crate) fn reader_for(profile: &TargetProfile, level: ReaderLevel) -> Reader {
+    Reader::new(level).with_lines(profile.reader.lines)
+}
+
+/// Every reader the profile's frame is read by, strictest first.
+pub(crate) fn readers_for(profile: &TargetProfile) -> impl Iterator<Item = Reader> + '_ {
+    ReaderLevel::ALL
+        .into_iter()
+        .map(|level| reader_for(profile, level))
+}
+
 /// A text as one reader sees it.
 #[derive(Debug)]
 pub(crate) struct View<'t> {
@@ -45,7 +60,7 @@ impl<'t> Views<'t> {
         own: &[Range<usize>],
     ) -> Views<'t> {
         let grammar = profile.delimiters.grammar();
-        let levels = Reader::all()
+        let levels = readers_for(profile)
             .map(|reader| {
                 let folded = reader.fold(framed);
                 let regions = Regions::at(&folded, &*grammar, profile, own);

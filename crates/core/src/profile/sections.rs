@@ -644,45 +644,9 @@ pub struct ReaderSection {
     pub lines: LineSemantics,
 }
 
-/// How a parser consumer splits its input into lines: which characters end
-/// a record for it.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum LineSemantics {
-    /// Only LF ends a line (CRLF too, read as LF plus a trailing CR).
-    #[default]
-    Lf,
-    /// Every line break Python's `str.splitlines()` honours: LF, CR, CRLF,
-    /// VT, FF, FS, GS, RS, NEL, U+2028 and U+2029.
-    Unicode,
-}
-
-impl LineSemantics {
-    /// True for the default, which profiles leave unwritten.
-    pub fn is_lf(&self) -> bool {
-        *self == LineSemantics::Lf
-    }
-
-    /// The line breaks this consumer honours besides LF, each as a
-    /// character: what starts a new record for it.
-    pub fn breaks(self) -> &'static [char] {
-        match self {
-            LineSemantics::Lf => &['\n'],
-            LineSemantics::Unicode => &UNICODE_LINE_BREAKS,
-        }
-    }
-
-    /// Whether `c` ends a line for this consumer.
-    pub fn is_break(self, c: char) -> bool {
-        self.breaks().contains(&c)
-    }
-}
-
-/// Every character Python's `str.splitlines()` splits at (CRLF is the pair
-/// of the first two).
-pub const UNICODE_LINE_BREAKS: [char; 10] = [
-    '\n', '\r', '\u{0B}', '\u{0C}', '\u{1C}', '\u{1D}', '\u{1E}', '\u{85}', '\u{2028}', '\u{2029}',
-];
+// How a parser consumer splits lines is a reader's rule: it lives with
+// the other line-break rules in `crate::reader`.
+pub use crate::reader::{LineSemantics, UNICODE_LINE_BREAKS};
 
 /// What a reader returns.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]

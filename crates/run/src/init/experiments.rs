@@ -11,7 +11,8 @@ use crate::adapter::{Framing, WrapRequest};
 use framecheck_core::grammar::GrammarKind;
 use framecheck_core::layout::{Layout, PartKind, Probes, Region};
 use framecheck_core::profile::{
-    BodyEncoding, Consumer, EmptyContent, Encoding, FrameCount, ReaderReturns, TargetProfile,
+    BodyEncoding, Consumer, EmptyContent, Encoding, FrameCount, LineSemantics, ReaderReturns,
+    TargetProfile,
 };
 use framecheck_core::target::{ReadAnswer, Segment};
 
@@ -29,6 +30,9 @@ pub(crate) struct Observed {
     /// `reader.consumer`: a parser when the framing's own reader decodes
     /// markup (entities) to give the content back.
     pub consumer: Consumer,
+    /// `reader.lines`: how the framing's own parser splits lines, when its
+    /// segments show it.
+    pub lines: LineSemantics,
     /// Element or marker names the framing writes itself besides its
     /// frame's (`<note>`): content must not forge them either.
     pub reserved: Vec<String>,
@@ -421,8 +425,7 @@ fn segments_reader(segments: &[Segment], observed: &mut Observed) {
     observed.notes.push(format!(
         "reader.returns: segments and reader.consumer: parser, because read answered the \
          framing's own frame with {} segments (roles {}); the structure a benign frame reads \
-         back as is learned from that answer at every run. Declare reader.lines: unicode if \
-         the parser splits lines with splitlines() or at U+2028",
+         back as is learned from that answer at every run",
         segments.len(),
         segments
             .iter()
@@ -430,6 +433,45 @@ fn segments_reader(segments: &[Segment], observed: &mut Observed) {
             .collect::<Vec<_>>()
             .join(", ")
     ));
+}
+
+/// Where the framing's own parser splits lines, from its frame read again
+/// with one line feed at a time written otherwise: a parser that splits at
+/// U+2028 (as `str.splitlines()` does) reads the same segments when that
+/// LF is a U+2028 and other segments when it is a space; one that splits
+/// at LF alone reads other segments (or none) either way, and one that
+/// reads the same segments with the LF a space does not split there at all
+/// (an XML parser), so no line break is structure to it.
+fn line_semantics(
+    framing: &mut dyn Framing,
+    framed: &str,
+    segments: &[Segment],
+    observed: &mut Observed,
+) {
+    /// At most this many line feeds are tried: a frame's own structure
+    /// shows in its first lines.
+    const TRIED: usize = 16;
+    let benign: Vec<_> = segments.iter().map(|s| (&s.role, &s.field)).collect();
+    let mut same = |text: String| match framing.read_answer(&text) {
+        Ok(ReadAnswer::Segments(s)) => s
+            .iter()
+            .map(|s| (&s.role, &s.field))
+            .eq(benign.iter().copied()),
+        _ => false,
+    };
+    let splits = framed.match_indices('\n').take(TRIED).any(|(at, _)| {
+        let written = |by: &str| format!("{}{by}{}", &framed[..at], &framed[at + 1..]);
+        same(written("\u{2028}")) && !same(written(" "))
+    });
+    if splits {
+        observed.lines = LineSemantics::Unicode;
+        observed.notes.push(
+            "reader.lines: unicode, because the reader read the framing's own frame with one of \
+             its line feeds written as U+2028 into the same segments, and written as a space into \
+             others: it splits lines at U+2028 as str.splitlines() does"
+                .into(),
+        );
+    }
 }
 
 /// The reader on the framing's own frame: the body as written, or the
@@ -442,7 +484,10 @@ fn reader(
 ) {
     let body = match framing.read_answer(&layout.sample.framed) {
         Ok(ReadAnswer::Body(body)) => body,
-        Ok(ReadAnswer::Segments(segments)) => return segments_reader(&segments, observed),
+        Ok(ReadAnswer::Segments(segments)) => {
+            segments_reader(&segments, observed);
+            return line_semantics(framing, &layout.sample.framed, &segments, observed);
+        }
         _ => return,
     };
     observed.reads = true;

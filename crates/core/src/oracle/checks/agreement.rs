@@ -19,7 +19,6 @@ use crate::level::ReaderLevel;
 use crate::oracle::regions::OUTER;
 use crate::oracle::view::Views;
 use crate::profile::TargetProfile;
-use crate::reader::Reader;
 
 fn profile(delimiters: &str) -> TargetProfile {
     TargetProfile::parse(&format!(
@@ -35,8 +34,7 @@ fn judged(profile: &TargetProfile, framed: &str, content: &str) -> Vec<[bool; 4]
     let views = Views::excluding(framed, profile, &[]);
     let grammar = &*views.grammar;
     let mut body = Findings::default();
-    let inner = profile.delimiters.inner.is_some();
-    read::check_body_delimiters(&mut body, grammar, inner, framed, content);
+    read::check_body_delimiters(&mut body, profile, grammar, framed, content);
     let mut confusables = Findings::default();
     nonce::check_confusables(&mut confusables, profile, &views, &ReaderLevel::ALL);
     let at = |f: &Findings, level| f.0.iter().any(|f| f.levels.contains(&level));
@@ -54,7 +52,7 @@ fn judged(profile: &TargetProfile, framed: &str, content: &str) -> Vec<[bool; 4]
                 .find(|d| d.token == OUTER && d.kind == DelimiterKind::Open);
             let key = FrameKey::of(grammar, &view.folded, opener);
             let confusable = grammar
-                .live_in(&Reader::new(level).fold(content), &key)
+                .live_in(&view.folded.reader.fold(content), &key)
                 .iter()
                 .any(|(_, l)| *l == Liveness::Confusable);
             [

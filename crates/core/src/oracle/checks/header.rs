@@ -22,7 +22,7 @@ use crate::target::WrapRequest;
 fn line_break_in_quoted_value(
     framed: &str,
     span: Range<usize>,
-    level: ReaderLevel,
+    reader: Reader,
 ) -> Option<Range<usize>> {
     let mut quote: Option<char> = None;
     for (i, c) in framed[span.clone()].char_indices() {
@@ -31,7 +31,7 @@ fn line_break_in_quoted_value(
             None if c == '"' || c == '\'' => quote = Some(c),
             Some(q) if c == q => quote = None,
             Some(_) => {
-                if let Some(len) = Reader::new(level).line_break_at(framed, at) {
+                if let Some(len) = reader.line_break_at(framed, at) {
                     return Some(at..at + len);
                 }
             }
@@ -44,9 +44,10 @@ fn line_break_in_quoted_value(
 pub(super) fn check_header_lines(
     findings: &mut Findings,
     framed: &str,
-    level: ReaderLevel,
+    reader: Reader,
     regions: &Regions,
 ) {
+    let level = reader.level();
     let mut tags: Vec<(&str, &Range<usize>)> = Vec::new();
     if let Some(t) = &regions.outer_tag {
         tags.push(("outer opening tag", t));
@@ -57,7 +58,7 @@ pub(super) fn check_header_lines(
         }
     }
     for (what, span) in tags {
-        if let Some(brk) = line_break_in_quoted_value(framed, span.clone(), level) {
+        if let Some(brk) = line_break_in_quoted_value(framed, span.clone(), reader) {
             findings.security(
                 Check::HeaderIntegrity,
                 level,
@@ -261,7 +262,7 @@ mod tests {
         let inner = framed.find("<s").unwrap()..framed.len();
         let (crlf, lf) = (framed.find('\r').unwrap(), framed.rfind('\n').unwrap());
         let mut findings = Findings::default();
-        let level = ReaderLevel::Exact;
+        let level = Reader::new(ReaderLevel::Exact);
         check_header_lines(
             &mut findings,
             framed,

@@ -6,9 +6,9 @@ use std::ops::Range;
 
 use super::findings::{framed_excerpt, Findings};
 use crate::layout::{FieldContext, Layout, Match, Part, PartKind};
+use crate::oracle::view::readers_for;
 use crate::oracle::Check;
 use crate::profile::{EmptyContent, TargetProfile};
-use crate::reader::Reader;
 use crate::target::WrapRequest;
 
 /// What the layout checks concluded.
@@ -58,7 +58,7 @@ pub(super) fn check_layout(
             // The framing's own frame for empty content: only its header
             // fields are left to judge.
             let parts = layout.empty.iter().flatten();
-            check_header_fields(findings, parts.zip(&spans), framed);
+            check_header_fields(findings, profile, parts.zip(&spans), framed);
             return Shape::Empty;
         }
     }
@@ -86,7 +86,7 @@ pub(super) fn check_layout(
         );
     }
     let spans = matched.head.iter().chain(matched.tail.iter());
-    check_header_fields(findings, layout.parts().zip(spans), framed);
+    check_header_fields(findings, profile, layout.parts().zip(spans), framed);
     Shape::Matched(matched)
 }
 
@@ -111,6 +111,7 @@ fn fitting_match(layout: &Layout, request: &WrapRequest, framed: &str) -> Match 
 /// the value pass for another header line (a forged `From:`, a separator).
 fn check_header_fields<'a>(
     findings: &mut Findings,
+    profile: &TargetProfile,
     parts: impl Iterator<Item = (&'a Part, &'a Range<usize>)>,
     framed: &str,
 ) {
@@ -122,7 +123,7 @@ fn check_header_fields<'a>(
         else {
             continue;
         };
-        for reader in Reader::all() {
+        for reader in readers_for(profile) {
             let Some(brk) = reader
                 .next_line_break(framed, span.start)
                 .filter(|b| b.end <= span.end)

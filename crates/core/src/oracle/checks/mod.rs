@@ -122,7 +122,7 @@ fn wrap_checks<'a>(
         let (level, regions) = (view.level(), &view.regions);
         census::check_census(findings, profile, &*views.grammar, view);
         census::check_canary(findings, case, framed, level, regions);
-        header::check_header_lines(findings, framed, level, regions);
+        header::check_header_lines(findings, framed, view.folded.reader, regions);
     }
     let exact = &views.exact().regions;
     let body = body_of(profile, layout, matched.as_ref(), framed, exact);
@@ -247,9 +247,8 @@ pub fn judge_roundtrip_in(
         );
     }
     if profile.reader.returns == ReaderReturns::Body {
-        let inner = profile.delimiters.inner.is_some();
         let grammar = profile.delimiters.grammar();
-        read::check_body_delimiters(&mut findings, &*grammar, inner, framed, body);
+        read::check_body_delimiters(&mut findings, profile, &*grammar, framed, body);
     }
     finish(findings, profile)
 }

@@ -14,9 +14,10 @@ use crate::grammar::{DelimiterKind, Grammar, LiveDelimiter, Liveness};
 use crate::level::ReaderLevel;
 use crate::oracle::live::LiveEvidence;
 use crate::oracle::regions::OUTER;
+use crate::oracle::view::readers_for;
 use crate::oracle::{Check, Excerpt, ExcerptSource, Finding};
 use crate::profile::{Consumer, ReaderReturns, TargetProfile};
-use crate::reader::{Folded, Reader};
+use crate::reader::Folded;
 
 /// Judges a reader's answer to `text`: `body` is what it returned
 /// (`None`: it rejected the text). What must happen depends on
@@ -41,7 +42,7 @@ pub fn judge_read(
             // A parser reads bytes exactly: a text that is more than one
             // frame only for a folding reader is one frame to it.
             let parser = profile.reader.consumer == Consumer::Parser;
-            for reader in Reader::all().filter(|r| {
+            for reader in readers_for(profile).filter(|r| {
                 r.level() >= case.min_level && !(parser && case.min_level > ReaderLevel::Exact)
             }) {
                 let level = reader.level();
@@ -87,8 +88,7 @@ pub fn judge_read(
     // content was, delimiter text included: the frame kept it dead, and
     // the content is the caller's, not the model's, to handle.
     if let Some(body) = body.filter(|_| profile.reader.returns == ReaderReturns::Body) {
-        let inner = profile.delimiters.inner.is_some();
-        check_body_delimiters(&mut findings, &*grammar, inner, text, body);
+        check_body_delimiters(&mut findings, profile, &*grammar, text, body);
     }
     findings.0
 }
@@ -109,16 +109,17 @@ fn only_confusables(profile: &TargetProfile, grammar: &dyn Grammar, folded: &Fol
 /// `reader.verdict` on a body the reader returned from `frame` (the text
 /// it read): a delimiter in it that is live for a reader inside that frame
 /// fails, at each level where it is.
-/// `inner`: whether the vocabulary has an inner token (for the role of
-/// what was live).
 pub(super) fn check_body_delimiters(
     findings: &mut Findings,
+    profile: &TargetProfile,
     grammar: &dyn Grammar,
-    inner: bool,
     frame: &str,
     body: &str,
 ) {
-    for reader in Reader::all() {
+    // Whether the vocabulary has an inner token (for the role of what was
+    // live).
+    let inner = profile.delimiters.inner.is_some();
+    for reader in readers_for(profile) {
         let level = reader.level();
         let framed = reader.fold(frame);
         let opener = grammar

@@ -31,6 +31,7 @@ use crate::encoding;
 use crate::grammar::{DelimiterKind, Grammar};
 use crate::layout::Layout;
 use crate::oracle::regions::{INNER, OUTER};
+use crate::oracle::view::reader_for;
 use crate::oracle::{Check, Finding};
 use crate::profile::TargetProfile;
 use crate::reader::Reader;
@@ -210,7 +211,7 @@ fn check_separation(
     let grammar = profile.delimiters.grammar();
     let tokens = frame_tokens(profile);
     for level in levels(profile) {
-        let reader = Reader::new(level);
+        let reader = reader_for(profile, level);
         let benign = frame_delimiters(&*grammar, &tokens, reader, &sample.framed);
         let live = frame_delimiters(&*grammar, &tokens, reader, framed);
         // An empty item the framing framed after all is the single-frame
