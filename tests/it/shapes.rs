@@ -690,6 +690,10 @@ fn correct_neutralising_fixtures_leave_no_reading_of_their_token() {
             // Segments readers escape by schemes no profile names; what
             // their parser reads back is judged by reader.structure.
             || profile.reader.returns.as_deref() == Some("segments")
+            // A token that is nothing but a per-call value (a MIME-style
+            // boundary) has no spelling content could know: nothing to
+            // neutralise.
+            || profile.delimiters.token == "{nonce}"
             || !interpreter_available(&profile.adapter.command[0], &fixture.name)
         {
             continue;

@@ -270,6 +270,16 @@ impl Reader {
     pub fn is_delimiter_space(self, c: char) -> bool {
         matches!(c, ' ' | '\t' | '\n' | '\r')
     }
+
+    /// Whether the folded character `c` may sit inside a begin/end marker
+    /// as spacing. Such a marker is the text of one line (`-----END
+    /// {nonce}-----`, `<<<END_EXTERNAL>>>`), so a line break ends it: text
+    /// on the next line that completes the marker's spelling is another
+    /// line, not the marker (content's `--x` followed by the frame's own
+    /// `--x--` line is no `--x--`).
+    pub fn is_marker_space(self, c: char) -> bool {
+        self.is_delimiter_space(c) && !matches!(c, '\n' | '\r')
+    }
 }
 
 #[cfg(test)]

@@ -137,11 +137,11 @@ impl BeginEnd {
                 self.match_from(folded, rest, i + needle.len(), m)
             }
             Atom::Space(_) => {
-                let j = folded.skip_space(i);
+                let j = folded.skip_marker_space(i);
                 (j > i).then_some(())?;
                 self.match_from(folded, rest, j, m)
             }
-            Atom::Gap => self.match_from(folded, rest, folded.skip_space(i), m),
+            Atom::Gap => self.match_from(folded, rest, folded.skip_marker_space(i), m),
             Atom::Token => {
                 let token = self.vocabulary.tokens.first()?;
                 let t = match_token(folded, i, token, self.vocabulary.nonce.as_ref())?;
@@ -524,6 +524,30 @@ mod tests {
             .is_empty());
         let rendered = g.render(Form::Close, 0).plain();
         assert_eq!(rendered, "<<<END_EXTERNAL id=\"01234567\">>>");
+    }
+
+    /// A marker is one line's text: the content's `--fc<other>` followed
+    /// by the frame's own `--fc<nonce>--` line is an opener with another
+    /// nonce and then the closer, not a closer spelled across the break.
+    #[test]
+    fn a_marker_does_not_continue_past_a_line_break() {
+        let vocabulary = Vocabulary {
+            tokens: vec![crate::grammar::TokenPattern::parse("fc{nonce}")],
+            nonce: Some(NonceSpec {
+                alphabet: NonceAlphabet::Hex,
+                min_length: Some(8),
+            }),
+        };
+        let g = BeginEnd::new(vocabulary, "--{token}", "--{token}--").unwrap();
+        let text = "--fc0123abcd\nx\n--fcffffffff\n--fc0123abcd--";
+        for level in ReaderLevel::ALL {
+            use DelimiterKind::{Close, Open};
+            assert_eq!(live(&g, text, level), [Open, Open, Close], "{level:?}");
+        }
+        // Spaces and tabs inside a marker stay spacing.
+        let x = markers("X", "<<<{token}>>>", "<<<END_{token}>>>");
+        assert_eq!(live(&x, "<<<END_ \tX>>>", Exact), [DelimiterKind::Close]);
+        assert!(live(&x, "<<<END_\nX>>>", Exact).is_empty());
     }
 
     #[test]

@@ -381,6 +381,46 @@ fn guess(head: &str, tail: &str) -> Option<Delimiters> {
         .or_else(|| guess_fence(head))
         .or_else(|| guess_markers(head, tail))
         .or_else(|| guess_section(head, tail))
+        .or_else(|| guess_boundary(head, tail))
+}
+
+/// Boundary lines: a line before the content and a line after it that
+/// share one word and name nothing else, spelled with other punctuation
+/// (a MIME-style `--{nonce}` … `--{nonce}--`, or `--frontier` …
+/// `--frontier--`). The word (with the per-call value it holds, if any) is
+/// the token, and the two lines around it are the templates. Lines that
+/// are nothing but the word, or the same line twice, are no begin-end
+/// markers: a template needs literal text, and an open and a close spelled
+/// alike cannot be told apart.
+fn guess_boundary(head: &str, tail: &str) -> Option<Delimiters> {
+    let joins = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == MASK;
+    // The words of a line, as runs of word characters (a per-call value
+    // is part of the word it sits in).
+    let words = |line: &str| -> Vec<String> {
+        line.split(|c: char| !joins(c))
+            .filter(|w| !w.is_empty())
+            .map(str::to_string)
+            .collect()
+    };
+    let tail = tail.trim_start_matches(|c: char| c.is_ascii_alphanumeric());
+    let marker = |line: &&str| {
+        let w = words(line);
+        w.len() == 1 && (w[0].contains(MASK) || w[0].chars().any(|c| c.is_ascii_alphabetic()))
+    };
+    let close_line = tail.lines().map(str::trim).find(marker)?;
+    let open_line = head.lines().rev().map(str::trim).find(marker)?;
+    let token = words(open_line).pop()?;
+    if words(close_line) != [token.clone()] {
+        return None;
+    }
+    let template = |line: &str| line.replacen(&token, "{token}", 1);
+    let (open, close) = (template(open_line), template(close_line));
+    let literal = |t: &str| t.replace("{token}", "").chars().any(|c| !c.is_whitespace());
+    (open != close && literal(&open) && literal(&close)).then(|| Delimiters {
+        open: Some(open),
+        close: Some(close),
+        ..Delimiters::simple(GrammarKind::BeginEnd, &token)
+    })
 }
 
 /// The section marker a line is, in each style: its name (`[[ ## name ## ]]`,
@@ -714,6 +754,38 @@ mod tests {
         let d = delimiters(text, text);
         assert_eq!(d.open.as_deref(), Some("=== BEGIN {token} ==="));
         assert_eq!(d.close.as_deref(), Some("=== END {token} ==="));
+    }
+
+    #[test]
+    fn boundary_lines_sharing_a_word_are_begin_end_markers() {
+        // A MIME-style boundary: the per-call value is the whole word.
+        let frame =
+            |b: &str| format!("--{b}\nContent-Type: text/plain\n\nfcbodya1 x fcbodyz1\n--{b}--");
+        let d = delimiters(
+            &frame("3f9a0c1d2e3f4a5b6c7d8e9f"),
+            &frame("77aa01bc9d8e7f6051e2d3c4"),
+        );
+        assert_eq!(d.grammar, GrammarKind::BeginEnd);
+        assert_eq!(d.token, "{nonce}");
+        assert_eq!(d.open.as_deref(), Some("--{token}"));
+        assert_eq!(d.close.as_deref(), Some("--{token}--"));
+        assert_eq!(d.nonce.unwrap().alphabet, NonceAlphabet::Hex);
+        // A constant boundary is its token, with no nonce.
+        let text = frame("frontier");
+        let d = delimiters(&text, &text);
+        assert_eq!(
+            (d.grammar, d.token.as_str()),
+            (GrammarKind::BeginEnd, "frontier")
+        );
+        assert_eq!(d.nonce, None);
+        // Lines that are the word alone, or spelled alike, are no markers:
+        // nothing tells the opener from the closer.
+        for text in [
+            "frontier\nfcbodya1 x fcbodyz1\nfrontier",
+            "==frontier==\nfcbodya1 x fcbodyz1\n==frontier==",
+        ] {
+            assert!(infer(text, text, "fcbodya1 x fcbodyz1").is_none(), "{text}");
+        }
     }
 
     #[test]

@@ -604,6 +604,13 @@ impl Folded<'_> {
         let space = |&(c, _): &(char, usize)| self.reader.is_delimiter_space(c);
         i + self.forward(i).take_while(space).count()
     }
+
+    /// Skips the spacing a one-line marker may hold from folded index `i`
+    /// (see [`Reader::is_marker_space`]).
+    pub fn skip_marker_space(&self, i: usize) -> usize {
+        let space = |&(c, _): &(char, usize)| self.reader.is_marker_space(c);
+        i + self.forward(i).take_while(space).count()
+    }
 }
 
 #[cfg(test)]
@@ -646,6 +653,11 @@ mod tests {
                 .take_while(|&&c| reader.is_delimiter_space(c))
                 .count();
             assert_eq!(folded.skip_space(i), i + spaces, "{text:?} at {i}");
+            let inline = chars[i.min(chars.len())..]
+                .iter()
+                .take_while(|&&c| reader.is_marker_space(c))
+                .count();
+            assert_eq!(folded.skip_marker_space(i), i + inline, "{text:?} at {i}");
             for literal in ["tok", "TOK", "/", "", "\u{200B}t", "\u{FB00}b", "中 "] {
                 let mut needle = String::new();
                 literal
