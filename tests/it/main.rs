@@ -41,6 +41,7 @@ mod runner;
 mod search;
 mod search_grammars;
 mod search_jobs;
+mod search_parts;
 mod search_power;
 mod several;
 mod shapes;

@@ -127,6 +127,19 @@ fn answered_text() -> TargetError {
     TargetError::failed(PartsMisfit::Text.to_string())
 }
 
+/// `framing` as every stage sees it: through the benign `structure` when
+/// the framing answers parts, as itself otherwise. Search holds its
+/// target this way, for the first job and every other one.
+pub(crate) fn view<'a>(
+    framing: Box<dyn Framing + 'a>,
+    structure: Option<&PartsStructure>,
+) -> Box<dyn Framing + 'a> {
+    match structure {
+        Some(structure) => Box::new(PartsFraming::new(framing, structure.clone())),
+        None => framing,
+    }
+}
+
 /// The framing as every stage but the case's own wrap sees it: `wrap`
 /// answers the content's part (every part joined when there are more or
 /// fewer than a benign wrap answers), `wrap_answer` the parts themselves.
