@@ -44,6 +44,7 @@ mod search_jobs;
 mod search_parts;
 mod search_power;
 mod several;
+mod several_parts;
 mod shapes;
 mod subprocess;
 mod unmarked;

@@ -9,18 +9,33 @@
 //! constant text around the probed frame. A case is then judged by
 //! [`oracle::judge_several`] against its position's layout. When that
 //! calibration fails, one error result says why instead of any verdict.
+//!
+//! A framing whose `wrap-many` answers a list of parts (`wrap.returns:
+//! parts` with `frame.count: several`; one part per item, say) has its
+//! benign parts learned per position from the same probe calls, with
+//! [`PartsStructure::learn`]: the part holding the probed item is the
+//! content's, and the siblings' parts, the same for every probe, are
+//! constant. Each case's parts are judged by `parts.structure` (no forged
+//! part or role, the siblings' and preamble parts unchanged, the item's
+//! content in its own part only), and the frame checks judge the benign
+//! parts joined with the case's own part in place
+//! ([`PartsStructure::text_in_place`]), so every item's frame is where
+//! `frame.separation` looks for it. An answer of the other kind than the
+//! profile declares is a misfit, said by the calibration error.
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use super::faults::{self, FaultWatch};
-use super::{guarded, refusal_or_error, CaseResult, Evidence, Outcome};
+use super::parts;
+use super::{refusal_or_error, CaseResult, Evidence, Outcome};
 use crate::adapter::{Framing, WrapRequest};
 use framecheck_core::catalogue::{ConcreteCase, Input, Operation};
 use framecheck_core::layout::{self, Layout};
-use framecheck_core::oracle::{self, Items};
+use framecheck_core::oracle::{self, Items, PartsStructure};
 use framecheck_core::profile::{Capability, TargetProfile};
+use framecheck_core::target::Part;
 
 pub(crate) use framecheck_core::outcome::SEVERAL_FRAMES_FLAG;
 
@@ -71,29 +86,63 @@ struct Calibrated {
     full: Layout,
     /// Learned without one, for requests that carry none.
     bare: Option<Layout>,
+    /// The parts a benign call answers, for a framing answering parts.
+    parts: Option<PartsStructure>,
 }
 
+impl Calibrated {
+    /// The layout `request` is judged against.
+    fn layout_for(&self, request: &WrapRequest) -> &Layout {
+        match &self.bare {
+            Some(bare) if request.attributes.is_empty() => bare,
+            _ => &self.full,
+        }
+    }
+}
+
+/// Learns the layout at `position` and, for a framing answering parts,
+/// the parts (unless `known` already holds them).
 fn learn_at(
     profile: &TargetProfile,
     framing: &mut dyn Framing,
     siblings: &[WrapRequest],
     position: usize,
     with_attribute: bool,
-) -> Result<Layout, String> {
-    let probes = layout::probes_with(profile, with_attribute);
-    let mut wraps = Vec::new();
-    for request in probes.requests() {
-        let items = items_at(siblings, position, request);
-        let framed = guarded(|| framing.wrap_many(&items))
-            .map_err(|e| format!("calibration wrap-many failed: {e}"))?;
-        wraps.push(framed);
-    }
-    layout::learn(profile, &probes, &wraps).map_err(|e| {
+    known: Option<&PartsStructure>,
+) -> Result<(Layout, Option<PartsStructure>), String> {
+    let failed = |e: &dyn std::fmt::Display| {
         format!(
             "several-frames calibration (item {} of {ITEMS}): {e}",
             position + 1
         )
-    })
+    };
+    let probes = layout::probes_with(profile, with_attribute);
+    let mut wraps = Vec::new();
+    let mut answers = Vec::new();
+    for request in probes.requests() {
+        let items = items_at(siblings, position, request);
+        let (framed, answered) = parts::wrap_many(profile, framing, &items, known)
+            .map_err(|e| format!("calibration wrap-many failed: {e}"))?;
+        wraps.push(framed);
+        answers.extend(answered.map(|answered| (parts::marker(request), answered)));
+    }
+    let structure = match known {
+        Some(known) => Some(known.clone()),
+        None if answers.is_empty() => None,
+        None => {
+            let samples: Vec<(&str, &[Part])> =
+                answers.iter().map(|(m, p)| (*m, p.as_slice())).collect();
+            let learned = PartsStructure::learn(&samples)
+                .map_err(|e| failed(&parts::PartsMisfit::Learn(e)))?;
+            wraps = answers
+                .iter()
+                .map(|(_, p)| learned.text_in_place(p))
+                .collect();
+            Some(learned)
+        }
+    };
+    let layout = layout::learn(profile, &probes, &wraps).map_err(|e| failed(&e))?;
+    Ok((layout, structure))
 }
 
 fn calibrate(
@@ -104,12 +153,14 @@ fn calibrate(
     POSITIONS
         .iter()
         .map(|&(position, _)| {
-            let full = learn_at(profile, framing, siblings, position, true)?;
+            let (full, parts) = learn_at(profile, framing, siblings, position, true, None)?;
             let bare = match profile.can(Capability::Attributes) {
-                true => learn_at(profile, framing, siblings, position, false).ok(),
+                true => learn_at(profile, framing, siblings, position, false, parts.as_ref())
+                    .ok()
+                    .map(|(bare, _)| bare),
                 false => None,
             };
-            Ok(Calibrated { full, bare })
+            Ok(Calibrated { full, bare, parts })
         })
         .collect()
 }
@@ -154,10 +205,6 @@ pub(crate) fn run(
                 return;
             }
             let calibrated = &layouts[position];
-            let layout = match &calibrated.bare {
-                Some(bare) if request.attributes.is_empty() => bare,
-                _ => &calibrated.full,
-            };
             let items = items_at(&siblings, position, request);
             let case = at_position(case, position, name);
             // Faults are per input here too: retried, then a finding or
@@ -165,7 +212,7 @@ pub(crate) fn run(
             let result = match watch.abandoned() {
                 Some(abandoned) => faults::not_sent(case, abandoned),
                 None => watch.judge(case, profile, framing, None, &mut |case, framing| {
-                    run_case(case, profile, framing, layout, &items, position)
+                    run_case(case, profile, framing, calibrated, &items, position)
                 }),
             };
             on_result(result);
@@ -177,17 +224,30 @@ fn run_case(
     case: ConcreteCase,
     profile: &TargetProfile,
     framing: &mut dyn Framing,
-    layout: &Layout,
+    calibrated: &Calibrated,
     items: &[WrapRequest],
     position: usize,
 ) -> CaseResult {
     let started = Instant::now();
     let mut evidence = Evidence::default();
-    let outcome = match guarded(|| framing.wrap_many(items)) {
+    let structure = calibrated.parts.as_ref();
+    let outcome = match parts::wrap_many(profile, framing, items, structure) {
         Err(error) => refusal_or_error(&case, error),
-        Ok(framed) => {
+        Ok((framed, answered)) => {
+            let request = &items[position];
+            // `parts.structure` first, as a single wrap's case has it.
+            let mut findings = match (structure, &answered) {
+                (Some(structure), Some(answered)) => {
+                    evidence.parts = Some(oracle::render_parts(answered).0);
+                    oracle::judge_parts(structure, &request.content, answered)
+                }
+                _ => Vec::new(),
+            };
+            let layout = calibrated.layout_for(request);
             let items = Items { items, position };
-            let findings = oracle::judge_several(&case, profile, layout, items, &framed);
+            findings.extend(oracle::judge_several(
+                &case, profile, layout, items, &framed,
+            ));
             evidence.framed = Some(framed);
             Outcome::Judged { findings }
         }
