@@ -99,27 +99,17 @@ pub(crate) fn marker(probe: &WrapRequest) -> &str {
     probe.content.split(' ').next().unwrap_or(&probe.content)
 }
 
-/// A `wrap-many` call answered as the profile declares: the text the
-/// frame checks judge and, for a profile declaring parts, the parts
-/// (their text in place: [`PartsStructure::text_in_place`], once
-/// `structure` is learned; joined before). An answer of the other kind
-/// is the misfit, as a failure of the call.
+/// A `wrap-many` call's answer, of the kind the profile declares (the
+/// several-frames path judges either). An answer of the other kind is
+/// the misfit, as a failure of the call.
 pub(crate) fn wrap_many(
     profile: &TargetProfile,
     framing: &mut dyn Framing,
     items: &[WrapRequest],
-    structure: Option<&PartsStructure>,
-) -> Result<(String, Option<Vec<Part>>), TargetError> {
+) -> Result<WrapAnswer, TargetError> {
     let declared = profile.wrap.returns == WrapReturns::Parts;
     match (guarded(|| framing.wrap_many_answer(items))?, declared) {
-        (WrapAnswer::Text(text), false) => Ok((text, None)),
-        (WrapAnswer::Parts(parts), true) => {
-            let text = match structure {
-                Some(structure) => structure.text_in_place(&parts),
-                None => framecheck_core::target::join_parts(&parts),
-            };
-            Ok((text, Some(parts)))
-        }
+        (answer @ WrapAnswer::Text(_), false) | (answer @ WrapAnswer::Parts(_), true) => Ok(answer),
         (WrapAnswer::Text(_), true) => Err(TargetError::failed(PartsMisfit::ManyText.to_string())),
         (WrapAnswer::Parts(parts), false) => Err(TargetError::failed(
             PartsMisfit::ManyUndeclared(parts.len()).to_string(),

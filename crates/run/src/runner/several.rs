@@ -18,7 +18,8 @@
 //! constant. Each case's parts are judged by `parts.structure` (no forged
 //! part or role, the siblings' and preamble parts unchanged, the item's
 //! content in its own part only), and the frame checks judge the benign
-//! parts joined with the case's own part in place
+//! parts from the first item's on (an instruction part before them is no
+//! item's), joined with the case's own part in place
 //! ([`PartsStructure::text_in_place`]), so every item's frame is where
 //! `frame.separation` looks for it. An answer of the other kind than the
 //! profile declares is a misfit, said by the calibration error.
@@ -33,9 +34,9 @@ use super::{refusal_or_error, CaseResult, Evidence, Outcome};
 use crate::adapter::{Framing, WrapRequest};
 use framecheck_core::catalogue::{ConcreteCase, Input, Operation};
 use framecheck_core::layout::{self, Layout};
-use framecheck_core::oracle::{self, Items, PartsStructure};
+use framecheck_core::oracle::{self, Items, PartsError, PartsStructure};
 use framecheck_core::profile::{Capability, TargetProfile};
-use framecheck_core::target::Part;
+use framecheck_core::target::{Part, WrapAnswer};
 
 pub(crate) use framecheck_core::outcome::SEVERAL_FRAMES_FLAG;
 
@@ -80,6 +81,42 @@ pub(crate) fn items_at(
     items
 }
 
+/// The parts a benign call answers at one position, for a framing
+/// answering parts, and the first part that holds an item.
+#[derive(Debug, Clone)]
+struct ItemParts {
+    structure: PartsStructure,
+    /// The parts before it (an instruction, say) hold no item: the frame
+    /// checks do not read them, as a single wrap's read its content's
+    /// part only.
+    first_item: usize,
+}
+
+impl ItemParts {
+    /// Learns them from the probe calls' answers, each with its probe's
+    /// marker; `siblings` are the other items of every call.
+    fn learn(answers: &[(&str, Vec<Part>)], siblings: &[WrapRequest]) -> Result<Self, PartsError> {
+        let samples: Vec<(&str, &[Part])> =
+            answers.iter().map(|(m, p)| (*m, p.as_slice())).collect();
+        let structure = PartsStructure::learn(&samples)?;
+        let (marker, first) = &answers[0];
+        let markers: Vec<&str> = siblings.iter().map(parts::marker).collect();
+        let first_item = first
+            .iter()
+            .position(|p| p.text.contains(marker) || markers.iter().any(|m| p.text.contains(m)))
+            .unwrap_or(0);
+        Ok(ItemParts {
+            structure,
+            first_item,
+        })
+    }
+
+    /// The text the frame checks judge for `parts`.
+    fn text(&self, parts: &[Part]) -> String {
+        self.structure.text_in_place(parts, self.first_item)
+    }
+}
+
 /// The layouts learned for one position.
 struct Calibrated {
     /// Learned with an attribute in the probes.
@@ -87,7 +124,7 @@ struct Calibrated {
     /// Learned without one, for requests that carry none.
     bare: Option<Layout>,
     /// The parts a benign call answers, for a framing answering parts.
-    parts: Option<PartsStructure>,
+    parts: Option<ItemParts>,
 }
 
 impl Calibrated {
@@ -108,8 +145,8 @@ fn learn_at(
     siblings: &[WrapRequest],
     position: usize,
     with_attribute: bool,
-    known: Option<&PartsStructure>,
-) -> Result<(Layout, Option<PartsStructure>), String> {
+    known: Option<&ItemParts>,
+) -> Result<(Layout, Option<ItemParts>), String> {
     let failed = |e: &dyn std::fmt::Display| {
         format!(
             "several-frames calibration (item {} of {ITEMS}): {e}",
@@ -121,26 +158,24 @@ fn learn_at(
     let mut answers = Vec::new();
     for request in probes.requests() {
         let items = items_at(siblings, position, request);
-        let (framed, answered) = parts::wrap_many(profile, framing, &items, known)
-            .map_err(|e| format!("calibration wrap-many failed: {e}"))?;
-        wraps.push(framed);
-        answers.extend(answered.map(|answered| (parts::marker(request), answered)));
+        match parts::wrap_many(profile, framing, &items)
+            .map_err(|e| format!("calibration wrap-many failed: {e}"))?
+        {
+            WrapAnswer::Text(framed) => wraps.push(framed),
+            WrapAnswer::Parts(answered) => answers.push((parts::marker(request), answered)),
+        }
     }
     let structure = match known {
+        _ if answers.is_empty() => None,
         Some(known) => Some(known.clone()),
-        None if answers.is_empty() => None,
-        None => {
-            let samples: Vec<(&str, &[Part])> =
-                answers.iter().map(|(m, p)| (*m, p.as_slice())).collect();
-            let learned = PartsStructure::learn(&samples)
-                .map_err(|e| failed(&parts::PartsMisfit::Learn(e)))?;
-            wraps = answers
-                .iter()
-                .map(|(_, p)| learned.text_in_place(p))
-                .collect();
-            Some(learned)
-        }
+        None => Some(
+            ItemParts::learn(&answers, siblings)
+                .map_err(|e| failed(&parts::PartsMisfit::Learn(e)))?,
+        ),
     };
+    if let Some(structure) = &structure {
+        wraps = answers.iter().map(|(_, p)| structure.text(p)).collect();
+    }
     let layout = layout::learn(profile, &probes, &wraps).map_err(|e| failed(&e))?;
     Ok((layout, structure))
 }
@@ -231,17 +266,19 @@ fn run_case(
     let started = Instant::now();
     let mut evidence = Evidence::default();
     let structure = calibrated.parts.as_ref();
-    let outcome = match parts::wrap_many(profile, framing, items, structure) {
+    let outcome = match parts::wrap_many(profile, framing, items) {
         Err(error) => refusal_or_error(&case, error),
-        Ok((framed, answered)) => {
+        Ok(answer) => {
             let request = &items[position];
             // `parts.structure` first, as a single wrap's case has it.
-            let mut findings = match (structure, &answered) {
-                (Some(structure), Some(answered)) => {
-                    evidence.parts = Some(oracle::render_parts(answered).0);
-                    oracle::judge_parts(structure, &request.content, answered)
+            let (framed, mut findings) = match (structure, answer) {
+                (Some(structure), WrapAnswer::Parts(answered)) => {
+                    evidence.parts = Some(oracle::render_parts(&answered).0);
+                    let findings =
+                        oracle::judge_parts(&structure.structure, &request.content, &answered);
+                    (structure.text(&answered), findings)
                 }
-                _ => Vec::new(),
+                (_, answer) => (answer.into_text(), Vec::new()),
             };
             let layout = calibrated.layout_for(request);
             let items = Items { items, position };
