@@ -21,8 +21,9 @@
 // "parts" }`) returns an array of `{ role, text }` parts (`role` null when it
 // has none). A framing that writes several frames
 // per call (a list of sources) also passes `wrapMany`, a function of an array
-// of `{ content, kind, attributes, provenance }` returning one framed text,
-// and declares `frame: { count: "several" }` in its profile. Throw `Refusal`
+// of `{ content, kind, attributes, provenance }` returning one framed text
+// (or, for a profile declaring parts, an array of parts: one message per
+// item, say), and declares `frame: { count: "several" }` in its profile. Throw `Refusal`
 // to reject an input on purpose. Any other exception from `wrap`, and a call
 // of `process.exit` during it, is a bug in the framing *on that input*, as a
 // crash of a subprocess adapter is: framecheck retries the case once and,
@@ -230,11 +231,11 @@ async function framed(id, name, call) {
   } finally {
     process.exit = exit;
   }
-  if (Array.isArray(value) && name === "wrap") {
+  if (Array.isArray(value)) {
     const parts = asParts(value);
     if (parts === null) {
       return fault(id, "protocol-violation",
-        "wrap returned an array that is not of parts ({ role: string or null, text: string })",
+        `${name} returned an array that is not of parts ({ role: string or null, text: string })`,
         { offending_line: shown(value) });
     }
     return { id, parts };

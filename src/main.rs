@@ -26,7 +26,7 @@ use framecheck::catalogue::{self, Catalogue};
 use framecheck::gate::Gate;
 use framecheck::level::ReaderLevel;
 use framecheck::manifest::Manifest;
-use framecheck::profile::{AdapterSpec, LoadedProfile, TargetProfile, WrapReturns};
+use framecheck::profile::{AdapterSpec, LoadedProfile, TargetProfile};
 use framecheck::report::{self, baseline, summary, Format};
 use framecheck::runner::{self, RunOptions};
 use framecheck::search::{self as blackbox, Budget, SearchOptions};
@@ -679,18 +679,9 @@ fn validate(dir: Option<&Path>, targets: &[PathBuf]) -> Result<u8> {
 const NOTHING_TO_SEARCH: &str = "the profile declares `delimiters: none`: there is no frame to \
      search for a way out of (`framecheck run` gives its verdict)";
 
-/// Why `search` refuses a profile whose wrap answers parts: its mutants
-/// are judged on one text, and would be judged on the parts joined.
-const PARTS_NOT_SEARCHED: &str = "the profile declares `wrap.returns: parts`, which search does \
-     not judge yet (`framecheck run` judges the parts and the frame in the content's part)";
-
 /// Refuses a profile `search` cannot judge mutants for, saying why.
 fn searchable(profile: &TargetProfile) -> anyhow::Result<()> {
     ensure!(!profile.delimiters.absent, NOTHING_TO_SEARCH);
-    ensure!(
-        profile.wrap.returns != WrapReturns::Parts,
-        PARTS_NOT_SEARCHED
-    );
     Ok(())
 }
 

@@ -23,7 +23,8 @@
 // `serve({ wrap, wrapMany })` answers the `wrap-many` op by calling
 // `wrapMany(items)` with an array of `{ content, kind, attributes,
 // provenance }` (content a Buffer when the item carries `content_b64` and
-// `bytes` is on) and sends back the one framed text it returns. Without
+// `bytes` is on) and sends back the one framed text it returns (or, as for
+// `wrap`, the array of parts: one message per item, say). Without
 // `wrapMany` the op gets an `error` reply.
 import { createInterface } from 'node:readline'
 

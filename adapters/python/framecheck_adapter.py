@@ -25,7 +25,8 @@ with ``serve(wrap, read, wrap_many=wrap_many)``, the ``wrap-many`` op calls
 ``wrap_many(items)`` with a list of dicts, each with ``content``, ``kind``,
 ``attributes`` and ``provenance`` (``content`` as ``bytes`` when the item
 carries ``content_b64`` and ``raw_bytes`` is on), and sends back the one
-framed text it returns. Without ``wrap_many`` the op gets an ``error`` reply.
+framed text it returns (or, as for ``wrap``, the list of parts: one message
+per item, say). Without ``wrap_many`` the op gets an ``error`` reply.
 """
 
 import base64

@@ -23,8 +23,9 @@ parts, each a dict with ``role`` (``None`` when it has none) and ``text``.
 A framing that writes several
 frames per call (a list of sources) also passes ``wrap_many=``, a function
 of a list of dicts (``content``, ``kind``, ``attributes``, ``provenance``)
-returning one framed text, and declares ``"frame": {"count": "several"}`` in
-its profile. Raise :class:`Refusal` to reject
+returning one framed text (or, for a profile declaring parts, a list of
+parts: one message per item, say), and declares ``"frame": {"count":
+"several"}`` in its profile. Raise :class:`Refusal` to reject
 an input on purpose. Any other exception from ``wrap`` (``SystemExit``
 included) is a bug in the framing *on that input*, as a crash of a
 subprocess adapter is: framecheck retries the case once and, when it raises
@@ -228,11 +229,11 @@ def _framed(rid, name, call):
     except Exception as error:  # noqa: BLE001 - a bug in the framing on this input
         return _fault(rid, "crash", f"{name} raised {type(error).__name__}: {error}",
                       stderr=_traceback(error))
-    if isinstance(framed, list) and name == "wrap":
+    if isinstance(framed, list):
         parts = _parts(framed)
         if parts is None:
             return _fault(rid, "protocol-violation",
-                          "wrap returned a list that is not of parts "
+                          f"{name} returned a list that is not of parts "
                           "(dicts with str or None role, str text)",
                           offending_line=repr(framed)[:400])
         return {"id": rid, "parts": parts}

@@ -1105,7 +1105,7 @@ fn init_proposes_a_segments_reader() {
 /// `framecheck init` proposes `wrap: { returns: parts }` when the framing's
 /// wrap answers parts, with the frame learned in the content's part; a
 /// profile saying otherwise than the framing answers fits neither way
-/// (exit 2, no case judged), and search refuses a parts profile.
+/// (exit 2, no case judged). Search on parts: `search_parts`.
 #[test]
 fn parts_are_proposed_and_a_profile_saying_otherwise_is_a_misfit() {
     if !common::have(
@@ -1156,14 +1156,4 @@ fn parts_are_proposed_and_a_profile_saying_otherwise_is_a_misfit() {
     let (code, text) = run(&text_framing);
     assert_eq!(code, Some(2), "{text}");
     assert!(text.contains("answered one text"), "{text}");
-
-    let search = common::framecheck(&[
-        "search",
-        "--target",
-        dir.join("correct.yaml").to_str().unwrap(),
-        "--budget",
-        "10",
-    ]);
-    assert_eq!(search.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&search.stderr).contains("wrap.returns: parts"));
 }

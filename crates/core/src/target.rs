@@ -251,6 +251,16 @@ pub trait Framing {
         Err(TargetError::failed(WRAP_MANY_UNSUPPORTED))
     }
 
+    /// Wraps several items as the framing answers them: a framing that
+    /// answers a list of messages overrides this and answers
+    /// [`WrapAnswer::Parts`] (profiles declaring both `frame.count:
+    /// several` and `wrap.returns: parts`), with [`Framing::wrap_many`]
+    /// answering their joined text. The default is
+    /// [`Framing::wrap_many`]'s text.
+    fn wrap_many_answer(&mut self, items: &[WrapRequest]) -> Result<WrapAnswer, TargetError> {
+        self.wrap_many(items).map(WrapAnswer::Text)
+    }
+
     /// Starts afresh after a failure: a subprocess target kills its child
     /// (the next request starts a new one) and forgets its failures in a
     /// row, because the caller now decides when to give up. The runner calls
@@ -300,6 +310,12 @@ macro_rules! forward_framing {
             }
             fn wrap_many(&mut self, items: &[WrapRequest]) -> Result<String, TargetError> {
                 (**self).wrap_many(items)
+            }
+            fn wrap_many_answer(
+                &mut self,
+                items: &[WrapRequest],
+            ) -> Result<WrapAnswer, TargetError> {
+                (**self).wrap_many_answer(items)
             }
             fn restart(&mut self) {
                 (**self).restart()

@@ -177,14 +177,7 @@ impl<R: BufRead, W: Write> Framing for Caller<R, W> {
 
     fn wrap_answer(&mut self, request: &WrapRequest) -> Result<WrapAnswer, TargetError> {
         let line = encode_wrap(self.next_id, request);
-        match self.call(Op::Wrap, line)? {
-            Reply::Framed(framed) => Ok(WrapAnswer::Text(framed)),
-            Reply::Refused(reason) => Err(TargetError::Refused(reason)),
-            Reply::Parts(parts) => Ok(WrapAnswer::Parts(parts)),
-            Reply::Body(_) | Reply::Segments(_) => {
-                Err(TargetError::failed("internal error: read reply to a wrap"))
-            }
-        }
+        self.call(Op::Wrap, line)?.into_wrap_answer()
     }
 
     fn read(&mut self, text: &str) -> Result<Option<String>, TargetError> {
@@ -205,14 +198,12 @@ impl<R: BufRead, W: Write> Framing for Caller<R, W> {
     }
 
     fn wrap_many(&mut self, items: &[WrapRequest]) -> Result<String, TargetError> {
+        self.wrap_many_answer(items).map(WrapAnswer::into_text)
+    }
+
+    fn wrap_many_answer(&mut self, items: &[WrapRequest]) -> Result<WrapAnswer, TargetError> {
         let line = encode_wrap_many(self.next_id, items, false);
-        match self.call(Op::WrapMany, line)? {
-            Reply::Framed(framed) => Ok(framed),
-            Reply::Refused(reason) => Err(TargetError::Refused(reason)),
-            Reply::Body(_) | Reply::Segments(_) | Reply::Parts(_) => Err(TargetError::failed(
-                "internal error: read reply to a wrap-many",
-            )),
-        }
+        self.call(Op::WrapMany, line)?.into_wrap_answer()
     }
 }
 

@@ -24,6 +24,12 @@ pub enum PartsMisfit {
     Undeclared(usize),
     /// The benign parts could not be learned.
     Learn(PartsError),
+    /// The profile declares `wrap.returns: parts`; the framing's
+    /// `wrap-many` answered one text.
+    ManyText,
+    /// The framing's `wrap-many` answered parts; the profile does not
+    /// declare them.
+    ManyUndeclared(usize),
 }
 
 impl fmt::Display for PartsMisfit {
@@ -38,6 +44,15 @@ impl fmt::Display for PartsMisfit {
                  wrap.returns: parts"
             ),
             PartsMisfit::Learn(error) => write!(f, "parts: {error}"),
+            PartsMisfit::ManyText => f.write_str(
+                "the profile declares wrap.returns: parts, and the framing's wrap-many answered \
+                 one text",
+            ),
+            PartsMisfit::ManyUndeclared(n) => write!(
+                f,
+                "the framing's wrap-many answered {n} parts, and the profile does not declare \
+                 wrap.returns: parts"
+            ),
         }
     }
 }
@@ -62,13 +77,9 @@ pub(crate) fn learn(
     }
     let probes = layout::probes(profile);
     let calibration = oracle::calibration_request();
-    // A word only the plant's content holds, whatever the frame escapes:
-    // the probes' start marker, the calibration content whole.
-    let mut plants: Vec<(&WrapRequest, &str)> = probes
-        .requests()
-        .iter()
-        .map(|r| (r, r.content.split(' ').next().unwrap_or(&r.content)))
-        .collect();
+    // The calibration content is a word only it holds, whole.
+    let mut plants: Vec<(&WrapRequest, &str)> =
+        probes.requests().iter().map(|r| (r, marker(r))).collect();
     plants.push((&calibration, calibration.content.as_str()));
     let mut answers = Vec::with_capacity(plants.len());
     for (request, marker) in plants {
@@ -80,6 +91,30 @@ pub(crate) fn learn(
     }
     let samples: Vec<(&str, &[Part])> = answers.iter().map(|(m, p)| (*m, p.as_slice())).collect();
     Some(PartsStructure::learn(&samples).map_err(|e| PartsFailure::Misfit(PartsMisfit::Learn(e))))
+}
+
+/// A word only a layout probe's content holds, whatever the frame
+/// escapes: its start marker.
+pub(crate) fn marker(probe: &WrapRequest) -> &str {
+    probe.content.split(' ').next().unwrap_or(&probe.content)
+}
+
+/// A `wrap-many` call's answer, of the kind the profile declares (the
+/// several-frames path judges either). An answer of the other kind is
+/// the misfit, as a failure of the call.
+pub(crate) fn wrap_many(
+    profile: &TargetProfile,
+    framing: &mut dyn Framing,
+    items: &[WrapRequest],
+) -> Result<WrapAnswer, TargetError> {
+    let declared = profile.wrap.returns == WrapReturns::Parts;
+    match (guarded(|| framing.wrap_many_answer(items))?, declared) {
+        (answer @ WrapAnswer::Text(_), false) | (answer @ WrapAnswer::Parts(_), true) => Ok(answer),
+        (WrapAnswer::Text(_), true) => Err(TargetError::failed(PartsMisfit::ManyText.to_string())),
+        (WrapAnswer::Parts(parts), false) => Err(TargetError::failed(
+            PartsMisfit::ManyUndeclared(parts.len()).to_string(),
+        )),
+    }
 }
 
 /// A plain benign wrap's text for the profile-fit check: the content's
@@ -127,6 +162,19 @@ fn answered_text() -> TargetError {
     TargetError::failed(PartsMisfit::Text.to_string())
 }
 
+/// `framing` as every stage sees it: through the benign `structure` when
+/// the framing answers parts, as itself otherwise. Search holds its
+/// target this way, for the first job and every other one.
+pub(crate) fn view<'a>(
+    framing: Box<dyn Framing + 'a>,
+    structure: Option<&PartsStructure>,
+) -> Box<dyn Framing + 'a> {
+    match structure {
+        Some(structure) => Box::new(PartsFraming::new(framing, structure.clone())),
+        None => framing,
+    }
+}
+
 /// The framing as every stage but the case's own wrap sees it: `wrap`
 /// answers the content's part (every part joined when there are more or
 /// fewer than a benign wrap answers), `wrap_answer` the parts themselves.
@@ -160,6 +208,9 @@ impl<F: Framing> Framing for PartsFraming<F> {
     }
     fn wrap_many(&mut self, items: &[WrapRequest]) -> Result<String, TargetError> {
         self.inner.wrap_many(items)
+    }
+    fn wrap_many_answer(&mut self, items: &[WrapRequest]) -> Result<WrapAnswer, TargetError> {
+        self.inner.wrap_many_answer(items)
     }
     fn restart(&mut self) {
         self.inner.restart()

@@ -9,18 +9,34 @@
 //! constant text around the probed frame. A case is then judged by
 //! [`oracle::judge_several`] against its position's layout. When that
 //! calibration fails, one error result says why instead of any verdict.
+//!
+//! A framing whose `wrap-many` answers a list of parts (`wrap.returns:
+//! parts` with `frame.count: several`; one part per item, say) has its
+//! benign parts learned per position from the same probe calls, with
+//! [`PartsStructure::learn`]: the part holding the probed item is the
+//! content's, and the siblings' parts, the same for every probe, are
+//! constant. Each case's parts are judged by `parts.structure` (no forged
+//! part or role, the siblings' and preamble parts unchanged, the item's
+//! content in its own part only), and the frame checks judge the benign
+//! parts from the first item's on (an instruction part before them is no
+//! item's), joined with the case's own part in place
+//! ([`PartsStructure::text_in_place`]), so every item's frame is where
+//! `frame.separation` looks for it. An answer of the other kind than the
+//! profile declares is a misfit, said by the calibration error.
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use super::faults::{self, FaultWatch};
-use super::{guarded, refusal_or_error, CaseResult, Evidence, Outcome};
+use super::parts;
+use super::{refusal_or_error, CaseResult, Evidence, Outcome};
 use crate::adapter::{Framing, WrapRequest};
 use framecheck_core::catalogue::{ConcreteCase, Input, Operation};
 use framecheck_core::layout::{self, Layout};
-use framecheck_core::oracle::{self, Items};
+use framecheck_core::oracle::{self, Items, PartsError, PartsStructure};
 use framecheck_core::profile::{Capability, TargetProfile};
+use framecheck_core::target::{Part, WrapAnswer};
 
 pub(crate) use framecheck_core::outcome::SEVERAL_FRAMES_FLAG;
 
@@ -65,35 +81,103 @@ pub(crate) fn items_at(
     items
 }
 
+/// The parts a benign call answers at one position, for a framing
+/// answering parts, and the first part that holds an item.
+#[derive(Debug, Clone)]
+struct ItemParts {
+    structure: PartsStructure,
+    /// The parts before it (an instruction, say) hold no item: the frame
+    /// checks do not read them, as a single wrap's read its content's
+    /// part only.
+    first_item: usize,
+}
+
+impl ItemParts {
+    /// Learns them from the probe calls' answers, each with its probe's
+    /// marker; `siblings` are the other items of every call.
+    fn learn(answers: &[(&str, Vec<Part>)], siblings: &[WrapRequest]) -> Result<Self, PartsError> {
+        let samples: Vec<(&str, &[Part])> =
+            answers.iter().map(|(m, p)| (*m, p.as_slice())).collect();
+        let structure = PartsStructure::learn(&samples)?;
+        let (marker, first) = &answers[0];
+        let markers: Vec<&str> = siblings.iter().map(parts::marker).collect();
+        let first_item = first
+            .iter()
+            .position(|p| p.text.contains(marker) || markers.iter().any(|m| p.text.contains(m)))
+            .unwrap_or(0);
+        Ok(ItemParts {
+            structure,
+            first_item,
+        })
+    }
+
+    /// The text the frame checks judge for `parts`.
+    fn text(&self, parts: &[Part]) -> String {
+        self.structure.text_in_place(parts, self.first_item)
+    }
+}
+
 /// The layouts learned for one position.
 struct Calibrated {
     /// Learned with an attribute in the probes.
     full: Layout,
     /// Learned without one, for requests that carry none.
     bare: Option<Layout>,
+    /// The parts a benign call answers, for a framing answering parts.
+    parts: Option<ItemParts>,
 }
 
+impl Calibrated {
+    /// The layout `request` is judged against.
+    fn layout_for(&self, request: &WrapRequest) -> &Layout {
+        match &self.bare {
+            Some(bare) if request.attributes.is_empty() => bare,
+            _ => &self.full,
+        }
+    }
+}
+
+/// Learns the layout at `position` and, for a framing answering parts,
+/// the parts (unless `known` already holds them).
 fn learn_at(
     profile: &TargetProfile,
     framing: &mut dyn Framing,
     siblings: &[WrapRequest],
     position: usize,
     with_attribute: bool,
-) -> Result<Layout, String> {
-    let probes = layout::probes_with(profile, with_attribute);
-    let mut wraps = Vec::new();
-    for request in probes.requests() {
-        let items = items_at(siblings, position, request);
-        let framed = guarded(|| framing.wrap_many(&items))
-            .map_err(|e| format!("calibration wrap-many failed: {e}"))?;
-        wraps.push(framed);
-    }
-    layout::learn(profile, &probes, &wraps).map_err(|e| {
+    known: Option<&ItemParts>,
+) -> Result<(Layout, Option<ItemParts>), String> {
+    let failed = |e: &dyn std::fmt::Display| {
         format!(
             "several-frames calibration (item {} of {ITEMS}): {e}",
             position + 1
         )
-    })
+    };
+    let probes = layout::probes_with(profile, with_attribute);
+    let mut wraps = Vec::new();
+    let mut answers = Vec::new();
+    for request in probes.requests() {
+        let items = items_at(siblings, position, request);
+        match parts::wrap_many(profile, framing, &items)
+            .map_err(|e| format!("calibration wrap-many failed: {e}"))?
+        {
+            WrapAnswer::Text(framed) => wraps.push(framed),
+            WrapAnswer::Parts(answered) => answers.push((parts::marker(request), answered)),
+        }
+    }
+    let structure = match known {
+        _ if answers.is_empty() => None,
+        Some(known) => Some(known.clone()),
+        None => Some(
+            ItemParts::learn(&answers, siblings)
+                .map_err(|e| failed(&parts::PartsMisfit::Learn(e)))?,
+        ),
+    };
+    if let Some(structure) = &structure {
+        wraps = answers.iter().map(|(_, p)| structure.text(p)).collect();
+    }
+    let layout = layout::learn(profile, &probes, &wraps).map_err(|e| failed(&e))?;
+    Ok((layout, structure))
 }
 
 fn calibrate(
@@ -104,12 +188,14 @@ fn calibrate(
     POSITIONS
         .iter()
         .map(|&(position, _)| {
-            let full = learn_at(profile, framing, siblings, position, true)?;
+            let (full, parts) = learn_at(profile, framing, siblings, position, true, None)?;
             let bare = match profile.can(Capability::Attributes) {
-                true => learn_at(profile, framing, siblings, position, false).ok(),
+                true => learn_at(profile, framing, siblings, position, false, parts.as_ref())
+                    .ok()
+                    .map(|(bare, _)| bare),
                 false => None,
             };
-            Ok(Calibrated { full, bare })
+            Ok(Calibrated { full, bare, parts })
         })
         .collect()
 }
@@ -154,10 +240,6 @@ pub(crate) fn run(
                 return;
             }
             let calibrated = &layouts[position];
-            let layout = match &calibrated.bare {
-                Some(bare) if request.attributes.is_empty() => bare,
-                _ => &calibrated.full,
-            };
             let items = items_at(&siblings, position, request);
             let case = at_position(case, position, name);
             // Faults are per input here too: retried, then a finding or
@@ -165,7 +247,7 @@ pub(crate) fn run(
             let result = match watch.abandoned() {
                 Some(abandoned) => faults::not_sent(case, abandoned),
                 None => watch.judge(case, profile, framing, None, &mut |case, framing| {
-                    run_case(case, profile, framing, layout, &items, position)
+                    run_case(case, profile, framing, calibrated, &items, position)
                 }),
             };
             on_result(result);
@@ -177,17 +259,32 @@ fn run_case(
     case: ConcreteCase,
     profile: &TargetProfile,
     framing: &mut dyn Framing,
-    layout: &Layout,
+    calibrated: &Calibrated,
     items: &[WrapRequest],
     position: usize,
 ) -> CaseResult {
     let started = Instant::now();
     let mut evidence = Evidence::default();
-    let outcome = match guarded(|| framing.wrap_many(items)) {
+    let structure = calibrated.parts.as_ref();
+    let outcome = match parts::wrap_many(profile, framing, items) {
         Err(error) => refusal_or_error(&case, error),
-        Ok(framed) => {
+        Ok(answer) => {
+            let request = &items[position];
+            // `parts.structure` first, as a single wrap's case has it.
+            let (framed, mut findings) = match (structure, answer) {
+                (Some(structure), WrapAnswer::Parts(answered)) => {
+                    evidence.parts = Some(oracle::render_parts(&answered).0);
+                    let findings =
+                        oracle::judge_parts(&structure.structure, &request.content, &answered);
+                    (structure.text(&answered), findings)
+                }
+                (_, answer) => (answer.into_text(), Vec::new()),
+            };
+            let layout = calibrated.layout_for(request);
             let items = Items { items, position };
-            let findings = oracle::judge_several(&case, profile, layout, items, &framed);
+            findings.extend(oracle::judge_several(
+                &case, profile, layout, items, &framed,
+            ));
             evidence.framed = Some(framed);
             Outcome::Judged { findings }
         }

@@ -44,7 +44,7 @@ pub(super) fn retry(
     };
     // The failed request restarted the target; the benign request pays the
     // fresh target's start, so the retry gets the plain timeout.
-    if let Err(benign) = benign_call(probe.profile, probe.framing, None) {
+    if let Err(benign) = benign_call(probe.profile, probe.framing.as_mut(), None) {
         probe.given_up = Some(format!(
             "target abandoned: it failed twice on a mutant ({}), then on a benign request \
              too, so the failure is not about the input: {}",

@@ -38,7 +38,11 @@
 //!
 //! Every mutant is judged as `framecheck run` judges a case: against the
 //! frame layouts calibration learned ([`crate::runner::Layouts`]), so a
-//! framing's constant text around the frame is its own, not a failure.
+//! framing's constant text around the frame is its own, not a failure. A
+//! framing whose wrap answers parts (`wrap.returns: parts`) is seen through
+//! the benign parts learned once per search (`runner::parts`): every stage
+//! reads the content's part as the framed text, and each mutant's parts
+//! are judged by `parts.structure` as well.
 //!
 //! A search that could not do its job is a harness error
 //! ([`SearchReport::harness_error`]), never a clean result: the target never
@@ -77,12 +81,12 @@ pub use propose::{render_proposal, TrickStack};
 pub use stack::Trick;
 
 use crate::adapter::{FaultKind, Framing, TargetError, WrapRequest};
-use crate::runner::{segments, Layouts};
+use crate::runner::{parts, segments, Layouts};
 use corpus::{Corpus, Entry};
 use framecheck_core::catalogue::{Category, ConcreteCase, Expectation, Field, Input, Operation};
 use framecheck_core::level::ReaderLevel;
-use framecheck_core::oracle::{self, Check, CheckClass, Finding};
-use framecheck_core::profile::{ReaderReturns, TargetProfile};
+use framecheck_core::oracle::{self, Check, CheckClass, Finding, PartsStructure};
+use framecheck_core::profile::{ReaderReturns, TargetProfile, WrapReturns};
 use mutate::SplitMix64;
 
 /// How long a search may run.
@@ -217,7 +221,10 @@ fn is_zero(n: &u64) -> bool {
 /// made: whether the target ever answered, and its first failure.
 struct Probe<'a> {
     profile: &'a TargetProfile,
-    framing: &'a mut dyn Framing,
+    /// The target, seen through the benign parts when it answers parts
+    /// (`runner::parts`): every stage reads the content's part as the
+    /// framed text.
+    framing: Box<dyn Framing + 'a>,
     level: ReaderLevel,
     /// The nonce of an earlier benign wrap, for the replaying nonce
     /// operators (`nonce_ops`).
@@ -229,6 +236,9 @@ struct Probe<'a> {
     /// mutant is judged as `framecheck run` judges its case, so a
     /// framing's constant text around the frame is not a failure.
     layouts: Layouts,
+    /// The parts a benign wrap answers, for a framing answering parts:
+    /// each mutant's parts are judged by `parts.structure`.
+    parts: Option<PartsStructure>,
     /// The profile's tokens as an attacker writes them (a nonce part as a
     /// sample value), built once: the single-edit operators look for them
     /// in every mutant.
@@ -240,23 +250,38 @@ struct Probe<'a> {
     given_up: Option<String>,
 }
 
+/// What a search learns of the framing from benign wraps before its first
+/// mutant. Every job shares it: it describes the framing, not one process
+/// of it.
+#[derive(Clone)]
+struct Benign {
+    /// The structure a segment reader answers (`runner::segments`).
+    structure: Option<Result<oracle::Structure, String>>,
+    /// The layouts calibration learned.
+    layouts: Layouts,
+    /// The parts a framing answering parts answers (`runner::parts`).
+    parts: Option<PartsStructure>,
+}
+
 impl<'a> Probe<'a> {
-    /// A probe of `framing` that has answered nothing yet. `earlier` is an
-    /// earlier benign frame, whose nonce the replaying operators reuse.
+    /// A probe of `framing` (seen through `benign`'s parts: [`parts::view`])
+    /// that has answered nothing yet. `earlier` is an earlier benign frame,
+    /// whose nonce the replaying operators reuse.
     fn new(
         profile: &'a TargetProfile,
-        framing: &'a mut dyn Framing,
+        framing: Box<dyn Framing + 'a>,
         level: ReaderLevel,
         earlier: Option<String>,
-        (structure, layouts): (Option<Result<oracle::Structure, String>>, Layouts),
+        benign: Benign,
     ) -> Self {
         Probe {
             profile,
             framing,
             level,
             harvested: earlier.and_then(|f| oracle::frame_nonce(profile, &f)),
-            structure,
-            layouts,
+            structure: benign.structure,
+            layouts: benign.layouts,
+            parts: benign.parts,
             tokens: attacker_tokens(profile),
             answered: 0,
             errors: 0,
@@ -273,8 +298,21 @@ impl<'a> Probe<'a> {
         case: &ConcreteCase,
         request: &WrapRequest,
     ) -> Result<Option<(String, Vec<Finding>)>, TargetError> {
-        let framed = match self.framing.wrap(request) {
-            Ok(framed) => framed,
+        let mut evidence = Default::default();
+        // A framing answering parts: `parts.structure` judges the parts,
+        // and the frame checks the content's part, as in a run.
+        let wrapped = match &self.parts {
+            Some(structure) => {
+                let framing = &mut *self.framing;
+                parts::wrap_case(framing, Some(structure), request, &mut evidence)
+            }
+            None => self
+                .framing
+                .wrap(request)
+                .map(|framed| (framed, Vec::new())),
+        };
+        let (framed, mut findings) = match wrapped {
+            Ok(wrapped) => wrapped,
             Err(TargetError::Refused(_)) => {
                 self.answered += 1;
                 return Ok(None);
@@ -293,11 +331,16 @@ impl<'a> Probe<'a> {
         self.answered += 1;
         let mutant = mutant_case(case, request);
         let layout = self.layouts.fitting(&mutant);
-        let mut findings = oracle::judge_wrap_in(&mutant, self.profile, layout, request, &framed);
+        findings.extend(oracle::judge_wrap_in(
+            &mutant,
+            self.profile,
+            layout,
+            request,
+            &framed,
+        ));
         // A reader answering with segments reads every frame back, as a run
         // does (`runner::segments`).
         if let Some(structure) = &self.structure {
-            let mut evidence = Default::default();
             let framing = &mut *self.framing;
             let read =
                 segments::read_back(&mutant, structure, framing, request, &framed, &mut evidence);
@@ -306,6 +349,15 @@ impl<'a> Probe<'a> {
             }
         }
         Ok(Some((framed, findings)))
+    }
+
+    /// What the probe learned of the framing, for another job's probe.
+    fn benign(&self) -> Benign {
+        Benign {
+            structure: self.structure.clone(),
+            layouts: self.layouts.clone(),
+            parts: self.parts.clone(),
+        }
     }
 
     /// Whether `finding` is a failure at the probe's level: a security
@@ -527,16 +579,41 @@ fn prepare<'a>(
         return Err(Refusal { reason, errors: 2 });
     }
     // A profile its framing contradicts would make every mutant a finding
-    // about the profile: the search proves nothing, as a run does.
-    let layouts = Layouts::learn_fitting(profile, framing, level).map_err(|misfit| Refusal {
-        reason: misfit.to_string(),
-        errors: 0,
-    })?;
-    let earlier = nonce_ops::earlier_frame(profile, framing);
+    // about the profile: the search proves nothing, as a run does. Parts
+    // first: every later stage sees the content's part.
+    let parts = parts::learn(profile, framing)
+        .transpose()
+        .map_err(parts_refusal)?;
+    let mut framing = parts::view(Box::new(framing), parts.as_ref());
+    let layouts =
+        Layouts::learn_fitting(profile, framing.as_mut(), level).map_err(|misfit| Refusal {
+            reason: misfit.to_string(),
+            errors: 0,
+        })?;
+    let earlier = nonce_ops::earlier_frame(profile, framing.as_mut());
     let seeds = seed_cases(cases, profile, earlier.as_deref());
-    let structure = segments::learn_structure(profile, framing);
-    let probe = Probe::new(profile, framing, level, earlier, (structure, layouts));
+    let benign = Benign {
+        structure: segments::learn_structure(profile, framing.as_mut()),
+        layouts,
+        parts,
+    };
+    let probe = Probe::new(profile, framing, level, earlier, benign);
     Ok((seeds, probe))
+}
+
+/// Why no mutant is judged when the benign parts were not learned: the
+/// profile's misfit, as a run refuses it, or the failed benign wrap.
+fn parts_refusal(failure: parts::PartsFailure) -> Refusal {
+    match failure {
+        parts::PartsFailure::Misfit(misfit) => Refusal {
+            reason: crate::runner::Misfit::Parts(misfit).to_string(),
+            errors: 0,
+        },
+        parts::PartsFailure::Wrap(error) => Refusal {
+            reason: format!("calibration wrap failed: {}", error.diagnosis()),
+            errors: 1,
+        },
+    }
 }
 
 /// The security cases that wrap content and that the target supports, with
@@ -1005,8 +1082,10 @@ fn grow(
     // every other search is unchanged by them.
     let nonce = profile.delimiters.nonce.is_some();
     let section = profile.delimiters.grammar.is_open_only();
-    // Likewise the record operators, for a reader answering with segments.
-    let records = profile.reader.returns == ReaderReturns::Segments;
+    // Likewise the record operators, for a reader answering with segments
+    // or a framing answering parts (each splits text into messages).
+    let records = profile.reader.returns == ReaderReturns::Segments
+        || profile.wrap.returns == WrapReturns::Parts;
     for _ in 0..1 + rng.below(3) {
         if section && rng.below(4) == 0 {
             if let Some(operator) = section_ops::mutate(&mut mutant.request, profile, rng) {
@@ -1059,7 +1138,7 @@ fn confirm(
         &candidate,
         report.seed,
         probe.profile,
-        &mut *probe.framing,
+        probe.framing.as_mut(),
         probe.level,
     )
     .ok()?;

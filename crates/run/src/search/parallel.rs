@@ -34,7 +34,7 @@ use std::sync::mpsc;
 
 use super::corpus::{Entry, Feature};
 use super::{nonce_ops, Budget, Clock, Probe, SearchFinding, SearchOptions, SearchReport, Worker};
-use crate::adapter::Framing;
+use crate::runner::parts;
 use framecheck_core::catalogue::ConcreteCase;
 use framecheck_core::oracle::Check;
 
@@ -178,13 +178,13 @@ pub(super) fn explore(
             let (to_job, from_main) = mpsc::channel::<Sync>();
             let (to_main, from_job) = mpsc::channel::<Round>();
             let template = &template;
-            let layouts = probe.layouts.clone();
-            // The benign structure is the framing's, learned once by job 0.
-            let structure = probe.structure.clone();
+            // The benign structure, layouts and parts are the framing's,
+            // learned once by job 0.
+            let benign = probe.benign();
             let (profile, level) = (probe.profile, probe.level);
             scope.spawn(move || {
-                let mut framing: Box<dyn Framing> = match (jobs.connect)() {
-                    Ok(framing) => framing,
+                let mut framing = match (jobs.connect)() {
+                    Ok(framing) => parts::view(framing, benign.parts.as_ref()),
                     // Said in answer to the first sync, as a round, so the
                     // coordinator reads it whatever the threads' timing.
                     Err(reason) => {
@@ -198,13 +198,7 @@ pub(super) fn explore(
                     }
                 };
                 let earlier = nonce_ops::earlier_frame(profile, framing.as_mut());
-                let mut probe = Probe::new(
-                    profile,
-                    framing.as_mut(),
-                    level,
-                    earlier,
-                    (structure, layouts),
-                );
+                let mut probe = Probe::new(profile, framing, level, earlier, benign);
                 let mut state = Job::new(job, template, shared.options.seed);
                 while let Ok(sync) = from_main.recv() {
                     if sync.limit == 0 {

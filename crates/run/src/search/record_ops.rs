@@ -1,6 +1,8 @@
 //! Record operators: for a reader that answers with segments
-//! (`reader.returns: segments`), the mutants an attacker writes against a
-//! program that parses the frame back into records or messages.
+//! (`reader.returns: segments`) or a framing whose wrap answers parts
+//! (`wrap.returns: parts`), the mutants an attacker writes against a
+//! program that parses the frame back into records or messages, or splits
+//! content into messages as it frames it.
 //!
 //! - `record-forgery`: a line break of one of the kinds `str.splitlines()`
 //!   honours (LF, CR, CRLF, VT, FF, FS, GS, RS, NEL, U+2028, U+2029), then a
@@ -11,8 +13,9 @@
 //!   message".
 //!
 //! Both edit the content only, and both are judged by `reader.structure` on
-//! what the reader returns, so a break the parser does not split at, or a
-//! character it accepts, is no finding.
+//! what the reader returns (`parts.structure` on the parts a wrap answers),
+//! so a break the parser does not split at, or a character it accepts, is
+//! no finding.
 
 use super::mutate::{floor_boundary, Operator, SplitMix64};
 use crate::adapter::WrapRequest;

@@ -435,14 +435,7 @@ impl Framing for SubprocessFraming {
                 encode_wrap(id, request)
             }
         };
-        match self.call(Op::Wrap, encode)? {
-            Reply::Framed(framed) => Ok(WrapAnswer::Text(framed)),
-            Reply::Refused(reason) => Err(TargetError::Refused(reason)),
-            Reply::Parts(parts) => Ok(WrapAnswer::Parts(parts)),
-            Reply::Body(_) | Reply::Segments(_) => {
-                Err(TargetError::failed("internal error: read reply to a wrap"))
-            }
-        }
+        self.call(Op::Wrap, encode)?.into_wrap_answer()
     }
 
     fn read(&mut self, text: &str) -> Result<Option<String>, TargetError> {
@@ -462,14 +455,13 @@ impl Framing for SubprocessFraming {
     }
 
     fn wrap_many(&mut self, items: &[WrapRequest]) -> Result<String, TargetError> {
+        self.wrap_many_answer(items).map(WrapAnswer::into_text)
+    }
+
+    fn wrap_many_answer(&mut self, items: &[WrapRequest]) -> Result<WrapAnswer, TargetError> {
         let raw_bytes = self.raw_bytes;
-        match self.call(Op::WrapMany, |id| encode_wrap_many(id, items, raw_bytes))? {
-            Reply::Framed(framed) => Ok(framed),
-            Reply::Refused(reason) => Err(TargetError::Refused(reason)),
-            Reply::Body(_) | Reply::Segments(_) | Reply::Parts(_) => Err(TargetError::failed(
-                "internal error: read reply to a wrap-many",
-            )),
-        }
+        self.call(Op::WrapMany, |id| encode_wrap_many(id, items, raw_bytes))?
+            .into_wrap_answer()
     }
 
     /// Retires the child and forgets every failure streak and abandoned

@@ -20,8 +20,8 @@ use std::fmt;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::adapter::WrapRequest;
-use framecheck_core::target::{Part, Segment};
+use crate::adapter::{TargetError, WrapRequest};
+use framecheck_core::target::{Part, Segment, WrapAnswer};
 
 /// The operation a request asks for; decides which result field a reply
 /// must carry.
@@ -72,11 +72,27 @@ pub enum Reply {
     /// The segments, answering a read from a reader that parses frames
     /// into messages or fields (`{"segments": [...]}`).
     Segments(Vec<Segment>),
-    /// The parts, answering a wrap from a framing that answers with a list
-    /// of messages (`{"parts": [...]}`).
+    /// The parts, answering a wrap or a wrap-many from a framing that
+    /// answers with a list of messages (`{"parts": [...]}`).
     Parts(Vec<Part>),
     /// The target rejected the input on purpose, with its reason.
     Refused(String),
+}
+
+impl Reply {
+    /// The reply to a `wrap` or `wrap-many` as the framing's answer: its
+    /// framed text or parts, or the refusal. Shared by every adapter that
+    /// speaks the protocol.
+    pub(crate) fn into_wrap_answer(self) -> Result<WrapAnswer, TargetError> {
+        match self {
+            Reply::Framed(framed) => Ok(WrapAnswer::Text(framed)),
+            Reply::Parts(parts) => Ok(WrapAnswer::Parts(parts)),
+            Reply::Refused(reason) => Err(TargetError::Refused(reason)),
+            Reply::Body(_) | Reply::Segments(_) => {
+                Err(TargetError::failed("internal error: read reply to a wrap"))
+            }
+        }
+    }
 }
 
 /// Why a reply line is not a valid answer to the request it follows.
@@ -350,7 +366,7 @@ pub fn decode_reply(line: &[u8], expected_id: u64, op: Op) -> Result<Reply, Prot
             return decode_segments(segments);
         }
     }
-    if op == Op::Wrap && error.is_none() && !object.contains_key("framed") {
+    if matches!(op, Op::Wrap | Op::WrapMany) && error.is_none() && !object.contains_key("framed") {
         if let Some(parts) = object.get("parts") {
             return decode_parts(parts);
         }
@@ -644,7 +660,20 @@ mod tests {
                 "{bad}"
             );
         }
-        // Parts answer a wrap only; a read reply of parts has no result.
+        // A wrap-many may answer parts too (several items as messages).
+        assert_eq!(
+            decode_reply(
+                br#"{"id":7,"parts":[{"role":"user","text":"a"}]}"#,
+                7,
+                Op::WrapMany
+            ),
+            Ok(Reply::Parts(vec![Part {
+                role: Some("user".into()),
+                text: "a".into()
+            }]))
+        );
+        // Parts answer a wrap or a wrap-many only; a read reply of parts
+        // has no result.
         assert!(read(r#"{"id":7,"parts":[]}"#).is_err());
         assert_eq!(
             read(r#"{"id":7,"error":"no"}"#),

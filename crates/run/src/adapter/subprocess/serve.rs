@@ -201,18 +201,15 @@ fn answer(framing: &mut dyn Framing, line: &[u8]) -> ReplyLine {
         id: Some(id),
         error: error_text(e),
     };
+    let wrapped = |answer| match answer {
+        WrapAnswer::Text(framed) => ReplyLine::Framed { id, framed },
+        WrapAnswer::Parts(parts) => ReplyLine::Parts { id, parts },
+    };
     match request {
-        Request::Wrap(wrap) => {
-            framing
-                .wrap_answer(&wrap)
-                .map_or_else(refuse, |answer| match answer {
-                    WrapAnswer::Text(framed) => ReplyLine::Framed { id, framed },
-                    WrapAnswer::Parts(parts) => ReplyLine::Parts { id, parts },
-                })
-        }
+        Request::Wrap(wrap) => framing.wrap_answer(&wrap).map_or_else(refuse, wrapped),
         Request::WrapMany(items) => framing
-            .wrap_many(&items)
-            .map_or_else(refuse, |framed| ReplyLine::Framed { id, framed }),
+            .wrap_many_answer(&items)
+            .map_or_else(refuse, wrapped),
         Request::Read(text) => {
             framing
                 .read_answer(&text)
@@ -337,6 +334,41 @@ mod tests {
                 "\n",
                 r#"{"id":4,"error":"no bangs"}"#,
                 "\n",
+            )
+        );
+    }
+
+    /// One part per item, as a framing answering parts writes a list.
+    struct ItemParts;
+
+    impl Framing for ItemParts {
+        fn wrap(&mut self, request: &WrapRequest) -> Result<String, TargetError> {
+            Brackets.wrap(request)
+        }
+        fn read(&mut self, text: &str) -> Result<Option<String>, TargetError> {
+            Brackets.read(text)
+        }
+        fn wrap_many_answer(&mut self, items: &[WrapRequest]) -> Result<WrapAnswer, TargetError> {
+            let parts = items.iter().map(|item| {
+                Brackets.wrap(item).map(|text| Part {
+                    role: Some("user".into()),
+                    text,
+                })
+            });
+            Ok(WrapAnswer::Parts(parts.collect::<Result<_, _>>()?))
+        }
+    }
+
+    #[test]
+    fn a_wrap_many_answering_parts_is_sent_as_parts() {
+        let mut output = Vec::new();
+        let line = r#"{"id":8,"op":"wrap-many","items":[{"content":"a"},{"content":"b"}]}"#;
+        serve(&mut ItemParts, line.as_bytes(), &mut output).unwrap();
+        assert_eq!(
+            String::from_utf8(output).unwrap(),
+            concat!(
+                r#"{"id":8,"parts":[{"role":"user","text":"[|||a]"},{"role":"user","text":"[|||b]"}]}"#,
+                "\n"
             )
         );
     }
