@@ -157,7 +157,7 @@ fn result<'a>(run: &'a RunResult, id: &str) -> &'a CaseResult {
 }
 
 /// The checks that fail `id` at the unicode level.
-fn failing(run: &RunResult, id: &str) -> Vec<Check> {
+pub(crate) fn failing(run: &RunResult, id: &str) -> Vec<Check> {
     let mut checks: Vec<Check> = result(run, id)
         .findings_at(ReaderLevel::Unicode)
         .iter()

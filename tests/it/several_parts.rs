@@ -15,6 +15,8 @@ use framecheck::level::ReaderLevel;
 use framecheck::oracle::Check;
 use framecheck::profile::{FrameCount, TargetProfile, WrapReturns};
 use framecheck::runner::{self, Outcome, RunOptions, RunResult, Verdict};
+
+use crate::several::failing;
 use framecheck::target::{Part, WrapAnswer};
 
 /// The instruction part every answer starts with. It names the frame's
@@ -134,23 +136,6 @@ fn run(profile: &TargetProfile, defect: Defect, cases: &[ConcreteCase]) -> RunRe
         &AtomicBool::new(false),
         &mut |_| {},
     )
-}
-
-/// The checks that fail `id` at the unicode level.
-fn failing(run: &RunResult, id: &str) -> Vec<Check> {
-    let result = run
-        .results
-        .iter()
-        .find(|r| r.case.id == id)
-        .unwrap_or_else(|| panic!("no result {id}"));
-    let mut checks: Vec<Check> = result
-        .findings_at(ReaderLevel::Unicode)
-        .iter()
-        .map(|f| f.check)
-        .collect();
-    checks.sort();
-    checks.dedup();
-    checks
 }
 
 /// A benign prose case, its content long enough to spill.
