@@ -494,15 +494,20 @@ mod tests {
         }
     }
 
-    #[test]
-    fn nonces_match_by_alphabet_and_pair_by_value() {
-        let vocabulary = Vocabulary {
-            tokens: vec![crate::grammar::TokenPattern::parse("EXTERNAL")],
+    /// `token` with a nonce of eight hex digits at least.
+    fn hex_nonce_vocabulary(token: &str) -> Vocabulary {
+        Vocabulary {
+            tokens: vec![crate::grammar::TokenPattern::parse(token)],
             nonce: Some(NonceSpec {
                 alphabet: NonceAlphabet::Hex,
                 min_length: Some(8),
             }),
-        };
+        }
+    }
+
+    #[test]
+    fn nonces_match_by_alphabet_and_pair_by_value() {
+        let vocabulary = hex_nonce_vocabulary("EXTERNAL");
         let g = BeginEnd::new(
             vocabulary,
             "<<<{token} id=\"{nonce}\">>>",
@@ -531,13 +536,7 @@ mod tests {
     /// nonce and then the closer, not a closer spelled across the break.
     #[test]
     fn a_marker_does_not_continue_past_a_line_break() {
-        let vocabulary = Vocabulary {
-            tokens: vec![crate::grammar::TokenPattern::parse("fc{nonce}")],
-            nonce: Some(NonceSpec {
-                alphabet: NonceAlphabet::Hex,
-                min_length: Some(8),
-            }),
-        };
+        let vocabulary = hex_nonce_vocabulary("fc{nonce}");
         let g = BeginEnd::new(vocabulary, "--{token}", "--{token}--").unwrap();
         let text = "--fc0123abcd\nx\n--fcffffffff\n--fc0123abcd--";
         for level in ReaderLevel::ALL {
