@@ -82,6 +82,12 @@ fn no_delimiters(framed: &str, unmarked: &str) -> String {
     let end = framed.find("fcbodyz").unwrap_or(framed.len());
     let before = framed[..start].lines().next_back().unwrap_or("");
     let after = framed[end..].lines().nth(1).unwrap_or("");
+    if let Some(shape) = shape_without_grammar(framed, start, end, before, after) {
+        return format!(
+            "{shape} (the calibration output is {framed:?}); no grammar describes that shape \
+             (README, \"Known limits\"): there is no profile to propose that would judge it rightly"
+        );
+    }
     format!(
         "no delimiters recognised around the content (the calibration output is {framed:?}; \
          the line before the content reads {before:?}, the line after it {after:?}). Declare \
@@ -90,6 +96,35 @@ fn no_delimiters(framed: &str, unmarked: &str) -> String {
          bracket-marker or fence with a token), with `adapter.command`, and run \
          `framecheck init PROFILE` ({unmarked})"
     )
+}
+
+/// The two frame shapes no grammar describes, when the output is one of
+/// them: opening and closing lines spelled alike (nothing tells the opener
+/// from the closer), or every line of the content written after the same
+/// prefix (what breaks out is a line without it, not a delimiter).
+/// `start` and `end` are where the probe content's first and last words
+/// are; `before` and `after` the lines around the content.
+fn shape_without_grammar(
+    framed: &str,
+    start: usize,
+    end: usize,
+    before: &str,
+    after: &str,
+) -> Option<String> {
+    if !before.trim().is_empty() && before.trim() == after.trim() && !before.contains("fcbody") {
+        return Some(format!(
+            "the line before the content and the line after it are spelled alike ({:?})",
+            before.trim()
+        ));
+    }
+    // The prefix the first content line is written after, on its own line.
+    let line_start = framed[..start].rfind('\n').map_or(0, |i| i + 1);
+    let prefix = &framed[line_start..start];
+    let lines: Vec<&str> = framed[line_start..end].lines().collect();
+    let prefixed = !prefix.trim().is_empty()
+        && lines.len() > 1
+        && lines.iter().all(|line| line.starts_with(prefix));
+    prefixed.then(|| format!("every line of the content is written after the prefix {prefix:?}"))
 }
 
 /// Where the calibration content sits when the output, after at most a
@@ -941,5 +976,28 @@ mod tests {
         let said = no_delimiters(&tagged, "none does not fit");
         assert!(said.contains("Declare them in a profile"), "{said}");
         assert!(said.ends_with("(none does not fit)"), "{said}");
+    }
+
+    /// Lines spelled alike around the content, and a prefix on every
+    /// content line, are named as shapes no grammar describes, not met
+    /// with advice to declare markers that could not describe them.
+    #[test]
+    fn shapes_without_a_grammar_are_named() {
+        let probe = "fcbodya1 said\nnext fcbodyz1";
+        let enclosed = format!("Data between the lines:\nKGQOBQGT\n{probe}\nKGQOBQGT");
+        let said = no_delimiters(&enclosed, "none does not fit");
+        assert!(said.contains("spelled alike (\"KGQOBQGT\")"), "{said}");
+        let quoted = "Quoted:\n> fcbodya1 said\n> next fcbodyz1\nEnd.";
+        let said = no_delimiters(quoted, "none does not fit");
+        assert!(said.contains("after the prefix \"> \""), "{said}");
+        // Markers that differ, or a prefix on the first line only, are
+        // neither shape.
+        for framed in [
+            format!("<<A>>\n{probe}\n<</A>>"),
+            format!("Text: {probe}\nEnd."),
+        ] {
+            let said = no_delimiters(&framed, "none does not fit");
+            assert!(said.contains("Declare them in a profile"), "{said}");
+        }
     }
 }
