@@ -219,16 +219,17 @@ impl Reader {
     /// [`Reader::line_break_at`] accepts (a test checks every character).
     fn may_begin_line_break(self, byte: u8) -> bool {
         // U+0085 is C2 85 and U+2028/U+2029 are E2 80 A8/A9 in UTF-8.
-        let splitlines = matches!(
-            byte,
-            b'\n' | b'\r' | 0x0B | 0x0C | 0x1C..=0x1E | 0xC2 | 0xE2
-        );
-        if self.lines == LineSemantics::Unicode {
-            return splitlines;
-        }
-        match self.level {
-            ReaderLevel::Exact | ReaderLevel::AsciiCaseInsensitive => matches!(byte, b'\n' | b'\r'),
-            ReaderLevel::Unicode => matches!(byte, b'\n' | b'\r' | 0x0B | 0x0C | 0xC2 | 0xE2),
+        match (self.lines, self.level) {
+            (LineSemantics::Unicode, _) => {
+                matches!(
+                    byte,
+                    b'\n' | b'\r' | 0x0B | 0x0C | 0x1C..=0x1E | 0xC2 | 0xE2
+                )
+            }
+            (_, ReaderLevel::Exact | ReaderLevel::AsciiCaseInsensitive) => {
+                matches!(byte, b'\n' | b'\r')
+            }
+            (_, ReaderLevel::Unicode) => matches!(byte, b'\n' | b'\r' | 0x0B | 0x0C | 0xC2 | 0xE2),
         }
     }
 
