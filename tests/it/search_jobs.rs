@@ -149,12 +149,15 @@ fn blind_fixtures() -> Vec<(String, &'static str, TargetProfile, Open)> {
 /// search_jobs::measure -- --ignored --nocapture`, on a quiet machine for
 /// figures, or read only the ratios of one run. Seeds 1 to 5, or to
 /// `FRAMECHECK_MEASURE_SEEDS` (medians over 5 seeds move by more than
-/// most changes to the search do).
+/// most changes to the search do); only the fixtures whose name contains
+/// `FRAMECHECK_MEASURE_ONLY`, when it is set.
 #[test]
 #[ignore]
 fn measure_time_to_first_finding() {
     use crate::search_power::is_true_for;
-    let fixtures = blind_fixtures();
+    let only = std::env::var("FRAMECHECK_MEASURE_ONLY").unwrap_or_default();
+    let mut fixtures = blind_fixtures();
+    fixtures.retain(|(name, ..)| name.contains(&only));
     let last_seed: u64 = std::env::var("FRAMECHECK_MEASURE_SEEDS")
         .ok()
         .and_then(|v| v.parse().ok())
