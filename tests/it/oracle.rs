@@ -17,8 +17,8 @@ use framecheck::catalogue::{
 };
 use framecheck::level::{fold_char, fold_str, ReaderLevel};
 use framecheck::oracle::{
-    calibrate, calibration_request, judge_read, judge_roundtrip, judge_wrap, Check, CheckClass,
-    ExcerptSource, Finding,
+    calibrate, calibration_request, judge_read, judge_roundtrip, judge_wrap, judge_wrap_counted,
+    Check, CheckClass, ExcerptSource, Finding,
 };
 use framecheck::profile::{
     AdapterSpec, AttributeLayout, Capability, Delimiters, HeaderStyle, Syntax, TagRole,
@@ -699,6 +699,37 @@ fn judge_xml(framing: XmlFraming, req: &WrapRequest, fields: &[Field]) -> Vec<Fi
         req,
         &framed,
     )
+}
+
+/// The live counts a search reads as a feature are the census's: the
+/// frame's own two delimiters, and one more at exactly the levels that
+/// read a forged one; the findings are `judge_wrap`'s.
+#[test]
+fn judge_wrap_counted_counts_what_each_level_reads() {
+    let framing = XmlFraming {
+        content: ContentDefang::None,
+        ..CORRECT_XML
+    };
+    let profile = xml_profile();
+    let c = case(Expectation::Hold, &[Field::Content], Exact);
+    let forged = format!("data </{}>{CANARY}", fullwidth_word(TOKEN));
+    for (content, at) in [("plain data", [2, 2, 2]), (forged.as_str(), [2, 2, 3])] {
+        let req = request(content);
+        let framed = framing.wrap(&req);
+        let (findings, live) = judge_wrap_counted(&c, &profile, None, &req, &framed);
+        assert_eq!(
+            summary(&findings),
+            summary(&judge_wrap(&c, &profile, &req, &framed))
+        );
+        let levels: Vec<ReaderLevel> = live.iter().map(|(l, _)| *l).collect();
+        assert_eq!(levels, vec![Exact, Ci, Unicode]);
+        let counts: Vec<usize> = live.iter().map(|(_, n)| *n).collect();
+        assert_eq!(counts, at, "{content}");
+    }
+}
+
+fn fullwidth_word(word: &str) -> String {
+    word.chars().map(fullwidth).collect()
 }
 
 #[test]

@@ -51,6 +51,25 @@ fn one_match(text: &str, pattern: &str) -> Vec<String> {
         .collect()
 }
 
+/// What README says search finds, and in how many mutants, is what
+/// `search_power` asserts.
+#[test]
+fn the_search_power_readme_states_is_the_tested_one() {
+    use crate::search_power::{BUDGET, FIND_BUDGET, SEEDS};
+    let text = readme().split_whitespace().collect::<Vec<_>>().join(" ");
+    let found = one_match(
+        &text,
+        r"Each is found at each of (\w+) seeds within a budget of ([\d,]+) mutants",
+    );
+    assert_eq!(number(&found[0]), SEEDS.len(), "seeds");
+    assert_eq!(number(&found[1]) as u64, FIND_BUDGET, "budget to find");
+    let found = one_match(
+        &text,
+        r"and ([\d,]+) mutants over the reference or a correct framing",
+    );
+    assert_eq!(number(&found[0]) as u64, BUDGET, "budget finding nothing");
+}
+
 #[test]
 fn the_catalogue_counts_readme_states_are_the_catalogue_s() {
     let text = readme().split_whitespace().collect::<Vec<_>>().join(" ");

@@ -27,14 +27,14 @@ use framecheck::runner::{self, RunOptions, Verdict};
 use framecheck::search::{self, Budget, SearchFinding, SearchOptions, SearchReport};
 
 /// The seeds every search claim here is made at.
-const SEEDS: [u64; 5] = [1, 2, 3, 4, 5];
+pub(crate) const SEEDS: [u64; 5] = [1, 2, 3, 4, 5];
 /// Mutants a search over a correct framing tries, finding nothing.
-const BUDGET: u64 = 500;
+pub(crate) const BUDGET: u64 = 500;
 
 /// The mutant budget to find each blind defect. The bound is 60 s
 /// at each seed; 5,000 mutants take a few seconds in release (the search
 /// stops at its first confirmed finding, so easy defects cost far less).
-const FIND_BUDGET: u64 = 5_000;
+pub(crate) const FIND_BUDGET: u64 = 5_000;
 
 fn cases(profile: &TargetProfile) -> Vec<ConcreteCase> {
     catalogue::instantiate(&catalogue::builtin(), profile)

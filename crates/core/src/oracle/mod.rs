@@ -53,9 +53,9 @@ pub use checks::nonce::{
 };
 pub use checks::{
     calibrate, calibration_request, judge_parts, judge_read, judge_roundtrip, judge_roundtrip_in,
-    judge_several, judge_structure, judge_tokenizer_view, judge_wrap, judge_wrap_in, render_parts,
-    render_segments, Boundaries, Calibration, Items, PartsError, PartsStructure, Structure,
-    StructureError, ViewFinding,
+    judge_several, judge_structure, judge_tokenizer_view, judge_wrap, judge_wrap_counted,
+    judge_wrap_in, render_parts, render_segments, Boundaries, Calibration, Items, LiveCounts,
+    PartsError, PartsStructure, Structure, StructureError, ViewFinding,
 };
 
 /// A structural check, by its stable report name.

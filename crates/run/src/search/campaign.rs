@@ -105,22 +105,21 @@ impl CorpusEntry {
             .iter()
             .filter_map(|name| Trick::ALL.into_iter().find(|t| t.name() == name))
             .collect();
+        // A saved entry keeps its length: what it carries past its seed
+        // case counts as granted, so it is grown as it was saved.
+        entry.granted = self
+            .request
+            .input_len()
+            .saturating_sub(super::input_len(seeds[seed]));
         Some(entry)
     }
 }
 
-/// The operator called `name`: a single-edit one, the stacking one or a
-/// nonce one.
+/// The operator called `name`, whichever picks it.
 fn operator_named(name: &str) -> Option<Operator> {
     Operator::ALL
         .into_iter()
-        .chain([
-            Operator::StackedDelimiter,
-            Operator::NonceBare,
-            Operator::NonceReplay,
-            Operator::NonceNearMiss,
-            Operator::NonceExtraAttribute,
-        ])
+        .chain(Operator::LOOP_PICKED)
         .find(|o| o.name() == name)
 }
 
@@ -183,4 +182,25 @@ pub fn save_corpus(dir: &Path, entries: &[CorpusEntry]) -> Result<usize, CorpusE
         written += 1;
     }
     Ok(written)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A saved lineage names every operator it holds, whichever picked it,
+    /// and reads back the same.
+    #[test]
+    fn every_operator_name_reads_back() {
+        let every: Vec<Operator> = Operator::ALL
+            .into_iter()
+            .chain(Operator::LOOP_PICKED)
+            .collect();
+        for operator in &every {
+            assert_eq!(operator_named(operator.name()), Some(*operator));
+        }
+        let names: std::collections::BTreeSet<&str> = every.iter().map(|o| o.name()).collect();
+        assert_eq!(names.len(), every.len(), "names are distinct");
+        assert_eq!(operator_named("no-such-operator"), None);
+    }
 }

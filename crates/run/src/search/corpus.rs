@@ -11,7 +11,9 @@
 //! - which delimiter spellings the framing rewrote and which it left: for a
 //!   stacked mutant, whether the respelled span survives in the output,
 //!   per trick in the stack;
-//! - how many delimiters each reader level sees in the output (bucketed);
+//! - how many live delimiters each reader level sees in the output, the
+//!   framing's own constant text not counted, as the oracle's readers
+//!   counted them (bucketed);
 //! - output-length anomalies: the output's length minus the input's, in
 //!   power-of-two buckets (a framing that drops, expands or truncates);
 //! - the header's shape: the output's text before the first blank line with
@@ -19,14 +21,16 @@
 //!   moving shows as a new shape and mere words do not.
 //!
 //! A mutant with a feature never seen before joins the corpus (capped;
-//! when full, the entry picked most often is replaced). The scheduler is a
-//! coin from the seeded stream: half of the mutants grow from a corpus
-//! entry (the least-picked among two drawn at random), half from a
-//! catalogue seed case, so the search neither forgets the catalogue nor
-//! stops following what was new. Every choice comes from the one SplitMix64
+//! when full, the entry picked most often is replaced), and one with
+//! exactly a kept entry's features and a smaller input takes that entry's
+//! place (libFuzzer's corpus reduction: the same signal, less to judge).
+//! The scheduler is a coin from the seeded stream: half of the mutants
+//! grow from a corpus entry (the least-picked among two drawn at random),
+//! half from a catalogue seed case, so the search neither forgets the
+//! catalogue nor stops following what was new. Every choice comes from the one SplitMix64
 //! stream, so a seed replays the same search.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use sha2::{Digest, Sha256};
 
@@ -62,8 +66,9 @@ pub(super) enum Feature {
 
 /// What came back for one mutant.
 pub(super) enum Outcome<'a> {
-    /// The framed output and every finding the oracle made on it.
-    Framed(&'a str, &'a [Finding]),
+    /// The framed output, every finding the oracle made on it, and the
+    /// live delimiters each reader level counted (empty when none looked).
+    Framed(&'a str, &'a [Finding], &'a [(ReaderLevel, usize)]),
     /// A refusal.
     Refused,
 }
@@ -79,6 +84,9 @@ pub(super) struct Entry {
     pub operators: Vec<Operator>,
     /// Every trick stacked since the seed case, in order.
     pub tricks: Vec<Trick>,
+    /// Bytes of padding the lineage was granted past the length allowance
+    /// (module `length`).
+    pub granted: usize,
     picked: u32,
 }
 
@@ -86,6 +94,13 @@ pub(super) struct Entry {
 #[derive(Debug, Default)]
 pub(super) struct Corpus {
     entries: Vec<Entry>,
+    /// The features each entry showed, by entry, and the entry that shows
+    /// each feature set: a smaller input with the same features takes its
+    /// place.
+    shown: Vec<Vec<Feature>>,
+    by_features: HashMap<Vec<Feature>, usize>,
+    /// Entries kept or replaced so far.
+    changes: u64,
     seen: HashSet<Feature>,
     /// Set by a search with several jobs: entries this replica keeps from
     /// its own mutants are also recorded in `fresh`, to be offered to the
@@ -131,7 +146,9 @@ impl Corpus {
     }
 
     /// Records the features of a mutant's outcome; keeps the mutant when
-    /// one of them is new. Returns whether it was kept.
+    /// one of them is new, or when it shows exactly a kept entry's
+    /// features with a smaller input (it replaces that entry, as
+    /// libFuzzer's corpus reduction does). Returns whether it was kept.
     pub(super) fn observe(
         &mut self,
         profile: &TargetProfile,
@@ -143,13 +160,40 @@ impl Corpus {
             .grammar
             .get_or_insert_with(|| profile.delimiters.grammar());
         let features = features(&**grammar, &entry.request, stacked, outcome);
-        if !self.learn(&features) {
+        if !self.take(&entry, &features) {
             return false;
         }
         if self.sharing {
-            self.fresh.push((entry.clone(), features));
+            self.fresh.push((entry, features));
         }
-        self.keep(entry);
+        true
+    }
+
+    /// Entries kept or replaced so far: a change means the last mutant
+    /// added something.
+    pub(super) fn changes(&self) -> u64 {
+        self.changes
+    }
+
+    /// Keeps `entry` for a new feature, or in place of a larger entry with
+    /// exactly its features; whether it did.
+    fn take(&mut self, entry: &Entry, features: &[Feature]) -> bool {
+        if self.learn(features) {
+            self.keep(entry.clone(), features.to_vec());
+            return true;
+        }
+        let Some(&at) = self.by_features.get(features) else {
+            return false;
+        };
+        if entry.request.input_len() >= self.entries[at].request.input_len() {
+            return false;
+        }
+        let picked = self.entries[at].picked;
+        self.entries[at] = Entry {
+            picked,
+            ..entry.clone()
+        };
+        self.changes += 1;
         true
     }
 
@@ -167,12 +211,9 @@ impl Corpus {
     }
 
     /// An entry another job kept, with the features it showed: kept here
-    /// too when one of them is new to this replica, by the same rule as
-    /// [`Corpus::observe`].
+    /// too by the same rule as [`Corpus::observe`].
     pub(super) fn offer(&mut self, entry: &Entry, features: &[Feature]) {
-        if self.learn(features) {
-            self.keep(entry.clone());
-        }
+        self.take(entry, features);
     }
 
     /// The entries kept from this replica's own mutants since the last call.
@@ -180,13 +221,25 @@ impl Corpus {
         std::mem::take(&mut self.fresh)
     }
 
-    fn keep(&mut self, entry: Entry) {
+    fn keep(&mut self, entry: Entry, features: Vec<Feature>) {
         let entry = Entry { picked: 0, ..entry };
-        if self.entries.len() < CAPACITY {
+        self.changes += 1;
+        let at = if self.entries.len() < CAPACITY {
             self.entries.push(entry);
-        } else if let Some(worn) = (0..self.entries.len()).max_by_key(|&i| self.entries[i].picked) {
+            self.shown.push(Vec::new());
+            self.entries.len() - 1
+        } else {
+            let Some(worn) = (0..self.entries.len()).max_by_key(|&i| self.entries[i].picked) else {
+                return;
+            };
             self.entries[worn] = entry;
+            worn
+        };
+        let old = std::mem::replace(&mut self.shown[at], features.clone());
+        if self.by_features.get(&old) == Some(&at) {
+            self.by_features.remove(&old);
         }
+        self.by_features.insert(features, at);
     }
 }
 
@@ -198,6 +251,7 @@ impl Entry {
             request,
             operators: Vec::new(),
             tricks: Vec::new(),
+            granted: 0,
             picked: 0,
         }
     }
@@ -214,9 +268,9 @@ fn features(
     stacked: &[Stacked],
     outcome: Outcome<'_>,
 ) -> Vec<Feature> {
-    let (framed, findings) = match outcome {
+    let (framed, findings, live) = match outcome {
         Outcome::Refused => return vec![Feature::Refused],
-        Outcome::Framed(framed, findings) => (framed, findings),
+        Outcome::Framed(framed, findings, live) => (framed, findings, live),
     };
     let mut out: Vec<Feature> = findings
         .iter()
@@ -226,10 +280,19 @@ fn features(
         let kept = framed.contains(&s.spelling);
         out.extend(s.tricks.iter().map(|t| Feature::Spelling(*t, kept)));
     }
-    for reader in Reader::all() {
-        let live = grammar.live(&reader.fold(framed)).len();
-        out.push(Feature::Live(reader.level(), log2_bucket(live)));
+    // The oracle's own count when its readers looked (folding the text
+    // again was a tenth of a mutant's cost, issue 37); otherwise counted
+    // here.
+    if live.is_empty() {
+        for reader in Reader::all() {
+            let live = grammar.live(&reader.fold(framed)).len();
+            out.push(Feature::Live(reader.level(), log2_bucket(live)));
+        }
     }
+    out.extend(
+        live.iter()
+            .map(|&(level, n)| Feature::Live(level, log2_bucket(n))),
+    );
     let input = request.input_len();
     out.push(Feature::LengthDelta(
         framed.len() >= input,
@@ -283,16 +346,26 @@ mod tests {
         let entry = |c: &str| Entry::from_seed(0, request(c));
         let framed =
             "<framecheck-untrusted kind=\"k\">\nProvenance: p\n\nhello\n</framecheck-untrusted>";
-        assert!(corpus.observe(&profile, entry("hello"), &[], Outcome::Framed(framed, &[])));
+        assert!(corpus.observe(
+            &profile,
+            entry("hello"),
+            &[],
+            Outcome::Framed(framed, &[], &[])
+        ));
         // The same output again is nothing new.
-        assert!(!corpus.observe(&profile, entry("hello"), &[], Outcome::Framed(framed, &[])));
+        assert!(!corpus.observe(
+            &profile,
+            entry("hello"),
+            &[],
+            Outcome::Framed(framed, &[], &[])
+        ));
         // A header with another line is a new shape.
         let two_lines = framed.replace("Provenance: p\n", "Provenance: p\nx: y\n");
         assert!(corpus.observe(
             &profile,
             entry("hello"),
             &[],
-            Outcome::Framed(&two_lines, &[])
+            Outcome::Framed(&two_lines, &[], &[])
         ));
         // A stacked spelling the framing left alone is new; rewritten, too.
         let stacked = [Stacked {
@@ -303,16 +376,49 @@ mod tests {
             &profile,
             entry("hello"),
             &stacked,
-            Outcome::Framed(framed, &[])
+            Outcome::Framed(framed, &[], &[])
         ));
         let rewritten = framed.replace("hello", "HELLO");
         assert!(corpus.observe(
             &profile,
             entry("hello"),
             &stacked,
-            Outcome::Framed(&rewritten, &[])
+            Outcome::Framed(&rewritten, &[], &[])
         ));
         assert_eq!(corpus.len(), 4);
+    }
+
+    #[test]
+    fn a_smaller_input_with_the_same_features_replaces_an_entry() {
+        let profile = framecheck_envelope::reference_profile();
+        let mut corpus = Corpus::default();
+        let framed = |c: &str| {
+            format!(
+                "<framecheck-untrusted kind=\"k\">\nProvenance: p\n\n{c}\n</framecheck-untrusted>"
+            )
+        };
+        let seen = |corpus: &mut Corpus, content: &str, output: &str| {
+            let entry = Entry::from_seed(0, request(content));
+            corpus.observe(&profile, entry, &[], Outcome::Framed(output, &[], &[]))
+        };
+        // Same output and so the same features (the length delta is
+        // bucketed: 3 and 2 bytes more fall in one bucket).
+        assert!(seen(&mut corpus, "long", &framed("long")));
+        let changes = corpus.changes();
+        assert!(
+            !seen(&mut corpus, "longer", &framed("longer")),
+            "larger: kept out"
+        );
+        assert!(
+            seen(&mut corpus, "lo", &framed("long")),
+            "smaller: replaces"
+        );
+        assert_eq!(corpus.len(), 1);
+        assert_eq!(corpus.entries()[0].request.content, "lo");
+        assert_eq!(corpus.changes(), changes + 1);
+        // The same size again changes nothing.
+        assert!(!seen(&mut corpus, "ab", &framed("long")));
+        assert_eq!(corpus.entries()[0].request.content, "lo");
     }
 
     #[test]
@@ -324,7 +430,7 @@ mod tests {
                 &profile,
                 Entry::from_seed(i, request("x")),
                 &[],
-                Outcome::Framed(framed, &[]),
+                Outcome::Framed(framed, &[], &[]),
             );
         }
         let picks = |seed| {

@@ -11,7 +11,7 @@
 //! other (the replay is a run, which retries it once more); when the retry
 //! answers, the mutant is judged by that answer.
 
-use super::Probe;
+use super::{Judged, Probe};
 use crate::adapter::{FaultKind, TargetError, WrapRequest};
 use crate::runner::faults::{benign_call, fault_finding};
 use framecheck_core::catalogue::ConcreteCase;
@@ -26,7 +26,7 @@ pub(super) enum Retried {
     /// ([`Probe::given_up`] says why).
     GivenUp,
     /// The retry answered: judge this answer.
-    Answered(Option<(String, Vec<Finding>)>),
+    Answered(Option<Judged>),
     /// The retry faulted too: the mutant's fault finding.
     Reproduced(Finding),
 }

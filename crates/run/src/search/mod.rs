@@ -15,7 +15,11 @@
 //! before (a check that came close, a stacked spelling kept or rewritten,
 //! a new count of live delimiters, an output-length anomaly, a new header
 //! shape) joins a corpus, and half of the later mutants grow from corpus
-//! entries (module `corpus`).
+//! entries (module `corpus`). Length is kept in check as libFuzzer keeps
+//! it: a mutant may grow only an allowance past its seed case, and a
+//! smaller input with a kept entry's features replaces it; one padding
+//! step per lineage may jump past the allowance (module `length`), so a
+//! defect that needs long input is still one step away.
 //!
 //! A failing mutant counts as **new** when the mutation caused the failure:
 //! the catalogue case it grew from passes that check unmutated on this
@@ -57,6 +61,7 @@ mod campaign;
 mod corpus;
 mod emit;
 mod faults;
+mod length;
 mod mutate;
 mod nonce_ops;
 mod one_input;
@@ -250,6 +255,17 @@ struct Probe<'a> {
     given_up: Option<String>,
 }
 
+/// A target's answer to one mutant, judged.
+struct Judged {
+    /// The framed text (the content's part, for a framing answering parts).
+    framed: String,
+    /// Every finding the oracle made on it, security or fidelity, at any
+    /// level.
+    findings: Vec<Finding>,
+    /// The live delimiters each reader level counted on the way.
+    live: oracle::LiveCounts,
+}
+
 /// What a search learns of the framing from benign wraps before its first
 /// mutant. Every job shares it: it describes the framing, not one process
 /// of it.
@@ -297,7 +313,7 @@ impl<'a> Probe<'a> {
         &mut self,
         case: &ConcreteCase,
         request: &WrapRequest,
-    ) -> Result<Option<(String, Vec<Finding>)>, TargetError> {
+    ) -> Result<Option<Judged>, TargetError> {
         let mut evidence = Default::default();
         // A framing answering parts: `parts.structure` judges the parts,
         // and the frame checks the content's part, as in a run.
@@ -331,13 +347,9 @@ impl<'a> Probe<'a> {
         self.answered += 1;
         let mutant = mutant_case(case, request);
         let layout = self.layouts.fitting(&mutant);
-        findings.extend(oracle::judge_wrap_in(
-            &mutant,
-            self.profile,
-            layout,
-            request,
-            &framed,
-        ));
+        let (judged, live) =
+            oracle::judge_wrap_counted(&mutant, self.profile, layout, request, &framed);
+        findings.extend(judged);
         // A reader answering with segments reads every frame back, as a run
         // does (`runner::segments`).
         if let Some(structure) = &self.structure {
@@ -348,7 +360,11 @@ impl<'a> Probe<'a> {
                 findings.extend(more);
             }
         }
-        Ok(Some((framed, findings)))
+        Ok(Some(Judged {
+            framed,
+            findings,
+            live,
+        }))
     }
 
     /// What the probe learned of the framing, for another job's probe.
@@ -376,7 +392,7 @@ impl<'a> Probe<'a> {
         let judged = self.judge(case, request)?;
         Ok(judged
             .into_iter()
-            .flat_map(|(_, findings)| findings)
+            .flat_map(|judged| judged.findings)
             .filter(|f| self.counts(f))
             .collect())
     }
@@ -659,14 +675,12 @@ fn known_failures(
             continue;
         };
         let findings = match probe.judge(case, request) {
-            Ok(judged) => judged.map(|(_, findings)| findings).unwrap_or_default(),
+            Ok(judged) => judged.map(|j| j.findings).unwrap_or_default(),
             // A seed the target faults on unmutated: its mutants' faults
             // are not new.
             Err(error) => match faults::retry(probe, case, request, &error) {
                 faults::Retried::Reproduced(finding) => vec![finding],
-                faults::Retried::Answered(judged) => {
-                    judged.map(|(_, findings)| findings).unwrap_or_default()
-                }
+                faults::Retried::Answered(judged) => judged.map(|j| j.findings).unwrap_or_default(),
                 faults::Retried::NotAFault => Vec::new(),
                 faults::Retried::GivenUp => return (known, true),
             },
@@ -799,6 +813,8 @@ struct Worker {
     confirmed: Vec<String>,
     /// Live spans of the field texts the stacked-trick operator has seen.
     spans: stack::LiveSpans,
+    /// How long a mutant may grow (module `length`).
+    length: length::LengthControl,
 }
 
 impl Worker {
@@ -810,6 +826,7 @@ impl Worker {
             stacks: BTreeMap::new(),
             confirmed: Vec::new(),
             spans: stack::LiveSpans::default(),
+            length: length::LengthControl::default(),
         }
     }
 
@@ -857,7 +874,7 @@ impl Worker {
         {
             let grown = grow(
                 seeds,
-                (&mut self.corpus, &mut self.spans),
+                (&mut self.corpus, &mut self.spans, &self.length),
                 probe,
                 &mut self.rng,
             );
@@ -866,7 +883,10 @@ impl Worker {
             };
             let case = seeds[mutant.seed];
             report.mutants_tried += 1;
-            let finding = match failure(case, &mutant, &stacked, probe, &mut self.corpus) {
+            let changes = self.corpus.changes();
+            let step = failure(case, &mutant, &stacked, probe, &mut self.corpus);
+            self.length.judged(self.corpus.changes() != changes);
+            let finding = match step {
                 Step::Failed(finding) => *finding,
                 Step::Passed => continue,
                 Step::GivenUp => break,
@@ -946,7 +966,7 @@ fn failure(
         Err(step) => return step,
     };
     let outcome = match &judged {
-        Some((framed, findings)) => corpus::Outcome::Framed(framed, findings),
+        Some(j) => corpus::Outcome::Framed(&j.framed, &j.findings, &j.live),
         None => corpus::Outcome::Refused,
     };
     corpus.observe(probe.profile, mutant.clone(), stacked, outcome);
@@ -960,7 +980,7 @@ fn answer(
     case: &ConcreteCase,
     request: &WrapRequest,
     probe: &mut Probe,
-) -> Result<Option<(String, Vec<Finding>)>, Step> {
+) -> Result<Option<Judged>, Step> {
     match probe.judge(case, request) {
         Ok(judged) => Ok(judged),
         Err(error) => match faults::retry(probe, case, request, &error) {
@@ -973,10 +993,10 @@ fn answer(
 }
 
 /// The first finding of a judged answer that counts at the probe's level.
-fn first_failure(judged: Option<(String, Vec<Finding>)>, probe: &Probe) -> Step {
+fn first_failure(judged: Option<Judged>, probe: &Probe) -> Step {
     judged
         .into_iter()
-        .flat_map(|(_, findings)| findings)
+        .flat_map(|judged| judged.findings)
         .find(|f| probe.counts(f))
         .map_or(Step::Passed, |f| Step::Failed(Box::new(f)))
 }
@@ -1055,16 +1075,16 @@ fn shrink_and_confirm(
 }
 
 /// The next mutant: one to three mutations of a corpus entry or of a seed
-/// case's input. A third of the mutations stack tricks on one delimiter
-/// span; the rest are single edits. `None` when nothing applied or the
-/// content grew past [`MAX_CONTENT`].
+/// case's input. One mutation in sixteen pads a field (module `length`); of
+/// the rest, a third stack tricks on one delimiter span and the others are
+/// single edits. `None` when nothing applied, the content grew past
+/// [`MAX_CONTENT`], or the mutant is longer than the length control admits.
 fn grow(
     seeds: &[&ConcreteCase],
-    (corpus, spans): (&mut Corpus, &mut stack::LiveSpans),
+    (corpus, spans, length): (&mut Corpus, &mut stack::LiveSpans, &length::LengthControl),
     probe: &Probe,
     rng: &mut SplitMix64,
 ) -> Option<(Entry, Vec<stack::Stacked>)> {
-    let profile = probe.profile;
     let mut mutant = match corpus.pick(rng) {
         Some(entry) => entry,
         None => {
@@ -1075,9 +1095,49 @@ fn grow(
             Entry::from_seed(seed, request.clone())
         }
     };
-    let tokens = &probe.tokens;
     let mut stacked = Vec::new();
     let mut applied = false;
+    for _ in 0..1 + rng.below(3) {
+        // Padding (the operator, or the trick in a stack) is granted past
+        // the allowance only as a seed case's first step: one long jump
+        // per lineage, never padding on padding.
+        let first = mutant.operators.is_empty() && mutant.granted == 0;
+        let before = mutant.request.input_len();
+        let padded = if rng.below(16) == 0 {
+            length::pad(&mut mutant.request, rng);
+            mutant.operators.push(Operator::Pad);
+            true
+        } else if let Some(s) = mutate_once(&mut mutant, probe, spans, rng) {
+            let padded = s
+                .as_ref()
+                .is_some_and(|s| s.tricks.contains(&Trick::Padding));
+            stacked.extend(s);
+            padded
+        } else {
+            continue;
+        };
+        applied = true;
+        if first && padded {
+            mutant.granted = mutant.request.input_len().saturating_sub(before);
+        }
+    }
+    let seed_len = input_len(seeds[mutant.seed]);
+    let len = mutant.request.input_len();
+    (applied
+        && mutant.request.content.len() <= MAX_CONTENT
+        && length.admits(len, seed_len, mutant.granted))
+    .then_some((mutant, stacked))
+}
+
+/// One mutation of `mutant` other than padding: `None` when nothing
+/// applied, else the stacked span it respelled, if it stacked tricks.
+fn mutate_once(
+    mutant: &mut Entry,
+    probe: &Probe,
+    spans: &mut stack::LiveSpans,
+    rng: &mut SplitMix64,
+) -> Option<Option<stack::Stacked>> {
+    let profile = probe.profile;
     // Only a nonce profile draws for the nonce operators, so the stream of
     // every other search is unchanged by them.
     let nonce = profile.delimiters.nonce.is_some();
@@ -1086,37 +1146,32 @@ fn grow(
     // or a framing answering parts (each splits text into messages).
     let records = profile.reader.returns == ReaderReturns::Segments
         || profile.wrap.returns == WrapReturns::Parts;
-    for _ in 0..1 + rng.below(3) {
-        if section && rng.below(4) == 0 {
-            if let Some(operator) = section_ops::mutate(&mut mutant.request, profile, rng) {
-                mutant.operators.push(operator);
-                applied = true;
-            }
-        } else if records && rng.below(3) == 0 {
-            if let Some(operator) = record_ops::mutate(&mut mutant.request, rng) {
-                mutant.operators.push(operator);
-                applied = true;
-            }
-        } else if nonce && rng.below(4) == 0 {
-            let harvested = probe.harvested.as_deref();
-            if let Some(operator) = nonce_ops::mutate(&mut mutant.request, profile, harvested, rng)
-            {
-                mutant.operators.push(operator);
-                applied = true;
-            }
-        } else if rng.below(3) == 0 {
-            if let Some(s) = stack::stack(&mut mutant.request, profile, spans, rng) {
-                mutant.operators.push(Operator::StackedDelimiter);
-                mutant.tricks.extend(&s.tricks);
-                stacked.push(s);
-                applied = true;
-            }
-        } else if let Some(operator) = mutate::mutate(&mut mutant.request, tokens, profile, rng) {
-            mutant.operators.push(operator);
-            applied = true;
-        }
+    let request = &mut mutant.request;
+    let operator = if section && rng.below(4) == 0 {
+        section_ops::mutate(request, profile, rng)
+    } else if records && rng.below(3) == 0 {
+        record_ops::mutate(request, rng)
+    } else if nonce && rng.below(4) == 0 {
+        let harvested = probe.harvested.as_deref();
+        nonce_ops::mutate(request, profile, harvested, rng)
+    } else if rng.below(3) == 0 {
+        let s = stack::stack(request, profile, spans, rng)?;
+        mutant.operators.push(Operator::StackedDelimiter);
+        mutant.tricks.extend(&s.tricks);
+        return Some(Some(s));
+    } else {
+        mutate::mutate(request, &probe.tokens, profile, rng)
+    };
+    mutant.operators.push(operator?);
+    Some(None)
+}
+
+/// The length of a seed case's input (zero for a case that is not a wrap).
+fn input_len(case: &ConcreteCase) -> usize {
+    match &case.input {
+        Input::Wrap(request) => request.input_len(),
+        _ => 0,
     }
-    (applied && mutant.request.content.len() <= MAX_CONTENT).then_some((mutant, stacked))
 }
 
 fn request_mentions(request: &WrapRequest, text: &str) -> bool {

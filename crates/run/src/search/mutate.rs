@@ -67,6 +67,9 @@ pub enum Operator {
     RecordForgery,
     /// A character XML 1.0 cannot carry, pushing a parser into its fallback.
     ParserFallback,
+    /// A field padded by 2^k bytes (`super::length`; picked by the search
+    /// loop, not by the single-edit mutator).
+    Pad,
 }
 
 impl Operator {
@@ -83,6 +86,20 @@ impl Operator {
         Operator::SplitAcrossAttribute,
         Operator::ControlSplice,
         Operator::AnsiSequence,
+    ];
+
+    /// Every operator the search loop picks itself (not in [`Operator::ALL`]).
+    pub const LOOP_PICKED: [Operator; 10] = [
+        Operator::StackedDelimiter,
+        Operator::NonceBare,
+        Operator::NonceReplay,
+        Operator::NonceNearMiss,
+        Operator::NonceExtraAttribute,
+        Operator::SectionMarkerLine,
+        Operator::SectionRolePrefix,
+        Operator::RecordForgery,
+        Operator::ParserFallback,
+        Operator::Pad,
     ];
 
     /// The single-edit operators that apply to `grammar`, in the order of
@@ -124,6 +141,7 @@ impl Operator {
             Operator::SectionRolePrefix => "section-role-prefix",
             Operator::RecordForgery => "record-forgery",
             Operator::ParserFallback => "parser-fallback",
+            Operator::Pad => "pad",
         }
     }
 
@@ -147,6 +165,7 @@ impl Operator {
             | Operator::NonceExtraAttribute => "nonce",
             Operator::SectionMarkerLine | Operator::SectionRolePrefix => "section",
             Operator::RecordForgery | Operator::ParserFallback => "record",
+            Operator::Pad => "length",
         }
     }
 }
@@ -347,7 +366,8 @@ pub(super) fn mutate(
         | Operator::SectionMarkerLine
         | Operator::SectionRolePrefix
         | Operator::RecordForgery
-        | Operator::ParserFallback => {
+        | Operator::ParserFallback
+        | Operator::Pad => {
             unreachable!("handled before picking a field, or not in Operator::ALL")
         }
     }

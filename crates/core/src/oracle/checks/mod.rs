@@ -69,15 +69,36 @@ pub fn judge_wrap_in(
     request: &WrapRequest,
     framed: &str,
 ) -> Vec<Finding> {
-    let mut findings = Findings::default();
-    wrap_checks(&mut findings, case, profile, layout, request, framed);
-    finish(findings, profile)
+    judge_wrap_counted(case, profile, layout, request, framed).0
 }
 
-/// What the wrap checks learned that the roundtrip checks need.
+/// How many live delimiters each reader level found in a framed text, the
+/// framing's own constant text not counted, strictest level first; empty
+/// when the text did not match its layout, so no reader looked.
+pub type LiveCounts = Vec<(ReaderLevel, usize)>;
+
+/// [`judge_wrap_in`], with the live delimiters each reader level counted
+/// on the way: a search reads them as a feature of the output instead of
+/// folding the text again.
+pub fn judge_wrap_counted(
+    case: &ConcreteCase,
+    profile: &TargetProfile,
+    layout: Option<&Layout>,
+    request: &WrapRequest,
+    framed: &str,
+) -> (Vec<Finding>, LiveCounts) {
+    let mut findings = Findings::default();
+    let written = wrap_checks(&mut findings, case, profile, layout, request, framed);
+    (finish(findings, profile), written.live)
+}
+
+/// What the wrap checks learned that the roundtrip checks and a search
+/// need.
 struct Framed<'a> {
     /// The body as written (encoded), and where it starts.
     body: Option<(&'a str, usize)>,
+    /// The live delimiters each reader found.
+    live: LiveCounts,
 }
 
 fn wrap_checks<'a>(
@@ -93,9 +114,15 @@ fn wrap_checks<'a>(
             Shape::Empty => {
                 return Framed {
                     body: Some(("", 0)),
+                    live: LiveCounts::new(),
                 }
             }
-            Shape::Missing => return Framed { body: None },
+            Shape::Missing => {
+                return Framed {
+                    body: None,
+                    live: LiveCounts::new(),
+                }
+            }
             Shape::Matched(m) => Some(m),
         },
         None => None,
@@ -143,7 +170,15 @@ fn wrap_checks<'a>(
             fidelity::check_attribute_fidelity(findings, profile, request, framed, tag);
         }
     }
-    Framed { body: Some(body) }
+    let live = views
+        .levels
+        .iter()
+        .map(|v| (v.level(), v.regions.delimiters.len()))
+        .collect();
+    Framed {
+        body: Some(body),
+        live,
+    }
 }
 
 /// The reader levels security checks run at: a parser reads bytes exactly,

@@ -1,0 +1,191 @@
+//! How long a mutant may grow (issue 37), in the manner of libFuzzer's
+//! length control, with one way past it.
+//!
+//! Judging costs time in proportion to the framed text, and a lineage that
+//! grows by accident (a delimiter duplicated, a field nested, a stacked
+//! `padding` trick, then again on the grown entry) makes every later mutant
+//! slower without making it better. So a mutant may carry at most an
+//! *allowance* of bytes more than the seed case it grew from; the
+//! allowance starts at 1 KiB and doubles whenever 256 mutants in a row
+//! added nothing to the corpus, so a search that has exhausted short
+//! inputs tries longer ones.
+//!
+//! Some defects need long input (a framing that checks only its first few
+//! kilobytes, a check that gives up past a size). Length is therefore a
+//! mutation of its own: [`pad`] inserts 2^k bytes (k from 5 to 14) of
+//! ordinary lines at a line start. On a seed
+//! case's first step the padding is *granted*: it does not count against
+//! the allowance, so one step reaches a long input, and a lineage gets one
+//! such jump (padding on a grown entry counts like any other growth).
+
+use super::mutate::{floor_boundary, SplitMix64};
+use crate::adapter::WrapRequest;
+
+/// The allowance a search starts with, in bytes past the seed case.
+const FIRST_ALLOWANCE: usize = 1024;
+
+/// Mutants in a row that keep nothing before the allowance doubles.
+const DRY_SPELL: u32 = 256;
+
+/// Smallest and largest padding, as powers of two.
+const PAD_BITS: (usize, usize) = (5, 14);
+
+/// The ordinary text padding repeats.
+const FILLER_LINE: &str = "An ordinary line of text that the framing should carry as it is.\n";
+
+/// One stream's length control. See the module documentation.
+#[derive(Debug, Clone)]
+pub(super) struct LengthControl {
+    allowance: usize,
+    dry: u32,
+}
+
+impl Default for LengthControl {
+    fn default() -> Self {
+        LengthControl {
+            allowance: FIRST_ALLOWANCE,
+            dry: 0,
+        }
+    }
+}
+
+impl LengthControl {
+    /// Whether a mutant of `len` bytes may be tried: at most the seed
+    /// case's `seed_len`, the lineage's `granted` padding and the
+    /// allowance.
+    pub(super) fn admits(&self, len: usize, seed_len: usize, granted: usize) -> bool {
+        len <= seed_len + granted + self.allowance
+    }
+
+    /// Counts a judged mutant; `kept` is whether the corpus took it.
+    pub(super) fn judged(&mut self, kept: bool) {
+        if kept {
+            self.dry = 0;
+            return;
+        }
+        self.dry += 1;
+        if self.dry >= DRY_SPELL {
+            self.dry = 0;
+            self.allowance = self.allowance.saturating_mul(2);
+        }
+    }
+
+    /// The current allowance, in bytes.
+    #[cfg(test)]
+    pub(super) fn allowance(&self) -> usize {
+        self.allowance
+    }
+}
+
+/// Pads one field of `request` (the content three times in four) with
+/// 2^k bytes of ordinary lines, k from 5 to 14, at a line start or at its
+/// end. Returns the bytes added.
+///
+/// Ordinary lines, not the field's own text: repeating a field that holds
+/// delimiters writes many of them, which is the duplicating operators'
+/// job, and in a measurement it filled the corpus with entries new only in
+/// their count of delimiters (BENCHMARKS.md, issue 37).
+pub(super) fn pad(request: &mut WrapRequest, rng: &mut SplitMix64) -> usize {
+    let mut fields: Vec<&mut String> = vec![
+        &mut request.content,
+        &mut request.provenance,
+        &mut request.kind,
+    ];
+    fields.extend(request.attributes.values_mut());
+    let field = if rng.below(4) == 0 {
+        rng.below(fields.len())
+    } else {
+        0
+    };
+    let text = &mut *fields[field];
+    let size = 1usize << (PAD_BITS.0 + rng.below(PAD_BITS.1 - PAD_BITS.0 + 1));
+    let padding = repeated(FILLER_LINE, size);
+    let starts: Vec<usize> = std::iter::once(0)
+        .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+        .chain(std::iter::once(text.len()))
+        .collect();
+    let at = starts[rng.below(starts.len())];
+    text.insert_str(at, &padding);
+    padding.len()
+}
+
+/// `source` repeated to `size` bytes, cut at a character boundary.
+fn repeated(source: &str, size: usize) -> String {
+    let mut out = source.repeat(size / source.len() + 1);
+    out.truncate(floor_boundary(&out, size));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeMap;
+
+    fn request(content: &str) -> WrapRequest {
+        WrapRequest {
+            content: content.into(),
+            kind: "k".into(),
+            attributes: BTreeMap::new(),
+            provenance: "p".into(),
+        }
+    }
+
+    #[test]
+    fn the_allowance_doubles_after_a_dry_spell_and_a_keep_resets_it() {
+        let mut control = LengthControl::default();
+        assert!(control.admits(100 + FIRST_ALLOWANCE, 100, 0));
+        assert!(!control.admits(101 + FIRST_ALLOWANCE, 100, 0));
+        // Granted padding is not counted.
+        assert!(control.admits(100 + FIRST_ALLOWANCE + 4096, 100, 4096));
+        assert!(!control.admits(101 + FIRST_ALLOWANCE + 4096, 100, 4096));
+        for _ in 0..DRY_SPELL - 1 {
+            control.judged(false);
+        }
+        control.judged(true);
+        for _ in 0..DRY_SPELL - 1 {
+            control.judged(false);
+        }
+        assert_eq!(
+            control.allowance(),
+            FIRST_ALLOWANCE,
+            "a keep restarts the spell"
+        );
+        control.judged(false);
+        assert_eq!(control.allowance(), 2 * FIRST_ALLOWANCE);
+        assert!(control.admits(100 + 2 * FIRST_ALLOWANCE, 100, 0));
+    }
+
+    #[test]
+    fn padding_is_a_power_of_two_at_a_line_start_and_reaches_every_size() {
+        let mut rng = SplitMix64(7);
+        let mut sizes = std::collections::BTreeSet::new();
+        for _ in 0..2_000 {
+            let original = "first line\nsecond é line\n<tag>";
+            let mut r = request(original);
+            let added = pad(&mut r, &mut rng);
+            let grown = r.input_len() - request(original).input_len();
+            assert_eq!(grown, added);
+            sizes.insert(added.next_power_of_two().trailing_zeros());
+            // Whatever the field, the original text is still there in
+            // order around one inserted run.
+            for field in [&r.content, &r.provenance, &r.kind] {
+                assert!(field.is_char_boundary(field.len()));
+            }
+            if r.content != original {
+                // Taking the `added` bytes out at some line start (or the
+                // end) gives the original back.
+                let starts = std::iter::once(0)
+                    .chain(original.match_indices('\n').map(|(i, _)| i + 1))
+                    .chain(std::iter::once(original.len()));
+                let restores = |at: usize| {
+                    r.content.is_char_boundary(at + added)
+                        && format!("{}{}", &r.content[..at], &r.content[at + added..]) == original
+                };
+                assert!(starts.into_iter().any(restores), "{:?}", r.content);
+            }
+        }
+        let expected: std::collections::BTreeSet<u32> =
+            (PAD_BITS.0 as u32..=PAD_BITS.1 as u32).collect();
+        assert_eq!(sizes, expected, "every power of two, nothing else");
+    }
+}
