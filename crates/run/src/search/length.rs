@@ -22,7 +22,7 @@ use super::mutate::{floor_boundary, SplitMix64};
 use crate::adapter::WrapRequest;
 
 /// The allowance a search starts with, in bytes past the seed case.
-const FIRST_ALLOWANCE: usize = 1024;
+pub(super) const FIRST_ALLOWANCE: usize = 1024;
 
 /// Mutants in a row that keep nothing before the allowance doubles.
 const DRY_SPELL: u32 = 256;

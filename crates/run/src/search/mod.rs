@@ -1311,6 +1311,73 @@ mod tests {
         }
     }
 
+    /// Padding jumps past the length allowance once per lineage, as its
+    /// first step from a seed case, and never again on what grew from it.
+    #[test]
+    fn a_lineage_gets_one_granted_padding_jump() {
+        let profile = framecheck_envelope::reference_profile();
+        let cases = framecheck_core::catalogue::instantiate(
+            &framecheck_core::catalogue::builtin(),
+            &profile,
+        );
+        let mut framing = crate::adapter::reference::Reference;
+        let Ok((seeds, probe)) = prepare(&cases, &profile, &mut framing, ReaderLevel::Unicode)
+        else {
+            panic!("the reference fits its profile");
+        };
+        let seeds: Vec<&ConcreteCase> = seeds.iter().collect();
+        let (mut rng, length) = (SplitMix64(3), length::LengthControl::default());
+        let mut spans = stack::LiveSpans::default();
+        let mut grow_one = |corpus: &mut Corpus, rng: &mut SplitMix64| {
+            grow(&seeds, (corpus, &mut spans, &length), &probe, rng)
+        };
+        // From seed cases alone (the corpus stays empty).
+        let mut jumped = None;
+        for _ in 0..3_000 {
+            let Some((mutant, _)) = grow_one(&mut Corpus::default(), &mut rng) else {
+                continue;
+            };
+            let past = mutant.request.input_len() - input_len(seeds[mutant.seed]);
+            if mutant.granted == 0 {
+                assert!(past <= length::FIRST_ALLOWANCE, "{past} bytes ungranted");
+                continue;
+            }
+            let first = mutant.operators[0];
+            assert!(
+                first == Operator::Pad
+                    || (first == Operator::StackedDelimiter
+                        && mutant.tricks.contains(&Trick::Padding)),
+                "granted to {:?} {:?}",
+                mutant.operators,
+                mutant.tricks
+            );
+            if past > length::FIRST_ALLOWANCE {
+                jumped.get_or_insert(mutant);
+            }
+        }
+        let jumped = jumped.expect("some lineage jumped past the allowance");
+        // From the padded entry: its grant stays what it was.
+        let mut corpus = Corpus::default();
+        let framed = "a frame no other mutant shows";
+        corpus.observe(
+            &profile,
+            jumped.clone(),
+            &[],
+            corpus::Outcome::Framed(framed, &[], &[]),
+        );
+        let mut grown_from_it = 0;
+        for _ in 0..2_000 {
+            let Some((mutant, _)) = grow_one(&mut corpus, &mut rng) else {
+                continue;
+            };
+            if mutant.operators.starts_with(&jumped.operators) && mutant.seed == jumped.seed {
+                assert_eq!(mutant.granted, jumped.granted, "{:?}", mutant.operators);
+                grown_from_it += 1;
+            }
+        }
+        assert!(grown_from_it > 100, "{grown_from_it}");
+    }
+
     #[test]
     fn canary_fields_follow_the_canary_into_an_attribute() {
         // What split-across-attribute does when the cut carries the canary.
