@@ -152,7 +152,7 @@ impl Corpus {
     pub(super) fn observe(
         &mut self,
         profile: &TargetProfile,
-        entry: Entry,
+        entry: &Entry,
         stacked: &[Stacked],
         outcome: Outcome<'_>,
     ) -> bool {
@@ -160,11 +160,11 @@ impl Corpus {
             .grammar
             .get_or_insert_with(|| profile.delimiters.grammar());
         let features = features(&**grammar, &entry.request, stacked, outcome);
-        if !self.take(&entry, &features) {
+        if !self.take(entry, &features) {
             return false;
         }
         if self.sharing {
-            self.fresh.push((entry, features));
+            self.fresh.push((entry.clone(), features));
         }
         true
     }
@@ -348,14 +348,14 @@ mod tests {
             "<framecheck-untrusted kind=\"k\">\nProvenance: p\n\nhello\n</framecheck-untrusted>";
         assert!(corpus.observe(
             &profile,
-            entry("hello"),
+            &entry("hello"),
             &[],
             Outcome::Framed(framed, &[], &[])
         ));
         // The same output again is nothing new.
         assert!(!corpus.observe(
             &profile,
-            entry("hello"),
+            &entry("hello"),
             &[],
             Outcome::Framed(framed, &[], &[])
         ));
@@ -363,7 +363,7 @@ mod tests {
         let two_lines = framed.replace("Provenance: p\n", "Provenance: p\nx: y\n");
         assert!(corpus.observe(
             &profile,
-            entry("hello"),
+            &entry("hello"),
             &[],
             Outcome::Framed(&two_lines, &[], &[])
         ));
@@ -374,14 +374,14 @@ mod tests {
         }];
         assert!(corpus.observe(
             &profile,
-            entry("hello"),
+            &entry("hello"),
             &stacked,
             Outcome::Framed(framed, &[], &[])
         ));
         let rewritten = framed.replace("hello", "HELLO");
         assert!(corpus.observe(
             &profile,
-            entry("hello"),
+            &entry("hello"),
             &stacked,
             Outcome::Framed(&rewritten, &[], &[])
         ));
@@ -399,7 +399,7 @@ mod tests {
         };
         let seen = |corpus: &mut Corpus, content: &str, output: &str| {
             let entry = Entry::from_seed(0, request(content));
-            corpus.observe(&profile, entry, &[], Outcome::Framed(output, &[], &[]))
+            corpus.observe(&profile, &entry, &[], Outcome::Framed(output, &[], &[]))
         };
         // Same output and so the same features (the length delta is
         // bucketed: 3 and 2 bytes more fall in one bucket).
@@ -428,7 +428,7 @@ mod tests {
         for (i, framed) in ["a", "ab\n\nx", "a1\n\nx"].iter().enumerate() {
             corpus.observe(
                 &profile,
-                Entry::from_seed(i, request("x")),
+                &Entry::from_seed(i, request("x")),
                 &[],
                 Outcome::Framed(framed, &[], &[]),
             );

@@ -969,7 +969,7 @@ fn failure(
         Some(j) => corpus::Outcome::Framed(&j.framed, &j.findings, &j.live),
         None => corpus::Outcome::Refused,
     };
-    corpus.observe(probe.profile, mutant.clone(), stacked, outcome);
+    corpus.observe(probe.profile, mutant, stacked, outcome);
     first_failure(judged, probe)
 }
 
@@ -1361,7 +1361,7 @@ mod tests {
         let framed = "a frame no other mutant shows";
         corpus.observe(
             &profile,
-            jumped.clone(),
+            &jumped,
             &[],
             corpus::Outcome::Framed(framed, &[], &[]),
         );
