@@ -328,16 +328,8 @@ fn header_shape(framed: &str) -> Feature {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::collections::BTreeMap;
 
-    fn request(content: &str) -> WrapRequest {
-        WrapRequest {
-            content: content.into(),
-            kind: "k".into(),
-            attributes: BTreeMap::new(),
-            provenance: "p".into(),
-        }
-    }
+    use crate::search::test_request as request;
 
     #[test]
     fn only_new_features_keep_a_mutant() {

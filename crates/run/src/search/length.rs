@@ -119,16 +119,8 @@ fn repeated(source: &str, size: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::collections::BTreeMap;
 
-    fn request(content: &str) -> WrapRequest {
-        WrapRequest {
-            content: content.into(),
-            kind: "k".into(),
-            attributes: BTreeMap::new(),
-            provenance: "p".into(),
-        }
-    }
+    use crate::search::test_request as request;
 
     #[test]
     fn the_allowance_doubles_after_a_dry_spell_and_a_keep_resets_it() {

@@ -1297,6 +1297,18 @@ fn field_text(request: &mut WrapRequest, field: usize) -> &mut String {
     }
 }
 
+/// A wrap request of `content` with a plain kind and provenance, for the
+/// search modules' tests.
+#[cfg(test)]
+fn test_request(content: &str) -> WrapRequest {
+    WrapRequest {
+        content: content.into(),
+        kind: "tool-result".into(),
+        attributes: Default::default(),
+        provenance: "Fetched.".into(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

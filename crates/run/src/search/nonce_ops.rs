@@ -168,14 +168,7 @@ mod tests {
         p
     }
 
-    fn request(content: &str) -> WrapRequest {
-        WrapRequest {
-            content: content.into(),
-            kind: "tool-result".into(),
-            attributes: Default::default(),
-            provenance: "Fetched.".into(),
-        }
-    }
+    use crate::search::test_request as request;
 
     #[test]
     fn each_operator_rewrites_the_marker_as_an_attacker_would() {

@@ -477,16 +477,8 @@ fn nfkc_form(text: &mut String, rng: &mut SplitMix64) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::collections::BTreeMap;
 
-    fn request(content: &str) -> WrapRequest {
-        WrapRequest {
-            content: content.into(),
-            kind: "tool-result".into(),
-            attributes: BTreeMap::new(),
-            provenance: "Fetched.".into(),
-        }
-    }
+    use crate::search::test_request as request;
 
     #[test]
     fn remembered_spans_are_the_spans_folded_afresh() {
