@@ -27,8 +27,8 @@
 //! The scheduler is a coin from the seeded stream: half of the mutants
 //! grow from a corpus entry (the least-picked among two drawn at random),
 //! half from a catalogue seed case, so the search neither forgets the
-//! catalogue nor stops following what was new. Every choice comes from the one SplitMix64
-//! stream, so a seed replays the same search.
+//! catalogue nor stops following what was new. Every choice comes from the
+//! one SplitMix64 stream, so a seed replays the same search.
 
 use std::collections::{HashMap, HashSet};
 
