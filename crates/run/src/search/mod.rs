@@ -1166,6 +1166,19 @@ fn mutate_once(
     Some(None)
 }
 
+/// The fields of `request` an attacker writes, in the order every operator
+/// draws from: the content, the provenance, the kind, then the attribute
+/// values by name.
+fn fields_mut(request: &mut WrapRequest) -> Vec<&mut String> {
+    let mut fields = vec![
+        &mut request.content,
+        &mut request.provenance,
+        &mut request.kind,
+    ];
+    fields.extend(request.attributes.values_mut());
+    fields
+}
+
 /// The length of a seed case's input (zero for a case that is not a wrap).
 fn input_len(case: &ConcreteCase) -> usize {
     match &case.input {

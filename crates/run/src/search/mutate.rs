@@ -380,12 +380,7 @@ fn pick_field<'a>(
     tokens: &[String],
     rng: &mut SplitMix64,
 ) -> &'a mut String {
-    let mut fields: Vec<&'a mut String> = vec![
-        &mut request.content,
-        &mut request.provenance,
-        &mut request.kind,
-    ];
-    fields.extend(request.attributes.values_mut());
+    let mut fields = super::fields_mut(request);
     let candidates: Vec<usize> = (0..fields.len())
         .filter(|&i| !token_spans(fields[i], tokens).is_empty())
         .collect();

@@ -61,12 +61,7 @@ pub(super) fn mutate(
 ) -> Option<Operator> {
     profile.delimiters.nonce?;
     let operator = OPERATORS[rng.below(OPERATORS.len())];
-    let mut fields: Vec<&mut String> = vec![
-        &mut request.content,
-        &mut request.provenance,
-        &mut request.kind,
-    ];
-    fields.extend(request.attributes.values_mut());
+    let mut fields = super::fields_mut(request);
     let with_markers: Vec<usize> = (0..fields.len())
         .filter(|&i| !markers(profile, fields[i]).is_empty())
         .collect();

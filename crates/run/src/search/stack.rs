@@ -141,12 +141,7 @@ pub(super) fn stack(
     rng: &mut SplitMix64,
 ) -> Option<Stacked> {
     let mut live = |text: &str| memo.of(profile, text);
-    let mut fields: Vec<&mut String> = vec![
-        &mut request.content,
-        &mut request.provenance,
-        &mut request.kind,
-    ];
-    fields.extend(request.attributes.values_mut());
+    let mut fields = super::fields_mut(request);
     // Each field is folded once: its spans serve both the choice of field
     // and the choice of span in it (issue 37: folding was a sixth of a
     // mutant's cost).
