@@ -11,7 +11,7 @@
 use std::ops::Range;
 
 use super::{Attribute, OpenerError, ParsedOpener};
-use crate::reader::Folded;
+use crate::reader::{Folded, FoldedChar};
 
 /// Finds the end of an opener whose token ends at byte `token_end`: the
 /// byte just past `close_bracket` (as folded), skipping quoted values.
@@ -21,20 +21,20 @@ use crate::reader::Folded;
 /// that folds a fullwidth quote into an attribute delimiter is not one any
 /// framing can be held to); brackets are recognised as folded.
 pub(super) fn tag_end(folded: &Folded<'_>, token_end: usize, close_bracket: char) -> Option<usize> {
-    let mut i = folded.index_at_byte(token_end);
-    let mut quote: Option<char> = None;
-    while let Some(f) = folded.get(i) {
-        let is_ascii_quote = (f.ch == '"' || f.ch == '\'') && f.end - f.start == 1;
-        match quote {
-            Some(q) if is_ascii_quote && f.ch == q => quote = None,
-            Some(_) => {}
-            None if is_ascii_quote => quote = Some(f.ch),
-            None if f.ch == close_bracket => return Some(f.end),
-            None => {}
+    let is_ascii_quote = |f: &FoldedChar| (f.ch == '"' || f.ch == '\'') && f.end - f.start == 1;
+    let mut from = token_end;
+    loop {
+        let f = folded
+            .iter_from_byte(from)
+            .find(|f| is_ascii_quote(f) || f.ch == close_bracket)?;
+        if !is_ascii_quote(&f) {
+            return Some(f.end);
         }
-        i += 1;
+        // Inside a quoted value only its own ASCII quote counts, so the
+        // rest of the value is skipped by a byte search: values carry the
+        // attacker's fields and can be long.
+        from = folded.next_ascii_folding_to(f.end, f.ch)? + 1;
     }
-    None
 }
 
 /// Parses the attributes of the opening tag whose delimiter spans
@@ -216,5 +216,48 @@ mod tests {
         let text = "<t a=\"never closed>";
         let exact = fold_with_offsets(text, ReaderLevel::Exact);
         assert_eq!(tag_end(&exact, 2, '>'), None);
+    }
+
+    /// The specification `tag_end` implements, one folded character at a
+    /// time: an ASCII quote opens a value that only the same quote closes;
+    /// outside values, the close bracket as folded ends the tag.
+    fn tag_end_spec(folded: &Folded<'_>, token_end: usize, close_bracket: char) -> Option<usize> {
+        let mut quote: Option<char> = None;
+        let mut i = folded.index_at_byte(token_end);
+        while let Some(f) = folded.get(i) {
+            let is_ascii_quote = (f.ch == '"' || f.ch == '\'') && f.end - f.start == 1;
+            match quote {
+                Some(q) if is_ascii_quote && f.ch == q => quote = None,
+                Some(_) => {}
+                None if is_ascii_quote => quote = Some(f.ch),
+                None if f.ch == close_bracket => return Some(f.end),
+                None => {}
+            }
+            i += 1;
+        }
+        None
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn tag_end_follows_the_specification(
+            parts in proptest::collection::vec(proptest::sample::select(vec![
+                "\"", "'", ">", "\u{203A}", "\u{FF1E}", "\u{FF02}", "\u{FB03}", "\u{200B}",
+                "a", "T", " ", "=", "\u{0451}", "\u{3000}",
+            ]), 0..24),
+            start in 0usize..8,
+        ) {
+            let text = parts.concat();
+            let start = (start.min(text.len())..=text.len())
+                .find(|&i| text.is_char_boundary(i))
+                .unwrap_or(text.len());
+            for reader in Reader::all() {
+                let folded = reader.fold(&text);
+                proptest::prop_assert_eq!(
+                    tag_end(&folded, start, '>'),
+                    tag_end_spec(&folded, start, '>')
+                );
+            }
+        }
     }
 }

@@ -74,9 +74,14 @@ impl Regions {
         } else {
             INNER
         };
-        let attribute_tag = first_open(&delimiters, attribute_index, 0)
-            .as_ref()
-            .and_then(tag_span);
+        // The attribute tag is nearly always the outer or the inner one,
+        // whose end is known: the scan to a tag's end reads its quoted
+        // values, which carry the attacker's fields.
+        let attribute_tag = match first_open(&delimiters, attribute_index, 0) {
+            open if open == outer_open => outer_tag.clone(),
+            open if open == inner_open => inner_tag.clone(),
+            open => open.as_ref().and_then(tag_span),
+        };
 
         let header_style = profile.header.style;
         let header_line = match header_style {

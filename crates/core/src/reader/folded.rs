@@ -487,6 +487,48 @@ impl Folded<'_> {
         })
     }
 
+    /// The folded characters whose source starts at or after byte `byte`
+    /// (a character boundary), in text order: a scan that only needs byte
+    /// offsets starts here without finding a folded index first.
+    pub fn iter_from_byte(&self, byte: usize) -> impl Iterator<Item = FoldedChar> + '_ {
+        let (table, remap) = match &self.chars {
+            Chars::Ascii(table) => (*table, &[][..]),
+            Chars::Pieces(pieces) => (pieces.table, &pieces.remap[..]),
+        };
+        let cursor = Cursor {
+            table,
+            remap,
+            text: self.text,
+            byte: byte.min(self.text.len()),
+            pending: &[],
+            pending_start: 0,
+            whole: false,
+        };
+        cursor.map(|(ch, start)| FoldedChar {
+            ch,
+            start,
+            end: start + utf8_len(self.text.as_bytes()[start]),
+        })
+    }
+
+    /// The first byte at or after `byte` of an ASCII character that this
+    /// reader folds to `ch` alone. ASCII bytes never occur inside another
+    /// character's UTF-8, so this is a byte search, a `memchr` when one
+    /// byte folds to `ch`.
+    pub fn next_ascii_folding_to(&self, byte: usize, ch: char) -> Option<usize> {
+        let table = self.reader.ascii_foldings();
+        let rest = self.text.as_bytes().get(byte..)?;
+        let mut bytes = (0u8..128).filter(|&b| table[usize::from(b)] == Some(ch));
+        let found = match (bytes.next(), bytes.next()) {
+            (None, _) => None,
+            (Some(b), None) => memchr::memchr(b, rest),
+            (Some(_), Some(_)) => rest
+                .iter()
+                .position(|&b| b < 128 && table[usize::from(b)] == Some(ch)),
+        };
+        found.map(|k| byte + k)
+    }
+
     /// The folded characters from index `i` on (none when `i >= len`),
     /// each with the byte its source starts at.
     fn forward(&self, i: usize) -> Cursor<'_> {
