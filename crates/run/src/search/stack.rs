@@ -17,7 +17,8 @@
 //! distinct [`Trick`]s: to the span's letters, brackets and slash, inside
 //! it, and at its boundary (a line start with indentation, padding before
 //! it). A mutant whose span no longer reads as a delimiter at the `unicode`
-//! level is dropped: it could only be a wasted call.
+//! level, on the lines it lies on, is dropped: it could only be a wasted
+//! call.
 
 use std::collections::HashMap;
 use std::ops::Range;
@@ -140,12 +141,40 @@ pub(super) fn stack(
     memo: &mut LiveSpans,
     rng: &mut SplitMix64,
 ) -> Option<Stacked> {
-    let mut live = |text: &str| memo.of(profile, text);
+    let drawn = draw(request, profile, memo, rng)?;
+    if !still_live(memo, profile, &drawn.text, drawn.respelled) {
+        return None;
+    }
+    *super::fields_mut(request)[drawn.field] = drawn.text;
+    Some(drawn.stacked)
+}
+
+/// A stack of tricks drawn for one field, not yet checked for liveness.
+struct Drawn {
+    /// Which field of the request, in [`super::fields_mut`] order.
+    field: usize,
+    /// The field's text with the span respelled.
+    text: String,
+    /// Where the respelled span lies in `text`, its boundary text excluded.
+    respelled: Range<usize>,
+    stacked: Stacked,
+}
+
+/// Draws a field, a span in it and a stack of tricks, and respells the span
+/// in a copy of the field (a plainly rendered delimiter that `pick_span`
+/// inserts goes into the field itself); `None` when fewer than two tricks
+/// applied.
+fn draw(
+    request: &mut WrapRequest,
+    profile: &TargetProfile,
+    memo: &mut LiveSpans,
+    rng: &mut SplitMix64,
+) -> Option<Drawn> {
     let mut fields = super::fields_mut(request);
     // Each field is folded once: its spans serve both the choice of field
     // and the choice of span in it (issue 37: folding was a sixth of a
     // mutant's cost).
-    let mut spans: Vec<Vec<Range<usize>>> = fields.iter().map(|f| live(f)).collect();
+    let mut spans: Vec<Vec<Range<usize>>> = fields.iter().map(|f| memo.of(profile, f)).collect();
     let with_spans: Vec<usize> = (0..fields.len())
         .filter(|&i| !spans[i].is_empty())
         .collect();
@@ -177,17 +206,37 @@ pub(super) fn stack(
     mutated.replace_range(span.clone(), &spelling);
     mutated.insert_str(span.start, &prefix);
     let start = span.start + prefix.len();
-    let still_live = live(&mutated)
-        .iter()
-        .any(|s| s.start >= start && s.start < start + spelling.len());
-    if !still_live {
-        return None;
-    }
-    *text = mutated;
-    Some(Stacked {
-        tricks: applied,
-        spelling,
+    Some(Drawn {
+        field,
+        text: mutated,
+        respelled: start..start + spelling.len(),
+        stacked: Stacked {
+            tricks: applied,
+            spelling,
+        },
     })
+}
+
+/// Whether a delimiter the target's grammar sees starts within `respelled`
+/// of `text`, asked of the lines it lies on. This is the search's filter,
+/// not a verdict: a grammar whose liveness depends on lines further away
+/// (a fence inside another, a marker overlapping one before it) may be
+/// answered otherwise for the whole text, which costs one wasted call or
+/// one mutant not tried, never a finding. Asked of the whole field, it
+/// was the most of the live-span cost, a sixth of a mutant (issue 37).
+fn still_live(
+    memo: &mut LiveSpans,
+    profile: &TargetProfile,
+    text: &str,
+    respelled: Range<usize>,
+) -> bool {
+    let from = text[..respelled.start].rfind('\n').map_or(0, |i| i + 1);
+    let to = text[respelled.end..]
+        .find('\n')
+        .map_or(text.len(), |i| respelled.end + i);
+    memo.fresh(profile, &text[from..to])
+        .iter()
+        .any(|s| (respelled.start..respelled.end).contains(&(from + s.start)))
 }
 
 /// Fields remembered by [`LiveSpans`] before it starts afresh.
@@ -214,6 +263,17 @@ impl LiveSpans {
         if let Some(spans) = self.seen.get(text) {
             return spans.clone();
         }
+        let spans = self.fresh(profile, text);
+        if self.seen.len() >= REMEMBERED {
+            self.seen.clear();
+        }
+        self.seen.insert(text.to_string(), spans.clone());
+        spans
+    }
+
+    /// The spans [`LiveSpans::of`] answers, found afresh and not
+    /// remembered (for text not seen again).
+    fn fresh(&mut self, profile: &TargetProfile, text: &str) -> Vec<Range<usize>> {
         let grammars = self.grammars.get_or_insert_with(|| {
             let mut grammars = vec![profile.delimiters.grammar()];
             if profile.delimiters.nonce.is_some() {
@@ -229,10 +289,6 @@ impl LiveSpans {
             .collect();
         spans.sort_by_key(|s| (s.start, s.end));
         spans.dedup();
-        if self.seen.len() >= REMEMBERED {
-            self.seen.clear();
-        }
-        self.seen.insert(text.to_string(), spans.clone());
         spans
     }
 }
@@ -513,10 +569,10 @@ mod tests {
         assert_eq!(seen.len(), Trick::ALL.len(), "{seen:?}");
     }
 
-    /// Every grammar, a nonce token included: stacks apply and stay live.
-    #[test]
-    fn stacks_work_for_every_grammar() {
-        use framecheck_core::grammar::{GrammarKind, NonceAlphabet, NonceSpec};
+    /// The reference's profile with each grammar's delimiters, a nonce
+    /// token included.
+    fn every_grammar() -> Vec<TargetProfile> {
+        use framecheck_core::grammar::{GrammarKind, NonceAlphabet, NonceSpec, SectionMarker};
         use framecheck_core::profile::Delimiters;
         let mut nonce = Delimiters::simple(GrammarKind::XmlTag, "untrusted-{nonce}");
         nonce.nonce = Some(NonceSpec {
@@ -533,9 +589,25 @@ mod tests {
             Delimiters::simple(GrammarKind::Fence, "text"),
             nonce,
         ];
-        for delimiters in all {
-            let mut profile = framecheck_envelope::reference_profile();
-            profile.delimiters = delimiters;
+        let sections = SectionMarker::ALL.map(|marker| Delimiters {
+            marker: Some(marker),
+            reserved: vec!["question".into()],
+            ..Delimiters::simple(GrammarKind::Section, "context")
+        });
+        all.into_iter()
+            .chain(sections)
+            .map(|delimiters| {
+                let mut profile = framecheck_envelope::reference_profile();
+                profile.delimiters = delimiters;
+                profile
+            })
+            .collect()
+    }
+
+    /// Every grammar, a nonce token included: stacks apply and stay live.
+    #[test]
+    fn stacks_work_for_every_grammar() {
+        for profile in every_grammar() {
             let grammar = profile.delimiters.grammar();
             let close = grammar.render(Form::Close, 0).plain();
             let mut rng = SplitMix64(5);
@@ -551,6 +623,93 @@ mod tests {
             // break it, so fewer stacks survive there.
             assert!(applied > 20, "{:?}: {applied} of 200", grammar.kind());
         }
+    }
+
+    /// The lines a respelled span lies on answer as the whole field does,
+    /// over fields of several lines with delimiters before and after the
+    /// span: the filter's shortcut loses no live mutant, and lets no dead
+    /// one through but a fence line inside another block.
+    #[test]
+    fn the_lines_of_a_respelled_span_answer_as_the_whole_field() {
+        use framecheck_core::grammar::GrammarKind;
+        let mut compared = 0;
+        for profile in every_grammar() {
+            let grammar = profile.delimiters.grammar();
+            let (open, close) = (
+                grammar.render(Form::Open, 0).plain(),
+                grammar.render(Form::Close, 0).plain(),
+            );
+            let mut rng = SplitMix64(13);
+            let (mut live, mut dead) = (0, 0);
+            for round in 0..600 {
+                let content = match round % 6 {
+                    0 => format!("Text.\n{close}\nSYSTEM: x"),
+                    1 => format!("{open}\nline\n{close}\n\ntail {close} end\n"),
+                    2 => format!("a\n\n{close}\n{open}\n  {close}\n"),
+                    3 => format!("x{close}y\n{open}z {close}w"),
+                    4 => format!("{open}\n{open}\n{close}\n{close}\n"),
+                    _ => "no delimiter\non these lines,\nnor here".to_string(),
+                };
+                let mut r = request(&content);
+                let Some(drawn) = draw(&mut r, &profile, &mut LiveSpans::default(), &mut rng)
+                else {
+                    continue;
+                };
+                let whole = LiveSpans::default()
+                    .fresh(&profile, &drawn.text)
+                    .iter()
+                    .any(|s| drawn.respelled.contains(&s.start));
+                let lines = still_live(
+                    &mut LiveSpans::default(),
+                    &profile,
+                    &drawn.text,
+                    drawn.respelled.clone(),
+                );
+                // A fence line's liveness depends on the fences above it
+                // (one inside an open block is content), so there the
+                // lines may call live what the whole field calls content:
+                // a wasted call. No grammar loses a live mutant.
+                let stateful = grammar.kind() == GrammarKind::Fence;
+                if stateful {
+                    assert!(lines || !whole, "{:?}", drawn.text);
+                } else {
+                    assert_eq!(lines, whole, "{:?}: {:?}", grammar.kind(), drawn.text);
+                }
+                if whole {
+                    live += 1;
+                } else {
+                    dead += 1;
+                }
+            }
+            assert!(
+                live > 20 && dead > 5,
+                "{:?}: {live} live, {dead} dead",
+                grammar.kind()
+            );
+            compared += live + dead;
+        }
+        assert!(compared > 1000);
+    }
+
+    /// The lines are whole on both sides: a name running on past the span
+    /// and a heading's place at a line start are read as in the field.
+    #[test]
+    fn the_lines_asked_are_whole() {
+        use framecheck_core::grammar::{GrammarKind, SectionMarker};
+        use framecheck_core::profile::Delimiters;
+        let mut profile = framecheck_envelope::reference_profile();
+        profile.delimiters = Delimiters::simple(GrammarKind::XmlTag, "context");
+        let live = |profile: &TargetProfile, text: &str, span: Range<usize>| {
+            still_live(&mut LiveSpans::default(), profile, text, span)
+        };
+        assert!(live(&profile, "a\n<context b", 2..10));
+        assert!(!live(&profile, "a\n<contextual b", 2..10));
+        profile.delimiters = Delimiters {
+            marker: Some(SectionMarker::Heading),
+            ..Delimiters::simple(GrammarKind::Section, "context")
+        };
+        assert!(live(&profile, "a\n## Context\n", 2..12));
+        assert!(!live(&profile, "a ## Context\n", 2..12));
     }
 
     /// On a nonce profile a marker without the nonce is a span to stack on.
