@@ -352,19 +352,23 @@ impl Pieces {
         wanted: impl Fn(char) -> bool + 'a,
     ) -> impl Iterator<Item = usize> + 'a {
         let hit = hits(self.table, &wanted);
+        let few = FewBytes::of(&hit);
         let wanted = std::rc::Rc::new(wanted);
         (0..self.pieces.len()).flat_map(move |k| {
             let wanted = wanted.clone();
             let folded = self.pieces[k].folded as usize;
             let source = self.piece_source(text, k);
             let found: Box<dyn Iterator<Item = usize> + 'a> = match self.pieces[k].kind {
-                PieceKind::Ascii => Box::new(
-                    source
-                        .bytes()
-                        .enumerate()
-                        .filter(move |&(_, b)| hit[usize::from(b)])
-                        .map(move |(i, _)| folded + i),
-                ),
+                PieceKind::Ascii => match few.find_iter(source.as_bytes()) {
+                    Some(found) => Box::new(found.map(move |i| folded + i)),
+                    None => Box::new(
+                        source
+                            .bytes()
+                            .enumerate()
+                            .filter(move |&(_, b)| hit[usize::from(b)])
+                            .map(move |(i, _)| folded + i),
+                    ),
+                },
                 PieceKind::Mapped(_) | PieceKind::Varied { one_to_one: true } => Box::new(
                     source
                         .chars()
@@ -381,6 +385,43 @@ impl Pieces {
                 ),
             };
             found
+        })
+    }
+}
+
+/// The ASCII bytes a scan wants, when there are at most three: an ASCII
+/// piece is then searched by `memchr` (a bracket in kilobytes of ordinary
+/// text) instead of a table lookup per byte.
+#[derive(Clone, Copy)]
+enum FewBytes {
+    Zero,
+    One(u8),
+    Two(u8, u8),
+    Three(u8, u8, u8),
+    Many,
+}
+
+impl FewBytes {
+    fn of(hit: &[bool; 128]) -> FewBytes {
+        let mut bytes = (0u8..128).filter(|&b| hit[usize::from(b)]);
+        match (bytes.next(), bytes.next(), bytes.next(), bytes.next()) {
+            (None, _, _, _) => FewBytes::Zero,
+            (Some(a), None, _, _) => FewBytes::One(a),
+            (Some(a), Some(b), None, _) => FewBytes::Two(a, b),
+            (Some(a), Some(b), Some(c), None) => FewBytes::Three(a, b, c),
+            _ => FewBytes::Many,
+        }
+    }
+
+    /// The offsets in `haystack` of the wanted bytes, or `None` when more
+    /// than three are wanted.
+    fn find_iter(self, haystack: &[u8]) -> Option<Box<dyn Iterator<Item = usize> + '_>> {
+        Some(match self {
+            FewBytes::Zero => Box::new(std::iter::empty()),
+            FewBytes::One(a) => Box::new(memchr::memchr_iter(a, haystack)),
+            FewBytes::Two(a, b) => Box::new(memchr::memchr2_iter(a, b, haystack)),
+            FewBytes::Three(a, b, c) => Box::new(memchr::memchr3_iter(a, b, c, haystack)),
+            FewBytes::Many => return None,
         })
     }
 }
@@ -732,6 +773,15 @@ mod tests {
         let punct = |c: char| c.is_ascii_punctuation() || c == 't' || !c.is_ascii();
         let expected = (0..chars.len()).filter(|&i| punct(chars[i]));
         assert!(folded.positions_where(punct).eq(expected), "{text:?}");
+        // One to three wanted ASCII bytes are searched by `memchr`.
+        for few in ["<", "</", "</\"", "</\"x"] {
+            let wanted = |c: char| few.contains(c);
+            let expected = (0..chars.len()).filter(|&i| wanted(chars[i]));
+            assert!(
+                folded.positions_where(wanted).eq(expected),
+                "{few:?} in {text:?}"
+            );
+        }
     }
 
     fn long(ascii: &str) -> String {
