@@ -292,13 +292,19 @@ impl Pieces {
         cursor
     }
 
-    /// The folded character at `i < len`, with the byte its source starts at.
-    fn get(&self, text: &str, i: usize) -> (char, usize) {
-        let mut cursor = match self.memo.0.get() {
+    /// A cursor on folded index `i < len`: from the memo when it holds `i`
+    /// or the character before, else from `i`'s piece.
+    fn cursor_near<'a>(&'a self, text: &'a str, i: usize) -> Cursor<'a> {
+        match self.memo.0.get() {
             Some((last, start, _)) if last == i => self.cursor_at_byte(text, start),
             Some((last, _, after)) if last + 1 == i => self.cursor_at_byte(text, after),
             _ => self.cursor(text, i),
-        };
+        }
+    }
+
+    /// The folded character at `i < len`, with the byte its source starts at.
+    fn get(&self, text: &str, i: usize) -> (char, usize) {
+        let mut cursor = self.cursor_near(text, i);
         let (ch, start) = cursor.next().expect("i < len");
         self.memo
             .0
@@ -334,7 +340,15 @@ impl Pieces {
         let within = match p.kind {
             PieceKind::Ascii | PieceKind::Mapped(_) => {
                 let width = p.kind.width().expect("uniform");
-                (offset - at).div_ceil(width).min(n)
+                let within = (offset - at).div_ceil(width).min(n);
+                if within < n {
+                    // The caller reads this character next (a line's
+                    // first): leave it in the memo of `get`.
+                    let start = at + within * width;
+                    let i = p.folded as usize + within;
+                    self.memo.0.set(Some((i, start, start + width)));
+                }
+                within
             }
             PieceKind::Varied { .. } => self
                 .piece_chars(text, k)
@@ -345,7 +359,12 @@ impl Pieces {
     }
 
     /// The folded indices whose character satisfies `wanted`, piece by
-    /// piece: ASCII pieces by a table lookup per byte.
+    /// piece: ASCII pieces by a table lookup per byte, or `memchr`.
+    ///
+    /// Each index yielded is left in the memo of [`Pieces::get`] (when its
+    /// character is the whole folding of its source), because a scan's
+    /// next step reads that character and the ones after it: without the
+    /// memo each would search for its piece again.
     fn positions_where<'a>(
         &'a self,
         text: &'a str,
@@ -354,38 +373,51 @@ impl Pieces {
         let hit = hits(self.table, &wanted);
         let few = FewBytes::of(&hit);
         let wanted = std::rc::Rc::new(wanted);
-        (0..self.pieces.len()).flat_map(move |k| {
-            let wanted = wanted.clone();
-            let folded = self.pieces[k].folded as usize;
-            let source = self.piece_source(text, k);
-            let found: Box<dyn Iterator<Item = usize> + 'a> = match self.pieces[k].kind {
-                PieceKind::Ascii => match few.find_iter(source.as_bytes()) {
-                    Some(found) => Box::new(found.map(move |i| folded + i)),
-                    None => Box::new(
+        // A found index, with its source's byte range when it folds to it alone.
+        type Found<'a> = Box<dyn Iterator<Item = (usize, Option<(usize, usize)>)> + 'a>;
+        (0..self.pieces.len())
+            .flat_map(move |k| {
+                let wanted = wanted.clone();
+                let (folded, at) = (self.pieces[k].folded as usize, self.pieces[k].at as usize);
+                let source = self.piece_source(text, k);
+                let ascii = move |i: usize| (folded + i, Some((at + i, at + i + 1)));
+                let found: Found<'a> = match self.pieces[k].kind {
+                    PieceKind::Ascii => match few.find_iter(source.as_bytes()) {
+                        Some(found) => Box::new(found.map(ascii)),
+                        None => Box::new(
+                            source
+                                .bytes()
+                                .enumerate()
+                                .filter(move |&(_, b)| hit[usize::from(b)])
+                                .map(move |(i, _)| ascii(i)),
+                        ),
+                    },
+                    PieceKind::Mapped(_) | PieceKind::Varied { one_to_one: true } => Box::new(
                         source
-                            .bytes()
+                            .char_indices()
                             .enumerate()
-                            .filter(move |&(_, b)| hit[usize::from(b)])
-                            .map(move |(i, _)| folded + i),
+                            .filter(move |&(_, (_, c))| {
+                                wanted(self.fold_of(c).expect("a uniform piece folds one to one"))
+                            })
+                            .map(move |(i, (b, c))| {
+                                (folded + i, Some((at + b, at + b + c.len_utf8())))
+                            }),
                     ),
-                },
-                PieceKind::Mapped(_) | PieceKind::Varied { one_to_one: true } => Box::new(
-                    source
-                        .chars()
-                        .map(|c| self.fold_of(c).expect("a uniform piece folds one to one"))
-                        .enumerate()
-                        .filter(move |&(_, ch)| wanted(ch))
-                        .map(move |(i, _)| folded + i),
-                ),
-                PieceKind::Varied { one_to_one: false } => Box::new(
-                    self.piece_chars(text, k)
-                        .enumerate()
-                        .filter(move |&(_, (ch, _))| wanted(ch))
-                        .map(move |(i, _)| folded + i),
-                ),
-            };
-            found
-        })
+                    PieceKind::Varied { one_to_one: false } => Box::new(
+                        self.piece_chars(text, k)
+                            .enumerate()
+                            .filter(move |&(_, (ch, _))| wanted(ch))
+                            .map(move |(i, _)| (folded + i, None)),
+                    ),
+                };
+                found
+            })
+            .map(|(i, whole)| {
+                if let Some((start, after)) = whole {
+                    self.memo.0.set(Some((i, start, after)));
+                }
+                i
+            })
     }
 }
 
@@ -574,7 +606,7 @@ impl Folded<'_> {
     /// each with the byte its source starts at.
     fn forward(&self, i: usize) -> Cursor<'_> {
         match &self.chars {
-            Chars::Pieces(pieces) if i < pieces.len => pieces.cursor(self.text, i),
+            Chars::Pieces(pieces) if i < pieces.len => pieces.cursor_near(self.text, i),
             chars => {
                 // An ASCII text's folded index is its byte; past the end of
                 // pieces there is nothing left.
@@ -760,15 +792,31 @@ mod tests {
         }
         for offset in 0..=text.len() + 1 {
             let first = want.iter().position(|f| f.start >= offset);
+            let index = folded.index_at_byte(offset);
             assert_eq!(
-                folded.index_at_byte(offset),
+                index,
                 first.unwrap_or(want.len()),
                 "{text:?} at byte {offset}"
             );
+            // What the search leaves in the memo reads back as specified,
+            // the next character first (read from the memo's end).
+            for i in [index + 1, index] {
+                assert_eq!(folded.get(i), want.get(i).copied(), "{text:?} at {i}");
+                folded.index_at_byte(offset);
+            }
         }
         for ch in ['<', 't', 'T', '\n', 'é', 'f', '中'] {
             let expected = (0..chars.len()).filter(|&i| chars[i] == ch);
             assert!(folded.positions_of(ch).eq(expected), "{ch:?} in {text:?}");
+            for i in folded.positions_of(ch) {
+                // The next character first: read from the memo's end.
+                let next = [i + 1, i].map(|i| folded.get(i));
+                assert_eq!(
+                    next,
+                    [i + 1, i].map(|i| want.get(i).copied()),
+                    "{text:?} at {i}"
+                );
+            }
         }
         let punct = |c: char| c.is_ascii_punctuation() || c == 't' || !c.is_ascii();
         let expected = (0..chars.len()).filter(|&i| punct(chars[i]));
