@@ -218,25 +218,42 @@ fn draw(
 }
 
 /// Whether a delimiter the target's grammar sees starts within `respelled`
-/// of `text`, asked of the lines it lies on. This is the search's filter,
-/// not a verdict: a grammar whose liveness depends on lines further away
-/// (a fence inside another, a marker overlapping one before it) may be
-/// answered otherwise for the whole text, which costs one wasted call or
-/// one mutant not tried, never a finding. Asked of the whole field, it
-/// was the most of the live-span cost, a sixth of a mutant (issue 37).
+/// of `text`, asked of the lines it lies on, at most [`NEARBY`] bytes of
+/// them on either side. This is the search's filter, not a verdict: a
+/// grammar whose liveness depends on text further away (a fence inside
+/// another, a marker overlapping one before it) may be answered otherwise
+/// for the whole text, which costs one wasted call or one mutant not tried,
+/// never a finding. Asked of the whole field, it was the most of the
+/// live-span cost, a sixth of a mutant (issue 37).
 fn still_live(
     memo: &mut LiveSpans,
     profile: &TargetProfile,
     text: &str,
     respelled: Range<usize>,
 ) -> bool {
-    let from = text[..respelled.start].rfind('\n').map_or(0, |i| i + 1);
-    let to = text[respelled.end..]
+    let line_start = text[..respelled.start].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text[respelled.end..]
         .find('\n')
         .map_or(text.len(), |i| respelled.end + i);
+    let from = line_start.max(floor_boundary(text, respelled.start.saturating_sub(NEARBY)));
+    let to = line_end.min(ceil_boundary(text, respelled.end + NEARBY));
     memo.fresh(profile, &text[from..to])
         .iter()
         .any(|s| (respelled.start..respelled.end).contains(&(from + s.start)))
+}
+
+/// The most text on either side of a respelled span that [`still_live`]
+/// reads. The `padding` trick writes up to 16 KiB of one line before a
+/// span; whether it ends in a line break decides a line-start grammar, and
+/// that is within the last byte of it.
+const NEARBY: usize = 256;
+
+/// The first character boundary of `text` at or after `at` (its length
+/// past the end).
+fn ceil_boundary(text: &str, at: usize) -> usize {
+    (at..text.len())
+        .find(|&i| text.is_char_boundary(i))
+        .unwrap_or(text.len())
 }
 
 /// Fields remembered by [`LiveSpans`] before it starts afresh.
@@ -691,7 +708,7 @@ mod tests {
         assert!(compared > 1000);
     }
 
-    /// The lines are whole on both sides: a name running on past the span
+    /// The lines are read on both sides: a name running on past the span
     /// and a heading's place at a line start are read as in the field.
     #[test]
     fn the_lines_asked_are_whole() {
@@ -710,6 +727,14 @@ mod tests {
         };
         assert!(live(&profile, "a\n## Context\n", 2..12));
         assert!(!live(&profile, "a ## Context\n", 2..12));
+        // A line longer than the bytes read on either side: text well
+        // before the span still decides nothing, the byte before it does.
+        let long = "x".repeat(4 * NEARBY);
+        let text = format!("{long}\n## Context\n{long}");
+        let at = long.len() + 1;
+        assert!(live(&profile, &text, at..at + 10));
+        let text = format!("{long} ## Context\n{long}");
+        assert!(!live(&profile, &text, at..at + 10));
     }
 
     /// On a nonce profile a marker without the nonce is a span to stack on.
