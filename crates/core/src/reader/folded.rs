@@ -586,18 +586,15 @@ impl Folded<'_> {
 
     /// The first byte at or after `byte` of an ASCII character that this
     /// reader folds to `ch` alone. ASCII bytes never occur inside another
-    /// character's UTF-8, so this is a byte search, a `memchr` when one
-    /// byte folds to `ch`.
+    /// character's UTF-8, so this is a byte search.
     pub fn next_ascii_folding_to(&self, byte: usize, ch: char) -> Option<usize> {
-        let table = self.reader.ascii_foldings();
+        let hit = hits(self.reader.ascii_foldings(), |c| c == ch);
         let rest = self.text.as_bytes().get(byte..)?;
-        let mut bytes = (0u8..128).filter(|&b| table[usize::from(b)] == Some(ch));
-        let found = match (bytes.next(), bytes.next()) {
-            (None, _) => None,
-            (Some(b), None) => memchr::memchr(b, rest),
-            (Some(_), Some(_)) => rest
+        let found = match FewBytes::of(&hit).find_iter(rest) {
+            Some(mut found) => found.next(),
+            None => rest
                 .iter()
-                .position(|&b| b < 128 && table[usize::from(b)] == Some(ch)),
+                .position(|&b| hit.get(usize::from(b)) == Some(&true)),
         };
         found.map(|k| byte + k)
     }
@@ -627,21 +624,15 @@ impl Folded<'_> {
         }
     }
 
-    /// The folded indices holding `ch`, in text order. On an ASCII text
-    /// where one byte folds to `ch` this is a `memchr` search for it.
+    /// The folded indices holding `ch`, in text order.
     pub fn positions_of(&self, ch: char) -> Box<dyn Iterator<Item = usize> + '_> {
-        if let Chars::Ascii(table) = &self.chars {
-            let mut bytes = (0u8..128).filter(|&b| table[usize::from(b)] == Some(ch));
-            if let (Some(b), None) = (bytes.next(), bytes.next()) {
-                return Box::new(memchr::memchr_iter(b, self.text.as_bytes()));
-            }
-        }
         self.positions_where(move |c| c == ch)
     }
 
     /// The folded indices whose character satisfies `wanted`, in text
     /// order. On ASCII text `wanted` is asked once per byte value, and the
-    /// scan is a table lookup per byte.
+    /// scan is a `memchr` search when one to three bytes are wanted, else a
+    /// table lookup per byte.
     pub fn positions_where<'a>(
         &'a self,
         wanted: impl Fn(char) -> bool + 'a,
@@ -649,13 +640,16 @@ impl Folded<'_> {
         match &self.chars {
             Chars::Ascii(table) => {
                 let hit = hits(table, &wanted);
-                Box::new(
-                    self.text
-                        .bytes()
-                        .enumerate()
-                        .filter(move |&(_, b)| hit[usize::from(b)])
-                        .map(|(i, _)| i),
-                )
+                let bytes = self.text.as_bytes();
+                FewBytes::of(&hit).find_iter(bytes).unwrap_or_else(|| {
+                    Box::new(
+                        bytes
+                            .iter()
+                            .enumerate()
+                            .filter(move |&(_, &b)| hit[usize::from(b)])
+                            .map(|(i, _)| i),
+                    )
+                })
             }
             Chars::Pieces(pieces) => Box::new(pieces.positions_where(self.text, wanted)),
         }
