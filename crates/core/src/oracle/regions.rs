@@ -55,8 +55,8 @@ impl Regions {
         delimiters.retain(|d| !own.iter().any(|r| r.start <= d.start && d.end <= r.end));
 
         let outer_open = first_open(&delimiters, OUTER, 0);
-        let tag_span = |d: &LiveDelimiter| grammar.delimiter_end(folded, d).map(|e| d.start..e);
-        let outer_tag = outer_open.as_ref().and_then(tag_span);
+        let mut tags = TagSpans::new(folded, grammar);
+        let outer_tag = tags.of(outer_open);
         // Where the frame proper starts, even when its tag does not parse.
         let after_outer = match (&outer_tag, &outer_open) {
             (Some(t), _) => t.end,
@@ -68,20 +68,13 @@ impl Regions {
             .inner
             .as_ref()
             .and_then(|_| first_open(&delimiters, INNER, after_outer));
-        let inner_tag = inner_open.as_ref().and_then(tag_span);
+        let inner_tag = tags.of(inner_open);
         let attribute_index = if profile.attribute_token() == profile.delimiters.token {
             OUTER
         } else {
             INNER
         };
-        // The attribute tag is nearly always the outer or the inner one,
-        // whose end is known: the scan to a tag's end reads its quoted
-        // values, which carry the attacker's fields.
-        let attribute_tag = match first_open(&delimiters, attribute_index, 0) {
-            open if open == outer_open => outer_tag.clone(),
-            open if open == inner_open => inner_tag.clone(),
-            open => open.as_ref().and_then(tag_span),
-        };
+        let attribute_tag = tags.of(first_open(&delimiters, attribute_index, 0));
 
         let header_style = profile.header.style;
         let header_line = match header_style {
@@ -124,6 +117,40 @@ impl Regions {
             header: header_start..header_end.max(header_start),
             content: content_start..content_end.max(content_start),
         }
+    }
+}
+
+/// The span of each opener's tag, bracket to bracket, scanned once per
+/// opener: the attribute tag is nearly always the outer or the inner one,
+/// and the scan to a tag's end reads its quoted values, which carry the
+/// attacker's fields.
+struct TagSpans<'a, 't> {
+    folded: &'a Folded<'t>,
+    grammar: &'a dyn Grammar,
+    known: Vec<(LiveDelimiter, Option<Range<usize>>)>,
+}
+
+impl<'a, 't> TagSpans<'a, 't> {
+    fn new(folded: &'a Folded<'t>, grammar: &'a dyn Grammar) -> Self {
+        TagSpans {
+            folded,
+            grammar,
+            known: Vec::new(),
+        }
+    }
+
+    /// The tag of `opener`, when there is one and it parses.
+    fn of(&mut self, opener: Option<LiveDelimiter>) -> Option<Range<usize>> {
+        let d = opener?;
+        if let Some((_, span)) = self.known.iter().find(|(k, _)| *k == d) {
+            return span.clone();
+        }
+        let span = self
+            .grammar
+            .delimiter_end(self.folded, &d)
+            .map(|e| d.start..e);
+        self.known.push((d, span.clone()));
+        span
     }
 }
 

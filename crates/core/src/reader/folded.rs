@@ -784,6 +784,15 @@ mod tests {
                 );
             }
         }
+        assert_scans_as_spec(folded, &want);
+    }
+
+    /// `folded`'s searches (by byte offset, by character) find what the
+    /// specification `want` holds, and leave in the memo what reads back
+    /// as specified.
+    fn assert_scans_as_spec(folded: &Folded<'_>, want: &[FoldedChar]) {
+        let text = folded.text;
+        let chars: Vec<char> = want.iter().map(|f| f.ch).collect();
         for offset in 0..=text.len() + 1 {
             let first = want.iter().position(|f| f.start >= offset);
             let index = folded.index_at_byte(offset);
