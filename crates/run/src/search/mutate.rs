@@ -590,12 +590,22 @@ fn split_across_attribute(
     Some(Operator::SplitAcrossAttribute)
 }
 
+/// The last character boundary of `text` at or before `at` (its length
+/// past the end).
 pub(super) fn floor_boundary(text: &str, mut at: usize) -> usize {
     at = at.min(text.len());
     while !text.is_char_boundary(at) {
         at -= 1;
     }
     at
+}
+
+/// The first character boundary of `text` at or after `at` (its length
+/// past the end).
+pub(super) fn ceil_boundary(text: &str, at: usize) -> usize {
+    (at..text.len())
+        .find(|&i| text.is_char_boundary(i))
+        .unwrap_or(text.len())
 }
 
 /// A small deterministic generator (SplitMix64); no dependency needed.

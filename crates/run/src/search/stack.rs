@@ -29,7 +29,7 @@ use framecheck_core::level::{self, ReaderLevel};
 use framecheck_core::profile::TargetProfile;
 use framecheck_core::reader::Reader;
 
-use super::mutate::{bracket_lookalikes, floor_boundary, SplitMix64};
+use super::mutate::{bracket_lookalikes, ceil_boundary, floor_boundary, SplitMix64};
 
 /// One obfuscation of a delimiter span. Closed set; [`Trick::name`] is the
 /// stable name written into reports and found cases.
@@ -223,8 +223,8 @@ fn draw(
 /// grammar whose liveness depends on text further away (a fence inside
 /// another, a marker overlapping one before it) may be answered otherwise
 /// for the whole text, which costs one wasted call or one mutant not tried,
-/// never a finding. Asked of the whole field, it was the most of the
-/// live-span cost, a sixth of a mutant (issue 37).
+/// never a finding. Asked of the whole field, it was most of the
+/// live-span cost (issue 37).
 fn still_live(
     memo: &mut LiveSpans,
     profile: &TargetProfile,
@@ -247,14 +247,6 @@ fn still_live(
 /// span; whether it ends in a line break decides a line-start grammar, and
 /// that is within the last byte of it.
 const NEARBY: usize = 256;
-
-/// The first character boundary of `text` at or after `at` (its length
-/// past the end).
-fn ceil_boundary(text: &str, at: usize) -> usize {
-    (at..text.len())
-        .find(|&i| text.is_char_boundary(i))
-        .unwrap_or(text.len())
-}
 
 /// Fields remembered by [`LiveSpans`] before it starts afresh.
 const REMEMBERED: usize = 4096;
