@@ -553,31 +553,14 @@ impl Folded<'_> {
 
     /// Every folded character, in text order.
     pub fn iter(&self) -> impl Iterator<Item = FoldedChar> + '_ {
-        self.forward(0).map(|(ch, start)| FoldedChar {
-            ch,
-            start,
-            end: start + utf8_len(self.text.as_bytes()[start]),
-        })
+        self.iter_from_byte(0)
     }
 
     /// The folded characters whose source starts at or after byte `byte`
     /// (a character boundary), in text order: a scan that only needs byte
     /// offsets starts here without finding a folded index first.
     pub fn iter_from_byte(&self, byte: usize) -> impl Iterator<Item = FoldedChar> + '_ {
-        let (table, remap) = match &self.chars {
-            Chars::Ascii(table) => (*table, &[][..]),
-            Chars::Pieces(pieces) => (pieces.table, &pieces.remap[..]),
-        };
-        let cursor = Cursor {
-            table,
-            remap,
-            text: self.text,
-            byte: byte.min(self.text.len()),
-            pending: &[],
-            pending_start: 0,
-            whole: false,
-        };
-        cursor.map(|(ch, start)| FoldedChar {
+        self.cursor_at_byte(byte).map(|(ch, start)| FoldedChar {
             ch,
             start,
             end: start + utf8_len(self.text.as_bytes()[start]),
@@ -604,23 +587,28 @@ impl Folded<'_> {
     fn forward(&self, i: usize) -> Cursor<'_> {
         match &self.chars {
             Chars::Pieces(pieces) if i < pieces.len => pieces.cursor_near(self.text, i),
-            chars => {
-                // An ASCII text's folded index is its byte; past the end of
-                // pieces there is nothing left.
-                let (table, byte) = match chars {
-                    Chars::Ascii(table) => (*table, i.min(self.text.len())),
-                    Chars::Pieces(pieces) => (pieces.table, self.text.len()),
-                };
-                Cursor {
-                    table,
-                    remap: &[],
-                    text: self.text,
-                    byte,
-                    pending: &[],
-                    pending_start: 0,
-                    whole: false,
-                }
-            }
+            // An ASCII text's folded index is its byte.
+            Chars::Ascii(_) => self.cursor_at_byte(i),
+            // Past the end of pieces there is nothing left.
+            Chars::Pieces(_) => self.cursor_at_byte(self.text.len()),
+        }
+    }
+
+    /// A cursor on the first folded character whose source starts at or
+    /// after byte `byte` (a character boundary; none past the end).
+    fn cursor_at_byte(&self, byte: usize) -> Cursor<'_> {
+        let byte = byte.min(self.text.len());
+        match &self.chars {
+            Chars::Pieces(pieces) => pieces.cursor_at_byte(self.text, byte),
+            Chars::Ascii(table) => Cursor {
+                table,
+                remap: &[],
+                text: self.text,
+                byte,
+                pending: &[],
+                pending_start: 0,
+                whole: false,
+            },
         }
     }
 
