@@ -22,6 +22,7 @@
 
 use std::collections::HashMap;
 use std::ops::Range;
+use std::sync::OnceLock;
 
 use crate::adapter::WrapRequest;
 use framecheck_core::grammar::{Form, Grammar};
@@ -432,14 +433,12 @@ fn fullwidth(text: &mut String, rng: &mut SplitMix64) -> bool {
 /// [`Trick::Lookalike`]: one letter replaced by another script's letter that
 /// a Unicode reader folds to it.
 fn script_lookalike(text: &mut String, rng: &mut SplitMix64) -> bool {
+    let table = lookalikes_by_letter();
     let options: Vec<(usize, char)> = positions(text, |c| c.is_ascii_alphabetic())
         .into_iter()
         .flat_map(|(at, c)| {
-            let lower = c.to_ascii_lowercase().to_string();
-            SCRIPT_LOOKALIKES
-                .chars()
-                .filter(move |l| level::fold_char(*l, ReaderLevel::Unicode) == lower)
-                .map(move |l| (at, l))
+            let letter = usize::from(c.to_ascii_lowercase() as u8 - b'a');
+            table[letter].iter().map(move |&l| (at, l))
         })
         .collect();
     let Some(&(at, l)) = options.get(rng.below(options.len().max(1))) else {
@@ -447,6 +446,25 @@ fn script_lookalike(text: &mut String, rng: &mut SplitMix64) -> bool {
     };
     replace_char(text, at, &l.to_string());
     true
+}
+
+/// For each ASCII letter `a` to `z`, the [`SCRIPT_LOOKALIKES`] a `unicode`
+/// reader folds to it, in that string's order. Built once: asking the
+/// reader for every pair on every stack was a twentieth of a search's time
+/// (issue 37).
+fn lookalikes_by_letter() -> &'static [Vec<char>; 26] {
+    static TABLE: OnceLock<[Vec<char>; 26]> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut table: [Vec<char>; 26] = Default::default();
+        for l in SCRIPT_LOOKALIKES.chars() {
+            let folded = level::fold_char(l, ReaderLevel::Unicode);
+            let mut chars = folded.chars();
+            if let (Some(c @ 'a'..='z'), None) = (chars.next(), chars.next()) {
+                table[usize::from(c as u8 - b'a')].push(l);
+            }
+        }
+        table
+    })
 }
 
 /// [`Trick::BracketLookalike`]: one bracket or slash replaced by a lookalike.
@@ -576,6 +594,27 @@ mod tests {
             seen.extend(stacked.tricks);
         }
         assert_eq!(seen.len(), Trick::ALL.len(), "{seen:?}");
+    }
+
+    #[test]
+    fn every_script_lookalike_is_listed_under_the_letter_it_folds_to() {
+        let table = lookalikes_by_letter();
+        for l in SCRIPT_LOOKALIKES.chars() {
+            let folded = level::fold_char(l, ReaderLevel::Unicode);
+            assert_eq!(folded.len(), 1, "{l} folds to {folded:?}, not one letter");
+            let letter = folded.as_bytes()[0];
+            assert!(letter.is_ascii_lowercase(), "{l} folds to {folded:?}");
+            assert!(table[usize::from(letter - b'a')].contains(&l), "{l}");
+        }
+        let listed: usize = table.iter().map(Vec::len).sum();
+        assert_eq!(listed, SCRIPT_LOOKALIKES.chars().count());
+        let mut rng = SplitMix64(3);
+        for _ in 0..200 {
+            let mut text = "framecheck".to_string();
+            assert!(script_lookalike(&mut text, &mut rng));
+            assert_eq!(level::fold_str(&text, ReaderLevel::Unicode), "framecheck");
+            assert_ne!(text, "framecheck");
+        }
     }
 
     /// The reference's profile with each grammar's delimiters, a nonce
