@@ -306,13 +306,14 @@ fn token_spans(text: &str, tokens: &[String]) -> Vec<std::ops::Range<usize>> {
     let lower = text.to_ascii_lowercase();
     let mut spans = Vec::new();
     for token in tokens {
+        // `memmem` finds the same leftmost, non-overlapping occurrences
+        // as repeated `str::find`, with a vectorised search (the two-way
+        // searcher was a twentieth of a search's time, issue 37).
         let needle = token.to_ascii_lowercase();
-        let mut from = 0;
-        while let Some(at) = lower[from..].find(&needle) {
-            let start = from + at;
-            spans.push(start..start + needle.len());
-            from = start + needle.len();
-        }
+        spans.extend(
+            memchr::memmem::find_iter(lower.as_bytes(), needle.as_bytes())
+                .map(|start| start..start + needle.len()),
+        );
     }
     spans.sort_by_key(|r| r.start);
     spans
@@ -633,6 +634,17 @@ impl SplitMix64 {
 mod tests {
     use super::*;
     use framecheck_core::grammar::{self, GrammarKind, Vocabulary};
+
+    #[test]
+    fn token_spans_are_the_leftmost_occurrences_that_do_not_overlap_in_any_case() {
+        let tokens = ["aba".to_string(), "XY".to_string()];
+        // "ababa" holds "aba" twice, overlapping: only the leftmost counts.
+        assert_eq!(token_spans("ababa xy", &tokens), vec![0..3, 6..8]);
+        assert_eq!(token_spans("xYABAbAba", &tokens), vec![0..2, 2..5, 6..9]);
+        assert_eq!(token_spans("ab a", &tokens), Vec::<std::ops::Range<usize>>::new());
+        // Byte offsets, past a multi-byte character.
+        assert_eq!(token_spans("é<aba>", &tokens), vec![3..6]);
+    }
 
     #[test]
     fn only_ascii_characters_have_letter_lookalikes() {
