@@ -641,7 +641,10 @@ mod tests {
         // "ababa" holds "aba" twice, overlapping: only the leftmost counts.
         assert_eq!(token_spans("ababa xy", &tokens), vec![0..3, 6..8]);
         assert_eq!(token_spans("xYABAbAba", &tokens), vec![0..2, 2..5, 6..9]);
-        assert_eq!(token_spans("ab a", &tokens), Vec::<std::ops::Range<usize>>::new());
+        assert_eq!(
+            token_spans("ab a", &tokens),
+            Vec::<std::ops::Range<usize>>::new()
+        );
         // Byte offsets, past a multi-byte character.
         assert_eq!(token_spans("é<aba>", &tokens), vec![3..6]);
     }

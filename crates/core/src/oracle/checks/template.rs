@@ -124,20 +124,24 @@ fn try_at(
     first: &mut [Option<Range<usize>>; CONTROLS],
 ) {
     let mut missing = (0..CONTROLS).filter(|&c| wanted(c)).count();
+    let mut read = Vec::new();
     for i in positions {
         if missing == 0 {
             return;
         }
-        // Read once here: most strings differ from the text at their first
-        // character, and the loop below tries each of them.
+        // The text from `i` is read once, as far as the longest match so
+        // far: the strings that start alike (most of them with `<`) would
+        // otherwise each read it again, a character lookup at a time.
+        read.clear();
         let Some(here) = folded.ch(i) else {
             return;
         };
+        read.push(here);
         for (c, needle) in needles.folded.iter().enumerate() {
             if first[c].is_some()
                 || !wanted(c)
                 || needle.first() != Some(&here)
-                || !folded.matches_at(i, needle)
+                || !reads_as(folded, i, needle, &mut read)
             {
                 continue;
             }
@@ -151,6 +155,24 @@ fn try_at(
             }
         }
     }
+}
+
+/// Whether the folded text at index `at` starts with `needle`; `read`
+/// holds the characters from `at` read so far and is extended only as far
+/// as this comparison needs.
+fn reads_as(folded: &Folded<'_>, at: usize, needle: &[char], read: &mut Vec<char>) -> bool {
+    for (k, want) in needle.iter().enumerate() {
+        if k == read.len() {
+            match folded.ch(at + k) {
+                Some(c) => read.push(c),
+                None => return false,
+            }
+        }
+        if read[k] != *want {
+            return false;
+        }
+    }
+    true
 }
 
 /// The control strings as one reader folds them.
