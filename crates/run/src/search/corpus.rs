@@ -37,7 +37,7 @@ use sha2::{Digest, Sha256};
 use super::mutate::{Operator, SplitMix64};
 use super::stack::{Stacked, Trick};
 use crate::adapter::WrapRequest;
-use framecheck_core::grammar::Grammar;
+use framecheck_core::grammar::{Grammar, NonceAlphabet};
 use framecheck_core::level::ReaderLevel;
 use framecheck_core::oracle::{Check, CheckClass, Finding};
 use framecheck_core::profile::TargetProfile;
@@ -159,7 +159,8 @@ impl Corpus {
         let grammar = self
             .grammar
             .get_or_insert_with(|| profile.delimiters.grammar());
-        let features = features(&**grammar, &entry.request, stacked, outcome);
+        let nonce = profile.delimiters.nonce.as_ref().map(|n| n.alphabet);
+        let features = features(&**grammar, nonce, &entry.request, stacked, outcome);
         if !self.take(entry, &features) {
             return false;
         }
@@ -264,6 +265,7 @@ fn log2_bucket(n: usize) -> u32 {
 /// The features of one outcome. See the module documentation.
 fn features(
     grammar: &dyn Grammar,
+    nonce: Option<NonceAlphabet>,
     request: &WrapRequest,
     stacked: &[Stacked],
     outcome: Outcome<'_>,
@@ -298,24 +300,30 @@ fn features(
         framed.len() >= input,
         log2_bucket(framed.len().abs_diff(input)),
     ));
-    out.push(header_shape(framed));
+    out.push(header_shape(framed, nonce));
     out
 }
 
 /// The shape of the text before the first blank line: runs of letters and
 /// of digits reduced to one class character each, other characters kept.
-fn header_shape(framed: &str) -> Feature {
+/// For a profile with a nonce, a run of the nonce's alphabet is one class
+/// of its own: a fresh nonce in every frame (letters and digits in a
+/// random order) made every output a new shape, so the corpus kept every
+/// mutant of a nonce target for its nonce alone.
+fn header_shape(framed: &str, nonce: Option<NonceAlphabet>) -> Feature {
     let header = framed.split("\n\n").next().unwrap_or(framed);
     let mut shape = String::new();
     for c in header.chars() {
-        let class = if c.is_alphabetic() {
+        let class = if nonce.is_some_and(|n| n.contains(c)) {
+            'n'
+        } else if c.is_alphabetic() {
             'a'
         } else if c.is_numeric() {
             '0'
         } else {
             c
         };
-        if !(matches!(class, 'a' | '0') && shape.ends_with(class)) {
+        if !(matches!(class, 'a' | '0' | 'n') && shape.ends_with(class)) {
             shape.push(class);
         }
     }
@@ -378,6 +386,31 @@ mod tests {
             Outcome::Framed(&rewritten, &[], &[])
         ));
         assert_eq!(corpus.len(), 4);
+    }
+
+    #[test]
+    fn a_fresh_nonce_is_the_same_header_shape() {
+        let frame =
+            |nonce: &str| format!("<tag-{nonce} kind=\"k\">\nSource: p\n\nbody\n</tag-{nonce}>");
+        let (a, b) = (frame("3f0a9c1e77d2b4a8"), frame("c3e1990ab7f4d2e8"));
+        for alphabet in [
+            NonceAlphabet::Hex,
+            NonceAlphabet::Alnum,
+            NonceAlphabet::Base64url,
+        ] {
+            assert_eq!(
+                header_shape(&a, Some(alphabet)),
+                header_shape(&b, Some(alphabet))
+            );
+        }
+        // Without it, letters and digits in another order are another shape.
+        assert_ne!(header_shape(&a, None), header_shape(&b, None));
+        // A line more in the header is still a new shape.
+        let more = a.replace("Source: p\n", "Source: p\nx: y\n");
+        assert_ne!(
+            header_shape(&a, Some(NonceAlphabet::Hex)),
+            header_shape(&more, Some(NonceAlphabet::Hex))
+        );
     }
 
     #[test]
