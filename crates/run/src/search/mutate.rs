@@ -218,7 +218,7 @@ const SPACES: &[char] = &[' ', '\t', '\u{A0}', '\u{3000}', '\u{2009}', '\n'];
 /// none for any other character, since every lookalike reads as ASCII
 /// (tested). Computed once per character: the operator asks for every
 /// letter of a span, and each answer folds some eighty candidates.
-fn letter_lookalikes(c: char) -> &'static [char] {
+pub(super) fn letter_lookalikes(c: char) -> &'static [char] {
     static TABLE: OnceLock<Vec<Vec<char>>> = OnceLock::new();
     let table = TABLE.get_or_init(|| (0..128u8).map(|b| lookalikes_of(b as char)).collect());
     if c.is_ascii() {

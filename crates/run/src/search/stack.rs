@@ -30,7 +30,9 @@ use framecheck_core::level::{self, ReaderLevel};
 use framecheck_core::profile::TargetProfile;
 use framecheck_core::reader::Reader;
 
-use super::mutate::{bracket_lookalikes, ceil_boundary, floor_boundary, SplitMix64};
+use super::mutate::{
+    bracket_lookalikes, ceil_boundary, floor_boundary, letter_lookalikes, SplitMix64,
+};
 
 /// One obfuscation of a delimiter span. Closed set; [`Trick::name`] is the
 /// stable name written into reports and found cases.
@@ -449,21 +451,20 @@ fn script_lookalike(text: &mut String, rng: &mut SplitMix64) -> bool {
 }
 
 /// For each ASCII letter `a` to `z`, the [`SCRIPT_LOOKALIKES`] a `unicode`
-/// reader folds to it, in that string's order. Built once: asking the
-/// reader for every pair on every stack was a twentieth of a search's time
-/// (issue 37).
+/// reader folds to it, in that string's order: the letter operator's
+/// lookalikes ([`letter_lookalikes`], which decides what reads as a
+/// letter), kept to the Cyrillic and Greek ones. Built once: folding every
+/// pair on every stack was a twentieth of a search's time (issue 37).
 fn lookalikes_by_letter() -> &'static [Vec<char>; 26] {
     static TABLE: OnceLock<[Vec<char>; 26]> = OnceLock::new();
     TABLE.get_or_init(|| {
-        let mut table: [Vec<char>; 26] = Default::default();
-        for l in SCRIPT_LOOKALIKES.chars() {
-            let folded = level::fold_char(l, ReaderLevel::Unicode);
-            let mut chars = folded.chars();
-            if let (Some(c @ 'a'..='z'), None) = (chars.next(), chars.next()) {
-                table[usize::from(c as u8 - b'a')].push(l);
-            }
-        }
-        table
+        std::array::from_fn(|i| {
+            letter_lookalikes(char::from(b'a' + i as u8))
+                .iter()
+                .copied()
+                .filter(|&l| SCRIPT_LOOKALIKES.contains(l))
+                .collect()
+        })
     })
 }
 
