@@ -16,18 +16,23 @@
 //!   counted them (bucketed);
 //! - output-length anomalies: the output's length minus the input's, in
 //!   power-of-two buckets (a framing that drops, expands or truncates);
-//! - the header's shape: the output's text before the first blank line with
-//!   letters and digits reduced to classes, so a line break or a field
-//!   moving shows as a new shape and mere words do not.
+//! - the header's shape: the output's lines before the first blank line,
+//!   each reduced to the class of its first character, so a line break or
+//!   a field moved to a line of its own shows as a new shape and the text
+//!   within a line does not.
 //!
 //! A mutant with a feature never seen before joins the corpus (capped;
 //! when full, the entry picked most often is replaced), and one with
 //! exactly a kept entry's features and a smaller input takes that entry's
 //! place (libFuzzer's corpus reduction: the same signal, less to judge).
 //! The scheduler is a coin from the seeded stream: half of the mutants
-//! grow from a corpus entry (the least-picked among two drawn at random),
-//! half from a catalogue seed case, so the search neither forgets the
-//! catalogue nor stops following what was new. Every choice comes from the
+//! grow from a corpus entry, half from a catalogue seed case, so the search
+//! neither forgets the catalogue nor stops following what was new. The
+//! entry is the smaller of two drawn at random, as AFL favours its small
+//! entries: judging a mutant costs time in proportion to its input, so an
+//! entry ten times as long as another would otherwise cost ten times as
+//! much for the same chance of something new; the longest entry is still
+//! drawn now and then (when both draws fall on it). Every choice comes from the
 //! one SplitMix64 stream, so a seed replays the same search.
 
 use std::collections::{HashMap, HashSet};
@@ -136,11 +141,8 @@ impl Corpus {
         }
         let a = rng.below(self.entries.len());
         let b = rng.below(self.entries.len());
-        let at = if self.entries[b].picked < self.entries[a].picked {
-            b
-        } else {
-            a
-        };
+        let len = |at: usize| self.entries[at].request.input_len();
+        let at = if len(b) < len(a) { b } else { a };
         self.entries[at].picked += 1;
         Some(self.entries[at].clone())
     }
@@ -304,28 +306,29 @@ fn features(
     out
 }
 
-/// The shape of the text before the first blank line: runs of letters and
-/// of digits reduced to one class character each, other characters kept.
-/// For a profile with a nonce, a run of the nonce's alphabet is one class
-/// of its own: a fresh nonce in every frame (letters and digits in a
-/// random order) made every output a new shape, so the corpus kept every
-/// mutant of a nonce target for its nonce alone.
+/// The shape of the text before the first blank line: one class character
+/// per line, the class of the line's first character (a letter, a digit, a
+/// character of the profile's nonce alphabet, or the character itself).
+///
+/// Only the start of a line: a framing that writes an attacker's field into
+/// its header (the reference's provenance line, rewritten) made every new
+/// field value a new shape when the whole text was classed, so the corpus
+/// kept 45 % of all mutants for their header alone and became a queue of
+/// the latest ones (BENCHMARKS.md, issue 37). Attacker text changes this
+/// shape only by breaking a line, which is what the shape is for. A line
+/// that starts with a fresh nonce is one class whatever its first
+/// character.
 fn header_shape(framed: &str, nonce: Option<NonceAlphabet>) -> Feature {
     let header = framed.split("\n\n").next().unwrap_or(framed);
     let mut shape = String::new();
-    for c in header.chars() {
-        let class = if nonce.is_some_and(|n| n.contains(c)) {
-            'n'
-        } else if c.is_alphabetic() {
-            'a'
-        } else if c.is_numeric() {
-            '0'
-        } else {
-            c
-        };
-        if !(matches!(class, 'a' | '0' | 'n') && shape.ends_with(class)) {
-            shape.push(class);
-        }
+    for line in header.split('\n') {
+        shape.push(match line.chars().next() {
+            Some(c) if nonce.is_some_and(|n| n.contains(c)) => 'n',
+            Some(c) if c.is_alphabetic() => 'a',
+            Some(c) if c.is_numeric() => '0',
+            Some(c) => c,
+            None => ' ',
+        });
     }
     let digest = Sha256::digest(shape.as_bytes());
     let mut first = [0u8; 8];
@@ -390,8 +393,8 @@ mod tests {
 
     #[test]
     fn a_fresh_nonce_is_the_same_header_shape() {
-        let frame =
-            |nonce: &str| format!("<tag-{nonce} kind=\"k\">\nSource: p\n\nbody\n</tag-{nonce}>");
+        // A header line that starts with the frame's nonce.
+        let frame = |nonce: &str| format!("<tag kind=\"k\">\n{nonce}: p\n\nbody\n</tag>");
         let (a, b) = (frame("3f0a9c1e77d2b4a8"), frame("c3e1990ab7f4d2e8"));
         for alphabet in [
             NonceAlphabet::Hex,
@@ -403,13 +406,35 @@ mod tests {
                 header_shape(&b, Some(alphabet))
             );
         }
-        // Without it, letters and digits in another order are another shape.
+        // Without it, a digit and a letter are two classes.
         assert_ne!(header_shape(&a, None), header_shape(&b, None));
         // A line more in the header is still a new shape.
-        let more = a.replace("Source: p\n", "Source: p\nx: y\n");
+        let more = a.replace("\n\n", "\nx: y\n\n");
         assert_ne!(
             header_shape(&a, Some(NonceAlphabet::Hex)),
             header_shape(&more, Some(NonceAlphabet::Hex))
+        );
+    }
+
+    #[test]
+    fn a_header_changes_shape_only_where_a_line_breaks_or_starts() {
+        let frame =
+            |provenance: &str| format!("<tag kind=\"k\">\nSource: {provenance}\n\nbody\n</tag>");
+        let shape = |provenance: &str| header_shape(&frame(provenance), None);
+        // What an attacker writes within the provenance line, rewritten or
+        // not, is the same shape.
+        for text in ["p", "a-b-c 123", "<\u{FF0F}tag>", "x\u{200B}y ;; \"z\""] {
+            assert_eq!(shape(text), shape("p"), "{text:?}");
+        }
+        // A line break in it is a new shape, and so is a line that starts
+        // with something else.
+        assert_ne!(shape("p\nmore"), shape("p"));
+        assert_ne!(shape("p\n<tag>"), shape("p\nmore"));
+        assert_ne!(shape("p\n9 lives"), shape("p\nmore"));
+        // The body is not the header.
+        assert_eq!(
+            header_shape(&frame("p").replace("body", "body\nmore"), None),
+            shape("p")
         );
     }
 
@@ -467,6 +492,28 @@ mod tests {
         assert_eq!(picks(5), picks(5));
         let p = picks(5);
         assert!(p.contains(&None) && p.iter().any(Option::is_some));
+    }
+
+    #[test]
+    fn the_smaller_of_two_entries_is_picked_more_often_and_the_larger_still_is() {
+        let profile = framecheck_envelope::reference_profile();
+        let mut corpus = Corpus::default();
+        for (content, framed) in [("x".repeat(4000), "a"), ("y".into(), "b\n\nx")] {
+            let entry = Entry::from_seed(0, request(&content));
+            assert!(corpus.observe(&profile, &entry, &[], Outcome::Framed(framed, &[], &[])));
+        }
+        let mut rng = SplitMix64(11);
+        let (mut small, mut large) = (0, 0);
+        for _ in 0..4_000 {
+            match corpus.pick(&mut rng).map(|e| e.request.content.len()) {
+                Some(1) => small += 1,
+                Some(_) => large += 1,
+                None => {}
+            }
+        }
+        // Three draws in four hold the small one, one in four is two large.
+        assert!(small > 2 * large, "{small} against {large}");
+        assert!(large > small / 5, "{small} against {large}");
     }
 
     fn corpus_clone(c: &Corpus) -> Corpus {

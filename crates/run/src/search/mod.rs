@@ -13,9 +13,9 @@
 //!
 //! The search learns: a mutant whose framed output shows something not seen
 //! before (a check that came close, a stacked spelling kept or rewritten,
-//! a new count of live delimiters, an output-length anomaly, a new header
-//! shape) joins a corpus, and half of the later mutants grow from corpus
-//! entries (module `corpus`). Length is kept in check as libFuzzer keeps
+//! a new count of live delimiters, an output-length anomaly, a new line
+//! structure in the header) joins a corpus, and half of the later mutants
+//! grow from corpus entries, the smaller of two drawn (module `corpus`). Length is kept in check as libFuzzer keeps
 //! it: a mutant may grow only an allowance past its seed case, and a
 //! smaller input with a kept entry's features replaces it; one padding
 //! step per lineage may jump past the allowance (module `length`), so a
