@@ -1088,7 +1088,7 @@ fn grow(
     let mut mutant = match corpus.pick(rng) {
         Some(entry) => entry,
         None => {
-            let seed = rng.below(seeds.len());
+            let seed = length.draw_seed(seeds, rng);
             let Input::Wrap(request) = &seeds[seed].input else {
                 return None;
             };
