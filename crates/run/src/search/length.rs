@@ -11,9 +11,8 @@
 //! inputs tries longer ones, up to 16 KiB (the largest padding), as
 //! libFuzzer's grows up to its `-max_len`. Without that bound a corpus
 //! that stays quiet, as a good framing's does, doubled it every 256
-//! mutants until mutants were as long as the content may be: on the
-//! reference, 20,000 mutants then averaged 2.4 KB and a third of the grow
-//! attempts were refused as too long (BENCHMARKS.md, issue 37).
+//! mutants without end, and long searches spent most of their grow
+//! attempts on mutants refused as too long (BENCHMARKS.md, issue 37).
 //!
 //! Seed cases are drawn with the same care: the catalogue's cases range
 //! from a few dozen bytes to a case of 160 KB, and each mutant of that one
@@ -21,8 +20,8 @@
 //! longer than the average is drawn as often as any; a longer one is kept
 //! with odds of the average over its length, so it still gets mutants but
 //! costs in all about as much as an average one (AFL's score likewise
-//! gives an entry energy inversely to its execution time). In a
-//! measurement this took a fifth off a search's time.
+//! gives an entry energy inversely to its execution time; measured in
+//! BENCHMARKS.md, issue 37).
 //!
 //! Some defects need long input (a framing that checks only its first few
 //! kilobytes, a check that gives up past a size). Length is therefore a
