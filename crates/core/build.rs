@@ -2,6 +2,7 @@
 //! `FRAMECHECK_COMMIT`, so every report's manifest can name it. Outside a git
 //! checkout (a crates.io download, a tarball) the commit is `unknown`.
 
+use std::path::Path;
 use std::process::Command;
 
 fn git(args: &[&str]) -> Option<String> {
@@ -26,8 +27,25 @@ fn main() {
         git(&["rev-parse", "--git-common-dir"]),
         git(&["symbolic-ref", "-q", "HEAD"]),
     ) {
-        println!("cargo:rerun-if-changed={common}/{reference}");
-        println!("cargo:rerun-if-changed={common}/packed-refs");
+        // Only files that exist: cargo counts a missing one as changed, so
+        // a checkout without `packed-refs` rebuilt every crate on every
+        // build. A ref that is packed has no file of its own; the folder a
+        // commit would write it to is watched instead. When refs are packed
+        // later, the loose ref's file goes, and that is a change.
+        let loose = Path::new(&common).join(&reference);
+        match loose.parent() {
+            _ if loose.exists() => watch(&loose),
+            Some(folder) if folder.exists() => watch(folder),
+            _ => {}
+        }
+        let packed = Path::new(&common).join("packed-refs");
+        if packed.exists() {
+            watch(&packed);
+        }
     }
     println!("cargo:rerun-if-changed=build.rs");
+}
+
+fn watch(path: &Path) {
+    println!("cargo:rerun-if-changed={}", path.display());
 }
