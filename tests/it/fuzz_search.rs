@@ -90,6 +90,12 @@ fn the_body_finds_a_blind_defect_and_nothing_on_correct_framings() {
     let panic = catch_unwind(AssertUnwindSafe(|| blind.run(&data))).expect_err("a finding panics");
     let message = panic.downcast_ref::<String>().expect("a formatted message");
     assert!(message.contains(&found.yaml), "{message}");
+    // It names the file to save the case as: a catalogue file is named
+    // after its category, or the catalogue refuses it.
+    let category = format!("category: {}", found.finding.category.name());
+    assert!(found.yaml.contains(&category), "{}", found.yaml);
+    let file = format!("save it as DIR/{}.yaml", found.finding.category.name());
+    assert!(message.contains(&file), "{message}");
 
     // The same input is no finding over the reference or the correct twin.
     for framing in [

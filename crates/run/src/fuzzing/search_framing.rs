@@ -114,9 +114,14 @@ impl SearchTarget {
             Ok(None) => {}
             Ok(Some(found)) => panic!(
                 "search_framing: confirmed finding {} ({}), grown from seed case {}.\n\
-                 Replayable case (save as a catalogue file and run \
+                 Replayable case (save it as DIR/{}.yaml, named after its category \
+                 as every catalogue file is, and run \
                  `framecheck run --catalogue DIR --target PROFILE`):\n{}",
-                found.finding.id, found.finding.finding.check, found.finding.seed_case, found.yaml
+                found.finding.id,
+                found.finding.finding.check,
+                found.finding.seed_case,
+                found.finding.category.name(),
+                found.yaml
             ),
             Err(reason) => {
                 panic!("search_framing: harness error, not a finding: target given up: {reason}")
