@@ -24,14 +24,9 @@
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-if ! cargo +nightly fuzz --version >/dev/null 2>&1; then
-  if [ "${CI:-}" = "true" ] && rustup toolchain list 2>/dev/null | grep -q '^nightly'; then
-    echo ".clusterfuzzlite/check.sh: a nightly toolchain exists but cargo-fuzz does not run" >&2
-    exit 1
-  fi
-  echo ".clusterfuzzlite/check.sh: SKIPPED: cargo +nightly fuzz is not available"
-  exit 0
-fi
+# shellcheck source=fuzz/cargo-fuzz.sh
+source "$root/fuzz/cargo-fuzz.sh"
+need_cargo_fuzz .clusterfuzzlite/check.sh
 bin="${FRAMECHECK_BIN:-$root/target/debug/framecheck}"
 [ -x "$bin" ] || (cd "$root" && cargo build --quiet)
 profile=targets/seed-a2a-markers.yaml

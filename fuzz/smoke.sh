@@ -12,16 +12,9 @@ root="$(dirname "$here")"
 runs="${FUZZ_SMOKE_RUNS:-20000}"
 targets=(envelope_roundtrip envelope_read envelope_nonce defang_differential catalogue_loader protocol_decoder oracle search_framing)
 
-if ! cargo +nightly fuzz --version >/dev/null 2>&1; then
-    # .ci/run installs cargo-fuzz wherever a nightly toolchain exists, so
-    # under CI=true a nightly without cargo-fuzz is a broken setup, not a skip.
-    if [ "${CI:-}" = "true" ] && rustup toolchain list 2>/dev/null | grep -q '^nightly'; then
-        echo "fuzz/smoke.sh: a nightly toolchain exists but cargo-fuzz does not run" >&2
-        exit 1
-    fi
-    echo "fuzz/smoke.sh: SKIPPED: cargo +nightly fuzz is not available (no nightly toolchain or no cargo-fuzz)"
-    exit 0
-fi
+# shellcheck source=fuzz/cargo-fuzz.sh
+source "$here/cargo-fuzz.sh"
+need_cargo_fuzz fuzz/smoke.sh
 
 cd "$here"
 cargo +nightly fuzz build -O
