@@ -14,9 +14,9 @@
 //! mutants without end, and long searches spent most of their grow
 //! attempts on mutants refused as too long (BENCHMARKS.md, issue 37).
 //!
-//! Seed cases are drawn with the same care: the catalogue's cases range
-//! from a few dozen bytes to a case of 160 KB, and each mutant of that one
-//! cost as much to judge and fold as two hundred others. A seed case no
+//! Seed cases are drawn with the same care: the built-in catalogue's cases
+//! range from a few dozen bytes to one of 164 KB, and each mutant of that
+//! one cost as much to judge and fold as two hundred others. A seed case no
 //! longer than the average is drawn as often as any; a longer one is kept
 //! with odds of the average over its length, so it still gets mutants but
 //! costs in all about as much as an average one (AFL's score likewise
