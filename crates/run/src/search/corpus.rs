@@ -29,10 +29,10 @@
 //! grow from a corpus entry, half from a catalogue seed case, so the search
 //! neither forgets the catalogue nor stops following what was new. The
 //! entry is the smaller of two drawn at random, as AFL favours its small
-//! entries: judging a mutant costs time in proportion to its input, so
-//! each mutant of an entry ten times as long as another costs about ten
-//! times as much; the longest entry is still drawn now and then (when both
-//! draws fall on it). Every choice comes from the one SplitMix64 stream,
+//! entries: the time a mutant takes to judge grows with its input, so
+//! each mutant of an entry many times as long as another costs many times
+//! as much; the longest entry is still drawn now and then (when both draws
+//! fall on it). Every choice comes from the one SplitMix64 stream,
 //! so a seed replays the same search.
 
 use std::collections::{HashMap, HashSet};
