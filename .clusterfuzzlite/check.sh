@@ -7,7 +7,8 @@
 # seed corpus; then the binary runs from an empty directory with no
 # environment but PATH, as a service's runner starts it:
 #
-# 1. over the whole seed corpus, a bounded number of runs: it must
+# 1. from the committed corpus (the seed corpus less the search corpus,
+#    which would crash at once), a bounded number of runs: it must
 #    calibrate the target and judge inputs (exit 0, or a crash that is a
 #    confirmed finding), never stop on a harness error;
 # 2. over the search corpus alone: it must crash with a confirmed finding,
