@@ -23,7 +23,7 @@ use crate::adapter::{Framing, TargetError, WrapRequest};
 use crate::runner::parts::{self, PartsFailure, PartsFraming};
 use crate::runner::unmarked::{Failure, Unmarked};
 use experiments::Observed;
-use framecheck_core::layout::infer::Inferred;
+use framecheck_core::layout::infer::{InferError, Inferred};
 use framecheck_core::layout::{
     learn, probes, FieldContext, FieldName, Layout, LayoutError, PartKind, Probes, Region,
 };
@@ -60,6 +60,10 @@ pub enum InitError {
     /// fixture server).
     #[error("{0}")]
     Mcp(String),
+    /// A shape read delimiters around the content that no profile can
+    /// declare.
+    #[error("{0}")]
+    Inferred(InferError),
     /// The proposal does not validate (a bug in `init`, reported as such).
     #[error("the proposed profile does not validate: {0}")]
     Invalid(String),
@@ -293,7 +297,7 @@ fn infer_and_propose(
     let second = framing.wrap(request).map_err(InitError::Wrap)?;
     let mut notes = Vec::new();
     match framecheck_core::layout::infer::infer(&first, &second, &request.content) {
-        Some(mut inferred) => {
+        Ok(mut inferred) => {
             outer_reading(framing.as_mut(), request, &mut inferred);
             // A declared inner element is kept only for the same frame,
             // and declared reserved tokens only where they are no token of
@@ -323,9 +327,10 @@ fn infer_and_propose(
             }
             notes = inferred.notes;
         }
+        Err(unusable @ InferError::Unusable { .. }) => return Err(InitError::Inferred(unusable)),
         // No frame inferred: the content may come back unmarked, which a
         // profile declares as `delimiters: none` (`runner::unmarked`).
-        None => match crate::runner::unmarked::assess(framing.as_mut()) {
+        Err(_) => match crate::runner::unmarked::assess(framing.as_mut()) {
             Ok(unmarked) => {
                 let yaml = render_unmarked(&base, &unmarked);
                 let profile =
@@ -405,7 +410,7 @@ fn outer_reading(framing: &mut dyn Framing, request: &WrapRequest, inferred: &mu
         return;
     };
     let d = &inferred.delimiters;
-    let Some((open, close)) = experiments::element_brackets(d.grammar) else {
+    let Some((open, close)) = d.grammar.shape().element_brackets() else {
         return;
     };
     if d.nonce.is_some() || d.inner.is_some() {

@@ -23,7 +23,7 @@ use super::nonce::{self, Harvest, NonceMode};
 use super::template::{self, Placeholder, Segment, TokenRole};
 use super::variant::{self, spell};
 use crate::level::{fold_str, ReaderLevel};
-use crate::profile::{Capability, GrammarKind, HeaderStyle, TargetProfile};
+use crate::profile::{Capability, HeaderStyle, TargetProfile};
 use crate::target::WrapRequest;
 
 /// The `kind` of a wrap request whose case gives none.
@@ -54,9 +54,7 @@ fn has_structure(profile: &TargetProfile, structure: Structure) -> bool {
         Structure::Header => profile.header.style != HeaderStyle::None,
         Structure::Inner => profile.delimiters.inner.is_some(),
         Structure::Reserved => !profile.delimiters.reserved.is_empty(),
-        Structure::FenceGrammar => profile.delimiters.grammar == GrammarKind::Fence,
-        Structure::BeginEndGrammar => profile.delimiters.grammar == GrammarKind::BeginEnd,
-        Structure::SectionGrammar => profile.delimiters.grammar == GrammarKind::Section,
+        Structure::Grammar(kind) => profile.delimiters.grammar == kind,
         Structure::Nonce => profile.delimiters.nonce.is_some(),
     }
 }

@@ -662,14 +662,7 @@ fn parse_requirement(name: &str) -> Option<Requirement> {
         "provenance" => Requirement::Capability(Capability::Provenance),
         "kind" => Requirement::Capability(Capability::Kind),
         "bytes" => Requirement::Capability(Capability::Bytes),
-        "header" => Requirement::Structure(Structure::Header),
-        "inner" => Requirement::Structure(Structure::Inner),
-        "reserved" => Requirement::Structure(Structure::Reserved),
-        "fence-grammar" => Requirement::Structure(Structure::FenceGrammar),
-        "begin-end-grammar" => Requirement::Structure(Structure::BeginEndGrammar),
-        "section-grammar" => Requirement::Structure(Structure::SectionGrammar),
-        "nonce" => Requirement::Structure(Structure::Nonce),
-        _ => return None,
+        _ => Requirement::Structure(Structure::parse(name)?),
     })
 }
 

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
+use crate::grammar::GrammarKind;
 use crate::level::ReaderLevel;
 use crate::profile::Capability;
 use crate::target::WrapRequest;
@@ -351,11 +352,13 @@ impl Default for WrapTemplate {
     }
 }
 
+/// What follows a grammar's name in the requirement for that grammar.
+const GRAMMAR_SUFFIX: &str = "-grammar";
+
 /// Something a case needs in the target's *shape* rather than its
 /// abilities. Unlike a [`Capability`], a missing structure means the case is
 /// not instantiated at all: there is nothing to attack.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Structure {
     /// Header lines after the opening delimiter (`header: blank-line`).
     Header,
@@ -363,28 +366,53 @@ pub enum Structure {
     Inner,
     /// At least one reserved token (`delimiters.reserved`).
     Reserved,
-    /// The `fence` grammar: attacks on Markdown fences.
-    FenceGrammar,
-    /// The `begin-end` grammar: attacks on asymmetric markers.
-    BeginEndGrammar,
-    /// The `section` grammar: forged open-only section markers.
-    SectionGrammar,
+    /// One grammar (`fence-grammar`, `section-grammar`: the grammar's
+    /// profile name and `-grammar`): attacks only its delimiters invite.
+    Grammar(GrammarKind),
     /// A declared nonce (`delimiters.nonce`): cases with a nonce mode.
     Nonce,
 }
 
+/// Written and read as its [`Structure::name`].
+impl Serialize for Structure {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.name())
+    }
+}
+
+impl<'de> Deserialize<'de> for Structure {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Structure, D::Error> {
+        let name = String::deserialize(d)?;
+        Structure::parse(&name).ok_or_else(|| {
+            serde::de::Error::invalid_value(serde::de::Unexpected::Str(&name), &"a structure")
+        })
+    }
+}
+
 impl Structure {
     /// The stable name used in catalogue files.
-    pub fn name(self) -> &'static str {
+    pub fn name(self) -> String {
         match self {
-            Structure::Header => "header",
-            Structure::Inner => "inner",
-            Structure::Reserved => "reserved",
-            Structure::FenceGrammar => "fence-grammar",
-            Structure::BeginEndGrammar => "begin-end-grammar",
-            Structure::SectionGrammar => "section-grammar",
-            Structure::Nonce => "nonce",
+            Structure::Header => "header".into(),
+            Structure::Inner => "inner".into(),
+            Structure::Reserved => "reserved".into(),
+            Structure::Grammar(kind) => format!("{}{GRAMMAR_SUFFIX}", kind.name()),
+            Structure::Nonce => "nonce".into(),
         }
+    }
+
+    /// The structure a catalogue file names `name`, if any ([`Structure::name`]).
+    pub fn parse(name: &str) -> Option<Structure> {
+        Some(match name {
+            "header" => Structure::Header,
+            "inner" => Structure::Inner,
+            "reserved" => Structure::Reserved,
+            "nonce" => Structure::Nonce,
+            _ => {
+                let grammar = name.strip_suffix(GRAMMAR_SUFFIX)?;
+                Structure::Grammar(*GrammarKind::ALL.iter().find(|k| k.name() == grammar)?)
+            }
+        })
     }
 }
 

@@ -1,17 +1,21 @@
 //! Grammar `bracket-marker`: `[TOK]…[/TOK]`, the `xml-tag` rules with
 //! square brackets.
 
-use super::tagged::Tagged;
-use super::{GrammarKind, Vocabulary};
+use super::tagged::TagShape;
+use super::{Around, Delimiters, GrammarKind, Guess};
 
-impl Tagged {
-    /// The `bracket-marker` grammar over `vocabulary`.
-    pub(super) fn bracket_marker(vocabulary: Vocabulary) -> Tagged {
-        Tagged {
-            kind: GrammarKind::BracketMarker,
-            vocabulary,
-            open_bracket: '[',
-            close_bracket: ']',
-        }
-    }
+/// The `bracket-marker` shape.
+pub(super) const SHAPE: TagShape = TagShape {
+    kind: GrammarKind::BracketMarker,
+    open: '[',
+    close: ']',
+    guesses: &[Guess {
+        rank: 10,
+        read: guess,
+    }],
+    evidence: "a bracket marker before the content, its closer after it",
+};
+
+fn guess(around: &Around<'_>) -> Option<Delimiters> {
+    super::tagged::guess(around, &SHAPE)
 }

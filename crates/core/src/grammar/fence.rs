@@ -16,8 +16,9 @@
 
 use super::token::match_token;
 use super::{
-    DelimiterKind, Form, FrameKey, Grammar, GrammarAttack, GrammarKind, LiveDelimiter, Liveness,
-    Piece, Spelling, Vocabulary,
+    Around, DelimiterKind, Delimiters, Extras, Fields, ForgedLines, Form, FrameKey, Grammar,
+    GrammarAttack, GrammarError, GrammarKind, Guess, LiveDelimiter, Liveness, Piece, Shape,
+    Spelling, Vocabulary,
 };
 use crate::reader::Folded;
 
@@ -201,6 +202,65 @@ impl Fence {
     }
 }
 
+/// The `fence` shape.
+pub(super) struct FenceShape;
+
+impl Shape for FenceShape {
+    fn fields(&self) -> Fields {
+        Fields {
+            inner_tokens: false,
+            templates: false,
+            marker: false,
+            // A fence's info string may be empty.
+            empty_token: true,
+        }
+    }
+
+    fn build(
+        &self,
+        vocabulary: Vocabulary,
+        _: Extras<'_>,
+    ) -> Result<Box<dyn Grammar>, GrammarError> {
+        Ok(Box::new(Fence::new(vocabulary)))
+    }
+
+    fn is_open_only(&self) -> bool {
+        false
+    }
+
+    fn guesses(&self) -> &'static [Guess] {
+        &[Guess {
+            rank: 20,
+            read: guess,
+        }]
+    }
+
+    fn evidence(&self) -> &'static str {
+        "a fence line right before the content"
+    }
+
+    fn element_brackets(&self) -> Option<(char, char)> {
+        None
+    }
+
+    /// The backtick or tilde run that opens a fence delimiter.
+    fn content_sized_run(&self, delimiter_text: &str) -> Option<usize> {
+        let run = delimiter_text
+            .chars()
+            .take_while(|&c| c == '`' || c == '~')
+            .count();
+        (run >= MIN_RUN).then_some(run)
+    }
+}
+
+/// A fence line (3+ backticks or tildes, then an info string) right before
+/// the content.
+fn guess(around: &Around<'_>) -> Option<Delimiters> {
+    let line = around.head.strip_suffix('\n')?.rsplit('\n').next()?;
+    let run = line.chars().take_while(|&c| c == '`' || c == '~').count();
+    (run >= MIN_RUN).then(|| Delimiters::simple(GrammarKind::Fence, line[run..].trim()))
+}
+
 impl Grammar for Fence {
     fn kind(&self) -> GrammarKind {
         GrammarKind::Fence
@@ -267,6 +327,11 @@ impl Grammar for Fence {
 
     fn attacks(&self) -> &'static [GrammarAttack] {
         ATTACKS
+    }
+
+    /// A marker line opens no frame the closer does not end.
+    fn forged_lines(&self, _: &[&str]) -> ForgedLines {
+        ForgedLines::default()
     }
 }
 

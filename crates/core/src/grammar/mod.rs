@@ -19,8 +19,12 @@
 //! One file per implementation: `xml_tag`, `bracket_marker` (both thin
 //! over the shared tag matcher in `tagged`), `begin_end`, `fence` and
 //! `section` (open-only markers: a section ends where the next begins).
-//! Adding a grammar means adding a file, a [`GrammarKind`] variant and an
-//! arm in [`build_declared`] (which [`build`] calls).
+//! What a grammar kind knows before it has a vocabulary (the declaration
+//! fields it reads, its builder, `init`'s experiments for it, how the
+//! layout learner reads its delimiters) is its [`Shape`], in the same file.
+//! Adding a grammar means adding a module with a [`Grammar`] and a [`Shape`]
+//! impl, a [`GrammarKind`] variant, and its arms in [`GrammarKind::name`]
+//! and [`GrammarKind::shape`]; the compiler asks for the rest.
 //!
 //! ```
 //! use framecheck::grammar::{self, DelimiterKind, Form, GrammarKind, Vocabulary};
@@ -42,24 +46,28 @@ use std::ops::Range;
 use serde::{Deserialize, Serialize};
 
 mod attributes;
-mod begin_end;
+pub mod begin_end;
 mod bracket_marker;
+mod declaration;
 pub(crate) mod entities;
 mod fence;
 mod section;
+pub mod shape;
 mod spelling;
 mod tagged;
 pub mod token;
 mod xml_tag;
 
+pub use declaration::Delimiters;
 pub use section::SectionMarker;
+pub use shape::{Around, Extras, Fields, Guess, Shape, MASK};
 pub use spelling::{Piece, Spelling};
 pub use token::{without_nonce, NonceAlphabet, NonceSpec, TokenPattern};
 
 use crate::reader::Folded;
 
 /// The delimiter grammars framecheck knows, by profile name.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum GrammarKind {
     /// `<tok attr="v">…</tok>`
@@ -96,20 +104,29 @@ impl GrammarKind {
         }
     }
 
+    /// What this kind knows before it has a vocabulary: the one place a
+    /// kind is mapped to its module.
+    pub fn shape(self) -> &'static dyn Shape {
+        match self {
+            GrammarKind::XmlTag => &xml_tag::SHAPE,
+            GrammarKind::BracketMarker => &bracket_marker::SHAPE,
+            GrammarKind::BeginEnd => &begin_end::BeginEndShape,
+            GrammarKind::Fence => &fence::FenceShape,
+            GrammarKind::Section => &section::SectionShape,
+        }
+    }
+
     /// Whether the grammar has more than one token (inner, reserved). A
     /// section grammar's further tokens are the names of the framing's
     /// other sections.
     pub fn allows_inner_tokens(self) -> bool {
-        matches!(
-            self,
-            GrammarKind::XmlTag | GrammarKind::BracketMarker | GrammarKind::Section
-        )
+        self.shape().fields().inner_tokens
     }
 
     /// Whether the grammar writes no closer: a frame ends where the next
     /// marker begins, or at the end of the text.
     pub fn is_open_only(self) -> bool {
-        self == GrammarKind::Section
+        self.shape().is_open_only()
     }
 }
 
@@ -434,8 +451,30 @@ pub trait Grammar: fmt::Debug + Send + Sync {
     }
 
     /// The catalogue cases this grammar invites and others do not.
-    fn attacks(&self) -> &'static [GrammarAttack] {
-        &[]
+    fn attacks(&self) -> &'static [GrammarAttack];
+
+    /// The lines search plants at a line start of the content to open a
+    /// forged frame, for a grammar whose frames a marker line opens (open-
+    /// only sections): the framing's other markers, and its marker spelled
+    /// with each of `names` (roles a consumer may give a section). Empty
+    /// for a grammar whose frames a line does not open.
+    fn forged_lines(&self, names: &[&str]) -> ForgedLines;
+}
+
+/// The marker lines a forger plants ([`Grammar::forged_lines`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ForgedLines {
+    /// The markers of the framing's other sections (its further tokens, in
+    /// vocabulary order), then its closer: the next section's marker.
+    pub others: Vec<String>,
+    /// The framing's marker spelled with each name asked for, in order.
+    pub named: Vec<String>,
+}
+
+impl ForgedLines {
+    /// Whether the grammar has no line to forge.
+    pub fn is_empty(&self) -> bool {
+        self.others.is_empty() && self.named.is_empty()
     }
 }
 
@@ -483,7 +522,8 @@ pub fn build(
     build_declared(kind, vocabulary, open, close, None)
 }
 
-/// [`build`], with a section grammar's marker style `marker`.
+/// [`build`], with a section grammar's marker style `marker`: the checks
+/// every shape shares, then the shape's own builder.
 pub fn build_declared(
     kind: GrammarKind,
     vocabulary: Vocabulary,
@@ -491,7 +531,9 @@ pub fn build_declared(
     close: Option<&str>,
     marker: Option<SectionMarker>,
 ) -> Result<Box<dyn Grammar>, GrammarError> {
-    if kind != GrammarKind::Section && marker.is_some() {
+    let shape = kind.shape();
+    let fields = shape.fields();
+    if !fields.marker && marker.is_some() {
         return Err(GrammarError::UnusedMarker(kind));
     }
     if vocabulary.nonce.is_none() {
@@ -499,27 +541,20 @@ pub fn build_declared(
             return Err(GrammarError::UndeclaredNonce(t.render(token::NONCE)));
         }
     }
-    if kind != GrammarKind::BeginEnd && (open.is_some() || close.is_some()) {
+    if !fields.templates && (open.is_some() || close.is_some()) {
         return Err(GrammarError::UnusedTemplates(kind));
     }
-    if !kind.allows_inner_tokens() && vocabulary.tokens.len() > 1 {
+    if !fields.inner_tokens && vocabulary.tokens.len() > 1 {
         return Err(GrammarError::ExtraTokens(kind));
     }
-    Ok(match kind {
-        GrammarKind::XmlTag => Box::new(tagged::Tagged::xml_tag(vocabulary)),
-        GrammarKind::BracketMarker => Box::new(tagged::Tagged::bracket_marker(vocabulary)),
-        GrammarKind::BeginEnd => {
-            let (Some(open), Some(close)) = (open, close) else {
-                return Err(GrammarError::MissingTemplates);
-            };
-            Box::new(begin_end::BeginEnd::new(vocabulary, open, close)?)
-        }
-        GrammarKind::Fence => Box::new(fence::Fence::new(vocabulary)),
-        GrammarKind::Section => {
-            let style = marker.ok_or(GrammarError::MissingMarker)?;
-            Box::new(section::Section::new(vocabulary, style))
-        }
-    })
+    shape.build(
+        vocabulary,
+        Extras {
+            open,
+            close,
+            marker,
+        },
+    )
 }
 
 #[cfg(test)]

@@ -32,8 +32,8 @@ use serde::{Deserialize, Serialize};
 
 use super::token::match_token;
 use super::{
-    DelimiterKind, Form, Grammar, GrammarAttack, GrammarKind, LiveDelimiter, Piece, Spelling,
-    Vocabulary,
+    Around, DelimiterKind, Delimiters, Extras, Fields, ForgedLines, Form, Grammar, GrammarAttack,
+    GrammarError, GrammarKind, Guess, LiveDelimiter, Piece, Shape, Spelling, Vocabulary, MASK,
 };
 use crate::level::ReaderLevel;
 use crate::reader::Folded;
@@ -263,6 +263,108 @@ fn word_end(folded: &Folded<'_>, i: usize, to: usize, hyphen: bool) -> Option<us
     (j > i).then_some(j)
 }
 
+/// The `section` shape.
+pub(super) struct SectionShape;
+
+impl Shape for SectionShape {
+    fn fields(&self) -> Fields {
+        Fields {
+            // The names of the framing's other sections.
+            inner_tokens: true,
+            templates: false,
+            marker: true,
+            empty_token: false,
+        }
+    }
+
+    fn build(
+        &self,
+        vocabulary: Vocabulary,
+        extras: Extras<'_>,
+    ) -> Result<Box<dyn Grammar>, GrammarError> {
+        let style = extras.marker.ok_or(GrammarError::MissingMarker)?;
+        Ok(Box::new(Section::new(vocabulary, style)))
+    }
+
+    fn is_open_only(&self) -> bool {
+        true
+    }
+
+    fn guesses(&self) -> &'static [Guess] {
+        &[Guess {
+            rank: 40,
+            read: guess,
+        }]
+    }
+
+    fn evidence(&self) -> &'static str {
+        "a section marker right before the content and no closer after it (the section ends \
+         where the next marker begins); the framing's other markers are its reserved names"
+    }
+
+    fn element_brackets(&self) -> Option<(char, char)> {
+        None
+    }
+
+    fn content_sized_run(&self, _: &str) -> Option<usize> {
+        None
+    }
+}
+
+/// The section marker a line is, in each style: its name (`[[ ## name ## ]]`,
+/// `### Name`, or `Name:` with nothing after the colon when `label_alone`).
+fn marker_line(line: &str, label_alone: bool) -> Option<(SectionMarker, String)> {
+    let line = line.trim();
+    let word = |w: &str| {
+        !w.is_empty()
+            && w.chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | MASK))
+    };
+    if let Some(inner) = line
+        .strip_prefix("[[ ## ")
+        .and_then(|l| l.strip_suffix(" ## ]]"))
+    {
+        return word(inner).then(|| (SectionMarker::FieldMarker, inner.to_string()));
+    }
+    let hashes = line.chars().take_while(|&c| c == '#').count();
+    if (1..=6).contains(&hashes) {
+        let name = line[hashes..]
+            .strip_prefix(' ')?
+            .trim()
+            .trim_end_matches(':');
+        return word(name).then(|| (SectionMarker::Heading, name.to_string()));
+    }
+    let (name, value) = line.split_once(':')?;
+    (word(name.trim_end()) && (!label_alone || value.trim().is_empty()))
+        .then(|| (SectionMarker::Label, name.trim_end().to_string()))
+}
+
+/// An open-only section marker before the content: the last line before
+/// it is a `[[ ## name ## ]]` line or a `### Name` heading, or the content
+/// starts on a `Name: ` line. No closer follows; the framing's other
+/// markers of the same style (before or after) are the reserved names a
+/// forger would write.
+fn guess(around: &Around<'_>) -> Option<Delimiters> {
+    let (head, tail) = (around.head, around.tail);
+    let last = head.rsplit('\n').next().unwrap_or(head);
+    let (style, token) = if last.trim().is_empty() {
+        let line = head.lines().rev().find(|l| !l.trim().is_empty())?;
+        marker_line(line, false).filter(|(s, _)| *s != SectionMarker::Label)?
+    } else {
+        marker_line(last, true).filter(|(s, _)| *s == SectionMarker::Label)?
+    };
+    let mut delimiters = Delimiters::simple(GrammarKind::Section, &token);
+    delimiters.marker = Some(style);
+    let others = head.lines().chain(tail.lines().skip(1));
+    for (s, name) in others.filter_map(|l| marker_line(l, false)) {
+        let taken = |n: &str| n.eq_ignore_ascii_case(&name);
+        if s == style && !taken(&token) && !delimiters.reserved.iter().any(|r| taken(r)) {
+            delimiters.reserved.push(name);
+        }
+    }
+    Some(delimiters)
+}
+
 impl Grammar for Section {
     fn kind(&self) -> GrammarKind {
         GrammarKind::Section
@@ -331,6 +433,26 @@ impl Grammar for Section {
 
     fn attacks(&self) -> &'static [GrammarAttack] {
         ATTACKS
+    }
+
+    /// Every other section's marker and the closer (the next section's
+    /// marker), then the marker style spelled with each name.
+    fn forged_lines(&self, names: &[&str]) -> ForgedLines {
+        let tokens = self.vocabulary.tokens.len();
+        let others = (1..tokens)
+            .map(|i| self.render(Form::Open, i))
+            .chain(std::iter::once(self.render(Form::Close, 0)))
+            .map(|s| s.plain())
+            .collect();
+        let named = names
+            .iter()
+            .map(|name| {
+                Section::new(Vocabulary::plain(&[name]), self.style)
+                    .render(Form::Open, 0)
+                    .plain()
+            })
+            .collect();
+        ForgedLines { others, named }
     }
 }
 

@@ -9,8 +9,9 @@
 use super::attributes;
 use super::token::match_token;
 use super::{
-    DelimiterKind, Form, Grammar, GrammarKind, LiveDelimiter, OpenerError, ParsedOpener, Piece,
-    Spelling, Vocabulary,
+    Around, DelimiterKind, Delimiters, Extras, Fields, ForgedLines, Form, Grammar, GrammarAttack,
+    GrammarError, GrammarKind, Guess, LiveDelimiter, OpenerError, ParsedOpener, Piece, Shape,
+    Spelling, Vocabulary, MASK,
 };
 use crate::reader::Folded;
 
@@ -21,6 +22,133 @@ pub(super) struct Tagged {
     pub(super) vocabulary: Vocabulary,
     pub(super) open_bracket: char,
     pub(super) close_bracket: char,
+}
+
+/// The shape of a bracket-tag grammar: its kind, its brackets and its
+/// place among `init`'s experiments.
+pub(super) struct TagShape {
+    pub(super) kind: GrammarKind,
+    pub(super) open: char,
+    pub(super) close: char,
+    pub(super) guesses: &'static [Guess],
+    pub(super) evidence: &'static str,
+}
+
+impl TagShape {
+    /// The grammar over `vocabulary` with this shape's brackets.
+    pub(super) fn grammar(&self, vocabulary: Vocabulary) -> Tagged {
+        Tagged {
+            kind: self.kind,
+            vocabulary,
+            open_bracket: self.open,
+            close_bracket: self.close,
+        }
+    }
+}
+
+impl Shape for TagShape {
+    fn fields(&self) -> Fields {
+        Fields {
+            inner_tokens: true,
+            templates: false,
+            marker: false,
+            empty_token: false,
+        }
+    }
+
+    fn build(
+        &self,
+        vocabulary: Vocabulary,
+        _: Extras<'_>,
+    ) -> Result<Box<dyn Grammar>, GrammarError> {
+        Ok(Box::new(self.grammar(vocabulary)))
+    }
+
+    fn is_open_only(&self) -> bool {
+        false
+    }
+
+    fn guesses(&self) -> &'static [Guess] {
+        self.guesses
+    }
+
+    fn evidence(&self) -> &'static str {
+        self.evidence
+    }
+
+    fn element_brackets(&self) -> Option<(char, char)> {
+        Some((self.open, self.close))
+    }
+
+    fn content_sized_run(&self, _: &str) -> Option<usize> {
+        None
+    }
+}
+
+/// A character of an element or marker name (a masked value included).
+fn name_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | ':' | MASK)
+}
+
+/// `<name …>` before and `</name>` after (or the bracket-marker twin): the
+/// last opener before the content whose closer follows it. When a field
+/// the framing writes (provenance, an attribute) sits outside that element
+/// but inside an enclosing one (`<document><source>…</source>
+/// <document_content>…</document_content></document>`), the frame is the
+/// innermost element holding the fields too, and the element around the
+/// content is its `inner` one: the fields are then judged as the frame's
+/// header, not as text outside the frame.
+pub(super) fn guess(text: &Around<'_>, shape: &TagShape) -> Option<Delimiters> {
+    let (head, tail) = (text.head, text.tail);
+    let (open, close) = (shape.open, shape.close);
+    // Elements around the content, innermost first: (name, opener offset,
+    // end of the closer in the tail).
+    let mut around: Vec<(String, usize, usize)> = Vec::new();
+    let openers: Vec<usize> = head.match_indices(open).map(|(at, _)| at).collect();
+    for at in openers.into_iter().rev() {
+        let name: String = head[at + 1..]
+            .chars()
+            .take_while(|&c| name_char(c))
+            .collect();
+        if name.is_empty() || around.iter().any(|(n, _, _)| *n == name) {
+            continue;
+        }
+        // A closer without the opener's per-call value (`</data>` after
+        // `<data-3f9a…>`) still closes it for a reader that ignores the
+        // value: the frame is the opener's, and the nonce checks judge the
+        // closer that lacks it.
+        let bare = name.replace(MASK, "");
+        let bare = bare.trim_end_matches(['-', '_', '.', ':']);
+        let closers = [
+            format!("{open}/{name}{close}"),
+            format!("{open}/{bare}{close}"),
+        ];
+        let end = closers
+            .iter()
+            .find_map(|c| tail.find(c.as_str()).map(|i| i + c.len()));
+        if let Some(end) = end {
+            around.push((name, at, end));
+        }
+    }
+    let (innermost, _, _) = around.first()?;
+    let marks = text.field_marks;
+    let first_field = marks.iter().filter_map(|m| head.find(m)).min();
+    let last_field = marks.iter().filter_map(|m| tail.rfind(m)).max();
+    let holds_fields = |&&(_, at, end): &&(String, usize, usize)| {
+        first_field.is_none_or(|f| at < f) && last_field.is_none_or(|f| f < end)
+    };
+    let at = around.iter().position(|a| holds_fields(&a)).unwrap_or(0);
+    let frame = &around[at];
+    let mut delimiters = Delimiters::simple(shape.kind, &frame.0);
+    if frame.0 != *innermost {
+        delimiters.inner = Some(innermost.clone());
+    }
+    // An element around the frame is a second reading: the frame could be
+    // that element, with this one its inner one.
+    if let Some((outer, _, _)) = around.get(at + 1) {
+        delimiters.reserved.push(outer.clone());
+    }
+    Some(delimiters)
 }
 
 impl Grammar for Tagged {
@@ -91,5 +219,16 @@ impl Grammar for Tagged {
 
     fn parse_opener(&self, text: &str, d: &LiveDelimiter) -> Result<ParsedOpener, OpenerError> {
         attributes::parse_attributes(text, d.start..d.end, self.close_bracket)
+    }
+
+    /// An element's attacks are every grammar's: the catalogue's general
+    /// cases.
+    fn attacks(&self) -> &'static [GrammarAttack] {
+        &[]
+    }
+
+    /// An element ends at its closer, not at the next line's marker.
+    fn forged_lines(&self, _: &[&str]) -> ForgedLines {
+        ForgedLines::default()
     }
 }

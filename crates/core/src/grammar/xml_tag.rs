@@ -6,18 +6,32 @@
 //! character that cannot continue a name. The opener's attributes end at
 //! the first `>` outside quotes.
 
-use super::tagged::Tagged;
-use super::{GrammarKind, Vocabulary};
+use super::tagged::TagShape;
+#[cfg(test)]
+use super::{tagged::Tagged, Vocabulary};
+use super::{Around, Delimiters, GrammarKind, Guess};
 
+/// The `xml-tag` shape.
+pub(super) const SHAPE: TagShape = TagShape {
+    kind: GrammarKind::XmlTag,
+    open: '<',
+    close: '>',
+    guesses: &[Guess {
+        rank: 0,
+        read: guess,
+    }],
+    evidence: "an element opened before the content and closed after it",
+};
+
+fn guess(around: &Around<'_>) -> Option<Delimiters> {
+    super::tagged::guess(around, &SHAPE)
+}
+
+#[cfg(test)]
 impl Tagged {
     /// The `xml-tag` grammar over `vocabulary`.
     pub(super) fn xml_tag(vocabulary: Vocabulary) -> Tagged {
-        Tagged {
-            kind: GrammarKind::XmlTag,
-            vocabulary,
-            open_bracket: '<',
-            close_bracket: '>',
-        }
+        SHAPE.grammar(vocabulary)
     }
 }
 

@@ -23,13 +23,12 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use super::learn::FIELD_MARKS;
 use super::tokens::segments;
 use super::Alphabet;
+use crate::grammar::shape::{self, Around, MASK};
 use crate::grammar::token::{NonceAlphabet, NonceSpec, NONCE};
-use crate::grammar::{GrammarKind, SectionMarker};
-use crate::profile::{BodyEncoding, DatamarkReplaces, Delimiters, DEFAULT_DATAMARK};
-
-/// The placeholder a per-call value is masked with: a private-use
-/// character no framing writes and every name matcher below accepts.
-const MASK: char = '\u{E000}';
+use crate::grammar::{begin_end, GrammarKind};
+use crate::profile::{
+    BodyEncoding, DatamarkReplaces, Delimiters, InvalidProfile, DEFAULT_DATAMARK,
+};
 
 /// The delimiters inferred, and what each part was inferred from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -54,10 +53,42 @@ struct Sample {
     second: String,
 }
 
+/// Why no delimiters were inferred.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum InferError {
+    /// No shape reads the text around the content as its delimiters.
+    #[error("no delimiters recognised around the content")]
+    NoShape,
+    /// A shape read delimiters that are no usable declaration (a token a
+    /// profile cannot hold, a template that does not compile).
+    #[error("the text around the content reads as grammar {grammar} with token {token:?}, but that is no usable declaration: {reason}")]
+    Unusable {
+        /// The shape that read it.
+        grammar: GrammarKind,
+        /// The token it read.
+        token: String,
+        /// Why the declaration is refused.
+        reason: Box<InvalidProfile>,
+    },
+}
+
 /// Infers the delimiters from two wraps of the same request (`first`,
 /// `second`), whose content starts with `fcbodya` and ends with `fcbodyz`.
-/// `None` when no candidate fits.
-pub fn infer(first: &str, second: &str, content: &str) -> Option<Inferred> {
+/// What is inferred always validates as a profile's delimiters.
+pub fn infer(first: &str, second: &str, content: &str) -> Result<Inferred, InferError> {
+    let inferred = infer_any(first, second, content).ok_or(InferError::NoShape)?;
+    let d = &inferred.delimiters;
+    d.validate().map_err(|reason| InferError::Unusable {
+        grammar: d.grammar,
+        token: d.token.clone(),
+        reason: Box::new(reason),
+    })?;
+    Ok(inferred)
+}
+
+/// [`infer`], before the declaration is checked.
+fn infer_any(first: &str, second: &str, content: &str) -> Option<Inferred> {
     let (masked, samples) = mask_variables(first, second);
     let (head, tail) = around_content(&masked, content)?;
     let mut delimiters = guess(head, tail)?;
@@ -65,10 +96,8 @@ pub fn infer(first: &str, second: &str, content: &str) -> Option<Inferred> {
     let unmask = |s: &str| s.replace(MASK, NONCE);
     // A value is the nonce when a delimiter spelled with it is in the
     // first wrap: the mask marks where, the sample says which value.
-    let spelled = |t: &str, s: &Sample| {
-        t.replace("{token}", &delimiters.token)
-            .replace(MASK, &s.first)
-    };
+    let spelled =
+        |t: &str, s: &Sample| begin_end::spell(t, &delimiters.token).replace(MASK, &s.first);
     let in_delimiters = |s: &Sample| {
         [
             Some(delimiters.token.as_str()),
@@ -114,7 +143,7 @@ pub fn infer(first: &str, second: &str, content: &str) -> Option<Inferred> {
             "grammar {} and token {:?}: {}",
             delimiters.grammar.name(),
             delimiters.token,
-            evidence(&delimiters)
+            delimiters.grammar.shape().evidence()
         ),
     );
     delimiters.open = delimiters.open.as_deref().map(unmask);
@@ -189,22 +218,6 @@ fn datamark(framed: &str, content: &str) -> Option<(String, DatamarkReplaces)> {
     Some((gap.to_string(), replaces))
 }
 
-/// What a grammar guess rests on, in words.
-fn evidence(d: &Delimiters) -> &'static str {
-    match d.grammar {
-        GrammarKind::XmlTag => "an element opened before the content and closed after it",
-        GrammarKind::BracketMarker => "a bracket marker before the content, its closer after it",
-        GrammarKind::Fence => "a fence line right before the content",
-        GrammarKind::BeginEnd => {
-            "marker lines before and after the content that share a name (the open and close templates)"
-        }
-        GrammarKind::Section => {
-            "a section marker right before the content and no closer after it (the section ends \
-             where the next marker begins); the framing's other markers are its reserved names"
-        }
-    }
-}
-
 /// `first` with every span that differs from `second` replaced by [`MASK`],
 /// and the values of those spans in both.
 fn mask_variables(first: &str, second: &str) -> (String, Vec<Sample>) {
@@ -256,11 +269,11 @@ fn widen_to_uuids(text: &str, spans: Vec<std::ops::Range<usize>>) -> Vec<std::op
     };
     let mut out: Vec<std::ops::Range<usize>> = Vec::new();
     for span in spans {
-        // A UUID is 36 bytes: look for one starting up to 36 bytes back.
+        // A UUID is 36 bytes: look for one starting up to 36 bytes back
+        // (`get`: a window may end inside a character that is no UUID's).
         let widened = (span.start.saturating_sub(36)..=span.start)
-            .filter(|&at| text.is_char_boundary(at) && text.len() >= at + 36)
             .map(|at| at..at + 36)
-            .find(|r| r.start <= span.start && span.end <= r.end && is_uuid(&text[r.clone()]))
+            .find(|r| span.end <= r.end && text.get(r.clone()).is_some_and(is_uuid))
             .unwrap_or(span);
         match out.last_mut() {
             Some(last) if last.end > widened.start => last.end = last.end.max(widened.end),
@@ -374,315 +387,21 @@ fn predictable_kind(first: &str, second: &str) -> Option<&'static str> {
     .then_some("the clock (it is within a day of the current Unix time)")
 }
 
-/// The grammar and token read from the masked text around the content.
+/// The grammar and token read from the masked text around the content:
+/// every shape's experiments, in their order, the first that reads one.
 fn guess(head: &str, tail: &str) -> Option<Delimiters> {
-    guess_tag(head, tail, '<', '>', GrammarKind::XmlTag)
-        .or_else(|| guess_tag(head, tail, '[', ']', GrammarKind::BracketMarker))
-        .or_else(|| guess_fence(head))
-        .or_else(|| guess_markers(head, tail))
-        .or_else(|| guess_section(head, tail))
-        .or_else(|| guess_boundary(head, tail))
-}
-
-/// Boundary lines: a line before the content and a line after it that
-/// share one word and name nothing else, spelled with other punctuation
-/// (a MIME-style `--{nonce}` … `--{nonce}--`, or `--frontier` …
-/// `--frontier--`). The word (with the per-call value it holds, if any) is
-/// the token, and the two lines around it are the templates. Lines that
-/// are nothing but the word, or the same line twice, are no begin-end
-/// markers: a template needs literal text, and an open and a close spelled
-/// alike cannot be told apart.
-fn guess_boundary(head: &str, tail: &str) -> Option<Delimiters> {
-    let joins = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == MASK;
-    // The words of a line, as runs of word characters (a per-call value
-    // is part of the word it sits in).
-    let words = |line: &str| -> Vec<String> {
-        line.split(|c: char| !joins(c))
-            .filter(|w| !w.is_empty())
-            .map(str::to_string)
-            .collect()
+    let around = Around {
+        head,
+        tail,
+        field_marks: &FIELD_MARKS,
     };
-    let tail = tail.trim_start_matches(|c: char| c.is_ascii_alphanumeric());
-    let marker = |line: &&str| {
-        let w = words(line);
-        w.len() == 1 && (w[0].contains(MASK) || w[0].chars().any(|c| c.is_ascii_alphabetic()))
-    };
-    let close_line = tail.lines().map(str::trim).find(marker)?;
-    let open_line = head.lines().rev().map(str::trim).find(marker)?;
-    let token = words(open_line).pop()?;
-    if words(close_line) != [token.clone()] {
-        return None;
-    }
-    let template = |line: &str| line.replacen(&token, "{token}", 1);
-    let (open, close) = (template(open_line), template(close_line));
-    let literal = |t: &str| t.replace("{token}", "").chars().any(|c| !c.is_whitespace());
-    (open != close && literal(&open) && literal(&close)).then(|| Delimiters {
-        open: Some(open),
-        close: Some(close),
-        ..Delimiters::simple(GrammarKind::BeginEnd, &token)
-    })
-}
-
-/// The section marker a line is, in each style: its name (`[[ ## name ## ]]`,
-/// `### Name`, or `Name:` with nothing after the colon when `label_alone`).
-fn section_marker(line: &str, label_alone: bool) -> Option<(SectionMarker, String)> {
-    let line = line.trim();
-    let word = |w: &str| {
-        !w.is_empty()
-            && w.chars()
-                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | MASK))
-    };
-    if let Some(inner) = line
-        .strip_prefix("[[ ## ")
-        .and_then(|l| l.strip_suffix(" ## ]]"))
-    {
-        return word(inner).then(|| (SectionMarker::FieldMarker, inner.to_string()));
-    }
-    let hashes = line.chars().take_while(|&c| c == '#').count();
-    if (1..=6).contains(&hashes) {
-        let name = line[hashes..]
-            .strip_prefix(' ')?
-            .trim()
-            .trim_end_matches(':');
-        return word(name).then(|| (SectionMarker::Heading, name.to_string()));
-    }
-    let (name, value) = line.split_once(':')?;
-    (word(name.trim_end()) && (!label_alone || value.trim().is_empty()))
-        .then(|| (SectionMarker::Label, name.trim_end().to_string()))
-}
-
-/// An open-only section marker before the content: the last line before
-/// it is a `[[ ## name ## ]]` line or a `### Name` heading, or the content
-/// starts on a `Name: ` line. No closer follows; the framing's other
-/// markers of the same style (before or after) are the reserved names a
-/// forger would write.
-fn guess_section(head: &str, tail: &str) -> Option<Delimiters> {
-    let last = head.rsplit('\n').next().unwrap_or(head);
-    let (style, token) = if last.trim().is_empty() {
-        let line = head.lines().rev().find(|l| !l.trim().is_empty())?;
-        section_marker(line, false).filter(|(s, _)| *s != SectionMarker::Label)?
-    } else {
-        section_marker(last, true).filter(|(s, _)| *s == SectionMarker::Label)?
-    };
-    let mut delimiters = Delimiters::simple(GrammarKind::Section, &token);
-    delimiters.marker = Some(style);
-    let others = head.lines().chain(tail.lines().skip(1));
-    for (s, name) in others.filter_map(|l| section_marker(l, false)) {
-        let taken = |n: &str| n.eq_ignore_ascii_case(&name);
-        if s == style && !taken(&token) && !delimiters.reserved.iter().any(|r| taken(r)) {
-            delimiters.reserved.push(name);
-        }
-    }
-    Some(delimiters)
-}
-
-/// A character of an element or marker name (a masked value included).
-fn name_char(c: char) -> bool {
-    c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | ':' | MASK)
-}
-
-/// `<name …>` before and `</name>` after (or the bracket-marker twin): the
-/// last opener before the content whose closer follows it. When a field
-/// the framing writes (provenance, an attribute) sits outside that element
-/// but inside an enclosing one (`<document><source>…</source>
-/// <document_content>…</document_content></document>`), the frame is the
-/// innermost element holding the fields too, and the element around the
-/// content is its `inner` one: the fields are then judged as the frame's
-/// header, not as text outside the frame.
-fn guess_tag(
-    head: &str,
-    tail: &str,
-    open: char,
-    close: char,
-    grammar: GrammarKind,
-) -> Option<Delimiters> {
-    // Elements around the content, innermost first: (name, opener offset,
-    // end of the closer in the tail).
-    let mut around: Vec<(String, usize, usize)> = Vec::new();
-    let openers: Vec<usize> = head.match_indices(open).map(|(at, _)| at).collect();
-    for at in openers.into_iter().rev() {
-        let name: String = head[at + 1..]
-            .chars()
-            .take_while(|&c| name_char(c))
-            .collect();
-        if name.is_empty() || around.iter().any(|(n, _, _)| *n == name) {
-            continue;
-        }
-        // A closer without the opener's per-call value (`</data>` after
-        // `<data-3f9a…>`) still closes it for a reader that ignores the
-        // value: the frame is the opener's, and the nonce checks judge the
-        // closer that lacks it.
-        let bare = name.replace(MASK, "");
-        let bare = bare.trim_end_matches(['-', '_', '.', ':']);
-        let closers = [
-            format!("{open}/{name}{close}"),
-            format!("{open}/{bare}{close}"),
-        ];
-        let end = closers
-            .iter()
-            .find_map(|c| tail.find(c.as_str()).map(|i| i + c.len()));
-        if let Some(end) = end {
-            around.push((name, at, end));
-        }
-    }
-    let (innermost, _, _) = around.first()?;
-    let first_field = FIELD_MARKS.iter().filter_map(|m| head.find(m)).min();
-    let last_field = FIELD_MARKS.iter().filter_map(|m| tail.rfind(m)).max();
-    let holds_fields = |&&(_, at, end): &&(String, usize, usize)| {
-        first_field.is_none_or(|f| at < f) && last_field.is_none_or(|f| f < end)
-    };
-    let at = around.iter().position(|a| holds_fields(&a)).unwrap_or(0);
-    let frame = &around[at];
-    let mut delimiters = Delimiters::simple(grammar, &frame.0);
-    if frame.0 != *innermost {
-        delimiters.inner = Some(innermost.clone());
-    }
-    // An element around the frame is a second reading: the frame could be
-    // that element, with this one its inner one.
-    if let Some((outer, _, _)) = around.get(at + 1) {
-        delimiters.reserved.push(outer.clone());
-    }
-    Some(delimiters)
-}
-
-/// A fence line (3+ backticks or tildes, then an info string) right before
-/// the content.
-fn guess_fence(head: &str) -> Option<Delimiters> {
-    let line = head.strip_suffix('\n')?.rsplit('\n').next()?;
-    let run = line.chars().take_while(|&c| c == '`' || c == '~').count();
-    (run >= 3).then(|| Delimiters::simple(GrammarKind::Fence, line[run..].trim()))
-}
-
-/// Words that say which end of a section a marker is, not what it names.
-const END_WORDS: [&str; 4] = ["END", "STOP", "CLOSE", "FINISH"];
-const BEGIN_WORDS: [&str; 3] = ["BEGIN", "START", "OPEN"];
-
-/// Marker lines: a line before the content and a line after it that name
-/// the same thing, the closing one marked as the end (an end word, or a
-/// slash before the name). The name shared is the token: its longest word,
-/// so a name of several words keeps the others in the templates, where the
-/// begin-end grammar folds them as it folds the token. Header lines may sit
-/// between the opening marker and the content.
-fn guess_markers(head: &str, tail: &str) -> Option<Delimiters> {
-    // The tail starts with the content's last word; the closing marker is
-    // the first line after it that names something and is marked as an
-    // end (what is left of the content's own line, `"}` closing a JSON
-    // record, names nothing; a footer sentence is no end marker).
-    let tail = tail.trim_start_matches(|c: char| c.is_ascii_alphanumeric());
-    let is_end = |line: &str, names: &[Name]| {
-        !names.is_empty() && (line.contains('/') || names.iter().any(|n| n.marked))
-    };
-    let (close_line, close_names) = tail
-        .lines()
-        .map(str::trim)
-        .map(|l| (l, names(l, &END_WORDS)))
-        .find(|(l, n)| is_end(l, n))?;
-    let (open_line, name) = head.lines().rev().map(str::trim).find_map(|line| {
-        let opened = names(line, &BEGIN_WORDS);
-        close_names
-            .iter()
-            .filter(|c| opened.iter().any(|o| o.name == c.name))
-            .max_by_key(|c| c.name.len())
-            .map(|c| (line, c.name.clone()))
-    })?;
-    let token = name
-        .split(' ')
-        .filter(|w| w.chars().any(|c| c.is_ascii_alphabetic()))
-        .max_by_key(|w| w.len())?
-        .to_string();
-    let template = |line: &str| {
-        let at = line.find(&name)? + name.find(&token)?;
-        Some(format!(
-            "{}{{token}}{}",
-            &line[..at],
-            &line[at + token.len()..]
-        ))
-    };
-    let (open, close) = (template(open_line)?, template(close_line)?);
-    // A marker that carries a request's field (`kind="…"`) would need
-    // `{attrs}`: no template is proposed rather than one holding a value.
-    if FIELD_MARKS
-        .iter()
-        .any(|m| open.contains(m) || close.contains(m))
-    {
-        return None;
-    }
-    (open != close).then(|| Delimiters {
-        open: Some(open),
-        close: Some(close),
-        ..Delimiters::simple(GrammarKind::BeginEnd, &token)
-    })
-}
-
-/// A name in a marker line, with whether an end (or begin) word marked it.
-struct Name {
-    name: String,
-    marked: bool,
-}
-
-/// The names in a marker line: runs of name characters joined by single
-/// spaces, without a leading begin or end word (`END_X`, `END X`), and
-/// without words that are attribute or field names (followed by `=` or
-/// `:`) or masked values.
-fn names(line: &str, edge_words: &[&str]) -> Vec<Name> {
-    let word_char = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.');
-    let mut runs: Vec<Vec<&str>> = vec![Vec::new()];
-    let mut rest = line;
-    // A word starts with a letter or digit, and does not end in a joiner
-    // (`---`, `END_` are punctuation, not names).
-    while let Some(start) = rest.find(|c: char| c.is_ascii_alphanumeric()) {
-        let after = &rest[start..];
-        let len = after.find(|c: char| !word_char(c)).unwrap_or(after.len());
-        let len = after[..len].trim_end_matches(['_', '-', '.']).len();
-        let (word, next) = after.split_at(len);
-        let gap = &rest[..start];
-        let gap_is_space = gap == " " || gap.is_empty();
-        // `name=` and `Name:` label a value; a run of `=` (`=== END X ===`)
-        // is punctuation.
-        let after_word = next.trim_start();
-        let label = after_word.starts_with([':', '=']) && !after_word.starts_with("==");
-        // An attribute's value (`id="3f9a…"`) names nothing.
-        let value = gap.trim_end_matches(['"', '\'']).ends_with('=');
-        if !gap_is_space {
-            runs.push(Vec::new());
-        }
-        if label || value {
-            runs.push(Vec::new());
-        } else {
-            runs.last_mut().expect("one run at least").push(word);
-        }
-        rest = next;
-    }
-    runs.into_iter()
-        .filter(|r| !r.is_empty())
-        .map(|words| strip_edge(&words.join(" "), edge_words))
-        .filter(|n| n.name.chars().any(|c| c.is_ascii_alphabetic()))
-        .collect()
-}
-
-/// `name` without one leading edge word (`END_X`, `END-X`, `END X`).
-fn strip_edge(name: &str, edge_words: &[&str]) -> Name {
-    for word in edge_words {
-        let upper = name.to_ascii_uppercase();
-        if let Some(rest) = upper.strip_prefix(word) {
-            if let Some(sep) = rest.chars().next().filter(|c| matches!(c, '_' | '-' | ' ')) {
-                let cut = word.len() + sep.len_utf8();
-                return Name {
-                    name: name[cut..].to_string(),
-                    marked: true,
-                };
-            }
-        }
-    }
-    Name {
-        name: name.to_string(),
-        marked: false,
-    }
+    shape::guesses().iter().find_map(|g| (g.read)(&around))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::grammar::SectionMarker;
 
     fn delimiters(first: &str, second: &str) -> Delimiters {
         infer(first, second, "fcbodya1 x fcbodyz1")
@@ -784,7 +503,11 @@ mod tests {
             "frontier\nfcbodya1 x fcbodyz1\nfrontier",
             "==frontier==\nfcbodya1 x fcbodyz1\n==frontier==",
         ] {
-            assert!(infer(text, text, "fcbodya1 x fcbodyz1").is_none(), "{text}");
+            assert_eq!(
+                infer(text, text, "fcbodya1 x fcbodyz1").err(),
+                Some(InferError::NoShape),
+                "{text}"
+            );
         }
     }
 
@@ -814,7 +537,7 @@ mod tests {
             "fcbodya1 x fcbodyz1",
             "fcbodya1 x fcbodyz1"
         )
-        .is_none());
+        .is_err_and(|e| e == InferError::NoShape));
     }
 
     #[test]
@@ -969,6 +692,89 @@ mod tests {
             "The text said: fcbodya1 x fcbodyz1",
             "fcbodya1 x fcbodyz1"
         )
-        .is_none());
+        .is_err_and(|e| e == InferError::NoShape));
+    }
+
+    /// A marker line spelled with braces (`{{BEGIN DOC}}`) has a template:
+    /// its braces are escaped, so they are not read as placeholders (this
+    /// proposal once panicked `init`).
+    #[test]
+    fn a_marker_with_braces_is_a_template_with_escaped_braces() {
+        let frame = "{{BEGIN DOC}}\nfcbodya1 x fcbodyz1\n{{END DOC}}\n";
+        let inferred = infer(frame, frame, "fcbodya1 x fcbodyz1").expect("inferred");
+        let d = &inferred.delimiters;
+        assert_eq!(d.grammar, GrammarKind::BeginEnd);
+        assert_eq!(d.open.as_deref(), Some("{{{{BEGIN {token}}}}}"));
+        assert_eq!(d.close.as_deref(), Some("{{{{END {token}}}}}"));
+        let grammar = d.try_grammar().expect("the templates compile");
+        let folded = crate::reader::Reader::new(crate::level::ReaderLevel::Exact).fold(frame);
+        let live = grammar.live(&folded);
+        assert_eq!(live.len(), 2, "{live:?}");
+        assert_eq!(&frame[live[1].start..live[1].end], "{{END DOC}}");
+    }
+
+    /// Arbitrary text around the content, with a per-call value or not:
+    /// inference never panics, and what it answers validates as a
+    /// profile's delimiters and builds its grammar.
+    mod never_panics {
+        use super::*;
+        use proptest::prelude::*;
+
+        /// Text shaped like what framings write around content: markers,
+        /// brackets, braces, quotes, line breaks, words.
+        fn around() -> impl Strategy<Value = String> {
+            proptest::collection::vec(
+                prop_oneof![
+                    Just("<".to_string()),
+                    Just(">".to_string()),
+                    Just("</".to_string()),
+                    Just("[".to_string()),
+                    Just("]".to_string()),
+                    Just("{".to_string()),
+                    Just("}".to_string()),
+                    Just("\n".to_string()),
+                    Just(" ".to_string()),
+                    Just("```".to_string()),
+                    Just("###".to_string()),
+                    Just("[[ ## ".to_string()),
+                    Just(" ## ]]".to_string()),
+                    Just(":".to_string()),
+                    Just("=".to_string()),
+                    Just("\"".to_string()),
+                    Just("-----".to_string()),
+                    Just("END".to_string()),
+                    Just("BEGIN".to_string()),
+                    Just("/".to_string()),
+                    "[A-Za-z_][A-Za-z0-9_.-]{0,6}",
+                    "[ -~]{1,4}",
+                    Just("é".to_string()),
+                ],
+                0..24,
+            )
+            .prop_map(|pieces| pieces.concat())
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(512))]
+            #[test]
+            fn inference_answers_a_valid_declaration_or_an_error(
+                head in around(),
+                tail in around(),
+                value in "[0-9a-f]{16}",
+                other in "[0-9a-f]{16}",
+                varies in any::<bool>(),
+            ) {
+                let content = "fcbodya1 x fcbodyz1";
+                let wrap = |v: &str| {
+                    let head = if varies { head.replacen('{', &format!("{{{v}"), 1) } else { head.clone() };
+                    format!("{head}{content}{tail}")
+                };
+                if let Ok(inferred) = infer(&wrap(&value), &wrap(&other), content) {
+                    let d = &inferred.delimiters;
+                    prop_assert!(d.validate().is_ok(), "{d:?}");
+                    prop_assert!(d.try_grammar().is_ok(), "{d:?}");
+                }
+            }
+        }
     }
 }

@@ -17,7 +17,7 @@ use super::{
     Alphabet, FieldContext, FieldName, Layout, Padding, Part, PartKind, Region, Sample, Variable,
 };
 use crate::encoding::{self, Datamark};
-use crate::grammar::{DelimiterKind, GrammarKind, LiveDelimiter};
+use crate::grammar::{DelimiterKind, LiveDelimiter, Shape};
 use crate::level::ReaderLevel;
 use crate::profile::{
     BodyEncoding, EmptyContent, Encoding, EncodingChoice, TargetProfile, DEFAULT_DATAMARK,
@@ -219,11 +219,8 @@ pub fn learn(
     let tail = to_parts(w1, slot.end, &tail_segments, &|r| {
         region_of(r, &closer, [Region::Footer, Region::Closer, Region::After])
     });
-    let mut tail = if profile.delimiters.grammar == GrammarKind::Fence {
-        fence_runs(tail)
-    } else {
-        tail
-    };
+    let shape = profile.delimiters.grammar.shape();
+    let mut tail = content_sized_runs(shape, tail);
     super::declared::widen_nonce_parts(&mut head, profile);
     super::declared::widen_nonce_parts(&mut tail, profile);
     name_fields(profile, probes, &mut head, &mut tail)?;
@@ -302,10 +299,7 @@ fn head_parts(
         &window(head_segments, opener.end..slot_start),
         &head_region,
     ));
-    if profile.delimiters.grammar == GrammarKind::Fence {
-        head = fence_runs(head);
-    }
-    head
+    content_sized_runs(profile.delimiters.grammar.shape(), head)
 }
 
 /// The padding around the content: the profile's declared padding, or the
@@ -533,21 +527,23 @@ fn quoted_stack(
 /// and the like).
 const STACK_REACH: usize = 8;
 
-/// A fence's backtick or tilde run is as long as the content needs (a
-/// careful framing lengthens it past any run in the content): the run at
-/// the start of each fence delimiter becomes a variable part.
-fn fence_runs(parts: Vec<Part>) -> Vec<Part> {
+/// A delimiter run the framing sizes to the content (a fence's backtick or
+/// tilde run, lengthened past any run in the content: the shape says
+/// which, [`Shape::content_sized_run`]) becomes a variable part.
+fn content_sized_runs(shape: &dyn Shape, parts: Vec<Part>) -> Vec<Part> {
     let mut out = Vec::with_capacity(parts.len() + 2);
     for part in parts {
         let PartKind::Fixed { text } = &part.kind else {
             out.push(part);
             continue;
         };
-        let run = text.chars().take_while(|&c| c == '`' || c == '~').count();
-        if !part.region.is_delimiter() || run < 3 {
-            out.push(part);
-            continue;
-        }
+        let run = match shape.content_sized_run(text) {
+            Some(run) if part.region.is_delimiter() => run,
+            _ => {
+                out.push(part);
+                continue;
+            }
+        };
         out.push(Part {
             region: part.region,
             kind: PartKind::Variable(Variable {

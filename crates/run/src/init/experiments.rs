@@ -8,7 +8,6 @@
 //! error, a refusal) leaves the field at its default and says that too.
 
 use crate::adapter::{Framing, WrapRequest};
-use framecheck_core::grammar::GrammarKind;
 use framecheck_core::layout::{Layout, PartKind, Probes, Region};
 use framecheck_core::profile::{
     BodyEncoding, Consumer, EmptyContent, Encoding, FrameCount, LineSemantics, ReaderReturns,
@@ -194,7 +193,7 @@ fn attribute_names(
 /// content besides its own delimiters: siblings like `<note>` or
 /// `<source>`, which a forgery in the content could pass for.
 fn reserved(base: &TargetProfile, layout: &Layout, observed: &mut Observed) {
-    let Some((open, close)) = element_brackets(base.delimiters.grammar) else {
+    let Some((open, close)) = base.delimiters.grammar.shape().element_brackets() else {
         return;
     };
     // Only the framing's constant text outside the frame: a name the probe
@@ -252,17 +251,6 @@ fn foreign_markup(text: &str, open: char, own: &[String]) -> bool {
     })
 }
 
-/// The brackets an element (or bracket marker) of `grammar` is written
-/// between; `None` for marker lines, fences and section markers, which have
-/// no elements.
-pub(crate) fn element_brackets(grammar: GrammarKind) -> Option<(char, char)> {
-    match grammar {
-        GrammarKind::XmlTag => Some(('<', '>')),
-        GrammarKind::BracketMarker => Some(('[', ']')),
-        GrammarKind::BeginEnd | GrammarKind::Fence | GrammarKind::Section => None,
-    }
-}
-
 /// The frame's own tokens, lowercase, and each without its nonce: a closer
 /// that lacks the nonce is the frame's (judged by the nonce checks), not a
 /// sibling.
@@ -314,7 +302,7 @@ fn defanged(
     probe: &WrapRequest,
     observed: &mut Observed,
 ) {
-    let Some((open, close)) = element_brackets(base.delimiters.grammar) else {
+    let Some((open, close)) = base.delimiters.grammar.shape().element_brackets() else {
         return;
     };
     let own = own_tokens(base);

@@ -166,7 +166,7 @@ pub(crate) fn assess(framing: &mut dyn Framing) -> Result<Unmarked, Failure> {
     };
     let first = wrap(framing, &probe)?;
     let second = wrap(framing, &probe)?;
-    if let Some(inferred) = layout::infer::infer(&first, &second, &probe.content) {
+    if let Ok(inferred) = layout::infer::infer(&first, &second, &probe.content) {
         return Err(Failure::Misfit(Misfit::Unmarked(Contradiction::Framed {
             grammar: inferred.delimiters.grammar.name(),
             token: inferred.delimiters.token,

@@ -89,6 +89,7 @@ use crate::adapter::{FaultKind, Framing, TargetError, WrapRequest};
 use crate::runner::{parts, segments, Layouts};
 use corpus::{Corpus, Entry};
 use framecheck_core::catalogue::{Category, ConcreteCase, Expectation, Field, Input, Operation};
+use framecheck_core::grammar::ForgedLines;
 use framecheck_core::level::ReaderLevel;
 use framecheck_core::oracle::{self, Check, CheckClass, Finding, PartsStructure};
 use framecheck_core::profile::{ReaderReturns, TargetProfile, WrapReturns};
@@ -248,6 +249,9 @@ struct Probe<'a> {
     /// sample value), built once: the single-edit operators look for them
     /// in every mutant.
     tokens: Vec<String>,
+    /// The marker lines the grammar lets content forge (`section_ops`),
+    /// built once.
+    lines: ForgedLines,
     answered: u64,
     errors: u64,
     first_error: Option<String>,
@@ -299,6 +303,7 @@ impl<'a> Probe<'a> {
             layouts: benign.layouts,
             parts: benign.parts,
             tokens: attacker_tokens(profile),
+            lines: section_ops::lines(&*profile.delimiters.grammar()),
             answered: 0,
             errors: 0,
             first_error: None,
@@ -1141,14 +1146,14 @@ fn mutate_once(
     // Only a nonce profile draws for the nonce operators, so the stream of
     // every other search is unchanged by them.
     let nonce = profile.delimiters.nonce.is_some();
-    let section = profile.delimiters.grammar.is_open_only();
+    let lines = !probe.lines.is_empty();
     // Likewise the record operators, for a reader answering with segments
     // or a framing answering parts (each splits text into messages).
     let records = profile.reader.returns == ReaderReturns::Segments
         || profile.wrap.returns == WrapReturns::Parts;
     let request = &mut mutant.request;
-    let operator = if section && rng.below(4) == 0 {
-        section_ops::mutate(request, profile, rng)
+    let operator = if lines && rng.below(4) == 0 {
+        section_ops::mutate(request, &probe.lines, rng)
     } else if records && rng.below(3) == 0 {
         record_ops::mutate(request, rng)
     } else if nonce && rng.below(4) == 0 {

@@ -12,11 +12,14 @@
 //! template that starts with a letter not preceded by one (`BACKEND x` is
 //! not `END x`).
 
+mod infer;
+
 use super::attributes;
 use super::token::match_token;
 use super::{
-    DelimiterKind, Form, Grammar, GrammarAttack, GrammarError, GrammarKind, LiveDelimiter,
-    OpenerError, ParsedOpener, Piece, Spelling, Vocabulary,
+    DelimiterKind, Extras, Fields, ForgedLines, Form, Grammar, GrammarAttack, GrammarError,
+    GrammarKind, Guess, LiveDelimiter, OpenerError, ParsedOpener, Piece, Shape, Spelling,
+    Vocabulary,
 };
 use crate::reader::Folded;
 
@@ -71,6 +74,62 @@ const ATTACKS: &[GrammarAttack] = &[
         what: "an opening marker in content starts a second frame",
     },
 ];
+
+/// The `begin-end` shape.
+pub(super) struct BeginEndShape;
+
+impl Shape for BeginEndShape {
+    fn fields(&self) -> Fields {
+        Fields {
+            inner_tokens: false,
+            templates: true,
+            marker: false,
+            empty_token: false,
+        }
+    }
+
+    fn build(
+        &self,
+        vocabulary: Vocabulary,
+        extras: Extras<'_>,
+    ) -> Result<Box<dyn Grammar>, GrammarError> {
+        let (Some(open), Some(close)) = (extras.open, extras.close) else {
+            return Err(GrammarError::MissingTemplates);
+        };
+        Ok(Box::new(BeginEnd::new(vocabulary, open, close)?))
+    }
+
+    fn is_open_only(&self) -> bool {
+        false
+    }
+
+    /// Named marker lines before section markers; boundary lines, which
+    /// share only a word, after them.
+    fn guesses(&self) -> &'static [Guess] {
+        &[
+            Guess {
+                rank: 30,
+                read: infer::markers,
+            },
+            Guess {
+                rank: 50,
+                read: infer::boundary,
+            },
+        ]
+    }
+
+    fn evidence(&self) -> &'static str {
+        "marker lines before and after the content that share a name (the open and close templates)"
+    }
+
+    fn element_brackets(&self) -> Option<(char, char)> {
+        None
+    }
+
+    fn content_sized_run(&self, _: &str) -> Option<usize> {
+        None
+    }
+}
 
 impl BeginEnd {
     /// The grammar over `vocabulary` with the two templates.
@@ -201,8 +260,16 @@ impl Template {
             reason: reason.into(),
         };
         let mut atoms: Vec<Atom> = Vec::new();
+        // Literal text waiting to be split into runs: `{{` and `}}` are a
+        // literal brace, so a marker spelled with braces has a template.
+        let mut literal = String::new();
         let mut rest = template;
         while !rest.is_empty() {
+            if let Some(after) = rest.strip_prefix("{{").or_else(|| rest.strip_prefix("}}")) {
+                literal.push_str(&rest[..1]);
+                rest = after;
+                continue;
+            }
             if let Some(after) = rest.strip_prefix('{') {
                 let close = after.find('}').ok_or_else(|| bad("a '{' without '}'"))?;
                 let atom = match &after[..close] {
@@ -211,26 +278,16 @@ impl Template {
                     "attrs" => Atom::Attrs,
                     _ => return Err(bad("placeholders are {token}, {nonce} and {attrs}")),
                 };
+                push_literal(&mut atoms, &std::mem::take(&mut literal));
                 push_with_gap(&mut atoms, atom);
                 rest = &after[close + 1..];
                 continue;
             }
             let c = rest.chars().next().expect("not empty");
-            let class = CharClass::of(c);
-            let len = rest
-                .find(|d: char| d == '{' || CharClass::of(d) != class)
-                .unwrap_or(rest.len());
-            let run = rest[..len].to_string();
-            push_with_gap(
-                &mut atoms,
-                match class {
-                    CharClass::Space => Atom::Space(run),
-                    CharClass::Word => Atom::Word(run),
-                    CharClass::Punct => Atom::Punct(run),
-                },
-            );
-            rest = &rest[len..];
+            literal.push(c);
+            rest = &rest[c.len_utf8()..];
         }
+        push_literal(&mut atoms, &literal);
         let count = |a: &Atom| atoms.iter().filter(|x| *x == a).count();
         if count(&Atom::Token) != 1 {
             return Err(bad("needs {token} exactly once"));
@@ -287,6 +344,52 @@ fn gap_between(a: &Atom, b: &Atom) -> bool {
         (Some(CharClass::Punct), Some(CharClass::Word))
             | (Some(CharClass::Word), Some(CharClass::Punct))
     )
+}
+
+/// Pushes literal template text as runs of one character class each.
+fn push_literal(atoms: &mut Vec<Atom>, mut rest: &str) {
+    while let Some(c) = rest.chars().next() {
+        let class = CharClass::of(c);
+        let len = rest
+            .find(|d: char| CharClass::of(d) != class)
+            .unwrap_or(rest.len());
+        let run = rest[..len].to_string();
+        push_with_gap(
+            atoms,
+            match class {
+                CharClass::Space => Atom::Space(run),
+                CharClass::Word => Atom::Word(run),
+                CharClass::Punct => Atom::Punct(run),
+            },
+        );
+        rest = &rest[len..];
+    }
+}
+
+/// `text` as literal template text: each brace doubled, so it is not read
+/// as a placeholder.
+pub fn escape_literal(text: &str) -> String {
+    text.replace('{', "{{").replace('}', "}}")
+}
+
+/// The marker a template spells with `token` for `{token}`: placeholders
+/// other than `{token}` are left as written, escaped braces are undone.
+pub fn spell(template: &str, token: &str) -> String {
+    let mut out = String::with_capacity(template.len() + token.len());
+    let mut rest = template;
+    while let Some(c) = rest.chars().next() {
+        if let Some(after) = rest.strip_prefix("{{").or_else(|| rest.strip_prefix("}}")) {
+            out.push(c);
+            rest = after;
+        } else if let Some(after) = rest.strip_prefix("{token}") {
+            out.push_str(token);
+            rest = after;
+        } else {
+            out.push(c);
+            rest = &rest[c.len_utf8()..];
+        }
+    }
+    out
 }
 
 fn push_with_gap(atoms: &mut Vec<Atom>, atom: Atom) {
@@ -396,6 +499,11 @@ impl Grammar for BeginEnd {
 
     fn attacks(&self) -> &'static [GrammarAttack] {
         ATTACKS
+    }
+
+    /// A marker line opens no frame the closer does not end.
+    fn forged_lines(&self, _: &[&str]) -> ForgedLines {
+        ForgedLines::default()
     }
 }
 

@@ -1,0 +1,183 @@
+//! `init`'s experiments for the `begin-end` shape: marker lines around the
+//! content that name the same thing (`--- BEGIN X ---` / `--- END X ---`,
+//! `<<<X>>>` / `<<<END_X>>>`), and boundary lines that share one word
+//! (`--{nonce}` / `--{nonce}--`). Each answers the templates it read.
+
+use super::escape_literal;
+use crate::grammar::{Around, Delimiters, GrammarKind, MASK};
+
+/// Words that say which end of a section a marker is, not what it names.
+const END_WORDS: [&str; 4] = ["END", "STOP", "CLOSE", "FINISH"];
+const BEGIN_WORDS: [&str; 3] = ["BEGIN", "START", "OPEN"];
+
+/// Marker lines: a line before the content and a line after it that name
+/// the same thing, the closing one marked as the end (an end word, or a
+/// slash before the name). The name shared is the token: its longest word,
+/// so a name of several words keeps the others in the templates, where the
+/// begin-end grammar folds them as it folds the token. Header lines may sit
+/// between the opening marker and the content.
+pub(super) fn markers(around: &Around<'_>) -> Option<Delimiters> {
+    let (head, tail) = (around.head, around.tail);
+    // The tail starts with the content's last word; the closing marker is
+    // the first line after it that names something and is marked as an
+    // end (what is left of the content's own line, `"}` closing a JSON
+    // record, names nothing; a footer sentence is no end marker).
+    let tail = tail.trim_start_matches(|c: char| c.is_ascii_alphanumeric());
+    let is_end = |line: &str, names: &[Name]| {
+        !names.is_empty() && (line.contains('/') || names.iter().any(|n| n.marked))
+    };
+    let (close_line, close_names) = tail
+        .lines()
+        .map(str::trim)
+        .map(|l| (l, names(l, &END_WORDS)))
+        .find(|(l, n)| is_end(l, n))?;
+    let (open_line, name) = head.lines().rev().map(str::trim).find_map(|line| {
+        let opened = names(line, &BEGIN_WORDS);
+        close_names
+            .iter()
+            .filter(|c| opened.iter().any(|o| o.name == c.name))
+            .max_by_key(|c| c.name.len())
+            .map(|c| (line, c.name.clone()))
+    })?;
+    let token = name
+        .split(' ')
+        .filter(|w| w.chars().any(|c| c.is_ascii_alphabetic()))
+        .max_by_key(|w| w.len())?
+        .to_string();
+    let template = |line: &str| {
+        let at = line.find(&name)? + name.find(&token)?;
+        Some(format!(
+            "{}{{token}}{}",
+            escape_literal(&line[..at]),
+            escape_literal(&line[at + token.len()..])
+        ))
+    };
+    let (open, close) = (template(open_line)?, template(close_line)?);
+    // A marker that carries a request's field (`kind="…"`) would need
+    // `{attrs}`: no template is proposed rather than one holding a value.
+    if around
+        .field_marks
+        .iter()
+        .any(|m| open.contains(m) || close.contains(m))
+    {
+        return None;
+    }
+    (open != close).then(|| Delimiters {
+        open: Some(open),
+        close: Some(close),
+        ..Delimiters::simple(GrammarKind::BeginEnd, &token)
+    })
+}
+
+/// A name in a marker line, with whether an end (or begin) word marked it.
+struct Name {
+    name: String,
+    marked: bool,
+}
+
+/// The names in a marker line: runs of name characters joined by single
+/// spaces, without a leading begin or end word (`END_X`, `END X`), and
+/// without words that are attribute or field names (followed by `=` or
+/// `:`) or masked values.
+fn names(line: &str, edge_words: &[&str]) -> Vec<Name> {
+    let word_char = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.');
+    let mut runs: Vec<Vec<&str>> = vec![Vec::new()];
+    let mut rest = line;
+    // A word starts with a letter or digit, and does not end in a joiner
+    // (`---`, `END_` are punctuation, not names).
+    while let Some(start) = rest.find(|c: char| c.is_ascii_alphanumeric()) {
+        let after = &rest[start..];
+        let len = after.find(|c: char| !word_char(c)).unwrap_or(after.len());
+        let len = after[..len].trim_end_matches(['_', '-', '.']).len();
+        let (word, next) = after.split_at(len);
+        let gap = &rest[..start];
+        let gap_is_space = gap == " " || gap.is_empty();
+        // `name=` and `Name:` label a value; a run of `=` (`=== END X ===`)
+        // is punctuation.
+        let after_word = next.trim_start();
+        let label = after_word.starts_with([':', '=']) && !after_word.starts_with("==");
+        // An attribute's value (`id="3f9a…"`) names nothing.
+        let value = gap.trim_end_matches(['"', '\'']).ends_with('=');
+        if !gap_is_space {
+            runs.push(Vec::new());
+        }
+        if label || value {
+            runs.push(Vec::new());
+        } else {
+            runs.last_mut().expect("one run at least").push(word);
+        }
+        rest = next;
+    }
+    runs.into_iter()
+        .filter(|r| !r.is_empty())
+        .map(|words| strip_edge(&words.join(" "), edge_words))
+        .filter(|n| n.name.chars().any(|c| c.is_ascii_alphabetic()))
+        .collect()
+}
+
+/// `name` without one leading edge word (`END_X`, `END-X`, `END X`).
+fn strip_edge(name: &str, edge_words: &[&str]) -> Name {
+    for word in edge_words {
+        let upper = name.to_ascii_uppercase();
+        if let Some(rest) = upper.strip_prefix(word) {
+            if let Some(sep) = rest.chars().next().filter(|c| matches!(c, '_' | '-' | ' ')) {
+                let cut = word.len() + sep.len_utf8();
+                return Name {
+                    name: name[cut..].to_string(),
+                    marked: true,
+                };
+            }
+        }
+    }
+    Name {
+        name: name.to_string(),
+        marked: false,
+    }
+}
+
+/// Boundary lines: a line before the content and a line after it that
+/// share one word and name nothing else, spelled with other punctuation
+/// (a MIME-style `--{nonce}` … `--{nonce}--`, or `--frontier` …
+/// `--frontier--`). The word (with the per-call value it holds, if any) is
+/// the token, and the two lines around it are the templates. Lines that
+/// are nothing but the word, or the same line twice, are no begin-end
+/// markers: a template needs literal text, and an open and a close spelled
+/// alike cannot be told apart.
+pub(super) fn boundary(around: &Around<'_>) -> Option<Delimiters> {
+    let (head, tail) = (around.head, around.tail);
+    let joins = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == MASK;
+    // The words of a line, as runs of word characters (a per-call value
+    // is part of the word it sits in).
+    let words = |line: &str| -> Vec<String> {
+        line.split(|c: char| !joins(c))
+            .filter(|w| !w.is_empty())
+            .map(str::to_string)
+            .collect()
+    };
+    let tail = tail.trim_start_matches(|c: char| c.is_ascii_alphanumeric());
+    let marker = |line: &&str| {
+        let w = words(line);
+        w.len() == 1 && (w[0].contains(MASK) || w[0].chars().any(|c| c.is_ascii_alphabetic()))
+    };
+    let close_line = tail.lines().map(str::trim).find(marker)?;
+    let open_line = head.lines().rev().map(str::trim).find(marker)?;
+    let token = words(open_line).pop()?;
+    if words(close_line) != [token.clone()] {
+        return None;
+    }
+    let template = |line: &str| {
+        let at = line.find(&token).expect("the token is a word of the line");
+        format!(
+            "{}{{token}}{}",
+            escape_literal(&line[..at]),
+            escape_literal(&line[at + token.len()..])
+        )
+    };
+    let (open, close) = (template(open_line), template(close_line));
+    let literal = |t: &str| t.replace("{token}", "").chars().any(|c| !c.is_whitespace());
+    (open != close && literal(&open) && literal(&close)).then(|| Delimiters {
+        open: Some(open),
+        close: Some(close),
+        ..Delimiters::simple(GrammarKind::BeginEnd, &token)
+    })
+}

@@ -1,0 +1,132 @@
+//! A framing's delimiter declaration (`delimiters:` in a profile): the
+//! grammar's name and the vocabulary it is built over. It lives beside the
+//! grammars because every shape reads and writes it: `init`'s inference
+//! experiments ([`super::Shape::guesses`]) answer one, and
+//! [`Delimiters::try_grammar`] builds the grammar it names. The profile
+//! re-exports it and checks it against the rest of the profile.
+
+use serde::{Deserialize, Serialize};
+
+use super::{
+    Grammar, GrammarError, GrammarKind, NonceSpec, SectionMarker, TokenPattern, Vocabulary,
+};
+
+/// The delimiter vocabulary of a framing.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Delimiters {
+    /// The delimiter grammar (`syntax` is the v1 spelling of the key).
+    #[serde(alias = "syntax")]
+    pub grammar: GrammarKind,
+    /// The outer token: `framecheck-untrusted`, `A2A_RESULT_FROM_PEER`,
+    /// `context`; may carry a `{nonce}`. A fence's info string (may be empty).
+    pub token: String,
+    /// An element inside the outer one that holds the content (`source`).
+    #[serde(default)]
+    pub inner: Option<String>,
+    /// Further structural tokens content must not forge (`note`).
+    #[serde(default)]
+    pub reserved: Vec<String>,
+    /// `begin-end` only: the opening marker template (`<<<{token}>>>`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub open: Option<String>,
+    /// `begin-end` only: the closing marker template (`<<<END_{token}>>>`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub close: Option<String>,
+    /// The per-call variable part that `{nonce}` stands for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nonce: Option<NonceSpec>,
+    /// `section` only: how a section marker is spelled (`field-marker`,
+    /// `heading`, `label`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub marker: Option<SectionMarker>,
+    /// Set by `delimiters: none`: the framing writes no marker around the
+    /// content. The other fields are then placeholders nothing may read:
+    /// the runner judges such a profile by its own rule (no catalogue case
+    /// runs, `crates/run/src/runner/unmarked.rs`) and instantiates no case.
+    #[serde(skip)]
+    pub absent: bool,
+}
+
+impl Delimiters {
+    /// These delimiters with the nonce removed from the token and templates
+    /// as a forger would drop it ([`super::without_nonce`]), and no
+    /// nonce declared: the delimiters of the marker an attacker writes
+    /// without the value.
+    pub fn bare(&self) -> Delimiters {
+        let mut bare = self.clone();
+        bare.nonce = None;
+        bare.token = super::without_nonce(&self.token);
+        bare.open = self.open.as_deref().map(super::without_nonce);
+        bare.close = self.close.as_deref().map(super::without_nonce);
+        bare
+    }
+
+    /// Delimiters of `grammar` with one token and nothing else.
+    pub fn simple(grammar: GrammarKind, token: &str) -> Delimiters {
+        Delimiters {
+            grammar,
+            token: token.into(),
+            inner: None,
+            reserved: Vec::new(),
+            open: None,
+            close: None,
+            nonce: None,
+            marker: None,
+            absent: false,
+        }
+    }
+
+    /// `delimiters: none`: no marker around the content. The grammar and
+    /// token are placeholders ([`Delimiters::absent`]).
+    pub fn none() -> Delimiters {
+        Delimiters {
+            absent: true,
+            ..Delimiters::simple(GrammarKind::XmlTag, "none")
+        }
+    }
+
+    /// Every structural token: outer, inner, reserved.
+    pub fn all_tokens(&self) -> Vec<&str> {
+        std::iter::once(self.token.as_str())
+            .chain(self.inner.as_deref())
+            .chain(self.reserved.iter().map(String::as_str))
+            .collect()
+    }
+
+    /// The tokens and nonce as a grammar matches them.
+    pub fn vocabulary(&self) -> Vocabulary {
+        Vocabulary {
+            tokens: self
+                .all_tokens()
+                .into_iter()
+                .map(TokenPattern::parse)
+                .collect(),
+            nonce: self.nonce,
+        }
+    }
+
+    /// Builds the declared grammar, or says why the declaration is unusable.
+    pub fn try_grammar(&self) -> Result<Box<dyn Grammar>, GrammarError> {
+        super::build_declared(
+            self.grammar,
+            self.vocabulary(),
+            self.open.as_deref(),
+            self.close.as_deref(),
+            self.marker,
+        )
+    }
+
+    /// The declared grammar. A profile that passed
+    /// [`crate::profile::TargetProfile::validate`]
+    /// always has one.
+    ///
+    /// # Panics
+    ///
+    /// When the delimiters were built by hand and are invalid (see
+    /// [`Delimiters::try_grammar`]).
+    pub fn grammar(&self) -> Box<dyn Grammar> {
+        self.try_grammar()
+            .unwrap_or_else(|e| panic!("invalid delimiters (validate the profile first): {e}"))
+    }
+}

@@ -1,0 +1,115 @@
+//! A shape: everything one grammar kind knows before it has a vocabulary.
+//!
+//! A [`Grammar`] answers for one framing's tokens (liveness, spelling,
+//! openers). What comes before that — which declaration fields the kind
+//! reads, how it is built from them, how `init` finds it in a framing's
+//! output, what its delimiters look like to the layout learner — is a
+//! [`Shape`], one impl in each grammar's own module. The rest of the
+//! workspace asks the shape ([`GrammarKind::shape`]) instead of matching on
+//! grammar kinds, so a new shape is one module, one [`GrammarKind`] variant
+//! and its arms in `GrammarKind`'s two matches; every method here without
+//! a default is what the compiler asks the new module for.
+
+use super::{Delimiters, Grammar, GrammarError, GrammarKind, SectionMarker, Vocabulary};
+
+/// The placeholder `init` masks a per-call value with before any shape
+/// reads the text around the content: a private-use character no framing
+/// writes and every name reader of a shape accepts as part of a name.
+pub const MASK: char = '\u{E000}';
+
+/// The text around the content in a calibration wrap, per-call values
+/// masked with [`MASK`]: what a shape's inference experiment reads.
+#[derive(Debug, Clone, Copy)]
+pub struct Around<'a> {
+    /// Everything before the content.
+    pub head: &'a str,
+    /// Everything after the content, starting with its last word's tail.
+    pub tail: &'a str,
+    /// The marks the calibration request writes into its fields (kind,
+    /// attributes, provenance): text around the content that carries one
+    /// is the framing's header, not a delimiter.
+    pub field_marks: &'a [&'a str],
+}
+
+/// One inference experiment of a shape: a reading of the text around the
+/// content as this shape's delimiters.
+#[derive(Debug, Clone, Copy)]
+pub struct Guess {
+    /// Where the experiment stands among every shape's: lower is tried
+    /// first, so a reading that needs more evidence (an element closed
+    /// after the content) goes before a looser one (a line before it).
+    pub rank: u8,
+    /// The experiment: the declaration it reads, or `None`.
+    pub read: fn(&Around<'_>) -> Option<Delimiters>,
+}
+
+/// Which fields of a declaration a shape reads besides its tokens and
+/// nonce; declaring one it does not read is an error.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Fields {
+    /// More tokens than the outer one (`inner`, `reserved`).
+    pub inner_tokens: bool,
+    /// The `open` and `close` templates.
+    pub templates: bool,
+    /// The section marker style (`marker`).
+    pub marker: bool,
+    /// An empty outer token (a fence without an info string).
+    pub empty_token: bool,
+}
+
+/// The declaration fields a shape's builder reads beyond the vocabulary.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Extras<'a> {
+    /// The opening template, when declared.
+    pub open: Option<&'a str>,
+    /// The closing template, when declared.
+    pub close: Option<&'a str>,
+    /// The section marker style, when declared.
+    pub marker: Option<SectionMarker>,
+}
+
+/// What one grammar kind knows before it has a vocabulary. See the module
+/// documentation.
+pub trait Shape: Sync {
+    /// Which declaration fields it reads.
+    fn fields(&self) -> Fields;
+
+    /// Builds the grammar over `vocabulary`; `extras` holds only the fields
+    /// [`Shape::fields`] says it reads.
+    fn build(
+        &self,
+        vocabulary: Vocabulary,
+        extras: Extras<'_>,
+    ) -> Result<Box<dyn Grammar>, GrammarError>;
+
+    /// Whether the grammar writes no closer: a frame ends where the next
+    /// marker begins, or at the end of the text.
+    fn is_open_only(&self) -> bool;
+
+    /// `init`'s experiments for this shape ([`Guess`]).
+    fn guesses(&self) -> &'static [Guess];
+
+    /// What a guess of this shape rests on, in words, for the proposal.
+    fn evidence(&self) -> &'static str;
+
+    /// The brackets an element of the grammar is written between, for a
+    /// grammar whose delimiters are elements a framing may write siblings
+    /// of (`<`…`>`); `None` for marker lines, fences and sections.
+    fn element_brackets(&self) -> Option<(char, char)>;
+
+    /// The length of the run at the start of a delimiter's fixed text that
+    /// the framing may size to the content (a fence lengthened past the
+    /// content's longest backtick run): the layout learner holds it as a
+    /// variable part. `None` when the grammar's delimiters have none.
+    fn content_sized_run(&self, delimiter_text: &str) -> Option<usize>;
+}
+
+/// Every shape's guesses, in the order `init` tries them.
+pub fn guesses() -> Vec<Guess> {
+    let mut all: Vec<Guess> = GrammarKind::ALL
+        .iter()
+        .flat_map(|k| k.shape().guesses().iter().copied())
+        .collect();
+    all.sort_by_key(|g| g.rank);
+    all
+}
