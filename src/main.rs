@@ -754,6 +754,7 @@ fn search(args: SearchArgs) -> Result<u8> {
     let written = report::write_set(&args.out, &files, &[&stem])
         .with_context(|| format!("writing the search report to {}", args.out.display()))?;
     out_raw!("{terminal}");
+    out!("stopped: {}", blackbox::StopReason::of(&found, &options));
     for path in &written {
         out!("wrote {}", path.display());
     }

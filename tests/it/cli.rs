@@ -192,6 +192,12 @@ fn search_finds_nothing_new_against_the_reference() {
             .unwrap();
     assert_eq!(report["mutants_tried"], 400);
     assert_eq!(report["findings"].as_array().unwrap().len(), 0);
+    // It says why it stopped: the budget, not a finding limit.
+    let printed = stdout(&output);
+    assert!(
+        printed.contains("stopped: the budget of 400 mutants is spent"),
+        "{printed}"
+    );
 }
 
 #[test]
@@ -213,6 +219,17 @@ fn search_finds_new_failures_in_a_seed_style_and_writes_loadable_cases() {
     let printed = stdout(&output);
     assert!(!printed.contains("# framecheck search"), "{printed}");
     assert!(printed.contains("new failure signature(s)"), "{printed}");
+    // It says why it stopped, by the rule that stopped it.
+    let report: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(out.path().join("search-seed-a2a-markers.json")).unwrap(),
+    )
+    .unwrap();
+    let stopped = if report["findings"].as_array().unwrap().len() >= 3 {
+        "stopped: --max-findings 3 reached"
+    } else {
+        "stopped: the budget of 400 mutants is spent"
+    };
+    assert!(printed.contains(stopped), "{printed}");
     // Levels by their stable names, in English.
     let markdown = std::fs::read_to_string(out.path().join("search-seed-a2a-markers.md")).unwrap();
     assert!(!markdown.contains("AsciiCaseInsensitive"), "{markdown}");
