@@ -674,6 +674,10 @@ fn validate_rejects_a_command_or_cwd_that_does_not_exist() {
     let no_script = write("b.yaml", "{ command: [./missing.sh] }");
     let no_cwd = write("c.yaml", "{ command: [sh], cwd: nowhere }");
     let fine = write("d.yaml", "{ command: [sh, -c, 'exit 0'] }");
+    // An interpreter's script is looked for in the adapter's cwd.
+    let no_interpreted = write("e.yaml", "{ command: [sh, no_such.sh] }");
+    std::fs::write(dir.path().join("there.sh"), "exit 0\n").unwrap();
+    let interpreted = write("f.yaml", "{ command: [sh, there.sh] }");
     for (profile, expected) in [
         (
             &no_program,
@@ -681,6 +685,10 @@ fn validate_rejects_a_command_or_cwd_that_does_not_exist() {
         ),
         (&no_script, "missing.sh is not an executable file"),
         (&no_cwd, "adapter.cwd: "),
+        (
+            &no_interpreted,
+            "adapter.command: script \"no_such.sh\" does not exist in ",
+        ),
     ] {
         let output = framecheck_in(dir.path(), &["validate", profile]);
         assert_eq!(output.status.code(), Some(2), "{}", stdout(&output));
@@ -691,8 +699,14 @@ fn validate_rejects_a_command_or_cwd_that_does_not_exist() {
         assert!(stderr.contains("cannot start"), "{stderr}");
         assert!(stderr.contains(expected), "{stderr}");
     }
-    let output = framecheck_in(dir.path(), &["validate", &fine]);
-    assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
+    // `validate` names the profile file before the field.
+    let output = framecheck_in(dir.path(), &["validate", &no_interpreted]);
+    let named = format!("{no_interpreted}: adapter.command: script");
+    assert!(stdout(&output).contains(&named), "{}", stdout(&output));
+    for profile in [&fine, &interpreted] {
+        let output = framecheck_in(dir.path(), &["validate", profile]);
+        assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
+    }
 }
 
 /// An error names its cause once: a wrapped cause is not repeated.

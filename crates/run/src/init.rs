@@ -60,6 +60,10 @@ pub enum InitError {
     /// fixture server).
     #[error("{0}")]
     Mcp(String),
+    /// The adapter's program or script is not there (the check `run` and
+    /// `validate` make, `SubprocessFraming::check_launchable`).
+    #[error("the adapter cannot start: {0}")]
+    CannotStart(String),
     /// The proposal does not validate (a bug in `init`, reported as such).
     #[error("the proposed profile does not validate: {0}")]
     Invalid(String),
@@ -209,11 +213,83 @@ pub fn propose_for_command(
         capabilities: vec![Capability::Wrap],
         ..framecheck_envelope::reference_profile()
     };
-    infer_and_propose(
-        base,
-        Box::new(SubprocessFraming::new(&spec, save_dir)),
-        false,
-    )
+    let framing = SubprocessFraming::new(&spec, save_dir);
+    framing.check_launchable().map_err(InitError::CannotStart)?;
+    infer_and_propose(base, Box::new(framing), false)
+}
+
+/// The name a proposal for the adapter `command` gets, so proposals for
+/// several adapters in one directory (and their reports, named after the
+/// profile) do not overwrite each other: the script's name without its
+/// extension (`python3 wrap_prompt.py` is `wrap_prompt`), the module of
+/// `-m`, else the program's, followed by up to two plain-word arguments
+/// after it (`python3 framings.py uuid_markers` is
+/// `framings-uuid_markers`).
+fn command_name(command: &[String]) -> String {
+    let script = crate::adapter::subprocess::script_argument(command);
+    let module = command
+        .iter()
+        .position(|a| a == "-m")
+        .and_then(|i| command.get(i + 1))
+        .map(|m| m.rsplit('.').next().unwrap_or(m));
+    let stem = |word: &str| {
+        Path::new(word)
+            .file_stem()
+            .map_or_else(String::new, |s| s.to_string_lossy().into_owned())
+    };
+    let (head, rest_from) = match (script, module) {
+        (Some(script), _) => (
+            stem(script),
+            command
+                .iter()
+                .position(|a| a == script)
+                .map_or(0, |i| i + 1),
+        ),
+        (None, Some(module)) => (
+            module.to_string(),
+            command.iter().position(|a| a == "-m").map_or(0, |i| i + 2),
+        ),
+        (None, None) => (command.first().map_or_else(String::new, |p| stem(p)), 1),
+    };
+    let plain = |a: &&String| {
+        !a.is_empty()
+            && a.chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+    };
+    let words = command
+        .iter()
+        .skip(rest_from)
+        .take_while(|a| !a.starts_with('-'))
+        .filter(plain)
+        .take(2)
+        .map(String::as_str);
+    profile_name(std::iter::once(head.as_str()).chain(words))
+}
+
+/// `words` joined by `-` as a profile name (ASCII letters, digits, `-` and
+/// `_`; anything else made `-`), or `mine` when nothing is left.
+fn profile_name<'a>(words: impl IntoIterator<Item = &'a str>) -> String {
+    let joined = words
+        .into_iter()
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>()
+        .join("-");
+    let name: String = joined
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    let name = name.trim_matches('-');
+    if name.is_empty() {
+        "mine".to_string()
+    } else {
+        name.to_string()
+    }
 }
 
 /// Proposes a profile for the MCP server `spec` (`framecheck init --mcp`):
@@ -271,7 +347,10 @@ pub fn propose_for_profile(
         dir: loaded.dir.clone(),
     };
     let framing: Box<dyn Framing> = match (SubprocessFraming::from_profile(&loaded), builtin) {
-        (Some(f), _) => Box::new(f),
+        (Some(f), _) => {
+            f.check_launchable().map_err(InitError::CannotStart)?;
+            Box::new(f)
+        }
         (None, Some(b)) => b,
         (None, None) => return Err(InitError::NotInProcess),
     };

@@ -237,7 +237,7 @@ impl SubprocessFraming {
                 .find(|candidate| is_executable(candidate))
         };
         match found {
-            Some(_) => Ok(()),
+            Some(_) => self.check_script(),
             None if program.components().count() > 1 => Err(format!(
                 "adapter.command: {} is not an executable file",
                 program.display()
@@ -246,6 +246,20 @@ impl SubprocessFraming {
                 "adapter.command: program {:?} is not on PATH",
                 program.display().to_string()
             )),
+        }
+    }
+
+    /// Checks the script an interpreter is given ([`script_argument`]),
+    /// relative to the working directory. Anything else is left to the
+    /// run, which reports what the process says: the check errs on the
+    /// side of starting it.
+    fn check_script(&self) -> Result<(), String> {
+        match script_argument(&self.command) {
+            Some(script) if !self.cwd.join(script).is_file() => Err(format!(
+                "adapter.command: script {script:?} does not exist in {} (adapter.cwd)",
+                self.cwd.display()
+            )),
+            _ => Ok(()),
         }
     }
 
@@ -570,6 +584,38 @@ fn is_executable(path: &Path) -> bool {
 }
 
 /// Where the program named first in a profile's command lives.
+/// The script an interpreter is given in `command` (`python3 adapter.py`,
+/// `node adapter.mjs`): the first argument after the program that is not
+/// an option, when its name ends in a script's extension
+/// ([`SCRIPT_EXTENSIONS`]). An option that takes the code itself (`-c`,
+/// `-m`, `-e`) ends the search: there is no script file then.
+pub(crate) fn script_argument(command: &[String]) -> Option<&str> {
+    for argument in command.iter().skip(1) {
+        if CODE_OPTIONS.contains(&argument.as_str()) {
+            return None;
+        }
+        if argument.starts_with('-') {
+            continue;
+        }
+        let is_script = Path::new(argument)
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| SCRIPT_EXTENSIONS.contains(&e));
+        return is_script.then_some(argument.as_str());
+    }
+    None
+}
+
+/// File name extensions of the scripts an interpreter runs, for
+/// [`script_argument`]: an argument ending in one of these names a file.
+const SCRIPT_EXTENSIONS: [&str; 11] = [
+    "py", "js", "mjs", "cjs", "ts", "mts", "rb", "pl", "php", "lua", "sh",
+];
+
+/// Interpreter options whose value is the code to run or a module name,
+/// not a file: with one of these there is no script argument to check.
+const CODE_OPTIONS: [&str; 6] = ["-c", "-m", "-e", "--eval", "-p", "--print"];
+
 pub(crate) fn resolve_program(program: &str, cwd: &Path) -> Result<PathBuf, String> {
     if program == SELF_PROGRAM {
         return std::env::current_exe()
