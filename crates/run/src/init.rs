@@ -157,14 +157,28 @@ fn json_home(framed: &str) -> Option<String> {
 /// How `init` drives the adapter.
 #[derive(Debug, Clone, Copy)]
 pub struct InitOptions {
-    /// How long the adapter may take to start and to answer one request
-    /// (a large SDK can take half a minute to import on a loaded machine).
+    /// How long the adapter may take to answer one request, and the
+    /// proposal's `timeout_ms`.
     pub timeout_ms: u64,
+    /// How much longer the request that starts the adapter may take (a
+    /// large SDK can take half a minute to import on a loaded machine),
+    /// and the proposal's `startup_ms` for a subprocess adapter.
+    pub startup_ms: u64,
 }
+
+/// `init`'s per-request time: one request should take well under a
+/// second, and five hanging cases then cost a minute, not five.
+pub const DEFAULT_INIT_TIMEOUT_MS: u64 = 10_000;
+
+/// `init`'s start-up time: room for an SDK that imports slowly.
+pub const DEFAULT_INIT_STARTUP_MS: u64 = 60_000;
 
 impl Default for InitOptions {
     fn default() -> Self {
-        InitOptions { timeout_ms: 30_000 }
+        InitOptions {
+            timeout_ms: DEFAULT_INIT_TIMEOUT_MS,
+            startup_ms: DEFAULT_INIT_STARTUP_MS,
+        }
     }
 }
 
@@ -202,6 +216,7 @@ pub fn propose_for_command(
         cwd: Some(relative_to(cwd, save_dir)),
         env: Default::default(),
         timeout_ms: options.timeout_ms,
+        startup_ms: Some(options.startup_ms),
         mode: Default::default(),
         max_reply_bytes: 16 * 1024 * 1024,
     };
@@ -331,6 +346,7 @@ pub fn propose_for_profile(
     let mut base = loaded.profile.clone();
     if let AdapterSpec::Subprocess(spec) = &mut base.adapter {
         spec.timeout_ms = spec.timeout_ms.max(options.timeout_ms);
+        spec.startup_ms = Some(spec.startup_ms.unwrap_or(0).max(options.startup_ms));
     }
     if let AdapterSpec::Mcp { mcp } = &mut base.adapter {
         mcp.timeout_ms = mcp.timeout_ms.max(options.timeout_ms);
@@ -726,7 +742,13 @@ fn write_adapter(out: &mut String, adapter: &AdapterSpec) {
                 let env = serde_json::to_string(&spec.env).unwrap_or_default();
                 let _ = writeln!(out, "  env: {env}");
             }
-            let _ = writeln!(out, "  timeout_ms: {}", spec.timeout_ms);
+            let _ = writeln!(out, "  timeout_ms: {}  # per request", spec.timeout_ms);
+            if let Some(startup) = spec.startup_ms {
+                let _ = writeln!(
+                    out,
+                    "  startup_ms: {startup}  # more for the request that starts the adapter"
+                );
+            }
         }
         AdapterSpec::Builtin { builtin } => {
             let _ = writeln!(out, "adapter: {{ builtin: {} }}", yaml_str(builtin));

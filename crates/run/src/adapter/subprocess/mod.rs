@@ -159,7 +159,9 @@ impl SubprocessFraming {
             cwd,
             env: spec.env.clone(),
             timeout: Duration::from_millis(spec.timeout_ms),
-            startup_allowance: DEFAULT_STARTUP_ALLOWANCE,
+            startup_allowance: spec
+                .startup_ms
+                .map_or(DEFAULT_STARTUP_ALLOWANCE, Duration::from_millis),
             mode: spec.mode,
             max_reply_bytes: spec.max_reply_bytes,
             child: None,
@@ -671,6 +673,33 @@ mod tests {
         );
     }
 
+    /// `startup_ms` is the profile's start-up allowance, apart from the
+    /// per-request `timeout_ms`; without it the default holds.
+    #[test]
+    fn the_start_up_allowance_is_the_profile_s() {
+        let text = "name: x\nadapter: { command: [sh], timeout_ms: 2000, startup_ms: 45000 }\n\
+                    delimiters: { syntax: xml-tag, token: t }\ncapabilities: [wrap]\n";
+        let profile = framecheck_core::profile::TargetProfile::parse(text).unwrap();
+        let AdapterSpec::Subprocess(spec) = &profile.adapter else {
+            panic!("a subprocess adapter");
+        };
+        let target = SubprocessFraming::new(spec, Path::new("."));
+        assert_eq!(target.startup_allowance, Duration::from_secs(45));
+        assert_eq!(target.timeout, Duration::from_secs(2));
+        let spec = SubprocessSpec {
+            startup_ms: None,
+            ..spec.clone()
+        };
+        let target = SubprocessFraming::new(&spec, Path::new("."));
+        assert_eq!(target.startup_allowance, DEFAULT_STARTUP_ALLOWANCE);
+        let builtin = "name: x\nadapter: { builtin: reference, startup_ms: 1 }\n\
+                       delimiters: { syntax: xml-tag, token: t }\ncapabilities: [wrap]\n";
+        let error = framecheck_core::profile::TargetProfile::parse(builtin)
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("startup_ms"), "{error}");
+    }
+
     #[test]
     fn cwd_resolves_against_the_profile_directory() {
         let spec = SubprocessSpec {
@@ -678,6 +707,7 @@ mod tests {
             cwd: Some("..".into()),
             env: BTreeMap::new(),
             timeout_ms: 100,
+            startup_ms: None,
             mode: ProcessMode::Persistent,
             max_reply_bytes: 10,
         };
@@ -724,6 +754,7 @@ mod tests {
             cwd: None,
             env: BTreeMap::new(),
             timeout_ms: 5_000,
+            startup_ms: None,
             mode: ProcessMode::Persistent,
             max_reply_bytes: 1024,
         };
