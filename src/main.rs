@@ -1101,6 +1101,11 @@ fn init(args: InitArgs) -> Result<u8> {
     if let (true, Some(declared)) = (args.check, &declared) {
         return init_check(declared, &mut proposal);
     }
+    // A new proposal saved as a file is named after it (an existing
+    // profile keeps its own name); printed, after its command or tool.
+    if let (Some(file), None) = (&args.out, &declared) {
+        proposal.name_after_file(file);
+    }
     // The proposal must fit its own framing (the adapter init started)
     // before it is handed over.
     if let Err(misfit) = runner::check_fit(

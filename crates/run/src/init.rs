@@ -194,6 +194,24 @@ pub struct Proposal {
     pub framing: Box<dyn Framing>,
 }
 
+impl Proposal {
+    /// Names the proposal after the file it is saved as (`--out
+    /// targets/billing.yaml` is `billing`), so `--target billing` finds it
+    /// and its reports are `billing.*`. The name line is the one
+    /// [`write_identity`] wrote.
+    pub fn name_after_file(&mut self, file: &Path) {
+        let stem = file.file_stem().map(|s| s.to_string_lossy());
+        let name = profile_name(stem.as_deref());
+        // At a line's start, so a comment mentioning a name is not it.
+        let old = format!("\nname: {}\n", self.profile.name);
+        if let Some(at) = self.yaml.find(&old) {
+            self.yaml
+                .replace_range(at..at + old.len(), &format!("\nname: {name}\n"));
+            self.profile.name = name;
+        }
+    }
+}
+
 impl std::fmt::Debug for Proposal {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Proposal")
@@ -221,7 +239,7 @@ pub fn propose_for_command(
         max_reply_bytes: 16 * 1024 * 1024,
     };
     let base = TargetProfile {
-        name: "mine".into(),
+        name: command_name(&spec.command),
         description: String::new(),
         language: String::new(),
         adapter: AdapterSpec::Subprocess(spec.clone()),
@@ -324,7 +342,7 @@ pub fn propose_for_mcp(
     }
     let framing = McpFraming::new(&spec, save_dir).map_err(InitError::Mcp)?;
     let base = TargetProfile {
-        name: "mine".into(),
+        name: profile_name([spec.tool.as_str()]),
         description: String::new(),
         language: String::new(),
         adapter: AdapterSpec::Mcp { mcp: spec },
@@ -559,7 +577,16 @@ fn relative_to(path: &Path, base: &Path) -> PathBuf {
     out
 }
 
+/// `path` made absolute against the current directory; the empty path
+/// (the directory of `--out mine.yaml`) is the current directory, not a
+/// path with no components, which would leave `relative_to` nothing in
+/// common and write an absolute `cwd`.
 fn absolute(path: &Path) -> PathBuf {
+    let path = if path.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        path
+    };
     std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
@@ -1049,7 +1076,43 @@ pub fn differences(declared: &TargetProfile, inferred: &TargetProfile) -> Vec<St
 
 #[cfg(test)]
 mod tests {
-    use super::{json_home, no_delimiters};
+    use super::{command_name, json_home, no_delimiters, profile_name, relative_to};
+
+    fn name_of(command: &[&str]) -> String {
+        command_name(&command.iter().map(|s| s.to_string()).collect::<Vec<_>>())
+    }
+
+    /// A proposal is named after its script, module or program, with the
+    /// plain words after it, so two adapters' proposals differ.
+    #[test]
+    fn a_proposal_is_named_after_its_command() {
+        assert_eq!(name_of(&["python3", "wrap_prompt.py"]), "wrap_prompt");
+        assert_eq!(
+            name_of(&["python3", "framings.py", "uuid_markers"]),
+            "framings-uuid_markers"
+        );
+        assert_eq!(name_of(&["node", "src/frame.mjs", "--port", "1"]), "frame");
+        assert_eq!(name_of(&["python3", "-m", "acme.framing"]), "framing");
+        assert_eq!(name_of(&["./my framer"]), "my-framer");
+        assert_eq!(name_of(&["sh", "-c", "exit 0"]), "sh");
+        assert_eq!(profile_name(["read_file"]), "read_file");
+        assert_eq!(profile_name(["..."]), "mine");
+    }
+
+    /// The directory of `--out mine.yaml` is the empty path: a `cwd`
+    /// relative to it is relative to the current directory, never absolute.
+    #[test]
+    fn a_cwd_relative_to_the_empty_path_is_relative() {
+        let here = std::env::current_dir().unwrap();
+        assert_eq!(
+            relative_to(&here, std::path::Path::new("")),
+            std::path::Path::new(".")
+        );
+        assert_eq!(
+            relative_to(&here.join("adapters"), std::path::Path::new("")),
+            std::path::Path::new("adapters")
+        );
+    }
 
     const PROBE: &str = "fcbodya1 said \\\"ok\\\" fcbodyz1";
 
