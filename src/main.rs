@@ -863,12 +863,7 @@ fn verify(path: &Path) -> Result<u8> {
             path.display()
         );
     };
-    // The recorded profile, resolved against the directory its file was in.
-    let dir = manifest
-        .profile_path
-        .as_deref()
-        .and_then(Path::parent)
-        .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+    let dir = recorded_profile_dir(&manifest);
     let loaded = LoadedProfile {
         profile: recorded.meta.target.clone(),
         dir,
@@ -919,6 +914,23 @@ fn verify(path: &Path) -> Result<u8> {
     } else {
         EXIT_FINDINGS
     })
+}
+
+/// The directory the recorded profile was loaded from, which its adapter's
+/// `cwd` is relative to: the absolute one the report records when it is
+/// still there, so `verify` works from any directory; else (a report made
+/// `--reproducible`, or in another checkout) the profile's path resolved
+/// against the current directory, as it was named on the command line.
+fn recorded_profile_dir(manifest: &Manifest) -> PathBuf {
+    if let Some(dir) = manifest.profile_dir.as_deref().filter(|d| d.is_dir()) {
+        return dir.to_path_buf();
+    }
+    manifest
+        .profile_path
+        .as_deref()
+        .and_then(Path::parent)
+        .filter(|p| !p.as_os_str().is_empty())
+        .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
 }
 
 /// `framecheck ids`: the id lock check and regeneration (`report::ids`).

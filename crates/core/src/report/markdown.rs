@@ -1087,6 +1087,7 @@ mod tests {
             catalogue_hash: "c".into(),
             profile_hash: "p".into(),
             profile_path: None,
+            profile_dir: None,
             target: TargetIdentity::default(),
             seed: None,
             command_line: Vec::new(),
