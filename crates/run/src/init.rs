@@ -198,7 +198,7 @@ impl Proposal {
     /// Names the proposal after the file it is saved as (`--out
     /// targets/billing.yaml` is `billing`), so `--target billing` finds it
     /// and its reports are `billing.*`. The name line is the one
-    /// [`write_identity`] wrote.
+    /// `write_identity` wrote.
     pub fn name_after_file(&mut self, file: &Path) {
         let stem = file.file_stem().map(|s| s.to_string_lossy());
         let name = profile_name(stem.as_deref());

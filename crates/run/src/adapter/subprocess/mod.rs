@@ -590,10 +590,12 @@ fn is_executable(path: &Path) -> bool {
 /// `node adapter.mjs`): the first argument after the program that is not
 /// an option, when its name ends in a script's extension
 /// ([`SCRIPT_EXTENSIONS`]). An option that takes the code itself (`-c`,
-/// `-m`, `-e`) ends the search: there is no script file then.
+/// `-m`, `-e`) ends the search, and so does an argument with whitespace
+/// (code after combined flags, `bash -lc 'python3 a.py'`): there is no
+/// script file then.
 pub(crate) fn script_argument(command: &[String]) -> Option<&str> {
     for argument in command.iter().skip(1) {
-        if CODE_OPTIONS.contains(&argument.as_str()) {
+        if CODE_OPTIONS.contains(&argument.as_str()) || argument.contains(char::is_whitespace) {
             return None;
         }
         if argument.starts_with('-') {
@@ -671,6 +673,26 @@ mod tests {
             resolve_program("/bin/sh", Path::new("/x")),
             Ok(PathBuf::from("/bin/sh"))
         );
+    }
+
+    /// The script of an interpreter's command line, and none where the
+    /// command runs code it is given.
+    #[test]
+    fn the_script_argument_is_an_interpreter_s_file() {
+        let script = |words: &[&str]| {
+            let command: Vec<String> = words.iter().map(|w| w.to_string()).collect();
+            script_argument(&command).map(str::to_string)
+        };
+        assert_eq!(
+            script(&["python3", "-u", "a.py", "x"]).as_deref(),
+            Some("a.py")
+        );
+        assert_eq!(script(&["node", "src/a.mjs"]).as_deref(), Some("src/a.mjs"));
+        assert_eq!(script(&["python3", "-m", "pkg.a"]), None);
+        assert_eq!(script(&["sh", "-c", "python3 a.py"]), None);
+        assert_eq!(script(&["bash", "-lc", "python3 a.py"]), None);
+        assert_eq!(script(&["uv", "run", "a.py"]), None);
+        assert_eq!(script(&["./adapter", "data.json"]), None);
     }
 
     /// `startup_ms` is the profile's start-up allowance, apart from the
