@@ -34,6 +34,7 @@ fn echo_target(python: &Path, mode: ProcessMode) -> SubprocessFraming {
         cwd: None,
         env: BTreeMap::new(),
         timeout_ms: 10_000,
+        startup_ms: None,
         mode,
         max_reply_bytes: 1 << 20,
     };

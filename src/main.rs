@@ -9,7 +9,6 @@
 
 mod cli;
 
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -18,6 +17,7 @@ use std::sync::Arc;
 use anyhow::{bail, ensure, Context, Result};
 use clap::{Parser, Subcommand};
 use cli::choices::Choices;
+use cli::progress::Progress;
 use framecheck::adapter::caller::Caller;
 use framecheck::adapter::reference::{NonceReference, Reference};
 use framecheck::adapter::subprocess::{self, helpers, SubprocessFraming};
@@ -130,9 +130,14 @@ struct InitArgs {
     /// instead of printing it.
     #[arg(long, value_name = "FILE", conflicts_with = "check")]
     out: Option<PathBuf>,
-    /// Seconds the adapter may take to start and to answer one request.
-    #[arg(long, value_name = "SECONDS", default_value_t = 30)]
+    /// Seconds the adapter may take to answer one request (the proposal's
+    /// `timeout_ms`).
+    #[arg(long, value_name = "SECONDS", default_value_t = framecheck::init::DEFAULT_INIT_TIMEOUT_MS / 1000)]
     timeout: u64,
+    /// Seconds more the request that starts the adapter may take, for an
+    /// SDK that imports slowly (the proposal's `startup_ms`).
+    #[arg(long, value_name = "SECONDS", default_value_t = framecheck::init::DEFAULT_INIT_STARTUP_MS / 1000)]
+    startup_timeout: u64,
     /// The command after `--` starts an MCP server (stdio, or HTTP with `--url`); `--tool`,
     /// `--plant` and `--arg` say which tool reads the planted content.
     #[arg(long, requires = "tool", conflicts_with = "profile")]
@@ -460,7 +465,7 @@ fn run(args: RunArgs) -> Result<u8> {
     } else {
         connect(&loaded)?
     };
-    let progress = progress_bar(cases.len() as u64);
+    let progress = Progress::new("run", Some(cases.len() as u64));
     let options = RunOptions {
         level: args.level,
         catalogue_hash: catalogue.hash.clone(),
@@ -475,12 +480,9 @@ fn run(args: RunArgs) -> Result<u8> {
         framing.as_mut(),
         &options,
         &interrupted,
-        &mut |r| {
-            progress.set_message(r.case.id.clone());
-            progress.inc(1);
-        },
+        &mut |r| progress.step(&r.case.id),
     );
-    progress.finish_and_clear();
+    progress.finish();
     result.views = framecheck::outcome::judge_run(&result, &views);
     let mut manifest = Manifest::collect(
         &loaded,
@@ -598,17 +600,6 @@ fn check_out_dir(dir: &Path) -> Result<()> {
         .with_context(|| format!("--out {}: cannot write reports there", dir.display()))
 }
 
-fn progress_bar(len: u64) -> indicatif::ProgressBar {
-    if !std::io::stderr().is_terminal() {
-        return indicatif::ProgressBar::hidden();
-    }
-    let bar = indicatif::ProgressBar::new(len);
-    if let Ok(style) = indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} {msg}") {
-        bar.set_style(style);
-    }
-    bar
-}
-
 fn list(args: SelectArgs) -> Result<u8> {
     let (catalogue, catalogue_error) = load_catalogue(args.catalogue.as_deref());
     let loaded = load_target(&args.target)?;
@@ -722,6 +713,7 @@ fn search(args: SearchArgs) -> Result<u8> {
         None => Vec::new(),
     };
     let more = || connect(&loaded).map_err(|error| format!("{error:#}"));
+    let progress = Progress::new("search", None);
     let found = blackbox::search_campaign(
         &cases,
         &loaded.profile,
@@ -731,6 +723,7 @@ fn search(args: SearchArgs) -> Result<u8> {
         &options,
         &interrupted,
     );
+    progress.finish();
     drop(framing);
     if interrupted.load(Ordering::SeqCst) {
         eprintln!("framecheck: interrupted; no search report written");
@@ -754,6 +747,7 @@ fn search(args: SearchArgs) -> Result<u8> {
     let written = report::write_set(&args.out, &files, &[&stem])
         .with_context(|| format!("writing the search report to {}", args.out.display()))?;
     out_raw!("{terminal}");
+    out!("stopped: {}", blackbox::StopReason::of(&found, &options));
     for path in &written {
         out!("wrote {}", path.display());
     }
@@ -869,12 +863,7 @@ fn verify(path: &Path) -> Result<u8> {
             path.display()
         );
     };
-    // The recorded profile, resolved against the directory its file was in.
-    let dir = manifest
-        .profile_path
-        .as_deref()
-        .and_then(Path::parent)
-        .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+    let dir = recorded_profile_dir(&manifest);
     let loaded = LoadedProfile {
         profile: recorded.meta.target.clone(),
         dir,
@@ -894,14 +883,16 @@ fn verify(path: &Path) -> Result<u8> {
         gate: recorded.meta.gate,
         ..RunOptions::default()
     };
+    let progress = Progress::new("verify", Some(cases.len() as u64));
     let mut rerun = runner::run(
         &cases,
         &loaded.profile,
         framing.as_mut(),
         &options,
         &interrupted,
-        &mut |_| {},
+        &mut |r| progress.step(&r.case.id),
     );
+    progress.finish();
     drop(framing);
     rerun.meta.manifest = Some(Manifest::collect(
         &loaded,
@@ -923,6 +914,23 @@ fn verify(path: &Path) -> Result<u8> {
     } else {
         EXIT_FINDINGS
     })
+}
+
+/// The directory the recorded profile was loaded from, which its adapter's
+/// `cwd` is relative to: the absolute one the report records when it is
+/// still there, so `verify` works from any directory; else (a report made
+/// `--reproducible`, or in another checkout) the profile's path resolved
+/// against the current directory, as it was named on the command line.
+fn recorded_profile_dir(manifest: &Manifest) -> PathBuf {
+    if let Some(dir) = manifest.profile_dir.as_deref().filter(|d| d.is_dir()) {
+        return dir.to_path_buf();
+    }
+    manifest
+        .profile_path
+        .as_deref()
+        .and_then(Path::parent)
+        .filter(|p| !p.as_os_str().is_empty())
+        .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
 }
 
 /// `framecheck ids`: the id lock check and regeneration (`report::ids`).
@@ -1071,6 +1079,7 @@ fn init(args: InitArgs) -> Result<u8> {
     use framecheck::init::{self, InitOptions};
     let options = InitOptions {
         timeout_ms: args.timeout.saturating_mul(1000),
+        startup_ms: args.startup_timeout.saturating_mul(1000),
     };
     let save_dir = match &args.out {
         Some(file) => file.parent().map(Path::to_path_buf).unwrap_or_default(),
@@ -1082,6 +1091,7 @@ fn init(args: InitArgs) -> Result<u8> {
         std::fs::create_dir_all(&save_dir)
             .with_context(|| format!("creating {}", save_dir.display()))?;
     }
+    let progress = Progress::new("init", None);
     let (mut proposal, declared) = match (&args.profile, args.command.is_empty()) {
         (Some(path), true) => {
             let loaded = TargetProfile::load(path)?;
@@ -1099,8 +1109,14 @@ fn init(args: InitArgs) -> Result<u8> {
         }
         _ => bail!("give either a profile path or an adapter command after `--`"),
     };
+    progress.finish();
     if let (true, Some(declared)) = (args.check, &declared) {
         return init_check(declared, &mut proposal);
+    }
+    // A new proposal saved as a file is named after it (an existing
+    // profile keeps its own name); printed, after its command or tool.
+    if let (Some(file), None) = (&args.out, &declared) {
+        proposal.name_after_file(file);
     }
     // The proposal must fit its own framing (the adapter init started)
     // before it is handed over.

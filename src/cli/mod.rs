@@ -4,3 +4,4 @@
 //! names and one-line descriptions, and [`choices`] shows them to clap.
 
 pub(crate) mod choices;
+pub(crate) mod progress;

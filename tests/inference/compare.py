@@ -15,6 +15,7 @@ import argparse
 import glob
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -70,7 +71,8 @@ def compare(bin_, profile, work):
     if init.returncode != 0:
         return {"agree": False, "why": "init: " + init.stderr.strip().splitlines()[-1][:160]}
     # The proposal is named after the hand profile so both reports compare.
-    text = open(proposed).read().replace("name: mine", f"name: {hand['name']}-init", 1)
+    text = re.sub(r"^name: .*$", f"name: {hand['name']}-init", open(proposed).read(),
+                  count=1, flags=re.M)
     open(proposed, "w").write(text)
     a = run(bin_, profile, os.path.join(work, "hand"))
     b = run(bin_, proposed, os.path.join(work, "init"))

@@ -192,6 +192,12 @@ fn search_finds_nothing_new_against_the_reference() {
             .unwrap();
     assert_eq!(report["mutants_tried"], 400);
     assert_eq!(report["findings"].as_array().unwrap().len(), 0);
+    // It says why it stopped: the budget, not a finding limit.
+    let printed = stdout(&output);
+    assert!(
+        printed.contains("stopped: the budget of 400 mutants is spent"),
+        "{printed}"
+    );
 }
 
 #[test]
@@ -213,6 +219,17 @@ fn search_finds_new_failures_in_a_seed_style_and_writes_loadable_cases() {
     let printed = stdout(&output);
     assert!(!printed.contains("# framecheck search"), "{printed}");
     assert!(printed.contains("new failure signature(s)"), "{printed}");
+    // It says why it stopped, by the rule that stopped it.
+    let report: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(out.path().join("search-seed-a2a-markers.json")).unwrap(),
+    )
+    .unwrap();
+    let stopped = if report["findings"].as_array().unwrap().len() >= 3 {
+        "stopped: --max-findings 3 reached"
+    } else {
+        "stopped: the budget of 400 mutants is spent"
+    };
+    assert!(printed.contains(stopped), "{printed}");
     // Levels by their stable names, in English.
     let markdown = std::fs::read_to_string(out.path().join("search-seed-a2a-markers.md")).unwrap();
     assert!(!markdown.contains("AsciiCaseInsensitive"), "{markdown}");
@@ -657,6 +674,10 @@ fn validate_rejects_a_command_or_cwd_that_does_not_exist() {
     let no_script = write("b.yaml", "{ command: [./missing.sh] }");
     let no_cwd = write("c.yaml", "{ command: [sh], cwd: nowhere }");
     let fine = write("d.yaml", "{ command: [sh, -c, 'exit 0'] }");
+    // An interpreter's script is looked for in the adapter's cwd.
+    let no_interpreted = write("e.yaml", "{ command: [sh, no_such.sh] }");
+    std::fs::write(dir.path().join("there.sh"), "exit 0\n").unwrap();
+    let interpreted = write("f.yaml", "{ command: [sh, there.sh] }");
     for (profile, expected) in [
         (
             &no_program,
@@ -664,6 +685,10 @@ fn validate_rejects_a_command_or_cwd_that_does_not_exist() {
         ),
         (&no_script, "missing.sh is not an executable file"),
         (&no_cwd, "adapter.cwd: "),
+        (
+            &no_interpreted,
+            "adapter.command: script \"no_such.sh\" does not exist in ",
+        ),
     ] {
         let output = framecheck_in(dir.path(), &["validate", profile]);
         assert_eq!(output.status.code(), Some(2), "{}", stdout(&output));
@@ -674,8 +699,14 @@ fn validate_rejects_a_command_or_cwd_that_does_not_exist() {
         assert!(stderr.contains("cannot start"), "{stderr}");
         assert!(stderr.contains(expected), "{stderr}");
     }
-    let output = framecheck_in(dir.path(), &["validate", &fine]);
-    assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
+    // `validate` names the profile file before the field.
+    let output = framecheck_in(dir.path(), &["validate", &no_interpreted]);
+    let named = format!("{no_interpreted}: adapter.command: script");
+    assert!(stdout(&output).contains(&named), "{}", stdout(&output));
+    for profile in [&fine, &interpreted] {
+        let output = framecheck_in(dir.path(), &["validate", profile]);
+        assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
+    }
 }
 
 /// An error names its cause once: a wrapped cause is not repeated.

@@ -50,6 +50,48 @@ fn known_failures_pass_the_baseline_gate() {
     let baseline = baseline(dir.path());
     let again = gated(&baseline, &dir.path().join("again"), &[]);
     expect(&again, 0, "baseline gate: exit 0");
+    // The result line states the exit code the process returns, and which
+    // gate decided it; the run's own result is said beside it.
+    let printed = text(&again);
+    let result = printed
+        .lines()
+        .find(|l| l.starts_with("result: "))
+        .expect("a result line");
+    assert!(
+        result.starts_with("result: PASS (exit 0): the baseline gate accepts the "),
+        "{result}"
+    );
+    assert!(
+        result.contains("(without the baseline: fail, exit 1)"),
+        "{result}"
+    );
+    assert!(!printed.contains("FAIL (exit 1)"), "{printed}");
+}
+
+#[test]
+fn a_selection_gated_by_a_whole_baseline_calls_the_cases_left_out_not_run() {
+    if !common::have(
+        "python3",
+        "a_selection_gated_by_a_whole_baseline_calls_the_cases_left_out_not_run",
+    ) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let baseline = baseline(dir.path());
+    let again = gated(&baseline, &dir.path().join("again"), &["--only", "benign"]);
+    expect(&again, 0, "not run (outside --only)");
+    let printed = text(&again);
+    assert!(printed.contains(", 0 removed, "), "{printed}");
+    let report: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.path().join("again/escape-all.json")).unwrap(),
+    )
+    .unwrap();
+    assert!(report["baseline"]["removed_cases"]
+        .as_array()
+        .unwrap()
+        .is_empty());
+    assert!(!report["baseline"]["not_run"].as_array().unwrap().is_empty());
+    assert_eq!(report["baseline_exit_code"], 0);
 }
 
 #[test]
@@ -72,6 +114,11 @@ fn a_new_failure_fails_the_baseline_gate() {
     std::fs::write(&path, serde_json::to_string(&report).unwrap()).unwrap();
     let again = gated(&path, &dir.path().join("again"), &[]);
     expect(&again, 1, &format!("new failure: {id}"));
+    expect(
+        &again,
+        1,
+        "result: FAIL (exit 1): the baseline gate finds 1 new failure(s)",
+    );
 }
 
 #[test]

@@ -398,6 +398,50 @@ mod verify {
         }
     }
 
+    /// A report records the profile's directory absolutely, so `verify`
+    /// re-runs a subprocess target (its `cwd` relative to the profile) from
+    /// any directory; without it (a `--reproducible` report), the
+    /// profile's path is resolved from the current directory, as the run
+    /// named it.
+    #[test]
+    fn a_report_is_verified_from_any_directory() {
+        let dir = tempfile::tempdir().unwrap();
+        let elsewhere = tempfile::tempdir().unwrap();
+        let report = report_of("reference-subprocess", dir.path());
+        let verify_in = |cwd: &Path, report: &Path| {
+            crate::common::framecheck_in(cwd, &["verify", report.to_str().unwrap()])
+        };
+        let output = verify_in(elsewhere.path(), &report);
+        let said = crate::common::text(&output);
+        assert_eq!(output.status.code(), Some(0), "{said}");
+        assert!(said.contains("reproduced"), "{said}");
+
+        let mut value: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+        let recorded = value["manifest"]["profile_dir"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        assert!(Path::new(&recorded).is_absolute(), "{recorded}");
+        value["manifest"]
+            .as_object_mut()
+            .unwrap()
+            .remove("profile_dir");
+        let bare = dir.path().join("without-dir.json");
+        std::fs::write(&bare, serde_json::to_string(&value).unwrap()).unwrap();
+        let output = verify_in(elsewhere.path(), &bare);
+        let said = crate::common::text(&output);
+        assert_eq!(output.status.code(), Some(2), "{said}");
+        assert!(said.contains("adapter.cwd"), "{said}");
+        let output = verify_in(crate::common::repo(), &bare);
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{}",
+            crate::common::text(&output)
+        );
+    }
+
     #[test]
     fn compare_counts_changed_and_missing_verdicts_but_not_new_cases() {
         let cases = variants_of("breakout-close-mid-content");

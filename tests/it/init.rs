@@ -673,3 +673,30 @@ fn init_mcp_takes_the_http_endpoint() {
     );
     assert!(!said.contains("{port}/mcp"), "{said}");
 }
+
+/// `init` checks what `run` and `validate` check before it starts the
+/// adapter: a program not on PATH and an interpreter's script that does
+/// not exist (relative to where the adapter runs) are named, exit 2, with
+/// the words `run` uses.
+#[test]
+fn init_names_a_program_not_on_path_and_a_missing_script() {
+    let dir = tempfile::tempdir().unwrap();
+    for (command, expected) in [
+        (
+            &["no-such-program-framecheck"][..],
+            "adapter.command: program \"no-such-program-framecheck\" is not on PATH",
+        ),
+        (
+            &["sh", "no_such.sh"][..],
+            "adapter.command: script \"no_such.sh\" does not exist in ",
+        ),
+    ] {
+        let mut args = vec!["init", "--"];
+        args.extend(command);
+        let output = common::framecheck_in(dir.path(), &args);
+        let said = common::text(&output);
+        assert_eq!(output.status.code(), Some(2), "{said}");
+        assert!(said.contains("the adapter cannot start: "), "{said}");
+        assert!(said.contains(expected), "{said}");
+    }
+}

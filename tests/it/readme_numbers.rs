@@ -385,3 +385,17 @@ fn the_field_audit_table_and_totals_are_the_committed_field_reports() {
     );
     assert_eq!(number(&found[0]), confusables, "nonce.confusable markers");
 }
+
+/// docs/report-schema.md says how many report formats a run writes, and
+/// where they are written from: the formats `Format::ALL` lists, and a
+/// directory that exists.
+#[test]
+fn the_report_schema_counts_the_formats() {
+    let text = std::fs::read_to_string(repo("docs/report-schema.md")).unwrap();
+    let found = one_match(
+        &text,
+        r"framecheck writes (\w+) report formats from one run \(`([^`]+)`\)",
+    );
+    assert_eq!(number(&found[0]), framecheck::report::Format::ALL.len());
+    assert!(repo(&found[1]).is_dir(), "{} is no directory", found[1]);
+}

@@ -954,6 +954,77 @@ mod baseline_diff {
     }
 
     #[test]
+    fn cases_outside_the_selection_are_not_run_not_removed() {
+        let old = run(
+            Unicode,
+            vec![
+                fail("kept"),
+                fail("gone"),
+                judged("elsewhere", Category::Unicode, vec![]),
+            ],
+        );
+        let mut new = run(Unicode, vec![fail("kept")]);
+        new.meta.filters = vec!["breakout".to_string()];
+        let diff = baseline::diff(&old, &new, Unicode);
+        // `gone` is a breakout case the selection takes, so it is removed;
+        // `elsewhere` is outside it, so it was only not run.
+        assert_eq!(ids(&diff.removed_cases), ["gone"]);
+        assert_eq!(ids(&diff.not_run), ["elsewhere"]);
+        assert_eq!(ids(&diff.still_failing), ["kept"]);
+        // Without a selection every missing case is a removal.
+        new.meta.filters.clear();
+        let whole = baseline::diff(&old, &new, Unicode);
+        assert_eq!(ids(&whole.removed_cases), ["gone", "elsewhere"]);
+        assert!(whole.not_run.is_empty());
+    }
+
+    #[test]
+    fn the_decision_is_the_gate_that_gave_the_exit_code() {
+        let old = run(Unicode, vec![fail("a"), pass("b")]);
+        let same = run(Unicode, vec![fail("a"), pass("b")]);
+        let summary = Summary::of(&same);
+        let accepted =
+            baseline::Decision::of(&summary, Some(&baseline::diff(&old, &same, Unicode)));
+        assert_eq!(accepted.exit_code, 0);
+        assert_eq!(accepted.conformance_exit_code, 1);
+        assert_eq!(accepted.decided_by, baseline::Decider::Baseline);
+        assert_eq!(
+            accepted.reason().unwrap(),
+            "the baseline gate accepts the 1 failing case(s) the baseline already had \
+             and finds no new failure (without the baseline: fail, exit 1)"
+        );
+        let terminal = markdown::terminal_summary_with_baseline(
+            &same,
+            Some(&baseline::diff(&old, &same, Unicode)),
+        );
+        assert!(
+            terminal.contains("result: PASS (exit 0): the baseline gate"),
+            "{terminal}"
+        );
+        let worse = run(Unicode, vec![fail("a"), fail("b")]);
+        let regressed = baseline::Decision::of(
+            &Summary::of(&worse),
+            Some(&baseline::diff(&old, &worse, Unicode)),
+        );
+        assert_eq!(regressed.exit_code, 1);
+        assert_eq!(
+            regressed.reason().unwrap(),
+            "the baseline gate finds 1 new failure(s)"
+        );
+        let clean = run(Unicode, vec![pass("b")]);
+        let nothing = baseline::Decision::of(
+            &Summary::of(&clean),
+            Some(&baseline::diff(&clean, &clean, Unicode)),
+        );
+        assert_eq!(
+            (nothing.exit_code, nothing.reason().unwrap().as_str()),
+            (0, "the baseline gate finds no new failure")
+        );
+        let alone = baseline::Decision::of(&summary, None);
+        assert_eq!((alone.exit_code, alone.reason()), (1, None));
+    }
+
+    #[test]
     fn level_decides_what_fails() {
         let unicode_only = judged(
             "u",

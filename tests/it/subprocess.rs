@@ -33,6 +33,7 @@ fn spec(command: &[&str]) -> SubprocessSpec {
         cwd: None,
         env: BTreeMap::new(),
         timeout_ms: TIMEOUT_MS,
+        startup_ms: None,
         mode: ProcessMode::Persistent,
         max_reply_bytes: 64 * 1024,
     }

@@ -204,13 +204,20 @@ fn init_check_and_run_agree_on_an_adapter_that_frames_nothing() {
     assert!(said.contains("no frame found"), "{said}");
     let yaml = std::fs::read_to_string(dir.path().join("bare.yaml")).unwrap();
     assert!(yaml.contains("delimiters: none"), "{yaml}");
+    // Named after its file, `cwd` relative to it (`--out` in the current
+    // directory once wrote an absolute one).
+    assert!(yaml.contains("\nname: bare\n"), "{yaml}");
+    assert!(yaml.contains("cwd: \".\""), "{yaml}");
+    // One request gets seconds; the start, a slow import's time.
+    assert!(yaml.contains("timeout_ms: 10000  # per request"), "{yaml}");
+    assert!(yaml.contains("startup_ms: 60000"), "{yaml}");
     let check = framecheck(&["init", "--check", "bare.yaml"]);
     let said = crate::common::text(&check);
     assert_eq!(check.status.code(), Some(0), "{said}");
     assert!(said.contains("agrees"), "{said}");
     let run = framecheck(&["run", "--target", "bare.yaml", "--out", "out"]);
     assert_eq!(run.status.code(), Some(1), "{}", crate::common::text(&run));
-    let report = std::fs::read_to_string(dir.path().join("out/mine.json")).unwrap();
+    let report = std::fs::read_to_string(dir.path().join("out/bare.json")).unwrap();
     let report: serde_json::Value = serde_json::from_str(&report).unwrap();
     assert_eq!(report["unmarked"], true);
     assert_eq!(report["results"].as_array().unwrap().len(), 1);

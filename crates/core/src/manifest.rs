@@ -49,6 +49,17 @@ pub struct Manifest {
     /// The profile file, as named on the command line; `None` for a
     /// built-in target given by name.
     pub profile_path: Option<PathBuf>,
+    /// The directory the profile was loaded from, absolute: what the
+    /// adapter's relative `cwd` is resolved against, so `framecheck verify`
+    /// re-runs the target from any directory. Absolute, not relative to
+    /// the report, because a report is copied without its project (to
+    /// `baselines/`, to a CI artifact) and a path relative to it would then
+    /// name nothing. `None` for a built-in target, and in a
+    /// `--reproducible` report (a machine's path is no part of what was
+    /// tested); `verify` then resolves `profile_path` against the current
+    /// directory.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub profile_dir: Option<PathBuf>,
     /// The target's identity.
     pub target: TargetIdentity,
     /// The seed of a randomised run (`search`); `None` for `run`, which is
@@ -106,6 +117,7 @@ impl Manifest {
             catalogue_hash: catalogue_hash.to_string(),
             profile_hash: profile_hash(&loaded.profile),
             profile_path: profile_path.map(Path::to_path_buf),
+            profile_dir: profile_path.and_then(|_| absolute_dir(&loaded.dir)),
             target: TargetIdentity::collect(loaded),
             seed,
             command_line,
@@ -122,8 +134,21 @@ impl Manifest {
     /// arguments) stays.
     pub fn make_reproducible(&mut self) {
         self.framecheck_commit = "not recorded (--reproducible)".into();
+        self.profile_dir = None;
         self.command_line = canonical_command_line(&self.command_line);
     }
+}
+
+/// `dir` as an absolute path (the empty path, a profile's directory when
+/// it was named without one, is the current directory), or `None` when
+/// the current directory cannot be read.
+fn absolute_dir(dir: &Path) -> Option<PathBuf> {
+    let dir = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    std::path::absolute(dir).ok()
 }
 
 /// The command line as a committed report records it: the program as

@@ -64,6 +64,10 @@ pub enum InitError {
     /// declare.
     #[error("{0}")]
     Inferred(InferError),
+    /// The adapter's program or script is not there (the check `run` and
+    /// `validate` make, `SubprocessFraming::check_launchable`).
+    #[error("the adapter cannot start: {0}")]
+    CannotStart(String),
     /// The proposal does not validate (a bug in `init`, reported as such).
     #[error("the proposed profile does not validate: {0}")]
     Invalid(String),
@@ -157,14 +161,28 @@ fn json_home(framed: &str) -> Option<String> {
 /// How `init` drives the adapter.
 #[derive(Debug, Clone, Copy)]
 pub struct InitOptions {
-    /// How long the adapter may take to start and to answer one request
-    /// (a large SDK can take half a minute to import on a loaded machine).
+    /// How long the adapter may take to answer one request, and the
+    /// proposal's `timeout_ms`.
     pub timeout_ms: u64,
+    /// How much longer the request that starts the adapter may take (a
+    /// large SDK can take half a minute to import on a loaded machine),
+    /// and the proposal's `startup_ms` for a subprocess adapter.
+    pub startup_ms: u64,
 }
+
+/// `init`'s per-request time: one request should take well under a
+/// second, and five hanging cases then cost a minute, not five.
+pub const DEFAULT_INIT_TIMEOUT_MS: u64 = 10_000;
+
+/// `init`'s start-up time: room for an SDK that imports slowly.
+pub const DEFAULT_INIT_STARTUP_MS: u64 = 60_000;
 
 impl Default for InitOptions {
     fn default() -> Self {
-        InitOptions { timeout_ms: 30_000 }
+        InitOptions {
+            timeout_ms: DEFAULT_INIT_TIMEOUT_MS,
+            startup_ms: DEFAULT_INIT_STARTUP_MS,
+        }
     }
 }
 
@@ -178,6 +196,24 @@ pub struct Proposal {
     /// the proposal (or a declared profile) against it needs no second
     /// start, which costs a large SDK's import time again.
     pub framing: Box<dyn Framing>,
+}
+
+impl Proposal {
+    /// Names the proposal after the file it is saved as (`--out
+    /// targets/billing.yaml` is `billing`), so `--target billing` finds it
+    /// and its reports are `billing.*`. The name line is the one
+    /// `write_identity` wrote.
+    pub fn name_after_file(&mut self, file: &Path) {
+        let stem = file.file_stem().map(|s| s.to_string_lossy());
+        let name = profile_name(stem.as_deref());
+        // At a line's start, so a comment mentioning a name is not it.
+        let old = format!("\nname: {}\n", self.profile.name);
+        if let Some(at) = self.yaml.find(&old) {
+            self.yaml
+                .replace_range(at..at + old.len(), &format!("\nname: {name}\n"));
+            self.profile.name = name;
+        }
+    }
 }
 
 impl std::fmt::Debug for Proposal {
@@ -202,22 +238,95 @@ pub fn propose_for_command(
         cwd: Some(relative_to(cwd, save_dir)),
         env: Default::default(),
         timeout_ms: options.timeout_ms,
+        startup_ms: Some(options.startup_ms),
         mode: Default::default(),
         max_reply_bytes: 16 * 1024 * 1024,
     };
     let base = TargetProfile {
-        name: "mine".into(),
+        name: command_name(&spec.command),
         description: String::new(),
         language: String::new(),
         adapter: AdapterSpec::Subprocess(spec.clone()),
         capabilities: vec![Capability::Wrap],
         ..framecheck_envelope::reference_profile()
     };
-    infer_and_propose(
-        base,
-        Box::new(SubprocessFraming::new(&spec, save_dir)),
-        false,
-    )
+    let framing = SubprocessFraming::new(&spec, save_dir);
+    framing.check_launchable().map_err(InitError::CannotStart)?;
+    infer_and_propose(base, Box::new(framing), false)
+}
+
+/// The name a proposal for the adapter `command` gets, so proposals for
+/// several adapters in one directory (and their reports, named after the
+/// profile) do not overwrite each other: the script's name without its
+/// extension (`python3 wrap_prompt.py` is `wrap_prompt`), the module of
+/// `-m`, else the program's, followed by up to two plain-word arguments
+/// after it (`python3 framings.py uuid_markers` is
+/// `framings-uuid_markers`).
+fn command_name(command: &[String]) -> String {
+    let script = crate::adapter::subprocess::script_argument(command);
+    let module = command
+        .iter()
+        .position(|a| a == "-m")
+        .and_then(|i| command.get(i + 1))
+        .map(|m| m.rsplit('.').next().unwrap_or(m));
+    let stem = |word: &str| {
+        Path::new(word)
+            .file_stem()
+            .map_or_else(String::new, |s| s.to_string_lossy().into_owned())
+    };
+    let (head, rest_from) = match (script, module) {
+        (Some(script), _) => (
+            stem(script),
+            command
+                .iter()
+                .position(|a| a == script)
+                .map_or(0, |i| i + 1),
+        ),
+        (None, Some(module)) => (
+            module.to_string(),
+            command.iter().position(|a| a == "-m").map_or(0, |i| i + 2),
+        ),
+        (None, None) => (command.first().map_or_else(String::new, |p| stem(p)), 1),
+    };
+    let plain = |a: &&String| {
+        !a.is_empty()
+            && a.chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+    };
+    let words = command
+        .iter()
+        .skip(rest_from)
+        .take_while(|a| !a.starts_with('-'))
+        .filter(plain)
+        .take(2)
+        .map(String::as_str);
+    profile_name(std::iter::once(head.as_str()).chain(words))
+}
+
+/// `words` joined by `-` as a profile name (ASCII letters, digits, `-` and
+/// `_`; anything else made `-`), or `mine` when nothing is left.
+fn profile_name<'a>(words: impl IntoIterator<Item = &'a str>) -> String {
+    let joined = words
+        .into_iter()
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>()
+        .join("-");
+    let name: String = joined
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    let name = name.trim_matches('-');
+    if name.is_empty() {
+        "mine".to_string()
+    } else {
+        name.to_string()
+    }
 }
 
 /// Proposes a profile for the MCP server `spec` (`framecheck init --mcp`):
@@ -237,7 +346,7 @@ pub fn propose_for_mcp(
     }
     let framing = McpFraming::new(&spec, save_dir).map_err(InitError::Mcp)?;
     let base = TargetProfile {
-        name: "mine".into(),
+        name: profile_name([spec.tool.as_str()]),
         description: String::new(),
         language: String::new(),
         adapter: AdapterSpec::Mcp { mcp: spec },
@@ -259,6 +368,7 @@ pub fn propose_for_profile(
     let mut base = loaded.profile.clone();
     if let AdapterSpec::Subprocess(spec) = &mut base.adapter {
         spec.timeout_ms = spec.timeout_ms.max(options.timeout_ms);
+        spec.startup_ms = Some(spec.startup_ms.unwrap_or(0).max(options.startup_ms));
     }
     if let AdapterSpec::Mcp { mcp } = &mut base.adapter {
         mcp.timeout_ms = mcp.timeout_ms.max(options.timeout_ms);
@@ -275,7 +385,10 @@ pub fn propose_for_profile(
         dir: loaded.dir.clone(),
     };
     let framing: Box<dyn Framing> = match (SubprocessFraming::from_profile(&loaded), builtin) {
-        (Some(f), _) => Box::new(f),
+        (Some(f), _) => {
+            f.check_launchable().map_err(InitError::CannotStart)?;
+            Box::new(f)
+        }
         (None, Some(b)) => b,
         (None, None) => return Err(InitError::NotInProcess),
     };
@@ -469,7 +582,16 @@ fn relative_to(path: &Path, base: &Path) -> PathBuf {
     out
 }
 
+/// `path` made absolute against the current directory; the empty path
+/// (the directory of `--out mine.yaml`) is the current directory, not a
+/// path with no components, which would leave `relative_to` nothing in
+/// common and write an absolute `cwd`.
 fn absolute(path: &Path) -> PathBuf {
+    let path = if path.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        path
+    };
     std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
@@ -652,7 +774,13 @@ fn write_adapter(out: &mut String, adapter: &AdapterSpec) {
                 let env = serde_json::to_string(&spec.env).unwrap_or_default();
                 let _ = writeln!(out, "  env: {env}");
             }
-            let _ = writeln!(out, "  timeout_ms: {}", spec.timeout_ms);
+            let _ = writeln!(out, "  timeout_ms: {}  # per request", spec.timeout_ms);
+            if let Some(startup) = spec.startup_ms {
+                let _ = writeln!(
+                    out,
+                    "  startup_ms: {startup}  # more for the request that starts the adapter"
+                );
+            }
         }
         AdapterSpec::Builtin { builtin } => {
             let _ = writeln!(out, "adapter: {{ builtin: {} }}", yaml_str(builtin));
@@ -953,7 +1081,43 @@ pub fn differences(declared: &TargetProfile, inferred: &TargetProfile) -> Vec<St
 
 #[cfg(test)]
 mod tests {
-    use super::{json_home, no_delimiters};
+    use super::{command_name, json_home, no_delimiters, profile_name, relative_to};
+
+    fn name_of(command: &[&str]) -> String {
+        command_name(&command.iter().map(|s| s.to_string()).collect::<Vec<_>>())
+    }
+
+    /// A proposal is named after its script, module or program, with the
+    /// plain words after it, so two adapters' proposals differ.
+    #[test]
+    fn a_proposal_is_named_after_its_command() {
+        assert_eq!(name_of(&["python3", "wrap_prompt.py"]), "wrap_prompt");
+        assert_eq!(
+            name_of(&["python3", "framings.py", "uuid_markers"]),
+            "framings-uuid_markers"
+        );
+        assert_eq!(name_of(&["node", "src/frame.mjs", "--port", "1"]), "frame");
+        assert_eq!(name_of(&["python3", "-m", "acme.framing"]), "framing");
+        assert_eq!(name_of(&["./my framer"]), "my-framer");
+        assert_eq!(name_of(&["sh", "-c", "exit 0"]), "sh");
+        assert_eq!(profile_name(["read_file"]), "read_file");
+        assert_eq!(profile_name(["..."]), "mine");
+    }
+
+    /// The directory of `--out mine.yaml` is the empty path: a `cwd`
+    /// relative to it is relative to the current directory, never absolute.
+    #[test]
+    fn a_cwd_relative_to_the_empty_path_is_relative() {
+        let here = std::env::current_dir().unwrap();
+        assert_eq!(
+            relative_to(&here, std::path::Path::new("")),
+            std::path::Path::new(".")
+        );
+        assert_eq!(
+            relative_to(&here.join("adapters"), std::path::Path::new("")),
+            std::path::Path::new("adapters")
+        );
+    }
 
     const PROBE: &str = "fcbodya1 said \\\"ok\\\" fcbodyz1";
 

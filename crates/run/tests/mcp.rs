@@ -260,7 +260,10 @@ fn init_finds_no_frame_around_the_published_filesystem_server_s_content() {
         "file",
         20_000,
     );
-    let options = framecheck::init::InitOptions { timeout_ms: 20_000 };
+    let options = framecheck::init::InitOptions {
+        timeout_ms: 20_000,
+        ..Default::default()
+    };
     let mut proposal =
         framecheck::init::propose_for_mcp(mcp, Path::new("."), Path::new("."), options).unwrap();
     // No frame: the proposal says so, and its run computes the verdict.
@@ -328,7 +331,10 @@ fn the_bare_server_gets_the_frame_absent_verdict_and_a_framed_one_contradicts_it
 fn init_proposes_no_delimiters_for_the_bare_server_and_init_check_agrees() {
     use framecheck::init::{differences, propose_for_mcp, propose_for_profile, InitOptions};
     use framecheck::profile::LoadedProfile;
-    let options = InitOptions { timeout_ms: 10_000 };
+    let options = InitOptions {
+        timeout_ms: 10_000,
+        ..Default::default()
+    };
     let bare = test_server("bare", 10_000);
     let mut proposal = propose_for_mcp(bare, Path::new("."), Path::new("."), options).unwrap();
     assert!(proposal.profile.delimiters.absent, "{}", proposal.yaml);
@@ -473,7 +479,10 @@ fn a_published_server_reads_its_api_from_the_fixture_page() {
 fn init_proposes_a_profile_that_holds_for_the_framing_server() {
     use framecheck::init::{propose_for_mcp, propose_for_profile, InitOptions};
     use framecheck::profile::{Capability, LoadedProfile};
-    let options = InitOptions { timeout_ms: 10_000 };
+    let options = InitOptions {
+        timeout_ms: 10_000,
+        ..Default::default()
+    };
     let mcp = test_server("framed", 10_000);
     // Typed in the crate's directory, the proposal saved under `src/`: the
     // command's directory is written relative to the proposal's.
@@ -670,7 +679,10 @@ fn a_server_that_never_listens_is_a_clear_error_and_is_stopped() {
 #[test]
 fn init_proposes_the_same_frame_over_http() {
     use framecheck::init::{propose_for_mcp, InitOptions};
-    let options = InitOptions { timeout_ms: 10_000 };
+    let options = InitOptions {
+        timeout_ms: 10_000,
+        ..Default::default()
+    };
     let mcp = http_server("framed", 10_000);
     let mut proposal =
         propose_for_mcp(mcp.clone(), Path::new("."), Path::new("."), options).unwrap();

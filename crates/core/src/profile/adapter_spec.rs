@@ -26,6 +26,7 @@ pub(super) struct RawAdapter {
     cwd: Option<PathBuf>,
     env: Option<BTreeMap<String, String>>,
     timeout_ms: Option<u64>,
+    startup_ms: Option<u64>,
     mode: Option<ProcessMode>,
     max_reply_bytes: Option<usize>,
     mcp: Option<McpSpec>,
@@ -40,6 +41,7 @@ impl TryFrom<RawAdapter> for AdapterSpec {
             raw.cwd.is_some().then_some(ProcessKey::Cwd),
             raw.env.is_some().then_some(ProcessKey::Env),
             raw.timeout_ms.is_some().then_some(ProcessKey::TimeoutMs),
+            raw.startup_ms.is_some().then_some(ProcessKey::StartupMs),
             raw.mode.is_some().then_some(ProcessKey::Mode),
             raw.max_reply_bytes
                 .is_some()
@@ -60,6 +62,7 @@ impl TryFrom<RawAdapter> for AdapterSpec {
                 cwd: raw.cwd,
                 env: raw.env.unwrap_or_default(),
                 timeout_ms: raw.timeout_ms.unwrap_or_else(super::default_timeout_ms),
+                startup_ms: raw.startup_ms,
                 mode: raw.mode.unwrap_or_default(),
                 max_reply_bytes: raw
                     .max_reply_bytes
@@ -82,6 +85,8 @@ pub enum ProcessKey {
     Env,
     /// `timeout_ms`.
     TimeoutMs,
+    /// `startup_ms`.
+    StartupMs,
     /// `mode`.
     Mode,
     /// `max_reply_bytes`.
@@ -96,6 +101,7 @@ impl ProcessKey {
             ProcessKey::Cwd => "cwd",
             ProcessKey::Env => "env",
             ProcessKey::TimeoutMs => "timeout_ms",
+            ProcessKey::StartupMs => "startup_ms",
             ProcessKey::Mode => "mode",
             ProcessKey::MaxReplyBytes => "max_reply_bytes",
         }

@@ -141,6 +141,7 @@ mod tests {
             cwd: None,
             env: Default::default(),
             timeout_ms: 1000,
+            startup_ms: None,
             mode: Default::default(),
             max_reply_bytes: 1024,
         })

@@ -241,6 +241,12 @@ pub struct SubprocessSpec {
     /// Per-request timeout in milliseconds.
     #[serde(default = "default_timeout_ms")]
     pub timeout_ms: u64,
+    /// Extra milliseconds a request that has to start the process gets
+    /// (an SDK's import time), beside `timeout_ms`; `None` is the
+    /// adapter's default (10 s). Kept apart so a slow start does not make
+    /// every hanging request wait as long.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub startup_ms: Option<u64>,
     /// Persistent (one process, many requests) or one-shot.
     #[serde(default)]
     pub mode: ProcessMode,

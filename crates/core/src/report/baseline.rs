@@ -21,12 +21,12 @@
 //! is new in the catalogue and fails is a new failure (it is not in the
 //! accepted baseline) and is listed under [`BaselineDiff::new_cases`] too.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::summary::{Summary, EXIT_CONFORMANCE_FAILURE, EXIT_HARNESS_ERROR, EXIT_OK};
+use super::summary::{status_word, Summary, EXIT_CONFORMANCE_FAILURE, EXIT_HARNESS_ERROR, EXIT_OK};
 use crate::catalogue::Category;
 use crate::gate::Gate;
 use crate::level::ReaderLevel;
@@ -161,6 +161,96 @@ pub fn gate_exit_code(summary: &Summary, diff: &BaselineDiff) -> i32 {
     }
 }
 
+/// Which gate gave a run its exit code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Decider {
+    /// The run's own verdicts (no baseline, or a run that did not finish).
+    Conformance,
+    /// The baseline gate: only failures the baseline did not have count.
+    Baseline,
+}
+
+/// A run's exit code, the gate that gave it and, when the baseline gate
+/// decided, the exit code the run's own verdicts would have given: the one
+/// place every printed result line takes its status from, so none can
+/// disagree with the process's exit code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Decision {
+    /// The process's exit code.
+    pub exit_code: i32,
+    /// The gate that gave it.
+    pub decided_by: Decider,
+    /// The exit code of the run's own verdicts.
+    pub conformance_exit_code: i32,
+    /// New failures, when the baseline gate decided.
+    pub new_failures: usize,
+    /// Failing cases the baseline already had and the gate accepts.
+    pub accepted: usize,
+}
+
+impl Decision {
+    /// The decision for a run summarised by `summary`, gated by `diff` when
+    /// a baseline was given ([`gate_exit_code`]).
+    pub fn of(summary: &Summary, diff: Option<&BaselineDiff>) -> Self {
+        let conformance_exit_code = summary.exit_code();
+        match diff {
+            // An unfinished run is decided by that alone: no gate passes it.
+            Some(diff) if conformance_exit_code != EXIT_HARNESS_ERROR => Decision {
+                exit_code: gate_exit_code(summary, diff),
+                decided_by: Decider::Baseline,
+                conformance_exit_code,
+                new_failures: diff.new_failures.len(),
+                accepted: diff.still_failing.len(),
+            },
+            _ => Decision {
+                exit_code: conformance_exit_code,
+                decided_by: Decider::Conformance,
+                conformance_exit_code,
+                new_failures: 0,
+                accepted: 0,
+            },
+        }
+    }
+
+    /// `pass`, `fail` or `harness-error`, as [`Summary::status`] words them,
+    /// for [`Decision::exit_code`].
+    pub fn status(&self) -> &'static str {
+        status_word(self.exit_code)
+    }
+
+    /// Why the baseline gate decided as it did, in a clause that follows
+    /// the status (`the baseline gate accepts …`); `None` when the run's
+    /// own verdicts decided.
+    pub fn reason(&self) -> Option<String> {
+        if self.decided_by != Decider::Baseline {
+            return None;
+        }
+        let own = if self.conformance_exit_code == self.exit_code {
+            String::new()
+        } else {
+            format!(
+                " (without the baseline: {}, exit {})",
+                status_word(self.conformance_exit_code),
+                self.conformance_exit_code
+            )
+        };
+        Some(if self.new_failures > 0 {
+            format!(
+                "the baseline gate finds {} new failure(s){own}",
+                self.new_failures
+            )
+        } else if self.accepted == 0 {
+            format!("the baseline gate finds no new failure{own}")
+        } else {
+            format!(
+                "the baseline gate accepts the {} failing case(s) the baseline already had \
+                 and finds no new failure{own}",
+                self.accepted
+            )
+        })
+    }
+}
+
 /// Loads a run from a JSON report written by [`super::json`].
 pub fn load(path: &Path) -> Result<RunResult, BaselineError> {
     let text = std::fs::read_to_string(path).map_err(|source| BaselineError::Io {
@@ -283,8 +373,13 @@ pub struct BaselineDiff {
     pub still_failing: Vec<DiffEntry>,
     /// In the new run only.
     pub new_cases: Vec<DiffEntry>,
-    /// In the baseline only.
+    /// In the baseline only, and in this run's selection: gone from the
+    /// catalogue or no longer instantiated for the target.
     pub removed_cases: Vec<DiffEntry>,
+    /// In the baseline only, and outside this run's `--only` selection:
+    /// not run this time, which says nothing about whether they still exist.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub not_run: Vec<DiffEntry>,
     /// Baseline ids renamed through the id lock's aliases before comparing,
     /// as `(published id, id now)` ([`diff_with_aliases`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -326,6 +421,7 @@ pub fn diff(old: &RunResult, new: &RunResult, level: ReaderLevel) -> BaselineDif
         still_failing: Vec::new(),
         new_cases: Vec::new(),
         removed_cases: Vec::new(),
+        not_run: Vec::new(),
         aliased: Vec::new(),
     };
     for result in &new.results {
@@ -351,18 +447,40 @@ pub fn diff(old: &RunResult, new: &RunResult, level: ReaderLevel) -> BaselineDif
             out.new_cases.push(entry);
         }
     }
-    for result in &old.results {
-        if !new_ids.contains_key(result.case.id.as_str()) {
-            out.removed_cases.push(DiffEntry {
-                id: result.case.id.clone(),
-                category: result.case.category,
-                title: result.case.title.clone(),
-                old: Some(result.verdict(level, old.meta.gate)),
-                new: None,
-            });
+    let missing: Vec<&CaseResult> = old
+        .results
+        .iter()
+        .filter(|r| !new_ids.contains_key(r.case.id.as_str()))
+        .collect();
+    let selected = selected_ids(&missing, &new.meta.filters);
+    for result in missing {
+        let entry = DiffEntry {
+            id: result.case.id.clone(),
+            category: result.case.category,
+            title: result.case.title.clone(),
+            old: Some(result.verdict(level, old.meta.gate)),
+            new: None,
+        };
+        if selected.contains(result.case.id.as_str()) {
+            out.removed_cases.push(entry);
+        } else {
+            out.not_run.push(entry);
         }
     }
     out
+}
+
+/// The ids of `results` that the run's `--only` patterns select, by the
+/// rule the run selected its own cases with ([`crate::catalogue::select`]).
+fn selected_ids(results: &[&CaseResult], filters: &[String]) -> BTreeSet<String> {
+    let cases = results.iter().map(|r| r.case.clone()).collect();
+    match crate::catalogue::select(cases, filters) {
+        Ok(selected) => selected.into_iter().map(|case| case.id).collect(),
+        // Patterns the run itself accepted always compile; were one not to,
+        // every missing case stays a removal, the claim made before
+        // selections were told apart.
+        Err(_) => results.iter().map(|r| r.case.id.clone()).collect(),
+    }
 }
 
 /// [`diff`], after renaming the baseline's ids that the new run no longer

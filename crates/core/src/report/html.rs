@@ -24,7 +24,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
-use super::baseline::BaselineDiff;
+use super::baseline::{BaselineDiff, Decision};
 use super::page::{self, anchor, shown, shown_block, text};
 use super::summary::Summary;
 use crate::catalogue::{Category, Input};
@@ -107,7 +107,7 @@ pub fn render_with(
 ) -> String {
     let summary = Summary::of(run);
     let mut body = String::new();
-    write_header(&mut body, run, &summary);
+    write_header(&mut body, run, &summary, &Decision::of(&summary, baseline));
     if let Some(lead) = lead.filter(|l| !l.items.is_empty()) {
         write_lead(&mut body, lead);
     }
@@ -129,14 +129,14 @@ pub fn render_with(
     page::document(&title, &style, FILTER_SCRIPT, &body)
 }
 
-fn write_header(out: &mut String, run: &RunResult, summary: &Summary) {
+fn write_header(out: &mut String, run: &RunResult, summary: &Summary, decision: &Decision) {
     let meta = &run.meta;
     let _ = writeln!(
         out,
         "<header>\n<h1>framecheck report: {}</h1>",
         shown(&meta.target.name)
     );
-    let (class, status) = match summary.status() {
+    let (class, status) = match decision.status() {
         "pass" => ("v-pass", "PASS"),
         "fail" => ("v-fail", "FAIL"),
         _ => ("v-error", "INCOMPLETE (harness error)"),
@@ -147,10 +147,13 @@ fn write_header(out: &mut String, run: &RunResult, summary: &Summary) {
     let _ = writeln!(
         out,
         "<p id=\"status\"><span class=\"badge {class}\">{status}</span> exit {} at level \
-         <b class=\"mono\">{}</b>, <b class=\"mono\">{}</b> gate. Highest level held: <b class=\"mono\" id=\"held\">{held}</b>.</p>",
-        summary.exit_code(),
+         <b class=\"mono\">{}</b>, <b class=\"mono\">{}</b> gate{}. Highest level held: <b class=\"mono\" id=\"held\">{held}</b>.</p>",
+        decision.exit_code,
         meta.level.name(),
-        meta.gate.name()
+        meta.gate.name(),
+        decision
+            .reason()
+            .map_or_else(String::new, |reason| format!(": {}", text(&reason)))
     );
     if !summary.apart.is_empty() {
         let _ = writeln!(
@@ -213,13 +216,14 @@ fn write_baseline(out: &mut String, diff: &BaselineDiff) {
     let _ = writeln!(
         out,
         "<h2>Baseline comparison at level {}</h2>\n<p>{} new failures, {} fixed, {} still failing, \
-         {} new cases, {} removed cases{}.</p>",
+         {} new cases, {} removed cases{}{}.</p>",
         diff.level.name(),
         diff.new_failures.len(),
         diff.fixed.len(),
         diff.still_failing.len(),
         diff.new_cases.len(),
         diff.removed_cases.len(),
+        text(&super::markdown::not_run_clause(diff)),
         if diff.catalogue_changed {
             "; the catalogue changed"
         } else {

@@ -23,7 +23,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::baseline::BaselineDiff;
+use super::baseline::{BaselineDiff, Decision};
 use super::summary::Summary;
 use super::weakness::Weakness;
 use crate::catalogue::ConcreteCase;
@@ -207,6 +207,10 @@ struct ReportOut<'a> {
     weaknesses: Vec<Weakness>,
     #[serde(skip_serializing_if = "Option::is_none")]
     baseline: Option<&'a BaselineDiff>,
+    /// Written only with `baseline`: the exit code the baseline gate gave
+    /// (the process's), beside `exit_code`, the run's own.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    baseline_exit_code: Option<i32>,
     /// Written only when tokenizer views were selected (1.3).
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     views: &'a [ViewReport],
@@ -322,6 +326,7 @@ pub fn write_with_baseline(
         unmarked: meta.unmarked,
         status: summary.status(),
         exit_code: summary.exit_code(),
+        baseline_exit_code: baseline.map(|diff| Decision::of(&summary, Some(diff)).exit_code),
         summary,
         weaknesses: super::weakness::weaknesses(run),
         baseline,

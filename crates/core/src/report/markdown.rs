@@ -18,7 +18,7 @@
 
 use std::fmt::Write as _;
 
-use super::baseline::{BaselineDiff, DiffEntry};
+use super::baseline::{BaselineDiff, Decision, DiffEntry};
 use super::escape::{md_block, md_code, md_inline, truncate, visible};
 use super::summary::{harness_error, Summary};
 use super::weakness::Weakness;
@@ -62,7 +62,7 @@ pub fn render_with_baseline(run: &RunResult, baseline: Option<&BaselineDiff>) ->
         md_inline(&meta.target.name)
     );
     let _ = writeln!(out, "> {HONESTY_NOTE}\n");
-    write_status(&mut out, run, &summary);
+    write_status(&mut out, run, &summary, &Decision::of(&summary, baseline));
     write_unmarked(&mut out, run);
     write_weaknesses(&mut out, &super::weakness::weaknesses(run));
     write_category_table(&mut out, &summary);
@@ -207,9 +207,9 @@ fn write_confusables(out: &mut String, run: &RunResult) {
     out.push('\n');
 }
 
-fn write_status(out: &mut String, run: &RunResult, summary: &Summary) {
+fn write_status(out: &mut String, run: &RunResult, summary: &Summary, decision: &Decision) {
     let at = summary.at_level();
-    let status = match summary.status() {
+    let status = match decision.status() {
         "pass" => "PASS",
         "fail" => "FAIL",
         _ => "INCOMPLETE (harness error)",
@@ -220,10 +220,13 @@ fn write_status(out: &mut String, run: &RunResult, summary: &Summary) {
     };
     let _ = writeln!(
         out,
-        "**{status}** (exit {}) at level `{}`, {} gate. Highest level held: {held}.\n",
-        summary.exit_code(),
+        "**{status}** (exit {}) at level `{}`, {} gate{}. Highest level held: {held}.\n",
+        decision.exit_code,
         run.meta.level.name(),
         run.meta.gate.name(),
+        decision
+            .reason()
+            .map_or_else(String::new, |reason| format!(": {}", md_inline(&reason))),
     );
     if !summary.apart.is_empty() {
         let _ = writeln!(
@@ -335,12 +338,13 @@ fn write_baseline(out: &mut String, diff: &BaselineDiff) {
     };
     let _ = writeln!(
         out,
-        "{verdict} {} new failures, {} fixed, {} still failing, {} new cases, {} removed cases.{}\n",
+        "{verdict} {} new failures, {} fixed, {} still failing, {} new cases, {} removed cases{}.{}\n",
         diff.new_failures.len(),
         diff.fixed.len(),
         diff.still_failing.len(),
         diff.new_cases.len(),
         diff.removed_cases.len(),
+        not_run_clause(diff),
         if diff.catalogue_changed {
             " The catalogue changed between the runs."
         } else {
@@ -759,8 +763,9 @@ pub fn terminal_summary(run: &RunResult) -> String {
 /// [`terminal_summary`] with a baseline diff.
 pub fn terminal_summary_with_baseline(run: &RunResult, baseline: Option<&BaselineDiff>) -> String {
     let summary = Summary::of(run);
+    let decision = Decision::of(&summary, baseline);
     let mut out = String::new();
-    write_terminal_status(&mut out, run, &summary);
+    write_terminal_status(&mut out, run, &summary, &decision);
     write_terminal_weaknesses(&mut out, &super::weakness::weaknesses(run));
     write_terminal_faults(&mut out, run);
     write_terminal_category_table(&mut out, &summary);
@@ -776,9 +781,15 @@ pub fn terminal_summary_with_baseline(run: &RunResult, baseline: Option<&Baselin
     out
 }
 
-/// The terminal summary's opening lines: run header, result, level held,
-/// cases reported apart and any harness error.
-fn write_terminal_status(out: &mut String, run: &RunResult, summary: &Summary) {
+/// The terminal summary's opening lines: run header, result (the exit code
+/// the process returns, and the gate that decided it), level held, cases
+/// reported apart and any harness error.
+fn write_terminal_status(
+    out: &mut String,
+    run: &RunResult,
+    summary: &Summary,
+    decision: &Decision,
+) {
     let meta = &run.meta;
     let at = summary.at_level();
     let _ = writeln!(
@@ -794,9 +805,12 @@ fn write_terminal_status(out: &mut String, run: &RunResult, summary: &Summary) {
     let faulted = fault_findings(run).len();
     let _ = writeln!(
         out,
-        "result: {} (exit {}): {} {}{}, {} fidelity failures, {} errors, {} skipped",
-        summary.status().to_uppercase(),
-        summary.exit_code(),
+        "result: {} (exit {}): {}{} {}{}, {} fidelity failures, {} errors, {} skipped",
+        decision.status().to_uppercase(),
+        decision.exit_code,
+        decision
+            .reason()
+            .map_or_else(String::new, |reason| format!("{reason}; the run: ")),
         at.fail,
         super::summary::fail_label(meta.gate),
         if faulted > 0 {
@@ -943,12 +957,13 @@ fn write_terminal_failing(out: &mut String, run: &RunResult) {
 fn write_terminal_baseline(out: &mut String, summary: &Summary, diff: &BaselineDiff) {
     let _ = writeln!(
         out,
-        "\nbaseline: {} new failures, {} fixed, {} still failing, {} new cases, {} removed{}",
+        "\nbaseline: {} new failures, {} fixed, {} still failing, {} new cases, {} removed{}{}",
         diff.new_failures.len(),
         diff.fixed.len(),
         diff.still_failing.len(),
         diff.new_cases.len(),
         diff.removed_cases.len(),
+        not_run_clause(diff),
         if diff.is_regression() {
             " (REGRESSION)"
         } else {
@@ -993,6 +1008,16 @@ fn write_terminal_baseline(out: &mut String, summary: &Summary, diff: &BaselineD
             _ => "the run is incomplete",
         }
     );
+}
+
+/// `, N not run (outside --only)` when the run's selection left baseline
+/// cases out: they were not run, which is not the same as removed.
+pub(crate) fn not_run_clause(diff: &BaselineDiff) -> String {
+    if diff.not_run.is_empty() {
+        String::new()
+    } else {
+        format!(", {} not run (outside --only)", diff.not_run.len())
+    }
 }
 
 /// The weaknesses on the terminal: at most [`TERMINAL_WEAKNESSES`], each on
@@ -1062,6 +1087,7 @@ mod tests {
             catalogue_hash: "c".into(),
             profile_hash: "p".into(),
             profile_path: None,
+            profile_dir: None,
             target: TargetIdentity::default(),
             seed: None,
             command_line: Vec::new(),

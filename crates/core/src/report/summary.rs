@@ -305,11 +305,16 @@ impl Summary {
     /// A one-word status: `pass`, `fail` or `harness-error`, matching
     /// [`Summary::exit_code`].
     pub fn status(&self) -> &'static str {
-        match self.exit_code() {
-            EXIT_OK => "pass",
-            EXIT_CONFORMANCE_FAILURE => "fail",
-            _ => "harness-error",
-        }
+        status_word(self.exit_code())
+    }
+}
+
+/// The status word of an exit code: `pass`, `fail` or `harness-error`.
+pub(crate) fn status_word(exit_code: i32) -> &'static str {
+    match exit_code {
+        EXIT_OK => "pass",
+        EXIT_CONFORMANCE_FAILURE => "fail",
+        _ => "harness-error",
     }
 }
 

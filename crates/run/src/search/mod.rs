@@ -126,6 +126,59 @@ impl std::str::FromStr for Budget {
     }
 }
 
+/// Why a finished search stopped, told from its report and options by the
+/// rules its loop stops on (`Explorer::run`): a user who gave
+/// `--max-findings 1` sees that the search stopped there, not at its budget.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StopReason {
+    /// The search did not finish (its harness error says why).
+    Incomplete,
+    /// It found `--max-findings` new failures.
+    MaxFindings(usize),
+    /// It tried the mutants its budget allowed.
+    MutantBudget(u64),
+    /// Its time budget ran out.
+    TimeBudget(Duration),
+    /// A mutant budget not spent, the finding limit not reached and no
+    /// harness error: only a cancel request (Ctrl-C) stops the loop then.
+    Interrupted,
+}
+
+impl StopReason {
+    /// Why the search that wrote `report` under `options` stopped.
+    pub fn of(report: &SearchReport, options: &SearchOptions) -> Self {
+        if report.harness_error.is_some() {
+            return StopReason::Incomplete;
+        }
+        if report.findings.len() >= options.max_findings {
+            return StopReason::MaxFindings(options.max_findings);
+        }
+        match options.budget {
+            Budget::Cases(limit) if report.mutants_tried >= limit => {
+                StopReason::MutantBudget(limit)
+            }
+            Budget::Cases(_) => StopReason::Interrupted,
+            Budget::Time(limit) => StopReason::TimeBudget(limit),
+        }
+    }
+}
+
+impl std::fmt::Display for StopReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StopReason::Incomplete => write!(f, "the search did not finish"),
+            StopReason::MaxFindings(n) => {
+                write!(f, "--max-findings {n} reached (raise it to search on)")
+            }
+            StopReason::MutantBudget(n) => write!(f, "the budget of {n} mutants is spent"),
+            StopReason::TimeBudget(limit) => {
+                write!(f, "the time budget of {}s is spent", limit.as_secs())
+            }
+            StopReason::Interrupted => write!(f, "it was interrupted"),
+        }
+    }
+}
+
 /// Search settings.
 #[derive(Debug, Clone)]
 pub struct SearchOptions {

@@ -159,7 +159,9 @@ impl SubprocessFraming {
             cwd,
             env: spec.env.clone(),
             timeout: Duration::from_millis(spec.timeout_ms),
-            startup_allowance: DEFAULT_STARTUP_ALLOWANCE,
+            startup_allowance: spec
+                .startup_ms
+                .map_or(DEFAULT_STARTUP_ALLOWANCE, Duration::from_millis),
             mode: spec.mode,
             max_reply_bytes: spec.max_reply_bytes,
             child: None,
@@ -237,7 +239,7 @@ impl SubprocessFraming {
                 .find(|candidate| is_executable(candidate))
         };
         match found {
-            Some(_) => Ok(()),
+            Some(_) => self.check_script(),
             None if program.components().count() > 1 => Err(format!(
                 "adapter.command: {} is not an executable file",
                 program.display()
@@ -246,6 +248,20 @@ impl SubprocessFraming {
                 "adapter.command: program {:?} is not on PATH",
                 program.display().to_string()
             )),
+        }
+    }
+
+    /// Checks the script an interpreter is given ([`script_argument`]),
+    /// relative to the working directory. Anything else is left to the
+    /// run, which reports what the process says: the check errs on the
+    /// side of starting it.
+    fn check_script(&self) -> Result<(), String> {
+        match script_argument(&self.command) {
+            Some(script) if !self.cwd.join(script).is_file() => Err(format!(
+                "adapter.command: script {script:?} does not exist in {} (adapter.cwd)",
+                self.cwd.display()
+            )),
+            _ => Ok(()),
         }
     }
 
@@ -570,6 +586,40 @@ fn is_executable(path: &Path) -> bool {
 }
 
 /// Where the program named first in a profile's command lives.
+/// The script an interpreter is given in `command` (`python3 adapter.py`,
+/// `node adapter.mjs`): the first argument after the program that is not
+/// an option, when its name ends in a script's extension
+/// ([`SCRIPT_EXTENSIONS`]). An option that takes the code itself (`-c`,
+/// `-m`, `-e`) ends the search, and so does an argument with whitespace
+/// (code after combined flags, `bash -lc 'python3 a.py'`): there is no
+/// script file then.
+pub(crate) fn script_argument(command: &[String]) -> Option<&str> {
+    for argument in command.iter().skip(1) {
+        if CODE_OPTIONS.contains(&argument.as_str()) || argument.contains(char::is_whitespace) {
+            return None;
+        }
+        if argument.starts_with('-') {
+            continue;
+        }
+        let is_script = Path::new(argument)
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| SCRIPT_EXTENSIONS.contains(&e));
+        return is_script.then_some(argument.as_str());
+    }
+    None
+}
+
+/// File name extensions of the scripts an interpreter runs, for
+/// [`script_argument`]: an argument ending in one of these names a file.
+const SCRIPT_EXTENSIONS: [&str; 11] = [
+    "py", "js", "mjs", "cjs", "ts", "mts", "rb", "pl", "php", "lua", "sh",
+];
+
+/// Interpreter options whose value is the code to run or a module name,
+/// not a file: with one of these there is no script argument to check.
+const CODE_OPTIONS: [&str; 6] = ["-c", "-m", "-e", "--eval", "-p", "--print"];
+
 pub(crate) fn resolve_program(program: &str, cwd: &Path) -> Result<PathBuf, String> {
     if program == SELF_PROGRAM {
         return std::env::current_exe()
@@ -625,6 +675,53 @@ mod tests {
         );
     }
 
+    /// The script of an interpreter's command line, and none where the
+    /// command runs code it is given.
+    #[test]
+    fn the_script_argument_is_an_interpreter_s_file() {
+        let script = |words: &[&str]| {
+            let command: Vec<String> = words.iter().map(|w| w.to_string()).collect();
+            script_argument(&command).map(str::to_string)
+        };
+        assert_eq!(
+            script(&["python3", "-u", "a.py", "x"]).as_deref(),
+            Some("a.py")
+        );
+        assert_eq!(script(&["node", "src/a.mjs"]).as_deref(), Some("src/a.mjs"));
+        assert_eq!(script(&["python3", "-m", "pkg.a"]), None);
+        assert_eq!(script(&["sh", "-c", "python3 a.py"]), None);
+        assert_eq!(script(&["bash", "-lc", "python3 a.py"]), None);
+        assert_eq!(script(&["uv", "run", "a.py"]), None);
+        assert_eq!(script(&["./adapter", "data.json"]), None);
+    }
+
+    /// `startup_ms` is the profile's start-up allowance, apart from the
+    /// per-request `timeout_ms`; without it the default holds.
+    #[test]
+    fn the_start_up_allowance_is_the_profile_s() {
+        let text = "name: x\nadapter: { command: [sh], timeout_ms: 2000, startup_ms: 45000 }\n\
+                    delimiters: { syntax: xml-tag, token: t }\ncapabilities: [wrap]\n";
+        let profile = framecheck_core::profile::TargetProfile::parse(text).unwrap();
+        let AdapterSpec::Subprocess(spec) = &profile.adapter else {
+            panic!("a subprocess adapter");
+        };
+        let target = SubprocessFraming::new(spec, Path::new("."));
+        assert_eq!(target.startup_allowance, Duration::from_secs(45));
+        assert_eq!(target.timeout, Duration::from_secs(2));
+        let spec = SubprocessSpec {
+            startup_ms: None,
+            ..spec.clone()
+        };
+        let target = SubprocessFraming::new(&spec, Path::new("."));
+        assert_eq!(target.startup_allowance, DEFAULT_STARTUP_ALLOWANCE);
+        let builtin = "name: x\nadapter: { builtin: reference, startup_ms: 1 }\n\
+                       delimiters: { syntax: xml-tag, token: t }\ncapabilities: [wrap]\n";
+        let error = framecheck_core::profile::TargetProfile::parse(builtin)
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("startup_ms"), "{error}");
+    }
+
     #[test]
     fn cwd_resolves_against_the_profile_directory() {
         let spec = SubprocessSpec {
@@ -632,6 +729,7 @@ mod tests {
             cwd: Some("..".into()),
             env: BTreeMap::new(),
             timeout_ms: 100,
+            startup_ms: None,
             mode: ProcessMode::Persistent,
             max_reply_bytes: 10,
         };
@@ -678,6 +776,7 @@ mod tests {
             cwd: None,
             env: BTreeMap::new(),
             timeout_ms: 5_000,
+            startup_ms: None,
             mode: ProcessMode::Persistent,
             max_reply_bytes: 1024,
         };
