@@ -188,6 +188,11 @@ pub enum Variant {
     Ligature,
     /// Circled letters (NFKC folds them back).
     Circled,
+    /// The default-ignorable Hangul filler letters (U+115F, U+1160,
+    /// U+3164, U+FFA0) spliced into the token and into runs of one
+    /// punctuation character (a fence's backticks): letters (`Lo`), not
+    /// format characters, so a filter of `Cf` invisibles keeps them.
+    IgnorableLetters,
 }
 
 /// Where a case was written.

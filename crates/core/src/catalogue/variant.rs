@@ -57,7 +57,7 @@ pub const GROUPS: [(&str, &[Variant]); 3] = [
 
 impl Variant {
     /// Every variant, in canonical (instantiation) order.
-    pub const ALL: [Variant; 22] = [
+    pub const ALL: [Variant; 23] = [
         Variant::Exact,
         Variant::Spaced,
         Variant::Upper,
@@ -80,6 +80,7 @@ impl Variant {
         Variant::CompatLetters,
         Variant::Ligature,
         Variant::Circled,
+        Variant::IgnorableLetters,
     ];
 
     /// The stable kebab-case name, used in catalogue files and concrete ids.
@@ -107,6 +108,7 @@ impl Variant {
             Variant::CompatLetters => "compat-letters",
             Variant::Ligature => "ligature",
             Variant::Circled => "circled",
+            Variant::IgnorableLetters => "ignorable-letters",
         }
     }
 
@@ -180,7 +182,8 @@ impl Variant {
             | Variant::DashLookalike
             | Variant::CompatLetters
             | Variant::Ligature
-            | Variant::Circled => VariantFamily::Unicode,
+            | Variant::Circled
+            | Variant::IgnorableLetters => VariantFamily::Unicode,
         }
     }
 }
@@ -217,7 +220,15 @@ pub fn render(variant: Variant, grammar: &dyn Grammar, form: Form, token: usize)
 /// grammar's own spacing unchanged.
 pub fn spell(variant: Variant, spelling: &Spelling) -> String {
     let mut out = String::new();
+    let mut previous = None;
     for piece in &spelling.0 {
+        // Inside a run of one punctuation character (a fence's backticks)
+        // the ignorable letters split the run, as they split the token.
+        let in_run = matches!(piece, Piece::Punct(c) if previous == Some(piece) && *c != ' ');
+        if variant == Variant::IgnorableLetters && in_run {
+            out.push_str(IGNORABLE_LETTERS);
+        }
+        previous = Some(piece);
         match piece {
             Piece::Punct(c) => out.push_str(&transform_punct(variant, *c)),
             Piece::Word(w) | Piece::Token(w) => out.push_str(&transform_token(variant, w)),
@@ -272,6 +283,10 @@ fn stricter(level: ReaderLevel) -> Option<ReaderLevel> {
         ReaderLevel::Unicode => Some(ReaderLevel::AsciiCaseInsensitive),
     }
 }
+
+/// The default-ignorable letters [`Variant::IgnorableLetters`] splices:
+/// the Hangul fillers, each of which a reader skips and a `Cf` filter keeps.
+const IGNORABLE_LETTERS: &str = "\u{115F}\u{1160}\u{3164}\u{FFA0}";
 
 fn transform_punct(variant: Variant, c: char) -> String {
     match variant {
@@ -346,6 +361,7 @@ fn transform_token(variant: Variant, token: &str) -> String {
             .collect(),
         Variant::Ligature => ligatures(token),
         Variant::Circled => token.chars().map(circled).collect(),
+        Variant::IgnorableLetters => splice(token, IGNORABLE_LETTERS),
     }
 }
 
@@ -696,7 +712,18 @@ mod tests {
             "</framechec\u{212A}-untru\u{17F}ted>"
         );
         assert_eq!(close(Variant::Ligature), "</framecheck-untruﬆed>");
+        assert_eq!(
+            close(Variant::IgnorableLetters),
+            "</framecheck\u{115F}\u{1160}\u{3164}\u{FFA0}-untrusted>"
+        );
         use crate::profile::{Delimiters, GrammarKind};
+        // The letters split a fence's run, where no token is.
+        let fence = Delimiters::simple(GrammarKind::Fence, "text").grammar();
+        let letters = "\u{115F}\u{1160}\u{3164}\u{FFA0}";
+        assert_eq!(
+            render(Variant::IgnorableLetters, &*fence, Form::Close, 0),
+            format!("`{letters}`{letters}`")
+        );
         let tuv = Delimiters::simple(GrammarKind::BracketMarker, "TUV").grammar();
         assert_eq!(
             render(Variant::Fullwidth, &*tuv, Form::Open, 0),
@@ -728,8 +755,8 @@ mod tests {
             expand_name("case"),
             Some(vec![Variant::Upper, Variant::Lower, Variant::Mixed])
         );
-        assert_eq!(expand_name("all").map(|v| v.len()), Some(22));
-        assert_eq!(expand_name("unicode").map(|v| v.len()), Some(17));
+        assert_eq!(expand_name("all").map(|v| v.len()), Some(23));
+        assert_eq!(expand_name("unicode").map(|v| v.len()), Some(18));
         assert_eq!(expand_name("zero-width"), Some(vec![Variant::ZeroWidth]));
         assert_eq!(expand_name("nope"), None);
         for v in Variant::ALL {
