@@ -35,8 +35,7 @@ pub struct CheckRow {
     /// it (the oracle's model of a reader: a model, or a parser modelled at
     /// the exact level). A parser that answers with segments is observed,
     /// not modelled: where its answer was judged (`reader.structure`), these
-    /// checks' security findings are not the parser's
-    /// ([`super::parser_answered`]).
+    /// checks' findings are not the parser's ([`super::parser_answered`]).
     pub reads_text: bool,
 }
 
