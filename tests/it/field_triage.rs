@@ -37,7 +37,10 @@ fn first_rule(text: &str) -> &str {
 
 #[test]
 fn the_committed_triage_holds_and_can_fail_and_say_false() {
-    if !common::have("python3", "the_committed_triage_holds_and_can_fail_and_say_false") {
+    if !common::have(
+        "python3",
+        "the_committed_triage_holds_and_can_fail_and_say_false",
+    ) {
         return;
     }
     let (code, out) = triage(None, None);
@@ -81,7 +84,10 @@ fn the_committed_triage_holds_and_can_fail_and_say_false() {
     std::fs::write(&refuted_path, refuted).unwrap();
     let (code, out) = triage(None, Some(&refuted_path));
     assert_eq!(code, Some(1), "{out}");
-    assert!(out.contains("re-check refuted, but triage.tsv says true"), "{out}");
+    assert!(
+        out.contains("re-check refuted, but triage.tsv says true"),
+        "{out}"
+    );
 
     // An audit with findings and no recorded re-check fails.
     let none = dir.path().join("none.tsv");

@@ -240,7 +240,11 @@ fn field_audit(path: &Path) -> FieldAudit {
         let tally = count::case_tally(result, run.meta.level, &index);
         for (check, owner) in tally.findings {
             let owner = owner.unwrap_or_else(|| {
-                panic!("{}: {} {check}: in no weakness", path.display(), result.case.id)
+                panic!(
+                    "{}: {} {check}: in no weakness",
+                    path.display(),
+                    result.case.id
+                )
             });
             findings.push((owner, result.case.id.clone()));
         }
