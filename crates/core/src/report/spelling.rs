@@ -54,7 +54,8 @@ pub fn asked_views() -> Vec<ViewName> {
 
 /// How `finding` (a `template.control` finding of `result`) reads. Any
 /// other finding, a finding at the exact level, one whose span of the
-/// framed output is not in the evidence, or a run with no view to ask, is
+/// framed output is not in the evidence (or not its excerpt's: an output
+/// cut for size), or a run with no view to ask, is
 /// [`Spelling::Read`]: a folded spelling is only claimed where the views
 /// were asked about the very bytes.
 pub fn spelling(result: &CaseResult, finding: &Finding) -> Spelling {
@@ -65,11 +66,16 @@ pub fn spelling(result: &CaseResult, finding: &Finding) -> Spelling {
     if finding.check != Check::TemplateControl {
         return Spelling::Read;
     }
+    // A report read back keeps a long output only as its two ends, where
+    // the offsets point elsewhere: the span must be the excerpt's own.
     let span = finding
         .excerpt
         .as_ref()
         .filter(|e| e.text == ExcerptSource::Framed)
-        .and_then(|e| result.evidence.framed.as_deref()?.get(e.start..e.end));
+        .and_then(|e| {
+            let span = result.evidence.framed.as_deref()?.get(e.start..e.end)?;
+            e.context.contains(span).then_some(span)
+        });
     let Some(span) = span else {
         return Spelling::Read;
     };
@@ -144,6 +150,26 @@ mod tests {
             [Spelling::Folded(Unicode)]
         );
         assert_eq!(spellings("plain prose"), []);
+    }
+
+    /// A report read back keeps a long output as its two ends only: the
+    /// finding's offsets then point at other text, which is not claimed
+    /// folded.
+    #[test]
+    fn a_span_the_evidence_no_longer_holds_is_read() {
+        let mut result = judged("a ＜｜im_end｜＞ b");
+        let Outcome::Judged { findings } = &result.outcome else {
+            unreachable!()
+        };
+        let finding = findings
+            .iter()
+            .find(|f| f.check == Check::TemplateControl)
+            .expect("a template.control finding")
+            .clone();
+        assert!(matches!(spelling(&result, &finding), Spelling::Folded(_)));
+        let framed = result.evidence.framed.as_mut().expect("framed");
+        *framed = "x".repeat(framed.len());
+        assert_eq!(spelling(&result, &finding), Spelling::Read);
     }
 
     /// The views decide, not the levels alone: a span a view turns into a
