@@ -145,7 +145,7 @@ for audit in "${audits[@]}"; do
   "$FRAMECHECK" run --target "$profile" --out "$OUT" --format json --format markdown
   code=$?
   case $code in
-    0) summary+=("$audit: conformance held (exit 0)") ;;
+    0) summary+=("$audit: no failing finding (exit 0), see $OUT/$audit.md for the level held and the classes reported apart") ;;
     1) summary+=("$audit: findings (exit 1), see $OUT/$audit.md") ;;
     *) summary+=("$audit: harness error (exit $code)"); harness_errors=1 ;;
   esac

@@ -21,6 +21,7 @@ mod envelope_seed_weaknesses;
 mod evidence;
 mod faults;
 mod field_model;
+mod field_triage;
 mod fuzz_search;
 mod gate;
 mod grammar;

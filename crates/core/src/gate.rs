@@ -76,7 +76,7 @@ impl Gate {
         match finding.class {
             CheckClass::Security | CheckClass::Fault => true,
             CheckClass::Fidelity => false,
-            CheckClass::Confusable => self == Gate::Strict,
+            CheckClass::Confusable | CheckClass::HostFramed => self == Gate::Strict,
             CheckClass::OuterLayer => self == Gate::Strict || finding.in_context,
         }
     }
@@ -88,7 +88,9 @@ impl Gate {
         match class {
             CheckClass::Security | CheckClass::Fault => true,
             CheckClass::Fidelity => false,
-            CheckClass::Confusable | CheckClass::OuterLayer => self == Gate::Strict,
+            CheckClass::Confusable | CheckClass::OuterLayer | CheckClass::HostFramed => {
+                self == Gate::Strict
+            }
         }
     }
 }
@@ -129,7 +131,7 @@ mod tests {
 
     #[test]
     fn classes_apart_fail_under_strict_or_in_a_declared_context() {
-        for class in [CheckClass::Confusable, CheckClass::OuterLayer] {
+        for class in CheckClass::APART {
             assert!(!Gate::Default.fails(&finding(class, false)), "{class:?}");
             assert!(Gate::Strict.fails(&finding(class, false)), "{class:?}");
         }

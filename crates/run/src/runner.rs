@@ -246,7 +246,7 @@ fn unmarked_run(
                 unmarked: true,
                 ..meta
             },
-            results: vec![unmarked::result(found)],
+            results: vec![unmarked::result(found, unmarked_delivery(profile))],
             views: Vec::new(),
         },
         Err(unmarked::Failure::Misfit(misfit)) => refused_run(meta, &misfit),
@@ -258,6 +258,15 @@ fn unmarked_run(
             results: Vec::new(),
             views: Vec::new(),
         },
+    }
+}
+
+/// How an unmarked framing's output reaches the model: an MCP server's
+/// through the host's tool-result message, anything else as prompt text.
+fn unmarked_delivery(profile: &TargetProfile) -> unmarked::Delivery {
+    match profile.adapter {
+        framecheck_core::profile::AdapterSpec::Mcp { .. } => unmarked::Delivery::HostMessage,
+        _ => unmarked::Delivery::PromptText,
     }
 }
 
@@ -750,6 +759,7 @@ fn run_segments_case(
     let outcome =
         match segments::read_back(case, structure, framing, request, &framed, &mut evidence) {
             segments::ReadBack::Judged(more) => {
+                let mut findings = oracle::parser_answered(findings, profile);
                 findings.extend(more);
                 judged(findings)
             }

@@ -299,12 +299,31 @@ fn the_bare_server_gets_the_frame_absent_verdict_and_a_framed_one_contradicts_it
     assert!(result.meta.unmarked, "{:?}", result.meta.harness_error);
     assert_eq!(result.results.len(), 1);
     let only = &result.results[0];
-    assert_eq!(count(&result, Verdict::Fail), 1);
+    // An MCP server's tool result reaches the model in the host's own
+    // tool-result message: the server relies on the host's framing, which
+    // is class host-framed, reported apart (failing only under --strict),
+    // and no level is held, since there is no frame to hold one.
+    assert_eq!(count(&result, Verdict::Fail), 0);
     for level in ReaderLevel::ALL {
-        assert_eq!(only.verdict_at(level), Verdict::Fail);
+        assert_eq!(only.verdict_at(level), Verdict::Pass);
     }
     let finding = &only.findings_at(ReaderLevel::Exact)[0];
     assert_eq!(finding.check, framecheck::oracle::Check::FrameAbsent);
+    assert_eq!(finding.class, framecheck::oracle::CheckClass::HostFramed);
+    assert!(finding.message.contains("relies on the host's framing"));
+    let summary = framecheck::report::Summary::of(&result);
+    assert_eq!(summary.highest_level_held, None);
+    assert!(summary.levels_held().is_empty());
+    assert_eq!(
+        summary.level_held_text(),
+        "none (the framing writes no frame)"
+    );
+    let weaknesses = framecheck::report::weakness::weaknesses(&result);
+    assert_eq!(weaknesses.len(), 1);
+    assert_eq!(
+        weaknesses[0].class,
+        framecheck::oracle::CheckClass::HostFramed
+    );
     let framed = only.evidence.framed.as_deref().unwrap();
     let content = framed.strip_prefix("The file reads:\n").unwrap();
     assert_eq!(

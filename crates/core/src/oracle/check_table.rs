@@ -26,6 +26,17 @@ pub struct CheckRow {
     /// What text in a field does when it fails the check, completing "Text
     /// in the content …" in a weakness statement.
     pub effect: &'static str,
+    /// The check whose finding, in the same case at the same level, is this
+    /// finding's cause: the finding is linked to it and not counted again
+    /// (`report::count`). Only where every such finding follows from the
+    /// cause by construction.
+    pub caused_by: Option<Check>,
+    /// Whether the check judges the framed text as a reader level reads
+    /// it (the oracle's model of a reader: a model, or a parser modelled at
+    /// the exact level). A parser that answers with segments is observed,
+    /// not modelled: where its answer was judged (`reader.structure`), these
+    /// checks' findings are not the parser's ([`super::parser_answered`]).
+    pub reads_text: bool,
 }
 
 /// Every check's row, in [`Check::ALL`] order (the declaration order, so a
@@ -38,6 +49,8 @@ pub(super) const TABLE: [CheckRow; 19] = [
         hint: "Write every frame the same way: the same constant text, delimiters, header lines and separator around the content, whatever the content is.",
         rule: "The framed output fits the frame layout learned by calibration, part by part.",
         effect: "breaks the frame's shape",
+        caused_by: None,
+        reads_text: true,
     },
     CheckRow {
         check: Check::OuterText,
@@ -46,6 +59,8 @@ pub(super) const TABLE: [CheckRow; 19] = [
         hint: "Write nothing derived from the input before the opening delimiter or after the closing one; keep preambles and notices constant.",
         rule: "Text outside the frame is only the framing's own constant text; nothing there derives from the input.",
         effect: "is written outside the frame",
+        caused_by: None,
+        reads_text: true,
     },
     CheckRow {
         check: Check::FrameSeparation,
@@ -54,6 +69,8 @@ pub(super) const TABLE: [CheckRow; 19] = [
         hint: "Frame every item alone and the same way whatever the other items hold: defang the delimiters in each item so none can end its frame or open another, and never skip, merge or split items.",
         rule: "Several frames per call: every item is read in its own frame, in order; no item's content moves into, merges with or creates another frame.",
         effect: "moves into, merges with or creates another item's frame",
+        caused_by: Some(Check::DelimiterCensus),
+        reads_text: true,
     },
     CheckRow {
         check: Check::DelimiterCensus,
@@ -62,6 +79,8 @@ pub(super) const TABLE: [CheckRow; 19] = [
         hint: "Defang every reading of every structural token in content and header fields, at the level you claim: case-fold, NFKC-normalise, drop ignorable characters and map lookalikes before matching.",
         rule: "The framed output holds exactly the framing's own live delimiters, in order; content adds none.",
         effect: "leaves a live delimiter in the framed output",
+        caused_by: None,
+        reads_text: true,
     },
     CheckRow {
         check: Check::CanaryContainment,
@@ -70,6 +89,8 @@ pub(super) const TABLE: [CheckRow; 19] = [
         hint: "Content must not be able to end the frame or the header: defang the closing delimiter and blank-line tricks before writing.",
         rule: "Text planted in a field stays inside the region it was put in: no breakout.",
         effect: "lets planted text escape its region",
+        caused_by: None,
+        reads_text: true,
     },
     CheckRow {
         check: Check::TagIntegrity,
@@ -78,6 +99,8 @@ pub(super) const TABLE: [CheckRow; 19] = [
         hint: "Validate attribute keys against a name grammar and escape values (& \" < > and line breaks); never write caller keys raw.",
         rule: "The attribute-carrying tag parses to exactly the supplied attributes.",
         effect: "rewrites the tag's attributes",
+        caused_by: None,
+        reads_text: true,
     },
     CheckRow {
         check: Check::HeaderIntegrity,
@@ -86,6 +109,8 @@ pub(super) const TABLE: [CheckRow; 19] = [
         hint: "Replace or escape every line break (CR, LF, VT, FF, NEL, U+2028, U+2029) in provenance, kind and attribute values.",
         rule: "Header fields cannot move the header boundary or carry line breaks.",
         effect: "moves the header boundary or puts a line break in it",
+        caused_by: None,
+        reads_text: true,
     },
     CheckRow {
         check: Check::ReaderVerdict,
@@ -94,6 +119,8 @@ pub(super) const TABLE: [CheckRow; 19] = [
         hint: "Read back exactly one frame: anchored opening tag, header ended by the first blank line, closing tag at the very end, and no live token inside (at the Unicode level).",
         rule: "The reader rejects what is not exactly one frame and accepts real frames.",
         effect: "is accepted by the reader when it must be rejected",
+        caused_by: None,
+        reads_text: false,
     },
     CheckRow {
         check: Check::Roundtrip,
@@ -102,6 +129,8 @@ pub(super) const TABLE: [CheckRow; 19] = [
         hint: "The reader must return the body the writer wrote, without trimming or re-escaping it.",
         rule: "Reading the framed text back returns the framed body.",
         effect: "does not read back as it was written",
+        caused_by: None,
+        reads_text: false,
     },
     CheckRow {
         check: Check::Fidelity,
@@ -110,6 +139,8 @@ pub(super) const TABLE: [CheckRow; 19] = [
         hint: "Leave content that does not read as a delimiter byte for byte unchanged; do not rewrite ordinary words or whitespace.",
         rule: "Benign content, attributes and provenance pass through unchanged, and are not refused.",
         effect: "is changed or refused although it is ordinary",
+        caused_by: None,
+        reads_text: false,
     },
     CheckRow {
         check: Check::NonceUnpredictable,
@@ -118,6 +149,8 @@ pub(super) const TABLE: [CheckRow; 19] = [
         hint: "Draw the nonce per call from a CSPRNG (Python `secrets.token_hex(16)`, Node `crypto.randomBytes(16)`), never from a counter, the clock or the content.",
         rule: "The per-call nonce is distinct, not a counter, clock or content hash, and has at least 64 bits of estimated entropy.",
         effect: "meets a nonce an attacker can predict",
+        caused_by: None,
+        reads_text: false,
     },
     CheckRow {
         check: Check::NonceMatched,
@@ -126,6 +159,8 @@ pub(super) const TABLE: [CheckRow; 19] = [
         hint: "Write the same nonce value in the opener and the closer, and have the reader reject a frame whose values differ or are missing.",
         rule: "Opener and closer carry the same nonce, and the reader rejects frames whose values differ or are missing.",
         effect: "is framed by markers whose nonces need not match",
+        caused_by: None,
+        reads_text: true,
     },
     CheckRow {
         check: Check::NonceReplay,
@@ -134,6 +169,8 @@ pub(super) const TABLE: [CheckRow; 19] = [
         hint: "Draw a fresh nonce for every call: a value reused across calls lets content carry a closer copied from an earlier frame.",
         rule: "A delimiter copied from an earlier frame is not live in a later one.",
         effect: "replays an earlier frame's marker and it is live",
+        caused_by: None,
+        reads_text: true,
     },
     CheckRow {
         check: Check::NonceConfusable,
@@ -142,6 +179,8 @@ pub(super) const TABLE: [CheckRow; 19] = [
         hint: "Defence in depth: also neutralise markers spelled like yours without the nonce or with another value; a model may read them as boundaries.",
         rule: "No marker spelled like the frame's own without its nonce, or with another value, is left live (reported apart from security and fidelity).",
         effect: "leaves a marker live without the frame's nonce",
+        caused_by: None,
+        reads_text: true,
     },
     CheckRow {
         check: Check::TemplateControl,
@@ -150,6 +189,8 @@ pub(super) const TABLE: [CheckRow; 19] = [
         hint: "Neutralise chat-template control strings and turn markers (<|im_end|>, <|eot_id|>, [/INST], </s>, <end_of_turn>, \\n\\nHuman:, ### Instruction:) in every field at the Unicode level, and encode with special tokens disabled.",
         rule: "No chat-template control string or turn marker from the input is readable in the framed output (outer-layer class: reported apart from security and fidelity; failing under --strict or a declared context).",
         effect: "leaves a chat-template control string or turn marker readable in the framed output",
+        caused_by: None,
+        reads_text: true,
     },
     CheckRow {
         check: Check::TargetFault,
@@ -158,6 +199,8 @@ pub(super) const TABLE: [CheckRow; 19] = [
         hint: "Handle every input without dying, hanging or writing to stdout: refuse what you cannot frame (raise the helper's Refusal, reply `error`), and send logs to stderr.",
         rule: "The target answers the input: it does not crash, hang or break the protocol on it, again on a retry with a fresh target, while it answers a benign input (fault class: no breakout is claimed; failing under every gate).",
         effect: "makes the target crash, hang or break the protocol (a fresh target did it again)",
+        caused_by: None,
+        reads_text: false,
     },
     CheckRow {
         check: Check::ReaderStructure,
@@ -166,6 +209,8 @@ pub(super) const TABLE: [CheckRow; 19] = [
         hint: "Parse only the framing's own records: escape or reject every line break your parser splits at (splitlines() splits at CR, VT, FF, FS, GS, RS, NEL, U+2028 and U+2029 too) and every record or role prefix in content, and never fall back to reading the whole text as one message.",
         rule: "A reader that parses frames into segments returns the structure a benign frame reads back as: as many segments, the same roles and fields, and the content only in its own segment.",
         effect: "makes the reader return another structure: a forged segment, role or field",
+        caused_by: None,
+        reads_text: false,
     },
     CheckRow {
         check: Check::FrameAbsent,
@@ -174,6 +219,8 @@ pub(super) const TABLE: [CheckRow; 19] = [
         hint: "Mark where untrusted content starts and ends: put it between delimiters the content cannot forge (a random per-call nonce in the tags, or a closer defanged in the content), and say in the frame where it came from.",
         rule: "The framing puts a marker around the content that tells it from the surrounding text (judged on benign plants; a profile declaring `delimiters: none` is audited by this check alone).",
         effect: "reaches the reader with no marker around it, so nothing tells it from the surrounding text",
+        caused_by: None,
+        reads_text: false,
     },
     CheckRow {
         check: Check::PartsStructure,
@@ -182,6 +229,8 @@ pub(super) const TABLE: [CheckRow; 19] = [
         hint: "Answer the same parts whatever the content is: keep all of it in its own part, never split it into more parts or take a role or a part boundary from its text, and escape what your frame inside that part needs escaped.",
         rule: "A framing that answers a wrap with a list of parts returns the parts a benign wrap answers: as many, the same roles, constant parts unchanged, and the content only in its own part.",
         effect: "makes the framing answer other parts: a forged part or role, or content outside its own part",
+        caused_by: None,
+        reads_text: false,
     },
 ];
 

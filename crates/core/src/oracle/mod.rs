@@ -54,8 +54,8 @@ pub use checks::nonce::{
 pub use checks::{
     calibrate, calibration_request, judge_parts, judge_read, judge_roundtrip, judge_roundtrip_in,
     judge_several, judge_structure, judge_tokenizer_view, judge_wrap, judge_wrap_counted,
-    judge_wrap_in, render_parts, render_segments, Boundaries, Calibration, Items, LiveCounts,
-    PartsError, PartsStructure, Structure, StructureError, ViewFinding,
+    judge_wrap_in, parser_answered, render_parts, render_segments, Boundaries, Calibration, Items,
+    LiveCounts, PartsError, PartsStructure, Structure, StructureError, ViewFinding,
 };
 
 /// A structural check, by its stable report name.
@@ -201,22 +201,34 @@ pub enum CheckClass {
     /// other framed item of that call lost). Not a breakout: nothing is
     /// claimed about the frame. Fails under every gate.
     Fault,
+    /// The output carries no frame of its own and reaches the model only
+    /// inside the host's message for it (an MCP server's tool result, which
+    /// the host delivers in its own tool-result message): the server relies
+    /// on the host's framing. Worth saying, not a breakout; reported apart,
+    /// failing only under `--strict`. A run of this class holds no level:
+    /// there is no frame to hold one.
+    HostFramed,
 }
 
 impl CheckClass {
     /// Every class, in report order: failing classes first, then the
     /// classes reported apart.
-    pub const ALL: [CheckClass; 5] = [
+    pub const ALL: [CheckClass; 6] = [
         CheckClass::Security,
         CheckClass::Fault,
         CheckClass::Fidelity,
         CheckClass::Confusable,
         CheckClass::OuterLayer,
+        CheckClass::HostFramed,
     ];
 
     /// The classes reported apart from security and fidelity: they fail a
     /// case only under `--strict` or a declared context ([`crate::gate`]).
-    pub const APART: [CheckClass; 2] = [CheckClass::Confusable, CheckClass::OuterLayer];
+    pub const APART: [CheckClass; 3] = [
+        CheckClass::Confusable,
+        CheckClass::OuterLayer,
+        CheckClass::HostFramed,
+    ];
 
     /// The stable name, as serialized.
     pub fn name(self) -> &'static str {
@@ -226,6 +238,7 @@ impl CheckClass {
             CheckClass::Confusable => "confusable",
             CheckClass::OuterLayer => "outer-layer",
             CheckClass::Fault => "fault",
+            CheckClass::HostFramed => "host-framed",
         }
     }
 }

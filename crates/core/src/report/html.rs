@@ -76,10 +76,10 @@ pub fn weakness_lead(run: &RunResult) -> Lead {
                 "{} case{}; {}{} at {}; minimal case {}",
                 w.count,
                 if w.count == 1 { "" } else { "s" },
-                if CheckClass::APART.contains(&w.class) {
-                    format!("{}, ", w.class.name())
-                } else {
-                    String::new()
+                match (w.counted, CheckClass::APART.contains(&w.class)) {
+                    (false, _) => format!("{}, a folded spelling not counted, ", w.class.name()),
+                    (true, true) => format!("{}, ", w.class.name()),
+                    (true, false) => String::new(),
                 },
                 if w.fails {
                     "fails"

@@ -24,6 +24,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::baseline::{BaselineDiff, Decision};
+use super::count::{ByCase, CaseTally, Counts};
 use super::summary::Summary;
 use super::weakness::Weakness;
 use crate::catalogue::ConcreteCase;
@@ -36,14 +37,15 @@ use crate::profile::TargetProfile;
 use crate::target::Fault;
 
 /// The schema name and version written into every report.
-pub const SCHEMA: &str = "framecheck-report/1.5";
+pub const SCHEMA: &str = "framecheck-report/1.6";
 
 /// The schema name and major version a reader accepts: any report whose
 /// schema has this name and major version. Minor additions (new optional
 /// fields: `weaknesses` and `manifest` in 1.1, `gate` and the outer-layer
 /// class in 1.2, the tokenizer `views` in 1.3, the `fault` class with
-/// `target_fault` in 1.4, findings' `live` delimiter in 1.5) do not change
-/// it.
+/// `target_fault` in 1.4, findings' `live` delimiter in 1.5, the counting
+/// unit's `counts` and `tally`, the weaknesses' `counted`, `outputs` and
+/// `same_as_base`, and the `host-framed` class in 1.6) do not change it.
 pub const SCHEMA_MAJOR: &str = "framecheck-report/1";
 
 /// Why a JSON report could not be read back.
@@ -158,6 +160,9 @@ fn bounded(
 struct CaseOut<'a> {
     id: &'a str,
     verdicts: BTreeMap<ReaderLevel, Verdict>,
+    /// The case's findings at the run's level in the counting unit (1.6,
+    /// derived: `report::count`).
+    tally: CaseTally,
     case: &'a ConcreteCase,
     outcome: &'a Outcome,
     evidence: EvidenceOut,
@@ -204,7 +209,9 @@ struct ReportOut<'a> {
     status: &'static str,
     exit_code: i32,
     summary: Summary,
-    weaknesses: Vec<Weakness>,
+    /// The run's totals in the counting unit, weaknesses first (1.6).
+    counts: Counts,
+    weaknesses: &'a [Weakness],
     #[serde(skip_serializing_if = "Option::is_none")]
     baseline: Option<&'a BaselineDiff>,
     /// Written only with `baseline`: the exit code the baseline gate gave
@@ -255,7 +262,12 @@ struct SchemaOnly {
     schema: String,
 }
 
-fn case_out(result: &CaseResult, gate: Gate) -> CaseOut<'_> {
+fn case_out<'a>(
+    result: &'a CaseResult,
+    level: ReaderLevel,
+    gate: Gate,
+    index: &ByCase<'_>,
+) -> CaseOut<'a> {
     let mut record = BTreeMap::new();
     let evidence = &result.evidence;
     let reader = evidence.read_body.as_ref().map(|answer| match answer {
@@ -270,6 +282,7 @@ fn case_out(result: &CaseResult, gate: Gate) -> CaseOut<'_> {
             .iter()
             .map(|&l| (l, result.verdict(l, gate)))
             .collect(),
+        tally: super::count::case_tally(result, level, index),
         case: &result.case,
         outcome: &result.outcome,
         evidence: EvidenceOut {
@@ -304,6 +317,8 @@ pub fn write_with_baseline(
     out: &mut dyn std::io::Write,
 ) -> std::io::Result<()> {
     let summary = Summary::of(run);
+    let weaknesses = super::weakness::weaknesses(run);
+    let index = super::count::by_case(&weaknesses);
     let meta = &run.meta;
     let report = ReportOut {
         schema: SCHEMA,
@@ -328,10 +343,15 @@ pub fn write_with_baseline(
         exit_code: summary.exit_code(),
         baseline_exit_code: baseline.map(|diff| Decision::of(&summary, Some(diff)).exit_code),
         summary,
-        weaknesses: super::weakness::weaknesses(run),
+        counts: super::count::counts(&run.results, &weaknesses, meta.level),
+        weaknesses: &weaknesses,
         baseline,
         views: &run.views,
-        results: run.results.iter().map(|r| case_out(r, meta.gate)).collect(),
+        results: run
+            .results
+            .iter()
+            .map(|r| case_out(r, meta.level, meta.gate, &index))
+            .collect(),
     };
     // Every type here serializes infallibly (string keys, no floats, no
     // custom serializers that can fail), so an error is the writer's.

@@ -62,9 +62,17 @@ pub fn render_with_baseline(run: &RunResult, baseline: Option<&BaselineDiff>) ->
         md_inline(&meta.target.name)
     );
     let _ = writeln!(out, "> {HONESTY_NOTE}\n");
+    let weaknesses = super::weakness::weaknesses(run);
     write_status(&mut out, run, &summary, &Decision::of(&summary, baseline));
+    let counts = super::count::counts(&run.results, &weaknesses, meta.level);
+    let _ = writeln!(
+        out,
+        "**{}** at level `{}` (counted as docs/report-schema.md, \"Counting\", says).\n",
+        super::count::counts_text(&counts),
+        meta.level.name()
+    );
     write_unmarked(&mut out, run);
-    write_weaknesses(&mut out, &super::weakness::weaknesses(run));
+    write_weaknesses(&mut out, &weaknesses);
     write_category_table(&mut out, &summary);
     if let Some(error) = &harness_error(run) {
         let _ = writeln!(out, "## Harness error\n");
@@ -120,6 +128,23 @@ fn write_unmarked(out: &mut String, run: &RunResult) {
          no frame to break, and text planted anywhere in the content reads as the text \
          around it. No level holds.\n"
     );
+    if host_framed(run) {
+        let _ = writeln!(
+            out,
+            "The framing is an MCP server: its tool result reaches the model inside the \
+             host's own tool-result message, so the server relies on the host's framing. \
+             That is worth knowing, not a breakout: the finding is class `host-framed`, \
+             reported apart from security.\n"
+        );
+    }
+}
+
+/// Whether `run`'s `frame.absent` finding is of class `host-framed`.
+fn host_framed(run: &RunResult) -> bool {
+    run.results
+        .iter()
+        .flat_map(|r| r.findings_at(run.meta.level))
+        .any(|f| f.class == CheckClass::HostFramed)
 }
 
 /// Cases with a chat-template control string readable in the framed
@@ -292,16 +317,39 @@ fn write_category_table(out: &mut String, summary: &Summary) {
 /// [`super::weakness`]), each with its statement, levels, count and the
 /// smallest case that shows it. The cases themselves follow further down.
 fn write_weaknesses(out: &mut String, weaknesses: &[Weakness]) {
-    if weaknesses.is_empty() {
-        return;
+    let (counted, folded): (Vec<&Weakness>, Vec<&Weakness>) =
+        weaknesses.iter().partition(|w| w.counted);
+    if !counted.is_empty() {
+        let _ = writeln!(out, "## Weaknesses ({})\n", counted.len());
+        out.push_str(
+            "Failing cases grouped by failed check, variant family, field and attacked role; \
+             the cases follow below. Distinct outputs: the cases' outputs with each case's \
+             canary set aside, counted once each; same output as base case: variants the \
+             framing normalised back into their written case.\n\n",
+        );
+        write_weakness_table(out, &counted);
     }
-    let _ = writeln!(out, "## Weaknesses ({})\n", weaknesses.len());
+    if !folded.is_empty() {
+        let _ = writeln!(
+            out,
+            "## Folded spellings ({}, not counted as weaknesses)\n",
+            folded.len()
+        );
+        out.push_str(
+            "Chat-template control strings a reader level reads only after folding (case, \
+             invisible, compatibility or lookalike characters, Unicode line breaks), which no \
+             tokenizer view asked turns into a control token: reported at their folding level, \
+             not counted among the weaknesses.\n\n",
+        );
+        write_weakness_table(out, &folded);
+    }
+}
+
+/// The table of `weaknesses`, one row each.
+fn write_weakness_table(out: &mut String, weaknesses: &[&Weakness]) {
     out.push_str(
-        "Failing cases grouped by failed check, variant family, field and attacked role; \
-         the cases follow below.\n\n",
-    );
-    out.push_str(
-        "| weakness | what | class | fails at | cases | minimal case |\n|---|---|---|---|---:|---|\n",
+        "| weakness | what | class | fails at | cases | distinct outputs | same output as base case | minimal case |\n\
+         |---|---|---|---|---:|---:|---:|---|\n",
     );
     for weakness in weaknesses {
         let class = match weakness.class {
@@ -313,12 +361,14 @@ fn write_weaknesses(out: &mut String, weaknesses: &[Weakness]) {
         };
         let _ = writeln!(
             out,
-            "| {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} |",
             md_code(&weakness.id, true),
             md_inline(&weakness.statement),
             class,
             super::weakness::levels_text(weakness),
             weakness.count,
+            weakness.outputs,
+            weakness.same_as_base.len(),
             md_code(&weakness.representative, true)
         );
     }
@@ -1026,7 +1076,15 @@ fn write_terminal_weaknesses(out: &mut String, weaknesses: &[Weakness]) {
     if weaknesses.is_empty() {
         return;
     }
-    let _ = writeln!(out, "\nweaknesses ({}):", weaknesses.len());
+    let counted = weaknesses.iter().filter(|w| w.counted).count();
+    let _ = writeln!(
+        out,
+        "\nweaknesses ({counted}{}):",
+        match weaknesses.len() - counted {
+            0 => String::new(),
+            folded => format!(", and {folded} folded spelling(s) not counted"),
+        }
+    );
     for weakness in weaknesses.iter().take(TERMINAL_WEAKNESSES) {
         let _ = writeln!(
             out,

@@ -40,15 +40,18 @@ use crate::oracle::{ExcerptSource, Finding};
 use crate::outcome::{CaseResult, RunResult};
 
 pub mod baseline;
+pub mod count;
 pub mod escape;
 pub mod html;
 pub mod json;
 pub mod junit;
 pub mod markdown;
 pub mod matrix;
+pub mod outputs;
 pub mod page;
 mod redact;
 pub mod sarif;
+pub mod spelling;
 pub mod summary;
 pub mod verify;
 mod views;

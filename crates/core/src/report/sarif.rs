@@ -97,7 +97,11 @@ fn result_level(weakness: &Weakness) -> &'static str {
         (CheckClass::Security, Severity::Critical | Severity::High) => "error",
         // Apart from security and fidelity: worth a look, a failure only
         // where the gate (or the declared context) makes it one.
-        (CheckClass::Confusable | CheckClass::OuterLayer, _) if !weakness.fails => "note",
+        (CheckClass::Confusable | CheckClass::OuterLayer | CheckClass::HostFramed, _)
+            if !weakness.fails =>
+        {
+            "note"
+        }
         _ => "warning",
     }
 }

@@ -129,6 +129,12 @@ pub struct Summary {
     /// ([`Summary::harness_error`]): a level is evidence, and a run with
     /// holes or with nothing judged is not evidence of any level.
     pub highest_level_held: Option<ReaderLevel>,
+    /// Whether the framing writes no frame at all (`delimiters: none`, borne
+    /// out by benign plants): no level is held whatever the verdicts, since
+    /// there is no frame to hold one (its `frame.absent` finding may be of a
+    /// class that does not fail, `host-framed`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unframed: bool,
     /// Whether the run is incomplete: the harness reported an error of its
     /// own, or some case ended in `error` and has no verdict. Always agrees
     /// with [`harness_error`] and with the `harness-error` status.
@@ -208,7 +214,7 @@ impl Summary {
             .zip(fails_at_level)
             .filter(|(l, fails)| {
                 let counts = by_level.get(l).copied().unwrap_or_default();
-                !fails && holds(&counts, incomplete)
+                !fails && !run.meta.unmarked && holds(&counts, incomplete)
             })
             .map(|(&l, _)| l)
             .collect();
@@ -230,6 +236,7 @@ impl Summary {
             gate: run.meta.gate,
             apart,
             highest_level_held,
+            unframed: run.meta.unmarked,
             harness_error: incomplete,
         }
     }
@@ -250,6 +257,7 @@ impl Summary {
         match self.highest_level_held {
             Some(level) => level.name().to_string(),
             None if self.harness_error => "none (the run is incomplete)".to_string(),
+            None if self.unframed => "none (the framing writes no frame)".to_string(),
             None if self
                 .by_level
                 .values()
@@ -268,7 +276,9 @@ impl Summary {
     pub fn levels_held(&self) -> Vec<ReaderLevel> {
         self.by_level
             .iter()
-            .filter(|(_, counts)| counts.fail == 0 && holds(counts, self.harness_error))
+            .filter(|(_, counts)| {
+                counts.fail == 0 && !self.unframed && holds(counts, self.harness_error)
+            })
             .map(|(&level, _)| level)
             .collect()
     }

@@ -40,6 +40,9 @@ use crate::level::ReaderLevel;
 use crate::oracle::{Check, CheckClass};
 use crate::outcome::{CaseResult, Outcome, RunResult, Verdict};
 
+use super::outputs;
+use super::spelling::{self, Spelling};
+
 /// The order in which a failing case's checks are considered for its
 /// primary check: root causes before their consequences, security before
 /// fidelity, the classes reported apart last: they are only considered
@@ -208,28 +211,39 @@ pub struct WeaknessKey {
     pub surface: Surface,
     /// What it attacks.
     pub role: Role,
+    /// A `template.control` group whose spellings read as a control string
+    /// only when folded, and as no control token ([`Spelling::Folded`]):
+    /// reported at its folding level (the family), not counted.
+    pub folded: bool,
 }
 
 impl WeaknessKey {
-    /// The stable id: `<check>/<family>/<surface>/<role>`.
+    /// The stable id: `<check>/<family>/<surface>/<role>`, and `/folded`
+    /// after it for a folded spelling.
     pub fn id(&self) -> String {
         format!(
-            "{}/{}/{}/{}",
+            "{}/{}/{}/{}{}",
             self.check.name(),
             self.family.name(),
             self.surface.name(),
-            self.role.name()
+            self.role.name(),
+            if self.folded { "/folded" } else { "" }
         )
     }
 
     /// One line saying what is wrong, from the key and, for the delimiter
     /// role, the delimiters seen live.
     pub fn statement(&self, delimiters: &[Role]) -> String {
-        let spelling = match self.family {
-            VariantFamily::Exact => "as declared",
-            VariantFamily::Spacing => "spelled with spaces",
-            VariantFamily::Case => "spelled in another ASCII case",
-            VariantFamily::Unicode => {
+        let spelling = match (self.family, self.folded) {
+            (VariantFamily::Case, true) => "case-folded (the ascii-case-insensitive level)",
+            (VariantFamily::Unicode, true) => {
+                "folded as Unicode (invisible, compatibility or lookalike characters, or \
+                 Unicode line breaks: the unicode level)"
+            }
+            (VariantFamily::Exact, _) => "as declared",
+            (VariantFamily::Spacing, _) => "spelled with spaces",
+            (VariantFamily::Case, _) => "spelled in another ASCII case",
+            (VariantFamily::Unicode, _) => {
                 "respelled in Unicode (invisible, compatibility or lookalike characters)"
             }
         };
@@ -255,6 +269,14 @@ impl WeaknessKey {
                     ),
                 }
             }
+            Role::Attribute | Role::Header | Role::Body if self.folded => {
+                let views: Vec<&str> = spelling::asked_views().iter().map(|v| v.name()).collect();
+                format!(
+                    "Text {surface} reads as a chat-template control string or turn marker only \
+                     when {spelling}; no tokenizer view asked ({}) turns it into a control token.",
+                    views.join(", ")
+                )
+            }
             Role::Attribute | Role::Header | Role::Body => {
                 let effect = self.check.row().effect;
                 format!("Text {surface} {effect}.")
@@ -272,6 +294,10 @@ pub struct Weakness {
     pub check: Check,
     /// Security, fidelity, or a class reported apart (outer-layer).
     pub class: CheckClass,
+    /// Whether it counts as a weakness: false for a `template.control`
+    /// group of folded spellings ([`Spelling::Folded`]), reported at its
+    /// folding level apart from the weaknesses.
+    pub counted: bool,
     /// Whether its cases fail under the run's gate. An outer-layer
     /// weakness under the default gate is reported, not failing (unless the
     /// target's declared context makes it fail).
@@ -293,6 +319,14 @@ pub struct Weakness {
     pub severity: Severity,
     /// Number of cases.
     pub count: usize,
+    /// Number of distinct outputs among them, each case's canary set aside
+    /// ([`super::outputs`]): cases whose outputs differ only in their
+    /// canary show the model one thing.
+    pub outputs: usize,
+    /// The variant cases whose output, canary set aside, is their base
+    /// case's: the framing normalised the variant away, so it shows nothing
+    /// its base case does not.
+    pub same_as_base: Vec<String>,
     /// The reader levels the primary check fails at, over all the cases;
     /// empty for fidelity weaknesses, which hold at every level.
     pub levels: Vec<ReaderLevel>,
@@ -328,14 +362,46 @@ pub fn primary_check(result: &CaseResult, level: ReaderLevel, gate: Gate) -> Opt
     )
 }
 
-/// Whether a case has an outer-layer finding at `level`: it joins the
-/// `template.control` weakness whatever its verdict, so the class is
-/// reported even where the gate does not fail on it.
-fn has_outer_layer(result: &CaseResult, level: ReaderLevel) -> bool {
+/// The checks of a case's findings at `level` whose class forms a weakness
+/// whatever the case's verdict: an outer-layer finding joins the
+/// `template.control` weakness and a host-framed one the `frame.absent`
+/// weakness, so the class is reported even where the gate does not fail on
+/// it.
+fn reported_whatever_the_gate(result: &CaseResult, level: ReaderLevel) -> BTreeSet<Check> {
     result
         .findings_at(level)
         .iter()
-        .any(|f| f.class == CheckClass::OuterLayer)
+        .filter(|f| matches!(f.class, CheckClass::OuterLayer | CheckClass::HostFramed))
+        .map(|f| f.check)
+        .collect()
+}
+
+/// The lowest folding level of a case whose `template.control` findings at
+/// `level` are all folded spellings ([`Spelling::Folded`]); `None` when one
+/// of them is read as it is written (or a view reads it as a control
+/// token), or there is none.
+fn folded_level(result: &CaseResult, level: ReaderLevel) -> Option<ReaderLevel> {
+    let mut lowest: Option<ReaderLevel> = None;
+    for finding in result.findings_at(level) {
+        if finding.check != Check::TemplateControl {
+            continue;
+        }
+        match spelling::spelling(result, finding) {
+            Spelling::Read => return None,
+            Spelling::Folded(l) => lowest = Some(lowest.map_or(l, |low| low.min(l))),
+        }
+    }
+    lowest
+}
+
+/// The variant family a folding level stands for, in a folded weakness's
+/// id: what the level folds.
+fn folding_family(level: ReaderLevel) -> VariantFamily {
+    match level {
+        ReaderLevel::Exact => VariantFamily::Exact,
+        ReaderLevel::AsciiCaseInsensitive => VariantFamily::Case,
+        ReaderLevel::Unicode => VariantFamily::Unicode,
+    }
 }
 
 /// The delimiter that was actually live, for a `delimiter.census` or
@@ -370,29 +436,37 @@ fn payload_len(case: &ConcreteCase) -> usize {
     }
 }
 
-/// The weaknesses of `run` at its level: security first, then by severity,
-/// then by count (largest first), then by id. Outer-layer findings form
+/// The weaknesses of `run` at its level: counted ones first (folded
+/// spellings last), security first, then by severity, then by count
+/// (largest first), then by id. Outer-layer and host-framed findings form
 /// weaknesses of their own class whether or not the gate fails them.
 pub fn weaknesses(run: &RunResult) -> Vec<Weakness> {
     let level = run.meta.level;
     let gate = run.meta.gate;
-    let key_of = |result: &CaseResult, check: Check| WeaknessKey {
-        check,
-        family: result.case.variant.family(),
-        surface: Surface::of(result.case.site.field),
-        role: Role::of(result.case.site, check, observed_role(result, check, level)),
+    let key_of = |result: &CaseResult, check: Check| {
+        let folded = (check == Check::TemplateControl)
+            .then(|| folded_level(result, level))
+            .flatten();
+        WeaknessKey {
+            check,
+            family: folded.map_or(result.case.variant.family(), folding_family),
+            surface: Surface::of(result.case.site.field),
+            role: Role::of(result.case.site, check, observed_role(result, check, level)),
+            folded: folded.is_some(),
+        }
     };
     // Each failing case's key, with the family still its variant's own,
-    // then each case's outer-layer key when that was not its primary.
+    // then each case's outer-layer or host-framed key when that was not
+    // its primary.
     // The specific delimiter role of each (case, check), before grouping.
     let mut keyed: Vec<(WeaknessKey, &CaseResult)> = Vec::new();
     let mut seen: BTreeMap<(&str, Check), Role> = BTreeMap::new();
     for result in &run.results {
         let primary = primary_check(result, level, gate);
-        let outer = primary != Some(Check::TemplateControl) && has_outer_layer(result, level);
+        let apart = reported_whatever_the_gate(result, level);
         for check in primary
             .into_iter()
-            .chain(outer.then_some(Check::TemplateControl))
+            .chain(apart.into_iter().filter(|&c| Some(c) != primary))
         {
             let mut key = key_of(result, check);
             seen.insert((result.case.id.as_str(), check), key.role);
@@ -407,6 +481,7 @@ pub fn weaknesses(run: &RunResult) -> Vec<Weakness> {
         .filter(|(_, r)| r.case.variant == Variant::Exact)
         .map(|(key, r)| (r.case.base_id.as_str(), *key))
         .collect();
+    let bases = outputs::base_outputs(&run.results);
     let mut groups: BTreeMap<WeaknessKey, Vec<&CaseResult>> = BTreeMap::new();
     for (mut key, result) in keyed {
         if exact.get(result.case.base_id.as_str())
@@ -429,17 +504,21 @@ pub fn weaknesses(run: &RunResult) -> Vec<Weakness> {
                 .copied()
                 .collect();
             let delimiters: Vec<Role> = delimiters.into_iter().collect();
-            build(key, &cases, &delimiters, level, gate)
+            let mut weakness = build(key, &cases, &delimiters, level, gate);
+            (weakness.outputs, weakness.same_as_base) = outputs::distinct(&cases, &bases);
+            weakness
         })
         .collect();
     out.sort_by(|a, b| {
         (
+            !a.counted,
             a.class,
             std::cmp::Reverse(a.severity),
             std::cmp::Reverse(a.count),
             &a.id,
         )
             .cmp(&(
+                !b.counted,
                 b.class,
                 std::cmp::Reverse(b.severity),
                 std::cmp::Reverse(b.count),
@@ -483,6 +562,7 @@ fn build(
         id: key.id(),
         check: key.check,
         class,
+        counted: !key.folded,
         fails,
         family: key.family,
         field: key.surface,
@@ -496,6 +576,8 @@ fn build(
             .max()
             .unwrap_or(Severity::Info),
         count: cases.len(),
+        outputs: 0,
+        same_as_base: Vec::new(),
         levels: levels.into_iter().collect(),
         variants,
         cases: cases.iter().map(|r| r.case.id.clone()).collect(),

@@ -8,9 +8,12 @@
 //! and nothing else:
 //!
 //! - the plants come back as a constant preamble (possibly empty) followed
-//!   by the content, and nothing after it: one `frame.absent` finding,
-//!   security class, at every level, with a plant and what came back as
-//!   its evidence; no level holds;
+//!   by the content, and nothing after it: one `frame.absent` finding at
+//!   every level, with a plant and what came back as its evidence; no
+//!   level holds. Its class is security, except for an MCP server
+//!   ([`Delivery::HostMessage`]): the host hands a tool result to the
+//!   model in its own tool-result message, so the server relies on the
+//!   host's framing, which is class `host-framed`, not a breakout;
 //! - anything else contradicts the profile, as a declared frame the
 //!   framing does not write does (issue 31): a frame learned from two
 //!   wraps of one request (the `init` inference), text after the content,
@@ -195,9 +198,21 @@ pub(crate) fn assess(framing: &mut dyn Framing) -> Result<Unmarked, Failure> {
     })
 }
 
+/// How the unmarked output reaches the model, which decides the class of
+/// its `frame.absent` finding.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Delivery {
+    /// Spliced into prompt text as it is (a framing function): nothing at
+    /// all tells the content from the text around it.
+    PromptText,
+    /// An MCP tool result: the host delivers it inside its own
+    /// tool-result message, so the host's framing is all that marks it.
+    HostMessage,
+}
+
 /// The run's one result: the plant, what came back, and the `frame.absent`
-/// finding at every level.
-pub(crate) fn result(unmarked: Unmarked) -> CaseResult {
+/// finding at every level, its class and wording as `delivery` says.
+pub(crate) fn result(unmarked: Unmarked, delivery: Delivery) -> CaseResult {
     let Unmarked {
         request,
         framed,
@@ -212,14 +227,22 @@ pub(crate) fn result(unmarked: Unmarked) -> CaseResult {
             preamble.len()
         )
     };
+    let (class, relies) = match delivery {
+        Delivery::PromptText => (CheckClass::Security, ""),
+        Delivery::HostMessage => (
+            CheckClass::HostFramed,
+            "; the server adds no frame of its own and relies on the host's framing (the \
+             host's tool-result message)",
+        ),
+    };
     let finding = Finding {
         check: Check::FrameAbsent,
-        class: CheckClass::Security,
+        class,
         levels: ReaderLevel::ALL.to_vec(),
         message: format!(
             "the framing returned benign content {before} and nothing after it: no marker \
              tells the content from the text around it, so no catalogue case was judged \
-             (there is no frame to break)"
+             (there is no frame to break){relies}"
         ),
         excerpt: Some(Excerpt::cut(
             ExcerptSource::Framed,

@@ -27,7 +27,7 @@ pub use calibration::{calibrate, calibration_request, Calibration};
 pub use parts::{judge_parts, render_parts, PartsError, PartsStructure};
 pub use read::judge_read;
 pub use separation::{judge_several, Items};
-pub use structure::{judge_structure, render_segments, Structure, StructureError};
+pub use structure::{judge_structure, parser_answered, render_segments, Structure, StructureError};
 pub use tokview::{judge_tokenizer_view, Boundaries, ViewFinding};
 
 use std::ops::Range;

@@ -22,7 +22,29 @@ use super::fidelity::first_difference;
 use super::findings::Findings;
 use crate::catalogue::{ConcreteCase, Expectation};
 use crate::oracle::{Check, Excerpt, ExcerptSource, Finding};
+use crate::profile::{Consumer, TargetProfile};
 use crate::target::Segment;
+
+/// `findings` of a wrap whose output the profile's segments parser read
+/// back and `reader.structure` judged: when the frame's consumer is that
+/// parser, its own answer is the evidence of whether it was fooled, so the
+/// findings of checks that judge the text as a modelled reader reads it
+/// ([`Check`]'s `reads_text` in the check table: a delimiter live in the
+/// text, a canary outside its region, a control string or a confusable
+/// marker a model would read) are not the parser's and are dropped. A
+/// parser that is not fooled gets no parser finding. The model's reading of
+/// the same output is another consumer's: an audit whose consumer is a
+/// model judges it. Everything else (fidelity, the structure findings) is
+/// kept.
+pub fn parser_answered(findings: Vec<Finding>, profile: &TargetProfile) -> Vec<Finding> {
+    if profile.reader.consumer != Consumer::Parser {
+        return findings;
+    }
+    findings
+        .into_iter()
+        .filter(|f| !f.check.row().reads_text)
+        .collect()
+}
 
 /// The shortest run of content characters that counts as a piece of the
 /// content when it shows up in another segment: long enough that a role

@@ -1,0 +1,98 @@
+//! `field/triage.py` against the committed field reports (issue 55): it
+//! counts in the reports' unit and passes on the committed rules and
+//! re-checks, and it can fail and say "false": a rule matching nothing, a
+//! re-check contradicting its rule, and a rule marking a weakness false.
+
+use std::path::Path;
+use std::process::Command;
+
+use crate::common;
+
+/// Runs the triage with `rules` and `rechecks` (the committed files when
+/// `None`): its exit code and output.
+fn triage(rules: Option<&Path>, rechecks: Option<&Path>) -> (Option<i32>, String) {
+    let mut command = Command::new("python3");
+    command.arg(common::repo().join("field/triage.py"));
+    if let Some(rules) = rules {
+        command.arg("--rules").arg(rules);
+    }
+    if let Some(rechecks) = rechecks {
+        command.arg("--rechecks").arg(rechecks);
+    }
+    let output = command.output().expect("python3 runs");
+    let text = String::from_utf8_lossy(&output.stdout).into_owned();
+    (output.status.code(), text)
+}
+
+fn committed(name: &str) -> String {
+    std::fs::read_to_string(common::repo().join("field").join(name)).unwrap()
+}
+
+/// The first data line of a TSV file's text.
+fn first_rule(text: &str) -> &str {
+    text.lines()
+        .find(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .unwrap()
+}
+
+#[test]
+fn the_committed_triage_holds_and_can_fail_and_say_false() {
+    if !common::have(
+        "python3",
+        "the_committed_triage_holds_and_can_fail_and_say_false",
+    ) {
+        return;
+    }
+    let (code, out) = triage(None, None);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("errors 0"), "{out}");
+
+    let dir = tempfile::tempdir().unwrap();
+    let rules = committed("triage.tsv");
+    let rechecks = committed("recheck.tsv");
+
+    // A rule naming a weakness no report has matches nothing: an error.
+    let extra = dir.path().join("extra.tsv");
+    let line = "pydantic-ai-wrap\tdelimiter.census/spacing/kind/delimiter\t*\ttrue\tnone";
+    std::fs::write(&extra, format!("{rules}{line}\n")).unwrap();
+    let (code, out) = triage(Some(&extra), None);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("the rule matches nothing"), "{out}");
+
+    // The first rule marked false: its weakness and findings count false,
+    // and a re-check that confirmed a finding of it now contradicts it.
+    let first = first_rule(&rules);
+    let fields: Vec<&str> = first.split('\t').collect();
+    let flipped = dir.path().join("flipped.tsv");
+    let falsified = first.replacen("\ttrue\t", "\tfalse\t", 1);
+    std::fs::write(&flipped, rules.replacen(first, &falsified, 1)).unwrap();
+    let (_, out) = triage(Some(&flipped), None);
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("weaknesses:") && l.contains("false 1")),
+        "{out}"
+    );
+    // A re-check of that audit refuting a finding of that weakness agrees
+    // with the false rule and contradicts the true one.
+    let audit_rechecks: Vec<&str> = rechecks
+        .lines()
+        .filter(|l| l.starts_with(&format!("{}\t", fields[0])))
+        .collect();
+    assert!(!audit_rechecks.is_empty(), "{} has no re-check", fields[0]);
+    let refuted: String = rechecks.replace("\tconfirmed\t", "\trefuted\t");
+    let refuted_path = dir.path().join("refuted.tsv");
+    std::fs::write(&refuted_path, refuted).unwrap();
+    let (code, out) = triage(None, Some(&refuted_path));
+    assert_eq!(code, Some(1), "{out}");
+    assert!(
+        out.contains("re-check refuted, but triage.tsv says true"),
+        "{out}"
+    );
+
+    // An audit with findings and no recorded re-check fails.
+    let none = dir.path().join("none.tsv");
+    std::fs::write(&none, "# audit\tcase\tcheck\toutcome\thow\n").unwrap();
+    let (code, out) = triage(None, Some(&none));
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("no re-checked case"), "{out}");
+}
