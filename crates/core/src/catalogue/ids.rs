@@ -148,7 +148,7 @@ pub fn published_ids(
         .iter()
         .cloned()
         .chain(nonce_twins(reference))
-        .chain([section_twin(reference)])
+        .chain(shape_twins(reference))
         .flat_map(|p| catalogue::instantiate(catalogue, &p))
         .map(|c| c.id)
         .collect()
@@ -173,15 +173,18 @@ pub fn nonce_twins(reference: &TargetProfile) -> Vec<TargetProfile> {
     vec![in_name, in_attribute]
 }
 
-/// `reference` as a framing of open-only section markers: the cases only
-/// the section grammar gets are locked whether or not a committed target
-/// uses it.
-pub fn section_twin(reference: &TargetProfile) -> TargetProfile {
-    use crate::grammar::{GrammarKind, SectionMarker};
-    let mut twin = reference.clone();
-    twin.delimiters = crate::profile::Delimiters::simple(GrammarKind::Section, "context");
-    twin.delimiters.marker = Some(SectionMarker::FieldMarker);
-    twin
+/// `reference` as a framing of each shape's example declaration
+/// ([`crate::grammar::Shape::example`]): the cases only one shape invites
+/// are locked whether or not a committed target uses it.
+pub fn shape_twins(reference: &TargetProfile) -> Vec<TargetProfile> {
+    crate::grammar::GrammarKind::ALL
+        .iter()
+        .map(|kind| {
+            let mut twin = reference.clone();
+            twin.delimiters = kind.shape().example();
+            twin
+        })
+        .collect()
 }
 
 /// What disappeared from `lock` without a `retired` entry or an alias.

@@ -243,6 +243,10 @@ impl Shape for FenceShape {
         None
     }
 
+    fn example(&self) -> Delimiters {
+        Delimiters::simple(GrammarKind::Fence, "text")
+    }
+
     /// The backtick or tilde run that opens a fence delimiter.
     fn content_sized_run(&self, delimiter_text: &str) -> Option<usize> {
         let run = delimiter_text

@@ -306,6 +306,13 @@ impl Shape for SectionShape {
         None
     }
 
+    fn example(&self) -> Delimiters {
+        Delimiters {
+            marker: Some(SectionMarker::FieldMarker),
+            ..Delimiters::simple(GrammarKind::Section, "context")
+        }
+    }
+
     fn content_sized_run(&self, _: &str) -> Option<usize> {
         None
     }

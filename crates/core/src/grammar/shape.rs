@@ -97,6 +97,11 @@ pub trait Shape: Sync {
     /// of (`<`…`>`); `None` for marker lines, fences and sections.
     fn element_brackets(&self) -> Option<(char, char)>;
 
+    /// A declaration of this shape over a sample token: what the catalogue's
+    /// id lock instantiates so the cases only this shape invites are
+    /// locked whether or not a committed target uses it.
+    fn example(&self) -> Delimiters;
+
     /// The length of the run at the start of a delimiter's fixed text that
     /// the framing may size to the content (a fence lengthened past the
     /// content's longest backtick run): the layout learner holds it as a

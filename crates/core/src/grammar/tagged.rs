@@ -80,6 +80,10 @@ impl Shape for TagShape {
         Some((self.open, self.close))
     }
 
+    fn example(&self) -> Delimiters {
+        Delimiters::simple(self.kind, "context")
+    }
+
     fn content_sized_run(&self, _: &str) -> Option<usize> {
         None
     }

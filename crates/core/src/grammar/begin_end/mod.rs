@@ -17,9 +17,9 @@ mod infer;
 use super::attributes;
 use super::token::match_token;
 use super::{
-    DelimiterKind, Extras, Fields, ForgedLines, Form, Grammar, GrammarAttack, GrammarError,
-    GrammarKind, Guess, LiveDelimiter, OpenerError, ParsedOpener, Piece, Shape, Spelling,
-    Vocabulary,
+    DelimiterKind, Delimiters, Extras, Fields, ForgedLines, Form, Grammar, GrammarAttack,
+    GrammarError, GrammarKind, Guess, LiveDelimiter, OpenerError, ParsedOpener, Piece, Shape,
+    Spelling, Vocabulary,
 };
 use crate::reader::Folded;
 
@@ -124,6 +124,14 @@ impl Shape for BeginEndShape {
 
     fn element_brackets(&self) -> Option<(char, char)> {
         None
+    }
+
+    fn example(&self) -> Delimiters {
+        Delimiters {
+            open: Some("<<<{token}>>>".into()),
+            close: Some("<<<END_{token}>>>".into()),
+            ..Delimiters::simple(GrammarKind::BeginEnd, "CONTEXT")
+        }
     }
 
     fn content_sized_run(&self, _: &str) -> Option<usize> {
