@@ -292,7 +292,7 @@ fn infer_and_propose(
     let first = framing.wrap(request).map_err(InitError::Wrap)?;
     let second = framing.wrap(request).map_err(InitError::Wrap)?;
     let mut notes = Vec::new();
-    match framecheck_core::layout::infer::infer(&first, &second, &request.content) {
+    match crate::runner::unmarked::frame_of(&first, &second, &request.content) {
         Some(mut inferred) => {
             outer_reading(framing.as_mut(), request, &mut inferred);
             // A declared inner element is kept only for the same frame,

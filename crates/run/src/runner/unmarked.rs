@@ -17,6 +17,12 @@
 //!   a preamble that changes with the content, content rewritten. Such a
 //!   run judges nothing and says why ([`Misfit::Unmarked`]).
 //!
+//! One label before the content and nothing after it (`Echo: …`, the
+//! reference "everything" server's echo tool) is such a constant preamble,
+//! not a section frame: with no other section in the output there is no
+//! marker for content to forge, and no end for it to break out of
+//! ([`frame_of`], which `init` asks too).
+//!
 //! The verdict is [`judge`]'s, a pure function of the plants and outputs,
 //! so a report's evidence replays through it.
 
@@ -28,7 +34,9 @@ use framecheck_core::catalogue::{
     AttackSite, Category, ConcreteCase, Expectation, Field, Input, Operation, RefusalPolicy,
     Severity, SourceLocation, Variant,
 };
+use framecheck_core::grammar::GrammarKind;
 use framecheck_core::layout;
+use framecheck_core::layout::infer::Inferred;
 use framecheck_core::level::ReaderLevel;
 use framecheck_core::oracle::{Check, CheckClass, Excerpt, ExcerptSource, Finding};
 use framecheck_core::outcome::{CaseResult, Evidence, Outcome};
@@ -142,6 +150,20 @@ pub fn judge(samples: &[(&str, &str)]) -> Result<String, Contradiction> {
     Ok(preamble.unwrap_or_default().to_string())
 }
 
+/// The frame two wraps of one request show (`first`, `second`, of
+/// `content`), as the layout inference finds it, except a lone section
+/// marker: a section grammar with no other section (no reserved name) whose
+/// content runs to the end of both outputs is a constant preamble, no frame.
+pub fn frame_of(first: &str, second: &str, content: &str) -> Option<Inferred> {
+    let inferred = layout::infer::infer(first, second, content)?;
+    let d = &inferred.delimiters;
+    let lone_marker = d.grammar == GrammarKind::Section
+        && d.reserved.is_empty()
+        && first.ends_with(content)
+        && second.ends_with(content);
+    (!lone_marker).then_some(inferred)
+}
+
 /// Why an unmarked framing could not be judged.
 #[derive(Debug, Clone)]
 pub(crate) enum Failure {
@@ -166,7 +188,7 @@ pub(crate) fn assess(framing: &mut dyn Framing) -> Result<Unmarked, Failure> {
     };
     let first = wrap(framing, &probe)?;
     let second = wrap(framing, &probe)?;
-    if let Some(inferred) = layout::infer::infer(&first, &second, &probe.content) {
+    if let Some(inferred) = frame_of(&first, &second, &probe.content) {
         return Err(Failure::Misfit(Misfit::Unmarked(Contradiction::Framed {
             grammar: inferred.delimiters.grammar.name(),
             token: inferred.delimiters.token,
@@ -289,6 +311,20 @@ mod tests {
         let pre = "Contents of x:\n";
         let (one, two) = (format!("{pre}a b"), format!("{pre}c"));
         assert_eq!(judge(&[("a b", &one), ("c", &two)]), Ok(pre.to_string()));
+    }
+
+    #[test]
+    fn a_lone_label_before_the_content_is_no_frame_and_a_label_among_others_is() {
+        let content = "fcbodya one\ntwo fcbodyz";
+        let echo = format!("Echo: {content}");
+        assert!(frame_of(&echo, &echo, content).is_none());
+        let sections = format!("Question: why?\nContext: {content}");
+        let inferred = frame_of(&sections, &sections, content).expect("a section frame");
+        assert_eq!(inferred.delimiters.grammar, GrammarKind::Section);
+        assert_eq!(inferred.delimiters.reserved, vec!["Question".to_string()]);
+        // Text after the content: the inference's answer stands.
+        let closed = format!("Echo: {content}\nAnswer:");
+        assert!(frame_of(&closed, &closed, content).is_some());
     }
 
     #[test]
