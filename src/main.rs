@@ -1061,7 +1061,7 @@ fn mcp_spec(args: &InitArgs) -> Result<framecheck::profile::McpSpec> {
         // endpoint came from `--url`.
         AdapterSpec::Mcp { mcp } => Ok(framecheck::profile::McpSpec {
             url_at: None,
-            ..mcp
+            ..*mcp
         }),
         _ => bail!("internal error: --mcp did not make an mcp adapter"),
     }

@@ -236,7 +236,9 @@ pub fn propose_for_mcp(
         name: "mine".into(),
         description: String::new(),
         language: String::new(),
-        adapter: AdapterSpec::Mcp { mcp: spec },
+        adapter: AdapterSpec::Mcp {
+            mcp: Box::new(spec),
+        },
         capabilities: vec![Capability::Wrap],
         ..framecheck_envelope::reference_profile()
     };
