@@ -113,7 +113,8 @@ enum Command {
     Helpers(HelpersArgs),
     /// Calibrate an adapter and print a proposed, commented profile:
     /// `framecheck init -- python3 my_adapter.py`, or `framecheck init PROFILE`.
-    Init(InitArgs),
+    // Boxed: its MCP and store flags make it the largest variant by far.
+    Init(Box<InitArgs>),
 }
 
 #[derive(clap::Args)]
@@ -150,9 +151,43 @@ struct InitArgs {
     /// filled in the command too.
     #[arg(long, value_name = "URL", requires = "mcp")]
     url: Option<String>,
-    /// Where the content is planted: file, http or argument.
-    #[arg(long, value_name = "WHERE", default_value = "file", requires = "mcp")]
-    plant: String,
+    /// Where the content is planted: file, http, argument, tool (the
+    /// server's own write tool, `--write-tool`) or command (default: tool
+    /// with `--write-tool`, else file).
+    #[arg(long, value_name = "WHERE", requires = "mcp")]
+    plant: Option<String>,
+    /// The server's tool that stores the content before each read
+    /// (`plant: tool`); `--write-arg` gives its arguments.
+    #[arg(long, value_name = "NAME", requires = "mcp")]
+    write_tool: Option<String>,
+    /// One argument of the write tool, KEY=VALUE, with `{content}` in
+    /// VALUE for the one that takes the content; repeat for more.
+    #[arg(long = "write-arg", value_name = "KEY=VALUE", requires = "write_tool")]
+    write_args: Vec<String>,
+    /// Where the write tool's answer has the stored item's id, as a JSON
+    /// pointer (`/id`); the read's `--arg` takes it as `{id}`.
+    #[arg(
+        long,
+        value_name = "POINTER",
+        requires = "write_tool",
+        conflicts_with = "id_pattern"
+    )]
+    id_pointer: Option<String>,
+    /// Where the write tool's answer has the id, as a regular expression
+    /// over its text (its first group, or the whole match).
+    #[arg(long, value_name = "REGEX", requires = "write_tool")]
+    id_pattern: Option<String>,
+    /// How each plant starts from a clean store: none, restart, workdir or
+    /// tool (with `--clean-tool`).
+    #[arg(long, value_name = "HOW", requires = "mcp")]
+    clean: Option<String>,
+    /// The tool that deletes a plant after its read (`--clean tool`);
+    /// `--clean-arg` gives its arguments, `{id}` among them.
+    #[arg(long, value_name = "NAME", requires = "mcp")]
+    clean_tool: Option<String>,
+    /// One argument of the clean tool, KEY=VALUE; repeat for more.
+    #[arg(long = "clean-arg", value_name = "KEY=VALUE", requires = "clean_tool")]
+    clean_args: Vec<String>,
     /// One tool argument, KEY=VALUE, with `{workdir}`, `{url}`,
     /// `{origin}` or `{content}` in VALUE; repeat for more.
     #[arg(long = "arg", value_name = "KEY=VALUE", requires = "mcp")]
@@ -324,7 +359,7 @@ fn main() -> ExitCode {
         Command::Ids { write } => ids(write),
         Command::Matrix(args) => matrix(args),
         Command::Helpers(args) => write_helpers(args),
-        Command::Init(args) => init(args),
+        Command::Init(args) => init(*args),
     };
     match result {
         Ok(code) => ExitCode::from(code),
@@ -1024,14 +1059,51 @@ fn matrix(args: MatrixArgs) -> Result<u8> {
 
 /// The `mcp:` adapter `init --mcp` was given, read as a profile would be
 /// (so its rules and messages are the profile's).
-fn mcp_spec(args: &InitArgs) -> Result<framecheck::profile::McpSpec> {
+/// `KEY=VALUE` pairs given to `flag` as a map of string arguments.
+fn string_arguments(
+    flag: &str,
+    pairs: &[String],
+) -> Result<serde_json::Map<String, serde_json::Value>> {
     let mut arguments = serde_json::Map::new();
-    for pair in &args.args {
+    for pair in pairs {
         let Some((key, value)) = pair.split_once('=') else {
-            bail!("--arg {pair:?}: expected KEY=VALUE");
+            bail!("{flag} {pair:?}: expected KEY=VALUE");
         };
         arguments.insert(key.to_string(), value.into());
     }
+    Ok(arguments)
+}
+
+/// The store keys of `init --mcp` (`write`, `clean`, `clean_tool`), set
+/// on `mcp` when given.
+fn store_keys(args: &InitArgs, mcp: &mut serde_json::Value) -> Result<()> {
+    if let Some(tool) = &args.write_tool {
+        let mut write = serde_json::json!({
+            "tool": tool,
+            "arguments": string_arguments("--write-arg", &args.write_args)?,
+        });
+        if let Some(pointer) = &args.id_pointer {
+            write["id"] = serde_json::json!({ "pointer": pointer });
+        }
+        if let Some(pattern) = &args.id_pattern {
+            write["id"] = serde_json::json!({ "pattern": pattern });
+        }
+        mcp["write"] = write;
+    }
+    if let Some(clean) = &args.clean {
+        mcp["clean"] = clean.as_str().into();
+    }
+    if let Some(tool) = &args.clean_tool {
+        mcp["clean_tool"] = serde_json::json!({
+            "tool": tool,
+            "arguments": string_arguments("--clean-arg", &args.clean_args)?,
+        });
+    }
+    Ok(())
+}
+
+fn mcp_spec(args: &InitArgs) -> Result<framecheck::profile::McpSpec> {
+    let mut arguments = string_arguments("--arg", &args.args)?;
     for pair in &args.json_args {
         let parsed = pair
             .split_once('=')
@@ -1043,12 +1115,19 @@ fn mcp_spec(args: &InitArgs) -> Result<framecheck::profile::McpSpec> {
         };
         arguments.insert(key.to_string(), value);
     }
+    // A write tool named is the plant, unless another is asked for.
+    let plant = match (&args.plant, &args.write_tool) {
+        (Some(plant), _) => plant.as_str(),
+        (None, Some(_)) => "tool",
+        (None, None) => "file",
+    };
     let mut mcp = serde_json::json!({
         "command": args.command,
         "tool": args.tool,
-        "plant": args.plant,
+        "plant": plant,
         "arguments": arguments,
     });
+    store_keys(args, &mut mcp)?;
     let optional = [
         ("plant_name", &args.plant_name),
         ("plant_body", &args.plant_body),
@@ -1069,7 +1148,7 @@ fn mcp_spec(args: &InitArgs) -> Result<framecheck::profile::McpSpec> {
         // endpoint came from `--url`.
         AdapterSpec::Mcp { mcp } => Ok(framecheck::profile::McpSpec {
             url_at: None,
-            ..mcp
+            ..*mcp
         }),
         _ => bail!("internal error: --mcp did not make an mcp adapter"),
     }

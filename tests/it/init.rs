@@ -700,3 +700,38 @@ fn init_names_a_program_not_on_path_and_a_missing_script() {
         assert!(said.contains(expected), "{said}");
     }
 }
+
+/// `init --mcp --write-tool` writes the store plant into the adapter it
+/// proposes from, read as a profile's (its rules, its messages), before
+/// any server starts; `--plant` defaults to `tool` with it.
+#[test]
+fn init_mcp_takes_a_write_tool_and_its_id() {
+    let init = |extra: &[&str]| {
+        let mut args = vec!["init", "--mcp", "--tool", "note_read", "--arg", "id={id}"];
+        args.extend(extra);
+        args.extend(["--", "/nonexistent/server"]);
+        let output = common::framecheck(&args);
+        (output.status.code(), common::text(&output))
+    };
+    let (code, said) = init(&["--write-tool", "note_add", "--write-arg", "text=x"]);
+    assert_ne!(code, Some(0), "{said}");
+    assert!(
+        said.contains("write.arguments must hold `{content}`"),
+        "{said}"
+    );
+    let content = ["--write-tool", "note_add", "--write-arg", "text={content}"];
+    let (code, said) = init(&content);
+    assert_ne!(code, Some(0), "{said}");
+    assert!(said.contains("adapter.mcp.arguments uses `{id}`"), "{said}");
+    let (code, said) = init(&[&content[..], &["--id-pattern", "("]].concat());
+    assert_ne!(code, Some(0), "{said}");
+    assert!(said.contains("is not a regular expression"), "{said}");
+    // A valid store plant gets as far as starting the server.
+    let (code, said) =
+        init(&[&content[..], &["--id-pointer", "/id", "--clean", "restart"]].concat());
+    assert_ne!(code, Some(0), "{said}");
+    assert!(said.contains("/nonexistent/server"), "{said}");
+    let (code, said) = init(&["--plant", "command"]);
+    assert_ne!(code, Some(0), "{said}");
+    assert!(said.contains("`plant: command` needs `setup`"), "{said}");
+}

@@ -349,7 +349,9 @@ pub fn propose_for_mcp(
         name: profile_name([spec.tool.as_str()]),
         description: String::new(),
         language: String::new(),
-        adapter: AdapterSpec::Mcp { mcp: spec },
+        adapter: AdapterSpec::Mcp {
+            mcp: Box::new(spec),
+        },
         capabilities: vec![Capability::Wrap],
         ..framecheck_envelope::reference_profile()
     };
@@ -409,7 +411,7 @@ fn infer_and_propose(
     let first = framing.wrap(request).map_err(InitError::Wrap)?;
     let second = framing.wrap(request).map_err(InitError::Wrap)?;
     let mut notes = Vec::new();
-    match framecheck_core::layout::infer::infer(&first, &second, &request.content) {
+    match crate::runner::unmarked::frame_of(&first, &second, &request.content) {
         Ok(mut inferred) => {
             outer_reading(framing.as_mut(), request, &mut inferred);
             // A declared inner element is kept only for the same frame,

@@ -515,7 +515,7 @@ fn init_proposes_a_profile_that_holds_for_the_framing_server() {
         ..mcp
     };
     assert!(
-        matches!(&reparsed.adapter, framecheck::profile::AdapterSpec::Mcp { mcp: m } if *m == expected)
+        matches!(&reparsed.adapter, framecheck::profile::AdapterSpec::Mcp { mcp: m } if **m == expected)
     );
     runner::check_fit(&reparsed, proposal.framing.as_mut(), ReaderLevel::Unicode).unwrap();
     // Again from the profile it wrote.
@@ -657,7 +657,7 @@ fn never_listening(command: &str) -> McpSpec {
         "name: x\nadapter:\n  mcp:\n    command: {command}\n    url: \"http://127.0.0.1:{{port}}/mcp\"\n    tool: read_file\n    plant: file\n    startup_ms: 1500\ndelimiters: {{ syntax: xml-tag, token: t }}\ncapabilities: [wrap]\n"
     );
     match TargetProfile::parse(&text).unwrap().adapter {
-        framecheck::profile::AdapterSpec::Mcp { mcp } => mcp,
+        framecheck::profile::AdapterSpec::Mcp { mcp } => *mcp,
         other => panic!("not an mcp adapter: {other:?}"),
     }
 }

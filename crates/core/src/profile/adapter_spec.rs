@@ -14,7 +14,8 @@ use std::path::PathBuf;
 use serde::Deserialize;
 
 use super::{
-    AdapterSpec, Field, InvalidKind, InvalidProfile, McpSpec, Plant, ProcessMode, SubprocessSpec,
+    AdapterSpec, Clean, Field, IdFrom, InvalidKind, InvalidProfile, McpSpec, Plant, ProcessMode,
+    SetupInput, SubprocessSpec,
 };
 
 /// Every key an `adapter:` mapping may hold.
@@ -52,7 +53,7 @@ impl TryFrom<RawAdapter> for AdapterSpec {
             if raw.builtin.is_some() || !given.is_empty() {
                 return Err(AdapterError::McpWithOthers);
             }
-            return Ok(AdapterSpec::Mcp { mcp });
+            return Ok(AdapterSpec::Mcp { mcp: Box::new(mcp) });
         }
         match (raw.builtin, raw.command) {
             (Some(_), _) if !given.is_empty() => Err(AdapterError::BuiltinWithProcess(given)),
@@ -136,15 +137,18 @@ impl Plant {
             Plant::File => "file",
             Plant::Http => "http",
             Plant::Argument => "argument",
+            Plant::Tool => "tool",
+            Plant::Command => "command",
         }
     }
 
-    /// The placeholders that reach the plant, the first the usual one;
-    /// none for a file, which a server may reach by a relative path under
-    /// a root given on its command line.
+    /// The placeholders that reach the plant from the read's arguments,
+    /// the first the usual one; none for a file, which a server may reach
+    /// by a relative path under a root given on its command line, nor for
+    /// a store, which the write tool or setup command fills.
     pub fn placeholders(self) -> &'static [&'static str] {
         match self {
-            Plant::File => &[],
+            Plant::File | Plant::Tool | Plant::Command => &[],
             Plant::Http => &["{url}", "{origin}"],
             Plant::Argument => &["{content}"],
         }
@@ -174,7 +178,7 @@ impl McpSpec {
             Plant::Http if !name.split('/').all(plain_name) => {
                 return fail(Field::McpPlantName, InvalidKind::McpBadPagePath(name));
             }
-            Plant::File | Plant::Argument if !plain_name(&name) => {
+            Plant::File | Plant::Argument | Plant::Tool | Plant::Command if !plain_name(&name) => {
                 return fail(Field::McpPlantName, InvalidKind::McpBadPlantName(name));
             }
             _ => {}
@@ -182,7 +186,100 @@ impl McpSpec {
         if self.plant_body.is_some() && self.plant != Plant::Http {
             return fail(Field::McpPlantBody, InvalidKind::McpBodyWithoutPage);
         }
+        self.validate_store()?;
+        self.validate_clean()?;
         self.validate_reach()
+    }
+
+    /// A write tool for `plant: tool` and a setup command for `plant:
+    /// command`, each given the content, neither without its plant; `{id}`
+    /// only where the write's answer is said to carry one.
+    fn validate_store(&self) -> Result<(), InvalidProfile> {
+        let fail = |field, kind| Err(InvalidProfile::new(field, kind));
+        let passes = |mut values: Box<dyn Iterator<Item = String> + '_>| {
+            values.any(|v| v.contains("{content}") || v.contains("{content_json}"))
+        };
+        match (&self.write, self.plant) {
+            (None, Plant::Tool) => {
+                let kind = needs("plant: tool", "write", "the tool that stores the content");
+                return fail(Field::McpPlant, kind);
+            }
+            (Some(_), plant) if plant != Plant::Tool => {
+                return fail(Field::McpWrite, unused("write", "plant: tool"));
+            }
+            (Some(write), _) => {
+                if !passes(Box::new(write.arguments.values().map(|v| v.to_string()))) {
+                    let kind = InvalidKind::McpContentNotPassed {
+                        key: "write.arguments",
+                    };
+                    return fail(Field::McpWrite, kind);
+                }
+                if let Some(id) = &write.id {
+                    validate_id(id)?;
+                }
+            }
+            (None, _) => {}
+        }
+        match (&self.setup, self.plant) {
+            (None, Plant::Command) => {
+                let kind = needs("plant: command", "setup", "the command that stores it");
+                return fail(Field::McpPlant, kind);
+            }
+            (Some(_), plant) if plant != Plant::Command => {
+                return fail(Field::McpSetup, unused("setup", "plant: command"));
+            }
+            (Some(setup), _) => {
+                if setup.command.is_empty() {
+                    return fail(Field::McpSetup, InvalidKind::McpEmptySetup);
+                }
+                if setup.timeout_ms == 0 {
+                    return fail(Field::McpSetup, InvalidKind::McpZeroSetupTimeout);
+                }
+                let argument = setup.input == SetupInput::Argument;
+                if argument && !passes(Box::new(setup.command.iter().cloned())) {
+                    let kind = InvalidKind::McpContentNotPassed {
+                        key: "setup.command",
+                    };
+                    return fail(Field::McpSetup, kind);
+                }
+            }
+            (None, _) => {}
+        }
+        let picked = self.write.as_ref().is_some_and(|w| w.id.is_some());
+        let uses_id = |values: &BTreeMap<String, serde_json::Value>| {
+            values.values().any(|v| v.to_string().contains("{id}"))
+        };
+        if !picked && uses_id(&self.arguments) {
+            let kind = InvalidKind::McpIdNotPicked { key: "arguments" };
+            return fail(Field::McpArguments, kind);
+        }
+        if !picked
+            && self
+                .clean_tool
+                .as_ref()
+                .is_some_and(|c| uses_id(&c.arguments))
+        {
+            let kind = InvalidKind::McpIdNotPicked {
+                key: "clean_tool.arguments",
+            };
+            return fail(Field::McpCleanTool, kind);
+        }
+        Ok(())
+    }
+
+    /// A clean tool exactly when `clean: tool`.
+    fn validate_clean(&self) -> Result<(), InvalidProfile> {
+        match (self.clean, &self.clean_tool) {
+            (Clean::Tool, None) => Err(InvalidProfile::new(
+                Field::McpClean,
+                needs("clean: tool", "clean_tool", "the tool that deletes a plant"),
+            )),
+            (clean, Some(_)) if clean != Clean::Tool => Err(InvalidProfile::new(
+                Field::McpCleanTool,
+                unused("clean_tool", "clean: tool"),
+            )),
+            _ => Ok(()),
+        }
     }
 
     /// A plain `http://` endpoint whose `{port}`, if any, reaches the
@@ -225,6 +322,33 @@ impl McpSpec {
             },
         ))
     }
+}
+
+fn needs(given: &'static str, needs: &'static str, what: &'static str) -> InvalidKind {
+    InvalidKind::McpNeeds { given, needs, what }
+}
+
+fn unused(key: &'static str, only_with: &'static str) -> InvalidKind {
+    InvalidKind::McpUnused { key, only_with }
+}
+
+/// A JSON pointer as RFC 6901 spells one, or a pattern the engine the
+/// adapter uses compiles.
+fn validate_id(id: &IdFrom) -> Result<(), InvalidProfile> {
+    let kind = match id {
+        IdFrom::Pointer(pointer) if !pointer.is_empty() && !pointer.starts_with('/') => {
+            InvalidKind::McpBadIdPointer(pointer.clone())
+        }
+        IdFrom::Pattern(pattern) => match regex::Regex::new(pattern) {
+            Ok(_) => return Ok(()),
+            Err(e) => InvalidKind::McpBadIdPattern {
+                pattern: pattern.clone(),
+                reason: e.to_string(),
+            },
+        },
+        IdFrom::Pointer(_) => return Ok(()),
+    };
+    Err(InvalidProfile::new(Field::McpWrite, kind))
 }
 
 /// One file name: not empty, no separator, not `.` or `..`.
@@ -397,6 +521,74 @@ mod tests {
         let message = error.to_string();
         assert!(message.starts_with("line 4, column"), "{message}");
         assert!(message.contains("already running elsewhere"), "{message}");
+    }
+
+    /// A profile whose `adapter.mcp` mapping is `lines` (each indented
+    /// under it, from line 4 on).
+    fn store_profile(lines: &str) -> String {
+        let indented: String = lines.lines().map(|l| format!("    {l}\n")).collect();
+        format!("name: x\nadapter:\n  mcp:\n{indented}delimiters: {{ syntax: xml-tag, token: t }}\ncapabilities: [wrap]\n")
+    }
+
+    #[test]
+    fn a_store_plant_reads_its_write_tool_setup_command_and_clean_strategy() {
+        let text = store_profile(
+            "command: [s]\ntool: note_read\narguments: { id: \"{id}\" }\nplant: tool\nwrite: { tool: note_add, arguments: { text: \"{content}\" }, id: { pointer: /id } }\nclean: tool\nclean_tool: { tool: note_delete, arguments: { id: \"{id}\" } }",
+        );
+        let profile = TargetProfile::parse(&text).unwrap();
+        let crate::profile::AdapterSpec::Mcp { mcp } = &profile.adapter else {
+            panic!("not an mcp adapter");
+        };
+        let write = mcp.write.as_ref().unwrap();
+        assert_eq!(
+            write.id,
+            Some(crate::profile::IdFrom::Pointer("/id".into()))
+        );
+        assert_eq!(mcp.clean, crate::profile::Clean::Tool);
+        assert_eq!(mcp.clean_tool.as_ref().unwrap().tool, "note_delete");
+        let text = store_profile(
+            "command: [s]\ntool: read_file\nplant: command\nsetup: { command: [sh, -c, \"cat > doc.txt\"], input: stdin }\nprepare: [git, init, \"{workdir}\"]\nclean: workdir",
+        );
+        let profile = TargetProfile::parse(&text).unwrap();
+        let crate::profile::AdapterSpec::Mcp { mcp } = &profile.adapter else {
+            panic!("not an mcp adapter");
+        };
+        let setup = mcp.setup.as_ref().unwrap();
+        assert_eq!(setup.input, crate::profile::SetupInput::Stdin);
+        assert_eq!(setup.timeout_ms, 10_000);
+        assert_eq!(mcp.prepare, vec!["git", "init", "{workdir}"]);
+        assert_eq!(mcp.clean, crate::profile::Clean::Workdir);
+    }
+
+    /// Each rule of a store plant, the line its message names and the
+    /// words it says.
+    #[test]
+    fn a_store_plant_s_mistakes_name_their_line() {
+        let cases = [
+            ("command: [s]\ntool: r\nplant: tool", 6, "`plant: tool` needs `write`"),
+            ("command: [s]\ntool: r\nplant: command", 6, "`plant: command` needs `setup`"),
+            ("command: [s]\ntool: r\nplant: file\nwrite: { tool: w, arguments: { t: \"{content}\" } }", 7, "only read with `plant: tool`"),
+            ("command: [s]\ntool: r\nplant: file\nsetup: { command: [x, \"{content}\"] }", 7, "only read with `plant: command`"),
+            ("command: [s]\ntool: r\nplant: tool\nwrite: { tool: w, arguments: { t: x } }", 7, "write.arguments must hold `{content}`"),
+            ("command: [s]\ntool: r\nplant: command\nsetup: { command: [x, y] }", 7, "setup.command must hold `{content}`"),
+            ("command: [s]\ntool: r\nplant: command\nsetup: { command: [] , input: stdin }", 7, "must name a program"),
+            ("command: [s]\ntool: r\nplant: command\nsetup: { command: [x], input: file, timeout_ms: 0 }", 7, "must be positive"),
+            ("command: [s]\ntool: r\nplant: tool\nwrite: { tool: w, arguments: { t: \"{content}\" }, id: { pointer: id } }", 7, "is not a JSON pointer"),
+            ("command: [s]\ntool: r\nplant: tool\nwrite: { tool: w, arguments: { t: \"{content}\" }, id: { pattern: \"(\" } }", 7, "is not a regular expression"),
+            ("command: [s]\ntool: r\narguments: { id: \"{id}\" }\nplant: tool\nwrite: { tool: w, arguments: { t: \"{content}\" } }", 6, "adapter.mcp.arguments uses `{id}`"),
+            ("command: [s]\ntool: r\nplant: argument\narguments: { t: \"{content}\" }\nclean: tool", 8, "`clean: tool` needs `clean_tool`"),
+            ("command: [s]\ntool: r\nplant: argument\narguments: { t: \"{content}\" }\nclean_tool: { tool: d }", 8, "only read with `clean: tool`"),
+        ];
+        for (lines, line, words) in cases {
+            let message = TargetProfile::parse(&store_profile(lines))
+                .unwrap_err()
+                .to_string();
+            assert!(
+                message.starts_with(&format!("line {line}, column")),
+                "{lines}: {message}"
+            );
+            assert!(message.contains(words), "{lines}: {message}");
+        }
     }
 
     #[test]

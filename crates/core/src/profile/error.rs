@@ -56,6 +56,16 @@ pub enum Field {
     McpPlantBody,
     /// `adapter.mcp.url`.
     McpUrl,
+    /// `adapter.mcp.plant`.
+    McpPlant,
+    /// `adapter.mcp.write` (`plant: tool`'s write tool).
+    McpWrite,
+    /// `adapter.mcp.setup` (`plant: command`'s setup command).
+    McpSetup,
+    /// `adapter.mcp.clean`.
+    McpClean,
+    /// `adapter.mcp.clean_tool`.
+    McpCleanTool,
     /// The `delimiters` declaration as a whole (grammar, templates, nonce).
     Delimiters,
     /// One token of `delimiters`.
@@ -177,6 +187,58 @@ pub enum InvalidKind {
     /// could be neither restarted after a hang nor stopped.
     #[error("adapter.mcp.url needs adapter.mcp.command: framecheck starts the server itself, so it can restart it after a hang and stop it at the end (a server already running elsewhere is not supported)")]
     McpUrlWithoutCommand,
+    /// A plant or clean strategy without the key that says how: `plant:
+    /// tool` without `write`, `plant: command` without `setup`, `clean:
+    /// tool` without `clean_tool`.
+    #[error("adapter.mcp: `{given}` needs `{needs}` ({what})")]
+    McpNeeds {
+        /// The choice made, as written (`plant: tool`).
+        given: &'static str,
+        /// The key it needs.
+        needs: &'static str,
+        /// What that key holds.
+        what: &'static str,
+    },
+    /// A key read only with a plant or clean strategy the profile does not
+    /// choose, so it would be silently ignored.
+    #[error("adapter.mcp.{key} is only read with `{only_with}`; the profile does not choose it")]
+    McpUnused {
+        /// The key, as written.
+        key: &'static str,
+        /// The choice it belongs to.
+        only_with: &'static str,
+    },
+    /// A write tool or argument-fed setup command that never gets the
+    /// content.
+    #[error("adapter.mcp.{key} must hold `{{content}}` (or `{{content_json}}`), or the store never gets the content")]
+    McpContentNotPassed {
+        /// The key whose values were searched.
+        key: &'static str,
+    },
+    /// A setup command with no program.
+    #[error("adapter.mcp.setup.command must name a program")]
+    McpEmptySetup,
+    /// A setup command with a zero timeout.
+    #[error("adapter.mcp.setup.timeout_ms must be positive")]
+    McpZeroSetupTimeout,
+    /// A JSON pointer that is neither empty nor starts with `/`.
+    #[error("adapter.mcp.write.id.pointer {0:?} is not a JSON pointer (RFC 6901): it starts with `/`, as in `/id`")]
+    McpBadIdPointer(String),
+    /// A pattern the regular-expression engine refuses.
+    #[error("adapter.mcp.write.id.pattern {pattern:?} is not a regular expression: {reason}")]
+    McpBadIdPattern {
+        /// The pattern.
+        pattern: String,
+        /// The engine's message.
+        reason: String,
+    },
+    /// `{id}` in the read's or the clean tool's arguments, but no
+    /// `write.id` to fill it from.
+    #[error("adapter.mcp.{key} uses `{{id}}`, but adapter.mcp.write.id does not say where the write tool's answer has it")]
+    McpIdNotPicked {
+        /// The key whose values use `{id}`.
+        key: &'static str,
+    },
 }
 
 /// Why profile text is not a valid profile: the rule, the field, the place.

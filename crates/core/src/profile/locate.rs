@@ -45,6 +45,11 @@ struct ShadowMcp {
     plant_name: Option<Spanned<IgnoredAny>>,
     plant_body: Option<Spanned<IgnoredAny>>,
     url: Option<Spanned<IgnoredAny>>,
+    plant: Option<Spanned<IgnoredAny>>,
+    write: Option<Spanned<IgnoredAny>>,
+    setup: Option<Spanned<IgnoredAny>>,
+    clean: Option<Spanned<IgnoredAny>>,
+    clean_tool: Option<Spanned<IgnoredAny>>,
 }
 
 #[derive(Deserialize, Default)]
@@ -106,6 +111,11 @@ pub(super) fn locate(text: &str, field: &Field) -> Option<Position> {
         Field::McpPlantName => mcp.plant_name.as_ref().and_then(at),
         Field::McpPlantBody => mcp.plant_body.as_ref().and_then(at),
         Field::McpUrl => mcp.url.as_ref().and_then(at),
+        Field::McpPlant => mcp.plant.as_ref().and_then(at),
+        Field::McpWrite => mcp.write.as_ref().and_then(at),
+        Field::McpSetup => mcp.setup.as_ref().and_then(at),
+        Field::McpClean => mcp.clean.as_ref().and_then(at),
+        Field::McpCleanTool => mcp.clean_tool.as_ref().and_then(at),
         Field::Token(TokenField::Outer) => delimiters.token.as_ref().and_then(at),
         Field::Token(TokenField::Inner) => delimiters
             .inner

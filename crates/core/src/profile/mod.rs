@@ -130,8 +130,9 @@ pub enum AdapterSpec {
     /// reads it and takes the tool result as the framed output
     /// (`docs/protocol.md`, "MCP servers").
     Mcp {
-        /// The server and the tool.
-        mcp: McpSpec,
+        /// The server and the tool (boxed: it is several times the size
+        /// of the other adapters' specs).
+        mcp: Box<McpSpec>,
     },
 }
 
@@ -196,6 +197,128 @@ pub struct McpSpec {
     /// milliseconds (`npx` and `uvx` may download the package first).
     #[serde(default = "default_mcp_startup_ms")]
     pub startup_ms: u64,
+    /// `plant: tool`: the server's own tool that stores the content before
+    /// each read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub write: Option<WriteTool>,
+    /// `plant: command`: the command that stores the content before each
+    /// read (a commit, an insert).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub setup: Option<SetupCommand>,
+    /// A command run in each fresh work directory before the server starts
+    /// there (`git init`), its placeholders filled like the command's.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub prepare: Vec<String>,
+    /// How each plant starts from a clean store, so that no read answers
+    /// another case's content.
+    #[serde(default, skip_serializing_if = "Clean::is_none")]
+    pub clean: Clean,
+    /// `clean: tool`: the tool that deletes what a plant stored, called
+    /// after each read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clean_tool: Option<ToolCall>,
+}
+
+/// A tool call other than the read: its name and arguments, whose strings
+/// are filled like the read's (`{content}`, `{id}`, `{workdir}`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ToolCall {
+    /// The tool.
+    pub tool: String,
+    /// Its arguments.
+    #[serde(default)]
+    pub arguments: BTreeMap<String, serde_json::Value>,
+}
+
+/// `adapter.mcp.write`: the tool that stores the content (`plant: tool`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WriteTool {
+    /// The tool.
+    pub tool: String,
+    /// Its arguments; one holds `{content}` (or `{content_json}`).
+    #[serde(default)]
+    pub arguments: BTreeMap<String, serde_json::Value>,
+    /// Where in the write's answer the id of the stored item is, which
+    /// the read (and the clean tool) take as `{id}`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<IdFrom>,
+}
+
+/// How the id of a stored item is picked from the write tool's answer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
+pub enum IdFrom {
+    /// A JSON pointer (RFC 6901, `/id`, `/items/0/id`) into the answer's
+    /// structured content, or else into its first text part that is JSON.
+    Pointer(String),
+    /// A regular expression over the answer's text parts: its first
+    /// capture group, or the whole match when it has none.
+    Pattern(String),
+}
+
+/// `adapter.mcp.setup`: the command that stores the content (`plant:
+/// command`), run in the server's working directory.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SetupCommand {
+    /// Program and arguments, filled like the server's command.
+    pub command: Vec<String>,
+    /// How the content reaches it.
+    #[serde(default)]
+    pub input: SetupInput,
+    /// How long it may run, in milliseconds; past that it is killed and
+    /// the case has a hang.
+    #[serde(default = "default_setup_timeout_ms")]
+    pub timeout_ms: u64,
+}
+
+/// How a setup command is given the content.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SetupInput {
+    /// Where `{content}` stands in the command.
+    #[default]
+    Argument,
+    /// In `{workdir}/<plant_name>`, written before the command runs.
+    File,
+    /// On its standard input, which is then closed.
+    Stdin,
+}
+
+/// How an MCP target's store is made clean before each plant.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Clean {
+    /// Nothing: each read answers only what the last plant stored (a file
+    /// or page replaced, a log read to one entry, a read by id).
+    #[default]
+    None,
+    /// The server is restarted (a store held in its memory).
+    Restart,
+    /// A fresh work directory, `prepare` run in it, and the server
+    /// restarted (a store kept on disk under `{workdir}`).
+    Workdir,
+    /// `clean_tool` is called after each read (a delete tool).
+    Tool,
+}
+
+impl Clean {
+    /// `clean: none`, the default.
+    pub fn is_none(&self) -> bool {
+        *self == Clean::None
+    }
+
+    /// The strategy as written in a profile.
+    pub fn name(self) -> &'static str {
+        match self {
+            Clean::None => "none",
+            Clean::Restart => "restart",
+            Clean::Workdir => "workdir",
+            Clean::Tool => "tool",
+        }
+    }
 }
 
 /// Where an MCP target's content is planted.
@@ -208,6 +331,10 @@ pub enum Plant {
     Http,
     /// The `{content}` placeholder of the arguments.
     Argument,
+    /// The server's own write tool (`write`), called before each read.
+    Tool,
+    /// A setup command (`setup`), run before each read.
+    Command,
 }
 
 fn default_plant_name() -> String {
@@ -224,6 +351,10 @@ fn default_mcp_timeout_ms() -> u64 {
 
 fn default_mcp_startup_ms() -> u64 {
     120_000
+}
+
+fn default_setup_timeout_ms() -> u64 {
+    10_000
 }
 
 /// A subprocess target.

@@ -16,12 +16,25 @@
 //! - `parts`: two text parts, a constant note and then the `framed` frame
 //!   (a profile declares it `wrap.returns: parts`).
 //!
+//! - `label`: the content after `Echo: ` on the same line and nothing
+//!   after it, as the reference "everything" server's `echo` answers: no
+//!   frame either.
+//!
+//! It is also a store of notes: `note_add { text }` keeps a note and
+//! answers `{"id": "n1"}`, `note_read { id }` answers one note framed as
+//! above, `note_list` every note, one frame each on its own line, and
+//! `note_delete { id }` forgets one. The notes live in the server's memory
+//! or, with `--store FILE`, in FILE (read at start, written at each
+//! change), so a restart empties the first and not the second.
+//!
 //! Content carrying a trigger word exercises the fault paths: `MCP-DIE`
 //! ends the server, `MCP-HANG` never answers, `MCP-ERROR` answers a
 //! JSON-RPC error and `MCP-REFUSE` an `isError` result. Plain content never
 //! holds them.
 
-use std::sync::Arc;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
 
 use framecheck_run::adapter::{reference, WrapRequest};
 use rmcp::model::{
@@ -38,14 +51,61 @@ enum Mode {
     Raw,
     Bare,
     Parts,
+    Label,
+}
+
+/// The notes: their text by id, and the number of the next one.
+#[derive(Default, serde::Serialize, serde::Deserialize)]
+struct Notes {
+    next: u64,
+    notes: BTreeMap<String, String>,
+}
+
+/// Where the notes live: in memory, or also in a file.
+struct Store {
+    notes: Notes,
+    file: Option<PathBuf>,
+}
+
+impl Store {
+    fn open(file: Option<PathBuf>) -> std::io::Result<Store> {
+        let notes = match &file {
+            Some(path) if path.exists() => serde_json::from_str(&std::fs::read_to_string(path)?)
+                .map_err(std::io::Error::other)?,
+            _ => Notes::default(),
+        };
+        Ok(Store { notes, file })
+    }
+
+    fn save(&self) -> Result<(), ErrorData> {
+        let Some(path) = &self.file else {
+            return Ok(());
+        };
+        let text = serde_json::to_string(&self.notes)
+            .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+        std::fs::write(path, text).map_err(|e| ErrorData::internal_error(e.to_string(), None))
+    }
 }
 
 /// The `parts` mode's first text part.
 const PARTS_NOTE: &str = "The tool's result follows in the next part.";
 
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 struct TestServer {
     mode: Mode,
+    store: Arc<Mutex<Store>>,
+}
+
+/// The string argument `name` of a call.
+fn argument<'a>(request: &'a CallToolRequestParams, name: &str) -> Result<&'a str, ErrorData> {
+    request
+        .arguments
+        .as_ref()
+        .and_then(|args| args.get(name))
+        .and_then(|value| value.as_str())
+        .ok_or_else(|| {
+            ErrorData::invalid_params(format!("{} needs a string `{name}`", request.name), None)
+        })
 }
 
 impl TestServer {
@@ -53,6 +113,7 @@ impl TestServer {
         match self.mode {
             Mode::Raw => Ok(format!("<document>\n{content}\n</document>")),
             Mode::Bare => Ok(format!("The file reads:\n{content}")),
+            Mode::Label => Ok(format!("Echo: {content}")),
             Mode::Framed | Mode::Parts => {
                 let mut framing = reference::builtin_framing("reference")
                     .ok_or_else(|| ErrorData::internal_error("no reference envelope", None))?;
@@ -72,14 +133,14 @@ impl TestServer {
         &self,
         request: &CallToolRequestParams,
     ) -> Result<CallToolResult, ErrorData> {
-        let path = request
-            .arguments
-            .as_ref()
-            .and_then(|args| args.get("path"))
-            .and_then(|path| path.as_str())
-            .ok_or_else(|| ErrorData::invalid_params("read_file needs a string `path`", None))?;
+        let path = argument(request, "path")?;
         let content = std::fs::read_to_string(path)
             .map_err(|e| ErrorData::invalid_params(format!("cannot read {path}: {e}"), None))?;
+        self.answer(&content).await
+    }
+
+    /// The result for `content`, after its trigger words.
+    async fn answer(&self, content: &str) -> Result<CallToolResult, ErrorData> {
         if content.contains("MCP-DIE") {
             std::process::exit(3);
         }
@@ -92,7 +153,7 @@ impl TestServer {
         if content.contains("MCP-REFUSE") {
             return Ok(CallToolResult::error(vec![ContentBlock::text("refused")]));
         }
-        Ok(CallToolResult::success(self.blocks(&content)?))
+        Ok(CallToolResult::success(self.blocks(content)?))
     }
 
     /// The result's text parts: the frame, after a constant note in the
@@ -103,6 +164,49 @@ impl TestServer {
             Mode::Parts => vec![ContentBlock::text(PARTS_NOTE), framed],
             _ => vec![framed],
         })
+    }
+
+    fn store(&self) -> std::sync::MutexGuard<'_, Store> {
+        self.store.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// `note_read`: the note, answered as a read file is.
+    async fn note_read(
+        &self,
+        request: &CallToolRequestParams,
+    ) -> Result<CallToolResult, ErrorData> {
+        let id = argument(request, "id")?;
+        let note = self.store().notes.notes.get(id).cloned();
+        let note =
+            note.ok_or_else(|| ErrorData::invalid_params(format!("no note {id:?}"), None))?;
+        self.answer(&note).await
+    }
+
+    /// `note_list`: every note, one frame each, on lines of their own.
+    fn note_list(&self) -> Result<CallToolResult, ErrorData> {
+        let notes: Vec<String> = self.store().notes.notes.values().cloned().collect();
+        let framed: Result<Vec<String>, ErrorData> = notes.iter().map(|n| self.frame(n)).collect();
+        Ok(CallToolResult::success(vec![ContentBlock::text(
+            framed?.join("\n"),
+        )]))
+    }
+
+    /// `note_add` and `note_delete`: the store changed, and saved.
+    fn note_change(&self, request: &CallToolRequestParams) -> Result<CallToolResult, ErrorData> {
+        let mut store = self.store();
+        let answer = if request.name == "note_add" {
+            let text = argument(request, "text")?;
+            store.notes.next += 1;
+            let id = format!("n{}", store.notes.next);
+            store.notes.notes.insert(id.clone(), text.to_string());
+            serde_json::json!({ "id": id }).to_string()
+        } else {
+            let id = argument(request, "id")?;
+            store.notes.notes.remove(id);
+            format!("deleted {id}")
+        };
+        store.save()?;
+        Ok(CallToolResult::success(vec![ContentBlock::text(answer)]))
     }
 }
 
@@ -135,8 +239,26 @@ impl ServerHandler for TestServer {
         let serde_json::Value::Object(schema) = schema else {
             unreachable!("a JSON object literal");
         };
-        let echo = Tool::new("echo", "Returns the text", Arc::new(schema));
-        Ok(ListToolsResult::with_all_items(vec![read, echo]))
+        let echo = Tool::new("echo", "Returns the text", Arc::new(schema.clone()));
+        let add = Tool::new("note_add", "Keeps a note", Arc::new(schema));
+        let schema = serde_json::json!({
+            "type": "object",
+            "properties": { "id": { "type": "string" } },
+            "required": ["id"],
+        });
+        let serde_json::Value::Object(schema) = schema else {
+            unreachable!("a JSON object literal");
+        };
+        let read_note = Tool::new("note_read", "Reads one note", Arc::new(schema.clone()));
+        let delete = Tool::new("note_delete", "Forgets one note", Arc::new(schema));
+        let list = Tool::new(
+            "note_list",
+            "Reads every note",
+            Arc::new(serde_json::Map::new()),
+        );
+        Ok(ListToolsResult::with_all_items(vec![
+            read, echo, add, read_note, list, delete,
+        ]))
     }
 
     async fn call_tool(
@@ -147,14 +269,12 @@ impl ServerHandler for TestServer {
         match request.name.as_ref() {
             "read_file" => self.read_file(&request).await.map(CallToolResponse::from),
             "echo" => {
-                let text = request
-                    .arguments
-                    .as_ref()
-                    .and_then(|args| args.get("text"))
-                    .and_then(|text| text.as_str())
-                    .ok_or_else(|| ErrorData::invalid_params("echo needs a string `text`", None))?;
+                let text = argument(&request, "text")?;
                 Ok(CallToolResult::success(self.blocks(text)?).into())
             }
+            "note_read" => self.note_read(&request).await.map(CallToolResponse::from),
+            "note_list" => self.note_list().map(CallToolResponse::from),
+            "note_add" | "note_delete" => self.note_change(&request).map(CallToolResponse::from),
             other => Err(ErrorData::invalid_params(
                 format!("no tool {other:?}"),
                 None,
@@ -170,7 +290,7 @@ async fn serve_http(server: TestServer, address: &str) -> std::io::Result<()> {
     use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
     use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
     let service = StreamableHttpService::new(
-        move || Ok(server),
+        move || Ok(server.clone()),
         Arc::new(LocalSessionManager::default()),
         StreamableHttpServerConfig::default(),
     );
@@ -187,7 +307,8 @@ async fn serve_http(server: TestServer, address: &str) -> std::io::Result<()> {
     }
 }
 
-const USAGE: &str = "usage: framecheck-mcp-test-server framed|raw|bare [--http ADDRESS]";
+const USAGE: &str =
+    "usage: framecheck-mcp-test-server framed|raw|bare|parts|label [--http ADDRESS] [--store FILE]";
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -196,17 +317,22 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         Some("raw") => Mode::Raw,
         Some("bare") => Mode::Bare,
         Some("parts") => Mode::Parts,
+        Some("label") => Mode::Label,
         _ => return Err(USAGE.into()),
     };
-    let http = match &args[1..] {
-        [] => None,
-        [flag, address] if flag == "--http" => Some(address.clone()),
-        _ => return Err(USAGE.into()),
-    };
+    let (mut http, mut file) = (None, None);
+    for pair in args[1..].chunks(2) {
+        match pair {
+            [flag, address] if flag == "--http" => http = Some(address.clone()),
+            [flag, path] if flag == "--store" => file = Some(PathBuf::from(path)),
+            _ => return Err(USAGE.into()),
+        }
+    }
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;
-    let server = TestServer { mode };
+    let store = Arc::new(Mutex::new(Store::open(file)?));
+    let server = TestServer { mode, store };
     runtime.block_on(async {
         if let Some(address) = http {
             serve_http(server, &address).await?;

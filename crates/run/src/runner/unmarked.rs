@@ -20,6 +20,12 @@
 //!   a preamble that changes with the content, content rewritten. Such a
 //!   run judges nothing and says why ([`Misfit::Unmarked`]).
 //!
+//! One label before the content and nothing after it (`Echo: …`, the
+//! reference "everything" server's echo tool) is such a constant preamble,
+//! not a section frame: with no other section in the output there is no
+//! marker for content to forge, and no end for it to break out of
+//! ([`frame_of`], which `init` asks too).
+//!
 //! The verdict is [`judge`]'s, a pure function of the plants and outputs,
 //! so a report's evidence replays through it.
 
@@ -32,6 +38,7 @@ use framecheck_core::catalogue::{
     Severity, SourceLocation, Variant,
 };
 use framecheck_core::layout;
+use framecheck_core::layout::infer::{InferError, Inferred};
 use framecheck_core::level::ReaderLevel;
 use framecheck_core::oracle::{Check, CheckClass, Excerpt, ExcerptSource, Finding};
 use framecheck_core::outcome::{CaseResult, Evidence, Outcome};
@@ -145,6 +152,23 @@ pub fn judge(samples: &[(&str, &str)]) -> Result<String, Contradiction> {
     Ok(preamble.unwrap_or_default().to_string())
 }
 
+/// The frame two wraps of one request show (`first`, `second`, of
+/// `content`), as the layout inference finds it, except a lone section
+/// marker: a section grammar with no other section (no reserved name) whose
+/// content runs to the end of both outputs is a constant preamble, no frame.
+pub fn frame_of(first: &str, second: &str, content: &str) -> Result<Inferred, InferError> {
+    let inferred = layout::infer::infer(first, second, content)?;
+    let d = &inferred.delimiters;
+    let lone_marker = d.grammar.is_open_only()
+        && d.reserved.is_empty()
+        && first.ends_with(content)
+        && second.ends_with(content);
+    if lone_marker {
+        return Err(InferError::NoShape);
+    }
+    Ok(inferred)
+}
+
 /// Why an unmarked framing could not be judged.
 #[derive(Debug, Clone)]
 pub(crate) enum Failure {
@@ -169,7 +193,7 @@ pub(crate) fn assess(framing: &mut dyn Framing) -> Result<Unmarked, Failure> {
     };
     let first = wrap(framing, &probe)?;
     let second = wrap(framing, &probe)?;
-    if let Ok(inferred) = layout::infer::infer(&first, &second, &probe.content) {
+    if let Ok(inferred) = frame_of(&first, &second, &probe.content) {
         return Err(Failure::Misfit(Misfit::Unmarked(Contradiction::Framed {
             grammar: inferred.delimiters.grammar.name(),
             token: inferred.delimiters.token,
@@ -312,6 +336,26 @@ mod tests {
         let pre = "Contents of x:\n";
         let (one, two) = (format!("{pre}a b"), format!("{pre}c"));
         assert_eq!(judge(&[("a b", &one), ("c", &two)]), Ok(pre.to_string()));
+    }
+
+    #[test]
+    fn a_lone_label_before_the_content_is_no_frame_and_a_label_among_others_is() {
+        let content = "fcbodya one\ntwo fcbodyz";
+        let echo = format!("Echo: {content}");
+        assert_eq!(
+            frame_of(&echo, &echo, content).err(),
+            Some(InferError::NoShape)
+        );
+        let sections = format!("Question: why?\nContext: {content}");
+        let inferred = frame_of(&sections, &sections, content).expect("a section frame");
+        assert_eq!(
+            inferred.delimiters.grammar,
+            framecheck_core::grammar::GrammarKind::Section
+        );
+        assert_eq!(inferred.delimiters.reserved, vec!["Question".to_string()]);
+        // Text after the content: the inference's answer stands.
+        let closed = format!("Echo: {content}\nAnswer:");
+        assert!(frame_of(&closed, &closed, content).is_ok());
     }
 
     #[test]

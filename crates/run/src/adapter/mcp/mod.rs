@@ -13,6 +13,12 @@
 //! `http.rs`): the same process handling, its stdin held open and its
 //! stdout drained, the SDK's HTTP client transport in place of the pipes.
 //!
+//! A store is planted through the server itself (`plant: tool`, a write
+//! tool called before the read, its answer's id passed to the read) or
+//! beside it (`plant: command`, a setup command such as a commit); `clean`
+//! says how each plant starts from a clean store, and a read that still
+//! answers the plant before it is refused (`store.rs`).
+//!
 //! A result with one text part answers that text; one with several answers
 //! them as parts without a role ([`WrapAnswer::Parts`], profiles declaring
 //! `wrap.returns: parts`), joined with one `\n` where one text is asked for,
@@ -21,12 +27,14 @@
 
 mod http;
 mod plant;
+mod setup;
+mod store;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use framecheck_core::profile::{LoadedProfile, McpSpec, Plant};
+use framecheck_core::profile::{Clean, LoadedProfile, McpSpec, Plant, SetupInput};
 use rmcp::model::{
     CallToolRequestParams, CallToolResult, ClientCapabilities, ClientConfig, Implementation,
 };
@@ -41,6 +49,7 @@ use crate::adapter::{Fault, FaultKind, Framing, TargetError, WrapRequest};
 use framecheck_core::target::{Part, ServerIdentity, WrapAnswer};
 pub(crate) use plant::{fill, Values};
 use plant::{fill_json, Fixture, WorkDir};
+use store::IdPicker;
 
 /// Bytes of the server's stderr kept for a fault's evidence.
 const STDERR_TAIL_BYTES: usize = 4 * 1024;
@@ -77,6 +86,13 @@ pub struct McpFraming {
     port: Option<u16>,
     start_failures_in_row: u32,
     last_start_error: String,
+    /// Plants since the store was last made clean (`clean`).
+    plants: u32,
+    /// The last plant's content, which a store plant's next read must not
+    /// answer.
+    last_content: Option<String>,
+    /// How the write tool's id is picked (`plant: tool` with `write.id`).
+    id_picker: Option<IdPicker>,
 }
 
 impl std::fmt::Debug for McpFraming {
@@ -106,15 +122,20 @@ impl McpFraming {
                 Fixture::start(&spec.plant_name, &spec.content_type)
                     .map_err(|e| format!("cannot start the fixture server: {e}"))?,
             ),
-            Plant::File | Plant::Argument => None,
+            Plant::File | Plant::Argument | Plant::Tool | Plant::Command => None,
         };
+        let id_picker = (spec.write.as_ref())
+            .and_then(|w| w.id.as_ref())
+            .map(IdPicker::new)
+            .transpose()
+            .map_err(|e| e.to_string())?;
         // A profile named by a bare file name has an empty directory.
         let profile_dir = absolute(profile_dir);
         let cwd = match &spec.cwd {
             Some(cwd) => profile_dir.join(cwd),
             None => profile_dir,
         };
-        Ok(McpFraming {
+        let framing = McpFraming {
             spec: spec.clone(),
             cwd,
             session: None,
@@ -125,7 +146,12 @@ impl McpFraming {
             port: None,
             start_failures_in_row: 0,
             last_start_error: String::new(),
-        })
+            plants: 0,
+            last_content: None,
+            id_picker,
+        };
+        framing.prepare().map_err(|e| e.to_string())?;
+        Ok(framing)
     }
 
     /// The target of a loaded profile; `None` when it is not an MCP one.
@@ -146,6 +172,35 @@ impl McpFraming {
     /// The server's process id (its process group), while it runs.
     pub fn server_pid(&self) -> Option<u32> {
         self.session.as_ref().map(|s| s.process.id())
+    }
+
+    /// Runs `prepare` in the work directory's first use (the server not
+    /// started yet), in the server's working directory.
+    fn prepare(&self) -> Result<(), TargetError> {
+        if self.spec.prepare.is_empty() {
+            return Ok(());
+        }
+        let values = self.values("");
+        let argv: Vec<String> = self.spec.prepare.iter().map(|a| fill(a, &values)).collect();
+        let command = setup::Command {
+            argv: &argv,
+            cwd: &self.cwd,
+            env: &self.env(&values),
+            stdin: None,
+            timeout: Duration::from_millis(self.spec.startup_ms),
+        };
+        setup::run(&command).map_err(|e| TargetError::Failed {
+            reason: format!("adapter.mcp.prepare: {e}"),
+            stderr_tail: e.stderr_tail().to_string(),
+            fault: None,
+        })
+    }
+
+    /// The server's extra environment, filled.
+    fn env(&self, values: &Values<'_>) -> BTreeMap<String, String> {
+        (self.spec.env.iter())
+            .map(|(name, value)| (name.clone(), fill(value, values)))
+            .collect()
     }
 
     fn values<'a>(&'a self, content: &'a str) -> Values<'a> {
@@ -239,9 +294,7 @@ impl McpFraming {
     fn spawn(&self) -> Result<(GroupProcess, ProcessPipes), TargetError> {
         let values = self.values("");
         let command: Vec<String> = self.spec.command.iter().map(|a| fill(a, &values)).collect();
-        let env: BTreeMap<String, String> = (self.spec.env.iter())
-            .map(|(name, value)| (name.clone(), fill(value, &values)))
-            .collect();
+        let env = self.env(&values);
         let program = resolve_program(&command[0], &self.cwd).map_err(TargetError::failed)?;
         let launch = Launch {
             program: &program,
@@ -306,19 +359,44 @@ impl McpFraming {
         })
     }
 
-    /// Plants `content` and returns the tool's arguments for it.
-    fn plant(
-        &self,
-        content: &str,
-    ) -> Result<serde_json::Map<String, serde_json::Value>, TargetError> {
+    /// Makes the store clean before every plant but the first, as
+    /// `clean` says: the server restarted, or a fresh work directory
+    /// prepared for a server restarted in it. A clean tool runs after the
+    /// read instead ([`McpFraming::after_read`]).
+    fn make_clean(&mut self) -> Result<(), TargetError> {
+        self.plants += 1;
+        if self.plants == 1 {
+            return Ok(());
+        }
+        match self.spec.clean {
+            Clean::None | Clean::Tool => Ok(()),
+            Clean::Restart => {
+                self.stop_server();
+                Ok(())
+            }
+            Clean::Workdir => {
+                self.stop_server();
+                self.workdir = WorkDir::create().map_err(|e| {
+                    TargetError::failed(format!("cannot create a work directory: {e}"))
+                })?;
+                self.prepare()
+            }
+        }
+    }
+
+    /// Ends the running server, if any; the next call starts one.
+    fn stop_server(&mut self) {
+        if let Some(session) = self.session.take() {
+            self.close(session);
+        }
+    }
+
+    /// Plants `content` where the read finds it; the id the write tool
+    /// answered, when it is asked for one.
+    fn plant(&mut self, content: &str) -> Result<Option<String>, TargetError> {
         let values = self.values(content);
         match self.spec.plant {
-            Plant::File => {
-                let path = self.workdir.path().join(&self.spec.plant_name);
-                std::fs::write(&path, content).map_err(|e| {
-                    TargetError::failed(format!("cannot plant {}: {e}", path.display()))
-                })?;
-            }
+            Plant::File => self.write_file(content)?,
             Plant::Http => {
                 if let Some(fixture) = &self.fixture {
                     match &self.spec.plant_body {
@@ -328,20 +406,164 @@ impl McpFraming {
                 }
             }
             Plant::Argument => {}
+            Plant::Tool => return self.write_tool(content),
+            Plant::Command => self.run_setup(content)?,
         }
-        Ok(self
-            .spec
-            .arguments
-            .iter()
-            .map(|(name, value)| (name.clone(), fill_json(value, &values)))
-            .collect())
+        Ok(None)
     }
 
-    /// Calls the tool once; every way it can end is sorted here.
+    /// Writes `content` to `{workdir}/<plant_name>`.
+    fn write_file(&self, content: &str) -> Result<(), TargetError> {
+        let path = self.workdir.path().join(&self.spec.plant_name);
+        std::fs::write(&path, content)
+            .map_err(|e| TargetError::failed(format!("cannot plant {}: {e}", path.display())))
+    }
+
+    /// `template`'s arguments, filled for `content` and `id`.
+    fn arguments(
+        &self,
+        template: &BTreeMap<String, serde_json::Value>,
+        content: &str,
+        id: Option<&str>,
+    ) -> serde_json::Map<String, serde_json::Value> {
+        let values = self.values(content).with_id(id);
+        (template.iter())
+            .map(|(name, value)| (name.clone(), fill_json(value, &values)))
+            .collect()
+    }
+
+    /// `plant: tool`: calls the write tool with the content; the id its
+    /// answer carries, when `write.id` says where.
+    fn write_tool(&mut self, content: &str) -> Result<Option<String>, TargetError> {
+        let Some(write) = self.spec.write.clone() else {
+            return Err(TargetError::failed("plant: tool needs adapter.mcp.write"));
+        };
+        let arguments = self.arguments(&write.arguments, content, None);
+        let what = format!("the write tool `{}`", write.tool);
+        let result = self
+            .call_tool(&write.tool, arguments)
+            .map_err(|e| about(e, &what))?;
+        if result.is_error == Some(true) {
+            return Err(TargetError::Refused(format!(
+                "{what} answered isError: {}",
+                texts(&result).join("\n")
+            )));
+        }
+        let Some(picker) = &self.id_picker else {
+            return Ok(None);
+        };
+        // The server answered, but not as the profile says: a fault of
+        // this call, the server kept.
+        picker.pick(&result).map(Some).map_err(|e| {
+            TargetError::fault(
+                format!("{what}: {e}"),
+                Fault::new(FaultKind::ProtocolViolation),
+            )
+        })
+    }
+
+    /// `plant: command`: runs the setup command with the content in a
+    /// file, on stdin or as an argument.
+    fn run_setup(&self, content: &str) -> Result<(), TargetError> {
+        let Some(setup) = &self.spec.setup else {
+            return Err(TargetError::failed(
+                "plant: command needs adapter.mcp.setup",
+            ));
+        };
+        let values = self.values(content);
+        let argv: Vec<String> = setup.command.iter().map(|a| fill(a, &values)).collect();
+        if setup.input == SetupInput::File {
+            self.write_file(content)?;
+        }
+        if argv.iter().any(|a| a.contains('\0')) {
+            // No program can be given a NUL byte as an argument.
+            return Err(TargetError::failed(
+                "adapter.mcp.setup: this content has a NUL byte, which no command can take as \
+                 an argument (`input: stdin` or `input: file` can pass it)",
+            ));
+        }
+        let stdin = (setup.input == SetupInput::Stdin).then_some(content.as_bytes());
+        let command = setup::Command {
+            argv: &argv,
+            cwd: &self.cwd,
+            env: &self.env(&values),
+            stdin,
+            timeout: Duration::from_millis(setup.timeout_ms),
+        };
+        setup::run(&command).map_err(setup_error)
+    }
+
+    /// `clean: tool`: deletes what the plant stored, after the read.
+    fn after_read(&mut self, content: &str, id: Option<&str>) -> Result<(), TargetError> {
+        let Some(clean) = self.spec.clean_tool.clone() else {
+            return Ok(());
+        };
+        let arguments = self.arguments(&clean.arguments, content, id);
+        let what = format!("the clean tool `{}`", clean.tool);
+        let unclean = |reason: String| {
+            TargetError::failed(format!(
+                "{what}: {reason}; the store may still hold this plant, so the next read \
+                 could answer it"
+            ))
+        };
+        match self.call_tool(&clean.tool, arguments) {
+            Ok(result) if result.is_error == Some(true) => Err(unclean(format!(
+                "answered isError: {}",
+                texts(&result).join("\n")
+            ))),
+            Ok(_) => Ok(()),
+            Err(error) => Err(unclean(error.to_string())),
+        }
+    }
+
+    /// Refuses a read that answers the plant before it as well: its
+    /// store was not made clean, and a case would be judged on another
+    /// case's content.
+    fn check_no_earlier(&mut self, content: &str, answer: &WrapAnswer) -> Result<(), TargetError> {
+        if !matches!(self.spec.plant, Plant::Tool | Plant::Command) {
+            return Ok(());
+        }
+        let earlier = self.last_content.replace(content.to_string());
+        let Some(earlier) = earlier else {
+            return Ok(());
+        };
+        let output = answer.clone().into_text();
+        if store::answers_earlier(&earlier, content, &output) {
+            return Err(TargetError::failed(format!(
+                "the read `{}` answered the content of the plant before this one too \
+                 ({earlier:?}): the store is not clean between plants (clean: {}); declare \
+                 `clean: restart`, `clean: workdir` or `clean: tool`, or read only the \
+                 planted item (by `{{id}}`)",
+                self.spec.tool,
+                self.spec.clean.name()
+            )));
+        }
+        Ok(())
+    }
+
+    /// One wrap request: clean, plant, read, clean up.
     fn call(&mut self, content: &str) -> Result<WrapAnswer, TargetError> {
-        let arguments = self.plant(content)?;
+        self.make_clean()?;
+        let id = self.plant(content)?;
+        let arguments = self.arguments(&self.spec.arguments, content, id.as_deref());
+        let tool = self.spec.tool.clone();
+        let read = self.call_tool(&tool, arguments);
+        let cleaned = self.after_read(content, id.as_deref());
+        let answer = framed_output(&read?)?;
+        cleaned?;
+        self.check_no_earlier(content, &answer)?;
+        Ok(answer)
+    }
+
+    /// Calls `tool` once; every way the call can end but a result is
+    /// sorted here.
+    fn call_tool(
+        &mut self,
+        tool: &str,
+        arguments: serde_json::Map<String, serde_json::Value>,
+    ) -> Result<CallToolResult, TargetError> {
         let timeout = Duration::from_millis(self.spec.timeout_ms);
-        let params = CallToolRequestParams::new(self.spec.tool.clone()).with_arguments(arguments);
+        let params = CallToolRequestParams::new(tool.to_string()).with_arguments(arguments);
         let session = self.session()?;
         let peer = session.client.peer().clone();
         let pid = session.process.id();
@@ -356,7 +578,7 @@ impl McpFraming {
             }
         });
         match answer {
-            Answer::Done(Ok(result)) => framed_output(&result),
+            Answer::Done(Ok(result)) => Ok(result),
             Answer::Done(Err(ServiceError::McpError(error))) => Err(TargetError::Refused(format!(
                 "the tool call failed with error {}: {}",
                 error.code.0, error.message
@@ -398,6 +620,49 @@ impl McpFraming {
         });
         session.process.terminate();
     }
+}
+
+/// `error` with `what` (the write tool, say) named before its reason.
+fn about(error: TargetError, what: &str) -> TargetError {
+    match error {
+        TargetError::Refused(reason) => TargetError::Refused(format!("{what}: {reason}")),
+        TargetError::Failed {
+            reason,
+            stderr_tail,
+            fault,
+        } => TargetError::Failed {
+            reason: format!("{what}: {reason}"),
+            stderr_tail,
+            fault,
+        },
+    }
+}
+
+/// A setup command's failure as the case's: a command that failed or hung
+/// on this content is a fault of the case (a crash, a hang), the run goes
+/// on; one that could not start is no fault of the input.
+fn setup_error(error: setup::CommandError) -> TargetError {
+    let reason = format!("adapter.mcp.setup: {error}");
+    let kind = match &error {
+        setup::CommandError::Start { .. } => return TargetError::failed(reason),
+        setup::CommandError::Failed { .. } => FaultKind::Crash,
+        setup::CommandError::TimedOut { .. } => FaultKind::Hang,
+    };
+    let mut fault = Fault::new(kind);
+    fault.stderr_tail = error.stderr_tail().to_string();
+    if let setup::CommandError::Failed { status, .. } = &error {
+        fault.exit_status = Some(status.to_string());
+    }
+    TargetError::fault(reason, fault)
+}
+
+/// The text parts of a tool result.
+fn texts(result: &CallToolResult) -> Vec<&str> {
+    result
+        .content
+        .iter()
+        .filter_map(|block| block.as_text().map(|t| t.text.as_str()))
+        .collect()
 }
 
 /// How one tool call ended.
@@ -450,11 +715,7 @@ fn identity(info: &rmcp::model::ServerPeerInfo) -> ServerIdentity {
 /// server declined this content); a result without text is outside what a
 /// framing can answer.
 fn framed_output(result: &CallToolResult) -> Result<WrapAnswer, TargetError> {
-    let texts: Vec<&str> = result
-        .content
-        .iter()
-        .filter_map(|block| block.as_text().map(|t| t.text.as_str()))
-        .collect();
+    let texts = texts(result);
     if result.is_error == Some(true) {
         return Err(TargetError::Refused(format!(
             "the tool answered isError: {}",
@@ -497,9 +758,7 @@ impl Framing for McpFraming {
     }
 
     fn restart(&mut self) {
-        if let Some(session) = self.session.take() {
-            self.close(session);
-        }
+        self.stop_server();
         self.start_failures_in_row = 0;
     }
 

@@ -152,6 +152,9 @@ pub(crate) struct Values<'a> {
     /// The port picked for `adapter.mcp.url`; `None` leaves `{port}` as
     /// written (a server spoken to over stdio has none).
     pub port: Option<String>,
+    /// The id the write tool answered (`plant: tool`); `None` leaves
+    /// `{id}` as written.
+    pub id: Option<String>,
 }
 
 impl<'a> Values<'a> {
@@ -166,6 +169,7 @@ impl<'a> Values<'a> {
             content,
             content_json,
             port: None,
+            id: None,
         }
     }
 
@@ -174,19 +178,27 @@ impl<'a> Values<'a> {
         self.port = port.map(|p| p.to_string());
         self
     }
+
+    /// The values with `{id}` filled by `id`.
+    pub(crate) fn with_id(mut self, id: Option<&str>) -> Self {
+        self.id = id.map(str::to_string);
+        self
+    }
 }
 
 /// `template` with `{workdir}`, `{url}`, `{origin}`, `{content}`,
-/// `{content_json}` and `{port}` replaced in one pass, so a placeholder
-/// inside a replaced value (content that says `{workdir}`) is left as it is.
+/// `{content_json}`, `{port}` and `{id}` replaced in one pass, so a
+/// placeholder inside a replaced value (content that says `{workdir}`) is
+/// left as it is.
 pub(crate) fn fill(template: &str, values: &Values<'_>) -> String {
-    let names: [(&str, &str); 6] = [
+    let names: [(&str, &str); 7] = [
         ("{workdir}", values.workdir),
         ("{url}", values.url),
         ("{origin}", values.origin),
         ("{content}", values.content),
         ("{content_json}", &values.content_json),
         ("{port}", values.port.as_deref().unwrap_or("{port}")),
+        ("{id}", values.id.as_deref().unwrap_or("{id}")),
     ];
     let mut out = String::with_capacity(template.len());
     let mut rest = template;
@@ -260,6 +272,15 @@ mod tests {
         );
         let values = Values::new("", "", "", "{port}").with_port(Some(4711));
         assert_eq!(fill(template, &values), "--port=4711 {port}");
+    }
+
+    #[test]
+    fn the_id_is_filled_only_when_the_write_answered_one() {
+        let template = "note {id}: {content}";
+        let values = Values::new("", "", "", "{id}");
+        assert_eq!(fill(template, &values), "note {id}: {id}");
+        let values = values.with_id(Some("n7"));
+        assert_eq!(fill(template, &values), "note n7: {id}");
     }
 
     #[test]
