@@ -807,19 +807,23 @@ fn write_attributes_and_capabilities(
     let reads = observed.reads && !content_only;
     let fields = fields_seen(layout);
     let kind_attr = framecheck_core::layout::kind_attribute(&layout.sample.framed);
-    let attrs_written = observed.attribute_names.is_some()
-        || layout.head.iter().any(|p| {
-            matches!(
-                &p.kind,
-                PartKind::Field {
-                    name: FieldName::Attributes,
-                    ..
-                }
-            )
-        })
-        || fields
-            .iter()
-            .any(|(n, _, _)| matches!(n, FieldName::Attribute(_)));
+    // A head holding attributes (the kind's) declares the capability only
+    // when the attributes given reach it: a framing that drops them would
+    // otherwise fail every attribute case for text it never wrote.
+    let attrs_written = !observed.attributes_dropped
+        && (observed.attribute_names.is_some()
+            || layout.head.iter().any(|p| {
+                matches!(
+                    &p.kind,
+                    PartKind::Field {
+                        name: FieldName::Attributes,
+                        ..
+                    }
+                )
+            })
+            || fields
+                .iter()
+                .any(|(n, _, _)| matches!(n, FieldName::Attribute(_))));
     let mut attributes = vec!["on: outer".to_string()];
     if let Some(kind) = &kind_attr {
         attributes.push(format!("kind: {}", yaml_str(kind)));
