@@ -54,7 +54,7 @@ pub enum InitError {
     Layout(#[from] framecheck_core::layout::LayoutError),
     /// The profile's built-in target cannot be driven from `init`
     /// (`builtin: caller` is served by the process that starts framecheck).
-    #[error("this profile's built-in target cannot be calibrated by `framecheck init`; only `reference`, `reference-nonce` and subprocess targets can")]
+    #[error("this profile's built-in target cannot be calibrated by `framecheck init`; only `reference`, `reference-nonce`, subprocess and MCP targets can (a framing served by the calling process is inferred by `framecheck run --serve-stdio --infer NAME`, which the Python and Node helpers run when given no profile)")]
     NotInProcess,
     /// The MCP target could not be set up (its work directory, runtime or
     /// fixture server).
@@ -354,6 +354,27 @@ pub fn propose_for_mcp(
         ..framecheck_envelope::reference_profile()
     };
     infer_and_propose(base, Box::new(framing), false)
+}
+
+/// Proposes a profile for the framing the calling process serves
+/// (`framecheck run --serve-stdio --infer`, the Python and Node helpers
+/// given no profile), through the same experiments as any adapter's. The
+/// proposal declares `adapter: { builtin: caller }`, named `name`, in
+/// `language` (the helper's own; empty when not known).
+pub fn propose_for_caller(
+    framing: Box<dyn Framing>,
+    name: &str,
+    language: &str,
+) -> Result<Proposal, InitError> {
+    let base = TargetProfile {
+        name: profile_name([name]),
+        description: String::new(),
+        language: language.to_string(),
+        adapter: AdapterSpec::caller(),
+        capabilities: vec![Capability::Wrap],
+        ..framecheck_envelope::reference_profile()
+    };
+    infer_and_propose(base, framing, false)
 }
 
 /// Proposes a profile for an existing one's adapter, inferring everything
