@@ -224,6 +224,18 @@ def test_with_no_profile_a_framing_that_writes_its_closer_fails_with_the_profile
     assert again.inferred_profile is None
 
 
+def test_with_no_profile_a_frame_nothing_recognises_says_to_pass_a_profile():
+    def sentence_wrap(content, kind, attributes, provenance):
+        return f"Here is some data: {content} -- end"
+
+    with pytest.raises(framecheck.FramecheckError) as failure:
+        framecheck.audit(sentence_wrap, framecheck=BINARY)
+    error = str(failure.value)
+    assert "no delimiters recognised around the content" in error
+    assert "pass that profile to the helper" in error
+    assert "adapter.command" not in error and "init PROFILE" not in error
+
+
 def test_a_profile_that_does_not_fit_points_to_inference_not_to_a_profile_file():
     wrong = {**PROFILE, "delimiters": {"syntax": "xml-tag", "token": "tool-result"}}
     with pytest.raises(framecheck.FramecheckError) as failure:
