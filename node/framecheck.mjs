@@ -9,9 +9,12 @@
 //
 //   import { test } from "node:test";
 //   import { assertFrames } from "framecheck";
-//   test("my framing holds", () => assertFrames(wrap, {
-//     read, profile: { delimiters: { syntax: "xml-tag", token: "tool-output" } },
-//   }));
+//   test("my framing holds", () => assertFrames(wrap, { read }));
+//
+// With no `profile`, framecheck infers it from `wrap` (and `read`) through
+// the same calibration experiments as `framecheck init`, runs with it, and
+// shows it in the report (`report.inferredProfile`) and in the failure
+// message, ready to save as a file and pass as `profile` to pin.
 //
 // `wrap(content, { kind, attributes, provenance })` returns the framed text;
 // `read(text)` returns the body or null; a reader that parses frames into
@@ -64,9 +67,11 @@ export class AuditFailure extends Error {
 
 /** A parsed framecheck JSON report (schema `framecheck-report/1`). */
 export class Report {
-  constructor(raw, text = "") {
+  constructor(raw, text = "", inferredProfile = null) {
     this.raw = raw;
     this.text = text;
+    /** The profile YAML framecheck inferred when none was given, else null. */
+    this.inferredProfile = inferredProfile;
     this.status = raw.status;
     this.exitCode = raw.exit_code;
     this.level = raw.level;
@@ -106,6 +111,11 @@ function describe(report) {
       lines.push(`  ${f.verdict.padEnd(13)} ${f.id}  ${f.checks.join(", ")}`);
     }
   }
+  if (report.inferredProfile) {
+    lines.push("\nNo profile was given; framecheck inferred this one (save it as a file " +
+      "and pass profile: \"that.yaml\" to pin it):\n");
+    lines.push(report.inferredProfile.trimEnd());
+  }
   return lines.join("\n");
 }
 
@@ -118,7 +128,8 @@ export function assertFrames(wrap, options = {}) {
  * Runs framecheck against `wrap` (and `options.read`) in this process.
  *
  * Options: `profile` (a profile file path, or an object of profile fields
- * with at least `delimiters`), `read`, `level` ("unicode"), `only` (case
+ * with at least `delimiters`; without it the profile is inferred from the
+ * framing, `framecheck run --serve-stdio --infer`), `read`, `level` ("unicode"), `only` (case
  * ids, categories or globs), `check` (true), `framecheck` (the binary),
  * `out` (a directory to keep the JSON and HTML reports in), `wrapMany`
  * (answers `wrap-many` for a profile declaring `frame: { count: "several" }`).
@@ -128,10 +139,9 @@ export async function audit(wrap, options = {}) {
   const binary = findBinary(options.framecheck);
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "framecheck-"));
   try {
-    const profilePath = profileFile(profile, read !== null, scratch);
     const outDir = path.join(scratch, "reports");
-    const args = ["run", "--serve-stdio", "--target", profilePath, "--level", level,
-      "--out", outDir, "--format", "json"];
+    const args = ["run", "--serve-stdio", "--level", level, "--out", outDir, "--format", "json",
+      ...targetArguments(profile, read !== null, scratch)];
     if (out) args.push("--format", "html");
     for (const pattern of only) args.push("--only", pattern);
     const { code, stderr } = await serve(binary, args, { wrap, read, wrapMany });
@@ -140,7 +150,9 @@ export async function audit(wrap, options = {}) {
     if ((code !== 0 && code !== 1) || reports.length !== 1) {
       throw new FramecheckError(`framecheck exited ${code}:\n${stderr.trim()}`);
     }
-    const report = new Report(JSON.parse(fs.readFileSync(path.join(outDir, reports[0]), "utf8")), stderr);
+    const inferred = written.find((name) => name.endsWith(".profile.yaml"));
+    const report = new Report(JSON.parse(fs.readFileSync(path.join(outDir, reports[0]), "utf8")), stderr,
+      inferred ? fs.readFileSync(path.join(outDir, inferred), "utf8") : null);
     if (out) {
       fs.mkdirSync(out, { recursive: true });
       for (const name of written) fs.copyFileSync(path.join(outDir, name), path.join(out, name));
@@ -315,12 +327,19 @@ function fault(id, kind, reason, facts) {
   return { id, fault: { kind, reason, ...facts } };
 }
 
+/**
+ * The arguments naming the profile: `--target` and a file, or, with no
+ * profile, `--infer` (framecheck infers it from the framing).
+ */
+function targetArguments(profile, hasRead, scratch) {
+  if (profile === undefined || profile === null) {
+    return ["--infer", "node-audit", "--language", "javascript"];
+  }
+  return ["--target", profileFile(profile, hasRead, scratch)];
+}
+
 /** A profile path for `--target`: the given one, or an object written as JSON (which is YAML). */
 function profileFile(profile, hasRead, scratch) {
-  if (profile === undefined || profile === null) {
-    throw new FramecheckError("audit needs a profile: a path, or an object with at least " +
-      "`delimiters`, e.g. { delimiters: { syntax: \"xml-tag\", token: \"tool-output\" } }");
-  }
   if (typeof profile === "string") return profile;
   const capabilities = ["wrap", "attributes", "provenance", "kind", ...(hasRead ? ["read"] : [])];
   const merged = { name: "node-audit", language: "javascript", adapter: { builtin: "caller" },

@@ -286,6 +286,14 @@ struct RunArgs {
     /// on stdin; the summary goes to stderr. Same as `adapter: { builtin: caller }`.
     #[arg(long)]
     serve_stdio: bool,
+    /// With no profile: infer the calling process's profile (implies
+    /// --serve-stdio) through the experiments `init` runs, name it NAME,
+    /// run with it and write it beside the reports as NAME.profile.yaml.
+    #[arg(long, value_name = "NAME", conflicts_with = "target")]
+    infer: Option<String>,
+    /// The language --infer writes in the profile (the helper's own).
+    #[arg(long, requires = "infer")]
+    language: Option<String>,
     /// Leave timings out of the report files, so the same run writes the
     /// same bytes (for committed reports); the files say timings were not recorded.
     #[arg(long)]
@@ -441,10 +449,50 @@ fn load_target(name: &str) -> Result<LoadedProfile> {
     }
 }
 
-/// `adapter: { builtin: caller }`: the process that started framecheck
-/// serves the protocol on framecheck's stdin and stdout.
-fn is_caller(adapter: &AdapterSpec) -> bool {
-    matches!(adapter, AdapterSpec::Builtin { builtin } if builtin == "caller")
+/// The run's profile, and its framing when finding the profile opened it:
+/// `--target`'s profile, or with `--infer` the one inferred from the
+/// calling process's framing (written beside the reports, so the helper
+/// can show it to keep) and that framing, still being served.
+fn run_target(args: &RunArgs) -> Result<(LoadedProfile, Option<Box<dyn Framing>>)> {
+    let Some(name) = &args.infer else {
+        return Ok((load_target(&args.select.target)?, None));
+    };
+    check_out_dir(&args.out)?;
+    let caller = Caller::new(std::io::stdin().lock(), std::io::stdout());
+    let language = args.language.as_deref().unwrap_or_default();
+    let progress = Progress::new("infer", None);
+    let mut proposal = framecheck::init::propose_for_caller(Box::new(caller), name, language)
+        .context("inferring the profile of the framing this process serves")?;
+    progress.finish();
+    check_own_fit(&mut proposal)?;
+    let file = args
+        .out
+        .join(format!("{}.profile.yaml", proposal.profile.name));
+    report::write_atomically(&file, proposal.yaml.as_bytes())
+        .with_context(|| format!("writing {}", file.display()))?;
+    eprintln!("wrote {} (the inferred profile)", file.display());
+    let loaded = LoadedProfile {
+        profile: proposal.profile,
+        dir: PathBuf::from("."),
+    };
+    Ok((loaded, Some(proposal.framing)))
+}
+
+/// A proposal must fit the framing it was inferred from before anything
+/// is judged under it.
+fn check_own_fit(proposal: &mut framecheck::init::Proposal) -> Result<()> {
+    match runner::check_fit(
+        &proposal.profile,
+        proposal.framing.as_mut(),
+        ReaderLevel::Unicode,
+    ) {
+        Ok(()) => Ok(()),
+        Err(misfit) => bail!(
+            "the proposal does not fit its own framing (a bug in `init`, or a framing whose \
+             output changes with the content): {misfit}\n{}",
+            proposal.yaml
+        ),
+    }
 }
 
 fn connect(loaded: &LoadedProfile) -> Result<Box<dyn Framing>> {
@@ -474,7 +522,7 @@ fn run(args: RunArgs) -> Result<u8> {
     };
     let interrupted = interrupt_flag()?;
     let (catalogue, catalogue_error) = load_catalogue(args.select.catalogue.as_deref());
-    let loaded = load_target(&args.select.target)?;
+    let (loaded, inferred) = run_target(&args)?;
     let cases = catalogue::instantiate(&catalogue, &loaded.profile);
     let cases = catalogue::select(cases, &args.select.only)?;
     // `delimiters: none` has no case: the runner judges it by its own rule.
@@ -494,11 +542,11 @@ fn run(args: RunArgs) -> Result<u8> {
     // Loaded before the run, so a missing package fails in a second, not
     // after the whole catalogue.
     let views = TokenizerView::load_all(&args.views, args.tokenizer_data.as_deref())?;
-    let serving = args.serve_stdio || is_caller(&loaded.profile.adapter);
-    let mut framing: Box<dyn Framing> = if serving {
-        Box::new(Caller::new(std::io::stdin().lock(), std::io::stdout()))
-    } else {
-        connect(&loaded)?
+    let serving = args.serve_stdio || loaded.profile.adapter.is_caller();
+    let mut framing: Box<dyn Framing> = match inferred {
+        Some(framing) => framing,
+        None if serving => Box::new(Caller::new(std::io::stdin().lock(), std::io::stdout())),
+        None => connect(&loaded)?,
     };
     let progress = Progress::new("run", Some(cases.len() as u64));
     let options = RunOptions {
@@ -519,9 +567,15 @@ fn run(args: RunArgs) -> Result<u8> {
     );
     progress.finish();
     result.views = framecheck::outcome::judge_run(&result, &views);
+    // An inferred profile has no file of its own: `--target` was not read.
+    let profile_file = args
+        .infer
+        .is_none()
+        .then(|| target_path(&args.select.target))
+        .flatten();
     let mut manifest = Manifest::collect(
         &loaded,
-        target_path(&args.select.target).as_deref(),
+        profile_file.as_deref(),
         &catalogue.hash,
         None,
         std::env::args().collect(),
@@ -1199,13 +1253,7 @@ fn init(args: InitArgs) -> Result<u8> {
     }
     // The proposal must fit its own framing (the adapter init started)
     // before it is handed over.
-    if let Err(misfit) = runner::check_fit(
-        &proposal.profile,
-        proposal.framing.as_mut(),
-        ReaderLevel::Unicode,
-    ) {
-        bail!("the proposal does not fit its own framing (a bug in `init`, or a framing whose output changes with the content): {misfit}\n{}", proposal.yaml);
-    }
+    check_own_fit(&mut proposal)?;
     if proposal.profile.delimiters.absent {
         eprintln!(
             "framecheck: no frame found: the content comes back unmarked, with nothing \
@@ -1235,7 +1283,7 @@ fn init_check(declared: &LoadedProfile, proposal: &mut framecheck::init::Proposa
         out!("{difference}");
     }
     if let Err(misfit) = fits {
-        out!("{misfit}");
+        out!("{}", misfit.explained(&declared.profile.adapter));
         out!("\nwhat the framing shows:\n{}", proposal.yaml.trim_end());
         return Ok(EXIT_HARNESS);
     }

@@ -241,3 +241,63 @@ test("a list framing answering parts is judged by its parts", async () => {
   });
   for (const id of positions) assert.equal(held.verdicts()[id], "pass", id);
 });
+
+/** Markup escaped, for attribute values and content alike. */
+const escaped = (s) => s.replaceAll("&", "&amp;").replaceAll('"', "&quot;")
+  .replaceAll("<", "&lt;").replaceAll(">", "&gt;");
+
+/** Escapes markup in the content and the kind; writes no provenance and
+ * drops the attributes: a profile declaring every capability would blame
+ * it for all three. */
+function provenanceFreeWrap(content, { kind }) {
+  return `<tool-output kind="${escaped(kind)}">\n${escaped(content)}\n</tool-output>`;
+}
+
+/** The same frame with the content written raw: its closer passes. */
+function unescapedProvenanceFreeWrap(content, { kind }) {
+  return `<tool-output kind="${escaped(kind)}">\n${content}\n</tool-output>`;
+}
+
+test("with no profile one is inferred, and nothing the framing never writes fails", async () => {
+  const report = await audit(provenanceFreeWrap, { framecheck, check: false });
+  const verdicts = report.verdicts();
+  // The whole catalogue ran, under a profile framecheck inferred here.
+  assert.ok(Object.keys(verdicts).length > 500, String(Object.keys(verdicts).length));
+  assert.deepEqual(report.raw.target.adapter, { builtin: "caller" });
+  assert.deepEqual(report.failures().filter((f) => f.verdict === "fidelity-fail"), []);
+  assert.ok(!Object.values(verdicts).includes("error"));
+  assert.equal(verdicts["benign-english-prose"], "pass");
+  assert.equal(verdicts["breakout-close-mid-content"], "pass");
+  assert.ok(report.inferredProfile.includes("capabilities: [wrap, kind]\n"), report.inferredProfile);
+  assert.deepEqual([...report.raw.target.capabilities].sort(), ["kind", "wrap"]);
+});
+
+test("with no profile a framing that writes its closer fails with the profile to keep", async () => {
+  const failure = await assertFrames(unescapedProvenanceFreeWrap, { framecheck }).then(() => null, (e) => e);
+  assert.ok(failure instanceof AuditFailure, String(failure));
+  const report = failure.report;
+  assert.equal(report.verdicts()["breakout-close-mid-content"], "fail");
+  assert.match(failure.message, /breakout-close-mid-content/);
+  assert.ok(failure.message.includes(report.inferredProfile.trimEnd()), failure.message);
+  // Ready to paste: saved as a file and passed back, it judges alike.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "framecheck-node-"));
+  try {
+    const saved = path.join(dir, "mine.yaml");
+    fs.writeFileSync(saved, report.inferredProfile);
+    const again = await audit(unescapedProvenanceFreeWrap, { profile: saved, framecheck, check: false });
+    assert.deepEqual(again.verdicts(), report.verdicts());
+    assert.equal(again.inferredProfile, null);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("a profile that does not fit points to inference, not to a profile file", async () => {
+  const wrong = { ...profile, delimiters: { syntax: "xml-tag", token: "tool-result" } };
+  const failure = await audit(naiveWrap, { profile: wrong, only: ["benign"], framecheck })
+    .then(() => null, (e) => e);
+  assert.ok(failure instanceof FramecheckError, String(failure));
+  assert.match(failure.message, /does not fit its framing/);
+  assert.match(failure.message, /Leave the profile out and the helper infers one/);
+  assert.doesNotMatch(failure.message, /init --check/);
+});

@@ -8,10 +8,12 @@ your functions in this process, and returns the parsed JSON report::
     import prompt_framecheck
 
     def test_my_framing():
-        prompt_framecheck.assert_frames(
-            my_wrap, read=my_read,
-            profile={"delimiters": {"syntax": "xml-tag", "token": "tool-output"}},
-        )
+        prompt_framecheck.assert_frames(my_wrap, read=my_read)
+
+With no ``profile``, framecheck infers it from ``wrap`` (and ``read``)
+through the same calibration experiments as ``framecheck init``, runs with
+it, and shows it in the report (``Report.inferred_profile``) and in the
+failure message, ready to save as a file and pass as ``profile=`` to pin.
 
 ``wrap(content, kind, attributes, provenance)`` returns the framed text;
 ``read(text)`` returns the body or ``None``; a reader that parses frames
@@ -76,9 +78,11 @@ class Report:
     test usually wants. ``text`` is framecheck's own one-screen summary.
     """
 
-    def __init__(self, raw, text=""):
+    def __init__(self, raw, text="", inferred_profile=None):
         self.raw = raw
         self.text = text
+        #: The profile YAML framecheck inferred when none was given, else ``None``.
+        self.inferred_profile = inferred_profile
         self.status = raw["status"]
         self.exit_code = raw["exit_code"]
         self.level = raw["level"]
@@ -113,6 +117,10 @@ class Report:
             lines.append(f"{len(failing)} failing cases, first ones:")
             for case_id, verdict, checks in failing[:10]:
                 lines.append(f"  {verdict:13} {case_id}  {', '.join(checks)}")
+        if self.inferred_profile:
+            lines.append("\nNo profile was given; framecheck inferred this one (save it as "
+                         "a file and pass profile='that.yaml' to pin it):\n")
+            lines.append(self.inferred_profile.rstrip())
         return "\n".join(lines)
 
 
@@ -135,7 +143,8 @@ def audit(wrap, read=None, profile=None, *, level="unicode", only=(), check=True
 
     ``profile`` is a path to a profile YAML file, or a dict of profile fields
     (at least ``delimiters``); ``name``, ``language``, ``adapter`` and
-    ``capabilities`` default sensibly. ``only`` narrows the cases (ids,
+    ``capabilities`` default sensibly. Without it the profile is inferred
+    from the framing (``framecheck run --serve-stdio --infer``). ``only`` narrows the cases (ids,
     categories or globs). With ``check`` (the default) a failing audit raises
     :class:`AuditFailure`; otherwise the :class:`Report` is returned either
     way. ``out`` keeps the reports (JSON and HTML) in that directory.
@@ -144,10 +153,10 @@ def audit(wrap, read=None, profile=None, *, level="unicode", only=(), check=True
     """
     binary = _find_binary(framecheck)
     with tempfile.TemporaryDirectory(prefix="framecheck-") as scratch:
-        profile_path = _profile_file(profile, read is not None, scratch)
         out_dir = os.path.join(scratch, "reports")
-        command = [binary, "run", "--serve-stdio", "--target", profile_path, "--level", level,
+        command = [binary, "run", "--serve-stdio", "--level", level,
                    "--out", out_dir, "--format", "json"]
+        command += _target_arguments(profile, read is not None, scratch)
         if out is not None:
             command += ["--format", "html"]
         for pattern in only:
@@ -161,7 +170,7 @@ def audit(wrap, read=None, profile=None, *, level="unicode", only=(), check=True
         if code not in (0, 1) or len(reports) != 1:
             raise FramecheckError(f"framecheck exited {code}:\n{text.strip()}")
         with open(os.path.join(out_dir, reports[0]), encoding="utf-8") as f:
-            report = Report(json.load(f), text)
+            report = Report(json.load(f), text, _inferred_profile(out_dir, written))
         if out is not None:
             os.makedirs(out, exist_ok=True)
             for name in written:
@@ -310,15 +319,28 @@ def _fault(rid, kind, reason, **facts):
     return {"id": rid, "fault": {"kind": kind, "reason": reason, **facts}}
 
 
+def _target_arguments(profile, has_read, scratch):
+    """The arguments naming the profile: ``--target`` and a file, or, with
+    no profile, ``--infer`` (framecheck infers it from the framing)."""
+    if profile is None:
+        return ["--infer", "python-audit", "--language", "python"]
+    return ["--target", _profile_file(profile, has_read, scratch)]
+
+
+def _inferred_profile(out_dir, written):
+    """The profile YAML ``--infer`` wrote beside the reports, else ``None``."""
+    for name in written:
+        if name.endswith(".profile.yaml"):
+            with open(os.path.join(out_dir, name), encoding="utf-8") as f:
+                return f.read()
+    return None
+
+
 def _profile_file(profile, has_read, scratch):
     """A profile path for ``--target``: the given one, or a dict written out.
 
     JSON is YAML, so a dict is written as JSON without a YAML library.
     """
-    if profile is None:
-        raise FramecheckError("audit needs a profile: a path, or a dict with at least "
-                              "'delimiters', e.g. {'delimiters': {'syntax': 'xml-tag', "
-                              "'token': 'tool-output'}}")
     if not isinstance(profile, dict):
         return os.fspath(profile)
     capabilities = ["wrap", "attributes", "provenance", "kind"] + (["read"] if has_read else [])

@@ -174,6 +174,78 @@ def test_a_bad_profile_is_a_clear_error():
                          framecheck=BINARY)
 
 
+def _escaped(text):
+    return (text.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;")
+            .replace(">", "&gt;"))
+
+
+def provenance_free_wrap(content, kind, attributes, provenance):
+    """Escapes markup in the content and the kind; writes no provenance and
+    drops the attributes: a profile declaring every capability would blame
+    it for all three."""
+    return f'<tool-output kind="{_escaped(kind)}">\n{_escaped(content)}\n</tool-output>'
+
+
+def unescaped_provenance_free_wrap(content, kind, attributes, provenance):
+    """The same frame with the content written raw: its closer passes."""
+    return f'<tool-output kind="{_escaped(kind)}">\n{content}\n</tool-output>'
+
+
+def test_with_no_profile_one_is_inferred_and_nothing_the_framing_never_writes_fails():
+    report = framecheck.audit(provenance_free_wrap, framecheck=BINARY, check=False)
+    verdicts = report.verdicts()
+    # The whole catalogue ran, under a profile framecheck inferred here.
+    assert len(verdicts) > 500, len(verdicts)
+    assert report.raw["target"]["adapter"] == {"builtin": "caller"}
+    assert "fidelity-fail" not in verdicts.values(), [
+        f for f in report.failures() if f[1] == "fidelity-fail"]
+    assert "error" not in verdicts.values()
+    assert verdicts["benign-english-prose"] == "pass"
+    assert verdicts["breakout-close-mid-content"] == "pass"
+    profile = report.inferred_profile
+    assert "capabilities: [wrap, kind]\n" in profile, profile
+    assert sorted(report.raw["target"]["capabilities"]) == ["kind", "wrap"]
+
+
+def test_with_no_profile_a_framing_that_writes_its_closer_fails_with_the_profile_to_keep(tmp_path):
+    with pytest.raises(framecheck.AuditFailure) as failure:
+        framecheck.assert_frames(unescaped_provenance_free_wrap, framecheck=BINARY)
+    report = failure.value.report
+    message = str(failure.value)
+    assert report.verdicts()["breakout-close-mid-content"] == "fail"
+    assert "breakout-close-mid-content" in message
+    assert report.inferred_profile.rstrip() in message
+    # Ready to paste: saved as a file and passed back, it judges alike.
+    saved = tmp_path / "mine.yaml"
+    saved.write_text(report.inferred_profile, encoding="utf-8")
+    again = framecheck.audit(unescaped_provenance_free_wrap, profile=str(saved),
+                             framecheck=BINARY, check=False)
+    assert again.verdicts() == report.verdicts()
+    assert again.inferred_profile is None
+
+
+def test_with_no_profile_a_frame_nothing_recognises_says_to_pass_a_profile():
+    def sentence_wrap(content, kind, attributes, provenance):
+        return f"Here is some data: {content} -- end"
+
+    with pytest.raises(framecheck.FramecheckError) as failure:
+        framecheck.audit(sentence_wrap, framecheck=BINARY)
+    error = str(failure.value)
+    assert "no delimiters recognised around the content" in error
+    assert "pass that profile to the helper" in error
+    assert "adapter.command" not in error and "init PROFILE" not in error
+
+
+def test_a_profile_that_does_not_fit_points_to_inference_not_to_a_profile_file():
+    wrong = {**PROFILE, "delimiters": {"syntax": "xml-tag", "token": "tool-result"}}
+    with pytest.raises(framecheck.FramecheckError) as failure:
+        framecheck.audit(naive_wrap, profile=wrong, only=["benign"], framecheck=BINARY)
+    error = str(failure.value)
+    assert "does not fit its framing" in error
+    assert "Leave the profile out and the helper infers one" in error
+    assert "init --check" not in error
+
+
 @pytest.mark.skipif(not FROM_INSTALL, reason="only when testing an installed wheel")
 def test_the_wheel_supplies_both_the_package_and_the_binary():
     import sysconfig

@@ -42,19 +42,22 @@ pub enum InitError {
     Wrap(TargetError),
     /// No delimiters could be recognised around the content, and it does
     /// not come back unmarked either.
-    #[error("{}", no_delimiters(framed, unmarked))]
+    #[error("{}", no_delimiters(framed, unmarked, *caller))]
     NoDelimiters {
         /// The calibration frame.
         framed: String,
         /// Why `delimiters: none` does not fit either.
         unmarked: String,
+        /// The framing is the calling process's (`builtin: caller`): a
+        /// profile is handed to its helper, not written for `init`.
+        caller: bool,
     },
     /// The layout could not be learned.
     #[error("{0}")]
     Layout(#[from] framecheck_core::layout::LayoutError),
     /// The profile's built-in target cannot be driven from `init`
     /// (`builtin: caller` is served by the process that starts framecheck).
-    #[error("this profile's built-in target cannot be calibrated by `framecheck init`; only `reference`, `reference-nonce` and subprocess targets can")]
+    #[error("this profile's built-in target cannot be calibrated by `framecheck init`; only `reference`, `reference-nonce`, subprocess and MCP targets can (a framing served by the calling process is inferred by `framecheck run --serve-stdio --infer NAME`, which the Python and Node helpers run when given no profile)")]
     NotInProcess,
     /// The MCP target could not be set up (its work directory, runtime or
     /// fixture server).
@@ -77,7 +80,7 @@ pub enum InitError {
 /// the content, and the shape of a profile that would name them, and why
 /// `delimiters: none` does not fit either (`unmarked`). A JSON document
 /// gets neither: no declaration would describe it.
-fn no_delimiters(framed: &str, unmarked: &str) -> String {
+fn no_delimiters(framed: &str, unmarked: &str, caller: bool) -> String {
     if let Some(path) = json_home(framed) {
         return format!(
             "the output is a JSON document with the content in its string value at {path} \
@@ -96,13 +99,19 @@ fn no_delimiters(framed: &str, unmarked: &str) -> String {
              (README, \"Known limits\"): there is no profile to propose that would judge it rightly"
         );
     }
+    // A framing served by the calling process gets its profile from the
+    // helper's `profile` argument; any other, from a file `init` reads.
+    let then = if caller {
+        "and pass that profile to the helper (`profile=` in Python, `profile:` in Node)"
+    } else {
+        "with `adapter.command`, and run `framecheck init PROFILE`"
+    };
     format!(
         "no delimiters recognised around the content (the calibration output is {framed:?}; \
          the line before the content reads {before:?}, the line after it {after:?}). Declare \
          them in a profile, for marker lines `delimiters: {{ grammar: begin-end, token: NAME, \
          open: \"…{{token}}…\", close: \"…{{token}}…\" }}` (or grammar xml-tag, \
-         bracket-marker or fence with a token), with `adapter.command`, and run \
-         `framecheck init PROFILE` ({unmarked})"
+         bracket-marker or fence with a token), {then} ({unmarked})"
     )
 }
 
@@ -358,6 +367,27 @@ pub fn propose_for_mcp(
     infer_and_propose(base, Box::new(framing), false)
 }
 
+/// Proposes a profile for the framing the calling process serves
+/// (`framecheck run --serve-stdio --infer`, the Python and Node helpers
+/// given no profile), through the same experiments as any adapter's. The
+/// proposal declares `adapter: { builtin: caller }`, named `name`, in
+/// `language` (the helper's own; empty when not known).
+pub fn propose_for_caller(
+    framing: Box<dyn Framing>,
+    name: &str,
+    language: &str,
+) -> Result<Proposal, InitError> {
+    let base = TargetProfile {
+        name: profile_name([name]),
+        description: String::new(),
+        language: language.to_string(),
+        adapter: AdapterSpec::caller(),
+        capabilities: vec![Capability::Wrap],
+        ..framecheck_envelope::reference_profile()
+    };
+    infer_and_propose(base, framing, false)
+}
+
 /// Proposes a profile for an existing one's adapter, inferring everything
 /// calibration shows from the framing; what it cannot show (the name, the
 /// adapter, reserved tokens, the consumer, source and packages) is kept.
@@ -465,6 +495,7 @@ fn infer_and_propose(
                 return Err(InitError::NoDelimiters {
                     framed: first,
                     unmarked: misfit.to_string(),
+                    caller: base.adapter.is_caller(),
                 })
             }
         },
@@ -809,19 +840,23 @@ fn write_attributes_and_capabilities(
     let reads = observed.reads && !content_only;
     let fields = fields_seen(layout);
     let kind_attr = framecheck_core::layout::kind_attribute(&layout.sample.framed);
-    let attrs_written = observed.attribute_names.is_some()
-        || layout.head.iter().any(|p| {
-            matches!(
-                &p.kind,
-                PartKind::Field {
-                    name: FieldName::Attributes,
-                    ..
-                }
-            )
-        })
-        || fields
-            .iter()
-            .any(|(n, _, _)| matches!(n, FieldName::Attribute(_)));
+    // A head holding attributes (the kind's) declares the capability only
+    // when the attributes given reach it: a framing that drops them would
+    // otherwise fail every attribute case for text it never wrote.
+    let attrs_written = !observed.attributes_dropped
+        && (observed.attribute_names.is_some()
+            || layout.head.iter().any(|p| {
+                matches!(
+                    &p.kind,
+                    PartKind::Field {
+                        name: FieldName::Attributes,
+                        ..
+                    }
+                )
+            })
+            || fields
+                .iter()
+                .any(|(n, _, _)| matches!(n, FieldName::Attribute(_))));
     let mut attributes = vec!["on: outer".to_string()];
     if let Some(kind) = &kind_attr {
         attributes.push(format!("kind: {}", yaml_str(kind)));
@@ -1129,7 +1164,7 @@ mod tests {
         assert_eq!(json_home(&framed).as_deref(), Some("$.content"));
         let nested = format!("Done.\n{{\"items\": [{{\"n\": 1}}, {{\"text\": \"{PROBE}\"}}]}}\n");
         assert_eq!(json_home(&nested).as_deref(), Some("$.items[1].text"));
-        let said = no_delimiters(&nested, "none does not fit");
+        let said = no_delimiters(&nested, "none does not fit", false);
         assert!(
             said.contains("no grammar describes a frame that is only"),
             "{said}"
@@ -1144,7 +1179,7 @@ mod tests {
         assert_eq!(json_home(&format!("[BEGIN]\n{PROBE}\n[END]")), None);
         // The content in a key, not a string value, is not its home.
         assert_eq!(json_home("{\"fcbodya1\": 1}"), None);
-        let said = no_delimiters(&tagged, "none does not fit");
+        let said = no_delimiters(&tagged, "none does not fit", false);
         assert!(said.contains("Declare them in a profile"), "{said}");
         assert!(said.ends_with("(none does not fit)"), "{said}");
     }
@@ -1156,10 +1191,10 @@ mod tests {
     fn shapes_without_a_grammar_are_named() {
         let probe = "fcbodya1 said\nnext fcbodyz1";
         let enclosed = format!("Data between the lines:\nKGQOBQGT\n{probe}\nKGQOBQGT");
-        let said = no_delimiters(&enclosed, "none does not fit");
+        let said = no_delimiters(&enclosed, "none does not fit", false);
         assert!(said.contains("spelled alike (\"KGQOBQGT\")"), "{said}");
         let quoted = "Quoted:\n> fcbodya1 said\n> next fcbodyz1\nEnd.";
-        let said = no_delimiters(quoted, "none does not fit");
+        let said = no_delimiters(quoted, "none does not fit", false);
         assert!(said.contains("after the prefix \"> \""), "{said}");
         // Markers that differ, or a prefix on the first line only, are
         // neither shape.
@@ -1167,8 +1202,24 @@ mod tests {
             format!("<<A>>\n{probe}\n<</A>>"),
             format!("Text: {probe}\nEnd."),
         ] {
-            let said = no_delimiters(&framed, "none does not fit");
+            let said = no_delimiters(&framed, "none does not fit", false);
             assert!(said.contains("Declare them in a profile"), "{said}");
         }
+    }
+
+    /// The calling process's framing is given its profile through the
+    /// helper: no adapter command, no profile file for `init`.
+    #[test]
+    fn what_to_declare_names_the_route_the_profile_takes() {
+        let framed = "Text: fcbodya1 x fcbodyz1\nEnd.";
+        let file = no_delimiters(framed, "none does not fit", false);
+        assert!(file.contains("`framecheck init PROFILE`"), "{file}");
+        let caller = no_delimiters(framed, "none does not fit", true);
+        assert!(
+            caller.contains("pass that profile to the helper"),
+            "{caller}"
+        );
+        assert!(!caller.contains("adapter.command"), "{caller}");
+        assert!(!caller.contains("init PROFILE"), "{caller}");
     }
 }

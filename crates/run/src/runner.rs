@@ -115,7 +115,7 @@ pub fn run_owned(
     // A profile its framing contradicts judges nothing (issue 31).
     if let Some(misfit) = &setup.misfit {
         let meta = run_meta(profile, options, started, started_unix, &setup);
-        return refused_run(meta, misfit);
+        return refused_run(meta, misfit, profile);
     }
     let learned = setup.learned();
     // The several-frames pass runs the cases again, after the single ones.
@@ -189,12 +189,12 @@ fn finished_run(
     }
 }
 
-/// A run that judged no case because `misfit` says the profile does not
+/// A run that judged no case because `misfit` says `profile` does not
 /// fit its framing.
-fn refused_run(meta: RunMeta, misfit: &Misfit) -> RunResult {
+fn refused_run(meta: RunMeta, misfit: &Misfit, profile: &TargetProfile) -> RunResult {
     RunResult {
         meta: RunMeta {
-            harness_error: Some(misfit.to_string()),
+            harness_error: Some(misfit.explained(&profile.adapter)),
             misfit: true,
             ..meta
         },
@@ -215,7 +215,7 @@ fn parts_failed_run(
 ) -> RunResult {
     let meta = run_meta(profile, options, started, started_unix, &Setup::none());
     match failure {
-        PartsFailure::Misfit(misfit) => refused_run(meta, &Misfit::Parts(misfit)),
+        PartsFailure::Misfit(misfit) => refused_run(meta, &Misfit::Parts(misfit), profile),
         PartsFailure::Wrap(error) => RunResult {
             meta: RunMeta {
                 harness_error: Some(format!("calibration wrap failed: {error}")),
@@ -249,7 +249,7 @@ fn unmarked_run(
             results: vec![unmarked::result(found, unmarked_delivery(profile))],
             views: Vec::new(),
         },
-        Err(unmarked::Failure::Misfit(misfit)) => refused_run(meta, &misfit),
+        Err(unmarked::Failure::Misfit(misfit)) => refused_run(meta, &misfit, profile),
         Err(unmarked::Failure::Wrap(error)) => RunResult {
             meta: RunMeta {
                 harness_error: Some(format!("a benign plant failed: {error}")),

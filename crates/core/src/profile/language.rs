@@ -62,7 +62,7 @@ impl Language {
         match adapter {
             // `caller` is the process that started framecheck; its helper
             // states its own language.
-            AdapterSpec::Builtin { builtin } if builtin == "caller" => None,
+            adapter if adapter.is_caller() => None,
             AdapterSpec::Builtin { .. } => Some(Language::RustInProcess),
             AdapterSpec::Subprocess(spec) => of_command(&spec.command),
             AdapterSpec::Mcp { mcp } => of_command(&mcp.command),

@@ -136,6 +136,25 @@ pub enum AdapterSpec {
     },
 }
 
+impl AdapterSpec {
+    /// The name of the built-in adapter that is the process which started
+    /// framecheck (`run --serve-stdio`, the Python and Node helpers).
+    pub const CALLER: &'static str = "caller";
+
+    /// `adapter: { builtin: caller }`.
+    pub fn caller() -> AdapterSpec {
+        AdapterSpec::Builtin {
+            builtin: AdapterSpec::CALLER.to_string(),
+        }
+    }
+
+    /// Whether this is `adapter: { builtin: caller }`: the framing is
+    /// served by the calling process, and no file or command names it.
+    pub fn is_caller(&self) -> bool {
+        matches!(self, AdapterSpec::Builtin { builtin } if builtin == AdapterSpec::CALLER)
+    }
+}
+
 /// An MCP server target (`adapter: { mcp: {...} }`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -51,7 +51,7 @@ pub fn connect(loaded: &LoadedProfile) -> Result<Box<dyn Framing>, ConnectError>
     match &loaded.profile.adapter {
         AdapterSpec::Builtin { builtin } => match reference::builtin_framing(builtin) {
             Some(framing) => Ok(framing),
-            None if builtin == "caller" => Err(ConnectError::Caller),
+            None if builtin == AdapterSpec::CALLER => Err(ConnectError::Caller),
             None => Err(ConnectError::UnknownBuiltin(builtin.clone())),
         },
         AdapterSpec::Mcp { mcp } => {

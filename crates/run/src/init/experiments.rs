@@ -38,6 +38,10 @@ pub(crate) struct Observed {
     /// The attribute names the framing writes, when it writes only some
     /// (`attributes.names`); `None` when it writes any name it is given.
     pub attribute_names: Option<Vec<String>>,
+    /// No attribute the framing was given reached its frame, under the
+    /// probe's key or any common one: the framing does not take
+    /// attributes, whatever attribute-like text (a `kind`) its head holds.
+    pub attributes_dropped: bool,
     /// One line per observation, for the proposal's comments.
     pub notes: Vec<String>,
     /// The layout was learned from plain content: the framing rewrote the
@@ -178,6 +182,7 @@ fn attribute_names(
              fixed set, declare attributes.names"
                 .into(),
         );
+        observed.attributes_dropped = true;
         return;
     }
     found.sort();

@@ -30,7 +30,7 @@ use framecheck_core::catalogue::{
 use framecheck_core::layout::{self, Layout, LayoutError};
 use framecheck_core::level::ReaderLevel;
 use framecheck_core::oracle::{self, Check};
-use framecheck_core::profile::{Capability, TargetProfile};
+use framecheck_core::profile::{AdapterSpec, Capability, TargetProfile};
 
 /// Why a profile does not fit its framing; the first mismatch found.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -70,10 +70,25 @@ impl fmt::Display for Misfit {
             Misfit::Unmarked(contradiction) => write!(f, "{contradiction}")?,
             Misfit::Parts(misfit) => write!(f, "{misfit}")?,
         }
-        f.write_str(
-            ". `framecheck init --check PROFILE` shows what the framing does instead; \
-             `framecheck init PROFILE` proposes a profile that fits",
-        )
+        Ok(())
+    }
+}
+
+impl Misfit {
+    /// The misfit and what to do about it for a profile with `adapter`:
+    /// a profile file is checked and re-inferred by `init`; a profile
+    /// handed over by the calling process (`builtin: caller`, the Python
+    /// and Node helpers) has no file for `init` to read, and is inferred
+    /// by leaving it out.
+    pub fn explained(&self, adapter: &AdapterSpec) -> String {
+        let remedy = if adapter.is_caller() {
+            "Leave the profile out and the helper infers one that fits (as \
+             `framecheck run --serve-stdio --infer NAME` does), printing it to keep"
+        } else {
+            "`framecheck init --check PROFILE` shows what the framing does instead; \
+             `framecheck init PROFILE` proposes a profile that fits"
+        };
+        format!("{self}. {remedy}")
     }
 }
 
@@ -213,5 +228,30 @@ fn plain_case(request: WrapRequest, canary: &str) -> ConcreteCase {
             file: PathBuf::from("<profile fit>"),
             line: 0,
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A profile handed over by the calling process has no file for `init`
+    /// to read: its misfit points to inference; a profile file's, to `init`.
+    #[test]
+    fn the_remedy_of_a_misfit_names_what_the_route_can_do() {
+        let misfit = Misfit::Calibration(LayoutError::WrongCount {
+            expected: 2,
+            got: 1,
+        });
+        let caller = misfit.explained(&AdapterSpec::caller());
+        assert!(caller.starts_with(&misfit.to_string()), "{caller}");
+        assert!(caller.contains("Leave the profile out"), "{caller}");
+        assert!(!caller.contains("init --check"), "{caller}");
+        let reference = AdapterSpec::Builtin {
+            builtin: "reference".into(),
+        };
+        let file = misfit.explained(&reference);
+        assert!(file.contains("`framecheck init --check PROFILE`"), "{file}");
+        assert!(!file.contains("Leave the profile out"), "{file}");
     }
 }

@@ -657,11 +657,11 @@ fn prepare<'a>(
     // first: every later stage sees the content's part.
     let parts = parts::learn(profile, framing)
         .transpose()
-        .map_err(parts_refusal)?;
+        .map_err(|failure| parts_refusal(failure, profile))?;
     let mut framing = parts::view(Box::new(framing), parts.as_ref());
     let layouts =
         Layouts::learn_fitting(profile, framing.as_mut(), level).map_err(|misfit| Refusal {
-            reason: misfit.to_string(),
+            reason: misfit.explained(&profile.adapter),
             errors: 0,
         })?;
     let earlier = nonce_ops::earlier_frame(profile, framing.as_mut());
@@ -677,10 +677,10 @@ fn prepare<'a>(
 
 /// Why no mutant is judged when the benign parts were not learned: the
 /// profile's misfit, as a run refuses it, or the failed benign wrap.
-fn parts_refusal(failure: parts::PartsFailure) -> Refusal {
+fn parts_refusal(failure: parts::PartsFailure, profile: &TargetProfile) -> Refusal {
     match failure {
         parts::PartsFailure::Misfit(misfit) => Refusal {
-            reason: crate::runner::Misfit::Parts(misfit).to_string(),
+            reason: crate::runner::Misfit::Parts(misfit).explained(&profile.adapter),
             errors: 0,
         },
         parts::PartsFailure::Wrap(error) => Refusal {
