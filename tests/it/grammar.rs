@@ -250,10 +250,12 @@ fn a_fixed_fence_fails_the_fence_attacks() {
 
 /// A fence lengthened past every run of characters that read as a
 /// backtick, but measured before invisible characters are dropped: a run
-/// split by U+200B reads as one to a model. Only the split-run case finds
-/// it, and only at the unicode level (the defect is Unicode-only).
+/// split by U+200B, or by the Hangul filler letters, reads as one to a
+/// model. Only the split-run case and the ignorable-letters variants (which
+/// split the fence runs they forge) find it, and only at the unicode level
+/// (the defect is Unicode-only).
 #[test]
-fn a_fence_measured_with_invisibles_fails_only_the_split_run_case_at_unicode() {
+fn a_fence_measured_with_invisibles_fails_only_the_split_run_cases_at_unicode() {
     let split_unseen = |r: &WrapRequest| {
         let (mut longest, mut run) = (0, 0);
         for c in r.content.chars() {
@@ -264,12 +266,21 @@ fn a_fence_measured_with_invisibles_fails_only_the_split_run_case_at_unicode() {
         format!("{fence}text\n{}\n{fence}", r.content)
     };
     let results = judge_all(&fence_profile(), &split_unseen);
-    assert_eq!(
-        failing(&results),
-        vec!["unicode-fence-run-split-by-invisible"]
+    let failed = failing(&results);
+    assert!(
+        failed.contains(&"unicode-fence-run-split-by-invisible"),
+        "{failed:?}"
     );
-    for finding in &results["unicode-fence-run-split-by-invisible"] {
-        assert_eq!(finding.levels, vec![ReaderLevel::Unicode], "{finding:?}");
+    assert!(
+        failed.contains(&"breakout-close-mid-content~ignorable-letters"),
+        "{failed:?}"
+    );
+    for id in &failed {
+        let split = *id == "unicode-fence-run-split-by-invisible";
+        assert!(split || id.ends_with("~ignorable-letters"), "{id}");
+        for finding in &results[*id] {
+            assert_eq!(finding.levels, vec![ReaderLevel::Unicode], "{finding:?}");
+        }
     }
 }
 
