@@ -23,8 +23,9 @@
 //! fields it reads, its builder, `init`'s experiments for it, how the
 //! layout learner reads its delimiters) is its [`Shape`], in the same file.
 //! Adding a grammar means adding a module with a [`Grammar`] and a [`Shape`]
-//! impl, a [`GrammarKind`] variant, and its arms in [`GrammarKind::name`]
-//! and [`GrammarKind::shape`]; the compiler asks for the rest.
+//! impl, a [`GrammarKind`] variant, its entry in [`GrammarKind::ALL`] (which
+//! the compiler does not check), and its arms in [`GrammarKind::name`] and
+//! [`GrammarKind::shape`] (which it does); the compiler asks for the rest.
 //!
 //! ```
 //! use framecheck::grammar::{self, DelimiterKind, Form, GrammarKind, Vocabulary};

@@ -6,9 +6,10 @@
 //! output, what its delimiters look like to the layout learner — is a
 //! [`Shape`], one impl in each grammar's own module. The rest of the
 //! workspace asks the shape ([`GrammarKind::shape`]) instead of matching on
-//! grammar kinds, so a new shape is one module, one [`GrammarKind`] variant
-//! and its arms in `GrammarKind`'s two matches; every method here without
-//! a default is what the compiler asks the new module for.
+//! grammar kinds, so a new shape is one module, one [`GrammarKind`] variant,
+//! its entry in [`GrammarKind::ALL`] and its arms in `GrammarKind`'s two
+//! matches; every method here (none has a default) is what the compiler
+//! asks the new module for.
 
 use super::{Delimiters, Grammar, GrammarError, GrammarKind, SectionMarker, Vocabulary};
 
