@@ -103,6 +103,29 @@ test("report filters show exactly the cases the JSON report names", { skip: why 
   assert.equal(await visible(page), total);
   assert.equal(await shownCount(page), total);
 
+  // The page leads with each weakness in plain words: a severity badge, a
+  // title that is not the machine id, and the text that shows it.
+  const lead = page.locator("#lead li");
+  assert.equal(await lead.count(), report.weaknesses.length);
+  for (let i = 0; i < report.weaknesses.length; i++) {
+    const item = lead.nth(i);
+    const w = report.weaknesses[i];
+    assert.equal(await item.locator(`.badge.sev-${w.severity}`).count(), 1);
+    // The example is the representative case's attacked text, when it has one.
+    const r = report.results.find((x) => x.id === w.representative);
+    const wrap = r.case.input.wrap ?? {};
+    const attacked = {
+      content: wrap.content,
+      kind: wrap.kind,
+      provenance: wrap.provenance,
+      attributes: Object.entries(wrap.attributes ?? {}).map(([k, v]) => `${k}=${v}`).join("\n"),
+      "reader-input": r.evidence.read_text,
+    }[w.field] ?? "";
+    assert.equal(await item.locator("pre.example").count(), attacked === "" ? 0 : 1, w.id);
+    const title = await item.locator("b").first().innerText();
+    assert.ok(!report.weaknesses.some((w) => title.includes(w.id)), title);
+  }
+
   const fails = report.results.filter((r) => r.verdicts[level] === "fail");
   assert.ok(fails.length > 0, "the seed style is expected to fail somewhere");
   await page.selectOption("#filter-verdict", "fail");

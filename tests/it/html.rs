@@ -312,6 +312,8 @@ fn lead_section_renders_only_when_given_entries() {
             headline: HOSTILE.to_string(),
             detail: HOSTILE.to_string(),
             case_id: Some(format!("breakout-{HOSTILE}")),
+            severity: Some(Severity::Critical),
+            example: Some(HOSTILE.to_string()),
         }],
     };
     let page = html::render_with(&run, None, Some(&lead));
@@ -436,4 +438,70 @@ fn the_language_a_profile_leaves_out_comes_from_its_adapter() {
         markdown.contains("- language: Rust, in-process"),
         "{markdown}"
     );
+}
+
+#[test]
+fn the_header_counts_the_targets_faults_by_kind() {
+    let mut run = hostile_run("target");
+    let one = "<p id=\"faults\">1 case made the target fault: 1 protocol violation.</p>";
+    assert!(html::render(&run).contains(one));
+    // A fault that replayed is recorded on the case's finding, not as an
+    // error: it is counted too.
+    let mut crash = run.results[0].clone();
+    crash.case.id = "crash-case".into();
+    crash.outcome = Outcome::Judged {
+        findings: vec![Finding {
+            fault: Some(framecheck::adapter::Fault::new(
+                framecheck::adapter::FaultKind::Crash,
+            )),
+            check: Check::TargetFault,
+            class: CheckClass::Fault,
+            levels: ReaderLevel::ALL.to_vec(),
+            message: "crashed".into(),
+            excerpt: None,
+            in_context: false,
+            live: None,
+        }],
+    };
+    run.results.push(crash);
+    let two = "2 cases made the target fault: 1 crash, 1 protocol violation.";
+    assert!(html::render(&run).contains(two));
+    assert!(framecheck::report::markdown::render(&run).contains(two));
+    // A target that never faulted gets no fault line.
+    run.results
+        .retain(|r| !matches!(r.outcome, Outcome::Error { .. }));
+    run.results.pop();
+    assert!(!html::render(&run).contains("id=\"faults\""));
+}
+
+#[test]
+fn weaknesses_lead_with_a_plain_title_their_severity_and_an_example() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("reports/seed-go-context.json");
+    let run = framecheck::report::json::parse(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let weaknesses = framecheck::report::weakness::weaknesses(&run);
+    let page = html::render(&run);
+    let lead = &page[page.find("id=\"lead\"").unwrap()..page.find("</section>").unwrap()];
+    assert_eq!(lead.matches("<li>").count(), weaknesses.len());
+    assert_eq!(
+        lead.matches("<pre class=\"example\">").count(),
+        weaknesses.len()
+    );
+    for weakness in &weaknesses {
+        let title = framecheck::report::page::shown(&weakness.title());
+        assert!(lead.contains(&format!("<b>{title}</b>")), "{title}");
+        // The machine id is detail, never the headline.
+        assert!(!weakness.title().contains(&weakness.id));
+    }
+    assert!(lead.contains("<span class=\"badge sev-critical\">critical</span> <b>"));
+    let titles: Vec<String> = weaknesses.iter().map(|w| w.title()).collect();
+    for expected in [
+        "The closing, opening, inner-element and reserved-element delimiters in the content \
+         are written through as declared",
+        "Upper-case and mixed-case spellings of the closing delimiter in an attribute are left \
+         live",
+        "Case-folded spellings of a chat-template control string in the content pass (read as \
+         no control token)",
+    ] {
+        assert!(titles.iter().any(|t| t == expected), "{titles:#?}");
+    }
 }

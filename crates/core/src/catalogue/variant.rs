@@ -112,6 +112,37 @@ impl Variant {
         }
     }
 
+    /// The respelling in a reviewer's words, as an adjective of
+    /// "spellings" ("fullwidth spellings of the closing delimiter"): report
+    /// titles say what passed without the catalogue's vocabulary.
+    pub fn plain(self) -> &'static str {
+        match self {
+            Variant::Exact => "declared",
+            Variant::Upper => "upper-case",
+            Variant::Lower => "lower-case",
+            Variant::Mixed => "mixed-case",
+            Variant::Spaced => "spaced-out",
+            Variant::ZeroWidth => "zero-width-space",
+            Variant::ZeroWidthJoiner => "zero-width-joiner",
+            Variant::WordJoiner => "word-joiner",
+            Variant::SoftHyphen => "soft-hyphen",
+            Variant::TagChars => "invisible tag-character",
+            Variant::Bidi => "bidi-override",
+            Variant::VariationSelector => "variation-selector",
+            Variant::Fullwidth => "fullwidth",
+            Variant::FullwidthBrackets => "fullwidth-bracket",
+            Variant::BracketLookalike => "lookalike-bracket",
+            Variant::Cyrillic => "Cyrillic-lookalike",
+            Variant::Greek => "Greek-lookalike",
+            Variant::MathBold => "mathematical-bold",
+            Variant::DashLookalike => "lookalike-dash",
+            Variant::CompatLetters => "compatibility-letter",
+            Variant::Ligature => "ligature",
+            Variant::Circled => "circled-letter",
+            Variant::IgnorableLetters => "Hangul-filler",
+        }
+    }
+
     /// Looks a single variant up by name (groups are not variants; see
     /// [`expand_name`]).
     pub fn from_name(name: &str) -> Option<Variant> {

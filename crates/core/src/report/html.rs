@@ -27,7 +27,8 @@ use std::fmt::Write as _;
 use super::baseline::{BaselineDiff, Decision};
 use super::page::{self, anchor, shown, shown_block, text};
 use super::summary::Summary;
-use crate::catalogue::{Category, Input};
+use super::weakness::Surface;
+use crate::catalogue::{Category, Input, Severity};
 use crate::gate::Gate;
 use crate::level::ReaderLevel;
 use crate::oracle::{Check, CheckClass, ExcerptSource, Finding};
@@ -58,6 +59,11 @@ pub struct LeadItem {
     pub detail: String,
     /// A case that shows it; linked to the case on the page.
     pub case_id: Option<String>,
+    /// How bad it is, shown as a badge before the headline.
+    pub severity: Option<Severity>,
+    /// The text that shows it (the case's payload), shown under the
+    /// headline so a reviewer reads the defect without a click.
+    pub example: Option<String>,
 }
 
 /// Renders `run` as an HTML page, led by its weaknesses.
@@ -71,9 +77,9 @@ pub fn weakness_lead(run: &RunResult) -> Lead {
     let items = super::weakness::weaknesses(run)
         .into_iter()
         .map(|w| LeadItem {
-            headline: format!("{}: {}", w.id, w.statement),
+            headline: w.title(),
             detail: format!(
-                "{} case{}; {}{} at {}; minimal case {}",
+                "{} case{}; {}{} at {}; id {}",
                 w.count,
                 if w.count == 1 { "" } else { "s" },
                 match (w.counted, CheckClass::APART.contains(&w.class)) {
@@ -87,8 +93,10 @@ pub fn weakness_lead(run: &RunResult) -> Lead {
                     "reported, not failing,"
                 },
                 super::weakness::levels_text(&w),
-                w.representative
+                w.id
             ),
+            severity: Some(w.severity),
+            example: example_text(run, &w.representative, w.field),
             case_id: Some(w.representative),
         })
         .collect();
@@ -96,6 +104,27 @@ pub fn weakness_lead(run: &RunResult) -> Lead {
         title: "Weaknesses".into(),
         items,
     }
+}
+
+/// The text of case `id` that a weakness on `surface` attacks: the
+/// payload field, or the text the reader was given; `None` when it is empty.
+fn example_text(run: &RunResult, id: &str, surface: Surface) -> Option<String> {
+    let result = run.results.iter().find(|r| r.case.id == id)?;
+    let text = match (&result.case.input, surface) {
+        (_, Surface::ReaderInput) => result.evidence.read_text.clone()?,
+        (Input::Read(_), _) => return None,
+        (Input::Wrap(request), Surface::Content) => request.content.clone(),
+        (Input::Wrap(request), Surface::Kind) => request.kind.clone(),
+        (Input::Wrap(request), Surface::Provenance) => request.provenance.clone(),
+        // Every attribute, one per line: the attacked one is among them.
+        (Input::Wrap(request), Surface::Attributes) => request
+            .attributes
+            .iter()
+            .map(|(key, value)| format!("{key}={value}"))
+            .collect::<Vec<_>>()
+            .join("\n"),
+    };
+    (!text.is_empty()).then(|| clip(&text).0.into_owned())
 }
 
 /// Renders `run` as an HTML page with the baseline diff and a lead section,
@@ -181,6 +210,9 @@ fn write_header(out: &mut String, run: &RunResult, summary: &Summary, decision: 
         shown(&meta.framecheck_version),
         shown(&meta.catalogue_hash)
     );
+    if let Some(faults) = super::summary::faults_text(run) {
+        let _ = writeln!(out, "<p id=\"faults\">{}.</p>", text(&faults));
+    }
     let _ = writeln!(
         out,
         "<p class=\"note\">{}</p>\n</header>",
@@ -195,9 +227,17 @@ fn write_lead(out: &mut String, lead: &Lead) {
         shown(&lead.title)
     );
     for item in &lead.items {
-        let _ = write!(out, "<li><b>{}</b>", shown(&item.headline));
+        out.push_str("<li>");
+        if let Some(severity) = item.severity {
+            let name = super::severity_name(severity);
+            let _ = write!(out, "<span class=\"badge sev-{name}\">{name}</span> ");
+        }
+        let _ = write!(out, "<b>{}</b>", shown(&item.headline));
         if !item.detail.is_empty() {
             let _ = write!(out, ": {}", shown(&item.detail));
+        }
+        if let Some(example) = &item.example {
+            let _ = write!(out, "<pre class=\"example\">{}</pre>", shown_block(example));
         }
         if let Some(id) = &item.case_id {
             let _ = write!(
@@ -699,6 +739,8 @@ details.case>summary{cursor:pointer}details.case[open]{background:#fcfcfc}
 .findings li{margin:.3em 0}.hint{color:#555}.why{color:#333;font-style:italic}
 table.payload td{width:100%}table.payload pre{margin:0;max-height:12em}
 mark.point{padding:0 2px}h4{margin:.6em 0 .2em}
+#lead li{margin:.5em 0}pre.example{margin:.2em 0;max-height:6em;overflow:auto}
+.sev-critical,.sev-high{background:#ef9a9a}.sev-medium{background:#ffe082}.sev-low,.sev-info{background:#e0e0e0}
 ";
 
 /// Hides the cases that do not match the three filters. Buttons (verdict

@@ -273,6 +273,9 @@ fn write_status(out: &mut String, run: &RunResult, summary: &Summary, decision: 
         at.error,
         at.skipped
     );
+    if let Some(faults) = super::summary::faults_text(run) {
+        let _ = writeln!(out, "{faults}.\n");
+    }
     let by_level: Vec<String> = ReaderLevel::ALL
         .iter()
         .map(|&l| {

@@ -14,7 +14,8 @@ use crate::catalogue::Category;
 use crate::gate::Gate;
 use crate::level::ReaderLevel;
 use crate::oracle::CheckClass;
-use crate::outcome::{CaseResult, RunResult, Verdict};
+use crate::outcome::{CaseResult, Outcome, RunResult, Verdict};
+use crate::target::FaultKind;
 
 /// Exit code: every case held at the run's level.
 pub const EXIT_OK: i32 = 0;
@@ -151,6 +152,36 @@ pub fn harness_error(run: &RunResult) -> Option<String> {
         (Some(own), None) => Some(own.clone()),
         (None, unanswered) => unanswered,
     }
+}
+
+/// The target's faults over the run's cases, by kind: the faults a case's
+/// findings record (a fault that replayed on a fresh target) and those that
+/// left a case with no verdict. "3 faults: 2 crashes, 1 hang", or `None`
+/// when the target never faulted.
+pub fn faults_text(run: &RunResult) -> Option<String> {
+    let mut counts: BTreeMap<FaultKind, usize> = BTreeMap::new();
+    for result in &run.results {
+        let fault = match &result.outcome {
+            Outcome::Judged { findings } => findings.iter().find_map(|f| f.fault.as_ref()),
+            Outcome::Error { fault, .. } => fault.as_ref(),
+            Outcome::Refused { .. } | Outcome::Skipped { .. } => None,
+        };
+        if let Some(fault) = fault {
+            *counts.entry(fault.kind).or_default() += 1;
+        }
+    }
+    let total: usize = counts.values().sum();
+    (total > 0).then(|| {
+        let kinds: Vec<String> = counts
+            .iter()
+            .map(|(kind, n)| format!("{n} {}", kind.plural_if(*n)))
+            .collect();
+        format!(
+            "{total} case{} made the target fault: {}",
+            if total == 1 { "" } else { "s" },
+            kinds.join(", ")
+        )
+    })
 }
 
 /// The part of [`harness_error`] derived from the results: how many cases

@@ -336,6 +336,76 @@ pub struct Weakness {
     pub cases: Vec<String>,
 }
 
+impl Weakness {
+    /// A title in a reviewer's words, led by what passes and where ("Fullwidth
+    /// spellings of the closing delimiter in the content are left live"); the
+    /// id and the statement stay for machines and for detail.
+    pub fn title(&self) -> String {
+        let surface = self.field.phrase();
+        let title = match self.role {
+            Role::Close | Role::Open | Role::Inner | Role::Reserved | Role::Delimiter => {
+                let (what, plural) = the_delimiters(&self.delimiters);
+                match self.family {
+                    VariantFamily::Exact => {
+                        let is = if plural { "are" } else { "is" };
+                        format!("{what} {surface} {is} written through as declared")
+                    }
+                    _ => format!(
+                        "{} spellings of {what} {surface} are left live",
+                        spellings_phrase(&self.variants)
+                    ),
+                }
+            }
+            // A folded group's spellings are folded forms of the written
+            // case, not catalogue variants: the family names the fold.
+            Role::Attribute | Role::Header | Role::Body if !self.counted => format!(
+                "{}-folded spellings of a chat-template control string {surface} pass (read as \
+                 no control token)",
+                match self.family {
+                    VariantFamily::Case => "case",
+                    _ => "Unicode",
+                }
+            ),
+            Role::Attribute | Role::Header | Role::Body => {
+                format!("text {surface} {}", self.check.row().effect)
+            }
+        };
+        capitalised(&title)
+    }
+}
+
+/// "the closing delimiter", or "the opening and closing delimiters", and
+/// whether that is more than one.
+fn the_delimiters(roles: &[Role]) -> (String, bool) {
+    let adjectives: Vec<&str> = roles.iter().map(|r| r.adjective()).collect();
+    match adjectives[..] {
+        [] => ("a delimiter".to_string(), false),
+        [one] => (format!("the {one} delimiter"), false),
+        [ref init @ .., last] => (
+            format!("the {} and {last} delimiters", init.join(", ")),
+            true,
+        ),
+    }
+}
+
+/// The variants by name in plain words: two named, the rest counted.
+fn spellings_phrase(variants: &[Variant]) -> String {
+    let plain: Vec<&str> = variants.iter().map(|v| v.plain()).collect();
+    match plain[..] {
+        [] => "respelled".to_string(),
+        [one] => one.to_string(),
+        [one, two] => format!("{one} and {two}"),
+        [one, two, ref rest @ ..] => format!("{one}, {two} and {} other", rest.len()),
+    }
+}
+
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |first| {
+        first.to_uppercase().chain(chars).collect()
+    })
+}
+
 /// The primary failed check of a case at `level` under `gate`, if it fails
 /// there. Findings the gate does not fail on are not considered.
 pub fn primary_check(result: &CaseResult, level: ReaderLevel, gate: Gate) -> Option<Check> {

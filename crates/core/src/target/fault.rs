@@ -32,6 +32,18 @@ impl FaultKind {
         FaultKind::ProtocolViolation,
     ];
 
+    /// The kind in words, plural unless `count` is one ("2 crashes").
+    pub fn plural_if(self, count: usize) -> &'static str {
+        match (self, count == 1) {
+            (FaultKind::Crash, true) => "crash",
+            (FaultKind::Crash, false) => "crashes",
+            (FaultKind::Hang, true) => "hang",
+            (FaultKind::Hang, false) => "hangs",
+            (FaultKind::ProtocolViolation, true) => "protocol violation",
+            (FaultKind::ProtocolViolation, false) => "protocol violations",
+        }
+    }
+
     /// The stable name, as serialized.
     pub fn name(self) -> &'static str {
         match self {
