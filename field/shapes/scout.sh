@@ -72,7 +72,8 @@ install_all || exit 2
 out=$(realpath -m "$1"); shift
 audits=("$@")
 [ ${#audits[@]} -eq 0 ] && audits=($(printf '%s\n' "${!COMMAND[@]}" | sort))
-FRAMECHECK=${FRAMECHECK:-$(realpath ../target/release/framecheck)}
+FRAMECHECK=${FRAMECHECK:-$PWD/../target/release/framecheck}
+[ -x "$FRAMECHECK" ] || { echo "scout: no framecheck binary at $FRAMECHECK (set FRAMECHECK)" >&2; exit 2; }
 mkdir -p "$out"
 for audit in "${audits[@]}"; do
   [ -n "${COMMAND[$audit]:-}" ] || { echo "scout: unknown audit $audit" >&2; exit 2; }
