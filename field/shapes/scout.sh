@@ -16,7 +16,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 CACHE=.cache
-PY_PINS=("smolagents==1.26.0" "llama-index-core==0.14.25" "dspy==3.4.1" "langchain-core==1.8.3")
+PY_PINS=("smolagents==1.26.0" "llama-index-core==0.14.25" "dspy==3.4.1" "langchain-core==1.8.3" "langchain-classic==1.0.8")
 NPM_INSTALL_PINS=("@modelcontextprotocol/server-memory@2026.8.31")
 
 # The adapter command of each audit, as its profile (or wanted.yaml) names it.
@@ -31,6 +31,7 @@ declare -A COMMAND=(
   [dspy-chat-adapter-passages]="$CACHE/py/dspy-3.4.1/bin/python shapes/dspy-chat-adapter-passages/adapter.py"
   [dspy-chat-adapter-json-list]="$CACHE/py/dspy-3.4.1/bin/python shapes/dspy-chat-adapter-json-list/adapter.py"
   [langchain-core-buffer-string-prefix]="$CACHE/py/langchain-core-1.8.3/bin/python shapes/langchain-core-buffer-string-prefix/adapter.py"
+  [langchain-classic-summary-memory]="$CACHE/py/langchain-classic-1.0.8/bin/python shapes/langchain-classic-summary-memory/adapter.py"
 )
 
 # `smolagents==1.26.0` -> `smolagents-1.26.0`; `@scope/name@1.2` -> `scope-name-1.2`.
