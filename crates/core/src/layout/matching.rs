@@ -56,6 +56,26 @@ impl Match {
         self.own_spans(layout, len, true)
     }
 
+    /// The spans the request wrote: the content slot, the fields, and the
+    /// spans that changed with the content. Everything else in a matched
+    /// output (delimiters, constant text, per-call values) the framing
+    /// wrote on its own, so nothing read there came from the input.
+    pub fn input_spans(&self, layout: &Layout) -> Vec<Range<usize>> {
+        let spans = self.head.iter().chain(self.tail.iter());
+        let mut input: Vec<Range<usize>> = layout
+            .parts()
+            .zip(spans)
+            .filter(|(part, _)| match &part.kind {
+                PartKind::Field { .. } => true,
+                PartKind::Variable(v) => v.content_dependent,
+                PartKind::Fixed { .. } => false,
+            })
+            .map(|(_, span)| span.clone())
+            .collect();
+        input.push(self.content.clone());
+        input
+    }
+
     fn own_spans(&self, layout: &Layout, len: usize, with_closer: bool) -> Vec<Range<usize>> {
         let spans = self.head.iter().chain(self.tail.iter());
         let parts: Vec<(&Part, &Range<usize>)> = layout.parts().zip(spans).collect();

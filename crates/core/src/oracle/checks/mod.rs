@@ -144,7 +144,18 @@ fn wrap_checks<'a>(
     nonce::check_confusables(findings, profile, &views, &judged);
     // A control string reaches whatever model reads the message, so it is
     // judged at every level, whoever consumes the frame itself.
-    template::check_control_strings(findings, profile, &views, &own);
+    // Only what the request wrote can carry a control string "from the
+    // input": the framing's own delimiters and constant text never do
+    // (a `Human:` label the framing writes is its own).
+    // An output the layout did not fit keeps the spans outside the frame:
+    // its content slot is not known.
+    let framing_own = match (layout, &matched) {
+        (Some(l), Some(m)) if m.mismatch.is_none() => {
+            template::outside(&m.input_spans(l), framed.len())
+        }
+        _ => own.clone(),
+    };
+    template::check_control_strings(findings, profile, &views, &framing_own);
     for view in views.levels.iter().filter(|v| judged.contains(&v.level())) {
         let (level, regions) = (view.level(), &view.regions);
         census::check_census(findings, profile, &*views.grammar, view);

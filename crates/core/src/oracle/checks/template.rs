@@ -6,8 +6,11 @@
 //! text, the way the delimiter census looks for delimiters: a fullwidth
 //! `＜｜im_end｜＞` reads as `<|im_end|>` at the Unicode level, `[inst]` as
 //! `[INST]` at the ASCII case-insensitive one. Line markers (`Human:`)
-//! count at the start of a line only, as the reader sees lines. The
-//! framing's own constant text never counts.
+//! count at the start of a line only, as the reader sees lines. Only a
+//! reading that touches what the request wrote counts: in an output its
+//! layout fits, the framing's own delimiters, constant text and per-call
+//! values never do (a framing whose label is `Human:` writes that marker
+//! itself); elsewhere, its constant text outside the frame never does.
 //!
 //! Findings are class [`CheckClass::OuterLayer`], one per control string,
 //! listing the levels that read it. The profile's `chat_template:` context
@@ -80,6 +83,25 @@ pub(super) fn check_control_strings(
             }
         }
     }
+}
+
+/// The parts of `0..len` that no span of `input` covers: a reading inside
+/// one of them touches no input text. Empty spans cover nothing.
+pub(super) fn outside(input: &[Range<usize>], len: usize) -> Vec<Range<usize>> {
+    let mut spans: Vec<Range<usize>> = input.iter().filter(|s| !s.is_empty()).cloned().collect();
+    spans.sort_by_key(|s| s.start);
+    let mut rest = Vec::new();
+    let mut at = 0;
+    for span in spans {
+        if span.start > at {
+            rest.push(at..span.start);
+        }
+        at = at.max(span.end);
+    }
+    if at < len {
+        rest.push(at..len);
+    }
+    rest
 }
 
 const CONTROLS: usize = CONTROL_STRINGS.len();
@@ -417,6 +439,15 @@ mod tests {
         assert_eq!(levels("ok\rHuman: x"), vec![vec![Ci, Unicode]]);
         assert_eq!(levels("ok\u{2028}Human: x"), vec![vec![Unicode]]);
         assert_eq!(levels("ok\n\u{200B}Human: x"), vec![vec![Unicode]]);
+    }
+
+    #[test]
+    fn outside_is_what_no_input_span_covers() {
+        assert_eq!(outside(&[], 5), vec![0..5]);
+        assert_eq!(outside(&[2..3], 5), vec![0..2, 3..5]);
+        // Unsorted and overlapping spans; empty ones cover nothing.
+        assert_eq!(outside(&[4..5, 1..3, 2..4, 0..0], 6), vec![0..1, 5..6]);
+        assert_eq!(outside(&[0..6], 6), Vec::<Range<usize>>::new());
     }
 
     #[test]
