@@ -80,3 +80,15 @@ fn labels_with_spaces_are_inferred_from_the_adapter_alone() {
     init_agrees_with_the_hand_profiles("labels");
 }
 
+/// Begin/end markers carrying a number that counts the framing's calls
+/// (`-----[EXTRACT #3]-----`): declared as `{counter}`, not a nonce.
+#[test]
+fn a_counter_in_the_markers_is_inferred_from_the_adapter_alone() {
+    if !common::have(
+        "python3",
+        "a_counter_in_the_markers_is_inferred_from_the_adapter_alone",
+    ) {
+        return;
+    }
+    init_agrees_with_the_hand_profiles("counter");
+}
