@@ -161,7 +161,7 @@ pub struct TokenMatch {
 /// Matches `token` at folded index `at`: literal parts folded by the same
 /// reader, a nonce as a run of at least the minimum length of its alphabet
 /// (greedy; the literal after it must then match), a space between the
-/// words of a phrase as [`word_gap`] reads it. `None` without a match,
+/// words of a phrase as `word_gap` reads it. `None` without a match,
 /// or when the token has a nonce and `nonce` is not declared.
 pub fn match_token(
     folded: &Folded<'_>,
