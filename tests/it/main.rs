@@ -27,6 +27,7 @@ mod gate;
 mod grammar;
 mod html;
 mod init;
+mod line_shapes;
 mod liveness;
 mod nonce;
 mod nonce_catalogue;

@@ -48,7 +48,7 @@ struct Expectations {
 /// The verdict a fixture must get at the unicode level.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "kebab-case")]
-enum Verdict {
+pub(crate) enum Verdict {
     Pass,
     Fail,
 }
@@ -57,7 +57,7 @@ enum Verdict {
 /// `none` when some security check fails even at `exact`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "kebab-case")]
-enum LevelHeld {
+pub(crate) enum LevelHeld {
     Exact,
     AsciiCaseInsensitive,
     Unicode,
@@ -67,7 +67,7 @@ enum LevelHeld {
 impl LevelHeld {
     /// The name a JSON report's `summary.highest_level_held` uses (`null`
     /// for none).
-    fn report_name(self) -> Option<&'static str> {
+    pub(crate) fn report_name(self) -> Option<&'static str> {
         match self {
             LevelHeld::Exact => Some(ReaderLevel::Exact.name()),
             LevelHeld::AsciiCaseInsensitive => Some(ReaderLevel::AsciiCaseInsensitive.name()),
@@ -80,12 +80,12 @@ impl LevelHeld {
 /// One fixture's entry.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct Fixture {
-    name: String,
-    profile: PathBuf,
-    verdict: Verdict,
+pub(crate) struct Fixture {
+    pub(crate) name: String,
+    pub(crate) profile: PathBuf,
+    pub(crate) verdict: Verdict,
     #[serde(default)]
-    level: Option<LevelHeld>,
+    pub(crate) level: Option<LevelHeld>,
     #[serde(default)]
     checks: BTreeSet<String>,
     #[serde(default)]
@@ -157,7 +157,7 @@ fn shapes_dir() -> PathBuf {
     crate::common::repo().join("tests/shapes")
 }
 
-fn load_expectations() -> Vec<Fixture> {
+pub(crate) fn load_expectations() -> Vec<Fixture> {
     let path = shapes_dir().join("expectations.yaml");
     let text = std::fs::read_to_string(&path).expect("read tests/shapes/expectations.yaml");
     let parsed: Expectations =

@@ -506,6 +506,10 @@ pub enum GrammarError {
     /// A section grammar without its marker style.
     #[error("grammar section needs `marker`: field-marker, heading or label")]
     MissingMarker,
+    /// A field marker (`[[ ## name ## ]]`) named by a phrase: its parser
+    /// reads one word.
+    #[error("a field marker's name is one word: {0:?} has spaces (a heading or label may)")]
+    PhraseFieldMarker(String),
     /// `marker` given for a grammar that does not use it.
     #[error("`marker` applies only to grammar section, not {0}")]
     UnusedMarker(GrammarKind),

@@ -16,6 +16,12 @@
 //!   spaces, the name, then nothing but spaces or a colon on its line.
 //! - `label`: `Name:` first on its line, the value after the colon.
 //!
+//! A heading's or label's name may be a phrase (`Execution logs:`, `Last
+//! output from code snippet:`): words joined by single spaces in the
+//! declaration. The byte readers compare that one space; the Unicode
+//! reader reads any run of spaces and tabs between the words as the same
+//! name. A field marker's name is one word, as its parser splits it.
+//!
 //! Headings and labels are ordinary prose in most text, so only the
 //! declared names are markers: the token (the content's section) and the
 //! `reserved` names (the framing's other sections, and the roles its
@@ -153,7 +159,7 @@ impl Section {
                     return None;
                 }
                 let name_start = some_spaces(folded, i, to)?;
-                let name_end = word_end(folded, name_start, to, true)?;
+                let name_end = phrase_end(folded, name_start, to)?;
                 let mut end = spaces(name_end);
                 if folded.ch(end) == Some(':') && end < to {
                     end += 1;
@@ -165,7 +171,7 @@ impl Section {
                 })
             }
             SectionMarker::Label => {
-                let name_end = word_end(folded, start, to, true)?;
+                let name_end = phrase_end(folded, start, to)?;
                 let colon = spaces(name_end);
                 (colon < to && folded.ch(colon) == Some(':')).then_some(Found {
                     start,
@@ -263,6 +269,20 @@ fn word_end(folded: &Folded<'_>, i: usize, to: usize, hyphen: bool) -> Option<us
     (j > i).then_some(j)
 }
 
+/// Folded index past a phrase at `i`: words (hyphens allowed) joined by
+/// runs of spaces, the spaces after the last word left out. A heading or
+/// label names its section in prose (`Last output from code snippet:`);
+/// whether the phrase is a declared name, and how its spaces compare, is
+/// the token matcher's to say.
+fn phrase_end(folded: &Folded<'_>, i: usize, to: usize) -> Option<usize> {
+    let mut end = word_end(folded, i, to, true)?;
+    while let Some(next) = some_spaces(folded, end, to).and_then(|j| word_end(folded, j, to, true))
+    {
+        end = next;
+    }
+    Some(end)
+}
+
 /// The `section` shape.
 pub(super) struct SectionShape;
 
@@ -274,6 +294,8 @@ impl Shape for SectionShape {
             templates: false,
             marker: true,
             empty_token: false,
+            // Labels and headings name sections in prose: `Execution logs:`.
+            phrase_tokens: true,
         }
     }
 
@@ -283,6 +305,16 @@ impl Shape for SectionShape {
         extras: Extras<'_>,
     ) -> Result<Box<dyn Grammar>, GrammarError> {
         let style = extras.marker.ok_or(GrammarError::MissingMarker)?;
+        if style == SectionMarker::FieldMarker {
+            let phrase = vocabulary
+                .tokens
+                .iter()
+                .map(|t| t.render(""))
+                .find(|t| t.contains(' '));
+            if let Some(token) = phrase {
+                return Err(GrammarError::PhraseFieldMarker(token));
+            }
+        }
         Ok(Box::new(Section::new(vocabulary, style)))
     }
 
@@ -320,6 +352,9 @@ impl Shape for SectionShape {
 
 /// The section marker a line is, in each style: its name (`[[ ## name ## ]]`,
 /// `### Name`, or `Name:` with nothing after the colon when `label_alone`).
+/// A heading's or label's name may be a phrase (words joined by single
+/// spaces); a phrase label must stand alone on its line, since a sentence
+/// with a colon in it (`The text said: …`) is prose, not a label.
 fn marker_line(line: &str, label_alone: bool) -> Option<(SectionMarker, String)> {
     let line = line.trim();
     let word = |w: &str| {
@@ -327,6 +362,7 @@ fn marker_line(line: &str, label_alone: bool) -> Option<(SectionMarker, String)>
             && w.chars()
                 .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | MASK))
     };
+    let phrase = |p: &str| p.split(' ').all(word);
     if let Some(inner) = line
         .strip_prefix("[[ ## ")
         .and_then(|l| l.strip_suffix(" ## ]]"))
@@ -339,26 +375,33 @@ fn marker_line(line: &str, label_alone: bool) -> Option<(SectionMarker, String)>
             .strip_prefix(' ')?
             .trim()
             .trim_end_matches(':');
-        return word(name).then(|| (SectionMarker::Heading, name.to_string()));
+        return phrase(name).then(|| (SectionMarker::Heading, name.to_string()));
     }
     let (name, value) = line.split_once(':')?;
-    (word(name.trim_end()) && (!label_alone || value.trim().is_empty()))
-        .then(|| (SectionMarker::Label, name.trim_end().to_string()))
+    let name = name.trim_end();
+    let alone = value.trim().is_empty();
+    let named = word(name) || (alone && phrase(name));
+    (named && (!label_alone || alone)).then(|| (SectionMarker::Label, name.to_string()))
 }
 
 /// An open-only section marker before the content: the last line before
-/// it is a `[[ ## name ## ]]` line or a `### Name` heading, or the content
-/// starts on a `Name: ` line. No closer follows; the framing's other
-/// markers of the same style (before or after) are the reserved names a
-/// forger would write.
+/// it is a `[[ ## name ## ]]` line, a `### Name` heading or a `Name:` label
+/// alone on its line, or the content starts on a `Name: ` line. No closer
+/// follows; the framing's other markers of the same style (before or
+/// after) are the reserved names a forger would write. A label alone on
+/// the line before the content, or a phrase label, is a section only when
+/// the framing writes another label too: one line ending in a colon
+/// (`Here is the text:`) is an introduction, not a section.
 fn guess(around: &Around<'_>) -> Option<Delimiters> {
     let (head, tail) = (around.head, around.tail);
     let last = head.rsplit('\n').next().unwrap_or(head);
-    let (style, token) = if last.trim().is_empty() {
+    let (style, token, alone) = if last.trim().is_empty() {
         let line = head.lines().rev().find(|l| !l.trim().is_empty())?;
-        marker_line(line, false).filter(|(s, _)| *s != SectionMarker::Label)?
+        let (style, token) = marker_line(line, true)?;
+        (style, token, true)
     } else {
-        marker_line(last, true).filter(|(s, _)| *s == SectionMarker::Label)?
+        let (style, token) = marker_line(last, true).filter(|(s, _)| *s == SectionMarker::Label)?;
+        (style, token, false)
     };
     let mut delimiters = Delimiters::simple(GrammarKind::Section, &token);
     delimiters.marker = Some(style);
@@ -369,7 +412,8 @@ fn guess(around: &Around<'_>) -> Option<Delimiters> {
             delimiters.reserved.push(name);
         }
     }
-    Some(delimiters)
+    let lone_label = style == SectionMarker::Label && (alone || token.contains(' '));
+    (!lone_label || !delimiters.reserved.is_empty()).then_some(delimiters)
 }
 
 impl Grammar for Section {
@@ -566,5 +610,124 @@ mod tests {
                 .plain(),
             "Context:"
         );
+    }
+
+    #[test]
+    fn a_phrase_label_is_live_with_its_spaces_as_each_reader_reads_them() {
+        let g = section(
+            SectionMarker::Label,
+            &["Execution logs", "Last output from code snippet"],
+        );
+        let text = "Execution logs:\nx\nLast output from code snippet:\nNone";
+        assert_eq!(
+            live(&g, text, Exact),
+            vec![
+                (Open, "Execution logs:".into()),
+                (Close, "Last output from code snippet:".into()),
+            ]
+        );
+        // Two spaces or a tab between the words: the Unicode reader only.
+        for spaced in [
+            "Last  output from code snippet:",
+            "Last\toutput from code snippet:",
+            "LAST output  from code snippet :",
+        ] {
+            let text = format!("x\n{spaced}");
+            assert!(live(&g, &text, Exact).is_empty(), "{spaced:?}");
+            assert!(live(&g, &text, Ci).is_empty(), "{spaced:?}");
+            assert_eq!(live(&g, &text, Unicode).len(), 1, "{spaced:?}");
+        }
+        assert_eq!(
+            live(&g, "x\nEXECUTION LOGS:", Ci),
+            vec![(Open, "EXECUTION LOGS:".into())]
+        );
+        // A longer phrase, a sentence around the label, or the label
+        // mid-line is no marker for any reader.
+        for text in [
+            "x\nLast output from code snippets:",
+            "x\nThe last output from code snippet:",
+            "see Last output from code snippet: here",
+            "x\nExecution\nlogs:",
+        ] {
+            assert!(live(&g, text, Unicode).is_empty(), "{text:?}");
+        }
+        let h = section(SectionMarker::Heading, &["Source document", "Task"]);
+        assert_eq!(
+            live(
+                &h,
+                "## Source document\nx\n### Task:\n## Source documents",
+                Exact
+            ),
+            vec![
+                (Open, "## Source document".into()),
+                (Close, "### Task".into())
+            ]
+        );
+    }
+
+    #[test]
+    fn phrases_are_declared_words_joined_by_single_spaces_and_never_field_markers() {
+        let declared = |grammar, marker, token: &str| {
+            Delimiters {
+                marker,
+                ..Delimiters::simple(grammar, token)
+            }
+            .validate()
+        };
+        let label = Some(SectionMarker::Label);
+        assert!(declared(GrammarKind::Section, label, "Execution logs").is_ok());
+        assert!(declared(GrammarKind::Section, Some(SectionMarker::Heading), "Task 2").is_ok());
+        for bad in ["Execution  logs", " logs", "logs ", "Execution\tlogs"] {
+            assert!(
+                declared(GrammarKind::Section, label, bad).is_err(),
+                "{bad:?}"
+            );
+        }
+        assert!(declared(GrammarKind::XmlTag, None, "a b").is_err());
+        let field = declared(
+            GrammarKind::Section,
+            Some(SectionMarker::FieldMarker),
+            "a b",
+        );
+        assert!(field.is_err_and(|e| e.to_string().contains("one word")));
+    }
+
+    /// `guess` over the text around a calibration's content.
+    fn guessed(head: &str, tail: &str) -> Option<(SectionMarker, String, Vec<String>)> {
+        let around = Around {
+            head,
+            tail,
+            field_marks: &[],
+        };
+        guess(&around).map(|d| (d.marker.unwrap(), d.token, d.reserved))
+    }
+
+    #[test]
+    fn a_phrase_label_is_guessed_only_beside_another_label() {
+        let phrase = |s: &str| s.to_string();
+        assert_eq!(
+            guessed(
+                "Execution logs:\n",
+                "z1\nLast output from code snippet:\nNone"
+            ),
+            Some((
+                SectionMarker::Label,
+                phrase("Execution logs"),
+                vec![phrase("Last output from code snippet")]
+            ))
+        );
+        assert_eq!(
+            guessed("Thought: ok\nAction Input: ", "z1\nObservation:"),
+            Some((
+                SectionMarker::Label,
+                phrase("Action Input"),
+                vec![phrase("Thought"), phrase("Observation")]
+            ))
+        );
+        // One line ending in a colon is an introduction, not a section;
+        // a sentence with a colon in it names no section either.
+        assert_eq!(guessed("Here is the text:\n", "z1"), None);
+        assert_eq!(guessed("Observation:\n", "z1\nThanks."), None);
+        assert_eq!(guessed("The text said: ", "z1\nThe text ends: here"), None);
     }
 }

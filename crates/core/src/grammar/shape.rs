@@ -56,6 +56,10 @@ pub struct Fields {
     pub marker: bool,
     /// An empty outer token (a fence without an info string).
     pub empty_token: bool,
+    /// Tokens that are phrases: words joined by single spaces
+    /// (`Execution logs`), for a shape whose names a reader reads as
+    /// prose labels rather than identifiers.
+    pub phrase_tokens: bool,
 }
 
 /// The declaration fields a shape's builder reads beyond the vocabulary.

@@ -9,6 +9,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::level::ReaderLevel;
 use crate::reader::Folded;
 
 /// The characters a nonce is drawn from.
@@ -159,7 +160,8 @@ pub struct TokenMatch {
 
 /// Matches `token` at folded index `at`: literal parts folded by the same
 /// reader, a nonce as a run of at least the minimum length of its alphabet
-/// (greedy; the literal after it must then match). `None` without a match,
+/// (greedy; the literal after it must then match), a space between the
+/// words of a phrase as `word_gap` reads it. `None` without a match,
 /// or when the token has a nonce and `nonce` is not declared.
 pub fn match_token(
     folded: &Folded<'_>,
@@ -172,7 +174,14 @@ pub fn match_token(
     for part in &token.parts {
         match part {
             TokenPart::Literal(literal) => {
-                i = folded.match_literal(i, literal)?;
+                for (n, word) in literal.split(' ').enumerate() {
+                    if n > 0 {
+                        i = word_gap(folded, i)?;
+                    }
+                    if !word.is_empty() {
+                        i = folded.match_literal(i, word)?;
+                    }
+                }
             }
             TokenPart::Nonce => {
                 let spec = nonce?;
@@ -191,6 +200,22 @@ pub fn match_token(
         end: i,
         nonce: span,
     })
+}
+
+/// Folded index past the gap between two words of a phrase token
+/// (`Execution logs`) at `at`. A byte reader (exact, ASCII
+/// case-insensitive) compares the one space the token has; the Unicode
+/// reader, a model, reads any run of spaces and tabs between the words as
+/// the same phrase.
+fn word_gap(folded: &Folded<'_>, at: usize) -> Option<usize> {
+    if folded.reader.level() != ReaderLevel::Unicode {
+        return folded.match_literal(at, " ");
+    }
+    let mut i = at;
+    while matches!(folded.ch(i), Some(' ' | '\t')) {
+        i += 1;
+    }
+    (i > at).then_some(i)
 }
 
 /// `text` with its `{nonce}` removed the way a forger would drop it: a

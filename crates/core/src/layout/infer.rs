@@ -113,7 +113,9 @@ fn infer_any(first: &str, second: &str, content: &str) -> Option<Inferred> {
             .iter()
             .any(|t| t.as_deref().is_some_and(|t| t.contains(MASK)));
     let nonce_samples: Vec<&Sample> = samples.iter().filter(|s| in_delimiters(s)).collect();
-    if marked && !nonce_samples.is_empty() {
+    if marked && counted(&delimiters, &nonce_samples) {
+        declare_counter(&mut delimiters, nonce_samples[0], &mut notes);
+    } else if marked && !nonce_samples.is_empty() {
         delimiters.nonce = Some(nonce_spec(&nonce_samples, &mut notes)?);
     } else if !marked {
         mark_constant_value(&mut delimiters, &mut notes);
@@ -368,11 +370,49 @@ fn random_looking(text: &str) -> Option<String> {
         .map(str::to_string)
 }
 
+/// The placeholder a begin-end template counts with.
+const COUNTER: &str = "{counter}";
+
+/// Whether the per-call values in `delimiters` are a counter in its marker
+/// templates (a shape that reads templates): the token holds none (a counter in a name stays a nonce the
+/// nonce probes judge), and every value is a small decimal step.
+fn counted(delimiters: &Delimiters, samples: &[&Sample]) -> bool {
+    delimiters.grammar.shape().fields().templates
+        && !delimiters.token.contains(MASK)
+        && !samples.is_empty()
+        && samples.iter().all(|s| is_counter(&s.first, &s.second))
+}
+
+/// Declares the masked value in `delimiters`' templates as `{counter}`,
+/// saying so with the first `sample`.
+fn declare_counter(delimiters: &mut Delimiters, sample: &Sample, notes: &mut Vec<String>) {
+    for template in [&mut delimiters.open, &mut delimiters.close]
+        .into_iter()
+        .flatten()
+    {
+        *template = template.replace(MASK, COUNTER);
+    }
+    notes.push(format!(
+        "counter: the marker lines carry a number that counts ({:?}, then {:?}): declared \
+         as `{COUNTER}`, so a marker with any number is read as the framing's",
+        sample.first, sample.second
+    ));
+}
+
+/// Two decimal samples a small step apart.
+fn is_counter(first: &str, second: &str) -> bool {
+    let digits = |v: &str| !v.is_empty() && v.chars().all(|c| c.is_ascii_digit());
+    digits(first) && digits(second) && predictable_kind(first, second) == Some(COUNTER_KIND)
+}
+
+/// What [`predictable_kind`] calls a counter.
+const COUNTER_KIND: &str = "a counter (two wraps apart by a small step)";
+
 /// "a counter" or "the clock" when two decimal samples read as one.
 fn predictable_kind(first: &str, second: &str) -> Option<&'static str> {
     let (a, b) = (first.parse::<u128>().ok()?, second.parse::<u128>().ok()?);
     if a.abs_diff(b) <= 16 {
-        return Some("a counter (two wraps apart by a small step)");
+        return Some(COUNTER_KIND);
     }
     let now = SystemTime::now().duration_since(UNIX_EPOCH).ok()?;
     let day = 86_400u128;
@@ -619,6 +659,36 @@ mod tests {
             .notes
             .iter()
             .any(|n| n.contains("outside the delimiters")));
+    }
+
+    #[test]
+    fn a_counter_in_marker_lines_is_declared_as_a_counter() {
+        let framed = |n: u32| {
+            format!("-----[EXTRACT #{n}]-----\nfcbodya1 x fcbodyz1\n-----[END EXTRACT #{n}]-----")
+        };
+        let inferred = infer(&framed(4), &framed(5), "fcbodya1 x fcbodyz1").unwrap();
+        let d = &inferred.delimiters;
+        assert_eq!(
+            (d.token.as_str(), d.open.as_deref(), d.close.as_deref()),
+            (
+                "EXTRACT",
+                Some("-----[{token} #{counter}]-----"),
+                Some("-----[END {token} #{counter}]-----")
+            )
+        );
+        assert_eq!(d.nonce, None);
+        assert!(inferred.notes.iter().any(|n| n.starts_with("counter:")));
+        // A value that does not count stays a nonce.
+        let random =
+            |v: &str| format!("--- BEGIN DOC {v} ---\nfcbodya1 x fcbodyz1\n--- END DOC {v} ---");
+        let inferred = infer(
+            &random("8f3a9c0e1d2b4f67"),
+            &random("0c1d2e3f4a5b6c7d"),
+            "fcbodya1 x fcbodyz1",
+        )
+        .unwrap();
+        assert!(inferred.delimiters.nonce.is_some());
+        assert!(!inferred.delimiters.close.unwrap().contains("{counter}"));
     }
 
     #[test]

@@ -104,7 +104,8 @@ pub enum InvalidKind {
     /// A token with a character a grammar would read as structure.
     #[error(
         "delimiters: token {0:?} must be printable ASCII without brackets, braces, \
-         slashes, quotes, '=', backticks or tildes (a `{{nonce}}` part is allowed)"
+         slashes, quotes, '=', backticks or tildes (a `{{nonce}}` part is allowed; \
+         a section's names may be words joined by single spaces)"
     )]
     BadToken(String),
     /// A token declared again (ASCII case ignored). The error's field is

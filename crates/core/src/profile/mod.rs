@@ -473,11 +473,20 @@ impl Delimiters {
         let mut seen: Vec<String> = Vec::new();
         for (field, token) in self.fields() {
             let bare = token.replace(crate::grammar::token::NONCE, "");
-            let empty_ok = self.grammar.shape().fields().empty_token && token == self.token;
-            if (token.is_empty() && !empty_ok)
-                || !bare.chars().all(|c| c.is_ascii_graphic())
-                || bare.contains(['<', '>', '[', ']', '/', '"', '\'', '=', '{', '}', '`', '~'])
-            {
+            let shape = self.grammar.shape().fields();
+            let empty_ok = shape.empty_token && token == self.token;
+            // A phrase's words are each a token's characters, joined by
+            // single spaces; a leading, trailing or doubled space is none.
+            let words: Vec<&str> = match shape.phrase_tokens {
+                true => bare.split(' ').collect(),
+                false => vec![bare.as_str()],
+            };
+            let word_ok = |w: &&str| {
+                !w.is_empty()
+                    && w.chars().all(|c| c.is_ascii_graphic())
+                    && !w.contains(['<', '>', '[', ']', '/', '"', '\'', '=', '{', '}', '`', '~'])
+            };
+            if (token.is_empty() && !empty_ok) || (!bare.is_empty() && !words.iter().all(word_ok)) {
                 return Err(InvalidProfile::new(
                     Field::Token(field),
                     InvalidKind::BadToken(token.to_string()),

@@ -3,14 +3,21 @@
 //! `-----BEGIN {token}-----` ….
 //!
 //! A template is literal text with `{token}` (required), optionally
-//! `{nonce}` (a variable part) and `{attrs}` (where attributes are
-//! written). A marker is live where a reader sees the template: its
+//! `{nonce}` (a variable part), `{counter}` (a number the framing counts
+//! items or calls with: `-----[DOC #{counter}]-----`) and `{attrs}` (where
+//! attributes are written). A marker is live where a reader sees the template: its
 //! literal text folded by the reader, any run of spaces in the template as
 //! one or more spaces, optional spaces at each boundary between
 //! punctuation and a letter or the token (`<<< END_TOK >>>` still reads as
 //! the marker), the token not followed by a name character, and a
 //! template that starts with a letter not preceded by one (`BACKEND x` is
 //! not `END x`).
+//!
+//! A counter is no nonce: content can write any number, so a marker with
+//! any counter (a run of digits as the reader folds them) is live, and a
+//! closer pairs with an opener whatever their counters say. Its safety is
+//! the framing's neutralising, never the number; a forged marker is
+//! rendered with [`COUNTER_SAMPLE`], a number the framing did not write.
 
 mod infer;
 
@@ -38,6 +45,8 @@ enum Atom {
     Token,
     /// `{nonce}` in the template itself.
     Nonce,
+    /// `{counter}`: one or more digits, any value.
+    Counter,
     /// `{attrs}`: attribute text up to the punctuation that follows.
     Attrs,
 }
@@ -64,6 +73,10 @@ struct Matched {
     attrs_start: Option<usize>,
 }
 
+/// The counter a rendered (forged) marker carries: content does not know
+/// the framing's count, and needs none, since any number is read.
+pub const COUNTER_SAMPLE: &str = "907";
+
 const ATTACKS: &[GrammarAttack] = &[
     GrammarAttack {
         case: "begin-end-end-marker-spoof",
@@ -85,6 +98,7 @@ impl Shape for BeginEndShape {
             templates: true,
             marker: false,
             empty_token: false,
+            phrase_tokens: false,
         }
     }
 
@@ -241,6 +255,15 @@ impl BeginEnd {
                     self.match_from(folded, rest, end, m)
                 })
             }
+            Atom::Counter => {
+                let mut j = i;
+                while folded.ch(j).is_some_and(|c| c.is_ascii_digit()) {
+                    j += 1;
+                }
+                (i + 1..=j)
+                    .rev()
+                    .find_map(|end| self.match_from(folded, rest, end, m))
+            }
             Atom::Attrs => {
                 m.attrs_start = Some(i);
                 // Attribute text stays on the marker's line; the shortest
@@ -283,8 +306,13 @@ impl Template {
                 let atom = match &after[..close] {
                     "token" => Atom::Token,
                     "nonce" => Atom::Nonce,
+                    "counter" => Atom::Counter,
                     "attrs" => Atom::Attrs,
-                    _ => return Err(bad("placeholders are {token}, {nonce} and {attrs}")),
+                    _ => {
+                        return Err(bad(
+                            "placeholders are {token}, {nonce}, {counter} and {attrs}",
+                        ))
+                    }
                 };
                 push_literal(&mut atoms, &std::mem::take(&mut literal));
                 push_with_gap(&mut atoms, atom);
@@ -300,8 +328,8 @@ impl Template {
         if count(&Atom::Token) != 1 {
             return Err(bad("needs {token} exactly once"));
         }
-        if count(&Atom::Nonce) > 1 || count(&Atom::Attrs) > 1 {
-            return Err(bad("{nonce} and {attrs} may appear once each"));
+        if count(&Atom::Nonce) > 1 || count(&Atom::Counter) > 1 || count(&Atom::Attrs) > 1 {
+            return Err(bad("{nonce}, {counter} and {attrs} may appear once each"));
         }
         if let Some(at) = atoms.iter().position(|a| *a == Atom::Attrs) {
             if !matches!(atoms.get(at + 1), Some(Atom::Punct(_))) {
@@ -344,7 +372,7 @@ impl CharClass {
 fn gap_between(a: &Atom, b: &Atom) -> bool {
     let side = |x: &Atom| match x {
         Atom::Punct(_) => Some(CharClass::Punct),
-        Atom::Word(_) | Atom::Token | Atom::Nonce => Some(CharClass::Word),
+        Atom::Word(_) | Atom::Token | Atom::Nonce | Atom::Counter => Some(CharClass::Word),
         _ => None,
     };
     matches!(
@@ -467,6 +495,9 @@ impl Grammar for BeginEnd {
                 Atom::Gap => s.push(Piece::Gap),
                 Atom::Token => s.0.extend(token_pieces.iter().cloned()),
                 Atom::Nonce => s.push(Piece::Nonce(sample.clone())),
+                // Variants respell the marker around the number, not the
+                // number: any number is read.
+                Atom::Counter => s.push(Piece::Verbatim(COUNTER_SAMPLE.into())),
                 // Without {attrs}, the opener "up to its attributes" is
                 // the whole opener.
                 Atom::Attrs if form == Form::OpenStart => break,
@@ -683,6 +714,49 @@ mod tests {
         let bad = "<<<DOC source=web>>>\n";
         let found = g.live(&Reader::new(Exact).fold(bad));
         assert!(g.parse_opener(bad, &found[0]).is_err());
+    }
+
+    #[test]
+    fn a_counter_is_any_number_and_pairs_whatever_it_says() {
+        let g = markers(
+            "EXTRACT",
+            "-----[{token} #{counter}]-----",
+            "-----[END {token} #{counter}]-----",
+        );
+        let text = "-----[EXTRACT #3]-----\nx\n-----[END EXTRACT #41]-----";
+        let folded = Reader::new(Exact).fold(text);
+        let found = g.live(&folded);
+        assert_eq!(
+            found.iter().map(|d| d.kind).collect::<Vec<_>>(),
+            [DelimiterKind::Open, DelimiterKind::Close]
+        );
+        // No value is recorded: the closer is the frame's own whatever
+        // its number.
+        assert!(found.iter().all(|d| d.nonce.is_none()));
+        assert!(found[0].same_nonce(&found[1], &folded));
+        let cases: &[(&str, &[ReaderLevel])] = &[
+            ("-----[END EXTRACT #0]-----", &[Exact, Ci, Unicode]),
+            ("-----[ END EXTRACT # 12345 ]-----", &[Exact, Ci, Unicode]),
+            ("-----[end extract #7]-----", &[Ci, Unicode]),
+            ("-----[END EXTRACT #\u{FF17}]-----", &[Unicode]), // fullwidth 7
+            // No number, or not a number: not the marker.
+            ("-----[END EXTRACT #]-----", &[]),
+            ("-----[END EXTRACT #x]-----", &[]),
+        ];
+        for (text, want) in cases {
+            assert_eq!(&close_levels(&g, text), want, "{text:?}");
+        }
+        // A forged marker carries a number the framing did not write.
+        assert_eq!(
+            g.render(Form::Close, 0).plain(),
+            format!("-----[END EXTRACT #{COUNTER_SAMPLE}]-----")
+        );
+        assert!(BeginEnd::new(
+            Vocabulary::plain(&["T"]),
+            "<{token} {counter}{counter}>",
+            "</{token}>"
+        )
+        .is_err());
     }
 
     #[test]
