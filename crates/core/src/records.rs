@@ -236,6 +236,110 @@ pub fn forged_system_marker(records: Option<&RecordsSection>) -> String {
     }
 }
 
+/// Role names that tell a record from a label when `init` infers records:
+/// a frame is taken to hold role records only when one of its record lines
+/// names a role a chat format uses (the standard roles, and the older
+/// `Human:`/`AI:`/`model` spellings). Lines such as `Thought:` and
+/// `Observation:` alone are labels, another shape.
+const CHAT_ROLES: [&str; 9] = [
+    "system",
+    "user",
+    "assistant",
+    "tool",
+    "developer",
+    "human",
+    "ai",
+    "model",
+    "function",
+];
+
+/// The records a framed text holds, inferred from one calibration output
+/// alone: the text before the content on its line reads as a record marker
+/// (`[tool] `, `2. tool: `, `Human: `: one word of letters, the role, with
+/// punctuation right after it, and a number for `{n}` if the prefix has
+/// one), and at least one other line of the framing's own text outside the
+/// content starts with the same marker with its own role, one of the roles
+/// being a chat role. `None` when the output shows no such records.
+pub fn infer(framed: &str, slot: std::ops::Range<usize>) -> Option<RecordsSection> {
+    let line_start = framed[..slot.start].rfind('\n').map_or(0, |i| i + 1);
+    let prefix = &framed[line_start..slot.start];
+    let (template, own_role) = template_of(prefix)?;
+    let records = RecordsSection {
+        marker: template,
+        roles: Vec::new(),
+    };
+    let mut roles = Vec::new();
+    let mut others = 0;
+    let outside = [(0, line_start), (slot.end, framed.len())];
+    for (from, to) in outside {
+        for line in framed[from..to].split('\n') {
+            let Some((t, role)) = template_of_line(line) else {
+                continue;
+            };
+            if t.trim_end() == records.marker.trim_end() {
+                others += 1;
+                if !roles.contains(&role) {
+                    roles.push(role);
+                }
+            }
+        }
+    }
+    if !roles.contains(&own_role) {
+        roles.push(own_role);
+    }
+    let chat = roles
+        .iter()
+        .any(|r| CHAT_ROLES.contains(&r.to_lowercase().as_str()));
+    let records = RecordsSection { roles, ..records };
+    (others > 0 && chat && records.validate().is_ok()).then_some(records)
+}
+
+/// The marker template and role of a record line: the longest prefix of
+/// `line` that [`template_of`] reads as a marker ending in punctuation and
+/// a space, or at the line's end.
+fn template_of_line(line: &str) -> Option<(String, String)> {
+    let ends = line
+        .char_indices()
+        .filter(|&(_, c)| c == ' ')
+        .map(|(i, _)| i + 1)
+        .chain(std::iter::once(line.len()));
+    ends.filter_map(|end| template_of(&line[..end])).next()
+}
+
+/// `prefix` as a marker template: its one run of letters becomes `{role}`,
+/// its one run of digits (before the role) `{n}`, the rest is literal; the
+/// role must be followed by punctuation. `None` when `prefix` is not of
+/// that form (no letters, two words, letters in the literal).
+fn template_of(prefix: &str) -> Option<(String, String)> {
+    let word = |c: char| c.is_alphabetic();
+    let start = prefix.find(word)?;
+    let end = prefix[start..]
+        .find(|c: char| !word(c))
+        .map_or(prefix.len(), |i| start + i);
+    let (before, role, after) = (&prefix[..start], &prefix[start..end], &prefix[end..]);
+    let literal_ok = |t: &str| {
+        !t.chars()
+            .any(|c| c.is_alphanumeric() || c == '{' || c == '}')
+    };
+    let punctuated = after.chars().next().is_some_and(|c| !c.is_whitespace());
+    let before = match before.find(|c: char| c.is_ascii_digit()) {
+        Some(d) => {
+            let digits_end = before[d..]
+                .find(|c: char| !c.is_ascii_digit())
+                .map_or(before.len(), |i| d + i);
+            let (lead, rest) = (&before[..d], &before[digits_end..]);
+            if !literal_ok(lead) || !literal_ok(rest) {
+                return None;
+            }
+            format!("{lead}{{n}}{rest}")
+        }
+        None if literal_ok(before) => before.to_string(),
+        None => return None,
+    };
+    (punctuated && literal_ok(after) && !after.trim().is_empty() && !before.contains('\n'))
+        .then(|| (format!("{before}{{role}}{after}"), role.to_string()))
+}
+
 /// Splits a marker template into literal text, `{role}` and `{n}`.
 fn parse(marker: &str) -> Result<Vec<Piece>, RecordsError> {
     let mut pieces = Vec::new();
@@ -335,6 +439,33 @@ mod tests {
         );
         assert_eq!(role_at(&human, Exact, "system: x"), None);
         assert_eq!(role_at(&human, Ci, "system: x").as_deref(), Some("System"));
+    }
+
+    #[test]
+    fn records_are_inferred_from_the_framings_own_record_lines() {
+        let infer_in = |framed: &str| {
+            let at = framed.find("CONTENT").unwrap();
+            infer(framed, at..at + "CONTENT".len()).map(|r| (r.marker, r.roles))
+        };
+        let roles = |r: &[&str]| r.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            infer_in("<log>\n[user] Hi.\n[tool] CONTENT\n[assistant] Ok.\n</log>"),
+            Some(("[{role}] ".into(), roles(&["user", "assistant", "tool"])))
+        );
+        assert_eq!(
+            infer_in("<s>\n1. system: Be careful.\n2. tool: CONTENT\n</s>"),
+            Some(("{n}. {role}: ".into(), roles(&["system", "tool"])))
+        );
+        assert_eq!(
+            infer_in("Human: CONTENT\n\nAssistant:"),
+            Some(("{role}: ".into(), roles(&["Assistant", "Human"])))
+        );
+        // One marker-like prefix alone is a label, not records; labels
+        // without a chat role are another shape; prose is nothing.
+        assert_eq!(infer_in("<x>\nContext: CONTENT\n</x>"), None);
+        assert_eq!(infer_in("Thought: x\nObservation: CONTENT\n"), None);
+        assert_eq!(infer_in("<x>\nCONTENT\n</x>"), None);
+        assert_eq!(infer_in("<x>\nuser said CONTENT\nuser said y</x>"), None);
     }
 
     #[test]
