@@ -11,6 +11,7 @@ use std::collections::BTreeSet;
 const CORE_ORDER: &[&str] = &[
     "level",
     "reader",
+    "records",
     "chat_template",
     "yaml",
     "files",

@@ -1157,3 +1157,64 @@ fn parts_are_proposed_and_a_profile_saying_otherwise_is_a_misfit() {
     assert_eq!(code, Some(2), "{text}");
     assert!(text.contains("answered one text"), "{text}");
 }
+
+/// `framecheck init`, from each role-records fixture's adapter alone,
+/// proposes the records the frame holds (`records:`), and a run under its
+/// proposal gets the hand profile's verdict, level and failing checks
+/// (issue 57: every shape inferred by `init`).
+#[test]
+fn init_infers_role_records_and_agrees_with_the_hand_profiles() {
+    if !common::have(
+        "python3",
+        "init_infers_role_records_and_agrees_with_the_hand_profiles",
+    ) {
+        return;
+    }
+    let dir = shapes_dir().join("records");
+    let out = tempfile::tempdir().unwrap();
+    let mut problems = Vec::new();
+    for fixture in load_expectations() {
+        let Some(stem) = fixture.name.strip_prefix("records/") else {
+            continue;
+        };
+        let script = format!("{}.py", stem.replace('-', "_"));
+        let output = common::framecheck_in(&dir, &["init", "--", "python3", &script]);
+        let proposal = String::from_utf8_lossy(&output.stdout).into_owned();
+        if !proposal.contains("records: { marker: \"[{role}] \", roles: [user, assistant, tool] }")
+        {
+            problems.push(format!(
+                "{}: no records proposed:\n{proposal}",
+                fixture.name
+            ));
+            continue;
+        }
+        // The proposal, named apart and pointed at the fixture's directory.
+        let proposal: String = proposal
+            .lines()
+            .map(|line| match line {
+                l if l.starts_with("name: ") => format!("name: init-{stem}"),
+                l if l.trim_start().starts_with("cwd: ") => {
+                    format!("  cwd: {:?}", dir.display().to_string())
+                }
+                l => l.to_string(),
+            })
+            .map(|l| l + "\n")
+            .collect();
+        let path = out.path().join(format!("{stem}.yaml"));
+        std::fs::write(&path, proposal).unwrap();
+        let proposed = Fixture {
+            name: format!("init of {}", fixture.name),
+            profile: path,
+            verdict: fixture.verdict,
+            level: fixture.level,
+            checks: fixture.checks.clone(),
+            why: fixture.why.clone(),
+            needs: None,
+        };
+        let profile = load_profile(&proposed);
+        if let Some(problem) = judge(&proposed, &profile) {
+            problems.push(format!("{}: {problem}", proposed.name));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}

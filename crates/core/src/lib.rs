@@ -7,6 +7,7 @@
 //!
 //! - [`level`]: the reader levels and how each one folds text (the spec).
 //! - [`reader`]: one reader level's rules in one place (fold, lines, names).
+//! - [`records`]: role records inside a frame: their declared spelling, read at a level.
 //! - [`chat_template`]: chat-template control strings and the context a frame sits in.
 //! - [`yaml`]: the YAML options every file framecheck reads is parsed with.
 //! - [`files`]: writing one file so no reader sees it half-written.
@@ -67,6 +68,7 @@ pub mod oracle;
 pub mod outcome;
 pub mod profile;
 pub mod reader;
+pub mod records;
 pub mod report;
 pub mod target;
 pub mod tokview;

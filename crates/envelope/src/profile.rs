@@ -32,6 +32,7 @@ pub fn reference_profile() -> TargetProfile {
         body: BodySection::default(),
         wrap: WrapSection::default(),
         reader: ReaderSection::default(),
+        records: None,
         capabilities: vec![
             Capability::Wrap,
             Capability::Read,

@@ -734,9 +734,35 @@ fn render(base: &TargetProfile, layout: &Layout, observed: &Observed) -> String 
             kebab(&consumer)
         );
     }
+    write_records(&mut out, base, layout);
     let content_only = matches!(base.adapter, AdapterSpec::Mcp { .. });
     write_attributes_and_capabilities(&mut out, layout, observed, content_only);
     out
+}
+
+/// `records:`, as declared, or as the calibration output shows them: the
+/// content written after a record marker whose spelling other lines of the
+/// frame repeat with their own roles ([`framecheck_core::records::infer`]).
+fn write_records(out: &mut String, base: &TargetProfile, layout: &Layout) {
+    let (records, why) = match &base.records {
+        Some(r) => (r.clone(), "as declared"),
+        None => {
+            let sample = &layout.sample;
+            match framecheck_core::records::infer(&sample.framed, sample.slot.clone()) {
+                Some(r) => (
+                    r,
+                    "the content follows a record marker the frame's own lines repeat",
+                ),
+                None => return,
+            }
+        }
+    };
+    let _ = writeln!(
+        out,
+        "records: {{ marker: {}, roles: [{}] }}  # {why}",
+        yaml_str(&records.marker),
+        records.roles.join(", ")
+    );
 }
 
 /// `name:`, `description:`, `language:` and `adapter:`, as the base
@@ -1108,6 +1134,14 @@ pub fn differences(declared: &TargetProfile, inferred: &TargetProfile) -> Vec<St
         );
         compare("reader.returns", a, b);
     }
+    let records = |p: &TargetProfile| {
+        p.records.as_ref().map_or("none".to_string(), |r| {
+            let mut roles = r.roles.clone();
+            roles.sort();
+            format!("{:?} {roles:?}", r.marker)
+        })
+    };
+    compare("records", records(declared), records(inferred));
     for name in i.reserved.iter().filter(|n| !d.reserved.contains(n)) {
         out.push(format!(
             "delimiters.reserved: the framing writes {name:?} itself, the profile does not reserve it"

@@ -56,6 +56,10 @@ pub enum Placeholder {
     FrameBody,
     /// `{frame_tail}`: the calibration frame after its content.
     FrameTail,
+    /// `{record_system}`: the marker of a forged `system` record, spelled
+    /// as the profile declares its role records (`records:`), else the
+    /// numbered `2. system: ` ([`crate::records::forged_system_marker`]).
+    RecordSystem,
 }
 
 /// Which token a delimiter placeholder names.
@@ -75,7 +79,7 @@ pub use crate::grammar::Form as DelimiterForm;
 
 impl Placeholder {
     /// Every placeholder, in documentation order.
-    pub const ALL: [Placeholder; 17] = [
+    pub const ALL: [Placeholder; 18] = [
         Placeholder::Token,
         Placeholder::Open,
         Placeholder::OpenStart,
@@ -93,6 +97,7 @@ impl Placeholder {
         Placeholder::FrameHead,
         Placeholder::FrameBody,
         Placeholder::FrameTail,
+        Placeholder::RecordSystem,
     ];
 
     /// The name written between the braces.
@@ -115,6 +120,7 @@ impl Placeholder {
             Placeholder::FrameHead => "frame_head",
             Placeholder::FrameBody => "frame_body",
             Placeholder::FrameTail => "frame_tail",
+            Placeholder::RecordSystem => "record_system",
         }
     }
 

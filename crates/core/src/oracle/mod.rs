@@ -133,11 +133,16 @@ pub enum Check {
     /// unchanged, and the content only in its own part.
     #[serde(rename = "parts.structure")]
     PartsStructure,
+    /// In a frame declared to hold role records (`records:`), no line the
+    /// content starts reads as a record marker, with any role, at the
+    /// reader level's line rule and fold.
+    #[serde(rename = "records.forged")]
+    RecordsForged,
 }
 
 impl Check {
     /// Every check, in report order (the SARIF rules' order).
-    pub const ALL: [Check; 19] = [
+    pub const ALL: [Check; 20] = [
         Check::FrameShape,
         Check::OuterText,
         Check::FrameSeparation,
@@ -157,6 +162,7 @@ impl Check {
         Check::ReaderStructure,
         Check::FrameAbsent,
         Check::PartsStructure,
+        Check::RecordsForged,
     ];
 
     /// The stable name, as serialized (`check_table`).
@@ -360,7 +366,8 @@ mod tests {
             | Check::TargetFault
             | Check::ReaderStructure
             | Check::FrameAbsent
-            | Check::PartsStructure => {}
+            | Check::PartsStructure
+            | Check::RecordsForged => {}
         }
     }
 

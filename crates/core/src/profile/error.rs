@@ -88,6 +88,8 @@ pub enum Field {
     Capabilities,
     /// `reader.lines`.
     ReaderLines,
+    /// The `records` section.
+    Records,
 }
 
 /// Which rule of a profile broke.
@@ -138,6 +140,9 @@ pub enum InvalidKind {
     /// `capabilities` lacks `wrap`.
     #[error("every target must declare the wrap capability")]
     NoWrap,
+    /// The `records` section is not a valid declaration.
+    #[error("{0}")]
+    Records(crate::records::RecordsError),
     /// A subprocess adapter with an empty command.
     #[error("adapter.command must name a program")]
     EmptyCommand,

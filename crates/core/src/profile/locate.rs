@@ -132,7 +132,8 @@ pub(super) fn locate(text: &str, field: &Field) -> Option<Position> {
         | Field::HeaderField(_)
         | Field::BodyPadding
         | Field::BodyDatamark
-        | Field::ReaderLines => None,
+        | Field::ReaderLines
+        | Field::Records => None,
     }
 }
 

@@ -26,6 +26,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::chat_template::TemplateContext;
 pub use crate::grammar::Delimiters;
+pub use crate::records::RecordsSection;
 
 mod sections;
 pub use sections::*;
@@ -78,6 +79,10 @@ pub struct TargetProfile {
     /// What the reader returns and who consumes the frame.
     #[serde(default)]
     pub reader: ReaderSection,
+    /// The role records the frame holds, when it holds any
+    /// ([`crate::records`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub records: Option<RecordsSection>,
     /// What the implementation supports. Cases needing more are skipped.
     pub capabilities: Vec<Capability>,
     /// Where the framing lives in the user's repository; SARIF results
@@ -715,6 +720,11 @@ impl TargetProfile {
         }
         self.header.validate()?;
         self.validate_body()?;
+        if let Some(records) = &self.records {
+            records
+                .validate()
+                .map_err(|e| InvalidProfile::new(Field::Records, InvalidKind::Records(e)))?;
+        }
         if !self.reader.lines.is_lf() && self.reader.consumer != Consumer::Parser {
             // A model's line breaks are the reader levels' to decide.
             return Err(InvalidProfile::new(

@@ -66,8 +66,9 @@ pub const RULES: [Check; 17] = {
 };
 
 /// The rules of `run`'s log: [`RULES`], `frame.absent` when the run
-/// judged an unmarked framing, and `parts.structure` when its profile
-/// declares a wrap answering parts (so every other log stays as it was).
+/// judged an unmarked framing, `parts.structure` when its profile
+/// declares a wrap answering parts, and `records.forged` when it declares
+/// role records (so every other log stays as it was).
 pub fn rules_of(run: &RunResult) -> Vec<Check> {
     let mut rules = RULES.to_vec();
     if run.meta.unmarked {
@@ -75,6 +76,9 @@ pub fn rules_of(run: &RunResult) -> Vec<Check> {
     }
     if run.meta.target.wrap.returns == WrapReturns::Parts {
         rules.push(Check::PartsStructure);
+    }
+    if run.meta.target.records.is_some() {
+        rules.push(Check::RecordsForged);
     }
     rules
 }

@@ -17,6 +17,7 @@ mod layout;
 pub(super) mod nonce;
 mod parts;
 mod read;
+mod records;
 mod separation;
 mod shape;
 mod structure;
@@ -161,6 +162,15 @@ fn wrap_checks<'a>(
         census::check_census(findings, profile, &*views.grammar, view);
         census::check_canary(findings, case, framed, level, regions);
         header::check_header_lines(findings, framed, view.folded.reader, regions);
+        if let Some(records) = &profile.records {
+            // The content slot as written when the output fits its layout;
+            // else the content region this reader found.
+            let slot = match &matched {
+                Some(m) if m.mismatch.is_none() => m.content.clone(),
+                _ => regions.content.clone(),
+            };
+            records::check_forged_records(findings, records, view, slot);
+        }
     }
     let exact = &views.exact().regions;
     let body = body_of(profile, layout, matched.as_ref(), framed, exact);
