@@ -8,6 +8,7 @@ mod common;
 
 mod architecture;
 mod attribute_collisions;
+mod body_encodings;
 mod catalogue;
 mod cli;
 mod cli_gates;

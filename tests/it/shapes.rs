@@ -421,6 +421,7 @@ fn encoded(content: &str, body: &BodyView) -> String {
     match body.encoding.as_deref() {
         None | Some("none") => content.to_string(),
         Some("json-string") => serde_json::to_string(content).unwrap(),
+        Some("python-literal") => format!("'{content}'"),
         Some("html-entities") => content.to_string(),
         Some("datamark") => content.replace(' ', body.datamark.as_deref().unwrap_or("^")),
         Some("base64") => base64(content.as_bytes()),

@@ -35,6 +35,8 @@ use base64::Engine as _;
 use crate::grammar::entities::decode_entities;
 use crate::profile::{BodyEncoding, DatamarkReplaces, Encoding};
 
+pub mod python;
+
 /// The data-marking of a `datamark` body: the marker, and which characters
 /// of the content it replaces. A bare `&str` is a marker replacing spaces.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -85,6 +87,9 @@ pub enum DecodeError {
     /// Data-marking with an empty marker cannot be undone.
     #[error("data-marking needs a non-empty marker")]
     NoMark,
+    /// The body is not a Python string literal.
+    #[error("the body is not a Python string literal: {0}")]
+    Python(#[from] python::LiteralError),
 }
 
 /// Writes `content` the way `encoding` does (a stack: the inner layer
@@ -119,6 +124,7 @@ fn encode_one(encoding: BodyEncoding, content: &str, mark: Datamark<'_>) -> Stri
         BodyEncoding::HtmlEntities => escape_entities(content),
         BodyEncoding::Base64 => base64::engine::general_purpose::STANDARD.encode(content),
         BodyEncoding::Datamark => mark.apply(content),
+        BodyEncoding::PythonLiteral => python::encode(content),
     }
 }
 
@@ -167,6 +173,7 @@ fn decode_one<'b>(
         }
         BodyEncoding::Datamark if mark.is_empty() => Err(DecodeError::NoMark),
         BodyEncoding::Datamark => Ok(body.replace(mark, " ")),
+        BodyEncoding::PythonLiteral => Ok(python::decode(body)?),
     };
     decoded.map(Cow::Owned)
 }
@@ -252,7 +259,7 @@ mod tests {
 
     #[test]
     fn every_reversible_encoding_round_trips() {
-        for encoding in [None, JsonString, HtmlEntities, Base64] {
+        for encoding in [None, JsonString, HtmlEntities, Base64, PythonLiteral] {
             let body = encode(encoding, TEXT, "^");
             assert_eq!(decode(encoding, &body, "^").unwrap(), TEXT, "{encoding:?}");
             assert!(faithful(encoding, &body, TEXT, "^"));

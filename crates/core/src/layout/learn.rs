@@ -421,11 +421,12 @@ fn find_slot(
     }
     if !matches!(
         encoding,
-        BodyEncoding::JsonString | BodyEncoding::HtmlEntities
+        BodyEncoding::JsonString | BodyEncoding::HtmlEntities | BodyEncoding::PythonLiteral
     ) {
         return Ok(None);
     }
-    // Writers escape differently (`&#39;` or `&#x27;`, `\u00e9` or `é`):
+    // Writers escape differently (`&#39;` or `&#x27;`, `\u00e9` or `é`,
+    // `repr` or `ascii`):
     // take the span between the content's first and last words and decode it.
     let first = content.split_whitespace().next().unwrap_or(content);
     let last = content.split_whitespace().last().unwrap_or(content);
@@ -440,8 +441,16 @@ fn find_slot(
         return Ok(None);
     };
     let mut span = start..end;
-    let quoted = framed[..start].ends_with('"') && framed[end..].starts_with('"');
-    if encoding == BodyEncoding::JsonString && quoted {
+    // A string literal's slot takes its quotes; Python's is either quote.
+    let quotes: &[char] = match encoding {
+        BodyEncoding::JsonString => &['"'],
+        BodyEncoding::PythonLiteral => &['\'', '"'],
+        _ => &[],
+    };
+    let quoted = quotes
+        .iter()
+        .any(|&q| framed[..start].ends_with(q) && framed[end..].starts_with(q));
+    if quoted {
         span = start - 1..end + 1;
     }
     Ok(encoding::faithful(encoding, &framed[span.clone()], content, mark).then_some(span))

@@ -297,6 +297,9 @@ pub enum BodyEncoding {
     Base64,
     /// A marker character between words (spotlighting's data-marking mode).
     Datamark,
+    /// A Python `str` literal as `repr()` writes it, its quote chosen per
+    /// content (`encoding::python`).
+    PythonLiteral,
 }
 
 impl BodyEncoding {
@@ -308,16 +311,18 @@ impl BodyEncoding {
             BodyEncoding::HtmlEntities => "html-entities",
             BodyEncoding::Base64 => "base64",
             BodyEncoding::Datamark => "datamark",
+            BodyEncoding::PythonLiteral => "python-literal",
         }
     }
 
     /// Every encoding, in the order calibration tries them.
-    pub const ALL: [BodyEncoding; 5] = [
+    pub const ALL: [BodyEncoding; 6] = [
         BodyEncoding::None,
         BodyEncoding::JsonString,
         BodyEncoding::HtmlEntities,
         BodyEncoding::Base64,
         BodyEncoding::Datamark,
+        BodyEncoding::PythonLiteral,
     ];
 }
 
@@ -773,8 +778,8 @@ mod tests {
             r#"{"encoding":["json-string","base64"]}"#
         );
         let candidates = Encoding::candidates();
-        assert_eq!(candidates.len(), 5 + 16);
-        assert!(candidates[..5].iter().all(|e| e.single().is_some()));
+        assert_eq!(candidates.len(), 6 + 25);
+        assert!(candidates[..6].iter().all(|e| e.single().is_some()));
     }
 
     #[test]
