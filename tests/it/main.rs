@@ -51,6 +51,7 @@ mod several_parts;
 mod shapes;
 mod subprocess;
 mod unmarked;
+mod varying;
 // The tokenizer views exist only with the feature.
 #[cfg(feature = "tokenizers")]
 mod tokview;

@@ -51,6 +51,10 @@ struct Expectations {
 pub(crate) enum Verdict {
     Pass,
     Fail,
+    /// The profile does not fit its framing: the run is refused (exit 2,
+    /// `"misfit": true`) and judges no case. A broken fixture whose defect
+    /// is its profile's.
+    Misfit,
 }
 
 /// The highest level held a fixture's run must report (`level:`), or
@@ -134,9 +138,44 @@ struct FrameView {
 #[derive(Debug, Default, Deserialize)]
 struct BodyView {
     #[serde(default)]
-    encoding: Option<String>,
+    encoding: Option<EncodingView>,
     #[serde(default)]
     datamark: Option<String>,
+}
+
+/// `body.encoding`: one encoding's name, or the ones a framing chooses
+/// among per content (`{per-content: [none, json-string]}`).
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+enum EncodingView {
+    Always(String),
+    PerContent {
+        #[serde(rename = "per-content")]
+        per_content: Vec<String>,
+    },
+}
+
+impl EncodingView {
+    /// The encoding's name; `per-content` for a choice per content, which
+    /// the token and markup tests below do not cover (each output's own
+    /// encoding is judged by the run).
+    fn name(&self) -> &str {
+        match self {
+            EncodingView::Always(name) => name,
+            EncodingView::PerContent { .. } => "per-content",
+        }
+    }
+
+    /// The encoding plain one-line content is written in: the one always
+    /// used, or the first choice (the most literal, listed first).
+    fn plain(&self) -> &str {
+        match self {
+            EncodingView::Always(name) => name,
+            EncodingView::PerContent { per_content } => {
+                per_content.first().map_or("none", String::as_str)
+            }
+        }
+    }
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -225,6 +264,15 @@ fn expectations_cover_every_fixture_and_name_each_defect() {
                     ));
                 }
             }
+            Verdict::Misfit => {
+                counts.1 += 1;
+                if !f.checks.is_empty() || f.why.as_deref().is_none_or(str::is_empty) {
+                    problems.push(format!(
+                        "{}: a misfit fixture judges no check and needs a why",
+                        f.name
+                    ));
+                }
+            }
         }
         if f.verdict == Verdict::Pass && f.level.is_some_and(|l| l != LevelHeld::Unicode) {
             problems.push(format!(
@@ -291,7 +339,7 @@ fn the_readme_table_counts_the_fixtures() {
         let counts = listed.entry(shape).or_default();
         match f.verdict {
             Verdict::Pass => counts.0 += 1,
-            Verdict::Fail => counts.1 += 1,
+            Verdict::Fail | Verdict::Misfit => counts.1 += 1,
         }
     }
     let readme = std::fs::read_to_string(shapes_dir().join("README.md")).unwrap();
@@ -418,7 +466,7 @@ impl Drop for Adapter {
 /// content is plain ASCII without `<`, `>`, `&` or line breaks, so every
 /// fixture, broken or not, writes it the same way.
 fn encoded(content: &str, body: &BodyView) -> String {
-    match body.encoding.as_deref() {
+    match body.encoding.as_ref().map(EncodingView::plain) {
         None | Some("none") => content.to_string(),
         Some("json-string") => serde_json::to_string(content).unwrap(),
         Some("python-literal") => format!("'{content}'"),
@@ -680,7 +728,11 @@ fn attack_requests(token: &str) -> Vec<(String, Value)> {
 fn correct_neutralising_fixtures_leave_no_reading_of_their_token() {
     for fixture in selected(load_expectations()) {
         let profile = load_profile(&fixture);
-        let encoding = profile.body.encoding.as_deref().unwrap_or("none");
+        let encoding = profile
+            .body
+            .encoding
+            .as_ref()
+            .map_or("none", EncodingView::name);
         if fixture.verdict != Verdict::Pass
             || !matches!(encoding, "none" | "datamark")
             || profile.delimiters.grammar.as_deref() == Some("fence")
@@ -767,7 +819,7 @@ fn body_problem(profile: &ProfileView, first: &str, body: &str, last: &str) -> O
         ));
     }
     // A parser reads bytes; a model reads the unicode level.
-    let parser = profile.body.encoding.as_deref() == Some("html-entities");
+    let parser = profile.body.encoding.as_ref().map(EncodingView::name) == Some("html-entities");
     let bracket = |c: char| {
         if parser {
             c == '<'
@@ -826,7 +878,11 @@ fn brackets_as_fences(content: &str) -> String {
 fn correct_encoding_fixtures_keep_markup_out_of_the_body() {
     for fixture in selected(load_expectations()) {
         let profile = load_profile(&fixture);
-        let encoding = profile.body.encoding.as_deref().unwrap_or("none");
+        let encoding = profile
+            .body
+            .encoding
+            .as_ref()
+            .map_or("none", EncodingView::name);
         let fence = profile.delimiters.grammar.as_deref() == Some("fence");
         if fixture.verdict != Verdict::Pass
             || !(fence || matches!(encoding, "json-string" | "html-entities" | "base64"))
@@ -956,10 +1012,13 @@ fn judge(fixture: &Fixture, profile: &ProfileView) -> Option<String> {
         ));
     };
     let report: Value = serde_json::from_str(&text).unwrap();
+    if fixture.verdict == Verdict::Misfit {
+        return refused(&report, output.status.code());
+    }
     let (status, failing) = unicode_failures(&report);
     let expected_status = match fixture.verdict {
         Verdict::Pass => "pass",
-        Verdict::Fail => "fail",
+        Verdict::Fail | Verdict::Misfit => "fail",
     };
     let unexpected: Vec<String> = failing
         .iter()
@@ -988,6 +1047,25 @@ fn judge(fixture: &Fixture, profile: &ProfileView) -> Option<String> {
         "verdict {status} (expected {expected_status}); unexpected failing checks \
          {unexpected:?}; expected checks that did not fail {missing:?}{}; defect: {defect}",
         wrong_level.unwrap_or_default()
+    ))
+}
+
+/// A misfit fixture's run is refused: exit 2, `"misfit": true`, the
+/// harness error saying so, and no case judged.
+fn refused(report: &Value, code: Option<i32>) -> Option<String> {
+    let error = report["harness_error"].as_str().unwrap_or_default();
+    let judged = report["results"].as_array().map_or(0, Vec::len);
+    if code == Some(2)
+        && report["misfit"] == Value::Bool(true)
+        && error.contains("does not fit its framing")
+        && judged == 0
+    {
+        return None;
+    }
+    Some(format!(
+        "expected a refused run (exit 2, misfit, no case judged); exit {code:?}, misfit {}, \
+         {judged} case(s) judged, harness error {error:?}",
+        report["misfit"]
     ))
 }
 

@@ -15,11 +15,12 @@ use framecheck_core::profile::{Capability, TargetProfile};
 pub(crate) use framecheck_core::target::guarded;
 
 pub(crate) mod faults;
-mod fit;
+pub(crate) mod fit;
 pub(crate) mod parts;
 pub(crate) mod segments;
 pub(crate) mod several;
 pub mod unmarked;
+pub(crate) mod varying;
 
 use faults::FaultWatch;
 use fit::CalibrationFailure;
@@ -669,35 +670,40 @@ fn run_case(
             match parts::wrap_case(framing, learned.parts, request, &mut evidence) {
                 Err(error) => refusal_or_error(case, error),
                 Ok((framed, parts_findings)) => {
-                    let outcome =
-                        if operation == Operation::Roundtrip && profile.can(Capability::Read) {
-                            match guarded(|| framing.read(&framed)) {
-                                // A reader that refuses its own frame has rejected it.
-                                Err(TargetError::Refused(_)) => {
-                                    evidence.read_body = Some(None);
-                                    judged(oracle::judge_roundtrip_in(
-                                        case, profile, layout, request, &framed, None,
-                                    ))
-                                }
-                                Err(error) => refusal_or_error(case, error),
-                                Ok(body) => {
-                                    let findings = oracle::judge_roundtrip_in(
-                                        case,
-                                        profile,
-                                        layout,
-                                        request,
-                                        &framed,
-                                        body.as_deref(),
-                                    );
-                                    evidence.read_body = Some(body);
-                                    judged(findings)
-                                }
+                    // An output with no frame at all is judged as that, on
+                    // this case alone (`varying`).
+                    let unframed =
+                        varying::absent(profile, request, &framed, unmarked_delivery(profile));
+                    let outcome = if let Some(finding) = unframed {
+                        judged(vec![finding])
+                    } else if operation == Operation::Roundtrip && profile.can(Capability::Read) {
+                        match guarded(|| framing.read(&framed)) {
+                            // A reader that refuses its own frame has rejected it.
+                            Err(TargetError::Refused(_)) => {
+                                evidence.read_body = Some(None);
+                                judged(oracle::judge_roundtrip_in(
+                                    case, profile, layout, request, &framed, None,
+                                ))
                             }
-                        } else {
-                            judged(oracle::judge_wrap_in(
-                                case, profile, layout, request, &framed,
-                            ))
-                        };
+                            Err(error) => refusal_or_error(case, error),
+                            Ok(body) => {
+                                let findings = oracle::judge_roundtrip_in(
+                                    case,
+                                    profile,
+                                    layout,
+                                    request,
+                                    &framed,
+                                    body.as_deref(),
+                                );
+                                evidence.read_body = Some(body);
+                                judged(findings)
+                            }
+                        }
+                    } else {
+                        judged(oracle::judge_wrap_in(
+                            case, profile, layout, request, &framed,
+                        ))
+                    };
                     evidence.framed = Some(framed);
                     with_findings(outcome, parts_findings)
                 }

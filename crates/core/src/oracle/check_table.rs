@@ -217,7 +217,7 @@ pub(super) const TABLE: [CheckRow; 20] = [
         name: "frame.absent",
         primary_rank: 19,
         hint: "Mark where untrusted content starts and ends: put it between delimiters the content cannot forge (a random per-call nonce in the tags, or a closer defanged in the content), and say in the frame where it came from.",
-        rule: "The framing puts a marker around the content that tells it from the surrounding text (judged on benign plants; a profile declaring `delimiters: none` is audited by this check alone).",
+        rule: "The framing puts a marker around the content that tells it from the surrounding text (judged on benign plants for a profile declaring `delimiters: none`, which is audited by this check alone, and on every case whose output is its content with no frame around it).",
         effect: "reaches the reader with no marker around it, so nothing tells it from the surrounding text",
         caused_by: None,
         reads_text: false,

@@ -123,9 +123,10 @@ pub enum Check {
     #[serde(rename = "reader.structure")]
     ReaderStructure,
     /// The framing puts no marker around the content at all (a profile
-    /// declaring `delimiters: none`, borne out by benign plants): nothing
-    /// tells the content from the text around it. Raised by the runner's
-    /// own rule for such profiles, never by a catalogue case.
+    /// declaring `delimiters: none`, borne out by benign plants, or a case
+    /// whose output is its content with no frame, from a framing that frames
+    /// other content): nothing tells the content from the text around it.
+    /// Raised by the runner's own rules, never by the oracle.
     #[serde(rename = "frame.absent")]
     FrameAbsent,
     /// A framing that answers with parts returns, for the input, the parts

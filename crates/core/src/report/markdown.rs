@@ -25,7 +25,7 @@ use super::weakness::Weakness;
 use crate::catalogue::Category;
 use crate::gate::Gate;
 use crate::level::ReaderLevel;
-use crate::oracle::{CheckClass, ExcerptSource, Finding};
+use crate::oracle::{Check, CheckClass, ExcerptSource, Finding};
 use crate::outcome::{CaseResult, LayoutReport, Outcome, RunResult, Verdict};
 use crate::target::Fault;
 
@@ -72,6 +72,7 @@ pub fn render_with_baseline(run: &RunResult, baseline: Option<&BaselineDiff>) ->
         meta.level.name()
     );
     write_unmarked(&mut out, run);
+    write_unframed_cases(&mut out, run);
     write_weaknesses(&mut out, &weaknesses);
     write_category_table(&mut out, &summary);
     if let Some(error) = &harness_error(run) {
@@ -137,6 +138,44 @@ fn write_unmarked(out: &mut String, run: &RunResult) {
              reported apart from security.\n"
         );
     }
+}
+
+/// For a framing that frames only some content: how many judged outputs
+/// came back with no frame at all, each judged as that (`frame.absent` on
+/// its case), and how many against the frame. Nothing for an unmarked run
+/// (`write_unmarked` says it) or a run where every output was framed.
+fn write_unframed_cases(out: &mut String, run: &RunResult) {
+    if run.meta.unmarked {
+        return;
+    }
+    let judged: Vec<&[Finding]> = run
+        .results
+        .iter()
+        .filter_map(|r| match &r.outcome {
+            Outcome::Judged { findings } => Some(findings.as_slice()),
+            _ => None,
+        })
+        .collect();
+    let absent = judged
+        .iter()
+        .filter(|f| f.iter().any(|f| f.check == Check::FrameAbsent))
+        .count();
+    if absent == 0 {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "## Outputs with no frame
+"
+    );
+    let _ = writeln!(
+        out,
+        "{absent} of {} judged cases came back as their content with no frame around it: each \
+         is judged as that (`frame.absent`, on its case alone, at every level), not against \
+         the frame; the other {} were judged as the profile describes.\n",
+        judged.len(),
+        judged.len() - absent
+    );
 }
 
 /// Whether `run`'s `frame.absent` finding is of class `host-framed`.

@@ -53,8 +53,9 @@ const MAX_MESSAGE_BYTES: usize = 4096;
 /// Every check a catalogue run can raise, in rule order; each one's text
 /// is its row of the check table. `frame.absent` and `parts.structure` are
 /// not among them: only a profile declaring `delimiters: none` (or
-/// `wrap.returns: parts`) raises one, and its log alone lists it, after
-/// these ([`rules_of`]), so every other log stays as it was.
+/// `wrap.returns: parts`), or a framing that returns some content with no
+/// frame, raises one, and its log alone lists it, after these
+/// ([`rules_of`]), so every other log stays as it was.
 pub const RULES: [Check; 17] = {
     let mut rules = [Check::FrameShape; 17];
     let mut i = 0;
@@ -66,12 +67,19 @@ pub const RULES: [Check; 17] = {
 };
 
 /// The rules of `run`'s log: [`RULES`], `frame.absent` when the run
-/// judged an unmarked framing, `parts.structure` when its profile
-/// declares a wrap answering parts, and `records.forged` when it declares
-/// role records (so every other log stays as it was).
+/// judged an unmarked framing or a case's output came back with no frame
+/// at all, `parts.structure` when its profile declares a wrap answering
+/// parts, and `records.forged` when it declares role records (so every
+/// other log stays as it was).
 pub fn rules_of(run: &RunResult) -> Vec<Check> {
     let mut rules = RULES.to_vec();
-    if run.meta.unmarked {
+    let absent = |r: &crate::outcome::CaseResult| match &r.outcome {
+        crate::outcome::Outcome::Judged { findings } => {
+            findings.iter().any(|f| f.check == Check::FrameAbsent)
+        }
+        _ => false,
+    };
+    if run.meta.unmarked || run.results.iter().any(absent) {
         rules.push(Check::FrameAbsent);
     }
     if run.meta.target.wrap.returns == WrapReturns::Parts {

@@ -1,7 +1,8 @@
 //! The experiments `init` runs after the layout is learned: what the
 //! framing writes for empty and whitespace-only content, whether it frames
 //! a list of items one frame each, what its reader returns, which names
-//! besides its own it treats as structure, and which attributes it writes.
+//! besides its own it treats as structure, which attributes it writes, and
+//! whether some plain content comes back with no frame at all.
 //!
 //! Each answers one profile field from the framing's own behaviour, and
 //! leaves a note saying so; an experiment the framing does not answer (an
@@ -67,7 +68,44 @@ pub(crate) fn run(
     defanged(base, framing, &probes.requests()[0], &mut observed);
     attribute_names(base, framing, probes, layout, &mut observed);
     per_content(framing, probes, layout, &mut observed);
+    unframed(framing, &probes.requests()[0], &mut observed);
     observed
+}
+
+/// Short plain content, for a framing that frames only longer content.
+const SHORT: (&str, &str) = ("a short word", "fcshort ok");
+
+/// Whether some plain contents come back as they are, with no frame (a
+/// framing that frames only content above some length, or only several
+/// lines): the profile is proposed from the framed outputs, which
+/// calibration learned, and the note says which came back unframed, each of
+/// which a run judges as `frame.absent` on its case (`runner::varying`).
+fn unframed(framing: &mut dyn Framing, probe: &WrapRequest, observed: &mut Observed) {
+    let contents = std::iter::once(SHORT).chain(crate::runner::fit::PLAIN);
+    let mut unframed = Vec::new();
+    let mut tried = 0;
+    for (what, text) in contents {
+        let request = WrapRequest {
+            content: text.into(),
+            ..probe.clone()
+        };
+        let Ok(out) = framing.wrap(&request) else {
+            continue;
+        };
+        tried += 1;
+        if crate::runner::varying::unframed(observed.empty, &request, &out) {
+            unframed.push(what);
+        }
+    }
+    if !unframed.is_empty() {
+        observed.notes.push(format!(
+            "some outputs came back unframed: {} of {tried} plain contents ({}) came back as \
+             they are, with no frame; the profile describes the framed outputs, and a run \
+             reports `frame.absent` on each case whose output is unframed",
+            unframed.len(),
+            unframed.join(", ")
+        ));
+    }
 }
 
 /// Whether the framing encodes only the content that needs it: plain

@@ -17,7 +17,15 @@
 //! case: content lost to a rewrite stays a case finding, an output the
 //! profile cannot describe (content encoded twice) stops the run. Fidelity
 //! findings on plain wraps are the framing's own business (a framing that
-//! rewrites prose), and stay case findings.
+//! rewrites prose), and stay case findings, except where the framing wrote
+//! every one intact and the profile reads every one as lost (issue 57: a
+//! header declared `none` that the framing writes).
+//!
+//! A run is refused only for what the profile says of every benign output
+//! (issue 57, item 3). A plain wrap the framing returns with no frame at all
+//! (a framing that frames only longer content) is no misfit: it is judged
+//! with the cases, as `frame.absent` on each case it happens to
+//! (`varying`).
 
 use std::fmt;
 use std::path::PathBuf;
@@ -46,6 +54,16 @@ pub enum Misfit {
         /// Its message.
         message: String,
     },
+    /// Every plain benign wrap carried its content and provenance intact,
+    /// and under the profile reads as losing one of them: the profile puts
+    /// frame text where it says content or provenance is (a header the
+    /// framing writes, declared `none`).
+    Lost {
+        /// The first such content, in a few words.
+        content: &'static str,
+        /// The fidelity finding under the profile.
+        message: String,
+    },
     /// The profile declares `delimiters: none`, and benign plants show
     /// otherwise.
     Unmarked(super::unmarked::Contradiction),
@@ -66,6 +84,12 @@ impl fmt::Display for Misfit {
             } => write!(
                 f,
                 "{content} wrapped by the framing fails {check} under the profile: {message}"
+            )?,
+            Misfit::Lost { content, message } => write!(
+                f,
+                "every plain benign content the framing framed ({content} first) comes back \
+                 intact, yet under the profile it reads as lost: {message}; the profile \
+                 misreads the frame (a header it declares `none`, perhaps)"
             )?,
             Misfit::Unmarked(contradiction) => write!(f, "{contradiction}")?,
             Misfit::Parts(misfit) => write!(f, "{misfit}")?,
@@ -115,7 +139,7 @@ impl fmt::Display for CalibrationFailure {
 /// line or an escape at any level, so any frame-shape finding on them is
 /// about the profile. One line and several paragraphs, because framings
 /// that change their layout with the content's line count exist.
-pub(super) const PLAIN: [(&str, &str); 2] = [
+pub(crate) const PLAIN: [(&str, &str); 2] = [
     (
         "one line of plain prose",
         "fcplain1 The meeting moved to Thursday at noon.",
@@ -161,6 +185,7 @@ pub(crate) fn check(
         Err(CalibrationFailure::Misfit(error)) => return Err(Misfit::Calibration(error.clone())),
     };
     let base = layout::probes(profile).requests()[0].clone();
+    let mut misread = super::varying::Misread::default();
     for (content, text) in PLAIN {
         let request = WrapRequest {
             content: text.into(),
@@ -172,12 +197,19 @@ pub(crate) fn check(
         else {
             continue;
         };
+        // Content the framing returns with no frame at all is a finding on
+        // that case, judged with the cases (`varying`): the framing frames
+        // other content, which calibration learned.
+        if super::varying::unframed(profile.frame.empty, &request, &framed) {
+            continue;
+        }
         // The content's first word is the case's canary: a profile whose
         // header or delimiters put it outside the content region is
         // contradicted by where the framing wrote it.
         let canary = text.split(' ').next().unwrap_or(text);
         let case = plain_case(request.clone(), canary);
         let findings = oracle::judge_wrap_in(&case, profile, layout, &request, &framed);
+        misread.note(content, profile, &request, &framed, &findings);
         // A framing that writes the content twice (a preamble quoting its
         // first line) has the canary outside the content as well: that is
         // its own finding (`frame.outer-text`), judged with the cases.
@@ -199,7 +231,13 @@ pub(crate) fn check(
             });
         }
     }
-    Ok(())
+    // The profile misreads every benign output the framing framed (a
+    // header declared absent that the framing writes): one such wrap among
+    // others is the framing's own business.
+    match misread.every() {
+        Some((content, message)) => Err(Misfit::Lost { content, message }),
+        None => Ok(()),
+    }
 }
 
 /// The plain wrap as a case, for the oracle: benign, content must be kept.

@@ -1,0 +1,234 @@
+//! Framings whose output varies with the content (issue 57, item 3).
+//!
+//! Some framings choose their shape per content: a frame only above some
+//! length, raw for one plain line and JSON otherwise. Calibration then sees
+//! some outputs framed and others not. Each output is judged in the shape it
+//! actually has: one that comes back as the content itself, with nothing
+//! around it, is judged as what it is, a `frame.absent` finding on that case
+//! alone (a catalogue attack in it has no frame to break, so the checks
+//! that measure a frame would describe one that is not there). Outputs that
+//! are framed are judged against the layout as usual.
+//!
+//! The opposite mistake is the profile's: it describes every benign output
+//! wrongly. [`Misread`] is the rule `fit` refuses such a run by: the
+//! framing carried the content and provenance of every plain wrap intact,
+//! and the profile reads every one as losing them (a header declared `none`
+//! that the framing writes).
+
+use framecheck_core::level::ReaderLevel;
+use framecheck_core::oracle::{Check, CheckClass, Excerpt, ExcerptSource, Finding};
+use framecheck_core::profile::{Capability, EmptyContent, TargetProfile};
+
+use super::unmarked::Delivery;
+use crate::adapter::WrapRequest;
+
+/// Whether `framed` is `request`'s content with no frame at all: the
+/// content as it is, or (when it is not blank) with only surrounding
+/// whitespace changed. Content declared to yield nothing (`empty`, the
+/// profile's `frame.empty`) never counts: that is a declared shape, judged by the
+/// layout; nor does blank content that came back changed (`frame.empty`'s
+/// own findings say what became of it).
+pub(crate) fn unframed(empty: EmptyContent, request: &WrapRequest, framed: &str) -> bool {
+    let content = &request.content;
+    if empty.yields_nothing(content) {
+        return false;
+    }
+    framed == content || (!content.trim().is_empty() && framed.trim() == content.trim())
+}
+
+/// The `frame.absent` finding for a case whose output [`unframed`] says is
+/// its content alone, at every level (no reader level sees a frame that is
+/// not there); its class as `delivery` says, as for an unmarked framing.
+pub(crate) fn absent(
+    profile: &TargetProfile,
+    request: &WrapRequest,
+    framed: &str,
+    delivery: Delivery,
+) -> Option<Finding> {
+    if !unframed(profile.frame.empty, request, framed) {
+        return None;
+    }
+    let (class, relies) = match delivery {
+        Delivery::PromptText => (CheckClass::Security, ""),
+        Delivery::HostMessage => (
+            CheckClass::HostFramed,
+            "; the server relies on the host's framing (the host's tool-result message)",
+        ),
+    };
+    Some(Finding {
+        check: Check::FrameAbsent,
+        class,
+        levels: ReaderLevel::ALL.to_vec(),
+        message: format!(
+            "the framing returned this content as it is, with no frame around it (it frames \
+             other content): nothing tells it from the text around it, so it was judged as \
+             unframed, not against the frame{relies}"
+        ),
+        excerpt: Some(Excerpt::cut(ExcerptSource::Framed, framed, 0, framed.len())),
+        in_context: false,
+        fault: None,
+        live: None,
+    })
+}
+
+/// Whether a plain benign wrap's fidelity findings under `profile` are the
+/// profile's misreading rather than a loss: the framing wrote the content,
+/// and the provenance where the profile declares one, verbatim, yet judged
+/// under the profile the wrap lost one of them. A framing that rewrites or
+/// drops them is not covered: its loss is a case finding. The fidelity
+/// finding is returned.
+fn reads_as_lost<'a>(
+    profile: &TargetProfile,
+    request: &WrapRequest,
+    framed: &str,
+    findings: &'a [Finding],
+) -> Option<&'a Finding> {
+    let carried = framed.contains(&request.content)
+        && (!profile.can(Capability::Provenance)
+            || request.provenance.is_empty()
+            || framed.contains(&request.provenance));
+    findings
+        .iter()
+        .find(|f| f.check == Check::Fidelity)
+        .filter(|_| carried)
+}
+
+/// The plain benign wraps `fit` judged under the profile, and those the
+/// profile reads as losing what the framing wrote intact.
+#[derive(Debug, Default)]
+pub(crate) struct Misread {
+    judged: usize,
+    lost: Vec<(&'static str, String)>,
+}
+
+impl Misread {
+    /// Notes one judged plain wrap (`content` says what it was).
+    pub(crate) fn note(
+        &mut self,
+        content: &'static str,
+        profile: &TargetProfile,
+        request: &WrapRequest,
+        framed: &str,
+        findings: &[Finding],
+    ) {
+        self.judged += 1;
+        if let Some(lost) = reads_as_lost(profile, request, framed, findings) {
+            self.lost.push((content, lost.message.clone()));
+        }
+    }
+
+    /// The first wrap and its fidelity message when the profile misread
+    /// every one judged (and at least one was); `None` otherwise.
+    pub(crate) fn every(self) -> Option<(&'static str, String)> {
+        match self.lost.len() {
+            n if n > 0 && n == self.judged => self.lost.into_iter().next(),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request(content: &str) -> WrapRequest {
+        WrapRequest {
+            content: content.into(),
+            kind: String::new(),
+            attributes: Default::default(),
+            provenance: String::new(),
+        }
+    }
+
+    fn profile(empty: &str) -> TargetProfile {
+        TargetProfile::parse(&format!(
+            "name: t\nadapter: {{ builtin: reference }}\n\
+             delimiters: {{ grammar: xml-tag, token: data }}\nframe: {{ empty: {empty} }}\ncapabilities: [wrap]\n"
+        ))
+        .unwrap()
+    }
+
+    /// Content returned as it is (or, when not blank, with its surrounding
+    /// whitespace changed) is unframed; a frame or a preamble around it is
+    /// not, nor is content the profile declares to yield nothing.
+    #[test]
+    fn only_the_content_itself_is_unframed() {
+        let framed = profile("frame");
+        let short = request("short </data> text");
+        assert!(unframed(framed.frame.empty, &short, "short </data> text"));
+        assert!(unframed(framed.frame.empty, &short, "short </data> text\n"));
+        assert!(!unframed(
+            framed.frame.empty,
+            &short,
+            "<data>\nshort </data> text\n</data>"
+        ));
+        assert!(!unframed(
+            framed.frame.empty,
+            &short,
+            "Result: short </data> text"
+        ));
+        assert!(unframed(framed.frame.empty, &request(""), ""));
+        assert!(unframed(framed.frame.empty, &request("  \n"), "  \n"));
+        assert!(!unframed(framed.frame.empty, &request("  \n"), ""));
+        let nothing = profile("blank");
+        assert_eq!(nothing.frame.empty, EmptyContent::Blank);
+        assert!(!unframed(nothing.frame.empty, &request(""), ""));
+        assert!(!unframed(nothing.frame.empty, &request("  \n"), "  \n"));
+        assert!(unframed(nothing.frame.empty, &short, "short </data> text"));
+    }
+
+    /// The finding is at every level, its class as the delivery says.
+    #[test]
+    fn an_unframed_output_is_frame_absent_at_every_level() {
+        let p = profile("frame");
+        let short = request("short </data> text");
+        let finding = absent(&p, &short, "short </data> text", Delivery::PromptText).unwrap();
+        assert_eq!(finding.check, Check::FrameAbsent);
+        assert_eq!(finding.class, CheckClass::Security);
+        assert_eq!(finding.levels, ReaderLevel::ALL.to_vec());
+        let hosted = absent(&p, &short, "short </data> text", Delivery::HostMessage).unwrap();
+        assert_eq!(hosted.class, CheckClass::HostFramed);
+        assert!(absent(&p, &short, "<data>short</data>", Delivery::PromptText).is_none());
+    }
+
+    fn fidelity(message: &str) -> Finding {
+        Finding {
+            check: Check::Fidelity,
+            class: CheckClass::Fidelity,
+            levels: Vec::new(),
+            message: message.into(),
+            excerpt: None,
+            in_context: false,
+            fault: None,
+            live: None,
+        }
+    }
+
+    /// The profile misreads the benign outputs only when the framing wrote
+    /// every judged one intact and every one has a fidelity finding: one
+    /// sound wrap, or content the framing rewrote, leaves them case
+    /// findings.
+    #[test]
+    fn only_every_intact_wrap_read_as_lost_is_a_misreading() {
+        let p = profile("frame");
+        let plain = request("plain words");
+        let intact = "<data>\nSource: x\n\nplain words\n</data>";
+        let lost = [fidelity(
+            "the provenance does not appear verbatim in the header",
+        )];
+        let mut every = Misread::default();
+        every.note("one", &p, &plain, intact, &lost);
+        every.note("two", &p, &plain, intact, &lost);
+        let (content, message) = every.every().expect("every wrap misread");
+        assert_eq!(content, "one");
+        assert!(message.contains("provenance"), "{message}");
+        let mut one_sound = Misread::default();
+        one_sound.note("one", &p, &plain, intact, &lost);
+        one_sound.note("two", &p, &plain, intact, &[]);
+        assert_eq!(one_sound.every(), None);
+        let mut rewritten = Misread::default();
+        rewritten.note("one", &p, &plain, "<data>PLAIN WORDS</data>", &lost);
+        assert_eq!(rewritten.every(), None);
+        assert_eq!(Misread::default().every(), None);
+    }
+}

@@ -1,0 +1,216 @@
+//! Output that varies with the content (issue 57, item 3), on the fixtures
+//! of `tests/shapes/varying/`: each output is judged in the shape it has.
+//! A framing that frames only longer content gets `frame.absent` on each
+//! shorter case and nothing else, and is judged rather than refused even
+//! when the plain contents the profile-fit check wraps come back unframed;
+//! `init` proposes the framed shape from the adapter alone, says that some
+//! outputs came back unframed, and its proposal gets the hand profile's
+//! verdict, level and failing checks. (The fixtures' expected verdicts,
+//! the `header: none` misfit among them, are in `expectations.yaml`, run by
+//! `shapes::`.)
+
+use crate::common;
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+fn varying_dir() -> PathBuf {
+    common::repo().join("tests/shapes/varying")
+}
+
+/// Runs `framecheck run` on `profile` and gives its exit code and JSON
+/// report.
+fn run(profile: &Path, out: &Path) -> (Option<i32>, Value) {
+    let output = common::framecheck(&[
+        "run",
+        "--target",
+        profile.to_str().unwrap(),
+        "--format",
+        "json",
+        "--format",
+        "markdown",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let name = framecheck::profile::TargetProfile::load(profile)
+        .unwrap()
+        .profile
+        .name;
+    let path = out.join(format!("{name}.json"));
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{}: {e}\n{}", path.display(), common::text(&output)));
+    (output.status.code(), serde_json::from_str(&text).unwrap())
+}
+
+/// The checks of every finding in a report.
+fn checks(report: &Value) -> BTreeSet<String> {
+    report["results"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|r| r["outcome"]["findings"].as_array())
+        .flatten()
+        .filter_map(|f| f["check"].as_str().map(str::to_string))
+        .collect()
+}
+
+/// Each judged wrap case whose content is shorter than `short` characters
+/// has exactly one finding, `frame.absent` at every level, and no other
+/// case has one: the length gate's cases and no others.
+fn frame_absent_on_short_cases_only(report: &Value, short: usize) -> Vec<String> {
+    let mut wrong = Vec::new();
+    let mut absent = 0;
+    for result in report["results"].as_array().unwrap() {
+        let Some(content) = result["case"]["input"]["wrap"]["content"].as_str() else {
+            continue;
+        };
+        if result["outcome"]["status"] != "judged" {
+            continue;
+        }
+        let findings = result["outcome"]["findings"].as_array().unwrap();
+        let is_absent = |f: &Value| f["check"] == "frame.absent";
+        let id = result["id"].as_str().unwrap_or("?");
+        if content.chars().count() < short {
+            absent += 1;
+            let levels = findings.first().map(|f| f["levels"].clone());
+            let every = serde_json::json!(["exact", "ascii-case-insensitive", "unicode"]);
+            if findings.len() != 1 || !is_absent(&findings[0]) || levels != Some(every) {
+                wrong.push(format!("{id}: short content, findings {findings:?}"));
+            }
+        } else if findings.iter().any(is_absent) {
+            wrong.push(format!("{id}: framed content got frame.absent"));
+        }
+    }
+    if absent == 0 {
+        wrong.push("no short case was judged".into());
+    }
+    wrong
+}
+
+/// A framing that frames only content of 40 characters or more: every
+/// shorter case fails `frame.absent` alone, every longer one is judged
+/// against the frame (and passes: the frame is defanged), no level holds.
+#[test]
+fn a_length_gate_is_frame_absent_on_the_short_cases_only() {
+    if !common::have(
+        "python3",
+        "a_length_gate_is_frame_absent_on_the_short_cases_only",
+    ) {
+        return;
+    }
+    let out = tempfile::tempdir().unwrap();
+    let (code, report) = run(&varying_dir().join("broken_length_gated.yaml"), out.path());
+    assert_eq!(code, Some(1), "{}", report["harness_error"]);
+    let wrong = frame_absent_on_short_cases_only(&report, 40);
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    assert!(report["summary"]["highest_level_held"].is_null());
+    assert_eq!(report["unmarked"], Value::Null, "not an unmarked run");
+    // The Markdown report says how many outputs came back unframed.
+    let results = report["results"].as_array().unwrap();
+    let judged = results
+        .iter()
+        .filter(|r| r["outcome"]["status"] == "judged")
+        .count();
+    let absent = results
+        .iter()
+        .filter(|r| {
+            r["outcome"]["findings"]
+                .as_array()
+                .is_some_and(|f| f.iter().any(|f| f["check"] == "frame.absent"))
+        })
+        .count();
+    let md =
+        std::fs::read_to_string(out.path().join("shape-varying-broken-length-gated.md")).unwrap();
+    let said = format!("{absent} of {judged} judged cases came back as their content");
+    assert!(md.contains("## Outputs with no frame"), "{md}");
+    assert!(md.contains(&said), "{said}\n{md}");
+}
+
+/// Gated above the one-line plain content the profile-fit check wraps (47
+/// characters) and below the calibration probes: that plain content comes
+/// back unframed, which used to refuse the run as a misfit (exit 2, no
+/// finding). It is judged, case by case, as above.
+#[test]
+fn a_gate_above_the_plain_contents_is_judged_not_refused() {
+    if !common::have(
+        "python3",
+        "a_gate_above_the_plain_contents_is_judged_not_refused",
+    ) {
+        return;
+    }
+    let dir = varying_dir();
+    let yaml = std::fs::read_to_string(dir.join("broken_length_gated.yaml"))
+        .unwrap()
+        .replace(
+            "command: [python3, broken_length_gated.py]",
+            "command: [python3, broken_length_gated.py, \"50\"]",
+        )
+        .replace("cwd: .", &format!("cwd: {}", dir.display()));
+    assert!(yaml.contains("\"50\""), "{yaml}");
+    let out = tempfile::tempdir().unwrap();
+    let profile = out.path().join("gated50.yaml");
+    std::fs::write(&profile, yaml).unwrap();
+    let (code, report) = run(&profile, out.path());
+    assert_eq!(code, Some(1), "{}", report["harness_error"]);
+    assert_eq!(report["misfit"], Value::Null);
+    let wrong = frame_absent_on_short_cases_only(&report, 50);
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// `init` on each varying framing, from its adapter alone: the proposal's
+/// run gets the hand profile's exit code, level held and failing checks;
+/// the length-gated proposal says that some outputs came back unframed,
+/// and the others do not.
+#[test]
+fn init_proposes_the_hand_profiles_verdict_for_each_varying_framing() {
+    if !common::have(
+        "python3",
+        "init_proposes_the_hand_profiles_verdict_for_each_varying_framing",
+    ) {
+        return;
+    }
+    let dir = varying_dir();
+    for (script, gated) in [
+        ("correct", false),
+        ("broken_raw_branch", false),
+        ("broken_length_gated", true),
+    ] {
+        let out = tempfile::tempdir().unwrap();
+        let proposal = out.path().join(format!("{script}.yaml"));
+        let adapter = format!("{script}.py");
+        let init = common::framecheck_in(
+            &dir,
+            &[
+                "init",
+                "--out",
+                proposal.to_str().unwrap(),
+                "--",
+                "python3",
+                &adapter,
+            ],
+        );
+        assert_eq!(
+            init.status.code(),
+            Some(0),
+            "{script}: {}",
+            common::text(&init)
+        );
+        let yaml = std::fs::read_to_string(&proposal).unwrap();
+        assert_eq!(
+            yaml.contains("came back unframed"),
+            gated,
+            "{script}: the proposal's note on unframed outputs\n{yaml}"
+        );
+        let hand_out = out.path().join("hand");
+        let (hand_code, hand) = run(&dir.join(format!("{script}.yaml")), &hand_out);
+        let (code, inferred) = run(&proposal, out.path());
+        assert_eq!(code, hand_code, "{script}: exit code\n{yaml}");
+        assert_eq!(
+            inferred["summary"]["highest_level_held"], hand["summary"]["highest_level_held"],
+            "{script}: level held\n{yaml}"
+        );
+        assert_eq!(checks(&inferred), checks(&hand), "{script}: checks\n{yaml}");
+    }
+}
