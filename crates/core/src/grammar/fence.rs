@@ -213,6 +213,7 @@ impl Shape for FenceShape {
             marker: false,
             // A fence's info string may be empty.
             empty_token: true,
+            pointer_token: false,
         }
     }
 

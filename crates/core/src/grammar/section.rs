@@ -274,6 +274,7 @@ impl Shape for SectionShape {
             templates: false,
             marker: true,
             empty_token: false,
+            pointer_token: false,
         }
     }
 

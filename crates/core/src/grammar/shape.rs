@@ -56,6 +56,9 @@ pub struct Fields {
     pub marker: bool,
     /// An empty outer token (a fence without an info string).
     pub empty_token: bool,
+    /// A token that is a JSON pointer (`/items/0/text`), not a word: the
+    /// word rule for tokens does not apply, the shape's builder checks it.
+    pub pointer_token: bool,
 }
 
 /// The declaration fields a shape's builder reads beyond the vocabulary.

@@ -53,6 +53,7 @@ impl Shape for TagShape {
             templates: false,
             marker: false,
             empty_token: false,
+            pointer_token: false,
         }
     }
 

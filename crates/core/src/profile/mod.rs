@@ -473,10 +473,14 @@ impl Delimiters {
         let mut seen: Vec<String> = Vec::new();
         for (field, token) in self.fields() {
             let bare = token.replace(crate::grammar::token::NONCE, "");
-            let empty_ok = self.grammar.shape().fields().empty_token && token == self.token;
+            let fields = self.grammar.shape().fields();
+            let empty_ok = fields.empty_token && token == self.token;
+            // A pointer is checked by its shape's builder, below.
+            let word = !(fields.pointer_token && token == self.token);
             if (token.is_empty() && !empty_ok)
-                || !bare.chars().all(|c| c.is_ascii_graphic())
-                || bare.contains(['<', '>', '[', ']', '/', '"', '\'', '=', '{', '}', '`', '~'])
+                || (word && !bare.chars().all(|c| c.is_ascii_graphic()))
+                || (word
+                    && bare.contains(['<', '>', '[', ']', '/', '"', '\'', '=', '{', '}', '`', '~']))
             {
                 return Err(InvalidProfile::new(
                     Field::Token(field),

@@ -85,6 +85,7 @@ impl Shape for BeginEndShape {
             templates: true,
             marker: false,
             empty_token: false,
+            pointer_token: false,
         }
     }
 
