@@ -88,8 +88,9 @@ impl Shape for JsonDocumentShape {
     }
 
     fn guesses(&self) -> &'static [Guess] {
-        // A whole output that parses as JSON is stronger evidence than any
-        // marker around the content: tried first.
+        // A whole output that parses as JSON is strong evidence: tried with
+        // the tag guess (rank 0, which goes first in `GrammarKind::ALL`
+        // order), before the looser marker-line guesses.
         &[Guess {
             rank: 0,
             read: guess,
