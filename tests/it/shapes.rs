@@ -740,6 +740,10 @@ fn correct_neutralising_fixtures_leave_no_reading_of_their_token() {
             // fixtures escape marker lines and leave the token's word in
             // prose, which is no reading of a marker.
             || profile.delimiters.grammar.as_deref() == Some("section")
+            // A JSON document escapes the content's quotes and line breaks:
+            // its reading is judged by the document checks, not by counting
+            // a token (its token is a JSON pointer).
+            || profile.delimiters.grammar.as_deref() == Some("json-document")
             // Segments readers escape by schemes no profile names; what
             // their parser reads back is judged by reader.structure.
             || profile.reader.returns.as_deref() == Some("segments")
@@ -1146,6 +1150,54 @@ fn search_grows_forged_records_only_where_the_parser_splits() {
     );
     let lf = search("records_correct_lf_reader");
     assert!(lf.contains(" 0 failing"), "{lf}");
+}
+
+/// `framecheck init`, from each JSON-document fixture's adapter alone,
+/// proposes the JSON-document shape at the hand profile's pointer, and a
+/// run of the proposal gets the hand profile's verdict, failing checks and
+/// level (issue 57: `init` agrees with the hand profile).
+#[test]
+fn init_proposes_each_json_document_and_agrees_with_the_hand_profile() {
+    let dir = shapes_dir().join("json-document");
+    let out = tempfile::tempdir().unwrap();
+    let mut wrong = Vec::new();
+    let fixtures = load_expectations()
+        .into_iter()
+        .filter(|f| f.name.starts_with("json-document/"));
+    for fixture in fixtures {
+        let hand = load_profile(&fixture);
+        if !interpreter_available(&hand.adapter.command[0], &fixture.name) {
+            continue;
+        }
+        let mut args = vec!["init", "--"];
+        args.extend(hand.adapter.command.iter().map(String::as_str));
+        let output = common::framecheck_in(&dir, &args);
+        let proposal = String::from_utf8_lossy(&output.stdout).into_owned();
+        let token = format!("token: \"{}\"", hand.delimiters.token);
+        assert!(
+            proposal.contains("grammar: json-document") && proposal.contains(&token),
+            "{}: {proposal}",
+            fixture.name
+        );
+        // The proposal runs from a temporary file, its adapter still in
+        // the fixture's directory.
+        let proposed = out.path().join(fixture.profile.file_name().unwrap());
+        let cwd = format!("cwd: {:?}", dir.display().to_string());
+        std::fs::write(&proposed, proposal.replace("cwd: \".\"", &cwd)).unwrap();
+        let inferred = Fixture {
+            name: fixture.name.clone(),
+            profile: proposed,
+            verdict: fixture.verdict,
+            level: fixture.level,
+            checks: fixture.checks.clone(),
+            why: fixture.why.clone(),
+            needs: None,
+        };
+        if let Some(problem) = judge(&inferred, &load_profile(&inferred)) {
+            wrong.push(format!("{} under init's proposal: {problem}", fixture.name));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
 /// `framecheck init` proposes `returns: segments` (and a parser consumer)

@@ -8,12 +8,14 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 use crate::adapter::{Framing, TargetError};
 use framecheck_core::catalogue::{ConcreteCase, Input, Operation, Piece, RefusalPolicy};
 use framecheck_core::gate::Gate;
+use framecheck_core::grammar::json_document::Document;
 use framecheck_core::layout::{self, Layout};
 use framecheck_core::level::ReaderLevel;
 use framecheck_core::oracle::{self, Calibration, Finding, PartsStructure};
 use framecheck_core::profile::{Capability, TargetProfile};
 pub(crate) use framecheck_core::target::guarded;
 
+mod document;
 pub(crate) mod faults;
 pub(crate) mod fit;
 pub(crate) mod parts;
@@ -335,6 +337,7 @@ impl Single<'_> {
                         calibration,
                         structure: setup.structure.as_ref(),
                         parts: setup.parts.as_ref(),
+                        document: setup.document.as_ref(),
                     };
                     timed_case(case, profile, framing, &learned)
                 }),
@@ -361,6 +364,9 @@ struct Setup {
     parts: Option<PartsStructure>,
     /// Set when the profile does not fit the framing: no case is run.
     misfit: Option<Misfit>,
+    /// The benign document, for a framing whose frame is a JSON document
+    /// (`document`): judged instead of a layout.
+    document: Option<Document>,
 }
 
 impl Setup {
@@ -374,6 +380,9 @@ impl Setup {
         watch: &mut FaultWatch,
         level: ReaderLevel,
     ) -> Setup {
+        if let Some(pointer) = profile.delimiters.grammar().content_pointer() {
+            return Setup::document(cases, profile, framing, watch, &pointer);
+        }
         let typed = if cases.is_empty() {
             None
         } else {
@@ -395,6 +404,7 @@ impl Setup {
                 structure: None,
                 parts: None,
                 misfit,
+                document: None,
             };
         }
         let calibration = calibration_for(cases, layout.as_ref(), profile, framing);
@@ -408,7 +418,32 @@ impl Setup {
             structure,
             parts: None,
             misfit: None,
+            document: None,
         }
+    }
+
+    /// What a run learns of a framing whose frame is a JSON document: the
+    /// benign document (no layout), or why the profile does not fit.
+    fn document(
+        cases: &[ConcreteCase],
+        profile: &TargetProfile,
+        framing: &mut dyn Framing,
+        watch: &mut FaultWatch,
+        pointer: &str,
+    ) -> Setup {
+        let mut setup = Setup::none();
+        if cases.is_empty() {
+            return setup;
+        }
+        match document::learn(framing, pointer) {
+            Ok(learned) => setup.document = Some(learned),
+            Err(document::Failure::Misfit(misfit)) => setup.misfit = Some(misfit),
+            Err(document::Failure::Wrap(error)) => {
+                setup.layout = Some(Err(format!("calibration wrap failed: {error}")));
+                watch.first_contact(profile, framing, None);
+            }
+        }
+        setup
     }
 
     /// Nothing learned: no calibration ran.
@@ -420,6 +455,7 @@ impl Setup {
             structure: None,
             parts: None,
             misfit: None,
+            document: None,
         }
     }
 
@@ -467,6 +503,8 @@ struct Learned<'a> {
     structure: Option<&'a Result<oracle::Structure, String>>,
     /// The parts a benign wrap answers, for a framing answering parts.
     parts: Option<&'a PartsStructure>,
+    /// The benign document, for a framing whose frame is a JSON document.
+    document: Option<&'a Document>,
 }
 
 /// Runs one case and records how long it took.
@@ -528,6 +566,12 @@ pub fn check_fit(
         return match unmarked::assess(framing) {
             Err(unmarked::Failure::Misfit(misfit)) => Err(misfit),
             Ok(_) | Err(unmarked::Failure::Wrap(_)) => Ok(()),
+        };
+    }
+    if let Some(pointer) = profile.delimiters.grammar().content_pointer() {
+        return match document::learn(framing, &pointer) {
+            Err(document::Failure::Misfit(misfit)) => Err(misfit),
+            Ok(_) | Err(document::Failure::Wrap(_)) => Ok(()),
         };
     }
     let mut view;
@@ -699,6 +743,10 @@ fn run_case(
                                 judged(findings)
                             }
                         }
+                    } else if let Some(document) = learned.document {
+                        judged(oracle::judge_document(
+                            case, profile, document, request, &framed,
+                        ))
                     } else {
                         judged(oracle::judge_wrap_in(
                             case, profile, layout, request, &framed,

@@ -214,6 +214,7 @@ impl Shape for FenceShape {
             // A fence's info string may be empty.
             empty_token: true,
             phrase_tokens: false,
+            pointer_token: false,
         }
     }
 

@@ -52,6 +52,7 @@ mod bracket_marker;
 mod declaration;
 pub(crate) mod entities;
 mod fence;
+pub mod json_document;
 mod section;
 pub mod shape;
 mod spelling;
@@ -82,16 +83,20 @@ pub enum GrammarKind {
     /// Open-only section markers (`[[ ## tok ## ]]`, `### Tok`, `Tok:`):
     /// a section ends where the next marker begins.
     Section,
+    /// A whole JSON document, the content a string at a JSON pointer (the
+    /// token): `{"source": "tool", "content": "…"}`.
+    JsonDocument,
 }
 
 impl GrammarKind {
     /// Every grammar.
-    pub const ALL: [GrammarKind; 5] = [
+    pub const ALL: [GrammarKind; 6] = [
         GrammarKind::XmlTag,
         GrammarKind::BracketMarker,
         GrammarKind::BeginEnd,
         GrammarKind::Fence,
         GrammarKind::Section,
+        GrammarKind::JsonDocument,
     ];
 
     /// The stable name, as written in profiles.
@@ -102,6 +107,7 @@ impl GrammarKind {
             GrammarKind::BeginEnd => "begin-end",
             GrammarKind::Fence => "fence",
             GrammarKind::Section => "section",
+            GrammarKind::JsonDocument => "json-document",
         }
     }
 
@@ -114,6 +120,7 @@ impl GrammarKind {
             GrammarKind::BeginEnd => &begin_end::BeginEndShape,
             GrammarKind::Fence => &fence::FenceShape,
             GrammarKind::Section => &section::SectionShape,
+            GrammarKind::JsonDocument => &json_document::JsonDocumentShape,
         }
     }
 
@@ -460,6 +467,14 @@ pub trait Grammar: fmt::Debug + Send + Sync {
     /// with each of `names` (roles a consumer may give a section). Empty
     /// for a grammar whose frames a line does not open.
     fn forged_lines(&self, names: &[&str]) -> ForgedLines;
+
+    /// For a grammar whose frame is a whole document rather than markers
+    /// around the content (`json-document`): the JSON pointer of the
+    /// content's string, which the runner judges the document by instead
+    /// of by live markers. `None` for a marker grammar.
+    fn content_pointer(&self) -> Option<String> {
+        None
+    }
 }
 
 /// The marker lines a forger plants ([`Grammar::forged_lines`]).
@@ -513,6 +528,12 @@ pub enum GrammarError {
     /// `marker` given for a grammar that does not use it.
     #[error("`marker` applies only to grammar section, not {0}")]
     UnusedMarker(GrammarKind),
+    /// A json-document token that is not a JSON pointer.
+    #[error(
+        "grammar json-document needs the JSON pointer of the content's string as its token \
+         (RFC 6901: `/content`, `/items/0/text`), with no nonce; got {0:?}"
+    )]
+    BadPointer(String),
 }
 
 /// Builds the grammar `kind` over `vocabulary`; `open` and `close` are the

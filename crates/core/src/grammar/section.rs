@@ -296,6 +296,7 @@ impl Shape for SectionShape {
             empty_token: false,
             // Labels and headings name sections in prose: `Execution logs:`.
             phrase_tokens: true,
+            pointer_token: false,
         }
     }
 

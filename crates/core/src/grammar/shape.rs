@@ -60,6 +60,9 @@ pub struct Fields {
     /// (`Execution logs`), for a shape whose names a reader reads as
     /// prose labels rather than identifiers.
     pub phrase_tokens: bool,
+    /// A token that is a JSON pointer (`/items/0/text`), not a word: the
+    /// word rule for tokens does not apply, the shape's builder checks it.
+    pub pointer_token: bool,
 }
 
 /// The declaration fields a shape's builder reads beyond the vocabulary.

@@ -54,6 +54,7 @@ impl Shape for TagShape {
             marker: false,
             empty_token: false,
             phrase_tokens: false,
+            pointer_token: false,
         }
     }
 

@@ -478,11 +478,13 @@ impl Delimiters {
         let mut seen: Vec<String> = Vec::new();
         for (field, token) in self.fields() {
             let bare = token.replace(crate::grammar::token::NONCE, "");
-            let shape = self.grammar.shape().fields();
-            let empty_ok = shape.empty_token && token == self.token;
+            let fields = self.grammar.shape().fields();
+            let empty_ok = fields.empty_token && token == self.token;
+            // A pointer is checked by its shape's builder, below.
+            let word = !(fields.pointer_token && token == self.token);
             // A phrase's words are each a token's characters, joined by
             // single spaces; a leading, trailing or doubled space is none.
-            let words: Vec<&str> = match shape.phrase_tokens {
+            let words: Vec<&str> = match fields.phrase_tokens {
                 true => bare.split(' ').collect(),
                 false => vec![bare.as_str()],
             };
@@ -491,7 +493,9 @@ impl Delimiters {
                     && w.chars().all(|c| c.is_ascii_graphic())
                     && !w.contains(['<', '>', '[', ']', '/', '"', '\'', '=', '{', '}', '`', '~'])
             };
-            if (token.is_empty() && !empty_ok) || (!bare.is_empty() && !words.iter().all(word_ok)) {
+            if (token.is_empty() && !empty_ok)
+                || (word && !bare.is_empty() && !words.iter().all(word_ok))
+            {
                 return Err(InvalidProfile::new(
                     Field::Token(field),
                     InvalidKind::BadToken(token.to_string()),

@@ -70,6 +70,9 @@ pub enum Misfit {
     /// The framing answers parts and the profile says one text, or the
     /// reverse, or the benign parts cannot be learned.
     Parts(super::parts::PartsMisfit),
+    /// A benign wrap is not the JSON document the profile declares
+    /// (`json-document`): no string holding the content at its pointer.
+    Document(framecheck_core::grammar::json_document::DocumentError),
 }
 
 impl fmt::Display for Misfit {
@@ -93,6 +96,7 @@ impl fmt::Display for Misfit {
             )?,
             Misfit::Unmarked(contradiction) => write!(f, "{contradiction}")?,
             Misfit::Parts(misfit) => write!(f, "{misfit}")?,
+            Misfit::Document(error) => write!(f, "a plain benign wrap: {error}")?,
         }
         Ok(())
     }

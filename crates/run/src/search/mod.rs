@@ -639,6 +639,17 @@ fn prepare<'a>(
     framing: &'a mut dyn Framing,
     level: ReaderLevel,
 ) -> Result<(Vec<ConcreteCase>, Probe<'a>), Refusal> {
+    // A JSON-document framing is judged by its document (the runner's
+    // `document` path), which no search operator or mutant judge asks yet:
+    // refused, rather than judged as markers it does not write.
+    if profile.delimiters.grammar().content_pointer().is_some() {
+        return Err(Refusal {
+            reason: "search does not judge json-document framings yet; \
+                     `framecheck run` does"
+                .into(),
+            errors: 0,
+        });
+    }
     // A target that fails a benign request twice (a stray print on stdout,
     // an adapter that cannot import) would fail every mutant too: said at
     // once, instead of restarting it for every call of the budget.

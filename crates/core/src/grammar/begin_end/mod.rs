@@ -99,6 +99,7 @@ impl Shape for BeginEndShape {
             marker: false,
             empty_token: false,
             phrase_tokens: false,
+            pointer_token: false,
         }
     }
 

@@ -10,6 +10,7 @@
 mod agreement;
 mod calibration;
 mod census;
+mod document;
 mod fidelity;
 mod findings;
 mod header;
@@ -25,6 +26,7 @@ mod template;
 mod tokview;
 
 pub use calibration::{calibrate, calibration_request, Calibration};
+pub use document::judge_document;
 pub use parts::{judge_parts, render_parts, PartsError, PartsStructure};
 pub use read::judge_read;
 pub use separation::{judge_several, Items};
