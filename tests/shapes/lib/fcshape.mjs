@@ -64,7 +64,11 @@ for (const [cp, ascii] of [
 
 // Full case folding, approximated by lower, upper, then lower case: it maps
 // ẞ and ß to ss, long s to s and final sigma to sigma, as CaseFolding.txt does.
-const caseFold = (s) => s.toLowerCase().toUpperCase().toLowerCase()
+// Cherokee is the exception: CaseFolding.txt folds its small letters
+// (U+13F8-U+13FD, U+AB70-U+ABBF) to the capitals, which are the older ones.
+const CHEROKEE_SMALL = /[\u13f8-\u13fd\uab70-\uabbf]/gu
+const caseFold = (s) =>
+	s.toLowerCase().toUpperCase().toLowerCase().replace(CHEROKEE_SMALL, (c) => c.toUpperCase())
 
 /** What a Unicode-level reader sees for one character (maybe '' or several). */
 export function foldChar(ch) {
