@@ -58,6 +58,8 @@ for (const [cp, ascii] of [
 	[0x1e03e, 'p'], [0x1e03f, 'c'], [0x1e040, 't'], [0x1e041, 'y'], [0x1e043, 'x'], [0x1e04c, 'i'],
 	[0x1e04d, 'j'], [0x1e050, 'l'], [0x1e051, 'a'], [0x1e053, 'b'], [0x1e056, 'e'], [0x1e05a, 'k'],
 	[0x1e05c, 'o'], [0x1e05e, 'c'], [0x1e05f, 'y'], [0x1e061, 'x'], [0x1e068, 'i'], [0x1e069, 's'],
+	// Unicode 17 and 18, read through the confusables data: an Armenian and a Latin letter.
+	[0x058c, 'j'], [0x1dfd0, 'y'],
 ]) {
 	NEWER_UNICODE.set(String.fromCodePoint(cp), ascii)
 }

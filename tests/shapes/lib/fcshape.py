@@ -80,6 +80,11 @@ def _newer_unicode():
     cyrillic_modifiers = "1E030 a 1E032 b 1E035 e 1E039 k 1E03B m 1E03C o 1E03E p 1E03F c " \
         "1E040 t 1E041 y 1E043 x 1E04C i 1E04D j 1E050 l 1E051 a 1E053 b 1E056 e " \
         "1E05A k 1E05C o 1E05E c 1E05F y 1E061 x 1E068 i 1E069 s".split()
+    # Newer still (Unicode 16 to 18), read through the confusables data: a
+    # Cyrillic modifier be (6), er (r), omega-like we (w), u (y); an Armenian
+    # and a Latin letter.
+    cyrillic_modifiers += "1E031 6 1E033 r 1E046 w 1E04F y 1E052 6 1E054 r 1E064 w " \
+        "058C j 1DFD0 y".split()
     for code, ascii_char in zip(cyrillic_modifiers[::2], cyrillic_modifiers[1::2]):
         table[chr(int(code, 16))] = ascii_char
     return table
