@@ -40,7 +40,7 @@ fn disguise(c: char) -> impl Strategy<Value = String> {
         'e' => Some('е'),
         'k' => Some('\u{212A}'),
         's' => Some('\u{17F}'),
-        't' => Some('т'),
+        't' => Some('Т'),
         '-' => Some('\u{2010}'),
         _ => None,
     };

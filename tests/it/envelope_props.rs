@@ -119,20 +119,15 @@ fn letter_forms(letter: char) -> Vec<String> {
             .unwrap()
             .to_string(),
     ];
-    let lookalikes: &[char] = match letter {
-        'a' => &['а', 'А', 'α', 'ɑ'],
-        'c' => &['с', 'С'],
-        'd' => &['ԁ'],
-        'e' => &['е', 'Е', 'ε'],
-        'h' => &['һ', 'н', 'Н'],
-        'k' => &['к', 'К', 'κ', '\u{212A}'],
-        'm' => &['м', 'М'],
-        'r' => &['ʀ'],
-        's' => &['ѕ', 'Ѕ', 'ꜱ', '\u{17F}'],
-        't' => &['т', 'Т', 'τ'],
-        'u' => &['υ', 'ս'],
-        _ => &[],
-    };
+    // Every character of the reader's lookalike table (Unicode's
+    // confusables data, every script) that reads as the letter, and the two
+    // that case folding maps to one, so the reference is tested against all
+    // of them, not a chosen few.
+    let lookalikes: Vec<char> = framecheck::level::lookalike_table()
+        .map(|(source, _)| source)
+        .chain(['\u{212A}', '\u{17F}'])
+        .filter(|c| fold_char(*c, ReaderLevel::Unicode) == letter.to_string())
+        .collect();
     forms.extend(lookalikes.iter().map(char::to_string));
     forms
 }

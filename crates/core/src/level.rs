@@ -18,17 +18,23 @@
 //!    nothing: zero-width space and joiners, word joiner, soft hyphen,
 //!    variation selectors, bidi controls, Unicode tag characters
 //!    (U+E0000–U+E0FFF, "ASCII smuggling"), BOM, Hangul fillers;
-//! 2. a character in the lookalike table ([`lookalike`]) reads as its ASCII
-//!    twin (Cyrillic and Greek letters, dotless and dotted i, angle-bracket,
-//!    slash and dash lookalikes);
-//! 3. anything else is NFKC-normalised, fully case-folded (Unicode
+//! 2. anything else is NFKC-normalised, fully case-folded (Unicode
 //!    `CaseFolding.txt`, statuses C and F) and NFKC-normalised again, and
-//!    each resulting character goes through steps 1 and 2 once more.
+//!    each resulting character that is not ignorable is read through the
+//!    lookalike table ([`lookalike`]): a character Unicode's confusables
+//!    data (UTS #39) gives one delimiter character as its skeleton reads as
+//!    that ASCII character (Cyrillic, Greek, Armenian, Cherokee, Lisu,
+//!    Coptic, Canadian syllabics, Latin IPA and small capitals, bracket,
+//!    slash and dash lookalikes). When case folding leaves one character
+//!    the table does not know, the character before folding is looked up
+//!    instead (Cyrillic `В` is confusable with `B`, its lower case is not).
 //!
 //! The lookalike table maps only non-ASCII characters, and only to ASCII.
 //! ASCII is never remapped (`0` does not read as `o`, `rn` does not read as
-//! `m`): a wider table would flag benign text, and a false failure on a
-//! correct framing is as costly as a missed breakout.
+//! `m`, though UTS #39 confuses both): a wider table would flag benign
+//! text, and a false failure on a correct framing is as costly as a missed
+//! breakout. The table and the data's version are recorded in every
+//! report's manifest ([`crate::manifest::ReaderData`]).
 //!
 //! This module is the *specification* the oracle and the reference envelope
 //! share. The oracle uses it with a deliberately naive search; the reference
@@ -115,69 +121,119 @@ pub fn is_ignorable(c: char) -> bool {
     )
 }
 
-/// The ASCII character a non-ASCII lookalike reads as, if it is one.
+/// The lookalike data: what the build script computed from Unicode's
+/// `confusables.txt` through `unicode-security` (see `build.rs`).
+mod confusables {
+    include!(concat!(env!("OUT_DIR"), "/confusables.rs"));
+}
+
+/// Where the lookalike table comes from: the crate and the version pinned
+/// in `crates/core/Cargo.toml` (a test holds the two together).
+pub const CONFUSABLES_SOURCE: &str = "unicode-security 0.1.3";
+
+/// The Unicode version of the confusables data the table is computed from.
+pub fn confusables_unicode_version() -> String {
+    let (major, minor, patch) = confusables::UNICODE_VERSION;
+    format!("{major}.{minor}.{patch}")
+}
+
+/// The ASCII punctuation that occurs in delimiters: the grammars' brackets,
+/// slash and `=` (tags and bracket markers), the dash and underscore of
+/// tokens, a fence's backticks and tildes, a section's `#` and `:`, and
+/// the runs of `*` and `|` declared begin/end markers are made of.
 ///
-/// Applied after case folding, so only lower-case forms of letters are
-/// listed (Cyrillic `А` folds to `а`, which is listed). Sources: Unicode
-/// `confusables.txt` (UTS #39), restricted to targets in ASCII.
+/// Left out on purpose: quotes, `.`, `,`, `;`, `!`, `?`, parentheses and
+/// braces. Their lookalikes are everyday prose punctuation (`’` for `'`,
+/// the Arabic full stop for `.`), no grammar's delimiter is made of them,
+/// and reading them as ASCII would only change how ordinary text reads.
+pub const DELIMITER_PUNCTUATION: &str = "<>/[]=-_`~#:*|";
+
+/// True for an ASCII character that occurs in delimiters: a letter, a
+/// digit or [`DELIMITER_PUNCTUATION`].
+pub fn is_delimiter_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || DELIMITER_PUNCTUATION.contains(c)
+}
+
+/// Brackets and dashes read as ASCII that UTS #39 does not list as
+/// confusable with one delimiter character (it lists `⟨` and `⟦` with
+/// nothing, `〔` with `(`): the white and angle brackets a model reads as
+/// `[` and `<`, and the long dashes. They were read so before the table
+/// came from the data, and the catalogue's bracket variant spells `[` as
+/// `⟦`. A test checks that the data still says nothing of each, so one
+/// the data comes to cover is dropped from here.
+const BEYOND_UTS39: [(char, char); 17] = [
+    ('⟨', '<'),
+    ('〈', '<'),
+    ('❬', '<'),
+    ('⧼', '<'),
+    ('⟩', '>'),
+    ('〉', '>'),
+    ('❭', '>'),
+    ('⧽', '>'),
+    ('⁅', '['),
+    ('〔', '['),
+    ('⟦', '['),
+    ('⁆', ']'),
+    ('〕', ']'),
+    ('⟧', ']'),
+    ('—', '-'),
+    ('―', '-'),
+    ('╴', '-'),
+];
+
+/// The ASCII character `c`'s UTS #39 skeleton is, when it is one printable
+/// ASCII character and `c` is not ASCII; as the data gives it (`Ꭺ` is
+/// `A`, `ꓲ` is `l`).
+pub fn uts39_skeleton_char(c: char) -> Option<char> {
+    let table = confusables::SKELETONS;
+    table
+        .binary_search_by_key(&c, |(source, _)| *source)
+        .ok()
+        .map(|i| table[i].1)
+}
+
+/// The ASCII character a non-ASCII lookalike reads as at the `unicode`
+/// level, if it is one, in lower case (the level folds case).
+///
+/// The table is Unicode's confusables data (UTS #39): a non-ASCII
+/// character whose skeleton is one ASCII character that occurs in
+/// delimiters ([`is_delimiter_char`]) reads as that character, whatever
+/// its script (Cyrillic `а`, Latin small capital `ᴠ`, Lisu `ꓲ`, Cherokee
+/// `Ꭺ`, Canadian syllabics `ᗞ`, Armenian `ս`, Coptic `ⲟ`), plus a few
+/// brackets and dashes the data does not cover (`BEYOND_UTS39`).
+///
+/// Left out: ASCII-to-ASCII confusions (`1`, `l` and `I` share a skeleton,
+/// as do `0` and `O`, `rn` and `m`): reading ASCII as other ASCII would make
+/// ordinary text spell delimiters it does not hold, and a false finding is
+/// as costly as a missed breakout. Where the data's skeleton stands for
+/// several ASCII characters the reading is the skeleton (`ꓲ` reads as `l`,
+/// not `I`). Skeletons of more than one character (`ё` is `е` with a
+/// diaeresis) are not lookalikes of one delimiter character either.
 pub fn lookalike(c: char) -> Option<char> {
-    let ascii = match c {
-        // Cyrillic
-        'а' => 'a',
-        'в' => 'b',
-        'ԁ' => 'd',
-        'е' | 'ё' => 'e',
-        'һ' | 'н' => 'h',
-        'і' | 'ї' => 'i',
-        'ј' => 'j',
-        'к' => 'k',
-        'ӏ' => 'l',
-        'м' => 'm',
-        'о' => 'o',
-        'р' => 'p',
-        'ԛ' => 'q',
-        'ѕ' => 's',
-        'т' => 't',
-        'с' => 'c',
-        'у' => 'y',
-        'ԝ' => 'w',
-        'х' => 'x',
-        // Greek
-        'α' => 'a',
-        'β' => 'b',
-        'ε' => 'e',
-        'ι' => 'i',
-        'κ' => 'k',
-        'ν' => 'v',
-        'ο' => 'o',
-        'ρ' => 'p',
-        'τ' => 't',
-        'υ' => 'u',
-        'χ' => 'x',
-        'ζ' => 'z',
-        // Latin extensions and IPA
-        'ı' | 'ɩ' | 'İ' => 'i',
-        'ɑ' => 'a',
-        'ɡ' => 'g',
-        'ȷ' => 'j',
-        'ʀ' => 'r',
-        'ꜱ' => 's',
-        // Armenian
-        'օ' => 'o',
-        'ս' => 'u',
-        // Angle brackets
-        '‹' | '❮' | '⟨' | '〈' | '˂' | 'ᐸ' | '❬' | '⧼' => '<',
-        '›' | '❯' | '⟩' | '〉' | '˃' | 'ᐳ' | '❭' | '⧽' => '>',
-        // Square brackets
-        '⁅' | '〔' | '⟦' => '[',
-        '⁆' | '〕' | '⟧' => ']',
-        // Slashes
-        '∕' | '⁄' | '⧸' | '╱' | '⟋' => '/',
-        // Dashes and hyphens
-        '‐' | '‑' | '‒' | '–' | '—' | '―' | '−' | '⁃' | '˗' | '➖' | '╴' => '-',
-        _ => return None,
-    };
-    Some(ascii)
+    if c.is_ascii() {
+        return None;
+    }
+    uts39_skeleton_char(c)
+        .filter(|a| is_delimiter_char(*a))
+        .or_else(|| {
+            BEYOND_UTS39
+                .iter()
+                .find(|(source, _)| *source == c)
+                .map(|(_, ascii)| *ascii)
+        })
+        .map(|a| a.to_ascii_lowercase())
+}
+
+/// Every entry of the lookalike table, `(source, ASCII reading)` in code
+/// point order of the data then the brackets beyond it: what [`lookalike`]
+/// answers for each character it answers for, and what the catalogue's
+/// lookalike variants and the report manifest draw on.
+pub fn lookalike_table() -> impl Iterator<Item = (char, char)> {
+    confusables::SKELETONS
+        .iter()
+        .filter(|(_, ascii)| is_delimiter_char(*ascii))
+        .chain(BEYOND_UTS39.iter())
+        .map(|&(source, ascii)| (source, ascii.to_ascii_lowercase()))
 }
 
 /// Appends what a reader at `level` sees for the character `c` to `out`.
@@ -217,20 +273,22 @@ fn fold_unicode_into(c: char, out: &mut String) {
     if is_ignorable(c) {
         return;
     }
-    if let Some(ascii) = lookalike(c) {
-        out.push(ascii);
-        return;
-    }
+    // Case first: the data reads Greek `Ι` as `l` (its skeleton class holds
+    // `I`, `l` and `1`) but `ι` as `i`, and a reader that folds case takes
+    // `Ι` for the `I` it looks like. The character itself is the fallback:
+    // Cyrillic `В` is confusable with `B`, its lower case `в` with nothing.
     let nfkc: String = std::iter::once(c).nfkc().collect();
     let folded = caseless::default_case_fold_str(&nfkc);
-    for d in folded.nfkc() {
-        if is_ignorable(d) {
-            continue;
-        }
-        match lookalike(d) {
-            Some(ascii) => out.push(ascii),
-            None => out.push(d),
-        }
+    let mut pieces = folded.nfkc().filter(|d| !is_ignorable(*d)).peekable();
+    let Some(first) = pieces.next() else {
+        return;
+    };
+    if pieces.peek().is_none() && !first.is_ascii() && lookalike(first).is_none() {
+        out.push(lookalike(c).unwrap_or(first));
+        return;
+    }
+    for d in std::iter::once(first).chain(pieces) {
+        out.push(lookalike(d).unwrap_or(d));
     }
 }
 
@@ -299,5 +357,98 @@ mod tests {
                 }
             }
         }
+    }
+    #[test]
+    fn the_confusables_of_issue_56_read_as_their_ascii_letter() {
+        let cases = [
+            ('\u{1D20}', "v"),  // ᴠ Latin letter small capital V
+            ('\u{A4F2}', "l"),  // ꓲ Lisu letter I: its skeleton is `l`
+            ('\u{0269}', "i"),  // ɩ Latin small letter iota
+            ('\u{15DE}', "d"),  // ᗞ Canadian syllabics carrier THE
+            ('\u{13AA}', "a"),  // Ꭺ Cherokee letter GO
+            ('\u{0430}', "a"),  // а Cyrillic
+            ('\u{0251}', "a"),  // ɑ Latin alpha
+            ('\u{057D}', "u"),  // ս Armenian seh
+            ('\u{1D51E}', "a"), // 𝔞 mathematical Fraktur (NFKC)
+            ('\u{2C9F}', "o"),  // ⲟ Coptic o
+            ('\u{0399}', "i"),  // Greek capital iota: case first, then ι
+            ('\u{0412}', "b"),  // Cyrillic В: its lower case в is no lookalike
+        ];
+        for (c, ascii) in cases {
+            assert_eq!(fold_char(c, ReaderLevel::Unicode), ascii, "{c:?}");
+            assert_eq!(
+                fold_char(c, ReaderLevel::AsciiCaseInsensitive),
+                c.to_string()
+            );
+        }
+        // A closing tag respelled in five scripts reads as the tag.
+        let respelled = "</\u{1D20}\u{13AA}l\u{0269}\u{15DE}>"; // ᴠᎪlɩᗞ
+        assert_eq!(fold_str(respelled, ReaderLevel::Unicode), "</valid>");
+    }
+
+    #[test]
+    fn every_lookalike_is_the_confusables_data_or_a_listed_bracket() {
+        let mut from_data = 0;
+        for c in (0x80..=0x10FFFFu32).filter_map(char::from_u32) {
+            let Some(ascii) = lookalike(c) else { continue };
+            match uts39_skeleton_char(c) {
+                Some(skeleton) if is_delimiter_char(skeleton) => {
+                    assert_eq!(ascii, skeleton.to_ascii_lowercase(), "{c:?}");
+                    from_data += 1;
+                }
+                _ => assert!(BEYOND_UTS39.contains(&(c, ascii)), "{c:?} -> {ascii:?}"),
+            }
+        }
+        // The data is the table: hundreds of characters, not a hand-picked few.
+        assert!(from_data > 1000, "{from_data}");
+    }
+
+    #[test]
+    fn the_brackets_beyond_uts39_are_ones_the_data_does_not_cover() {
+        for (c, ascii) in BEYOND_UTS39 {
+            let data = uts39_skeleton_char(c).filter(|a| is_delimiter_char(*a));
+            assert_eq!(
+                data, None,
+                "{c:?}: the data now covers it; drop it from the list"
+            );
+            assert!(is_delimiter_char(ascii), "{c:?}");
+        }
+    }
+
+    #[test]
+    fn prose_punctuation_and_ascii_confusions_are_not_read_as_ascii() {
+        // The data confuses each with ASCII that is no delimiter character.
+        for c in ['\u{2019}', '\u{2018}', '\u{066B}', '\u{FD3E}'] {
+            let data = uts39_skeleton_char(c);
+            assert!(data.is_some_and(|a| !is_delimiter_char(a)), "{c:?}");
+            assert_eq!(lookalike(c), None, "{c:?}");
+        }
+        assert_eq!(
+            fold_str("it\u{2019}s \u{2018}x\u{2019}", ReaderLevel::Unicode),
+            "it\u{2019}s \u{2018}x\u{2019}"
+        );
+        assert_eq!(fold_str("I 1 | O 0", ReaderLevel::Unicode), "i 1 | o 0");
+    }
+
+    #[test]
+    fn the_recorded_source_is_the_pinned_crate() {
+        let (name, version) = CONFUSABLES_SOURCE.split_once(' ').unwrap();
+        let pin = format!("{name} = \"={version}\"");
+        assert!(include_str!("../Cargo.toml").contains(&pin), "{pin}");
+        assert!(confusables_unicode_version().starts_with(char::is_numeric));
+    }
+
+    #[test]
+    fn the_listed_table_is_what_the_reader_looks_up() {
+        let mut listed = 0;
+        for (source, ascii) in lookalike_table() {
+            assert_eq!(lookalike(source), Some(ascii), "{source:?}");
+            listed += 1;
+        }
+        let looked_up = (0x80..=0x10FFFFu32)
+            .filter_map(char::from_u32)
+            .filter(|c| lookalike(*c).is_some())
+            .count();
+        assert_eq!(listed, looked_up);
     }
 }

@@ -4,8 +4,9 @@
 //! It records framecheck's version and the git commit it was built from,
 //! the catalogue and profile hashes, the target's identity (SHA-256 of every
 //! file its command names that exists, the interpreter's version when the
-//! command starts one, the package versions the profile declares), the seed
-//! and the command line.
+//! command starts one, the package versions the profile declares), the seed,
+//! the command line and the data the `unicode` reader level was built from
+//! (its lookalike table: source, Unicode version, size and SHA-256).
 //!
 //! ```
 //! use framecheck::manifest::Manifest;
@@ -67,6 +68,43 @@ pub struct Manifest {
     pub seed: Option<u64>,
     /// The command line framecheck was started with.
     pub command_line: Vec<String>,
+    /// The data the `unicode` reader level reads lookalikes with; `None` in
+    /// a report written before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reader_data: Option<ReaderData>,
+}
+
+/// The lookalike table of the `unicode` reader level
+/// ([`crate::level::lookalike_table`]): a verdict at `unicode` holds for
+/// this table, and a newer Unicode release can change it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReaderData {
+    /// Where the confusables data comes from: the crate and its version.
+    pub confusables: String,
+    /// The Unicode version of that data.
+    pub unicode_version: String,
+    /// How many characters the table reads as ASCII.
+    pub lookalikes: usize,
+    /// Lower-case hex SHA-256 of the table, one `U+XXXX a` line per entry.
+    pub lookalikes_sha256: String,
+}
+
+impl ReaderData {
+    /// The table this build of framecheck reads with.
+    pub fn current() -> ReaderData {
+        let mut hasher = Sha256::new();
+        let mut lookalikes = 0;
+        for (source, ascii) in crate::level::lookalike_table() {
+            hasher.update(format!("U+{:04X} {ascii}\n", source as u32));
+            lookalikes += 1;
+        }
+        ReaderData {
+            confusables: crate::level::CONFUSABLES_SOURCE.to_string(),
+            unicode_version: crate::level::confusables_unicode_version(),
+            lookalikes,
+            lookalikes_sha256: hex(&hasher.finalize()),
+        }
+    }
 }
 
 /// What the target under test was, beyond its profile.
@@ -121,6 +159,7 @@ impl Manifest {
             target: TargetIdentity::collect(loaded),
             seed,
             command_line,
+            reader_data: Some(ReaderData::current()),
         }
     }
 }
@@ -260,5 +299,32 @@ fn interpreter_version(program: &str, cwd: &Path) -> String {
                 .map_or_else(|| "unknown (no output)".to_string(), str::to_string)
         }
         Err(error) => format!("unknown ({error})"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_manifest_records_the_unicode_reader_s_lookalike_table() {
+        let loaded = LoadedProfile {
+            profile: TargetProfile::parse(
+                "name: x\nadapter:\n  command: [a]\ndelimiters:\n  grammar: xml-tag\n  token: t\ncapabilities: [wrap]\n",
+            )
+            .unwrap(),
+            dir: PathBuf::new(),
+        };
+        let manifest = Manifest::collect(&loaded, None, "c", None, Vec::new());
+        let data = manifest.reader_data.clone().expect("recorded");
+        assert_eq!(data.confusables, crate::level::CONFUSABLES_SOURCE);
+        assert_eq!(data.lookalikes, crate::level::lookalike_table().count());
+        assert!(data.lookalikes > 1000, "{}", data.lookalikes);
+        assert_eq!(data.lookalikes_sha256.len(), 64);
+        // An older report without the field still reads.
+        let mut json = serde_json::to_value(&manifest).unwrap();
+        json.as_object_mut().unwrap().remove("reader_data");
+        let old: Manifest = serde_json::from_value(json).unwrap();
+        assert_eq!(old.reader_data, None);
     }
 }

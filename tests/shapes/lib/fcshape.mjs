@@ -3,9 +3,11 @@
 //
 // A correct framing must neutralise every spelling of its delimiter that a
 // reader at framecheck's `unicode` level takes for it (see crates/core/src/level.rs):
-// default-ignorable and format characters read as nothing, a fixed table of
-// non-ASCII lookalikes reads as ASCII, everything else is NFKC-normalised
-// and case-folded. Written from those documented rules; no dependencies.
+// default-ignorable and format characters read as nothing, everything else
+// is NFKC-normalised and case-folded, and a non-ASCII character whose Unicode
+// confusables skeleton is one delimiter character reads as it. Written from
+// those documented rules; no dependencies.
+import { readFileSync } from 'node:fs'
 import { createInterface } from 'node:readline'
 
 const IGNORABLE_RANGES = [
@@ -21,18 +23,25 @@ export function isIgnorable(ch) {
 	return /\p{Cf}/u.test(ch) || IGNORABLE_RANGES.some(([lo, hi]) => lo <= cp && cp <= hi)
 }
 
-// Non-ASCII characters that read as an ASCII one, lower-case forms only
-// (consulted after case folding): confusables restricted to ASCII targets.
+// The confusables data (UTS #39, through the `unicode-security` crate
+// framecheck pins): every non-ASCII character whose skeleton is one printable
+// ASCII character. `confusables.tsv` is the table framecheck's build computes.
+// The ASCII punctuation that occurs in delimiters; letters and digits too.
+export const DELIMITER_PUNCTUATION = '<>/[]=-_`~#:*|'
+// Brackets and dashes read as ASCII that the data does not cover.
+const BEYOND_UTS39 = [['⟨〈❬⧼', '<'], ['⟩〉❭⧽', '>'], ['⁅〔⟦', '['], ['⁆〕⟧', ']'], ['—―╴', '-']]
+
+// Non-ASCII characters that read as an ASCII delimiter character.
 export const LOOKALIKES = new Map()
-for (const [chars, ascii] of [
-	['аɑα', 'a'], ['вβ', 'b'], ['с', 'c'], ['ԁ', 'd'], ['еёε', 'e'], ['ɡ', 'g'], ['һн', 'h'],
-	['іїιıɩİ', 'i'], ['јȷ', 'j'], ['кκ', 'k'], ['ӏ', 'l'], ['м', 'm'], ['оοօ', 'o'], ['рρ', 'p'],
-	['ԛ', 'q'], ['ʀ', 'r'], ['ѕꜱ', 's'], ['тτ', 't'], ['υս', 'u'], ['ν', 'v'], ['ԝ', 'w'],
-	['хχ', 'x'], ['у', 'y'], ['ζ', 'z'],
-	['‹❮⟨〈˂ᐸ❬⧼', '<'], ['›❯⟩〉˃ᐳ❭⧽', '>'], ['⁅〔⟦', '['], ['⁆〕⟧', ']'],
-	['∕⁄⧸╱⟋', '/'], ['‐‑‒–—―−⁃˗➖╴', '-'],
-]) {
-	for (const ch of chars) LOOKALIKES.set(ch, ascii)
+for (const line of readFileSync(new URL('./confusables.tsv', import.meta.url), 'utf8').split('\n')) {
+	if (line === '' || line.startsWith('#')) continue
+	const [code, ascii] = line.split('\t')
+	if (/[A-Za-z0-9]/.test(ascii) || DELIMITER_PUNCTUATION.includes(ascii)) {
+		LOOKALIKES.set(String.fromCodePoint(parseInt(code, 16)), ascii.toLowerCase())
+	}
+}
+for (const [chars, ascii] of BEYOND_UTS39) {
+	for (const ch of chars) if (!LOOKALIKES.has(ch)) LOOKALIKES.set(ch, ascii)
 }
 
 // Characters whose compatibility mappings came with Unicode 15 to 17, which
@@ -49,25 +58,32 @@ for (const [cp, ascii] of [
 	[0x1e03e, 'p'], [0x1e03f, 'c'], [0x1e040, 't'], [0x1e041, 'y'], [0x1e043, 'x'], [0x1e04c, 'i'],
 	[0x1e04d, 'j'], [0x1e050, 'l'], [0x1e051, 'a'], [0x1e053, 'b'], [0x1e056, 'e'], [0x1e05a, 'k'],
 	[0x1e05c, 'o'], [0x1e05e, 'c'], [0x1e05f, 'y'], [0x1e061, 'x'], [0x1e068, 'i'], [0x1e069, 's'],
+	// Unicode 17 and 18, read through the confusables data: an Armenian and a Latin letter.
+	[0x058c, 'j'], [0x1dfd0, 'y'],
 ]) {
 	NEWER_UNICODE.set(String.fromCodePoint(cp), ascii)
 }
 
 // Full case folding, approximated by lower, upper, then lower case: it maps
 // ẞ and ß to ss, long s to s and final sigma to sigma, as CaseFolding.txt does.
-const caseFold = (s) => s.toLowerCase().toUpperCase().toLowerCase()
+// Cherokee is the exception: CaseFolding.txt folds its small letters
+// (U+13F8-U+13FD, U+AB70-U+ABBF) to the capitals, which are the older ones.
+const CHEROKEE_SMALL = /[\u13f8-\u13fd\uab70-\uabbf]/gu
+const caseFold = (s) =>
+	s.toLowerCase().toUpperCase().toLowerCase().replace(CHEROKEE_SMALL, (c) => c.toUpperCase())
 
 /** What a Unicode-level reader sees for one character (maybe '' or several). */
 export function foldChar(ch) {
 	if (ch.codePointAt(0) < 0x80) return ch.toLowerCase()
 	if (isIgnorable(ch)) return ''
-	if (LOOKALIKES.has(ch)) return LOOKALIKES.get(ch)
 	if (NEWER_UNICODE.has(ch)) return NEWER_UNICODE.get(ch)
-	let out = ''
-	for (const d of caseFold(ch.normalize('NFKC')).normalize('NFKC')) {
-		if (!isIgnorable(d)) out += LOOKALIKES.get(d) ?? d
+	const folded = Array.from(caseFold(ch.normalize('NFKC')).normalize('NFKC')).filter((d) => !isIgnorable(d))
+	// Case first (Greek capital iota reads as i), the character itself when
+	// its one folded character is no lookalike (Cyrillic capital ve is B).
+	if (folded.length === 1 && folded[0].codePointAt(0) >= 0x80 && !LOOKALIKES.has(folded[0])) {
+		return LOOKALIKES.get(ch) ?? folded[0]
 	}
-	return out
+	return folded.map((d) => LOOKALIKES.get(d) ?? d).join('')
 }
 
 export const fold = (text) => Array.from(text, foldChar).join('')

@@ -2,9 +2,9 @@
 
 A correct framing must neutralise every spelling of its delimiter that a
 reader at framecheck's `unicode` level takes for it (see crates/core/src/level.rs):
-default-ignorable characters read as nothing, a fixed table of non-ASCII
-lookalikes reads as ASCII, everything else is NFKC-normalised and fully
-case-folded. This module is an independent, honest implementation of that
+default-ignorable characters read as nothing, everything else is
+NFKC-normalised and fully case-folded, and a non-ASCII character whose
+Unicode confusables skeleton is one delimiter character reads as it. This module is an independent, honest implementation of that
 reading for the fixtures, written from the documented rules (it is not a
 port of the Rust code). Standard library only.
 
@@ -13,6 +13,7 @@ as `token` with `replacement` and changes nothing else, so benign text comes
 through byte for byte.
 """
 
+import pathlib
 import re
 import unicodedata
 
@@ -35,26 +36,35 @@ def is_ignorable(ch):
     return any(lo <= cp <= hi for lo, hi in _IGNORABLE_RANGES)
 
 
-def _table(pairs):
+# The confusables data (UTS #39, through the `unicode-security` crate
+# framecheck pins): every non-ASCII character whose skeleton is one printable
+# ASCII character. Data, not a list of ours: `confusables.tsv` is the table
+# framecheck's build computes.
+_DATA = pathlib.Path(__file__).with_name("confusables.tsv")
+
+# The ASCII punctuation that occurs in delimiters; letters and digits too.
+DELIMITER_PUNCTUATION = "<>/[]=-_`~#:*|"
+
+# Brackets and dashes read as ASCII that the data does not cover.
+BEYOND_UTS39 = {ch: a for chars, a in [("⟨〈❬⧼", "<"), ("⟩〉❭⧽", ">"), ("⁅〔⟦", "["),
+                                       ("⁆〕⟧", "]"), ("—―╴", "-")] for ch in chars}
+
+
+def _lookalikes():
     table = {}
-    for chars, ascii_char in pairs:
-        for ch in chars:
-            table[ch] = ascii_char
+    for line in _DATA.read_text(encoding="utf-8").splitlines():
+        if line.startswith("#") or not line:
+            continue
+        code, ascii_char = line.split("\t")
+        if ascii_char.isalnum() or ascii_char in DELIMITER_PUNCTUATION:
+            table[chr(int(code, 16))] = ascii_char.lower()
+    for ch, ascii_char in BEYOND_UTS39.items():
+        table.setdefault(ch, ascii_char)
     return table
 
 
-# Non-ASCII characters that read as an ASCII one (lower-case forms: the
-# table is consulted after case folding). Unicode confusables, restricted to
-# ASCII targets, as documented for framecheck's unicode level.
-LOOKALIKES = _table([
-    ("аɑα", "a"), ("вβ", "b"), ("с", "c"), ("ԁ", "d"), ("еёε", "e"),
-    ("ɡ", "g"), ("һн", "h"), ("іїιıɩİ", "i"), ("јȷ", "j"), ("кκ", "k"),
-    ("ӏ", "l"), ("м", "m"), ("оοօ", "o"), ("рρ", "p"), ("ԛ", "q"), ("ʀ", "r"),
-    ("ѕꜱ", "s"), ("тτ", "t"), ("υս", "u"), ("ν", "v"), ("ԝ", "w"),
-    ("хχ", "x"), ("у", "y"), ("ζ", "z"),
-    ("‹❮⟨〈˂ᐸ❬⧼", "<"), ("›❯⟩〉˃ᐳ❭⧽", ">"), ("⁅〔⟦", "["), ("⁆〕⟧", "]"),
-    ("∕⁄⧸╱⟋", "/"), ("‐‑‒–—―−⁃˗➖╴", "-"),
-])
+# Non-ASCII characters that read as an ASCII delimiter character.
+LOOKALIKES = _lookalikes()
 
 
 def _newer_unicode():
@@ -70,6 +80,11 @@ def _newer_unicode():
     cyrillic_modifiers = "1E030 a 1E032 b 1E035 e 1E039 k 1E03B m 1E03C o 1E03E p 1E03F c " \
         "1E040 t 1E041 y 1E043 x 1E04C i 1E04D j 1E050 l 1E051 a 1E053 b 1E056 e " \
         "1E05A k 1E05C o 1E05E c 1E05F y 1E061 x 1E068 i 1E069 s".split()
+    # Newer still (Unicode 16 to 18), read through the confusables data: a
+    # Cyrillic modifier be (6), er (r), omega-like we (w), u (y); an Armenian
+    # and a Latin letter.
+    cyrillic_modifiers += "1E031 6 1E033 r 1E046 w 1E04F y 1E052 6 1E054 r 1E064 w " \
+        "058C j 1DFD0 y".split()
     for code, ascii_char in zip(cyrillic_modifiers[::2], cyrillic_modifiers[1::2]):
         table[chr(int(code, 16))] = ascii_char
     return table
@@ -84,12 +99,15 @@ def fold_char(ch):
         return ch.lower()
     if is_ignorable(ch):
         return ""
-    if ch in LOOKALIKES:
-        return LOOKALIKES[ch]
     if ch in NEWER_UNICODE:
         return NEWER_UNICODE[ch]
     folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", ch).casefold())
-    return "".join(LOOKALIKES.get(d, d) for d in folded if not is_ignorable(d))
+    folded = [d for d in folded if not is_ignorable(d)]
+    # Case first (Greek capital iota reads as i), the character itself when
+    # its one folded character is no lookalike (Cyrillic capital ve is B).
+    if len(folded) == 1 and folded[0] >= "\x80" and folded[0] not in LOOKALIKES:
+        return LOOKALIKES.get(ch, folded[0])
+    return "".join(LOOKALIKES.get(d, d) for d in folded)
 
 
 def fold(text):

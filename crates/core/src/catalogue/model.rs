@@ -178,6 +178,19 @@ pub enum Variant {
     Cyrillic,
     /// Latin letters replaced by Greek lookalikes.
     Greek,
+    /// Latin letters replaced by their IPA, small-capital and other
+    /// extended Latin lookalikes (`ɑ`, `ᴠ`, `ɩ`).
+    LatinLookalike,
+    /// Latin letters replaced by Armenian lookalikes (`ս`, `օ`).
+    Armenian,
+    /// Latin letters replaced by Cherokee lookalikes (`Ꭺ`, `Ꮯ`).
+    Cherokee,
+    /// Latin letters replaced by Lisu lookalikes (`ꓲ`, `ꓔ`).
+    Lisu,
+    /// Latin letters replaced by Canadian syllabics lookalikes (`ᗞ`, `ᑕ`).
+    CanadianSyllabics,
+    /// Latin letters replaced by Coptic lookalikes (`ⲟ`, `Ⲣ`).
+    Coptic,
     /// Letters in mathematical bold (NFKC folds them back).
     MathBold,
     /// Hyphen replaced by a dash lookalike.

@@ -37,10 +37,13 @@
 //! assert_eq!(render(Variant::Spaced, &*markers, Form::Close, 0), "<<< END _ DOC >>>");
 //! ```
 
+use std::ops::RangeInclusive;
+use std::sync::OnceLock;
+
 use serde::{Deserialize, Serialize};
 
 use crate::grammar::{Form, Grammar, Piece, Spelling};
-use crate::level::ReaderLevel;
+use crate::level::{fold_char, ReaderLevel};
 use crate::reader::Reader;
 
 use super::model::Variant;
@@ -57,7 +60,7 @@ pub const GROUPS: [(&str, &[Variant]); 3] = [
 
 impl Variant {
     /// Every variant, in canonical (instantiation) order.
-    pub const ALL: [Variant; 23] = [
+    pub const ALL: [Variant; 29] = [
         Variant::Exact,
         Variant::Spaced,
         Variant::Upper,
@@ -75,6 +78,12 @@ impl Variant {
         Variant::BracketLookalike,
         Variant::Cyrillic,
         Variant::Greek,
+        Variant::LatinLookalike,
+        Variant::Armenian,
+        Variant::Cherokee,
+        Variant::Lisu,
+        Variant::CanadianSyllabics,
+        Variant::Coptic,
         Variant::MathBold,
         Variant::DashLookalike,
         Variant::CompatLetters,
@@ -103,6 +112,12 @@ impl Variant {
             Variant::BracketLookalike => "bracket-lookalike",
             Variant::Cyrillic => "cyrillic",
             Variant::Greek => "greek",
+            Variant::LatinLookalike => "latin-lookalike",
+            Variant::Armenian => "armenian",
+            Variant::Cherokee => "cherokee",
+            Variant::Lisu => "lisu",
+            Variant::CanadianSyllabics => "canadian-syllabics",
+            Variant::Coptic => "coptic",
             Variant::MathBold => "math-bold",
             Variant::DashLookalike => "dash-lookalike",
             Variant::CompatLetters => "compat-letters",
@@ -134,6 +149,12 @@ impl Variant {
             Variant::BracketLookalike => "lookalike-bracket",
             Variant::Cyrillic => "Cyrillic-lookalike",
             Variant::Greek => "Greek-lookalike",
+            Variant::LatinLookalike => "Latin-lookalike",
+            Variant::Armenian => "Armenian-lookalike",
+            Variant::Cherokee => "Cherokee-lookalike",
+            Variant::Lisu => "Lisu-lookalike",
+            Variant::CanadianSyllabics => "Canadian-syllabics-lookalike",
+            Variant::Coptic => "Coptic-lookalike",
             Variant::MathBold => "mathematical-bold",
             Variant::DashLookalike => "lookalike-dash",
             Variant::CompatLetters => "compatibility-letter",
@@ -209,6 +230,12 @@ impl Variant {
             | Variant::BracketLookalike
             | Variant::Cyrillic
             | Variant::Greek
+            | Variant::LatinLookalike
+            | Variant::Armenian
+            | Variant::Cherokee
+            | Variant::Lisu
+            | Variant::CanadianSyllabics
+            | Variant::Coptic
             | Variant::MathBold
             | Variant::DashLookalike
             | Variant::CompatLetters
@@ -378,8 +405,17 @@ fn transform_token(variant: Variant, token: &str) -> String {
             format!("{head}\u{FE0F}{tail}")
         }
         Variant::Fullwidth => token.chars().map(fullwidth).collect(),
-        Variant::Cyrillic => token.chars().map(|c| cyrillic(c).unwrap_or(c)).collect(),
-        Variant::Greek => token.chars().map(|c| greek(c).unwrap_or(c)).collect(),
+        Variant::Cyrillic
+        | Variant::Greek
+        | Variant::LatinLookalike
+        | Variant::Armenian
+        | Variant::Cherokee
+        | Variant::Lisu
+        | Variant::CanadianSyllabics
+        | Variant::Coptic => token
+            .chars()
+            .map(|c| script_lookalike(variant, c).unwrap_or(c))
+            .collect(),
         Variant::MathBold => token.chars().map(math_bold).collect(),
         Variant::DashLookalike => token.replace('-', "\u{2010}"),
         Variant::CompatLetters => token
@@ -432,61 +468,68 @@ fn splice(token: &str, insert: &str) -> String {
     format!("{head}{insert}{tail}")
 }
 
-fn cyrillic(c: char) -> Option<char> {
-    Some(match c {
-        'a' => 'а',
-        'c' => 'с',
-        'e' => 'е',
-        'i' => 'і',
-        'j' => 'ј',
-        'o' => 'о',
-        'p' => 'р',
-        's' => 'ѕ',
-        'x' => 'х',
-        'y' => 'у',
-        'h' => 'һ',
-        'A' => 'А',
-        'B' => 'В',
-        'C' => 'С',
-        'E' => 'Е',
-        'H' => 'Н',
-        'I' => 'І',
-        'J' => 'Ј',
-        'K' => 'К',
-        'M' => 'М',
-        'O' => 'О',
-        'P' => 'Р',
-        'S' => 'Ѕ',
-        'T' => 'Т',
-        'X' => 'Х',
-        'Y' => 'У',
-        _ => return None,
-    })
+/// The Unicode blocks (`Blocks.txt`) a script variant draws its
+/// lookalikes from; empty for a variant that is no script's.
+fn script_blocks(variant: Variant) -> &'static [RangeInclusive<u32>] {
+    match variant {
+        Variant::Cyrillic => &[0x0400..=0x052F, 0x1C80..=0x1C8F, 0xA640..=0xA69F],
+        Variant::Greek => &[0x0370..=0x03FF, 0x1F00..=0x1FFF],
+        // Latin Extended-B, IPA Extensions, Phonetic Extensions (small
+        // capitals) and their supplement, Latin Extended-D.
+        Variant::LatinLookalike => &[
+            0x0180..=0x024F,
+            0x0250..=0x02AF,
+            0x1D00..=0x1DBF,
+            0xA720..=0xA7FF,
+        ],
+        Variant::Armenian => &[0x0530..=0x058F],
+        Variant::Cherokee => &[0x13A0..=0x13FF, 0xAB70..=0xABBF],
+        Variant::Lisu => &[0xA4D0..=0xA4FF],
+        Variant::CanadianSyllabics => &[0x1400..=0x167F, 0x18B0..=0x18FF],
+        Variant::Coptic => &[0x2C80..=0x2CFF],
+        _ => &[],
+    }
 }
 
-fn greek(c: char) -> Option<char> {
-    Some(match c {
-        'a' => 'α',
-        'i' => 'ι',
-        'k' => 'κ',
-        'o' => 'ο',
-        'p' => 'ρ',
-        't' => 'τ',
-        'u' => 'υ',
-        'v' => 'ν',
-        'x' => 'χ',
-        'A' => 'Α',
-        'B' => 'Β',
-        'E' => 'Ε',
-        'I' => 'Ι',
-        'K' => 'Κ',
-        'O' => 'Ο',
-        'P' => 'Ρ',
-        'T' => 'Τ',
-        'X' => 'Χ',
-        'Z' => 'Ζ',
-        _ => return None,
-    })
+/// The lookalike of the ASCII letter `c` a script variant writes, if the
+/// script has one: drawn from the reader's own lookalike table (Unicode's
+/// confusables data, [`crate::level::lookalike_table`]), so every
+/// character a script variant writes is one the `unicode` level reads as
+/// `c`. Of the script's lookalikes of `c`, one of the same case as `c`
+/// (or without case) is preferred, then the lowest code point.
+fn script_lookalike(variant: Variant, c: char) -> Option<char> {
+    static TABLES: OnceLock<Vec<(Variant, [Option<char>; 128])>> = OnceLock::new();
+    let tables = TABLES.get_or_init(|| {
+        Variant::ALL
+            .into_iter()
+            .filter(|v| !script_blocks(*v).is_empty())
+            .map(|v| (v, script_table(v)))
+            .collect()
+    });
+    let (_, table) = tables.iter().find(|(v, _)| *v == variant)?;
+    table.get(c as usize).copied().flatten()
+}
+
+/// [`script_lookalike`]'s answers for one script, by ASCII code.
+fn script_table(variant: Variant) -> [Option<char>; 128] {
+    let blocks = script_blocks(variant);
+    let mut table = [None; 128];
+    for letter in ('a'..='z').chain('A'..='Z') {
+        let reading = letter.to_ascii_lowercase().to_string();
+        let mismatched_case = |source: char| {
+            if letter.is_ascii_uppercase() {
+                source.is_lowercase()
+            } else {
+                source.is_uppercase()
+            }
+        };
+        table[letter as usize] = crate::level::lookalike_table()
+            .map(|(source, _)| source)
+            .filter(|source| blocks.iter().any(|b| b.contains(&(*source as u32))))
+            .filter(|source| fold_char(*source, ReaderLevel::Unicode) == reading)
+            .min_by_key(|source| (mismatched_case(*source), *source));
+    }
+    table
 }
 
 fn math_bold(c: char) -> char {
@@ -706,8 +749,9 @@ mod tests {
         assert_eq!(close(Variant::Upper), "[/TUV]");
         assert_eq!(close(Variant::DashLookalike), "[/TUV]");
         assert_eq!(close(Variant::Ligature), "[/TUV]");
-        let uv = Delimiters::simple(GrammarKind::XmlTag, "uv").grammar();
-        assert_eq!(render(Variant::Cyrillic, &*uv, Form::Token, 0), "uv");
+        // Cyrillic has no lookalike of f, u or n in either case.
+        let fun = Delimiters::simple(GrammarKind::XmlTag, "fun").grammar();
+        assert_eq!(render(Variant::Cyrillic, &*fun, Form::Token, 0), "fun");
         let tok = Delimiters::simple(GrammarKind::XmlTag, "tok").grammar();
         assert_eq!(
             render(Variant::FullwidthBrackets, &*tok, Form::Token, 0),
@@ -774,9 +818,10 @@ mod tests {
         d.close = Some("END {token}".into());
         let markers = d.grammar();
         assert_eq!(render(Variant::Mixed, &*markers, Form::Close, 0), "EnD DoC");
+        // Cyrillic has no capital D lookalike: the small one stands in.
         assert_eq!(
             render(Variant::Cyrillic, &*markers, Form::Close, 0),
-            "ЕND DОС"
+            "ЕNԁ ԁОС"
         );
     }
 
@@ -786,8 +831,8 @@ mod tests {
             expand_name("case"),
             Some(vec![Variant::Upper, Variant::Lower, Variant::Mixed])
         );
-        assert_eq!(expand_name("all").map(|v| v.len()), Some(23));
-        assert_eq!(expand_name("unicode").map(|v| v.len()), Some(18));
+        assert_eq!(expand_name("all").map(|v| v.len()), Some(29));
+        assert_eq!(expand_name("unicode").map(|v| v.len()), Some(24));
         assert_eq!(expand_name("zero-width"), Some(vec![Variant::ZeroWidth]));
         assert_eq!(expand_name("nope"), None);
         for v in Variant::ALL {
@@ -795,6 +840,43 @@ mod tests {
             // The name is the serde name, so reports and files agree.
             let json = serde_json::to_string(&v).unwrap();
             assert_eq!(json, format!("\"{}\"", v.name()));
+        }
+    }
+
+    #[test]
+    fn every_script_family_respells_the_reference_closer_in_its_own_script() {
+        let xml = xml();
+        let original = render(Variant::Exact, &*xml, Form::Close, 0);
+        let scripts: Vec<Variant> = Variant::ALL
+            .into_iter()
+            .filter(|v| !script_blocks(*v).is_empty())
+            .collect();
+        assert_eq!(scripts.len(), 8, "{scripts:?}");
+        for variant in scripts {
+            let close = render(variant, &*xml, Form::Close, 0);
+            assert_ne!(close, original, "{variant:?}");
+            assert!(
+                reads_as_original(variant, &original, &close),
+                "{variant:?}: {close}"
+            );
+            for c in close.chars().filter(|c| !c.is_ascii()) {
+                let in_script = script_blocks(variant)
+                    .iter()
+                    .any(|b| b.contains(&(c as u32)));
+                assert!(in_script, "{variant:?} wrote {c:?}");
+                assert!(
+                    crate::level::lookalike_table().any(|(s, _)| s == c),
+                    "{c:?}"
+                );
+            }
+        }
+        // Issue 56's confusables are among what the variants write.
+        let written: String = Variant::ALL
+            .into_iter()
+            .map(|v| render(v, &*xml, Form::Close, 0))
+            .collect();
+        for c in ['\u{0430}', '\u{0251}', '\u{057D}'] {
+            assert!(written.contains(c), "{c:?} in {written}");
         }
     }
 }

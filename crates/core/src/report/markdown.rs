@@ -588,6 +588,16 @@ fn write_manifest(out: &mut String, manifest: &crate::manifest::Manifest) {
             }),
         md_code(&manifest.profile_hash, false)
     );
+    if let Some(data) = &manifest.reader_data {
+        let _ = writeln!(
+            out,
+            "- unicode reader: {} lookalikes from {} (Unicode {}), SHA-256 {}",
+            data.lookalikes,
+            md_code(&data.confusables, false),
+            data.unicode_version,
+            md_code(&data.lookalikes_sha256, false)
+        );
+    }
     for file in &manifest.target.files {
         let _ = writeln!(
             out,
@@ -1191,6 +1201,7 @@ mod tests {
             target: TargetIdentity::default(),
             seed: None,
             command_line: Vec::new(),
+            reader_data: None,
         };
         let mut plain = String::new();
         super::write_manifest(&mut plain, &manifest);

@@ -229,7 +229,7 @@ pub(super) fn letter_lookalikes(c: char) -> &'static [char] {
 }
 
 /// Non-ASCII characters that may read as an ASCII letter or hyphen.
-const LOOKALIKE_CANDIDATES: &str = "аеорсхуіјѕһԁԛԝвкмнтАЕОРСХУІЈЅВКМНТαειοκνρτυχΑΕΙΟΚΡΤΧΖΒıɑɡ‐−ſK";
+const LOOKALIKE_CANDIDATES: &str = "аеорсхуіјѕһԁԛԝАЕОРСХУІЈЅВКМНТαιονρυΑΕΙΟΚΡΤΧΖΒıɑɡ‐−ſK";
 
 /// [`letter_lookalikes`], computed.
 fn lookalikes_of(c: char) -> Vec<char> {

@@ -113,8 +113,10 @@ const BIDI_PAIRS: &[(&str, &str)] = &[
     ("\u{200E}", ""),
     ("\u{200F}", ""),
 ];
-/// Cyrillic and Greek letters a `unicode` reader folds to ASCII.
-const SCRIPT_LOOKALIKES: &str = "аеорсхуіјѕһԁԛԝвкмнтαειοκνρτυχ";
+/// Cyrillic and Greek letters a `unicode` reader folds to ASCII. Capital Ε,
+/// В, К, М, Н, Т, Κ, Τ, Χ: Unicode's confusables data (the reader's table)
+/// takes the capitals for E, B, K, M, H, T, X, not their small forms.
+const SCRIPT_LOOKALIKES: &str = "аеорсхуіјѕһԁԛԝВКМНТαΕιοΚνρΤυΧ";
 const LIGATURES: &[(&str, char)] = &[
     ("ffi", '\u{FB03}'),
     ("ffl", '\u{FB04}'),
