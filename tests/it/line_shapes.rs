@@ -51,6 +51,8 @@ fn init_agrees_with_the_hand_profiles(dir: &str) {
         let expected = match fixture.verdict {
             Verdict::Pass => 0,
             Verdict::Fail => 1,
+            // A refused profile judges nothing: exit 2.
+            Verdict::Misfit => 2,
         };
         assert_eq!(
             run.status.code(),
