@@ -140,6 +140,10 @@ impl Shape for BeginEndShape {
                 rank: 50,
                 read: infer::boundary,
             },
+            Guess {
+                rank: 55,
+                read: infer::same_line,
+            },
         ]
     }
 
