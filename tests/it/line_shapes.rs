@@ -1,4 +1,5 @@
-//! Issue 57's line shapes (labels with spaces; a counter in the markers),
+//! Issue 57's line shapes (labels with spaces; a counter in the markers;
+//! the same line before and after the content),
 //! inferred by `init` from the adapter alone: for every fixture of a
 //! shape's directory in tests/shapes/expectations.yaml, the proposal
 //! declares the hand profile's delimiters, and `framecheck run` under the
@@ -93,4 +94,17 @@ fn a_counter_in_the_markers_is_inferred_from_the_adapter_alone() {
         return;
     }
     init_agrees_with_the_hand_profiles("counter");
+}
+
+/// The same line before and after the content (`=====`, or a per-call
+/// `===== {nonce} =====`): begin-end with equal templates.
+#[test]
+fn the_same_line_around_the_content_is_inferred_from_the_adapter_alone() {
+    if !common::have(
+        "python3",
+        "the_same_line_around_the_content_is_inferred_from_the_adapter_alone",
+    ) {
+        return;
+    }
+    init_agrees_with_the_hand_profiles("same-line");
 }

@@ -125,6 +125,8 @@ struct DelimitersView {
     #[serde(default)]
     grammar: Option<String>,
     token: String,
+    #[serde(default)]
+    open: Option<String>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -751,6 +753,10 @@ fn correct_neutralising_fixtures_leave_no_reading_of_their_token() {
             // boundary) has no spelling content could know: nothing to
             // neutralise.
             || profile.delimiters.token == "{nonce}"
+            // A line that opens and closes without `{token}` (`=====`)
+            // spells no token: the xml-tag attacks here cannot name it,
+            // and the run's own cases (rendered from the line) judge it.
+            || profile.delimiters.open.as_deref().is_some_and(|o| !o.contains("{token}"))
             || !interpreter_available(&profile.adapter.command[0], &fixture.name)
         {
             continue;

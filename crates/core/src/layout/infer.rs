@@ -537,18 +537,22 @@ mod tests {
             (GrammarKind::BeginEnd, "frontier")
         );
         assert_eq!(d.nonce, None);
-        // Lines that are the word alone, or spelled alike, are no markers:
-        // nothing tells the opener from the closer.
-        for text in [
-            "frontier\nfcbodya1 x fcbodyz1\nfrontier",
-            "==frontier==\nfcbodya1 x fcbodyz1\n==frontier==",
-        ] {
-            assert_eq!(
-                infer(text, text, "fcbodya1 x fcbodyz1").err(),
-                Some(InferError::NoShape),
-                "{text}"
-            );
-        }
+        // Lines that are the word alone are no markers; the same line
+        // with punctuation is one line opening and closing (issue 57).
+        let text = "frontier\nfcbodya1 x fcbodyz1\nfrontier";
+        assert_eq!(
+            infer(text, text, "fcbodya1 x fcbodyz1").err(),
+            Some(InferError::NoShape),
+            "{text}"
+        );
+        let text = "==frontier==\nfcbodya1 x fcbodyz1\n==frontier==";
+        let d = delimiters(text, text);
+        assert_eq!(
+            (d.grammar, d.token.as_str()),
+            (GrammarKind::BeginEnd, "frontier")
+        );
+        assert_eq!(d.open.as_deref(), Some("=={token}=="));
+        assert_eq!(d.close, d.open);
     }
 
     #[test]

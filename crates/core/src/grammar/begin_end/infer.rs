@@ -1,7 +1,9 @@
 //! `init`'s experiments for the `begin-end` shape: marker lines around the
 //! content that name the same thing (`--- BEGIN X ---` / `--- END X ---`,
 //! `<<<X>>>` / `<<<END_X>>>`), and boundary lines that share one word
-//! (`--{nonce}` / `--{nonce}--`). Each answers the templates it read.
+//! (`--{nonce}` / `--{nonce}--`), and the same line before and after the
+//! content (`=====`, `===== {nonce} =====`). Each answers the templates it
+//! read.
 
 use super::escape_literal;
 use crate::grammar::{Around, Delimiters, GrammarKind, MASK};
@@ -178,6 +180,61 @@ pub(super) fn boundary(around: &Around<'_>) -> Option<Delimiters> {
     (open != close && literal(&open) && literal(&close)).then(|| Delimiters {
         open: Some(open),
         close: Some(close),
+        ..Delimiters::simple(GrammarKind::BeginEnd, &token)
+    })
+}
+
+/// The token a same line without a word is declared with: the line names
+/// nothing, and the profile's token only names the frame in reports.
+const SAME_LINE_TOKEN: &str = "RULE";
+
+/// The same line before and after the content: the nearest non-blank line
+/// on each side, spelled alike, with punctuation and at most one word (a
+/// per-call value, `===== {nonce} =====`, or a name). Without a word the
+/// line is both templates as written; with one, the word is the token.
+pub(super) fn same_line(around: &Around<'_>) -> Option<Delimiters> {
+    let tail = around
+        .tail
+        .trim_start_matches(|c: char| c.is_ascii_alphanumeric());
+    let close_line = tail.lines().map(str::trim).find(|l| !l.is_empty())?;
+    let open_line = around
+        .head
+        .lines()
+        .rev()
+        .map(str::trim)
+        .find(|l| !l.is_empty())?;
+    if open_line != close_line || around.field_marks.iter().any(|m| open_line.contains(m)) {
+        return None;
+    }
+    let joins = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == MASK;
+    let words: Vec<&str> = open_line
+        .split(|c: char| !joins(c))
+        .filter(|w| !w.is_empty())
+        .collect();
+    let (template, token) = match words[..] {
+        [] => (escape_literal(open_line), SAME_LINE_TOKEN.to_string()),
+        [word] => {
+            let at = open_line.find(word).expect("a word of the line");
+            let template = format!(
+                "{}{{token}}{}",
+                escape_literal(&open_line[..at]),
+                escape_literal(&open_line[at + word.len()..])
+            );
+            (template, word.to_string())
+        }
+        _ => return None,
+    };
+    // A template needs punctuation: a word alone on a line is no marker.
+    if !template
+        .replace("{token}", "")
+        .chars()
+        .any(|c| !c.is_whitespace() && !c.is_alphanumeric())
+    {
+        return None;
+    }
+    Some(Delimiters {
+        open: Some(template.clone()),
+        close: Some(template),
         ..Delimiters::simple(GrammarKind::BeginEnd, &token)
     })
 }

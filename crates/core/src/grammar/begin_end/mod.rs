@@ -18,6 +18,15 @@
 //! closer pairs with an opener whatever their counters say. Its safety is
 //! the framing's neutralising, never the number; a forged marker is
 //! rendered with [`COUNTER_SAMPLE`], a number the framing did not write.
+//!
+//! The same line before and after the content (`=====` … `=====`, or a
+//! per-call `===== {nonce} =====`) is declared with equal templates; such
+//! a line may go without `{token}` (it names nothing; the profile's token
+//! only names the frame in reports). Pairing is by order: the first
+//! marker opens and the next one with the opener's value (any, without a
+//! nonce) closes, so any occurrence of a constant line in content is a
+//! live closer, while a line with another nonce value is read as a
+//! closer that does not pair (a confusable, as for any nonce framing).
 
 mod infer;
 
@@ -63,6 +72,8 @@ pub(super) struct BeginEnd {
     vocabulary: Vocabulary,
     open: Template,
     close: Template,
+    /// The opener and the closer are one line: kinds come from order.
+    same: bool,
 }
 
 /// Where a template matched.
@@ -130,6 +141,10 @@ impl Shape for BeginEndShape {
                 rank: 50,
                 read: infer::boundary,
             },
+            Guess {
+                rank: 55,
+                read: infer::same_line,
+            },
         ]
     }
 
@@ -163,10 +178,16 @@ impl BeginEnd {
     ) -> Result<BeginEnd, GrammarError> {
         let open_t = Template::compile(open)?;
         let close_t = Template::compile(close)?;
-        if open_t == close_t {
+        let same = open_t == close_t;
+        if let Some(t) = [(&open_t, open), (&close_t, close)]
+            .into_iter()
+            .find_map(|(t, text)| (!same && !t.atoms.contains(&Atom::Token)).then_some(text))
+        {
             return Err(GrammarError::BadTemplate {
-                template: close.into(),
-                reason: "the closing template must differ from the opening one".into(),
+                template: t.into(),
+                reason: "needs {token} exactly once (only a line that both opens and closes \
+                         may go without)"
+                    .into(),
             });
         }
         if close_t.atoms.contains(&Atom::Attrs) {
@@ -184,6 +205,7 @@ impl BeginEnd {
             vocabulary,
             open: open_t,
             close: close_t,
+            same,
         })
     }
 
@@ -326,7 +348,8 @@ impl Template {
         }
         push_literal(&mut atoms, &literal);
         let count = |a: &Atom| atoms.iter().filter(|x| *x == a).count();
-        if count(&Atom::Token) != 1 {
+        // Without {token}, only as both templates: `BeginEnd::new` checks.
+        if count(&Atom::Token) > 1 {
             return Err(bad("needs {token} exactly once"));
         }
         if count(&Atom::Nonce) > 1 || count(&Atom::Counter) > 1 || count(&Atom::Attrs) > 1 {
@@ -343,7 +366,7 @@ impl Template {
             .iter()
             .any(|a| matches!(a, Atom::Word(_) | Atom::Punct(_)))
         {
-            return Err(bad("needs literal text around {token}"));
+            return Err(bad("needs literal text around {token} or {nonce}"));
         }
         Ok(Template { atoms })
     }
@@ -436,6 +459,28 @@ fn push_with_gap(atoms: &mut Vec<Atom>, atom: Atom) {
     atoms.push(atom);
 }
 
+/// The kinds of one line's markers, by order: the first opens, the next
+/// with the opener's value closes it, and one with another value is a
+/// closer that pairs with nothing (its frame key calls it a confusable).
+fn pair_by_order(found: &mut [LiveDelimiter], folded: &Folded<'_>) {
+    let value = |d: &LiveDelimiter| d.nonce.map(|(s, e)| &folded.text[s..e]);
+    let mut open: Option<Option<&str>> = None;
+    for d in found.iter_mut() {
+        match open {
+            None => {
+                d.kind = DelimiterKind::Open;
+                open = Some(value(d));
+            }
+            Some(v) => {
+                d.kind = DelimiterKind::Close;
+                if v == value(d) {
+                    open = None;
+                }
+            }
+        }
+    }
+}
+
 impl Grammar for BeginEnd {
     fn kind(&self) -> GrammarKind {
         GrammarKind::BeginEnd
@@ -468,6 +513,9 @@ impl Grammar for BeginEnd {
                 }
                 _ => i += 1,
             }
+        }
+        if self.same {
+            pair_by_order(&mut found, folded);
         }
         found
     }
@@ -760,6 +808,56 @@ mod tests {
         .is_err());
     }
 
+    /// One constant line before and after: the first opens, the next
+    /// closes, and a third (content's) opens again, at every level that
+    /// reads it as the line.
+    #[test]
+    fn a_constant_line_pairs_by_order() {
+        use DelimiterKind::{Close, Open};
+        let g = markers("RULE", "=====", "=====");
+        assert_eq!(live(&g, "=====\nx\n=====", Exact), [Open, Close]);
+        let text = |line: &str| format!("=====\nx\n{line}\ny\n=====");
+        let cases: &[(&str, &[ReaderLevel])] = &[
+            ("=====", &[Exact, Ci, Unicode]),
+            ("\u{FF1D}\u{FF1D}\u{FF1D}\u{FF1D}\u{FF1D}", &[Unicode]), // fullwidth
+            ("====", &[]),
+        ];
+        for (line, want) in cases {
+            let levels: Vec<ReaderLevel> = ReaderLevel::ALL
+                .into_iter()
+                .filter(|&l| live(&g, &text(line), l) == [Open, Close, Open])
+                .collect();
+            assert_eq!(&levels, want, "{line:?}");
+        }
+        assert_eq!(g.render(Form::Close, 0).plain(), "=====");
+        assert_eq!(g.render(Form::Open, 0).plain(), "=====");
+    }
+
+    /// A per-call line: a line with another value closes nothing (it pairs
+    /// with no opener), so the frame's own line is still its closer.
+    #[test]
+    fn a_random_line_pairs_by_value() {
+        use DelimiterKind::{Close, Open};
+        let g = BeginEnd::new(
+            hex_nonce_vocabulary("{nonce}"),
+            "===== {token} =====",
+            "===== {token} =====",
+        )
+        .unwrap();
+        let text = "===== 0123abcd =====\n===== ffffffff =====\n===== 0123abcd =====";
+        let folded = Reader::new(Exact).fold(text);
+        let found = g.live(&folded);
+        assert_eq!(
+            found.iter().map(|d| d.kind).collect::<Vec<_>>(),
+            [Open, Close, Close]
+        );
+        assert!(!found[0].same_nonce(&found[1], &folded));
+        assert!(found[0].same_nonce(&found[2], &folded));
+        // After the frame closes, the next line opens again.
+        let twice = format!("{text}\n===== 0123abcd =====");
+        assert_eq!(live(&g, &twice, Exact), [Open, Close, Close, Open]);
+    }
+
     #[test]
     fn bad_templates_are_errors() {
         let v = || Vocabulary::plain(&["T"]);
@@ -767,7 +865,8 @@ mod tests {
             ("<<<>>>", "<<<END_{token}>>>"),
             ("<<<{token}{token}>>>", "<<<END_{token}>>>"),
             ("<<<{tok}>>>", "<<<END_{token}>>>"),
-            ("<<<{token}>>>", "<<<{token}>>>"),
+            ("=====", "END {token}"),
+            ("<<<{token}>>>", "====="),
             ("<<<{token}{attrs}", "<<<END_{token}>>>"),
             ("<<<{token}>>>", "<<<END_{token}{attrs}>>>"),
             ("<<<{token}>>>", "<<<END_{token} {nonce}>>>"),
