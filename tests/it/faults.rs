@@ -330,6 +330,12 @@ fn search(behaviour: &str, timeout_ms: u64) -> (Output, serde_json::Value) {
         "breakout-close-mid-content",
         "--budget",
         "200",
+        // A seed whose first 200 mutants splice a NUL next to the closer
+        // (the draws change with the operators' candidate lists: seed 1
+        // stopped reaching one when the lookalike letters came from the
+        // confusables data). The assertions below fail if none does.
+        "--seed",
+        "2",
     ]);
     let json = std::fs::read_to_string(out.join(format!("search-faulty-{behaviour}.json")))
         .unwrap_or_else(|e| panic!("no search report ({e}): {}", text(&output)));
