@@ -130,13 +130,9 @@ fn wrap_checks<'a>(
         },
         None => None,
     };
-    let own: Vec<Range<usize>> = match (layout, &matched) {
-        (Some(l), Some(m)) if profile.delimiters.grammar.is_open_only() => {
-            m.own_text_open_only(l, framed.len())
-        }
-        (Some(l), Some(m)) => m.own_text(l, framed.len()),
-        _ => Vec::new(),
-    };
+    // The content slot as written, when the output fits its layout.
+    let fitted = matched.as_ref().filter(|m| m.mismatch.is_none());
+    let (own, framing_own) = set_aside(profile, layout, matched.as_ref(), fitted, framed.len());
     let views = Views::excluding(framed, profile, &own);
     if layout.is_none() {
         shape::check_frame_shape(findings, &views, framed);
@@ -147,17 +143,6 @@ fn wrap_checks<'a>(
     nonce::check_confusables(findings, profile, &views, &judged);
     // A control string reaches whatever model reads the message, so it is
     // judged at every level, whoever consumes the frame itself.
-    // Only what the request wrote can carry a control string "from the
-    // input": the framing's own delimiters and constant text never do
-    // (a `Human:` label the framing writes is its own).
-    // An output the layout did not fit keeps the spans outside the frame:
-    // its content slot is not known.
-    let framing_own = match (layout, &matched) {
-        (Some(l), Some(m)) if m.mismatch.is_none() => {
-            template::outside(&m.input_spans(l), framed.len())
-        }
-        _ => own.clone(),
-    };
     template::check_control_strings(findings, profile, &views, &framing_own);
     for view in views.levels.iter().filter(|v| judged.contains(&v.level())) {
         let (level, regions) = (view.level(), &view.regions);
@@ -165,12 +150,8 @@ fn wrap_checks<'a>(
         census::check_canary(findings, case, framed, level, regions);
         header::check_header_lines(findings, framed, view.folded.reader, regions);
         if let Some(records) = &profile.records {
-            // The content slot as written when the output fits its layout;
-            // else the content region this reader found.
-            let slot = match &matched {
-                Some(m) if m.mismatch.is_none() => m.content.clone(),
-                _ => regions.content.clone(),
-            };
+            // Else the content region this reader found.
+            let slot = fitted.map_or_else(|| regions.content.clone(), |m| m.content.clone());
             records::check_forged_records(findings, records, view, slot);
         }
     }
@@ -202,6 +183,33 @@ fn wrap_checks<'a>(
         body: Some(body),
         live,
     }
+}
+
+/// The spans the checks set aside in an output: the framing's own text
+/// outside the frame, which is never a forged delimiter; and everything the
+/// request did not write, where no control string is "from the input" (a
+/// `Human:` label the framing writes is its own). An output its layout does
+/// not fit (`fitted` is `None`) keeps the first for both: its content slot
+/// is not known.
+fn set_aside(
+    profile: &TargetProfile,
+    layout: Option<&Layout>,
+    matched: Option<&Match>,
+    fitted: Option<&Match>,
+    len: usize,
+) -> (Vec<Range<usize>>, Vec<Range<usize>>) {
+    let own = match (layout, matched) {
+        (Some(l), Some(m)) if profile.delimiters.grammar.is_open_only() => {
+            m.own_text_open_only(l, len)
+        }
+        (Some(l), Some(m)) => m.own_text(l, len),
+        _ => Vec::new(),
+    };
+    let not_input = match (layout, fitted) {
+        (Some(l), Some(m)) => template::outside(&m.input_spans(l), len),
+        _ => own.clone(),
+    };
+    (own, not_input)
 }
 
 /// The reader levels security checks run at: a parser reads bytes exactly,
