@@ -721,28 +721,8 @@ fn run_case(
                     let outcome = if let Some(finding) = unframed {
                         judged(vec![finding])
                     } else if operation == Operation::Roundtrip && profile.can(Capability::Read) {
-                        match guarded(|| framing.read(&framed)) {
-                            // A reader that refuses its own frame has rejected it.
-                            Err(TargetError::Refused(_)) => {
-                                evidence.read_body = Some(None);
-                                judged(oracle::judge_roundtrip_in(
-                                    case, profile, layout, request, &framed, None,
-                                ))
-                            }
-                            Err(error) => refusal_or_error(case, error),
-                            Ok(body) => {
-                                let findings = oracle::judge_roundtrip_in(
-                                    case,
-                                    profile,
-                                    layout,
-                                    request,
-                                    &framed,
-                                    body.as_deref(),
-                                );
-                                evidence.read_body = Some(body);
-                                judged(findings)
-                            }
-                        }
+                        let wrapped = (request, framed.as_str());
+                        read_back(case, profile, framing, layout, wrapped, &mut evidence)
                     } else if let Some(document) = learned.document {
                         judged(oracle::judge_document(
                             case, profile, document, request, &framed,
@@ -783,6 +763,28 @@ fn run_case(
         },
     };
     (outcome, evidence)
+}
+
+/// A roundtrip case's frame read back by the target's reader, and judged
+/// with what it answered (a reader that refuses its own frame has
+/// rejected it).
+fn read_back(
+    case: &ConcreteCase,
+    profile: &TargetProfile,
+    framing: &mut dyn Framing,
+    layout: Option<&Layout>,
+    (request, framed): (&framecheck_core::target::WrapRequest, &str),
+    evidence: &mut Evidence,
+) -> Outcome {
+    let body = match guarded(|| framing.read(framed)) {
+        Err(TargetError::Refused(_)) => None,
+        Err(error) => return refusal_or_error(case, error),
+        Ok(body) => body,
+    };
+    let findings =
+        oracle::judge_roundtrip_in(case, profile, layout, request, framed, body.as_deref());
+    evidence.read_body = Some(body);
+    judged(findings)
 }
 
 /// A wrap case for a reader that answers with segments: the wrap is judged
