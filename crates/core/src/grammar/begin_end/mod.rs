@@ -24,9 +24,13 @@
 //! a line may go without `{token}` (it names nothing; the profile's token
 //! only names the frame in reports). Pairing is by order: the first
 //! marker opens and the next one with the opener's value (any, without a
-//! nonce) closes, so any occurrence of a constant line in content is a
-//! live closer, while a line with another nonce value is read as a
-//! closer that does not pair (a confusable, as for any nonce framing).
+//! nonce) closes, so a constant line in content is a live closer, while a
+//! line with another nonce value is read as a closer that does not pair (a
+//! confusable, as for any nonce framing). Such a marker is a line, so it is
+//! live only where it stands alone on a line as the reader splits lines
+//! (blank text around it, a longer rule of the same punctuation counting
+//! as the rule): `=====` inside a sentence is prose to every reader, and a
+//! line break that only a Unicode reader knows starts a line for it alone.
 
 mod infer;
 
@@ -459,6 +463,41 @@ fn push_with_gap(atoms: &mut Vec<Atom>, atom: Atom) {
     atoms.push(atom);
 }
 
+/// Where the line of the marker at folded `at` ends its rule, when the
+/// marker stands alone on its line as the reader splits lines: the rest of
+/// the line reads blank once a longer rule of the marker's own edge
+/// punctuation is counted as the marker (`==========` is the `=====` line to
+/// a reader too). `None` when something else shares its line.
+fn alone_on_line(
+    folded: &Folded<'_>,
+    lines: &[std::ops::Range<usize>],
+    at: std::ops::Range<usize>,
+) -> Option<usize> {
+    let ch = |i: usize| folded.get(i).expect("a folded index below len");
+    let (first, last) = (ch(at.start), ch(at.end - 1));
+    let line = &lines[lines.partition_point(|l| l.end < first.start)];
+    if line.start > first.start || last.end > line.end {
+        return None;
+    }
+    let rule = |c: char| !c.is_alphanumeric();
+    let mut from = at.start;
+    while from > 0
+        && rule(first.ch)
+        && ch(from - 1).ch == first.ch
+        && ch(from - 1).start >= line.start
+    {
+        from -= 1;
+    }
+    let mut to = at.end;
+    while to < folded.len() && rule(last.ch) && ch(to).ch == last.ch && ch(to).end <= line.end {
+        to += 1;
+    }
+    let reader = folded.reader;
+    (reader.is_blank(&folded.text[line.start..ch(from).start])
+        && reader.is_blank(&folded.text[ch(to - 1).end..line.end]))
+    .then_some(to)
+}
+
 /// The kinds of one line's markers, by order: the first opens, the next
 /// with the opener's value closes it, and one with another value is a
 /// closer that pairs with nothing (its frame key calls it a confusable).
@@ -488,6 +527,7 @@ impl Grammar for BeginEnd {
 
     fn live(&self, folded: &Folded<'_>) -> Vec<LiveDelimiter> {
         let mut found = Vec::new();
+        let lines = self.same.then(|| folded.reader.lines(folded.text));
         let mut i = 0;
         while i < folded.len() {
             let hit = [
@@ -498,6 +538,18 @@ impl Grammar for BeginEnd {
             .find_map(|(kind, t)| self.matches(folded, i, t).map(|m| (kind, m)));
             match hit {
                 Some((kind, m)) if m.end > i => {
+                    // A same-line marker is live only alone on its line,
+                    // and a longer rule around it is one marker.
+                    let rule_end = match &lines {
+                        Some(lines) => match alone_on_line(folded, lines, i..m.end) {
+                            Some(end) => end,
+                            None => {
+                                i += 1;
+                                continue;
+                            }
+                        },
+                        None => m.end,
+                    };
                     let span = folded.source_span(i, m.end);
                     found.push(LiveDelimiter {
                         token: 0,
@@ -509,7 +561,7 @@ impl Grammar for BeginEnd {
                             (span.start, span.end)
                         }),
                     });
-                    i = m.end;
+                    i = rule_end;
                 }
                 _ => i += 1,
             }
@@ -831,6 +883,32 @@ mod tests {
         }
         assert_eq!(g.render(Form::Close, 0).plain(), "=====");
         assert_eq!(g.render(Form::Open, 0).plain(), "=====");
+    }
+
+    /// A same-line marker is a line: inside a sentence it is prose, a
+    /// longer rule of its punctuation alone on a line is still the rule, and
+    /// a line break only the Unicode reader knows starts a line for it alone.
+    #[test]
+    fn a_same_line_marker_is_live_only_alone_on_its_line() {
+        use DelimiterKind::{Close, Open};
+        let g = markers("RULE", "=====", "=====");
+        let text = |line: &str| format!("=====\nx\n{line}\ny\n=====");
+        let cases: &[(&str, &[ReaderLevel])] = &[
+            ("see ===== here", &[]),
+            ("x=====", &[]),
+            ("  =====  ", &[Exact, Ci, Unicode][1..]),
+            ("==========", &[Exact, Ci, Unicode]),
+            ("z\u{2028}=====", &[Unicode]),
+        ];
+        for (line, want) in cases {
+            let levels: Vec<ReaderLevel> = ReaderLevel::ALL
+                .into_iter()
+                .filter(|&l| live(&g, &text(line), l) == [Open, Close, Open])
+                .collect();
+            assert_eq!(&levels, want, "{line:?}");
+        }
+        // Mid-sentence, the framing's own two lines still pair.
+        assert_eq!(live(&g, &text("see ===== here"), Exact), [Open, Close]);
     }
 
     /// A per-call line: a line with another value closes nothing (it pairs
