@@ -44,6 +44,7 @@ NPM_PINS=(
 NPM_INSTALL_PINS=(
   "@supabase/mcp-server-supabase@0.13.0 @modelcontextprotocol/server@2.4.0 @modelcontextprotocol/client@2.4.0"
   "@modelcontextprotocol/server-filesystem@2026.8.31"
+  "@modelcontextprotocol/server-memory@2026.8.31"
   "@modelcontextprotocol/server-everything@2026.8.31"
 )
 
