@@ -50,6 +50,7 @@ NPM_INSTALL_PINS=(
   "@modelcontextprotocol/server-filesystem@2026.8.31"
   "@modelcontextprotocol/server-memory@2026.8.31"
   "@modelcontextprotocol/server-everything@2026.8.31"
+  "@agent-infra/mcp-server-filesystem@1.2.29"
 )
 
 # Directory name for a pin: `pydantic-ai-slim==2.68.0` -> `pydantic-ai-slim-2.68.0`,
