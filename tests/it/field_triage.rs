@@ -117,7 +117,10 @@ fn matrix(args: &[&std::ffi::OsStr]) -> (Option<i32>, String) {
 /// `field/matrix.tsv`, and its check fails on a page that is not.
 #[test]
 fn the_committed_mcp_matrix_is_what_its_command_writes() {
-    if !common::have("python3", "the_committed_mcp_matrix_is_what_its_command_writes") {
+    if !common::have(
+        "python3",
+        "the_committed_mcp_matrix_is_what_its_command_writes",
+    ) {
         return;
     }
     let (code, said) = matrix(&["--check".as_ref()]);
@@ -133,7 +136,10 @@ fn the_committed_mcp_matrix_is_what_its_command_writes() {
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .count();
-    let rows = written.lines().filter(|l| l.contains("](../reports/field/")).count();
+    let rows = written
+        .lines()
+        .filter(|l| l.contains("](../reports/field/"))
+        .count();
     assert_eq!(rows, servers, "{written}");
     // A stale page (a verdict changed by hand) fails the check.
     let stale = written.replacen("unframed", "pass", 1);
