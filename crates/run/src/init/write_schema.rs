@@ -489,23 +489,16 @@ mod tests {
         );
     }
 
-    /// The reference memory server's `create_entities`: the content is one
-    /// observation of one entity, the entity's other fields constants.
+    /// The reference memory server's `create_entities` (its input schema
+    /// as `@modelcontextprotocol/server-memory` 2026.8.31 lists it): the
+    /// content is one observation of one entity, the entity's other fields
+    /// constants.
     #[test]
     fn an_array_of_strings_inside_an_array_of_objects_takes_the_content_as_one_element() {
-        let schema = json!({
-            "type": "object",
-            "properties": { "entities": { "type": "array", "items": {
-                "type": "object",
-                "properties": {
-                    "name": { "type": "string" },
-                    "entityType": { "type": "string" },
-                    "observations": { "type": "array", "items": { "type": "string" } },
-                },
-                "required": ["name", "entityType", "observations"],
-            } } },
-            "required": ["entities"],
-        });
+        let schema: Value = serde_json::from_str(
+            r#"{"type":"object","properties":{"entities":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string","description":"The name of the entity"},"entityType":{"type":"string","description":"The type of the entity"},"observations":{"type":"array","items":{"type":"string"},"description":"An array of observation contents associated with the entity"}},"required":["name","entityType","observations"]}}},"required":["entities"],"$schema":"http://json-schema.org/draft-07/schema#"}"#,
+        )
+        .unwrap();
         let derived = derived(schema);
         assert_eq!(
             serde_json::to_value(&derived.arguments).unwrap(),
