@@ -22,7 +22,8 @@ CACHE=field/.cache
 OUT=reports/field
 
 # The pins. A venv or tarball directory is named after the exact pin, so a
-# changed pin installs afresh instead of reusing an older version.
+# changed pin installs afresh instead of reusing an older version (and a
+# venv whose recorded pins differ is installed again).
 PY_PINS=(
   "pydantic-ai-slim==2.68.0"
   "langchain-classic==1.0.8"
@@ -33,6 +34,9 @@ PY_PINS=(
   "dspy==3.4.1"
   "mcp-server-fetch==2026.10.24"
   "markitdown-mcp==0.0.1a8"
+  # A server whose own dependency range admits an MCP SDK it does not run
+  # under: the SDK pinned beside it (the first pin names the directory).
+  "mcp-text-editor==1.0.2 mcp==1.30.0"
 )
 NPM_PINS=(
   "openclaw@2026.9.6"
@@ -44,6 +48,9 @@ NPM_PINS=(
 NPM_INSTALL_PINS=(
   "@supabase/mcp-server-supabase@0.13.0 @modelcontextprotocol/server@2.4.0 @modelcontextprotocol/client@2.4.0"
   "@modelcontextprotocol/server-filesystem@2026.8.31"
+  "@modelcontextprotocol/server-memory@2026.8.31"
+  "@modelcontextprotocol/server-everything@2026.8.31"
+  "@agent-infra/mcp-server-filesystem@1.2.29"
 )
 
 # Directory name for a pin: `pydantic-ai-slim==2.68.0` -> `pydantic-ai-slim-2.68.0`,
@@ -56,15 +63,15 @@ pin_dir() {
 }
 
 install_py() {
-  local pin=$1 dir
-  dir="$CACHE/py/$(pin_dir "$pin")"
-  [ -f "$dir/.installed" ] && return 0
-  echo "field: installing $pin (PyPI) into $dir"
+  local pins=($1) dir
+  dir="$CACHE/py/$(pin_dir "${pins[0]}")"
+  [ -f "$dir/.installed" ] && [ "$(cat "$dir/.installed")" = "${pins[*]}" ] && return 0
+  echo "field: installing ${pins[*]} (PyPI) into $dir"
   rm -rf "$dir"
   python3 -m venv "$dir" &&
     "$dir/bin/python" -m pip install --quiet --disable-pip-version-check \
-      --no-compile --prefer-binary "$pin" &&
-    echo "$pin" >"$dir/.installed"
+      --no-compile --prefer-binary "${pins[@]}" &&
+    echo "${pins[*]}" >"$dir/.installed"
 }
 
 install_npm() {

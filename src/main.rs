@@ -24,6 +24,7 @@ use framecheck::adapter::subprocess::{self, helpers, SubprocessFraming};
 use framecheck::adapter::Framing;
 use framecheck::catalogue::{self, Catalogue};
 use framecheck::gate::Gate;
+use framecheck::init::write_schema::WriteArguments;
 use framecheck::level::ReaderLevel;
 use framecheck::manifest::Manifest;
 use framecheck::profile::{AdapterSpec, LoadedProfile, TargetProfile};
@@ -161,7 +162,8 @@ struct InitArgs {
     #[arg(long, value_name = "NAME", requires = "mcp")]
     write_tool: Option<String>,
     /// One argument of the write tool, KEY=VALUE, with `{content}` in
-    /// VALUE for the one that takes the content; repeat for more.
+    /// VALUE for the one that takes the content; repeat for more. Without
+    /// any, they are worked out from the tool's input schema (and said).
     #[arg(long = "write-arg", value_name = "KEY=VALUE", requires = "write_tool")]
     write_args: Vec<String>,
     /// Where the write tool's answer has the stored item's id, as a JSON
@@ -1111,8 +1113,6 @@ fn matrix(args: MatrixArgs) -> Result<u8> {
     Ok(if failed { EXIT_HARNESS } else { EXIT_PASS })
 }
 
-/// The `mcp:` adapter `init --mcp` was given, read as a profile would be
-/// (so its rules and messages are the profile's).
 /// `KEY=VALUE` pairs given to `flag` as a map of string arguments.
 fn string_arguments(
     flag: &str,
@@ -1129,13 +1129,19 @@ fn string_arguments(
 }
 
 /// The store keys of `init --mcp` (`write`, `clean`, `clean_tool`), set
-/// on `mcp` when given.
-fn store_keys(args: &InitArgs, mcp: &mut serde_json::Value) -> Result<()> {
+/// on `mcp` when given; the write tool's arguments are `derived` when
+/// `--write-arg` gave none.
+fn store_keys(
+    args: &InitArgs,
+    derived: Option<&WriteArguments>,
+    mcp: &mut serde_json::Value,
+) -> Result<()> {
     if let Some(tool) = &args.write_tool {
-        let mut write = serde_json::json!({
-            "tool": tool,
-            "arguments": string_arguments("--write-arg", &args.write_args)?,
-        });
+        let arguments = match derived {
+            Some(derived) => derived.arguments.clone().into_iter().collect(),
+            None => string_arguments("--write-arg", &args.write_args)?,
+        };
+        let mut write = serde_json::json!({ "tool": tool, "arguments": arguments });
         if let Some(pointer) = &args.id_pointer {
             write["id"] = serde_json::json!({ "pointer": pointer });
         }
@@ -1156,7 +1162,57 @@ fn store_keys(args: &InitArgs, mcp: &mut serde_json::Value) -> Result<()> {
     Ok(())
 }
 
-fn mcp_spec(args: &InitArgs) -> Result<framecheck::profile::McpSpec> {
+/// `init --mcp --write-tool` with no `--write-arg`: the write tool's
+/// arguments from its input schema, read from the server's tool list, each
+/// choice said on stderr; `None` when `--write-arg` gave them.
+fn derived_write_arguments(args: &InitArgs) -> Result<Option<WriteArguments>> {
+    let (Some(tool), true) = (&args.write_tool, args.write_args.is_empty()) else {
+        return Ok(None);
+    };
+    // The server as given, read from nothing yet: only its tool list is asked.
+    let mut probe = serde_json::json!({
+        "command": args.command,
+        "tool": args.tool,
+        "plant": "file",
+        "arguments": {},
+    });
+    if let Some(url) = &args.url {
+        probe["url"] = url.as_str().into();
+    }
+    let probe = parse_mcp(probe)?;
+    let cwd = std::env::current_dir()?;
+    let derived = framecheck::init::write_arguments_for(&probe, tool, &cwd)?;
+    eprintln!("framecheck: the write tool `{tool}`'s arguments, from its input schema:");
+    for choice in &derived.choices {
+        eprintln!("  {choice}");
+    }
+    Ok(Some(derived))
+}
+
+/// An `mcp:` adapter mapping read as a profile's would be (so its rules
+/// and messages are the profile's).
+fn parse_mcp(mcp: serde_json::Value) -> Result<framecheck::profile::McpSpec> {
+    let adapter = serde_json::json!({ "mcp": mcp });
+    let text = format!(
+        "name: mine\nadapter: {adapter}\ndelimiters: {{ syntax: xml-tag, token: t }}\ncapabilities: [wrap]\n"
+    );
+    match TargetProfile::parse(&text)?.adapter {
+        // A line of the text above would mean nothing to the user: the
+        // endpoint came from `--url`.
+        AdapterSpec::Mcp { mcp } => Ok(framecheck::profile::McpSpec {
+            url_at: None,
+            ..*mcp
+        }),
+        _ => bail!("internal error: --mcp did not make an mcp adapter"),
+    }
+}
+
+/// The `mcp:` adapter `init --mcp` was given, read as a profile would be
+/// (so its rules and messages are the profile's).
+fn mcp_spec(
+    args: &InitArgs,
+    derived: Option<&WriteArguments>,
+) -> Result<framecheck::profile::McpSpec> {
     let mut arguments = string_arguments("--arg", &args.args)?;
     for pair in &args.json_args {
         let parsed = pair
@@ -1181,7 +1237,7 @@ fn mcp_spec(args: &InitArgs) -> Result<framecheck::profile::McpSpec> {
         "plant": plant,
         "arguments": arguments,
     });
-    store_keys(args, &mut mcp)?;
+    store_keys(args, derived, &mut mcp)?;
     let optional = [
         ("plant_name", &args.plant_name),
         ("plant_body", &args.plant_body),
@@ -1193,19 +1249,7 @@ fn mcp_spec(args: &InitArgs) -> Result<framecheck::profile::McpSpec> {
             mcp[key] = value.as_str().into();
         }
     }
-    let adapter = serde_json::json!({ "mcp": mcp });
-    let text = format!(
-        "name: mine\nadapter: {adapter}\ndelimiters: {{ syntax: xml-tag, token: t }}\ncapabilities: [wrap]\n"
-    );
-    match TargetProfile::parse(&text)?.adapter {
-        // A line of the text above would mean nothing to the user: the
-        // endpoint came from `--url`.
-        AdapterSpec::Mcp { mcp } => Ok(framecheck::profile::McpSpec {
-            url_at: None,
-            ..*mcp
-        }),
-        _ => bail!("internal error: --mcp did not make an mcp adapter"),
-    }
+    parse_mcp(mcp)
 }
 
 fn init(args: InitArgs) -> Result<u8> {
@@ -1231,7 +1275,8 @@ fn init(args: InitArgs) -> Result<u8> {
             (init::propose_for_profile(&loaded, options)?, Some(loaded))
         }
         (None, false) if args.mcp => {
-            let spec = mcp_spec(&args)?;
+            let derived = derived_write_arguments(&args)?;
+            let spec = mcp_spec(&args, derived.as_ref())?;
             let cwd = std::env::current_dir()?;
             (init::propose_for_mcp(spec, &cwd, &save_dir, options)?, None)
         }

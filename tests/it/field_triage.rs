@@ -96,3 +96,55 @@ fn the_committed_triage_holds_and_can_fail_and_say_false() {
     assert_eq!(code, Some(1), "{out}");
     assert!(out.contains("no re-checked case"), "{out}");
 }
+
+/// `field/matrix.py` with `args`: its exit code and what it said.
+fn matrix(args: &[&std::ffi::OsStr]) -> (Option<i32>, String) {
+    let output = Command::new("python3")
+        .arg(common::repo().join("field/matrix.py"))
+        .args(args)
+        .output()
+        .expect("python3 runs");
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    (output.status.code(), said)
+}
+
+/// The MCP server matrix (issue 52): the committed page is what
+/// `field/matrix.py` writes from the committed reports, pins and
+/// `field/matrix.tsv`, and its check fails on a page that is not.
+#[test]
+fn the_committed_mcp_matrix_is_what_its_command_writes() {
+    if !common::have(
+        "python3",
+        "the_committed_mcp_matrix_is_what_its_command_writes",
+    ) {
+        return;
+    }
+    let (code, said) = matrix(&["--check".as_ref()]);
+    assert_eq!(code, Some(0), "{said}");
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("MATRIX.md");
+    let (code, said) = matrix(&["--page".as_ref(), page.as_os_str()]);
+    assert_eq!(code, Some(0), "{said}");
+    let written = std::fs::read_to_string(&page).unwrap();
+    assert_eq!(written, committed("MATRIX.md"));
+    // One row per server in matrix.tsv, each linking its report.
+    let servers = committed("matrix.tsv")
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .count();
+    let rows = written
+        .lines()
+        .filter(|l| l.contains("](../reports/field/"))
+        .count();
+    assert_eq!(rows, servers, "{written}");
+    // A stale page (a verdict changed by hand) fails the check.
+    let stale = written.replacen("unframed", "pass", 1);
+    std::fs::write(&page, stale).unwrap();
+    let (code, said) = matrix(&["--check".as_ref(), "--page".as_ref(), page.as_os_str()]);
+    assert_eq!(code, Some(1), "{said}");
+    assert!(said.contains("is stale"), "{said}");
+}

@@ -12,6 +12,7 @@
 //! parser consumer, where the source lives).
 
 mod experiments;
+pub mod write_schema;
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -63,6 +64,20 @@ pub enum InitError {
     /// fixture server).
     #[error("{0}")]
     Mcp(String),
+    /// The server's tool list could not be read.
+    #[error("the MCP server's tools could not be listed: {}", .0.diagnosis())]
+    ToolList(TargetError),
+    /// The write tool is not among the server's tools.
+    #[error("the MCP server has no tool `{tool}`; its tools: {}", listed.join(", "))]
+    NoSuchTool {
+        /// The write tool asked for.
+        tool: String,
+        /// The tools the server listed.
+        listed: Vec<String>,
+    },
+    /// The write tool's input schema gives no arguments.
+    #[error("{0}")]
+    WriteSchema(#[from] write_schema::SchemaError),
     /// A shape read delimiters around the content that no profile can
     /// declare.
     #[error("{0}")]
@@ -365,6 +380,26 @@ pub fn propose_for_mcp(
         ..framecheck_envelope::reference_profile()
     };
     infer_and_propose(base, Box::new(framing), false)
+}
+
+/// `init --mcp --write-tool` given no `--write-arg`: the write tool's
+/// arguments, worked out from the input schema in the tool list of the
+/// server `probe` starts (from `cwd`; its plant and read are not used).
+pub fn write_arguments_for(
+    probe: &McpSpec,
+    write_tool: &str,
+    cwd: &Path,
+) -> Result<write_schema::WriteArguments, InitError> {
+    let mut framing = McpFraming::new(probe, cwd).map_err(InitError::Mcp)?;
+    let tools = framing.list_tools().map_err(InitError::ToolList)?;
+    let Some(tool) = tools.iter().find(|t| t.name == write_tool) else {
+        let listed = tools.into_iter().map(|t| t.name).collect();
+        return Err(InitError::NoSuchTool {
+            tool: write_tool.to_string(),
+            listed,
+        });
+    };
+    Ok(write_schema::derive(write_tool, &tool.input_schema)?)
 }
 
 /// Proposes a profile for the framing the calling process serves

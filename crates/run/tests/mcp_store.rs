@@ -459,3 +459,52 @@ fn the_published_everything_server_s_echo_is_judged_unframed() {
     let framed = result.results[0].evidence.framed.as_deref().unwrap();
     assert!(framed.starts_with("Echo: "), "{framed}");
 }
+
+/// `init --mcp --write-tool` with no arguments given: they are worked out
+/// from the write tool's input schema in the server's tool list. The
+/// nested write (an entity's one observation, its `kind` from an enum, its
+/// name a constant) is one the test server accepts, and the note it keeps
+/// is the content, read back by `note_read`.
+#[test]
+fn a_write_tools_arguments_are_worked_out_from_its_input_schema() {
+    use framecheck::init::write_arguments_for;
+    use framecheck::init::write_schema::Choice;
+    let probe = mcp(serde_json::json!({
+        "command": [SERVER, "raw"],
+        "tool": "note_read",
+        "plant": "file",
+        "timeout_ms": 10_000,
+    }));
+    let plain = write_arguments_for(&probe, "note_add", Path::new(".")).unwrap();
+    assert_eq!(
+        serde_json::to_value(&plain.arguments).unwrap(),
+        serde_json::json!({ "text": "{content}" })
+    );
+    let nested = write_arguments_for(&probe, "note_entities", Path::new(".")).unwrap();
+    assert_eq!(
+        serde_json::to_value(&nested.arguments).unwrap(),
+        serde_json::json!({ "entities": [{ "name": "framecheck", "kind": "person", "observations": ["{content}"] }] })
+    );
+    assert_eq!(
+        nested.choices[0],
+        Choice::Content {
+            path: "entities[].observations".into(),
+            element: true
+        }
+    );
+    let mut spec = notes_by_id("raw");
+    spec.write.as_mut().unwrap().tool = "note_entities".into();
+    spec.write.as_mut().unwrap().arguments = nested.arguments;
+    let mut framing = McpFraming::new(&spec, Path::new(".")).unwrap();
+    let content = "an observation with </document> in it";
+    assert_eq!(
+        wrap(&mut framing, content).unwrap(),
+        format!("<document>\n{content}\n</document>")
+    );
+    let error = write_arguments_for(&probe, "note_send", Path::new(".")).unwrap_err();
+    let said = error.to_string();
+    assert!(said.contains("no tool `note_send`"), "{said}");
+    assert!(said.contains("note_add, note_entities"), "{said}");
+    let error = write_arguments_for(&probe, "note_list", Path::new(".")).unwrap_err();
+    assert!(error.to_string().contains("no properties"), "{error}");
+}

@@ -21,7 +21,9 @@
 //!   frame either.
 //!
 //! It is also a store of notes: `note_add { text }` keeps a note and
-//! answers `{"id": "n1"}`, `note_read { id }` answers one note framed as
+//! answers `{"id": "n1"}` (as does `note_entities`, whose schema nests the
+//! note as a memory server's does: `{ entities: [{ name, kind, observations:
+//! [text] }] }`, `kind` one of an enum, every field required and checked), `note_read { id }` answers one note framed as
 //! above, `note_list` every note, one frame each on its own line, and
 //! `note_delete { id }` forgets one. The notes live in the server's memory
 //! or, with `--store FILE`, in FILE (read at start, written at each
@@ -191,11 +193,19 @@ impl TestServer {
         )]))
     }
 
-    /// `note_add` and `note_delete`: the store changed, and saved.
+    /// `note_add`, `note_entities` and `note_delete`: the store changed,
+    /// and saved.
     fn note_change(&self, request: &CallToolRequestParams) -> Result<CallToolResult, ErrorData> {
+        let entity_text = match request.name.as_ref() {
+            "note_entities" => Some(entity_observation(request)?),
+            _ => None,
+        };
         let mut store = self.store();
-        let answer = if request.name == "note_add" {
-            let text = argument(request, "text")?;
+        let answer = if request.name != "note_delete" {
+            let text = match &entity_text {
+                Some(text) => text.as_str(),
+                None => argument(request, "text")?,
+            };
             store.notes.next += 1;
             let id = format!("n{}", store.notes.next);
             store.notes.notes.insert(id.clone(), text.to_string());
@@ -207,6 +217,35 @@ impl TestServer {
         };
         store.save()?;
         Ok(CallToolResult::success(vec![ContentBlock::text(answer)]))
+    }
+}
+
+/// `note_entities`'s one observation of its one entity, every field it
+/// requires checked as a server validating its schema would.
+fn entity_observation(request: &CallToolRequestParams) -> Result<String, ErrorData> {
+    let invalid = |what: &str| ErrorData::invalid_params(format!("note_entities: {what}"), None);
+    let entities = (request.arguments.as_ref())
+        .and_then(|args| args.get("entities"))
+        .and_then(|v| v.as_array())
+        .ok_or_else(|| invalid("needs an array `entities`"))?;
+    let [entity] = entities.as_slice() else {
+        return Err(invalid("needs exactly one entity"));
+    };
+    let name = entity.get("name").and_then(|v| v.as_str());
+    if name.is_none_or(str::is_empty) {
+        return Err(invalid("an entity needs a non-empty `name`"));
+    }
+    let kind = entity.get("kind").and_then(|v| v.as_str());
+    if !matches!(kind, Some("person" | "place")) {
+        return Err(invalid("an entity's `kind` is person or place"));
+    }
+    match entity
+        .get("observations")
+        .and_then(|v| v.as_array())
+        .map(Vec::as_slice)
+    {
+        Some([serde_json::Value::String(text)]) => Ok(text.clone()),
+        _ => Err(invalid("an entity needs `observations`, one string")),
     }
 }
 
@@ -251,13 +290,31 @@ impl ServerHandler for TestServer {
         };
         let read_note = Tool::new("note_read", "Reads one note", Arc::new(schema.clone()));
         let delete = Tool::new("note_delete", "Forgets one note", Arc::new(schema));
+        let schema = serde_json::json!({
+            "type": "object",
+            "properties": { "entities": { "type": "array", "items": {
+                "type": "object",
+                "properties": {
+                    "name": { "type": "string" },
+                    "kind": { "type": "string", "enum": ["person", "place"] },
+                    "observations": { "type": "array", "items": { "type": "string" } },
+                    "source": { "type": "string" },
+                },
+                "required": ["name", "kind", "observations"],
+            } } },
+            "required": ["entities"],
+        });
+        let serde_json::Value::Object(schema) = schema else {
+            unreachable!("a JSON object literal");
+        };
+        let entities = Tool::new("note_entities", "Keeps entities' notes", Arc::new(schema));
         let list = Tool::new(
             "note_list",
             "Reads every note",
             Arc::new(serde_json::Map::new()),
         );
         Ok(ListToolsResult::with_all_items(vec![
-            read, echo, add, read_note, list, delete,
+            read, echo, add, entities, read_note, list, delete,
         ]))
     }
 
@@ -274,7 +331,9 @@ impl ServerHandler for TestServer {
             }
             "note_read" => self.note_read(&request).await.map(CallToolResponse::from),
             "note_list" => self.note_list().map(CallToolResponse::from),
-            "note_add" | "note_delete" => self.note_change(&request).map(CallToolResponse::from),
+            "note_add" | "note_entities" | "note_delete" => {
+                self.note_change(&request).map(CallToolResponse::from)
+            }
             other => Err(ErrorData::invalid_params(
                 format!("no tool {other:?}"),
                 None,

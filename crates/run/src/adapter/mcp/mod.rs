@@ -70,6 +70,15 @@ struct Session {
     _stdin: Option<std::process::ChildStdin>,
 }
 
+/// One tool of a server's tool list: its name and input schema.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolSchema {
+    /// The tool's name.
+    pub name: String,
+    /// Its arguments' JSON Schema (`inputSchema`).
+    pub input_schema: serde_json::Value,
+}
+
 /// An MCP server under test (profile `adapter: { mcp: ... }`).
 pub struct McpFraming {
     spec: McpSpec,
@@ -172,6 +181,40 @@ impl McpFraming {
     /// The server's process id (its process group), while it runs.
     pub fn server_pid(&self) -> Option<u32> {
         self.session.as_ref().map(|s| s.process.id())
+    }
+
+    /// The server's tools and their input schemas (`tools/list`, every
+    /// page), the server started now if it is not running.
+    pub fn list_tools(&mut self) -> Result<Vec<ToolSchema>, TargetError> {
+        let timeout = Duration::from_millis(self.spec.timeout_ms);
+        let peer = self.session()?.client.peer().clone();
+        let listed = self
+            .runtime
+            .block_on(async { tokio::time::timeout(timeout, peer.list_all_tools()).await });
+        let tools = match listed {
+            Ok(Ok(tools)) => tools,
+            Ok(Err(error)) => {
+                return Err(TargetError::failed(format!(
+                    "the server's tool list (tools/list) failed: {error}"
+                )))
+            }
+            Err(_) => {
+                return Err(self.fault(
+                    FaultKind::Hang,
+                    format!(
+                        "no tool list within timeout_ms ({} ms)",
+                        self.spec.timeout_ms
+                    ),
+                ))
+            }
+        };
+        Ok(tools
+            .into_iter()
+            .map(|tool| ToolSchema {
+                name: tool.name.to_string(),
+                input_schema: serde_json::Value::Object((*tool.input_schema).clone()),
+            })
+            .collect())
     }
 
     /// Runs `prepare` in the work directory's first use (the server not
