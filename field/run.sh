@@ -33,6 +33,8 @@ PY_PINS=(
   "dspy==3.4.1"
   "mcp-server-fetch==2026.10.24"
   "markitdown-mcp==0.0.1a8"
+  "smolagents==1.26.0"
+  "llama-index-core==0.14.25"
 )
 NPM_PINS=(
   "openclaw@2026.9.6"
@@ -44,6 +46,7 @@ NPM_PINS=(
 NPM_INSTALL_PINS=(
   "@supabase/mcp-server-supabase@0.13.0 @modelcontextprotocol/server@2.4.0 @modelcontextprotocol/client@2.4.0"
   "@modelcontextprotocol/server-filesystem@2026.8.31"
+  "@modelcontextprotocol/server-memory@2026.8.31"
 )
 
 # Directory name for a pin: `pydantic-ai-slim==2.68.0` -> `pydantic-ai-slim-2.68.0`,
