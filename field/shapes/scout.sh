@@ -21,17 +21,17 @@ NPM_INSTALL_PINS=("@modelcontextprotocol/server-memory@2026.8.31")
 
 # The adapter command of each audit, as its profile (or wanted.yaml) names it.
 declare -A COMMAND=(
-  [mcp-server-memory-open-nodes]="node shapes/mcp-server-memory-open-nodes/adapter.mjs"
-  [smolagents-code-agent-observation]="$CACHE/py/smolagents-1.26.0/bin/python shapes/smolagents-code-agent-observation/adapter.py"
+  [mcp-server-memory-open-nodes]="node mcp-server-memory-open-nodes/adapter.mjs"
+  [smolagents-code-agent-observation]="$CACHE/py/smolagents-1.26.0/bin/python smolagents-code-agent-observation/adapter.py"
   [smolagents-tool-calling-observation]="$CACHE/py/smolagents-1.26.0/bin/python shapes/smolagents-tool-calling-observation/adapter.py"
-  [llama-index-text-qa-prompt]="$CACHE/py/llama-index-core-0.14.25/bin/python shapes/llama-index-text-qa-prompt/adapter.py"
-  [llama-index-choice-select-batch]="$CACHE/py/llama-index-core-0.14.25/bin/python shapes/llama-index-choice-select-batch/adapter.py"
-  [llama-index-condense-question-history]="$CACHE/py/llama-index-core-0.14.25/bin/python shapes/llama-index-condense-question-history/adapter.py"
+  [llama-index-text-qa-prompt]="$CACHE/py/llama-index-core-0.14.25/bin/python llama-index-text-qa-prompt/adapter.py"
+  [llama-index-choice-select-batch]="$CACHE/py/llama-index-core-0.14.25/bin/python llama-index-choice-select-batch/adapter.py"
+  [llama-index-condense-question-history]="$CACHE/py/llama-index-core-0.14.25/bin/python llama-index-condense-question-history/adapter.py"
   [llama-index-react-observation]="$CACHE/py/llama-index-core-0.14.25/bin/python shapes/llama-index-react-observation/adapter.py"
   [dspy-chat-adapter-passages]="$CACHE/py/dspy-3.4.1/bin/python shapes/dspy-chat-adapter-passages/adapter.py"
   [dspy-chat-adapter-json-list]="$CACHE/py/dspy-3.4.1/bin/python shapes/dspy-chat-adapter-json-list/adapter.py"
-  [langchain-core-buffer-string-prefix]="$CACHE/py/langchain-core-1.8.3/bin/python shapes/langchain-core-buffer-string-prefix/adapter.py"
-  [langchain-classic-summary-memory]="$CACHE/py/langchain-classic-1.0.8/bin/python shapes/langchain-classic-summary-memory/adapter.py"
+  [langchain-core-buffer-string-prefix]="$CACHE/py/langchain-core-1.8.3/bin/python langchain-core-buffer-string-prefix/adapter.py"
+  [langchain-classic-summary-memory]="$CACHE/py/langchain-classic-1.0.8/bin/python langchain-classic-summary-memory/adapter.py"
 )
 
 # `smolagents==1.26.0` -> `smolagents-1.26.0`; `@scope/name@1.2` -> `scope-name-1.2`.

@@ -1,4 +1,4 @@
-// Field scout adapter: the `open_nodes` tool of @modelcontextprotocol/server-memory
+// Field adapter: the `open_nodes` tool of @modelcontextprotocol/server-memory
 // 2026.8.31 (npm, MIT), the reference knowledge-graph MCP server.
 //
 // The server is a store: untrusted text enters through its own write tool
@@ -13,8 +13,8 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { serve } from '../../../adapters/node/framecheck-adapter.mjs'
-import { importFrom, pinDir, pinnedPackage } from '../../fieldpin.mjs'
+import { serve } from '../../adapters/node/framecheck-adapter.mjs'
+import { importFrom, pinDir, pinnedPackage } from '../fieldpin.mjs'
 
 const dir = pinnedPackage('@modelcontextprotocol/server-memory', '2026.8.31')
 const sdk = join(pinDir('@modelcontextprotocol/server-memory', '2026.8.31'), 'node_modules', '@modelcontextprotocol', 'sdk')

@@ -1,4 +1,4 @@
-"""Field scout adapter: ``get_buffer_string`` in its default prefix form, langchain-core 1.8.3 (PyPI, MIT).
+"""Field adapter: ``get_buffer_string`` in its default prefix form, langchain-core 1.8.3 (PyPI, MIT).
 
 LangChain renders a message list as prompt text (conversation memories,
 summaries, chains that take ``{history}``) with ``get_buffer_string``; its
@@ -16,8 +16,8 @@ attributes, provenance or kind; no reader.
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "adapters" / "python"))
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "adapters" / "python"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from fieldpin import require  # noqa: E402
 

@@ -1,4 +1,4 @@
-"""Field scout adapter: LLM rerank's document batch, llama-index-core 0.14.25 (PyPI, MIT).
+"""Field adapter: LLM rerank's document batch, llama-index-core 0.14.25 (PyPI, MIT).
 
 LlamaIndex's ``LLMRerank`` postprocessor asks the model which retrieved
 documents answer a question. It numbers the batch with
@@ -16,8 +16,8 @@ model reads it. No attributes, provenance or kind; no reader.
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "adapters" / "python"))
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "adapters" / "python"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from fieldpin import require  # noqa: E402
 

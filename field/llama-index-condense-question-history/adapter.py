@@ -1,4 +1,4 @@
-"""Field scout adapter: the condense-question prompt's chat history, llama-index-core 0.14.25 (PyPI, MIT).
+"""Field adapter: the condense-question prompt's chat history, llama-index-core 0.14.25 (PyPI, MIT).
 
 LlamaIndex's ``CondenseQuestionChatEngine`` rewrites a follow-up message into
 a standalone question by sending the model its default prompt with the
@@ -16,8 +16,8 @@ engine hands its model. No attributes, provenance or kind; no reader.
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "adapters" / "python"))
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "adapters" / "python"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from fieldpin import require  # noqa: E402
 

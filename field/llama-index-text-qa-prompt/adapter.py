@@ -1,4 +1,4 @@
-"""Field scout adapter: ``DEFAULT_TEXT_QA_PROMPT``, llama-index-core 0.14.25 (PyPI, MIT).
+"""Field adapter: ``DEFAULT_TEXT_QA_PROMPT``, llama-index-core 0.14.25 (PyPI, MIT).
 
 LlamaIndex's default question-answering prompt, which its response
 synthesizers fill with the retrieved text: a sentence, a line of 21 dashes,
@@ -14,8 +14,8 @@ question. No attributes, provenance or kind; no reader.
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "adapters" / "python"))
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "adapters" / "python"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from fieldpin import require  # noqa: E402
 

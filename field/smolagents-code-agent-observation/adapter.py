@@ -1,4 +1,4 @@
-"""Field scout adapter: a ``CodeAgent`` step's observation, smolagents 1.26.0 (PyPI, Apache-2.0).
+"""Field adapter: a ``CodeAgent`` step's observation, smolagents 1.26.0 (PyPI, Apache-2.0).
 
 smolagents' code agent runs the Python the model writes and hands back what
 it printed and what the snippet returned as the next tool-response message:
@@ -17,8 +17,8 @@ provenance or kind; no reader.
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "adapters" / "python"))
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "adapters" / "python"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from fieldpin import require  # noqa: E402
 

@@ -1,4 +1,4 @@
-"""Field scout adapter: ``ConversationSummaryMemory.predict_new_summary``, langchain-classic 1.0.8 (PyPI, MIT).
+"""Field adapter: ``ConversationSummaryMemory.predict_new_summary``, langchain-classic 1.0.8 (PyPI, MIT).
 
 LangChain's summary memory asks a model to fold new conversation lines into a
 running summary. Its prompt (``langchain_classic.memory.prompt.SUMMARY_PROMPT``)
@@ -16,8 +16,8 @@ kind; no reader.
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "adapters" / "python"))
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "adapters" / "python"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from fieldpin import require  # noqa: E402
 
