@@ -84,7 +84,9 @@ fn labels_with_spaces_are_inferred_from_the_adapter_alone() {
 }
 
 /// Begin/end markers carrying a number that counts the framing's calls
-/// (`-----[EXTRACT #3]-----`): declared as `{counter}`, not a nonce.
+/// (`-----[EXTRACT #3]-----`): declared as `{counter}`, not a nonce; and
+/// section labels that number a batch (`Document 2:` beside `Document 1:`
+/// and `Document 3:`): declared as `Document {counter}`.
 #[test]
 fn a_counter_in_the_markers_is_inferred_from_the_adapter_alone() {
     if !common::have(

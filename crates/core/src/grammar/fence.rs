@@ -215,6 +215,7 @@ impl Shape for FenceShape {
             empty_token: true,
             phrase_tokens: false,
             pointer_token: false,
+            counter_tokens: false,
         }
     }
 

@@ -66,6 +66,7 @@ impl Shape for JsonDocumentShape {
             empty_token: false,
             phrase_tokens: false,
             pointer_token: true,
+            counter_tokens: false,
         }
     }
 

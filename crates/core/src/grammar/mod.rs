@@ -367,6 +367,9 @@ impl Vocabulary {
             .map(|p| match p {
                 token::TokenPart::Literal(l) => Piece::Token(l.clone()),
                 token::TokenPart::Nonce => Piece::Nonce(sample.clone()),
+                // Variants respell the name around the number, not the
+                // number: any number is read.
+                token::TokenPart::Counter => Piece::Verbatim(token::COUNTER_SAMPLE.into()),
             })
             .collect()
     }

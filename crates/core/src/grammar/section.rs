@@ -36,7 +36,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::token::match_token;
+use super::token::{match_token, COUNTER};
 use super::{
     Around, DelimiterKind, Delimiters, Extras, Fields, ForgedLines, Form, Grammar, GrammarAttack,
     GrammarError, GrammarKind, Guess, LiveDelimiter, Piece, Shape, Spelling, Vocabulary, MASK,
@@ -297,6 +297,8 @@ impl Shape for SectionShape {
             // Labels and headings name sections in prose: `Execution logs:`.
             phrase_tokens: true,
             pointer_token: false,
+            // `Document 1:` … `Document 3:`: a label that numbers items.
+            counter_tokens: true,
         }
     }
 
@@ -414,7 +416,34 @@ fn guess(around: &Around<'_>) -> Option<Delimiters> {
         }
     }
     let lone_label = style == SectionMarker::Label && (alone || token.contains(' '));
-    (!lone_label || !delimiters.reserved.is_empty()).then_some(delimiters)
+    let sectioned = !lone_label || !delimiters.reserved.is_empty();
+    sectioned.then(|| counted(delimiters))
+}
+
+/// `delimiters` with a number that counts its sections declared as
+/// `{counter}`: when the token's last word is a number and another marker
+/// is the same name with another number (`Document 2`, beside `Document 1`
+/// and `Document 3`), every number names a section of the framing's, so
+/// the token becomes `Document {counter}` and the numbered names leave
+/// `reserved`. A lone numbered name (`Step 1` with no sibling) stays as
+/// written: nothing shows that it counts.
+fn counted(mut delimiters: Delimiters) -> Delimiters {
+    let numbered = |name: &str| -> Option<(String, String)> {
+        let (stem, number) = name.rsplit_once(' ')?;
+        let digits = !number.is_empty() && number.chars().all(|c| c.is_ascii_digit());
+        digits.then(|| (stem.to_string(), number.to_string()))
+    };
+    let Some((stem, number)) = numbered(&delimiters.token) else {
+        return delimiters;
+    };
+    let sibling = |name: &String| numbered(name).is_some_and(|(s, n)| s == stem && n != number);
+    if !delimiters.reserved.iter().any(sibling) {
+        return delimiters;
+    }
+    let same_stem = |name: &String| numbered(name).is_some_and(|(s, _)| s == stem);
+    delimiters.reserved.retain(|name| !same_stem(name));
+    delimiters.token = format!("{stem} {COUNTER}");
+    delimiters
 }
 
 impl Grammar for Section {
@@ -701,6 +730,76 @@ mod tests {
             field_marks: &[],
         };
         guess(&around).map(|d| (d.marker.unwrap(), d.token, d.reserved))
+    }
+
+    #[test]
+    fn a_counter_in_a_label_makes_a_label_with_any_number_live() {
+        let g = section(SectionMarker::Label, &["Document {counter}", "Question"]);
+        let text = "Document 1:\na\nDocument 2:\nb\nDocument 907:\nQuestion: q";
+        assert_eq!(
+            live(&g, text, Exact),
+            vec![
+                (Open, "Document 1:".into()),
+                (Open, "Document 2:".into()),
+                (Open, "Document 907:".into()),
+                (Close, "Question:".into()),
+            ]
+        );
+        // No number, letters after it, or the label mid-line: no marker.
+        for text in [
+            "x\nDocument :",
+            "x\nDocument 7a:",
+            "x\nDocument:",
+            "see Document 7: here",
+        ] {
+            assert!(live(&g, text, Unicode).is_empty(), "{text:?}");
+        }
+        // Fullwidth digits are a number for the Unicode reader only.
+        let wide = "x\nDocument \u{ff17}:";
+        assert!(live(&g, wide, Ci).is_empty());
+        assert_eq!(
+            live(&g, wide, Unicode),
+            vec![(Open, "Document \u{ff17}:".into())]
+        );
+        // A forged marker carries a number the framing did not write.
+        assert_eq!(g.render(Form::Open, 0).plain(), "Document 907:");
+    }
+
+    #[test]
+    fn numbered_labels_beside_each_other_are_guessed_as_a_counter() {
+        let guess = guessed(
+            "Rank them.\n\nDocument 1:\nfixed\n\nDocument 2:\n",
+            "z1\n\nDocument 3:\nfixed\n\nQuestion: why?\nAnswer:",
+        );
+        assert_eq!(
+            guess,
+            Some((
+                SectionMarker::Label,
+                "Document {counter}".to_string(),
+                vec!["Question".to_string(), "Answer".to_string()]
+            ))
+        );
+        // A lone numbered name, or numbers on other names, is no counter.
+        let lone = guessed("Step 2:\n", "z1\nNotes:");
+        assert_eq!(lone.map(|g| g.1), Some("Step 2".to_string()));
+        let other = guessed("Part 1:\nx\nStep 2:\n", "z1\nNotes:");
+        assert_eq!(other.map(|g| g.1), Some("Step 2".to_string()));
+    }
+
+    #[test]
+    fn a_counter_is_declared_in_section_names_only_and_once() {
+        let declared = |grammar, marker, token: &str| {
+            Delimiters {
+                marker,
+                ..Delimiters::simple(grammar, token)
+            }
+            .validate()
+        };
+        let label = Some(SectionMarker::Label);
+        assert!(declared(GrammarKind::Section, label, "Document {counter}").is_ok());
+        assert!(declared(GrammarKind::Section, label, "Doc{counter}").is_ok());
+        assert!(declared(GrammarKind::Section, label, "Doc {counter}{counter}").is_err());
+        assert!(declared(GrammarKind::XmlTag, None, "doc{counter}").is_err());
     }
 
     #[test]

@@ -63,6 +63,9 @@ pub struct Fields {
     /// A token that is a JSON pointer (`/items/0/text`), not a word: the
     /// word rule for tokens does not apply, the shape's builder checks it.
     pub pointer_token: bool,
+    /// Names that may hold a `{counter}` (`Document {counter}`), for a
+    /// shape whose markers number the items they open.
+    pub counter_tokens: bool,
 }
 
 /// The declaration fields a shape's builder reads beyond the vocabulary.

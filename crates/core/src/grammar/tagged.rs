@@ -55,6 +55,7 @@ impl Shape for TagShape {
             empty_token: false,
             phrase_tokens: false,
             pointer_token: false,
+            counter_tokens: false,
         }
     }
 

@@ -1,6 +1,9 @@
 //! Tokens with an optional variable part: `untrusted-data-{nonce}`.
 //!
-//! A token is literal text with at most one `{nonce}` in it. The nonce is
+//! A token is literal text with at most one `{nonce}` in it, or (in a
+//! shape whose names may count, a section label: `Document {counter}`) a
+//! `{counter}`: one or more digits, any value, since content can write
+//! any number and a reader takes every one for the framing's. The nonce is
 //! matched by its declared alphabet and minimum length
 //! ([`NonceSpec`]); the value a delimiter carries is recorded so the
 //! oracle can tell the frame's own pair (opener and closer carry the same
@@ -102,6 +105,8 @@ pub enum TokenPart {
     Literal(String),
     /// The `{nonce}`.
     Nonce,
+    /// The `{counter}`: one or more digits as the reader folds them.
+    Counter,
 }
 
 /// A token split at its `{nonce}`.
@@ -114,17 +119,31 @@ pub struct TokenPattern {
 /// The placeholder a token or template marks its variable part with.
 pub const NONCE: &str = "{nonce}";
 
+/// The placeholder a token or template marks a number the framing counts
+/// items or calls with.
+pub const COUNTER: &str = "{counter}";
+
+/// The counter a rendered (forged) marker carries: content does not know
+/// the framing's number, and needs none, since every number is read.
+pub const COUNTER_SAMPLE: &str = "907";
+
 impl TokenPattern {
-    /// Splits `token` at each `{nonce}`.
+    /// Splits `token` at each `{nonce}` and `{counter}`.
     pub fn parse(token: &str) -> TokenPattern {
         let mut parts = Vec::new();
         let mut rest = token;
-        while let Some(at) = rest.find(NONCE) {
+        let next = |rest: &str| {
+            [(NONCE, TokenPart::Nonce), (COUNTER, TokenPart::Counter)]
+                .into_iter()
+                .filter_map(|(p, part)| rest.find(p).map(|at| (at, p.len(), part)))
+                .min_by_key(|(at, _, _)| *at)
+        };
+        while let Some((at, len, part)) = next(rest) {
             if at > 0 {
                 parts.push(TokenPart::Literal(rest[..at].to_string()));
             }
-            parts.push(TokenPart::Nonce);
-            rest = &rest[at + NONCE.len()..];
+            parts.push(part);
+            rest = &rest[at + len..];
         }
         if !rest.is_empty() {
             parts.push(TokenPart::Literal(rest.to_string()));
@@ -137,13 +156,20 @@ impl TokenPattern {
         self.parts.contains(&TokenPart::Nonce)
     }
 
-    /// The token as written, with `nonce` standing for the variable part.
+    /// True when the token has a `{counter}`.
+    pub fn has_counter(&self) -> bool {
+        self.parts.contains(&TokenPart::Counter)
+    }
+
+    /// The token as written, with `nonce` standing for the variable part
+    /// (a counter stays `{counter}`).
     pub fn render(&self, nonce: &str) -> String {
         self.parts
             .iter()
             .map(|p| match p {
                 TokenPart::Literal(l) => l.as_str(),
                 TokenPart::Nonce => nonce,
+                TokenPart::Counter => COUNTER,
             })
             .collect()
     }
@@ -193,6 +219,17 @@ pub fn match_token(
                     return None;
                 }
                 span = Some((start, i));
+            }
+            // Greedy like the nonce: a literal after a counter never
+            // starts with a digit in a declared name (`Document {counter}`).
+            TokenPart::Counter => {
+                let start = i;
+                while folded.ch(i).is_some_and(|c| c.is_ascii_digit()) {
+                    i += 1;
+                }
+                if i == start {
+                    return None;
+                }
             }
         }
     }

@@ -24,7 +24,7 @@ use super::learn::FIELD_MARKS;
 use super::tokens::segments;
 use super::Alphabet;
 use crate::grammar::shape::{self, Around, MASK};
-use crate::grammar::token::{NonceAlphabet, NonceSpec, NONCE};
+use crate::grammar::token::{NonceAlphabet, NonceSpec, COUNTER, NONCE};
 use crate::grammar::{begin_end, GrammarKind};
 use crate::profile::{
     BodyEncoding, DatamarkReplaces, Delimiters, InvalidProfile, DEFAULT_DATAMARK,
@@ -369,9 +369,6 @@ fn random_looking(text: &str) -> Option<String> {
         })
         .map(str::to_string)
 }
-
-/// The placeholder a begin-end template counts with.
-const COUNTER: &str = "{counter}";
 
 /// Whether the per-call values in `delimiters` are a counter in its marker
 /// templates (a shape that reads templates): the token holds none (a counter in a name stays a nonce the

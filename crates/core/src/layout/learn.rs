@@ -618,20 +618,19 @@ fn frame_delimiters(
         .ok_or_else(|| LayoutError::NoOpener {
             token: token.into(),
         })?;
+    // In an open-only grammar any marker after the content ends its
+    // section, its own name's too (`Document 3:` after `Document 2:`).
+    let open_only = profile.delimiters.grammar.is_open_only();
     let closer = live
         .iter()
-        .find(|d| d.kind == DelimiterKind::Close && d.start >= slot.end)
+        .find(|d| (d.kind == DelimiterKind::Close || open_only) && d.start >= slot.end)
         .map(span)
         .or_else(|| bare_closer(profile, &folded, slot))
         // An open-only grammar writes no closer: the section ends where
         // the next marker begins, or at the end of the text.
         .or_else(|| {
             let end = framed.len();
-            profile
-                .delimiters
-                .grammar
-                .is_open_only()
-                .then_some(end..end)
+            open_only.then_some(end..end)
         })
         .ok_or_else(|| LayoutError::NoCloser {
             token: token.into(),

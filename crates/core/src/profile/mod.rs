@@ -477,8 +477,13 @@ impl Delimiters {
     pub(crate) fn validate(&self) -> Result<(), InvalidProfile> {
         let mut seen: Vec<String> = Vec::new();
         for (field, token) in self.fields() {
-            let bare = token.replace(crate::grammar::token::NONCE, "");
             let fields = self.grammar.shape().fields();
+            let mut bare = token.replace(crate::grammar::token::NONCE, "");
+            // A counter reads as a number among the words; elsewhere its
+            // braces make the token a bad one.
+            if fields.counter_tokens {
+                bare = bare.replace(crate::grammar::token::COUNTER, "0");
+            }
             let empty_ok = fields.empty_token && token == self.token;
             // A pointer is checked by its shape's builder, below.
             let word = !(fields.pointer_token && token == self.token);
@@ -493,7 +498,11 @@ impl Delimiters {
                     && w.chars().all(|c| c.is_ascii_graphic())
                     && !w.contains(['<', '>', '[', ']', '/', '"', '\'', '=', '{', '}', '`', '~'])
             };
+            // Two counters in one name cannot both be read: the first
+            // takes every digit.
+            let counters = token.matches(crate::grammar::token::COUNTER).count();
             if (token.is_empty() && !empty_ok)
+                || counters > 1
                 || (word && !bare.is_empty() && !words.iter().all(word_ok))
             {
                 return Err(InvalidProfile::new(

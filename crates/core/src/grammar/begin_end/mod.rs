@@ -88,9 +88,7 @@ struct Matched {
     attrs_start: Option<usize>,
 }
 
-/// The counter a rendered (forged) marker carries: content does not know
-/// the framing's count, and needs none, since any number is read.
-pub const COUNTER_SAMPLE: &str = "907";
+pub use super::token::COUNTER_SAMPLE;
 
 const ATTACKS: &[GrammarAttack] = &[
     GrammarAttack {
@@ -115,6 +113,7 @@ impl Shape for BeginEndShape {
             empty_token: false,
             phrase_tokens: false,
             pointer_token: false,
+            counter_tokens: false,
         }
     }
 
