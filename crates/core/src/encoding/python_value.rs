@@ -42,7 +42,7 @@ pub enum ValueError {
         at: usize,
     },
     /// A string literal Python would not read.
-    #[error("the string at byte {at} is not a Python literal: {reason}")]
+    #[error("the string at byte {at} of the literal is not valid: {reason}")]
     String {
         /// Byte offset of its opening quote.
         at: usize,
