@@ -32,11 +32,11 @@ fn profiles() -> Vec<TargetProfile> {
         profile("{ grammar: fence, token: text }"),
         profile("{ grammar: section, marker: field-marker, token: data }"),
     ];
-    // Every grammar is among them, but the JSON document, which search
-    // refuses (`search_refuses_a_json_document_framing`).
+    // Every grammar is among them, but the JSON and Python-literal
+    // documents, which search refuses (`search_refuses_a_json_document_framing`).
     for kind in GrammarKind::ALL
         .into_iter()
-        .filter(|&k| k != GrammarKind::JsonDocument)
+        .filter(|&k| k != GrammarKind::JsonDocument && k != GrammarKind::PythonDocument)
     {
         assert!(
             profiles.iter().any(|p| p.delimiters.grammar == kind),
@@ -123,13 +123,15 @@ fn search_runs_on_every_grammar_without_panicking() {
 /// judging the document as markers it does not have.
 #[test]
 fn search_refuses_a_json_document_framing() {
-    let profile = profile("{ grammar: json-document, token: /content }");
-    let all = cases(&profile);
-    let mut framing = Raw::new(&profile);
-    let report = search(&all, &profile, &mut framing, &options(20, 1));
-    let error = report.harness_error.unwrap_or_default();
-    assert!(error.contains("json-document"), "{error:?}");
-    assert_eq!(report.mutants_tried, 0);
+    for grammar in ["json-document", "python-document"] {
+        let profile = profile(&format!("{{ grammar: {grammar}, token: /content }}"));
+        let all = cases(&profile);
+        let mut framing = Raw::new(&profile);
+        let report = search(&all, &profile, &mut framing, &options(20, 1));
+        let error = report.harness_error.unwrap_or_default();
+        assert!(error.contains(grammar), "{error:?}");
+        assert_eq!(report.mutants_tried, 0);
+    }
 }
 
 /// A constant sentence naming the markers, then the frame; content that

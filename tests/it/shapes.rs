@@ -742,10 +742,11 @@ fn correct_neutralising_fixtures_leave_no_reading_of_their_token() {
             // fixtures escape marker lines and leave the token's word in
             // prose, which is no reading of a marker.
             || profile.delimiters.grammar.as_deref() == Some("section")
-            // A JSON document escapes the content's quotes and line breaks:
-            // its reading is judged by the document checks, not by counting
-            // a token (its token is a JSON pointer).
+            // A JSON document (or Python literal) escapes the content's
+            // quotes and line breaks: its reading is judged by the document
+            // checks, not by counting a token (its token is a JSON pointer).
             || profile.delimiters.grammar.as_deref() == Some("json-document")
+            || profile.delimiters.grammar.as_deref() == Some("python-document")
             // Segments readers escape by schemes no profile names; what
             // their parser reads back is judged by reader.structure.
             || profile.reader.returns.as_deref() == Some("segments")
@@ -1158,19 +1159,21 @@ fn search_grows_forged_records_only_where_the_parser_splits() {
     assert!(lf.contains(" 0 failing"), "{lf}");
 }
 
-/// `framecheck init`, from each JSON-document fixture's adapter alone,
-/// proposes the JSON-document shape at the hand profile's pointer, and a
-/// run of the proposal gets the hand profile's verdict, failing checks and
-/// level (issue 57: `init` agrees with the hand profile).
+/// `framecheck init`, from each JSON-document and Python-literal document
+/// fixture's adapter alone, proposes the document shape of its syntax at
+/// the hand profile's pointer, and a run of the proposal gets the hand
+/// profile's verdict, failing checks and level (issue 57: `init` agrees
+/// with the hand profile).
 #[test]
 fn init_proposes_each_json_document_and_agrees_with_the_hand_profile() {
-    let dir = shapes_dir().join("json-document");
     let out = tempfile::tempdir().unwrap();
     let mut wrong = Vec::new();
     let fixtures = load_expectations()
         .into_iter()
-        .filter(|f| f.name.starts_with("json-document/"));
+        .filter(|f| f.name.starts_with("json-document/") || f.name.starts_with("python-document/"));
     for fixture in fixtures {
+        let shape = fixture.name.split('/').next().unwrap_or_default();
+        let dir = shapes_dir().join(shape);
         let hand = load_profile(&fixture);
         if !interpreter_available(&hand.adapter.command[0], &fixture.name) {
             continue;
@@ -1180,8 +1183,9 @@ fn init_proposes_each_json_document_and_agrees_with_the_hand_profile() {
         let output = common::framecheck_in(&dir, &args);
         let proposal = String::from_utf8_lossy(&output.stdout).into_owned();
         let token = format!("token: \"{}\"", hand.delimiters.token);
+        let grammar = format!("grammar: {shape}");
         assert!(
-            proposal.contains("grammar: json-document") && proposal.contains(&token),
+            proposal.contains(&grammar) && proposal.contains(&token),
             "{}: {proposal}",
             fixture.name
         );

@@ -8,7 +8,7 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 use crate::adapter::{Framing, TargetError};
 use framecheck_core::catalogue::{ConcreteCase, Input, Operation, Piece, RefusalPolicy};
 use framecheck_core::gate::Gate;
-use framecheck_core::grammar::json_document::Document;
+use framecheck_core::grammar::json_document::{Document, DocumentFrame};
 use framecheck_core::layout::{self, Layout};
 use framecheck_core::level::ReaderLevel;
 use framecheck_core::oracle::{self, Calibration, Finding, PartsStructure};
@@ -380,8 +380,8 @@ impl Setup {
         watch: &mut FaultWatch,
         level: ReaderLevel,
     ) -> Setup {
-        if let Some(pointer) = profile.delimiters.grammar().content_pointer() {
-            return Setup::document(cases, profile, framing, watch, &pointer);
+        if let Some(frame) = profile.delimiters.grammar().document() {
+            return Setup::document(cases, profile, framing, watch, &frame);
         }
         let typed = if cases.is_empty() {
             None
@@ -429,13 +429,13 @@ impl Setup {
         profile: &TargetProfile,
         framing: &mut dyn Framing,
         watch: &mut FaultWatch,
-        pointer: &str,
+        frame: &DocumentFrame,
     ) -> Setup {
         let mut setup = Setup::none();
         if cases.is_empty() {
             return setup;
         }
-        match document::learn(framing, pointer) {
+        match document::learn(framing, frame) {
             Ok(learned) => setup.document = Some(learned),
             Err(document::Failure::Misfit(misfit)) => setup.misfit = Some(misfit),
             Err(document::Failure::Wrap(error)) => {
@@ -568,8 +568,8 @@ pub fn check_fit(
             Ok(_) | Err(unmarked::Failure::Wrap(_)) => Ok(()),
         };
     }
-    if let Some(pointer) = profile.delimiters.grammar().content_pointer() {
-        return match document::learn(framing, &pointer) {
+    if let Some(frame) = profile.delimiters.grammar().document() {
+        return match document::learn(framing, &frame) {
             Err(document::Failure::Misfit(misfit)) => Err(misfit),
             Ok(_) | Err(document::Failure::Wrap(_)) => Ok(()),
         };
@@ -724,8 +724,8 @@ fn run_case(
                         let wrapped = (request, framed.as_str());
                         read_back(case, profile, framing, layout, wrapped, &mut evidence)
                     } else if let Some(document) = learned.document {
-                        judged(oracle::judge_document(
-                            case, profile, document, request, &framed,
+                        judged(document::judge(
+                            case, profile, document, framing, request, &framed,
                         ))
                     } else {
                         judged(oracle::judge_wrap_in(

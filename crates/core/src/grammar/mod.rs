@@ -86,17 +86,22 @@ pub enum GrammarKind {
     /// A whole JSON document, the content a string at a JSON pointer (the
     /// token): `{"source": "tool", "content": "…"}`.
     JsonDocument,
+    /// A whole Python literal (`repr` of a dict or list), after an optional
+    /// lead text, the content a string at a JSON pointer (the token):
+    /// `Observation: {'url': '…', 'content': '…'}`.
+    PythonDocument,
 }
 
 impl GrammarKind {
     /// Every grammar.
-    pub const ALL: [GrammarKind; 6] = [
+    pub const ALL: [GrammarKind; 7] = [
         GrammarKind::XmlTag,
         GrammarKind::BracketMarker,
         GrammarKind::BeginEnd,
         GrammarKind::Fence,
         GrammarKind::Section,
         GrammarKind::JsonDocument,
+        GrammarKind::PythonDocument,
     ];
 
     /// The stable name, as written in profiles.
@@ -108,6 +113,7 @@ impl GrammarKind {
             GrammarKind::Fence => "fence",
             GrammarKind::Section => "section",
             GrammarKind::JsonDocument => "json-document",
+            GrammarKind::PythonDocument => "python-document",
         }
     }
 
@@ -120,7 +126,8 @@ impl GrammarKind {
             GrammarKind::BeginEnd => &begin_end::BeginEndShape,
             GrammarKind::Fence => &fence::FenceShape,
             GrammarKind::Section => &section::SectionShape,
-            GrammarKind::JsonDocument => &json_document::JsonDocumentShape,
+            GrammarKind::JsonDocument => &json_document::JSON_SHAPE,
+            GrammarKind::PythonDocument => &json_document::PYTHON_SHAPE,
         }
     }
 
@@ -472,10 +479,11 @@ pub trait Grammar: fmt::Debug + Send + Sync {
     fn forged_lines(&self, names: &[&str]) -> ForgedLines;
 
     /// For a grammar whose frame is a whole document rather than markers
-    /// around the content (`json-document`): the JSON pointer of the
-    /// content's string, which the runner judges the document by instead
-    /// of by live markers. `None` for a marker grammar.
-    fn content_pointer(&self) -> Option<String> {
+    /// around the content (`json-document`, `python-document`): the JSON
+    /// pointer of the content's string and the document's syntax, which
+    /// the runner judges the document by instead of by live markers.
+    /// `None` for a marker grammar.
+    fn document(&self) -> Option<json_document::DocumentFrame> {
         None
     }
 }
@@ -531,12 +539,12 @@ pub enum GrammarError {
     /// `marker` given for a grammar that does not use it.
     #[error("`marker` applies only to grammar section, not {0}")]
     UnusedMarker(GrammarKind),
-    /// A json-document token that is not a JSON pointer.
+    /// A document grammar's token that is not a JSON pointer.
     #[error(
-        "grammar json-document needs the JSON pointer of the content's string as its token \
-         (RFC 6901: `/content`, `/items/0/text`), with no nonce; got {0:?}"
+        "grammar {0} needs the JSON pointer of the content's string as its token \
+         (RFC 6901: `/content`, `/items/0/text`), with no nonce; got {1:?}"
     )]
-    BadPointer(String),
+    BadPointer(GrammarKind, String),
 }
 
 /// Builds the grammar `kind` over `vocabulary`; `open` and `close` are the

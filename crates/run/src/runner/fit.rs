@@ -70,8 +70,9 @@ pub enum Misfit {
     /// The framing answers parts and the profile says one text, or the
     /// reverse, or the benign parts cannot be learned.
     Parts(super::parts::PartsMisfit),
-    /// A benign wrap is not the JSON document the profile declares
-    /// (`json-document`): no string holding the content at its pointer.
+    /// A benign wrap is not the document the profile declares
+    /// (`json-document`, `python-document`): no string holding the content
+    /// at its pointer, or a lead text that varies.
     Document(framecheck_core::grammar::json_document::DocumentError),
 }
 

@@ -639,14 +639,15 @@ fn prepare<'a>(
     framing: &'a mut dyn Framing,
     level: ReaderLevel,
 ) -> Result<(Vec<ConcreteCase>, Probe<'a>), Refusal> {
-    // A JSON-document framing is judged by its document (the runner's
+    // A document framing is judged by its document (the runner's
     // `document` path), which no search operator or mutant judge asks yet:
     // refused, rather than judged as markers it does not write.
-    if profile.delimiters.grammar().content_pointer().is_some() {
+    if profile.delimiters.grammar().document().is_some() {
         return Err(Refusal {
-            reason: "search does not judge json-document framings yet; \
-                     `framecheck run` does"
-                .into(),
+            reason: format!(
+                "search does not judge {} framings yet; `framecheck run` does",
+                profile.delimiters.grammar
+            ),
             errors: 0,
         });
     }
