@@ -462,11 +462,11 @@ mod json_report {
             ids,
             [
                 (
-                    "delimiter.census/exact/content/delimiter/model".to_string(),
+                    "delimiter.census/exact/reader-input/body/model".to_string(),
                     "model".to_string()
                 ),
                 (
-                    "reader.structure/exact/content/body/parser".to_string(),
+                    "reader.structure/exact/reader-input/body/parser".to_string(),
                     "parser".to_string()
                 ),
             ]
