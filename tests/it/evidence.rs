@@ -18,6 +18,7 @@ use crate::common::judged;
 
 fn census(levels: &[ReaderLevel]) -> Finding {
     Finding {
+        consumer: Default::default(),
         check: Check::DelimiterCensus,
         class: CheckClass::Security,
         levels: levels.to_vec(),

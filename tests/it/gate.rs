@@ -12,6 +12,7 @@ use crate::common::judged;
 
 fn finding(check: Check, class: CheckClass, in_context: bool) -> Finding {
     Finding {
+        consumer: Default::default(),
         check,
         class,
         levels: ReaderLevel::ALL.to_vec(),

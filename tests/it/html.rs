@@ -71,6 +71,7 @@ fn breakout() -> CaseResult {
         case: case(&format!("breakout-{HOSTILE}"), Category::Breakout),
         outcome: Outcome::Judged {
             findings: vec![Finding {
+                consumer: Default::default(),
                 check: Check::DelimiterCensus,
                 class: CheckClass::Security,
                 levels: vec![ReaderLevel::Unicode],
@@ -451,6 +452,7 @@ fn the_header_counts_the_targets_faults_by_kind() {
     crash.case.id = "crash-case".into();
     crash.outcome = Outcome::Judged {
         findings: vec![Finding {
+            consumer: Default::default(),
             fault: Some(framecheck::adapter::Fault::new(
                 framecheck::adapter::FaultKind::Crash,
             )),

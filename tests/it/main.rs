@@ -12,6 +12,7 @@ mod body_encodings;
 mod catalogue;
 mod cli;
 mod cli_gates;
+mod consumers;
 mod control_chars;
 mod corpus_replay;
 mod distribution_name;

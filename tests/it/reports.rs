@@ -57,6 +57,7 @@ fn case(id: &str, category: Category) -> ConcreteCase {
 
 fn security(check: Check, levels: &[ReaderLevel]) -> Finding {
     Finding {
+        consumer: Default::default(),
         check,
         class: CheckClass::Security,
         levels: levels.to_vec(),
@@ -70,6 +71,7 @@ fn security(check: Check, levels: &[ReaderLevel]) -> Finding {
 
 fn fidelity() -> Finding {
     Finding {
+        consumer: Default::default(),
         check: Check::Fidelity,
         class: CheckClass::Fidelity,
         levels: vec![],
@@ -134,6 +136,7 @@ fn hostile_breakout() -> CaseResult {
         breakout,
         Outcome::Judged {
             findings: vec![Finding {
+                consumer: Default::default(),
                 check: Check::DelimiterCensus,
                 class: CheckClass::Security,
                 levels: vec![Unicode],
@@ -399,6 +402,114 @@ mod json_report {
             back.results[2].evidence.read_body,
             Some(Some(HOSTILE.to_string()))
         );
+    }
+
+    /// A run of a profile with two consumers: a case that fools the model
+    /// only, and one that fools the parser too.
+    fn two_consumer_run() -> RunResult {
+        use framecheck::profile::Consumer;
+        let for_ = |consumer, check| Finding {
+            consumer,
+            ..security(check, &[Exact, AsciiCaseInsensitive, Unicode])
+        };
+        let mut run = run(
+            Unicode,
+            vec![
+                judged(
+                    "breakout-close",
+                    Category::Breakout,
+                    vec![for_(Consumer::Model, Check::DelimiterCensus)],
+                ),
+                judged(
+                    "record-forged-after-ls",
+                    Category::Breakout,
+                    vec![
+                        for_(Consumer::Model, Check::DelimiterCensus),
+                        for_(Consumer::Parser, Check::ReaderStructure),
+                    ],
+                ),
+            ],
+        );
+        run.meta.target.reader.consumers =
+            Some(vec![Consumer::Model, Consumer::Parser].try_into().unwrap());
+        run
+    }
+
+    /// Each finding's consumer survives the JSON round trip, the weaknesses
+    /// are per consumer, and every human format names the parser's finding.
+    #[test]
+    fn each_finding_names_the_consumer_it_fools_in_every_format() {
+        let original = two_consumer_run();
+        let text = json::render(&original);
+        assert_eq!(json::parse(&text).expect("parses"), original);
+        let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let findings = &value["results"][1]["outcome"]["findings"];
+        assert_eq!(findings[0]["consumer"], "model");
+        assert_eq!(findings[1]["consumer"], "parser");
+        let mut ids: Vec<(String, String)> = value["weaknesses"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|w| {
+                (
+                    w["id"].as_str().unwrap().into(),
+                    w["consumer"].as_str().unwrap().into(),
+                )
+            })
+            .collect();
+        ids.sort();
+        assert_eq!(
+            ids,
+            [
+                (
+                    "delimiter.census/exact/reader-input/body/model".to_string(),
+                    "model".to_string()
+                ),
+                (
+                    "reader.structure/exact/reader-input/body/parser".to_string(),
+                    "parser".to_string()
+                ),
+            ]
+        );
+        assert!(markdown::render(&original).contains("`reader.structure` (fools the parser)"));
+        assert!(!markdown::render(&original).contains("(fools the model)"));
+        assert!(junit::render(&original).contains("reader.structure (fools the parser) at ["));
+        let sarif: serde_json::Value = serde_json::from_str(&sarif::render(&original)).unwrap();
+        let consumers: Vec<&str> = sarif["runs"][0]["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["properties"]["consumer"].as_str().unwrap())
+            .collect();
+        assert!(
+            consumers.contains(&"parser") && consumers.contains(&"model"),
+            "{consumers:?}"
+        );
+    }
+
+    /// A report written before findings named their consumer reads back
+    /// with every finding the model's.
+    #[test]
+    fn a_finding_without_a_consumer_is_the_models() {
+        let mut value: serde_json::Value =
+            serde_json::from_str(&json::render(&hostile_run())).unwrap();
+        let mut removed = 0;
+        for result in value["results"].as_array_mut().unwrap() {
+            if let Some(findings) = result["outcome"]["findings"].as_array_mut() {
+                for finding in findings {
+                    removed += usize::from(
+                        finding
+                            .as_object_mut()
+                            .unwrap()
+                            .remove("consumer")
+                            .is_some(),
+                    );
+                }
+            }
+        }
+        assert!(removed > 0);
+        let back = json::parse(&value.to_string()).expect("parses");
+        assert_eq!(back, hostile_run());
     }
 
     #[test]
@@ -857,6 +968,7 @@ mod markdown_report {
             "a",
             Category::Breakout,
             vec![Finding {
+                consumer: Default::default(),
                 check: Check::CanaryContainment,
                 class: CheckClass::Security,
                 levels: vec![Unicode],

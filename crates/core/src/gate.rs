@@ -24,6 +24,7 @@
 //! use framecheck::oracle::{Check, CheckClass, Finding};
 //!
 //! let finding = Finding {
+//!     consumer: Default::default(),
 //!     check: Check::TemplateControl,
 //!     class: CheckClass::OuterLayer,
 //!     levels: vec![],
@@ -109,6 +110,7 @@ mod tests {
 
     fn finding(class: CheckClass, in_context: bool) -> Finding {
         Finding {
+            consumer: Default::default(),
             check: Check::DelimiterCensus,
             class,
             levels: vec![ReaderLevel::Exact],

@@ -174,6 +174,16 @@ impl CaseResult {
         }
     }
 
+    /// This result as `consumer` alone sees it: only the findings that
+    /// name it (a case that fools another consumer passes for this one).
+    pub fn for_consumer(&self, consumer: crate::profile::Consumer) -> CaseResult {
+        let mut result = self.clone();
+        if let Outcome::Judged { findings } = &mut result.outcome {
+            findings.retain(|f| f.consumer == consumer);
+        }
+        result
+    }
+
     /// The findings that apply at `level` (fidelity findings apply at every level).
     pub fn findings_at(&self, level: ReaderLevel) -> Vec<&Finding> {
         match &self.outcome {

@@ -264,6 +264,7 @@ fn reader_mismatch(
 
 fn everywhere(check: Check, message: String, excerpt: Option<Excerpt>) -> Finding {
     Finding {
+        consumer: Default::default(),
         check,
         class: CheckClass::Security,
         levels: ReaderLevel::ALL.to_vec(),

@@ -12,7 +12,7 @@ use framecheck_core::grammar::json_document::{Document, DocumentFrame};
 use framecheck_core::layout::{self, Layout};
 use framecheck_core::level::ReaderLevel;
 use framecheck_core::oracle::{self, Calibration, Finding, PartsStructure};
-use framecheck_core::profile::{Capability, TargetProfile};
+use framecheck_core::profile::{Capability, Consumer, TargetProfile};
 pub(crate) use framecheck_core::target::guarded;
 
 mod document;
@@ -145,7 +145,8 @@ pub fn run_owned(
             framing,
             &mut watch,
             cancel,
-            &mut |result| {
+            &mut |mut result| {
+                name_the_only_consumer(profile, &mut result.outcome);
                 on_result(&result);
                 results.push(result);
             },
@@ -159,7 +160,10 @@ pub fn run_owned(
     let wanted = options.filters.is_empty() || options.filters.iter().any(|f| f.contains("nonce"));
     let abandoned = watch.abandoned().cloned();
     if wanted && !cancel.load(Ordering::SeqCst) && abandoned.is_none() {
-        for result in crate::nonce_probe::probe(profile, framing, learned, options.nonce_samples) {
+        for mut result in
+            crate::nonce_probe::probe(profile, framing, learned, options.nonce_samples)
+        {
+            name_the_only_consumer(profile, &mut result.outcome);
             on_result(&result);
             results.push(result);
         }
@@ -249,7 +253,11 @@ fn unmarked_run(
                 unmarked: true,
                 ..meta
             },
-            results: vec![unmarked::result(found, unmarked_delivery(profile))],
+            results: vec![{
+                let mut result = unmarked::result(found, unmarked_delivery(profile));
+                name_the_only_consumer(profile, &mut result.outcome);
+                result
+            }],
             views: Vec::new(),
         },
         Err(unmarked::Failure::Misfit(misfit)) => refused_run(meta, &misfit, profile),
@@ -543,6 +551,7 @@ fn timed_case(
     };
     let framed = evidence.framed.as_deref();
     framecheck_core::nonce::harvest::judge(&case, profile, layout, framed, &mut outcome);
+    name_the_only_consumer(profile, &mut outcome);
     CaseResult {
         case,
         outcome,
@@ -724,13 +733,13 @@ fn run_case(
                         let wrapped = (request, framed.as_str());
                         read_back(case, profile, framing, layout, wrapped, &mut evidence)
                     } else if let Some(document) = learned.document {
-                        judged(document::judge(
-                            case, profile, document, framing, request, &framed,
-                        ))
+                        judged(oracle::for_consumers(profile, |p| {
+                            document::judge(case, p, document, framing, request, &framed)
+                        }))
                     } else {
-                        judged(oracle::judge_wrap_in(
-                            case, profile, layout, request, &framed,
-                        ))
+                        judged(oracle::for_consumers(profile, |p| {
+                            oracle::judge_wrap_in(case, p, layout, request, &framed)
+                        }))
                     };
                     evidence.framed = Some(framed);
                     with_findings(outcome, parts_findings)
@@ -748,11 +757,15 @@ fn run_case(
                     // A reader that refuses a text has rejected it.
                     Err(TargetError::Refused(_)) => {
                         evidence.read_body = Some(None);
-                        judged(oracle::judge_read(case, profile, &text, None))
+                        judged(oracle::for_reader(profile, |p| {
+                            oracle::judge_read(case, p, &text, None)
+                        }))
                     }
                     Err(error) => refusal_or_error(case, error),
                     Ok(body) => {
-                        let findings = oracle::judge_read(case, profile, &text, body.as_deref());
+                        let findings = oracle::for_reader(profile, |p| {
+                            oracle::judge_read(case, p, &text, body.as_deref())
+                        });
                         evidence.read_body = Some(body);
                         judged(findings)
                     }
@@ -781,8 +794,9 @@ fn read_back(
         Err(error) => return refusal_or_error(case, error),
         Ok(body) => body,
     };
-    let findings =
-        oracle::judge_roundtrip_in(case, profile, layout, request, framed, body.as_deref());
+    let findings = oracle::for_consumers(profile, |p| {
+        oracle::judge_roundtrip_in(case, p, layout, request, framed, body.as_deref())
+    });
     evidence.read_body = Some(body);
     judged(findings)
 }
@@ -809,14 +823,20 @@ fn run_segments_case(
             Err(error) => return (refusal_or_error(case, error), evidence),
             Ok(answer) => answer,
         };
-    findings.extend(oracle::judge_wrap_in(
-        case, profile, layout, request, &framed,
-    ));
+    // With several consumers the read-back is the parser's answer, and its
+    // structure findings fool the parser alone; one consumer owns them all.
+    let several = profile.reader.consumers().len() > 1;
     let outcome =
         match segments::read_back(case, structure, framing, request, &framed, &mut evidence) {
             segments::ReadBack::Judged(more) => {
-                let mut findings = oracle::parser_answered(findings, profile);
-                findings.extend(more);
+                findings.extend(oracle::for_consumers(profile, |p| {
+                    let wrap = oracle::judge_wrap_in(case, p, layout, request, &framed);
+                    let mut own = oracle::parser_answered(wrap, p);
+                    if !several || p.reader.consumer == Consumer::Parser {
+                        own.extend(more.iter().cloned());
+                    }
+                    own
+                }));
                 judged(findings)
             }
             segments::ReadBack::Error(reason) => Outcome::Error {
@@ -827,6 +847,19 @@ fn run_segments_case(
         };
     evidence.framed = Some(framed);
     (outcome, evidence)
+}
+
+/// A profile with one consumer names it on every finding, those of the
+/// checks that run once on the frame as written (parts, an absent frame, a
+/// target fault, a harvested nonce) too. With several, those keep the
+/// first consumer, the model, and each consumer's own checks name theirs
+/// ([`oracle::for_consumers`]).
+fn name_the_only_consumer(profile: &TargetProfile, outcome: &mut Outcome) {
+    if let (Outcome::Judged { findings }, [only]) = (outcome, &profile.reader.consumers()[..]) {
+        for finding in findings {
+            finding.consumer = *only;
+        }
+    }
 }
 
 fn judged(findings: Vec<Finding>) -> Outcome {

@@ -52,11 +52,11 @@ pub use checks::nonce::{
     delimiter_nonces, frame_closer, frame_nonce, judge_replay, judge_replay_in,
 };
 pub use checks::{
-    calibrate, calibration_request, judge_document, judge_parts, judge_read, judge_roundtrip,
-    judge_roundtrip_in, judge_several, judge_structure, judge_tokenizer_view, judge_wrap,
-    judge_wrap_counted, judge_wrap_in, parser_answered, render_parts, render_segments, Boundaries,
-    Calibration, Items, LiveCounts, PartsError, PartsStructure, Structure, StructureError,
-    ViewFinding,
+    calibrate, calibration_request, for_consumers, for_reader, judge_document, judge_parts,
+    judge_read, judge_roundtrip, judge_roundtrip_in, judge_several, judge_structure,
+    judge_tokenizer_view, judge_wrap, judge_wrap_counted, judge_wrap_in, parser_answered,
+    render_parts, render_segments, Boundaries, Calibration, Items, LiveCounts, PartsError,
+    PartsStructure, Structure, StructureError, ViewFinding,
 };
 
 /// A structural check, by its stable report name.
@@ -307,6 +307,11 @@ pub struct Finding {
     /// live, as it read it (1.5), so reports need not scan again.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub live: Option<live::LiveEvidence>,
+    /// The consumer of the output this finding fools (`reader.consumers`):
+    /// the model that reads it, or the parser that reads it back. Reports
+    /// before schema 1.7 have none: the model.
+    #[serde(default)]
+    pub consumer: crate::profile::Consumer,
 }
 
 impl Excerpt {

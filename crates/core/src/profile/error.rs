@@ -88,6 +88,8 @@ pub enum Field {
     Capabilities,
     /// `reader.lines`.
     ReaderLines,
+    /// `reader.consumers`.
+    ReaderConsumers,
     /// The `records` section.
     Records,
 }
@@ -152,9 +154,13 @@ pub enum InvalidKind {
     /// `reader.lines` declared for a reader that is not a parser: a model's
     /// line breaks are the reader levels'.
     #[error(
-        "reader.lines says how a parser splits lines; declare reader.consumer: parser with it"
+        "reader.lines says how a parser splits lines; declare reader.consumer: parser (or a parser among reader.consumers) with it"
     )]
     LinesWithoutParser,
+    /// Both `reader.consumer` (other than the default) and
+    /// `reader.consumers`: one says what the other does.
+    #[error("reader.consumers lists every consumer; drop reader.consumer: {0} or list it there")]
+    ConsumerAndConsumers(&'static str),
     /// An MCP adapter with an empty command.
     #[error("adapter.mcp.command must name a program")]
     McpEmptyCommand,

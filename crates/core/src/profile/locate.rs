@@ -26,6 +26,13 @@ struct Shadow<D> {
     delimiters: Option<D>,
     attributes: Option<ShadowAttributes>,
     capabilities: Option<Spanned<IgnoredAny>>,
+    reader: Option<ShadowReader>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct ShadowReader {
+    consumers: Option<Spanned<IgnoredAny>>,
 }
 
 #[derive(Deserialize, Default)]
@@ -94,6 +101,7 @@ pub(super) fn locate(text: &str, field: &Field) -> Option<Position> {
                     delimiters: None,
                     attributes: any.attributes,
                     capabilities: any.capabilities,
+                    reader: any.reader,
                 }
             }
         };
@@ -101,6 +109,7 @@ pub(super) fn locate(text: &str, field: &Field) -> Option<Position> {
     let mcp = adapter.mcp.take().unwrap_or_default();
     let delimiters = shadow.delimiters.unwrap_or_default();
     let attributes = shadow.attributes.unwrap_or_default();
+    let reader = shadow.reader.unwrap_or_default();
     match field {
         Field::Name => shadow.name.as_ref().and_then(at),
         Field::AdapterCommand => adapter.command.as_ref().and_then(at),
@@ -126,6 +135,7 @@ pub(super) fn locate(text: &str, field: &Field) -> Option<Position> {
         Field::AttributesOn => attributes.on.as_ref().and_then(at),
         Field::AttributesName(i) => attributes.names.get(*i).and_then(at),
         Field::Capabilities => shadow.capabilities.as_ref().and_then(at),
+        Field::ReaderConsumers => reader.consumers.as_ref().and_then(at),
         Field::Delimiters
         | Field::HeaderSeparator
         | Field::HeaderLines

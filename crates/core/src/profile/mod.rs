@@ -738,7 +738,13 @@ impl TargetProfile {
                 .validate()
                 .map_err(|e| InvalidProfile::new(Field::Records, InvalidKind::Records(e)))?;
         }
-        if !self.reader.lines.is_lf() && self.reader.consumer != Consumer::Parser {
+        if self.reader.consumers.is_some() && self.reader.consumer != Consumer::Model {
+            return Err(InvalidProfile::new(
+                Field::ReaderConsumers,
+                InvalidKind::ConsumerAndConsumers(self.reader.consumer.name()),
+            ));
+        }
+        if !self.reader.lines.is_lf() && !self.reader.parser_reads() {
             // A model's line breaks are the reader levels' to decide.
             return Err(InvalidProfile::new(
                 Field::ReaderLines,
@@ -862,5 +868,77 @@ mod tests {
             "{error}"
         );
         assert!(with("{ consumer: model, lines: lf }").is_ok());
+    }
+
+    /// `reader.consumers` declares several consumers of one output, each at
+    /// most once; a parser among them may declare its line rule.
+    #[test]
+    fn several_consumers_are_read_as_a_set() {
+        use super::Consumer::{Model, Parser};
+        let reference = include_str!("../../../../targets/reference.yaml");
+        let with =
+            |reader: &str| super::TargetProfile::parse(&format!("{reference}\nreader: {reader}\n"));
+        let both =
+            with("{ returns: segments, consumers: [parser, model], lines: unicode }").unwrap();
+        assert_eq!(both.reader.consumers(), [Model, Parser]);
+        assert!(both.reader.parser_reads());
+        let model = both.reader.for_consumer(Model);
+        assert_eq!(
+            (model.consumers(), model.lines),
+            (vec![Model], super::LineSemantics::Lf)
+        );
+        let parser = both.reader.for_consumer(Parser);
+        assert_eq!(
+            (parser.consumers(), parser.lines),
+            (vec![Parser], super::LineSemantics::Unicode)
+        );
+        // The one-consumer spelling is unchanged, and the default is the model.
+        assert_eq!(
+            with("{ consumer: parser }").unwrap().reader.consumers(),
+            [Parser]
+        );
+        assert_eq!(
+            with("{ returns: body }").unwrap().reader.consumers(),
+            [Model]
+        );
+        for (bad, says) in [
+            ("{ consumers: [model, model] }", "names model twice"),
+            ("{ consumers: [] }", "at least one consumer"),
+            (
+                "{ consumer: parser, consumers: [model, parser] }",
+                "drop reader.consumer: parser",
+            ),
+        ] {
+            let error = with(bad).unwrap_err().to_string();
+            assert!(error.contains(says), "{bad}: {error}");
+        }
+    }
+
+    /// An unknown consumer kind, or two ways of naming the consumers, is an
+    /// error naming the file and the line of the declaration.
+    #[test]
+    fn a_bad_consumer_names_file_and_line() {
+        let reference = include_str!("../../../../targets/reference.yaml");
+        let line = reference.lines().count() + 2;
+        let dir = std::env::temp_dir().join(format!("framecheck-consumers-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for (reader, says) in [
+            (
+                "{ consumers: [model, browser] }",
+                "unknown variant `browser`",
+            ),
+            (
+                "{ consumer: parser, consumers: [parser] }",
+                "reader.consumers lists every consumer",
+            ),
+        ] {
+            let path = dir.join("profile.yaml");
+            std::fs::write(&path, format!("{reference}\nreader: {reader}\n")).unwrap();
+            let error = super::TargetProfile::load(&path).unwrap_err().to_string();
+            let file_and_line = format!("{}: line {line}, column ", path.display());
+            assert!(error.starts_with(&file_and_line), "{error}");
+            assert!(error.contains(says), "{error}");
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -642,11 +642,109 @@ pub struct ReaderSection {
     /// Who consumes the frame.
     #[serde(default)]
     pub consumer: Consumer,
+    /// Several consumers of one output (`consumers: [model, parser]`: the
+    /// model that reads it now, the parser that reads it back later), in
+    /// place of `consumer`: each check runs for the consumers it concerns,
+    /// and each finding names the one it fools.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub consumers: Option<Consumers>,
     /// How a parser consumer splits lines (`\n` only, or every Unicode
     /// line break as Python's `str.splitlines()` does). Written only when
     /// it is not the default.
     #[serde(default, skip_serializing_if = "LineSemantics::is_lf")]
     pub lines: LineSemantics,
+}
+
+impl ReaderSection {
+    /// The consumers of the output, model first: the declared list, else
+    /// the one `consumer`.
+    pub fn consumers(&self) -> Vec<Consumer> {
+        self.consumers
+            .map_or_else(|| vec![self.consumer], |set| set.members())
+    }
+
+    /// Whether a parser is among the consumers.
+    pub fn parser_reads(&self) -> bool {
+        self.consumers().contains(&Consumer::Parser)
+    }
+
+    /// This section for one consumer alone, as the checks judge it: the
+    /// line rule is a parser's, so a model's reading keeps the default.
+    pub fn for_consumer(&self, consumer: Consumer) -> ReaderSection {
+        ReaderSection {
+            consumer,
+            consumers: None,
+            lines: match consumer {
+                Consumer::Parser => self.lines,
+                Consumer::Model => LineSemantics::default(),
+            },
+            ..*self
+        }
+    }
+}
+
+/// A set of consumers, written as a list (`[model, parser]`): each at most
+/// once, at least one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "Vec<Consumer>", into = "Vec<Consumer>")]
+pub struct Consumers {
+    model: bool,
+    parser: bool,
+}
+
+/// Why a `consumers:` list is no set of consumers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum ConsumersError {
+    /// The list is empty.
+    #[error("reader.consumers must name at least one consumer (model, parser)")]
+    Empty,
+    /// A consumer is named twice.
+    #[error("reader.consumers names {} twice", .0.name())]
+    Repeated(Consumer),
+}
+
+impl Consumers {
+    /// The members, model first.
+    pub fn members(self) -> Vec<Consumer> {
+        [
+            (self.model, Consumer::Model),
+            (self.parser, Consumer::Parser),
+        ]
+        .into_iter()
+        .filter_map(|(member, consumer)| member.then_some(consumer))
+        .collect()
+    }
+}
+
+impl TryFrom<Vec<Consumer>> for Consumers {
+    type Error = ConsumersError;
+
+    fn try_from(list: Vec<Consumer>) -> Result<Consumers, ConsumersError> {
+        let mut set = Consumers {
+            model: false,
+            parser: false,
+        };
+        for consumer in &list {
+            let member = match consumer {
+                Consumer::Model => &mut set.model,
+                Consumer::Parser => &mut set.parser,
+            };
+            if *member {
+                return Err(ConsumersError::Repeated(*consumer));
+            }
+            *member = true;
+        }
+        if list.is_empty() {
+            return Err(ConsumersError::Empty);
+        }
+        Ok(set)
+    }
+}
+
+impl From<Consumers> for Vec<Consumer> {
+    fn from(set: Consumers) -> Vec<Consumer> {
+        set.members()
+    }
 }
 
 // How a parser consumer splits lines is a reader's rule: it lives with
@@ -699,7 +797,9 @@ pub enum WrapReturns {
 }
 
 /// Who reads the frame.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum Consumer {
     /// A language model, at whatever reader level the run decides.
@@ -707,6 +807,16 @@ pub enum Consumer {
     Model,
     /// A parser (an XML chat template) that reads bytes exactly.
     Parser,
+}
+
+impl Consumer {
+    /// The name profiles and reports use.
+    pub fn name(self) -> &'static str {
+        match self {
+            Consumer::Model => "model",
+            Consumer::Parser => "parser",
+        }
+    }
 }
 
 #[cfg(test)]

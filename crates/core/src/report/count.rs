@@ -224,6 +224,7 @@ mod tests {
 
     fn finding(check: Check, class: CheckClass, levels: &[ReaderLevel]) -> Finding {
         Finding {
+            consumer: Default::default(),
             check,
             class,
             levels: levels.to_vec(),

@@ -571,9 +571,10 @@ fn write_finding(out: &mut String, result: &CaseResult, finding: &Finding) {
     };
     let _ = write!(
         out,
-        "<li><code>{}</code>{} fails at {levels}: {}",
+        "<li><code>{}</code>{}{} fails at {levels}: {}",
         finding.check.name(),
         text(&super::markdown::class_note(finding)),
+        text(&super::markdown::consumer_note(finding)),
         shown(&finding.message)
     );
     if let Some(excerpt) = &finding.excerpt {

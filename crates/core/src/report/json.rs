@@ -37,7 +37,7 @@ use crate::profile::TargetProfile;
 use crate::target::Fault;
 
 /// The schema name and version written into every report.
-pub const SCHEMA: &str = "framecheck-report/1.6";
+pub const SCHEMA: &str = "framecheck-report/1.7";
 
 /// The schema name and major version a reader accepts: any report whose
 /// schema has this name and major version. Minor additions (new optional
@@ -45,7 +45,8 @@ pub const SCHEMA: &str = "framecheck-report/1.6";
 /// class in 1.2, the tokenizer `views` in 1.3, the `fault` class with
 /// `target_fault` in 1.4, findings' `live` delimiter in 1.5, the counting
 /// unit's `counts` and `tally`, the weaknesses' `counted`, `outputs` and
-/// `same_as_base`, and the `host-framed` class in 1.6) do not change it.
+/// `same_as_base`, and the `host-framed` class in 1.6, the findings' and
+/// weaknesses' `consumer` in 1.7) do not change it.
 pub const SCHEMA_MAJOR: &str = "framecheck-report/1";
 
 /// Why a JSON report could not be read back.

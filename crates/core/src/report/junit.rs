@@ -238,8 +238,9 @@ fn apart_suite(run: &RunResult, class: CheckClass) -> Option<TestSuite> {
             let levels: Vec<&str> = finding.levels.iter().map(|l| l.name()).collect();
             let _ = writeln!(
                 text,
-                "{} at [{}]: {}\nfix: {}",
+                "{}{} at [{}]: {}\nfix: {}",
                 finding.check.name(),
+                super::markdown::consumer_note(finding),
                 levels.join(", "),
                 visible(&truncate(&finding.message, MAX_JUNIT_TEXT_BYTES)),
                 finding.check.hint()
@@ -366,8 +367,9 @@ fn failure_status(result: &CaseResult, level: ReaderLevel) -> TestCaseStatus {
         let levels: Vec<&str> = finding.levels.iter().map(|l| l.name()).collect();
         let _ = writeln!(
             text,
-            "\n{} at [{}]: {}",
+            "\n{}{} at [{}]: {}",
             finding.check.name(),
+            super::markdown::consumer_note(finding),
             levels.join(", "),
             visible(&truncate(&finding.message, MAX_JUNIT_TEXT_BYTES))
         );

@@ -27,6 +27,7 @@ use crate::gate::Gate;
 use crate::level::ReaderLevel;
 use crate::oracle::{Check, CheckClass, ExcerptSource, Finding};
 use crate::outcome::{CaseResult, LayoutReport, Outcome, RunResult, Verdict};
+use crate::profile::Consumer;
 use crate::target::Fault;
 
 /// Longest run-supplied text shown in Markdown or on the terminal, in bytes.
@@ -721,9 +722,10 @@ fn levels_text(levels: &[ReaderLevel]) -> String {
 fn write_finding(out: &mut String, result: &CaseResult, finding: &Finding) {
     let _ = writeln!(
         out,
-        "- check {}{} fails at {}: {}",
+        "- check {}{}{} fails at {}: {}",
         md_code(finding.check.name(), false),
         class_note(finding),
+        consumer_note(finding),
         levels_text(&finding.levels),
         md_inline(&truncate(&finding.message, MAX_SHOWN_BYTES))
     );
@@ -780,6 +782,15 @@ fn write_finding_fault(out: &mut String, result: &CaseResult, fault: &Fault) {
 
 /// ` (outer-layer)` after a finding of a class reported apart, so a reader
 /// never takes it for a security finding; nothing for the others.
+/// Which consumer a finding fools, when it is not the model (the default
+/// consumer, whose findings read as before).
+pub(crate) fn consumer_note(finding: &Finding) -> String {
+    match finding.consumer {
+        Consumer::Model => String::new(),
+        other => format!(" (fools the {})", other.name()),
+    }
+}
+
 pub(crate) fn class_note(finding: &Finding) -> String {
     if CheckClass::APART.contains(&finding.class) || finding.class == CheckClass::Fault {
         format!(" ({})", finding.class.name())

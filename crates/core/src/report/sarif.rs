@@ -292,6 +292,7 @@ fn weakness_result(run: &RunResult, weakness: &Weakness, location: &Value) -> Va
             "count": weakness.count,
             "representative": weakness.representative,
             "caseIds": weakness.cases,
+            "consumer": weakness.consumer.name(),
         },
     });
     if let Some(live) = representative_live(run, weakness, &by_id) {

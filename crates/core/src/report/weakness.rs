@@ -39,6 +39,7 @@ use crate::gate::Gate;
 use crate::level::ReaderLevel;
 use crate::oracle::{Check, CheckClass};
 use crate::outcome::{CaseResult, Outcome, RunResult, Verdict};
+use crate::profile::Consumer;
 
 use super::outputs;
 use super::spelling::{self, Spelling};
@@ -334,6 +335,9 @@ pub struct Weakness {
     pub variants: Vec<Variant>,
     /// Every case id, in run order.
     pub cases: Vec<String>,
+    /// The consumer of the output its findings fool (`reader.consumers`);
+    /// with several, its id ends in the consumer's name.
+    pub consumer: Consumer,
 }
 
 impl Weakness {
@@ -511,6 +515,33 @@ fn payload_len(case: &ConcreteCase) -> usize {
 /// (largest first), then by id. Outer-layer and host-framed findings form
 /// weaknesses of their own class whether or not the gate fails them.
 pub fn weaknesses(run: &RunResult) -> Vec<Weakness> {
+    let consumers = run.meta.target.reader.consumers();
+    if let [only] = consumers[..] {
+        return weaknesses_of(run, &run.results, only, false);
+    }
+    // Several consumers of one output: each consumer's weaknesses come from
+    // the findings that name it, so a case that fools the model and not the
+    // parser is a model weakness only.
+    let mut all = Vec::new();
+    for consumer in consumers {
+        let results: Vec<CaseResult> = run
+            .results
+            .iter()
+            .map(|r| r.for_consumer(consumer))
+            .collect();
+        all.extend(weaknesses_of(run, &results, consumer, true));
+    }
+    sorted(all)
+}
+
+/// The weaknesses `results` show, all fooling `consumer`; `named` puts the
+/// consumer in each id, where a run has several.
+fn weaknesses_of(
+    run: &RunResult,
+    results: &[CaseResult],
+    consumer: Consumer,
+    named: bool,
+) -> Vec<Weakness> {
     let level = run.meta.level;
     let gate = run.meta.gate;
     let key_of = |result: &CaseResult, check: Check| {
@@ -531,7 +562,7 @@ pub fn weaknesses(run: &RunResult) -> Vec<Weakness> {
     // The specific delimiter role of each (case, check), before grouping.
     let mut keyed: Vec<(WeaknessKey, &CaseResult)> = Vec::new();
     let mut seen: BTreeMap<(&str, Check), Role> = BTreeMap::new();
-    for result in &run.results {
+    for result in results {
         let primary = primary_check(result, level, gate);
         let apart = reported_whatever_the_gate(result, level);
         for check in primary
@@ -551,7 +582,7 @@ pub fn weaknesses(run: &RunResult) -> Vec<Weakness> {
         .filter(|(_, r)| r.case.variant == Variant::Exact)
         .map(|(key, r)| (r.case.base_id.as_str(), *key))
         .collect();
-    let bases = outputs::base_outputs(&run.results);
+    let bases = outputs::base_outputs(results);
     let mut groups: BTreeMap<WeaknessKey, Vec<&CaseResult>> = BTreeMap::new();
     for (mut key, result) in keyed {
         if exact.get(result.case.base_id.as_str())
@@ -564,7 +595,7 @@ pub fn weaknesses(run: &RunResult) -> Vec<Weakness> {
         }
         groups.entry(key).or_default().push(result);
     }
-    let mut out: Vec<Weakness> = groups
+    let out: Vec<Weakness> = groups
         .into_iter()
         .map(|(key, cases)| {
             let delimiters: BTreeSet<Role> = cases
@@ -576,9 +607,19 @@ pub fn weaknesses(run: &RunResult) -> Vec<Weakness> {
             let delimiters: Vec<Role> = delimiters.into_iter().collect();
             let mut weakness = build(key, &cases, &delimiters, level, gate);
             (weakness.outputs, weakness.same_as_base) = outputs::distinct(&cases, &bases);
+            weakness.consumer = consumer;
+            if named {
+                weakness.id = format!("{}/{}", weakness.id, consumer.name());
+            }
             weakness
         })
         .collect();
+    sorted(out)
+}
+
+/// Counted weaknesses first, then by class, severity (highest first),
+/// number of cases (most first) and id.
+fn sorted(mut out: Vec<Weakness>) -> Vec<Weakness> {
     out.sort_by(|a, b| {
         (
             !a.counted,
@@ -651,6 +692,7 @@ fn build(
         levels: levels.into_iter().collect(),
         variants,
         cases: cases.iter().map(|r| r.case.id.clone()).collect(),
+        consumer: Consumer::default(),
     }
 }
 

@@ -212,6 +212,7 @@ fn fault_of(result: &CaseResult) -> Option<&Fault> {
 /// any level gets a frame.
 pub(crate) fn fault_finding(reason: &str, fault: Fault) -> Finding {
     Finding {
+        consumer: Default::default(),
         check: Check::TargetFault,
         class: CheckClass::Fault,
         levels: ReaderLevel::ALL.to_vec(),

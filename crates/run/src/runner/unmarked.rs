@@ -260,6 +260,7 @@ pub(crate) fn result(unmarked: Unmarked, delivery: Delivery) -> CaseResult {
         ),
     };
     let finding = Finding {
+        consumer: Default::default(),
         check: Check::FrameAbsent,
         class,
         levels: ReaderLevel::ALL.to_vec(),

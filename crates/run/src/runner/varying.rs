@@ -56,6 +56,7 @@ pub(crate) fn absent(
         ),
     };
     Some(Finding {
+        consumer: Default::default(),
         check: Check::FrameAbsent,
         class,
         levels: ReaderLevel::ALL.to_vec(),
@@ -193,6 +194,7 @@ mod tests {
 
     fn fidelity(message: &str) -> Finding {
         Finding {
+            consumer: Default::default(),
             check: Check::Fidelity,
             class: CheckClass::Fidelity,
             levels: Vec::new(),

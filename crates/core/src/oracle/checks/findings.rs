@@ -30,6 +30,7 @@ impl Findings {
             Some(finding) => finding,
             None => {
                 self.0.push(Finding {
+                    consumer: Default::default(),
                     check,
                     class,
                     levels: Vec::new(),
