@@ -27,7 +27,6 @@ const CORE_ORDER: &[&str] = &[
     "gate",
     "outcome",
     "nonce",
-    "report",
 ];
 
 /// The `crate::<module>` names `code` uses, including those inside
@@ -170,8 +169,33 @@ fn the_crates_depend_only_down_the_flow() {
     let core = dependencies("crates/core/Cargo.toml");
     let envelope = dependencies("crates/envelope/Cargo.toml");
     let run = dependencies("crates/run/Cargo.toml");
-    for ours in ["framecheck", "framecheck-envelope", "framecheck-run"] {
+    let report = dependencies("crates/report/Cargo.toml");
+    for ours in [
+        "framecheck",
+        "framecheck-envelope",
+        "framecheck-report",
+        "framecheck-run",
+    ] {
         assert!(!core.contains(ours), "framecheck-core depends on {ours}");
+    }
+    // The reports are written from a finished run: they name no adapter,
+    // runner or envelope, and nothing but the command line writes them.
+    for ours in ["framecheck", "framecheck-envelope", "framecheck-run"] {
+        assert!(
+            !report.contains(ours),
+            "framecheck-report depends on {ours}"
+        );
+    }
+    for (name, deps) in [("framecheck-envelope", &envelope), ("framecheck-run", &run)] {
+        assert!(
+            !deps.contains("framecheck-report"),
+            "{name} depends on framecheck-report"
+        );
+    }
+    assert!(report.contains("framecheck-core"));
+    // The report crate took these out of the core; they stay out.
+    for moved in ["libc", "quick-junit"] {
+        assert!(!core.contains(moved), "framecheck-core depends on {moved}");
     }
     for ours in ["framecheck", "framecheck-run"] {
         assert!(
@@ -191,6 +215,7 @@ fn the_command_line_crates_are_the_cli_s_alone() {
     for manifest in [
         "crates/core/Cargo.toml",
         "crates/envelope/Cargo.toml",
+        "crates/report/Cargo.toml",
         "crates/run/Cargo.toml",
     ] {
         let deps = dependencies(manifest);
@@ -210,6 +235,7 @@ fn the_mcp_stack_is_the_run_crate_s_alone() {
     for manifest in [
         "crates/core/Cargo.toml",
         "crates/envelope/Cargo.toml",
+        "crates/report/Cargo.toml",
         "Cargo.toml",
     ] {
         let deps = dependencies(manifest);

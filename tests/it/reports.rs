@@ -1159,11 +1159,11 @@ mod writing {
 }
 
 /// Reports render what the checks decided and never judge liveness again:
-/// no file under crates/core/src/report/ calls the oracle's scanner or asks a grammar
+/// no file under crates/report/src/ calls the oracle's scanner or asks a grammar
 /// what is live (a finding carries its live delimiter as typed data).
 #[test]
 fn no_report_code_calls_the_scanner() {
-    let files = crate::common::rust_files(&crate::common::repo().join("crates/core/src/report"));
+    let files = crate::common::rust_files(&crate::common::repo().join("crates/report/src"));
     assert!(files.len() > 5, "{files:?}");
     let forbidden = [
         "scan::",

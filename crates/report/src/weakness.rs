@@ -32,13 +32,13 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 
-use crate::catalogue::{
+use framecheck_core::catalogue::{
     AttackSite, ConcreteCase, DelimiterRole, Field, Input, Piece, Severity, Variant, VariantFamily,
 };
-use crate::gate::Gate;
-use crate::level::ReaderLevel;
-use crate::oracle::{Check, CheckClass};
-use crate::outcome::{CaseResult, Outcome, RunResult, Verdict};
+use framecheck_core::gate::Gate;
+use framecheck_core::level::ReaderLevel;
+use framecheck_core::oracle::{Check, CheckClass};
+use framecheck_core::outcome::{CaseResult, Outcome, RunResult, Verdict};
 
 use super::outputs;
 use super::spelling::{self, Spelling};
@@ -47,7 +47,7 @@ use super::spelling::{self, Spelling};
 /// primary check: root causes before their consequences, security before
 /// fidelity, the classes reported apart last: they are only considered
 /// where the run's gate makes them fail (`--strict`). Each check's place is
-/// its `primary_rank` in `crate::oracle::check_table`.
+/// its `primary_rank` in `framecheck_core::oracle::check_table`.
 pub fn primary_order() -> [Check; Check::ALL.len()] {
     let mut order = Check::ALL;
     order.sort_by_key(|c| c.row().primary_rank);
@@ -476,7 +476,7 @@ fn folding_family(level: ReaderLevel) -> VariantFamily {
 
 /// The delimiter that was actually live, for a `delimiter.census` or
 /// `reader.verdict` finding: the one the check recorded on the finding
-/// ([`crate::oracle::live::LiveEvidence`]). A case can carry several
+/// ([`framecheck_core::oracle::live::LiveEvidence`]). A case can carry several
 /// delimiters (a forged frame has an opener and a closer) and the framing
 /// may neutralise some of them, so the template alone cannot say which one
 /// broke the frame, and a weakness's statement must be true. `None` when

@@ -38,10 +38,10 @@ use std::path::Path;
 use super::escape::{truncate, uri_reference, visible};
 use super::summary::Summary;
 use super::weakness::Weakness;
-use crate::catalogue::Severity;
-use crate::oracle::{Check, CheckClass};
-use crate::outcome::{CaseResult, Outcome, RunResult, Verdict};
-use crate::profile::WrapReturns;
+use framecheck_core::catalogue::Severity;
+use framecheck_core::oracle::{Check, CheckClass};
+use framecheck_core::outcome::{CaseResult, Outcome, RunResult, Verdict};
+use framecheck_core::profile::WrapReturns;
 
 /// The `$schema` URI written into every log: the OASIS SARIF 2.1.0 schema.
 pub const SARIF_SCHEMA_URI: &str =
@@ -73,8 +73,8 @@ pub const RULES: [Check; 17] = {
 /// other log stays as it was).
 pub fn rules_of(run: &RunResult) -> Vec<Check> {
     let mut rules = RULES.to_vec();
-    let absent = |r: &crate::outcome::CaseResult| match &r.outcome {
-        crate::outcome::Outcome::Judged { findings } => {
+    let absent = |r: &framecheck_core::outcome::CaseResult| match &r.outcome {
+        framecheck_core::outcome::Outcome::Judged { findings } => {
             findings.iter().any(|f| f.check == Check::FrameAbsent)
         }
         _ => false,
@@ -92,7 +92,7 @@ pub fn rules_of(run: &RunResult) -> Vec<Check> {
 }
 
 /// A one-sentence description of what `check` verifies (its row of
-/// `crate::oracle::check_table`).
+/// `framecheck_core::oracle::check_table`).
 pub fn rule_description(check: Check) -> &'static str {
     check.row().rule
 }

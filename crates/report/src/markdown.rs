@@ -22,12 +22,12 @@ use super::baseline::{BaselineDiff, Decision, DiffEntry};
 use super::escape::{md_block, md_code, md_inline, truncate, visible};
 use super::summary::{harness_error, Summary};
 use super::weakness::Weakness;
-use crate::catalogue::Category;
-use crate::gate::Gate;
-use crate::level::ReaderLevel;
-use crate::oracle::{Check, CheckClass, ExcerptSource, Finding};
-use crate::outcome::{CaseResult, LayoutReport, Outcome, RunResult, Verdict};
-use crate::target::Fault;
+use framecheck_core::catalogue::Category;
+use framecheck_core::gate::Gate;
+use framecheck_core::level::ReaderLevel;
+use framecheck_core::oracle::{Check, CheckClass, ExcerptSource, Finding};
+use framecheck_core::outcome::{CaseResult, LayoutReport, Outcome, RunResult, Verdict};
+use framecheck_core::target::Fault;
 
 /// Longest run-supplied text shown in Markdown or on the terminal, in bytes.
 pub const MAX_SHOWN_BYTES: usize = 2048;
@@ -395,7 +395,7 @@ fn write_weakness_table(out: &mut String, weaknesses: &[&Weakness]) {
     );
     for weakness in weaknesses {
         let class = match weakness.class {
-            crate::oracle::CheckClass::Security => {
+            framecheck_core::oracle::CheckClass::Security => {
                 super::severity_name(weakness.severity).to_string()
             }
             class if weakness.fails => class.name().to_string(),
@@ -575,7 +575,7 @@ fn write_target(out: &mut String, run: &RunResult) {
 }
 
 /// The reproducibility manifest, as list items of the target section.
-fn write_manifest(out: &mut String, manifest: &crate::manifest::Manifest) {
+fn write_manifest(out: &mut String, manifest: &framecheck_core::manifest::Manifest) {
     let _ = writeln!(
         out,
         "- built from commit {}; profile {} (SHA-256 {})",
@@ -696,7 +696,11 @@ fn write_failed_case(out: &mut String, result: &CaseResult, level: ReaderLevel) 
                 "- the target refused input it must frame: {}",
                 md_code(&truncate(reason, MAX_SHOWN_BYTES), false)
             );
-            let _ = writeln!(out, "- fix: {}", crate::oracle::Check::Fidelity.hint());
+            let _ = writeln!(
+                out,
+                "- fix: {}",
+                framecheck_core::oracle::Check::Fidelity.hint()
+            );
         }
         _ => {
             for finding in super::reported_findings(result, level) {
@@ -1186,8 +1190,8 @@ fn terminal_case_label(result: &CaseResult, level: ReaderLevel, gate: Gate) -> S
 
 #[cfg(test)]
 mod tests {
-    use crate::manifest::{Manifest, TargetIdentity};
-    use crate::target::ServerIdentity;
+    use framecheck_core::manifest::{Manifest, TargetIdentity};
+    use framecheck_core::target::ServerIdentity;
 
     #[test]
     fn an_mcp_server_s_initialize_answer_is_listed_in_the_manifest() {

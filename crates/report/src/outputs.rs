@@ -17,8 +17,8 @@
 
 use std::collections::BTreeMap;
 
-use crate::catalogue::Variant;
-use crate::outcome::CaseResult;
+use framecheck_core::catalogue::Variant;
+use framecheck_core::outcome::CaseResult;
 
 /// What stands in for the canary when outputs are compared.
 const CANARY: &str = "\u{FFFC}canary\u{FFFC}";
@@ -83,12 +83,12 @@ pub fn distinct(cases: &[&CaseResult], bases: &BTreeMap<&str, String>) -> (usize
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::outcome::{Evidence, Outcome};
+    use framecheck_core::outcome::{Evidence, Outcome};
 
     fn result(id: &str, variant: Variant, canary: &str, framed: &str) -> CaseResult {
-        let mut case = crate::catalogue::instantiate(
-            &crate::catalogue::builtin(),
-            &crate::profile::reference_for_tests(),
+        let mut case = framecheck_core::catalogue::instantiate(
+            &framecheck_core::catalogue::builtin(),
+            &framecheck_envelope::reference_profile(),
         )
         .into_iter()
         .next()

@@ -29,8 +29,8 @@ use super::escape::{md_code, md_inline};
 use super::json::ParseError;
 use super::page::{self, anchor, shown, text};
 use super::summary::Summary;
-use crate::catalogue::Category;
-use crate::outcome::{RunResult, Verdict};
+use framecheck_core::catalogue::Category;
+use framecheck_core::outcome::{RunResult, Verdict};
 
 /// One target's report, and where the matrix links for it.
 #[derive(Debug, Clone)]

@@ -2,14 +2,14 @@
 //! Markdown, the terminal, HTML, JUnit and SARIF, so no format claims more
 //! than another. A view is reported beside the reader levels, never as one:
 //! no level is held in a view and no verdict changes (see
-//! [`crate::tokview`]).
+//! [`framecheck_core::tokview`]).
 
 use std::fmt::Write as _;
 
 use super::escape::{md_code, md_inline, visible};
-use crate::oracle::Check;
-use crate::outcome::RunResult;
-use crate::outcome::ViewReport;
+use framecheck_core::oracle::Check;
+use framecheck_core::outcome::RunResult;
+use framecheck_core::outcome::ViewReport;
 
 /// Findings listed per view in Markdown and HTML; the JSON report has all.
 pub(super) const SHOWN_PER_VIEW: usize = 40;
@@ -230,9 +230,9 @@ pub(super) fn write_html(out: &mut String, run: &RunResult) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::oracle::CheckClass;
-    use crate::oracle::ViewFinding;
-    use crate::tokview::{DataSource, ViewName};
+    use framecheck_core::oracle::CheckClass;
+    use framecheck_core::oracle::ViewFinding;
+    use framecheck_core::tokview::{DataSource, ViewName};
 
     fn report(findings: usize) -> ViewReport {
         let finding = ViewFinding {

@@ -27,14 +27,16 @@ use super::baseline::{BaselineDiff, Decision};
 use super::count::{ByCase, CaseTally, Counts};
 use super::summary::Summary;
 use super::weakness::Weakness;
-use crate::catalogue::ConcreteCase;
-use crate::gate::Gate;
-use crate::level::ReaderLevel;
-use crate::manifest::Manifest;
-use crate::outcome::ViewReport;
-use crate::outcome::{CaseResult, Evidence, LayoutReport, Outcome, RunMeta, RunResult, Verdict};
-use crate::profile::TargetProfile;
-use crate::target::Fault;
+use framecheck_core::catalogue::ConcreteCase;
+use framecheck_core::gate::Gate;
+use framecheck_core::level::ReaderLevel;
+use framecheck_core::manifest::Manifest;
+use framecheck_core::outcome::ViewReport;
+use framecheck_core::outcome::{
+    CaseResult, Evidence, LayoutReport, Outcome, RunMeta, RunResult, Verdict,
+};
+use framecheck_core::profile::TargetProfile;
+use framecheck_core::target::Fault;
 
 /// The schema name and version written into every report.
 pub const SCHEMA: &str = "framecheck-report/1.6";

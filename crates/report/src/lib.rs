@@ -3,7 +3,7 @@
 //!
 //! Reports are built from a finished [`RunResult`] only; the runner and the
 //! oracle never format anything. Verdicts come from
-//! [`CaseResult::verdict_at`](crate::outcome::CaseResult::verdict_at) at the
+//! [`CaseResult::verdict_at`](framecheck_core::outcome::CaseResult::verdict_at) at the
 //! run's level (`meta.level`), so every format agrees with the exit code of
 //! [`Summary::exit_code`].
 //!
@@ -30,14 +30,15 @@
 //! std::process::exit(report::Summary::of(&run).exit_code());
 //! # Ok::<(), std::io::Error>(())
 //! ```
+#![deny(missing_docs)]
 
 use std::io;
 use std::path::{Path, PathBuf};
 
-use crate::catalogue::Severity;
-use crate::level::ReaderLevel;
-use crate::oracle::{ExcerptSource, Finding};
-use crate::outcome::{CaseResult, RunResult};
+use framecheck_core::catalogue::Severity;
+use framecheck_core::level::ReaderLevel;
+use framecheck_core::oracle::{ExcerptSource, Finding};
+use framecheck_core::outcome::{CaseResult, RunResult};
 
 pub mod baseline;
 pub mod count;
@@ -146,7 +147,7 @@ pub fn render(run: &RunResult, format: Format, baseline: Option<&BaselineDiff>) 
 /// has one), the JSON report writes `"timings_omitted": true` and the
 /// Markdown report says "timings not recorded". The manifest drops what
 /// differs between two runs of the same thing as well
-/// ([`crate::manifest::Manifest::make_reproducible`]), and so do a nonce
+/// ([`framecheck_core::manifest::Manifest::make_reproducible`]), and so do a nonce
 /// framing's random values, replaced by labels after every check has run
 /// (`redact::redact_nonces`).
 pub fn omit_timings(run: &mut RunResult) {
@@ -162,7 +163,7 @@ pub fn omit_timings(run: &mut RunResult) {
 }
 
 /// True for a run whose timings were dropped by [`omit_timings`].
-pub fn timings_omitted(meta: &crate::outcome::RunMeta) -> bool {
+pub fn timings_omitted(meta: &framecheck_core::outcome::RunMeta) -> bool {
     meta.started_unix == 0 && meta.duration_ms == 0
 }
 
@@ -241,7 +242,7 @@ fn render_to(
     }
 }
 
-pub use crate::files::write_atomically;
+pub use framecheck_core::files::write_atomically;
 
 /// The findings a failing case is reported with at `level`: every finding
 /// that applies there, security findings first. A `fail` case shows its
@@ -255,8 +256,8 @@ pub(crate) fn reported_findings(result: &CaseResult, level: ReaderLevel) -> Vec<
 /// What a case sent, on one line, every string quoted with Rust escapes
 /// (so a NUL shows as `\0`): the input a `target.fault` finding names.
 /// The evidence and the JSON report hold it whole.
-pub(crate) fn case_input_text(case: &crate::catalogue::ConcreteCase) -> String {
-    use crate::catalogue::{Input, Piece};
+pub(crate) fn case_input_text(case: &framecheck_core::catalogue::ConcreteCase) -> String {
+    use framecheck_core::catalogue::{Input, Piece};
     match &case.input {
         Input::Wrap(request) => {
             let mut text = format!("content {:?}", request.content);

@@ -21,9 +21,9 @@ use serde::Serialize;
 
 use super::spelling::{self, Spelling};
 use super::weakness::Weakness;
-use crate::level::ReaderLevel;
-use crate::oracle::{Check, CheckClass, Finding};
-use crate::outcome::{CaseResult, Outcome};
+use framecheck_core::level::ReaderLevel;
+use framecheck_core::oracle::{Check, CheckClass, Finding};
+use framecheck_core::outcome::{CaseResult, Outcome};
 
 /// How one finding is counted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -220,7 +220,7 @@ pub fn counts_text(counts: &Counts) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::outcome::Evidence;
+    use framecheck_core::outcome::Evidence;
 
     fn finding(check: Check, class: CheckClass, levels: &[ReaderLevel]) -> Finding {
         Finding {
@@ -240,9 +240,9 @@ mod tests {
     }
 
     fn result(findings: Vec<Finding>) -> CaseResult {
-        let case = crate::catalogue::instantiate(
-            &crate::catalogue::builtin(),
-            &crate::profile::reference_for_tests(),
+        let case = framecheck_core::catalogue::instantiate(
+            &framecheck_core::catalogue::builtin(),
+            &framecheck_envelope::reference_profile(),
         )
         .into_iter()
         .next()

@@ -11,9 +11,9 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use crate::level::ReaderLevel;
-use crate::manifest::Manifest;
-use crate::outcome::{RunResult, Verdict};
+use framecheck_core::level::ReaderLevel;
+use framecheck_core::manifest::Manifest;
+use framecheck_core::outcome::{RunResult, Verdict};
 
 /// A case whose verdicts differ between the report and the re-run.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -19,10 +19,10 @@
 
 use std::sync::OnceLock;
 
-use crate::level::ReaderLevel;
-use crate::oracle::{Check, ExcerptSource, Finding};
-use crate::outcome::CaseResult;
-use crate::tokview::{TokenizerView, ViewName};
+use framecheck_core::level::ReaderLevel;
+use framecheck_core::oracle::{Check, ExcerptSource, Finding};
+use framecheck_core::outcome::CaseResult;
+use framecheck_core::tokview::{TokenizerView, ViewName};
 
 /// How a `template.control` finding's spelling reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -89,14 +89,14 @@ pub fn spelling(result: &CaseResult, finding: &Finding) -> Spelling {
 #[cfg(all(test, feature = "tokenizers"))]
 mod tests {
     use super::*;
-    use crate::catalogue;
-    use crate::oracle::{judge_wrap, CheckClass};
-    use crate::outcome::{Evidence, Outcome};
-    use crate::target::WrapRequest;
+    use framecheck_core::catalogue;
+    use framecheck_core::oracle::{judge_wrap, CheckClass};
+    use framecheck_core::outcome::{Evidence, Outcome};
+    use framecheck_core::target::WrapRequest;
 
     /// A case of the reference frame with `body` as its content, judged.
     fn judged(body: &str) -> CaseResult {
-        let profile = crate::profile::reference_for_tests();
+        let profile = framecheck_envelope::reference_profile();
         let case = catalogue::instantiate(&catalogue::builtin(), &profile)
             .into_iter()
             .find(|c| matches!(c.input, catalogue::Input::Wrap(_)))

@@ -27,10 +27,10 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::summary::{status_word, Summary, EXIT_CONFORMANCE_FAILURE, EXIT_HARNESS_ERROR, EXIT_OK};
-use crate::catalogue::Category;
-use crate::gate::Gate;
-use crate::level::ReaderLevel;
-use crate::outcome::{CaseResult, RunResult, Verdict};
+use framecheck_core::catalogue::Category;
+use framecheck_core::gate::Gate;
+use framecheck_core::level::ReaderLevel;
+use framecheck_core::outcome::{CaseResult, RunResult, Verdict};
 
 /// Why a baseline could not be loaded.
 #[derive(Debug, thiserror::Error)]
@@ -471,10 +471,10 @@ pub fn diff(old: &RunResult, new: &RunResult, level: ReaderLevel) -> BaselineDif
 }
 
 /// The ids of `results` that the run's `--only` patterns select, by the
-/// rule the run selected its own cases with ([`crate::catalogue::select`]).
+/// rule the run selected its own cases with ([`framecheck_core::catalogue::select`]).
 fn selected_ids(results: &[&CaseResult], filters: &[String]) -> BTreeSet<String> {
     let cases = results.iter().map(|r| r.case.clone()).collect();
-    match crate::catalogue::select(cases, filters) {
+    match framecheck_core::catalogue::select(cases, filters) {
         Ok(selected) => selected.into_iter().map(|case| case.id).collect(),
         // Patterns the run itself accepted always compile; were one not to,
         // every missing case stays a removal, the claim made before
@@ -492,7 +492,7 @@ pub fn diff_with_aliases(
     old: &RunResult,
     new: &RunResult,
     level: ReaderLevel,
-    aliases: &[crate::catalogue::ids::Alias],
+    aliases: &[framecheck_core::catalogue::ids::Alias],
 ) -> BaselineDiff {
     let current: std::collections::BTreeSet<&str> =
         new.results.iter().map(|r| r.case.id.as_str()).collect();

@@ -1,7 +1,7 @@
 //! The numbers every report leads with, and the run's exit code.
 //!
 //! A [`Summary`] is computed from a [`RunResult`] alone, through
-//! [`CaseResult::verdict_at`](crate::outcome::CaseResult::verdict_at): it
+//! [`CaseResult::verdict_at`](framecheck_core::outcome::CaseResult::verdict_at): it
 //! never judges a case itself. The run's pass or fail is decided at the run's
 //! own level (`meta.level`); the other levels are reported for information
 //! and to find the highest level the framing holds at.
@@ -10,12 +10,12 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::catalogue::Category;
-use crate::gate::Gate;
-use crate::level::ReaderLevel;
-use crate::oracle::CheckClass;
-use crate::outcome::{CaseResult, Outcome, RunResult, Verdict};
-use crate::target::FaultKind;
+use framecheck_core::catalogue::Category;
+use framecheck_core::gate::Gate;
+use framecheck_core::level::ReaderLevel;
+use framecheck_core::oracle::CheckClass;
+use framecheck_core::outcome::{CaseResult, Outcome, RunResult, Verdict};
+use framecheck_core::target::FaultKind;
 
 /// Exit code: every case held at the run's level.
 pub const EXIT_OK: i32 = 0;

@@ -25,13 +25,13 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::catalogue::{Input, Piece};
-use crate::nonce::harvest::harvested_value;
-use crate::nonce::is_probe;
-use crate::oracle::{delimiter_nonces, Excerpt, Finding};
-use crate::outcome::{CaseResult, Evidence, LayoutReport, Outcome, RunResult};
-use crate::profile::TargetProfile;
-use crate::target::WrapRequest;
+use framecheck_core::catalogue::{Input, Piece};
+use framecheck_core::nonce::harvest::harvested_value;
+use framecheck_core::nonce::is_probe;
+use framecheck_core::oracle::{delimiter_nonces, Excerpt, Finding};
+use framecheck_core::outcome::{CaseResult, Evidence, LayoutReport, Outcome, RunResult};
+use framecheck_core::profile::TargetProfile;
+use framecheck_core::target::WrapRequest;
 
 /// What a report with redacted values says about them.
 pub(super) const NOTE: &str = "nonce values redacted (`--reproducible`): each value the target produced is shown as a label of its length, `{nonce-N-redacted…}`, equal labels for equal values; every check saw the real values";
@@ -275,7 +275,7 @@ fn redact_result(result: &mut CaseResult, labels: &Labels) {
 }
 
 /// A fault's offending line and stderr tail can echo the input.
-fn redact_fault(fault: &mut crate::target::Fault, labels: &Labels) {
+fn redact_fault(fault: &mut framecheck_core::target::Fault, labels: &Labels) {
     if let Some(line) = &mut fault.offending_line {
         labels.apply(line);
     }

@@ -26,10 +26,10 @@ use quick_junit::{NonSuccessKind, Property, Report, TestCase, TestCaseStatus, Te
 use super::escape::{truncate, visible, visible_lines};
 use super::markdown::MAX_SHOWN_BYTES;
 use super::summary::{harness_error, Summary};
-use crate::catalogue::Category;
-use crate::level::ReaderLevel;
-use crate::oracle::{Check, CheckClass};
-use crate::outcome::{CaseResult, Outcome, RunResult, Verdict};
+use framecheck_core::catalogue::Category;
+use framecheck_core::level::ReaderLevel;
+use framecheck_core::oracle::{Check, CheckClass};
+use framecheck_core::outcome::{CaseResult, Outcome, RunResult, Verdict};
 
 /// Longest run-supplied text in one JUnit element, in bytes. CI viewers
 /// choke on megabyte test messages; the JSON report keeps everything.
@@ -292,7 +292,7 @@ fn status(result: &CaseResult, run: &RunResult) -> TestCaseStatus {
 }
 
 /// A fault's kind, exit status and offending line, one per line.
-fn fault_lines(fault: &crate::target::Fault) -> String {
+fn fault_lines(fault: &framecheck_core::target::Fault) -> String {
     let mut text = format!("fault: {}\n", fault.kind.name());
     if let Some(status) = &fault.exit_status {
         let _ = writeln!(text, "exit: {}", visible(status));

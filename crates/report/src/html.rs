@@ -28,12 +28,12 @@ use super::baseline::{BaselineDiff, Decision};
 use super::page::{self, anchor, shown, shown_block, text};
 use super::summary::Summary;
 use super::weakness::Surface;
-use crate::catalogue::{Category, Input, Severity};
-use crate::gate::Gate;
-use crate::level::ReaderLevel;
-use crate::oracle::{Check, CheckClass, ExcerptSource, Finding};
-use crate::outcome::{CaseResult, Outcome, RunResult, Verdict};
-use crate::target::WrapRequest;
+use framecheck_core::catalogue::{Category, Input, Severity};
+use framecheck_core::gate::Gate;
+use framecheck_core::level::ReaderLevel;
+use framecheck_core::oracle::{Check, CheckClass, ExcerptSource, Finding};
+use framecheck_core::outcome::{CaseResult, Outcome, RunResult, Verdict};
+use framecheck_core::target::WrapRequest;
 
 /// Longest run-supplied text shown in one evidence block, in bytes; the JSON
 /// report keeps every text whole.
@@ -544,7 +544,7 @@ fn write_outcome(out: &mut String, result: &CaseResult, level: ReaderLevel) {
 }
 
 /// A fault's kind, exit status and offending line.
-fn write_fault_facts(out: &mut String, fault: &crate::target::Fault) {
+fn write_fault_facts(out: &mut String, fault: &framecheck_core::target::Fault) {
     let _ = writeln!(out, "<p>Fault: {}</p>", fault.kind.name());
     if let Some(status) = &fault.exit_status {
         let _ = writeln!(out, "<p>Exit: {}</p>", shown(status));
