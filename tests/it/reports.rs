@@ -1060,7 +1060,7 @@ mod baseline_diff {
         let dir = tempfile::tempdir().unwrap();
         let old = run(Unicode, vec![fail("a"), pass("b")]);
         let written = report::write_all(&old, dir.path(), "old", &[Format::Json]).unwrap();
-        let loaded = baseline::load(&written[0]).unwrap();
+        let loaded = json::load(&written[0]).unwrap();
         assert_eq!(loaded, old);
 
         let mut new = run(Unicode, vec![pass("a"), fail("b")]);
@@ -1086,12 +1086,12 @@ mod baseline_diff {
     fn load_reports_missing_and_malformed_files() {
         let dir = tempfile::tempdir().unwrap();
         assert!(matches!(
-            baseline::load(&dir.path().join("missing.json")),
+            json::load(&dir.path().join("missing.json")),
             Err(report::BaselineError::Io { .. })
         ));
         let bad = dir.path().join("bad.json");
         std::fs::write(&bad, "{\"schema\": \"framecheck-report/1\"}").unwrap();
-        let error = baseline::load(&bad).unwrap_err();
+        let error = json::load(&bad).unwrap_err();
         assert!(matches!(error, report::BaselineError::Report { .. }));
         assert!(error.to_string().contains("bad.json"));
     }

@@ -108,8 +108,8 @@ mod scan;
 
 pub use profile::{reference_nonce_profile, reference_profile};
 
-pub use nonce::{read_nonce, read_nonce_body, wrap_nonce, wrap_with_nonce, Nonce};
-pub use read::{read, read_body, Frame, ReadError};
+pub use nonce::{wrap_nonce, wrap_with_nonce, Nonce};
+pub use read::{read, read_body, read_nonce, read_nonce_body, Frame, ReadError};
 pub use scan::token_readings;
 
 /// The tag name of the reference envelope.

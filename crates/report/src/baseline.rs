@@ -32,28 +32,6 @@ use framecheck_core::gate::Gate;
 use framecheck_core::level::ReaderLevel;
 use framecheck_core::outcome::{CaseResult, RunResult, Verdict};
 
-/// Why a baseline could not be loaded.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum BaselineError {
-    /// The file could not be read.
-    #[error("cannot read baseline {path}: {source}")]
-    Io {
-        /// The baseline file.
-        path: PathBuf,
-        /// The I/O error.
-        source: std::io::Error,
-    },
-    /// The file is not a framecheck JSON report this version can read.
-    #[error("baseline {path} is not a readable framecheck report: {source}")]
-    Report {
-        /// The baseline file.
-        path: PathBuf,
-        /// What is wrong with it.
-        source: super::json::ParseError,
-    },
-}
-
 /// Why a baseline cannot be compared with this run.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
@@ -249,18 +227,6 @@ impl Decision {
             )
         })
     }
-}
-
-/// Loads a run from a JSON report written by [`super::json`].
-pub fn load(path: &Path) -> Result<RunResult, BaselineError> {
-    let text = std::fs::read_to_string(path).map_err(|source| BaselineError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    super::json::parse(&text).map_err(|source| BaselineError::Report {
-        path: path.to_path_buf(),
-        source,
-    })
 }
 
 /// Why a baseline cannot be used with this run's output directory.

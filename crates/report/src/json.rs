@@ -3,8 +3,9 @@
 //! It carries every field of the [`RunResult`] plus the [`Summary`], the
 //! weaknesses (see [`super::weakness`]), each
 //! case's verdict at every level, and the baseline diff when there was one.
-//! It is the one format that reads back ([`parse`]), which is what baselines
-//! are made of. The field-by-field description and the stability policy are
+//! It is the one format that reads back ([`parse`], from a file [`load`]),
+//! which is what baselines are made of: reading is here, above
+//! [`super::baseline`], so the comparison never depends on the format. The field-by-field description and the stability policy are
 //! in `docs/report-schema.md`; the version is [`SCHEMA`].
 //!
 //! One field differs in shape from the in-memory type: the reader's answer
@@ -20,6 +21,7 @@
 //! excerpts (with byte offsets into the full text) are kept as they are.
 
 use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
@@ -414,6 +416,41 @@ pub fn parse(text: &str) -> Result<RunResult, ParseError> {
     };
     run.meta.harness_error = own_harness_error(report.harness_error, &run);
     Ok(run)
+}
+
+/// Loads a run from a JSON report written by [`write_with_baseline`] (a baseline, or
+/// the record `verify` re-runs).
+pub fn load(path: &Path) -> Result<RunResult, BaselineError> {
+    let text = std::fs::read_to_string(path).map_err(|source| BaselineError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    parse(&text).map_err(|source| BaselineError::Report {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+/// Why a baseline could not be loaded.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum BaselineError {
+    /// The file could not be read.
+    #[error("cannot read baseline {path}: {source}")]
+    Io {
+        /// The baseline file.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// The file is not a framecheck JSON report this version can read.
+    #[error("baseline {path} is not a readable framecheck report: {source}")]
+    Report {
+        /// The baseline file.
+        path: PathBuf,
+        /// What is wrong with it.
+        source: ParseError,
+    },
 }
 
 /// The written `harness_error` minus the part derived from the results

@@ -59,7 +59,8 @@ mod views;
 pub mod weakness;
 pub mod write;
 
-pub use baseline::{BaselineDiff, BaselineError, OverwriteError};
+pub use baseline::{BaselineDiff, OverwriteError};
+pub use json::BaselineError;
 pub use summary::{Summary, EXIT_CONFORMANCE_FAILURE, EXIT_HARNESS_ERROR, EXIT_OK};
 pub use weakness::Weakness;
 pub use write::{

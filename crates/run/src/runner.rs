@@ -19,6 +19,7 @@ mod document;
 pub(crate) mod faults;
 pub(crate) mod fit;
 pub(crate) mod parts;
+pub(crate) mod plain;
 pub(crate) mod segments;
 pub(crate) mod several;
 pub mod unmarked;
@@ -252,7 +253,9 @@ fn unmarked_run(
             results: vec![unmarked::result(found, unmarked_delivery(profile))],
             views: Vec::new(),
         },
-        Err(unmarked::Failure::Misfit(misfit)) => refused_run(meta, &misfit, profile),
+        Err(unmarked::Failure::Misfit(contradiction)) => {
+            refused_run(meta, &Misfit::Unmarked(contradiction), profile)
+        }
         Err(unmarked::Failure::Wrap(error)) => RunResult {
             meta: RunMeta {
                 harness_error: Some(format!("a benign plant failed: {error}")),
@@ -564,7 +567,7 @@ pub fn check_fit(
 ) -> Result<(), Misfit> {
     if profile.delimiters.absent {
         return match unmarked::assess(framing) {
-            Err(unmarked::Failure::Misfit(misfit)) => Err(misfit),
+            Err(unmarked::Failure::Misfit(contradiction)) => Err(Misfit::Unmarked(contradiction)),
             Ok(_) | Err(unmarked::Failure::Wrap(_)) => Ok(()),
         };
     }

@@ -80,7 +80,7 @@ pub use instantiate::{canary_for, instantiate, select};
 pub use load::{load_dir, load_str, CatalogueFile, LoadOutcome};
 pub use model::*;
 pub use nonce::{Harvest, NonceMode};
-pub use site::{AttackSite, DelimiterRole};
+pub use site::{AttackSite, DelimiterRole, Field};
 pub use variant::VariantFamily;
 
 /// The catalogue files compiled into the library, in file-name order.

@@ -17,8 +17,6 @@
 
 use std::fmt;
 
-use super::model::Structure;
-
 /// A named hole in a template.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Placeholder {
@@ -160,15 +158,6 @@ impl Placeholder {
                 | Placeholder::FrameBody
                 | Placeholder::FrameTail
         )
-    }
-
-    /// The target structure this placeholder needs to expand at all.
-    pub fn structure(self) -> Option<Structure> {
-        match self.delimiter()?.0 {
-            TokenRole::Outer => None,
-            TokenRole::Inner => Some(Structure::Inner),
-            TokenRole::Reserved => Some(Structure::Reserved),
-        }
     }
 }
 

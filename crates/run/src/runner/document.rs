@@ -12,7 +12,8 @@
 use crate::adapter::{Framing, TargetError, WrapRequest};
 use framecheck_core::grammar::json_document::Document;
 
-use super::fit::{Misfit, PLAIN};
+use super::fit::Misfit;
+use super::plain::PLAIN;
 
 /// Why a document framing could not be learned.
 #[derive(Debug, Clone)]
