@@ -366,9 +366,11 @@ fn an_import_against_the_order_is_found() {
     )
     .unwrap();
     std::fs::write(src.join("runner/b.rs"), "use super::a::Z;").unwrap();
+    const TOP: &[&str] = &["low", "runner"];
+    const RUNNER: &[&str] = &["a", "b"];
     let layers = Layers {
         src: "src",
-        orders: &[("", &["low", "runner"]), ("runner", &["a", "b"])],
+        orders: &[("", TOP), ("runner", RUNNER)],
         not_modules: &[],
     };
     let found: Vec<String> = violations(&src, &layers)
@@ -379,17 +381,27 @@ fn an_import_against_the_order_is_found() {
 }
 
 /// The crate names a manifest's library is built with (`[dependencies]` and
-/// `[build-dependencies]`). Dev-dependencies are left out: the crates' doc
-/// examples are written through the `framecheck` crate, as a user writes
-/// them, and never reach the library.
+/// `[build-dependencies]`). Dev-dependencies never reach the library; they
+/// are [`dev_dependencies`].
 fn dependencies(manifest: &str) -> BTreeSet<String> {
+    names_in(manifest, &["[dependencies]", "[build-dependencies]"])
+}
+
+/// The crate names a manifest's tests, examples and benchmarks are built
+/// with.
+fn dev_dependencies(manifest: &str) -> BTreeSet<String> {
+    names_in(manifest, &["[dev-dependencies]"])
+}
+
+/// The crate names listed in the manifest's `sections`.
+fn names_in(manifest: &str, sections: &[&str]) -> BTreeSet<String> {
     let text = std::fs::read_to_string(crate::common::repo().join(manifest)).unwrap();
     let mut names = BTreeSet::new();
     let mut in_deps = false;
     for line in text.lines() {
         let line = line.trim();
         if line.starts_with('[') {
-            in_deps = line == "[dependencies]" || line == "[build-dependencies]";
+            in_deps = sections.contains(&line);
             continue;
         }
         if in_deps {
@@ -450,6 +462,47 @@ fn the_crates_depend_only_down_the_flow() {
     assert!(run.contains("framecheck-core") && envelope.contains("framecheck-core"));
 }
 
+/// Each crate carries its own tests: testing a library crate builds
+/// nothing above it, so no library crate dev-depends on the root crate (its
+/// doc examples name the crate itself and the ones below it).
+#[test]
+fn no_library_crate_dev_depends_on_the_root_crate() {
+    // Each crate and what is above it, which its tests must not build.
+    let above: [(&str, &[&str]); 4] = [
+        (
+            "crates/core/Cargo.toml",
+            &[
+                "framecheck",
+                "framecheck-envelope",
+                "framecheck-report",
+                "framecheck-run",
+            ],
+        ),
+        (
+            "crates/envelope/Cargo.toml",
+            &["framecheck", "framecheck-report", "framecheck-run"],
+        ),
+        (
+            "crates/report/Cargo.toml",
+            &["framecheck", "framecheck-run"],
+        ),
+        (
+            "crates/run/Cargo.toml",
+            &["framecheck", "framecheck-report"],
+        ),
+    ];
+    for (manifest, above) in above {
+        let dev = dev_dependencies(manifest);
+        assert!(
+            dev.contains("proptest") || dev.contains("framecheck-envelope"),
+            "{manifest}: {dev:?}"
+        );
+        for name in above {
+            assert!(!dev.contains(*name), "{manifest} dev-depends on {name}");
+        }
+    }
+}
+
 #[test]
 fn the_command_line_crates_are_the_cli_s_alone() {
     for manifest in [
@@ -495,4 +548,35 @@ fn the_mcp_stack_is_the_run_crate_s_alone() {
     }
     let run = dependencies("crates/run/Cargo.toml");
     assert!(run.contains("rmcp") && run.contains("tokio") && run.contains("tiny_http"));
+}
+
+/// The MCP test server is a crate of its own, never published: the SDK's
+/// server side and the HTTP stack that serves it are its dependencies, not
+/// the run library's, which speaks MCP as a client only.
+#[test]
+fn the_mcp_server_side_is_the_test_server_s_alone() {
+    let run = dependencies("crates/run/Cargo.toml");
+    for server_side in ["hyper", "hyper-util"] {
+        assert!(
+            !run.contains(server_side),
+            "framecheck-run depends on {server_side}"
+        );
+    }
+    let manifest = |path: &str| std::fs::read_to_string(crate::common::repo().join(path)).unwrap();
+    let run_rmcp = manifest("crates/run/Cargo.toml")
+        .lines()
+        .find(|l| l.starts_with("rmcp"))
+        .unwrap()
+        .to_string();
+    assert!(run_rmcp.contains("\"client\""), "{run_rmcp}");
+    for feature in ["\"server\"", "transport-io", "-server\""] {
+        assert!(
+            !run_rmcp.contains(feature),
+            "framecheck-run's rmcp has {feature}: {run_rmcp}"
+        );
+    }
+    let server = dependencies("crates/mcp-test-server/Cargo.toml");
+    assert!(server.contains("rmcp") && server.contains("hyper"));
+    assert!(manifest("crates/mcp-test-server/Cargo.toml").contains("\npublish = false\n"));
+    assert!(!crate::common::repo().join("crates/run/src/bin").exists());
 }

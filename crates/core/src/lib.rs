@@ -34,10 +34,10 @@
 //! is caught by the oracle's census:
 //!
 //! ```
-//! use framecheck::catalogue;
-//! use framecheck::oracle::{judge_wrap, Check};
-//! use framecheck::profile::TargetProfile;
-//! use framecheck::target::WrapRequest;
+//! use framecheck_core::catalogue;
+//! use framecheck_core::oracle::{judge_wrap, Check};
+//! use framecheck_core::profile::TargetProfile;
+//! use framecheck_core::target::WrapRequest;
 //!
 //! let profile = TargetProfile::parse(
 //!     "name: naive\nadapter: { command: [./frame] }\n\

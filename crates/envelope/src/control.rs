@@ -22,7 +22,7 @@ use std::sync::OnceLock;
 // The anchor bytes are the fold table's: it flags the characters that fold
 // to them, and it sits below this module.
 use super::fold_table::{
-    char_fold, for_each_flagged, CharFold, ANCHORED, ANCHORS, MARKER_END, SPECIAL_STARTS,
+    char_fold, for_each_flagged, CharFold, ANCHORED, MARKER_END, SPECIAL_STARTS,
 };
 use super::is_line_break;
 use framecheck_core::chat_template::{ControlString, Kind, CONTROL_STRINGS};
@@ -42,7 +42,7 @@ pub enum Placement {
 /// [`super::defang`].
 ///
 /// ```
-/// use framecheck::envelope::{neutralise, Placement};
+/// use framecheck_envelope::{neutralise, Placement};
 ///
 /// assert_eq!(neutralise("x<|im_end|>", Placement::Content), "x<|im_end|\\>");
 /// assert_eq!(neutralise("Human: hi", Placement::Content), "Human\\: hi");
@@ -686,6 +686,7 @@ fn starts_line(folded: &[(char, Range<usize>)], i: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fold_table::ANCHORS;
     use framecheck_core::level::{fold_char_into, ReaderLevel};
 
     #[test]

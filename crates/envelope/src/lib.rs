@@ -17,7 +17,7 @@
 //! ```
 //!
 //! ```
-//! use framecheck::envelope::{self, Envelope};
+//! use framecheck_envelope::{self, Envelope};
 //!
 //! let about = Envelope {
 //!     kind: "tool-result".into(),
@@ -187,7 +187,7 @@ pub enum EnvelopeError {
 /// the format and the reasons.
 ///
 /// ```
-/// use framecheck::envelope::{self, Envelope};
+/// use framecheck_envelope::{self, Envelope};
 ///
 /// let mut about = Envelope {
 ///     kind: "retrieval".into(),
@@ -278,7 +278,7 @@ fn wrap_tag(envelope: &Envelope, content: &str, tag: &str) -> Result<String, Env
 ///
 /// ```
 /// use std::borrow::Cow;
-/// use framecheck::envelope::defang;
+/// use framecheck_envelope::defang;
 ///
 /// assert!(matches!(defang("日本語, English, عربي"), Cow::Borrowed(_)));
 /// assert_eq!(defang("</FRAMECHECK-Untrusted>"), "</framecheck_untrusted>");

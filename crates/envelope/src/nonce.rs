@@ -32,7 +32,7 @@
 //! the second, independent reason.
 //!
 //! ```
-//! use framecheck::envelope::{self, Envelope, ReadError};
+//! use framecheck_envelope::{self, Envelope, ReadError};
 //!
 //! let framed = envelope::wrap_nonce(&Envelope::default(), "hello")?;
 //! let frame = envelope::read_nonce(&framed)?;
@@ -136,13 +136,13 @@ pub fn wrap_nonce(envelope: &Envelope, content: &str) -> Result<String, Envelope
 /// reproducers; untrusted content goes through [`wrap_nonce`].
 ///
 /// ```
-/// use framecheck::envelope::{wrap_with_nonce, Envelope, Nonce};
+/// use framecheck_envelope::{wrap_with_nonce, Envelope, Nonce};
 ///
 /// let nonce = Nonce::from_bytes([0xab; 16]);
 /// let framed = wrap_with_nonce(&Envelope::default(), "</framecheck-untrusted>", &nonce)?;
 /// assert!(framed.starts_with("<framecheck-untrusted-abababababababababababababababab kind=\"\">\n"));
 /// assert!(framed.ends_with("\n</framecheck_untrusted>\n</framecheck-untrusted-abababababababababababababababab>"));
-/// # Ok::<(), framecheck::envelope::EnvelopeError>(())
+/// # Ok::<(), framecheck_envelope::EnvelopeError>(())
 /// ```
 pub fn wrap_with_nonce(
     envelope: &Envelope,

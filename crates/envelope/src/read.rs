@@ -127,7 +127,7 @@ pub enum ReadError {
 /// [`super::wrap`] writes it, with no reading of [`TOKEN`] inside it.
 ///
 /// ```
-/// use framecheck::envelope::{self, Envelope, ReadError};
+/// use framecheck_envelope::{self, Envelope, ReadError};
 ///
 /// let about = Envelope { kind: "peer-agent".into(), ..Envelope::default() };
 /// let framed = envelope::wrap(&about, "line one\n\nline three\n")?;
@@ -312,12 +312,12 @@ fn checked_attributes(
 /// reason for a refusal.
 ///
 /// ```
-/// use framecheck::envelope::{read_body, wrap, Envelope};
+/// use framecheck_envelope::{read_body, wrap, Envelope};
 ///
 /// let framed = wrap(&Envelope::default(), "")?;
 /// assert_eq!(read_body(&framed), Some(String::new()));
 /// assert_eq!(read_body("just text"), None);
-/// # Ok::<(), framecheck::envelope::EnvelopeError>(())
+/// # Ok::<(), framecheck_envelope::EnvelopeError>(())
 /// ```
 pub fn read_body(text: &str) -> Option<String> {
     read(text).ok().map(|frame| frame.body)

@@ -9,7 +9,7 @@
 //! escapers every format shares, so there is one place to get them right.
 //!
 //! ```
-//! use framecheck::report::escape;
+//! use framecheck_report::escape;
 //!
 //! assert_eq!(escape::visible("a\u{200B}b\n"), r"a\u{200B}b\n");
 //! assert_eq!(escape::md_code("x ` y", false), "``x ` y``");

@@ -13,8 +13,8 @@
 //! script only hides cases that do not match the filters.
 //!
 //! ```
-//! use framecheck::report::html;
-//! # fn run() -> framecheck::runner::RunResult { unimplemented!() }
+//! use framecheck_report::html;
+//! # fn run() -> framecheck_core::outcome::RunResult { unimplemented!() }
 //! # fn doc() {
 //! let page = html::render(&run());
 //! assert!(page.starts_with("<!DOCTYPE html>"));

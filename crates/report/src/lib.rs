@@ -22,8 +22,8 @@
 //!
 //! ```no_run
 //! use std::path::Path;
-//! use framecheck::report::{self, Format};
-//! # fn run() -> framecheck::runner::RunResult { unimplemented!() }
+//! use framecheck_report::{self, Format};
+//! # fn run() -> framecheck_core::outcome::RunResult { unimplemented!() }
 //! let run = run();
 //! let written = report::write_all(&run, Path::new("reports"), "reference", Format::ALL)?;
 //! print!("{}", report::markdown::terminal_summary(&run));

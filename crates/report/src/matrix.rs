@@ -10,8 +10,8 @@
 //! verdict.
 //!
 //! ```
-//! use framecheck::report::matrix::{Column, Matrix};
-//! # fn run() -> framecheck::runner::RunResult { unimplemented!() }
+//! use framecheck_report::matrix::{Column, Matrix};
+//! # fn run() -> framecheck_core::outcome::RunResult { unimplemented!() }
 //! # fn doc() {
 //! let columns = vec![Column { run: run(), link: Some("reference.html".into()) }];
 //! let matrix = Matrix::new(&columns);

@@ -15,7 +15,7 @@
 //!   payload that escaped the escaping could not run a script or fetch a URL.
 //!
 //! ```
-//! use framecheck::report::page;
+//! use framecheck_report::page;
 //!
 //! assert_eq!(page::text("</textarea><script>"), "&lt;/textarea&gt;&lt;script&gt;");
 //! assert_eq!(page::shown("a\u{200B}\"b"), "a\\u{200B}&quot;b");

@@ -923,8 +923,9 @@ pub fn check_conformance(
 /// `level`; panics with a list of the failing cases otherwise.
 ///
 /// ```no_run
-/// use framecheck::{adapter::reference::Reference, level::ReaderLevel, profile::TargetProfile};
-/// framecheck::runner::assert_conformance(&mut Reference, &framecheck_envelope::reference_profile(), ReaderLevel::Unicode);
+/// use framecheck_core::{level::ReaderLevel, profile::TargetProfile};
+/// use framecheck_run::adapter::reference::Reference;
+/// framecheck_run::runner::assert_conformance(&mut Reference, &framecheck_envelope::reference_profile(), ReaderLevel::Unicode);
 /// ```
 pub fn assert_conformance(framing: &mut dyn Framing, profile: &TargetProfile, level: ReaderLevel) {
     let run = check_conformance(framing, profile, level);

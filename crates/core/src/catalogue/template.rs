@@ -5,7 +5,7 @@
 //! silently sends the wrong bytes. `{{` and `}}` are literal braces.
 //!
 //! ```
-//! use framecheck::catalogue::template::{parse, Placeholder, Segment};
+//! use framecheck_core::catalogue::template::{parse, Placeholder, Segment};
 //!
 //! let segments = parse("a {close} {{b}}").unwrap();
 //! assert_eq!(segments, vec![

@@ -30,6 +30,7 @@
 use std::fmt;
 use std::path::PathBuf;
 
+use super::plain::PLAIN;
 use crate::adapter::{Framing, TargetError, WrapRequest};
 use framecheck_core::catalogue::{
     Category, ConcreteCase, Expectation, Field, Input, Operation, RefusalPolicy, Severity,

@@ -1,23 +1,23 @@
 //! MCP targets against real servers: the test server of this crate
-//! (`src/bin/framecheck-mcp-test-server.rs`, written with the same SDK),
+//! (`src/main.rs`, written with the same SDK),
 //! framing correctly, framing without escaping, and returning the content
 //! with no frame at all (`delimiters: none`), and its fault triggers; and the
 //! published servers `.ci/run` installs (filesystem, fetch and Supabase over
 //! stdio, MarkItDown over Streamable HTTP; required under `CI=true`).
 //!
-//! These live beside the crate, not in the root's one test binary, because
+//! These live beside the server, not in the root's test binary, because
 //! only a crate's own integration tests are told where its binaries are.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
-use framecheck::adapter::mcp::McpFraming;
-use framecheck::adapter::{FaultKind, Framing, TargetError, WrapRequest};
-use framecheck::catalogue;
-use framecheck::level::ReaderLevel;
-use framecheck::outcome::Verdict;
-use framecheck::profile::{McpSpec, TargetProfile, WrapReturns};
-use framecheck::runner::{self, RunOptions, RunResult};
+use framecheck_core::catalogue;
+use framecheck_core::level::ReaderLevel;
+use framecheck_core::outcome::Verdict;
+use framecheck_core::profile::{McpSpec, TargetProfile, WrapReturns};
+use framecheck_run::adapter::mcp::McpFraming;
+use framecheck_run::adapter::{FaultKind, Framing, TargetError, WrapRequest};
+use framecheck_run::runner::{self, RunOptions, RunResult};
 
 const SERVER: &str = env!("CARGO_BIN_EXE_framecheck-mcp-test-server");
 
@@ -260,12 +260,13 @@ fn init_finds_no_frame_around_the_published_filesystem_server_s_content() {
         "file",
         20_000,
     );
-    let options = framecheck::init::InitOptions {
+    let options = framecheck_run::init::InitOptions {
         timeout_ms: 20_000,
         ..Default::default()
     };
     let mut proposal =
-        framecheck::init::propose_for_mcp(mcp, Path::new("."), Path::new("."), options).unwrap();
+        framecheck_run::init::propose_for_mcp(mcp, Path::new("."), Path::new("."), options)
+            .unwrap();
     // No frame: the proposal says so, and its run computes the verdict.
     assert!(proposal.profile.delimiters.absent, "{}", proposal.yaml);
     assert!(
@@ -308,21 +309,24 @@ fn the_bare_server_gets_the_frame_absent_verdict_and_a_framed_one_contradicts_it
         assert_eq!(only.verdict_at(level), Verdict::Pass);
     }
     let finding = &only.findings_at(ReaderLevel::Exact)[0];
-    assert_eq!(finding.check, framecheck::oracle::Check::FrameAbsent);
-    assert_eq!(finding.class, framecheck::oracle::CheckClass::HostFramed);
+    assert_eq!(finding.check, framecheck_core::oracle::Check::FrameAbsent);
+    assert_eq!(
+        finding.class,
+        framecheck_core::oracle::CheckClass::HostFramed
+    );
     assert!(finding.message.contains("relies on the host's framing"));
-    let summary = framecheck::report::Summary::of(&result);
+    let summary = framecheck_report::Summary::of(&result);
     assert_eq!(summary.highest_level_held, None);
     assert!(summary.levels_held().is_empty());
     assert_eq!(
         summary.level_held_text(),
         "none (the framing writes no frame)"
     );
-    let weaknesses = framecheck::report::weakness::weaknesses(&result);
+    let weaknesses = framecheck_report::weakness::weaknesses(&result);
     assert_eq!(weaknesses.len(), 1);
     assert_eq!(
         weaknesses[0].class,
-        framecheck::oracle::CheckClass::HostFramed
+        framecheck_core::oracle::CheckClass::HostFramed
     );
     let framed = only.evidence.framed.as_deref().unwrap();
     let content = framed.strip_prefix("The file reads:\n").unwrap();
@@ -348,8 +352,8 @@ fn the_bare_server_gets_the_frame_absent_verdict_and_a_framed_one_contradicts_it
 /// the framing server's, it names the difference.
 #[test]
 fn init_proposes_no_delimiters_for_the_bare_server_and_init_check_agrees() {
-    use framecheck::init::{differences, propose_for_mcp, propose_for_profile, InitOptions};
-    use framecheck::profile::LoadedProfile;
+    use framecheck_core::profile::LoadedProfile;
+    use framecheck_run::init::{differences, propose_for_mcp, propose_for_profile, InitOptions};
     let options = InitOptions {
         timeout_ms: 10_000,
         ..Default::default()
@@ -496,8 +500,8 @@ fn a_published_server_reads_its_api_from_the_fixture_page() {
 /// is the server's own text, not the request's).
 #[test]
 fn init_proposes_a_profile_that_holds_for_the_framing_server() {
-    use framecheck::init::{propose_for_mcp, propose_for_profile, InitOptions};
-    use framecheck::profile::{Capability, LoadedProfile};
+    use framecheck_core::profile::{Capability, LoadedProfile};
+    use framecheck_run::init::{propose_for_mcp, propose_for_profile, InitOptions};
     let options = InitOptions {
         timeout_ms: 10_000,
         ..Default::default()
@@ -515,7 +519,7 @@ fn init_proposes_a_profile_that_holds_for_the_framing_server() {
         ..mcp
     };
     assert!(
-        matches!(&reparsed.adapter, framecheck::profile::AdapterSpec::Mcp { mcp: m } if **m == expected)
+        matches!(&reparsed.adapter, framecheck_core::profile::AdapterSpec::Mcp { mcp: m } if **m == expected)
     );
     runner::check_fit(&reparsed, proposal.framing.as_mut(), ReaderLevel::Unicode).unwrap();
     // Again from the profile it wrote.
@@ -657,7 +661,7 @@ fn never_listening(command: &str) -> McpSpec {
         "name: x\nadapter:\n  mcp:\n    command: {command}\n    url: \"http://127.0.0.1:{{port}}/mcp\"\n    tool: read_file\n    plant: file\n    startup_ms: 1500\ndelimiters: {{ syntax: xml-tag, token: t }}\ncapabilities: [wrap]\n"
     );
     match TargetProfile::parse(&text).unwrap().adapter {
-        framecheck::profile::AdapterSpec::Mcp { mcp } => *mcp,
+        framecheck_core::profile::AdapterSpec::Mcp { mcp } => *mcp,
         other => panic!("not an mcp adapter: {other:?}"),
     }
 }
@@ -697,7 +701,7 @@ fn a_server_that_never_listens_is_a_clear_error_and_is_stopped() {
 
 #[test]
 fn init_proposes_the_same_frame_over_http() {
-    use framecheck::init::{propose_for_mcp, InitOptions};
+    use framecheck_run::init::{propose_for_mcp, InitOptions};
     let options = InitOptions {
         timeout_ms: 10_000,
         ..Default::default()
@@ -707,7 +711,7 @@ fn init_proposes_the_same_frame_over_http() {
         propose_for_mcp(mcp.clone(), Path::new("."), Path::new("."), options).unwrap();
     assert_eq!(proposal.profile.delimiters.token, "framecheck-untrusted");
     let reparsed = TargetProfile::parse(&proposal.yaml).unwrap();
-    let framecheck::profile::AdapterSpec::Mcp { mcp: written } = &reparsed.adapter else {
+    let framecheck_core::profile::AdapterSpec::Mcp { mcp: written } = &reparsed.adapter else {
         panic!("not an mcp adapter: {:?}", reparsed.adapter);
     };
     assert_eq!(written.url, mcp.url);
@@ -740,7 +744,7 @@ fn stop_all_children_in_this_process_kills_the_http_server() {
     wrap(&mut framing, "x").unwrap();
     let pid = framing.server_pid().unwrap();
     assert!(matches!(state(pid), Some(s) if s != 'Z'));
-    framecheck::adapter::subprocess::stop_all_children();
+    framecheck_run::adapter::subprocess::stop_all_children();
     // Killed at once; reaped only when the target is dropped.
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
     while state(pid) != Some('Z') && std::time::Instant::now() < deadline {
@@ -760,7 +764,7 @@ fn the_signal_handler_s_kill_reaches_an_http_server() {
     let output = std::process::Command::new(std::env::current_exe().unwrap())
         .args([
             "--exact",
-            "stop_all_children_in_this_process_kills_the_http_server",
+            "server::stop_all_children_in_this_process_kills_the_http_server",
             "--ignored",
             "--nocapture",
         ])

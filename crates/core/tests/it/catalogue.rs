@@ -4,19 +4,19 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use framecheck::catalogue::template::Placeholder;
-use framecheck::catalogue::{
+use framecheck_core::catalogue::template::Placeholder;
+use framecheck_core::catalogue::{
     builtin, instantiate, load_dir, load_str, select, Category, ConcreteCase, ErrorKind,
     Expectation, Field, Input, Operation, Piece, Variant,
 };
-use framecheck::level::{fold_str, ReaderLevel};
-use framecheck::profile::{
+use framecheck_core::level::{fold_str, ReaderLevel};
+use framecheck_core::profile::{
     AdapterSpec, AttributeLayout, Capability, Delimiters, HeaderStyle, Syntax, TagRole,
     TargetProfile,
 };
 
 fn attacks() -> PathBuf {
-    crate::common::repo().join("attacks")
+    crate::repo().join("attacks")
 }
 
 /// A bracket-marker target in the style of the Python peer-result seed:
@@ -97,11 +97,7 @@ fn go_profile() -> TargetProfile {
 }
 
 fn profiles() -> Vec<TargetProfile> {
-    vec![
-        framecheck::envelope::reference_profile(),
-        bracket_profile(),
-        go_profile(),
-    ]
+    vec![crate::reference_profile(), bracket_profile(), go_profile()]
 }
 
 /// 1-based line and column of the first occurrence of `needle`.
@@ -127,7 +123,7 @@ fn case(body: &str) -> String {
 }
 
 /// Loads `text` as `breakout.yaml` and returns its single error.
-fn single_error(text: &str) -> framecheck::catalogue::CatalogueError {
+fn single_error(text: &str) -> framecheck_core::catalogue::CatalogueError {
     let errors =
         load_str(Path::new("attacks/breakout.yaml"), text).expect_err("the input should not load");
     assert_eq!(errors.len(), 1, "{errors:#?}");
@@ -180,7 +176,7 @@ fn shipped_catalogue_is_large_enough() {
         "only {} written cases",
         catalogue.cases.len()
     );
-    let concrete = instantiate(&catalogue, &framecheck::envelope::reference_profile());
+    let concrete = instantiate(&catalogue, &crate::reference_profile());
     assert!(
         concrete.len() >= 400,
         "only {} concrete cases",
@@ -235,13 +231,16 @@ fn a_well_formed_case_loads_with_defaults() {
     let file = load_str(Path::new("attacks/breakout.yaml"), &text).unwrap();
     let spec = &file.cases[0];
     assert_eq!(spec.variants, vec![Variant::Exact]);
-    assert_eq!(spec.refusal, framecheck::catalogue::RefusalPolicy::Allowed);
+    assert_eq!(
+        spec.refusal,
+        framecheck_core::catalogue::RefusalPolicy::Allowed
+    );
     assert_eq!(spec.source.line, position(&text, "id: good-case").0);
     let faithful = case("    op: roundtrip\n    input:\n      content: x\n    expect: faithful\n");
     let file = load_str(Path::new("attacks/breakout.yaml"), &faithful).unwrap();
     assert_eq!(
         file.cases[0].refusal,
-        framecheck::catalogue::RefusalPolicy::Forbidden
+        framecheck_core::catalogue::RefusalPolicy::Forbidden
     );
 }
 
@@ -608,8 +607,8 @@ fn instantiation_resolves_every_placeholder_and_plants_canaries() {
 #[test]
 fn instantiation_is_deterministic_and_in_catalogue_order() {
     let catalogue = builtin();
-    let a = instantiate(&catalogue, &framecheck::envelope::reference_profile());
-    let b = instantiate(&catalogue, &framecheck::envelope::reference_profile());
+    let a = instantiate(&catalogue, &crate::reference_profile());
+    let b = instantiate(&catalogue, &crate::reference_profile());
     assert_eq!(a, b);
     let order: Vec<&str> = catalogue.cases.iter().map(|c| c.id.as_str()).collect();
     let mut last = 0;
@@ -655,7 +654,7 @@ fn structure_and_variants_filter_per_profile() {
             .map(|c| c.id)
             .collect()
     };
-    let reference = ids(&framecheck::envelope::reference_profile());
+    let reference = ids(&crate::reference_profile());
     let bracket = ids(&bracket_profile());
     let go = ids(&go_profile());
     // Inner and reserved placeholders need the structure.
@@ -705,7 +704,7 @@ fn capabilities_go_into_requires_instead_of_filtering() {
 
 #[test]
 fn read_texts_keep_frame_pieces_for_the_runner() {
-    let cases = instantiate(&builtin(), &framecheck::envelope::reference_profile());
+    let cases = instantiate(&builtin(), &crate::reference_profile());
     let case = cases
         .iter()
         .find(|c| c.id == "reader-close-inside-body~zero-width")
@@ -853,12 +852,12 @@ fn attack_cases_use_a_delimiter_or_a_line_break() {
             ])
             // A line break a parser that splits like str.splitlines() honours
             // (record forgery: FF, FS, GS, RS, U+2029 too).
-            || text.contains(framecheck::profile::UNICODE_LINE_BREAKS)
+            || text.contains(framecheck_core::profile::UNICODE_LINE_BREAKS)
             // A chat-template control string, in any spelling a reader folds.
-            || framecheck::chat_template::CONTROL_STRINGS.iter().any(|c| {
-                let unicode = framecheck::level::ReaderLevel::Unicode;
-                framecheck::level::fold_str(&text, unicode)
-                    .contains(&framecheck::level::fold_str(c.text, unicode))
+            || framecheck_core::chat_template::CONTROL_STRINGS.iter().any(|c| {
+                let unicode = framecheck_core::level::ReaderLevel::Unicode;
+                framecheck_core::level::fold_str(&text, unicode)
+                    .contains(&framecheck_core::level::fold_str(c.text, unicode))
             })
             || wrap.provenance.as_deref() == Some("")
             || wrap
@@ -883,7 +882,7 @@ fn attack_cases_use_a_delimiter_or_a_line_break() {
 
 #[test]
 fn select_matches_ids_base_ids_categories_and_globs() {
-    let cases = instantiate(&builtin(), &framecheck::envelope::reference_profile());
+    let cases = instantiate(&builtin(), &crate::reference_profile());
     let total = cases.len();
     let by_id = select(cases.clone(), &["breakout-close-mid-content~upper".into()]).unwrap();
     assert_eq!(by_id.len(), 1);

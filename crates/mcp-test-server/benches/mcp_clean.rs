@@ -1,5 +1,5 @@
 //! What each way of making an MCP store clean costs per plant, through this
-//! crate's test server (`src/bin/framecheck-mcp-test-server.rs`, its notes
+//! crate's test server (`src/main.rs`, its notes
 //! tools), stdio, no framing work to speak of: a write and a read by id
 //! (`clean: none`), plus a delete (`clean: tool`), a server restart
 //! (`clean: restart`), or a fresh work directory and a restart (`clean:
@@ -12,9 +12,9 @@ use std::path::Path;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use framecheck::adapter::mcp::McpFraming;
-use framecheck::adapter::{Framing, WrapRequest};
-use framecheck::profile::McpSpec;
+use framecheck_core::profile::McpSpec;
+use framecheck_run::adapter::mcp::McpFraming;
+use framecheck_run::adapter::{Framing, WrapRequest};
 
 const SERVER: &str = env!("CARGO_BIN_EXE_framecheck-mcp-test-server");
 

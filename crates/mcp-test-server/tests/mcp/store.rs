@@ -1,19 +1,19 @@
 //! MCP servers that are stores, planted through the server's own write tool
 //! (`plant: tool`) or a setup command beside it (`plant: command`), each
 //! case made clean as the profile's `clean` says, against this crate's test
-//! server (its notes tools, `src/bin/framecheck-mcp-test-server.rs`) and
+//! server (its notes tools, `src/main.rs`) and
 //! real commands (`sh`, `git`).
 
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
-use framecheck::adapter::mcp::McpFraming;
-use framecheck::adapter::{FaultKind, Framing, TargetError, WrapRequest};
-use framecheck::catalogue;
-use framecheck::level::ReaderLevel;
-use framecheck::outcome::Verdict;
-use framecheck::profile::{McpSpec, TargetProfile};
-use framecheck::runner::{self, RunOptions, RunResult};
+use framecheck_core::catalogue;
+use framecheck_core::level::ReaderLevel;
+use framecheck_core::outcome::Verdict;
+use framecheck_core::profile::{McpSpec, TargetProfile};
+use framecheck_run::adapter::mcp::McpFraming;
+use framecheck_run::adapter::{FaultKind, Framing, TargetError, WrapRequest};
+use framecheck_run::runner::{self, RunOptions, RunResult};
 
 const SERVER: &str = env!("CARGO_BIN_EXE_framecheck-mcp-test-server");
 
@@ -348,7 +348,7 @@ fn a_commit_planted_by_a_setup_command_is_read_back_in_a_fresh_repository_each_c
 /// the content unframed (`frame.absent`), no breakout.
 #[test]
 fn an_echo_after_a_constant_label_is_proposed_as_no_frame_and_judged_unframed() {
-    use framecheck::init::{propose_for_mcp, InitOptions};
+    use framecheck_run::init::{propose_for_mcp, InitOptions};
     let spec = mcp(serde_json::json!({
         "command": [SERVER, "label"],
         "tool": "echo",
@@ -372,7 +372,7 @@ fn an_echo_after_a_constant_label_is_proposed_as_no_frame_and_judged_unframed() 
     assert_eq!(result.results.len(), 1);
     let only = &result.results[0];
     let finding = &only.findings_at(ReaderLevel::Exact)[0];
-    assert_eq!(finding.check, framecheck::oracle::Check::FrameAbsent);
+    assert_eq!(finding.check, framecheck_core::oracle::Check::FrameAbsent);
     let framed = only.evidence.framed.as_deref().unwrap();
     assert!(framed.starts_with("Echo: "), "{framed}");
 }
@@ -382,7 +382,7 @@ fn an_echo_after_a_constant_label_is_proposed_as_no_frame_and_judged_unframed() 
 /// for the framing store and fits its framing.
 #[test]
 fn init_proposes_a_profile_for_a_store_planted_through_its_write_tool() {
-    use framecheck::init::{propose_for_mcp, InitOptions};
+    use framecheck_run::init::{propose_for_mcp, InitOptions};
     let options = InitOptions {
         timeout_ms: 10_000,
         ..Default::default()
@@ -391,10 +391,10 @@ fn init_proposes_a_profile_for_a_store_planted_through_its_write_tool() {
     let mut proposal = propose_for_mcp(spec, Path::new("."), Path::new("."), options).unwrap();
     assert_eq!(proposal.profile.delimiters.token, "framecheck-untrusted");
     let reparsed = TargetProfile::parse(&proposal.yaml).unwrap();
-    let framecheck::profile::AdapterSpec::Mcp { mcp: written } = &reparsed.adapter else {
+    let framecheck_core::profile::AdapterSpec::Mcp { mcp: written } = &reparsed.adapter else {
         panic!("not an mcp adapter: {:?}", reparsed.adapter);
     };
-    assert_eq!(written.plant, framecheck::profile::Plant::Tool);
+    assert_eq!(written.plant, framecheck_core::profile::Plant::Tool);
     assert_eq!(written.write.as_ref().unwrap().tool, "note_add");
     runner::check_fit(&reparsed, proposal.framing.as_mut(), ReaderLevel::Unicode).unwrap();
     let result = run(&reparsed, proposal.framing.as_mut());
@@ -427,7 +427,7 @@ fn installed(relative: &str) -> Option<std::path::PathBuf> {
 /// there; now it proposes none and the run has one `frame.absent`.
 #[test]
 fn the_published_everything_server_s_echo_is_judged_unframed() {
-    use framecheck::init::{propose_for_mcp, InitOptions};
+    use framecheck_run::init::{propose_for_mcp, InitOptions};
     let Some(index) = installed(
         "npm/modelcontextprotocol-server-everything-2026.8.31/node_modules/@modelcontextprotocol/server-everything/dist/index.js",
     ) else {
@@ -454,8 +454,11 @@ fn the_published_everything_server_s_echo_is_judged_unframed() {
     // only under `--strict`, and no breakout of a frame that is not there.
     assert_eq!(count(&result, &[Verdict::Fail]), 0);
     let finding = &result.results[0].findings_at(ReaderLevel::Exact)[0];
-    assert_eq!(finding.check, framecheck::oracle::Check::FrameAbsent);
-    assert_eq!(finding.class, framecheck::oracle::CheckClass::HostFramed);
+    assert_eq!(finding.check, framecheck_core::oracle::Check::FrameAbsent);
+    assert_eq!(
+        finding.class,
+        framecheck_core::oracle::CheckClass::HostFramed
+    );
     let framed = result.results[0].evidence.framed.as_deref().unwrap();
     assert!(framed.starts_with("Echo: "), "{framed}");
 }

@@ -10,20 +10,20 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
-use framecheck::adapter::WrapRequest;
-use framecheck::catalogue::{
+use framecheck_core::catalogue::{
     Category, ConcreteCase, Expectation, Field, Input, Operation, RefusalPolicy, Severity,
     SourceLocation, Variant,
 };
-use framecheck::level::{fold_char, fold_str, ReaderLevel};
-use framecheck::oracle::{
+use framecheck_core::level::{fold_char, fold_str, ReaderLevel};
+use framecheck_core::oracle::{
     calibrate, calibration_request, judge_read, judge_roundtrip, judge_wrap, judge_wrap_counted,
     Check, CheckClass, ExcerptSource, Finding,
 };
-use framecheck::profile::{
+use framecheck_core::profile::{
     AdapterSpec, AttributeLayout, Capability, Delimiters, HeaderStyle, Syntax, TagRole,
     TargetProfile,
 };
+use framecheck_core::target::WrapRequest;
 
 use ReaderLevel::{AsciiCaseInsensitive as Ci, Exact, Unicode};
 
@@ -204,7 +204,7 @@ fn xml_profile() -> TargetProfile {
         adapter: AdapterSpec::Builtin {
             builtin: "none".into(),
         },
-        ..framecheck::envelope::reference_profile()
+        ..crate::reference_profile()
     }
 }
 
@@ -1284,21 +1284,21 @@ fn a_line_break_in_a_learned_header_line_fails_header_integrity() {
 
 /// `framing`'s layout as calibration learns it, and a judge of its outputs
 /// against that layout.
-fn learned_xml(framing: XmlFraming) -> framecheck::layout::Layout {
-    use framecheck::layout;
+fn learned_xml(framing: XmlFraming) -> framecheck_core::layout::Layout {
+    use framecheck_core::layout;
     let probes = layout::probes(&xml_profile());
     let wraps: Vec<String> = probes.requests().iter().map(|r| framing.wrap(r)).collect();
     layout::learn(&xml_profile(), &probes, &wraps).expect("a layout")
 }
 
 fn judge_in_layout(
-    learned: &framecheck::layout::Layout,
+    learned: &framecheck_core::layout::Layout,
     expect: Expectation,
     fields: &[Field],
     req: &WrapRequest,
     framed: &str,
 ) -> Vec<Finding> {
-    framecheck::oracle::judge_wrap_in(
+    framecheck_core::oracle::judge_wrap_in(
         &case(expect, fields, Exact),
         &xml_profile(),
         Some(learned),
@@ -1422,7 +1422,7 @@ fn a_frame_that_does_not_fit_its_layout_is_read_for_its_body_by_the_exact_reader
 /// framing's own, not reported as injected.
 #[test]
 fn a_framing_s_own_inner_attribute_is_learned_not_injected() {
-    use framecheck::layout;
+    use framecheck_core::layout;
     let profile = context_profile();
     let ranked = |r: &WrapRequest| {
         context_wrap(r).replace(
@@ -1435,7 +1435,7 @@ fn a_framing_s_own_inner_attribute_is_learned_not_injected() {
     let learned = layout::learn(&profile, &probes, &wraps).expect("a layout");
     let req = request("ordinary");
     let judge = |framed: &str| {
-        framecheck::oracle::judge_wrap_in(
+        framecheck_core::oracle::judge_wrap_in(
             &case(Expectation::Faithful, &[], Exact),
             &profile,
             Some(&learned),
@@ -1461,7 +1461,7 @@ fn a_framing_s_own_inner_attribute_is_learned_not_injected() {
 /// an intruder; one carrying the frame's own nonce is an intruder.
 #[test]
 fn an_inner_closer_with_another_nonce_is_no_intruder() {
-    use framecheck::grammar::{NonceAlphabet, NonceSpec};
+    use framecheck_core::grammar::{NonceAlphabet, NonceSpec};
     let mut profile = context_profile();
     profile.delimiters.token = "context-{nonce}".into();
     profile.delimiters.inner = Some("source-{nonce}".into());
@@ -1508,7 +1508,7 @@ fn an_inner_closer_with_another_nonce_is_no_intruder() {
 /// fold case, and right for a parser, which reads bytes exactly.
 #[test]
 fn a_parser_s_reader_verdict_is_judged_at_the_exact_level_only() {
-    use framecheck::profile::Consumer;
+    use framecheck_core::profile::Consumer;
     let text = "two frames, as a case-folding reader sees them";
     let reject_above_exact = case(Expectation::Reject, &[], Ci);
     let mut profile = xml_profile();
@@ -1599,8 +1599,8 @@ fn frame_shape_wants_the_outer_opener_first_and_allows_space_around() {
 /// that reads it live (an upper-case closer: ascii-case-insensitive).
 #[test]
 fn a_census_finding_carries_the_live_delimiter() {
-    use framecheck::catalogue::DelimiterRole;
-    use framecheck::grammar::{DelimiterKind, Liveness};
+    use framecheck_core::catalogue::DelimiterRole;
+    use framecheck_core::grammar::{DelimiterKind, Liveness};
     let framing = XmlFraming {
         content: ContentDefang::LowercaseOnly,
         ..CORRECT_XML
@@ -1638,8 +1638,8 @@ fn a_census_finding_carries_the_live_delimiter() {
 /// frames; a finding about no delimiter records none.
 #[test]
 fn a_reader_verdict_finding_carries_the_live_delimiter() {
-    use framecheck::catalogue::DelimiterRole;
-    use framecheck::grammar::DelimiterKind;
+    use framecheck_core::catalogue::DelimiterRole;
+    use framecheck_core::grammar::DelimiterKind;
     let frame = CORRECT_XML.wrap(&request("one"));
     let body = format!("a <{TOKEN}> b");
     let accept = case(Expectation::Accept, &[], Exact);
@@ -1676,7 +1676,7 @@ fn a_reader_verdict_finding_carries_the_live_delimiter() {
 /// wrote. Content that writes one is still reported.
 #[test]
 fn a_control_string_the_framing_writes_itself_is_not_from_the_input() {
-    use framecheck::layout;
+    use framecheck_core::layout;
     let profile = xml_profile();
     let noted = |r: &WrapRequest| {
         let framed = CORRECT_XML.wrap(r);
@@ -1692,7 +1692,7 @@ fn a_control_string_the_framing_writes_itself_is_not_from_the_input() {
     let learned = layout::learn(&profile, &probes, &wraps).expect("a layout");
     let controls = |content: &str| {
         let req = request(content);
-        framecheck::oracle::judge_wrap_in(
+        framecheck_core::oracle::judge_wrap_in(
             &case(Expectation::Faithful, &[], Exact),
             &profile,
             Some(&learned),

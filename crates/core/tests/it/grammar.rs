@@ -2,9 +2,9 @@
 //! grammar-specific catalogue cases: each grammar's attacks exist in the
 //! shipped catalogue and instantiate for that grammar only.
 
-use framecheck::catalogue::{builtin, instantiate};
-use framecheck::grammar::{Form, GrammarKind};
-use framecheck::profile::TargetProfile;
+use framecheck_core::catalogue::{builtin, instantiate};
+use framecheck_core::grammar::{Form, GrammarKind};
+use framecheck_core::profile::TargetProfile;
 
 fn profile(delimiters: &str) -> Result<TargetProfile, String> {
     TargetProfile::parse(&format!(
@@ -110,7 +110,7 @@ fn grammar_attacks_exist_and_apply_to_their_grammar_only() {
     )
     .unwrap();
     let section = profile("{ grammar: section, marker: field-marker, token: context }").unwrap();
-    let xml = framecheck::envelope::reference_profile();
+    let xml = crate::reference_profile();
     let ids = |p: &TargetProfile| -> Vec<String> {
         instantiate(&catalogue, p)
             .into_iter()
@@ -142,10 +142,10 @@ fn grammar_attacks_exist_and_apply_to_their_grammar_only() {
 
 use std::collections::BTreeMap;
 
-use framecheck::adapter::WrapRequest;
-use framecheck::catalogue::Input;
-use framecheck::level::{fold_char, ReaderLevel};
-use framecheck::oracle::{judge_wrap, Finding};
+use framecheck_core::catalogue::Input;
+use framecheck_core::level::{fold_char, ReaderLevel};
+use framecheck_core::oracle::{judge_wrap, Finding};
+use framecheck_core::target::WrapRequest;
 
 /// Every wrap and roundtrip case the target can run, with the findings for
 /// what `wrap` writes (roundtrip cases are judged on the wrap alone).
@@ -178,8 +178,8 @@ fn failing(results: &BTreeMap<String, Vec<Finding>>) -> Vec<&str> {
         .iter()
         .filter(|(_, f)| {
             f.iter().any(|f| {
-                framecheck::gate::Gate::Default.fails(f)
-                    || f.class == framecheck::oracle::CheckClass::Fidelity
+                framecheck_core::gate::Gate::Default.fails(f)
+                    || f.class == framecheck_core::oracle::CheckClass::Fidelity
             })
         })
         .map(|(id, _)| id.as_str())
