@@ -17,7 +17,7 @@
 //! ```
 //!
 //! ```
-//! use framecheck_envelope::{self, Envelope};
+//! use framecheck_envelope::{self as envelope, Envelope};
 //!
 //! let about = Envelope {
 //!     kind: "tool-result".into(),
@@ -187,7 +187,7 @@ pub enum EnvelopeError {
 /// the format and the reasons.
 ///
 /// ```
-/// use framecheck_envelope::{self, Envelope};
+/// use framecheck_envelope::{self as envelope, Envelope};
 ///
 /// let mut about = Envelope {
 ///     kind: "retrieval".into(),

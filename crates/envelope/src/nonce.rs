@@ -32,7 +32,7 @@
 //! the second, independent reason.
 //!
 //! ```
-//! use framecheck_envelope::{self, Envelope, ReadError};
+//! use framecheck_envelope::{self as envelope, Envelope, ReadError};
 //!
 //! let framed = envelope::wrap_nonce(&Envelope::default(), "hello")?;
 //! let frame = envelope::read_nonce(&framed)?;

@@ -127,7 +127,7 @@ pub enum ReadError {
 /// [`super::wrap`] writes it, with no reading of [`TOKEN`] inside it.
 ///
 /// ```
-/// use framecheck_envelope::{self, Envelope, ReadError};
+/// use framecheck_envelope::{self as envelope, Envelope, ReadError};
 ///
 /// let about = Envelope { kind: "peer-agent".into(), ..Envelope::default() };
 /// let framed = envelope::wrap(&about, "line one\n\nline three\n")?;

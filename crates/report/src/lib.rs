@@ -22,7 +22,7 @@
 //!
 //! ```no_run
 //! use std::path::Path;
-//! use framecheck_report::{self, Format};
+//! use framecheck_report::{self as report, Format};
 //! # fn run() -> framecheck_core::outcome::RunResult { unimplemented!() }
 //! let run = run();
 //! let written = report::write_all(&run, Path::new("reports"), "reference", Format::ALL)?;
