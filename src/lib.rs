@@ -19,10 +19,11 @@
 //! - from `framecheck-core` (the model; it runs nothing): [`level`],
 //!   [`reader`], [`chat_template`], [`yaml`], [`files`], [`target`],
 //!   [`grammar`], [`profile`], [`encoding`], [`manifest`], [`catalogue`],
-//!   [`layout`], [`tokview`], [`oracle`], [`gate`], [`outcome`], [`nonce`],
-//!   [`report`];
+//!   [`layout`], [`tokview`], [`oracle`], [`gate`], [`outcome`], [`nonce`];
 //! - `framecheck-envelope`, the reference envelope and its profiles, as
 //!   [`envelope`];
+//! - `framecheck-report`, the reports (JSON, Markdown, JUnit XML, SARIF,
+//!   HTML, baseline diffs) and writing them, as [`report`];
 //! - from `framecheck-run` (everything that calls a framing): [`adapter`],
 //!   [`runner`], [`init`], [`nonce_probe`], [`search`], and with the
 //!   `fuzzing` feature `fuzzing`.
@@ -47,9 +48,10 @@
 
 pub use framecheck_core::{
     catalogue, chat_template, encoding, files, gate, grammar, layout, level, manifest, nonce,
-    oracle, outcome, profile, reader, report, target, tokview, yaml,
+    oracle, outcome, profile, reader, target, tokview, yaml,
 };
 pub use framecheck_envelope as envelope;
+pub use framecheck_report as report;
 #[cfg(feature = "fuzzing")]
 pub use framecheck_run::fuzzing;
 pub use framecheck_run::{adapter, init, nonce_probe, runner, search};

@@ -619,7 +619,7 @@ fn load_run_baseline(
     let Some(path) = &args.baseline else {
         return Ok(None);
     };
-    let old = baseline::load(path)?;
+    let old = report::json::load(path)?;
     baseline::check_compatible(&old, target, args.level, &args.select.only)
         .and_then(|()| baseline::check_gate(&old, gate))
         .with_context(|| {
@@ -947,7 +947,7 @@ fn serve_reference(nonce: bool) -> Result<u8> {
 /// `framecheck verify`: re-runs what a JSON report records and compares
 /// every verdict (the comparison is `report::verify`).
 fn verify(path: &Path) -> Result<u8> {
-    let recorded = baseline::load(path)?;
+    let recorded = report::json::load(path)?;
     let Some(manifest) = recorded.meta.manifest.clone() else {
         bail!(
             "{} has no manifest (written before framecheck recorded one); re-run it first",

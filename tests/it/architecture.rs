@@ -1,10 +1,11 @@
 //! The architecture's rules, checked on the source: the crates' dependency
 //! direction (which the compiler enforces once the manifests are right, so
 //! the manifests are what is checked), clap and friends only in the CLI,
-//! and the order of the modules inside `framecheck-core`, where one crate
+//! and the order of the modules inside every library crate, where one crate
 //! cannot stop a module from importing one above it.
 
 use std::collections::BTreeSet;
+use std::path::Path;
 
 /// framecheck-core's modules in the one direction data flows in: each may
 /// use only modules before it (README, "How it works").
@@ -27,130 +28,380 @@ const CORE_ORDER: &[&str] = &[
     "gate",
     "outcome",
     "nonce",
-    "report",
 ];
 
-/// The `crate::<module>` names `code` uses, including those inside
-/// `crate::{a, b::{c, d}}` groups spread over several lines. Comment lines
-/// are skipped.
-fn crate_modules(code: &str) -> BTreeSet<String> {
+/// The catalogue's own modules: templates are read first, a case's site
+/// from them, then the model, the variants, loading and instantiating.
+const CATALOGUE_ORDER: &[&str] = &[
+    "error",
+    "template",
+    "site",
+    "nonce",
+    "model",
+    "variant",
+    "load",
+    "instantiate",
+    "ids",
+];
+
+/// framecheck-envelope: the fold table, the scanners over it, the control
+/// strings, the vectorised pass, then the nonce, reading, the built-in
+/// profiles and the `Framing` impl.
+const ENVELOPE_ORDER: &[&str] = &[
+    "fold_table",
+    "scan",
+    "control",
+    "ascii_pass",
+    "nonce",
+    "read",
+    "profile",
+    "reference",
+];
+
+/// framecheck-report: escapers and the page, what a run's findings are
+/// (weaknesses, counts, summary), the baseline comparison, then the
+/// formats, the matrix over formats, `verify` and writing.
+const REPORT_ORDER: &[&str] = &[
+    "escape", "page", "views", "spelling", "outputs", "weakness", "count", "summary", "redact",
+    "baseline", "markdown", "json", "junit", "sarif", "html", "matrix", "verify", "write",
+];
+
+/// framecheck-run: adapters, the nonce probes the runner runs, the runner,
+/// then what drives runs (`init`, `search`, the fuzz bodies).
+const RUN_ORDER: &[&str] = &[
+    "adapter",
+    "nonce_probe",
+    "runner",
+    "init",
+    "search",
+    "fuzzing",
+];
+
+/// The runner's own modules: the plain plants, the faults, the answer
+/// shapes, the unmarked and varying checks, the fit they make up, and the
+/// document run that checks fit first.
+const RUNNER_ORDER: &[&str] = &[
+    "plain", "faults", "parts", "segments", "several", "unmarked", "varying", "fit", "document",
+];
+
+/// One library crate's ordered modules: its source directory, the modules
+/// whose children are ordered (`""` is the crate root) with that order, and
+/// the directories that are not its modules (`src/bin`: binaries).
+struct Layers {
+    src: &'static str,
+    orders: &'static [(&'static str, &'static [&'static str])],
+    not_modules: &'static [&'static str],
+}
+
+const CRATES: &[Layers] = &[
+    Layers {
+        src: "crates/core/src",
+        orders: &[("", CORE_ORDER), ("catalogue", CATALOGUE_ORDER)],
+        not_modules: &[],
+    },
+    Layers {
+        src: "crates/envelope/src",
+        orders: &[("", ENVELOPE_ORDER)],
+        not_modules: &[],
+    },
+    Layers {
+        src: "crates/report/src",
+        orders: &[("", REPORT_ORDER)],
+        not_modules: &[],
+    },
+    Layers {
+        src: "crates/run/src",
+        orders: &[("", RUN_ORDER), ("runner", RUNNER_ORDER)],
+        not_modules: &["bin"],
+    },
+];
+
+/// Every module path `code` names through `crate::` or `super::`, resolved
+/// from `own` (the module the file is), including every item of
+/// `{a, b::{c, d}}` groups spread over several lines. Comment lines are
+/// skipped, and `super::` is read only above the file's first
+/// `#[cfg(test)]`: inside an inline test module it means the file's module.
+fn used_paths(code: &str, own: &[String]) -> BTreeSet<Vec<String>> {
     let code: String = code
         .lines()
         .filter(|l| !l.trim_start().starts_with("//"))
         .collect::<Vec<_>>()
         .join("\n");
+    let above_tests = code.split("#[cfg(test)]").next().unwrap_or("");
     let mut found = BTreeSet::new();
-    let mut rest = code.as_str();
-    while let Some(at) = rest.find("crate::") {
-        rest = &rest[at + "crate::".len()..];
-        match rest.strip_prefix('{') {
-            Some(group) => top_level_names(group, &mut found),
-            None => insert_name(rest, &mut found),
+    for (at, _) in code.match_indices("crate::") {
+        let rest = &code[at + "crate::".len()..];
+        path_items(rest, &mut Vec::new(), &mut found);
+    }
+    for (at, _) in above_tests.match_indices("super::") {
+        // The first `super::` of a chain starts it; the others are read here.
+        if above_tests[..at].ends_with("super::") {
+            continue;
         }
+        let mut rest = &above_tests[at + "super::".len()..];
+        let mut up = 1;
+        while let Some(more) = rest.strip_prefix("super::") {
+            rest = more;
+            up += 1;
+        }
+        let mut base = own[..own.len().saturating_sub(up)].to_vec();
+        path_items(rest, &mut base, &mut found);
     }
     found
 }
 
-/// The first path segment of each top-level item of a `{...}` group
-/// (`group` starts after its `{`).
-fn top_level_names(group: &str, found: &mut BTreeSet<String>) {
-    let mut depth = 0;
-    let mut start = 0;
-    for (i, c) in group.char_indices() {
-        match c {
-            '{' => depth += 1,
-            '}' if depth == 0 => {
-                insert_name(&group[start..i], found);
-                return;
-            }
-            '}' => depth -= 1,
-            ',' if depth == 0 => {
-                insert_name(&group[start..i], found);
-                start = i + 1;
-            }
-            _ => {}
+/// Reads `a::b::{c, d::e}` at the start of `text` after `prefix`, adding
+/// every full path it names to `found`; returns how far it read.
+fn path_items(text: &str, prefix: &mut Vec<String>, found: &mut BTreeSet<Vec<String>>) -> usize {
+    let depth = prefix.len();
+    let mut at = 0;
+    loop {
+        let rest = &text[at..];
+        let skipped = rest.len() - rest.trim_start().len();
+        at += skipped;
+        let rest = &text[at..];
+        if let Some(group) = rest.strip_prefix('{') {
+            at += 1 + group_items(group, prefix, found);
+            break;
+        }
+        let name: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        if name.is_empty() {
+            break;
+        }
+        at += name.len();
+        if name == "self" {
+            found.insert(prefix.clone());
+        } else {
+            prefix.push(name);
+        }
+        match text[at..].strip_prefix("::") {
+            Some(_) => at += 2,
+            None => break,
+        }
+    }
+    if prefix.len() > depth {
+        found.insert(prefix.clone());
+    }
+    prefix.truncate(depth);
+    at
+}
+
+/// The items of a `{...}` group (`group` starts after its `{`), each read
+/// by [`path_items`] after `prefix`; returns how far it read, past `}`.
+fn group_items(group: &str, prefix: &mut Vec<String>, found: &mut BTreeSet<Vec<String>>) -> usize {
+    let mut at = 0;
+    loop {
+        at += path_items(&group[at..], prefix, found);
+        let rest = &group[at..];
+        let skipped = rest.len() - rest.trim_start().len();
+        at += skipped;
+        match group[at..].chars().next() {
+            Some(',') => at += 1,
+            Some('}') => return at + 1,
+            // `*`, `as` renames and anything else end the item: skip to
+            // the next comma or the group's end.
+            Some(_) => at += group[at..].find([',', '}']).unwrap_or(group.len() - at),
+            None => return at,
         }
     }
 }
 
-fn insert_name(path: &str, found: &mut BTreeSet<String>) {
-    let name: String = path
-        .trim()
-        .chars()
-        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+/// The module a source file is, as its path from the crate root.
+fn module_of(rel: &Path) -> Vec<String> {
+    let mut own: Vec<String> = rel
+        .with_extension("")
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
         .collect();
-    if !name.is_empty() {
-        found.insert(name);
+    if matches!(own.last().map(String::as_str), Some("mod" | "lib")) {
+        own.pop();
     }
+    own
 }
 
-/// Every import in `framecheck-core` against [`CORE_ORDER`], as
-/// `file: module -> used`.
-fn core_violations() -> Vec<String> {
-    let src = crate::common::repo().join("crates/core/src");
-    let files = crate::common::rust_files(&src);
-    let rank = |m: &str| CORE_ORDER.iter().position(|n| *n == m);
-    let mut violations = Vec::new();
-    for file in files {
-        let rel = file.strip_prefix(&src).unwrap();
-        let first = rel
-            .components()
-            .next()
-            .unwrap()
-            .as_os_str()
-            .to_string_lossy();
-        let module = first.trim_end_matches(".rs").to_string();
-        if module == "lib" {
+/// Every import in one crate against its orders, as
+/// `file: parent: module -> used`. Where a module and a path it uses part,
+/// under a parent with an order, the used one must come first; a name the
+/// order does not hold is an item of the parent (`super::guarded`), not a
+/// module, and is not ranked. A module missing from its parent's order
+/// fails the test.
+fn violations(src: &Path, layers: &Layers) -> Vec<String> {
+    let order = |parent: &[String]| {
+        let key = parent.join("/");
+        layers
+            .orders
+            .iter()
+            .find(|(p, _)| *p == key)
+            .map(|(_, o)| *o)
+    };
+    let mut found = Vec::new();
+    for file in crate::common::rust_files(src) {
+        let rel = file.strip_prefix(src).unwrap();
+        let own = module_of(rel);
+        if own
+            .first()
+            .is_some_and(|m| layers.not_modules.contains(&m.as_str()))
+        {
             continue;
         }
-        let own = rank(&module).unwrap_or_else(|| panic!("{module} is not in CORE_ORDER"));
+        for depth in 0..own.len() {
+            if let Some(order) = order(&own[..depth]) {
+                assert!(
+                    order.contains(&own[depth].as_str()),
+                    "{}: {} is not in the order of {}",
+                    layers.src,
+                    own[depth],
+                    own[..depth].join("/")
+                );
+            }
+        }
         let text = std::fs::read_to_string(&file).unwrap();
-        for used in crate_modules(&text) {
-            match rank(&used) {
-                Some(r) if r <= own => {}
-                _ => violations.push(format!("{}: {module} -> {used}", rel.display())),
+        for used in used_paths(&text, &own) {
+            let split = own.iter().zip(&used).take_while(|(a, b)| a == b).count();
+            if split >= own.len() || split >= used.len() {
+                continue; // its own module, a module inside it, or one around it
+            }
+            let Some(order) = order(&own[..split]) else {
+                continue;
+            };
+            let rank = |m: &str| order.iter().position(|n| *n == m);
+            if let (Some(mine), Some(theirs)) = (rank(&own[split]), rank(&used[split])) {
+                if theirs > mine {
+                    found.push(format!(
+                        "{}/{}: {} -> {}",
+                        layers.src,
+                        rel.display(),
+                        own[split],
+                        used[split]
+                    ));
+                }
             }
         }
     }
-    violations
+    found.sort();
+    found
 }
 
 #[test]
-fn the_core_modules_import_only_down_the_flow() {
-    assert_eq!(core_violations(), Vec::<String>::new());
+fn every_crate_s_modules_import_only_down_the_flow() {
+    let repo = crate::common::repo();
+    let found: Vec<String> = CRATES
+        .iter()
+        .flat_map(|layers| violations(&repo.join(layers.src), layers))
+        .collect();
+    assert_eq!(found, Vec::<String>::new());
+}
+
+fn paths(code: &str, own: &[&str]) -> BTreeSet<String> {
+    let own: Vec<String> = own.iter().map(|s| s.to_string()).collect();
+    used_paths(code, &own)
+        .into_iter()
+        .map(|p| p.join("::"))
+        .collect()
 }
 
 #[test]
-fn the_import_reader_sees_grouped_and_nested_imports() {
-    let found = crate_modules("use crate::{oracle::{self, Check}, level::ReaderLevel};");
-    assert!(
-        found.contains("oracle") && found.contains("level"),
-        "{found:?}"
+fn the_import_reader_sees_grouped_nested_and_relative_imports() {
+    let found = paths(
+        "use crate::{oracle::{self, Check}, level::ReaderLevel};",
+        &["x"],
     );
     assert_eq!(
-        crate_modules("let x = crate::report::write(&y);"),
-        BTreeSet::from(["report".to_string()])
+        found,
+        BTreeSet::from([
+            "level::ReaderLevel".to_string(),
+            "oracle".to_string(),
+            "oracle::Check".to_string()
+        ])
     );
-    assert!(crate_modules("//! see crate::report").is_empty());
+    assert_eq!(
+        paths("let x = crate::report::write(&y);", &["x"]),
+        BTreeSet::from(["report::write".to_string()])
+    );
+    assert!(paths("//! see crate::report", &["x"]).is_empty());
     let multi_line = "use crate::{\n    gate::Gate,\n    oracle::{self, Finding},\n};";
     assert_eq!(
-        crate_modules(multi_line),
-        BTreeSet::from(["gate".to_string(), "oracle".to_string()])
+        paths(multi_line, &["x"]),
+        BTreeSet::from([
+            "gate::Gate".to_string(),
+            "oracle".to_string(),
+            "oracle::Finding".to_string()
+        ])
     );
+    // `super::` is the parent module; a chain climbs once per link.
+    assert_eq!(
+        paths(
+            "use super::{fit::Misfit, plain::PLAIN};",
+            &["runner", "unmarked"]
+        ),
+        BTreeSet::from([
+            "runner::fit::Misfit".to_string(),
+            "runner::plain::PLAIN".to_string()
+        ])
+    );
+    assert_eq!(
+        paths("let f = super::super::wrap(x);", &["a", "b"]),
+        BTreeSet::from(["wrap".to_string()])
+    );
+    // Below the first `#[cfg(test)]`, `super` is the file's own module.
+    assert!(paths("#[cfg(test)]\nmod tests { use super::*; }", &["a"]).is_empty());
+}
+
+/// The order check itself: an import up the order is found, one down it is
+/// not, and neither is an item of the parent that no order ranks.
+#[test]
+fn an_import_against_the_order_is_found() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("src");
+    std::fs::create_dir_all(src.join("runner")).unwrap();
+    std::fs::write(src.join("lib.rs"), "pub mod low; pub mod runner;").unwrap();
+    std::fs::write(src.join("low.rs"), "use crate::runner::guarded;").unwrap();
+    std::fs::write(src.join("runner.rs"), "mod a; mod b; use crate::low::X;").unwrap();
+    std::fs::write(
+        src.join("runner/a.rs"),
+        "use super::b::Y; use super::guarded;",
+    )
+    .unwrap();
+    std::fs::write(src.join("runner/b.rs"), "use super::a::Z;").unwrap();
+    const TOP: &[&str] = &["low", "runner"];
+    const RUNNER: &[&str] = &["a", "b"];
+    let layers = Layers {
+        src: "src",
+        orders: &[("", TOP), ("runner", RUNNER)],
+        not_modules: &[],
+    };
+    let found: Vec<String> = violations(&src, &layers)
+        .iter()
+        .map(|v| v.rsplit_once(": ").unwrap().1.to_string())
+        .collect();
+    assert_eq!(found, ["low -> runner", "a -> b"]);
 }
 
 /// The crate names a manifest's library is built with (`[dependencies]` and
-/// `[build-dependencies]`). Dev-dependencies are left out: the crates' doc
-/// examples are written through the `framecheck` crate, as a user writes
-/// them, and never reach the library.
+/// `[build-dependencies]`). Dev-dependencies never reach the library; they
+/// are [`dev_dependencies`].
 fn dependencies(manifest: &str) -> BTreeSet<String> {
+    names_in(manifest, &["[dependencies]", "[build-dependencies]"])
+}
+
+/// The crate names a manifest's tests, examples and benchmarks are built
+/// with.
+fn dev_dependencies(manifest: &str) -> BTreeSet<String> {
+    names_in(manifest, &["[dev-dependencies]"])
+}
+
+/// The crate names listed in the manifest's `sections`.
+fn names_in(manifest: &str, sections: &[&str]) -> BTreeSet<String> {
     let text = std::fs::read_to_string(crate::common::repo().join(manifest)).unwrap();
     let mut names = BTreeSet::new();
     let mut in_deps = false;
     for line in text.lines() {
         let line = line.trim();
         if line.starts_with('[') {
-            in_deps = line == "[dependencies]" || line == "[build-dependencies]";
+            in_deps = sections.contains(&line);
             continue;
         }
         if in_deps {
@@ -170,8 +421,33 @@ fn the_crates_depend_only_down_the_flow() {
     let core = dependencies("crates/core/Cargo.toml");
     let envelope = dependencies("crates/envelope/Cargo.toml");
     let run = dependencies("crates/run/Cargo.toml");
-    for ours in ["framecheck", "framecheck-envelope", "framecheck-run"] {
+    let report = dependencies("crates/report/Cargo.toml");
+    for ours in [
+        "framecheck",
+        "framecheck-envelope",
+        "framecheck-report",
+        "framecheck-run",
+    ] {
         assert!(!core.contains(ours), "framecheck-core depends on {ours}");
+    }
+    // The reports are written from a finished run: they name no adapter,
+    // runner or envelope, and nothing but the command line writes them.
+    for ours in ["framecheck", "framecheck-envelope", "framecheck-run"] {
+        assert!(
+            !report.contains(ours),
+            "framecheck-report depends on {ours}"
+        );
+    }
+    for (name, deps) in [("framecheck-envelope", &envelope), ("framecheck-run", &run)] {
+        assert!(
+            !deps.contains("framecheck-report"),
+            "{name} depends on framecheck-report"
+        );
+    }
+    assert!(report.contains("framecheck-core"));
+    // The report crate took these out of the core; they stay out.
+    for moved in ["libc", "quick-junit"] {
+        assert!(!core.contains(moved), "framecheck-core depends on {moved}");
     }
     for ours in ["framecheck", "framecheck-run"] {
         assert!(
@@ -186,11 +462,53 @@ fn the_crates_depend_only_down_the_flow() {
     assert!(run.contains("framecheck-core") && envelope.contains("framecheck-core"));
 }
 
+/// Each crate carries its own tests: testing a library crate builds
+/// nothing above it, so no library crate dev-depends on the root crate (its
+/// doc examples name the crate itself and the ones below it).
+#[test]
+fn no_library_crate_dev_depends_on_the_root_crate() {
+    // Each crate and what is above it, which its tests must not build.
+    let above: [(&str, &[&str]); 4] = [
+        (
+            "crates/core/Cargo.toml",
+            &[
+                "framecheck",
+                "framecheck-envelope",
+                "framecheck-report",
+                "framecheck-run",
+            ],
+        ),
+        (
+            "crates/envelope/Cargo.toml",
+            &["framecheck", "framecheck-report", "framecheck-run"],
+        ),
+        (
+            "crates/report/Cargo.toml",
+            &["framecheck", "framecheck-run"],
+        ),
+        (
+            "crates/run/Cargo.toml",
+            &["framecheck", "framecheck-report"],
+        ),
+    ];
+    for (manifest, above) in above {
+        let dev = dev_dependencies(manifest);
+        assert!(
+            dev.contains("proptest") || dev.contains("framecheck-envelope"),
+            "{manifest}: {dev:?}"
+        );
+        for name in above {
+            assert!(!dev.contains(*name), "{manifest} dev-depends on {name}");
+        }
+    }
+}
+
 #[test]
 fn the_command_line_crates_are_the_cli_s_alone() {
     for manifest in [
         "crates/core/Cargo.toml",
         "crates/envelope/Cargo.toml",
+        "crates/report/Cargo.toml",
         "crates/run/Cargo.toml",
     ] {
         let deps = dependencies(manifest);
@@ -210,6 +528,7 @@ fn the_mcp_stack_is_the_run_crate_s_alone() {
     for manifest in [
         "crates/core/Cargo.toml",
         "crates/envelope/Cargo.toml",
+        "crates/report/Cargo.toml",
         "Cargo.toml",
     ] {
         let deps = dependencies(manifest);
@@ -229,4 +548,35 @@ fn the_mcp_stack_is_the_run_crate_s_alone() {
     }
     let run = dependencies("crates/run/Cargo.toml");
     assert!(run.contains("rmcp") && run.contains("tokio") && run.contains("tiny_http"));
+}
+
+/// The MCP test server is a crate of its own, never published: the SDK's
+/// server side and the HTTP stack that serves it are its dependencies, not
+/// the run library's, which speaks MCP as a client only.
+#[test]
+fn the_mcp_server_side_is_the_test_server_s_alone() {
+    let run = dependencies("crates/run/Cargo.toml");
+    for server_side in ["hyper", "hyper-util"] {
+        assert!(
+            !run.contains(server_side),
+            "framecheck-run depends on {server_side}"
+        );
+    }
+    let manifest = |path: &str| std::fs::read_to_string(crate::common::repo().join(path)).unwrap();
+    let run_rmcp = manifest("crates/run/Cargo.toml")
+        .lines()
+        .find(|l| l.starts_with("rmcp"))
+        .unwrap()
+        .to_string();
+    assert!(run_rmcp.contains("\"client\""), "{run_rmcp}");
+    for feature in ["\"server\"", "transport-io", "-server\""] {
+        assert!(
+            !run_rmcp.contains(feature),
+            "framecheck-run's rmcp has {feature}: {run_rmcp}"
+        );
+    }
+    let server = dependencies("crates/mcp-test-server/Cargo.toml");
+    assert!(server.contains("rmcp") && server.contains("hyper"));
+    assert!(manifest("crates/mcp-test-server/Cargo.toml").contains("\npublish = false\n"));
+    assert!(!crate::common::repo().join("crates/run/src/bin").exists());
 }

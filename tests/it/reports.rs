@@ -1172,7 +1172,7 @@ mod baseline_diff {
         let dir = tempfile::tempdir().unwrap();
         let old = run(Unicode, vec![fail("a"), pass("b")]);
         let written = report::write_all(&old, dir.path(), "old", &[Format::Json]).unwrap();
-        let loaded = baseline::load(&written[0]).unwrap();
+        let loaded = json::load(&written[0]).unwrap();
         assert_eq!(loaded, old);
 
         let mut new = run(Unicode, vec![pass("a"), fail("b")]);
@@ -1198,12 +1198,12 @@ mod baseline_diff {
     fn load_reports_missing_and_malformed_files() {
         let dir = tempfile::tempdir().unwrap();
         assert!(matches!(
-            baseline::load(&dir.path().join("missing.json")),
+            json::load(&dir.path().join("missing.json")),
             Err(report::BaselineError::Io { .. })
         ));
         let bad = dir.path().join("bad.json");
         std::fs::write(&bad, "{\"schema\": \"framecheck-report/1\"}").unwrap();
-        let error = baseline::load(&bad).unwrap_err();
+        let error = json::load(&bad).unwrap_err();
         assert!(matches!(error, report::BaselineError::Report { .. }));
         assert!(error.to_string().contains("bad.json"));
     }
@@ -1271,11 +1271,11 @@ mod writing {
 }
 
 /// Reports render what the checks decided and never judge liveness again:
-/// no file under crates/core/src/report/ calls the oracle's scanner or asks a grammar
+/// no file under crates/report/src/ calls the oracle's scanner or asks a grammar
 /// what is live (a finding carries its live delimiter as typed data).
 #[test]
 fn no_report_code_calls_the_scanner() {
-    let files = crate::common::rust_files(&crate::common::repo().join("crates/core/src/report"));
+    let files = crate::common::rust_files(&crate::common::repo().join("crates/report/src"));
     assert!(files.len() > 5, "{files:?}");
     let forbidden = [
         "scan::",

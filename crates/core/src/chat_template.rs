@@ -12,7 +12,7 @@
 //! them.
 //!
 //! ```
-//! use framecheck::chat_template::{Family, CONTROL_STRINGS};
+//! use framecheck_core::chat_template::{Family, CONTROL_STRINGS};
 //!
 //! let chatml: Vec<&str> = CONTROL_STRINGS
 //!     .iter()

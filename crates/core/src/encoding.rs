@@ -8,8 +8,8 @@
 //! finding even when the body decodes correctly.
 //!
 //! ```
-//! use framecheck::encoding::{decode, encode};
-//! use framecheck::profile::BodyEncoding;
+//! use framecheck_core::encoding::{decode, encode};
+//! use framecheck_core::profile::BodyEncoding;
 //!
 //! let body = encode(BodyEncoding::JsonString, "say \"hi\"\n", "^");
 //! assert_eq!(body, r#""say \"hi\"\n""#);
@@ -21,8 +21,8 @@
 //! replaces every whitespace character (line breaks included):
 //!
 //! ```
-//! use framecheck::encoding::{encode, Datamark};
-//! use framecheck::profile::{BodyEncoding, DatamarkReplaces};
+//! use framecheck_core::encoding::{encode, Datamark};
+//! use framecheck_core::profile::{BodyEncoding, DatamarkReplaces};
 //!
 //! let every = Datamark { mark: "^", replaces: DatamarkReplaces::Whitespace };
 //! assert_eq!(encode(BodyEncoding::Datamark, "a b\n\tc", every), "a^b^^c");
@@ -100,8 +100,8 @@ pub enum DecodeError {
 /// character when the [`Datamark`] says so.
 ///
 /// ```
-/// use framecheck::encoding::encode;
-/// use framecheck::profile::{BodyEncoding::JsonString, Encoding};
+/// use framecheck_core::encoding::encode;
+/// use framecheck_core::profile::{BodyEncoding::JsonString, Encoding};
 ///
 /// let twice = Encoding::stacked(JsonString, JsonString).unwrap();
 /// assert_eq!(encode(twice, "a \"b\"", "^"), r#""\"a \\\"b\\\"\"""#);

@@ -20,8 +20,8 @@
 //! what a view finds is reported beside the verdict, never in it.
 //!
 //! ```
-//! use framecheck::gate::Gate;
-//! use framecheck::oracle::{Check, CheckClass, Finding};
+//! use framecheck_core::gate::Gate;
+//! use framecheck_core::oracle::{Check, CheckClass, Finding};
 //!
 //! let finding = Finding {
 //!     consumer: Default::default(),

@@ -1,6 +1,7 @@
 //! framecheck-core: the model of a framing audit, with nothing that runs a
 //! target. It holds what the attack catalogue, a target's profile and the
-//! oracle agree on, and the reports a run is written as.
+//! oracle agree on, and what a run produced; the reports it is written as
+//! are `framecheck-report`'s.
 //!
 //! The modules are listed in the one direction data flows in; each uses only
 //! modules above it:
@@ -23,21 +24,20 @@
 //! - [`gate`]: which findings fail a case (`--strict`), in one place.
 //! - [`outcome`]: what a run produced: case results, run facts, view reports.
 //! - [`nonce`]: is a framing's per-call variable part unpredictable?
-//! - [`report`]: JSON, Markdown, JUnit XML, SARIF and HTML, and baseline diffs.
 //!
-//! The reference envelope (`framecheck-envelope`) and everything that runs a
-//! target (`framecheck-run`) are crates above this one; this crate cannot
-//! name them.
+//! The reference envelope (`framecheck-envelope`), everything that runs a
+//! target (`framecheck-run`) and the reports (`framecheck-report`) are
+//! crates above this one; this crate cannot name them.
 //!
 //! Judging one framed output needs no target at all: a profile, a case of
 //! the catalogue and the text. A framing that lets content close its frame
 //! is caught by the oracle's census:
 //!
 //! ```
-//! use framecheck::catalogue;
-//! use framecheck::oracle::{judge_wrap, Check};
-//! use framecheck::profile::TargetProfile;
-//! use framecheck::target::WrapRequest;
+//! use framecheck_core::catalogue;
+//! use framecheck_core::oracle::{judge_wrap, Check};
+//! use framecheck_core::profile::TargetProfile;
+//! use framecheck_core::target::WrapRequest;
 //!
 //! let profile = TargetProfile::parse(
 //!     "name: naive\nadapter: { command: [./frame] }\n\
@@ -69,7 +69,6 @@ pub mod outcome;
 pub mod profile;
 pub mod reader;
 pub mod records;
-pub mod report;
 pub mod target;
 pub mod tokview;
 pub mod yaml;

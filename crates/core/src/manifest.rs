@@ -9,10 +9,17 @@
 //! (its lookalike table: source, Unicode version, size and SHA-256).
 //!
 //! ```
-//! use framecheck::manifest::Manifest;
-//! use framecheck::profile::{LoadedProfile, TargetProfile};
+//! use framecheck_core::manifest::Manifest;
+//! use framecheck_core::profile::{LoadedProfile, TargetProfile};
 //!
-//! let loaded = LoadedProfile { profile: framecheck::envelope::reference_profile(), dir: ".".into() };
+//! let profile = TargetProfile::parse(
+//!     "name: reference\nadapter: { builtin: reference }\n\
+//!      delimiters: { syntax: xml-tag, token: framecheck-untrusted }\nheader: blank-line\n\
+//!      attributes: { on: outer, kind: kind, extra: [] }\n\
+//!      capabilities: [wrap, read, attributes, provenance, kind]\n",
+//! )
+//! .unwrap();
+//! let loaded = LoadedProfile { profile, dir: ".".into() };
 //! let manifest = Manifest::collect(&loaded, None, "abc", None, vec!["framecheck".into()]);
 //! assert_eq!(manifest.profile_hash.len(), 64);
 //! assert!(manifest.target.files.is_empty()); // in-process: no files, no interpreter

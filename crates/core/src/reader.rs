@@ -21,8 +21,8 @@
 //! source character it came from, and is shared between the checks.
 //!
 //! ```
-//! use framecheck::level::ReaderLevel;
-//! use framecheck::reader::Reader;
+//! use framecheck_core::level::ReaderLevel;
+//! use framecheck_core::reader::Reader;
 //!
 //! let unicode = Reader::new(ReaderLevel::Unicode);
 //! assert_eq!(unicode.fold_str("ＴＯＫ\u{200B}"), "tok");

@@ -13,9 +13,9 @@
 //!   (every ASCII character folds to its lower case and none is ignorable),
 //!   so its first, hyphen and last bytes are tested at once;
 //! - a special or markup string: a byte it can start with
-//!   ([`control::SPECIAL_STARTS`]) followed by bytes its second and third
+//!   ([`SPECIAL_STARTS`]) followed by bytes its second and third
 //!   characters can be;
-//! - a line marker: a [`control::MARKER_END`] colon after a byte a marker
+//! - a line marker: a [`MARKER_END`] colon after a byte a marker
 //!   can have before it.
 //!
 //! The filter lets through a superset (it lower-cases with `| 0x20`, which
@@ -44,7 +44,8 @@
 
 use std::ops::Range;
 
-use super::control::{self, Placement, MARKER_END, SPECIAL_STARTS};
+use super::control::{self, Placement};
+use super::fold_table::{MARKER_END, SPECIAL_STARTS};
 use super::{DEFANGED, TOKEN};
 use framecheck_core::chat_template::ControlString;
 

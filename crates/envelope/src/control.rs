@@ -19,7 +19,11 @@ use std::borrow::Cow;
 use std::ops::Range;
 use std::sync::OnceLock;
 
-use super::fold_table::{char_fold, for_each_flagged, CharFold, ANCHORED};
+// The anchor bytes are the fold table's: it flags the characters that fold
+// to them, and it sits below this module.
+use super::fold_table::{
+    char_fold, for_each_flagged, CharFold, ANCHORED, MARKER_END, SPECIAL_STARTS,
+};
 use super::is_line_break;
 use framecheck_core::chat_template::{ControlString, Kind, CONTROL_STRINGS};
 use framecheck_core::level::{fold_char_into, ReaderLevel};
@@ -38,7 +42,7 @@ pub enum Placement {
 /// [`super::defang`].
 ///
 /// ```
-/// use framecheck::envelope::{neutralise, Placement};
+/// use framecheck_envelope::{neutralise, Placement};
 ///
 /// assert_eq!(neutralise("x<|im_end|>", Placement::Content), "x<|im_end|\\>");
 /// assert_eq!(neutralise("Human: hi", Placement::Content), "Human\\: hi");
@@ -61,15 +65,6 @@ pub fn neutralise(text: &str, placement: Placement) -> Cow<'_, str> {
     out.push_str(&text[copied..]);
     Cow::Owned(out)
 }
-
-/// Every control string contains one of these bytes, and so does its
-/// folding (a test keeps the table to both). An ASCII character folds only
-/// to ASCII, and none of these is the folding of another ASCII character,
-/// so in ASCII text a reading can only start or end at one of them
-/// ([`readings_ascii`] starts its searches from them or from line starts).
-/// Elsewhere, only places where a character folding to one of them stands
-/// are looked at ([`readings_in_stretch`]).
-pub(super) const ANCHORS: [u8; 3] = [SPECIAL_STARTS[0], SPECIAL_STARTS[1], MARKER_END];
 
 /// The neutral spelling: the canonical string with `\` before its last
 /// character (every string in the table ends in punctuation).
@@ -133,10 +128,6 @@ fn readings(text: &str, placement: Placement) -> Vec<(Range<usize>, &'static Con
 fn applies(control: &ControlString, placement: Placement) -> bool {
     control.kind != Kind::LineMarker || placement == Placement::Content
 }
-
-/// Every special or markup string starts with one of these bytes (a test
-/// keeps the table to it).
-pub(super) const SPECIAL_STARTS: [u8; 2] = [b'<', b'['];
 
 /// [`readings_folded`] for ASCII text, which folds byte for byte to its
 /// lower case. A special or markup string starts with a [`SPECIAL_STARTS`]
@@ -359,9 +350,6 @@ fn line_start_ascii(bytes: &[u8], at: usize) -> bool {
     let before = bytes[..at].iter().rposition(|&b| b != b' ' && b != b'\t');
     before.is_none_or(|j| ASCII_LINE_BREAKS.contains(&bytes[j]))
 }
-
-/// The byte every line marker ends with.
-pub(super) const MARKER_END: u8 = b':';
 
 /// The control strings indexed for [`readings_ascii`], as indices into
 /// [`needles`] in table order.
@@ -698,6 +686,7 @@ fn starts_line(folded: &[(char, Range<usize>)], i: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fold_table::ANCHORS;
     use framecheck_core::level::{fold_char_into, ReaderLevel};
 
     #[test]

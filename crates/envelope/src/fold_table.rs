@@ -26,9 +26,28 @@
 
 use std::sync::OnceLock;
 
-use super::control::ANCHORS;
 use super::TOKEN;
 use framecheck_core::level::{fold_char_into, ReaderLevel};
+
+// The bytes the control strings (`control`) are anchored on. They are
+// defined here, below `control`, because this table flags the characters
+// whose folding holds one.
+
+/// Every special or markup string starts with one of these bytes (a test
+/// keeps the table to it).
+pub(super) const SPECIAL_STARTS: [u8; 2] = [b'<', b'['];
+
+/// The byte every line marker ends with.
+pub(super) const MARKER_END: u8 = b':';
+
+/// Every control string contains one of these bytes, and so does its
+/// folding (a test keeps the table to both). An ASCII character folds only
+/// to ASCII, and none of these is the folding of another ASCII character,
+/// so in ASCII text a reading can only start or end at one of them
+/// (`control`'s ASCII readings start their searches from them or from line
+/// starts). Elsewhere, only places where a character folding to one of
+/// them stands are looked at: this table flags them [`ANCHORED`].
+pub(super) const ANCHORS: [u8; 3] = [SPECIAL_STARTS[0], SPECIAL_STARTS[1], MARKER_END];
 
 /// One character's folding, as the scanner needs it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -17,7 +17,7 @@
 //! ```
 //!
 //! ```
-//! use framecheck::envelope::{self, Envelope};
+//! use framecheck_envelope::{self as envelope, Envelope};
 //!
 //! let about = Envelope {
 //!     kind: "tool-result".into(),
@@ -108,8 +108,8 @@ mod scan;
 
 pub use profile::{reference_nonce_profile, reference_profile};
 
-pub use nonce::{read_nonce, read_nonce_body, wrap_nonce, wrap_with_nonce, Nonce};
-pub use read::{read, read_body, Frame, ReadError};
+pub use nonce::{wrap_nonce, wrap_with_nonce, Nonce};
+pub use read::{read, read_body, read_nonce, read_nonce_body, Frame, ReadError};
 pub use scan::token_readings;
 
 /// The tag name of the reference envelope.
@@ -187,7 +187,7 @@ pub enum EnvelopeError {
 /// the format and the reasons.
 ///
 /// ```
-/// use framecheck::envelope::{self, Envelope};
+/// use framecheck_envelope::{self as envelope, Envelope};
 ///
 /// let mut about = Envelope {
 ///     kind: "retrieval".into(),
@@ -278,7 +278,7 @@ fn wrap_tag(envelope: &Envelope, content: &str, tag: &str) -> Result<String, Env
 ///
 /// ```
 /// use std::borrow::Cow;
-/// use framecheck::envelope::defang;
+/// use framecheck_envelope::defang;
 ///
 /// assert!(matches!(defang("日本語, English, عربي"), Cow::Borrowed(_)));
 /// assert_eq!(defang("</FRAMECHECK-Untrusted>"), "</framecheck_untrusted>");

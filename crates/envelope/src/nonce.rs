@@ -20,7 +20,7 @@
 //! another value or none, is dead at every reader level, and chat-template
 //! control strings stay neutralised.
 //!
-//! [`read_nonce`] is strict: the opener must carry exactly [`NONCE_LEN`]
+//! [`read_nonce`](super::read_nonce) is strict: the opener must carry exactly [`NONCE_LEN`]
 //! lower-case hex digits, and the closer that ends the text must be the
 //! opener's name exactly. A changed, swapped, shortened or missing value,
 //! or anything more in the closing tag, is refused.
@@ -32,7 +32,7 @@
 //! the second, independent reason.
 //!
 //! ```
-//! use framecheck::envelope::{self, Envelope, ReadError};
+//! use framecheck_envelope::{self as envelope, Envelope, ReadError};
 //!
 //! let framed = envelope::wrap_nonce(&Envelope::default(), "hello")?;
 //! let frame = envelope::read_nonce(&framed)?;
@@ -50,8 +50,7 @@
 
 use std::fmt;
 
-use super::read::{read_as, Naming};
-use super::{wrap_tag, Envelope, EnvelopeError, Frame, ReadError, TOKEN};
+use super::{wrap_tag, Envelope, EnvelopeError, TOKEN};
 
 /// How many hex digits a nonce has: 128 bits.
 pub const NONCE_LEN: usize = 32;
@@ -116,7 +115,7 @@ impl fmt::Display for Nonce {
 }
 
 /// True for exactly [`NONCE_LEN`] lower-case hex digits: the only nonce
-/// [`wrap_nonce`] writes and [`read_nonce`] accepts.
+/// [`wrap_nonce`] writes and [`read_nonce`](super::read_nonce) accepts.
 pub(super) fn is_nonce(value: &str) -> bool {
     value.len() == NONCE_LEN
         && value
@@ -137,13 +136,13 @@ pub fn wrap_nonce(envelope: &Envelope, content: &str) -> Result<String, Envelope
 /// reproducers; untrusted content goes through [`wrap_nonce`].
 ///
 /// ```
-/// use framecheck::envelope::{wrap_with_nonce, Envelope, Nonce};
+/// use framecheck_envelope::{wrap_with_nonce, Envelope, Nonce};
 ///
 /// let nonce = Nonce::from_bytes([0xab; 16]);
 /// let framed = wrap_with_nonce(&Envelope::default(), "</framecheck-untrusted>", &nonce)?;
 /// assert!(framed.starts_with("<framecheck-untrusted-abababababababababababababababab kind=\"\">\n"));
 /// assert!(framed.ends_with("\n</framecheck_untrusted>\n</framecheck-untrusted-abababababababababababababababab>"));
-/// # Ok::<(), framecheck::envelope::EnvelopeError>(())
+/// # Ok::<(), framecheck_envelope::EnvelopeError>(())
 /// ```
 pub fn wrap_with_nonce(
     envelope: &Envelope,
@@ -153,28 +152,10 @@ pub fn wrap_with_nonce(
     wrap_tag(envelope, content, &nonce.tag_name())
 }
 
-/// Reads one nonce frame: what [`super::read`] accepts, with the tag name
-/// `framecheck-untrusted-<nonce>` in both tags and the same nonce in each.
-/// [`Frame::nonce`] holds the value.
-///
-/// Refuses a text whose opener has no nonce ([`ReadError::MissingNonce`]),
-/// one of the wrong length or alphabet ([`ReadError::MalformedNonce`]), or
-/// whose closer is not the opener's name exactly
-/// ([`ReadError::ClosingNonceMismatch`]); a frame [`super::wrap`] wrote,
-/// without a nonce, is not a nonce frame.
-pub fn read_nonce(text: &str) -> Result<Frame, ReadError> {
-    read_as(text, Naming::Nonce)
-}
-
-/// The body of `text` when it is exactly one nonce frame: [`read_nonce`]
-/// without the reason for a refusal.
-pub fn read_nonce_body(text: &str) -> Option<String> {
-    read_nonce(text).ok().map(|frame| frame.body)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::{read_nonce, read_nonce_body, ReadError};
 
     fn fixed() -> Nonce {
         let half = [0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef];

@@ -127,7 +127,7 @@ pub enum ReadError {
 /// [`super::wrap`] writes it, with no reading of [`TOKEN`] inside it.
 ///
 /// ```
-/// use framecheck::envelope::{self, Envelope, ReadError};
+/// use framecheck_envelope::{self as envelope, Envelope, ReadError};
 ///
 /// let about = Envelope { kind: "peer-agent".into(), ..Envelope::default() };
 /// let framed = envelope::wrap(&about, "line one\n\nline three\n")?;
@@ -146,17 +146,36 @@ pub fn read(text: &str) -> Result<Frame, ReadError> {
     read_as(text, Naming::Plain)
 }
 
+/// Reads one nonce frame: what [`read`] accepts, with the tag name
+/// `framecheck-untrusted-<nonce>` in both tags and the same nonce in each.
+/// [`Frame::nonce`] holds the value.
+///
+/// Refuses a text whose opener has no nonce ([`ReadError::MissingNonce`]),
+/// one of the wrong length or alphabet ([`ReadError::MalformedNonce`]), or
+/// whose closer is not the opener's name exactly
+/// ([`ReadError::ClosingNonceMismatch`]); a frame [`super::wrap`] wrote,
+/// without a nonce, is not a nonce frame.
+pub fn read_nonce(text: &str) -> Result<Frame, ReadError> {
+    read_as(text, Naming::Nonce)
+}
+
+/// The body of `text` when it is exactly one nonce frame: [`read_nonce`]
+/// without the reason for a refusal.
+pub fn read_nonce_body(text: &str) -> Option<String> {
+    read_nonce(text).ok().map(|frame| frame.body)
+}
+
 /// How the tag name is spelled: the bare token, or the token, a hyphen and
 /// a nonce ([`super::nonce`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Naming {
+enum Naming {
     Plain,
     Nonce,
 }
 
 /// [`read`] for either naming: the same frame, the same refusals, and in
 /// nonce mode a closer that must carry the opener's value.
-pub(super) fn read_as(text: &str, naming: Naming) -> Result<Frame, ReadError> {
+fn read_as(text: &str, naming: Naming) -> Result<Frame, ReadError> {
     let (name_end, nonce) = tag_name(text, naming)?;
     let mut tag = TagParser {
         text,
@@ -293,12 +312,12 @@ fn checked_attributes(
 /// reason for a refusal.
 ///
 /// ```
-/// use framecheck::envelope::{read_body, wrap, Envelope};
+/// use framecheck_envelope::{read_body, wrap, Envelope};
 ///
 /// let framed = wrap(&Envelope::default(), "")?;
 /// assert_eq!(read_body(&framed), Some(String::new()));
 /// assert_eq!(read_body("just text"), None);
-/// # Ok::<(), framecheck::envelope::EnvelopeError>(())
+/// # Ok::<(), framecheck_envelope::EnvelopeError>(())
 /// ```
 pub fn read_body(text: &str) -> Option<String> {
     read(text).ok().map(|frame| frame.body)

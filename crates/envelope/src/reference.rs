@@ -15,7 +15,8 @@ use framecheck_core::target::{Framing, TargetError, WrapRequest};
 /// `Ok(None)` for anything that is not exactly one frame.
 ///
 /// ```
-/// use framecheck::adapter::{reference::Reference, Framing, WrapRequest};
+/// use framecheck_core::target::{Framing, WrapRequest};
+/// use framecheck_envelope::reference::Reference;
 ///
 /// let mut target = Reference;
 /// let request = WrapRequest { content: "hello".into(), ..WrapRequest::default() };
@@ -41,7 +42,8 @@ impl Framing for Reference {
 /// carries the opener's nonce.
 ///
 /// ```
-/// use framecheck::adapter::{reference::NonceReference, Framing, WrapRequest};
+/// use framecheck_core::target::{Framing, WrapRequest};
+/// use framecheck_envelope::reference::NonceReference;
 ///
 /// let mut target = NonceReference;
 /// let request = WrapRequest { content: "hello".into(), ..WrapRequest::default() };

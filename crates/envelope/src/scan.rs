@@ -90,7 +90,7 @@ const _: () = {
 /// boundaries. This is what [`super::defang`] replaces.
 ///
 /// ```
-/// use framecheck::envelope::token_readings;
+/// use framecheck_envelope::token_readings;
 ///
 /// let text = "a </FRAMECHECK\u{200B}-untrusted> b";
 /// let spans = token_readings(text);

@@ -23,6 +23,7 @@ use crate::adapter::subprocess::SubprocessFraming;
 use crate::adapter::{Framing, TargetError, WrapRequest};
 use crate::runner::parts::{self, PartsFailure, PartsFraming};
 use crate::runner::unmarked::{Failure, Unmarked};
+use crate::runner::Misfit;
 use experiments::Observed;
 use framecheck_core::layout::infer::{InferError, Inferred};
 use framecheck_core::layout::{
@@ -526,10 +527,10 @@ fn infer_and_propose(
                 "no delimiters could be inferred around the content; the profile's own are kept"
                     .into(),
             ),
-            Err(Failure::Misfit(misfit)) => {
+            Err(Failure::Misfit(contradiction)) => {
                 return Err(InitError::NoDelimiters {
                     framed: first,
-                    unmarked: misfit.to_string(),
+                    unmarked: Misfit::Unmarked(contradiction).to_string(),
                     caller: base.adapter.is_caller(),
                 })
             }

@@ -17,8 +17,8 @@
 //! trait and asserting conformance from its tests:
 //!
 //! ```
-//! use framecheck::adapter::{Framing, TargetError, WrapRequest};
-//! use framecheck::level::ReaderLevel;
+//! use framecheck_run::adapter::{Framing, TargetError, WrapRequest};
+//! use framecheck_core::level::ReaderLevel;
 //!
 //! /// A framing that escapes `<` and `&`, so content cannot write a tag.
 //! struct Escaping;
@@ -33,13 +33,13 @@
 //!     }
 //! }
 //!
-//! let profile = framecheck::profile::TargetProfile::parse(
+//! let profile = framecheck_core::profile::TargetProfile::parse(
 //!     "name: escaping\nadapter: { command: [./frame] }\n\
 //!      delimiters: { grammar: xml-tag, token: data }\n\
 //!      body: { encoding: html-entities }\ncapabilities: [wrap]\n",
 //! )
 //! .unwrap();
-//! framecheck::runner::assert_conformance(&mut Escaping, &profile, ReaderLevel::Exact);
+//! framecheck_run::runner::assert_conformance(&mut Escaping, &profile, ReaderLevel::Exact);
 //! ```
 #![deny(missing_docs)]
 

@@ -19,7 +19,6 @@ use std::path::PathBuf;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use crate::adapter::{Framing, TargetError, WrapRequest};
-use crate::runner::{guarded, CaseResult, Evidence, Outcome};
 use framecheck_core::catalogue::{
     Category, ConcreteCase, Expectation, Field, Input, Operation, RefusalPolicy, Severity,
     SourceLocation, Variant,
@@ -28,7 +27,11 @@ use framecheck_core::layout::Layout;
 use framecheck_core::level::ReaderLevel;
 use framecheck_core::nonce::PROBE_SOURCE;
 use framecheck_core::oracle::{self, Check, CheckClass, Excerpt, ExcerptSource, Finding};
+// From the core, not through the runner's re-exports: the runner runs these
+// probes, so this module sits below it.
+use framecheck_core::outcome::{CaseResult, Evidence, Outcome};
 use framecheck_core::profile::{Capability, TargetProfile};
+use framecheck_core::target::guarded;
 
 use framecheck_core::nonce::{analyse, other_value, Observations};
 

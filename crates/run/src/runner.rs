@@ -19,6 +19,7 @@ mod document;
 pub(crate) mod faults;
 pub(crate) mod fit;
 pub(crate) mod parts;
+pub(crate) mod plain;
 pub(crate) mod segments;
 pub(crate) mod several;
 pub mod unmarked;
@@ -260,7 +261,9 @@ fn unmarked_run(
             }],
             views: Vec::new(),
         },
-        Err(unmarked::Failure::Misfit(misfit)) => refused_run(meta, &misfit, profile),
+        Err(unmarked::Failure::Misfit(contradiction)) => {
+            refused_run(meta, &Misfit::Unmarked(contradiction), profile)
+        }
         Err(unmarked::Failure::Wrap(error)) => RunResult {
             meta: RunMeta {
                 harness_error: Some(format!("a benign plant failed: {error}")),
@@ -573,7 +576,7 @@ pub fn check_fit(
 ) -> Result<(), Misfit> {
     if profile.delimiters.absent {
         return match unmarked::assess(framing) {
-            Err(unmarked::Failure::Misfit(misfit)) => Err(misfit),
+            Err(unmarked::Failure::Misfit(contradiction)) => Err(Misfit::Unmarked(contradiction)),
             Ok(_) | Err(unmarked::Failure::Wrap(_)) => Ok(()),
         };
     }
@@ -953,8 +956,9 @@ pub fn check_conformance(
 /// `level`; panics with a list of the failing cases otherwise.
 ///
 /// ```no_run
-/// use framecheck::{adapter::reference::Reference, level::ReaderLevel, profile::TargetProfile};
-/// framecheck::runner::assert_conformance(&mut Reference, &framecheck_envelope::reference_profile(), ReaderLevel::Unicode);
+/// use framecheck_core::{level::ReaderLevel, profile::TargetProfile};
+/// use framecheck_run::adapter::reference::Reference;
+/// framecheck_run::runner::assert_conformance(&mut Reference, &framecheck_envelope::reference_profile(), ReaderLevel::Unicode);
 /// ```
 pub fn assert_conformance(framing: &mut dyn Framing, profile: &TargetProfile, level: ReaderLevel) {
     let run = check_conformance(framing, profile, level);

@@ -16,7 +16,7 @@
 //! regenerates the lock ([`render`]), keeping the `retired` and `alias`
 //! lines, and refuses while something disappeared without one. Baseline
 //! comparison maps old ids through the aliases
-//! ([`crate::report::baseline::diff_with_aliases`]).
+//! (`framecheck-report`'s `baseline::diff_with_aliases`).
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;

@@ -17,9 +17,10 @@ use sha2::{Digest, Sha256};
 
 use super::error::SelectError;
 use super::model::{
-    CaseSpec, Catalogue, ConcreteCase, Field, Input, Operation, Piece, Structure, Variant,
+    CaseSpec, Catalogue, ConcreteCase, Input, Operation, Piece, Structure, Variant,
 };
 use super::nonce::{self, Harvest, NonceMode};
+use super::site::Field;
 use super::template::{self, Placeholder, Segment, TokenRole};
 use super::variant::{self, spell};
 use crate::level::{fold_str, ReaderLevel};
@@ -92,7 +93,7 @@ fn instantiate_case(spec: &CaseSpec, profile: &TargetProfile) -> Vec<ConcreteCas
         .flat_map(|p| template::placeholders(&p.segments))
         .collect();
     let mut structure: BTreeSet<Structure> = spec.structure.iter().copied().collect();
-    structure.extend(used.iter().filter_map(|p| p.structure()));
+    structure.extend(used.iter().filter_map(|p| Structure::needed_by(*p)));
     if !structure.iter().all(|s| has_structure(profile, *s)) {
         return Vec::new();
     }

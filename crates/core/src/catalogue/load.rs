@@ -523,7 +523,7 @@ fn check_templates(fields: &[Field<'_>], errors: &mut Errors<'_>) -> (bool, BTre
                         );
                     }
                     uses_delimiter |= placeholder.delimiter().is_some();
-                    structure.extend(placeholder.structure());
+                    structure.extend(Structure::needed_by(placeholder));
                 }
             }
         }

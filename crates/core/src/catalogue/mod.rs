@@ -8,11 +8,18 @@
 //! ([`builtin`]), so a Rust project's `cargo test` needs no files on disk.
 //!
 //! ```
-//! use framecheck::catalogue::{builtin, instantiate, select};
-//! use framecheck::profile::TargetProfile;
+//! use framecheck_core::catalogue::{builtin, instantiate, select};
+//! use framecheck_core::profile::TargetProfile;
 //!
 //! let catalogue = builtin();
-//! let cases = instantiate(&catalogue, &framecheck::envelope::reference_profile());
+//! let profile = TargetProfile::parse(
+//!     "name: reference\nadapter: { builtin: reference }\n\
+//!      delimiters: { syntax: xml-tag, token: framecheck-untrusted }\nheader: blank-line\n\
+//!      attributes: { on: outer, kind: kind, extra: [] }\n\
+//!      capabilities: [wrap, read, attributes, provenance, kind]\n",
+//! )
+//! .unwrap();
+//! let cases = instantiate(&catalogue, &profile);
 //! let breakouts = select(cases, &["breakout".to_string()]).unwrap();
 //! assert!(breakouts.iter().all(|c| c.category.name() == "breakout"));
 //! ```
@@ -80,7 +87,7 @@ pub use instantiate::{canary_for, instantiate, select};
 pub use load::{load_dir, load_str, CatalogueFile, LoadOutcome};
 pub use model::*;
 pub use nonce::{Harvest, NonceMode};
-pub use site::{AttackSite, DelimiterRole};
+pub use site::{AttackSite, DelimiterRole, Field};
 pub use variant::VariantFamily;
 
 /// The catalogue files compiled into the library, in file-name order.

@@ -6,6 +6,8 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
+use super::site::Field;
+use super::template::{Placeholder, TokenRole};
 use crate::grammar::GrammarKind;
 use crate::level::ReaderLevel;
 use crate::profile::Capability;
@@ -244,21 +246,6 @@ pub enum Input {
     Read(Vec<Piece>),
 }
 
-/// Which request field carries the canary, so the oracle knows where it
-/// belongs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Field {
-    /// The content.
-    Content,
-    /// The kind.
-    Kind,
-    /// An attribute key or value.
-    Attributes,
-    /// The provenance line.
-    Provenance,
-}
-
 /// One concrete case, instantiated for one target: the unit the runner runs
 /// and the oracle judges.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -408,6 +395,17 @@ impl<'de> Deserialize<'de> for Structure {
 }
 
 impl Structure {
+    /// The target structure `placeholder` needs to expand at all. Here
+    /// rather than on [`Placeholder`]: templates are read below the model,
+    /// which names what a case needs.
+    pub fn needed_by(placeholder: Placeholder) -> Option<Structure> {
+        match placeholder.delimiter()?.0 {
+            TokenRole::Outer => None,
+            TokenRole::Inner => Some(Structure::Inner),
+            TokenRole::Reserved => Some(Structure::Reserved),
+        }
+    }
+
     /// The stable name used in catalogue files.
     pub fn name(self) -> String {
         match self {

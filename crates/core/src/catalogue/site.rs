@@ -7,8 +7,22 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::model::Field;
 use super::template::{self, DelimiterForm, Placeholder, Segment, TokenRole};
+
+/// Which request field carries the canary, so the oracle knows where it
+/// belongs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Field {
+    /// The content.
+    Content,
+    /// The kind.
+    Kind,
+    /// An attribute key or value.
+    Attributes,
+    /// The provenance line.
+    Provenance,
+}
 
 /// Which delimiter a payload forges.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

@@ -5,7 +5,7 @@
 //! silently sends the wrong bytes. `{{` and `}}` are literal braces.
 //!
 //! ```
-//! use framecheck::catalogue::template::{parse, Placeholder, Segment};
+//! use framecheck_core::catalogue::template::{parse, Placeholder, Segment};
 //!
 //! let segments = parse("a {close} {{b}}").unwrap();
 //! assert_eq!(segments, vec![
@@ -16,8 +16,6 @@
 //! ```
 
 use std::fmt;
-
-use super::model::Structure;
 
 /// A named hole in a template.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -160,15 +158,6 @@ impl Placeholder {
                 | Placeholder::FrameBody
                 | Placeholder::FrameTail
         )
-    }
-
-    /// The target structure this placeholder needs to expand at all.
-    pub fn structure(self) -> Option<Structure> {
-        match self.delimiter()?.0 {
-            TokenRole::Outer => None,
-            TokenRole::Inner => Some(Structure::Inner),
-            TokenRole::Reserved => Some(Structure::Reserved),
-        }
     }
 }
 

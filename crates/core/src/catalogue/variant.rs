@@ -19,10 +19,10 @@
 //! variant and no grammar spells one itself.
 //!
 //! ```
-//! use framecheck::catalogue::Variant;
-//! use framecheck::catalogue::variant::render;
-//! use framecheck::grammar::Form;
-//! use framecheck::profile::{Delimiters, GrammarKind};
+//! use framecheck_core::catalogue::Variant;
+//! use framecheck_core::catalogue::variant::render;
+//! use framecheck_core::grammar::Form;
+//! use framecheck_core::profile::{Delimiters, GrammarKind};
 //!
 //! let xml = Delimiters::simple(GrammarKind::XmlTag, "tok").grammar();
 //! assert_eq!(render(Variant::Upper, &*xml, Form::Close, 0), "</TOK>");

@@ -8,8 +8,8 @@
 //! literal does not decode, and is judged as any undecodable body is.
 //!
 //! ```
-//! use framecheck::encoding::{decode, encode};
-//! use framecheck::profile::BodyEncoding::PythonLiteral;
+//! use framecheck_core::encoding::{decode, encode};
+//! use framecheck_core::profile::BodyEncoding::PythonLiteral;
 //!
 //! assert_eq!(encode(PythonLiteral, "it's", ""), r#""it's""#);
 //! assert_eq!(encode(PythonLiteral, "a\n\u{2028}", ""), r"'a\n\u2028'");

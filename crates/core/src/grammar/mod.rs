@@ -28,9 +28,9 @@
 //! [`GrammarKind::shape`] (which it does); the compiler asks for the rest.
 //!
 //! ```
-//! use framecheck::grammar::{self, DelimiterKind, Form, GrammarKind, Vocabulary};
-//! use framecheck::level::ReaderLevel;
-//! use framecheck::reader::Reader;
+//! use framecheck_core::grammar::{self, DelimiterKind, Form, GrammarKind, Vocabulary};
+//! use framecheck_core::level::ReaderLevel;
+//! use framecheck_core::reader::Reader;
 //!
 //! let g = grammar::build(GrammarKind::XmlTag, Vocabulary::plain(&["context"]), None, None).unwrap();
 //! assert_eq!(g.render(Form::Close, 0).plain(), "</context>");

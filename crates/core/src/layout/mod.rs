@@ -15,19 +15,25 @@
 //! output that does not fit the layout is `frame.shape`, naming the part.
 //!
 //! ```
-//! use framecheck::layout::{learn, probes};
-//! use framecheck::profile::TargetProfile;
+//! use framecheck_core::layout::{learn, probes};
+//! use framecheck_core::profile::TargetProfile;
 //!
-//! let profile = framecheck::envelope::reference_profile();
+//! let profile = TargetProfile::parse(
+//!     "name: reference\nadapter: { builtin: reference }\n\
+//!      delimiters: { syntax: xml-tag, token: framecheck-untrusted }\nheader: blank-line\n\
+//!      attributes: { on: outer, kind: kind, extra: [] }\n\
+//!      capabilities: [wrap, read, attributes, provenance, kind]\n",
+//! )
+//! .unwrap();
 //! let probes = probes(&profile);
-//! let wrap = |r: &framecheck::adapter::WrapRequest| {
+//! let wrap = |r: &framecheck_core::target::WrapRequest| {
 //!     format!("Data follows.\n<framecheck-untrusted kind=\"{}\">\n{}\n\n{}\n</framecheck-untrusted>",
 //!         r.kind, r.provenance, r.content)
 //! };
 //! let wraps: Vec<String> = probes.requests().iter().map(wrap).collect();
 //! let layout = learn(&profile, &probes, &wraps).unwrap();
 //! assert!(layout.template().starts_with("Data follows.\n{open:<framecheck-untrusted{attributes}>}\n{provenance}"));
-//! let framed = wrap(&framecheck::adapter::WrapRequest { content: "x".into(), ..probes.requests()[0].clone() });
+//! let framed = wrap(&framecheck_core::target::WrapRequest { content: "x".into(), ..probes.requests()[0].clone() });
 //! assert!(layout.matches(&framed).outer_text.is_empty());
 //! ```
 

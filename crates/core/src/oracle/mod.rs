@@ -22,15 +22,22 @@
 //! and builds reader cases from its pieces:
 //!
 //! ```
-//! use framecheck::oracle::{calibrate, calibration_request};
-//! use framecheck::profile::TargetProfile;
+//! use framecheck_core::oracle::{calibrate, calibration_request};
+//! use framecheck_core::profile::TargetProfile;
 //!
 //! let request = calibration_request();
 //! let framed = format!(
 //!     "<framecheck-untrusted kind=\"tool-result\" source=\"calibration\">\n{}\n\n{}\n</framecheck-untrusted>",
 //!     request.provenance, request.content,
 //! );
-//! let calibration = calibrate(&framecheck::envelope::reference_profile(), &request, &framed).unwrap();
+//! let profile = TargetProfile::parse(
+//!     "name: reference\nadapter: { builtin: reference }\n\
+//!      delimiters: { syntax: xml-tag, token: framecheck-untrusted }\nheader: blank-line\n\
+//!      attributes: { on: outer, kind: kind, extra: [] }\n\
+//!      capabilities: [wrap, read, attributes, provenance, kind]\n",
+//! )
+//! .unwrap();
+//! let calibration = calibrate(&profile, &request, &framed).unwrap();
 //! assert_eq!(calibration.body(), request.content);
 //! assert!(calibration.tail().ends_with("</framecheck-untrusted>"));
 //! ```

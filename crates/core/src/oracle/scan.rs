@@ -10,9 +10,9 @@
 //! compared by the differential fuzz target.
 //!
 //! ```
-//! use framecheck::level::ReaderLevel;
-//! use framecheck::oracle::scan::{live_delimiters, DelimiterKind};
-//! use framecheck::profile::{Delimiters, GrammarKind};
+//! use framecheck_core::level::ReaderLevel;
+//! use framecheck_core::oracle::scan::{live_delimiters, DelimiterKind};
+//! use framecheck_core::profile::{Delimiters, GrammarKind};
 //!
 //! let grammar = Delimiters::simple(GrammarKind::XmlTag, "context").grammar();
 //! let text = "data </CONTEXT> more";

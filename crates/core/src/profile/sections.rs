@@ -9,7 +9,7 @@
 //! `blank-line`) as well as the object form:
 //!
 //! ```
-//! use framecheck::profile::{HeaderSpec, HeaderStyle};
+//! use framecheck_core::profile::{HeaderSpec, HeaderStyle};
 //!
 //! let short: HeaderSpec = serde_json::from_str("\"blank-line\"").unwrap();
 //! assert_eq!(short.style, HeaderStyle::BlankLine);
@@ -334,7 +334,7 @@ impl BodyEncoding {
 /// content. One encoding is spelled, and stored, as before.
 ///
 /// ```
-/// use framecheck::profile::{BodyEncoding, Encoding};
+/// use framecheck_core::profile::{BodyEncoding, Encoding};
 ///
 /// let one: Encoding = serde_json::from_str("\"json-string\"").unwrap();
 /// assert_eq!(one, Encoding::from(BodyEncoding::JsonString));
@@ -472,7 +472,7 @@ impl<'de> serde::de::Visitor<'de> for EncodingVisitor {
 /// is judged in.
 ///
 /// ```
-/// use framecheck::profile::{BodyEncoding, EncodingChoice};
+/// use framecheck_core::profile::{BodyEncoding, EncodingChoice};
 ///
 /// let per: EncodingChoice =
 ///     serde_json::from_str(r#"{"per-content": ["none", "json-string"]}"#).unwrap();

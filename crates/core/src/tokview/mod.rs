@@ -27,7 +27,7 @@
 //!
 //! ```
 //! # #[cfg(feature = "tokenizers")] {
-//! use framecheck::tokview::{TokenizerView, ViewName};
+//! use framecheck_core::tokview::{TokenizerView, ViewName};
 //!
 //! let view = TokenizerView::load(ViewName::Cl100k, None).unwrap();
 //! let text = "a <|endoftext|> b";

@@ -21,8 +21,8 @@
 //! There is no timeout: a caller that hangs is its test runner's to stop.
 //!
 //! ```
-//! use framecheck::adapter::caller::Caller;
-//! use framecheck::adapter::{Framing, WrapRequest};
+//! use framecheck_run::adapter::caller::Caller;
+//! use framecheck_run::adapter::{Framing, WrapRequest};
 //!
 //! let replies = b"{\"id\": 1, \"framed\": \"<t>\\nhi\\n</t>\"}\n" as &[u8];
 //! let mut requests = Vec::new();

@@ -81,7 +81,7 @@ const SHORT: (&str, &str) = ("a short word", "fcshort ok");
 /// calibration learned, and the note says which came back unframed, each of
 /// which a run judges as `frame.absent` on its case (`runner::varying`).
 fn unframed(framing: &mut dyn Framing, probe: &WrapRequest, observed: &mut Observed) {
-    let contents = std::iter::once(SHORT).chain(crate::runner::fit::PLAIN);
+    let contents = std::iter::once(SHORT).chain(crate::runner::plain::PLAIN);
     let mut unframed = Vec::new();
     let mut tried = 0;
     for (what, text) in contents {

@@ -18,7 +18,8 @@ use framecheck_core::grammar::json_document::{
 use framecheck_core::oracle::{self, Finding};
 use framecheck_core::profile::TargetProfile;
 
-use super::fit::{Misfit, PLAIN};
+use super::fit::Misfit;
+use super::plain::PLAIN;
 
 /// Why a document framing could not be learned.
 #[derive(Debug, Clone)]

@@ -30,6 +30,7 @@
 use std::fmt;
 use std::path::PathBuf;
 
+use super::plain::PLAIN;
 use crate::adapter::{Framing, TargetError, WrapRequest};
 use framecheck_core::catalogue::{
     Category, ConcreteCase, Expectation, Field, Input, Operation, RefusalPolicy, Severity,
@@ -139,21 +140,6 @@ impl fmt::Display for CalibrationFailure {
         }
     }
 }
-
-/// Plain benign contents: nothing in them reads as a delimiter, a header
-/// line or an escape at any level, so any frame-shape finding on them is
-/// about the profile. One line and several paragraphs, because framings
-/// that change their layout with the content's line count exist.
-pub(crate) const PLAIN: [(&str, &str); 2] = [
-    (
-        "one line of plain prose",
-        "fcplain1 The meeting moved to Thursday at noon.",
-    ),
-    (
-        "two paragraphs of plain prose",
-        "fcplain2 The first paragraph has two sentences. It ends here.\n\nThe second paragraph is short.",
-    ),
-];
 
 /// Checks that say an output does not have the frame the profile
 /// describes; a plain wrap failing one contradicts the profile. Not

@@ -18,7 +18,7 @@
 //!   framing does not write does (issue 31): a frame learned from two
 //!   wraps of one request (the `init` inference), text after the content,
 //!   a preamble that changes with the content, content rewritten. Such a
-//!   run judges nothing and says why ([`Misfit::Unmarked`]).
+//!   run judges nothing and says why ([`Misfit::Unmarked`](super::Misfit::Unmarked)).
 //!
 //! One label before the content and nothing after it (`Echo: …`, the
 //! reference "everything" server's echo tool) is such a constant preamble,
@@ -44,7 +44,7 @@ use framecheck_core::oracle::{Check, CheckClass, Excerpt, ExcerptSource, Finding
 use framecheck_core::outcome::{CaseResult, Evidence, Outcome};
 use framecheck_core::profile::Capability;
 
-use super::fit::{Misfit, PLAIN};
+use super::plain::PLAIN;
 
 /// The id of the one case an unmarked run reports.
 pub const CASE_ID: &str = "frame-absent";
@@ -174,8 +174,9 @@ pub fn frame_of(first: &str, second: &str, content: &str) -> Result<Inferred, In
 pub(crate) enum Failure {
     /// A benign plant failed (the target crashed, hung or refused it).
     Wrap(TargetError),
-    /// The plants contradict `delimiters: none`.
-    Misfit(Misfit),
+    /// The plants contradict `delimiters: none` (the run's misfit is
+    /// `Misfit::Unmarked` of it).
+    Misfit(Contradiction),
 }
 
 /// Plants benign content through `framing` and judges it: one request
@@ -194,10 +195,10 @@ pub(crate) fn assess(framing: &mut dyn Framing) -> Result<Unmarked, Failure> {
     let first = wrap(framing, &probe)?;
     let second = wrap(framing, &probe)?;
     if let Ok(inferred) = frame_of(&first, &second, &probe.content) {
-        return Err(Failure::Misfit(Misfit::Unmarked(Contradiction::Framed {
+        return Err(Failure::Misfit(Contradiction::Framed {
             grammar: inferred.delimiters.grammar.name(),
             token: inferred.delimiters.token,
-        })));
+        }));
     }
     let mut plants = vec![(probe.clone(), first), (probe.clone(), second)];
     for (_, text) in PLAIN {
@@ -212,7 +213,7 @@ pub(crate) fn assess(framing: &mut dyn Framing) -> Result<Unmarked, Failure> {
         .iter()
         .map(|(r, o)| (r.content.as_str(), o.as_str()))
         .collect();
-    let preamble = judge(&samples).map_err(|c| Failure::Misfit(Misfit::Unmarked(c)))?;
+    let preamble = judge(&samples).map_err(Failure::Misfit)?;
     // The evidence is the first plain plant: ordinary prose, read at a glance.
     let (request, framed) = plants.swap_remove(2);
     Ok(Unmarked {

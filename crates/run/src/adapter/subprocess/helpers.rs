@@ -9,7 +9,7 @@
 //! rules find them whatever the working directory.
 //!
 //! ```
-//! use framecheck::adapter::subprocess::helpers::{self, Language};
+//! use framecheck_run::adapter::subprocess::helpers::{self, Language};
 //!
 //! let python = helpers::helper(Language::Python);
 //! assert_eq!(python.file_name, "framecheck_adapter.py");

@@ -12,9 +12,9 @@
 //!
 //! ```no_run
 //! use std::path::Path;
-//! use framecheck::adapter::{Framing, WrapRequest};
-//! use framecheck::adapter::subprocess::SubprocessFraming;
-//! use framecheck::profile::TargetProfile;
+//! use framecheck_run::adapter::{Framing, WrapRequest};
+//! use framecheck_run::adapter::subprocess::SubprocessFraming;
+//! use framecheck_core::profile::TargetProfile;
 //!
 //! let loaded = TargetProfile::load(Path::new("targets/seed-a2a-markers.yaml")).unwrap();
 //! let mut target = SubprocessFraming::from_profile(&loaded).expect("a subprocess profile");

@@ -7,7 +7,7 @@
 //! request it answers or a typed [`ProtocolError`].
 //!
 //! ```
-//! use framecheck::adapter::subprocess::protocol::{decode_reply, encode_read, Op, Reply};
+//! use framecheck_run::adapter::subprocess::protocol::{decode_reply, encode_read, Op, Reply};
 //!
 //! assert_eq!(encode_read(8, "<t>\nx\n</t>"), "{\"id\":8,\"op\":\"read\",\"text\":\"<t>\\nx\\n</t>\"}\n");
 //! let reply = decode_reply(br#"{"id": 8, "body": "x"}"#, 8, Op::Read).unwrap();
@@ -277,8 +277,8 @@ struct WrapManyLine<'a> {
 /// out as U+FFFD, as [`encode_wrap`] does.
 ///
 /// ```
-/// use framecheck::adapter::WrapRequest;
-/// use framecheck::adapter::subprocess::protocol::encode_wrap_many;
+/// use framecheck_run::adapter::WrapRequest;
+/// use framecheck_run::adapter::subprocess::protocol::encode_wrap_many;
 ///
 /// let item = WrapRequest { content: "a".into(), kind: "retrieval".into(), ..Default::default() };
 /// assert_eq!(

@@ -116,7 +116,7 @@ pub struct BadRequest {
 /// objects each carrying a string `content` is a [`BadRequest`].
 ///
 /// ```
-/// use framecheck::adapter::subprocess::{decode_request, Request};
+/// use framecheck_run::adapter::subprocess::{decode_request, Request};
 ///
 /// let line = br#"{"id": 4, "op": "wrap-many", "items": [{"content": "a"}, {"content": "b", "kind": "retrieval"}]}"#;
 /// let (id, Request::WrapMany(items)) = decode_request(line).unwrap() else { panic!() };

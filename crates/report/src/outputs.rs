@@ -1,0 +1,139 @@
+//! Outputs with the canary set aside: which failing cases show the same
+//! thing.
+//!
+//! Each case plants its own canary, so two cases whose framed outputs
+//! differ only in it put the same text in front of the model: one output,
+//! not two. A framing that strips zero-width characters turns every
+//! zero-width variant of a case back into that case; its output is then
+//! "the same output as its base case", and the variant shows nothing the
+//! base case does not.
+//!
+//! An output is what the case's evidence holds of what the framing
+//! answered: the framed text, the parts of a parts answer, or (for a reader
+//! case) the text given and the reader's answer. A case with none of these
+//! is its own output. Only outputs the report kept whole are compared: one
+//! cut to its two ends for size (`evidence.bounded` in the JSON report) is
+//! compared as its ends, which can only make two cases look different.
+
+use std::collections::BTreeMap;
+
+use framecheck_core::catalogue::Variant;
+use framecheck_core::outcome::CaseResult;
+
+/// What stands in for the canary when outputs are compared.
+const CANARY: &str = "\u{FFFC}canary\u{FFFC}";
+
+/// The output of `result` with its canary set aside, `None` when the
+/// evidence holds no output.
+pub fn output(result: &CaseResult) -> Option<String> {
+    let evidence = &result.evidence;
+    let text = match (&evidence.parts, &evidence.framed, &evidence.read_text) {
+        (Some(parts), _, _) => parts.clone(),
+        (None, Some(framed), _) => framed.clone(),
+        (None, None, Some(read)) => {
+            let answer = match &evidence.read_body {
+                Some(Some(body)) => body.as_str(),
+                Some(None) => "\u{FFFC}rejected\u{FFFC}",
+                None => "\u{FFFC}not read\u{FFFC}",
+            };
+            format!("{read}\u{FFFC}{answer}")
+        }
+        (None, None, None) => return None,
+    };
+    let canary = &result.case.canary;
+    Some(if canary.is_empty() {
+        text
+    } else {
+        text.replace(canary.as_str(), CANARY)
+    })
+}
+
+/// Each written case's output (its `exact` variant's), by base id, over
+/// every case of the run.
+pub fn base_outputs(results: &[CaseResult]) -> BTreeMap<&str, String> {
+    results
+        .iter()
+        .filter(|r| r.case.variant == Variant::Exact)
+        .filter_map(|r| Some((r.case.base_id.as_str(), output(r)?)))
+        .collect()
+}
+
+/// Among `cases`: how many distinct outputs they show, and the ids of the
+/// variants whose output is their base case's (`bases`, from
+/// [`base_outputs`]), in order.
+pub fn distinct(cases: &[&CaseResult], bases: &BTreeMap<&str, String>) -> (usize, Vec<String>) {
+    let mut seen: BTreeMap<String, ()> = BTreeMap::new();
+    let mut unkept = 0;
+    let mut same_as_base = Vec::new();
+    for result in cases {
+        let Some(text) = output(result) else {
+            unkept += 1;
+            continue;
+        };
+        if result.case.variant != Variant::Exact
+            && bases.get(result.case.base_id.as_str()) == Some(&text)
+        {
+            same_as_base.push(result.case.id.clone());
+        }
+        seen.insert(text, ());
+    }
+    (seen.len() + unkept, same_as_base)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use framecheck_core::outcome::{Evidence, Outcome};
+
+    fn result(id: &str, variant: Variant, canary: &str, framed: &str) -> CaseResult {
+        let mut case = framecheck_core::catalogue::instantiate(
+            &framecheck_core::catalogue::builtin(),
+            &framecheck_envelope::reference_profile(),
+        )
+        .into_iter()
+        .next()
+        .expect("a case");
+        case.id = id.into();
+        case.base_id = id.split('~').next().unwrap_or(id).into();
+        case.variant = variant;
+        case.canary = canary.into();
+        CaseResult {
+            case,
+            outcome: Outcome::Judged {
+                findings: Vec::new(),
+            },
+            evidence: Evidence {
+                framed: Some(framed.into()),
+                ..Evidence::default()
+            },
+            elapsed_us: 0,
+        }
+    }
+
+    #[test]
+    fn outputs_that_differ_only_in_the_canary_are_one() {
+        let zw = Variant::ALL
+            .into_iter()
+            .find(|v| *v != Variant::Exact)
+            .expect("a variant");
+        let results = [
+            result("a", Variant::Exact, "C1", "<t>C1 </t></t>"),
+            result("a~v", zw, "C2", "<t>C2 </t></t>"),
+            result("b", Variant::Exact, "C3", "<t>C3 </T></t>"),
+            result("b~v", zw, "C4", "<t>C4 </T\u{200B}></t>"),
+        ];
+        let bases = base_outputs(&results);
+        let all: Vec<&CaseResult> = results.iter().collect();
+        let (outputs, same) = distinct(&all, &bases);
+        assert_eq!(outputs, 3);
+        assert_eq!(same, ["a~v"]);
+        // Without the canary set aside, every output is distinct.
+        let mut kept = results.clone();
+        for r in &mut kept {
+            r.case.canary.clear();
+        }
+        let bases = base_outputs(&kept);
+        let all: Vec<&CaseResult> = kept.iter().collect();
+        assert_eq!(distinct(&all, &bases), (4, Vec::<String>::new()));
+    }
+}
