@@ -2,7 +2,8 @@
 //! of `tests/shapes/varying/`: each output is judged in the shape it has.
 //! A framing that frames only longer content gets `frame.absent` on each
 //! shorter case and nothing else, and is judged rather than refused even
-//! when the plain contents the profile-fit check wraps come back unframed;
+//! when the plain contents the profile-fit check wraps, or the calibration
+//! probes, come back unframed (calibration then learns from longer probes);
 //! `init` proposes the framed shape from the adapter alone, says that some
 //! outputs came back unframed, and its proposal gets the hand profile's
 //! verdict, level and failing checks. (The fixtures' expected verdicts,
@@ -129,34 +130,40 @@ fn a_length_gate_is_frame_absent_on_the_short_cases_only() {
 }
 
 /// Gated above the one-line plain content the profile-fit check wraps (47
-/// characters) and below the calibration probes: that plain content comes
-/// back unframed, which used to refuse the run as a misfit (exit 2, no
-/// finding). It is judged, case by case, as above.
+/// characters) and below the calibration probes (50): that plain content
+/// comes back unframed, which used to refuse the run as a misfit (exit 2,
+/// no finding). Gated above the calibration probes too (200): calibration
+/// failed on the unframed probes, and the run was refused. Each is judged,
+/// case by case, as above: calibration learns the frame from longer probes.
+/// (A gate at 1,000 characters is the fixture
+/// `varying/broken_length_gated_long.yaml`, run by `shapes::`.)
 #[test]
-fn a_gate_above_the_plain_contents_is_judged_not_refused() {
+fn a_gate_above_the_plain_contents_or_the_probes_is_judged_not_refused() {
     if !common::have(
         "python3",
-        "a_gate_above_the_plain_contents_is_judged_not_refused",
+        "a_gate_above_the_plain_contents_or_the_probes_is_judged_not_refused",
     ) {
         return;
     }
     let dir = varying_dir();
-    let yaml = std::fs::read_to_string(dir.join("broken_length_gated.yaml"))
-        .unwrap()
-        .replace(
-            "command: [python3, broken_length_gated.py]",
-            "command: [python3, broken_length_gated.py, \"50\"]",
-        )
-        .replace("cwd: .", &format!("cwd: {}", dir.display()));
-    assert!(yaml.contains("\"50\""), "{yaml}");
-    let out = tempfile::tempdir().unwrap();
-    let profile = out.path().join("gated50.yaml");
-    std::fs::write(&profile, yaml).unwrap();
-    let (code, report) = run(&profile, out.path());
-    assert_eq!(code, Some(1), "{}", report["harness_error"]);
-    assert_eq!(report["misfit"], Value::Null);
-    let wrong = frame_absent_on_short_cases_only(&report, 50);
-    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    for gate in [50, 200] {
+        let yaml = std::fs::read_to_string(dir.join("broken_length_gated.yaml"))
+            .unwrap()
+            .replace(
+                "command: [python3, broken_length_gated.py]",
+                &format!("command: [python3, broken_length_gated.py, \"{gate}\"]"),
+            )
+            .replace("cwd: .", &format!("cwd: {}", dir.display()));
+        assert!(yaml.contains(&format!("\"{gate}\"")), "{yaml}");
+        let out = tempfile::tempdir().unwrap();
+        let profile = out.path().join(format!("gated{gate}.yaml"));
+        std::fs::write(&profile, yaml).unwrap();
+        let (code, report) = run(&profile, out.path());
+        assert_eq!(code, Some(1), "gate {gate}: {}", report["harness_error"]);
+        assert_eq!(report["misfit"], Value::Null, "gate {gate}");
+        let wrong = frame_absent_on_short_cases_only(&report, gate);
+        assert!(wrong.is_empty(), "gate {gate}: {}", wrong.join("\n"));
+    }
 }
 
 /// `init` on each varying framing, from its adapter alone: the proposal's
@@ -172,25 +179,24 @@ fn init_proposes_the_hand_profiles_verdict_for_each_varying_framing() {
         return;
     }
     let dir = varying_dir();
-    for (script, gated) in [
-        ("correct", false),
-        ("broken_raw_branch", false),
-        ("broken_length_gated", true),
+    // The hand profile, its adapter's arguments, and whether some plain
+    // content comes back unframed. The long gate frames none of the usual
+    // calibration probes: `init` calibrates on longer ones.
+    for (script, args, gated) in [
+        ("correct", &["correct.py"][..], false),
+        ("broken_raw_branch", &["broken_raw_branch.py"][..], false),
+        ("broken_length_gated", &["broken_length_gated.py"][..], true),
+        (
+            "broken_length_gated_long",
+            &["broken_length_gated.py", "1000"][..],
+            true,
+        ),
     ] {
         let out = tempfile::tempdir().unwrap();
         let proposal = out.path().join(format!("{script}.yaml"));
-        let adapter = format!("{script}.py");
-        let init = common::framecheck_in(
-            &dir,
-            &[
-                "init",
-                "--out",
-                proposal.to_str().unwrap(),
-                "--",
-                "python3",
-                &adapter,
-            ],
-        );
+        let mut command = vec!["init", "--out", proposal.to_str().unwrap(), "--", "python3"];
+        command.extend(args);
+        let init = common::framecheck_in(&dir, &command);
         assert_eq!(
             init.status.code(),
             Some(0),

@@ -471,11 +471,18 @@ fn infer_and_propose(
     framing: Box<dyn Framing>,
     keep_declared: bool,
 ) -> Result<Proposal, InitError> {
-    let request = probes(&framecheck_envelope::reference_profile()).requests()[0].clone();
-    let request = &request;
     let (mut framing, parts_note) = parts_view(&mut base, framing)?;
-    let first = framing.wrap(request).map_err(InitError::Wrap)?;
-    let second = framing.wrap(request).map_err(InitError::Wrap)?;
+    // The first probe wrapped twice (the probes' first two requests are
+    // the same), a longer one when the framing frames only longer content.
+    let (probe, wraps) = crate::runner::varying::calibrated(
+        base.frame.empty,
+        probes(&framecheck_envelope::reference_profile()),
+        |request| framing.wrap(request),
+    )
+    .map_err(InitError::Wrap)?;
+    let request = &probe.requests()[0];
+    // One output per probe request, and there are three.
+    let (first, second) = (wraps[0].clone(), wraps[1].clone());
     let mut notes = Vec::new();
     match crate::runner::unmarked::frame_of(&first, &second, &request.content) {
         Ok(mut inferred) => {
@@ -671,8 +678,8 @@ fn propose(
 ) -> Result<(String, TargetProfile), InitError> {
     let mut notes = notes;
     let mut plain_layout = false;
-    let probes = probes(base);
-    let layout = match learn_from(base, framing, &probes)? {
+    let (probes, learned) = learn_from(base, framing, probes(base))?;
+    let layout = match learned {
         Ok(layout) => layout,
         Err(LayoutError::ContentNotFound { .. }) => {
             notes.push(
@@ -682,7 +689,7 @@ fn propose(
                     .into(),
             );
             plain_layout = true;
-            learn_from(base, framing, &probes.plain())??
+            learn_from(base, framing, probes.plain())?.1?
         }
         Err(error) => return Err(error.into()),
     };
@@ -694,17 +701,19 @@ fn propose(
     Ok((yaml, profile))
 }
 
-/// Wraps `probes` and learns the layout from them.
+/// Wraps `probes` (longer ones when the framing frames only longer
+/// content, `runner::varying::calibrated`) and learns the layout from them;
+/// the probes wrapped with it.
 fn learn_from(
     base: &TargetProfile,
     framing: &mut dyn Framing,
-    probes: &Probes,
-) -> Result<Result<Layout, LayoutError>, InitError> {
-    let mut wraps = Vec::new();
-    for request in probes.requests() {
-        wraps.push(framing.wrap(request).map_err(InitError::Wrap)?);
-    }
-    Ok(learn(base, probes, &wraps))
+    probes: Probes,
+) -> Result<(Probes, Result<Layout, LayoutError>), InitError> {
+    let (probes, wraps) =
+        crate::runner::varying::calibrated(base.frame.empty, probes, |r| framing.wrap(r))
+            .map_err(InitError::Wrap)?;
+    let learned = learn(base, &probes, &wraps);
+    Ok((probes, learned))
 }
 
 /// Writes the proposed profile as commented YAML.

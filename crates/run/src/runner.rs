@@ -675,12 +675,14 @@ fn learn_layout_typed(
     framing: &mut dyn Framing,
     with_attribute: bool,
 ) -> Result<Layout, CalibrationFailure> {
-    let probes = layout::probes_with(profile, with_attribute);
-    let mut wraps = Vec::new();
-    for request in probes.requests() {
-        let framed = guarded(|| framing.wrap(request)).map_err(CalibrationFailure::Wrap)?;
-        wraps.push(framed);
-    }
+    // Longer probes when the framing leaves the usual ones unframed
+    // (`varying`): a frame only above some length.
+    let (probes, wraps) = varying::calibrated(
+        profile.frame.empty,
+        layout::probes_with(profile, with_attribute),
+        |request| guarded(|| framing.wrap(request)),
+    )
+    .map_err(CalibrationFailure::Wrap)?;
     let mut learned =
         layout::learn(profile, &probes, &wraps).map_err(CalibrationFailure::Misfit)?;
     // The frame for empty content, when the framing writes one (a refusal

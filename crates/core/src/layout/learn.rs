@@ -34,18 +34,33 @@ pub(super) const FIELD_MARKS: [&str; 3] = [KIND_MARK, ATTR_MARK, PROV_MARK];
 
 /// Two contents of different lengths, each starting and ending with a marker
 /// word, with the characters the encodings rewrite (quotes, `&`, angle
-/// brackets, an apostrophe, a line break) and single spaces between words.
-fn probe_content(n: u8) -> String {
+/// brackets, an apostrophe, a line break) and single spaces between words;
+/// `pad` (plain words, see [`Probes::longer`]) after the first marker.
+fn probe_content(n: u8, pad: &str) -> String {
     // The second content is longer, so a length written outside the body
     // shows up as content-derived.
     let more = if n == 2 { " and more" } else { "" };
-    format!("fcbodya{n} He said \"ok\" & <i>left</i> it's\nnext line{more} fcbodyz{n}")
+    format!("fcbodya{n} {pad}He said \"ok\" & <i>left</i> it's\nnext line{more} fcbodyz{n}")
 }
+
+/// The content lengths calibration tries, in order, when a framing returns
+/// the probes as they are, with no frame: one that frames only content
+/// above some length (a few hundred characters, a few thousand) is
+/// calibrated on content it frames (issue 57), and its shorter outputs are
+/// judged case by case.
+pub const LONGER_PROBES: [usize; 2] = [600, 6_000];
+
+/// Plain words that lengthen a probe: nothing an encoding, a line rule or
+/// a reader level changes or reads as structure.
+const PAD_WORDS: &str = "plain padding words ";
 
 /// The calibration requests: `W1`, `W1` again, `W2`.
 #[derive(Debug, Clone)]
 pub struct Probes {
     requests: [WrapRequest; 3],
+    /// The plain words after each content's first marker (empty for the
+    /// usual probes).
+    pad: String,
 }
 
 impl Probes {
@@ -69,9 +84,30 @@ impl Probes {
                 1
             };
             let more = if n == 2 { " and more" } else { "" };
-            request.content = format!("fcbodya{n} plain words{more} fcbodyz{n}");
+            request.content = format!("fcbodya{n} {}plain words{more} fcbodyz{n}", self.pad);
         }
         plain
+    }
+
+    /// The same requests lengthened by the padding that brings the usual
+    /// probes to at least `at_least` characters (plain probes, shorter,
+    /// come out a few dozen characters below it): plain words after each
+    /// first marker (in place of any such words
+    /// they had), the same number in each, so the second content stays the
+    /// longer and plain probes stay plain.
+    pub fn longer(&self, at_least: usize) -> Probes {
+        let short = probe_content(1, "").chars().count();
+        let words = at_least.saturating_sub(short).div_ceil(PAD_WORDS.len());
+        let pad = PAD_WORDS.repeat(words);
+        let mut longer = self.clone();
+        for request in &mut longer.requests {
+            if let Some((marker, rest)) = request.content.split_once(' ') {
+                let rest = rest.strip_prefix(self.pad.as_str()).unwrap_or(rest);
+                request.content = format!("{marker} {pad}{rest}");
+            }
+        }
+        longer.pad = pad;
+        longer
     }
 
     /// The attribute key the probes carry, if any.
@@ -119,7 +155,7 @@ pub fn probes_with(profile: &TargetProfile, with_attribute: bool) -> Probes {
         .cloned()
         .unwrap_or_else(|| "source".to_string());
     let request = |n| WrapRequest {
-        content: probe_content(n),
+        content: probe_content(n, ""),
         kind: KIND_MARK.into(),
         attributes: if with_attribute {
             BTreeMap::from([(key.clone(), ATTR_MARK.to_string())])
@@ -130,6 +166,7 @@ pub fn probes_with(profile: &TargetProfile, with_attribute: bool) -> Probes {
     };
     Probes {
         requests: [request(1), request(1), request(2)],
+        pad: String::new(),
     }
 }
 
@@ -932,5 +969,62 @@ fn is_complete_frame(profile: &TargetProfile, framed: &str) -> bool {
         // A section is complete once opened: it ends at the next marker.
         _ if profile.delimiters.grammar.is_open_only() => true,
         (o, c) => o == c + outer(DelimiterKind::Open).filter(self_closing).count(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn profile() -> TargetProfile {
+        TargetProfile::parse(
+            "name: t\nadapter: { builtin: reference }\n\
+             delimiters: { grammar: xml-tag, token: data }\ncapabilities: [wrap]\n",
+        )
+        .unwrap()
+    }
+
+    /// Longer probes reach the length asked for, keep the marker words at
+    /// both ends and the special characters, keep the second content the
+    /// longer by as much, and `plain` keeps their length.
+    #[test]
+    fn longer_probes_reach_the_length_and_keep_what_calibration_reads() {
+        let short = probes(&profile());
+        for at_least in LONGER_PROBES {
+            let longer = short.longer(at_least);
+            let contents: Vec<&str> = longer
+                .requests()
+                .iter()
+                .map(|r| r.content.as_str())
+                .collect();
+            assert!(contents[0].chars().count() >= at_least, "{}", contents[0]);
+            assert_eq!(contents[0], contents[1]);
+            assert_eq!(
+                contents[2].len() - contents[0].len(),
+                short.requests()[2].content.len() - short.requests()[0].content.len()
+            );
+            for (request, n) in longer.requests().iter().zip([1, 1, 2]) {
+                assert!(request.content.starts_with(&format!("fcbodya{n} ")));
+                assert!(request.content.ends_with(&format!(" fcbodyz{n}")));
+                assert!(request.content.contains("\"ok\" & <i>left</i> it's\nnext"));
+            }
+            let plain = longer.plain();
+            assert!(plain.requests()[0].content.chars().count() >= at_least - 40);
+            assert!(!plain.requests()[0].content.contains('\n'));
+            // Plain probes made longer stay plain, at the new length.
+            let again = plain.longer(LONGER_PROBES[1] * 2);
+            let content = &again.requests()[2].content;
+            // The padding is sized on the usual probe; plain content is
+            // shorter than it by less than 40 characters.
+            assert!(
+                content.chars().count() >= LONGER_PROBES[1] * 2 - 40,
+                "{content}"
+            );
+            assert!(
+                !content.contains('\n') && !content.contains('"'),
+                "{content}"
+            );
+            assert!(content.starts_with("fcbodya2 ") && content.ends_with(" fcbodyz2"));
+        }
     }
 }

@@ -52,7 +52,7 @@ mod learn;
 mod matching;
 mod tokens;
 
-pub use learn::{kind_attribute, learn, probes, probes_with, LayoutError, Probes};
+pub use learn::{kind_attribute, learn, probes, probes_with, LayoutError, Probes, LONGER_PROBES};
 pub use matching::{Match, Mismatch};
 
 /// Whether `value` carries one of calibration's field markers: it came from

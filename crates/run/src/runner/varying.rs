@@ -7,7 +7,9 @@
 //! around it, is judged as what it is, a `frame.absent` finding on that case
 //! alone (a catalogue attack in it has no frame to break, so the checks
 //! that measure a frame would describe one that is not there). Outputs that
-//! are framed are judged against the layout as usual.
+//! are framed are judged against the layout as usual. When the framing
+//! returns the calibration probes themselves unframed (a frame only above
+//! a few hundred characters), calibration wraps longer ones ([`calibrated`]).
 //!
 //! The opposite mistake is the profile's: it describes every benign output
 //! wrongly. [`Misread`] is the rule `fit` refuses such a run by: the
@@ -15,6 +17,7 @@
 //! and the profile reads every one as losing them (a header declared `none`
 //! that the framing writes).
 
+use framecheck_core::layout::{self, Probes};
 use framecheck_core::level::ReaderLevel;
 use framecheck_core::oracle::{Check, CheckClass, Excerpt, ExcerptSource, Finding};
 use framecheck_core::profile::{Capability, EmptyContent, TargetProfile};
@@ -92,6 +95,51 @@ fn reads_as_lost<'a>(
         .iter()
         .find(|f| f.check == Check::Fidelity)
         .filter(|_| carried)
+}
+
+/// Wraps the calibration `probes` with `wrap`, and when the framing returns
+/// any of them as it is, with no frame (a framing that frames only content
+/// above some length), the same probes made longer
+/// ([`layout::LONGER_PROBES`]), until it frames every one. The probes and
+/// outputs to learn from: the first that are all framed, else the usual
+/// ones, from which calibration says what it does not find. A failed wrap
+/// of the usual probes is `wrap`'s error; one of longer probes (a framing
+/// with a length limit) leaves the usual ones.
+pub(crate) fn calibrated<E>(
+    empty: EmptyContent,
+    probes: Probes,
+    mut wrap: impl FnMut(&WrapRequest) -> Result<String, E>,
+) -> Result<(Probes, Vec<String>), E> {
+    let usual = wrap_all(&probes, &mut wrap)?;
+    if all_framed(empty, &probes, &usual) {
+        return Ok((probes, usual));
+    }
+    for at_least in layout::LONGER_PROBES {
+        let longer = probes.longer(at_least);
+        match wrap_all(&longer, &mut wrap) {
+            Ok(wraps) if all_framed(empty, &longer, &wraps) => return Ok((longer, wraps)),
+            Ok(_) => {}
+            Err(_) => break,
+        }
+    }
+    Ok((probes, usual))
+}
+
+/// Each of `probes`' requests, wrapped.
+fn wrap_all<E>(
+    probes: &Probes,
+    wrap: &mut impl FnMut(&WrapRequest) -> Result<String, E>,
+) -> Result<Vec<String>, E> {
+    probes.requests().iter().map(wrap).collect()
+}
+
+/// Whether no output of `probes` is its content alone ([`unframed`]).
+fn all_framed(empty: EmptyContent, probes: &Probes, wraps: &[String]) -> bool {
+    probes
+        .requests()
+        .iter()
+        .zip(wraps)
+        .all(|(request, out)| !unframed(empty, request, out))
 }
 
 /// The plain benign wraps `fit` judged under the profile, and those the
@@ -190,6 +238,54 @@ mod tests {
         let hosted = absent(&p, &short, "short </data> text", Delivery::HostMessage).unwrap();
         assert_eq!(hosted.class, CheckClass::HostFramed);
         assert!(absent(&p, &short, "<data>short</data>", Delivery::PromptText).is_none());
+    }
+
+    /// A framing that frames content of `gate` characters or more, and
+    /// returns shorter content as it is; `limit`: longer content fails.
+    fn gated(gate: usize, limit: usize) -> impl FnMut(&WrapRequest) -> Result<String, String> {
+        move |request| match request.content.chars().count() {
+            n if n > limit => Err("too long".into()),
+            n if n < gate => Ok(request.content.clone()),
+            _ => Ok(format!("<data>\n{}\n</data>", request.content)),
+        }
+    }
+
+    /// Calibration wraps the usual probes when the framing frames them,
+    /// the first longer ones it frames every one of when it does not, and
+    /// the usual ones (to fail on) when it frames none or fails on longer
+    /// content; a failed wrap of the usual probes is the error.
+    #[test]
+    fn calibration_lengthens_the_probes_only_as_far_as_the_framing_needs() {
+        let usual = layout::probes(&profile("frame"));
+        let length = |probes: &Probes| probes.requests()[0].content.chars().count();
+        let all_framed = |wraps: &[String]| wraps.iter().all(|w| w.starts_with("<data>"));
+        let (probes, wraps) =
+            calibrated(EmptyContent::Frame, usual.clone(), gated(0, usize::MAX)).unwrap();
+        assert_eq!(length(&probes), length(&usual));
+        assert!(all_framed(&wraps));
+        for (gate, at_least) in [
+            (200, layout::LONGER_PROBES[0]),
+            (1_000, layout::LONGER_PROBES[1]),
+        ] {
+            let (probes, wraps) =
+                calibrated(EmptyContent::Frame, usual.clone(), gated(gate, usize::MAX)).unwrap();
+            assert!(length(&probes) >= at_least, "gate {gate}");
+            assert!(all_framed(&wraps), "gate {gate}: {wraps:?}");
+            assert_eq!(
+                wraps[0],
+                format!("<data>\n{}\n</data>", probes.requests()[0].content)
+            );
+        }
+        for framing in [gated(usize::MAX, usize::MAX), gated(1_000, 700)] {
+            let (probes, wraps) = calibrated(EmptyContent::Frame, usual.clone(), framing).unwrap();
+            assert_eq!(length(&probes), length(&usual));
+            assert_eq!(wraps[0], usual.requests()[0].content);
+        }
+        let failing = |_: &WrapRequest| Err::<String, _>("down");
+        assert_eq!(
+            calibrated(EmptyContent::Frame, usual, failing).err(),
+            Some("down")
+        );
     }
 
     fn fidelity(message: &str) -> Finding {
