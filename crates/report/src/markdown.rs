@@ -27,8 +27,8 @@ use framecheck_core::gate::Gate;
 use framecheck_core::level::ReaderLevel;
 use framecheck_core::oracle::{Check, CheckClass, ExcerptSource, Finding};
 use framecheck_core::outcome::{CaseResult, LayoutReport, Outcome, RunResult, Verdict};
-use framecheck_core::target::Fault;
 use framecheck_core::profile::Consumer;
+use framecheck_core::target::Fault;
 
 /// Longest run-supplied text shown in Markdown or on the terminal, in bytes.
 pub const MAX_SHOWN_BYTES: usize = 2048;

@@ -470,8 +470,8 @@ fn the_published_everything_server_s_echo_is_judged_unframed() {
 /// is the content, read back by `note_read`.
 #[test]
 fn a_write_tools_arguments_are_worked_out_from_its_input_schema() {
-    use framecheck::init::write_arguments_for;
-    use framecheck::init::write_schema::Choice;
+    use framecheck_run::init::write_arguments_for;
+    use framecheck_run::init::write_schema::Choice;
     let probe = mcp(serde_json::json!({
         "command": [SERVER, "raw"],
         "tool": "note_read",
