@@ -14,7 +14,7 @@
 //! is not a string) is an error naming it and its byte, never a guess.
 //!
 //! ```
-//! use framecheck::encoding::python_value::parse;
+//! use framecheck_core::encoding::python_value::parse;
 //!
 //! let v = parse(r#"{'url': 'x', "it's": ('a' 'b', -1.5e3, None, True)}"#).unwrap();
 //! assert_eq!(v["it's"][0], "ab");
