@@ -17,6 +17,7 @@ const CORE_ORDER: &[&str] = &[
     "yaml",
     "files",
     "target",
+    "pyliteral",
     "grammar",
     "profile",
     "encoding",

@@ -35,8 +35,7 @@ use base64::Engine as _;
 use crate::grammar::entities::decode_entities;
 use crate::profile::{BodyEncoding, DatamarkReplaces, Encoding};
 
-pub mod python;
-pub mod python_value;
+pub use crate::pyliteral::{python, python_value};
 
 /// The data-marking of a `datamark` body: the marker, and which characters
 /// of the content it replaces. A bare `&str` is a marker replacing spaces.

@@ -67,6 +67,7 @@ pub mod nonce;
 pub mod oracle;
 pub mod outcome;
 pub mod profile;
+pub mod pyliteral;
 pub mod reader;
 pub mod records;
 pub mod target;

@@ -47,7 +47,7 @@ pub enum Syntax {
     /// JSON (`JSON.stringify`, `json.dumps`): grammar `json-document`.
     Json,
     /// A Python literal (`repr`, `ascii` of a dict or list): grammar
-    /// `python-document`, read by [`crate::encoding::python_value`].
+    /// `python-document`, read by [`crate::pyliteral::python_value`].
     PythonLiteral,
 }
 
@@ -84,7 +84,7 @@ impl Syntax {
     /// The value `text`, as a reader at `level` folded it, is written as:
     /// a reader that folds case reads Python's `True` in any case.
     fn parse_at(self, text: &str, level: ReaderLevel) -> Result<Value, String> {
-        use crate::encoding::python_value;
+        use crate::pyliteral::python_value;
         match self {
             Syntax::Json => serde_json::from_str(text).map_err(|e| e.to_string()),
             Syntax::PythonLiteral if level == ReaderLevel::Exact => {

@@ -537,7 +537,7 @@ mod against_cpython {
         for a in pieces {
             for b in pieces {
                 let content = format!("{a}{b}");
-                let literal = crate::encoding::python::encode(&content);
+                let literal = super::super::python::encode(&content);
                 texts.push(format!(
                     "{{'url': 'u', 'content': {literal}, 'n': -3, 'x': (1.5, None, True)}}"
                 ));
