@@ -516,7 +516,7 @@ impl Delimiters {
             }
             seen.push(folded);
         }
-        self.try_grammar()
+        self.resolve()
             .map(|_| ())
             .map_err(|e| InvalidProfile::new(Field::Delimiters, InvalidKind::Grammar(e)))
     }
