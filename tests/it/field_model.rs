@@ -301,7 +301,9 @@ fn a_header_field_declared_on_the_wrong_line_fails_calibration() {
     let p = profile(&HEADER_LINES.replace("provenance: From", "provenance: Sender"));
     let mut nonces = Nonces(3);
     let mut framing = Wrap(|r: &WrapRequest| header_lines(r, &nonces.hex16(), |_| true));
-    let error = runner::learn_layout(&p, &mut framing).unwrap_err();
+    let error = runner::learn_layout(&p, &mut framing)
+        .unwrap_err()
+        .to_string();
     assert!(error.contains("`Sender:` line"), "{error}");
 }
 

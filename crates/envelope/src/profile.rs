@@ -6,9 +6,19 @@
 use framecheck_core::chat_template::TemplateContext;
 use framecheck_core::grammar::GrammarKind;
 use framecheck_core::profile::{
-    AdapterSpec, AttributeLayout, BodySection, Capability, Delimiters, FrameSection, HeaderStyle,
-    ReaderSection, TagRole, TargetProfile, WrapSection,
+    AdapterSpec, AttributeLayout, BodySection, BuiltinTarget, Capability, Delimiters, FrameSection,
+    HeaderStyle, ReaderSection, TagRole, TargetProfile, WrapSection,
 };
+
+/// The profile of a built-in target that runs in-process; `None` for
+/// `caller`, whose profile the calling process gives.
+pub fn builtin_profile(target: BuiltinTarget) -> Option<TargetProfile> {
+    match target {
+        BuiltinTarget::Reference => Some(reference_profile()),
+        BuiltinTarget::ReferenceNonce => Some(reference_nonce_profile()),
+        BuiltinTarget::Caller => None,
+    }
+}
 
 /// The built-in profile of the reference envelope.
 pub fn reference_profile() -> TargetProfile {
@@ -16,9 +26,7 @@ pub fn reference_profile() -> TargetProfile {
         name: "reference".into(),
         description: "framecheck's reference tag envelope (in-process)".into(),
         language: "rust".into(),
-        adapter: AdapterSpec::Builtin {
-            builtin: "reference".into(),
-        },
+        adapter: AdapterSpec::builtin(BuiltinTarget::Reference),
         delimiters: Delimiters::simple(GrammarKind::XmlTag, super::TOKEN),
         header: HeaderStyle::BlankLine.into(),
         attributes: AttributeLayout {
@@ -53,9 +61,7 @@ pub fn reference_nonce_profile() -> TargetProfile {
     let mut profile = reference_profile();
     profile.name = "reference-nonce".into();
     profile.description = "framecheck's reference tag envelope in nonce mode (in-process)".into();
-    profile.adapter = AdapterSpec::Builtin {
-        builtin: "reference-nonce".into(),
-    };
+    profile.adapter = AdapterSpec::builtin(BuiltinTarget::ReferenceNonce);
     profile.delimiters.token = format!("{}-{}", super::TOKEN, "{nonce}");
     profile.delimiters.nonce = Some(framecheck_core::grammar::NonceSpec {
         alphabet: framecheck_core::grammar::NonceAlphabet::Hex,
@@ -83,5 +89,31 @@ mod tests {
             parse(include_str!("../../../targets/reference-nonce.yaml")),
             super::reference_nonce_profile()
         );
+    }
+
+    /// Each built-in target's name, profile and in-process framing agree:
+    /// the profile is called by the target's name and names it as its
+    /// adapter, and a target has a framing exactly when it has a profile
+    /// (`caller` has neither: the calling process brings both).
+    #[test]
+    fn each_built_in_target_names_itself_and_has_a_framing_with_its_profile() {
+        use crate::reference::builtin_framing;
+        use framecheck_core::profile::{AdapterSpec, BuiltinTarget};
+        for target in BuiltinTarget::ALL {
+            assert_eq!(BuiltinTarget::from_name(target.name()), Some(target));
+            let profile = super::builtin_profile(target);
+            assert_eq!(
+                profile.is_some(),
+                builtin_framing(target).is_some(),
+                "{target:?}"
+            );
+            assert_eq!(profile.is_none(), target == BuiltinTarget::Caller);
+            if let Some(profile) = profile {
+                assert_eq!(profile.name, target.name());
+                assert_eq!(profile.adapter, AdapterSpec::builtin(target));
+            }
+        }
+        assert!(AdapterSpec::builtin(BuiltinTarget::Caller).is_caller());
+        assert_eq!(BuiltinTarget::from_name("Reference"), None);
     }
 }

@@ -6,6 +6,7 @@
 //! the same for the envelope's nonce mode ([`crate::nonce`]).
 
 use crate::Envelope;
+use framecheck_core::profile::BuiltinTarget;
 use framecheck_core::target::{Framing, TargetError, WrapRequest};
 
 /// The reference envelope as a [`Framing`] target.
@@ -76,15 +77,15 @@ fn about(request: &WrapRequest) -> Envelope {
     }
 }
 
-/// The in-process framing of a profile's `adapter: { builtin: NAME }`:
-/// `reference` or `reference-nonce`; `None` for any other name (`caller`
-/// is served by the calling process, not in-process). The one place both
-/// `framecheck run` and `framecheck init` ask.
-pub fn builtin_framing(name: &str) -> Option<Box<dyn Framing>> {
-    match name {
-        "reference" => Some(Box::new(Reference)),
-        "reference-nonce" => Some(Box::new(NonceReference)),
-        _ => None,
+/// The in-process framing of a built-in target: `reference` or
+/// `reference-nonce`; `None` for `caller`, which is served by the calling
+/// process, not in-process. The one place both `framecheck run` and
+/// `framecheck init` ask.
+pub fn builtin_framing(target: BuiltinTarget) -> Option<Box<dyn Framing>> {
+    match target {
+        BuiltinTarget::Reference => Some(Box::new(Reference)),
+        BuiltinTarget::ReferenceNonce => Some(Box::new(NonceReference)),
+        BuiltinTarget::Caller => None,
     }
 }
 

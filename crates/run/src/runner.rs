@@ -26,7 +26,7 @@ pub mod unmarked;
 pub(crate) mod varying;
 
 use faults::FaultWatch;
-use fit::CalibrationFailure;
+pub use fit::CalibrationFailure;
 pub use fit::Misfit;
 pub use parts::PartsMisfit;
 use parts::{PartsFailure, PartsFraming};
@@ -635,8 +635,11 @@ impl Layouts {
 }
 
 /// Wraps the layout probes and learns the target's frame layout.
-pub fn learn_layout(profile: &TargetProfile, framing: &mut dyn Framing) -> Result<Layout, String> {
-    learn_layout_typed(profile, framing, true).map_err(|e| e.to_string())
+pub fn learn_layout(
+    profile: &TargetProfile,
+    framing: &mut dyn Framing,
+) -> Result<Layout, CalibrationFailure> {
+    learn_layout_typed(profile, framing, true)
 }
 
 /// The frame without attributes, for requests that carry none (see

@@ -141,16 +141,59 @@ pub enum AdapterSpec {
     },
 }
 
+/// The targets framecheck knows by name: `adapter: { builtin: NAME }` in a
+/// profile and `--target NAME` on the command line. A profile keeps the
+/// name as written, so that an unknown one is refused where the target is
+/// opened, naming it; the code that matches names matches these.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum BuiltinTarget {
+    /// The reference envelope, in-process.
+    Reference,
+    /// The reference envelope in nonce mode, in-process.
+    ReferenceNonce,
+    /// The process which started framecheck (`run --serve-stdio`, the
+    /// Python and Node helpers).
+    Caller,
+}
+
+impl BuiltinTarget {
+    /// Every built-in target.
+    pub const ALL: [BuiltinTarget; 3] = [
+        BuiltinTarget::Reference,
+        BuiltinTarget::ReferenceNonce,
+        BuiltinTarget::Caller,
+    ];
+
+    /// The name profiles and the command line give it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            BuiltinTarget::Reference => "reference",
+            BuiltinTarget::ReferenceNonce => "reference-nonce",
+            BuiltinTarget::Caller => "caller",
+        }
+    }
+
+    /// The built-in target called `name`, if there is one.
+    pub fn from_name(name: &str) -> Option<BuiltinTarget> {
+        BuiltinTarget::ALL.into_iter().find(|t| t.name() == name)
+    }
+}
+
 impl AdapterSpec {
     /// The name of the built-in adapter that is the process which started
     /// framecheck (`run --serve-stdio`, the Python and Node helpers).
-    pub const CALLER: &'static str = "caller";
+    pub const CALLER: &'static str = BuiltinTarget::Caller.name();
+
+    /// `adapter: { builtin: NAME }` for a built-in target.
+    pub fn builtin(target: BuiltinTarget) -> AdapterSpec {
+        AdapterSpec::Builtin {
+            builtin: target.name().to_string(),
+        }
+    }
 
     /// `adapter: { builtin: caller }`.
     pub fn caller() -> AdapterSpec {
-        AdapterSpec::Builtin {
-            builtin: AdapterSpec::CALLER.to_string(),
-        }
+        AdapterSpec::builtin(BuiltinTarget::Caller)
     }
 
     /// Whether this is `adapter: { builtin: caller }`: the framing is
