@@ -555,13 +555,13 @@ fn run(args: RunArgs) -> Result<u8> {
         harness_error: catalogue_error,
         nonce_samples: args.nonce_samples,
         gate,
+        cancel: &interrupted,
     };
     let mut result = runner::run_owned(
         cases,
         &loaded.profile,
         framing.as_mut(),
         &options,
-        &interrupted,
         &mut |r| progress.step(&r.case.id),
     );
     progress.finish();
@@ -969,6 +969,7 @@ fn verify(path: &Path) -> Result<u8> {
         filters: recorded.meta.filters.clone(),
         harness_error: catalogue_error,
         gate: recorded.meta.gate,
+        cancel: &interrupted,
         ..RunOptions::default()
     };
     let progress = Progress::new("verify", Some(cases.len() as u64));
@@ -977,7 +978,6 @@ fn verify(path: &Path) -> Result<u8> {
         &loaded.profile,
         framing.as_mut(),
         &options,
-        &interrupted,
         &mut |r| progress.step(&r.case.id),
     );
     progress.finish();

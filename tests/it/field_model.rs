@@ -9,8 +9,6 @@
 //!   self-closing message among full ones in a rendered chat history);
 //! - a datamark on every whitespace character.
 
-use std::sync::atomic::AtomicBool;
-
 use framecheck::adapter::{Framing, TargetError, WrapRequest};
 use framecheck::catalogue::{builtin, instantiate, select};
 use framecheck::profile::TargetProfile;
@@ -42,14 +40,7 @@ fn run(framing: &mut dyn Framing, profile: &TargetProfile, patterns: &[&str]) ->
         filters: patterns,
         ..RunOptions::default()
     };
-    runner::run(
-        &cases,
-        profile,
-        framing,
-        &options,
-        &AtomicBool::new(false),
-        &mut |_| {},
-    )
+    runner::run(&cases, profile, framing, &options, &mut |_| {})
 }
 
 /// The names of the checks that failed in case `id`, sorted.
@@ -360,14 +351,7 @@ fn a_preamble_naming_the_nonce_is_no_replay() {
             filters: vec!["nonce".into()],
             ..RunOptions::default()
         };
-        let got = runner::run(
-            &cases,
-            &p,
-            framing,
-            &options,
-            &AtomicBool::new(false),
-            &mut |_| {},
-        );
+        let got = runner::run(&cases, &p, framing, &options, &mut |_| {});
         failed(&got, "nonce-replay")
     };
     let mut nonces = Nonces(5);
