@@ -7,6 +7,7 @@
 
 pub mod caller;
 pub mod mcp;
+mod starts;
 pub mod subprocess;
 
 // The trait every adapter implements, and what it is given and returns,

@@ -27,6 +27,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use crate::adapter::fault::cut_line;
+use crate::adapter::starts::Starts;
 use crate::adapter::{Fault, FaultKind, Framing, TargetError, WrapRequest};
 use framecheck_core::profile::{
     AdapterSpec, Capability, LoadedProfile, ProcessMode, SubprocessSpec,
@@ -49,9 +50,7 @@ use protocol::{
     Reply,
 };
 
-/// Consecutive failures to start the program after which a target stops
-/// trying and fails every further request at once.
-pub const MAX_SPAWN_FAILURES_IN_ROW: u32 = 3;
+pub use crate::adapter::starts::MAX_SPAWN_FAILURES_IN_ROW;
 
 /// Requests in a row that time out after which the target is abandoned:
 /// further requests fail at once instead of each waiting out its timeout. A
@@ -139,8 +138,7 @@ pub struct SubprocessFraming {
     max_reply_bytes: usize,
     child: Option<ChildSlot>,
     next_id: u64,
-    spawn_failures_in_row: u32,
-    last_spawn_error: String,
+    starts: Starts,
     /// Failures in a row, per operation: a reader that dies on malformed
     /// frames must not take the wraps down with it.
     streaks: [Streak; 3],
@@ -194,8 +192,7 @@ impl SubprocessFraming {
             max_reply_bytes: spec.max_reply_bytes,
             child: None,
             next_id: 1,
-            spawn_failures_in_row: 0,
-            last_spawn_error: String::new(),
+            starts: Starts::default(),
             streaks: Default::default(),
             last_stderr_tail: String::new(),
             raw_bytes: false,
@@ -399,25 +396,11 @@ impl SubprocessFraming {
     /// The running child, started now if there is none.
     fn running_child(&mut self) -> Result<&mut Child, TargetError> {
         if self.child.is_none() {
-            if self.spawn_failures_in_row >= MAX_SPAWN_FAILURES_IN_ROW {
-                return Err(TargetError::failed(format!(
-                    "not starting `{}` again after {} failed attempts in a row; last: {}",
-                    self.command_line(),
-                    self.spawn_failures_in_row,
-                    self.last_spawn_error
-                )));
+            if let Some(refused) = self.starts.refusal(&self.command_line()) {
+                return Err(refused);
             }
-            match self.spawn() {
-                Ok(child) => {
-                    self.spawn_failures_in_row = 0;
-                    self.child = Some(ChildSlot(child));
-                }
-                Err(reason) => {
-                    self.spawn_failures_in_row += 1;
-                    self.last_spawn_error = reason.clone();
-                    return Err(TargetError::failed(reason));
-                }
-            }
+            let spawned = self.spawn().map_err(TargetError::failed);
+            self.child = Some(ChildSlot(self.starts.record(spawned)?));
         }
         match &mut self.child {
             Some(slot) => Ok(&mut slot.0),
