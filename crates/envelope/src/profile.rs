@@ -90,30 +90,4 @@ mod tests {
             super::reference_nonce_profile()
         );
     }
-
-    /// Each built-in target's name, profile and in-process framing agree:
-    /// the profile is called by the target's name and names it as its
-    /// adapter, and a target has a framing exactly when it has a profile
-    /// (`caller` has neither: the calling process brings both).
-    #[test]
-    fn each_built_in_target_names_itself_and_has_a_framing_with_its_profile() {
-        use crate::reference::builtin_framing;
-        use framecheck_core::profile::{AdapterSpec, BuiltinTarget};
-        for target in BuiltinTarget::ALL {
-            assert_eq!(BuiltinTarget::from_name(target.name()), Some(target));
-            let profile = super::builtin_profile(target);
-            assert_eq!(
-                profile.is_some(),
-                builtin_framing(target).is_some(),
-                "{target:?}"
-            );
-            assert_eq!(profile.is_none(), target == BuiltinTarget::Caller);
-            if let Some(profile) = profile {
-                assert_eq!(profile.name, target.name());
-                assert_eq!(profile.adapter, AdapterSpec::builtin(target));
-            }
-        }
-        assert!(AdapterSpec::builtin(BuiltinTarget::Caller).is_caller());
-        assert_eq!(BuiltinTarget::from_name("Reference"), None);
-    }
 }

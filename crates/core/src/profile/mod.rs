@@ -985,3 +985,59 @@ mod tests {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
+
+/// The grammar a profile's validation resolves ([`Delimiters::resolve`]);
+/// here rather than beside the declaration, which may not reach the profile.
+#[cfg(test)]
+mod resolved_grammar {
+    use std::sync::Arc;
+
+    use super::{Delimiters, TargetProfile};
+    use crate::grammar::{Form, GrammarKind};
+
+    const PROFILE: &str = "name: t
+adapter: { builtin: reference }
+delimiters: { grammar: xml-tag, token: context }
+capabilities: [wrap]
+";
+
+    #[test]
+    fn validation_resolves_the_grammar_once_for_every_use() {
+        let profile = TargetProfile::parse(PROFILE).unwrap();
+        let built = profile.delimiters.grammar();
+        assert!(Arc::ptr_eq(&built, &profile.delimiters.grammar()));
+        assert!(Arc::ptr_eq(&built, &profile.clone().delimiters.grammar()));
+        assert_eq!(built.render(Form::Close, 0).plain(), "</context>");
+    }
+
+    #[test]
+    fn a_declaration_changed_after_resolving_gets_its_own_grammar() {
+        let profile = TargetProfile::parse(PROFILE).unwrap();
+        let before = profile.delimiters.grammar();
+        let mut changed = profile.delimiters.clone();
+        changed.token = "other".into();
+        let after = changed.grammar();
+        assert!(!Arc::ptr_eq(&before, &after));
+        assert_eq!(after.render(Form::Close, 0).plain(), "</other>");
+        // The change is resolved in turn, and the original keeps its own.
+        assert!(Arc::ptr_eq(&after, &changed.grammar()));
+        assert_eq!(
+            profile.delimiters.grammar().render(Form::Close, 0).plain(),
+            "</context>"
+        );
+        let functional = Delimiters {
+            grammar: GrammarKind::BracketMarker,
+            ..profile.delimiters.clone()
+        };
+        assert_eq!(functional.grammar().kind(), GrammarKind::BracketMarker);
+    }
+
+    #[test]
+    fn resolving_is_no_part_of_what_a_declaration_is() {
+        let resolved = TargetProfile::parse(PROFILE).unwrap().delimiters;
+        resolved.grammar();
+        let fresh = Delimiters::simple(GrammarKind::XmlTag, "context");
+        assert_eq!(resolved, fresh);
+        assert_eq!(format!("{resolved:?}"), format!("{fresh:?}"));
+    }
+}
