@@ -1,7 +1,6 @@
 //! The whole built-in catalogue against the reference envelope, in process:
 //! what `framecheck run` costs without process or report overhead.
 
-use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion};
@@ -14,7 +13,6 @@ fn bench_catalogue(c: &mut Criterion) {
     let catalogue = catalogue::builtin();
     let cases = catalogue::instantiate(&catalogue, &profile);
     let options = RunOptions::default();
-    let cancel = AtomicBool::new(false);
 
     let mut group = c.benchmark_group("catalogue");
     group.sample_size(10);
@@ -25,14 +23,7 @@ fn bench_catalogue(c: &mut Criterion) {
     });
     group.bench_function(format!("run_reference_{}_cases", cases.len()), |b| {
         b.iter(|| {
-            let result = runner::run(
-                &cases,
-                &profile,
-                &mut Reference,
-                &options,
-                &cancel,
-                &mut |_| {},
-            );
+            let result = runner::run(&cases, &profile, &mut Reference, &options, &mut |_| {});
             assert_eq!(result.results.len(), cases.len());
             result
         })

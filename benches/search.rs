@@ -29,16 +29,8 @@ fn mutants() -> u64 {
 }
 
 fn run_catalogue(cases: &[ConcreteCase], profile: &TargetProfile) -> usize {
-    let cancel = AtomicBool::new(false);
     let options = RunOptions::default();
-    let run = runner::run(
-        cases,
-        profile,
-        &mut Reference,
-        &options,
-        &cancel,
-        &mut |_| {},
-    );
+    let run = runner::run(cases, profile, &mut Reference, &options, &mut |_| {});
     run.results.len()
 }
 

@@ -32,15 +32,13 @@
 //! a report:
 //!
 //! ```
-//! use std::sync::atomic::AtomicBool;
 //! use framecheck::{catalogue, envelope, level::ReaderLevel, report, runner};
 //! use framecheck::adapter::reference::Reference;
 //!
 //! let profile = envelope::reference_profile();
 //! let cases = catalogue::instantiate(&catalogue::builtin(), &profile);
 //! let options = runner::RunOptions { level: ReaderLevel::Unicode, ..Default::default() };
-//! let cancel = AtomicBool::new(false);
-//! let run = runner::run(&cases, &profile, &mut Reference, &options, &cancel, &mut |_| {});
+//! let run = runner::run(&cases, &profile, &mut Reference, &options, &mut |_| {});
 //! let summary = report::Summary::of(&run);
 //! assert_eq!(summary.exit_code(), report::EXIT_OK);
 //! ```

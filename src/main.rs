@@ -27,7 +27,7 @@ use framecheck::gate::Gate;
 use framecheck::init::write_schema::WriteArguments;
 use framecheck::level::ReaderLevel;
 use framecheck::manifest::Manifest;
-use framecheck::profile::{AdapterSpec, LoadedProfile, TargetProfile};
+use framecheck::profile::{AdapterSpec, BuiltinTarget, LoadedProfile, TargetProfile};
 use framecheck::report::{self, baseline, summary, Format};
 use framecheck::runner::{self, RunOptions};
 use framecheck::search::{self as blackbox, Budget, SearchOptions};
@@ -432,20 +432,17 @@ fn target_path(name: &str) -> Option<PathBuf> {
 
 /// Resolves `--target`: `reference`, a path to a profile, or `targets/<name>.yaml`.
 fn load_target(name: &str) -> Result<LoadedProfile> {
-    match target_path(name) {
-        Some(path) => Ok(TargetProfile::load(&path)?),
-        None if name == "reference" => Ok(LoadedProfile {
-            profile: framecheck::envelope::reference_profile(),
+    let builtin = BuiltinTarget::from_name(name).and_then(framecheck::envelope::builtin_profile);
+    match (target_path(name), builtin) {
+        (Some(path), _) => Ok(TargetProfile::load(&path)?),
+        (None, Some(profile)) => Ok(LoadedProfile {
+            profile,
             dir: PathBuf::from("."),
         }),
-        None if name == "reference-nonce" => Ok(LoadedProfile {
-            profile: framecheck::envelope::reference_nonce_profile(),
-            dir: PathBuf::from("."),
-        }),
-        None if name.contains('/') || name.ends_with(".yaml") || name.ends_with(".yml") => {
+        (None, None) if name.contains('/') || name.ends_with(".yaml") || name.ends_with(".yml") => {
             bail!("no target {name:?}: no such profile file")
         }
-        None => bail!(
+        (None, None) => bail!(
             "no target {name:?}: not a profile file, not targets/{name}.yaml, not `reference` or `reference-nonce`"
         ),
     }
@@ -558,13 +555,13 @@ fn run(args: RunArgs) -> Result<u8> {
         harness_error: catalogue_error,
         nonce_samples: args.nonce_samples,
         gate,
+        cancel: &interrupted,
     };
     let mut result = runner::run_owned(
         cases,
         &loaded.profile,
         framing.as_mut(),
         &options,
-        &interrupted,
         &mut |r| progress.step(&r.case.id),
     );
     progress.finish();
@@ -803,7 +800,7 @@ fn search(args: SearchArgs) -> Result<u8> {
         Some(dir) => blackbox::load_corpus(dir)?,
         None => Vec::new(),
     };
-    let more = || connect(&loaded).map_err(|error| format!("{error:#}"));
+    let more = || framecheck::adapter::connect(&loaded);
     let progress = Progress::new("search", None);
     let found = blackbox::search_campaign(
         &cases,
@@ -972,6 +969,7 @@ fn verify(path: &Path) -> Result<u8> {
         filters: recorded.meta.filters.clone(),
         harness_error: catalogue_error,
         gate: recorded.meta.gate,
+        cancel: &interrupted,
         ..RunOptions::default()
     };
     let progress = Progress::new("verify", Some(cases.len() as u64));
@@ -980,7 +978,6 @@ fn verify(path: &Path) -> Result<u8> {
         &loaded.profile,
         framing.as_mut(),
         &options,
-        &interrupted,
         &mut |r| progress.step(&r.case.id),
     );
     progress.finish();

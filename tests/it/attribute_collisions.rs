@@ -3,8 +3,6 @@
 //! that writes a second `kind` fails tag.integrity at every level; one that
 //! writes `Kind` beside its own `kind` fails from the case-folding reader up.
 
-use std::sync::atomic::AtomicBool;
-
 use framecheck::adapter::reference::Reference;
 use framecheck::adapter::{Framing, TargetError, WrapRequest};
 use framecheck::catalogue;
@@ -58,7 +56,6 @@ fn collisions(framing: &mut dyn Framing) -> RunResult {
         &profile,
         framing,
         &RunOptions::default(),
-        &AtomicBool::new(false),
         &mut |_| {},
     )
 }

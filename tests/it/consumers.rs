@@ -3,8 +3,6 @@
 //! reading the text is fooled by a forged `</summary>` in a record, the
 //! parser is not, and the run's findings say which consumer each fools.
 
-use std::sync::atomic::AtomicBool;
-
 use framecheck::catalogue::{builtin, instantiate};
 use framecheck::oracle::{Check, CheckClass, Finding};
 use framecheck::outcome::{Outcome, RunResult};
@@ -116,14 +114,7 @@ fn run_records(escapes: bool) -> RunResult {
     let cases = instantiate(&builtin(), &profile);
     let options = RunOptions::default();
     let mut framing = Records { escapes };
-    run(
-        &cases,
-        &profile,
-        &mut framing,
-        &options,
-        &AtomicBool::new(false),
-        &mut |_| {},
-    )
+    run(&cases, &profile, &mut framing, &options, &mut |_| {})
 }
 
 fn findings(run: &RunResult) -> Vec<&Finding> {

@@ -4,8 +4,6 @@
 //! drops ESC from ordinary output, one that crashes on NUL. The reference
 //! passes every such case.
 
-use std::sync::atomic::AtomicBool;
-
 use framecheck::adapter::reference::Reference;
 use framecheck::adapter::{Framing, TargetError, WrapRequest};
 use framecheck::catalogue;
@@ -25,7 +23,6 @@ fn control_cases(framing: &mut dyn Framing) -> RunResult {
         &profile,
         framing,
         &RunOptions::default(),
-        &AtomicBool::new(false),
         &mut |_| {},
     )
 }

@@ -9,8 +9,6 @@
 //!   self-closing message among full ones in a rendered chat history);
 //! - a datamark on every whitespace character.
 
-use std::sync::atomic::AtomicBool;
-
 use framecheck::adapter::{Framing, TargetError, WrapRequest};
 use framecheck::catalogue::{builtin, instantiate, select};
 use framecheck::profile::TargetProfile;
@@ -42,14 +40,7 @@ fn run(framing: &mut dyn Framing, profile: &TargetProfile, patterns: &[&str]) ->
         filters: patterns,
         ..RunOptions::default()
     };
-    runner::run(
-        &cases,
-        profile,
-        framing,
-        &options,
-        &AtomicBool::new(false),
-        &mut |_| {},
-    )
+    runner::run(&cases, profile, framing, &options, &mut |_| {})
 }
 
 /// The names of the checks that failed in case `id`, sorted.
@@ -301,7 +292,9 @@ fn a_header_field_declared_on_the_wrong_line_fails_calibration() {
     let p = profile(&HEADER_LINES.replace("provenance: From", "provenance: Sender"));
     let mut nonces = Nonces(3);
     let mut framing = Wrap(|r: &WrapRequest| header_lines(r, &nonces.hex16(), |_| true));
-    let error = runner::learn_layout(&p, &mut framing).unwrap_err();
+    let error = runner::learn_layout(&p, &mut framing)
+        .unwrap_err()
+        .to_string();
     assert!(error.contains("`Sender:` line"), "{error}");
 }
 
@@ -358,14 +351,7 @@ fn a_preamble_naming_the_nonce_is_no_replay() {
             filters: vec!["nonce".into()],
             ..RunOptions::default()
         };
-        let got = runner::run(
-            &cases,
-            &p,
-            framing,
-            &options,
-            &AtomicBool::new(false),
-            &mut |_| {},
-        );
+        let got = runner::run(&cases, &p, framing, &options, &mut |_| {});
         failed(&got, "nonce-replay")
     };
     let mut nonces = Nonces(5);

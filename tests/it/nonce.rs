@@ -181,20 +181,12 @@ fn a_reader_that_ignores_the_nonce_is_caught_by_matched_only() {
 fn confusables_are_reported_apart_and_fail_nothing() {
     use framecheck::level::ReaderLevel;
     use framecheck::runner::{self, RunOptions, Verdict};
-    use std::sync::atomic::AtomicBool;
     let mut framing = NonceFraming {
         nonce: |_: &str| random_hex(),
         strict_reader: true,
     };
     let options = RunOptions::default();
-    let run = runner::run(
-        &[],
-        &profile(),
-        &mut framing,
-        &options,
-        &AtomicBool::new(false),
-        &mut |_| {},
-    );
+    let run = runner::run(&[], &profile(), &mut framing, &options, &mut |_| {});
     let replay = run
         .results
         .iter()

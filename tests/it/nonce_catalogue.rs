@@ -8,7 +8,6 @@ use crate::common;
 use common::random_hex;
 
 use std::collections::BTreeSet;
-use std::sync::atomic::AtomicBool;
 
 use framecheck::adapter::{Framing, TargetError, WrapRequest};
 use framecheck::catalogue::{builtin, instantiate, select, ConcreteCase, Input, NonceMode};
@@ -108,14 +107,7 @@ fn run_cases(
         filters: vec!["catalogue only".into()],
         ..RunOptions::default()
     };
-    runner::run(
-        cases,
-        profile,
-        framing,
-        &options,
-        &AtomicBool::new(false),
-        &mut |_| {},
-    )
+    runner::run(cases, profile, framing, &options, &mut |_| {})
 }
 
 /// `(case id, check, class)` of every finding, and every case not judged.

@@ -3,8 +3,6 @@
 //! one that does not, under the default gate, `--strict`, and a declared
 //! chat-template context.
 
-use std::sync::atomic::AtomicBool;
-
 use framecheck::adapter::reference::Reference;
 use framecheck::adapter::{Framing, TargetError, WrapRequest};
 use framecheck::catalogue;
@@ -76,14 +74,7 @@ fn run_chat_template(framing: &mut dyn Framing, profile: &TargetProfile, gate: G
         catalogue_hash: built.hash.clone(),
         ..RunOptions::default()
     };
-    runner::run(
-        &cases,
-        profile,
-        framing,
-        &options,
-        &AtomicBool::new(false),
-        &mut |_| {},
-    )
+    runner::run(&cases, profile, framing, &options, &mut |_| {})
 }
 
 fn outer_layer(result: &CaseResult) -> bool {

@@ -29,14 +29,12 @@ fn run_with(framing: &mut dyn Framing, only: &str, cancel: bool) -> RunResult {
         &[only.to_string()],
     )
     .unwrap();
-    runner::run(
-        &cases,
-        &profile,
-        framing,
-        &RunOptions::default(),
-        &AtomicBool::new(cancel),
-        &mut |_| {},
-    )
+    let cancel = AtomicBool::new(cancel);
+    let options = RunOptions {
+        cancel: &cancel,
+        ..RunOptions::default()
+    };
+    runner::run(&cases, &profile, framing, &options, &mut |_| {})
 }
 
 /// Every format states no level for `run`, and says why.
@@ -129,7 +127,6 @@ fn a_run_where_nothing_was_judged_holds_no_level() {
         &profile,
         &mut Reference,
         &RunOptions::default(),
-        &AtomicBool::new(false),
         &mut |_| {},
     );
     let summary = Summary::of(&run);

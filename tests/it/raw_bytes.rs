@@ -2,8 +2,6 @@
 //! targets that declare the `bytes` capability (as `content_b64`), come back
 //! as `framed_b64`, and never reach targets that did not ask for them.
 
-use std::sync::atomic::AtomicBool;
-
 use crate::common;
 use framecheck::adapter::subprocess::bytes::byte_char;
 
@@ -32,7 +30,6 @@ fn run_bytes_cases(loaded: &LoadedProfile) -> RunResult {
         &loaded.profile,
         &mut framing,
         &RunOptions::default(),
-        &AtomicBool::new(false),
         &mut |_| {},
     )
 }

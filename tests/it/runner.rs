@@ -191,7 +191,6 @@ fn a_panicking_target_fails_its_cases_without_stopping_the_run() {
         &profile,
         &mut Panics,
         &runner::RunOptions::default(),
-        &std::sync::atomic::AtomicBool::new(false),
         &mut |_| {},
     );
     assert_eq!(run.results.len(), cases.len());
@@ -311,8 +310,7 @@ fn run_all(framing: &mut dyn Framing, profile: &TargetProfile) -> RunResult {
     let catalogue = catalogue::builtin();
     let cases = catalogue::instantiate(&catalogue, profile);
     let options = runner::RunOptions::default();
-    let never = std::sync::atomic::AtomicBool::new(false);
-    runner::run(&cases, profile, framing, &options, &never, &mut |_| {})
+    runner::run(&cases, profile, framing, &options, &mut |_| {})
 }
 
 /// A profile its framing contradicts judges nothing: the wrong token (no

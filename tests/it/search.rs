@@ -200,7 +200,6 @@ fn reported_findings_are_exactly_what_the_written_cases_reproduce() {
             &profile,
             &mut Raw,
             &RunOptions::default(),
-            &AtomicBool::new(false),
             &mut |_| {},
         );
         assert_eq!(

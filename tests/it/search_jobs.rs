@@ -9,7 +9,7 @@ use crate::blind::{Blind, Defect};
 use std::sync::atomic::AtomicBool;
 
 use framecheck::adapter::reference::Reference;
-use framecheck::adapter::Framing;
+use framecheck::adapter::{ConnectError, Framing};
 use framecheck::catalogue::{self, ConcreteCase};
 use framecheck::level::ReaderLevel;
 use framecheck::profile::TargetProfile;
@@ -94,7 +94,12 @@ fn two_jobs_find_a_blind_defect_and_write_each_finding_once() {
 #[test]
 fn a_job_whose_target_cannot_start_is_a_harness_error() {
     let profile = framecheck::envelope::reference_profile();
-    let more = || Err::<Box<dyn Framing>, String>("no such program".into());
+    let more = || {
+        Err::<Box<dyn Framing>, _>(ConnectError::CannotStart {
+            target: "reference".into(),
+            reason: "no such program".into(),
+        })
+    };
     let report = search::search_jobs(
         &cases(&profile),
         &profile,

@@ -48,7 +48,6 @@ fn catalogue_failures(framing: &mut dyn Framing) -> Vec<String> {
         &profile,
         framing,
         &RunOptions::default(),
-        &AtomicBool::new(false),
         &mut |_| {},
     );
     run.results
@@ -192,7 +191,6 @@ pub(crate) fn is_true_for(
             profile,
             framing,
             &RunOptions::default(),
-            &AtomicBool::new(false),
             &mut |_| {},
         );
         run.results[0].verdict_at(ReaderLevel::Unicode)

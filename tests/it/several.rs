@@ -3,8 +3,6 @@
 //! position, and each broken one is caught by `frame.separation` for the
 //! defect it has, where the single-frame cases cannot see it.
 
-use std::sync::atomic::AtomicBool;
-
 use framecheck::adapter::reference::Reference;
 use framecheck::adapter::{Framing, TargetError, WrapRequest};
 use framecheck::catalogue::{self, ConcreteCase, Input};
@@ -139,14 +137,7 @@ fn run_for(
     framing: &mut dyn Framing,
     cases: &[ConcreteCase],
 ) -> RunResult {
-    runner::run(
-        cases,
-        profile,
-        framing,
-        &RunOptions::default(),
-        &AtomicBool::new(false),
-        &mut |_| {},
-    )
+    runner::run(cases, profile, framing, &RunOptions::default(), &mut |_| {})
 }
 
 fn result<'a>(run: &'a RunResult, id: &str) -> &'a CaseResult {
@@ -387,7 +378,6 @@ fn a_one_frame_profile_never_calls_wrap_many() {
         &profile,
         &mut Reference,
         &RunOptions::default(),
-        &AtomicBool::new(false),
         &mut |_| {},
     );
     assert_eq!(run.results.len(), 1);
@@ -441,7 +431,6 @@ fn with_an_inner_token_each_item_is_an_inner_element() {
         &profile,
         &mut NestedRaw,
         &RunOptions::default(),
-        &AtomicBool::new(false),
         &mut |_| {},
     );
     // A forged `<context>` puts the later items in another list element; a

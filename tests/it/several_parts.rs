@@ -6,8 +6,6 @@
 //! `wrap-many` answering the other kind than the profile declares gets one
 //! calibration error and no verdict.
 
-use std::sync::atomic::AtomicBool;
-
 use framecheck::adapter::reference::Reference;
 use framecheck::adapter::{Framing, TargetError, WrapRequest};
 use framecheck::catalogue::{self, ConcreteCase, Input};
@@ -133,7 +131,6 @@ fn run(profile: &TargetProfile, defect: Defect, cases: &[ConcreteCase]) -> RunRe
         profile,
         &mut SourceParts(defect),
         &RunOptions::default(),
-        &AtomicBool::new(false),
         &mut |_| {},
     )
 }

@@ -185,7 +185,6 @@ fn every_format_shows_the_views_and_json_reads_them_back() {
         &profile,
         &mut Reference,
         &RunOptions::default(),
-        &std::sync::atomic::AtomicBool::new(false),
         &mut |_| {},
     );
     let views = TokenizerView::load_all(&["tok:cl100k".into(), "tok:o200k".into()], None).unwrap();
@@ -381,7 +380,6 @@ fn run_without_reader(
         &profile,
         framing,
         &RunOptions::default(),
-        &std::sync::atomic::AtomicBool::new(false),
         &mut |_| {},
     )
 }

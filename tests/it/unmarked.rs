@@ -7,8 +7,6 @@
 //! unmarked framing contradicts a profile that declares delimiters; and the
 //! CLI end to end (`init`, `init --check`, `run`, `search`).
 
-use std::sync::atomic::AtomicBool;
-
 use framecheck::adapter::reference::Reference;
 use framecheck::adapter::{Framing, TargetError, WrapRequest};
 use framecheck::catalogue;
@@ -59,9 +57,8 @@ fn profile(delimiters: &str) -> TargetProfile {
 
 fn run(framing: &mut dyn Framing, profile: &TargetProfile) -> RunResult {
     let cases = catalogue::instantiate(&catalogue::builtin(), profile);
-    let never = AtomicBool::new(false);
     let options = runner::RunOptions::default();
-    runner::run(&cases, profile, framing, &options, &never, &mut |_| {})
+    runner::run(&cases, profile, framing, &options, &mut |_| {})
 }
 
 #[test]

@@ -106,7 +106,7 @@ mod read;
 pub mod reference;
 mod scan;
 
-pub use profile::{reference_nonce_profile, reference_profile};
+pub use profile::{builtin_profile, reference_nonce_profile, reference_profile};
 
 pub use nonce::{wrap_nonce, wrap_with_nonce, Nonce};
 pub use read::{read, read_body, read_nonce, read_nonce_body, Frame, ReadError};

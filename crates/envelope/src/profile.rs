@@ -6,9 +6,19 @@
 use framecheck_core::chat_template::TemplateContext;
 use framecheck_core::grammar::GrammarKind;
 use framecheck_core::profile::{
-    AdapterSpec, AttributeLayout, BodySection, Capability, Delimiters, FrameSection, HeaderStyle,
-    ReaderSection, TagRole, TargetProfile, WrapSection,
+    AdapterSpec, AttributeLayout, BodySection, BuiltinTarget, Capability, Delimiters, FrameSection,
+    HeaderStyle, ReaderSection, TagRole, TargetProfile, WrapSection,
 };
+
+/// The profile of a built-in target that runs in-process; `None` for
+/// `caller`, whose profile the calling process gives.
+pub fn builtin_profile(target: BuiltinTarget) -> Option<TargetProfile> {
+    match target {
+        BuiltinTarget::Reference => Some(reference_profile()),
+        BuiltinTarget::ReferenceNonce => Some(reference_nonce_profile()),
+        BuiltinTarget::Caller => None,
+    }
+}
 
 /// The built-in profile of the reference envelope.
 pub fn reference_profile() -> TargetProfile {
@@ -16,9 +26,7 @@ pub fn reference_profile() -> TargetProfile {
         name: "reference".into(),
         description: "framecheck's reference tag envelope (in-process)".into(),
         language: "rust".into(),
-        adapter: AdapterSpec::Builtin {
-            builtin: "reference".into(),
-        },
+        adapter: AdapterSpec::builtin(BuiltinTarget::Reference),
         delimiters: Delimiters::simple(GrammarKind::XmlTag, super::TOKEN),
         header: HeaderStyle::BlankLine.into(),
         attributes: AttributeLayout {
@@ -53,9 +61,7 @@ pub fn reference_nonce_profile() -> TargetProfile {
     let mut profile = reference_profile();
     profile.name = "reference-nonce".into();
     profile.description = "framecheck's reference tag envelope in nonce mode (in-process)".into();
-    profile.adapter = AdapterSpec::Builtin {
-        builtin: "reference-nonce".into(),
-    };
+    profile.adapter = AdapterSpec::builtin(BuiltinTarget::ReferenceNonce);
     profile.delimiters.token = format!("{}-{}", super::TOKEN, "{nonce}");
     profile.delimiters.nonce = Some(framecheck_core::grammar::NonceSpec {
         alphabet: framecheck_core::grammar::NonceAlphabet::Hex,

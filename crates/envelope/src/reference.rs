@@ -6,6 +6,7 @@
 //! the same for the envelope's nonce mode ([`crate::nonce`]).
 
 use crate::Envelope;
+use framecheck_core::profile::BuiltinTarget;
 use framecheck_core::target::{Framing, TargetError, WrapRequest};
 
 /// The reference envelope as a [`Framing`] target.
@@ -76,15 +77,15 @@ fn about(request: &WrapRequest) -> Envelope {
     }
 }
 
-/// The in-process framing of a profile's `adapter: { builtin: NAME }`:
-/// `reference` or `reference-nonce`; `None` for any other name (`caller`
-/// is served by the calling process, not in-process). The one place both
-/// `framecheck run` and `framecheck init` ask.
-pub fn builtin_framing(name: &str) -> Option<Box<dyn Framing>> {
-    match name {
-        "reference" => Some(Box::new(Reference)),
-        "reference-nonce" => Some(Box::new(NonceReference)),
-        _ => None,
+/// The in-process framing of a built-in target: `reference` or
+/// `reference-nonce`; `None` for `caller`, which is served by the calling
+/// process, not in-process. The one place both `framecheck run` and
+/// `framecheck init` ask.
+pub fn builtin_framing(target: BuiltinTarget) -> Option<Box<dyn Framing>> {
+    match target {
+        BuiltinTarget::Reference => Some(Box::new(Reference)),
+        BuiltinTarget::ReferenceNonce => Some(Box::new(NonceReference)),
+        BuiltinTarget::Caller => None,
     }
 }
 
@@ -120,5 +121,31 @@ mod tests {
             Some("</framecheck_untrusted>".to_owned())
         );
         assert_eq!(Reference.read("not a frame").unwrap(), None);
+    }
+
+    /// Each built-in target's name, profile and in-process framing agree:
+    /// the profile is called by the target's name and names it as its
+    /// adapter, and a target has a framing exactly when it has a profile
+    /// (`caller` has neither: the calling process brings both).
+    #[test]
+    fn each_built_in_target_names_itself_and_has_a_framing_with_its_profile() {
+        use crate::profile::builtin_profile;
+        use framecheck_core::profile::AdapterSpec;
+        for target in BuiltinTarget::ALL {
+            assert_eq!(BuiltinTarget::from_name(target.name()), Some(target));
+            let profile = builtin_profile(target);
+            assert_eq!(
+                profile.is_some(),
+                builtin_framing(target).is_some(),
+                "{target:?}"
+            );
+            assert_eq!(profile.is_none(), target == BuiltinTarget::Caller);
+            if let Some(profile) = profile {
+                assert_eq!(profile.name, target.name());
+                assert_eq!(profile.adapter, AdapterSpec::builtin(target));
+            }
+        }
+        assert!(AdapterSpec::builtin(BuiltinTarget::Caller).is_caller());
+        assert_eq!(BuiltinTarget::from_name("Reference"), None);
     }
 }

@@ -38,7 +38,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
-use framecheck_run::adapter::{reference, WrapRequest};
+use framecheck_run::adapter::{reference, BuiltinTarget, WrapRequest};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
     ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
@@ -117,7 +117,7 @@ impl TestServer {
             Mode::Bare => Ok(format!("The file reads:\n{content}")),
             Mode::Label => Ok(format!("Echo: {content}")),
             Mode::Framed | Mode::Parts => {
-                let mut framing = reference::builtin_framing("reference")
+                let mut framing = reference::builtin_framing(BuiltinTarget::Reference)
                     .ok_or_else(|| ErrorData::internal_error("no reference envelope", None))?;
                 let request = WrapRequest {
                     content: content.to_string(),

@@ -52,7 +52,8 @@ mod search_framing;
 
 pub use nonce::{run_envelope_nonce, NonceInput, Tamper};
 pub use search_framing::{
-    plain_search_seed, run_search_framing, Found, SearchTarget, CANARY, TARGET_ENV,
+    plain_search_seed, run_search_framing, Found, SearchTarget, TargetUnavailable, CANARY,
+    TARGET_ENV,
 };
 
 /// Inputs longer than this are skipped by every target.

@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 
 use crate::adapter::mcp::McpFraming;
 use crate::adapter::reference::builtin_framing;
-use crate::adapter::subprocess::SubprocessFraming;
+use crate::adapter::subprocess::{LaunchError, SubprocessFraming};
 use crate::adapter::{Framing, TargetError, WrapRequest};
 use crate::runner::parts::{self, PartsFailure, PartsFraming};
 use crate::runner::unmarked::{Failure, Unmarked};
@@ -30,8 +30,8 @@ use framecheck_core::layout::{
     learn, probes, FieldContext, FieldName, Layout, LayoutError, PartKind, Probes, Region,
 };
 use framecheck_core::profile::{
-    AdapterSpec, BodyEncoding, Capability, Consumer, Delimiters, EncodingChoice, Language,
-    LineSemantics, LoadedProfile, McpSpec, SubprocessSpec, TargetProfile, WrapReturns,
+    AdapterSpec, BodyEncoding, BuiltinTarget, Capability, Consumer, Delimiters, EncodingChoice,
+    Language, LineSemantics, LoadedProfile, McpSpec, SubprocessSpec, TargetProfile, WrapReturns,
 };
 use framecheck_core::target::WrapAnswer;
 
@@ -86,7 +86,7 @@ pub enum InitError {
     /// The adapter's program or script is not there (the check `run` and
     /// `validate` make, `SubprocessFraming::check_launchable`).
     #[error("the adapter cannot start: {0}")]
-    CannotStart(String),
+    CannotStart(#[from] LaunchError),
     /// The proposal does not validate (a bug in `init`, reported as such).
     #[error("the proposed profile does not validate: {0}")]
     Invalid(String),
@@ -276,7 +276,7 @@ pub fn propose_for_command(
         ..framecheck_envelope::reference_profile()
     };
     let framing = SubprocessFraming::new(&spec, save_dir);
-    framing.check_launchable().map_err(InitError::CannotStart)?;
+    framing.check_launchable()?;
     infer_and_propose(base, Box::new(framing), false)
 }
 
@@ -442,7 +442,9 @@ pub fn propose_for_profile(
         mcp.timeout_ms = mcp.timeout_ms.max(options.timeout_ms);
     }
     let builtin = match &base.adapter {
-        AdapterSpec::Builtin { builtin } => builtin_framing(builtin),
+        AdapterSpec::Builtin { builtin } => {
+            BuiltinTarget::from_name(builtin).and_then(builtin_framing)
+        }
         AdapterSpec::Subprocess(_) => None,
         AdapterSpec::Mcp { mcp } => Some(Box::new(
             McpFraming::new(mcp, &loaded.dir).map_err(InitError::Mcp)?,
@@ -454,7 +456,7 @@ pub fn propose_for_profile(
     };
     let framing: Box<dyn Framing> = match (SubprocessFraming::from_profile(&loaded), builtin) {
         (Some(f), _) => {
-            f.check_launchable().map_err(InitError::CannotStart)?;
+            f.check_launchable()?;
             Box::new(f)
         }
         (None, Some(b)) => b,

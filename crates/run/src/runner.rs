@@ -26,7 +26,7 @@ pub mod unmarked;
 pub(crate) mod varying;
 
 use faults::FaultWatch;
-use fit::CalibrationFailure;
+pub use fit::CalibrationFailure;
 pub use fit::Misfit;
 pub use parts::PartsMisfit;
 use parts::{PartsFailure, PartsFraming};
@@ -35,9 +35,13 @@ pub use framecheck_core::outcome::{
     CaseResult, Evidence, LayoutReport, Outcome, RunMeta, RunResult, Verdict,
 };
 
-/// What a run needs besides the cases and the target.
+/// Never set: the cancel flag of a run nobody can interrupt (the default).
+static NEVER: AtomicBool = AtomicBool::new(false);
+
+/// What a run needs besides the cases and the target: the one value a
+/// caller fills in, every field defaulted.
 #[derive(Debug, Clone)]
-pub struct RunOptions {
+pub struct RunOptions<'a> {
     /// The level pass/fail is decided at.
     pub level: ReaderLevel,
     /// SHA-256 of the catalogue the cases came from.
@@ -51,9 +55,12 @@ pub struct RunOptions {
     pub nonce_samples: usize,
     /// Which findings fail a case (`--strict`), recorded in the report.
     pub gate: Gate,
+    /// Polled between cases; when it is set the run stops and is marked
+    /// unfinished in `meta.harness_error` (Ctrl-C). Never set by default.
+    pub cancel: &'a AtomicBool,
 }
 
-impl Default for RunOptions {
+impl Default for RunOptions<'_> {
     fn default() -> Self {
         RunOptions {
             level: ReaderLevel::Unicode,
@@ -62,24 +69,23 @@ impl Default for RunOptions {
             harness_error: None,
             nonce_samples: framecheck_core::nonce::DEFAULT_SAMPLES,
             gate: Gate::Default,
+            cancel: &NEVER,
         }
     }
 }
 
 /// Runs `cases` against `framing` and returns every result, in case order.
 ///
-/// `on_result` sees each result as it is produced (progress bars). `cancel`
-/// is polled between cases; when it is set the run stops and is marked
-/// unfinished in `meta.harness_error`.
+/// `on_result` sees each result as it is produced (progress bars);
+/// `options.cancel` stops the run between cases.
 pub fn run(
     cases: &[ConcreteCase],
     profile: &TargetProfile,
     framing: &mut dyn Framing,
     options: &RunOptions,
-    cancel: &AtomicBool,
     on_result: &mut dyn FnMut(&CaseResult),
 ) -> RunResult {
-    run_owned(cases.to_vec(), profile, framing, options, cancel, on_result)
+    run_owned(cases.to_vec(), profile, framing, options, on_result)
 }
 
 /// [`run`], taking the cases: each moves into its result instead of being
@@ -90,9 +96,9 @@ pub fn run_owned(
     profile: &TargetProfile,
     framing: &mut dyn Framing,
     options: &RunOptions,
-    cancel: &AtomicBool,
     on_result: &mut dyn FnMut(&CaseResult),
 ) -> RunResult {
+    let cancel = options.cancel;
     let started = Instant::now();
     let started_unix = unix_now();
     let mut harness_error = options.harness_error.clone();
@@ -635,8 +641,11 @@ impl Layouts {
 }
 
 /// Wraps the layout probes and learns the target's frame layout.
-pub fn learn_layout(profile: &TargetProfile, framing: &mut dyn Framing) -> Result<Layout, String> {
-    learn_layout_typed(profile, framing, true).map_err(|e| e.to_string())
+pub fn learn_layout(
+    profile: &TargetProfile,
+    framing: &mut dyn Framing,
+) -> Result<Layout, CalibrationFailure> {
+    learn_layout_typed(profile, framing, true)
 }
 
 /// The frame without attributes, for requests that carry none (see
@@ -944,14 +953,7 @@ pub fn check_conformance(
         catalogue_hash: catalogue.hash.clone(),
         ..RunOptions::default()
     };
-    run(
-        &cases,
-        profile,
-        framing,
-        &options,
-        &AtomicBool::new(false),
-        &mut |_| {},
-    )
+    run(&cases, profile, framing, &options, &mut |_| {})
 }
 
 /// Asserts that `framing` passes every case of the built-in catalogue at

@@ -57,7 +57,7 @@ pub(crate) fn profile() -> TargetProfile {
 /// The profile's grammar, built once: the defanger asks it for every
 /// request.
 fn grammar() -> &'static dyn Grammar {
-    static GRAMMAR: OnceLock<Box<dyn Grammar>> = OnceLock::new();
+    static GRAMMAR: OnceLock<std::sync::Arc<dyn Grammar>> = OnceLock::new();
     GRAMMAR
         .get_or_init(|| profile().delimiters.grammar())
         .as_ref()

@@ -621,7 +621,7 @@ mod tests {
 
     /// Every grammar over `token`: both tag grammars, each marker shape,
     /// the fence, and an xml tag with a nonce in its name.
-    fn grammars(token: &str) -> Vec<Box<dyn Grammar>> {
+    fn grammars(token: &str) -> Vec<std::sync::Arc<dyn Grammar>> {
         use crate::grammar::{NonceAlphabet, NonceSpec};
         use crate::profile::{Delimiters, GrammarKind};
         let mut out = vec![
@@ -736,7 +736,7 @@ mod tests {
         }
     }
 
-    fn xml() -> Box<dyn Grammar> {
+    fn xml() -> std::sync::Arc<dyn Grammar> {
         use crate::profile::{Delimiters, GrammarKind};
         Delimiters::simple(GrammarKind::XmlTag, "framecheck-untrusted").grammar()
     }

@@ -45,7 +45,7 @@ impl View<'_> {
 #[derive(Debug)]
 pub(crate) struct Views<'t> {
     /// The profile's grammar.
-    pub grammar: Box<dyn Grammar>,
+    pub grammar: std::sync::Arc<dyn Grammar>,
     /// One view per reader, strictest first.
     pub levels: Vec<View<'t>>,
 }

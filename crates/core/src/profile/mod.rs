@@ -141,16 +141,59 @@ pub enum AdapterSpec {
     },
 }
 
+/// The targets framecheck knows by name: `adapter: { builtin: NAME }` in a
+/// profile and `--target NAME` on the command line. A profile keeps the
+/// name as written, so that an unknown one is refused where the target is
+/// opened, naming it; the code that matches names matches these.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum BuiltinTarget {
+    /// The reference envelope, in-process.
+    Reference,
+    /// The reference envelope in nonce mode, in-process.
+    ReferenceNonce,
+    /// The process which started framecheck (`run --serve-stdio`, the
+    /// Python and Node helpers).
+    Caller,
+}
+
+impl BuiltinTarget {
+    /// Every built-in target.
+    pub const ALL: [BuiltinTarget; 3] = [
+        BuiltinTarget::Reference,
+        BuiltinTarget::ReferenceNonce,
+        BuiltinTarget::Caller,
+    ];
+
+    /// The name profiles and the command line give it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            BuiltinTarget::Reference => "reference",
+            BuiltinTarget::ReferenceNonce => "reference-nonce",
+            BuiltinTarget::Caller => "caller",
+        }
+    }
+
+    /// The built-in target called `name`, if there is one.
+    pub fn from_name(name: &str) -> Option<BuiltinTarget> {
+        BuiltinTarget::ALL.into_iter().find(|t| t.name() == name)
+    }
+}
+
 impl AdapterSpec {
     /// The name of the built-in adapter that is the process which started
     /// framecheck (`run --serve-stdio`, the Python and Node helpers).
-    pub const CALLER: &'static str = "caller";
+    pub const CALLER: &'static str = BuiltinTarget::Caller.name();
+
+    /// `adapter: { builtin: NAME }` for a built-in target.
+    pub fn builtin(target: BuiltinTarget) -> AdapterSpec {
+        AdapterSpec::Builtin {
+            builtin: target.name().to_string(),
+        }
+    }
 
     /// `adapter: { builtin: caller }`.
     pub fn caller() -> AdapterSpec {
-        AdapterSpec::Builtin {
-            builtin: AdapterSpec::CALLER.to_string(),
-        }
+        AdapterSpec::builtin(BuiltinTarget::Caller)
     }
 
     /// Whether this is `adapter: { builtin: caller }`: the framing is
@@ -516,7 +559,7 @@ impl Delimiters {
             }
             seen.push(folded);
         }
-        self.try_grammar()
+        self.resolve()
             .map(|_| ())
             .map_err(|e| InvalidProfile::new(Field::Delimiters, InvalidKind::Grammar(e)))
     }
@@ -940,5 +983,61 @@ mod tests {
             assert!(error.contains(says), "{error}");
         }
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
+
+/// The grammar a profile's validation resolves ([`Delimiters::resolve`]);
+/// here rather than beside the declaration, which may not reach the profile.
+#[cfg(test)]
+mod resolved_grammar {
+    use std::sync::Arc;
+
+    use super::{Delimiters, TargetProfile};
+    use crate::grammar::{Form, GrammarKind};
+
+    const PROFILE: &str = "name: t
+adapter: { builtin: reference }
+delimiters: { grammar: xml-tag, token: context }
+capabilities: [wrap]
+";
+
+    #[test]
+    fn validation_resolves_the_grammar_once_for_every_use() {
+        let profile = TargetProfile::parse(PROFILE).unwrap();
+        let built = profile.delimiters.grammar();
+        assert!(Arc::ptr_eq(&built, &profile.delimiters.grammar()));
+        assert!(Arc::ptr_eq(&built, &profile.clone().delimiters.grammar()));
+        assert_eq!(built.render(Form::Close, 0).plain(), "</context>");
+    }
+
+    #[test]
+    fn a_declaration_changed_after_resolving_gets_its_own_grammar() {
+        let profile = TargetProfile::parse(PROFILE).unwrap();
+        let before = profile.delimiters.grammar();
+        let mut changed = profile.delimiters.clone();
+        changed.token = "other".into();
+        let after = changed.grammar();
+        assert!(!Arc::ptr_eq(&before, &after));
+        assert_eq!(after.render(Form::Close, 0).plain(), "</other>");
+        // The change is resolved in turn, and the original keeps its own.
+        assert!(Arc::ptr_eq(&after, &changed.grammar()));
+        assert_eq!(
+            profile.delimiters.grammar().render(Form::Close, 0).plain(),
+            "</context>"
+        );
+        let functional = Delimiters {
+            grammar: GrammarKind::BracketMarker,
+            ..profile.delimiters.clone()
+        };
+        assert_eq!(functional.grammar().kind(), GrammarKind::BracketMarker);
+    }
+
+    #[test]
+    fn resolving_is_no_part_of_what_a_declaration_is() {
+        let resolved = TargetProfile::parse(PROFILE).unwrap().delimiters;
+        resolved.grammar();
+        let fresh = Delimiters::simple(GrammarKind::XmlTag, "context");
+        assert_eq!(resolved, fresh);
+        assert_eq!(format!("{resolved:?}"), format!("{fresh:?}"));
     }
 }

@@ -39,6 +39,7 @@ fn bracket_profile() -> TargetProfile {
             nonce: None,
             marker: None,
             absent: false,
+            resolved: Default::default(),
         },
         header: HeaderStyle::None.into(),
         attributes: AttributeLayout::default(),
@@ -75,6 +76,7 @@ fn go_profile() -> TargetProfile {
             nonce: None,
             marker: None,
             absent: false,
+            resolved: Default::default(),
         },
         header: HeaderStyle::BlankLine.into(),
         attributes: AttributeLayout {

@@ -353,6 +353,7 @@ fn bracket_profile() -> TargetProfile {
             nonce: None,
             marker: None,
             absent: false,
+            resolved: Default::default(),
         },
         header: HeaderStyle::None.into(),
         attributes: AttributeLayout::default(),
@@ -391,6 +392,7 @@ fn context_profile() -> TargetProfile {
             nonce: None,
             marker: None,
             absent: false,
+            resolved: Default::default(),
         },
         header: HeaderStyle::None.into(),
         attributes: AttributeLayout {

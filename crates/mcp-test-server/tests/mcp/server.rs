@@ -9,7 +9,6 @@
 //! only a crate's own integration tests are told where its binaries are.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::AtomicBool;
 
 use framecheck_core::catalogue;
 use framecheck_core::level::ReaderLevel;
@@ -53,14 +52,7 @@ fn profile(mcp: McpSpec, token: &str, header: &str) -> TargetProfile {
 
 fn run(profile: &TargetProfile, framing: &mut dyn Framing) -> RunResult {
     let cases = catalogue::instantiate(&catalogue::builtin(), profile);
-    runner::run_owned(
-        cases,
-        profile,
-        framing,
-        &RunOptions::default(),
-        &AtomicBool::new(false),
-        &mut |_| {},
-    )
+    runner::run_owned(cases, profile, framing, &RunOptions::default(), &mut |_| {})
 }
 
 fn count(run: &RunResult, verdict: Verdict) -> usize {

@@ -5,7 +5,6 @@
 //! real commands (`sh`, `git`).
 
 use std::path::Path;
-use std::sync::atomic::AtomicBool;
 
 use framecheck_core::catalogue;
 use framecheck_core::level::ReaderLevel;
@@ -64,14 +63,7 @@ fn profile(mcp: &McpSpec, delimiters: &str) -> TargetProfile {
 
 fn run(profile: &TargetProfile, framing: &mut dyn Framing) -> RunResult {
     let cases = catalogue::instantiate(&catalogue::builtin(), profile);
-    runner::run_owned(
-        cases,
-        profile,
-        framing,
-        &RunOptions::default(),
-        &AtomicBool::new(false),
-        &mut |_| {},
-    )
+    runner::run_owned(cases, profile, framing, &RunOptions::default(), &mut |_| {})
 }
 
 fn count(run: &RunResult, verdicts: &[Verdict]) -> usize {

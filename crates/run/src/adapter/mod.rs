@@ -7,12 +7,14 @@
 
 pub mod caller;
 pub mod mcp;
+mod starts;
 pub mod subprocess;
 
 // The trait every adapter implements, and what it is given and returns,
 // live one floor down in the core (the catalogue, the oracle and the reports
 // speak of requests and faults too); the reference envelope's adapter lives
 // with the envelope. Both are re-exported so every adapter is found here.
+pub use framecheck_core::profile::BuiltinTarget;
 pub use framecheck_core::target::{
     fault, Fault, FaultKind, Framing, TargetError, WrapRequest, WRAP_MANY_UNSUPPORTED,
 };
@@ -49,10 +51,11 @@ pub fn connect(loaded: &LoadedProfile) -> Result<Box<dyn Framing>, ConnectError>
         reason,
     };
     match &loaded.profile.adapter {
-        AdapterSpec::Builtin { builtin } => match reference::builtin_framing(builtin) {
-            Some(framing) => Ok(framing),
-            None if builtin == AdapterSpec::CALLER => Err(ConnectError::Caller),
-            None => Err(ConnectError::UnknownBuiltin(builtin.clone())),
+        AdapterSpec::Builtin { builtin } => match BuiltinTarget::from_name(builtin) {
+            Some(BuiltinTarget::Caller) => Err(ConnectError::Caller),
+            known => known
+                .and_then(reference::builtin_framing)
+                .ok_or_else(|| ConnectError::UnknownBuiltin(builtin.clone())),
         },
         AdapterSpec::Mcp { mcp } => {
             let target = mcp::McpFraming::new(mcp, &loaded.dir).map_err(cannot_start)?;
@@ -61,7 +64,9 @@ pub fn connect(loaded: &LoadedProfile) -> Result<Box<dyn Framing>, ConnectError>
         AdapterSpec::Subprocess(_) => {
             let target = subprocess::SubprocessFraming::from_profile(loaded)
                 .expect("a subprocess profile has a subprocess framing");
-            target.check_launchable().map_err(cannot_start)?;
+            target
+                .check_launchable()
+                .map_err(|e| cannot_start(e.to_string()))?;
             Ok(Box::new(target))
         }
     }

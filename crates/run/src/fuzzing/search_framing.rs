@@ -32,11 +32,11 @@
 use std::cell::RefCell;
 use std::path::PathBuf;
 
-use crate::adapter::{self, Framing, WrapRequest};
-use crate::search::{CorpusEntry, OneInput, SearchFinding};
+use crate::adapter::{self, ConnectError, Framing, WrapRequest};
+use crate::search::{CorpusEntry, NotJudged, OneInput, SearchFinding};
 use framecheck_core::catalogue;
 use framecheck_core::level::ReaderLevel;
-use framecheck_core::profile::{LoadedProfile, TargetProfile};
+use framecheck_core::profile::{BuiltinTarget, LoadedProfile, ProfileError, TargetProfile};
 
 use super::{decode_attributes, encode_attributes, MAX_INPUT_BYTES};
 
@@ -65,11 +65,28 @@ pub struct Found {
     pub yaml: String,
 }
 
+/// Why the fuzz target has no target to judge inputs against.
+#[derive(Debug, thiserror::Error)]
+pub enum TargetUnavailable {
+    /// The profile the environment names does not load.
+    #[error("{0}")]
+    Profile(#[from] ProfileError),
+    /// Its target cannot be opened.
+    #[error("{0}")]
+    Connect(#[from] ConnectError),
+    /// It was opened but no input can be judged against it.
+    #[error("{0}")]
+    NotJudged(#[from] NotJudged),
+}
+
 impl SearchTarget {
     /// Calibrates `framing` for `profile` against the built-in catalogue at
     /// the `unicode` level (search's default). Both live as long as the
     /// process (they are leaked): a fuzz target is built once per process.
-    pub fn new(profile: TargetProfile, framing: Box<dyn Framing>) -> Result<SearchTarget, String> {
+    pub fn new(
+        profile: TargetProfile,
+        framing: Box<dyn Framing>,
+    ) -> Result<SearchTarget, NotJudged> {
         let profile: &'static TargetProfile = Box::leak(Box::new(profile));
         let framing: &'static mut dyn Framing = Box::leak(framing);
         let cases = catalogue::instantiate(&catalogue::builtin(), profile);
@@ -79,21 +96,21 @@ impl SearchTarget {
 
     /// The target [`TARGET_ENV`] or the profile beside the binary names;
     /// the reference envelope when neither does.
-    pub fn from_environment() -> Result<SearchTarget, String> {
+    pub fn from_environment() -> Result<SearchTarget, TargetUnavailable> {
         let loaded = match target_profile_path() {
             None => LoadedProfile {
                 profile: framecheck_envelope::reference_profile(),
                 dir: PathBuf::from("."),
             },
-            Some(path) => TargetProfile::load(&path).map_err(|e| e.to_string())?,
+            Some(path) => TargetProfile::load(&path)?,
         };
-        let framing = adapter::connect(&loaded).map_err(|e| e.to_string())?;
-        SearchTarget::new(loaded.profile, framing)
+        let framing = adapter::connect(&loaded)?;
+        Ok(SearchTarget::new(loaded.profile, framing)?)
     }
 
     /// Judges one input; `Ok(Some)` for a confirmed new failure, `Err` when
     /// the target was given up.
-    pub fn find(&mut self, data: &[u8]) -> Result<Option<Found>, String> {
+    pub fn find(&mut self, data: &[u8]) -> Result<Option<Found>, NotJudged> {
         if data.len() > MAX_INPUT_BYTES {
             return Ok(None);
         }
@@ -198,7 +215,7 @@ pub fn plain_search_seed(seed: u16, request: &WrapRequest, canary: &str) -> Vec<
 /// The profile file the environment or the fuzz binary's directory names.
 fn target_profile_path() -> Option<PathBuf> {
     match std::env::var_os(TARGET_ENV) {
-        Some(value) if value == "reference" || value.is_empty() => None,
+        Some(value) if value == BuiltinTarget::Reference.name() || value.is_empty() => None,
         Some(value) => Some(PathBuf::from(value)),
         None => {
             let exe = std::env::current_exe().ok()?;
@@ -212,7 +229,8 @@ fn target_profile_path() -> Option<PathBuf> {
 thread_local! {
     /// This thread's target, calibrated on first use; the error when it
     /// could not be.
-    static TARGET: RefCell<Option<Result<SearchTarget, String>>> = const { RefCell::new(None) };
+    static TARGET: RefCell<Option<Result<SearchTarget, TargetUnavailable>>> =
+        const { RefCell::new(None) };
 }
 
 /// The `search_framing` fuzz target: judges `data` against the target the

@@ -269,7 +269,6 @@ pub(crate) fn not_sent(case: ConcreteCase, abandoned: &Abandoned) -> CaseResult 
 
 #[cfg(test)]
 mod tests {
-    use std::sync::atomic::AtomicBool;
 
     use super::*;
     use crate::adapter::reference::Reference;
@@ -315,14 +314,7 @@ mod tests {
             filters: only,
             ..RunOptions::default()
         };
-        run(
-            &cases,
-            &profile,
-            framing,
-            &options,
-            &AtomicBool::new(false),
-            &mut |_| {},
-        )
+        run(&cases, &profile, framing, &options, &mut |_| {})
     }
 
     fn faulted(run: &RunResult) -> Vec<&str> {

@@ -124,21 +124,14 @@ impl Misfit {
 
 /// Why calibration learned no layout: the target failed, or the profile
 /// does not fit.
-#[derive(Debug, Clone)]
-pub(crate) enum CalibrationFailure {
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum CalibrationFailure {
     /// A calibration wrap failed (the target crashed, hung or refused).
+    #[error("calibration wrap failed: {0}")]
     Wrap(TargetError),
     /// The wraps came back, and do not fit the profile.
+    #[error("calibration: {0}")]
     Misfit(LayoutError),
-}
-
-impl fmt::Display for CalibrationFailure {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            CalibrationFailure::Wrap(e) => write!(f, "calibration wrap failed: {e}"),
-            CalibrationFailure::Misfit(e) => write!(f, "calibration: {e}"),
-        }
-    }
 }
 
 /// Checks that say an output does not have the frame the profile
@@ -263,6 +256,7 @@ fn plain_case(request: WrapRequest, canary: &str) -> ConcreteCase {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use framecheck_core::profile::BuiltinTarget;
 
     /// A profile handed over by the calling process has no file for `init`
     /// to read: its misfit points to inference; a profile file's, to `init`.
@@ -276,9 +270,7 @@ mod tests {
         assert!(caller.starts_with(&misfit.to_string()), "{caller}");
         assert!(caller.contains("Leave the profile out"), "{caller}");
         assert!(!caller.contains("init --check"), "{caller}");
-        let reference = AdapterSpec::Builtin {
-            builtin: "reference".into(),
-        };
+        let reference = AdapterSpec::builtin(BuiltinTarget::Reference);
         let file = misfit.explained(&reference);
         assert!(file.contains("`framecheck init --check PROFILE`"), "{file}");
         assert!(!file.contains("Leave the profile out"), "{file}");

@@ -114,7 +114,7 @@ pub(super) struct Corpus {
     fresh: Vec<(Entry, Vec<Feature>)>,
     /// The profile's grammar, built on the first observation instead of
     /// for every mutant.
-    grammar: Option<Box<dyn Grammar>>,
+    grammar: Option<std::sync::Arc<dyn Grammar>>,
 }
 
 impl Corpus {

@@ -81,7 +81,7 @@ use serde::{Deserialize, Serialize};
 pub use campaign::{load_corpus, save_corpus, CorpusEntry, CorpusError};
 pub use emit::{render_markdown, render_terminal_summary, to_catalogue_files};
 pub use mutate::Operator;
-pub use one_input::OneInput;
+pub use one_input::{NotJudged, OneInput};
 pub use propose::{render_proposal, TrickStack};
 pub use stack::Trick;
 
@@ -524,7 +524,8 @@ pub fn search(
 /// Opens one more target: a new in-process framing, or a new target
 /// process for a subprocess profile. Each job of [`search_jobs`] calls it
 /// once, on its own thread; `Err` says why the target cannot be started.
-pub type Connect<'a> = dyn Fn() -> Result<Box<dyn Framing>, String> + Sync + 'a;
+pub type Connect<'a> =
+    dyn Fn() -> Result<Box<dyn Framing>, crate::adapter::ConnectError> + Sync + 'a;
 
 /// Runs the search with `jobs` mutation streams: the first on this thread
 /// with `framing`, each other on its own thread with its own target from

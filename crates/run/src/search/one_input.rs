@@ -34,6 +34,26 @@ static NEVER: AtomicBool = AtomicBool::new(false);
 /// input, not a search operator.
 const LINEAGE: &str = "fuzzer-input";
 
+/// Why no input can be judged: said by [`OneInput::prepare`] before the
+/// first, or by [`OneInput::judge`] once the target was given up.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NotJudged {
+    /// The search refused the target before its first mutant (it never
+    /// answered, or the profile does not fit it): the refusal's reason.
+    #[error("{0}")]
+    Refused(String),
+    /// No catalogue case can seed an input.
+    #[error(
+        "no catalogue case is a hold case wrapping content that this target \
+         supports: there is nothing to grow inputs from"
+    )]
+    NoSeed,
+    /// The target was given up (it failed too often): the reason the
+    /// search recorded.
+    #[error("{0}")]
+    GivenUp(String),
+}
+
 /// A target prepared for judging inputs one at a time. See the module
 /// documentation.
 pub struct OneInput<'a> {
@@ -53,15 +73,11 @@ impl<'a> OneInput<'a> {
         profile: &'a TargetProfile,
         framing: &'a mut dyn Framing,
         level: ReaderLevel,
-    ) -> Result<OneInput<'a>, String> {
-        let (seeds, mut probe) =
-            prepare(cases, profile, framing, level).map_err(|Refusal { reason, .. }| reason)?;
+    ) -> Result<OneInput<'a>, NotJudged> {
+        let (seeds, mut probe) = prepare(cases, profile, framing, level)
+            .map_err(|Refusal { reason, .. }| NotJudged::Refused(reason))?;
         if seeds.is_empty() {
-            return Err(
-                "no catalogue case is a hold case wrapping content that this target \
-                        supports: there is nothing to grow inputs from"
-                    .into(),
-            );
+            return Err(NotJudged::NoSeed);
         }
         let clock = Clock {
             deadline: None,
@@ -70,7 +86,7 @@ impl<'a> OneInput<'a> {
         let refs: Vec<&ConcreteCase> = seeds.iter().collect();
         let (known, _) = known_failures(&refs, &mut probe, &clock);
         if let Some(given_up) = &probe.given_up {
-            return Err(given_up.clone());
+            return Err(NotJudged::GivenUp(given_up.clone()));
         }
         let options = SearchOptions {
             budget: Budget::Cases(1),
@@ -109,9 +125,9 @@ impl<'a> OneInput<'a> {
         &mut self,
         seed: usize,
         request: WrapRequest,
-    ) -> Result<Option<SearchFinding>, String> {
+    ) -> Result<Option<SearchFinding>, NotJudged> {
         if let Some(given_up) = &self.probe.given_up {
-            return Err(given_up.clone());
+            return Err(NotJudged::GivenUp(given_up.clone()));
         }
         let seed = seed % self.seeds.len();
         let case = &self.seeds[seed];
@@ -123,7 +139,8 @@ impl<'a> OneInput<'a> {
             Step::Failed(finding) => *finding,
             Step::Passed => return Ok(None),
             Step::GivenUp => {
-                return Err(self.probe.given_up.clone().unwrap_or_default());
+                let reason = self.probe.given_up.clone().unwrap_or_default();
+                return Err(NotJudged::GivenUp(reason));
             }
         };
         if self.known.contains(&(case.id.clone(), finding.check)) {

@@ -13,7 +13,6 @@
 //! has retried once on a fresh target, as every run does).
 
 use std::path::PathBuf;
-use std::sync::atomic::AtomicBool;
 
 use super::emit;
 use super::SearchFinding;
@@ -79,7 +78,6 @@ pub(super) fn replay(
         profile,
         framing,
         &options,
-        &AtomicBool::new(false),
         &mut |_| {},
     );
     let result = run.results.into_iter().next();

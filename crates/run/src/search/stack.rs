@@ -265,7 +265,7 @@ const REMEMBERED: usize = 4096;
 pub(super) struct LiveSpans {
     /// The profile's grammar, and for a nonce profile the grammar of its
     /// markers without the nonce, built on first use.
-    grammars: Option<Vec<Box<dyn Grammar>>>,
+    grammars: Option<Vec<std::sync::Arc<dyn Grammar>>>,
     seen: HashMap<String, Vec<Range<usize>>>,
 }
 
@@ -291,7 +291,7 @@ impl LiveSpans {
         let grammars = self.grammars.get_or_insert_with(|| {
             let mut grammars = vec![profile.delimiters.grammar()];
             if profile.delimiters.nonce.is_some() {
-                grammars.extend(profile.delimiters.bare().try_grammar().ok());
+                grammars.extend(profile.delimiters.bare().resolve().ok());
             }
             grammars
         });

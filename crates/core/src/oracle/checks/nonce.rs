@@ -222,7 +222,7 @@ pub fn judge_replay_in(
 /// carries none.
 pub fn frame_nonce(profile: &TargetProfile, framed: &str) -> Option<String> {
     profile.delimiters.nonce?;
-    let grammar = profile.delimiters.try_grammar().ok()?;
+    let grammar = profile.delimiters.resolve().ok()?;
     let folded = Reader::new(ReaderLevel::Exact).fold(framed);
     let open = grammar
         .live(&folded)
@@ -238,7 +238,7 @@ pub fn delimiter_nonces(profile: &TargetProfile, text: &str) -> Vec<String> {
     if profile.delimiters.nonce.is_none() {
         return Vec::new();
     }
-    let Ok(grammar) = profile.delimiters.try_grammar() else {
+    let Ok(grammar) = profile.delimiters.resolve() else {
         return Vec::new();
     };
     let folded = Reader::new(ReaderLevel::Exact).fold(text);
@@ -253,7 +253,7 @@ pub fn delimiter_nonces(profile: &TargetProfile, text: &str) -> Vec<String> {
 /// The frame's own closer in `framed` as written (the last outer closer at
 /// the exact level), for planting in a later wrap's content.
 pub fn frame_closer(profile: &TargetProfile, framed: &str) -> Option<String> {
-    let grammar = profile.delimiters.try_grammar().ok()?;
+    let grammar = profile.delimiters.resolve().ok()?;
     let folded = Reader::new(ReaderLevel::Exact).fold(framed);
     let close = grammar
         .live(&folded)

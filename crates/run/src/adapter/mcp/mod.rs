@@ -41,9 +41,9 @@ use rmcp::model::{
 use rmcp::service::{RoleClient, RunningService, ServiceError};
 use rmcp::ServiceExt;
 
+use super::starts::Starts;
 use super::subprocess::{
     absolute, has_exited, resolve_program, GroupProcess, Launch, ProcessPipes,
-    MAX_SPAWN_FAILURES_IN_ROW,
 };
 use crate::adapter::{Fault, FaultKind, Framing, TargetError, WrapRequest};
 use framecheck_core::target::{Part, ServerIdentity, WrapAnswer};
@@ -93,8 +93,7 @@ pub struct McpFraming {
     server: Option<ServerIdentity>,
     /// The port picked for `{port}` at the last start (`url` only).
     port: Option<u16>,
-    start_failures_in_row: u32,
-    last_start_error: String,
+    starts: Starts,
     /// Plants since the store was last made clean (`clean`).
     plants: u32,
     /// The last plant's content, which a store plant's next read must not
@@ -153,8 +152,7 @@ impl McpFraming {
             workdir,
             server: None,
             port: None,
-            start_failures_in_row: 0,
-            last_start_error: String::new(),
+            starts: Starts::default(),
             plants: 0,
             last_content: None,
             id_picker,
@@ -264,25 +262,11 @@ impl McpFraming {
     /// The running session, started now if there is none.
     fn session(&mut self) -> Result<&mut Session, TargetError> {
         if self.session.is_none() {
-            if self.start_failures_in_row >= MAX_SPAWN_FAILURES_IN_ROW {
-                return Err(TargetError::failed(format!(
-                    "not starting `{}` again after {} failed attempts in a row; last: {}",
-                    self.command_line(),
-                    self.start_failures_in_row,
-                    self.last_start_error
-                )));
+            if let Some(refused) = self.starts.refusal(&self.command_line()) {
+                return Err(refused);
             }
-            match self.start() {
-                Ok(session) => {
-                    self.start_failures_in_row = 0;
-                    self.session = Some(session);
-                }
-                Err(error) => {
-                    self.start_failures_in_row += 1;
-                    self.last_start_error = error.to_string();
-                    return Err(error);
-                }
-            }
+            let started = self.start();
+            self.session = Some(self.starts.record(started)?);
         }
         self.session
             .as_mut()
@@ -802,7 +786,7 @@ impl Framing for McpFraming {
 
     fn restart(&mut self) {
         self.stop_server();
-        self.start_failures_in_row = 0;
+        self.starts.forget();
     }
 
     fn server(&self) -> Option<ServerIdentity> {

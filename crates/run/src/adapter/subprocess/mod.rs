@@ -27,6 +27,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use crate::adapter::fault::cut_line;
+use crate::adapter::starts::Starts;
 use crate::adapter::{Fault, FaultKind, Framing, TargetError, WrapRequest};
 use framecheck_core::profile::{
     AdapterSpec, Capability, LoadedProfile, ProcessMode, SubprocessSpec,
@@ -49,9 +50,7 @@ use protocol::{
     Reply,
 };
 
-/// Consecutive failures to start the program after which a target stops
-/// trying and fails every further request at once.
-pub const MAX_SPAWN_FAILURES_IN_ROW: u32 = 3;
+pub use crate::adapter::starts::MAX_SPAWN_FAILURES_IN_ROW;
 
 /// Requests in a row that time out after which the target is abandoned:
 /// further requests fail at once instead of each waiting out its timeout. A
@@ -88,6 +87,34 @@ pub const DEFAULT_STARTUP_ALLOWANCE: Duration = Duration::from_secs(10);
 /// The program name that stands for framecheck's own executable.
 pub const SELF_PROGRAM: &str = "framecheck";
 
+/// Why a subprocess target cannot be started at all
+/// ([`SubprocessFraming::check_launchable`]); each names the profile field
+/// at fault.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LaunchError {
+    /// `adapter.cwd` is not a directory.
+    #[error("adapter.cwd: {} is not a directory", .0.display())]
+    NoCwd(PathBuf),
+    /// The program could not be resolved (framecheck's own executable,
+    /// for `command: [framecheck, ...]`).
+    #[error("adapter.command: {0}")]
+    NoProgram(String),
+    /// A program given as a path is not an executable file.
+    #[error("adapter.command: {} is not an executable file", .0.display())]
+    NotExecutable(PathBuf),
+    /// A bare program name is found on no directory of `PATH`.
+    #[error("adapter.command: program {0:?} is not on PATH")]
+    NotOnPath(String),
+    /// The script an interpreter is given does not exist.
+    #[error("adapter.command: script {script:?} does not exist in {} (adapter.cwd)", .cwd.display())]
+    NoScript {
+        /// The script argument, as the command gives it.
+        script: String,
+        /// The working directory it is looked up in.
+        cwd: PathBuf,
+    },
+}
+
 /// A framing reached through a child process.
 ///
 /// The child is started on the first request, not at construction; a
@@ -111,8 +138,7 @@ pub struct SubprocessFraming {
     max_reply_bytes: usize,
     child: Option<ChildSlot>,
     next_id: u64,
-    spawn_failures_in_row: u32,
-    last_spawn_error: String,
+    starts: Starts,
     /// Failures in a row, per operation: a reader that dies on malformed
     /// frames must not take the wraps down with it.
     streaks: [Streak; 3],
@@ -166,8 +192,7 @@ impl SubprocessFraming {
             max_reply_bytes: spec.max_reply_bytes,
             child: None,
             next_id: 1,
-            spawn_failures_in_row: 0,
-            last_spawn_error: String::new(),
+            starts: Starts::default(),
             streaks: Default::default(),
             last_stderr_tail: String::new(),
             raw_bytes: false,
@@ -214,17 +239,14 @@ impl SubprocessFraming {
     /// exists and its program is an executable file (a bare name is looked
     /// up on `PATH`, the child's own when the profile sets one). A run or a
     /// `validate` can then reject a misspelt command before any case.
-    pub fn check_launchable(&self) -> Result<(), String> {
+    pub fn check_launchable(&self) -> Result<(), LaunchError> {
         if !self.cwd.is_dir() {
-            return Err(format!(
-                "adapter.cwd: {} is not a directory",
-                self.cwd.display()
-            ));
+            return Err(LaunchError::NoCwd(self.cwd.clone()));
         }
         let program = self
             .program
             .as_ref()
-            .map_err(|e| format!("adapter.command: {e}"))?;
+            .map_err(|e| LaunchError::NoProgram(e.clone()))?;
         let found = if program.components().count() > 1 {
             is_executable(program).then(|| program.clone())
         } else {
@@ -240,14 +262,10 @@ impl SubprocessFraming {
         };
         match found {
             Some(_) => self.check_script(),
-            None if program.components().count() > 1 => Err(format!(
-                "adapter.command: {} is not an executable file",
-                program.display()
-            )),
-            None => Err(format!(
-                "adapter.command: program {:?} is not on PATH",
-                program.display().to_string()
-            )),
+            None if program.components().count() > 1 => {
+                Err(LaunchError::NotExecutable(program.clone()))
+            }
+            None => Err(LaunchError::NotOnPath(program.display().to_string())),
         }
     }
 
@@ -255,12 +273,12 @@ impl SubprocessFraming {
     /// relative to the working directory. Anything else is left to the
     /// run, which reports what the process says: the check errs on the
     /// side of starting it.
-    fn check_script(&self) -> Result<(), String> {
+    fn check_script(&self) -> Result<(), LaunchError> {
         match script_argument(&self.command) {
-            Some(script) if !self.cwd.join(script).is_file() => Err(format!(
-                "adapter.command: script {script:?} does not exist in {} (adapter.cwd)",
-                self.cwd.display()
-            )),
+            Some(script) if !self.cwd.join(script).is_file() => Err(LaunchError::NoScript {
+                script: script.to_string(),
+                cwd: self.cwd.clone(),
+            }),
             _ => Ok(()),
         }
     }
@@ -378,25 +396,11 @@ impl SubprocessFraming {
     /// The running child, started now if there is none.
     fn running_child(&mut self) -> Result<&mut Child, TargetError> {
         if self.child.is_none() {
-            if self.spawn_failures_in_row >= MAX_SPAWN_FAILURES_IN_ROW {
-                return Err(TargetError::failed(format!(
-                    "not starting `{}` again after {} failed attempts in a row; last: {}",
-                    self.command_line(),
-                    self.spawn_failures_in_row,
-                    self.last_spawn_error
-                )));
+            if let Some(refused) = self.starts.refusal(&self.command_line()) {
+                return Err(refused);
             }
-            match self.spawn() {
-                Ok(child) => {
-                    self.spawn_failures_in_row = 0;
-                    self.child = Some(ChildSlot(child));
-                }
-                Err(reason) => {
-                    self.spawn_failures_in_row += 1;
-                    self.last_spawn_error = reason.clone();
-                    return Err(TargetError::failed(reason));
-                }
-            }
+            let spawned = self.spawn().map_err(TargetError::failed);
+            self.child = Some(ChildSlot(self.starts.record(spawned)?));
         }
         match &mut self.child {
             Some(slot) => Ok(&mut slot.0),
