@@ -475,6 +475,8 @@ fn encoded(content: &str, body: &BodyView) -> String {
         Some("html-entities") => content.to_string(),
         Some("datamark") => content.replace(' ', body.datamark.as_deref().unwrap_or("^")),
         Some("base64") => base64(content.as_bytes()),
+        // One line: no line gets a prefix in the body.
+        Some("line-prefix") => content.to_string(),
         Some(other) => panic!("unknown body encoding {other:?}"),
     }
 }
@@ -1311,20 +1313,54 @@ fn init_infers_role_records_and_agrees_with_the_hand_profiles() {
     ) {
         return;
     }
-    let dir = shapes_dir().join("records");
+    let problems = init_disagreements(
+        "records",
+        &["records: { marker: \"[{role}] \", roles: [user, assistant, tool] }"],
+    );
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// `framecheck init`, from each line-prefix fixture's adapter alone,
+/// proposes the quoted body (`line-prefix` with the fixture's `> `) inside
+/// the labels around it, and a run under its proposal gets the hand
+/// profile's verdict, level and failing checks (issue 57).
+#[test]
+fn init_infers_line_prefix_quoting_and_agrees_with_the_hand_profiles() {
+    if !common::have(
+        "python3",
+        "init_infers_line_prefix_quoting_and_agrees_with_the_hand_profiles",
+    ) {
+        return;
+    }
+    let problems = init_disagreements(
+        "line-prefix",
+        &[
+            "encoding: line-prefix, line_prefix: \"> \"",
+            "grammar: section",
+            "token: \"Email\"",
+        ],
+    );
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// For every Python fixture of `shape`: what is wrong with `init`'s
+/// proposal from its adapter alone (a line of `expected` missing from it),
+/// or with a run under that proposal (not the hand profile's verdict,
+/// level and failing checks).
+fn init_disagreements(shape: &str, expected: &[&str]) -> Vec<String> {
+    let dir = shapes_dir().join(shape);
     let out = tempfile::tempdir().unwrap();
     let mut problems = Vec::new();
     for fixture in load_expectations() {
-        let Some(stem) = fixture.name.strip_prefix("records/") else {
+        let Some(stem) = fixture.name.strip_prefix(&format!("{shape}/")) else {
             continue;
         };
         let script = format!("{}.py", stem.replace('-', "_"));
         let output = common::framecheck_in(&dir, &["init", "--", "python3", &script]);
         let proposal = String::from_utf8_lossy(&output.stdout).into_owned();
-        if !proposal.contains("records: { marker: \"[{role}] \", roles: [user, assistant, tool] }")
-        {
+        if let Some(missing) = expected.iter().find(|e| !proposal.contains(*e)) {
             problems.push(format!(
-                "{}: no records proposed:\n{proposal}",
+                "{}: no {missing:?} proposed:\n{proposal}",
                 fixture.name
             ));
             continue;
@@ -1357,5 +1393,5 @@ fn init_infers_role_records_and_agrees_with_the_hand_profiles() {
             problems.push(format!("{}: {problem}", proposed.name));
         }
     }
-    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    problems
 }

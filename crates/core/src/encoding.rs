@@ -37,8 +37,13 @@ use crate::profile::{BodyEncoding, DatamarkReplaces, Encoding};
 
 pub use crate::pyliteral::{python, python_value};
 
+pub mod line_prefix;
+
 /// The data-marking of a `datamark` body: the marker, and which characters
 /// of the content it replaces. A bare `&str` is a marker replacing spaces.
+/// A `line-prefix` body's prefix travels in `mark` too (the profile's
+/// `body.line_prefix`, [`crate::profile::BodySection::marker`]): the two
+/// encodings are never stacked, so one marker serves either.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Datamark<'a> {
     /// The marker written in place of each replaced character.
@@ -84,8 +89,9 @@ pub enum DecodeError {
     /// The body decodes to bytes that are not UTF-8.
     #[error("the body decodes to bytes that are not UTF-8")]
     NotUtf8,
-    /// Data-marking with an empty marker cannot be undone.
-    #[error("data-marking needs a non-empty marker")]
+    /// Data-marking (or a line prefix) with an empty marker cannot be
+    /// undone.
+    #[error("data-marking and a line prefix need a non-empty marker")]
     NoMark,
     /// The body is not a Python string literal.
     #[error("the body is not a Python string literal: {0}")]
@@ -125,6 +131,7 @@ fn encode_one(encoding: BodyEncoding, content: &str, mark: Datamark<'_>) -> Stri
         BodyEncoding::Base64 => base64::engine::general_purpose::STANDARD.encode(content),
         BodyEncoding::Datamark => mark.apply(content),
         BodyEncoding::PythonLiteral => python::encode(content),
+        BodyEncoding::LinePrefix => line_prefix::encode(content, mark.mark),
     }
 }
 
@@ -174,6 +181,8 @@ fn decode_one<'b>(
         BodyEncoding::Datamark if mark.is_empty() => Err(DecodeError::NoMark),
         BodyEncoding::Datamark => Ok(body.replace(mark, " ")),
         BodyEncoding::PythonLiteral => Ok(python::decode(body)?),
+        BodyEncoding::LinePrefix if mark.is_empty() => Err(DecodeError::NoMark),
+        BodyEncoding::LinePrefix => Ok(line_prefix::decode(body, mark)),
     };
     decoded.map(Cow::Owned)
 }

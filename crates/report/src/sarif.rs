@@ -69,7 +69,8 @@ pub const RULES: [Check; 17] = {
 /// The rules of `run`'s log: [`RULES`], `frame.absent` when the run
 /// judged an unmarked framing or a case's output came back with no frame
 /// at all, `parts.structure` when its profile declares a wrap answering
-/// parts, and `records.forged` when it declares role records (so every
+/// parts, `records.forged` when it declares role records and
+/// `quote.escape` when it declares a line-prefix body (so every
 /// other log stays as it was).
 pub fn rules_of(run: &RunResult) -> Vec<Check> {
     let mut rules = RULES.to_vec();
@@ -87,6 +88,9 @@ pub fn rules_of(run: &RunResult) -> Vec<Check> {
     }
     if run.meta.target.records.is_some() {
         rules.push(Check::RecordsForged);
+    }
+    if run.meta.target.body.quote_prefix().is_some() {
+        rules.push(Check::QuoteEscape);
     }
     rules
 }

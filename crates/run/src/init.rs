@@ -131,10 +131,11 @@ fn no_delimiters(framed: &str, unmarked: &str, caller: bool) -> String {
     )
 }
 
-/// The two frame shapes no grammar describes, when the output is one of
-/// them: opening and closing lines spelled alike (nothing tells the opener
-/// from the closer), or every line of the content written after the same
-/// prefix (what breaks out is a line without it, not a delimiter).
+/// The two frame shapes `init` names rather than proposes, when the
+/// output is one of them: opening and closing lines spelled alike
+/// (nothing tells the opener from the closer), or every line of the
+/// content written after the same prefix with no delimiters recognised
+/// around the quote (a `line-prefix` body needs a frame to sit in).
 /// `start` and `end` are where the probe content's first and last words
 /// are; `before` and `after` the lines around the content.
 fn shape_without_grammar(
@@ -157,7 +158,13 @@ fn shape_without_grammar(
     let prefixed = !prefix.trim().is_empty()
         && lines.len() > 1
         && lines.iter().all(|line| line.starts_with(prefix));
-    prefixed.then(|| format!("every line of the content is written after the prefix {prefix:?}"))
+    prefixed.then(|| {
+        format!(
+            "every line of the content is written after the prefix {prefix:?}, which \
+             `body: {{ encoding: line-prefix, line_prefix: {prefix:?} }}` declares, but no \
+             delimiters were recognised around the quote"
+        )
+    })
 }
 
 /// Where the calibration content sits when the output, after at most a
@@ -514,6 +521,10 @@ fn infer_and_propose(
                 base.body.encoding = Some(BodyEncoding::Datamark.into());
                 base.body.datamark = Some(mark);
                 base.body.datamark_replaces = replaces;
+            }
+            if let Some(prefix) = inferred.line_prefix {
+                base.body.encoding = Some(BodyEncoding::LinePrefix.into());
+                base.body.line_prefix = Some(prefix);
             }
             notes = inferred.notes;
         }
@@ -1050,13 +1061,17 @@ fn write_body(out: &mut String, layout: &Layout, observed: &Observed) {
         // every one.
         return;
     }
-    let mark = match layout.encoding.uses(BodyEncoding::Datamark) {
-        true => format!(
+    let mark = if layout.encoding.uses(BodyEncoding::Datamark) {
+        format!(
             ", datamark: {}, datamark_replaces: {}",
             yaml_str(&layout.datamark),
             kebab(&layout.datamark_replaces)
-        ),
-        false => String::new(),
+        )
+    } else if layout.encoding.uses(BodyEncoding::LinePrefix) {
+        // The layout keeps a line-prefix body's prefix as its marker.
+        format!(", line_prefix: {}", yaml_str(&layout.datamark))
+    } else {
+        String::new()
     };
     match &observed.per_content {
         Some(choices) => {

@@ -149,6 +149,7 @@ pub fn published_ids(
         .cloned()
         .chain(nonce_twins(reference))
         .chain(shape_twins(reference))
+        .chain(std::iter::once(line_prefix_twin(reference)))
         .flat_map(|p| catalogue::instantiate(catalogue, &p))
         .map(|c| c.id)
         .collect()
@@ -185,6 +186,16 @@ pub fn shape_twins(reference: &TargetProfile) -> Vec<TargetProfile> {
             twin
         })
         .collect()
+}
+
+/// `reference` with its body quoted line by line (`> `): the cases only
+/// such a body invites are locked whether or not a committed target
+/// quotes its body.
+pub fn line_prefix_twin(reference: &TargetProfile) -> TargetProfile {
+    let mut twin = reference.clone();
+    twin.body.encoding = Some(crate::profile::BodyEncoding::LinePrefix.into());
+    twin.body.line_prefix = Some("> ".into());
+    twin
 }
 
 /// What disappeared from `lock` without a `retired` entry or an alias.

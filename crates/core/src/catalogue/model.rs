@@ -376,6 +376,9 @@ pub enum Structure {
     Grammar(GrammarKind),
     /// A declared nonce (`delimiters.nonce`): cases with a nonce mode.
     Nonce,
+    /// A body quoted line by line (`body.encoding: line-prefix`): cases
+    /// whose lines escape, or imitate, the quote.
+    LinePrefix,
 }
 
 /// Written and read as its [`Structure::name`].
@@ -399,6 +402,9 @@ impl Structure {
     /// rather than on [`Placeholder`]: templates are read below the model,
     /// which names what a case needs.
     pub fn needed_by(placeholder: Placeholder) -> Option<Structure> {
+        if placeholder == Placeholder::LinePrefix {
+            return Some(Structure::LinePrefix);
+        }
         match placeholder.delimiter()?.0 {
             TokenRole::Outer => None,
             TokenRole::Inner => Some(Structure::Inner),
@@ -414,6 +420,7 @@ impl Structure {
             Structure::Reserved => "reserved".into(),
             Structure::Grammar(kind) => format!("{}{GRAMMAR_SUFFIX}", kind.name()),
             Structure::Nonce => "nonce".into(),
+            Structure::LinePrefix => "line-prefix".into(),
         }
     }
 
@@ -424,6 +431,7 @@ impl Structure {
             "inner" => Structure::Inner,
             "reserved" => Structure::Reserved,
             "nonce" => Structure::Nonce,
+            "line-prefix" => Structure::LinePrefix,
             _ => {
                 let grammar = name.strip_suffix(GRAMMAR_SUFFIX)?;
                 Structure::Grammar(*GrammarKind::ALL.iter().find(|k| k.name() == grammar)?)

@@ -58,6 +58,9 @@ pub enum Placeholder {
     /// as the profile declares its role records (`records:`), else the
     /// numbered `2. system: ` ([`crate::records::forged_system_marker`]).
     RecordSystem,
+    /// `{line_prefix}`: the prefix a `line-prefix` body writes at the start
+    /// of each line (`body.line_prefix`); a case using it needs that body.
+    LinePrefix,
 }
 
 /// Which token a delimiter placeholder names.
@@ -77,7 +80,7 @@ pub use crate::grammar::Form as DelimiterForm;
 
 impl Placeholder {
     /// Every placeholder, in documentation order.
-    pub const ALL: [Placeholder; 18] = [
+    pub const ALL: [Placeholder; 19] = [
         Placeholder::Token,
         Placeholder::Open,
         Placeholder::OpenStart,
@@ -96,6 +99,7 @@ impl Placeholder {
         Placeholder::FrameBody,
         Placeholder::FrameTail,
         Placeholder::RecordSystem,
+        Placeholder::LinePrefix,
     ];
 
     /// The name written between the braces.
@@ -119,6 +123,7 @@ impl Placeholder {
             Placeholder::FrameBody => "frame_body",
             Placeholder::FrameTail => "frame_tail",
             Placeholder::RecordSystem => "record_system",
+            Placeholder::LinePrefix => "line_prefix",
         }
     }
 

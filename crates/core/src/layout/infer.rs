@@ -38,6 +38,9 @@ pub struct Inferred {
     /// The data mark between the content's words, and what it replaces,
     /// when the framing marks its data.
     pub datamark: Option<(String, DatamarkReplaces)>,
+    /// The prefix every line of the content came back after, when the
+    /// framing quotes it line by line (`> `): a `line-prefix` body.
+    pub line_prefix: Option<String>,
     /// One line per observation, for the proposal's comments.
     pub notes: Vec<String>,
     /// An element wrapping the frame's, the second reading: the frame
@@ -91,6 +94,13 @@ pub fn infer(first: &str, second: &str, content: &str) -> Result<Inferred, Infer
 fn infer_any(first: &str, second: &str, content: &str) -> Option<Inferred> {
     let (masked, samples) = mask_variables(first, second);
     let (head, tail) = around_content(&masked, content)?;
+    // A quoted body's first prefix is no part of the frame's delimiters:
+    // the shapes read the head without it (`Email:` alone on its line).
+    let line_prefix = line_prefix(&masked, content);
+    let head = match &line_prefix {
+        Some(prefix) => head.strip_suffix(prefix.as_str()).unwrap_or(head),
+        None => head,
+    };
     let mut delimiters = guess(head, tail)?;
     let mut notes = Vec::new();
     let unmask = |s: &str| s.replace(MASK, NONCE);
@@ -162,12 +172,40 @@ fn infer_any(first: &str, second: &str, content: &str) -> Option<Inferred> {
     if let Some((mark, replaces)) = &datamark {
         notes.push(datamark_note(mark, *replaces));
     }
+    if let Some(prefix) = &line_prefix {
+        notes.push(format!(
+            "body: line-prefix {prefix:?}, because every line of the multi-line probe came \
+             back after it; each line a reader splits at (LF, CR, U+2028 and the rest) must \
+             carry it (check quote.escape)"
+        ));
+    }
     Some(Inferred {
         delimiters,
         datamark,
+        line_prefix,
         notes,
         outer,
     })
+}
+
+/// The prefix a framing quotes the content with, line by line: the text
+/// before the content's first word on its line, when the content's second
+/// line comes back after the same text. Only a prefix of spaces and
+/// punctuation counts (`> `, `| `, `# `, four spaces): a line that starts
+/// with a word (`Content: `) labels the first line, it does not quote.
+fn line_prefix(framed: &str, content: &str) -> Option<String> {
+    let start = framed.rfind("fcbodya")?;
+    let line_start = framed[..start].rfind('\n').map_or(0, |i| i + 1);
+    let prefix = &framed[line_start..start];
+    let quote_like = |c: char| c == ' ' || c == '\t' || c.is_ascii_punctuation();
+    if prefix.is_empty() || prefix.len() > 8 || !prefix.chars().all(quote_like) {
+        return None;
+    }
+    let (_, second) = content.split_once('\n')?;
+    let second_word = second.split(' ').next().filter(|w| !w.is_empty())?;
+    framed[start..]
+        .contains(&format!("\n{prefix}{second_word}"))
+        .then(|| prefix.to_string())
 }
 
 /// What a data mark was read from, and the two readings of a mark that
@@ -690,6 +728,42 @@ mod tests {
         .unwrap();
         assert!(inferred.delimiters.nonce.is_some());
         assert!(!inferred.delimiters.close.unwrap().contains("{counter}"));
+    }
+
+    #[test]
+    fn a_body_quoted_line_by_line_is_a_line_prefix_inside_its_frame() {
+        let content = "fcbodya1 said\nnext fcbodyz1";
+        let quoted =
+            |prefix: &str| format!("Email:\n{prefix}fcbodya1 said\n{prefix}next fcbodyz1\nReply:");
+        for prefix in ["> ", "| ", "    ", "# "] {
+            let inferred = infer(&quoted(prefix), &quoted(prefix), content).unwrap();
+            assert_eq!(inferred.line_prefix.as_deref(), Some(prefix), "{prefix:?}");
+            // The labels around the quote are read without its first prefix.
+            let d = &inferred.delimiters;
+            assert_eq!(
+                (d.grammar, d.token.as_str()),
+                (GrammarKind::Section, "Email")
+            );
+            assert_eq!(d.reserved, ["Reply"]);
+        }
+        // Inside tags too.
+        let tagged = "<email>\n> fcbodya1 said\n> next fcbodyz1\n</email>";
+        let inferred = infer(tagged, tagged, content).unwrap();
+        assert_eq!(inferred.delimiters.token, "email");
+        assert_eq!(inferred.line_prefix.as_deref(), Some("> "));
+        // A prefix on the first line only, or a word before the content, is
+        // no quote.
+        for framed in [
+            "<email>\n> fcbodya1 said\nnext fcbodyz1\n</email>",
+            "<email>\nText: fcbodya1 said\nText: next fcbodyz1\n</email>",
+            "<email>\nfcbodya1 said\nnext fcbodyz1\n</email>",
+        ] {
+            assert_eq!(
+                infer(framed, framed, content).unwrap().line_prefix,
+                None,
+                "{framed:?}"
+            );
+        }
     }
 
     #[test]

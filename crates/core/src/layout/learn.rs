@@ -19,9 +19,7 @@ use super::{
 use crate::encoding::{self, Datamark};
 use crate::grammar::{DelimiterKind, LiveDelimiter, Shape};
 use crate::level::ReaderLevel;
-use crate::profile::{
-    BodyEncoding, EmptyContent, Encoding, EncodingChoice, TargetProfile, DEFAULT_DATAMARK,
-};
+use crate::profile::{BodyEncoding, EmptyContent, Encoding, EncodingChoice, TargetProfile};
 use crate::reader::Reader;
 use crate::target::WrapRequest;
 
@@ -231,11 +229,8 @@ pub fn learn(
             got: wraps.len(),
         });
     }
-    let mark = profile
-        .body
-        .datamark
-        .clone()
-        .unwrap_or_else(|| DEFAULT_DATAMARK.to_string());
+    // A datamark, or a line-prefix body's prefix.
+    let mark = profile.body.marker();
     let marking = Datamark {
         mark: &mark,
         replaces: profile.body.datamark_replaces,

@@ -269,7 +269,8 @@ pub struct Layout {
     /// found.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub per_content: Vec<Encoding>,
-    /// The data-marking character, for `datamark`.
+    /// The data-marking character, for `datamark`; the prefix, for
+    /// `line-prefix` (`BodySection::marker`).
     pub datamark: String,
     /// Which characters the data-marking replaces, for `datamark`.
     #[serde(default, skip_serializing_if = "DatamarkReplaces::is_spaces")]

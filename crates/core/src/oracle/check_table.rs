@@ -41,11 +41,11 @@ pub struct CheckRow {
 
 /// Every check's row, in [`Check::ALL`] order (the declaration order, so a
 /// check's discriminant is its row's index).
-pub(super) const TABLE: [CheckRow; 20] = [
+pub(super) const TABLE: [CheckRow; 21] = [
     CheckRow {
         check: Check::FrameShape,
         name: "frame.shape",
-        primary_rank: 10,
+        primary_rank: 11,
         hint: "Write every frame the same way: the same constant text, delimiters, header lines and separator around the content, whatever the content is.",
         rule: "The framed output fits the frame layout learned by calibration, part by part.",
         effect: "breaks the frame's shape",
@@ -55,7 +55,7 @@ pub(super) const TABLE: [CheckRow; 20] = [
     CheckRow {
         check: Check::OuterText,
         name: "frame.outer-text",
-        primary_rank: 8,
+        primary_rank: 9,
         hint: "Write nothing derived from the input before the opening delimiter or after the closing one; keep preambles and notices constant.",
         rule: "Text outside the frame is only the framing's own constant text; nothing there derives from the input.",
         effect: "is written outside the frame",
@@ -65,7 +65,7 @@ pub(super) const TABLE: [CheckRow; 20] = [
     CheckRow {
         check: Check::FrameSeparation,
         name: "frame.separation",
-        primary_rank: 9,
+        primary_rank: 10,
         hint: "Frame every item alone and the same way whatever the other items hold: defang the delimiters in each item so none can end its frame or open another, and never skip, merge or split items.",
         rule: "Several frames per call: every item is read in its own frame, in order; no item's content moves into, merges with or creates another frame.",
         effect: "moves into, merges with or creates another item's frame",
@@ -75,7 +75,7 @@ pub(super) const TABLE: [CheckRow; 20] = [
     CheckRow {
         check: Check::DelimiterCensus,
         name: "delimiter.census",
-        primary_rank: 0,
+        primary_rank: 1,
         hint: "Defang every reading of every structural token in content and header fields, at the level you claim: case-fold, NFKC-normalise, drop ignorable characters and map lookalikes before matching.",
         rule: "The framed output holds exactly the framing's own live delimiters, in order; content adds none.",
         effect: "leaves a live delimiter in the framed output",
@@ -85,7 +85,7 @@ pub(super) const TABLE: [CheckRow; 20] = [
     CheckRow {
         check: Check::CanaryContainment,
         name: "canary.containment",
-        primary_rank: 7,
+        primary_rank: 8,
         hint: "Content must not be able to end the frame or the header: defang the closing delimiter and blank-line tricks before writing.",
         rule: "Text planted in a field stays inside the region it was put in: no breakout.",
         effect: "lets planted text escape its region",
@@ -95,7 +95,7 @@ pub(super) const TABLE: [CheckRow; 20] = [
     CheckRow {
         check: Check::TagIntegrity,
         name: "tag.integrity",
-        primary_rank: 4,
+        primary_rank: 5,
         hint: "Validate attribute keys against a name grammar and escape values (& \" < > and line breaks); never write caller keys raw.",
         rule: "The attribute-carrying tag parses to exactly the supplied attributes.",
         effect: "rewrites the tag's attributes",
@@ -105,7 +105,7 @@ pub(super) const TABLE: [CheckRow; 20] = [
     CheckRow {
         check: Check::HeaderIntegrity,
         name: "header.integrity",
-        primary_rank: 5,
+        primary_rank: 6,
         hint: "Replace or escape every line break (CR, LF, VT, FF, NEL, U+2028, U+2029) in provenance, kind and attribute values.",
         rule: "Header fields cannot move the header boundary or carry line breaks.",
         effect: "moves the header boundary or puts a line break in it",
@@ -115,7 +115,7 @@ pub(super) const TABLE: [CheckRow; 20] = [
     CheckRow {
         check: Check::ReaderVerdict,
         name: "reader.verdict",
-        primary_rank: 13,
+        primary_rank: 14,
         hint: "Read back exactly one frame: anchored opening tag, header ended by the first blank line, closing tag at the very end, and no live token inside (at the Unicode level).",
         rule: "The reader rejects what is not exactly one frame and accepts real frames.",
         effect: "is accepted by the reader when it must be rejected",
@@ -125,7 +125,7 @@ pub(super) const TABLE: [CheckRow; 20] = [
     CheckRow {
         check: Check::Roundtrip,
         name: "roundtrip",
-        primary_rank: 14,
+        primary_rank: 15,
         hint: "The reader must return the body the writer wrote, without trimming or re-escaping it.",
         rule: "Reading the framed text back returns the framed body.",
         effect: "does not read back as it was written",
@@ -135,7 +135,7 @@ pub(super) const TABLE: [CheckRow; 20] = [
     CheckRow {
         check: Check::Fidelity,
         name: "fidelity",
-        primary_rank: 16,
+        primary_rank: 17,
         hint: "Leave content that does not read as a delimiter byte for byte unchanged; do not rewrite ordinary words or whitespace.",
         rule: "Benign content, attributes and provenance pass through unchanged, and are not refused.",
         effect: "is changed or refused although it is ordinary",
@@ -145,7 +145,7 @@ pub(super) const TABLE: [CheckRow; 20] = [
     CheckRow {
         check: Check::NonceUnpredictable,
         name: "nonce.unpredictable",
-        primary_rank: 3,
+        primary_rank: 4,
         hint: "Draw the nonce per call from a CSPRNG (Python `secrets.token_hex(16)`, Node `crypto.randomBytes(16)`), never from a counter, the clock or the content.",
         rule: "The per-call nonce is distinct, not a counter, clock or content hash, and has at least 64 bits of estimated entropy.",
         effect: "meets a nonce an attacker can predict",
@@ -155,7 +155,7 @@ pub(super) const TABLE: [CheckRow; 20] = [
     CheckRow {
         check: Check::NonceMatched,
         name: "nonce.matched",
-        primary_rank: 1,
+        primary_rank: 2,
         hint: "Write the same nonce value in the opener and the closer, and have the reader reject a frame whose values differ or are missing.",
         rule: "Opener and closer carry the same nonce, and the reader rejects frames whose values differ or are missing.",
         effect: "is framed by markers whose nonces need not match",
@@ -165,7 +165,7 @@ pub(super) const TABLE: [CheckRow; 20] = [
     CheckRow {
         check: Check::NonceReplay,
         name: "nonce.replay",
-        primary_rank: 2,
+        primary_rank: 3,
         hint: "Draw a fresh nonce for every call: a value reused across calls lets content carry a closer copied from an earlier frame.",
         rule: "A delimiter copied from an earlier frame is not live in a later one.",
         effect: "replays an earlier frame's marker and it is live",
@@ -175,7 +175,7 @@ pub(super) const TABLE: [CheckRow; 20] = [
     CheckRow {
         check: Check::NonceConfusable,
         name: "nonce.confusable",
-        primary_rank: 17,
+        primary_rank: 18,
         hint: "Defence in depth: also neutralise markers spelled like yours without the nonce or with another value; a model may read them as boundaries.",
         rule: "No marker spelled like the frame's own without its nonce, or with another value, is left live (reported apart from security and fidelity).",
         effect: "leaves a marker live without the frame's nonce",
@@ -185,7 +185,7 @@ pub(super) const TABLE: [CheckRow; 20] = [
     CheckRow {
         check: Check::TemplateControl,
         name: "template.control",
-        primary_rank: 18,
+        primary_rank: 19,
         hint: "Neutralise chat-template control strings and turn markers (<|im_end|>, <|eot_id|>, [/INST], </s>, <end_of_turn>, \\n\\nHuman:, ### Instruction:) in every field at the Unicode level, and encode with special tokens disabled.",
         rule: "No chat-template control string or turn marker from the input is readable in the framed output (outer-layer class: reported apart from security and fidelity; failing under --strict or a declared context).",
         effect: "leaves a chat-template control string or turn marker readable in the framed output",
@@ -195,7 +195,7 @@ pub(super) const TABLE: [CheckRow; 20] = [
     CheckRow {
         check: Check::TargetFault,
         name: "target.fault",
-        primary_rank: 15,
+        primary_rank: 16,
         hint: "Handle every input without dying, hanging or writing to stdout: refuse what you cannot frame (raise the helper's Refusal, reply `error`), and send logs to stderr.",
         rule: "The target answers the input: it does not crash, hang or break the protocol on it, again on a retry with a fresh target, while it answers a benign input (fault class: no breakout is claimed; failing under every gate).",
         effect: "makes the target crash, hang or break the protocol (a fresh target did it again)",
@@ -205,7 +205,7 @@ pub(super) const TABLE: [CheckRow; 20] = [
     CheckRow {
         check: Check::ReaderStructure,
         name: "reader.structure",
-        primary_rank: 12,
+        primary_rank: 13,
         hint: "Parse only the framing's own records: escape or reject every line break your parser splits at (splitlines() splits at CR, VT, FF, FS, GS, RS, NEL, U+2028 and U+2029 too) and every record or role prefix in content, and never fall back to reading the whole text as one message.",
         rule: "A reader that parses frames into segments returns the structure a benign frame reads back as: as many segments, the same roles and fields, and the content only in its own segment.",
         effect: "makes the reader return another structure: a forged segment, role or field",
@@ -215,7 +215,7 @@ pub(super) const TABLE: [CheckRow; 20] = [
     CheckRow {
         check: Check::FrameAbsent,
         name: "frame.absent",
-        primary_rank: 19,
+        primary_rank: 20,
         hint: "Mark where untrusted content starts and ends: put it between delimiters the content cannot forge (a random per-call nonce in the tags, or a closer defanged in the content), and say in the frame where it came from.",
         rule: "The framing puts a marker around the content that tells it from the surrounding text (judged on benign plants for a profile declaring `delimiters: none`, which is audited by this check alone, and on every case whose output is its content with no frame around it).",
         effect: "reaches the reader with no marker around it, so nothing tells it from the surrounding text",
@@ -225,7 +225,7 @@ pub(super) const TABLE: [CheckRow; 20] = [
     CheckRow {
         check: Check::PartsStructure,
         name: "parts.structure",
-        primary_rank: 11,
+        primary_rank: 12,
         hint: "Answer the same parts whatever the content is: keep all of it in its own part, never split it into more parts or take a role or a part boundary from its text, and escape what your frame inside that part needs escaped.",
         rule: "A framing that answers a wrap with a list of parts returns the parts a benign wrap answers: as many, the same roles, constant parts unchanged, and the content only in its own part.",
         effect: "makes the framing answer other parts: a forged part or role, or content outside its own part",
@@ -235,10 +235,20 @@ pub(super) const TABLE: [CheckRow; 20] = [
     CheckRow {
         check: Check::RecordsForged,
         name: "records.forged",
-        primary_rank: 6,
+        primary_rank: 7,
         hint: "Keep content from starting a record line: escape every line break a reader splits at (LF, CR, VT, FF, NEL, U+2028, U+2029) or indent each continuation line, and do not rely on neutralising only your own role names.",
         rule: "In a frame holding role records, no line the content starts reads as a record marker with any role (system, user, assistant, tool, developer or the framing's own), at each reader level's line breaks and folding.",
         effect: "starts a line that reads as a role record of its own",
+        caused_by: None,
+        reads_text: true,
+    },
+    CheckRow {
+        check: Check::QuoteEscape,
+        name: "quote.escape",
+        primary_rank: 0,
+        hint: "Write the line prefix after every line break a reader splits at (LF, CR, CRLF, VT, FF, NEL, U+2028, U+2029), not only after LF, and never let a content line through without it.",
+        rule: "In a body quoted with a line prefix, every line the content starts begins with the prefix, at each reader level's line breaks.",
+        effect: "starts a line without the quote prefix, which a reader takes for the framing's own",
         caused_by: None,
         reads_text: true,
     },

@@ -147,11 +147,16 @@ pub enum Check {
     /// reader level's line rule and fold.
     #[serde(rename = "records.forged")]
     RecordsForged,
+    /// In a `line-prefix` body, every line the content starts carries the
+    /// prefix, after every line break the reader level splits at: a line
+    /// without it is the framing's own text to a reader.
+    #[serde(rename = "quote.escape")]
+    QuoteEscape,
 }
 
 impl Check {
     /// Every check, in report order (the SARIF rules' order).
-    pub const ALL: [Check; 20] = [
+    pub const ALL: [Check; 21] = [
         Check::FrameShape,
         Check::OuterText,
         Check::FrameSeparation,
@@ -172,6 +177,7 @@ impl Check {
         Check::FrameAbsent,
         Check::PartsStructure,
         Check::RecordsForged,
+        Check::QuoteEscape,
     ];
 
     /// The stable name, as serialized (`check_table`).
@@ -381,7 +387,8 @@ mod tests {
             | Check::ReaderStructure
             | Check::FrameAbsent
             | Check::PartsStructure
-            | Check::RecordsForged => {}
+            | Check::RecordsForged
+            | Check::QuoteEscape => {}
         }
     }
 

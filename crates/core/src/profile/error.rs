@@ -84,6 +84,8 @@ pub enum Field {
     BodyPadding,
     /// `body.datamark`.
     BodyDatamark,
+    /// `body.line_prefix`.
+    BodyLinePrefix,
     /// `capabilities`.
     Capabilities,
     /// `reader.lines`.
@@ -139,6 +141,21 @@ pub enum InvalidKind {
     /// A datamark that is empty or has whitespace.
     #[error("body.datamark {0:?} must be non-empty and without whitespace")]
     BadDatamark(String),
+    /// A line prefix that is empty or holds a line break.
+    #[error(
+        "body.line_prefix {0:?} must be non-empty and hold no line break \
+         (it is what the framing writes at the start of each line)"
+    )]
+    BadLinePrefix(String),
+    /// `body.encoding: line-prefix` without the prefix, or the prefix
+    /// without that encoding, or with `datamark` too (stacked or as
+    /// another per-content choice: the two share one marker).
+    #[error(
+        "body.encoding line-prefix and body.line_prefix go together, and such a body \
+         does not use datamark too: declare both, e.g. `body: {{ encoding: \
+         line-prefix, line_prefix: \"> \" }}`"
+    )]
+    LinePrefixMismatch,
     /// `capabilities` lacks `wrap`.
     #[error("every target must declare the wrap capability")]
     NoWrap,

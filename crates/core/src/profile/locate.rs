@@ -142,6 +142,7 @@ pub(super) fn locate(text: &str, field: &Field) -> Option<Position> {
         | Field::HeaderField(_)
         | Field::BodyPadding
         | Field::BodyDatamark
+        | Field::BodyLinePrefix
         | Field::ReaderLines
         | Field::Records => None,
     }
@@ -435,6 +436,30 @@ capabilities: [wrap]
                     None,
                 ),
                 Field::BodyDatamark,
+            ),
+            (
+                "body: { encoding: line-prefix, line_prefix: \"> \\u2028\" }\n",
+                expect(
+                    Field::BodyLinePrefix,
+                    InvalidKind::BadLinePrefix("> \u{2028}".into()),
+                    None,
+                ),
+                Field::BodyLinePrefix,
+            ),
+            (
+                "body: { encoding: line-prefix }\n",
+                expect(Field::BodyLinePrefix, InvalidKind::LinePrefixMismatch, None),
+                Field::BodyLinePrefix,
+            ),
+            (
+                "body: { line_prefix: \"> \" }\n",
+                expect(Field::BodyLinePrefix, InvalidKind::LinePrefixMismatch, None),
+                Field::BodyLinePrefix,
+            ),
+            (
+                "body: { encoding: [line-prefix, datamark], line_prefix: \"> \" }\n",
+                expect(Field::BodyLinePrefix, InvalidKind::LinePrefixMismatch, None),
+                Field::BodyLinePrefix,
             ),
         ];
         for (extra, expected, field) in cases {

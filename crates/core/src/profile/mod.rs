@@ -836,7 +836,36 @@ impl TargetProfile {
                 ));
             }
         }
-        Ok(())
+        self.validate_line_prefix()
+    }
+
+    /// A `line-prefix` body declares its prefix, and only such a body
+    /// does; the prefix is one line's text.
+    fn validate_line_prefix(&self) -> Result<(), InvalidProfile> {
+        // One marker field serves both (`BodySection::marker`), so a body
+        // that may be either is refused.
+        let with_datamark = self.body.quotes_lines()
+            && self
+                .body
+                .encoding
+                .as_ref()
+                .is_some_and(|e| e.choices().iter().any(|c| c.uses(BodyEncoding::Datamark)));
+        let prefix = self.body.line_prefix.as_deref();
+        if self.body.quotes_lines() != prefix.is_some() || with_datamark {
+            return Err(InvalidProfile::new(
+                Field::BodyLinePrefix,
+                InvalidKind::LinePrefixMismatch,
+            ));
+        }
+        match prefix {
+            Some(p) if p.is_empty() || p.contains(crate::reader::UNICODE_LINE_BREAKS) => {
+                Err(InvalidProfile::new(
+                    Field::BodyLinePrefix,
+                    InvalidKind::BadLinePrefix(p.to_string()),
+                ))
+            }
+            _ => Ok(()),
+        }
     }
 }
 

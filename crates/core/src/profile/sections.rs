@@ -300,6 +300,11 @@ pub enum BodyEncoding {
     /// A Python `str` literal as `repr()` writes it, its quote chosen per
     /// content (`encoding::python`).
     PythonLiteral,
+    /// Every line of the content after the first written after a prefix
+    /// (`> `, `| `, four spaces), like a mail quote: the prefix of the
+    /// first line is the framing's own text before the body
+    /// (`encoding::line_prefix`).
+    LinePrefix,
 }
 
 impl BodyEncoding {
@@ -312,18 +317,27 @@ impl BodyEncoding {
             BodyEncoding::Base64 => "base64",
             BodyEncoding::Datamark => "datamark",
             BodyEncoding::PythonLiteral => "python-literal",
+            BodyEncoding::LinePrefix => "line-prefix",
         }
     }
 
     /// Every encoding, in the order calibration tries them.
-    pub const ALL: [BodyEncoding; 6] = [
+    pub const ALL: [BodyEncoding; 7] = [
         BodyEncoding::None,
         BodyEncoding::JsonString,
         BodyEncoding::HtmlEntities,
         BodyEncoding::Base64,
         BodyEncoding::Datamark,
         BodyEncoding::PythonLiteral,
+        BodyEncoding::LinePrefix,
     ];
+
+    /// Whether calibration can find a body in this encoding without its
+    /// marker declared: a line prefix is any text, so it is tried only
+    /// where a profile (or `init`, which reads it off the output) names it.
+    pub fn tried_undeclared(self) -> bool {
+        self != BodyEncoding::LinePrefix
+    }
 }
 
 /// A body's encoding: one [`BodyEncoding`], or two stacked (the content
@@ -397,13 +411,14 @@ impl Encoding {
     /// calibration tries them: a stack explains a body only where no
     /// single encoding does.
     pub fn candidates() -> Vec<Encoding> {
-        let mut all: Vec<Encoding> = BodyEncoding::ALL.iter().map(|&e| e.into()).collect();
-        for outer in BodyEncoding::ALL {
-            all.extend(
-                BodyEncoding::ALL
-                    .iter()
-                    .filter_map(|&inner| Encoding::stacked(outer, inner)),
-            );
+        let tried = || {
+            BodyEncoding::ALL
+                .into_iter()
+                .filter(|e| e.tried_undeclared())
+        };
+        let mut all: Vec<Encoding> = tried().map(Encoding::from).collect();
+        for outer in tried() {
+            all.extend(tried().filter_map(|inner| Encoding::stacked(outer, inner)));
         }
         all
     }
@@ -597,6 +612,10 @@ pub struct BodySection {
     /// `datamark`: which characters the marker replaces (default `spaces`).
     #[serde(default, skip_serializing_if = "DatamarkReplaces::is_spaces")]
     pub datamark_replaces: DatamarkReplaces,
+    /// `line-prefix`: what the framing writes at the start of every line
+    /// of the content (`"> "`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line_prefix: Option<String>,
     /// What separates the body from the delimiters; unset means learned.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub padding: Option<String>,
@@ -626,6 +645,33 @@ impl DatamarkReplaces {
             DatamarkReplaces::Spaces => c == ' ',
             DatamarkReplaces::Whitespace => c.is_whitespace(),
         }
+    }
+}
+
+impl BodySection {
+    /// Whether the declared encoding (or one of its per-content choices)
+    /// has a `line-prefix` layer.
+    pub fn quotes_lines(&self) -> bool {
+        self.encoding
+            .as_ref()
+            .is_some_and(|e| e.choices().iter().any(|c| c.uses(BodyEncoding::LinePrefix)))
+    }
+
+    /// The prefix of a `line-prefix` body: what `quote.escape` holds every
+    /// line of the content to. `None` for any other body.
+    pub fn quote_prefix(&self) -> Option<&str> {
+        self.line_prefix.as_deref().filter(|_| self.quotes_lines())
+    }
+
+    /// The marker the body's marking encoding writes: the line prefix of a
+    /// `line-prefix` body, else the datamark ([`DEFAULT_DATAMARK`] when
+    /// none is declared). One value serves both because no encoding uses
+    /// both (a stack of the two is refused).
+    pub fn marker(&self) -> String {
+        self.quote_prefix()
+            .or(self.datamark.as_deref())
+            .unwrap_or(DEFAULT_DATAMARK)
+            .to_string()
     }
 }
 

@@ -18,6 +18,7 @@ mod header;
 mod layout;
 pub(super) mod nonce;
 mod parts;
+mod quote;
 mod read;
 mod records;
 mod separation;
@@ -155,6 +156,10 @@ fn wrap_checks<'a>(
             // Else the content region this reader found.
             let slot = fitted.map_or_else(|| regions.content.clone(), |m| m.content.clone());
             records::check_forged_records(findings, records, view, slot);
+        }
+        if let Some(prefix) = profile.body.quote_prefix() {
+            let slot = fitted.map_or_else(|| regions.content.clone(), |m| m.content.clone());
+            quote::check_quote(findings, prefix, view, slot);
         }
     }
     let exact = &views.exact().regions;

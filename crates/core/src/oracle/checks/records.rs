@@ -73,7 +73,7 @@ pub(super) fn check_forged_records(
 }
 
 /// How a report names a line break: `LF`, `CRLF`, or the code point.
-fn break_name(brk: &str) -> String {
+pub(super) fn break_name(brk: &str) -> String {
     match brk {
         "\n" => "LF".into(),
         "\r\n" => "CRLF".into(),

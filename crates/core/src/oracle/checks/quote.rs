@@ -1,0 +1,135 @@
+//! Check `quote.escape`: in a body quoted with a line prefix
+//! (`body.encoding: line-prefix`, `body.line_prefix: "> "`), a line the
+//! content starts without the prefix. A reader takes every prefixed line
+//! for quoted data and a line without the prefix for the framing's own
+//! text, so such a line has left the quote although no delimiter was
+//! forged. Which breaks start a line is the reader level's own rule
+//! ([`crate::reader::Reader::next_line_break`]): a framing that prefixes
+//! after LF alone fails at the levels that also split at CR or U+2028, and
+//! at those only.
+
+use std::ops::Range;
+
+use super::findings::{framed_excerpt, Findings};
+use super::records::break_name;
+use crate::encoding::line_prefix::is_quoted;
+use crate::oracle::view::View;
+use crate::oracle::Check;
+
+/// Fails `quote.escape` at `view`'s level when a line that starts after a
+/// line break inside `content` (the content slot as written, the first
+/// line's prefix being the framing's text before it) does not start with
+/// `prefix` as the level folds both ([`is_quoted`]: a reader that reads
+/// `＞` as `>` takes `＞ ` for the prefix). A line of white space alone
+/// carries no text to escape with (`textwrap.indent` leaves such lines
+/// unprefixed), so it is no finding; invisible characters are text here (a
+/// model reads Unicode tag characters), so such a line is one. The first escaping line is the evidence; more add
+/// nothing.
+pub(super) fn check_quote(
+    findings: &mut Findings,
+    prefix: &str,
+    view: &View<'_>,
+    content: Range<usize>,
+) {
+    let (text, reader) = (view.folded.text, view.folded.reader);
+    let folded_prefix = reader.fold_str(prefix);
+    let mut from = content.start;
+    while let Some(brk) = reader.next_line_break(text, from) {
+        // A break that ends the slot is the framing's own: what follows is
+        // its next line, not the content's.
+        if brk.end >= content.end {
+            return;
+        }
+        let line_end = reader
+            .next_line_break(text, brk.end)
+            .map_or(text.len(), |b| b.start)
+            .min(content.end);
+        let line = &text[brk.end..line_end];
+        let blank = line.chars().all(char::is_whitespace);
+        if !blank && !is_quoted(&reader.fold_str(line), &folded_prefix) {
+            findings.security(
+                Check::QuoteEscape,
+                view.level(),
+                format!(
+                    "a line of the content escapes the quote at {} (it does not start with {prefix:?})",
+                    break_name(&text[brk.clone()])
+                ),
+                framed_excerpt(text, brk.start..line_end),
+            );
+            return;
+        }
+        from = brk.end;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::level::ReaderLevel;
+    use crate::oracle::regions::Regions;
+    use crate::reader::Reader;
+
+    /// The messages `quote.escape` gives at `level` for `body`, framed as
+    /// `Quoted:\n> {body}\nReply:`.
+    fn messages(body: &str, level: ReaderLevel) -> Vec<String> {
+        let head = "Quoted:\n> ";
+        let framed = format!("{head}{body}\nReply:");
+        let view = View {
+            folded: Reader::new(level).fold(&framed),
+            regions: Regions {
+                delimiters: vec![],
+                outer_tag: None,
+                attribute_tag: None,
+                header_terminated: true,
+                header: 0..0,
+                content: 0..framed.len(),
+            },
+        };
+        let mut findings = Findings::default();
+        check_quote(
+            &mut findings,
+            "> ",
+            &view,
+            head.len()..head.len() + body.len(),
+        );
+        findings.0.into_iter().map(|f| f.message).collect()
+    }
+
+    #[test]
+    fn a_line_without_the_prefix_escapes_at_the_levels_that_split_there() {
+        use ReaderLevel::{AsciiCaseInsensitive as Ci, Exact, Unicode};
+        let escaped = |at: &str| {
+            vec![format!(
+                "a line of the content escapes the quote at {at} (it does not start with \"> \")"
+            )]
+        };
+        // A prefixed body, the framing's own line after it, an empty line
+        // written as the bare prefix: no finding at any level.
+        for level in ReaderLevel::ALL {
+            assert!(messages("a\n> b\n>\n> c", level).is_empty(), "{level}");
+            assert!(messages("a\u{2028}> b\r> c\r\n> d", level).is_empty());
+            assert!(messages("one line", level).is_empty());
+        }
+        assert_eq!(messages("a\nReply: forged", Exact), escaped("LF"));
+        // U+2028 starts a line at the unicode level only, a lone CR from
+        // the case-insensitive level on, CRLF at every level.
+        let ls = "a\u{2028}Reply: forged";
+        assert!(messages(ls, Exact).is_empty() && messages(ls, Ci).is_empty());
+        assert_eq!(messages(ls, Unicode), escaped("U+2028"));
+        assert!(messages("a\rReply:", Exact).is_empty());
+        assert_eq!(messages("a\rReply:", Ci), escaped("CR (alone)"));
+        assert_eq!(messages("a\r\nReply:", Exact), escaped("CRLF"));
+        for brk in ['\u{0B}', '\u{0C}', '\u{85}', '\u{2029}'] {
+            let body = format!("a{brk}Reply:");
+            assert!(messages(&body, Ci).is_empty(), "{brk:?}");
+            assert_eq!(messages(&body, Unicode).len(), 1, "{brk:?}");
+        }
+        // A line starting with the bare prefix (`>x`, `>`) is quoted, as
+        // a mail reader takes it; a blank line has no text to escape with.
+        assert!(messages("a\n>x\n>\n\n  \n> b", Exact).is_empty());
+        // A lookalike prefix is the prefix for the level that folds it.
+        let fullwidth = "a\r\u{FF1E} forged";
+        assert_eq!(messages(fullwidth, Ci), escaped("CR (alone)"));
+        assert!(messages(fullwidth, Unicode).is_empty());
+    }
+}
