@@ -171,7 +171,10 @@ fn the_triage_counts_each_consumer_s_finding() {
     write("two\ta\tdelimiter.census/parser\tconfirmed\tre-ran\n");
     let (code, out) = triage_in(&reports, &rules, &rechecks);
     assert_eq!(code, Some(1), "{out}");
-    assert!(out.contains("re-check confirmed, but triage.tsv says false"), "{out}");
+    assert!(
+        out.contains("re-check confirmed, but triage.tsv says false"),
+        "{out}"
+    );
 }
 
 /// `field/matrix.py` with `args`: its exit code and what it said.

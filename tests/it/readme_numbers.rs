@@ -478,7 +478,10 @@ fn the_overlapping_audits_add_no_weakness() {
         let (ids, _) = field_weaknesses(audit);
         let (theirs, _) = field_weaknesses(original);
         let own: Vec<&String> = ids.iter().filter(|id| !theirs.contains(id)).collect();
-        assert!(own.is_empty(), "{audit} has weaknesses {original} lacks: {own:?}");
+        assert!(
+            own.is_empty(),
+            "{audit} has weaknesses {original} lacks: {own:?}"
+        );
         repeated += ids.len();
     }
     let text = readme().split_whitespace().collect::<Vec<_>>().join(" ");
@@ -487,7 +490,11 @@ fn the_overlapping_audits_add_no_weakness() {
         r"\*\*Counted as docs/report-schema.md \(\x22Counting\x22\) counts: ([\d,]+) weaknesses in the \w+ audits.*? (\w+) audits call code another audit covers [^;]*; each weakness they count is also counted by the audit they repeat, so the field shows \*\*([\d,]+) weaknesses once each audit that repeats another is set aside\*\*",
     );
     assert_eq!(number(&found[1]), pairs.len(), "repeating audits");
-    assert_eq!(number(&found[2]), number(&found[0]) - repeated, "distinct weaknesses");
+    assert_eq!(
+        number(&found[2]),
+        number(&found[0]) - repeated,
+        "distinct weaknesses"
+    );
 
     // The guard's refusals, as its bullet counts them.
     let (_, guard) = field_weaknesses("agent-cordon-guard-tool-result");
@@ -495,7 +502,9 @@ fn the_overlapping_audits_add_no_weakness() {
         guard
             .results
             .iter()
-            .filter(|r| matches!(r.outcome, Outcome::Refused { acceptable: a, .. } if a == acceptable))
+            .filter(
+                |r| matches!(r.outcome, Outcome::Refused { acceptable: a, .. } if a == acceptable),
+            )
             .count()
     };
     let stated = one_match(
@@ -523,5 +532,9 @@ fn the_overlapping_audits_add_no_weakness() {
         &section.split_whitespace().collect::<Vec<_>>().join(" "),
         r"each of its (\d+) parser findings is `reader.structure`",
     );
-    assert_eq!(number(&stated[0]), parser.len(), "the handoff's parser findings");
+    assert_eq!(
+        number(&stated[0]),
+        parser.len(),
+        "the handoff's parser findings"
+    );
 }

@@ -110,8 +110,7 @@ pub struct ByCase<'a> {
 pub fn by_case<'a>(run: &RunResult, weaknesses: &'a [Weakness]) -> ByCase<'a> {
     let mut index = ByCase {
         cases: BTreeMap::new(),
-        first: several(run)
-            .then(|| run.meta.target.reader.consumers()[0]),
+        first: several(run).then(|| run.meta.target.reader.consumers()[0]),
     };
     for weakness in weaknesses.iter().filter(|w| w.counted) {
         for case in &weakness.cases {
@@ -498,7 +497,10 @@ mod tests {
             ])
         );
         let json = serde_json::to_value(&tally).unwrap();
-        assert!(json["findings"]["delimiter.census/parser"].is_string(), "{json}");
+        assert!(
+            json["findings"]["delimiter.census/parser"].is_string(),
+            "{json}"
+        );
         let counts = counts(&run, &weaknesses);
         assert_eq!((counts.cases, counts.findings, counts.linked), (1, 3, 2));
         assert!(weaknesses.iter().all(|w| w.cases == [id.clone()]));

@@ -276,7 +276,10 @@ fn run_case(
                     evidence.parts = Some(oracle::render_parts(&answered).0);
                     let findings =
                         oracle::judge_parts(&structure.structure, &request.content, &answered);
-                    (structure.text(&answered), oracle::as_written(profile, findings))
+                    (
+                        structure.text(&answered),
+                        oracle::as_written(profile, findings),
+                    )
                 }
                 (_, answer) => (answer.into_text(), Vec::new()),
             };

@@ -229,7 +229,10 @@ mod tests {
         use ReaderLevel::{Exact, Unicode};
         let profile = with_reader("{ returns: segments, consumers: [model, parser] }");
         let profile = TargetProfile {
-            capabilities: vec![crate::profile::Capability::Wrap, crate::profile::Capability::Read],
+            capabilities: vec![
+                crate::profile::Capability::Wrap,
+                crate::profile::Capability::Read,
+            ],
             ..profile
         };
         let replay = at(Check::NonceReplay, CheckClass::Security, &[Exact]);
@@ -241,8 +244,16 @@ mod tests {
             [
                 (Check::NonceReplay, Consumer::Model, vec![Exact]),
                 (Check::PartsStructure, Consumer::Model, vec![Exact]),
-                (Check::PartsStructure, Consumer::Parser, ReaderLevel::ALL.to_vec()),
-                (Check::TargetFault, Consumer::Model, ReaderLevel::ALL.to_vec()),
+                (
+                    Check::PartsStructure,
+                    Consumer::Parser,
+                    ReaderLevel::ALL.to_vec()
+                ),
+                (
+                    Check::TargetFault,
+                    Consumer::Model,
+                    ReaderLevel::ALL.to_vec()
+                ),
             ]
         );
         // The parser alone, observed: the replay is not its.
@@ -275,7 +286,11 @@ mod tests {
             named_checks(&found),
             [
                 (Check::NonceReplay, Consumer::Model, vec![Exact, Unicode]),
-                (Check::NonceReplay, Consumer::Parser, ReaderLevel::ALL.to_vec()),
+                (
+                    Check::NonceReplay,
+                    Consumer::Parser,
+                    ReaderLevel::ALL.to_vec()
+                ),
                 (Check::FrameAbsent, Consumer::Model, vec![Unicode]),
             ]
         );
