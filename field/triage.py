@@ -19,7 +19,10 @@ already took, is an error: it says nothing about the reports as they are.
 The unit is the reports' own. A weakness is one counted weakness; a finding
 is one (case, check) pair the report counts (``results[].tally.findings``:
 at the decision level, a finding linked to its cause in the same case and
-the findings reported apart not counted). Each finding belongs to the
+the findings reported apart not counted), and in an audit whose profile
+declares several consumers one (case, check, consumer) triple: the tally
+key is then ``check/consumer`` (schema 1.8), so a case that fools the model
+and the parser is a finding for each. Each finding belongs to the
 weakness the report names for it (``tally.findings``: its case's weakness
 of the same check, else the case's primary weakness).
 
@@ -28,7 +31,10 @@ Each audit's triage also records re-checked cases in ``field/recheck.tsv``:
     audit  case  check  outcome  how
 
 one line per case re-checked against the package itself (``outcome``
-``confirmed`` or ``refuted``; ``how`` says what was re-run). The script
+``confirmed`` or ``refuted``; ``how`` says what was re-run). ``check`` is
+the report's tally key (``check``, or ``check/consumer`` with several
+consumers); a bare check names the one consumer's finding of that check in
+the case when there is only one. The script
 draws each audit's sample (``SAMPLE`` counted findings, a seeded draw per
 audit, so it is the same sample on every run of the same report), and
 fails when an audit with findings has no recorded re-check, when a
@@ -39,6 +45,7 @@ confirmed but triaged false).
     python3 field/triage.py              # from the repository root
     python3 field/triage.py --sample     # also print each audit's draw
     python3 field/triage.py --rules R.tsv --rechecks C.tsv   # other files
+    python3 field/triage.py --reports DIR   # other reports (the tests')
 """
 
 import collections
@@ -81,7 +88,8 @@ def load_rechecks():
 
 
 def counted_findings(report):
-    """Every counted (case, check) pair, with the id of the weakness the
+    """Every counted finding as (case, unit), the unit the tally's key
+    (``check`` or ``check/consumer``), with the id of the weakness the
     report says it belongs to (``results[].tally.findings``)."""
     for result in report["results"]:
         tally = result.get("tally")
@@ -128,12 +136,22 @@ def sample(audit, verdicts):
     return random.Random(audit).sample(pool, min(SAMPLE, len(pool)))
 
 
+def recheck_verdict(verdicts, case, check):
+    """The triage verdict of the finding a re-check names: its exact unit,
+    else the one consumer's finding of that check in the case."""
+    if (case, check) in verdicts:
+        return verdicts[(case, check)]
+    named = [v for (c, unit), v in verdicts.items()
+             if c == case and unit.split("/")[0] == check]
+    return named[0] if len(named) == 1 else None
+
+
 def check_rechecks(audit, verdicts, rechecks, errors):
     own = [r for r in rechecks if r["audit"] == audit]
     if verdicts and not own:
         errors.append(f"{audit}: no re-checked case in {RECHECKS.name}")
     for r in own:
-        verdict = verdicts.get((r["case"], r["check"]))
+        verdict = recheck_verdict(verdicts, r["case"], r["check"])
         where = f"{RECHECKS}:{r['line']}"
         if verdict is None:
             errors.append(f"{where}: {r['case']} {r['check']} is not a counted finding of {audit}")
@@ -143,7 +161,7 @@ def check_rechecks(audit, verdicts, rechecks, errors):
 
 
 def main():
-    global RULES, RECHECKS
+    global RULES, RECHECKS, REPORTS
     args = sys.argv[1:]
     show_sample = "--sample" in args
     # Other rule and re-check files (the tests' way to show a rule that
@@ -152,6 +170,8 @@ def main():
         if flag in args:
             path = Path(args[args.index(flag) + 1])
             RULES, RECHECKS = (path, RECHECKS) if flag == "--rules" else (RULES, path)
+    if "--reports" in args:
+        REPORTS = Path(args[args.index("--reports") + 1])
     rules = load_rules()
     rechecks = load_rechecks()
     errors = []

@@ -105,6 +105,78 @@ fn the_committed_triage_holds_and_can_fail_and_say_false() {
     assert!(out.contains("no re-checked case"), "{out}");
 }
 
+/// Runs the triage over `reports` with `rules` and `rechecks`.
+fn triage_in(reports: &Path, rules: &Path, rechecks: &Path) -> (Option<i32>, String) {
+    let output = Command::new("python3")
+        .arg(common::repo().join("field/triage.py"))
+        .args(["--reports".as_ref(), reports.as_os_str()])
+        .args(["--rules".as_ref(), rules.as_os_str()])
+        .args(["--rechecks".as_ref(), rechecks.as_os_str()])
+        .output()
+        .expect("python3 runs");
+    (
+        output.status.code(),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+    )
+}
+
+/// An audit with two consumers counts one finding per (case, check,
+/// consumer), as its report's tally keys say (`check/consumer`): the
+/// parser's weakness can be triaged false while the model's is true, and a
+/// re-check must say which consumer's finding it re-ran when the case has
+/// both.
+#[test]
+fn the_triage_counts_each_consumer_s_finding() {
+    if !common::have("python3", "the_triage_counts_each_consumer_s_finding") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let reports = dir.path().join("reports");
+    std::fs::create_dir(&reports).unwrap();
+    let model = "delimiter.census/exact/content/delimiter/model";
+    let parser = "delimiter.census/exact/content/delimiter/parser";
+    let report = serde_json::json!({
+        "target": {"name": "two"},
+        "counts": {"weaknesses": 2, "findings": 3},
+        "weaknesses": [{"id": model, "counted": true}, {"id": parser, "counted": true}],
+        "results": [
+            {"id": "a", "tally": {"findings": {
+                "delimiter.census/model": model, "delimiter.census/parser": parser}}},
+            {"id": "b", "tally": {"findings": {"delimiter.census/model": model}}},
+        ],
+    });
+    std::fs::write(reports.join("two.json"), report.to_string()).unwrap();
+    let rules = dir.path().join("rules.tsv");
+    std::fs::write(
+        &rules,
+        format!("two\t{model}\t*\ttrue\tr\ntwo\t{parser}\t*\tfalse\tr\n"),
+    )
+    .unwrap();
+    let rechecks = dir.path().join("rechecks.tsv");
+    let write = |lines: &str| std::fs::write(&rechecks, lines).unwrap();
+
+    write("two\ta\tdelimiter.census/parser\trefuted\tre-ran\ntwo\tb\tdelimiter.census\tconfirmed\tre-ran\n");
+    let (code, out) = triage_in(&reports, &rules, &rechecks);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("weaknesses: 2, true 1, false 1"), "{out}");
+    assert!(out.contains("findings: 3, true 2, false 1"), "{out}");
+
+    // A bare check where the case has both consumers' findings names none.
+    write("two\ta\tdelimiter.census\trefuted\tre-ran\n");
+    let (code, out) = triage_in(&reports, &rules, &rechecks);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("is not a counted finding of two"), "{out}");
+
+    // The parser's finding re-checked as confirmed contradicts its rule.
+    write("two\ta\tdelimiter.census/parser\tconfirmed\tre-ran\n");
+    let (code, out) = triage_in(&reports, &rules, &rechecks);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(
+        out.contains("re-check confirmed, but triage.tsv says false"),
+        "{out}"
+    );
+}
+
 /// `field/matrix.py` with `args`: its exit code and what it said.
 fn matrix(args: &[&std::ffi::OsStr]) -> (Option<i32>, String) {
     let output = Command::new("python3")

@@ -227,14 +227,14 @@ fn field_audit(path: &Path) -> FieldAudit {
     let run = framecheck::report::json::parse(&text).unwrap();
     let written: serde_json::Value = serde_json::from_str(&text).unwrap();
     let weaknesses = weakness::weaknesses(&run);
-    let counts = count::counts(&run.results, &weaknesses, run.meta.level);
+    let counts = count::counts(&run, &weaknesses);
     assert_eq!(
         written["counts"],
         serde_json::to_value(counts).unwrap(),
         "{}: the report's counts are not what the current code counts: regenerate it",
         path.display()
     );
-    let index = count::by_case(&weaknesses);
+    let index = count::by_case(&run, &weaknesses);
     let mut findings = Vec::new();
     for result in &run.results {
         let tally = count::case_tally(result, run.meta.level, &index);
@@ -436,4 +436,105 @@ fn the_quick_start_time_is_the_recorded_measurement() {
     let text = readme().split_whitespace().collect::<Vec<_>>().join(" ");
     let said = one_match(&text, r"the main job took about (\w+) minutes");
     assert_eq!(number(&said[0]), (seconds + 30) / 60);
+}
+
+/// The counted weakness ids of a committed field report, and its results.
+fn field_weaknesses(audit: &str) -> (Vec<String>, framecheck::runner::RunResult) {
+    let path = repo(&format!("reports/field/{audit}.json"));
+    let run = framecheck::report::json::parse(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let ids = framecheck::report::weakness::weaknesses(&run)
+        .into_iter()
+        .filter(|w| w.counted)
+        .map(|w| w.id)
+        .collect();
+    (ids, run)
+}
+
+/// field/README.md's overlapping audits: each bullet's audit repeats the
+/// audit it names first, and adds no weakness (every counted weakness id
+/// of its report is one of the other's); README's field total set aside
+/// the repeating audits is the field's distinct count; and the numbers
+/// the bullets state (the guard's refusals, the handoff's parser
+/// findings) are the committed reports'.
+#[test]
+fn the_overlapping_audits_add_no_weakness() {
+    use framecheck::outcome::Outcome;
+    let field = std::fs::read_to_string(repo("field/README.md")).unwrap();
+    let section = field
+        .split("## Audits that overlap, and what each adds")
+        .nth(1)
+        .unwrap()
+        .split("\n## ")
+        .next()
+        .unwrap();
+    let bullet = Regex::new(r"(?m)^- \*\*([a-z0-9-]+)\*\* repeats\s+`([a-z0-9-]+)`").unwrap();
+    let pairs: Vec<(String, String)> = bullet
+        .captures_iter(section)
+        .map(|c| (c[1].to_string(), c[2].to_string()))
+        .collect();
+    assert_eq!(pairs.len(), 4, "{pairs:?}");
+    let mut repeated = 0;
+    for (audit, original) in &pairs {
+        let (ids, _) = field_weaknesses(audit);
+        let (theirs, _) = field_weaknesses(original);
+        let own: Vec<&String> = ids.iter().filter(|id| !theirs.contains(id)).collect();
+        assert!(
+            own.is_empty(),
+            "{audit} has weaknesses {original} lacks: {own:?}"
+        );
+        repeated += ids.len();
+    }
+    let text = readme().split_whitespace().collect::<Vec<_>>().join(" ");
+    let found = one_match(
+        &text,
+        r"\*\*Counted as docs/report-schema.md \(\x22Counting\x22\) counts: ([\d,]+) weaknesses in the \w+ audits.*? (\w+) audits call code another audit covers [^;]*; each weakness they count is also counted by the audit they repeat, so the field shows \*\*([\d,]+) weaknesses once each audit that repeats another is set aside\*\*",
+    );
+    assert_eq!(number(&found[1].to_lowercase()), pairs.len(), "repeating audits");
+    assert_eq!(
+        number(&found[2]),
+        number(&found[0]) - repeated,
+        "distinct weaknesses"
+    );
+
+    // The guard's refusals, as its bullet counts them.
+    let (_, guard) = field_weaknesses("agent-cordon-guard-tool-result");
+    let refused = |acceptable: bool| {
+        guard
+            .results
+            .iter()
+            .filter(
+                |r| matches!(r.outcome, Outcome::Refused { acceptable: a, .. } if a == acceptable),
+            )
+            .count()
+    };
+    let stated = one_match(
+        &section.split_whitespace().collect::<Vec<_>>().join(" "),
+        r"It refuses (\d+) cases whose refusal the catalogue accepts \(attacks its scanner flags\) and (\d+) it does not",
+    );
+    assert_eq!(number(&stated[0]), refused(true), "acceptable refusals");
+    assert_eq!(number(&stated[1]), refused(false), "forbidden refusals");
+
+    // The handoff's parser findings: all `reader.structure`.
+    let (_, handoff) = field_weaknesses("openai-agents-handoff-history");
+    let parser: Vec<_> = handoff
+        .results
+        .iter()
+        .flat_map(|r| match &r.outcome {
+            Outcome::Judged { findings } => findings.iter().collect(),
+            _ => Vec::new(),
+        })
+        .filter(|f| f.consumer == framecheck::profile::Consumer::Parser)
+        .collect();
+    assert!(parser
+        .iter()
+        .all(|f| f.check == framecheck::oracle::Check::ReaderStructure));
+    let stated = one_match(
+        &section.split_whitespace().collect::<Vec<_>>().join(" "),
+        r"each of its (\d+) parser findings is `reader.structure`",
+    );
+    assert_eq!(
+        number(&stated[0]),
+        parser.len(),
+        "the handoff's parser findings"
+    );
 }

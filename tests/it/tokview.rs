@@ -208,7 +208,7 @@ fn every_format_shows_the_views_and_json_reads_them_back() {
         }
     }
     let json = report::render(&run, Format::Json, None);
-    assert!(json.contains("\"schema\": \"framecheck-report/1.7\""));
+    assert!(json.contains("\"schema\": \"framecheck-report/1.8\""));
     assert_eq!(report::json::parse(&json).unwrap().views, run.views);
     // Without views, no format mentions them.
     run.views.clear();

@@ -41,7 +41,7 @@ use framecheck_core::profile::TargetProfile;
 use framecheck_core::target::Fault;
 
 /// The schema name and version written into every report.
-pub const SCHEMA: &str = "framecheck-report/1.7";
+pub const SCHEMA: &str = "framecheck-report/1.8";
 
 /// The schema name and major version a reader accepts: any report whose
 /// schema has this name and major version. Minor additions (new optional
@@ -323,7 +323,7 @@ pub fn write_with_baseline(
 ) -> std::io::Result<()> {
     let summary = Summary::of(run);
     let weaknesses = super::weakness::weaknesses(run);
-    let index = super::count::by_case(&weaknesses);
+    let index = super::count::by_case(run, &weaknesses);
     let meta = &run.meta;
     let report = ReportOut {
         schema: SCHEMA,
@@ -348,7 +348,7 @@ pub fn write_with_baseline(
         exit_code: summary.exit_code(),
         baseline_exit_code: baseline.map(|diff| Decision::of(&summary, Some(diff)).exit_code),
         summary,
-        counts: super::count::counts(&run.results, &weaknesses, meta.level),
+        counts: super::count::counts(run, &weaknesses),
         weaknesses: &weaknesses,
         baseline,
         views: &run.views,

@@ -65,7 +65,7 @@ pub fn render_with_baseline(run: &RunResult, baseline: Option<&BaselineDiff>) ->
     let _ = writeln!(out, "> {HONESTY_NOTE}\n");
     let weaknesses = super::weakness::weaknesses(run);
     write_status(&mut out, run, &summary, &Decision::of(&summary, baseline));
-    let counts = super::count::counts(&run.results, &weaknesses, meta.level);
+    let counts = super::count::counts(run, &weaknesses);
     let _ = writeln!(
         out,
         "**{}** at level `{}` (counted as docs/report-schema.md, \"Counting\", says).\n",

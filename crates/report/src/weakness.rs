@@ -521,12 +521,15 @@ pub fn weaknesses(run: &RunResult) -> Vec<Weakness> {
     }
     // Several consumers of one output: each consumer's weaknesses come from
     // the findings that name it, so a case that fools the model and not the
-    // parser is a model weakness only.
+    // parser is a model weakness only. A refusal names no consumer: the
+    // framing refused, whoever reads, so it is the first consumer's alone
+    // (as a fidelity finding both see is, `oracle::for_consumers`).
     let mut all = Vec::new();
-    for consumer in consumers {
+    for (n, &consumer) in consumers.iter().enumerate() {
         let results: Vec<CaseResult> = run
             .results
             .iter()
+            .filter(|r| n == 0 || matches!(r.outcome, Outcome::Judged { .. }))
             .map(|r| r.for_consumer(consumer))
             .collect();
         all.extend(weaknesses_of(run, &results, consumer, true));

@@ -152,8 +152,7 @@ pub fn run_owned(
             framing,
             &mut watch,
             cancel,
-            &mut |mut result| {
-                name_the_only_consumer(profile, &mut result.outcome);
+            &mut |result| {
                 on_result(&result);
                 results.push(result);
             },
@@ -170,7 +169,7 @@ pub fn run_owned(
         for mut result in
             crate::nonce_probe::probe(profile, framing, learned, options.nonce_samples)
         {
-            name_the_only_consumer(profile, &mut result.outcome);
+            judged_as_written(profile, &mut result.outcome);
             on_result(&result);
             results.push(result);
         }
@@ -262,7 +261,7 @@ fn unmarked_run(
             },
             results: vec![{
                 let mut result = unmarked::result(found, unmarked_delivery(profile));
-                name_the_only_consumer(profile, &mut result.outcome);
+                judged_as_written(profile, &mut result.outcome);
                 result
             }],
             views: Vec::new(),
@@ -560,7 +559,6 @@ fn timed_case(
     };
     let framed = evidence.framed.as_deref();
     framecheck_core::nonce::harvest::judge(&case, profile, layout, framed, &mut outcome);
-    name_the_only_consumer(profile, &mut outcome);
     CaseResult {
         case,
         outcome,
@@ -742,7 +740,7 @@ fn run_case(
                     let unframed =
                         varying::absent(profile, request, &framed, unmarked_delivery(profile));
                     let outcome = if let Some(finding) = unframed {
-                        judged(vec![finding])
+                        judged(oracle::as_written(profile, vec![finding]))
                     } else if operation == Operation::Roundtrip && profile.can(Capability::Read) {
                         let wrapped = (request, framed.as_str());
                         read_back(case, profile, framing, layout, wrapped, &mut evidence)
@@ -756,7 +754,7 @@ fn run_case(
                         }))
                     };
                     evidence.framed = Some(framed);
-                    with_findings(outcome, parts_findings)
+                    with_findings(outcome, oracle::as_written(profile, parts_findings))
                 }
             }
         }
@@ -832,11 +830,12 @@ fn run_segments_case(
         let reason = format!("target lacks the {} capability", missing.name());
         return (Outcome::Skipped { reason }, evidence);
     }
-    let (framed, mut findings) =
+    let (framed, parts_findings) =
         match parts::wrap_case(framing, learned.parts, request, &mut evidence) {
             Err(error) => return (refusal_or_error(case, error), evidence),
             Ok(answer) => answer,
         };
+    let mut findings = oracle::as_written(profile, parts_findings);
     // With several consumers the read-back is the parser's answer, and its
     // structure findings fool the parser alone; one consumer owns them all.
     let several = profile.reader.consumers().len() > 1;
@@ -863,16 +862,12 @@ fn run_segments_case(
     (outcome, evidence)
 }
 
-/// A profile with one consumer names it on every finding, those of the
-/// checks that run once on the frame as written (parts, an absent frame, a
-/// target fault, a harvested nonce) too. With several, those keep the
-/// first consumer, the model, and each consumer's own checks name theirs
-/// ([`oracle::for_consumers`]).
-fn name_the_only_consumer(profile: &TargetProfile, outcome: &mut Outcome) {
-    if let (Outcome::Judged { findings }, [only]) = (outcome, &profile.reader.consumers()[..]) {
-        for finding in findings {
-            finding.consumer = *only;
-        }
+/// A result whose every finding was judged once on the output as written
+/// (the nonce probes, an unmarked framing's verdict): each finding handed
+/// to the consumers it concerns ([`oracle::as_written`]).
+fn judged_as_written(profile: &TargetProfile, outcome: &mut Outcome) {
+    if let Outcome::Judged { findings } = outcome {
+        *findings = oracle::as_written(profile, std::mem::take(findings));
     }
 }
 

@@ -110,7 +110,9 @@ pub fn judge(
         return;
     }
     let planted = format!("a {} marker", harvest.mode);
-    findings.extend(oracle::judge_replay_in(profile, layout, framed, &planted));
+    // The replay is judged once, on the frame as written.
+    let replayed = oracle::judge_replay_in(profile, layout, framed, &planted);
+    findings.extend(oracle::as_written(profile, replayed));
 }
 
 #[cfg(test)]

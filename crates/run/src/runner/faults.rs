@@ -175,7 +175,7 @@ impl FaultWatch {
         };
         let finding = fault_finding(reason, fault);
         second.outcome = Outcome::Judged {
-            findings: vec![finding],
+            findings: oracle::as_written(profile, vec![finding]),
         };
         second
     }

@@ -276,15 +276,19 @@ fn run_case(
                     evidence.parts = Some(oracle::render_parts(&answered).0);
                     let findings =
                         oracle::judge_parts(&structure.structure, &request.content, &answered);
-                    (structure.text(&answered), findings)
+                    (
+                        structure.text(&answered),
+                        oracle::as_written(profile, findings),
+                    )
                 }
                 (_, answer) => (answer.into_text(), Vec::new()),
             };
             let layout = calibrated.layout_for(request);
-            let items = Items { items, position };
-            findings.extend(oracle::judge_several(
-                &case, profile, layout, items, &framed,
-            ));
+            findings.extend(oracle::for_consumers(profile, |p| {
+                let items = Items { items, position };
+                let judged = oracle::judge_several(&case, p, layout, items, &framed);
+                oracle::parser_answered(judged, p)
+            }));
             evidence.framed = Some(framed);
             Outcome::Judged { findings }
         }

@@ -6,8 +6,12 @@
 //! fidelity finding: the content changed on the way) is reported once,
 //! for the first consumer that found it, so two consumers do not count one
 //! change twice. A read case hands the framing's reader a text of its own:
-//! it is the parser's alone ([`for_reader`]).
+//! it is the parser's alone ([`for_reader`]). A check that runs once on
+//! the output as written, for every consumer at once (parts, an absent
+//! frame, a target fault, a harvested nonce replayed, the nonce probes),
+//! has its findings handed to the consumers they concern ([`as_written`]).
 
+use crate::level::ReaderLevel;
 use crate::oracle::{CheckClass, Finding};
 use crate::profile::{Consumer, TargetProfile};
 
@@ -54,6 +58,61 @@ pub fn for_reader(
             named(judge(&alone), Consumer::Parser)
         }
     }
+}
+
+/// The findings of a check that judged the output as written once, for
+/// every consumer of `profile` (with the profile's own reading), each
+/// handed to the consumers it concerns, in the profile's order:
+///
+/// - a parser that answers with segments is observed, not modelled: a
+///   finding of a check that reads the text is not its (as
+///   [`super::parser_answered`] drops it from its wraps' findings), since its own answers are the evidence of whether it is
+///   fooled;
+/// - a parser reads bytes exactly: a security finding judged for another
+///   consumer is the parser's only where it holds at the exact level, and
+///   then at every level (as a parser's own checks report it);
+/// - a finding of another class (a fault, a fidelity finding) is the
+///   framing's, whoever reads it: reported once, for the first consumer
+///   it concerns, as [`for_consumers`] reports one.
+///
+/// A finding no declared consumer is concerned by is dropped: the
+/// evidence shows every consumer unfooled by it.
+pub fn as_written(profile: &TargetProfile, findings: Vec<Finding>) -> Vec<Finding> {
+    let consumers = profile.reader.consumers();
+    let mut out = Vec::new();
+    for finding in findings {
+        for &consumer in &consumers {
+            if let Some(own) = concerns(profile, consumer, &finding) {
+                out.push(own);
+                if finding.class != CheckClass::Security {
+                    break;
+                }
+            }
+        }
+    }
+    out
+}
+
+/// `finding`, judged once on the output as written, as `consumer`'s own
+/// ([`as_written`]); `None` when it does not concern that consumer.
+fn concerns(profile: &TargetProfile, consumer: Consumer, finding: &Finding) -> Option<Finding> {
+    let mut own = Finding {
+        consumer,
+        ..finding.clone()
+    };
+    if consumer != Consumer::Parser {
+        return Some(own);
+    }
+    if super::structure::parser_observed(profile) && finding.check.row().reads_text {
+        return None;
+    }
+    if finding.class == CheckClass::Security {
+        if !finding.levels.contains(&ReaderLevel::Exact) {
+            return None;
+        }
+        own.levels = ReaderLevel::ALL.to_vec();
+    }
+    Some(own)
 }
 
 /// `findings`, each naming `consumer`.
@@ -145,5 +204,95 @@ mod tests {
             vec![finding(Check::CanaryContainment, CheckClass::Security)]
         });
         assert_eq!(findings[0].consumer, Consumer::Parser);
+    }
+
+    fn at(check: Check, class: CheckClass, levels: &[ReaderLevel]) -> Finding {
+        Finding {
+            levels: levels.to_vec(),
+            ..finding(check, class)
+        }
+    }
+
+    fn named_checks(findings: &[Finding]) -> Vec<(Check, Consumer, Vec<ReaderLevel>)> {
+        findings
+            .iter()
+            .map(|f| (f.check, f.consumer, f.levels.clone()))
+            .collect()
+    }
+
+    /// A finding judged once on the output as written goes to each
+    /// consumer it concerns: a parser that answers with segments is
+    /// observed, so a text check's finding is not its, and a target fault
+    /// is reported once, for the first consumer.
+    #[test]
+    fn once_judged_findings_skip_an_observed_parser() {
+        use ReaderLevel::{Exact, Unicode};
+        let profile = with_reader("{ returns: segments, consumers: [model, parser] }");
+        let profile = TargetProfile {
+            capabilities: vec![
+                crate::profile::Capability::Wrap,
+                crate::profile::Capability::Read,
+            ],
+            ..profile
+        };
+        let replay = at(Check::NonceReplay, CheckClass::Security, &[Exact]);
+        let parts = at(Check::PartsStructure, CheckClass::Security, &[Exact]);
+        let fault = at(Check::TargetFault, CheckClass::Fault, &ReaderLevel::ALL);
+        let found = as_written(&profile, vec![replay.clone(), parts, fault]);
+        assert_eq!(
+            named_checks(&found),
+            [
+                (Check::NonceReplay, Consumer::Model, vec![Exact]),
+                (Check::PartsStructure, Consumer::Model, vec![Exact]),
+                (
+                    Check::PartsStructure,
+                    Consumer::Parser,
+                    ReaderLevel::ALL.to_vec()
+                ),
+                (
+                    Check::TargetFault,
+                    Consumer::Model,
+                    ReaderLevel::ALL.to_vec()
+                ),
+            ]
+        );
+        // The parser alone, observed: the replay is not its.
+        let alone = with_reader("{ returns: segments, consumer: parser }");
+        let alone = TargetProfile {
+            capabilities: profile.capabilities.clone(),
+            ..alone
+        };
+        assert!(as_written(&alone, vec![replay]).is_empty());
+        // Without the read capability nothing observes the parser.
+        let unread = with_reader("{ returns: segments, consumer: parser }");
+        let unread = TargetProfile {
+            capabilities: vec![crate::profile::Capability::Wrap],
+            ..unread
+        };
+        let replay = at(Check::NonceReplay, CheckClass::Security, &[Exact, Unicode]);
+        assert_eq!(as_written(&unread, vec![replay]).len(), 1);
+    }
+
+    /// A modelled parser reads bytes exactly: a finding judged for the
+    /// model is the parser's too only where it holds at the exact level.
+    #[test]
+    fn once_judged_findings_reach_a_modelled_parser_at_the_exact_level() {
+        use ReaderLevel::{Exact, Unicode};
+        let profile = with_reader("{ returns: content, consumers: [model, parser] }");
+        let exact = at(Check::NonceReplay, CheckClass::Security, &[Exact, Unicode]);
+        let folded = at(Check::FrameAbsent, CheckClass::Security, &[Unicode]);
+        let found = as_written(&profile, vec![exact, folded]);
+        assert_eq!(
+            named_checks(&found),
+            [
+                (Check::NonceReplay, Consumer::Model, vec![Exact, Unicode]),
+                (
+                    Check::NonceReplay,
+                    Consumer::Parser,
+                    ReaderLevel::ALL.to_vec()
+                ),
+                (Check::FrameAbsent, Consumer::Model, vec![Unicode]),
+            ]
+        );
     }
 }

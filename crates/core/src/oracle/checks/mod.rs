@@ -28,7 +28,7 @@ mod template;
 mod tokview;
 
 pub use calibration::{calibrate, calibration_request, Calibration};
-pub use consumers::{for_consumers, for_reader};
+pub use consumers::{as_written, for_consumers, for_reader};
 pub use document::judge_document;
 pub use parts::{judge_parts, render_parts, PartsError, PartsStructure};
 pub use read::judge_read;

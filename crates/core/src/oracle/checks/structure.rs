@@ -22,7 +22,7 @@ use super::fidelity::first_difference;
 use super::findings::Findings;
 use crate::catalogue::{ConcreteCase, Expectation};
 use crate::oracle::{Check, Excerpt, ExcerptSource, Finding};
-use crate::profile::{Consumer, TargetProfile};
+use crate::profile::{Capability, Consumer, ReaderReturns, TargetProfile};
 use crate::target::Segment;
 
 /// `findings` of a wrap whose output the profile's segments parser read
@@ -37,13 +37,20 @@ use crate::target::Segment;
 /// model judges it. Everything else (fidelity, the structure findings) is
 /// kept.
 pub fn parser_answered(findings: Vec<Finding>, profile: &TargetProfile) -> Vec<Finding> {
-    if profile.reader.consumer != Consumer::Parser {
+    if profile.reader.consumer != Consumer::Parser || !parser_observed(profile) {
         return findings;
     }
     findings
         .into_iter()
         .filter(|f| !f.check.row().reads_text)
         .collect()
+}
+
+/// Whether `profile`'s parser is observed rather than modelled: it answers
+/// with segments (`reader.returns: segments`) and the target can read, so
+/// its own answers are the evidence of whether it is fooled.
+pub(super) fn parser_observed(profile: &TargetProfile) -> bool {
+    profile.reader.returns == ReaderReturns::Segments && profile.can(Capability::Read)
 }
 
 /// The shortest run of content characters that counts as a piece of the
