@@ -768,8 +768,15 @@ fn init_mcp_takes_a_write_tool_and_its_id() {
         "--setup-input",
         "file",
     ]);
+    // A valid setup runs before the server starts: its quoted word is one
+    // argument, and a store that refuses the benign calibration plant is
+    // no audit (init fails, naming what the store said).
     assert_ne!(code, Some(0), "{said}");
-    assert!(said.contains("/nonexistent/server"), "{said}");
+    assert!(
+        said.contains("the store refused this content")
+            && said.contains("cannot stat '{workdir}/a b'"),
+        "{said}"
+    );
 }
 
 /// This workspace's MCP test server, built beside the framecheck binary

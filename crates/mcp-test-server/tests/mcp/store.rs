@@ -324,7 +324,7 @@ fn content_the_store_refuses_is_not_judged_and_the_run_goes_on() {
         catalogue::Input::Read(_) => false,
     };
     let all = catalogue::instantiate(&catalogue::builtin(), &profile);
-    let (nul, plain): (Vec<_>, Vec<_>) = all.into_iter().partition(|c| has_nul(c));
+    let (nul, plain): (Vec<_>, Vec<_>) = all.into_iter().partition(has_nul);
     assert!(!nul.is_empty(), "the catalogue has no case with a NUL byte");
     let cases: Vec<_> = nul
         .iter()
