@@ -548,10 +548,15 @@ mod tests {
                 },
             ]
         );
-        // Every string given: nowhere is left for the content.
-        let all: BTreeMap<String, Value> = [("title", "t"), ("body", "b")]
-            .map(|(k, v)| (k.to_string(), json!(v)))
-            .into();
+        // Every property that holds a string given (`meta.tag` inside the
+        // given `meta` too): nowhere is left for the content.
+        let all: BTreeMap<String, Value> = [
+            ("title", json!("t")),
+            ("body", json!("b")),
+            ("meta", json!({ "tag": "x" })),
+        ]
+        .map(|(k, v)| (k.to_string(), v))
+        .into();
         assert_eq!(
             derive_around("w", &schema, &all),
             Err(SchemaError::NoContentProperty { tool: "w".into() })
