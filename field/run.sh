@@ -37,6 +37,8 @@ PY_PINS=(
   # A server whose own dependency range admits an MCP SDK it does not run
   # under: the SDK pinned beside it (the first pin names the directory).
   "mcp-text-editor==1.0.2 mcp==1.30.0"
+  # The reference Git MCP server (field/mcp-server-git-log).
+  "mcp-server-git==2026.10.19"
   "smolagents==1.26.0"
   "llama-index-core==0.14.25"
 )

@@ -153,17 +153,37 @@ struct InitArgs {
     #[arg(long, value_name = "URL", requires = "mcp")]
     url: Option<String>,
     /// Where the content is planted: file, http, argument, tool (the
-    /// server's own write tool, `--write-tool`) or command (default: tool
-    /// with `--write-tool`, else file).
+    /// server's own write tool, `--write-tool`) or command (`--setup`)
+    /// (default: tool with `--write-tool`, command with `--setup`, else
+    /// file).
     #[arg(long, value_name = "WHERE", requires = "mcp")]
     plant: Option<String>,
+    /// The setup command that stores the content before each read
+    /// (`plant: command`): one command line, split into words as a POSIX
+    /// shell would but run without one, e.g. `git -C {workdir} commit -F -`.
+    #[arg(
+        long,
+        value_name = "COMMAND",
+        requires = "mcp",
+        conflicts_with = "write_tool"
+    )]
+    setup: Option<String>,
+    /// How the setup command gets the content: argument (`{content}` in
+    /// it), stdin or file (`{workdir}/<plant-name>`).
+    #[arg(long, value_name = "HOW", requires = "setup")]
+    setup_input: Option<String>,
+    /// A command run in each fresh work directory before the server
+    /// starts (`prepare`), e.g. `git init -q {workdir}`; words as `--setup`.
+    #[arg(long, value_name = "COMMAND", requires = "mcp")]
+    prepare: Option<String>,
     /// The server's tool that stores the content before each read
     /// (`plant: tool`); `--write-arg` gives its arguments.
     #[arg(long, value_name = "NAME", requires = "mcp")]
     write_tool: Option<String>,
     /// One argument of the write tool, KEY=VALUE, with `{content}` in
     /// VALUE for the one that takes the content; repeat for more. Without
-    /// any, they are worked out from the tool's input schema (and said).
+    /// one taking the content, the content and the other required
+    /// arguments are worked out from the tool's input schema (and said).
     #[arg(long = "write-arg", value_name = "KEY=VALUE", requires = "write_tool")]
     write_args: Vec<String>,
     /// Where the write tool's answer has the stored item's id, as a JSON
@@ -1125,6 +1145,30 @@ fn string_arguments(
     Ok(arguments)
 }
 
+/// `flag`'s command line as words (POSIX shell quoting, no shell run).
+fn command_words(flag: &str, line: &str) -> Result<Vec<String>> {
+    match shlex::split(line) {
+        Some(words) if !words.is_empty() => Ok(words),
+        _ => bail!("{flag} {line:?}: expected a command line (quotes closed, a program first)"),
+    }
+}
+
+/// The setup keys of `init --mcp` (`setup`, `prepare`), set on `mcp` when
+/// given.
+fn setup_keys(args: &InitArgs, mcp: &mut serde_json::Value) -> Result<()> {
+    if let Some(line) = &args.setup {
+        let mut setup = serde_json::json!({ "command": command_words("--setup", line)? });
+        if let Some(input) = &args.setup_input {
+            setup["input"] = input.as_str().into();
+        }
+        mcp["setup"] = setup;
+    }
+    if let Some(line) = &args.prepare {
+        mcp["prepare"] = command_words("--prepare", line)?.into();
+    }
+    Ok(())
+}
+
 /// The store keys of `init --mcp` (`write`, `clean`, `clean_tool`), set
 /// on `mcp` when given; the write tool's arguments are `derived` when
 /// `--write-arg` gave none.
@@ -1159,13 +1203,24 @@ fn store_keys(
     Ok(())
 }
 
-/// `init --mcp --write-tool` with no `--write-arg`: the write tool's
-/// arguments from its input schema, read from the server's tool list, each
-/// choice said on stderr; `None` when `--write-arg` gave them.
+/// `init --mcp --write-tool` with no `--write-arg` taking the content: the
+/// write tool's arguments, those given kept and the rest from its input
+/// schema, read from the server's tool list, each choice said on stderr;
+/// `None` when a `--write-arg` takes the content (they are then the whole
+/// write, and no schema is read).
 fn derived_write_arguments(args: &InitArgs) -> Result<Option<WriteArguments>> {
-    let (Some(tool), true) = (&args.write_tool, args.write_args.is_empty()) else {
+    let Some(tool) = &args.write_tool else {
         return Ok(None);
     };
+    let given = string_arguments("--write-arg", &args.write_args)?;
+    let takes_content = |value: &serde_json::Value| {
+        value
+            .as_str()
+            .is_some_and(|v| v.contains("{content}") || v.contains("{content_json}"))
+    };
+    if given.values().any(takes_content) {
+        return Ok(None);
+    }
     // The server as given, read from nothing yet: only its tool list is asked.
     let mut probe = serde_json::json!({
         "command": args.command,
@@ -1178,7 +1233,8 @@ fn derived_write_arguments(args: &InitArgs) -> Result<Option<WriteArguments>> {
     }
     let probe = parse_mcp(probe)?;
     let cwd = std::env::current_dir()?;
-    let derived = framecheck::init::write_arguments_for(&probe, tool, &cwd)?;
+    let given = given.into_iter().collect();
+    let derived = framecheck::init::write_arguments_for(&probe, tool, &given, &cwd)?;
     eprintln!("framecheck: the write tool `{tool}`'s arguments, from its input schema:");
     for choice in &derived.choices {
         eprintln!("  {choice}");
@@ -1222,11 +1278,13 @@ fn mcp_spec(
         };
         arguments.insert(key.to_string(), value);
     }
-    // A write tool named is the plant, unless another is asked for.
-    let plant = match (&args.plant, &args.write_tool) {
-        (Some(plant), _) => plant.as_str(),
-        (None, Some(_)) => "tool",
-        (None, None) => "file",
+    // A write tool or a setup command named is the plant, unless another
+    // is asked for.
+    let plant = match (&args.plant, &args.write_tool, &args.setup) {
+        (Some(plant), _, _) => plant.as_str(),
+        (None, Some(_), _) => "tool",
+        (None, None, Some(_)) => "command",
+        (None, None, None) => "file",
     };
     let mut mcp = serde_json::json!({
         "command": args.command,
@@ -1235,6 +1293,7 @@ fn mcp_spec(
         "arguments": arguments,
     });
     store_keys(args, derived, &mut mcp)?;
+    setup_keys(args, &mut mcp)?;
     let optional = [
         ("plant_name", &args.plant_name),
         ("plant_body", &args.plant_body),

@@ -49,6 +49,15 @@ pub enum Outcome {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         fault: Option<Fault>,
     },
+    /// The target's store refused the case's content, so no framing saw
+    /// it ([`crate::target::TargetError::Unplanted`]): not judged, its
+    /// verdict [`Verdict::Skipped`]. A refused plant proves nothing about
+    /// the framing, for or against it.
+    Unplanted {
+        /// What the store said (the setup command's exit status and
+        /// stderr, the write tool's error).
+        reason: String,
+    },
     /// The case needs a capability the target lacks.
     Skipped {
         /// Which capability.
@@ -70,7 +79,8 @@ pub enum Verdict {
     FidelityFail,
     /// The target failed to answer.
     Error,
-    /// Not run: capability missing.
+    /// Not judged: a capability missing, or the target's store refused
+    /// the content ([`Outcome::Unplanted`]).
     Skipped,
 }
 
@@ -150,7 +160,7 @@ impl CaseResult {
     /// its findings; which findings fail is the gate's decision alone.
     pub fn verdict(&self, level: ReaderLevel, gate: Gate) -> Verdict {
         match &self.outcome {
-            Outcome::Skipped { .. } => Verdict::Skipped,
+            Outcome::Skipped { .. } | Outcome::Unplanted { .. } => Verdict::Skipped,
             Outcome::Error { .. } => Verdict::Error,
             Outcome::Refused { acceptable, .. } => {
                 if *acceptable {

@@ -142,6 +142,12 @@ pub enum TargetError {
     /// reply). The catalogue decides whether refusing is acceptable.
     #[error("refused: {0}")]
     Refused(String),
+    /// The target's store refused the content before any framing saw it:
+    /// a setup command failed on it (`git commit` on a NUL byte), a write
+    /// tool answered an error. Nothing about the framing is shown, so the
+    /// case is not judged; not a fault of the target, and no restart.
+    #[error("the store refused this content: {0}")]
+    Unplanted(String),
     /// The framing failed: it crashed, hung, or answered outside the protocol.
     #[error("{reason}")]
     Failed {
@@ -182,6 +188,7 @@ impl TargetError {
     pub fn diagnosis(&self) -> String {
         match self {
             TargetError::Refused(reason) => format!("refused: {reason}"),
+            TargetError::Unplanted(_) => self.to_string(),
             TargetError::Failed {
                 reason,
                 fault: Some(fault),
@@ -207,7 +214,7 @@ impl TargetError {
     pub fn as_fault(&self) -> Option<&Fault> {
         match self {
             TargetError::Failed { fault, .. } => fault.as_deref(),
-            TargetError::Refused(_) => None,
+            TargetError::Refused(_) | TargetError::Unplanted(_) => None,
         }
     }
 }

@@ -20,7 +20,8 @@
 //!   after it, as the reference "everything" server's `echo` answers: no
 //!   frame either.
 //!
-//! It is also a store of notes: `note_add { text }` keeps a note and
+//! It is also a store of notes: `note_add { text, tag? }` keeps a note (the
+//! optional tag is not kept) and
 //! answers `{"id": "n1"}` (as does `note_entities`, whose schema nests the
 //! note as a memory server's does: `{ entities: [{ name, kind, observations:
 //! [text] }] }`, `kind` one of an enum, every field required and checked), `note_read { id }` answers one note framed as
@@ -31,8 +32,10 @@
 //!
 //! Content carrying a trigger word exercises the fault paths: `MCP-DIE`
 //! ends the server, `MCP-HANG` never answers, `MCP-ERROR` answers a
-//! JSON-RPC error and `MCP-REFUSE` an `isError` result. Plain content never
-//! holds them.
+//! JSON-RPC error and `MCP-REFUSE` an `isError` result. A note carrying
+//! `STORE-REFUSE` is not kept (`note_add` answers an `isError` result), nor
+//! one carrying `STORE-ERROR` (a JSON-RPC error): a store that refuses some
+//! content. Plain content never holds them.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -206,6 +209,14 @@ impl TestServer {
                 Some(text) => text.as_str(),
                 None => argument(request, "text")?,
             };
+            if text.contains("STORE-REFUSE") {
+                return Ok(CallToolResult::error(vec![ContentBlock::text(
+                    "this note is not kept",
+                )]));
+            }
+            if text.contains("STORE-ERROR") {
+                return Err(ErrorData::invalid_params("this note is not kept", None));
+            }
             store.notes.next += 1;
             let id = format!("n{}", store.notes.next);
             store.notes.notes.insert(id.clone(), text.to_string());
@@ -278,7 +289,17 @@ impl ServerHandler for TestServer {
         let serde_json::Value::Object(schema) = schema else {
             unreachable!("a JSON object literal");
         };
-        let echo = Tool::new("echo", "Returns the text", Arc::new(schema.clone()));
+        let echo = Tool::new("echo", "Returns the text", Arc::new(schema));
+        // An optional label beside the text (not kept): a write tool with
+        // more than one property, for `init --mcp` given some arguments.
+        let schema = serde_json::json!({
+            "type": "object",
+            "properties": { "text": { "type": "string" }, "tag": { "type": "string" } },
+            "required": ["text"],
+        });
+        let serde_json::Value::Object(schema) = schema else {
+            unreachable!("a JSON object literal");
+        };
         let add = Tool::new("note_add", "Keeps a note", Arc::new(schema));
         let schema = serde_json::json!({
             "type": "object",

@@ -213,6 +213,9 @@ fn write_header(out: &mut String, run: &RunResult, summary: &Summary, decision: 
     if let Some(faults) = super::summary::faults_text(run) {
         let _ = writeln!(out, "<p id=\"faults\">{}.</p>", text(&faults));
     }
+    if let Some(unplanted) = super::summary::unplanted_text(run) {
+        let _ = writeln!(out, "<p id=\"unplanted\">{}.</p>", text(&unplanted));
+    }
     let _ = writeln!(
         out,
         "<p class=\"note\">{}</p>\n</header>",
@@ -539,6 +542,13 @@ fn write_outcome(out: &mut String, result: &CaseResult, level: ReaderLevel) {
         }
         Outcome::Skipped { reason } => {
             let _ = writeln!(out, "<p>Skipped: {}</p>", shown(reason));
+        }
+        Outcome::Unplanted { reason } => {
+            let _ = writeln!(
+                out,
+                "<p>Not judged: the target's store refused this content:</p>\n<pre>{}</pre>",
+                shown_block(&clip(reason).0)
+            );
         }
     }
 }

@@ -277,8 +277,15 @@ fn status(result: &CaseResult, run: &RunResult) -> TestCaseStatus {
         (Verdict::Pass | Verdict::Refused, _) => TestCaseStatus::success(),
         (Verdict::Skipped, outcome) => {
             let mut status = TestCaseStatus::skipped();
-            if let Outcome::Skipped { reason } = outcome {
-                status.set_message(visible(&truncate(reason, MAX_JUNIT_TEXT_BYTES)));
+            match outcome {
+                Outcome::Skipped { reason } => {
+                    status.set_message(visible(&truncate(reason, MAX_JUNIT_TEXT_BYTES)));
+                }
+                Outcome::Unplanted { reason } => {
+                    let reason = format!("the target's store refused this content: {reason}");
+                    status.set_message(visible(&truncate(&reason, MAX_JUNIT_TEXT_BYTES)));
+                }
+                _ => {}
             }
             status
         }

@@ -108,6 +108,7 @@ pub fn render_with_baseline(run: &RunResult, baseline: Option<&BaselineDiff>) ->
     write_outer_layer(&mut out, run);
     super::views::write_markdown(&mut out, run);
     write_errors(&mut out, run);
+    write_unplanted(&mut out, run);
     out
 }
 
@@ -315,6 +316,9 @@ fn write_status(out: &mut String, run: &RunResult, summary: &Summary, decision: 
     );
     if let Some(faults) = super::summary::faults_text(run) {
         let _ = writeln!(out, "{faults}.\n");
+    }
+    if let Some(unplanted) = super::summary::unplanted_text(run) {
+        let _ = writeln!(out, "{unplanted}.\n");
     }
     let by_level: Vec<String> = ReaderLevel::ALL
         .iter()
@@ -853,6 +857,42 @@ fn write_errors(out: &mut String, run: &RunResult) {
     }
 }
 
+/// The cases whose content the target's store refused, each with what the
+/// store said: not judged, listed so each can be told from a skip for a
+/// missing capability.
+fn write_unplanted(out: &mut String, run: &RunResult) {
+    let unplanted: Vec<(&CaseResult, &str)> = run
+        .results
+        .iter()
+        .filter_map(|r| match &r.outcome {
+            Outcome::Unplanted { reason } => Some((r, reason.as_str())),
+            _ => None,
+        })
+        .collect();
+    if unplanted.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "## Content the store refused ({})
+",
+        unplanted.len()
+    );
+    let _ = writeln!(
+        out,
+        "The target's store refused these cases' content before any framing saw it, so \
+         they are not judged (a refused plant shows nothing about the framing).\n"
+    );
+    for (result, reason) in unplanted {
+        write_case_heading(out, result);
+        let _ = writeln!(
+            out,
+            "- the store said: {}\n",
+            md_code(&truncate(reason, MAX_SHOWN_BYTES), false)
+        );
+    }
+}
+
 /// A fault's exit status and offending line, as list items.
 fn write_fault_facts(out: &mut String, fault: Option<&Fault>) {
     let Some(fault) = fault else { return };
@@ -939,6 +979,9 @@ fn write_terminal_status(
         at.error,
         at.skipped
     );
+    if let Some(unplanted) = super::summary::unplanted_text(run) {
+        let _ = writeln!(out, "{unplanted}");
+    }
     let _ = writeln!(out, "highest level held: {}", summary.level_held_text());
     if !summary.apart.is_empty() {
         let _ = writeln!(

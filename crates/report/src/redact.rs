@@ -258,7 +258,7 @@ fn redact_result(result: &mut CaseResult, labels: &Labels) {
                 redact_finding(finding, &result.evidence, labels);
             }
         }
-        Outcome::Refused { reason, .. } => labels.apply(reason),
+        Outcome::Refused { reason, .. } | Outcome::Unplanted { reason } => labels.apply(reason),
         Outcome::Error {
             reason,
             stderr_tail,

@@ -164,7 +164,7 @@ pub fn faults_text(run: &RunResult) -> Option<String> {
         let fault = match &result.outcome {
             Outcome::Judged { findings } => findings.iter().find_map(|f| f.fault.as_ref()),
             Outcome::Error { fault, .. } => fault.as_ref(),
-            Outcome::Refused { .. } | Outcome::Skipped { .. } => None,
+            Outcome::Refused { .. } | Outcome::Skipped { .. } | Outcome::Unplanted { .. } => None,
         };
         if let Some(fault) = fault {
             *counts.entry(fault.kind).or_default() += 1;
@@ -180,6 +180,26 @@ pub fn faults_text(run: &RunResult) -> Option<String> {
             "{total} case{} made the target fault: {}",
             if total == 1 { "" } else { "s" },
             kinds.join(", ")
+        )
+    })
+}
+
+/// The cases whose content the target's store refused, in words, or
+/// `None` when there are none. They count as `skipped`: a refused plant
+/// reached no framing, so it shows nothing for or against it, and every
+/// report that states a level held says it is over the cases judged.
+pub fn unplanted_text(run: &RunResult) -> Option<String> {
+    let unplanted = run
+        .results
+        .iter()
+        .filter(|r| matches!(r.outcome, Outcome::Unplanted { .. }))
+        .count();
+    (unplanted > 0).then(|| {
+        format!(
+            "{unplanted} case{} not judged: the target's store refused {} content, so no \
+             framing saw it (counted as skipped; any level held is over the cases judged)",
+            if unplanted == 1 { " was" } else { "s were" },
+            if unplanted == 1 { "its" } else { "their" },
         )
     })
 }

@@ -14,6 +14,7 @@
 mod experiments;
 pub mod write_schema;
 
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -390,12 +391,14 @@ pub fn propose_for_mcp(
     infer_and_propose(base, Box::new(framing), false)
 }
 
-/// `init --mcp --write-tool` given no `--write-arg`: the write tool's
-/// arguments, worked out from the input schema in the tool list of the
-/// server `probe` starts (from `cwd`; its plant and read are not used).
+/// `init --mcp --write-tool` given no `--write-arg` taking the content:
+/// the write tool's arguments, the `given` ones kept as they are and the
+/// rest worked out from the input schema in the tool list of the server
+/// `probe` starts (from `cwd`; its plant and read are not used).
 pub fn write_arguments_for(
     probe: &McpSpec,
     write_tool: &str,
+    given: &BTreeMap<String, serde_json::Value>,
     cwd: &Path,
 ) -> Result<write_schema::WriteArguments, InitError> {
     let mut framing = McpFraming::new(probe, cwd).map_err(InitError::Mcp)?;
@@ -407,7 +410,11 @@ pub fn write_arguments_for(
             listed,
         });
     };
-    Ok(write_schema::derive(write_tool, &tool.input_schema)?)
+    Ok(write_schema::derive_around(
+        write_tool,
+        &tool.input_schema,
+        given,
+    )?)
 }
 
 /// Proposes a profile for the framing the calling process serves

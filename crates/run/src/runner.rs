@@ -893,6 +893,8 @@ fn refusal_or_error(case: &ConcreteCase, error: TargetError) -> Outcome {
             reason,
             acceptable: case.refusal == RefusalPolicy::Allowed,
         },
+        // The store's refusal, not the framing's: no verdict either way.
+        TargetError::Unplanted(reason) => Outcome::Unplanted { reason },
         TargetError::Failed {
             reason,
             stderr_tail,

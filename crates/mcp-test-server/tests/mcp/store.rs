@@ -236,12 +236,13 @@ fn a_setup_command_gets_the_content_on_stdin_as_an_argument_or_in_a_file() {
     }
 }
 
-/// A setup command that fails or hangs is a fault of that case (a crash
-/// with its exit status and stderr, a hang killed at its timeout); one
-/// that cannot start is no fault of the input; content no argument can
-/// carry is an error of its case; and the next case is planted as usual.
+/// A setup command that fails refuses its content (the store's refusal,
+/// with its exit status and stderr, no fault); one that hangs is a fault
+/// of that case, killed at its timeout; one that cannot start is no fault
+/// of the input; content no argument can carry is refused too; and the
+/// next case is planted as usual.
 #[test]
-fn a_failing_or_hanging_setup_command_is_a_fault_of_its_case_and_the_next_goes_on() {
+fn a_failing_setup_refuses_its_content_a_hanging_one_is_a_fault_and_the_next_goes_on() {
     let setup = serde_json::json!({
         "command": ["sh", "-c", "case \"$1\" in *FAIL*) echo broken >&2; exit 3;; *HANG*) echo $$ > \"$0/pid\"; exec sleep 60;; esac; printf %s \"$1\" > \"$0/stored.txt\"", "{workdir}", "{content}"],
         "timeout_ms": 500,
@@ -249,11 +250,12 @@ fn a_failing_or_hanging_setup_command_is_a_fault_of_its_case_and_the_next_goes_o
     let spec = setup_plant(setup, "stored.txt");
     let mut framing = McpFraming::new(&spec, Path::new(".")).unwrap();
     let failed = wrap(&mut framing, "please FAIL").unwrap_err();
-    let fault = failed.as_fault().expect("a failed setup is a fault");
-    assert_eq!(fault.kind, FaultKind::Crash);
-    assert_eq!(fault.exit_status.as_deref(), Some("exit status: 3"));
-    assert!(fault.stderr_tail.contains("broken"), "{fault:?}");
-    assert!(failed.to_string().contains("adapter.mcp.setup"), "{failed}");
+    let TargetError::Unplanted(said) = &failed else {
+        panic!("a failed setup is the store's refusal: {failed:?}");
+    };
+    assert!(said.contains("adapter.mcp.setup"), "{said}");
+    assert!(said.contains("exit status: 3"), "{said}");
+    assert!(said.contains("broken"), "{said}");
     let began = std::time::Instant::now();
     let hung = wrap(&mut framing, "please HANG").unwrap_err();
     assert!(began.elapsed() < std::time::Duration::from_secs(5));
@@ -266,8 +268,10 @@ fn a_failing_or_hanging_setup_command_is_a_fault_of_its_case_and_the_next_goes_o
         "the hung setup {pid} lives"
     );
     let nul = wrap(&mut framing, "a\0b").unwrap_err();
-    assert!(nul.as_fault().is_none(), "{nul:?}");
-    assert!(nul.to_string().contains("NUL byte"), "{nul}");
+    assert!(
+        matches!(&nul, TargetError::Unplanted(said) if said.contains("NUL byte")),
+        "{nul:?}"
+    );
     assert_eq!(
         wrap(&mut framing, "fine").unwrap(),
         "<document>\nfine\n</document>"
@@ -278,6 +282,103 @@ fn a_failing_or_hanging_setup_command_is_a_fault_of_its_case_and_the_next_goes_o
     let error = wrap(&mut framing, "x").unwrap_err();
     assert!(error.as_fault().is_none(), "{error:?}");
     assert!(error.to_string().contains("cannot start"), "{error}");
+}
+
+/// The test server's `read_file` (the `framed` mode, which holds) of what a
+/// setup command stored, the store refusing any content with a NUL byte,
+/// as `git commit` does a message with one.
+fn nul_refusing_store() -> McpSpec {
+    let mut spec = setup_plant(
+        serde_json::json!({
+            "command": ["sh", "-c", "cat > \"$0/in\"; if tr -d '\\000' < \"$0/in\" | cmp -s - \"$0/in\"; then mv \"$0/in\" \"$0/stored.txt\"; else echo 'a NUL byte is not allowed' >&2; exit 1; fi", "{workdir}"],
+            "input": "stdin",
+        }),
+        "stored.txt",
+    );
+    spec.command[1] = "framed".into();
+    spec
+}
+
+/// A store that refuses some content: each such case is an outcome of its
+/// own (`unplanted`, not judged: verdict `skipped` at every level) with
+/// what the store said; no fault, no finding, no restart (the server that
+/// answered the first case answers the last), and the run goes on to
+/// judge the rest and hold its level over them, saying so.
+#[test]
+fn content_the_store_refuses_is_not_judged_and_the_run_goes_on() {
+    let spec = nul_refusing_store();
+    let profile = profile(&spec, FRAMED_TAGS);
+    let mut framing = McpFraming::new(&spec, Path::new(".")).unwrap();
+    assert!(wrap(&mut framing, "plain").unwrap().contains("plain"));
+    let pid = framing.server_pid();
+    let has_nul = |case: &catalogue::ConcreteCase| match &case.input {
+        catalogue::Input::Wrap(request) => request.content.contains('\0'),
+        catalogue::Input::Read(_) => false,
+    };
+    let all = catalogue::instantiate(&catalogue::builtin(), &profile);
+    let (nul, plain): (Vec<_>, Vec<_>) = all.into_iter().partition(has_nul);
+    assert!(!nul.is_empty(), "the catalogue has no case with a NUL byte");
+    let cases: Vec<_> = nul
+        .iter()
+        .cloned()
+        .chain(plain.into_iter().take(30))
+        .collect();
+    let result = runner::run_owned(
+        cases,
+        &profile,
+        &mut framing,
+        &RunOptions::default(),
+        &AtomicBool::new(false),
+        &mut |_| {},
+    );
+    assert!(result.meta.harness_error.is_none(), "{:?}", result.meta);
+    for r in &result.results {
+        let refused = matches!(&r.outcome, framecheck_core::outcome::Outcome::Unplanted { reason }
+            if reason.contains("a NUL byte is not allowed"));
+        assert_eq!(refused, has_nul(&r.case), "{}: {:?}", r.case.id, r.outcome);
+        for level in ReaderLevel::ALL {
+            let verdict = r.verdict_at(level);
+            assert!(
+                matches!(verdict, Verdict::Pass | Verdict::Skipped),
+                "{}: {verdict:?}",
+                r.case.id
+            );
+            assert_eq!(verdict == Verdict::Skipped, refused, "{}", r.case.id);
+        }
+    }
+    assert_eq!(framing.server_pid(), pid, "the server was restarted");
+    let summary = framecheck_report::summary::Summary::of(&result);
+    assert_eq!(summary.highest_level_held, ReaderLevel::ALL.last().copied());
+    assert_eq!(summary.skipped, nul.len());
+    let markdown = framecheck_report::markdown::render(&result);
+    let said = format!(
+        "{} cases were not judged: the target's store refused",
+        nul.len()
+    );
+    assert!(markdown.contains(&said), "{markdown}");
+    assert!(markdown.contains(&format!("## Content the store refused ({})", nul.len())));
+    let terminal = framecheck_report::markdown::terminal_summary(&result);
+    assert!(terminal.contains(&said), "{terminal}");
+}
+
+/// A write tool that declines the content (an `isError` result, a JSON-RPC
+/// error) is the store's refusal too, not the framing's: no refusal
+/// verdict a case could fail on, and the next plant is stored as usual.
+#[test]
+fn a_write_tool_that_declines_the_content_is_the_store_s_refusal() {
+    let mut framing = McpFraming::new(&notes_by_id("framed"), Path::new(".")).unwrap();
+    for (content, said) in [
+        ("x STORE-REFUSE", "answered isError: this note is not kept"),
+        ("x STORE-ERROR", "this note is not kept"),
+    ] {
+        let error = wrap(&mut framing, content).unwrap_err();
+        assert!(
+            matches!(&error, TargetError::Unplanted(reason)
+                if reason.contains("the write tool `note_add`") && reason.contains(said)),
+            "{content}: {error:?}"
+        );
+    }
+    assert!(wrap(&mut framing, "kept").unwrap().contains("kept"));
 }
 
 /// Whether `git` is here (the CI image has it); a skip outside CI.
@@ -320,6 +421,14 @@ fn a_commit_planted_by_a_setup_command_is_read_back_in_a_fresh_repository_each_c
     assert_eq!(
         wrap(&mut framing, message).unwrap(),
         format!("<document>\n{message}\n</document>")
+    );
+    // git refuses a NUL byte in a message: the store's refusal, in its
+    // words, the random work directory named by its placeholder.
+    let nul = wrap(&mut framing, "a\0b").unwrap_err();
+    assert!(
+        matches!(&nul, TargetError::Unplanted(said)
+            if said.contains("NUL byte in commit log message") && said.contains("git -C {workdir} ")),
+        "{nul:?}"
     );
     assert_eq!(
         wrap(&mut framing, "second").unwrap(),
@@ -470,12 +579,14 @@ fn a_write_tools_arguments_are_worked_out_from_its_input_schema() {
         "plant": "file",
         "timeout_ms": 10_000,
     }));
-    let plain = write_arguments_for(&probe, "note_add", Path::new(".")).unwrap();
+    let plain =
+        write_arguments_for(&probe, "note_add", &Default::default(), Path::new(".")).unwrap();
     assert_eq!(
         serde_json::to_value(&plain.arguments).unwrap(),
         serde_json::json!({ "text": "{content}" })
     );
-    let nested = write_arguments_for(&probe, "note_entities", Path::new(".")).unwrap();
+    let nested =
+        write_arguments_for(&probe, "note_entities", &Default::default(), Path::new(".")).unwrap();
     assert_eq!(
         serde_json::to_value(&nested.arguments).unwrap(),
         serde_json::json!({ "entities": [{ "name": "framecheck", "kind": "person", "observations": ["{content}"] }] })
@@ -496,10 +607,12 @@ fn a_write_tools_arguments_are_worked_out_from_its_input_schema() {
         wrap(&mut framing, content).unwrap(),
         format!("<document>\n{content}\n</document>")
     );
-    let error = write_arguments_for(&probe, "note_send", Path::new(".")).unwrap_err();
+    let error =
+        write_arguments_for(&probe, "note_send", &Default::default(), Path::new(".")).unwrap_err();
     let said = error.to_string();
     assert!(said.contains("no tool `note_send`"), "{said}");
     assert!(said.contains("note_add, note_entities"), "{said}");
-    let error = write_arguments_for(&probe, "note_list", Path::new(".")).unwrap_err();
+    let error =
+        write_arguments_for(&probe, "note_list", &Default::default(), Path::new(".")).unwrap_err();
     assert!(error.to_string().contains("no properties"), "{error}");
 }

@@ -11,6 +11,10 @@
 //! a fixed value: its `const`, first `enum` value or `default`, else a
 //! plausible constant of its type. Optional properties are left out. Each
 //! choice is recorded, so `init` can say what it chose.
+//!
+//! With some `--write-arg`s given and none of them taking the content
+//! ([`derive_around`]), the given ones are kept as given, and the content
+//! and the other required properties come from the schema as above.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -83,6 +87,13 @@ pub enum Choice {
         /// The value.
         value: Value,
     },
+    /// A top-level property the user gave (`--write-arg`), kept as given.
+    Given {
+        /// The property's name.
+        path: String,
+        /// The value.
+        value: Value,
+    },
 }
 
 impl fmt::Display for Choice {
@@ -110,6 +121,7 @@ impl fmt::Display for Choice {
             Choice::Constant { path, value } => {
                 write!(f, "`{path}` is required: {value} (a constant of its type)")
             }
+            Choice::Given { path, value } => write!(f, "`{path}`: {value} (given)"),
         }
     }
 }
@@ -143,6 +155,52 @@ enum Step {
 
 /// The arguments for `tool` from its input `schema`.
 pub fn derive(tool: &str, schema: &Value) -> Result<WriteArguments, SchemaError> {
+    derive_around(tool, schema, &BTreeMap::new())
+}
+
+/// The arguments for `tool`: the `given` top-level ones as they are (none
+/// of them takes the content), the content in a property of `schema`
+/// none of them is, and every other required property from `schema`.
+pub fn derive_around(
+    tool: &str,
+    schema: &Value,
+    given: &BTreeMap<String, Value>,
+) -> Result<WriteArguments, SchemaError> {
+    let mut derived = derive_free(tool, schema, given)?;
+    // A given property is the user's: whatever the schema would have put
+    // there (a constant, an object of them) goes, the given value stays.
+    derived
+        .choices
+        .retain(|c| !given.contains_key(root_name(c)));
+    for (name, value) in given {
+        derived.arguments.insert(name.clone(), value.clone());
+        derived.choices.push(Choice::Given {
+            path: name.clone(),
+            value: value.clone(),
+        });
+    }
+    Ok(derived)
+}
+
+/// The top-level property a choice is about.
+fn root_name(choice: &Choice) -> &str {
+    let path = match choice {
+        Choice::Content { path, .. }
+        | Choice::FromSchema { path, .. }
+        | Choice::Constant { path, .. }
+        | Choice::Given { path, .. } => path,
+    };
+    let end = path.find(['.', '[']).unwrap_or(path.len());
+    &path[..end]
+}
+
+/// [`derive`] with the content kept out of the `taken` top-level
+/// properties.
+fn derive_free(
+    tool: &str,
+    schema: &Value,
+    taken: &BTreeMap<String, Value>,
+) -> Result<WriteArguments, SchemaError> {
     let root = Resolver { root: schema };
     let object = root.resolve(schema);
     if object
@@ -156,6 +214,7 @@ pub fn derive(tool: &str, schema: &Value) -> Result<WriteArguments, SchemaError>
     root.collect(object, &mut Vec::new(), true, &mut candidates);
     let best = candidates
         .into_iter()
+        .filter(|c| !matches!(c.steps.first(), Some(Step::Property(p)) if taken.contains_key(p)))
         .min_by_key(|c| c.rank)
         .ok_or_else(|| SchemaError::NoContentProperty { tool: tool.into() })?;
     let mut choices = vec![Choice::Content {
@@ -441,6 +500,67 @@ mod tests {
 
     fn derived(schema: Value) -> WriteArguments {
         derive("w", &schema).unwrap()
+    }
+
+    /// Given arguments stay as given and take the content from none of
+    /// their properties: the schema places it in the next best one and
+    /// fills the other required ones, given ones left alone.
+    #[test]
+    fn given_arguments_are_kept_and_the_schema_gives_the_rest() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "title": { "type": "string" },
+                "body": { "type": "string" },
+                "meta": { "type": "object", "properties": { "tag": { "type": "string" } }, "required": ["tag"] },
+                "count": { "type": "integer", "minimum": 2 },
+            },
+            "required": ["title", "body", "meta", "count"],
+        });
+        let given: BTreeMap<String, Value> = [
+            ("body".to_string(), json!("a fixed body")),
+            ("meta".to_string(), json!({ "tag": "mine" })),
+        ]
+        .into();
+        let derived = derive_around("w", &schema, &given).unwrap();
+        assert_eq!(
+            serde_json::to_value(&derived.arguments).unwrap(),
+            json!({ "title": "{content}", "body": "a fixed body", "meta": { "tag": "mine" }, "count": 2 })
+        );
+        assert_eq!(
+            derived.choices,
+            vec![
+                Choice::Content {
+                    path: "title".into(),
+                    element: false
+                },
+                Choice::Constant {
+                    path: "count".into(),
+                    value: json!(2)
+                },
+                Choice::Given {
+                    path: "body".into(),
+                    value: json!("a fixed body")
+                },
+                Choice::Given {
+                    path: "meta".into(),
+                    value: json!({ "tag": "mine" })
+                },
+            ]
+        );
+        // Every property that holds a string given (`meta.tag` inside the
+        // given `meta` too): nowhere is left for the content.
+        let all: BTreeMap<String, Value> = [
+            ("title", json!("t")),
+            ("body", json!("b")),
+            ("meta", json!({ "tag": "x" })),
+        ]
+        .map(|(k, v)| (k.to_string(), v))
+        .into();
+        assert_eq!(
+            derive_around("w", &schema, &all),
+            Err(SchemaError::NoContentProperty { tool: "w".into() })
+        );
     }
 
     #[test]

@@ -180,9 +180,13 @@ impl FaultWatch {
         second
     }
 
-    /// A case the target answered (or refused) ends the run of faults.
+    /// A case the target answered (or refused) ends the run of faults; one
+    /// not sent, or whose plant the store refused, reached no framing.
     fn answered(&mut self, result: &CaseResult) {
-        if !matches!(result.outcome, Outcome::Skipped { .. }) {
+        if !matches!(
+            result.outcome,
+            Outcome::Skipped { .. } | Outcome::Unplanted { .. }
+        ) {
             self.in_row.clear();
         }
     }

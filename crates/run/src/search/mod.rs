@@ -391,6 +391,8 @@ impl<'a> Probe<'a> {
                 self.answered += 1;
                 return Ok(None);
             }
+            // The store refused the mutant: nothing to judge, no error.
+            Err(TargetError::Unplanted(_)) => return Ok(None),
             Err(error) => {
                 self.errors += 1;
                 self.first_error.get_or_insert_with(|| error.diagnosis());

@@ -467,11 +467,17 @@ impl McpFraming {
         };
         let arguments = self.arguments(&write.arguments, content, None);
         let what = format!("the write tool `{}`", write.tool);
-        let result = self
-            .call_tool(&write.tool, arguments)
-            .map_err(|e| about(e, &what))?;
+        // A write that declines the content (an error result, a JSON-RPC
+        // error) is the store's refusal, not the framing's: the read never
+        // runs, so the case is not judged.
+        let result = match self.call_tool(&write.tool, arguments) {
+            Err(TargetError::Refused(reason)) => {
+                return Err(TargetError::Unplanted(format!("{what}: {reason}")))
+            }
+            other => other.map_err(|e| about(e, &what))?,
+        };
         if result.is_error == Some(true) {
-            return Err(TargetError::Refused(format!(
+            return Err(TargetError::Unplanted(format!(
                 "{what} answered isError: {}",
                 texts(&result).join("\n")
             )));
@@ -503,10 +509,12 @@ impl McpFraming {
             self.write_file(content)?;
         }
         if argv.iter().any(|a| a.contains('\0')) {
-            // No program can be given a NUL byte as an argument.
-            return Err(TargetError::failed(
+            // No program can be given a NUL byte as an argument: this
+            // content cannot be stored this way, and no framing sees it.
+            return Err(TargetError::Unplanted(
                 "adapter.mcp.setup: this content has a NUL byte, which no command can take as \
-                 an argument (`input: stdin` or `input: file` can pass it)",
+                 an argument (`input: stdin` or `input: file` can pass it)"
+                    .to_string(),
             ));
         }
         let stdin = (setup.input == SetupInput::Stdin).then_some(content.as_bytes());
@@ -517,7 +525,15 @@ impl McpFraming {
             stdin,
             timeout: Duration::from_millis(setup.timeout_ms),
         };
-        setup::run(&command).map_err(setup_error)
+        // The work directory's name is random: the reason names it by its
+        // placeholder, so a report says the same on every run.
+        let workdir = self.workdir.path().to_string_lossy();
+        setup::run(&command).map_err(|e| match setup_error(e) {
+            TargetError::Unplanted(reason) => {
+                TargetError::Unplanted(reason.replace(workdir.as_ref(), "{workdir}"))
+            }
+            other => other,
+        })
     }
 
     /// `clean: tool`: deletes what the plant stored, after the read.
@@ -653,6 +669,7 @@ impl McpFraming {
 fn about(error: TargetError, what: &str) -> TargetError {
     match error {
         TargetError::Refused(reason) => TargetError::Refused(format!("{what}: {reason}")),
+        TargetError::Unplanted(reason) => TargetError::Unplanted(format!("{what}: {reason}")),
         TargetError::Failed {
             reason,
             stderr_tail,
@@ -665,22 +682,31 @@ fn about(error: TargetError, what: &str) -> TargetError {
     }
 }
 
-/// A setup command's failure as the case's: a command that failed or hung
-/// on this content is a fault of the case (a crash, a hang), the run goes
-/// on; one that could not start is no fault of the input.
+/// A setup command's failure as the case's. One that exited unsuccessfully
+/// refused this content (`git commit` on a NUL byte, a database on invalid
+/// UTF-8): the store's refusal, with its stderr, and the case is not judged
+/// (no fault, no restart). One that hung is a fault of the case, killed at
+/// its timeout; one that could not start is no fault of the input. A
+/// command that fails on every content fails the benign calibration plant
+/// too, so the run reports it as a harness error, not as refusals.
 fn setup_error(error: setup::CommandError) -> TargetError {
     let reason = format!("adapter.mcp.setup: {error}");
-    let kind = match &error {
-        setup::CommandError::Start { .. } => return TargetError::failed(reason),
-        setup::CommandError::Failed { .. } => FaultKind::Crash,
-        setup::CommandError::TimedOut { .. } => FaultKind::Hang,
-    };
-    let mut fault = Fault::new(kind);
-    fault.stderr_tail = error.stderr_tail().to_string();
-    if let setup::CommandError::Failed { status, .. } = &error {
-        fault.exit_status = Some(status.to_string());
+    match &error {
+        setup::CommandError::Start { .. } => TargetError::failed(reason),
+        setup::CommandError::Failed { stderr_tail, .. } => {
+            let said = stderr_tail.trim();
+            TargetError::Unplanted(if said.is_empty() {
+                reason
+            } else {
+                format!("{reason}: {said}")
+            })
+        }
+        setup::CommandError::TimedOut { .. } => {
+            let mut fault = Fault::new(FaultKind::Hang);
+            fault.stderr_tail = error.stderr_tail().to_string();
+            TargetError::fault(reason, fault)
+        }
     }
-    TargetError::fault(reason, fault)
 }
 
 /// The text parts of a tool result.

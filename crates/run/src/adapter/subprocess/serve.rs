@@ -227,6 +227,8 @@ fn answer(framing: &mut dyn Framing, line: &[u8]) -> ReplyLine {
 fn error_text(error: TargetError) -> String {
     match error {
         TargetError::Refused(reason) => reason,
+        // Like a failure, the protocol has no word for it.
+        unplanted @ TargetError::Unplanted(_) => format!("failed: {unplanted}"),
         TargetError::Failed { reason, .. } => format!("failed: {reason}"),
     }
 }
