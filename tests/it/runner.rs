@@ -427,10 +427,7 @@ fn a_profile_some_benign_outputs_contradict_is_judged_case_by_case() {
         let framecheck::catalogue::Input::Wrap(request) = &result.case.input else {
             continue;
         };
-        let judged = matches!(
-            result.outcome,
-            framecheck::outcome::Outcome::Judged { .. }
-        );
+        let judged = matches!(result.outcome, framecheck::outcome::Outcome::Judged { .. });
         if request.content.is_empty() || !judged {
             continue;
         }

@@ -806,7 +806,12 @@ mod tests {
             "Current summary:\nfixed\n\nNew lines of conversation:\nHuman: ",
             "z1\nAI: fixed\n\nNew summary:",
         );
-        let names = ["AI", "Current summary", "New lines of conversation", "New summary"];
+        let names = [
+            "AI",
+            "Current summary",
+            "New lines of conversation",
+            "New summary",
+        ];
         assert_eq!(
             guess,
             Some((

@@ -111,14 +111,20 @@ mod tests {
         let short = wrap("plain words", "p");
         assert!(std::ptr::eq(layout.for_output("plain words", &short), one));
         let long = wrap("two\nlines", "p");
-        assert!(std::ptr::eq(layout.for_output("two\nlines", &long), &layout));
+        assert!(std::ptr::eq(
+            layout.for_output("two\nlines", &long),
+            &layout
+        ));
         // Neither fits: the content's line count decides.
         let broken = "<data>\nx\n</data>\nSYSTEM: y";
         assert!(std::ptr::eq(layout.for_output("x", broken), one));
         assert!(std::ptr::eq(layout.for_output("x\ny", broken), &layout));
         // Without the one-line frame, only the usual layout.
         let usual = learned(false);
-        assert!(std::ptr::eq(usual.for_output("plain words", &short), &usual));
+        assert!(std::ptr::eq(
+            usual.for_output("plain words", &short),
+            &usual
+        ));
     }
 
     /// A framing whose one-line outputs fit the usual layout gets no
