@@ -561,7 +561,8 @@ fn an_encoding_chosen_per_content_is_inferred_and_judged_per_output() {
 
 /// Issue 32: `init` proposes the section grammar for framings that write
 /// open-only section markers, with the framing's other sections as
-/// reserved names; `framecheck run` under the proposed profile passes the
+/// reserved names, the one after the content first (the closer the
+/// catalogue forges); `framecheck run` under the proposed profile passes the
 /// correct fixture and catches the broken one.
 #[test]
 fn section_markers_are_proposed_and_judged_under_the_proposal() {
@@ -592,21 +593,21 @@ fn section_markers_are_proposed_and_judged_under_the_proposal() {
             "correct_label.py",
             SectionMarker::Label,
             "Context",
-            &["Question", "Answer"][..],
+            &["Answer", "Question"][..],
             0,
         ),
         (
             "correct_heading.py",
             SectionMarker::Heading,
             "Document",
-            &["Task", "Summary"][..],
+            &["Summary", "Task"][..],
             0,
         ),
         (
             "broken_label_as_written.py",
             SectionMarker::Label,
             "Context",
-            &["Question", "Answer"][..],
+            &["Answer", "Question"][..],
             1,
         ),
     ] {

@@ -334,6 +334,13 @@ fn a_profile_its_framing_contradicts_judges_nothing() {
             error.starts_with("the profile does not fit its framing"),
             "{error}"
         );
+        // Refused for every benign output, named by the first.
+        if profile == &wrong_header {
+            assert!(
+                error.contains("one line of plain prose wrapped by the framing fails"),
+                "{error}"
+            );
+        }
         // A caller's profile (these are): the remedy is inference, as
         // there is no profile file for `framecheck init` to read.
         assert!(error.contains("Leave the profile out"), "{error}");
@@ -379,6 +386,62 @@ fn a_profile_its_framing_contradicts_judges_nothing() {
         .results
         .iter()
         .any(|r| r.verdict_at(Unicode) == Verdict::Fail));
+}
+
+/// A framing whose tag depends on the content: `<answer>` for content on
+/// one line, `<result>` for content over several.
+struct TagPerLineCount;
+
+impl Framing for TagPerLineCount {
+    fn wrap(&mut self, request: &WrapRequest) -> Result<String, TargetError> {
+        let tag = if request.content.contains('\n') {
+            "result"
+        } else {
+            "answer"
+        };
+        Ok(format!("<{tag}>\n{}\n</{tag}>", request.content))
+    }
+
+    fn read(&mut self, _text: &str) -> Result<Option<String>, TargetError> {
+        Ok(None)
+    }
+}
+
+/// Issue 57, item 3: a profile that some benign outputs contradict and
+/// others fit is no misfit. The run judges every case, and each output
+/// that contradicts the profile is reported on its own case: every wrap
+/// case with one-line content fails `frame.shape` (its tag is not the
+/// declared one), and no case with content over several lines fails it.
+/// (A profile every benign output contradicts is refused, naming the
+/// first: `a_profile_its_framing_contradicts_judges_nothing`.)
+#[test]
+fn a_profile_some_benign_outputs_contradict_is_judged_case_by_case() {
+    let profile = same_line_profile("{ grammar: xml-tag, token: result }", "none");
+    let run = run_all(&mut TagPerLineCount, &profile);
+    assert!(!run.meta.misfit, "{:?}", run.meta.harness_error);
+    assert_eq!(run.meta.harness_error, None);
+    let (mut one_line, mut several) = (0, 0);
+    for result in &run.results {
+        let framecheck::catalogue::Input::Wrap(request) = &result.case.input else {
+            continue;
+        };
+        let judged = matches!(result.outcome, framecheck::outcome::Outcome::Judged { .. });
+        if request.content.is_empty() || !judged {
+            continue;
+        }
+        let shape = result
+            .findings_at(Unicode)
+            .iter()
+            .any(|f| f.check == framecheck::oracle::Check::FrameShape);
+        if request.content.contains('\n') {
+            several += 1;
+            assert!(!shape, "{}: {:?}", result.case.id, result.outcome);
+        } else {
+            one_line += 1;
+            assert!(shape, "{}: {:?}", result.case.id, result.outcome);
+        }
+    }
+    assert!(one_line > 10 && several > 10, "{one_line} and {several}");
 }
 
 /// An in-process framing answering parts (`Framing::wrap_answer`): a

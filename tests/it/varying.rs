@@ -4,6 +4,8 @@
 //! shorter case and nothing else, and is judged rather than refused even
 //! when the plain contents the profile-fit check wraps, or the calibration
 //! probes, come back unframed (calibration then learns from longer probes);
+//! a framing that adds a header line for content over several lines is
+//! judged per output too;
 //! `init` proposes the framed shape from the adapter alone, says that some
 //! outputs came back unframed, and its proposal gets the hand profile's
 //! verdict, level and failing checks. (The fixtures' expected verdicts,
@@ -185,6 +187,16 @@ fn init_proposes_the_hand_profiles_verdict_for_each_varying_framing() {
     for (script, args, gated) in [
         ("correct", &["correct.py"][..], false),
         ("broken_raw_branch", &["broken_raw_branch.py"][..], false),
+        (
+            "multiline_header_correct",
+            &["multiline_header_correct.py"][..],
+            false,
+        ),
+        (
+            "multiline_header_broken",
+            &["multiline_header_broken.py"][..],
+            false,
+        ),
         ("broken_length_gated", &["broken_length_gated.py"][..], true),
         (
             "broken_length_gated_long",

@@ -702,7 +702,33 @@ fn learn_layout_typed(
     if let Ok(empty) = empty {
         learned.learn_empty(profile, &probes, &empty);
     }
+    learn_one_line(profile, framing, &probes, &mut learned);
     Ok(learned)
+}
+
+/// The frame of one-line content, when the framing writes another than for
+/// the probes' two lines (`layout::variant`): the first one-line probe
+/// tells, and only then are the others wrapped. A failed wrap leaves the
+/// usual layout alone; the cases report such failures.
+fn learn_one_line(
+    profile: &TargetProfile,
+    framing: &mut dyn Framing,
+    probes: &layout::Probes,
+    learned: &mut Layout,
+) {
+    let one = probes.one_line();
+    let mut wrap = |r: &framecheck_core::target::WrapRequest| guarded(|| framing.wrap(r));
+    let Ok(first) = wrap(&one.requests()[0]) else {
+        return;
+    };
+    if learned.fits_one_line(&first) {
+        return;
+    }
+    let rest: Result<Vec<String>, _> = one.requests()[1..].iter().map(&mut wrap).collect();
+    if let Ok(rest) = rest {
+        let wraps: Vec<String> = std::iter::once(first).chain(rest).collect();
+        learned.learn_one_line(profile, &one, &wraps);
+    }
 }
 
 /// Wraps the oracle's benign calibration request, so read cases can be

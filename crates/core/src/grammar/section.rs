@@ -408,10 +408,21 @@ fn guess(around: &Around<'_>) -> Option<Delimiters> {
     };
     let mut delimiters = Delimiters::simple(GrammarKind::Section, &token);
     delimiters.marker = Some(style);
-    let others = head.lines().chain(tail.lines().skip(1));
-    for (s, name) in others.filter_map(|l| marker_line(l, false)) {
+    let markers = |text: &'_ str| {
+        text.lines()
+            .filter_map(|l| marker_line(l, false))
+            .filter(|(s, _)| *s == style)
+            .map(|(_, name)| name)
+            .collect::<Vec<_>>()
+    };
+    // The marker that follows the content ends its section: it comes
+    // first, since the first reserved name is the closer the catalogue
+    // forges (`Form::Close`). The others keep the framing's order.
+    let mut after = markers(tail.split_once('\n').map_or("", |(_, rest)| rest));
+    let next = (!after.is_empty()).then(|| after.remove(0));
+    for name in next.into_iter().chain(markers(head)).chain(after) {
         let taken = |n: &str| n.eq_ignore_ascii_case(&name);
-        if s == style && !taken(&token) && !delimiters.reserved.iter().any(|r| taken(r)) {
+        if !taken(&token) && !delimiters.reserved.iter().any(|r| taken(r)) {
             delimiters.reserved.push(name);
         }
     }
@@ -786,6 +797,33 @@ mod tests {
         assert_eq!(other.map(|g| g.1), Some("Step 2".to_string()));
     }
 
+    /// The first reserved name is the closer the catalogue forges, so it is
+    /// the marker that follows the content, whatever the framing writes
+    /// before; the others keep the framing's order.
+    #[test]
+    fn the_marker_after_the_content_is_the_first_reserved_name() {
+        let guess = guessed(
+            "Current summary:\nfixed\n\nNew lines of conversation:\nHuman: ",
+            "z1\nAI: fixed\n\nNew summary:",
+        );
+        let names = [
+            "AI",
+            "Current summary",
+            "New lines of conversation",
+            "New summary",
+        ];
+        assert_eq!(
+            guess,
+            Some((
+                SectionMarker::Label,
+                "Human".to_string(),
+                names.map(String::from).to_vec()
+            ))
+        );
+        let g = section(SectionMarker::Label, &["Human", "AI", "Current summary"]);
+        assert_eq!(g.render(Form::Close, 0).plain(), "AI:");
+    }
+
     #[test]
     fn a_counter_is_declared_in_section_names_only_and_once() {
         let declared = |grammar, marker, token: &str| {
@@ -821,7 +859,7 @@ mod tests {
             Some((
                 SectionMarker::Label,
                 phrase("Action Input"),
-                vec![phrase("Thought"), phrase("Observation")]
+                vec![phrase("Observation"), phrase("Thought")]
             ))
         );
         // One line ending in a colon is an introduction, not a section;

@@ -208,6 +208,7 @@ mod tests {
                 slot: 0..0,
             },
             empty: None,
+            one_line: None,
         }
     }
 

@@ -812,7 +812,8 @@ mod tests {
         assert_eq!(d.grammar, GrammarKind::Section);
         assert_eq!(d.marker, Some(SectionMarker::FieldMarker));
         assert_eq!(d.token, "context");
-        assert_eq!(d.reserved, vec!["question", "answer"]);
+        // The marker after the content, its section's end, comes first.
+        assert_eq!(d.reserved, vec!["answer", "question"]);
         let heading = "### Task\nSummarise.\n\n### Context\nfcbodya1 x fcbodyz1\n";
         let d = delimiters(heading, heading);
         assert_eq!(
@@ -830,7 +831,7 @@ mod tests {
             (d.marker, d.token.as_str()),
             (Some(SectionMarker::Label), "Context")
         );
-        assert_eq!(d.reserved, vec!["Question", "Answer"]);
+        assert_eq!(d.reserved, vec!["Answer", "Question"]);
         // A sentence that ends in a colon names no section.
         assert!(infer(
             "The text said: fcbodya1 x fcbodyz1",

@@ -87,6 +87,19 @@ impl Probes {
         plain
     }
 
+    /// The same requests with each line break in the content made a space:
+    /// content on one line, still with the characters the encodings
+    /// rewrite. The usual probes span two lines; a framing that writes
+    /// another frame for one-line content (a notice only above one line)
+    /// shows it to these ([`Layout::learn_one_line`]).
+    pub fn one_line(&self) -> Probes {
+        let mut one = self.clone();
+        for request in &mut one.requests {
+            request.content = request.content.replace('\n', " ");
+        }
+        one
+    }
+
     /// The same requests lengthened by the padding that brings the usual
     /// probes to at least `at_least` characters (plain probes, shorter,
     /// come out a few dozen characters below it): plain words after each
@@ -274,6 +287,7 @@ pub fn learn(
             slot,
         },
         empty: None,
+        one_line: None,
     })
 }
 

@@ -51,6 +51,7 @@ pub mod infer;
 mod learn;
 mod matching;
 mod tokens;
+mod variant;
 
 pub use learn::{kind_attribute, learn, probes, probes_with, LayoutError, Probes, LONGER_PROBES};
 pub use matching::{Match, Mismatch};
@@ -287,6 +288,11 @@ pub struct Layout {
     /// self-closing element); see [`Layout::learn_empty`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub empty: Option<Vec<Part>>,
+    /// The frame of content on one line, when the framing writes another
+    /// than for content over several (a notice only above one line); each
+    /// output is judged against the one it has ([`Layout::for_output`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub one_line: Option<Box<Layout>>,
 }
 
 /// One calibration output and where its content slot is.

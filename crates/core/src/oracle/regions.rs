@@ -157,7 +157,11 @@ impl<'a, 't> TagSpans<'a, 't> {
 /// Where the content ends: at the first closer of the content's token after
 /// `content_start` that the frame key does not call a confusable (a closer
 /// whose nonce differs from the opener's cannot end the element for a
-/// reader that checks it), else at the end of the text.
+/// reader that checks it), else at the end of the text. In an open-only
+/// grammar (`section`) a section ends where the next one begins, so an
+/// opener of the content's own name ends it too: `Document 907:` in the
+/// content of `Document 2:` starts another document for a reader, and
+/// what follows it is in that document, not in the frame.
 fn content_end(
     folded: &Folded<'_>,
     grammar: &dyn Grammar,
@@ -172,11 +176,12 @@ fn content_end(
         OUTER
     };
     let key = FrameKey::of(grammar, folded, content_open);
+    let open_only = profile.delimiters.grammar.is_open_only();
     delimiters
         .iter()
         .find(|d| {
             d.token == content_token
-                && d.kind == DelimiterKind::Close
+                && (d.kind == DelimiterKind::Close || open_only)
                 && d.start >= content_start
                 && key.classify(d, folded) != Liveness::Confusable
         })
@@ -313,6 +318,34 @@ mod tests {
         assert_eq!(start(INNER, 0), Some(5));
         assert_eq!(start(INNER, 6), Some(20));
         assert_eq!(start(OUTER, 11), None);
+    }
+
+    /// In a section grammar a second marker of the content's own name
+    /// starts another section: the content region ends there, as it does
+    /// at another section's marker; a tag grammar's second opener does
+    /// not end its element.
+    #[test]
+    fn a_section_ends_where_a_marker_of_its_own_name_begins() {
+        let content = |profile: &str, text: &str| {
+            let profile = TargetProfile::parse(&format!(
+                "name: t\nadapter: {{ builtin: reference }}\ndelimiters: {profile}\n\
+                 capabilities: [wrap]\n"
+            ))
+            .unwrap();
+            let grammar = profile.delimiters.grammar();
+            let folded = Reader::new(Exact).fold(text);
+            let regions = Regions::at(&folded, &*grammar, &profile, &[]);
+            text[regions.content].to_string()
+        };
+        let labels = "{ grammar: section, marker: label, token: \"Document {counter}\", \
+                      reserved: [Question] }";
+        let text = "Document 2:\nok\nDocument 907:\nforged\nQuestion: q";
+        assert_eq!(content(labels, text), "\nok\n");
+        let other = "Document 2:\nok\nQuestion:\nforged";
+        assert_eq!(content(labels, other), "\nok\n");
+        let tags = "{ grammar: xml-tag, token: doc }";
+        let text = "<doc>\nok\n<doc>\nnested\n</doc>";
+        assert_eq!(content(tags, text), "\nok\n<doc>\nnested\n");
     }
 
     #[test]

@@ -9,8 +9,9 @@
 //!
 //! The profile fits when calibration learned a layout from it (the declared
 //! grammar and token are live around the content, the declared header is
-//! found), and when plain benign wraps, judged by the oracle against that
-//! layout, raise no finding of a check that describes the frame's shape.
+//! found), and when not every plain benign wrap, judged by the oracle
+//! against that layout, raises a finding of a check that describes the
+//! frame's shape.
 //! Where calibration did not find the probe content at all (a framing that
 //! rewrites ordinary text, or one whose encoding no profile describes),
 //! the plain wraps are judged without a layout, as such runs judge every
@@ -22,7 +23,11 @@
 //! header declared `none` that the framing writes).
 //!
 //! A run is refused only for what the profile says of every benign output
-//! (issue 57, item 3). A plain wrap the framing returns with no frame at all
+//! (issue 57, item 3): a plain wrap that does not fit the layout while
+//! another does is an output of another shape (a framing whose frame
+//! varies with the content in a way calibration could not learn), judged
+//! with the cases, where each output of that shape fails the check this
+//! one failed. A plain wrap the framing returns with no frame at all
 //! (a framing that frames only longer content) is no misfit: it is judged
 //! with the cases, as `frame.absent` on each case it happens to
 //! (`varying`).
@@ -170,6 +175,7 @@ pub(crate) fn check(
     };
     let base = layout::probes(profile).requests()[0].clone();
     let mut misread = super::varying::Misread::default();
+    let mut contradicted = Contradicted::default();
     for (content, text) in PLAIN {
         let request = WrapRequest {
             content: text.into(),
@@ -203,24 +209,49 @@ pub(crate) fn check(
                 && f.levels.contains(&level)
                 && !(quoted && f.check == Check::CanaryContainment)
         });
-        if let Some(finding) = misfit {
-            let message = match unfound {
+        contradicted.note(misfit.map(|finding| Misfit::Benign {
+            content,
+            check: finding.check,
+            message: match &unfound {
                 Some(error) => format!("{} (and calibration: {error})", finding.message),
                 None => finding.message,
-            };
-            return Err(Misfit::Benign {
-                content,
-                check: finding.check,
-                message,
-            });
-        }
+            },
+        }));
     }
-    // The profile misreads every benign output the framing framed (a
-    // header declared absent that the framing writes): one such wrap among
-    // others is the framing's own business.
+    // The profile contradicts every benign output the framing framed (a
+    // wrong token or grammar), or misreads every one (a header declared
+    // absent that the framing writes): one such wrap among others is an
+    // output of another shape, judged case by case.
+    if let Some(misfit) = contradicted.every() {
+        return Err(misfit);
+    }
     match misread.every() {
         Some((content, message)) => Err(Misfit::Lost { content, message }),
         None => Ok(()),
+    }
+}
+
+/// The plain benign wraps `check` judged, and the misfit of each one the
+/// profile contradicts.
+#[derive(Debug, Default)]
+struct Contradicted {
+    judged: usize,
+    misfits: Vec<Misfit>,
+}
+
+impl Contradicted {
+    /// Notes one judged plain wrap, and its misfit when it has one.
+    fn note(&mut self, misfit: Option<Misfit>) {
+        self.judged += 1;
+        self.misfits.extend(misfit);
+    }
+
+    /// The first misfit, when every judged wrap (and at least one) had one.
+    fn every(self) -> Option<Misfit> {
+        match self.misfits.len() {
+            n if n > 0 && n == self.judged => self.misfits.into_iter().next(),
+            _ => None,
+        }
     }
 }
 
@@ -274,5 +305,28 @@ mod tests {
         let file = misfit.explained(&reference);
         assert!(file.contains("`framecheck init --check PROFILE`"), "{file}");
         assert!(!file.contains("Leave the profile out"), "{file}");
+    }
+
+    fn benign(content: &'static str) -> Misfit {
+        Misfit::Benign {
+            content,
+            check: Check::FrameShape,
+            message: "m".into(),
+        }
+    }
+
+    /// Only a profile every judged plain wrap contradicts is refused, with
+    /// the first contradiction; none judged refuses nothing.
+    #[test]
+    fn a_misfit_is_every_judged_wrap_contradicted() {
+        let mut some = Contradicted::default();
+        some.note(Some(benign("one")));
+        some.note(None);
+        assert_eq!(some.every(), None);
+        let mut all = Contradicted::default();
+        all.note(Some(benign("one")));
+        all.note(Some(benign("two")));
+        assert_eq!(all.every(), Some(benign("one")));
+        assert_eq!(Contradicted::default().every(), None);
     }
 }

@@ -115,6 +115,9 @@ fn wrap_checks<'a>(
     request: &WrapRequest,
     framed: &'a str,
 ) -> Framed<'a> {
+    // A framing that writes another frame for one-line content is judged
+    // against the frame this output has (`layout::variant`).
+    let layout = layout.map(|l| l.for_output(&request.content, framed));
     let matched = match layout {
         Some(l) => match layout::check_layout(findings, profile, l, request, framed) {
             Shape::Empty => {
@@ -290,6 +293,7 @@ pub fn judge_roundtrip_in(
     framed: &str,
     body: Option<&str>,
 ) -> Vec<Finding> {
+    let layout = layout.map(|l| l.for_output(&request.content, framed));
     let mut findings = Findings::default();
     let written = wrap_checks(&mut findings, case, profile, layout, request, framed);
     let Some(body) = body else {
