@@ -24,7 +24,6 @@
 //! scans pass over text that cannot hold what they look for without
 //! folding it.
 
-use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::OnceLock;
 
 use super::TOKEN;
@@ -133,10 +132,8 @@ const SHORT_ASCII_RUN: usize = 32;
 /// takes either for the start of an ASCII stretch to search when the
 /// character there is ASCII.
 ///
-/// ASCII is tested eight bytes at a time ([`AsciiTest`]), a two-byte
-/// character by its lead byte where that suffices ([`QuietLeads`]), and
-/// other characters looked up one by one, their blocks once per change of
-/// block.
+/// ASCII is tested eight bytes at a time ([`AsciiTest`]), and other
+/// characters looked up one by one, their blocks once per change of block.
 pub(super) fn skip_unflagged(text: &str, from: usize, flags: u8) -> usize {
     let ascii = AsciiTest::of(flags);
     let mut blocks = BlockCache::new();
@@ -185,112 +182,26 @@ impl BlockCache {
     /// of the next run of ASCII characters, or the text's length.
     fn next_outside_ascii(&mut self, text: &str, at: usize, flags: u8) -> (usize, Option<char>) {
         let bytes = text.as_bytes();
-        let quiet = QuietLeads::of(flags);
-        let mut i = at;
-        while let Some(&b) = bytes.get(i) {
-            if b.is_ascii() {
-                if bytes.get(i + 1).is_some_and(u8::is_ascii) {
-                    return (i, None);
+        for (i, c) in text[at..].char_indices() {
+            if c.is_ascii() {
+                if bytes.get(at + i + 1).is_some_and(u8::is_ascii) {
+                    return (at + i, None);
                 }
-                if self.ascii[usize::from(b)] & flags != 0 {
-                    return (i, Some(char::from(b)));
+                if self.ascii[c as usize] & flags != 0 {
+                    return (at + i, Some(c));
                 }
-                i += 1;
                 continue;
             }
-            if quiet.covers(b) {
-                // A two-byte character whose lead byte alone places it
-                // among 64 code points none of which has a flag.
-                i += 2;
-                continue;
-            }
-            let c = text[i..]
-                .chars()
-                .next()
-                .expect("i is on a character boundary inside the text");
             let index = c as usize / BLOCK;
             if index != self.index {
                 self.index = index;
                 self.block = block_at(index);
             }
             if self.block.classes[c as usize % BLOCK] & flags != 0 {
-                return (i, Some(c));
+                return (at + i, Some(c));
             }
-            i += c.len_utf8();
         }
         (text.len(), None)
-    }
-}
-
-/// The lead bytes of two-byte UTF-8 sequences (U+0080 to U+07FF: Latin
-/// with accents, Greek, Cyrillic, Armenian, Hebrew, Arabic) whose 64 code
-/// points have none of some flags, learned per lead byte on first sight:
-/// text in those scripts is then stepped over a byte test per character,
-/// with no decoding and no block lookup. A lead byte's 64 code points lie
-/// in one block, which its first sight fills as a lookup would, so a
-/// process still folds only the blocks its text uses.
-struct QuietLeads {
-    /// Per lead byte `0xC0 + k`: [`LEAD_UNKNOWN`], [`LEAD_QUIET`] or
-    /// [`LEAD_FLAGGED`].
-    leads: [AtomicU8; 32],
-    flags: u8,
-}
-
-const LEAD_UNKNOWN: u8 = 0;
-const LEAD_QUIET: u8 = 1;
-const LEAD_FLAGGED: u8 = 2;
-
-impl QuietLeads {
-    /// The lead bytes learned for `flags`, one table per set of flags.
-    fn of(flags: u8) -> &'static QuietLeads {
-        static TABLES: [QuietLeads; 16] = {
-            let mut tables = [const {
-                QuietLeads {
-                    leads: [const { AtomicU8::new(LEAD_UNKNOWN) }; 32],
-                    flags: 0,
-                }
-            }; 16];
-            let mut k = 0;
-            while k < 16 {
-                tables[k].flags = k as u8;
-                k += 1;
-            }
-            tables
-        };
-        &TABLES[usize::from(flags & 0x0F)]
-    }
-
-    /// True when `lead` starts a two-byte sequence none of whose code
-    /// points has one of the flags.
-    #[inline]
-    fn covers(&self, lead: u8) -> bool {
-        if !(0xC2..=0xDF).contains(&lead) {
-            return false;
-        }
-        let slot = &self.leads[usize::from(lead - 0xC0)];
-        match slot.load(Ordering::Relaxed) {
-            LEAD_QUIET => true,
-            LEAD_FLAGGED => false,
-            _ => {
-                let quiet = self.learn(lead);
-                // Racing threads compute the same answer from the same table.
-                slot.store(
-                    if quiet { LEAD_QUIET } else { LEAD_FLAGGED },
-                    Ordering::Relaxed,
-                );
-                quiet
-            }
-        }
-    }
-
-    /// Looks the lead byte's 64 code points up in their block.
-    fn learn(&self, lead: u8) -> bool {
-        let first = usize::from(lead & 0x1F) << 6;
-        let block = block_at(first / BLOCK);
-        let offset = first % BLOCK;
-        block.classes[offset..offset + 64]
-            .iter()
-            .all(|&class| class & self.flags == 0)
     }
 }
 
@@ -519,50 +430,11 @@ mod tests {
                 "\u{E9}",
                 "\u{FF46}",
                 "\u{1D400}",
-                // Two-byte characters: Cyrillic (a lookalike of `a`, an
-                // inert letter), Latin f with hook (folds to `f`), Greek.
-                "\u{430}",
-                "\u{436}",
-                "\u{192}",
-                "\u{3B1}",
             ])
             .prop_map(String::from),
             "[a-eg-z ]{0,40}",
             any::<char>().prop_map(String::from),
         ]
-    }
-
-    /// A lead byte is quiet exactly when none of its 64 code points has a
-    /// flag, for every set of flags and every two-byte lead.
-    #[test]
-    fn quiet_leads_agree_with_the_classes() {
-        for flags in [STARTS, ANCHORED, STARTS | ANCHORED] {
-            let quiet = QuietLeads::of(flags);
-            for lead in 0xC2u8..=0xDF {
-                let first = u32::from(lead & 0x1F) << 6;
-                let expected = (first..first + 64)
-                    .filter_map(char::from_u32)
-                    .all(|c| !has_flag(c, flags));
-                assert_eq!(
-                    quiet.covers(lead),
-                    expected,
-                    "lead {lead:#X}, flags {flags}"
-                );
-                // Asked again, the learned answer is the same.
-                assert_eq!(
-                    quiet.covers(lead),
-                    expected,
-                    "lead {lead:#X}, flags {flags}"
-                );
-            }
-            for lead in (0x00u8..0xC2).chain(0xE0..=0xFF) {
-                assert!(!quiet.covers(lead), "lead {lead:#X} is not a two-byte lead");
-            }
-        }
-        // The data has both kinds among two-byte leads, so both answers are
-        // exercised: `ƒ` (U+0192) folds to `f`; Cyrillic `ж` folds to none.
-        assert!(!QuietLeads::of(STARTS).covers(0xC6));
-        assert!(QuietLeads::of(STARTS).covers(0xD0));
     }
 
     /// Runs of flagged ASCII bytes of every length, alone and after other
