@@ -489,7 +489,11 @@ fn the_overlapping_audits_add_no_weakness() {
         &text,
         r"\*\*Counted as docs/report-schema.md \(\x22Counting\x22\) counts: ([\d,]+) weaknesses in the \w+ audits.*? (\w+) audits call code another audit covers [^;]*; each weakness they count is also counted by the audit they repeat, so the field shows \*\*([\d,]+) weaknesses once each audit that repeats another is set aside\*\*",
     );
-    assert_eq!(number(&found[1].to_lowercase()), pairs.len(), "repeating audits");
+    assert_eq!(
+        number(&found[1].to_lowercase()),
+        pairs.len(),
+        "repeating audits"
+    );
     assert_eq!(
         number(&found[2]),
         number(&found[0]) - repeated,

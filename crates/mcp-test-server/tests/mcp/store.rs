@@ -328,7 +328,6 @@ fn content_the_store_refuses_is_not_judged_and_the_run_goes_on() {
         &profile,
         &mut framing,
         &RunOptions::default(),
-        &AtomicBool::new(false),
         &mut |_| {},
     );
     assert!(result.meta.harness_error.is_none(), "{:?}", result.meta);
