@@ -768,6 +768,11 @@ fn correct_neutralising_fixtures_leave_no_reading_of_their_token() {
         let mut adapter = Adapter::start(&fixture, &profile);
         let probe = adapter.framed(wrap_request(0, "Benign probe."));
         let (benign, frame_breaks) = (token_readings(&probe, &token), line_breaks(&probe));
+        // A framing may write another frame for multi-line content (a
+        // notice line: tests/shapes/varying/multiline_header_*): its line
+        // breaks are the frame's own too.
+        let long_probe = adapter.framed(wrap_request(0, "Benign probe.\nA second line."));
+        let long_frame_breaks = line_breaks(&long_probe) - 1;
         let mut wrong = Vec::new();
         for (n, (id, mut request)) in attack_requests(&token).into_iter().enumerate() {
             let content = request["content"].as_str().unwrap_or_default().to_string();
@@ -793,9 +798,10 @@ fn correct_neutralising_fixtures_leave_no_reading_of_their_token() {
             // Fields are kept on one line and the content passes unchanged
             // but for defanging, so the frame adds its own line breaks only.
             let added = line_breaks(framed).checked_sub(line_breaks(&content));
-            if added != Some(frame_breaks) {
+            if added != Some(frame_breaks) && added != Some(long_frame_breaks) {
                 wrong.push(format!(
-                    "{id}: the frame adds {added:?} line breaks, a frame has {frame_breaks}"
+                    "{id}: the frame adds {added:?} line breaks, a frame has {frame_breaks} \
+                     ({long_frame_breaks} around multi-line content)"
                 ));
             }
         }
