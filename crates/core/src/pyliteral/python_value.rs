@@ -465,8 +465,6 @@ mod tests {
 #[cfg(test)]
 mod against_cpython {
     use super::*;
-    use std::io::Write as _;
-    use std::process::{Command, Stdio};
 
     /// Each text's value as `ast.literal_eval` reads it (tuples as lists,
     /// JSON `null` when Python refuses it or it is no record of strings),
@@ -488,24 +486,8 @@ mod against_cpython {
             \x20 return {'v':v}\n\
             \x20except Exception: return None\n\
             json.dump([read(t) for t in json.load(sys.stdin)],sys.stdout)";
-        let spawned = Command::new("python3")
-            .args(["-X", "utf8", "-c", script])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn();
-        let Ok(mut child) = spawned else {
-            assert!(std::env::var_os("CI").is_none(), "python3 is needed in CI");
-            eprintln!("SKIP: no python3");
-            return None;
-        };
-        let mut stdin = child.stdin.take().expect("piped stdin");
-        stdin
-            .write_all(serde_json::to_string(texts).unwrap().as_bytes())
-            .unwrap();
-        drop(stdin);
-        let out = child.wait_with_output().unwrap();
-        assert!(out.status.success(), "python3 failed");
-        serde_json::from_slice(&out.stdout).ok()
+        let answer = crate::pyliteral::run_python(script, &serde_json::json!(texts))?;
+        serde_json::from_value(answer).ok()
     }
 
     /// Records as `repr` writes them, and the same records pasted into a
