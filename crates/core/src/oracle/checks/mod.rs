@@ -369,6 +369,23 @@ fn check_reader_returns(
     }
 }
 
+/// `framed` read at `level`, all of it the frame's content region: the view
+/// the unit tests of the line-start checks (records, quote) judge.
+#[cfg(test)]
+fn whole_view(framed: &str, level: ReaderLevel) -> super::view::View<'_> {
+    super::view::View {
+        folded: crate::reader::Reader::new(level).fold(framed),
+        regions: Regions {
+            delimiters: vec![],
+            outer_tag: None,
+            attribute_tag: None,
+            header_terminated: true,
+            header: 0..0,
+            content: 0..framed.len(),
+        },
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -66,25 +66,13 @@ pub(super) fn check_quote(
 mod tests {
     use super::*;
     use crate::level::ReaderLevel;
-    use crate::oracle::regions::Regions;
-    use crate::reader::Reader;
 
     /// The messages `quote.escape` gives at `level` for `body`, framed as
     /// `Quoted:\n> {body}\nReply:`.
     fn messages(body: &str, level: ReaderLevel) -> Vec<String> {
         let head = "Quoted:\n> ";
         let framed = format!("{head}{body}\nReply:");
-        let view = View {
-            folded: Reader::new(level).fold(&framed),
-            regions: Regions {
-                delimiters: vec![],
-                outer_tag: None,
-                attribute_tag: None,
-                header_terminated: true,
-                header: 0..0,
-                content: 0..framed.len(),
-            },
-        };
+        let view = super::super::whole_view(&framed, level);
         let mut findings = Findings::default();
         check_quote(
             &mut findings,
