@@ -130,24 +130,7 @@ fn infer_any(first: &str, second: &str, content: &str) -> Option<Inferred> {
     } else if !marked {
         mark_constant_value(&mut delimiters, &mut notes);
     }
-    // The element around the frame (a second reading) is said, and left
-    // to the reserved-name experiment, which sees it as fixed text.
-    // A section grammar's reserved names are its other sections, not a
-    // second reading.
-    let outer = if delimiters.grammar.is_open_only() {
-        None
-    } else {
-        delimiters.reserved.pop()
-    };
-    if let Some(outer) = &outer {
-        notes.push(format!(
-            "two readings fit: the frame is <{token}> inside <{outer}>, or <{outer}> with \
-             `inner: {token}`; the second also runs the catalogue's inner-element cases. \
-             Declare `token: {outer}` and `inner: {token}` if the whole <{outer}> block is \
-             the untrusted frame",
-            token = delimiters.token.replace(MASK, NONCE),
-        ));
-    }
+    let outer = take_outer_reading(&mut delimiters, &mut notes);
     delimiters.token = unmask(&delimiters.token);
     notes.insert(
         0,
@@ -186,6 +169,29 @@ fn infer_any(first: &str, second: &str, content: &str) -> Option<Inferred> {
         notes,
         outer,
     })
+}
+
+/// The element around the frame, a second reading of the same output: taken
+/// out of the reserved names and said in a note. It is left to the
+/// reserved-name experiment, which sees it as fixed text.
+fn take_outer_reading(delimiters: &mut Delimiters, notes: &mut Vec<String>) -> Option<String> {
+    // A section grammar's reserved names are its other sections, not a
+    // second reading.
+    let outer = if delimiters.grammar.is_open_only() {
+        None
+    } else {
+        delimiters.reserved.pop()
+    };
+    if let Some(outer) = &outer {
+        notes.push(format!(
+            "two readings fit: the frame is <{token}> inside <{outer}>, or <{outer}> with \
+             `inner: {token}`; the second also runs the catalogue's inner-element cases. \
+             Declare `token: {outer}` and `inner: {token}` if the whole <{outer}> block is \
+             the untrusted frame",
+            token = delimiters.token.replace(MASK, NONCE),
+        ));
+    }
+    outer
 }
 
 /// The prefix a framing quotes the content with, line by line: the text
