@@ -15,7 +15,10 @@ through the same calibration experiments as ``framecheck init``, runs with
 it, and shows it in the report (``Report.inferred_profile``) and in the
 failure message, ready to save as a file and pass as ``profile=`` to pin.
 
-``wrap(content, kind, attributes, provenance)`` returns the framed text;
+``wrap(content, kind, attributes, provenance)`` returns the framed text; a
+``wrap`` that takes fewer positional parameters (``wrap(content)``, the
+usual framing function) gets only as many, the first ones, so that it can be
+passed as it is;
 ``read(text)`` returns the body or ``None``; a reader that parses frames
 into messages or fields (profile ``"reader": {"returns": "segments"}``)
 returns a list of segments instead, each a dict with ``role``, ``field``
@@ -51,6 +54,7 @@ or rewrite the frame. Framing marks provenance; it is not a security
 boundary against an adaptive attacker.
 """
 
+import inspect
 import json
 import os
 import shutil
@@ -216,12 +220,32 @@ def _answer(request, wrap, read, wrap_many=None):
                   "provenance": i.get("provenance", "")} for i in request["items"]]
         return _framed(rid, "wrap_many", lambda: wrap_many(items))
     if op == "wrap":
-        return _framed(rid, "wrap", lambda: wrap(request["content"], request.get("kind", ""),
-                                                 request.get("attributes") or {},
-                                                 request.get("provenance", "")))
+        arguments = (request["content"], request.get("kind", ""),
+                     request.get("attributes") or {}, request.get("provenance", ""))
+        return _framed(rid, "wrap", lambda: wrap(*arguments[:_positional_arity(wrap)]))
     if op == "read" and read is not None:
         return _read(rid, read, request["text"])
     return {"id": rid, "error": f"unsupported op {op!r}"}
+
+
+def _positional_arity(function, most=4):
+    """How many of the ``most`` request fields ``function`` takes by position:
+    all of them when it takes ``*args`` or its signature cannot be read (a
+    builtin), else its positional parameters, so ``wrap(content)`` works as
+    it is. A function that needs more than it can be given fails on its first
+    call with Python's own ``TypeError``, reported as that case's fault."""
+    try:
+        parameters = inspect.signature(function).parameters.values()
+    except (TypeError, ValueError):
+        return most
+    positional = 0
+    for parameter in parameters:
+        if parameter.kind is inspect.Parameter.VAR_POSITIONAL:
+            return most
+        if parameter.kind in (inspect.Parameter.POSITIONAL_ONLY,
+                              inspect.Parameter.POSITIONAL_OR_KEYWORD):
+            positional += 1
+    return min(positional, most)
 
 
 def _framed(rid, name, call):

@@ -224,6 +224,28 @@ def test_with_no_profile_a_framing_that_writes_its_closer_fails_with_the_profile
     assert again.inferred_profile is None
 
 
+def test_a_wrap_of_the_content_alone_is_passed_as_it_is():
+    seen = []
+
+    def wrap(content):
+        seen.append(content)
+        return f"<tool-output>\n{_escaped(content)}\n</tool-output>"
+
+    def wrap_with_kind(content, kind="", *, unused=None):
+        return f'<tool-output kind="{_escaped(kind)}">\n{_escaped(content)}\n</tool-output>'
+
+    report = framecheck.audit(wrap, framecheck=BINARY, check=False)
+    verdicts = report.verdicts()
+    assert len(verdicts) > 500 and "error" not in verdicts.values()
+    assert "target.fault" not in str(report.failures())
+    assert verdicts["breakout-close-mid-content"] == "pass"
+    assert seen, "the one-parameter wrap was never called"
+    assert "capabilities: [wrap]\n" in report.inferred_profile, report.inferred_profile
+    # Two positional parameters get the content and the kind, which reaches the frame.
+    report = framecheck.audit(wrap_with_kind, framecheck=BINARY, check=False)
+    assert "capabilities: [wrap, kind]\n" in report.inferred_profile, report.inferred_profile
+
+
 def test_with_no_profile_a_frame_nothing_recognises_says_to_pass_a_profile():
     def sentence_wrap(content, kind, attributes, provenance):
         return f"Here is some data: {content} -- end"
