@@ -856,6 +856,7 @@ mod tests {
             head,
             tail,
             field_marks: &[],
+            quoted: false,
         };
         let guessed = guess_json(&around(r#"{"a": [1, {"t~/x": ""#, r#""}], "n": 3}"#)).unwrap();
         assert_eq!(guessed.grammar, GrammarKind::JsonDocument);
@@ -943,6 +944,7 @@ mod tests {
             head,
             tail,
             field_marks: &[],
+            quoted: false,
         };
         let guessed = guess_python(&around(
             "Observation:\n{'url': 'u', 'content': '",

@@ -394,7 +394,8 @@ fn marker_line(line: &str, label_alone: bool) -> Option<(SectionMarker, String)>
 /// after) are the reserved names a forger would write. A label alone on
 /// the line before the content, or a phrase label, is a section only when
 /// the framing writes another label too: one line ending in a colon
-/// (`Here is the text:`) is an introduction, not a section.
+/// (`Here is the text:`) is an introduction, not a section, unless the
+/// content comes back quoted line by line ([`Around::quoted`]).
 fn guess(around: &Around<'_>) -> Option<Delimiters> {
     let (head, tail) = (around.head, around.tail);
     let last = head.rsplit('\n').next().unwrap_or(head);
@@ -426,8 +427,11 @@ fn guess(around: &Around<'_>) -> Option<Delimiters> {
             delimiters.reserved.push(name);
         }
     }
+    // A quoted body is set apart by its quote: the line before it names
+    // the block, alone on its line, even when the framing writes no other
+    // label.
     let lone_label = style == SectionMarker::Label && (alone || token.contains(' '));
-    let sectioned = !lone_label || !delimiters.reserved.is_empty();
+    let sectioned = !lone_label || !delimiters.reserved.is_empty() || (around.quoted && alone);
     sectioned.then(|| counted(delimiters))
 }
 
@@ -735,10 +739,20 @@ mod tests {
 
     /// `guess` over the text around a calibration's content.
     fn guessed(head: &str, tail: &str) -> Option<(SectionMarker, String, Vec<String>)> {
+        guessed_quoted(head, tail, false)
+    }
+
+    /// [`guessed`], saying whether the content came back quoted.
+    fn guessed_quoted(
+        head: &str,
+        tail: &str,
+        quoted: bool,
+    ) -> Option<(SectionMarker, String, Vec<String>)> {
         let around = Around {
             head,
             tail,
             field_marks: &[],
+            quoted,
         };
         guess(&around).map(|d| (d.marker.unwrap(), d.token, d.reserved))
     }
@@ -867,5 +881,23 @@ mod tests {
         assert_eq!(guessed("Here is the text:\n", "z1"), None);
         assert_eq!(guessed("Observation:\n", "z1\nThanks."), None);
         assert_eq!(guessed("The text said: ", "z1\nThe text ends: here"), None);
+    }
+
+    #[test]
+    fn a_quoted_body_makes_the_line_before_it_its_section() {
+        // The same introductions, the content quoted line by line: the
+        // quote sets the block apart, and the line before it names it.
+        let phrase = |p: &str| p.to_string();
+        assert_eq!(
+            guessed_quoted("Here is the text:\n", "z1", true),
+            Some((SectionMarker::Label, phrase("Here is the text"), vec![]))
+        );
+        assert_eq!(
+            guessed_quoted("Untrusted email:\n", "z1\nEnd of email.", true),
+            Some((SectionMarker::Label, phrase("Untrusted email"), vec![]))
+        );
+        // A sentence with a colon in it is still no marker, quoted or not.
+        assert_eq!(guessed_quoted("The text said: ", "z1", true), None);
+        assert_eq!(guessed_quoted("Quoted (untrusted):\n", "z1", true), None);
     }
 }

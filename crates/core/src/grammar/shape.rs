@@ -30,6 +30,11 @@ pub struct Around<'a> {
     /// attributes, provenance): text around the content that carries one
     /// is the framing's header, not a delimiter.
     pub field_marks: &'a [&'a str],
+    /// Every line of the content came back after the same prefix (a
+    /// line-prefix quote): the quote sets the content apart, so a line
+    /// before it that would only introduce raw content (`Here is the
+    /// email:`) names the quoted block.
+    pub quoted: bool,
 }
 
 /// One inference experiment of a shape: a reading of the text around the

@@ -101,7 +101,7 @@ fn infer_any(first: &str, second: &str, content: &str) -> Option<Inferred> {
         Some(prefix) => head.strip_suffix(prefix.as_str()).unwrap_or(head),
         None => head,
     };
-    let mut delimiters = guess(head, tail)?;
+    let mut delimiters = guess(head, tail, line_prefix.is_some())?;
     let mut notes = Vec::new();
     let unmask = |s: &str| s.replace(MASK, NONCE);
     // A value is the nonce when a delimiter spelled with it is in the
@@ -470,11 +470,12 @@ fn predictable_kind(first: &str, second: &str) -> Option<&'static str> {
 
 /// The grammar and token read from the masked text around the content:
 /// every shape's experiments, in their order, the first that reads one.
-fn guess(head: &str, tail: &str) -> Option<Delimiters> {
+fn guess(head: &str, tail: &str, quoted: bool) -> Option<Delimiters> {
     let around = Around {
         head,
         tail,
         field_marks: &FIELD_MARKS,
+        quoted,
     };
     shape::guesses().iter().find_map(|g| (g.read)(&around))
 }
