@@ -117,23 +117,30 @@ fn names(line: &str, edge_words: &[&str]) -> Vec<Name> {
         .collect()
 }
 
-/// `name` without one leading edge word (`END_X`, `END-X`, `END X`).
+/// `name` without one edge word, leading (`END_X`, `END-X`, `END X`) or,
+/// failing that, trailing (`X_END`, `X end`): framings write both orders
+/// (`<!-- tool output end -->`).
 fn strip_edge(name: &str, edge_words: &[&str]) -> Name {
-    for word in edge_words {
-        let upper = name.to_ascii_uppercase();
-        if let Some(rest) = upper.strip_prefix(word) {
-            if let Some(sep) = rest.chars().next().filter(|c| matches!(c, '_' | '-' | ' ')) {
-                let cut = word.len() + sep.len_utf8();
-                return Name {
-                    name: name[cut..].to_string(),
-                    marked: true,
-                };
-            }
-        }
-    }
-    Name {
-        name: name.to_string(),
-        marked: false,
+    let separator = |c: char| matches!(c, '_' | '-' | ' ');
+    let upper = name.to_ascii_uppercase();
+    let leading = edge_words.iter().find_map(|word| {
+        let rest = upper.strip_prefix(word)?;
+        let sep = rest.chars().next().filter(|&c| separator(c))?;
+        Some(name[word.len() + sep.len_utf8()..].to_string())
+    });
+    let trailing = || {
+        edge_words.iter().find_map(|word| {
+            let rest = upper.strip_suffix(word)?;
+            let sep = rest.chars().next_back().filter(|&c| separator(c))?;
+            Some(name[..rest.len() - sep.len_utf8()].to_string())
+        })
+    };
+    match leading.or_else(trailing) {
+        Some(name) => Name { name, marked: true },
+        None => Name {
+            name: name.to_string(),
+            marked: false,
+        },
     }
 }
 
@@ -203,7 +210,10 @@ pub(super) fn same_line(around: &Around<'_>) -> Option<Delimiters> {
         .rev()
         .map(str::trim)
         .find(|l| !l.is_empty())?;
-    if open_line != close_line || around.field_marks.iter().any(|m| open_line.contains(m)) {
+    if around.field_marks.iter().any(|m| open_line.contains(m)) {
+        return None;
+    }
+    if open_line != close_line {
         return None;
     }
     let joins = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == MASK;
@@ -237,4 +247,44 @@ pub(super) fn same_line(around: &Around<'_>) -> Option<Delimiters> {
         close: Some(template),
         ..Delimiters::simple(GrammarKind::BeginEnd, &token)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn around<'a>(head: &'a str, tail: &'a str) -> Around<'a> {
+        Around {
+            head,
+            tail,
+            field_marks: &[],
+            quoted: false,
+        }
+    }
+
+    fn templates(d: Option<Delimiters>) -> Option<(String, String, String)> {
+        d.map(|d| (d.token, d.open.unwrap(), d.close.unwrap()))
+    }
+
+    #[test]
+    fn an_end_word_after_the_name_marks_the_closer() {
+        let read = markers(&around(
+            "<!-- tool output start -->\n",
+            "z1\n<!-- tool output end -->",
+        ));
+        assert_eq!(
+            templates(read),
+            Some((
+                "output".into(),
+                "<!-- tool {token} start -->".into(),
+                "<!-- tool {token} end -->".into()
+            ))
+        );
+        // A trailing word that is no end word marks nothing.
+        let read = markers(&around(
+            "<!-- tool output -->\n",
+            "z1\n<!-- tool output -->",
+        ));
+        assert_eq!(read, None);
+    }
 }
