@@ -101,7 +101,8 @@ fn infer_any(first: &str, second: &str, content: &str) -> Option<Inferred> {
         Some(prefix) => head.strip_suffix(prefix.as_str()).unwrap_or(head),
         None => head,
     };
-    let mut delimiters = guess(head, tail, line_prefix.is_some())?;
+    let mut delimiters = guess(head, tail, line_prefix.is_some())
+        .or_else(|| guess(unquoted(head, tail)?, tail, false))?;
     let mut notes = Vec::new();
     let unmask = |s: &str| s.replace(MASK, NONCE);
     // A value is the nonce when a delimiter spelled with it is in the
@@ -192,6 +193,21 @@ fn take_outer_reading(delimiters: &mut Delimiters, notes: &mut Vec<String>) -> O
         ));
     }
     outer
+}
+
+/// The head without the opening quote of a string literal that holds the
+/// content after a label (`Observation: "…"`, `Result: '…'`): the quote
+/// is the body's encoding, the label before it the frame's marker. Only
+/// when the same quote follows the content's last word.
+fn unquoted<'a>(head: &'a str, tail: &str) -> Option<&'a str> {
+    let quote = head
+        .chars()
+        .next_back()
+        .filter(|c| matches!(c, '"' | '\''))?;
+    let after = tail.trim_start_matches(|c: char| c.is_ascii_alphanumeric());
+    after
+        .starts_with(quote)
+        .then(|| &head[..head.len() - quote.len_utf8()])
 }
 
 /// The prefix a framing quotes the content with, line by line: the text
@@ -735,6 +751,28 @@ mod tests {
         .unwrap();
         assert!(inferred.delimiters.nonce.is_some());
         assert!(!inferred.delimiters.close.unwrap().contains("{counter}"));
+    }
+
+    #[test]
+    fn a_string_literal_after_a_label_is_read_without_its_quote() {
+        for framed in [
+            "Observation: \"fcbodya1 x fcbodyz1\"\nThought:",
+            "Observation: 'fcbodya1 x fcbodyz1'\nThought:",
+        ] {
+            let d = delimiters(framed, framed);
+            assert_eq!(d.grammar, GrammarKind::Section, "{framed}");
+            assert_eq!(
+                (d.token.as_str(), d.reserved.as_slice()),
+                ("Observation", &["Thought".to_string()][..])
+            );
+        }
+        // A quote that does not also close the content is no string's.
+        assert!(infer(
+            "Observation: \"fcbodya1 x fcbodyz1\nThought:",
+            "Observation: \"fcbodya1 x fcbodyz1\nThought:",
+            "fcbodya1 x fcbodyz1"
+        )
+        .is_err());
     }
 
     #[test]
