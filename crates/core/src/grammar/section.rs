@@ -399,9 +399,16 @@ fn marker_line(line: &str, label_alone: bool) -> Option<(SectionMarker, String)>
 fn guess(around: &Around<'_>) -> Option<Delimiters> {
     let (head, tail) = (around.head, around.tail);
     let last = head.rsplit('\n').next().unwrap_or(head);
+    // A label with text after it on the line before the content (`Human:
+    // Here is a document:`) opens the content's section too, when the
+    // framing writes another label: `valued` asks for one below.
+    let mut valued = false;
     let (style, token, alone) = if last.trim().is_empty() {
         let line = head.lines().rev().find(|l| !l.trim().is_empty())?;
-        let (style, token) = marker_line(line, true)?;
+        let (style, token) = marker_line(line, true).or_else(|| {
+            valued = true;
+            marker_line(line, false).filter(|(s, _)| *s == SectionMarker::Label)
+        })?;
         (style, token, true)
     } else {
         let (style, token) = marker_line(last, true).filter(|(s, _)| *s == SectionMarker::Label)?;
@@ -431,7 +438,11 @@ fn guess(around: &Around<'_>) -> Option<Delimiters> {
     // the block, alone on its line, even when the framing writes no other
     // label.
     let lone_label = style == SectionMarker::Label && (alone || token.contains(' '));
-    let sectioned = !lone_label || !delimiters.reserved.is_empty() || (around.quoted && alone);
+    let sectioned = if valued {
+        !delimiters.reserved.is_empty()
+    } else {
+        !lone_label || !delimiters.reserved.is_empty() || (around.quoted && alone)
+    };
     sectioned.then(|| counted(delimiters))
 }
 
@@ -881,6 +892,23 @@ mod tests {
         assert_eq!(guessed("Here is the text:\n", "z1"), None);
         assert_eq!(guessed("Observation:\n", "z1\nThanks."), None);
         assert_eq!(guessed("The text said: ", "z1\nThe text ends: here"), None);
+    }
+
+    #[test]
+    fn a_label_with_text_after_it_opens_the_next_lines_section_beside_another_label() {
+        let phrase = |p: &str| p.to_string();
+        assert_eq!(
+            guessed("\n\nHuman: Here is a document:\n", "z1\n\nAssistant:"),
+            Some((
+                SectionMarker::Label,
+                phrase("Human"),
+                vec![phrase("Assistant")]
+            ))
+        );
+        // Alone, it is a sentence that introduces the content.
+        assert_eq!(guessed("Note: read this:\n", "z1\nThanks."), None);
+        // A phrase before the colon is prose when text follows it.
+        assert_eq!(guessed("The user said: this\n", "z1\nAssistant:"), None);
     }
 
     #[test]

@@ -214,7 +214,7 @@ pub(super) fn same_line(around: &Around<'_>) -> Option<Delimiters> {
         return None;
     }
     if open_line != close_line {
-        return None;
+        return rule_pair(open_line, close_line);
     }
     let joins = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == MASK;
     let words: Vec<&str> = open_line
@@ -246,6 +246,26 @@ pub(super) fn same_line(around: &Around<'_>) -> Option<Delimiters> {
         open: Some(template.clone()),
         close: Some(template),
         ..Delimiters::simple(GrammarKind::BeginEnd, &token)
+    })
+}
+
+/// Two rule lines that name nothing: a rule of punctuation after the
+/// content, and before it another rule (`<<<` … `>>>`, `{{{` … `}}}`) or
+/// the same rule after a lead (`Text: """` … `"""`). Each is a template as
+/// written; a rule is three characters at least, since a lone bracket or
+/// quote closes JSON and prose as often as a frame.
+fn rule_pair(open_line: &str, close_line: &str) -> Option<Delimiters> {
+    let rule = |l: &str| l.len() >= 3 && l.chars().all(|c| c.is_ascii_punctuation());
+    if !rule(close_line) {
+        return None;
+    }
+    let led = open_line
+        .strip_suffix(close_line)
+        .is_some_and(|lead| lead.ends_with([' ', ':']));
+    (rule(open_line) || led).then(|| Delimiters {
+        open: Some(escape_literal(open_line)),
+        close: Some(escape_literal(close_line)),
+        ..Delimiters::simple(GrammarKind::BeginEnd, SAME_LINE_TOKEN)
     })
 }
 
@@ -286,5 +306,26 @@ mod tests {
             "z1\n<!-- tool output -->",
         ));
         assert_eq!(read, None);
+    }
+
+    #[test]
+    fn two_rule_lines_that_name_nothing_are_the_templates() {
+        for (head, tail, open, close) in [
+            ("Content:\n<<<\n", "z1\n>>>", "<<<", ">>>"),
+            // Braces are doubled in a template, as written they are literal.
+            ("{{{\n", "z1\n}}}\n", "{{{{{{", "}}}}}}"),
+            ("Text: \"\"\"\n", "z1\n\"\"\"", "Text: \"\"\"", "\"\"\""),
+        ] {
+            let (token, o, c) = templates(same_line(&around(head, tail))).expect(head);
+            assert_eq!(token, SAME_LINE_TOKEN);
+            assert_eq!((o.as_str(), c.as_str()), (open, close));
+            let d = same_line(&around(head, tail)).unwrap();
+            assert!(d.validate().is_ok(), "{head:?}: {:?}", d.validate());
+        }
+        // Prose that ends like the next line, a short rule, a word: none.
+        assert_eq!(same_line(&around("Read this data\n", "z1\ndata")), None);
+        assert_eq!(same_line(&around("Quote: --\n", "z1\n--")), None);
+        assert_eq!(same_line(&around("{\n", "z1\n}")), None);
+        assert_eq!(same_line(&around("Begin\n", "z1\n>>>")), None);
     }
 }

@@ -31,6 +31,9 @@
 //! (blank text around it, a longer rule of the same punctuation counting
 //! as the rule): `=====` inside a sentence is prose to every reader, and a
 //! line break that only a Unicode reader knows starts a line for it alone.
+//! Two rule lines that differ and name nothing (`<<<` … `>>>`, or a lead
+//! before the rule, `Text: """` … `"""`) are lines in the same way, paired
+//! by their templates rather than by order.
 
 mod infer;
 
@@ -78,6 +81,9 @@ pub(super) struct BeginEnd {
     close: Template,
     /// The opener and the closer are one line: kinds come from order.
     same: bool,
+    /// The markers are lines (the same line, or rule lines that name no
+    /// token, `<<<` … `>>>`): live only alone on their line.
+    lines: bool,
 }
 
 /// Where a template matched.
@@ -182,17 +188,19 @@ impl BeginEnd {
         let open_t = Template::compile(open)?;
         let close_t = Template::compile(close)?;
         let same = open_t == close_t;
-        if let Some(t) = [(&open_t, open), (&close_t, close)]
-            .into_iter()
-            .find_map(|(t, text)| (!same && !t.atoms.contains(&Atom::Token)).then_some(text))
-        {
+        let named = |t: &Template| t.atoms.contains(&Atom::Token);
+        // Rule lines may both go without {token}; one without it beside
+        // one with it is a typo, not a shape.
+        if named(&open_t) != named(&close_t) {
+            let text = if named(&open_t) { close } else { open };
             return Err(GrammarError::BadTemplate {
-                template: t.into(),
-                reason: "needs {token} exactly once (only a line that both opens and closes \
-                         may go without)"
+                template: text.into(),
+                reason: "needs {token} exactly once (only rule lines, with no {token} in \
+                         either template, may go without)"
                     .into(),
             });
         }
+        let lines = same || !named(&open_t);
         if close_t.atoms.contains(&Atom::Attrs) {
             return Err(GrammarError::BadTemplate {
                 template: close.into(),
@@ -209,6 +217,7 @@ impl BeginEnd {
             open: open_t,
             close: close_t,
             same,
+            lines,
         })
     }
 
@@ -526,7 +535,7 @@ impl Grammar for BeginEnd {
 
     fn live(&self, folded: &Folded<'_>) -> Vec<LiveDelimiter> {
         let mut found = Vec::new();
-        let lines = self.same.then(|| folded.reader.lines(folded.text));
+        let lines = self.lines.then(|| folded.reader.lines(folded.text));
         let mut i = 0;
         while i < folded.len() {
             let hit = [
@@ -895,7 +904,7 @@ mod tests {
         let cases: &[(&str, &[ReaderLevel])] = &[
             ("see ===== here", &[]),
             ("x=====", &[]),
-            ("  =====  ", &[Exact, Ci, Unicode][1..]),
+            ("  =====  ", &[Ci, Unicode]),
             ("==========", &[Exact, Ci, Unicode]),
             ("z\u{2028}=====", &[Unicode]),
         ];
@@ -908,6 +917,28 @@ mod tests {
         }
         // Mid-sentence, the framing's own two lines still pair.
         assert_eq!(live(&g, &text("see ===== here"), Exact), [Open, Close]);
+    }
+
+    /// Rule lines that name nothing and differ are lines too: live alone
+    /// on a line, paired by their templates; only both may lack {token}.
+    #[test]
+    fn two_rule_lines_are_live_alone_on_their_lines() {
+        use DelimiterKind::{Close, Open};
+        let g = markers("RULE", "<<<", ">>>");
+        assert_eq!(live(&g, "<<<\nx\n>>>\ny\n>>>", Exact), [Open, Close, Close]);
+        assert_eq!(live(&g, "<<<\na >>> b <<<\n>>>", Exact), [Open, Close]);
+        assert_eq!(
+            live(&g, "<<<\nz\u{2028}>>>\n>>>", Unicode),
+            [Open, Close, Close]
+        );
+        assert_eq!(live(&g, "<<<\nz\u{2028}>>>\n>>>", Exact), [Open, Close]);
+        let led = markers("RULE", "Text: \"\"\"", "\"\"\"");
+        assert_eq!(
+            live(&led, "Text: \"\"\"\nsay \"\"\"hi\"\"\"\n\"\"\"", Exact),
+            [Open, Close]
+        );
+        let one_named = BeginEnd::new(Vocabulary::plain(&["DOC"]), "<<<", "<<<END_{token}>>>");
+        assert!(one_named.is_err_and(|e| e.to_string().contains("only rule lines")));
     }
 
     /// A per-call line: a line with another value closes nothing (it pairs
