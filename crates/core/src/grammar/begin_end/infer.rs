@@ -31,10 +31,12 @@ pub(super) fn markers(around: &Around<'_>) -> Option<Delimiters> {
     let (close_line, close_names) = tail
         .lines()
         .map(str::trim)
-        .map(|l| (l, names(l, &END_WORDS)))
+        .map(|l| (l, names(l, &END_WORDS, false)))
         .find(|(l, n)| is_end(l, n))?;
     let (open_line, name) = head.lines().rev().map(str::trim).find_map(|line| {
-        let opened = names(line, &BEGIN_WORDS);
+        // An opener may label its name (`[TOOL RESULT: search]`): the
+        // closer naming it says it is the frame's name, not a field's.
+        let opened = names(line, &BEGIN_WORDS, true);
         close_names
             .iter()
             .filter(|c| opened.iter().any(|o| o.name == c.name))
@@ -80,8 +82,8 @@ struct Name {
 /// The names in a marker line: runs of name characters joined by single
 /// spaces, without a leading begin or end word (`END_X`, `END X`), and
 /// without words that are attribute or field names (followed by `=` or
-/// `:`) or masked values.
-fn names(line: &str, edge_words: &[&str]) -> Vec<Name> {
+/// `:`, unless `labels` keeps a name followed by `:`) or masked values.
+fn names(line: &str, edge_words: &[&str], labels: bool) -> Vec<Name> {
     let word_char = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.');
     let mut runs: Vec<Vec<&str>> = vec![Vec::new()];
     let mut rest = line;
@@ -98,12 +100,16 @@ fn names(line: &str, edge_words: &[&str]) -> Vec<Name> {
         // is punctuation.
         let after_word = next.trim_start();
         let label = after_word.starts_with([':', '=']) && !after_word.starts_with("==");
+        let kept = labels && after_word.starts_with(':');
         // An attribute's value (`id="3f9a…"`) names nothing.
         let value = gap.trim_end_matches(['"', '\'']).ends_with('=');
         if !gap_is_space {
             runs.push(Vec::new());
         }
-        if label || value {
+        if kept {
+            runs.last_mut().expect("one run at least").push(word);
+            runs.push(Vec::new());
+        } else if label || value {
             runs.push(Vec::new());
         } else {
             runs.last_mut().expect("one run at least").push(word);
@@ -298,6 +304,16 @@ mod tests {
                 "output".into(),
                 "<!-- tool {token} start -->".into(),
                 "<!-- tool {token} end -->".into()
+            ))
+        );
+        // A name the opener labels, when the closer names it.
+        let read = markers(&around("[TOOL RESULT: search]\n", "z1\n[END TOOL RESULT]"));
+        assert_eq!(
+            templates(read),
+            Some((
+                "RESULT".into(),
+                "[TOOL {token}: search]".into(),
+                "[END TOOL {token}]".into()
             ))
         );
         // A trailing word that is no end word marks nothing.
