@@ -888,8 +888,8 @@ fn brackets_as_fences(content: &str) -> String {
         .collect()
 }
 
-/// Correct fixtures whose body is encoded (JSON, HTML entities, base64) or
-/// fenced keep markup out of it, for every catalogue attack: no character
+/// Correct tag fixtures whose body is encoded (JSON, HTML entities, base64)
+/// or fenced keep markup out of it, for every catalogue attack: no character
 /// of the body reads as `<` (for a parser: no raw `<`), the tags around it
 /// read the token once each, and no run of fence characters in the body is
 /// as long as the fence. Judged with `framecheck::level`.
@@ -902,9 +902,13 @@ fn correct_encoding_fixtures_keep_markup_out_of_the_body() {
             .encoding
             .as_ref()
             .map_or("none", EncodingView::name);
-        let fence = profile.delimiters.grammar.as_deref() == Some("fence");
+        let grammar = profile.delimiters.grammar.as_deref();
+        let fence = grammar == Some("fence");
+        // A bracket in the body is markup only where the frame is tags; a
+        // section's encoded body may hold one (`Observation: "a < b"`).
+        let tags = matches!(grammar, None | Some("xml-tag"));
         if fixture.verdict != Verdict::Pass
-            || !(fence || matches!(encoding, "json-string" | "html-entities" | "base64"))
+            || !(fence || tags && matches!(encoding, "json-string" | "html-entities" | "base64"))
             || !interpreter_available(&profile.adapter.command[0], &fixture.name)
         {
             continue;
@@ -1343,7 +1347,9 @@ fn init_infers_line_prefix_quoting_and_agrees_with_the_hand_profiles() {
         &[
             "encoding: line-prefix, line_prefix: \"> \"",
             "grammar: section",
-            "token: \"Email\"",
+            // The labels differ by fixture (`Email`, `Untrusted email`):
+            // the run under the proposal judges the token it read.
+            "marker: label",
         ],
     );
     assert!(problems.is_empty(), "{}", problems.join("\n"));
