@@ -39,6 +39,11 @@ PY_PINS=(
   "mcp-text-editor==1.0.2 mcp==1.30.0"
   # The reference Git MCP server (field/mcp-server-git-log).
   "mcp-server-git==2026.10.19"
+  # The reference SQLite MCP server (field/mcp-server-sqlite-read-query),
+  # which does not start under the MCP SDK 2.x its own range admits
+  # ('Server' object has no attribute 'list_resources'): the SDK pinned
+  # beside it.
+  "mcp-server-sqlite==2025.4.25 mcp==1.30.0"
   "smolagents==1.26.0"
   "llama-index-core==0.14.25"
 )

@@ -848,3 +848,44 @@ fn init_mcp_derives_the_write_arguments_the_cli_was_not_given() {
         );
     }
 }
+
+/// A document whose content is its last string (`str()` of rows as dicts,
+/// the reference SQLite MCP server's answer; `json.dumps` of a record
+/// ending with the content) has no quote after the content's own: `init`
+/// proposes the document grammar at the content's pointer, bounded by the
+/// document's bracket, where it once failed with "no live closing
+/// delimiter".
+#[test]
+fn a_document_whose_content_is_its_last_string_is_proposed() {
+    if !common::have(
+        "python3",
+        "a_document_whose_content_is_its_last_string_is_proposed",
+    ) {
+        return;
+    }
+    let cwd = common::repo().join("adapters/python");
+    for (answer, grammar, token) in [
+        (
+            "str([{'id': 1, 'body': content}])",
+            GrammarKind::PythonDocument,
+            "/0/body",
+        ),
+        (
+            "json.dumps({'url': 'u', 'content': content})",
+            GrammarKind::JsonDocument,
+            "/content",
+        ),
+    ] {
+        let script = format!(
+            "import json\nfrom framecheck_adapter import serve\n\
+             serve(lambda content, kind, attributes, provenance: {answer})\n"
+        );
+        let command = vec!["python3".into(), "-c".into(), script];
+        let yaml = propose_for_command(command, &cwd, &cwd, InitOptions::default())
+            .unwrap_or_else(|e| panic!("{answer}: {e}"))
+            .yaml;
+        let profile = TargetProfile::parse(&yaml).unwrap_or_else(|e| panic!("{e}\n{yaml}"));
+        assert_eq!(profile.delimiters.grammar, grammar, "{answer}");
+        assert_eq!(profile.delimiters.token, token, "{answer}");
+    }
+}

@@ -661,6 +661,11 @@ fn frame_delimiters(
         .filter(|d| d.kind == DelimiterKind::Open && d.end <= slot.start)
         .map(|d| (span(d), d.end))
         .rfind(|(s, _)| s.end <= slot.start)
+        .or_else(|| {
+            let bracket = document_bound(profile, framed, slot, Bound::Start)?;
+            let end = bracket.end;
+            Some((bracket, end))
+        })
         .ok_or_else(|| LayoutError::NoOpener {
             token: token.into(),
         })?;
@@ -678,10 +683,52 @@ fn frame_delimiters(
             let end = framed.len();
             open_only.then_some(end..end)
         })
+        .or_else(|| document_bound(profile, framed, slot, Bound::End))
         .ok_or_else(|| LayoutError::NoCloser {
             token: token.into(),
         })?;
     Ok((opener, token_end, closer))
+}
+
+/// Which edge of a document [`document_bound`] finds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Bound {
+    Start,
+    End,
+}
+
+/// A document's own first or last bracket, for a document grammar whose
+/// content string is the document's first or last string: every quote is
+/// a live delimiter there, but a content string that comes first (`['…',
+/// 1]`) or last (`str()` of `[{'id': 1, 'body': '…'}]`, `{"content":
+/// "…"}`) has no quote beyond it, and the document, which is the frame
+/// (`grammar::json_document`), ends at its bracket. `None` for another
+/// grammar, an output with no document, or a bracket inside the slot.
+fn document_bound(
+    profile: &TargetProfile,
+    framed: &str,
+    slot: &Range<usize>,
+    bound: Bound,
+) -> Option<Range<usize>> {
+    let syntax = profile.delimiters.grammar().document()?.syntax;
+    let (lead, _) = syntax.locate(framed).ok()?;
+    // The document parses from `lead` to the end; what ends the text may
+    // be a comment (a Python literal's), no bracket, and not one byte.
+    let range = match bound {
+        Bound::Start => lead..lead + 1,
+        Bound::End => {
+            let end = framed.trim_end().len();
+            end.checked_sub(1)?..end
+        }
+    };
+    let outside = match bound {
+        Bound::Start => range.end <= slot.start,
+        Bound::End => range.start >= slot.end,
+    };
+    let bracket = framed
+        .get(range.clone())?
+        .starts_with(['{', '[', '(', '}', ']', ')']);
+    (outside && bracket).then_some(range)
 }
 
 /// The first closer after the slot spelled without the nonce, for a nonce
@@ -991,6 +1038,82 @@ mod tests {
              delimiters: { grammar: xml-tag, token: data }\ncapabilities: [wrap]\n",
         )
         .unwrap()
+    }
+
+    fn document_profile(grammar: &str, pointer: &str) -> TargetProfile {
+        TargetProfile::parse(&format!(
+            "name: t\nadapter: {{ builtin: reference }}\n\
+             delimiters: {{ grammar: {grammar}, token: \"{pointer}\" }}\ncapabilities: [wrap]\n"
+        ))
+        .unwrap()
+    }
+
+    /// The fixed text of the parts in `region`, joined.
+    fn text_in(parts: &[Part], region: Region) -> String {
+        parts
+            .iter()
+            .filter(|p| p.region == region)
+            .filter_map(|p| match &p.kind {
+                PartKind::Fixed { text } => Some(text.as_str()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// A document whose content string is its last (`str()` of a list of
+    /// dicts, the reference SQLite MCP server's answer; a JSON object
+    /// ending with the content) or first string has no quote beyond the
+    /// content's: the document's own bracket bounds the frame there.
+    #[test]
+    fn a_content_string_first_or_last_in_its_document_is_bounded_by_the_bracket() {
+        let probes = probes(&profile());
+        let wraps_of = |encoding: BodyEncoding, around: &dyn Fn(&str) -> String| -> Vec<String> {
+            probes
+                .requests()
+                .iter()
+                .map(|r| around(&encoding::encode(encoding, &r.content, "")))
+                .collect()
+        };
+        // Python chose `'` (the probe holds both quotes), escaping its own.
+        let rows = wraps_of(BodyEncoding::PythonLiteral, &|s| {
+            format!("[{{'id': 1, 'body': {s}}}]")
+        });
+        assert!(rows[0].contains(r"it\'s"), "{}", rows[0]);
+        let layout = learn(
+            &document_profile("python-document", "/0/body"),
+            &probes,
+            &rows,
+        )
+        .expect("the list's bracket closes the frame");
+        assert_eq!(text_in(&layout.tail, Region::Closer), "]");
+        assert_eq!(text_in(&layout.tail, Region::Footer), "}");
+        let object = wraps_of(BodyEncoding::JsonString, &|s| {
+            format!("Result: {{\"url\": \"u\", \"content\": {s}}}\n")
+        });
+        let layout = learn(
+            &document_profile("json-document", "/content"),
+            &probes,
+            &object,
+        )
+        .expect("the object's brace closes the frame");
+        assert_eq!(text_in(&layout.tail, Region::Closer), "}");
+        let first = wraps_of(BodyEncoding::PythonLiteral, &|s| format!("[{s}, 1]"));
+        let layout = learn(&document_profile("python-document", "/0"), &probes, &first)
+            .expect("the list's bracket opens the frame");
+        assert_eq!(text_in(&layout.head, Region::Opener), "[");
+        // Text after the document is no document, and a comment ending in
+        // a character of two bytes is no bracket: still no closer.
+        for after in [" (1 row)", " # r\u{e9}sum\u{e9}"] {
+            let trailing: Vec<String> = rows.iter().map(|w| format!("{w}{after}")).collect();
+            assert!(matches!(
+                learn(
+                    &document_profile("python-document", "/0/body"),
+                    &probes,
+                    &trailing
+                ),
+                Err(LayoutError::NoCloser { .. })
+            ));
+        }
     }
 
     /// Longer probes reach the length asked for, keep the marker words at
