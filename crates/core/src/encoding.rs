@@ -30,14 +30,21 @@
 
 use std::borrow::Cow;
 
-use base64::Engine as _;
-
-use crate::grammar::entities::decode_entities;
-use crate::profile::{BodyEncoding, DatamarkReplaces, Encoding};
+use declared::{BodyEncoding, DatamarkReplaces, Encoding};
 
 pub use crate::pyliteral::{python, python_value};
 
+mod base64;
+pub mod codec;
+mod datamark;
+pub mod declared;
+mod html_entities;
+mod json_string;
 pub mod line_prefix;
+mod none;
+mod python_literal;
+
+pub use codec::Codec;
 
 /// The data-marking of a `datamark` body: the marker, and which characters
 /// of the content it replaces. A bare `&str` is a marker replacing spaces.
@@ -63,7 +70,7 @@ impl<'a> From<&'a str> for Datamark<'a> {
 
 impl Datamark<'_> {
     /// `content` with every replaced character written as the marker.
-    fn apply(self, content: &str) -> String {
+    pub(crate) fn apply(self, content: &str) -> String {
         let mut out = String::with_capacity(content.len());
         for c in content.chars() {
             if self.replaces.replaces(c) {
@@ -123,16 +130,7 @@ pub fn encode<'a>(
 
 /// Writes `content` in one encoding.
 fn encode_one(encoding: BodyEncoding, content: &str, mark: Datamark<'_>) -> String {
-    match encoding {
-        BodyEncoding::None => content.to_string(),
-        // Serialising a &str cannot fail.
-        BodyEncoding::JsonString => serde_json::to_string(content).unwrap_or_default(),
-        BodyEncoding::HtmlEntities => escape_entities(content),
-        BodyEncoding::Base64 => base64::engine::general_purpose::STANDARD.encode(content),
-        BodyEncoding::Datamark => mark.apply(content),
-        BodyEncoding::PythonLiteral => python::encode(content),
-        BodyEncoding::LinePrefix => line_prefix::encode(content, mark.mark),
-    }
+    encoding.codec().encode(content, mark)
 }
 
 /// Reads content back from a body written with `encoding`, a stack's
@@ -159,32 +157,7 @@ fn decode_one<'b>(
     body: &'b str,
     mark: &str,
 ) -> Result<Cow<'b, str>, DecodeError> {
-    let decoded = match encoding {
-        // Borrowed: an unencoded body is not copied (issue 13, peak memory).
-        BodyEncoding::None => return Ok(Cow::Borrowed(body)),
-        BodyEncoding::JsonString => {
-            let quoted = if body.len() >= 2 && body.starts_with('"') && body.ends_with('"') {
-                body.to_string()
-            } else {
-                format!("\"{body}\"")
-            };
-            serde_json::from_str::<String>(&quoted).map_err(|e| DecodeError::Json(e.to_string()))
-        }
-        BodyEncoding::HtmlEntities => Ok(decode_entities(body)),
-        BodyEncoding::Base64 => {
-            let packed: String = body.chars().filter(|c| !c.is_ascii_whitespace()).collect();
-            let bytes = base64::engine::general_purpose::STANDARD
-                .decode(packed)
-                .map_err(|e| DecodeError::Base64(e.to_string()))?;
-            String::from_utf8(bytes).map_err(|_| DecodeError::NotUtf8)
-        }
-        BodyEncoding::Datamark if mark.is_empty() => Err(DecodeError::NoMark),
-        BodyEncoding::Datamark => Ok(body.replace(mark, " ")),
-        BodyEncoding::PythonLiteral => Ok(python::decode(body)?),
-        BodyEncoding::LinePrefix if mark.is_empty() => Err(DecodeError::NoMark),
-        BodyEncoding::LinePrefix => Ok(line_prefix::decode(body, mark)),
-    };
-    decoded.map(Cow::Owned)
+    encoding.codec().decode(body, mark)
 }
 
 /// Whether `body` carries `content` under `encoding`: it decodes to the
@@ -210,14 +183,12 @@ pub fn faithful<'a>(
 
 /// Whether `body` carries `content` under one encoding.
 fn faithful_one(encoding: BodyEncoding, body: &str, content: &str, mark: Datamark<'_>) -> bool {
-    match encoding {
-        BodyEncoding::Datamark => body == encode_one(encoding, content, mark),
-        _ => decode_one(encoding, body, mark.mark).is_ok_and(|decoded| decoded == content),
-    }
+    encoding.codec().faithful(body, content, mark)
 }
 
 /// The byte range of the first escape in `body` that the encoding did not
-/// need: an entity for a character other than `& < > " '`. Over-escaping
+/// need ([`Codec::needless_escape`]: an entity for a character other than
+/// `& < > " '` in an `html-entities` body). Over-escaping
 /// changes what the model reads even when a parser would decode it back.
 /// Only the outer layer is looked at: it is the one written in the framed
 /// text, where a range can point.
@@ -225,38 +196,7 @@ pub fn needless_escape(
     encoding: impl Into<Encoding>,
     body: &str,
 ) -> Option<std::ops::Range<usize>> {
-    if encoding.into().outer != BodyEncoding::HtmlEntities {
-        return None;
-    }
-    let mut from = 0;
-    while let Some(amp) = body[from..].find('&').map(|i| from + i) {
-        let semi = body[amp..].find(';').map(|i| amp + i)?;
-        let decoded = decode_entities(&body[amp..=semi]);
-        let mut chars = decoded.chars();
-        if let (Some(c), None) = (chars.next(), chars.next()) {
-            if decoded != body[amp..=semi] && !matches!(c, '&' | '<' | '>' | '"' | '\'') {
-                return Some(amp..semi + 1);
-            }
-        }
-        from = amp + 1;
-    }
-    None
-}
-
-/// Escapes the five XML special characters.
-fn escape_entities(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#x27;"),
-            c => out.push(c),
-        }
-    }
-    out
+    encoding.into().outer.codec().needless_escape(body)
 }
 
 #[cfg(test)]

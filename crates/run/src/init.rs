@@ -31,8 +31,8 @@ use framecheck_core::layout::{
     learn, probes, FieldContext, FieldName, Layout, LayoutError, PartKind, Probes, Region,
 };
 use framecheck_core::profile::{
-    AdapterSpec, BodyEncoding, BuiltinTarget, Capability, Consumer, Delimiters, EncodingChoice,
-    Language, LineSemantics, LoadedProfile, McpSpec, SubprocessSpec, TargetProfile, WrapReturns,
+    AdapterSpec, BuiltinTarget, Capability, Consumer, Delimiters, EncodingChoice, Language,
+    LineSemantics, LoadedProfile, MarkerField, McpSpec, SubprocessSpec, TargetProfile, WrapReturns,
 };
 use framecheck_core::target::WrapAnswer;
 
@@ -524,14 +524,14 @@ fn infer_and_propose(
                 reserved,
                 ..inferred.delimiters
             };
-            if let Some((mark, replaces)) = inferred.datamark {
-                base.body.encoding = Some(BodyEncoding::Datamark.into());
-                base.body.datamark = Some(mark);
-                base.body.datamark_replaces = replaces;
-            }
-            if let Some(prefix) = inferred.line_prefix {
-                base.body.encoding = Some(BodyEncoding::LinePrefix.into());
-                base.body.line_prefix = Some(prefix);
+            // Each encoding an experiment read, with its marker; a later
+            // one's encoding wins.
+            for (encoding, reading) in inferred.body {
+                base.body.encoding = Some(encoding.into());
+                let field = encoding.codec().marker();
+                if let (Some(field), Some(marker)) = (field, reading.marker) {
+                    field.set(&mut base.body, marker, reading.replaces);
+                }
             }
             notes = inferred.notes;
         }
@@ -1068,17 +1068,23 @@ fn write_body(out: &mut String, layout: &Layout, observed: &Observed) {
         // every one.
         return;
     }
-    let mark = if layout.encoding.uses(BodyEncoding::Datamark) {
-        format!(
+    let read = |field| {
+        layout
+            .encoding
+            .layers()
+            .iter()
+            .any(|l| l.codec().marker() == Some(field))
+    };
+    // The layout keeps a body's marker (a data mark, a line prefix) as its
+    // `datamark`, whichever field declares it.
+    let mark = match MarkerField::ALL.into_iter().find(|f| read(*f)) {
+        Some(MarkerField::Datamark) => format!(
             ", datamark: {}, datamark_replaces: {}",
             yaml_str(&layout.datamark),
             kebab(&layout.datamark_replaces)
-        )
-    } else if layout.encoding.uses(BodyEncoding::LinePrefix) {
-        // The layout keeps a line-prefix body's prefix as its marker.
-        format!(", line_prefix: {}", yaml_str(&layout.datamark))
-    } else {
-        String::new()
+        ),
+        Some(MarkerField::LinePrefix) => format!(", line_prefix: {}", yaml_str(&layout.datamark)),
+        None => String::new(),
     };
     match &observed.per_content {
         Some(choices) => {
@@ -1102,7 +1108,12 @@ fn write_body(out: &mut String, layout: &Layout, observed: &Observed) {
             "# If a reader decodes it, declare it: reader: {{ returns: content }}"
         );
     }
-    if layout.encoding.uses(BodyEncoding::HtmlEntities) && observed.consumer == Consumer::Model {
+    let model_may_decode = layout
+        .encoding
+        .layers()
+        .iter()
+        .any(|l| l.codec().model_may_decode());
+    if model_may_decode && observed.consumer == Consumer::Model {
         let _ = writeln!(
             out,
             "# A model may read `&lt;` as `<`, a parser does not: if a program parses this frame, declare reader.consumer: parser"

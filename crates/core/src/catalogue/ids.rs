@@ -149,7 +149,7 @@ pub fn published_ids(
         .cloned()
         .chain(nonce_twins(reference))
         .chain(shape_twins(reference))
-        .chain(std::iter::once(line_prefix_twin(reference)))
+        .chain(encoding_twins(reference))
         .flat_map(|p| catalogue::instantiate(catalogue, &p))
         .map(|c| c.id)
         .collect()
@@ -188,14 +188,26 @@ pub fn shape_twins(reference: &TargetProfile) -> Vec<TargetProfile> {
         .collect()
 }
 
-/// `reference` with its body quoted line by line (`> `): the cases only
-/// such a body invites are locked whether or not a committed target
-/// quotes its body.
-pub fn line_prefix_twin(reference: &TargetProfile) -> TargetProfile {
-    let mut twin = reference.clone();
-    twin.body.encoding = Some(crate::profile::BodyEncoding::LinePrefix.into());
-    twin.body.line_prefix = Some("> ".into());
-    twin
+/// `reference` with its body in each encoding that invites cases of its
+/// own ([`crate::encoding::Codec::catalogue_twin`]: a body quoted line by
+/// line): those cases are locked whether or not a committed target writes
+/// its body so.
+pub fn encoding_twins(reference: &TargetProfile) -> Vec<TargetProfile> {
+    crate::profile::BodyEncoding::ALL
+        .iter()
+        .filter_map(|&e| Some((e, e.codec().catalogue_twin()?)))
+        .map(|(encoding, sample)| {
+            // The reference's padding and the rest are kept: only the
+            // encoding and the marker it reads change.
+            let mut twin = reference.clone();
+            twin.body.encoding = Some(encoding.into());
+            let field = encoding.codec().marker();
+            if let (Some(field), Some(marker)) = (field, sample.marker) {
+                field.set(&mut twin.body, marker.into(), Default::default());
+            }
+            twin
+        })
+        .collect()
 }
 
 /// What disappeared from `lock` without a `retired` entry or an alias.

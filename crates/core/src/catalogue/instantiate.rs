@@ -24,7 +24,7 @@ use super::site::Field;
 use super::template::{self, Placeholder, Segment, TokenRole};
 use super::variant::{self, spell};
 use crate::level::{fold_str, ReaderLevel};
-use crate::profile::{Capability, HeaderStyle, TargetProfile};
+use crate::profile::{BodyEncoding, Capability, HeaderStyle, TargetProfile};
 use crate::target::WrapRequest;
 
 /// The `kind` of a wrap request whose case gives none.
@@ -57,8 +57,18 @@ fn has_structure(profile: &TargetProfile, structure: Structure) -> bool {
         Structure::Reserved => !profile.delimiters.reserved.is_empty(),
         Structure::Grammar(kind) => profile.delimiters.grammar == kind,
         Structure::Nonce => profile.delimiters.nonce.is_some(),
-        Structure::LinePrefix => profile.body.quote_prefix().is_some(),
+        Structure::Encoding(encoding) => has_encoding(profile, encoding),
     }
+}
+
+/// True when a declared encoding (or per-content choice) has a layer in
+/// `encoding`, with the marker that encoding reads declared (a line
+/// prefix to render into the cases).
+fn has_encoding(profile: &TargetProfile, encoding: BodyEncoding) -> bool {
+    let body = &profile.body;
+    let marker = encoding.codec().marker();
+    body.declared().iter().any(|e| e.uses(encoding))
+        && marker.is_none_or(|field| field.get(body).is_some())
 }
 
 /// The index of the token a role names in the grammar's vocabulary

@@ -10,7 +10,7 @@ use super::site::Field;
 use super::template::{Placeholder, TokenRole};
 use crate::grammar::GrammarKind;
 use crate::level::ReaderLevel;
-use crate::profile::Capability;
+use crate::profile::{BodyEncoding, Capability};
 use crate::target::WrapRequest;
 
 /// Attack category; one catalogue file per category.
@@ -376,9 +376,11 @@ pub enum Structure {
     Grammar(GrammarKind),
     /// A declared nonce (`delimiters.nonce`): cases with a nonce mode.
     Nonce,
-    /// A body quoted line by line (`body.encoding: line-prefix`): cases
-    /// whose lines escape, or imitate, the quote.
-    LinePrefix,
+    /// A body in one encoding (`line-prefix`: the encoding's profile
+    /// name), for an encoding with cases of its own
+    /// ([`crate::encoding::Codec::catalogue_twin`]: a body quoted line by
+    /// line invites cases whose lines escape, or imitate, the quote).
+    Encoding(BodyEncoding),
 }
 
 /// Written and read as its [`Structure::name`].
@@ -403,7 +405,7 @@ impl Structure {
     /// which names what a case needs.
     pub fn needed_by(placeholder: Placeholder) -> Option<Structure> {
         if placeholder == Placeholder::LinePrefix {
-            return Some(Structure::LinePrefix);
+            return Some(Structure::Encoding(BodyEncoding::LinePrefix));
         }
         match placeholder.delimiter()?.0 {
             TokenRole::Outer => None,
@@ -420,7 +422,7 @@ impl Structure {
             Structure::Reserved => "reserved".into(),
             Structure::Grammar(kind) => format!("{}{GRAMMAR_SUFFIX}", kind.name()),
             Structure::Nonce => "nonce".into(),
-            Structure::LinePrefix => "line-prefix".into(),
+            Structure::Encoding(encoding) => encoding.name().into(),
         }
     }
 
@@ -431,11 +433,18 @@ impl Structure {
             "inner" => Structure::Inner,
             "reserved" => Structure::Reserved,
             "nonce" => Structure::Nonce,
-            "line-prefix" => Structure::LinePrefix,
-            _ => {
-                let grammar = name.strip_suffix(GRAMMAR_SUFFIX)?;
-                Structure::Grammar(*GrammarKind::ALL.iter().find(|k| k.name() == grammar)?)
-            }
+            _ => match name.strip_suffix(GRAMMAR_SUFFIX) {
+                Some(grammar) => {
+                    Structure::Grammar(*GrammarKind::ALL.iter().find(|k| k.name() == grammar)?)
+                }
+                // Only an encoding with cases of its own is a structure.
+                None => Structure::Encoding(
+                    BodyEncoding::ALL
+                        .into_iter()
+                        .filter(|e| e.codec().catalogue_twin().is_some())
+                        .find(|e| e.name() == name)?,
+                ),
+            },
         })
     }
 }

@@ -25,7 +25,103 @@
 //! assert_eq!(decode("a\n>\n> b", "> "), "a\n\nb");
 //! ```
 
+use std::borrow::Cow;
+use std::ops::Range;
+
+use super::codec::{Codec, Experiment, Reading, Spelling, Twin};
+use super::declared::{DatamarkReplaces, MarkerField};
+use super::{Datamark, DecodeError};
 use crate::reader::UNICODE_LINE_BREAKS;
+
+/// The `line-prefix` codec.
+pub(super) struct LinePrefixCodec;
+
+impl Codec for LinePrefixCodec {
+    fn name(&self) -> &'static str {
+        "line-prefix"
+    }
+
+    fn encode(&self, content: &str, mark: Datamark<'_>) -> String {
+        encode(content, mark.mark)
+    }
+
+    fn decode<'b>(&self, body: &'b str, mark: &str) -> Result<Cow<'b, str>, DecodeError> {
+        if mark.is_empty() {
+            return Err(DecodeError::NoMark);
+        }
+        Ok(Cow::Owned(decode(body, mark)))
+    }
+
+    fn faithful(&self, body: &str, content: &str, mark: Datamark<'_>) -> bool {
+        !mark.mark.is_empty() && decode(body, mark.mark) == content
+    }
+
+    fn needless_escape(&self, _body: &str) -> Option<Range<usize>> {
+        None
+    }
+
+    fn marker(&self) -> Option<MarkerField> {
+        Some(MarkerField::LinePrefix)
+    }
+
+    fn tried_undeclared(&self) -> bool {
+        // A prefix is any text.
+        false
+    }
+
+    fn spelling(&self) -> Spelling {
+        Spelling::Exact
+    }
+
+    fn experiment(&self) -> Option<Experiment> {
+        Some(read_line_prefix)
+    }
+
+    fn model_may_decode(&self) -> bool {
+        false
+    }
+
+    fn catalogue_twin(&self) -> Option<Twin> {
+        Some(Twin { marker: Some("> ") })
+    }
+
+    fn quotes_lines(&self) -> bool {
+        true
+    }
+}
+
+/// The prefix a framing quotes the content with, line by line: the text
+/// before the content's first word on its line, when the content's second
+/// line comes back after the same text. Only a prefix of spaces and
+/// punctuation counts (`> `, `| `, `# `, four spaces): a line that starts
+/// with a word (`Content: `) labels the first line, it does not quote. The
+/// first line's prefix is no part of the frame's delimiters: the shapes
+/// read the text before the content without it (`Email:` alone on its
+/// line).
+fn read_line_prefix(framed: &str, content: &str) -> Option<Reading> {
+    let start = framed.rfind("fcbodya")?;
+    let line_start = framed[..start].rfind('\n').map_or(0, |i| i + 1);
+    let prefix = &framed[line_start..start];
+    let quote_like = |c: char| c == ' ' || c == '\t' || c.is_ascii_punctuation();
+    if prefix.is_empty() || prefix.len() > 8 || !prefix.chars().all(quote_like) {
+        return None;
+    }
+    let (_, second) = content.split_once('\n')?;
+    let second_word = second.split(' ').next().filter(|w| !w.is_empty())?;
+    if !framed[start..].contains(&format!("\n{prefix}{second_word}")) {
+        return None;
+    }
+    Some(Reading {
+        marker: Some(prefix.to_string()),
+        replaces: DatamarkReplaces::Spaces,
+        head_suffix: Some(prefix.to_string()),
+        note: format!(
+            "body: line-prefix {prefix:?}, because every line of the multi-line probe came \
+             back after it; each line a reader splits at (LF, CR, U+2028 and the rest) must \
+             carry it (check quote.escape)"
+        ),
+    })
+}
 
 /// The length of the line break at the start of `text`, if one starts
 /// there (CRLF is one break).

@@ -23,24 +23,22 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use super::learn::FIELD_MARKS;
 use super::tokens::segments;
 use super::Alphabet;
+use crate::encoding::codec::Reading;
 use crate::grammar::shape::{self, Around, MASK};
 use crate::grammar::token::{NonceAlphabet, NonceSpec, COUNTER, NONCE};
 use crate::grammar::{begin_end, GrammarKind};
-use crate::profile::{
-    BodyEncoding, DatamarkReplaces, Delimiters, InvalidProfile, DEFAULT_DATAMARK,
-};
+use crate::profile::{BodyEncoding, Delimiters, InvalidProfile, DEFAULT_DATAMARK};
 
 /// The delimiters inferred, and what each part was inferred from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Inferred {
     /// Grammar, token, templates and nonce.
     pub delimiters: Delimiters,
-    /// The data mark between the content's words, and what it replaces,
-    /// when the framing marks its data.
-    pub datamark: Option<(String, DatamarkReplaces)>,
-    /// The prefix every line of the content came back after, when the
-    /// framing quotes it line by line (`> `): a `line-prefix` body.
-    pub line_prefix: Option<String>,
+    /// What each encoding's experiment ([`crate::encoding::Codec::experiment`])
+    /// read off the output, in [`BodyEncoding::ALL`]'s order: the data
+    /// mark between the content's words, the prefix every line of the
+    /// content came back after.
+    pub body: Vec<(BodyEncoding, Reading)>,
     /// One line per observation, for the proposal's comments.
     pub notes: Vec<String>,
     /// An element wrapping the frame's, the second reading: the frame
@@ -94,15 +92,17 @@ pub fn infer(first: &str, second: &str, content: &str) -> Result<Inferred, Infer
 fn infer_any(first: &str, second: &str, content: &str) -> Option<Inferred> {
     let (masked, samples) = mask_variables(first, second);
     let (head, tail) = around_content(&masked, content)?;
-    // A quoted body's first prefix is no part of the frame's delimiters:
-    // the shapes read the head without it (`Email:` alone on its line).
-    let line_prefix = line_prefix(&masked, content);
-    let head = match &line_prefix {
-        Some(prefix) => head.strip_suffix(prefix.as_str()).unwrap_or(head),
-        None => head,
-    };
-    let mut delimiters = guess(head, tail, line_prefix.is_some())
-        .or_else(|| guess(unquoted(head, tail)?, tail, false))?;
+    let body = read_body(&masked, content);
+    // Text the body owns (a quoted body's first prefix) is no part of the
+    // frame's delimiters: the shapes read the head without it.
+    let head = body
+        .iter()
+        .filter_map(|(_, r)| r.head_suffix.as_deref())
+        .fold(head, |h, suffix| h.strip_suffix(suffix).unwrap_or(h));
+    // A body quoted line by line sets the content apart by itself.
+    let quoted = body.iter().any(|(e, _)| e.codec().quotes_lines());
+    let mut delimiters =
+        guess(head, tail, quoted).or_else(|| guess(unquoted(head, tail)?, tail, false))?;
     let mut notes = Vec::new();
     let unmask = |s: &str| s.replace(MASK, NONCE);
     // A value is the nonce when a delimiter spelled with it is in the
@@ -152,24 +152,22 @@ fn infer_any(first: &str, second: &str, content: &str) -> Option<Inferred> {
              not protect the frame"
         ));
     }
-    let datamark = datamark(&masked, content);
-    if let Some((mark, replaces)) = &datamark {
-        notes.push(datamark_note(mark, *replaces));
-    }
-    if let Some(prefix) = &line_prefix {
-        notes.push(format!(
-            "body: line-prefix {prefix:?}, because every line of the multi-line probe came \
-             back after it; each line a reader splits at (LF, CR, U+2028 and the rest) must \
-             carry it (check quote.escape)"
-        ));
-    }
+    notes.extend(body.iter().map(|(_, r)| r.note.clone()));
     Some(Inferred {
         delimiters,
-        datamark,
-        line_prefix,
+        body,
         notes,
         outer,
     })
+}
+
+/// What each encoding's experiment reads off the output, in
+/// [`BodyEncoding::ALL`]'s order.
+fn read_body(framed: &str, content: &str) -> Vec<(BodyEncoding, Reading)> {
+    BodyEncoding::ALL
+        .into_iter()
+        .filter_map(|e| Some((e, e.codec().experiment()?(framed, content)?)))
+        .collect()
 }
 
 /// The element around the frame, a second reading of the same output: taken
@@ -210,74 +208,21 @@ fn unquoted<'a>(head: &'a str, tail: &str) -> Option<&'a str> {
         .then(|| &head[..head.len() - quote.len_utf8()])
 }
 
-/// The prefix a framing quotes the content with, line by line: the text
-/// before the content's first word on its line, when the content's second
-/// line comes back after the same text. Only a prefix of spaces and
-/// punctuation counts (`> `, `| `, `# `, four spaces): a line that starts
-/// with a word (`Content: `) labels the first line, it does not quote.
-fn line_prefix(framed: &str, content: &str) -> Option<String> {
-    let start = framed.rfind("fcbodya")?;
-    let line_start = framed[..start].rfind('\n').map_or(0, |i| i + 1);
-    let prefix = &framed[line_start..start];
-    let quote_like = |c: char| c == ' ' || c == '\t' || c.is_ascii_punctuation();
-    if prefix.is_empty() || prefix.len() > 8 || !prefix.chars().all(quote_like) {
-        return None;
-    }
-    let (_, second) = content.split_once('\n')?;
-    let second_word = second.split(' ').next().filter(|w| !w.is_empty())?;
-    framed[start..]
-        .contains(&format!("\n{prefix}{second_word}"))
-        .then(|| prefix.to_string())
-}
-
-/// What a data mark was read from, and the two readings of a mark that
-/// replaces line breaks too.
-fn datamark_note(mark: &str, replaces: DatamarkReplaces) -> String {
-    let also = match replaces {
-        DatamarkReplaces::Whitespace => {
-            " and in place of its line break (two readings: a framing that means to mark \
-             every whitespace character, or one that loses line breaks; declare \
-             `datamark_replaces: spaces` if line breaks should survive, and the run \
-             reports each one lost)"
-        }
-        DatamarkReplaces::Spaces => "",
-    };
-    format!("body: datamark {mark:?}, because the content came back with {mark:?} between its words{also}")
-}
-
 /// The text before and after the content: around its first and last
 /// marker words (the last start marker: a preamble may quote the content's
-/// first line), or around its base64 spelling, where the words are hidden.
+/// first line), or around its spelling in an encoding that hides the
+/// words (base64).
 fn around_content<'a>(framed: &'a str, content: &str) -> Option<(&'a str, &'a str)> {
     if let Some(start) = framed.rfind("fcbodya") {
         let end = framed[start..].find("fcbodyz").map(|i| start + i)?;
         return Some((&framed[..start], &framed[end..]));
     }
-    let encoded = crate::encoding::encode(BodyEncoding::Base64, content, DEFAULT_DATAMARK);
-    let start = framed.find(&encoded)?;
+    let (start, encoded) = BodyEncoding::ALL.into_iter().find_map(|e| {
+        let encoded = e.codec().encode(content, DEFAULT_DATAMARK.into());
+        let hidden = !encoded.contains("fcbodya");
+        hidden.then(|| framed.find(&encoded).map(|at| (at, encoded)))?
+    })?;
     Some((&framed[..start], &framed[start + encoded.len()..]))
-}
-
-/// The mark a data-marking framing writes between words: what stands
-/// between the content's first two words in the output, when that is not
-/// the space the content has; and whether line breaks are marked too.
-fn datamark(framed: &str, content: &str) -> Option<(String, DatamarkReplaces)> {
-    let mut words = content.split(' ');
-    let (first, second) = (words.next()?, words.next()?);
-    let start = framed.rfind(first)? + first.len();
-    let gap = &framed[start..start + framed[start..].find(second)?];
-    if gap.is_empty() || gap == " " || gap.contains(char::is_whitespace) || gap.len() > 8 {
-        return None;
-    }
-    // The probe's line break sits between two words too.
-    let (before, after) = content.split_once('\n')?;
-    let (last, next) = (before.rsplit(' ').next()?, after.split(' ').next()?);
-    let replaces = if framed.contains(&format!("{last}{gap}{next}")) {
-        DatamarkReplaces::Whitespace
-    } else {
-        DatamarkReplaces::Spaces
-    };
-    Some((gap.to_string(), replaces))
 }
 
 /// `first` with every span that differs from `second` replaced by [`MASK`],
@@ -500,6 +445,7 @@ fn guess(head: &str, tail: &str, quoted: bool) -> Option<Delimiters> {
 mod tests {
     use super::*;
     use crate::grammar::SectionMarker;
+    use crate::profile::DatamarkReplaces;
 
     fn delimiters(first: &str, second: &str) -> Delimiters {
         infer(first, second, "fcbodya1 x fcbodyz1")
@@ -672,6 +618,23 @@ mod tests {
         );
     }
 
+    impl Inferred {
+        /// The marker `encoding`'s experiment read, if it read one.
+        fn marker(&self, encoding: BodyEncoding) -> Option<&str> {
+            let (_, reading) = self.body.iter().find(|(e, _)| *e == encoding)?;
+            reading.marker.as_deref()
+        }
+
+        /// The data mark read, and what it replaces.
+        fn datamark(&self) -> Option<(String, DatamarkReplaces)> {
+            let (_, reading) = self
+                .body
+                .iter()
+                .find(|(e, _)| *e == BodyEncoding::Datamark)?;
+            Some((reading.marker.clone()?, reading.replaces))
+        }
+    }
+
     #[test]
     fn a_base64_body_is_found_by_its_spelling_and_a_datamark_by_its_mark() {
         let content = "fcbodya1 He said it\nnext fcbodyz1";
@@ -679,17 +642,17 @@ mod tests {
         let text = format!("<encoded kind=\"k\">\n{encoded}\n</encoded>");
         let inferred = infer(&text, &text, content).unwrap();
         assert_eq!(inferred.delimiters.token, "encoded");
-        assert_eq!(inferred.datamark, None);
+        assert_eq!(inferred.datamark(), None);
         let marked =
             "<marked>\nfcbodya1\u{2c6}He\u{2c6}said\u{2c6}it\nnext\u{2c6}fcbodyz1\n</marked>";
         let inferred = infer(marked, marked, content).unwrap();
-        let (mark, replaces) = inferred.datamark.unwrap();
+        let (mark, replaces) = inferred.datamark().unwrap();
         assert_eq!(
             (mark.as_str(), replaces),
             ("\u{2c6}", DatamarkReplaces::Spaces)
         );
         let all = marked.replace("it\nnext", "it\u{2c6}next");
-        let (_, replaces) = infer(&all, &all, content).unwrap().datamark.unwrap();
+        let (_, replaces) = infer(&all, &all, content).unwrap().datamark().unwrap();
         assert_eq!(replaces, DatamarkReplaces::Whitespace);
     }
 
@@ -782,7 +745,11 @@ mod tests {
             |prefix: &str| format!("Email:\n{prefix}fcbodya1 said\n{prefix}next fcbodyz1\nReply:");
         for prefix in ["> ", "| ", "    ", "# "] {
             let inferred = infer(&quoted(prefix), &quoted(prefix), content).unwrap();
-            assert_eq!(inferred.line_prefix.as_deref(), Some(prefix), "{prefix:?}");
+            assert_eq!(
+                inferred.marker(BodyEncoding::LinePrefix),
+                Some(prefix),
+                "{prefix:?}"
+            );
             // The labels around the quote are read without its first prefix.
             let d = &inferred.delimiters;
             assert_eq!(
@@ -795,7 +762,7 @@ mod tests {
         let tagged = "<email>\n> fcbodya1 said\n> next fcbodyz1\n</email>";
         let inferred = infer(tagged, tagged, content).unwrap();
         assert_eq!(inferred.delimiters.token, "email");
-        assert_eq!(inferred.line_prefix.as_deref(), Some("> "));
+        assert_eq!(inferred.marker(BodyEncoding::LinePrefix), Some("> "));
         // A prefix on the first line only, or a word before the content, is
         // no quote.
         for framed in [
@@ -804,7 +771,9 @@ mod tests {
             "<email>\nfcbodya1 said\nnext fcbodyz1\n</email>",
         ] {
             assert_eq!(
-                infer(framed, framed, content).unwrap().line_prefix,
+                infer(framed, framed, content)
+                    .unwrap()
+                    .marker(BodyEncoding::LinePrefix),
                 None,
                 "{framed:?}"
             );

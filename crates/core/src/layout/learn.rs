@@ -16,6 +16,7 @@ use super::tokens::{segments, Segment};
 use super::{
     Alphabet, FieldContext, FieldName, Layout, Padding, Part, PartKind, Region, Sample, Variable,
 };
+use crate::encoding::codec::Spelling;
 use crate::encoding::{self, Datamark};
 use crate::grammar::{DelimiterKind, LiveDelimiter, Shape};
 use crate::level::ReaderLevel;
@@ -465,15 +466,12 @@ fn find_slot(
         }
         return Ok(Some(at..at + encoded.len()));
     }
-    if !matches!(
-        encoding,
-        BodyEncoding::JsonString | BodyEncoding::HtmlEntities | BodyEncoding::PythonLiteral
-    ) {
-        return Ok(None);
-    }
     // Writers escape differently (`&#39;` or `&#x27;`, `\u00e9` or `é`,
     // `repr` or `ascii`):
     // take the span between the content's first and last words and decode it.
+    let Spelling::Loose { quotes, .. } = encoding.codec().spelling() else {
+        return Ok(None);
+    };
     let first = content.split_whitespace().next().unwrap_or(content);
     let last = content.split_whitespace().last().unwrap_or(content);
     let mut starts = framed.match_indices(first);
@@ -488,11 +486,6 @@ fn find_slot(
     };
     let mut span = start..end;
     // A string literal's slot takes its quotes; Python's is either quote.
-    let quotes: &[char] = match encoding {
-        BodyEncoding::JsonString => &['"'],
-        BodyEncoding::PythonLiteral => &['\'', '"'],
-        _ => &[],
-    };
     let quoted = quotes
         .iter()
         .any(|&q| framed[..start].ends_with(q) && framed[end..].starts_with(q));
@@ -521,8 +514,12 @@ fn find_stacked_slot(
     };
     let encoded = encoding::encode(encoding, content, mark);
     let mut spellings = vec![encoded.as_str()];
-    if encoding.outer == BodyEncoding::JsonString {
-        spellings.extend(encoded.strip_prefix('"').and_then(|e| e.strip_suffix('"')));
+    if let Some(quote) = nested_quote(encoding) {
+        spellings.extend(
+            encoded
+                .strip_prefix(quote)
+                .and_then(|e| e.strip_suffix(quote)),
+        );
     }
     for spelled in spellings.into_iter().filter(|s| !s.is_empty()) {
         let mut hits = framed.match_indices(spelled);
@@ -563,9 +560,9 @@ fn quoted_stack(
     mark: Datamark<'_>,
 ) -> Range<usize> {
     let empty = encoding::encode(encoding, "", mark);
-    let empty = match encoding.outer {
-        BodyEncoding::JsonString => empty.get(1..empty.len().saturating_sub(1)).unwrap_or(""),
-        _ => empty.as_str(),
+    let empty = match nested_quote(encoding) {
+        Some(_) => empty.get(1..empty.len().saturating_sub(1)).unwrap_or(""),
+        None => empty.as_str(),
     };
     let (open, close) = empty.split_at(empty.len() / 2);
     if open.is_empty() || open.len() != close.len() {
@@ -574,6 +571,18 @@ fn quoted_stack(
     match framed[..span.start].ends_with(open) && framed[span.end..].starts_with(close) {
         true => span.start - open.len()..span.end + close.len(),
         false => span,
+    }
+}
+
+/// The quote a stack's outer layer drops when it is one value inside a
+/// larger string of its own kind (`nests_unquoted` of [`Spelling::Loose`]).
+fn nested_quote(encoding: Encoding) -> Option<char> {
+    match encoding.outer.codec().spelling() {
+        Spelling::Loose {
+            quotes: &[quote],
+            nests_unquoted: true,
+        } => Some(quote),
+        _ => None,
     }
 }
 

@@ -820,7 +820,9 @@ impl TargetProfile {
         Ok(())
     }
 
-    /// The body's padding is declared once and its datamark is one word.
+    /// The body's padding is declared once, and each marker field its
+    /// encoding reads is declared as [`MarkerField::required`] says and
+    /// well formed.
     fn validate_body(&self) -> Result<(), InvalidProfile> {
         if self.body_padding.is_some() && self.body.padding.is_some() {
             return Err(InvalidProfile::new(
@@ -828,44 +830,71 @@ impl TargetProfile {
                 InvalidKind::TwoPaddings,
             ));
         }
-        if let Some(mark) = &self.body.datamark {
-            if mark.is_empty() || mark.chars().any(char::is_whitespace) {
-                return Err(InvalidProfile::new(
-                    Field::BodyDatamark,
-                    InvalidKind::BadDatamark(mark.clone()),
-                ));
+        let read: Vec<MarkerField> = MarkerField::ALL
+            .into_iter()
+            .filter(|f| self.body.reads(*f))
+            .collect();
+        for field in MarkerField::ALL {
+            let declared = field.get(&self.body);
+            let reads = read.contains(&field);
+            // One marker serves every encoding (`BodySection::marker`), so
+            // a body that may be written in two that read different fields
+            // is refused.
+            if let Some(kind) = field.mismatch() {
+                if reads != declared.is_some() || (reads && read.len() > 1) {
+                    return Err(InvalidProfile::new(field.field(), kind));
+                }
+            }
+            if let Some(value) = declared {
+                field.validate(value)?;
             }
         }
-        self.validate_line_prefix()
+        Ok(())
+    }
+}
+
+impl MarkerField {
+    /// The field as error messages name it.
+    fn field(self) -> Field {
+        match self {
+            MarkerField::Datamark => Field::BodyDatamark,
+            MarkerField::LinePrefix => Field::BodyLinePrefix,
+        }
     }
 
-    /// A `line-prefix` body declares its prefix, and only such a body
-    /// does; the prefix is one line's text.
-    fn validate_line_prefix(&self) -> Result<(), InvalidProfile> {
-        // One marker field serves both (`BodySection::marker`), so a body
-        // that may be either is refused.
-        let with_datamark = self.body.quotes_lines()
-            && self
-                .body
-                .encoding
-                .as_ref()
-                .is_some_and(|e| e.choices().iter().any(|c| c.uses(BodyEncoding::Datamark)));
-        let prefix = self.body.line_prefix.as_deref();
-        if self.body.quotes_lines() != prefix.is_some() || with_datamark {
-            return Err(InvalidProfile::new(
-                Field::BodyLinePrefix,
-                InvalidKind::LinePrefixMismatch,
-            ));
+    /// Whether a body whose encoding reads the field must declare it (and
+    /// a body whose encoding does not read it must not).
+    pub fn required(self) -> bool {
+        self.mismatch().is_some()
+    }
+
+    /// Why a body declares the field without an encoding that reads it,
+    /// or lacks it where one does; `None` for a field with a default that
+    /// may be declared alone (a data mark).
+    fn mismatch(self) -> Option<InvalidKind> {
+        match self {
+            MarkerField::Datamark => None,
+            MarkerField::LinePrefix => Some(InvalidKind::LinePrefixMismatch),
         }
-        match prefix {
-            Some(p) if p.is_empty() || p.contains(crate::reader::UNICODE_LINE_BREAKS) => {
-                Err(InvalidProfile::new(
-                    Field::BodyLinePrefix,
-                    InvalidKind::BadLinePrefix(p.to_string()),
-                ))
+    }
+
+    /// Whether `value` is a usable marker: a data mark is one word, a line
+    /// prefix one line's text.
+    fn validate(self, value: &str) -> Result<(), InvalidProfile> {
+        let bad = match self {
+            MarkerField::Datamark => value.is_empty() || value.contains(char::is_whitespace),
+            MarkerField::LinePrefix => {
+                value.is_empty() || value.contains(crate::reader::UNICODE_LINE_BREAKS)
             }
-            _ => Ok(()),
+        };
+        if !bad {
+            return Ok(());
         }
+        let kind = match self {
+            MarkerField::Datamark => InvalidKind::BadDatamark(value.to_string()),
+            MarkerField::LinePrefix => InvalidKind::BadLinePrefix(value.to_string()),
+        };
+        Err(InvalidProfile::new(self.field(), kind))
     }
 }
 

@@ -11,8 +11,7 @@
 use crate::adapter::{Framing, WrapRequest};
 use framecheck_core::layout::{Layout, PartKind, Probes, Region};
 use framecheck_core::profile::{
-    BodyEncoding, Consumer, EmptyContent, Encoding, FrameCount, LineSemantics, ReaderReturns,
-    TargetProfile,
+    Consumer, EmptyContent, Encoding, FrameCount, LineSemantics, ReaderReturns, TargetProfile,
 };
 use framecheck_core::target::{ReadAnswer, Segment};
 
@@ -144,7 +143,7 @@ fn per_content(
     if body != plain.content {
         return;
     }
-    let choices = vec![BodyEncoding::None.into(), layout.encoding];
+    let choices = vec![Encoding::default(), layout.encoding];
     observed.per_content = Some(choices);
     observed.notes.push(format!(
         "body.encoding: per content, because plain one-line content came out as it is while \
@@ -533,7 +532,12 @@ fn reader(
         // The framing ships a program that parses its markup back into the
         // content: the frame is written for that parser, which reads
         // `&lt;` as text, where a model may read it as `<`.
-        if layout.encoding.uses(BodyEncoding::HtmlEntities) {
+        if layout
+            .encoding
+            .layers()
+            .iter()
+            .any(|l| l.codec().model_may_decode())
+        {
             observed.consumer = Consumer::Parser;
             observed.notes.push(
                 "reader.consumer: parser, because the framing's own reader decodes the \
