@@ -18,6 +18,7 @@ use anyhow::{bail, ensure, Context, Result};
 use clap::{Parser, Subcommand};
 use cli::choices::Choices;
 use cli::progress::Progress;
+use cli::store::{CleanArg, PlantArg, SetupInputArg};
 use framecheck::adapter::caller::Caller;
 use framecheck::adapter::reference::{NonceReference, Reference};
 use framecheck::adapter::subprocess::{self, helpers, SubprocessFraming};
@@ -27,7 +28,9 @@ use framecheck::gate::Gate;
 use framecheck::init::write_schema::WriteArguments;
 use framecheck::level::ReaderLevel;
 use framecheck::manifest::Manifest;
-use framecheck::profile::{AdapterSpec, BuiltinTarget, LoadedProfile, TargetProfile};
+use framecheck::profile::{
+    AdapterSpec, BuiltinTarget, Clean, LoadedProfile, Plant, SetupInput, TargetProfile,
+};
 use framecheck::report::{self, baseline, summary, Format};
 use framecheck::runner::{self, RunOptions};
 use framecheck::search::{self as blackbox, Budget, SearchOptions};
@@ -157,7 +160,7 @@ struct InitArgs {
     /// (default: tool with `--write-tool`, command with `--setup`, else
     /// file).
     #[arg(long, value_name = "WHERE", requires = "mcp")]
-    plant: Option<String>,
+    plant: Option<PlantArg>,
     /// The setup command that stores the content before each read
     /// (`plant: command`): one command line, split into words as a POSIX
     /// shell would but run without one, e.g. `git -C {workdir} commit -F -`.
@@ -171,7 +174,7 @@ struct InitArgs {
     /// How the setup command gets the content: argument (`{content}` in
     /// it), stdin or file (`{workdir}/<plant-name>`).
     #[arg(long, value_name = "HOW", requires = "setup")]
-    setup_input: Option<String>,
+    setup_input: Option<SetupInputArg>,
     /// A command run in each fresh work directory before the server
     /// starts (`prepare`), e.g. `git init -q {workdir}`; words as `--setup`.
     #[arg(long, value_name = "COMMAND", requires = "mcp")]
@@ -202,7 +205,7 @@ struct InitArgs {
     /// How each plant starts from a clean store: none, restart, workdir or
     /// tool (with `--clean-tool`).
     #[arg(long, value_name = "HOW", requires = "mcp")]
-    clean: Option<String>,
+    clean: Option<CleanArg>,
     /// The tool that deletes a plant after its read (`--clean tool`);
     /// `--clean-arg` gives its arguments, `{id}` among them.
     #[arg(long, value_name = "NAME", requires = "mcp")]
@@ -586,19 +589,7 @@ fn run(args: RunArgs) -> Result<u8> {
     );
     progress.finish();
     result.views = framecheck::outcome::judge_run(&result, &views);
-    // An inferred profile has no file of its own: `--target` was not read.
-    let profile_file = args
-        .infer
-        .is_none()
-        .then(|| target_path(&args.select.target))
-        .flatten();
-    let mut manifest = Manifest::collect(
-        &loaded,
-        profile_file.as_deref(),
-        &catalogue.hash,
-        None,
-        std::env::args().collect(),
-    );
+    let mut manifest = run_manifest(&args, &loaded, &catalogue.hash);
     manifest.target.server = framing.server();
     result.meta.manifest = Some(manifest);
     drop(framing);
@@ -613,6 +604,24 @@ fn run(args: RunArgs) -> Result<u8> {
         baseline.as_ref(),
         &loaded.profile.name,
         serving,
+    )
+}
+
+/// What a run's reports record of its inputs: the profile (and its file,
+/// unless it was inferred), the catalogue and the command line.
+fn run_manifest(args: &RunArgs, loaded: &LoadedProfile, catalogue_hash: &str) -> Manifest {
+    // An inferred profile has no file of its own: `--target` was not read.
+    let profile_file = args
+        .infer
+        .is_none()
+        .then(|| target_path(&args.select.target))
+        .flatten();
+    Manifest::collect(
+        loaded,
+        profile_file.as_deref(),
+        catalogue_hash,
+        None,
+        std::env::args().collect(),
     )
 }
 
@@ -808,14 +817,7 @@ fn search(args: SearchArgs) -> Result<u8> {
         shrink_calls: 400,
         max_findings: args.max_findings,
     };
-    // A reproducible report must not depend on the machine's cores: it
-    // takes one job unless told otherwise (the report is the same per seed
-    // and job count).
-    let jobs = match (args.jobs, args.reproducible) {
-        (Some(jobs), _) => usize::from(jobs),
-        (None, true) => 1,
-        (None, false) => std::thread::available_parallelism().map_or(1, |n| n.get()),
-    };
+    let jobs = search_jobs(&args);
     let start = match &args.corpus {
         Some(dir) => blackbox::load_corpus(dir)?,
         None => Vec::new(),
@@ -868,6 +870,18 @@ fn search(args: SearchArgs) -> Result<u8> {
     } else {
         EXIT_FINDINGS
     })
+}
+
+/// How many targets `search` runs at once: `--jobs`, else one per core.
+/// A reproducible report must not depend on the machine's cores: it takes
+/// one job unless told otherwise (the report is the same per seed and job
+/// count).
+fn search_jobs(args: &SearchArgs) -> usize {
+    match (args.jobs, args.reproducible) {
+        (Some(jobs), _) => usize::from(jobs),
+        (None, true) => 1,
+        (None, false) => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    }
 }
 
 /// The search report's files, named under `out`: Markdown, JSON with the
@@ -1158,8 +1172,8 @@ fn command_words(flag: &str, line: &str) -> Result<Vec<String>> {
 fn setup_keys(args: &InitArgs, mcp: &mut serde_json::Value) -> Result<()> {
     if let Some(line) = &args.setup {
         let mut setup = serde_json::json!({ "command": command_words("--setup", line)? });
-        if let Some(input) = &args.setup_input {
-            setup["input"] = input.as_str().into();
+        if let Some(input) = args.setup_input {
+            setup["input"] = serde_json::json!(SetupInput::from(input));
         }
         mcp["setup"] = setup;
     }
@@ -1191,8 +1205,8 @@ fn store_keys(
         }
         mcp["write"] = write;
     }
-    if let Some(clean) = &args.clean {
-        mcp["clean"] = clean.as_str().into();
+    if let Some(clean) = args.clean {
+        mcp["clean"] = serde_json::json!(Clean::from(clean));
     }
     if let Some(tool) = &args.clean_tool {
         mcp["clean_tool"] = serde_json::json!({
@@ -1280,11 +1294,11 @@ fn mcp_spec(
     }
     // A write tool or a setup command named is the plant, unless another
     // is asked for.
-    let plant = match (&args.plant, &args.write_tool, &args.setup) {
-        (Some(plant), _, _) => plant.as_str(),
-        (None, Some(_), _) => "tool",
-        (None, None, Some(_)) => "command",
-        (None, None, None) => "file",
+    let plant = match (args.plant, &args.write_tool, &args.setup) {
+        (Some(plant), _, _) => Plant::from(plant),
+        (None, Some(_), _) => Plant::Tool,
+        (None, None, Some(_)) => Plant::Command,
+        (None, None, None) => Plant::File,
     };
     let mut mcp = serde_json::json!({
         "command": args.command,

@@ -4,7 +4,7 @@
 //! and the order of the modules inside every library crate, where one crate
 //! cannot stop a module from importing one above it.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 /// framecheck-core's modules in the one direction data flows in: each may
@@ -294,6 +294,122 @@ fn every_crate_s_modules_import_only_down_the_flow() {
         .flat_map(|layers| violations(&repo.join(layers.src), layers))
         .collect();
     assert_eq!(found, Vec::<String>::new());
+}
+
+/// Which child module imports which, under each parent module of the
+/// crate at `src`: parent -> child -> the siblings it uses. A name that is
+/// no file or directory under the parent is an item of it, not a module.
+type Siblings = BTreeMap<Vec<String>, BTreeMap<String, BTreeSet<String>>>;
+
+fn sibling_imports(src: &Path, layers: &Layers) -> Siblings {
+    let mut found = Siblings::new();
+    for file in crate::common::rust_files(src) {
+        let rel = file.strip_prefix(src).unwrap();
+        let own = module_of(rel);
+        if own
+            .first()
+            .is_some_and(|m| layers.not_modules.contains(&m.as_str()))
+        {
+            continue;
+        }
+        let text = std::fs::read_to_string(&file).unwrap();
+        for used in used_paths(&text, &own) {
+            let split = own.iter().zip(&used).take_while(|(a, b)| a == b).count();
+            if split >= own.len() || split >= used.len() {
+                continue;
+            }
+            let dir = src.join(own[..split].join("/"));
+            let name = &used[split];
+            if !dir.join(format!("{name}.rs")).is_file() && !dir.join(name).is_dir() {
+                continue;
+            }
+            (found.entry(own[..split].to_vec()).or_default())
+                .entry(own[split].clone())
+                .or_default()
+                .insert(name.clone());
+        }
+    }
+    found
+}
+
+/// The circles among one parent's children, each as `a -> b -> a` from its
+/// least name, found by walking every import path from every child.
+fn circles(imports: &BTreeMap<String, BTreeSet<String>>) -> BTreeSet<String> {
+    fn walk(
+        imports: &BTreeMap<String, BTreeSet<String>>,
+        path: &mut Vec<String>,
+        found: &mut BTreeSet<String>,
+    ) {
+        let last = path.last().unwrap().clone();
+        for next in imports.get(&last).into_iter().flatten() {
+            if *next == path[0] {
+                // Reported once, from the circle's least module.
+                if path.iter().all(|m| *m >= path[0]) {
+                    found.insert(format!("{} -> {next}", path.join(" -> ")));
+                }
+            } else if !path.contains(next) {
+                path.push(next.clone());
+                walk(imports, path, found);
+                path.pop();
+            }
+        }
+    }
+    let mut found = BTreeSet::new();
+    for start in imports.keys() {
+        walk(imports, &mut vec![start.clone()], &mut found);
+    }
+    found
+}
+
+/// No two modules of a library crate need each other, through any path,
+/// under every parent module, including those with no declared order (an
+/// order rules a circle out only among the modules it ranks).
+#[test]
+fn no_crate_s_modules_import_each_other_in_a_circle() {
+    let repo = crate::common::repo();
+    let mut found = Vec::new();
+    for layers in CRATES {
+        for (parent, imports) in sibling_imports(&repo.join(layers.src), layers) {
+            for circle in circles(&imports) {
+                found.push(format!("{}: {}: {circle}", layers.src, parent.join("/")));
+            }
+        }
+    }
+    assert_eq!(found, Vec::<String>::new());
+}
+
+/// The circle check itself: a circle of two and one of three are found,
+/// each once; imports one way, and an item of the parent, are not.
+#[test]
+fn a_circle_of_imports_is_found() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("src");
+    std::fs::create_dir_all(src.join("p")).unwrap();
+    let files = [
+        (
+            "lib.rs",
+            "pub mod a; pub mod b; pub mod p; pub fn item() {}",
+        ),
+        ("a.rs", "use crate::b::X; use crate::item;"),
+        ("b.rs", "use crate::{a::Y, p};"),
+        ("p.rs", "mod x; mod y; mod z;"),
+        ("p/x.rs", "use super::y::Y;"),
+        ("p/y.rs", "use super::z::Z;"),
+        ("p/z.rs", "use super::x::X;"),
+    ];
+    for (file, text) in files {
+        std::fs::write(src.join(file), text).unwrap();
+    }
+    let layers = Layers {
+        src: "src",
+        orders: &[],
+        not_modules: &[],
+    };
+    let found: Vec<String> = sibling_imports(&src, &layers)
+        .values()
+        .flat_map(circles)
+        .collect();
+    assert_eq!(found, ["a -> b -> a", "x -> y -> z -> x"]);
 }
 
 fn paths(code: &str, own: &[&str]) -> BTreeSet<String> {

@@ -281,8 +281,11 @@ fn generate_seed_corpus() {
     let calibration_request = oracle::calibration_request();
     let calibration = target
         .wrap(&calibration_request)
-        .map_err(|e| e.to_string())
-        .and_then(|framed| oracle::calibrate(&profile, &calibration_request, &framed));
+        .map_err(oracle::NoCalibration::Wrap)
+        .and_then(|framed| {
+            oracle::calibrate(&profile, &calibration_request, &framed)
+                .map_err(oracle::NoCalibration::Unusable)
+        });
     let mut written = BTreeMap::new();
     let mut next_id = 0u8;
     for case in &cases {
@@ -380,7 +383,7 @@ fn wrap_seeds(
 fn read_seeds(
     case: &ConcreteCase,
     pieces: &[Piece],
-    calibration: &Result<Calibration, String>,
+    calibration: &Result<Calibration, oracle::NoCalibration>,
     target: &mut Reference,
     next_id: u8,
     written: &mut BTreeMap<String, usize>,

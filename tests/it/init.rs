@@ -702,6 +702,40 @@ fn init_names_a_program_not_on_path_and_a_missing_script() {
     }
 }
 
+/// `--plant`, `--setup-input` and `--clean` are closed sets: a wrong value
+/// is a usage error that lists the choices, before any server starts.
+#[test]
+fn init_mcp_store_flags_name_their_choices() {
+    let wrong = [
+        (
+            vec!["--plant", "disk"],
+            "file, http, argument, tool, command",
+        ),
+        (
+            vec!["--setup", "cat {content}", "--setup-input", "pipe"],
+            "argument, stdin, file",
+        ),
+        (vec!["--clean", "wipe"], "none, restart, workdir, tool"),
+    ];
+    for (flags, choices) in wrong {
+        let mut args = vec!["init", "--mcp", "--tool", "read_file"];
+        args.extend(&flags);
+        args.extend(["--", "/nonexistent/server"]);
+        let output = common::framecheck(&args);
+        let said = common::text(&output);
+        assert_eq!(output.status.code(), Some(2), "{said}");
+        assert!(
+            said.contains(&format!("invalid value '{}'", flags[flags.len() - 1])),
+            "{said}"
+        );
+        assert!(
+            said.contains(&format!("[possible values: {choices}]")),
+            "{said}"
+        );
+        assert!(!said.contains("/nonexistent/server"), "{said}");
+    }
+}
+
 /// `init --mcp --write-tool` writes the store plant into the adapter it
 /// proposes from, read as a profile's (its rules, its messages), before
 /// any server starts; `--plant` defaults to `tool` with it.

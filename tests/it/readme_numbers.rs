@@ -450,26 +450,30 @@ fn field_weaknesses(audit: &str) -> (Vec<String>, framecheck::runner::RunResult)
     (ids, run)
 }
 
-/// field/README.md's overlapping audits: each bullet's audit repeats the
-/// audit it names first, and adds no weakness (every counted weakness id
-/// of its report is one of the other's); README's field total set aside
-/// the repeating audits is the field's distinct count; and the numbers
-/// the bullets state (the guard's refusals, the handoff's parser
-/// findings) are the committed reports'.
-#[test]
-fn the_overlapping_audits_add_no_weakness() {
-    use framecheck::outcome::Outcome;
+/// field/README.md's section on the audits that overlap, its whitespace
+/// as written.
+fn overlap_section() -> String {
     let field = std::fs::read_to_string(repo("field/README.md")).unwrap();
-    let section = field
+    field
         .split("## Audits that overlap, and what each adds")
         .nth(1)
         .unwrap()
         .split("\n## ")
         .next()
-        .unwrap();
+        .unwrap()
+        .to_string()
+}
+
+/// field/README.md's overlapping audits: each bullet's audit repeats the
+/// audit it names first, and adds no weakness (every counted weakness id
+/// of its report is one of the other's); README's field total set aside
+/// the repeating audits is the field's distinct count.
+#[test]
+fn the_overlapping_audits_add_no_weakness() {
+    let section = overlap_section();
     let bullet = Regex::new(r"(?m)^- \*\*([a-z0-9-]+)\*\* repeats\s+`([a-z0-9-]+)`").unwrap();
     let pairs: Vec<(String, String)> = bullet
-        .captures_iter(section)
+        .captures_iter(&section)
         .map(|c| (c[1].to_string(), c[2].to_string()))
         .collect();
     assert_eq!(pairs.len(), 4, "{pairs:?}");
@@ -499,8 +503,13 @@ fn the_overlapping_audits_add_no_weakness() {
         number(&found[0]) - repeated,
         "distinct weaknesses"
     );
+}
 
-    // The guard's refusals, as its bullet counts them.
+/// The guard's refusals its overlapping-audits bullet states are its
+/// committed report's.
+#[test]
+fn the_overlapping_guard_s_refusals_are_its_report_s() {
+    use framecheck::outcome::Outcome;
     let (_, guard) = field_weaknesses("agent-cordon-guard-tool-result");
     let refused = |acceptable: bool| {
         guard
@@ -512,13 +521,21 @@ fn the_overlapping_audits_add_no_weakness() {
             .count()
     };
     let stated = one_match(
-        &section.split_whitespace().collect::<Vec<_>>().join(" "),
+        &overlap_section()
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" "),
         r"It refuses (\d+) cases whose refusal the catalogue accepts \(attacks its scanner flags\) and (\d+) it does not",
     );
     assert_eq!(number(&stated[0]), refused(true), "acceptable refusals");
     assert_eq!(number(&stated[1]), refused(false), "forbidden refusals");
+}
 
-    // The handoff's parser findings: all `reader.structure`.
+/// The handoff's parser findings its overlapping-audits bullet states are
+/// its committed report's: all `reader.structure`.
+#[test]
+fn the_overlapping_handoff_s_parser_findings_are_its_report_s() {
+    use framecheck::outcome::Outcome;
     let (_, handoff) = field_weaknesses("openai-agents-handoff-history");
     let parser: Vec<_> = handoff
         .results
@@ -533,7 +550,10 @@ fn the_overlapping_audits_add_no_weakness() {
         .iter()
         .all(|f| f.check == framecheck::oracle::Check::ReaderStructure));
     let stated = one_match(
-        &section.split_whitespace().collect::<Vec<_>>().join(" "),
+        &overlap_section()
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" "),
         r"each of its (\d+) parser findings is `reader.structure`",
     );
     assert_eq!(

@@ -9,6 +9,7 @@ use crate::blind::{Blind, Defect};
 use std::sync::atomic::AtomicBool;
 
 use framecheck::adapter::reference::Reference;
+use framecheck::adapter::subprocess::LaunchError;
 use framecheck::adapter::{ConnectError, Framing};
 use framecheck::catalogue::{self, ConcreteCase};
 use framecheck::level::ReaderLevel;
@@ -97,7 +98,7 @@ fn a_job_whose_target_cannot_start_is_a_harness_error() {
     let more = || {
         Err::<Box<dyn Framing>, _>(ConnectError::CannotStart {
             target: "reference".into(),
-            reason: "no such program".into(),
+            reason: LaunchError::NotOnPath("no-such-program".into()).into(),
         })
     };
     let report = search::search_jobs(
@@ -109,7 +110,10 @@ fn a_job_whose_target_cannot_start_is_a_harness_error() {
         &AtomicBool::new(false),
     );
     let error = report.harness_error.expect("a harness error");
-    assert!(error.contains("no such program"), "{error}");
+    assert!(
+        error.contains("program \"no-such-program\" is not on PATH"),
+        "{error}"
+    );
 }
 
 /// Opens a blind fixture: the defective framing for `true`, its correct

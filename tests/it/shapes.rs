@@ -227,6 +227,63 @@ fn interpreter_available(program: &str, fixture: &str) -> bool {
     common::have(program, &format!("shapes/{fixture}"))
 }
 
+/// What is wrong in one fixture's own expectation: a verdict without the
+/// checks and why it needs (or with ones it cannot have), a passing
+/// fixture below the unicode level, an unknown check, a missing adapter
+/// script.
+fn own_problems(f: &Fixture) -> Vec<String> {
+    let mut problems = Vec::new();
+    match f.verdict {
+        Verdict::Pass => {
+            if !f.checks.is_empty() || f.why.is_some() {
+                problems.push(format!(
+                    "{}: a passing fixture has no checks or why",
+                    f.name
+                ));
+            }
+        }
+        Verdict::Fail => {
+            if f.checks.is_empty() || f.why.as_deref().is_none_or(str::is_empty) {
+                problems.push(format!(
+                    "{}: a failing fixture needs checks and a why",
+                    f.name
+                ));
+            }
+        }
+        Verdict::Misfit => {
+            if !f.checks.is_empty() || f.why.as_deref().is_none_or(str::is_empty) {
+                problems.push(format!(
+                    "{}: a misfit fixture judges no check and needs a why",
+                    f.name
+                ));
+            }
+        }
+    }
+    if f.verdict == Verdict::Pass && f.level.is_some_and(|l| l != LevelHeld::Unicode) {
+        problems.push(format!(
+            "{}: a passing fixture holds the unicode level",
+            f.name
+        ));
+    }
+    for check in &f.checks {
+        if !known_check(check) {
+            problems.push(format!("{}: unknown check {check:?}", f.name));
+        }
+    }
+    let profile = load_profile(f);
+    let dir = shapes_dir()
+        .join(&f.profile)
+        .parent()
+        .unwrap()
+        .to_path_buf();
+    let cwd = dir.join(profile.adapter.cwd.clone().unwrap_or_else(|| ".".into()));
+    let script = profile.adapter.command.get(1).map(|s| cwd.join(s));
+    if !script.as_ref().is_some_and(|s| s.is_file()) {
+        problems.push(format!("{}: adapter script {script:?} is missing", f.name));
+    }
+    problems
+}
+
 #[test]
 fn expectations_cover_every_fixture_and_name_each_defect() {
     let fixtures = load_expectations();
@@ -248,56 +305,10 @@ fn expectations_cover_every_fixture_and_name_each_defect() {
         let shape = f.name.split('/').next().unwrap_or_default().to_string();
         let counts = per_shape.entry(shape).or_default();
         match f.verdict {
-            Verdict::Pass => {
-                counts.0 += 1;
-                if !f.checks.is_empty() || f.why.is_some() {
-                    problems.push(format!(
-                        "{}: a passing fixture has no checks or why",
-                        f.name
-                    ));
-                }
-            }
-            Verdict::Fail => {
-                counts.1 += 1;
-                if f.checks.is_empty() || f.why.as_deref().is_none_or(str::is_empty) {
-                    problems.push(format!(
-                        "{}: a failing fixture needs checks and a why",
-                        f.name
-                    ));
-                }
-            }
-            Verdict::Misfit => {
-                counts.1 += 1;
-                if !f.checks.is_empty() || f.why.as_deref().is_none_or(str::is_empty) {
-                    problems.push(format!(
-                        "{}: a misfit fixture judges no check and needs a why",
-                        f.name
-                    ));
-                }
-            }
+            Verdict::Pass => counts.0 += 1,
+            Verdict::Fail | Verdict::Misfit => counts.1 += 1,
         }
-        if f.verdict == Verdict::Pass && f.level.is_some_and(|l| l != LevelHeld::Unicode) {
-            problems.push(format!(
-                "{}: a passing fixture holds the unicode level",
-                f.name
-            ));
-        }
-        for check in &f.checks {
-            if !known_check(check) {
-                problems.push(format!("{}: unknown check {check:?}", f.name));
-            }
-        }
-        let profile = load_profile(f);
-        let dir = shapes_dir()
-            .join(&f.profile)
-            .parent()
-            .unwrap()
-            .to_path_buf();
-        let cwd = dir.join(profile.adapter.cwd.clone().unwrap_or_else(|| ".".into()));
-        let script = profile.adapter.command.get(1).map(|s| cwd.join(s));
-        if !script.as_ref().is_some_and(|s| s.is_file()) {
-            problems.push(format!("{}: adapter script {script:?} is missing", f.name));
-        }
+        problems.extend(own_problems(f));
     }
     problems.extend(unicode_only_defect_per_grammar(&fixtures));
     for (shape, (correct, broken)) in &per_shape {

@@ -271,15 +271,16 @@ pub enum LayoutReport {
 }
 
 impl LayoutReport {
-    /// The report of a layout, or of why it could not be learned.
-    pub fn of(layout: &Result<Layout, String>) -> LayoutReport {
+    /// The report of a layout, or of why it could not be learned (the
+    /// error's message is the report's reason).
+    pub fn of<E: std::fmt::Display>(layout: &Result<Layout, E>) -> LayoutReport {
         match layout {
             Ok(l) => LayoutReport::Learned {
                 template: l.template(),
                 layout: Box::new(l.clone()),
             },
             Err(reason) => LayoutReport::Failed {
-                reason: reason.clone(),
+                reason: reason.to_string(),
             },
         }
     }

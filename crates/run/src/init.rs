@@ -65,7 +65,7 @@ pub enum InitError {
     /// The MCP target could not be set up (its work directory, runtime or
     /// fixture server).
     #[error("{0}")]
-    Mcp(String),
+    Mcp(crate::adapter::mcp::McpSetupError),
     /// The server's tool list could not be read.
     #[error("the MCP server's tools could not be listed: {}", .0.diagnosis())]
     ToolList(TargetError),
@@ -503,37 +503,7 @@ fn infer_and_propose(
     match crate::runner::unmarked::frame_of(&first, &second, &request.content) {
         Ok(mut inferred) => {
             outer_reading(framing.as_mut(), request, &mut inferred);
-            // A declared inner element is kept only for the same frame,
-            // and declared reserved tokens only where they are no token of
-            // the inferred frame.
-            let same_frame = inferred.delimiters.token == base.delimiters.token;
-            let declared_inner = base.delimiters.inner.take().filter(|_| same_frame);
-            let inner = inferred.delimiters.inner.clone().or(declared_inner);
-            let mut declared = std::mem::take(&mut base.delimiters.reserved);
-            declared.retain(|r| *r != inferred.delimiters.token && Some(r) != inner.as_ref());
-            // Names inferred as reserved (a section grammar's other
-            // sections) come first; declared ones are kept after them.
-            let mut reserved = std::mem::take(&mut inferred.delimiters.reserved);
-            for name in declared {
-                if !reserved.contains(&name) {
-                    reserved.push(name);
-                }
-            }
-            base.delimiters = Delimiters {
-                inner,
-                reserved,
-                ..inferred.delimiters
-            };
-            // Each encoding an experiment read, with its marker; a later
-            // one's encoding wins.
-            for (encoding, reading) in inferred.body {
-                base.body.encoding = Some(encoding.into());
-                let field = encoding.codec().marker();
-                if let (Some(field), Some(marker)) = (field, reading.marker) {
-                    field.set(&mut base.body, marker, reading.replaces);
-                }
-            }
-            notes = inferred.notes;
+            notes = adopt(&mut base, inferred);
         }
         Err(unusable @ InferError::Unusable { .. }) => return Err(InitError::Inferred(unusable)),
         // No frame inferred: the content may come back unmarked, which a
@@ -570,6 +540,43 @@ fn infer_and_propose(
         profile,
         framing,
     })
+}
+
+/// Takes the `inferred` frame and body encoding into `base`, keeping what
+/// the profile declared where it still fits; returns the inference's
+/// notes.
+fn adopt(base: &mut TargetProfile, mut inferred: Inferred) -> Vec<String> {
+    // A declared inner element is kept only for the same frame, and
+    // declared reserved tokens only where they are no token of the
+    // inferred frame.
+    let same_frame = inferred.delimiters.token == base.delimiters.token;
+    let declared_inner = base.delimiters.inner.take().filter(|_| same_frame);
+    let inner = inferred.delimiters.inner.clone().or(declared_inner);
+    let mut declared = std::mem::take(&mut base.delimiters.reserved);
+    declared.retain(|r| *r != inferred.delimiters.token && Some(r) != inner.as_ref());
+    // Names inferred as reserved (a section grammar's other sections) come
+    // first; declared ones are kept after them.
+    let mut reserved = std::mem::take(&mut inferred.delimiters.reserved);
+    for name in declared {
+        if !reserved.contains(&name) {
+            reserved.push(name);
+        }
+    }
+    base.delimiters = Delimiters {
+        inner,
+        reserved,
+        ..inferred.delimiters
+    };
+    // Each encoding an experiment read, with its marker; a later one's
+    // encoding wins.
+    for (encoding, reading) in inferred.body {
+        base.body.encoding = Some(encoding.into());
+        let field = encoding.codec().marker();
+        if let (Some(field), Some(marker)) = (field, reading.marker) {
+            field.set(&mut base.body, marker, reading.replaces);
+        }
+    }
+    inferred.notes
 }
 
 /// A framing whose wrap answers parts is proposed as `wrap.returns: parts`
@@ -1137,48 +1144,60 @@ fn yaml_str(text: &str) -> String {
     serde_json::to_string(text).unwrap_or_default()
 }
 
+/// How [`differences`] spells one field of a profile.
+type Spell = fn(&TargetProfile) -> String;
+
+/// The fields [`differences`] compares one for one, each as the profile
+/// spells it.
+const SPELLED_FIELDS: [(&str, Spell); 11] = [
+    ("wrap.returns", |p| kebab(&p.wrap.returns)),
+    ("delimiters.grammar", |p| p.delimiters.grammar.name().into()),
+    ("delimiters.token", |p| format!("{:?}", p.delimiters.token)),
+    ("delimiters.open", |p| format!("{:?}", p.delimiters.open)),
+    ("delimiters.close", |p| format!("{:?}", p.delimiters.close)),
+    ("delimiters.inner", |p| format!("{:?}", p.delimiters.inner)),
+    ("delimiters.marker", |p| {
+        format!("{:?}", p.delimiters.marker.map(|m| m.name()))
+    }),
+    ("delimiters.nonce.alphabet", |p| {
+        format!("{:?}", p.delimiters.nonce.map(|n| kebab(&n.alphabet)))
+    }),
+    ("frame.count", |p| kebab(&p.frame.count)),
+    ("frame.empty", |p| kebab(&p.frame.empty)),
+    ("header", |p| {
+        let h = &p.header;
+        format!("{} {:?} {:?}", kebab(&h.style), h.lines, h.separator)
+    }),
+];
+
+/// With `delimiters: none` on either side, no other field describes
+/// anything: the frame is there or it is not. `None` when both have
+/// delimiters, which [`differences`] then compares field by field.
+fn presence_difference(declared: &TargetProfile, inferred: &TargetProfile) -> Option<Vec<String>> {
+    if !declared.delimiters.absent && !inferred.delimiters.absent {
+        return None;
+    }
+    let spell = |p: &TargetProfile| match p.delimiters.absent {
+        true => "none".to_string(),
+        false => format!("{} {:?}", p.delimiters.grammar.name(), p.delimiters.token),
+    };
+    let (d, i) = (spell(declared), spell(inferred));
+    Some(match d == i {
+        true => Vec::new(),
+        false => vec![format!(
+            "delimiters: the profile says {d}, the framing shows {i}"
+        )],
+    })
+}
+
 /// Where a declared profile and the one inferred from its framing differ,
 /// one line each (`init --check`). Fields no experiment observes (name,
 /// adapter, reserved tokens, the consumer) are not compared; a declared
 /// nonce length is a difference only when it is longer than the values
 /// the framing writes.
 pub fn differences(declared: &TargetProfile, inferred: &TargetProfile) -> Vec<String> {
-    // Each compared field, as the profile spells it, for each profile.
-    type Spell = fn(&TargetProfile) -> String;
-    const FIELDS: [(&str, Spell); 11] = [
-        ("wrap.returns", |p| kebab(&p.wrap.returns)),
-        ("delimiters.grammar", |p| p.delimiters.grammar.name().into()),
-        ("delimiters.token", |p| format!("{:?}", p.delimiters.token)),
-        ("delimiters.open", |p| format!("{:?}", p.delimiters.open)),
-        ("delimiters.close", |p| format!("{:?}", p.delimiters.close)),
-        ("delimiters.inner", |p| format!("{:?}", p.delimiters.inner)),
-        ("delimiters.marker", |p| {
-            format!("{:?}", p.delimiters.marker.map(|m| m.name()))
-        }),
-        ("delimiters.nonce.alphabet", |p| {
-            format!("{:?}", p.delimiters.nonce.map(|n| kebab(&n.alphabet)))
-        }),
-        ("frame.count", |p| kebab(&p.frame.count)),
-        ("frame.empty", |p| kebab(&p.frame.empty)),
-        ("header", |p| {
-            let h = &p.header;
-            format!("{} {:?} {:?}", kebab(&h.style), h.lines, h.separator)
-        }),
-    ];
-    // With `delimiters: none` on either side, no other field describes
-    // anything: the frame is there or it is not.
-    if declared.delimiters.absent || inferred.delimiters.absent {
-        let spell = |p: &TargetProfile| match p.delimiters.absent {
-            true => "none".to_string(),
-            false => format!("{} {:?}", p.delimiters.grammar.name(), p.delimiters.token),
-        };
-        let (d, i) = (spell(declared), spell(inferred));
-        return match d == i {
-            true => Vec::new(),
-            false => vec![format!(
-                "delimiters: the profile says {d}, the framing shows {i}"
-            )],
-        };
+    if let Some(difference) = presence_difference(declared, inferred) {
+        return difference;
     }
     let mut out = Vec::new();
     let mut compare = |field: &str, declared: String, inferred: String| {
@@ -1188,7 +1207,7 @@ pub fn differences(declared: &TargetProfile, inferred: &TargetProfile) -> Vec<St
             ));
         }
     };
-    for (field, spell) in FIELDS {
+    for (field, spell) in SPELLED_FIELDS {
         compare(field, spell(declared), spell(inferred));
     }
     let (d, i) = (&declared.delimiters, &inferred.delimiters);

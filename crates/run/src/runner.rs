@@ -11,7 +11,7 @@ use framecheck_core::gate::Gate;
 use framecheck_core::grammar::json_document::{Document, DocumentFrame};
 use framecheck_core::layout::{self, Layout};
 use framecheck_core::level::ReaderLevel;
-use framecheck_core::oracle::{self, Calibration, Finding, PartsStructure};
+use framecheck_core::oracle::{self, Calibration, Finding, NoCalibration, PartsStructure};
 use framecheck_core::profile::{Capability, Consumer, TargetProfile};
 pub(crate) use framecheck_core::target::guarded;
 
@@ -143,6 +143,10 @@ pub fn run_owned(
     if let Some(interrupted) = single.run(cases, framing, &mut watch, on_result, &mut results) {
         harness_error = Some(interrupted);
     }
+    let mut record = |result: CaseResult| {
+        on_result(&result);
+        results.push(result);
+    };
     // A target given up gets no more requests: the several-frames and
     // nonce passes would only repeat why.
     if !cancel.load(Ordering::SeqCst) && watch.abandoned().is_none() {
@@ -152,30 +156,38 @@ pub fn run_owned(
             framing,
             &mut watch,
             cancel,
-            &mut |result| {
-                on_result(&result);
-                results.push(result);
-            },
+            &mut record,
         );
         if cancel.load(Ordering::SeqCst) && harness_error.is_none() {
             harness_error = Some("interrupted during the several-frames cases".into());
         }
     }
-    // The nonce probes need many wraps, so they run once, after the cases,
-    // unless the run was narrowed to other cases or interrupted.
-    let wanted = options.filters.is_empty() || options.filters.iter().any(|f| f.contains("nonce"));
     let abandoned = watch.abandoned().cloned();
-    if wanted && !cancel.load(Ordering::SeqCst) && abandoned.is_none() {
-        for mut result in
-            crate::nonce_probe::probe(profile, framing, learned, options.nonce_samples)
-        {
-            judged_as_written(profile, &mut result.outcome);
-            on_result(&result);
-            results.push(result);
-        }
+    if !cancel.load(Ordering::SeqCst) && abandoned.is_none() {
+        nonce_pass(profile, framing, learned, options, &mut record);
     }
     let meta = run_meta(profile, options, started, started_unix, &setup);
     finished_run(meta, harness_error, abandoned.as_ref(), results)
+}
+
+/// The nonce probes: they need many wraps, so they run once, after the
+/// cases, unless the run was narrowed to other cases. Each result is judged
+/// on the output as written.
+fn nonce_pass(
+    profile: &TargetProfile,
+    framing: &mut dyn Framing,
+    learned: Option<&Layout>,
+    options: &RunOptions,
+    record: &mut dyn FnMut(CaseResult),
+) {
+    let wanted = options.filters.is_empty() || options.filters.iter().any(|f| f.contains("nonce"));
+    if !wanted {
+        return;
+    }
+    for mut result in crate::nonce_probe::probe(profile, framing, learned, options.nonce_samples) {
+        judged_as_written(profile, &mut result.outcome);
+        record(result);
+    }
 }
 
 /// The run's result once every pass is over: why it is incomplete, with
@@ -369,12 +381,12 @@ impl Single<'_> {
 /// (with attributes, and without when it differs) and the calibration frame
 /// read cases are built from.
 struct Setup {
-    layout: Option<Result<Layout, String>>,
-    calibration: Option<Result<Calibration, String>>,
+    layout: Option<Result<Layout, CalibrationFailure>>,
+    calibration: Option<Result<Calibration, NoCalibration>>,
     bare: Option<Layout>,
     /// The structure a benign frame reads back as, for a reader that
     /// answers with segments (`segments`).
-    structure: Option<Result<oracle::Structure, String>>,
+    structure: Option<Result<oracle::Structure, segments::NoStructure>>,
     /// The parts a benign wrap answers, for a framing that answers with
     /// parts (`parts`).
     parts: Option<PartsStructure>,
@@ -399,17 +411,16 @@ impl Setup {
         if let Some(frame) = profile.delimiters.grammar().document() {
             return Setup::document(cases, profile, framing, watch, &frame);
         }
-        let typed = if cases.is_empty() {
+        let layout = if cases.is_empty() {
             None
         } else {
             Some(learn_layout_typed(profile, framing, true))
         };
-        let layout = typed.as_ref().map(|l| l.clone().map_err(|e| e.to_string()));
         if matches!(layout, Some(Err(_))) {
             watch.first_contact(profile, framing, None);
         }
-        let misfit = match (&typed, watch.abandoned()) {
-            (Some(typed), None) => fit::check(profile, framing, typed, level).err(),
+        let misfit = match (&layout, watch.abandoned()) {
+            (Some(layout), None) => fit::check(profile, framing, layout, level).err(),
             _ => None,
         };
         if watch.abandoned().is_some() || misfit.is_some() {
@@ -455,7 +466,7 @@ impl Setup {
             Ok(learned) => setup.document = Some(learned),
             Err(document::Failure::Misfit(misfit)) => setup.misfit = Some(misfit),
             Err(document::Failure::Wrap(error)) => {
-                setup.layout = Some(Err(format!("calibration wrap failed: {error}")));
+                setup.layout = Some(Err(CalibrationFailure::Wrap(error)));
                 watch.first_contact(profile, framing, None);
             }
         }
@@ -493,10 +504,10 @@ fn unix_now() -> u64 {
 /// no case needs it (so no wrap is spent on it).
 fn calibration_for(
     cases: &[ConcreteCase],
-    layout: Option<&Result<Layout, String>>,
+    layout: Option<&Result<Layout, CalibrationFailure>>,
     profile: &TargetProfile,
     framing: &mut dyn Framing,
-) -> Option<Result<Calibration, String>> {
+) -> Option<Result<Calibration, NoCalibration>> {
     let needs_frame = cases.iter().any(|c| c.harvest.is_some() || matches!(&c.input, Input::Read(pieces) if pieces.iter().any(|p| !matches!(p, Piece::Literal(_)))));
     match layout {
         _ if !needs_frame => None,
@@ -514,9 +525,9 @@ struct Learned<'a> {
     /// The layout fitting the case.
     layout: Option<&'a Layout>,
     /// The target's own frame, for read cases.
-    calibration: Option<&'a Result<Calibration, String>>,
+    calibration: Option<&'a Result<Calibration, NoCalibration>>,
     /// How a benign frame reads back, for a reader answering segments.
-    structure: Option<&'a Result<oracle::Structure, String>>,
+    structure: Option<&'a Result<oracle::Structure, segments::NoStructure>>,
     /// The parts a benign wrap answers, for a framing answering parts.
     parts: Option<&'a PartsStructure>,
     /// The benign document, for a framing whose frame is a JSON document.
@@ -537,9 +548,9 @@ fn timed_case(
     let case = match framecheck_core::nonce::harvest::resolve(&case, profile, calibration) {
         Ok(None) => case,
         Ok(Some(resolved)) => resolved,
-        Err(reason) => {
+        Err(failed) => {
             let outcome = Outcome::Error {
-                reason,
+                reason: failed.to_string(),
                 stderr_tail: String::new(),
                 fault: None,
             };
@@ -736,12 +747,10 @@ fn learn_one_line(
 fn calibrate_target(
     profile: &TargetProfile,
     framing: &mut dyn Framing,
-) -> Result<Calibration, String> {
+) -> Result<Calibration, NoCalibration> {
     let request = oracle::calibration_request();
-    let framed =
-        guarded(|| framing.wrap(&request)).map_err(|e| format!("calibration wrap failed: {e}"))?;
-    oracle::calibrate(profile, &request, &framed)
-        .map_err(|e| format!("calibration frame unusable: {e}"))
+    let framed = guarded(|| framing.wrap(&request)).map_err(NoCalibration::Wrap)?;
+    oracle::calibrate(profile, &request, &framed).map_err(NoCalibration::Unusable)
 }
 
 fn run_case(
@@ -785,8 +794,8 @@ fn run_case(
             }
         }
         (Input::Read(pieces), _) => match resolve_pieces(pieces, calibration) {
-            Err(reason) => Outcome::Error {
-                reason,
+            Err(no_frame) => Outcome::Error {
+                reason: no_frame.to_string(),
                 stderr_tail: String::new(),
                 fault: None,
             },
@@ -847,7 +856,7 @@ fn run_segments_case(
     profile: &TargetProfile,
     framing: &mut dyn Framing,
     learned: &Learned,
-    structure: &Result<oracle::Structure, String>,
+    structure: &Result<oracle::Structure, segments::NoStructure>,
     request: &framecheck_core::target::WrapRequest,
 ) -> (Outcome, Evidence) {
     let layout = learned.layout;
@@ -933,11 +942,22 @@ fn refusal_or_error(case: &ConcreteCase, error: TargetError) -> Outcome {
     }
 }
 
+/// Why a read case that quotes the target's own frame cannot be built.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NoFrame {
+    /// The calibration that would have given the frame failed.
+    #[error(transparent)]
+    Calibration(NoCalibration),
+    /// The target has no frame of its own: it cannot wrap.
+    #[error("case needs the target's own frame, but the target cannot wrap")]
+    CannotWrap,
+}
+
 /// Joins a read case's pieces with the target's calibration frame.
 pub fn resolve_pieces(
     pieces: &[Piece],
-    calibration: Option<&Result<Calibration, String>>,
-) -> Result<String, String> {
+    calibration: Option<&Result<Calibration, NoCalibration>>,
+) -> Result<String, NoFrame> {
     let mut text = String::new();
     for piece in pieces {
         if let Piece::Literal(literal) = piece {
@@ -946,10 +966,8 @@ pub fn resolve_pieces(
         }
         let calibration = match calibration {
             Some(Ok(calibration)) => calibration,
-            Some(Err(reason)) => return Err(reason.clone()),
-            None => {
-                return Err("case needs the target's own frame, but the target cannot wrap".into())
-            }
+            Some(Err(failed)) => return Err(NoFrame::Calibration(failed.clone())),
+            None => return Err(NoFrame::CannotWrap),
         };
         text.push_str(match piece {
             Piece::Frame => &calibration.framed,

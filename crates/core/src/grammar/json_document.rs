@@ -77,20 +77,20 @@ impl Syntax {
     }
 
     /// The value `text` is written as, or why it is none.
-    pub fn parse(self, text: &str) -> Result<Value, String> {
+    pub fn parse(self, text: &str) -> Result<Value, SyntaxError> {
         self.parse_at(text, ReaderLevel::Exact)
     }
 
     /// The value `text`, as a reader at `level` folded it, is written as:
     /// a reader that folds case reads Python's `True` in any case.
-    fn parse_at(self, text: &str, level: ReaderLevel) -> Result<Value, String> {
+    fn parse_at(self, text: &str, level: ReaderLevel) -> Result<Value, SyntaxError> {
         use crate::pyliteral::python_value;
         match self {
-            Syntax::Json => serde_json::from_str(text).map_err(|e| e.to_string()),
-            Syntax::PythonLiteral if level == ReaderLevel::Exact => {
-                python_value::parse(text).map_err(|e| e.to_string())
+            Syntax::Json => {
+                serde_json::from_str(text).map_err(|e| SyntaxError::Json(e.to_string()))
             }
-            Syntax::PythonLiteral => python_value::parse_folded(text).map_err(|e| e.to_string()),
+            Syntax::PythonLiteral if level == ReaderLevel::Exact => Ok(python_value::parse(text)?),
+            Syntax::PythonLiteral => Ok(python_value::parse_folded(text)?),
         }
     }
 
@@ -98,7 +98,7 @@ impl Syntax {
     /// before it) and its value: the first `{` or `[` from which the rest
     /// of `text` is one document. Without one, why the first candidate
     /// (or the whole text) does not parse.
-    pub fn locate(self, text: &str) -> Result<(usize, Value), String> {
+    pub fn locate(self, text: &str) -> Result<(usize, Value), SyntaxError> {
         let mut first_error = None;
         for (at, _) in text.match_indices(['{', '[']) {
             match self.parse(&text[at..]) {
@@ -110,9 +110,25 @@ impl Syntax {
         }
         Err(first_error.unwrap_or_else(|| match self.parse(text) {
             Err(e) => e,
-            Ok(_) => "the document is not a dict, list or object".into(),
+            Ok(_) => SyntaxError::NotAContainer,
         }))
     }
+}
+
+/// Why a text is not a document of its [`Syntax`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SyntaxError {
+    /// Not JSON, in serde_json's words (with the line and column). Its
+    /// error is kept as its message: it is neither `Clone` nor `Eq`, which
+    /// a breach, being evidence, must be.
+    #[error("{0}")]
+    Json(String),
+    /// Not a Python literal of the subset read.
+    #[error(transparent)]
+    PythonLiteral(#[from] crate::pyliteral::python_value::ValueError),
+    /// A value, but no dict, list or object: a document is one of those.
+    #[error("the document is not a dict, list or object")]
+    NotAContainer,
 }
 
 /// A document grammar: the pointer, and the quotes a string ends at.
@@ -375,7 +391,7 @@ pub enum DocumentError {
         /// The declared syntax.
         syntax: Syntax,
         /// The parser's reason.
-        reason: String,
+        reason: SyntaxError,
     },
     /// Nothing, or no string, at the pointer.
     #[error("the document holds no string at {0}")]
@@ -429,7 +445,7 @@ pub enum Breach {
         syntax: Syntax,
         /// The parser's reason, with the place in the text as this reader
         /// reads it.
-        reason: String,
+        reason: SyntaxError,
     },
     /// The text before the document is not the benign lead.
     Lead,

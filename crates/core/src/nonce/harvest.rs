@@ -14,10 +14,24 @@
 
 use crate::catalogue::{ConcreteCase, Harvest, Input, NonceMode};
 use crate::layout::Layout;
-use crate::oracle::{self, Calibration};
+use crate::oracle::{self, Calibration, NoCalibration};
 use crate::outcome::Outcome;
 use crate::profile::TargetProfile;
 use crate::target::WrapRequest;
+
+/// Why a case that writes an earlier frame's nonce cannot be run.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum HarvestError {
+    /// The earlier frame (the calibration) failed.
+    #[error(transparent)]
+    NoFrame(NoCalibration),
+    /// The target has no earlier frame: it cannot wrap.
+    #[error("the case needs an earlier frame, but the target cannot wrap")]
+    CannotWrap,
+    /// The earlier frame has no nonce of the declared shape.
+    #[error("no nonce of the declared shape to harvest from the earlier frame {0:?}")]
+    NoNonce(String),
+}
 
 /// `case` with its stand-in value replaced by the nonce of `earlier` (a
 /// frame the target wrote before), changed in its last character for
@@ -28,8 +42,8 @@ use crate::target::WrapRequest;
 pub fn resolve(
     case: &ConcreteCase,
     profile: &TargetProfile,
-    earlier: Option<&Result<Calibration, String>>,
-) -> Result<Option<ConcreteCase>, String> {
+    earlier: Option<&Result<Calibration, NoCalibration>>,
+) -> Result<Option<ConcreteCase>, HarvestError> {
     // A case the target cannot run is skipped by the runner: nothing to harvest.
     let runnable = case.requires.iter().all(|c| profile.can(*c));
     if case.harvest.is_none() || !runnable {
@@ -37,8 +51,8 @@ pub fn resolve(
     }
     let framed = match earlier {
         Some(Ok(calibration)) => &calibration.framed,
-        Some(Err(reason)) => return Err(reason.clone()),
-        None => return Err("the case needs an earlier frame, but the target cannot wrap".into()),
+        Some(Err(failed)) => return Err(HarvestError::NoFrame(failed.clone())),
+        None => return Err(HarvestError::CannotWrap),
     };
     resolve_from(case, profile, framed).map(Some)
 }
@@ -49,7 +63,7 @@ pub fn resolve_from(
     case: &ConcreteCase,
     profile: &TargetProfile,
     framed: &str,
-) -> Result<ConcreteCase, String> {
+) -> Result<ConcreteCase, HarvestError> {
     let Some(harvest) = &case.harvest else {
         return Ok(case.clone());
     };
@@ -66,10 +80,9 @@ pub fn harvested_value(
     profile: &TargetProfile,
     harvest: &Harvest,
     framed: &str,
-) -> Result<String, String> {
-    let value = oracle::frame_nonce(profile, framed).ok_or_else(|| {
-        format!("no nonce of the declared shape to harvest from the earlier frame {framed:?}")
-    })?;
+) -> Result<String, HarvestError> {
+    let value = oracle::frame_nonce(profile, framed)
+        .ok_or_else(|| HarvestError::NoNonce(framed.to_string()))?;
     Ok(match harvest.mode {
         NonceMode::NearMiss => super::other_value(&value),
         _ => value,

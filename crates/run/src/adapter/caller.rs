@@ -38,6 +38,7 @@ use std::io::{BufRead, Read, Write};
 use serde::Deserialize;
 
 use super::fault::cut_line;
+use super::reply::{Ending, Left};
 use super::subprocess::protocol::{
     decode_reply, encode_read, encode_wrap, encode_wrap_many, Op, Reply,
 };
@@ -79,9 +80,14 @@ impl<R: BufRead, W: Write> Caller<R, W> {
             Ok(reply) => Ok(reply),
             Err(Failure::Gone(reason)) => {
                 self.gone = Some(format!("the calling process stopped serving ({reason})"));
-                Err(TargetError::fault(reason, Fault::new(FaultKind::Crash)))
+                let died = Ending::Died {
+                    reason,
+                    exit_status: None,
+                };
+                Err(died.into_error(Left::default()))
             }
-            Err(Failure::Fault(reason, fault)) => Err(TargetError::fault(reason, *fault)),
+            Err(Failure::Broke(ending)) => Err(ending.into_error(Left::default())),
+            Err(Failure::Reported(reason, fault)) => Err(TargetError::fault(reason, *fault)),
         }
     }
 
@@ -113,11 +119,10 @@ impl<R: BufRead, W: Write> Caller<R, W> {
             return Err(failure);
         }
         decode_reply(&reply, id, op).map_err(|e| {
-            let fault = Fault {
+            Failure::Broke(Ending::Broke {
+                reason: format!("protocol violation: {e}"),
                 offending_line: Some(cut_line(&reply)),
-                ..Fault::new(FaultKind::ProtocolViolation)
-            };
-            Failure::Fault(format!("protocol violation: {e}"), Box::new(fault))
+            })
         })
     }
 }
@@ -126,8 +131,13 @@ impl<R: BufRead, W: Write> Caller<R, W> {
 enum Failure {
     /// The channel is broken: no later request can be answered.
     Gone(String),
-    /// This request failed; the channel is still in step.
-    Fault(String, Box<Fault>),
+    /// This request's reply broke the protocol; the channel is still in
+    /// step.
+    Broke(Ending),
+    /// The caller reported that the framing failed on this request (a
+    /// `fault` reply), with the fault as it states it; the channel is
+    /// still in step.
+    Reported(String, Box<Fault>),
 }
 
 /// A `fault` reply: the calling process's report that the framing failed on
@@ -164,7 +174,7 @@ fn reported_fault(line: &[u8], id: u64) -> Option<Failure> {
         offending_line: reported.offending_line.map(|l| cut_line(l.as_bytes())),
         stderr_tail: reported.stderr,
     };
-    Some(Failure::Fault(
+    Some(Failure::Reported(
         format!("the calling process reports: {}", reported.reason),
         Box::new(fault),
     ))

@@ -7,6 +7,7 @@
 
 pub mod caller;
 pub mod mcp;
+mod reply;
 mod starts;
 pub mod subprocess;
 
@@ -38,15 +39,26 @@ pub enum ConnectError {
         /// The profile's name.
         target: String,
         /// Why.
-        reason: String,
+        reason: CannotStart,
     },
+}
+
+/// Why a target's program cannot be started, by adapter.
+#[derive(Debug, thiserror::Error)]
+pub enum CannotStart {
+    /// A subprocess target's program or script is not there.
+    #[error(transparent)]
+    Launch(#[from] subprocess::LaunchError),
+    /// An MCP target could not be set up.
+    #[error(transparent)]
+    Mcp(#[from] mcp::McpSetupError),
 }
 
 /// Opens the target a loaded profile names: an in-process built-in, an MCP
 /// server, or a subprocess whose program is checked to be launchable. The
 /// one place the CLI and the fuzz target `search_framing` open targets.
 pub fn connect(loaded: &LoadedProfile) -> Result<Box<dyn Framing>, ConnectError> {
-    let cannot_start = |reason: String| ConnectError::CannotStart {
+    let cannot_start = |reason: CannotStart| ConnectError::CannotStart {
         target: loaded.profile.name.clone(),
         reason,
     };
@@ -58,7 +70,8 @@ pub fn connect(loaded: &LoadedProfile) -> Result<Box<dyn Framing>, ConnectError>
                 .ok_or_else(|| ConnectError::UnknownBuiltin(builtin.clone())),
         },
         AdapterSpec::Mcp { mcp } => {
-            let target = mcp::McpFraming::new(mcp, &loaded.dir).map_err(cannot_start)?;
+            let target = mcp::McpFraming::new(mcp, &loaded.dir)
+                .map_err(|e| cannot_start(CannotStart::Mcp(e)))?;
             Ok(Box::new(target))
         }
         AdapterSpec::Subprocess(_) => {
@@ -66,7 +79,7 @@ pub fn connect(loaded: &LoadedProfile) -> Result<Box<dyn Framing>, ConnectError>
                 .expect("a subprocess profile has a subprocess framing");
             target
                 .check_launchable()
-                .map_err(|e| cannot_start(e.to_string()))?;
+                .map_err(|e| cannot_start(CannotStart::Launch(e)))?;
             Ok(Box::new(target))
         }
     }

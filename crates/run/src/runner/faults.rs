@@ -26,7 +26,7 @@ use super::{guarded, CaseResult, Outcome};
 use crate::adapter::{Fault, Framing, TargetError};
 use framecheck_core::catalogue::ConcreteCase;
 use framecheck_core::level::ReaderLevel;
-use framecheck_core::oracle::{self, Calibration, Check, CheckClass, Finding};
+use framecheck_core::oracle::{self, Calibration, Check, CheckClass, Finding, NoCalibration};
 use framecheck_core::profile::{Capability, TargetProfile};
 
 /// Different written cases (a case and its variants count once) on which
@@ -116,7 +116,7 @@ impl FaultWatch {
         &mut self,
         profile: &TargetProfile,
         framing: &mut dyn Framing,
-        calibration: Option<&Result<Calibration, String>>,
+        calibration: Option<&Result<Calibration, NoCalibration>>,
     ) {
         if benign_call(profile, framing, calibration).is_ok() {
             return;
@@ -138,7 +138,7 @@ impl FaultWatch {
         case: ConcreteCase,
         profile: &TargetProfile,
         framing: &mut dyn Framing,
-        calibration: Option<&Result<Calibration, String>>,
+        calibration: Option<&Result<Calibration, NoCalibration>>,
         attempt: &mut dyn FnMut(ConcreteCase, &mut dyn Framing) -> CaseResult,
     ) -> CaseResult {
         let first = attempt(case, framing);
@@ -239,7 +239,7 @@ pub(crate) fn fault_finding(reason: &str, fault: Fault) -> Finding {
 pub(crate) fn benign_call(
     profile: &TargetProfile,
     framing: &mut dyn Framing,
-    calibration: Option<&Result<Calibration, String>>,
+    calibration: Option<&Result<Calibration, NoCalibration>>,
 ) -> Result<(), TargetError> {
     let answered = if profile.can(Capability::Wrap) {
         let request = oracle::calibration_request();

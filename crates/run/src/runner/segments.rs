@@ -6,17 +6,38 @@
 
 use crate::adapter::{Framing, TargetError};
 use framecheck_core::catalogue::ConcreteCase;
-use framecheck_core::oracle::{self, Finding, Structure};
+use framecheck_core::oracle::{self, Finding, Structure, StructureError};
 use framecheck_core::outcome::Evidence;
 use framecheck_core::profile::{Capability, ReaderReturns, TargetProfile};
 use framecheck_core::target::{guarded, ReadAnswer, Segment, WrapRequest};
+
+/// Why no benign structure was learned: every wrap's read-back is then an
+/// error, never a pass.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum NoStructure {
+    /// The calibration wrap failed.
+    #[error("calibration wrap failed: {0}")]
+    Wrap(TargetError),
+    /// Reading the calibration frame back failed.
+    #[error("calibration read failed: {0}")]
+    Read(TargetError),
+    /// The reader rejected the benign frame.
+    #[error("the reader rejected the benign calibration frame")]
+    Rejected,
+    /// The reader answered a body where the profile declares segments.
+    #[error("the profile declares reader.returns: segments but the reader answered with a body")]
+    Body,
+    /// The segments cannot serve as the structure.
+    #[error("benign read-back unusable: {0}")]
+    Unusable(StructureError),
+}
 
 /// The benign structure, learned when the profile declares a segments
 /// reader (`None` otherwise): the calibration request wrapped and read back.
 pub(crate) fn learn_structure(
     profile: &TargetProfile,
     framing: &mut dyn Framing,
-) -> Option<Result<Structure, String>> {
+) -> Option<Result<Structure, NoStructure>> {
     if profile.reader.returns != ReaderReturns::Segments || !profile.can(Capability::Read) {
         return None;
     }
@@ -24,18 +45,18 @@ pub(crate) fn learn_structure(
     Some(benign_structure(framing, &request))
 }
 
-fn benign_structure(framing: &mut dyn Framing, request: &WrapRequest) -> Result<Structure, String> {
-    let framed =
-        guarded(|| framing.wrap(request)).map_err(|e| format!("calibration wrap failed: {e}"))?;
+fn benign_structure(
+    framing: &mut dyn Framing,
+    request: &WrapRequest,
+) -> Result<Structure, NoStructure> {
+    let framed = guarded(|| framing.wrap(request)).map_err(NoStructure::Wrap)?;
     match guarded(|| framing.read_answer(&framed)) {
-        Ok(ReadAnswer::Segments(segments)) => Structure::learn(&request.content, &segments)
-            .map_err(|e| format!("benign read-back unusable: {e}")),
-        Ok(ReadAnswer::Rejected) => Err("the reader rejected the benign calibration frame".into()),
-        Ok(ReadAnswer::Body(_)) => Err(
-            "the profile declares reader.returns: segments but the reader answered with a body"
-                .into(),
-        ),
-        Err(e) => Err(format!("calibration read failed: {e}")),
+        Ok(ReadAnswer::Segments(segments)) => {
+            Structure::learn(&request.content, &segments).map_err(NoStructure::Unusable)
+        }
+        Ok(ReadAnswer::Rejected) => Err(NoStructure::Rejected),
+        Ok(ReadAnswer::Body(_)) => Err(NoStructure::Body),
+        Err(e) => Err(NoStructure::Read(e)),
     }
 }
 
@@ -52,7 +73,7 @@ pub(crate) enum ReadBack {
 /// Reads `framed` back and judges the segments against `structure`.
 pub(crate) fn read_back(
     case: &ConcreteCase,
-    structure: &Result<Structure, String>,
+    structure: &Result<Structure, NoStructure>,
     framing: &mut dyn Framing,
     request: &WrapRequest,
     framed: &str,
@@ -60,7 +81,7 @@ pub(crate) fn read_back(
 ) -> ReadBack {
     let structure = match structure {
         Ok(structure) => structure,
-        Err(reason) => return ReadBack::Error(reason.clone()),
+        Err(none) => return ReadBack::Error(none.to_string()),
     };
     match guarded(|| framing.read_answer(framed)) {
         Ok(ReadAnswer::Segments(segments)) => {

@@ -104,24 +104,35 @@ pub enum Budget {
     Time(Duration),
 }
 
+/// Why a text is no [`Budget`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BudgetError {
+    /// No number before the unit.
+    #[error("budget {0:?}: expected a number of cases, or seconds like 60s")]
+    NoNumber(String),
+    /// A unit other than `s` or `m`.
+    #[error("budget {0:?}: unit must be s or m")]
+    Unit(String),
+}
+
 impl std::str::FromStr for Budget {
-    type Err = String;
+    type Err = BudgetError;
 
     /// `500` is a number of mutants; `60s` or `2m` a time budget.
-    fn from_str(text: &str) -> Result<Budget, String> {
+    fn from_str(text: &str) -> Result<Budget, BudgetError> {
         let text = text.trim();
         let (number, unit) = text.split_at(
             text.find(|c: char| !c.is_ascii_digit())
                 .unwrap_or(text.len()),
         );
-        let value: u64 = number.parse().map_err(|_| {
-            format!("budget {text:?}: expected a number of cases, or seconds like 60s")
-        })?;
+        let value: u64 = number
+            .parse()
+            .map_err(|_| BudgetError::NoNumber(text.to_string()))?;
         match unit {
             "" => Ok(Budget::Cases(value)),
             "s" => Ok(Budget::Time(Duration::from_secs(value))),
             "m" => Ok(Budget::Time(Duration::from_secs(value * 60))),
-            _ => Err(format!("budget {text:?}: unit must be s or m")),
+            _ => Err(BudgetError::Unit(text.to_string())),
         }
     }
 }
@@ -290,7 +301,7 @@ struct Probe<'a> {
     harvested: Option<String>,
     /// The structure a benign frame reads back as, for a reader answering
     /// with segments (`runner::segments`).
-    structure: Option<Result<oracle::Structure, String>>,
+    structure: Option<Result<oracle::Structure, segments::NoStructure>>,
     /// The layouts calibration learned, as a run learns them: every
     /// mutant is judged as `framecheck run` judges its case, so a
     /// framing's constant text around the frame is not a failure.
@@ -329,7 +340,7 @@ struct Judged {
 #[derive(Clone)]
 struct Benign {
     /// The structure a segment reader answers (`runner::segments`).
-    structure: Option<Result<oracle::Structure, String>>,
+    structure: Option<Result<oracle::Structure, segments::NoStructure>>,
     /// The layouts calibration learned.
     layouts: Layouts,
     /// The parts a framing answering parts answers (`runner::parts`).
@@ -1398,6 +1409,21 @@ fn test_request(content: &str) -> WrapRequest {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A budget is a count of mutants or a time in seconds or minutes;
+    /// anything else is refused, naming the text and what was expected.
+    #[test]
+    fn budgets_parse_and_a_bad_one_says_why() {
+        assert_eq!("500".parse(), Ok(Budget::Cases(500)));
+        assert_eq!(" 60s".parse(), Ok(Budget::Time(Duration::from_secs(60))));
+        assert_eq!("2m".parse(), Ok(Budget::Time(Duration::from_secs(120))));
+        let error = |text: &str| text.parse::<Budget>().unwrap_err().to_string();
+        assert_eq!(
+            error("soon"),
+            "budget \"soon\": expected a number of cases, or seconds like 60s"
+        );
+        assert_eq!(error("5h"), "budget \"5h\": unit must be s or m");
+    }
     use std::collections::BTreeMap;
 
     fn request(content: &str, title: &str) -> WrapRequest {

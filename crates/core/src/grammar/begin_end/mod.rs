@@ -258,24 +258,7 @@ impl BeginEnd {
                 self.match_from(folded, rest, j, m)
             }
             Atom::Gap => self.match_from(folded, rest, folded.skip_marker_space(i), m),
-            Atom::Token => {
-                let token = self.vocabulary.tokens.first()?;
-                let t = match_token(folded, i, token, self.vocabulary.nonce.as_ref())?;
-                // The template's own next character may continue a name
-                // (`-----` after the token); only text the template does
-                // not write must not.
-                let next_is_name = match rest.iter().find(|a| **a != Atom::Gap) {
-                    Some(Atom::Word(w) | Atom::Punct(w)) => {
-                        w.chars().next().is_some_and(|c| reader.is_name_char(c))
-                    }
-                    _ => false,
-                };
-                if !next_is_name && folded.ch(t.end).is_some_and(|c| reader.is_name_char(c)) {
-                    return None;
-                }
-                m.nonce = m.nonce.or(t.nonce);
-                self.match_from(folded, rest, t.end, m)
-            }
+            Atom::Token => self.match_token_then(folded, rest, i, m),
             Atom::Nonce => {
                 let spec = self.vocabulary.nonce?;
                 let mut j = i;
@@ -315,6 +298,35 @@ impl BeginEnd {
                 }
             }
         }
+    }
+
+    /// Matches the token at folded index `i`, then the `rest` of the atoms
+    /// after it. The token must end where a name ends, unless the
+    /// template's own next character continues one.
+    fn match_token_then(
+        &self,
+        folded: &Folded<'_>,
+        rest: &[Atom],
+        i: usize,
+        mut m: Matched,
+    ) -> Option<Matched> {
+        let reader = folded.reader;
+        let token = self.vocabulary.tokens.first()?;
+        let t = match_token(folded, i, token, self.vocabulary.nonce.as_ref())?;
+        // The template's own next character may continue a name (`-----`
+        // after the token); only text the template does not write must
+        // not.
+        let next_is_name = match rest.iter().find(|a| **a != Atom::Gap) {
+            Some(Atom::Word(w) | Atom::Punct(w)) => {
+                w.chars().next().is_some_and(|c| reader.is_name_char(c))
+            }
+            _ => false,
+        };
+        if !next_is_name && folded.ch(t.end).is_some_and(|c| reader.is_name_char(c)) {
+            return None;
+        }
+        m.nonce = m.nonce.or(t.nonce);
+        self.match_from(folded, rest, t.end, m)
     }
 }
 

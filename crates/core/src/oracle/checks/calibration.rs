@@ -2,7 +2,7 @@
 //! the content sits in it.
 
 use crate::profile::TargetProfile;
-use crate::target::WrapRequest;
+use crate::target::{TargetError, WrapRequest};
 
 /// The benign request the runner wraps once per target to learn its frame.
 pub fn calibration_request() -> WrapRequest {
@@ -45,6 +45,46 @@ impl Calibration {
     }
 }
 
+/// Why a frame cannot serve as a calibration ([`calibrate`]), naming the
+/// target's profile.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FrameUnusable {
+    /// The request had no content to find.
+    #[error("the calibration content is empty")]
+    EmptyContent,
+    /// The frame does not hold the content as sent.
+    #[error(
+        "target {target:?} did not reproduce the calibration content {content:?} in its frame"
+    )]
+    NotReproduced {
+        /// The profile's name.
+        target: String,
+        /// The calibration content.
+        content: String,
+    },
+    /// The frame holds the content more than once: which is the body is
+    /// not known.
+    #[error("target {target:?} wrote the calibration content {content:?} more than once")]
+    Repeated {
+        /// The profile's name.
+        target: String,
+        /// The calibration content.
+        content: String,
+    },
+}
+
+/// Why a run has no calibration frame for the cases that quote the
+/// target's own frame (read cases, harvested nonces).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NoCalibration {
+    /// The calibration wrap failed.
+    #[error("calibration wrap failed: {0}")]
+    Wrap(TargetError),
+    /// The wrap came back, but cannot serve as a calibration.
+    #[error("calibration frame unusable: {0}")]
+    Unusable(FrameUnusable),
+}
+
 /// Locates `request.content` in `framed`, which must hold it exactly once.
 ///
 /// The error says why the frame cannot serve as a calibration, naming the
@@ -53,22 +93,19 @@ pub fn calibrate(
     profile: &TargetProfile,
     request: &WrapRequest,
     framed: &str,
-) -> Result<Calibration, String> {
+) -> Result<Calibration, FrameUnusable> {
     if request.content.is_empty() {
-        return Err("the calibration content is empty".into());
+        return Err(FrameUnusable::EmptyContent);
     }
+    let named = || (profile.name.clone(), request.content.clone());
     let mut found = framed.match_indices(request.content.as_str());
     let Some((start, _)) = found.next() else {
-        return Err(format!(
-            "target {:?} did not reproduce the calibration content {:?} in its frame",
-            profile.name, request.content
-        ));
+        let (target, content) = named();
+        return Err(FrameUnusable::NotReproduced { target, content });
     };
     if found.next().is_some() {
-        return Err(format!(
-            "target {:?} wrote the calibration content {:?} more than once",
-            profile.name, request.content
-        ));
+        let (target, content) = named();
+        return Err(FrameUnusable::Repeated { target, content });
     }
     Ok(Calibration {
         framed: framed.to_string(),

@@ -27,7 +27,7 @@ mod structure;
 mod template;
 mod tokview;
 
-pub use calibration::{calibrate, calibration_request, Calibration};
+pub use calibration::{calibrate, calibration_request, Calibration, FrameUnusable, NoCalibration};
 pub use consumers::{as_written, for_consumers, for_reader};
 pub use document::judge_document;
 pub use parts::{judge_parts, render_parts, PartsError, PartsStructure};
@@ -150,21 +150,7 @@ fn wrap_checks<'a>(
     // A control string reaches whatever model reads the message, so it is
     // judged at every level, whoever consumes the frame itself.
     template::check_control_strings(findings, profile, &views, &framing_own);
-    for view in views.levels.iter().filter(|v| judged.contains(&v.level())) {
-        let (level, regions) = (view.level(), &view.regions);
-        census::check_census(findings, profile, &*views.grammar, view);
-        census::check_canary(findings, case, framed, level, regions);
-        header::check_header_lines(findings, framed, view.folded.reader, regions);
-        if let Some(records) = &profile.records {
-            // Else the content region this reader found.
-            let slot = fitted.map_or_else(|| regions.content.clone(), |m| m.content.clone());
-            records::check_forged_records(findings, records, view, slot);
-        }
-        if let Some(prefix) = profile.body.quote_prefix() {
-            let slot = fitted.map_or_else(|| regions.content.clone(), |m| m.content.clone());
-            quote::check_quote(findings, prefix, view, slot);
-        }
-    }
+    level_checks(findings, case, profile, &views, &judged, fitted, framed);
     let exact = &views.exact().regions;
     let body = body_of(profile, layout, matched.as_ref(), framed, exact);
     if case.expect == Expectation::Faithful {
@@ -192,6 +178,34 @@ fn wrap_checks<'a>(
     Framed {
         body: Some(body),
         live,
+    }
+}
+
+/// The checks each `judged` reader level makes in its own view of the
+/// output: the census of live delimiters, the canary, header lines, and
+/// forged records and quote lines in the content slot (the one the layout
+/// `fitted`, else the content region this reader found).
+fn level_checks(
+    findings: &mut Findings,
+    case: &ConcreteCase,
+    profile: &TargetProfile,
+    views: &Views,
+    judged: &[ReaderLevel],
+    fitted: Option<&Match>,
+    framed: &str,
+) {
+    for view in views.levels.iter().filter(|v| judged.contains(&v.level())) {
+        let (level, regions) = (view.level(), &view.regions);
+        census::check_census(findings, profile, &*views.grammar, view);
+        census::check_canary(findings, case, framed, level, regions);
+        header::check_header_lines(findings, framed, view.folded.reader, regions);
+        let slot = || fitted.map_or_else(|| regions.content.clone(), |m| m.content.clone());
+        if let Some(records) = &profile.records {
+            records::check_forged_records(findings, records, view, slot());
+        }
+        if let Some(prefix) = profile.body.quote_prefix() {
+            quote::check_quote(findings, prefix, view, slot());
+        }
     }
 }
 

@@ -41,14 +41,16 @@ use rmcp::model::{
 use rmcp::service::{RoleClient, RunningService, ServiceError};
 use rmcp::ServiceExt;
 
+use super::reply::{Ending, Left};
 use super::starts::Starts;
 use super::subprocess::{
     absolute, has_exited, resolve_program, GroupProcess, Launch, ProcessPipes,
 };
-use crate::adapter::{Fault, FaultKind, Framing, TargetError, WrapRequest};
+use crate::adapter::{Framing, TargetError, WrapRequest};
 use framecheck_core::target::{Part, ServerIdentity, WrapAnswer};
 pub(crate) use plant::{fill, Values};
 use plant::{fill_json, Fixture, WorkDir};
+pub use store::IdError;
 use store::IdPicker;
 
 /// Bytes of the server's stderr kept for a fault's evidence.
@@ -68,6 +70,28 @@ struct Session {
     /// A server spoken to over HTTP keeps its stdin open: some take its
     /// end as the sign to stop.
     _stdin: Option<std::process::ChildStdin>,
+}
+
+/// Why an MCP target could not be set up ([`McpFraming::new`]): what it
+/// needs before its server starts, on the first request.
+#[derive(Debug, thiserror::Error)]
+pub enum McpSetupError {
+    /// The async runtime the SDK runs on.
+    #[error("cannot start the MCP client's runtime: {0}")]
+    Runtime(std::io::Error),
+    /// The work directory content is planted in.
+    #[error("cannot create a work directory: {0}")]
+    WorkDir(std::io::Error),
+    /// The local page server of `plant: http`.
+    #[error("cannot start the fixture server: {0}")]
+    Fixture(std::io::Error),
+    /// `write.id` cannot pick an id (a spec built in code, not
+    /// validated).
+    #[error(transparent)]
+    Id(#[from] IdError),
+    /// The `prepare` command failed.
+    #[error(transparent)]
+    Prepare(#[from] TargetError),
 }
 
 /// One tool of a server's tool list: its name and input schema.
@@ -118,25 +142,23 @@ impl McpFraming {
     /// `profile_dir`. The work directory (and, for `plant: http`, the
     /// fixture server) exist from here on; the server starts on the first
     /// request.
-    pub fn new(spec: &McpSpec, profile_dir: &Path) -> Result<McpFraming, String> {
+    pub fn new(spec: &McpSpec, profile_dir: &Path) -> Result<McpFraming, McpSetupError> {
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
-            .map_err(|e| format!("cannot start the MCP client's runtime: {e}"))?;
-        let workdir =
-            WorkDir::create().map_err(|e| format!("cannot create a work directory: {e}"))?;
+            .map_err(McpSetupError::Runtime)?;
+        let workdir = WorkDir::create().map_err(McpSetupError::WorkDir)?;
         let fixture = match spec.plant {
             Plant::Http => Some(
                 Fixture::start(&spec.plant_name, &spec.content_type)
-                    .map_err(|e| format!("cannot start the fixture server: {e}"))?,
+                    .map_err(McpSetupError::Fixture)?,
             ),
             Plant::File | Plant::Argument | Plant::Tool | Plant::Command => None,
         };
         let id_picker = (spec.write.as_ref())
             .and_then(|w| w.id.as_ref())
             .map(IdPicker::new)
-            .transpose()
-            .map_err(|e| e.to_string())?;
+            .transpose()?;
         // A profile named by a bare file name has an empty directory.
         let profile_dir = absolute(profile_dir);
         let cwd = match &spec.cwd {
@@ -157,12 +179,12 @@ impl McpFraming {
             last_content: None,
             id_picker,
         };
-        framing.prepare().map_err(|e| e.to_string())?;
+        framing.prepare()?;
         Ok(framing)
     }
 
     /// The target of a loaded profile; `None` when it is not an MCP one.
-    pub fn from_profile(loaded: &LoadedProfile) -> Option<Result<McpFraming, String>> {
+    pub fn from_profile(loaded: &LoadedProfile) -> Option<Result<McpFraming, McpSetupError>> {
         match &loaded.profile.adapter {
             framecheck_core::profile::AdapterSpec::Mcp { mcp } => {
                 Some(McpFraming::new(mcp, &loaded.dir))
@@ -197,13 +219,10 @@ impl McpFraming {
                 )))
             }
             Err(_) => {
-                return Err(self.fault(
-                    FaultKind::Hang,
-                    format!(
-                        "no tool list within timeout_ms ({} ms)",
-                        self.spec.timeout_ms
-                    ),
-                ))
+                return Err(self.end(Ending::TimedOut(format!(
+                    "no tool list within timeout_ms ({} ms)",
+                    self.spec.timeout_ms
+                ))))
             }
         };
         Ok(tools
@@ -322,7 +341,8 @@ impl McpFraming {
         let values = self.values("");
         let command: Vec<String> = self.spec.command.iter().map(|a| fill(a, &values)).collect();
         let env = self.env(&values);
-        let program = resolve_program(&command[0], &self.cwd).map_err(TargetError::failed)?;
+        let program = resolve_program(&command[0], &self.cwd)
+            .map_err(|e| TargetError::failed(e.to_string()))?;
         let launch = Launch {
             program: &program,
             args: &command[1..],
@@ -488,10 +508,11 @@ impl McpFraming {
         // The server answered, but not as the profile says: a fault of
         // this call, the server kept.
         picker.pick(&result).map(Some).map_err(|e| {
-            TargetError::fault(
-                format!("{what}: {e}"),
-                Fault::new(FaultKind::ProtocolViolation),
-            )
+            let ending = Ending::Broke {
+                reason: format!("{what}: {e}"),
+                offending_line: None,
+            };
+            ending.into_error(Left::default())
         })
     }
 
@@ -592,7 +613,9 @@ impl McpFraming {
         let tool = self.spec.tool.clone();
         let read = self.call_tool(&tool, arguments);
         let cleaned = self.after_read(content, id.as_deref());
-        let answer = framed_output(&read?)?;
+        // A result that is not an answer is a fault of this call only:
+        // the server answered, and is kept.
+        let answer = framed_output(&read?).map_err(|e| e.into_error(Left::default()))?;
         cleaned?;
         self.check_no_earlier(content, &answer)?;
         Ok(answer)
@@ -620,40 +643,52 @@ impl McpFraming {
                 () = exit_of(pid) => Answer::Exited,
             }
         });
-        match answer {
-            Answer::Done(Ok(result)) => Ok(result),
-            Answer::Done(Err(ServiceError::McpError(error))) => Err(TargetError::Refused(format!(
+        let ending = match answer {
+            Answer::Done(Ok(result)) => return Ok(result),
+            Answer::Done(Err(ServiceError::McpError(error))) => Ending::Refused(format!(
                 "the tool call failed with error {}: {}",
                 error.code.0, error.message
-            ))),
-            Answer::Done(Err(error)) => {
-                Err(self.fault(FaultKind::Crash, format!("the MCP session broke: {error}")))
-            }
-            Answer::Exited => Err(self.fault(
-                FaultKind::Crash,
-                "the MCP server exited during the tool call".to_string(),
             )),
-            Answer::TimedOut => Err(self.fault(
-                FaultKind::Hang,
-                format!(
-                    "no tool result within timeout_ms ({} ms)",
-                    self.spec.timeout_ms
-                ),
+            Answer::Done(Err(error)) => Ending::Died {
+                reason: format!("the MCP session broke: {error}"),
+                exit_status: None,
+            },
+            Answer::Exited => Ending::Died {
+                reason: "the MCP server exited during the tool call".to_string(),
+                exit_status: None,
+            },
+            Answer::TimedOut => Ending::TimedOut(format!(
+                "no tool result within timeout_ms ({} ms)",
+                self.spec.timeout_ms
             )),
-        }
+        };
+        Err(self.end(ending))
     }
 
-    /// Retires the server and describes what it did.
-    fn fault(&mut self, kind: FaultKind, reason: String) -> TargetError {
-        let mut fault = Fault::new(kind);
-        if let Some(mut session) = self.session.take() {
-            let ended = session.process.exited();
-            fault.exit_status = ended.map(|status| status.to_string());
-            session.process.terminate();
-            fault.stderr_tail = session.process.stderr_tail(STDERR_SETTLE);
-            self.close(session);
+    /// The error `ending` is; a fault retires the server first, and what
+    /// it left is the fault's evidence.
+    fn end(&mut self, ending: Ending) -> TargetError {
+        let left = match ending.fault_kind() {
+            Some(_) => self.retire(),
+            None => Left::default(),
+        };
+        ending.into_error(left)
+    }
+
+    /// Ends the server after a fault: how it had ended, if it had, and
+    /// its stderr's last bytes.
+    fn retire(&mut self) -> Left {
+        let Some(mut session) = self.session.take() else {
+            return Left::default();
+        };
+        let exit_status = session.process.exited().map(|status| status.to_string());
+        session.process.terminate();
+        let stderr_tail = session.process.stderr_tail(STDERR_SETTLE);
+        self.close(session);
+        Left {
+            exit_status,
+            stderr_tail,
         }
-        TargetError::fault(reason, fault)
     }
 
     /// Ends the SDK's session and kills the server's process group.
@@ -702,9 +737,11 @@ fn setup_error(error: setup::CommandError) -> TargetError {
             })
         }
         setup::CommandError::TimedOut { .. } => {
-            let mut fault = Fault::new(FaultKind::Hang);
-            fault.stderr_tail = error.stderr_tail().to_string();
-            TargetError::fault(reason, fault)
+            let left = Left {
+                exit_status: None,
+                stderr_tail: error.stderr_tail().to_string(),
+            };
+            Ending::TimedOut(reason).into_error(left)
         }
     }
 }
@@ -767,19 +804,19 @@ fn identity(info: &rmcp::model::ServerPeerInfo) -> ServerIdentity {
 /// parts as parts without a role. An `isError` result is a refusal (the
 /// server declined this content); a result without text is outside what a
 /// framing can answer.
-fn framed_output(result: &CallToolResult) -> Result<WrapAnswer, TargetError> {
+fn framed_output(result: &CallToolResult) -> Result<WrapAnswer, Ending> {
     let texts = texts(result);
     if result.is_error == Some(true) {
-        return Err(TargetError::Refused(format!(
+        return Err(Ending::Refused(format!(
             "the tool answered isError: {}",
             texts.join("\n")
         )));
     }
     if texts.is_empty() {
-        return Err(TargetError::fault(
-            "the tool result has no text part",
-            Fault::new(FaultKind::ProtocolViolation),
-        ));
+        return Err(Ending::Broke {
+            reason: "the tool result has no text part".to_string(),
+            offending_line: None,
+        });
     }
     Ok(match texts.as_slice() {
         [one] => WrapAnswer::Text(one.to_string()),

@@ -97,7 +97,7 @@ pub(super) fn run(command: &Command<'_>) -> Result<(), CommandError> {
         .argv
         .split_first()
         .ok_or_else(|| start_error("no program".into()))?;
-    let program = resolve_program(first, command.cwd).map_err(start_error)?;
+    let program = resolve_program(first, command.cwd).map_err(|e| start_error(e.to_string()))?;
     let launch = Launch {
         program: &program,
         args,

@@ -20,7 +20,7 @@ pub(super) enum IdPicker {
 
 /// Why no id was picked from a write tool's answer.
 #[derive(Debug, thiserror::Error)]
-pub(super) enum IdError {
+pub enum IdError {
     /// The profile's pattern does not compile (the profile was not
     /// validated: it was built in code).
     #[error("adapter.mcp.write.id.pattern {pattern:?} is not a regular expression: {reason}")]

@@ -27,8 +27,9 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use crate::adapter::fault::cut_line;
+use crate::adapter::reply::{Ending, Left};
 use crate::adapter::starts::Starts;
-use crate::adapter::{Fault, FaultKind, Framing, TargetError, WrapRequest};
+use crate::adapter::{FaultKind, Framing, TargetError, WrapRequest};
 use framecheck_core::profile::{
     AdapterSpec, Capability, LoadedProfile, ProcessMode, SubprocessSpec,
 };
@@ -98,7 +99,7 @@ pub enum LaunchError {
     /// The program could not be resolved (framecheck's own executable,
     /// for `command: [framecheck, ...]`).
     #[error("adapter.command: {0}")]
-    NoProgram(String),
+    NoProgram(ProgramError),
     /// A program given as a path is not an executable file.
     #[error("adapter.command: {} is not an executable file", .0.display())]
     NotExecutable(PathBuf),
@@ -115,6 +116,19 @@ pub enum LaunchError {
     },
 }
 
+/// Why a command names no program that can be resolved to a path.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ProgramError {
+    /// The command has no word.
+    #[error("the profile's command is empty")]
+    Empty,
+    /// `framecheck` names the running executable, which the system could
+    /// not give: its message (an I/O error is neither `Clone` nor `Eq`,
+    /// which a launch error is).
+    #[error("cannot locate framecheck's own executable: {0}")]
+    OwnExecutable(String),
+}
+
 /// A framing reached through a child process.
 ///
 /// The child is started on the first request, not at construction; a
@@ -129,7 +143,7 @@ pub enum LaunchError {
 #[derive(Debug)]
 pub struct SubprocessFraming {
     command: Vec<String>,
-    program: Result<PathBuf, String>,
+    program: Result<PathBuf, ProgramError>,
     cwd: PathBuf,
     env: BTreeMap<String, String>,
     timeout: Duration,
@@ -177,7 +191,7 @@ impl SubprocessFraming {
         };
         let program = match spec.command.first() {
             Some(program) => resolve_program(program, &cwd),
-            None => Err("the profile's command is empty".to_string()),
+            None => Err(ProgramError::Empty),
         };
         SubprocessFraming {
             command: spec.command.clone(),
@@ -325,28 +339,27 @@ impl SubprocessFraming {
             Wait::Line(bytes) => {
                 decode_reply(&bytes, id, op).map_err(|e| violation(&e, &bytes, first_line))
             }
-            Wait::TooLong => Err(Failure::new(
-                FaultKind::ProtocolViolation,
-                format!("reply longer than max_reply_bytes ({cap} bytes)"),
-            )),
+            Wait::TooLong => Err(Ending::Broke {
+                reason: format!("reply longer than max_reply_bytes ({cap} bytes)"),
+                offending_line: None,
+            }),
             Wait::Closed => {
                 let ended = child.settle(EXIT_GRACE).map(|status| status.to_string());
                 let shown = ended.as_deref().unwrap_or("exit status unknown");
-                let mut failure = Failure::new(
-                    FaultKind::Crash,
-                    format!("target closed stdout without replying ({shown})"),
-                );
-                failure.fault.exit_status = ended;
-                Err(failure)
+                Err(Ending::Died {
+                    reason: format!("target closed stdout without replying ({shown})"),
+                    exit_status: ended,
+                })
             }
-            Wait::ReadError(e) => Err(Failure::new(
-                FaultKind::Crash,
-                format!("reading the target's stdout failed: {e}"),
-            )),
-            Wait::TimedOut => Err(Failure::new(
-                FaultKind::Hang,
-                timeout_reason(timeout, allowance, child.partial_bytes()),
-            )),
+            Wait::ReadError(e) => Err(Ending::Died {
+                reason: format!("reading the target's stdout failed: {e}"),
+                exit_status: None,
+            }),
+            Wait::TimedOut => Err(Ending::TimedOut(timeout_reason(
+                timeout,
+                allowance,
+                child.partial_bytes(),
+            ))),
         };
         match outcome {
             Ok(reply) => {
@@ -359,29 +372,34 @@ impl SubprocessFraming {
                 }
                 Ok(reply)
             }
-            Err(mut failure) => {
-                let reason = self.count_failure(op, failure.kind(), failure.reason);
-                failure.fault.stderr_tail = self.retire_child();
-                Err(TargetError::fault(reason, failure.fault))
+            Err(ending) => {
+                self.count_failure(op, ending.fault_kind());
+                // The child is killed here, so how it ended is only known
+                // when it had closed stdout first (`Died`).
+                let left = Left {
+                    exit_status: None,
+                    stderr_tail: self.retire_child(),
+                };
+                Err(ending.into_error(left))
             }
         }
     }
 
     /// Counts timeouts and crashes of `op` in a row, abandoning `op` when
-    /// either reaches its limit; returns the failure's reason.
-    fn count_failure(&mut self, op: Op, kind: FaultKind, reason: String) -> String {
+    /// either reaches its limit.
+    fn count_failure(&mut self, op: Op, kind: Option<FaultKind>) {
         let command = self.command_line();
         let streak = &mut self.streaks[slot(op)];
         let (count, limit, what) = match kind {
-            FaultKind::Hang => {
+            Some(FaultKind::Hang) => {
                 streak.timeouts += 1;
                 (streak.timeouts, MAX_TIMEOUTS_IN_ROW, "timed out")
             }
-            FaultKind::Crash => {
+            Some(FaultKind::Crash) => {
                 streak.crashes += 1;
                 (streak.crashes, MAX_CRASHES_IN_ROW, "died")
             }
-            FaultKind::ProtocolViolation => return reason,
+            Some(FaultKind::ProtocolViolation) | None => return,
         };
         if count >= limit {
             streak.abandoned = Some(format!(
@@ -390,7 +408,6 @@ impl SubprocessFraming {
                 op.name(),
             ));
         }
-        reason
     }
 
     /// The running child, started now if there is none.
@@ -510,31 +527,11 @@ fn slot(op: Op) -> usize {
     }
 }
 
-/// How a request failed: the reason, and the fault as far as it is known
-/// before the child is retired (its stderr tail is added then).
-struct Failure {
-    reason: String,
-    fault: Fault,
-}
-
-impl Failure {
-    fn new(kind: FaultKind, reason: String) -> Failure {
-        Failure {
-            reason,
-            fault: Fault::new(kind),
-        }
-    }
-
-    fn kind(&self) -> FaultKind {
-        self.fault.kind
-    }
-}
-
 /// A reply line that broke the protocol, with the line itself (cut) kept as
 /// evidence. A first line that is not JSON is almost always a stray `print`
 /// (a banner, a log line) on stdout; the reason says so, because every
 /// fresh child would write it again.
-fn violation(error: &ProtocolError, line: &[u8], first_line: bool) -> Failure {
+fn violation(error: &ProtocolError, line: &[u8], first_line: bool) -> Ending {
     let mut reason = format!("protocol violation: {error}");
     if first_line
         && matches!(
@@ -544,9 +541,10 @@ fn violation(error: &ProtocolError, line: &[u8], first_line: bool) -> Failure {
     {
         reason.push_str(STDOUT_IS_THE_PROTOCOL);
     }
-    let mut failure = Failure::new(FaultKind::ProtocolViolation, reason);
-    failure.fault.offending_line = Some(cut_line(line));
-    failure
+    Ending::Broke {
+        reason,
+        offending_line: Some(cut_line(line)),
+    }
 }
 
 /// What a non-JSON first line means, added to its reason.
@@ -589,7 +587,6 @@ fn is_executable(path: &Path) -> bool {
     std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
 }
 
-/// Where the program named first in a profile's command lives.
 /// The script an interpreter is given in `command` (`python3 adapter.py`,
 /// `node adapter.mjs`): the first argument after the program that is not
 /// an option, when its name ends in a script's extension
@@ -624,10 +621,10 @@ const SCRIPT_EXTENSIONS: [&str; 11] = [
 /// not a file: with one of these there is no script argument to check.
 const CODE_OPTIONS: [&str; 6] = ["-c", "-m", "-e", "--eval", "-p", "--print"];
 
-pub(crate) fn resolve_program(program: &str, cwd: &Path) -> Result<PathBuf, String> {
+/// Where the program named first in a profile's command lives.
+pub(crate) fn resolve_program(program: &str, cwd: &Path) -> Result<PathBuf, ProgramError> {
     if program == SELF_PROGRAM {
-        return std::env::current_exe()
-            .map_err(|e| format!("cannot locate framecheck's own executable: {e}"));
+        return std::env::current_exe().map_err(|e| ProgramError::OwnExecutable(e.to_string()));
     }
     // Command's own handling of a relative path with a current_dir is
     // platform-specific, so resolve it here.
