@@ -232,3 +232,53 @@ fn init_proposes_the_hand_profiles_verdict_for_each_varying_framing() {
         assert_eq!(checks(&inferred), checks(&hand), "{script}: checks\n{yaml}");
     }
 }
+
+/// Issue 57, item 3: `varying/correct` (one line raw, several lines as a
+/// JSON string) under a profile that declares only `json-string`: each
+/// output is judged in the shape it has, so its raw one-line outputs that
+/// no JSON string reader accepts (a JSON object, a tab, backslashes,
+/// control characters) are not fidelity findings, and the run gets the
+/// per-content profile's verdict. (A raw body that is not the content is
+/// still one: `layout::matching`'s unit test.)
+#[test]
+fn raw_outputs_under_a_declared_encoding_are_judged_raw() {
+    if !common::have(
+        "python3",
+        "raw_outputs_under_a_declared_encoding_are_judged_raw",
+    ) {
+        return;
+    }
+    let dir = varying_dir();
+    let per_content = "body: { encoding: { per-content: [none, json-string] } }";
+    let yaml = std::fs::read_to_string(dir.join("correct.yaml")).unwrap();
+    assert!(yaml.contains(per_content), "{yaml}");
+    let yaml = yaml
+        .replace(per_content, "body: { encoding: json-string }")
+        .replace("cwd: .", &format!("cwd: {}", dir.display()));
+    let out = tempfile::tempdir().unwrap();
+    let profile = out.path().join("json_only.yaml");
+    std::fs::write(&profile, yaml).unwrap();
+    let (code, report) = run(&profile, out.path());
+    let raw_benign = [
+        "benign-json",
+        "benign-whitespace-only",
+        "benign-latex-and-braces",
+    ];
+    for result in report["results"].as_array().unwrap() {
+        let id = result["id"].as_str().unwrap_or("?");
+        let content = result["case"]["input"]["wrap"]["content"].as_str();
+        if raw_benign.contains(&id) {
+            assert_eq!(result["outcome"]["status"], "judged", "{id}");
+            assert!(!content.unwrap().contains('\n'), "{id}: written raw");
+        }
+        let fidelity = result["outcome"]["findings"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|f| f["check"] == "fidelity")
+            .count();
+        assert_eq!(fidelity, 0, "{id}: {}", result["outcome"]);
+    }
+    assert_eq!(code, Some(0), "{}", report["harness_error"]);
+    assert_eq!(report["summary"]["highest_level_held"], "unicode");
+}

@@ -1098,7 +1098,7 @@ fn write_body(out: &mut String, layout: &Layout, observed: &Observed) {
             let choice = EncodingChoice::PerContent(choices.clone());
             let _ = writeln!(
                 out,
-                "body: {{ encoding: {choice}{mark} }}  # plain one-line content was not encoded, the probes were"
+                "body: {{ encoding: {choice}{mark} }}  # some outputs came out as they are, others encoded (the note above says which)"
             );
         }
         None => {

@@ -249,7 +249,11 @@ pub fn learn(
         mark: &mark,
         replaces: profile.body.datamark_replaces,
     };
-    let (encoding, slots) = find_slots(profile, probes, wraps, marking)?;
+    let Slots {
+        encoding,
+        per_content,
+        slots,
+    } = find_slots(profile, probes, wraps, marking)?;
     let w1 = wraps[0].as_str();
     let slot = slots[0].clone();
     let heads: Vec<&str> = wraps
@@ -275,10 +279,7 @@ pub fn learn(
         head,
         encoding,
         encoding_declared: profile.body.encoding.is_some(),
-        per_content: match &profile.body.encoding {
-            Some(EncodingChoice::PerContent(list)) => list.clone(),
-            _ => Vec::new(),
-        },
+        per_content,
         datamark: mark.clone(),
         datamark_replaces: profile.body.datamark_replaces,
         tail,
@@ -382,24 +383,75 @@ fn name_fields(
     fields::check_declared(&all, probe_key, declared)
 }
 
+/// What calibration found: the layout's encoding, the per-content choice
+/// (empty when every output is judged in `encoding`), and the content slot
+/// in each output.
+struct Slots {
+    encoding: Encoding,
+    per_content: Vec<Encoding>,
+    slots: Vec<Range<usize>>,
+}
+
+/// The lists of encodings calibration tries, in order; each output is
+/// found under the first of a list that finds its content there. A framing
+/// may write plain content as it is and encode the rest (issue 57: judged
+/// per output), so a probe is also looked for as written: after the
+/// declared encoding, and, undeclared, after each encoding alone has
+/// failed.
+fn slot_candidates(profile: &TargetProfile) -> Vec<Vec<Encoding>> {
+    let raw = Encoding::from(BodyEncoding::None);
+    match &profile.body.encoding {
+        Some(EncodingChoice::PerContent(list)) => vec![list.clone()],
+        Some(EncodingChoice::Always(declared)) => vec![vec![*declared, raw]],
+        None => {
+            let singles = Encoding::candidates();
+            let pairs: Vec<Vec<Encoding>> = singles
+                .iter()
+                .filter(|e| !e.is_none())
+                .map(|&e| vec![raw, e])
+                .collect();
+            singles.into_iter().map(|e| vec![e]).chain(pairs).collect()
+        }
+    }
+}
+
+/// The calibration outputs found under `choices` (one encoding and slot
+/// each), read as the profile states them, or `None` when they contradict
+/// it: a declared encoding must find one probe at least (a run is a misfit
+/// only when every output contradicts it); an undeclared pair is a choice
+/// per content only when the probes used both of it.
+fn slots_of(
+    profile: &TargetProfile,
+    choices: &[Encoding],
+    found: Vec<(Encoding, Range<usize>)>,
+) -> Option<Slots> {
+    let used = |e: &Encoding| found.iter().any(|(f, _)| f == e);
+    let (encoding, per_content) = match &profile.body.encoding {
+        Some(EncodingChoice::PerContent(list)) => (found[0].0, list.clone()),
+        Some(EncodingChoice::Always(declared)) if declared.is_none() || used(declared) => {
+            (*declared, Vec::new())
+        }
+        Some(EncodingChoice::Always(_)) => return None,
+        None if choices.len() == 1 => (choices[0], Vec::new()),
+        None if choices.iter().all(used) => (choices[1], choices.to_vec()),
+        None => return None,
+    };
+    let slots = found.into_iter().map(|(_, slot)| slot).collect();
+    Some(Slots {
+        encoding,
+        per_content,
+        slots,
+    })
+}
+
 /// The encoding and the content slot in each output.
 fn find_slots(
     profile: &TargetProfile,
     probes: &Probes,
     wraps: &[String],
     mark: Datamark<'_>,
-) -> Result<(Encoding, Vec<Range<usize>>), LayoutError> {
-    // A choice per content is one candidate: each output in the first of
-    // its encodings that finds the content there.
-    let candidates: Vec<Vec<Encoding>> = match &profile.body.encoding {
-        Some(EncodingChoice::PerContent(list)) => vec![list.clone()],
-        Some(EncodingChoice::Always(declared)) => vec![vec![*declared]],
-        None => Encoding::candidates()
-            .into_iter()
-            .map(|e| vec![e])
-            .collect(),
-    };
-    for choices in &candidates {
+) -> Result<Slots, LayoutError> {
+    for choices in &slot_candidates(profile) {
         let mut found: Vec<(Encoding, Range<usize>)> = Vec::new();
         for (request, framed) in probes.requests.iter().zip(wraps) {
             match find_slot_among(choices, framed, &request.content, mark)? {
@@ -407,9 +459,11 @@ fn find_slots(
                 None => break,
             }
         }
-        if found.len() == wraps.len() {
-            let encoding = found[0].0;
-            return Ok((encoding, found.into_iter().map(|(_, slot)| slot).collect()));
+        if found.len() < wraps.len() {
+            continue;
+        }
+        if let Some(slots) = slots_of(profile, choices, found) {
+            return Ok(slots);
         }
     }
     let tried = match &profile.body.encoding {
@@ -1123,6 +1177,48 @@ mod tests {
                 Err(LayoutError::NoCloser { .. })
             ));
         }
+    }
+
+    /// Issue 57, item 4: calibration outputs some of which are written
+    /// as they are and the others as a JSON string (a framing that
+    /// encodes only some content). Declared `json-string`, the layout
+    /// keeps it (each output is then judged in the shape it has,
+    /// `Layout::encoding_for`); undeclared, the layout is the choice per
+    /// content; declared, with every probe raw, it is refused: every
+    /// output contradicts it.
+    #[test]
+    fn probes_written_raw_and_encoded_make_one_layout() {
+        let with = |body: &str| {
+            TargetProfile::parse(&format!(
+                "name: t\nadapter: {{ builtin: reference }}\n\
+                 delimiters: {{ grammar: xml-tag, token: data }}\n{body}capabilities: [wrap]\n"
+            ))
+            .unwrap()
+        };
+        let (declared, undeclared) = (with("body: { encoding: json-string }\n"), with(""));
+        let frame = |body: &str| format!("<data>\n{body}\n</data>");
+        let probes = probes(&undeclared);
+        let contents: Vec<&str> = probes
+            .requests()
+            .iter()
+            .map(|r| r.content.as_str())
+            .collect();
+        // The shorter two as they are, the longer one as a JSON string.
+        let json = serde_json::to_string(contents[2]).unwrap();
+        let mixed = [frame(contents[0]), frame(contents[1]), frame(&json)];
+        let (raw, json): (Encoding, Encoding) =
+            (BodyEncoding::None.into(), BodyEncoding::JsonString.into());
+        let layout = learn(&declared, &probes, &mixed).unwrap();
+        assert_eq!((layout.encoding, layout.per_content), (json, vec![]));
+        let layout = learn(&undeclared, &probes, &mixed).unwrap();
+        assert_eq!(
+            (layout.encoding, layout.per_content),
+            (json, vec![raw, json])
+        );
+        let all_raw: Vec<String> = contents.iter().map(|c| frame(c)).collect();
+        assert!(learn(&declared, &probes, &all_raw).is_err());
+        let layout = learn(&undeclared, &probes, &all_raw).unwrap();
+        assert_eq!((layout.encoding, layout.per_content), (raw, vec![]));
     }
 
     /// Longer probes reach the length asked for, keep the marker words at

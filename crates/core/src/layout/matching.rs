@@ -559,6 +559,40 @@ mod tests {
         assert!(layout.template().contains("{content:none or json-string}"));
     }
 
+    /// Issue 57, item 3: one declared encoding judges a body it cannot
+    /// read at all as written when the body is the content (a raw output
+    /// of a framing that encodes only some content), and in itself
+    /// otherwise: a raw body that loses content, and a body it reads to
+    /// other text, stay judged encoded (a fidelity finding).
+    #[test]
+    fn one_encoding_judges_a_body_it_cannot_read_that_is_the_content_as_raw() {
+        let mut layout = layout();
+        let (none, json) = (BodyEncoding::None.into(), BodyEncoding::JsonString.into());
+        layout.encoding = json;
+        // Raw one-line outputs no JSON string reader accepts.
+        for content in [
+            "{\"id\": 7}",
+            "   \t  ",
+            "\\langle x \\rangle",
+            "record\u{0}1\u{7}end",
+        ] {
+            assert_eq!(layout.encoding_for(content, content), none, "{content:?}");
+        }
+        assert_eq!(layout.encoding_for("\"a\\nb\"", "a\nb"), json, "encoded");
+        // Raw, but not the content: the loss is judged under the encoding.
+        assert_eq!(layout.encoding_for("{\"id\": 7", "{\"id\": 7}"), json);
+        // Readable as JSON, to other text than the content: judged in it.
+        assert_eq!(layout.encoding_for("a\\nb", "a\\nb"), json);
+        assert_eq!(
+            layout.encoding_for("plain", "plain"),
+            json,
+            "readable either way"
+        );
+        // Written raw, but readable as JSON (`\f` is an escape): an output
+        // both shapes explain is judged as declared.
+        assert_eq!(layout.encoding_for("\\frac{a}", "\\frac{a}"), json);
+    }
+
     #[test]
     fn a_fitting_output_yields_the_content_and_own_text() {
         let l = layout();

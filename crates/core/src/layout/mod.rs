@@ -43,7 +43,7 @@ use std::ops::Range;
 use serde::{Deserialize, Serialize};
 
 use crate::encoding::Datamark;
-use crate::profile::{DatamarkReplaces, Encoding, EncodingChoice};
+use crate::profile::{BodyEncoding, DatamarkReplaces, Encoding, EncodingChoice};
 
 mod declared;
 mod fields;
@@ -310,9 +310,24 @@ impl Layout {
     /// explains the body. When none does, the first that is not `none` and
     /// decodes the body (a writer that escapes badly is judged in the
     /// encoding it attempted), else the first listed.
+    ///
+    /// One encoding is the judge too, unless it cannot read the body at
+    /// all and the body is the content as written: that output has the
+    /// raw shape (a framing that writes plain content raw and encodes the
+    /// rest, under a profile that declares only the encoding), and judging
+    /// it encoded would report a loss where nothing is lost. A body the
+    /// encoding reads, to whatever text, is judged in it.
     pub fn encoding_for(&self, body: &str, content: &str) -> Encoding {
         let choices = &self.per_content;
         let mark = self.marking();
+        if choices.is_empty() {
+            let unreadable = crate::encoding::decode(self.encoding, body, mark).is_err();
+            let raw = BodyEncoding::None.into();
+            return match unreadable && crate::encoding::faithful(raw, body, content, mark) {
+                true => raw,
+                false => self.encoding,
+            };
+        }
         let faithful = || {
             choices
                 .iter()

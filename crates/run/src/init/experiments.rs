@@ -119,6 +119,17 @@ fn per_content(
     layout: &Layout,
     observed: &mut Observed,
 ) {
+    if !layout.per_content.is_empty() {
+        // Calibration already found some probes as written and others
+        // encoded (the layout's choice).
+        observed.per_content = Some(layout.per_content.clone());
+        observed.notes.push(format!(
+            "body.encoding: per content, because some calibration probes came out as they are \
+             and others {}; each output is judged in the first listed encoding that explains it",
+            layout.encoding
+        ));
+        return;
+    }
     let plain = probes.plain();
     let plain = &plain.requests()[0];
     let encoded =
