@@ -87,7 +87,7 @@ def recheck(audit, report, pairs):
         for n, (case, check) in enumerate(pairs, 1):
             result = results[case]
             wrap = result["case"]["input"].get("wrap")
-            finding = next(f for f in result["outcome"]["findings"] if f["check"] == check)
+            finding = next(f for f in result["outcome"]["findings"] if names(f, check))
             excerpt = (finding.get("excerpt") or {}).get("context")
             print(f"{audit}\t{case}\t{check}\t{finding['message']}\texcerpt {excerpt!r}")
             if wrap is None and can_read and result["evidence"].get("read_text") is not None:
@@ -111,6 +111,13 @@ def recheck(audit, report, pairs):
     finally:
         process.stdin.close()
         process.kill()
+
+
+def names(finding, unit):
+    """Whether ``finding`` is the report's tally ``unit``: ``check``, or
+    ``check/consumer`` where the profile declares several consumers."""
+    check, _, consumer = unit.partition("/")
+    return finding["check"] == check and consumer in ("", finding.get("consumer"))
 
 
 def main():

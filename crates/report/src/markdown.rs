@@ -27,7 +27,6 @@ use framecheck_core::gate::Gate;
 use framecheck_core::level::ReaderLevel;
 use framecheck_core::oracle::{Check, CheckClass, ExcerptSource, Finding};
 use framecheck_core::outcome::{CaseResult, LayoutReport, Outcome, RunResult, Verdict};
-use framecheck_core::profile::Consumer;
 use framecheck_core::target::Fault;
 
 /// Longest run-supplied text shown in Markdown or on the terminal, in bytes.
@@ -788,17 +787,14 @@ fn write_finding_fault(out: &mut String, result: &CaseResult, fault: &Fault) {
     }
 }
 
-/// ` (outer-layer)` after a finding of a class reported apart, so a reader
-/// never takes it for a security finding; nothing for the others.
-/// Which consumer a finding fools, when it is not the model (the default
-/// consumer, whose findings read as before).
+/// Which consumer a finding fools, when it is not the model
+/// ([`framecheck_core::profile::Consumer::note`]).
 pub(crate) fn consumer_note(finding: &Finding) -> String {
-    match finding.consumer {
-        Consumer::Model => String::new(),
-        other => format!(" (fools the {})", other.name()),
-    }
+    finding.consumer.note()
 }
 
+/// ` (outer-layer)` after a finding of a class reported apart, so a reader
+/// never takes it for a security finding; nothing for the others.
 pub(crate) fn class_note(finding: &Finding) -> String {
     if CheckClass::APART.contains(&finding.class) || finding.class == CheckClass::Fault {
         format!(" ({})", finding.class.name())

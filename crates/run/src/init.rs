@@ -32,7 +32,8 @@ use framecheck_core::layout::{
 };
 use framecheck_core::profile::{
     AdapterSpec, BuiltinTarget, Capability, Consumer, Delimiters, EncodingChoice, Language,
-    LineSemantics, LoadedProfile, MarkerField, McpSpec, SubprocessSpec, TargetProfile, WrapReturns,
+    LineSemantics, LoadedProfile, MarkerField, McpSpec, ReaderSection, SubprocessSpec,
+    TargetProfile, WrapReturns,
 };
 use framecheck_core::target::WrapAnswer;
 
@@ -784,32 +785,50 @@ fn render(base: &TargetProfile, layout: &Layout, observed: &Observed) -> String 
     write_header(&mut out, layout);
     write_body(&mut out, layout, observed);
     if observed.reads {
-        // A declared parser stays one; an observed one is proposed.
-        let consumer = match observed.consumer {
-            Consumer::Parser => Consumer::Parser,
-            Consumer::Model => base.reader.consumer,
-        };
-        // A declared line semantics stays; an observed one is proposed.
-        let declared = base.reader.lines;
-        let lines = match if declared.is_lf() {
-            observed.lines
-        } else {
-            declared
-        } {
-            LineSemantics::Lf => String::new(),
-            other => format!(", lines: {}", kebab(&other)),
-        };
-        let _ = writeln!(
-            out,
-            "reader: {{ returns: {}, consumer: {}{lines} }}  # consumer: parser when a program, not a model, reads the frame",
-            kebab(&observed.returns),
-            kebab(&consumer)
-        );
+        write_reader(&mut out, &base.reader, observed);
     }
     write_records(&mut out, base, layout);
     let content_only = matches!(base.adapter, AdapterSpec::Mcp { .. });
     write_attributes_and_capabilities(&mut out, layout, observed, content_only);
     out
+}
+
+/// `reader:` for a framing that reads its own frame: what it returns and its
+/// line rule as observed (a declared line rule stays), and its consumers:
+/// the declared ones, with a parser added where the read-back shows one (it
+/// decodes markup, or answers segments). A declared list of consumers stays
+/// a list, so the run judges each (a model that reads the output now and
+/// the parser that reads it back later); calibration cannot show a model,
+/// so none is dropped or invented.
+fn write_reader(out: &mut String, declared: &ReaderSection, observed: &Observed) {
+    let mut consumers = declared.consumers();
+    if observed.consumer == Consumer::Parser && !consumers.contains(&Consumer::Parser) {
+        consumers = match declared.consumers {
+            Some(_) => [consumers, vec![Consumer::Parser]].concat(),
+            // One declared consumer: an observed parser is the consumer.
+            None => vec![Consumer::Parser],
+        };
+    }
+    let consumers = match &consumers[..] {
+        [one] => format!("consumer: {}", kebab(one)),
+        several => {
+            let names: Vec<&str> = several.iter().map(|c| c.name()).collect();
+            format!("consumers: [{}]", names.join(", "))
+        }
+    };
+    let lines = match if declared.lines.is_lf() {
+        observed.lines
+    } else {
+        declared.lines
+    } {
+        LineSemantics::Lf => String::new(),
+        other => format!(", lines: {}", kebab(&other)),
+    };
+    let _ = writeln!(
+        out,
+        "reader: {{ returns: {}, {consumers}{lines} }}  # consumer: parser when a program, not a model, reads the frame",
+        kebab(&observed.returns),
+    );
 }
 
 /// `records:`, as declared, or as the calibration output shows them: the
@@ -1252,6 +1271,53 @@ pub fn differences(declared: &TargetProfile, inferred: &TargetProfile) -> Vec<St
 #[cfg(test)]
 mod tests {
     use super::{command_name, json_home, no_delimiters, profile_name, relative_to};
+    use super::{write_reader, Consumer, LineSemantics, Observed};
+    use framecheck_core::profile::{ReaderReturns, TargetProfile};
+
+    /// The `reader:` line proposed for `declared` (a profile's `reader:`
+    /// mapping) and what calibration observed of the framing's reader.
+    fn reader_line(declared: &str, observed: Consumer) -> String {
+        let reference = include_str!("../../../targets/reference.yaml");
+        let profile = TargetProfile::parse(&format!("{reference}\nreader: {declared}\n")).unwrap();
+        let observed = Observed {
+            reads: true,
+            returns: ReaderReturns::Segments,
+            consumer: observed,
+            lines: LineSemantics::Unicode,
+            ..Observed::default()
+        };
+        let mut out = String::new();
+        write_reader(&mut out, &profile.reader, &observed);
+        out
+    }
+
+    /// A profile's declared consumers stay in the proposal, so the run
+    /// judges each: a model and a parser stay both, whatever calibration
+    /// shows (it cannot show a model); an observed parser joins a declared
+    /// list, and replaces one declared model, as before.
+    #[test]
+    fn a_proposal_keeps_the_declared_consumers() {
+        let both = "reader: { returns: segments, consumers: [model, parser], lines: unicode }";
+        for observed in [Consumer::Model, Consumer::Parser] {
+            let line = reader_line("{ consumers: [model, parser] }", observed);
+            assert!(line.starts_with(both), "{line}");
+        }
+        let line = reader_line("{ consumers: [model] }", Consumer::Parser);
+        assert!(line.starts_with(both), "{line}");
+        let line = reader_line("{ consumer: model }", Consumer::Parser);
+        assert!(line.contains(", consumer: parser,"), "{line}");
+        let line = reader_line("{ consumer: parser }", Consumer::Model);
+        assert!(line.contains(", consumer: parser,"), "{line}");
+        // What the proposal says parses back to the same consumers.
+        let reference = include_str!("../../../targets/reference.yaml");
+        let declared = reader_line("{ consumers: [model, parser] }", Consumer::Parser);
+        let declared = declared.split("  #").next().unwrap();
+        let reparsed = TargetProfile::parse(&format!("{reference}\n{declared}\n")).unwrap();
+        assert_eq!(
+            reparsed.reader.consumers(),
+            [Consumer::Model, Consumer::Parser]
+        );
+    }
 
     fn name_of(command: &[&str]) -> String {
         command_name(&command.iter().map(|s| s.to_string()).collect::<Vec<_>>())

@@ -12,7 +12,7 @@ use framecheck_core::grammar::json_document::{Document, DocumentFrame};
 use framecheck_core::layout::{self, Layout};
 use framecheck_core::level::ReaderLevel;
 use framecheck_core::oracle::{self, Calibration, Finding, NoCalibration, PartsStructure};
-use framecheck_core::profile::{Capability, Consumer, TargetProfile};
+use framecheck_core::profile::{Capability, TargetProfile};
 pub(crate) use framecheck_core::target::guarded;
 
 mod document;
@@ -871,20 +871,14 @@ fn run_segments_case(
             Ok(answer) => answer,
         };
     let mut findings = oracle::as_written(profile, parts_findings);
-    // With several consumers the read-back is the parser's answer, and its
-    // structure findings fool the parser alone; one consumer owns them all.
-    let several = profile.reader.consumers().len() > 1;
     let outcome =
         match segments::read_back(case, structure, framing, request, &framed, &mut evidence) {
             segments::ReadBack::Judged(more) => {
-                findings.extend(oracle::for_consumers(profile, |p| {
-                    let wrap = oracle::judge_wrap_in(case, p, layout, request, &framed);
-                    let mut own = oracle::parser_answered(wrap, p);
-                    if !several || p.reader.consumer == Consumer::Parser {
-                        own.extend(more.iter().cloned());
-                    }
-                    own
-                }));
+                findings.extend(segments::wrap_findings(
+                    profile,
+                    |p| oracle::judge_wrap_in(case, p, layout, request, &framed),
+                    Some(&more),
+                ));
                 judged(findings)
             }
             segments::ReadBack::Error(reason) => Outcome::Error {

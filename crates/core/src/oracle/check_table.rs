@@ -37,6 +37,12 @@ pub struct CheckRow {
     /// not modelled: where its answer was judged (`reader.structure`), these
     /// checks' findings are not the parser's ([`super::parser_answered`]).
     pub reads_text: bool,
+    /// Whether the check judges what the framing's own reader answered (a
+    /// read case's verdict, a read-back, the segments a parser returns)
+    /// rather than the framed text. A parser that answers with segments is
+    /// observed: its security findings are these checks' alone
+    /// ([`super::observed_parser_owns`]).
+    pub judges_answer: bool,
 }
 
 /// Every check's row, in [`Check::ALL`] order (the declaration order, so a
@@ -51,6 +57,7 @@ pub(super) const TABLE: [CheckRow; 21] = [
         effect: "breaks the frame's shape",
         caused_by: None,
         reads_text: true,
+        judges_answer: false,
     },
     CheckRow {
         check: Check::OuterText,
@@ -61,6 +68,7 @@ pub(super) const TABLE: [CheckRow; 21] = [
         effect: "is written outside the frame",
         caused_by: None,
         reads_text: true,
+        judges_answer: false,
     },
     CheckRow {
         check: Check::FrameSeparation,
@@ -71,6 +79,7 @@ pub(super) const TABLE: [CheckRow; 21] = [
         effect: "moves into, merges with or creates another item's frame",
         caused_by: Some(Check::DelimiterCensus),
         reads_text: true,
+        judges_answer: false,
     },
     CheckRow {
         check: Check::DelimiterCensus,
@@ -81,6 +90,7 @@ pub(super) const TABLE: [CheckRow; 21] = [
         effect: "leaves a live delimiter in the framed output",
         caused_by: None,
         reads_text: true,
+        judges_answer: false,
     },
     CheckRow {
         check: Check::CanaryContainment,
@@ -91,6 +101,7 @@ pub(super) const TABLE: [CheckRow; 21] = [
         effect: "lets planted text escape its region",
         caused_by: None,
         reads_text: true,
+        judges_answer: false,
     },
     CheckRow {
         check: Check::TagIntegrity,
@@ -101,6 +112,7 @@ pub(super) const TABLE: [CheckRow; 21] = [
         effect: "rewrites the tag's attributes",
         caused_by: None,
         reads_text: true,
+        judges_answer: false,
     },
     CheckRow {
         check: Check::HeaderIntegrity,
@@ -111,6 +123,7 @@ pub(super) const TABLE: [CheckRow; 21] = [
         effect: "moves the header boundary or puts a line break in it",
         caused_by: None,
         reads_text: true,
+        judges_answer: false,
     },
     CheckRow {
         check: Check::ReaderVerdict,
@@ -121,6 +134,7 @@ pub(super) const TABLE: [CheckRow; 21] = [
         effect: "is accepted by the reader when it must be rejected",
         caused_by: None,
         reads_text: false,
+        judges_answer: true,
     },
     CheckRow {
         check: Check::Roundtrip,
@@ -131,6 +145,7 @@ pub(super) const TABLE: [CheckRow; 21] = [
         effect: "does not read back as it was written",
         caused_by: None,
         reads_text: false,
+        judges_answer: true,
     },
     CheckRow {
         check: Check::Fidelity,
@@ -141,6 +156,7 @@ pub(super) const TABLE: [CheckRow; 21] = [
         effect: "is changed or refused although it is ordinary",
         caused_by: None,
         reads_text: false,
+        judges_answer: false,
     },
     CheckRow {
         check: Check::NonceUnpredictable,
@@ -151,6 +167,7 @@ pub(super) const TABLE: [CheckRow; 21] = [
         effect: "meets a nonce an attacker can predict",
         caused_by: None,
         reads_text: false,
+        judges_answer: false,
     },
     CheckRow {
         check: Check::NonceMatched,
@@ -161,6 +178,7 @@ pub(super) const TABLE: [CheckRow; 21] = [
         effect: "is framed by markers whose nonces need not match",
         caused_by: None,
         reads_text: true,
+        judges_answer: false,
     },
     CheckRow {
         check: Check::NonceReplay,
@@ -171,6 +189,7 @@ pub(super) const TABLE: [CheckRow; 21] = [
         effect: "replays an earlier frame's marker and it is live",
         caused_by: None,
         reads_text: true,
+        judges_answer: false,
     },
     CheckRow {
         check: Check::NonceConfusable,
@@ -181,6 +200,7 @@ pub(super) const TABLE: [CheckRow; 21] = [
         effect: "leaves a marker live without the frame's nonce",
         caused_by: None,
         reads_text: true,
+        judges_answer: false,
     },
     CheckRow {
         check: Check::TemplateControl,
@@ -191,6 +211,7 @@ pub(super) const TABLE: [CheckRow; 21] = [
         effect: "leaves a chat-template control string or turn marker readable in the framed output",
         caused_by: None,
         reads_text: true,
+        judges_answer: false,
     },
     CheckRow {
         check: Check::TargetFault,
@@ -201,6 +222,7 @@ pub(super) const TABLE: [CheckRow; 21] = [
         effect: "makes the target crash, hang or break the protocol (a fresh target did it again)",
         caused_by: None,
         reads_text: false,
+        judges_answer: false,
     },
     CheckRow {
         check: Check::ReaderStructure,
@@ -211,6 +233,7 @@ pub(super) const TABLE: [CheckRow; 21] = [
         effect: "makes the reader return another structure: a forged segment, role or field",
         caused_by: None,
         reads_text: false,
+        judges_answer: true,
     },
     CheckRow {
         check: Check::FrameAbsent,
@@ -221,6 +244,7 @@ pub(super) const TABLE: [CheckRow; 21] = [
         effect: "reaches the reader with no marker around it, so nothing tells it from the surrounding text",
         caused_by: None,
         reads_text: false,
+        judges_answer: false,
     },
     CheckRow {
         check: Check::PartsStructure,
@@ -231,6 +255,7 @@ pub(super) const TABLE: [CheckRow; 21] = [
         effect: "makes the framing answer other parts: a forged part or role, or content outside its own part",
         caused_by: None,
         reads_text: false,
+        judges_answer: false,
     },
     CheckRow {
         check: Check::RecordsForged,
@@ -241,6 +266,7 @@ pub(super) const TABLE: [CheckRow; 21] = [
         effect: "starts a line that reads as a role record of its own",
         caused_by: None,
         reads_text: true,
+        judges_answer: false,
     },
     CheckRow {
         check: Check::QuoteEscape,
@@ -251,6 +277,7 @@ pub(super) const TABLE: [CheckRow; 21] = [
         effect: "starts a line without the quote prefix, which a reader takes for the framing's own",
         caused_by: None,
         reads_text: true,
+        judges_answer: false,
     },
 ];
 

@@ -569,6 +569,16 @@ impl Consumer {
             Consumer::Parser => "parser",
         }
     }
+
+    /// What a text line about a finding adds to say which consumer it
+    /// fools: nothing for the model (the default consumer, whose findings
+    /// read as before), ` (fools the parser)` for the parser.
+    pub fn note(self) -> String {
+        match self {
+            Consumer::Model => String::new(),
+            other => format!(" (fools the {})", other.name()),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@ use crate::adapter::{Framing, TargetError};
 use framecheck_core::catalogue::ConcreteCase;
 use framecheck_core::oracle::{self, Finding, Structure, StructureError};
 use framecheck_core::outcome::Evidence;
-use framecheck_core::profile::{Capability, ReaderReturns, TargetProfile};
+use framecheck_core::profile::{Capability, Consumer, ReaderReturns, TargetProfile};
 use framecheck_core::target::{guarded, ReadAnswer, Segment, WrapRequest};
 
 /// Why no benign structure was learned: every wrap's read-back is then an
@@ -30,6 +30,32 @@ pub(crate) enum NoStructure {
     /// The segments cannot serve as the structure.
     #[error("benign read-back unusable: {0}")]
     Unusable(StructureError),
+}
+
+/// A wrap's findings for each consumer of `profile`
+/// ([`oracle::for_consumers`]), as a run and a search judge them: `judge`
+/// judges the output for a profile naming one consumer. Where a segments
+/// reader read the output back (`read_back`: its `reader.structure`
+/// findings), an observed parser keeps only what its answer shows
+/// ([`oracle::parser_answered`]), and the answer's findings are the
+/// parser's when there are several consumers (one consumer owns them all).
+pub(crate) fn wrap_findings(
+    profile: &TargetProfile,
+    mut judge: impl FnMut(&TargetProfile) -> Vec<Finding>,
+    read_back: Option<&[Finding]>,
+) -> Vec<Finding> {
+    let several = profile.reader.consumers().len() > 1;
+    oracle::for_consumers(profile, |p| {
+        let wrap = judge(p);
+        let Some(answer) = read_back else {
+            return wrap;
+        };
+        let mut own = oracle::parser_answered(wrap, p);
+        if !several || p.reader.consumer == Consumer::Parser {
+            own.extend(answer.iter().cloned());
+        }
+        own
+    })
 }
 
 /// The benign structure, learned when the profile declares a segments

@@ -308,8 +308,9 @@ pub fn render_markdown(report: &SearchReport) -> String {
         let levels: Vec<&str> = finding.finding.levels.iter().map(|l| l.name()).collect();
         let _ = writeln!(
             md,
-            "- check `{}` at {}: {}",
+            "- check `{}`{} at {}: {}",
             finding.finding.check,
+            finding.finding.consumer.note(),
             levels.join(", "),
             finding.finding.message
         );
@@ -351,9 +352,10 @@ pub fn render_terminal_summary(report: &SearchReport) -> String {
     for finding in &report.findings {
         let _ = writeln!(
             text,
-            "  {}: {} (grew from {} by {})",
+            "  {}: {}{} (grew from {} by {})",
             finding.id,
             finding.finding.check,
+            finding.finding.consumer.note(),
             finding.seed_case,
             lineage(finding)
         );

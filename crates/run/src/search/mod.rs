@@ -92,7 +92,7 @@ use framecheck_core::catalogue::{Category, ConcreteCase, Expectation, Field, Inp
 use framecheck_core::grammar::ForgedLines;
 use framecheck_core::level::ReaderLevel;
 use framecheck_core::oracle::{self, Check, CheckClass, Finding, PartsStructure};
-use framecheck_core::profile::{ReaderReturns, TargetProfile, WrapReturns};
+use framecheck_core::profile::{Consumer, ReaderReturns, TargetProfile, WrapReturns};
 use mutate::SplitMix64;
 
 /// How long a search may run.
@@ -396,7 +396,7 @@ impl<'a> Probe<'a> {
                 .wrap(request)
                 .map(|framed| (framed, Vec::new())),
         };
-        let (framed, mut findings) = match wrapped {
+        let (framed, parts_findings) = match wrapped {
             Ok(wrapped) => wrapped,
             Err(TargetError::Refused(_)) => {
                 self.answered += 1;
@@ -418,19 +418,35 @@ impl<'a> Probe<'a> {
         self.answered += 1;
         let mutant = mutant_case(case, request);
         let layout = self.layouts.fitting(&mutant);
-        let (judged, live) =
-            oracle::judge_wrap_counted(&mutant, self.profile, layout, request, &framed);
-        findings.extend(judged);
         // A reader answering with segments reads every frame back, as a run
-        // does (`runner::segments`).
-        if let Some(structure) = &self.structure {
+        // does (`runner::segments`); a read-back that went wrong shows the
+        // parser nothing, so nothing is its.
+        let answer = self.structure.as_ref().map(|structure| {
             let framing = &mut *self.framing;
-            let read =
-                segments::read_back(&mutant, structure, framing, request, &framed, &mut evidence);
-            if let segments::ReadBack::Judged(more) = read {
-                findings.extend(more);
+            match segments::read_back(&mutant, structure, framing, request, &framed, &mut evidence)
+            {
+                segments::ReadBack::Judged(more) => more,
+                segments::ReadBack::Error(_) => Vec::new(),
             }
-        }
+        });
+        // Each finding for the consumer it fools, as a run judges it: the
+        // parts for those they concern, the wrap for each consumer.
+        let mut findings = oracle::as_written(self.profile, parts_findings);
+        let mut live = None;
+        let judge = |p: &TargetProfile| {
+            let (judged, counted) =
+                oracle::judge_wrap_counted(&mutant, p, layout, request, &framed);
+            // The live delimiters the first consumer (the model, where
+            // there is one) reads guide the search.
+            live.get_or_insert(counted);
+            judged
+        };
+        findings.extend(segments::wrap_findings(
+            self.profile,
+            judge,
+            answer.as_deref(),
+        ));
+        let live = live.unwrap_or_default();
         Ok(Some(Judged {
             framed,
             findings,
@@ -606,7 +622,7 @@ fn search_on(
     let mut report = SearchReport {
         known_failures: known
             .iter()
-            .map(|(id, check)| format!("{id}: {check}"))
+            .map(|(id, check, consumer)| format!("{id}: {check}{}", consumer.note()))
             .collect(),
         ..nothing_yet(profile, options)
     };
@@ -742,6 +758,15 @@ fn seed_cases(
         .collect()
 }
 
+/// A seed case's failure unmutated: its id, the check and the consumer it
+/// fools. A mutant failing the same check for another consumer is new.
+pub(super) type Known = (String, Check, Consumer);
+
+/// `finding`, of a mutant of `case`, as a known failure would be keyed.
+pub(super) fn known_key(case: &ConcreteCase, finding: &Finding) -> Known {
+    (case.id.clone(), finding.check, finding.consumer)
+}
+
 /// Runs every seed unmutated and records the security checks it already
 /// fails. The second value is false when the budget ran out first: without
 /// the whole list, no failure can be told new from known.
@@ -749,7 +774,7 @@ fn known_failures(
     seeds: &[&ConcreteCase],
     probe: &mut Probe,
     clock: &Clock,
-) -> (BTreeSet<(String, Check)>, bool) {
+) -> (BTreeSet<Known>, bool) {
     let mut known = BTreeSet::new();
     for case in seeds {
         if clock.out_of_time() {
@@ -770,7 +795,7 @@ fn known_failures(
             },
         };
         for finding in findings.into_iter().filter(|f| probe.counts(f)) {
-            known.insert((case.id.clone(), finding.check));
+            known.insert((case.id.clone(), finding.check, finding.consumer));
         }
     }
     (known, true)
@@ -865,7 +890,7 @@ const MAX_CONTENT: usize = 256 * 1024;
 /// record.
 fn explore(
     seeds: &[&ConcreteCase],
-    known: &BTreeSet<(String, Check)>,
+    known: &BTreeSet<Known>,
     start: &[CorpusEntry],
     probe: &mut Probe,
     clock: &Clock,
@@ -923,7 +948,9 @@ impl Worker {
                 return;
             }
             let case = seeds[entry.seed];
-            let _ = failure(case, &entry, &[], probe, &mut self.corpus);
+            // Its failure is dropped: no failure is known or new here.
+            let none = BTreeSet::new();
+            let _ = failure((case, &none), &entry, &[], probe, &mut self.corpus);
         }
     }
 
@@ -942,7 +969,7 @@ impl Worker {
     fn run(
         &mut self,
         seeds: &[&ConcreteCase],
-        known: &BTreeSet<(String, Check)>,
+        known: &BTreeSet<Known>,
         probe: &mut Probe,
         clock: &Clock,
         options: &SearchOptions,
@@ -968,7 +995,7 @@ impl Worker {
             let case = seeds[mutant.seed];
             report.mutants_tried += 1;
             let changes = self.corpus.changes();
-            let step = failure(case, &mutant, &stacked, probe, &mut self.corpus);
+            let step = failure((case, known), &mutant, &stacked, probe, &mut self.corpus);
             self.length.judged(self.corpus.changes() != changes);
             let finding = match step {
                 Step::Failed(finding) => *finding,
@@ -987,7 +1014,7 @@ impl Worker {
         case: &ConcreteCase,
         mutant: Entry,
         finding: Finding,
-        known: &BTreeSet<(String, Check)>,
+        known: &BTreeSet<Known>,
         probe: &mut Probe,
         clock: &Clock,
         options: &SearchOptions,
@@ -999,7 +1026,7 @@ impl Worker {
         } else {
             report.mutants_failing += 1;
         }
-        let known_failure = known.contains(&(case.id.clone(), finding.check));
+        let known_failure = known.contains(&known_key(case, &finding));
         if !known_failure && !is_fault {
             if let Some(key) = propose::stack_key(&mutant.tricks) {
                 *self.stacks.entry(key).or_default() += 1;
@@ -1009,7 +1036,7 @@ impl Worker {
             // One fault finding per kind: what the target chokes on is its
             // weakness, whichever operator put it there.
             Some(fault) => format!("{}[{}]", finding.check.name(), fault.kind.name()),
-            None => signature(finding.check, &mutant.operators, &mutant.tricks),
+            None => signature(&finding, &mutant.operators, &mutant.tricks),
         };
         // New means the mutation caused the failure: the seed case passes
         // this check unmutated. One finding per signature keeps it readable.
@@ -1039,7 +1066,7 @@ enum Step {
 /// Sends `mutant`, retrying it once when the target faults, and keeps it in
 /// the corpus when its output is new.
 fn failure(
-    case: &ConcreteCase,
+    (case, known): (&ConcreteCase, &BTreeSet<Known>),
     mutant: &Entry,
     stacked: &[stack::Stacked],
     probe: &mut Probe,
@@ -1054,7 +1081,7 @@ fn failure(
         None => corpus::Outcome::Refused,
     };
     corpus.observe(probe.profile, mutant, stacked, outcome);
-    first_failure(judged, probe)
+    first_failure(judged, probe, case, known)
 }
 
 /// The target's answer to `request` as a mutant of `case`, judged; a
@@ -1076,13 +1103,36 @@ fn answer(
     }
 }
 
-/// The first finding of a judged answer that counts at the probe's level.
-fn first_failure(judged: Option<Judged>, probe: &Probe) -> Step {
-    judged
+/// The finding of a judged answer that counts at the probe's level: the
+/// first, unless it is a known failure of `case` and another consumer's is
+/// not. A consumer fooled anew is a new failure, whatever another
+/// consumer's known one (a mutant that forges a record the parser reads
+/// while the model's forged tag was known already); with one consumer the
+/// first is kept.
+fn first_failure(
+    judged: Option<Judged>,
+    probe: &Probe,
+    case: &ConcreteCase,
+    known: &BTreeSet<Known>,
+) -> Step {
+    let counting: Vec<Finding> = judged
         .into_iter()
         .flat_map(|judged| judged.findings)
-        .find(|f| probe.counts(f))
-        .map_or(Step::Passed, |f| Step::Failed(Box::new(f)))
+        .filter(|f| probe.counts(f))
+        .collect();
+    let Some(first) = counting.first() else {
+        return Step::Passed;
+    };
+    let is_known = |f: &Finding| known.contains(&known_key(case, f));
+    let chosen = if is_known(first) {
+        counting
+            .iter()
+            .find(|f| f.consumer != first.consumer && !is_known(f))
+            .unwrap_or(first)
+    } else {
+        first
+    };
+    Step::Failed(Box::new(chosen.clone()))
 }
 
 /// Whether a budget in mutants is used up.
@@ -1117,10 +1167,13 @@ fn shrink_and_confirm(
             shrink(case, probe, (request, finding), calls, clock, &mut again)
         }
         None => {
-            let check = finding.check;
+            // The same failure: the same check, fooling the same consumer.
+            let (check, consumer) = (finding.check, finding.consumer);
             let mut again = |probe: &mut Probe, trial: &WrapRequest| {
                 let found = probe.security_findings(case, trial).ok()?;
-                found.into_iter().find(|f| f.check == check)
+                found
+                    .into_iter()
+                    .find(|f| f.check == check && f.consumer == consumer)
             };
             let calls = options.shrink_calls;
             shrink(case, probe, (request, finding), calls, clock, &mut again)
@@ -1308,14 +1361,16 @@ fn confirm(
 
 /// The check plus the operator families and stacked tricks that produced
 /// a failure: one finding is kept per signature.
-fn signature(check: Check, operators: &[Operator], tricks: &[Trick]) -> String {
+fn signature(finding: &Finding, operators: &[Operator], tricks: &[Trick]) -> String {
     let families: BTreeSet<&str> = operators.iter().map(|o| o.family()).collect();
     let families: Vec<&str> = families.into_iter().collect();
     let tricks: BTreeSet<&str> = tricks.iter().map(|t| t.name()).collect();
     let tricks: Vec<&str> = tricks.into_iter().collect();
+    // A failure of another consumer is another weakness: its own signature.
     format!(
-        "{}[{}]({})",
-        check.name(),
+        "{}{}[{}]({})",
+        finding.check.name(),
+        finding.consumer.note(),
         families.join("+"),
         tricks.join("+")
     )

@@ -17,13 +17,12 @@ use std::sync::atomic::AtomicBool;
 
 use super::corpus::Entry;
 use super::{
-    answer, first_failure, known_failures, nothing_yet, prepare, shrink_and_confirm, Budget, Clock,
-    CorpusEntry, Probe, Refusal, SearchFinding, SearchOptions, Step,
+    answer, first_failure, known_failures, known_key, nothing_yet, prepare, shrink_and_confirm,
+    Budget, Clock, CorpusEntry, Known, Probe, Refusal, SearchFinding, SearchOptions, Step,
 };
 use crate::adapter::{Framing, WrapRequest};
 use framecheck_core::catalogue::ConcreteCase;
 use framecheck_core::level::ReaderLevel;
-use framecheck_core::oracle::Check;
 use framecheck_core::profile::TargetProfile;
 
 /// Never set: a one-input judgement has no deadline of its own (the
@@ -59,7 +58,7 @@ pub enum NotJudged {
 pub struct OneInput<'a> {
     seeds: Vec<ConcreteCase>,
     probe: Probe<'a>,
-    known: BTreeSet<(String, Check)>,
+    known: BTreeSet<Known>,
     options: SearchOptions,
 }
 
@@ -132,7 +131,7 @@ impl<'a> OneInput<'a> {
         let seed = seed % self.seeds.len();
         let case = &self.seeds[seed];
         let step = match answer(case, &request, &mut self.probe) {
-            Ok(judged) => first_failure(judged, &self.probe),
+            Ok(judged) => first_failure(judged, &self.probe, case, &self.known),
             Err(step) => step,
         };
         let finding = match step {
@@ -143,7 +142,7 @@ impl<'a> OneInput<'a> {
                 return Err(NotJudged::GivenUp(reason));
             }
         };
-        if self.known.contains(&(case.id.clone(), finding.check)) {
+        if self.known.contains(&known_key(case, &finding)) {
             return Ok(None);
         }
         let mut report = nothing_yet(self.probe.profile, &self.options);

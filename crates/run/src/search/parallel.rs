@@ -33,10 +33,11 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::mpsc;
 
 use super::corpus::{Entry, Feature};
-use super::{nonce_ops, Budget, Clock, Probe, SearchFinding, SearchOptions, SearchReport, Worker};
+use super::{
+    nonce_ops, Budget, Clock, Known, Probe, SearchFinding, SearchOptions, SearchReport, Worker,
+};
 use crate::runner::parts;
 use framecheck_core::catalogue::ConcreteCase;
-use framecheck_core::oracle::Check;
 
 /// Most mutants a job tries between two syncs: small enough that a job
 /// soon grows from what the others found, large enough that waiting for
@@ -52,7 +53,7 @@ pub(super) struct Jobs<'a> {
 /// What every job reads and none changes.
 pub(super) struct Shared<'a> {
     pub(super) seeds: &'a [&'a ConcreteCase],
-    pub(super) known: &'a BTreeSet<(String, Check)>,
+    pub(super) known: &'a BTreeSet<Known>,
     pub(super) clock: &'a Clock<'a>,
     pub(super) options: &'a SearchOptions,
 }

@@ -46,7 +46,8 @@ pub(super) enum Unconfirmed {
 }
 
 /// Writes `finding` as search would, loads it back, runs it, and keeps it
-/// only if it fails a security check at `level`.
+/// only if it fails a security check at `level` for the consumer the
+/// search found fooled.
 pub(super) fn replay(
     finding: &SearchFinding,
     seed: u64,
@@ -98,9 +99,12 @@ pub(super) fn replay(
         CheckClass::Fault => CheckClass::Fault,
         _ => CheckClass::Security,
     };
+    // The consumer the search saw fooled must be fooled again: a replay
+    // that fools only another consumer confirms nothing of this finding.
     let mut security: Vec<Finding> = findings
         .into_iter()
         .filter(|f| f.class == class && f.levels.contains(&level))
+        .filter(|f| f.consumer == finding.finding.consumer)
         .collect();
     // A `fail` from an outer-layer finding the target's declared context
     // fails (see `framecheck_core::gate`) is no security failure to confirm.

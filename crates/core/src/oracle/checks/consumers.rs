@@ -64,10 +64,13 @@ pub fn for_reader(
 /// every consumer of `profile` (with the profile's own reading), each
 /// handed to the consumers it concerns, in the profile's order:
 ///
-/// - a parser that answers with segments is observed, not modelled: a
-///   finding of a check that reads the text is not its (as
-///   [`super::parser_answered`] drops it from its wraps' findings), since its own answers are the evidence of whether it is
-///   fooled;
+/// - a parser that answers with segments is observed, not modelled: its
+///   own answers are the evidence of whether it is fooled, so it gets only
+///   what [`super::observed_parser_owns`] keeps (as
+///   [`super::parser_answered`] keeps from its wraps' findings): no
+///   finding of a check that reads the text, and no security finding of a
+///   check that did not judge its answer (a `parts.structure` finding is
+///   about the messages the model reads);
 /// - a parser reads bytes exactly: a security finding judged for another
 ///   consumer is the parser's only where it holds at the exact level, and
 ///   then at every level (as a parser's own checks report it);
@@ -103,7 +106,7 @@ fn concerns(profile: &TargetProfile, consumer: Consumer, finding: &Finding) -> O
     if consumer != Consumer::Parser {
         return Some(own);
     }
-    if super::structure::parser_observed(profile) && finding.check.row().reads_text {
+    if super::structure::parser_observed(profile) && !super::observed_parser_owns(finding) {
         return None;
     }
     if finding.class == CheckClass::Security {
@@ -222,8 +225,9 @@ mod tests {
 
     /// A finding judged once on the output as written goes to each
     /// consumer it concerns: a parser that answers with segments is
-    /// observed, so a text check's finding is not its, and a target fault
-    /// is reported once, for the first consumer.
+    /// observed, so neither a text check's finding nor a security finding
+    /// about the parts the model reads is its, and a target fault is
+    /// reported once, for the first consumer.
     #[test]
     fn once_judged_findings_skip_an_observed_parser() {
         use ReaderLevel::{Exact, Unicode};
@@ -245,24 +249,30 @@ mod tests {
                 (Check::NonceReplay, Consumer::Model, vec![Exact]),
                 (Check::PartsStructure, Consumer::Model, vec![Exact]),
                 (
-                    Check::PartsStructure,
-                    Consumer::Parser,
-                    ReaderLevel::ALL.to_vec()
-                ),
-                (
                     Check::TargetFault,
                     Consumer::Model,
                     ReaderLevel::ALL.to_vec()
                 ),
             ]
         );
-        // The parser alone, observed: the replay is not its.
+        // The parser alone, observed: neither the replay nor the parts
+        // finding is its; a fault is the framing's, whoever reads it.
         let alone = with_reader("{ returns: segments, consumer: parser }");
         let alone = TargetProfile {
             capabilities: profile.capabilities.clone(),
             ..alone
         };
-        assert!(as_written(&alone, vec![replay]).is_empty());
+        let parts = at(Check::PartsStructure, CheckClass::Security, &[Exact]);
+        let fault = at(Check::TargetFault, CheckClass::Fault, &ReaderLevel::ALL);
+        let found = as_written(&alone, vec![replay, parts, fault]);
+        assert_eq!(
+            named_checks(&found),
+            [(
+                Check::TargetFault,
+                Consumer::Parser,
+                ReaderLevel::ALL.to_vec()
+            )]
+        );
         // Without the read capability nothing observes the parser.
         let unread = with_reader("{ returns: segments, consumer: parser }");
         let unread = TargetProfile {

@@ -33,7 +33,10 @@ pub use document::judge_document;
 pub use parts::{judge_parts, render_parts, PartsError, PartsStructure};
 pub use read::judge_read;
 pub use separation::{judge_several, Items};
-pub use structure::{judge_structure, parser_answered, render_segments, Structure, StructureError};
+pub use structure::{
+    judge_structure, observed_parser_owns, parser_answered, render_segments, Structure,
+    StructureError,
+};
 pub use tokview::{judge_tokenizer_view, Boundaries, ViewFinding};
 
 use std::ops::Range;
@@ -147,9 +150,14 @@ fn wrap_checks<'a>(
     let judged = levels(profile);
     nonce::check_matched(findings, profile, &views);
     nonce::check_confusables(findings, profile, &views, &judged);
-    // A control string reaches whatever model reads the message, so it is
-    // judged at every level, whoever consumes the frame itself.
-    template::check_control_strings(findings, profile, &views, &framing_own);
+    // A control string is read by a model's tokenizer and chat template, at
+    // every level; a parser reads the frame's own grammar, and a control
+    // string is text to it. So it is judged for a model consumer alone: a
+    // model that reads a parser's output too is a consumer the profile
+    // declares (`consumers: [model, parser]`), judged in its own pass.
+    if profile.reader.consumer == Consumer::Model {
+        template::check_control_strings(findings, profile, &views, &framing_own);
+    }
     level_checks(findings, case, profile, &views, &judged, fitted, framed);
     let exact = &views.exact().regions;
     let body = body_of(profile, layout, matched.as_ref(), framed, exact);

@@ -21,29 +21,38 @@ use std::ops::Range;
 use super::fidelity::first_difference;
 use super::findings::Findings;
 use crate::catalogue::{ConcreteCase, Expectation};
-use crate::oracle::{Check, Excerpt, ExcerptSource, Finding};
+use crate::oracle::{Check, CheckClass, Excerpt, ExcerptSource, Finding};
 use crate::profile::{Capability, Consumer, ReaderReturns, TargetProfile};
 use crate::target::Segment;
 
 /// `findings` of a wrap whose output the profile's segments parser read
 /// back and `reader.structure` judged: when the frame's consumer is that
-/// parser, its own answer is the evidence of whether it was fooled, so the
-/// findings of checks that judge the text as a modelled reader reads it
-/// ([`Check`]'s `reads_text` in the check table: a delimiter live in the
-/// text, a canary outside its region, a control string or a confusable
-/// marker a model would read) are not the parser's and are dropped. A
-/// parser that is not fooled gets no parser finding. The model's reading of
-/// the same output is another consumer's: an audit whose consumer is a
-/// model judges it. Everything else (fidelity, the structure findings) is
-/// kept.
+/// parser, its own answer is the evidence of whether it was fooled, so only
+/// the findings [`observed_parser_owns`] are kept. A parser that is not
+/// fooled gets no parser finding. The model's reading of the same output is
+/// another consumer's: an audit whose consumer is a model judges it.
 pub fn parser_answered(findings: Vec<Finding>, profile: &TargetProfile) -> Vec<Finding> {
     if profile.reader.consumer != Consumer::Parser || !parser_observed(profile) {
         return findings;
     }
-    findings
-        .into_iter()
-        .filter(|f| !f.check.row().reads_text)
-        .collect()
+    findings.into_iter().filter(observed_parser_owns).collect()
+}
+
+/// Whether `finding` can be an observed parser's (one that answers with
+/// segments, [`parser_observed`]): its own answers are the evidence of
+/// whether it is fooled, so a finding of a check that judges the text as a
+/// modelled reader reads it ([`Check`]'s `reads_text` in the check table: a
+/// delimiter live in the text, a canary outside its region, a control
+/// string or a confusable marker a model would read) is not its, and a
+/// security finding is its only when the check judged its answer
+/// (`judges_answer`: a read verdict, a read-back, its segments). A
+/// security finding judged on the output as written (the parts a framing
+/// hands the model, an absent frame, a predictable nonce) says nothing of
+/// what the parser made of it. A fault or a fidelity finding is the
+/// framing's, whoever reads it, and is kept.
+pub fn observed_parser_owns(finding: &Finding) -> bool {
+    let row = finding.check.row();
+    !row.reads_text && (finding.class != CheckClass::Security || row.judges_answer)
 }
 
 /// Whether `profile`'s parser is observed rather than modelled: it answers
