@@ -221,7 +221,8 @@ impl BlockCache {
                 self.block = block_at(index);
             }
             if self.block.classes[code as usize % BLOCK] & flags != 0 {
-                return (i, char::from_u32(code));
+                let c = char::from_u32(code).expect("decoded from a str: a scalar value");
+                return (i, Some(c));
             }
             i += len;
         }
@@ -243,12 +244,12 @@ fn decode(bytes: &[u8], at: usize) -> (u32, usize) {
     let lead = u32::from(bytes[at]);
     let next = |k: usize| u32::from(bytes[at + k] & 0x3F);
     if lead < 0xE0 {
-        ((lead & 0x1F) << 6 | next(1), 2)
+        (((lead & 0x1F) << 6) | next(1), 2)
     } else if lead < 0xF0 {
-        ((lead & 0x0F) << 12 | next(1) << 6 | next(2), 3)
+        (((lead & 0x0F) << 12) | (next(1) << 6) | next(2), 3)
     } else {
         (
-            (lead & 0x07) << 18 | next(1) << 12 | next(2) << 6 | next(3),
+            ((lead & 0x07) << 18) | (next(1) << 12) | (next(2) << 6) | next(3),
             4,
         )
     }
@@ -297,7 +298,7 @@ impl Learned {
         while let Some(&lead) = bytes.get(at) {
             // ASCII and continuation bytes wrap to 32 or more.
             let k = lead.wrapping_sub(0xC0);
-            if k >= 32 || quiet >> k & 1 == 0 {
+            if k >= 32 || (quiet >> k) & 1 == 0 {
                 break;
             }
             at += 2;
@@ -309,9 +310,9 @@ impl Learned {
     #[inline]
     fn of(self, lead: u8) -> Lead {
         let k = lead & 0x1F;
-        if self.0 >> (32 + k) & 1 != 0 {
+        if (self.0 >> (32 + k)) & 1 != 0 {
             Lead::Quiet
-        } else if self.0 >> k & 1 != 0 {
+        } else if (self.0 >> k) & 1 != 0 {
             Lead::Flagged
         } else {
             Lead::Unknown
@@ -359,7 +360,7 @@ impl QuietLeads {
         let quiet = block.classes[offset..offset + 64]
             .iter()
             .all(|&class| class & self.flags == 0);
-        let bits = 1u64 << k | u64::from(quiet) << (32 + k);
+        let bits = (1u64 << k) | (u64::from(quiet) << (32 + k));
         Learned(self.bits.fetch_or(bits, Ordering::Relaxed) | bits)
     }
 }
