@@ -24,6 +24,7 @@
 //! scans pass over text that cannot hold what they look for without
 //! folding it.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 
 use super::TOKEN;
@@ -180,28 +181,187 @@ impl BlockCache {
     /// a run of one back would cost more than looking it up): the offset of
     /// the first character that has one of `flags`, and the character; or
     /// of the next run of ASCII characters, or the text's length.
+    ///
+    /// A two-byte character whose lead byte is quiet ([`QuietLeads`]) is
+    /// stepped over without decoding it; any other character is decoded
+    /// from its bytes and looked up in its block.
     fn next_outside_ascii(&mut self, text: &str, at: usize, flags: u8) -> (usize, Option<char>) {
         let bytes = text.as_bytes();
-        for (i, c) in text[at..].char_indices() {
-            if c.is_ascii() {
-                if bytes.get(at + i + 1).is_some_and(u8::is_ascii) {
-                    return (at + i, None);
+        let leads = QuietLeads::of(flags);
+        let mut learned = leads.learned();
+        let mut i = at;
+        while let Some(&lead) = bytes.get(i) {
+            if lead.is_ascii() {
+                if bytes.get(i + 1).is_some_and(u8::is_ascii) {
+                    return (i, None);
                 }
-                if self.ascii[c as usize] & flags != 0 {
-                    return (at + i, Some(c));
+                if self.ascii[usize::from(lead)] & flags != 0 {
+                    return (i, Some(char::from(lead)));
                 }
+                i += 1;
                 continue;
             }
-            let index = c as usize / BLOCK;
+            if lead < THREE_BYTE_LEAD {
+                match learned.of(lead) {
+                    Lead::Quiet => {
+                        i = learned.skip_quiet(bytes, i + 2);
+                        continue;
+                    }
+                    Lead::Unknown => {
+                        learned = leads.learn(lead);
+                        continue;
+                    }
+                    Lead::Flagged => {}
+                }
+            }
+            let (code, len) = decode(bytes, i);
+            let index = code as usize / BLOCK;
             if index != self.index {
                 self.index = index;
                 self.block = block_at(index);
             }
-            if self.block.classes[c as usize % BLOCK] & flags != 0 {
-                return (at + i, Some(c));
+            if self.block.classes[code as usize % BLOCK] & flags != 0 {
+                let c = char::from_u32(code).expect("decoded from a str: a scalar value");
+                return (i, Some(c));
             }
+            i += len;
         }
         (text.len(), None)
+    }
+}
+
+/// The first lead byte of a three-byte UTF-8 sequence: below it (and above
+/// ASCII), a lead byte starts a two-byte sequence.
+const THREE_BYTE_LEAD: u8 = 0xE0;
+
+/// The code point of the character that starts at byte `at` of `bytes`,
+/// which is valid UTF-8 (from a `str`) with a character starting there
+/// that is not ASCII, and its length in bytes. Decoded here rather than
+/// through `str::chars` because the loop that calls it moves by bytes: a
+/// new `Chars` per character costs a boundary check and a slice.
+#[inline]
+fn decode(bytes: &[u8], at: usize) -> (u32, usize) {
+    let lead = u32::from(bytes[at]);
+    let next = |k: usize| u32::from(bytes[at + k] & 0x3F);
+    if lead < 0xE0 {
+        (((lead & 0x1F) << 6) | next(1), 2)
+    } else if lead < 0xF0 {
+        (((lead & 0x0F) << 12) | (next(1) << 6) | next(2), 3)
+    } else {
+        (
+            ((lead & 0x07) << 18) | (next(1) << 12) | (next(2) << 6) | next(3),
+            4,
+        )
+    }
+}
+
+/// What is known of a two-byte lead byte for one set of flags.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Lead {
+    /// Not looked at yet in this process.
+    Unknown,
+    /// None of its 64 code points has one of the flags.
+    Quiet,
+    /// Some of its code points have one.
+    Flagged,
+}
+
+/// The lead bytes of two-byte UTF-8 sequences (U+0080 to U+07FF: Latin
+/// with accents, Greek, Cyrillic, Armenian, Hebrew, Arabic) whose 64 code
+/// points have none of some flags, learned per lead byte on first sight:
+/// text in those scripts is then stepped over with a bit test per
+/// character, no decoding and no block lookup. A lead byte's 64 code points
+/// lie in one block, which learning fills as a lookup would, so a process
+/// still folds only the blocks its text uses.
+///
+/// One word per set of flags: bit `k` says lead byte `0xC0 + k` is known,
+/// bit `32 + k` that it is quiet. Bits are only ever set, so a copy of the
+/// word taken once per call stays true, and racing threads that learn the
+/// same lead set the same bits.
+struct QuietLeads {
+    bits: AtomicU64,
+    flags: u8,
+}
+
+/// A copy of a [`QuietLeads`] word.
+#[derive(Clone, Copy)]
+struct Learned(u64);
+
+impl Learned {
+    /// The offset of the first character from `at` that is not a two-byte
+    /// character with a quiet lead byte: the rest of a word of Cyrillic or
+    /// Greek text, a byte test per character in a loop of its own.
+    #[inline]
+    fn skip_quiet(self, bytes: &[u8], mut at: usize) -> usize {
+        // Bit `k`: lead byte `0xC0 + k` is quiet.
+        let quiet = (self.0 >> 32) as u32;
+        while let Some(&lead) = bytes.get(at) {
+            // ASCII and continuation bytes wrap to 32 or more.
+            let k = lead.wrapping_sub(0xC0);
+            if k >= 32 || (quiet >> k) & 1 == 0 {
+                break;
+            }
+            at += 2;
+        }
+        at
+    }
+
+    /// What is known of `lead`, a two-byte lead byte (0xC2 to 0xDF).
+    #[inline]
+    fn of(self, lead: u8) -> Lead {
+        let k = lead & 0x1F;
+        if (self.0 >> (32 + k)) & 1 != 0 {
+            Lead::Quiet
+        } else if (self.0 >> k) & 1 != 0 {
+            Lead::Flagged
+        } else {
+            Lead::Unknown
+        }
+    }
+}
+
+impl QuietLeads {
+    /// The lead bytes learned for `flags`, one word per set of flags.
+    fn of(flags: u8) -> &'static QuietLeads {
+        static TABLES: [QuietLeads; 16] = {
+            let mut tables = [const {
+                QuietLeads {
+                    bits: AtomicU64::new(0),
+                    flags: 0,
+                }
+            }; 16];
+            let mut k = 0;
+            while k < 16 {
+                tables[k].flags = k as u8;
+                k += 1;
+            }
+            tables
+        };
+        &TABLES[usize::from(flags & 0x0F)]
+    }
+
+    /// What is known so far.
+    #[inline]
+    fn learned(&self) -> Learned {
+        Learned(self.bits.load(Ordering::Relaxed))
+    }
+
+    /// Looks `lead`'s 64 code points up in their block, records the answer
+    /// and returns everything now known. Out of line: it runs at most once
+    /// per lead byte and set of flags in a process, and inlined it would
+    /// cost the stepping loop registers.
+    #[cold]
+    #[inline(never)]
+    fn learn(&self, lead: u8) -> Learned {
+        let k = lead & 0x1F;
+        let first = usize::from(k) << 6;
+        let block = block_at(first / BLOCK);
+        let offset = first % BLOCK;
+        let quiet = block.classes[offset..offset + 64]
+            .iter()
+            .all(|&class| class & self.flags == 0);
+        let bits = (1u64 << k) | (u64::from(quiet) << (32 + k));
+        Learned(self.bits.fetch_or(bits, Ordering::Relaxed) | bits)
     }
 }
 
@@ -430,11 +590,63 @@ mod tests {
                 "\u{E9}",
                 "\u{FF46}",
                 "\u{1D400}",
+                // Two-byte characters, stepped over by their lead byte when
+                // it is quiet: Cyrillic (a lookalike of `a`, an inert
+                // letter), Latin f with hook (folds to `f`), Greek.
+                "\u{430}",
+                "\u{436}",
+                "\u{192}",
+                "\u{3B1}",
             ])
             .prop_map(String::from),
             "[a-eg-z ]{0,40}",
             any::<char>().prop_map(String::from),
         ]
+    }
+
+    /// A lead byte is quiet exactly when none of its 64 code points has a
+    /// flag, for every set of flags and every two-byte lead, whether it is
+    /// learned or already known; and [`decode`] agrees with `str::chars`.
+    #[test]
+    fn quiet_leads_agree_with_the_classes() {
+        for flags in [STARTS, ANCHORED, STARTS | ANCHORED] {
+            let leads = QuietLeads::of(flags);
+            for lead in 0xC2u8..=0xDF {
+                let first = u32::from(lead & 0x1F) << 6;
+                let quiet = (first..first + 64)
+                    .filter_map(char::from_u32)
+                    .all(|c| !has_flag(c, flags));
+                let expected = if quiet { Lead::Quiet } else { Lead::Flagged };
+                let learned = match leads.learned().of(lead) {
+                    Lead::Unknown => leads.learn(lead),
+                    _ => leads.learned(),
+                };
+                assert_eq!(learned.of(lead), expected, "lead {lead:#X}, flags {flags}");
+                // Learned again (as a racing thread would), the same.
+                assert_eq!(leads.learn(lead).of(lead), expected, "lead {lead:#X}");
+            }
+        }
+        // The data has both kinds among two-byte leads, so both answers are
+        // exercised: `ƒ` (U+0192) folds to `f`; Cyrillic `ж` folds to none.
+        assert_eq!(QuietLeads::of(STARTS).learn(0xC6).of(0xC6), Lead::Flagged);
+        assert_eq!(QuietLeads::of(STARTS).learn(0xD0).of(0xD0), Lead::Quiet);
+        for c in [
+            '\u{80}',
+            '\u{7FF}',
+            '\u{800}',
+            '語',
+            '\u{FFFF}',
+            '\u{10000}',
+            '🚀',
+            '\u{10FFFF}',
+        ] {
+            let text = format!("{c}x");
+            assert_eq!(
+                decode(text.as_bytes(), 0),
+                (c as u32, c.len_utf8()),
+                "{c:?}"
+            );
+        }
     }
 
     /// Runs of flagged ASCII bytes of every length, alone and after other
