@@ -39,7 +39,7 @@ pub fn parser_answered(findings: Vec<Finding>, profile: &TargetProfile) -> Vec<F
 }
 
 /// Whether `finding` can be an observed parser's (one that answers with
-/// segments, [`parser_observed`]): its own answers are the evidence of
+/// segments, as `parser_observed` says): its own answers are the evidence of
 /// whether it is fooled, so a finding of a check that judges the text as a
 /// modelled reader reads it ([`Check`]'s `reads_text` in the check table: a
 /// delimiter live in the text, a canary outside its region, a control
