@@ -46,6 +46,23 @@ mod python_literal;
 
 pub use codec::Codec;
 
+impl BodyEncoding {
+    /// The encoding's codec: the one place a variant maps to its module.
+    /// It lives here, above the modules, so that no encoding module and
+    /// the trait's module import each other.
+    pub fn codec(self) -> &'static dyn Codec {
+        match self {
+            BodyEncoding::None => &none::NoneCodec,
+            BodyEncoding::JsonString => &json_string::JsonStringCodec,
+            BodyEncoding::HtmlEntities => &html_entities::HtmlEntitiesCodec,
+            BodyEncoding::Base64 => &base64::Base64Codec,
+            BodyEncoding::Datamark => &datamark::DatamarkCodec,
+            BodyEncoding::PythonLiteral => &python_literal::PythonLiteralCodec,
+            BodyEncoding::LinePrefix => &line_prefix::LinePrefixCodec,
+        }
+    }
+}
+
 /// The data-marking of a `datamark` body: the marker, and which characters
 /// of the content it replaces. A bare `&str` is a marker replacing spaces.
 /// A `line-prefix` body's prefix travels in `mark` too (the profile's

@@ -5,16 +5,16 @@
 //! how the layout learner finds a body written in it, how `init` recognises
 //! it in calibration outputs, the catalogue cases it invites and whether
 //! the oracle's line-quote check applies to it: one impl in each encoding's own module under `encoding/`. The
-//! rest of the workspace asks the codec ([`BodyEncoding::codec`], the one
+//! rest of the workspace asks the codec ([`crate::profile::BodyEncoding::codec`], in `encoding`, the one
 //! match from a variant to its module) instead of matching on encodings, so
-//! a new encoding is one module, one [`BodyEncoding`] variant, its entry in
-//! [`BodyEncoding::ALL`] and its arm in `codec`; every method here (none
+//! a new encoding is one module, one [`crate::profile::BodyEncoding`] variant, its entry in
+//! [`crate::profile::BodyEncoding::ALL`] and its arm in `codec`; every method here (none
 //! has a default) is what the compiler asks the new module for.
 
 use std::borrow::Cow;
 use std::ops::Range;
 
-use super::declared::{BodyEncoding, DatamarkReplaces, MarkerField};
+use super::declared::{DatamarkReplaces, MarkerField};
 use super::{Datamark, DecodeError};
 
 /// How the layout learner finds a body written in an encoding.
@@ -122,24 +122,10 @@ pub trait Codec: Sync {
     fn quotes_lines(&self) -> bool;
 }
 
-impl BodyEncoding {
-    /// The encoding's codec: the one place a variant maps to its module.
-    pub fn codec(self) -> &'static dyn Codec {
-        match self {
-            BodyEncoding::None => &super::none::NoneCodec,
-            BodyEncoding::JsonString => &super::json_string::JsonStringCodec,
-            BodyEncoding::HtmlEntities => &super::html_entities::HtmlEntitiesCodec,
-            BodyEncoding::Base64 => &super::base64::Base64Codec,
-            BodyEncoding::Datamark => &super::datamark::DatamarkCodec,
-            BodyEncoding::PythonLiteral => &super::python_literal::PythonLiteralCodec,
-            BodyEncoding::LinePrefix => &super::line_prefix::LinePrefixCodec,
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::encoding::declared::BodyEncoding;
 
     #[test]
     fn each_codec_is_named_as_profiles_spell_its_variant() {
