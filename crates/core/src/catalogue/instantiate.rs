@@ -447,6 +447,12 @@ pub fn canary_for(id: &str, tokens: &[&str]) -> String {
 /// Keeps the cases whose id, base id or category matches any of
 /// `patterns`, each an exact name or a glob (`breakout-*`, `*~upper`).
 /// An empty pattern list keeps every case.
+///
+/// A report names a case run as one item among siblings by its id and
+/// position (`forgery-x~upper@first`); catalogue ids never hold `@`
+/// (`load::valid_id`), so a pattern's `@position` is set aside and the
+/// case is selected: copying an id from a report re-runs that case (at
+/// every position, since positions are made when the case runs).
 pub fn select(
     cases: Vec<ConcreteCase>,
     patterns: &[String],
@@ -454,8 +460,16 @@ pub fn select(
     if patterns.is_empty() {
         return Ok(cases);
     }
+    let patterns: Vec<String> = patterns
+        .iter()
+        .map(|p| {
+            p.split_once('@')
+                .map_or(p.as_str(), |(case, _)| case)
+                .to_owned()
+        })
+        .collect();
     let mut builder = GlobSetBuilder::new();
-    for pattern in patterns {
+    for pattern in &patterns {
         let glob = Glob::new(pattern).map_err(|source| SelectError {
             pattern: pattern.clone(),
             source,

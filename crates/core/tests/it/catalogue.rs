@@ -914,6 +914,23 @@ fn select_matches_ids_base_ids_categories_and_globs() {
     assert!(error.to_string().contains("breakout-["), "{error}");
 }
 
+/// A report names a case run among siblings `id@position`; that id, copied
+/// from a report, must select the case, or `--only` says "no case matches"
+/// for an id the run itself printed (found re-checking a field audit).
+#[test]
+fn select_takes_a_report_id_with_its_position() {
+    let cases = instantiate(&builtin(), &crate::reference_profile());
+    let id = "breakout-close-mid-content~upper";
+    for pattern in [
+        format!("{id}@first"),
+        format!("{id}@last"),
+        "breakout-close-mid-*@middle".into(),
+    ] {
+        let kept = select(cases.clone(), &[pattern.clone()]).unwrap();
+        assert!(kept.iter().any(|c| c.id == id), "{pattern}");
+    }
+}
+
 /// A target with a fixed attribute schema gets the attacks mapped onto its
 /// own names, and no case that needs keys it never writes.
 #[test]
