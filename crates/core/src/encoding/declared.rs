@@ -34,22 +34,25 @@ pub enum BodyEncoding {
     LinePrefix,
 }
 
+every_variant! {
+    /// Every encoding, in the order calibration tries them (the compiler
+    /// checks that none is missing).
+    BodyEncoding: [
+        None,
+        JsonString,
+        HtmlEntities,
+        Base64,
+        Datamark,
+        PythonLiteral,
+        LinePrefix,
+    ]
+}
+
 impl BodyEncoding {
     /// The stable name, as written in profiles and reports.
     pub fn name(self) -> &'static str {
         self.codec().name()
     }
-
-    /// Every encoding, in the order calibration tries them.
-    pub const ALL: [BodyEncoding; 7] = [
-        BodyEncoding::None,
-        BodyEncoding::JsonString,
-        BodyEncoding::HtmlEntities,
-        BodyEncoding::Base64,
-        BodyEncoding::Datamark,
-        BodyEncoding::PythonLiteral,
-        BodyEncoding::LinePrefix,
-    ];
 
     /// Whether calibration can find a body in this encoding without its
     /// marker declared ([`super::Codec::tried_undeclared`]).
