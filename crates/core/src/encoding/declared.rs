@@ -32,6 +32,10 @@ pub enum BodyEncoding {
     /// first line is the framing's own text before the body
     /// (`encoding::line_prefix`).
     LinePrefix,
+    /// The content on one line: each line break written as an escape
+    /// (`\n`, `\r`), a tab as `\t`, the backslash doubled, quotes and
+    /// the rest as written (`encoding::escaped_breaks`).
+    EscapedBreaks,
 }
 
 every_variant! {
@@ -45,6 +49,7 @@ every_variant! {
         Datamark,
         PythonLiteral,
         LinePrefix,
+        EscapedBreaks,
     ]
 }
 
