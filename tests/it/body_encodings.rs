@@ -80,3 +80,40 @@ fn a_python_literal_body_is_inferred_from_the_adapter_alone() {
     ];
     proposals_agree("python-literal", BodyEncoding::PythonLiteral, &fixtures);
 }
+
+/// The content on one line, its line breaks escaped: `init` finds the
+/// escapes from the adapter alone (the probe's LF comes back as `\n`, its
+/// quotes as written), and the proposal judges each fixture as the hand
+/// profile does: the correct one passing, LF alone escaped failing above
+/// `exact`, the ASCII breaks alone failing at `unicode` only, a backslash
+/// left single a fidelity failure.
+#[test]
+fn an_escaped_breaks_body_is_inferred_from_the_adapter_alone() {
+    let test = "an_escaped_breaks_body_is_inferred_from_the_adapter_alone";
+    if !common::have("python3", test) {
+        return;
+    }
+    let fixtures = [
+        Expected {
+            script: "correct.py",
+            exit: 0,
+            level: "unicode",
+        },
+        Expected {
+            script: "broken_lf_only.py",
+            exit: 1,
+            level: "exact",
+        },
+        Expected {
+            script: "broken_ascii_breaks.py",
+            exit: 1,
+            level: "ascii-case-insensitive",
+        },
+        Expected {
+            script: "broken_unescaped_backslash.py",
+            exit: 1,
+            level: "unicode",
+        },
+    ];
+    proposals_agree("escaped-breaks", BodyEncoding::EscapedBreaks, &fixtures);
+}

@@ -35,6 +35,7 @@ use std::sync::mpsc::{self, Receiver};
 use std::time::Duration;
 
 use framecheck::level::{fold_str, ReaderLevel};
+use framecheck::profile::{BodyEncoding, DEFAULT_DATAMARK};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -475,41 +476,18 @@ impl Drop for Adapter {
     }
 }
 
-/// How `content` must appear in the frame under `body`'s encoding. The probe
-/// content is plain ASCII without `<`, `>`, `&` or line breaks, so every
-/// fixture, broken or not, writes it the same way.
+/// How `content` must appear in the frame under `body`'s encoding, as the
+/// library writes it (the encoding read from its name as profiles spell
+/// it, so a new encoding needs nothing here). The probe content is plain
+/// ASCII without `<`, `>`, `&`, quotes, backslashes or line breaks, so
+/// every fixture, broken or not, writes it the same way (a one-line
+/// `line-prefix` body has no further line to prefix).
 fn encoded(content: &str, body: &BodyView) -> String {
-    match body.encoding.as_ref().map(EncodingView::plain) {
-        None | Some("none") => content.to_string(),
-        Some("json-string") => serde_json::to_string(content).unwrap(),
-        Some("python-literal") => format!("'{content}'"),
-        Some("html-entities") => content.to_string(),
-        Some("datamark") => content.replace(' ', body.datamark.as_deref().unwrap_or("^")),
-        Some("base64") => base64(content.as_bytes()),
-        // One line: no line gets a prefix in the body.
-        Some("line-prefix") => content.to_string(),
-        Some(other) => panic!("unknown body encoding {other:?}"),
-    }
-}
-
-/// Standard base64 with padding (RFC 4648), enough for the probe.
-fn base64(bytes: &[u8]) -> String {
-    const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::new();
-    for chunk in bytes.chunks(3) {
-        let n = chunk
-            .iter()
-            .enumerate()
-            .fold(0u32, |n, (i, &b)| n | (b as u32) << (16 - 8 * i));
-        for i in 0..4 {
-            if i <= chunk.len() {
-                out.push(ALPHABET[(n >> (18 - 6 * i) & 63) as usize] as char);
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
+    let name = body.encoding.as_ref().map_or("none", EncodingView::plain);
+    let encoding: BodyEncoding = serde_json::from_value(json!(name))
+        .unwrap_or_else(|e| panic!("unknown body encoding {name:?}: {e}"));
+    let mark = body.datamark.as_deref().unwrap_or(DEFAULT_DATAMARK);
+    framecheck::encoding::encode(encoding, content, mark)
 }
 
 fn wrap_request(id: u64, content: &str) -> Value {

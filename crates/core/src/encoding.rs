@@ -38,6 +38,7 @@ mod base64;
 pub mod codec;
 mod datamark;
 pub mod declared;
+mod escaped_breaks;
 mod html_entities;
 mod json_string;
 pub mod line_prefix;
@@ -59,6 +60,7 @@ impl BodyEncoding {
             BodyEncoding::Datamark => &datamark::DatamarkCodec,
             BodyEncoding::PythonLiteral => &python_literal::PythonLiteralCodec,
             BodyEncoding::LinePrefix => &line_prefix::LinePrefixCodec,
+            BodyEncoding::EscapedBreaks => &escaped_breaks::EscapedBreaksCodec,
         }
     }
 }

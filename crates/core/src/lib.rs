@@ -54,6 +54,26 @@
 //! ```
 #![deny(missing_docs)]
 
+/// Declares an enum's `ALL` (every variant, in the order given) from one
+/// list, and a match over the same list that the compiler checks for
+/// exhaustiveness: a variant added to the enum and not to the list is a
+/// build error, not a variant every `ALL` loop silently skips. Defined
+/// before the modules, so each of them can use it.
+macro_rules! every_variant {
+    ($(#[$doc:meta])* $enum:ident: [$($variant:ident),+ $(,)?]) => {
+        impl $enum {
+            $(#[$doc])*
+            pub const ALL: [$enum; [$($enum::$variant),+].len()] = [$($enum::$variant),+];
+        }
+
+        // Never called: it exists so the compiler checks that the list
+        // above names every variant.
+        const _: fn($enum) = |variant| match variant {
+            $($enum::$variant)|+ => {}
+        };
+    };
+}
+
 pub mod catalogue;
 pub mod chat_template;
 pub mod encoding;

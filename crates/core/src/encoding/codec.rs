@@ -8,8 +8,8 @@
 //! rest of the workspace asks the codec ([`crate::profile::BodyEncoding::codec`], in `encoding`, the one
 //! match from a variant to its module) instead of matching on encodings, so
 //! a new encoding is one module, one [`crate::profile::BodyEncoding`] variant, its entry in
-//! [`crate::profile::BodyEncoding::ALL`] and its arm in `codec`; every method here (none
-//! has a default) is what the compiler asks the new module for.
+//! [`crate::profile::BodyEncoding::ALL`] and its arm in `codec` (the compiler checks both);
+//! every method here (none has a default) is what the compiler asks the new module for.
 
 use std::borrow::Cow;
 use std::ops::Range;

@@ -32,6 +32,25 @@ pub enum BodyEncoding {
     /// first line is the framing's own text before the body
     /// (`encoding::line_prefix`).
     LinePrefix,
+    /// The content on one line: each line break written as an escape
+    /// (`\n`, `\r`), a tab as `\t`, the backslash doubled, quotes and
+    /// the rest as written (`encoding::escaped_breaks`).
+    EscapedBreaks,
+}
+
+every_variant! {
+    /// Every encoding, in the order calibration tries them (the compiler
+    /// checks that none is missing).
+    BodyEncoding: [
+        None,
+        JsonString,
+        HtmlEntities,
+        Base64,
+        Datamark,
+        PythonLiteral,
+        LinePrefix,
+        EscapedBreaks,
+    ]
 }
 
 impl BodyEncoding {
@@ -39,17 +58,6 @@ impl BodyEncoding {
     pub fn name(self) -> &'static str {
         self.codec().name()
     }
-
-    /// Every encoding, in the order calibration tries them.
-    pub const ALL: [BodyEncoding; 7] = [
-        BodyEncoding::None,
-        BodyEncoding::JsonString,
-        BodyEncoding::HtmlEntities,
-        BodyEncoding::Base64,
-        BodyEncoding::Datamark,
-        BodyEncoding::PythonLiteral,
-        BodyEncoding::LinePrefix,
-    ];
 
     /// Whether calibration can find a body in this encoding without its
     /// marker declared ([`super::Codec::tried_undeclared`]).

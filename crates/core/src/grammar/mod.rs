@@ -23,9 +23,10 @@
 //! fields it reads, its builder, `init`'s experiments for it, how the
 //! layout learner reads its delimiters) is its [`Shape`], in the same file.
 //! Adding a grammar means adding a module with a [`Grammar`] and a [`Shape`]
-//! impl, a [`GrammarKind`] variant, its entry in [`GrammarKind::ALL`] (which
-//! the compiler does not check), and its arms in [`GrammarKind::name`] and
-//! [`GrammarKind::shape`] (which it does); the compiler asks for the rest.
+//! impl, a [`GrammarKind`] variant, its entry in [`GrammarKind::ALL`] and
+//! its arms in [`GrammarKind::name`] and [`GrammarKind::shape`]; the
+//! compiler asks for each of these (`ALL` is declared with a match over the
+//! same list, which must be exhaustive) and for the rest.
 //!
 //! ```
 //! use framecheck_core::grammar::{self, DelimiterKind, Form, GrammarKind, Vocabulary};
@@ -92,18 +93,20 @@ pub enum GrammarKind {
     PythonDocument,
 }
 
-impl GrammarKind {
-    /// Every grammar.
-    pub const ALL: [GrammarKind; 7] = [
-        GrammarKind::XmlTag,
-        GrammarKind::BracketMarker,
-        GrammarKind::BeginEnd,
-        GrammarKind::Fence,
-        GrammarKind::Section,
-        GrammarKind::JsonDocument,
-        GrammarKind::PythonDocument,
-    ];
+every_variant! {
+    /// Every grammar (the compiler checks that none is missing).
+    GrammarKind: [
+        XmlTag,
+        BracketMarker,
+        BeginEnd,
+        Fence,
+        Section,
+        JsonDocument,
+        PythonDocument,
+    ]
+}
 
+impl GrammarKind {
     /// The stable name, as written in profiles.
     pub fn name(self) -> &'static str {
         match self {

@@ -8,7 +8,7 @@
 //! workspace asks the shape ([`GrammarKind::shape`]) instead of matching on
 //! grammar kinds, so a new shape is one module, one [`GrammarKind`] variant,
 //! its entry in [`GrammarKind::ALL`] and its arms in `GrammarKind`'s two
-//! matches; every method here (none has a default) is what the compiler
+//! matches (the compiler checks all three); every method here (none has a default) is what the compiler
 //! asks the new module for.
 
 use super::{Delimiters, Grammar, GrammarError, GrammarKind, SectionMarker, Vocabulary};
