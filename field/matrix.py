@@ -2,9 +2,11 @@
 framecheck audits through its MCP adapter, generated from the committed
 field reports.
 
-Which audits are in it, the package each audits and whether the profile
-`framecheck init` proposed agreed with the hand judgement are recorded in
-``field/matrix.tsv``; the version is the pin in ``field/run.sh``; where the
+Which audits are in it, the package each audits and the options a user
+gives ``framecheck init --mcp`` for it are recorded in ``field/matrix.tsv``;
+whether that proposal agreed with the hand-triaged run is what
+``field/init_agree.py`` last measured (``field/init-agreement.tsv``); the
+version is the pin in ``field/run.sh``; where the
 content enters, the read tool, the verdict, the level held and the
 weaknesses are read from ``reports/field/<audit>.json`` (the run's own
 words: its status, ``summary.highest_level_held``, its counted weaknesses).
@@ -23,6 +25,7 @@ for each matrix pin's latest release; the scheduled workflow
 import argparse
 import json
 import re
+import shlex
 import subprocess
 import sys
 import urllib.request
@@ -31,6 +34,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 REPORTS = ROOT / "reports" / "field"
 TABLE = ROOT / "field" / "matrix.tsv"
+AGREEMENT = ROOT / "field" / "init-agreement.tsv"
 PINS = ROOT / "field" / "run.sh"
 PAGE = ROOT / "field" / "MATRIX.md"
 
@@ -44,8 +48,13 @@ back by its read tool. A server whose answer adds no frame is `unframed`:
 its one finding, `frame.absent`, is class `host-framed` (the host's
 tool-result message is all that marks the content), not a breakout, and no
 level is held. Every finding is triaged by hand in
-[`TRIAGE.md`](TRIAGE.md) (`field/triage.tsv`); "init agreed" says whether
-the profile `framecheck init` proposed agreed with the hand judgement.
+[`TRIAGE.md`](TRIAGE.md) (`field/triage.tsv`). "init agreed" is what
+`python3 field/init_agree.py` measured: `framecheck init --mcp` given only
+the options of `matrix.tsv` and the server's command, its proposal and the
+hand profile run over the catalogue with one binary, and the runs'
+verdicts, levels held, failing case ids and counted weakness checks
+compared (init's run shown as verdict/level/failing cases/checks; each
+command is below the table).
 
 | server | version | where content enters | read tool | verdict | level held | weaknesses | init agreed | report |
 |---|---|---|---|---|---|---|---|---|
@@ -57,17 +66,42 @@ class MatrixError(Exception):
 
 
 def rows():
-    """``field/matrix.tsv``: ``(line, audit, package, registry, agreed)``."""
+    """``field/matrix.tsv``: ``(line, audit, package, registry, options)``."""
     for number, line in enumerate(TABLE.read_text(encoding="utf-8").splitlines(), 1):
         if not line.strip() or line.startswith("#"):
             continue
         fields = line.split("\t")
         if len(fields) != 4:
             raise MatrixError(f"{TABLE.name}:{number}: expected 4 tab-separated fields, got {len(fields)}")
-        audit, package, registry, agreed = fields
+        audit, package, registry, options = fields
         if registry not in ("npm", "PyPI"):
             raise MatrixError(f"{TABLE.name}:{number}: registry {registry!r} is not npm or PyPI")
-        yield number, audit, package, registry, agreed
+        yield number, audit, package, registry, options
+
+
+def agreements():
+    """``field/init-agreement.tsv`` (written by ``field/init_agree.py``):
+    audit to its fields."""
+    if not AGREEMENT.is_file():
+        return {}
+    found = {}
+    for line in AGREEMENT.read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            fields = line.split("\t")
+            found[fields[0]] = fields
+    return found
+
+
+def agreed(audit, found):
+    """The "init agreed" cell: what ``field/init_agree.py`` measured."""
+    fields = found.get(audit)
+    if fields is None:
+        return "not checked"
+    _, agrees, hand, init, differ, _, when = fields
+    if hand == "-":
+        return f"no ({when})"
+    same = "the same failing ids" if differ == "0" else f"{differ} failing ids differ"
+    return f"{agrees}: {same}, `{init}` ({when}; [command](#init---mcp-per-server))"
 
 
 def pins():
@@ -126,7 +160,7 @@ def weaknesses(report):
     return f"{len(counted)}: " + ", ".join(f"`{c}`" for c in checks) if counted else "0"
 
 
-def row(line, audit, package, registry, agreed, versions):
+def row(line, audit, package, registry, options, versions, found):
     path = REPORTS / f"{audit}.json"
     if not path.is_file():
         raise MatrixError(f"{TABLE.name}:{line}: {audit}: no report at {path.relative_to(ROOT)}")
@@ -145,15 +179,51 @@ def row(line, audit, package, registry, agreed, versions):
         verdict(report),
         f"`{held}`" if held else "none",
         weaknesses(report),
-        agreed,
+        agreed(audit, found),
         f"[{audit}](../reports/field/{audit}.md)",
     ]
     return "| " + " | ".join(cells) + " |\n"
 
 
+COMMANDS = """
+## `init --mcp` per server
+
+The command `python3 field/init_agree.py` runs for each server, in the
+audit's directory `field/<audit>/` (its options are `matrix.tsv`'s, the
+server's command the hand profile's), and what it found: both profiles run
+over the catalogue with one binary, as verdict/level held/failing
+cases/counted weakness checks, and whether the committed report still says
+what the hand profile's run does now.
+"""
+
+
+def command(audit, options):
+    """The `init --mcp` command line `field/init_agree.py` runs for `audit`."""
+    report = json.loads((REPORTS / f"{audit}.json").read_text(encoding="utf-8"))
+    server = shlex.join(report["target"]["adapter"]["mcp"]["command"])
+    return f"framecheck init --mcp {options} --out init.yaml -- {server}"
+
+
+def commands(found):
+    out = [COMMANDS]
+    for _, audit, _, _, options in rows():
+        out.append(f"\n### `{audit}`\n\n```sh\n{command(audit, options)}\n```\n\n")
+        fields = found.get(audit)
+        if fields is None:
+            out.append("Not checked.\n")
+            continue
+        _, agrees, hand, init, differ, current, when = fields
+        out.append(
+            f"Agrees: {agrees} ({when}). Hand profile `{hand}`, init's proposal `{init}`, "
+            f"{differ} failing case ids differ. Committed report current: {current}.\n"
+        )
+    return "".join(out)
+
+
 def page():
-    versions = pins()
-    return HEADER + "".join(row(*r, versions) for r in rows())
+    versions, found = pins(), agreements()
+    table = "".join(row(*r, versions, found) for r in rows())
+    return HEADER + table + commands(found)
 
 
 def newer():

@@ -213,6 +213,20 @@ struct InitArgs {
     /// One argument of the clean tool, KEY=VALUE; repeat for more.
     #[arg(long = "clean-arg", value_name = "KEY=VALUE", requires = "clean_tool")]
     clean_args: Vec<String>,
+    /// One argument of the clean tool whose value is JSON, KEY=JSON
+    /// (`entityNames=["framecheck"]`), for a delete tool that wants other
+    /// than a string; repeat for more.
+    #[arg(
+        long = "clean-arg-json",
+        value_name = "KEY=JSON",
+        requires = "clean_tool"
+    )]
+    clean_json_args: Vec<String>,
+    /// One environment variable of the server, KEY=VALUE, `{workdir}` and
+    /// the other placeholders filled as in its command (a store's file:
+    /// `MEMORY_FILE_PATH={workdir}/memory.jsonl`); repeat for more.
+    #[arg(long = "env", value_name = "KEY=VALUE", requires = "mcp")]
+    env: Vec<String>,
     /// One tool argument, KEY=VALUE, with `{workdir}`, `{url}`,
     /// `{origin}` or `{content}` in VALUE; repeat for more.
     #[arg(long = "arg", value_name = "KEY=VALUE", requires = "mcp")]
@@ -1209,10 +1223,28 @@ fn store_keys(
         mcp["clean"] = serde_json::json!(Clean::from(clean));
     }
     if let Some(tool) = &args.clean_tool {
-        mcp["clean_tool"] = serde_json::json!({
-            "tool": tool,
-            "arguments": string_arguments("--clean-arg", &args.clean_args)?,
-        });
+        let mut arguments = string_arguments("--clean-arg", &args.clean_args)?;
+        json_arguments("--clean-arg-json", &args.clean_json_args, &mut arguments)?;
+        mcp["clean_tool"] = serde_json::json!({ "tool": tool, "arguments": arguments });
+    }
+    Ok(())
+}
+
+/// `pairs` of `flag`, KEY=JSON, added to `arguments` with their values
+/// parsed as JSON (for a tool that wants a boolean, a number, an array).
+fn json_arguments(
+    flag: &str,
+    pairs: &[String],
+    arguments: &mut serde_json::Map<String, serde_json::Value>,
+) -> Result<()> {
+    for pair in pairs {
+        let parsed = pair
+            .split_once('=')
+            .map(|(key, value)| (key, serde_json::from_str::<serde_json::Value>(value)));
+        let Some((key, Ok(value))) = parsed else {
+            bail!("{flag} {pair:?}: expected KEY=JSON (a JSON value: true, 10, \"text\", [..])");
+        };
+        arguments.insert(key.to_string(), value);
     }
     Ok(())
 }
@@ -1244,6 +1276,9 @@ fn derived_write_arguments(args: &InitArgs) -> Result<Option<WriteArguments>> {
     });
     if let Some(url) = &args.url {
         probe["url"] = url.as_str().into();
+    }
+    if !args.env.is_empty() {
+        probe["env"] = string_arguments("--env", &args.env)?.into();
     }
     let probe = parse_mcp(probe)?;
     let cwd = std::env::current_dir()?;
@@ -1281,17 +1316,7 @@ fn mcp_spec(
     derived: Option<&WriteArguments>,
 ) -> Result<framecheck::profile::McpSpec> {
     let mut arguments = string_arguments("--arg", &args.args)?;
-    for pair in &args.json_args {
-        let parsed = pair
-            .split_once('=')
-            .map(|(key, value)| (key, serde_json::from_str::<serde_json::Value>(value)));
-        let Some((key, Ok(value))) = parsed else {
-            bail!(
-                "--arg-json {pair:?}: expected KEY=JSON (a JSON value: true, 10, \"text\", [..])"
-            );
-        };
-        arguments.insert(key.to_string(), value);
-    }
+    json_arguments("--arg-json", &args.json_args, &mut arguments)?;
     // A write tool or a setup command named is the plant, unless another
     // is asked for.
     let plant = match (args.plant, &args.write_tool, &args.setup) {
@@ -1306,6 +1331,9 @@ fn mcp_spec(
         "plant": plant,
         "arguments": arguments,
     });
+    if !args.env.is_empty() {
+        mcp["env"] = string_arguments("--env", &args.env)?.into();
+    }
     store_keys(args, derived, &mut mcp)?;
     setup_keys(args, &mut mcp)?;
     let optional = [

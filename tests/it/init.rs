@@ -884,6 +884,64 @@ fn init_mcp_derives_the_write_arguments_the_cli_was_not_given() {
     }
 }
 
+/// `init --mcp --env` and `--clean-arg-json`: a store configured through
+/// its environment and cleaned by a delete tool whose arguments are JSON
+/// (the reference memory server: `MEMORY_FILE_PATH={workdir}/…` and
+/// `delete_entities { entityNames: [..] }`) is proposed from the command
+/// line alone. The clean tool runs after each of init's own plants, so
+/// arguments it refuses fail the proposal.
+#[test]
+fn init_mcp_takes_the_servers_environment_and_json_clean_arguments() {
+    let Some(server) =
+        mcp_test_server("init_mcp_takes_the_servers_environment_and_json_clean_arguments")
+    else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("notes.yaml");
+    let mut args = vec!["init", "--mcp", "--tool", "note_read", "--arg", "id={id}"];
+    args.extend(["--write-tool", "note_add", "--write-arg", "text={content}"]);
+    args.extend(["--id-pointer", "/id", "--clean", "tool"]);
+    args.extend([
+        "--clean-tool",
+        "note_delete",
+        "--clean-arg-json",
+        "id=\"{id}\"",
+    ]);
+    args.extend(["--env", "NOTES_FILE={workdir}/notes.json"]);
+    args.extend(["--out", out.to_str().unwrap(), "--"]);
+    args.extend([server.to_str().unwrap(), "framed"]);
+    let output = common::framecheck_in(dir.path(), &args);
+    let text = common::text(&output);
+    assert_eq!(output.status.code(), Some(0), "{text}");
+    let profile = framecheck::profile::TargetProfile::load(&out)
+        .unwrap()
+        .profile;
+    let framecheck::profile::AdapterSpec::Mcp { mcp } = &profile.adapter else {
+        panic!("not an mcp adapter: {:?}", profile.adapter);
+    };
+    assert_eq!(
+        serde_json::to_value(&mcp.env).unwrap(),
+        serde_json::json!({ "NOTES_FILE": "{workdir}/notes.json" })
+    );
+    assert_eq!(mcp.clean, framecheck::profile::Clean::Tool);
+    let clean = mcp.clean_tool.as_ref().expect("a clean tool");
+    assert_eq!(clean.tool, "note_delete");
+    assert_eq!(
+        serde_json::to_value(&clean.arguments).unwrap(),
+        serde_json::json!({ "id": "{id}" })
+    );
+    // A value that is not JSON is a usage error naming the flag.
+    let bad = ["init", "--mcp", "--tool", "t", "--clean-tool", "d"];
+    let output = common::framecheck(&[&bad[..], &["--clean-arg-json", "k=[", "--", "x"]].concat());
+    let said = common::text(&output);
+    assert_ne!(output.status.code(), Some(0), "{said}");
+    assert!(
+        said.contains("--clean-arg-json \"k=[\": expected KEY=JSON"),
+        "{said}"
+    );
+}
+
 /// A document whose content is its last string (`str()` of rows as dicts,
 /// the reference SQLite MCP server's answer; `json.dumps` of a record
 /// ending with the content) has no quote after the content's own: `init`

@@ -120,9 +120,12 @@ pub struct McpFraming {
     starts: Starts,
     /// Plants since the store was last made clean (`clean`).
     plants: u32,
-    /// The last plant's content, which a store plant's next read must not
-    /// answer.
-    last_content: Option<String>,
+    /// The first and the last plant's content, which a store plant's
+    /// later reads must not answer: a store not made clean answers the
+    /// last one beside the new one when it keeps every item, and the
+    /// first one instead of it when it ignores a write to a key it holds
+    /// (the reference memory server's `create_entities`).
+    earlier: store::Earlier,
     /// How the write tool's id is picked (`plant: tool` with `write.id`).
     id_picker: Option<IdPicker>,
 }
@@ -176,7 +179,7 @@ impl McpFraming {
             port: None,
             starts: Starts::default(),
             plants: 0,
-            last_content: None,
+            earlier: store::Earlier::default(),
             id_picker,
         };
         framing.prepare()?;
@@ -580,29 +583,24 @@ impl McpFraming {
         }
     }
 
-    /// Refuses a read that answers the plant before it as well: its
-    /// store was not made clean, and a case would be judged on another
-    /// case's content.
+    /// Refuses a read that answers an earlier plant's content (the first
+    /// or the one before this): its store was not made clean, and a case
+    /// would be judged on another case's content.
     fn check_no_earlier(&mut self, content: &str, answer: &WrapAnswer) -> Result<(), TargetError> {
         if !matches!(self.spec.plant, Plant::Tool | Plant::Command) {
             return Ok(());
         }
-        let earlier = self.last_content.replace(content.to_string());
-        let Some(earlier) = earlier else {
+        let output = answer.clone().into_text();
+        let Some(earlier) = self.earlier.answered(content, &output) else {
             return Ok(());
         };
-        let output = answer.clone().into_text();
-        if store::answers_earlier(&earlier, content, &output) {
-            return Err(TargetError::failed(format!(
-                "the read `{}` answered the content of the plant before this one too \
-                 ({earlier:?}): the store is not clean between plants (clean: {}); declare \
-                 `clean: restart`, `clean: workdir` or `clean: tool`, or read only the \
-                 planted item (by `{{id}}`)",
-                self.spec.tool,
-                self.spec.clean.name()
-            )));
-        }
-        Ok(())
+        Err(TargetError::failed(format!(
+            "the read `{}` answered the content of an earlier plant ({earlier:?}): the store \
+             is not clean between plants (clean: {}); declare `clean: restart`, `clean: \
+             workdir` or `clean: tool`, or read only the planted item (by `{{id}}`)",
+            self.spec.tool,
+            self.spec.clean.name()
+        )))
     }
 
     /// One wrap request: clean, plant, read, clean up.

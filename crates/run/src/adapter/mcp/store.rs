@@ -109,6 +109,33 @@ impl IdPicker {
     }
 }
 
+/// The earlier plants a store's read must not answer: the first, which a
+/// store that ignores a write to a key it already holds keeps answering,
+/// and the last, which a store that keeps every item answers beside the
+/// new one.
+#[derive(Debug, Default)]
+pub(super) struct Earlier {
+    first: Option<String>,
+    last: Option<String>,
+}
+
+impl Earlier {
+    /// The earlier content `output`, the read of `content`, answers, if
+    /// any; `content` is then remembered as the last (and, the first
+    /// time, the first) plant.
+    pub(super) fn answered(&mut self, content: &str, output: &str) -> Option<String> {
+        let candidates = [self.first.as_deref(), self.last.as_deref()];
+        let found = (candidates.into_iter().flatten())
+            .find(|earlier| answers_earlier(earlier, content, output))
+            .map(str::to_string);
+        if self.first.is_none() {
+            self.first = Some(content.to_string());
+        }
+        self.last = Some(content.to_string());
+        found
+    }
+}
+
 /// Whether `output`, the read of `content`, also holds `earlier`, the
 /// content of the plant before it: a store not made clean between the
 /// two. Content too short to tell from the server's own text, the same
@@ -158,6 +185,28 @@ mod tests {
         assert_eq!(whole.pick(&answer("ok, stored as n-3.")).unwrap(), "n-3");
         assert!(whole.pick(&answer("nothing")).is_err());
         assert!(IdPicker::new(&IdFrom::Pattern("(".into())).is_err());
+    }
+
+    /// A store that keeps its first item and ignores later writes to its
+    /// key (the memory server's `create_entities` under `clean: none`)
+    /// answers the first plant, not the one before: seen too.
+    #[test]
+    fn a_read_that_answers_the_first_plant_instead_of_this_one_is_seen() {
+        let mut earlier = Earlier::default();
+        let first = "the first case's planted text";
+        let frame = |text: &str| format!("{{\"observations\": [\"{text}\"]}}");
+        assert_eq!(earlier.answered(first, &frame(first)), None);
+        let second = "the second case's planted text";
+        assert_eq!(earlier.answered(second, &frame(second)), None);
+        let third = "the third case's planted text";
+        assert_eq!(
+            earlier.answered(third, &frame(first)).as_deref(),
+            Some(first)
+        );
+        // A store that keeps every item answers the last one beside this.
+        let fourth = "the fourth case's planted text";
+        let both = format!("{}{}", frame(third), frame(fourth));
+        assert_eq!(earlier.answered(fourth, &both).as_deref(), Some(third));
     }
 
     #[test]
