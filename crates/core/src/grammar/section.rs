@@ -407,7 +407,12 @@ fn guess(around: &Around<'_>) -> Option<Delimiters> {
         let line = head.lines().rev().find(|l| !l.trim().is_empty())?;
         let (style, token) = marker_line(line, true).or_else(|| {
             valued = true;
-            marker_line(line, false).filter(|(s, _)| *s == SectionMarker::Label)
+            // A label whose text is a request's field (`Source: <the
+            // provenance>`) is a header line the framing fills in, not a
+            // section that opens on the next line.
+            let header = around.field_marks.iter().any(|m| line.contains(m));
+            let label = marker_line(line, false).filter(|(s, _)| *s == SectionMarker::Label);
+            label.filter(|_| !header)
         })?;
         (style, token, true)
     } else {
@@ -909,6 +914,27 @@ mod tests {
         assert_eq!(guessed("Note: read this:\n", "z1\nThanks."), None);
         // A phrase before the colon is prose when text follows it.
         assert_eq!(guessed("The user said: this\n", "z1\nAssistant:"), None);
+    }
+
+    /// A label line holding a request's field is a header line: the
+    /// boundary lines around it are the frame (issue 57), not a section
+    /// named after the header field.
+    #[test]
+    fn a_label_holding_a_request_field_opens_no_section() {
+        let around = |head| Around {
+            head,
+            tail: "z1\n--frontier--",
+            field_marks: &["fcprovq7"],
+            quoted: false,
+        };
+        let header = "--frontier\nContent-Type: text/plain\nX-Source: fcprovq7\n\n";
+        assert_eq!(guess(&around(header)), None);
+        // The same label with the framing's own text after it still opens one.
+        let own = "--frontier\nContent-Type: text/plain\nX-Source: the web\n\n";
+        assert_eq!(
+            guess(&around(own)).map(|d| d.token),
+            Some("X-Source".into())
+        );
     }
 
     #[test]

@@ -393,7 +393,9 @@ fn defanged(
 
 /// Empty content, then whitespace-only content: an empty output for the
 /// first is `frame.empty: nothing`, for both `frame.empty: blank` (the
-/// framing skips blank content; nothing of it is lost).
+/// framing skips blank content; nothing of it is lost). Whitespace that
+/// comes back as it was given is that content unframed (a framing that
+/// frames only some content), not skipped: it is no `blank`.
 fn empty(framing: &mut dyn Framing, probe: &WrapRequest, observed: &mut Observed) {
     let with = |content: &str| WrapRequest {
         content: content.into(),
@@ -408,7 +410,8 @@ fn empty(framing: &mut dyn Framing, probe: &WrapRequest, observed: &mut Observed
     if !empty.trim().is_empty() {
         return;
     }
-    if matches!(framing.wrap(&with(" \t\n ")), Ok(out) if out.trim().is_empty()) {
+    let blank = " \t\n ";
+    if matches!(framing.wrap(&with(blank)), Ok(out) if out.trim().is_empty() && out != blank) {
         observed.empty = EmptyContent::Blank;
         observed.notes.push(
             "frame.empty: blank, because empty and whitespace-only content both gave an \
@@ -560,5 +563,59 @@ fn reader(
         observed
             .notes
             .push("reader.returns: body, because read gave back the body as written".into());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::adapter::TargetError;
+
+    /// Frames content of `min` characters or more; shorter content comes
+    /// back as it was given, unframed; blank content gives `blank_out`.
+    struct Gated {
+        min: usize,
+        blank_out: Option<&'static str>,
+    }
+
+    impl Framing for Gated {
+        fn wrap(&mut self, request: &WrapRequest) -> Result<String, TargetError> {
+            let content = &request.content;
+            if let Some(out) = self.blank_out.filter(|_| content.trim().is_empty()) {
+                return Ok(out.to_string());
+            }
+            Ok(if content.chars().count() < self.min {
+                content.clone()
+            } else {
+                format!("<t>\n{content}\n</t>")
+            })
+        }
+        fn read(&mut self, _: &str) -> Result<Option<String>, TargetError> {
+            Ok(None)
+        }
+    }
+
+    fn observed_empty(framing: &mut Gated) -> EmptyContent {
+        let mut observed = Observed::default();
+        empty(framing, &WrapRequest::default(), &mut observed);
+        observed.empty
+    }
+
+    /// Whitespace given back unframed is not skipped: only an output with
+    /// nothing of it (empty, or other whitespace) is `blank` (issue 57).
+    #[test]
+    fn whitespace_given_back_as_it_was_is_not_blank() {
+        let mut gated = Gated {
+            min: 40,
+            blank_out: None,
+        };
+        assert_eq!(observed_empty(&mut gated), EmptyContent::Nothing);
+        for out in ["", "\n"] {
+            let mut skips = Gated {
+                min: 0,
+                blank_out: Some(out),
+            };
+            assert_eq!(observed_empty(&mut skips), EmptyContent::Blank, "{out:?}");
+        }
     }
 }
