@@ -6,8 +6,8 @@
 use framecheck_core::chat_template::TemplateContext;
 use framecheck_core::grammar::GrammarKind;
 use framecheck_core::profile::{
-    AdapterSpec, AttributeLayout, BodySection, BuiltinTarget, Capability, Delimiters, FrameSection,
-    HeaderStyle, ReaderSection, TagRole, TargetProfile, WrapSection,
+    AdapterSpec, AttributeLayout, BodySection, BuiltinTarget, Capability, Delimiters, FrameProfile,
+    FrameSection, HeaderStyle, ReaderSection, TagRole, TargetProfile, WrapSection,
 };
 
 /// The profile of a built-in target that runs in-process; `None` for
@@ -23,10 +23,17 @@ pub fn builtin_profile(target: BuiltinTarget) -> Option<TargetProfile> {
 /// The built-in profile of the reference envelope.
 pub fn reference_profile() -> TargetProfile {
     TargetProfile {
+        adapter: AdapterSpec::builtin(BuiltinTarget::Reference),
+        framing: reference_framing(),
+    }
+}
+
+/// What the reference envelope writes.
+fn reference_framing() -> FrameProfile {
+    FrameProfile {
         name: "reference".into(),
         description: "framecheck's reference tag envelope (in-process)".into(),
         language: "rust".into(),
-        adapter: AdapterSpec::builtin(BuiltinTarget::Reference),
         delimiters: Delimiters::simple(GrammarKind::XmlTag, super::TOKEN),
         header: HeaderStyle::BlankLine.into(),
         attributes: AttributeLayout {

@@ -31,8 +31,8 @@ use framecheck_core::layout::{
     learn, probes, FieldContext, FieldName, Layout, LayoutError, PartKind, Probes, Region,
 };
 use framecheck_core::profile::{
-    AdapterSpec, BuiltinTarget, Capability, Consumer, Delimiters, EncodingChoice, Language,
-    LineSemantics, LoadedProfile, MarkerField, McpSpec, ReaderSection, SubprocessSpec,
+    AdapterSpec, BuiltinTarget, Capability, Consumer, Delimiters, EncodingChoice, FrameProfile,
+    Language, LineSemantics, LoadedProfile, MarkerField, McpSpec, ReaderSection, SubprocessSpec,
     TargetProfile, WrapReturns,
 };
 use framecheck_core::target::WrapAnswer;
@@ -277,12 +277,14 @@ pub fn propose_for_command(
         max_reply_bytes: 16 * 1024 * 1024,
     };
     let base = TargetProfile {
-        name: command_name(&spec.command),
-        description: String::new(),
-        language: String::new(),
+        framing: FrameProfile {
+            name: command_name(&spec.command),
+            description: String::new(),
+            language: String::new(),
+            capabilities: vec![Capability::Wrap],
+            ..framecheck_envelope::reference_profile().framing
+        },
         adapter: AdapterSpec::Subprocess(spec.clone()),
-        capabilities: vec![Capability::Wrap],
-        ..framecheck_envelope::reference_profile()
     };
     let framing = SubprocessFraming::new(&spec, save_dir);
     framing.check_launchable()?;
@@ -380,14 +382,16 @@ pub fn propose_for_mcp(
     }
     let framing = McpFraming::new(&spec, save_dir).map_err(InitError::Mcp)?;
     let base = TargetProfile {
-        name: profile_name([spec.tool.as_str()]),
-        description: String::new(),
-        language: String::new(),
+        framing: FrameProfile {
+            name: profile_name([spec.tool.as_str()]),
+            description: String::new(),
+            language: String::new(),
+            capabilities: vec![Capability::Wrap],
+            ..framecheck_envelope::reference_profile().framing
+        },
         adapter: AdapterSpec::Mcp {
             mcp: Box::new(spec),
         },
-        capabilities: vec![Capability::Wrap],
-        ..framecheck_envelope::reference_profile()
     };
     infer_and_propose(base, Box::new(framing), false)
 }
@@ -429,12 +433,14 @@ pub fn propose_for_caller(
     language: &str,
 ) -> Result<Proposal, InitError> {
     let base = TargetProfile {
-        name: profile_name([name]),
-        description: String::new(),
-        language: language.to_string(),
+        framing: FrameProfile {
+            name: profile_name([name]),
+            description: String::new(),
+            language: language.to_string(),
+            capabilities: vec![Capability::Wrap],
+            ..framecheck_envelope::reference_profile().framing
+        },
         adapter: AdapterSpec::caller(),
-        capabilities: vec![Capability::Wrap],
-        ..framecheck_envelope::reference_profile()
     };
     infer_and_propose(base, framing, false)
 }

@@ -11,7 +11,7 @@ use std::ops::Range;
 
 use crate::grammar::{DelimiterKind, FrameKey, Grammar, LiveDelimiter, Liveness};
 use crate::level::ReaderLevel;
-use crate::profile::{HeaderSpec, HeaderStyle, TargetProfile};
+use crate::profile::{FrameProfile, HeaderSpec, HeaderStyle};
 use crate::reader::{Folded, Reader};
 
 /// Index of the outer token in `Delimiters::all_tokens`.
@@ -46,7 +46,7 @@ impl Regions {
     pub(crate) fn at(
         folded: &Folded<'_>,
         grammar: &dyn Grammar,
-        profile: &TargetProfile,
+        profile: &FrameProfile,
         own: &[Range<usize>],
     ) -> Regions {
         let framed = folded.text;
@@ -165,7 +165,7 @@ impl<'a, 't> TagSpans<'a, 't> {
 fn content_end(
     folded: &Folded<'_>,
     grammar: &dyn Grammar,
-    profile: &TargetProfile,
+    profile: &FrameProfile,
     content_open: Option<LiveDelimiter>,
     delimiters: &[LiveDelimiter],
     content_start: usize,
@@ -261,6 +261,7 @@ fn is_separator(line: &str, separator: &str, level: ReaderLevel) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::profile::TargetProfile;
     use ReaderLevel::{AsciiCaseInsensitive as Ci, Exact, Unicode};
 
     #[test]

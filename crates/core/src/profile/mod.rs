@@ -33,70 +33,96 @@ pub use sections::*;
 
 mod adapter_spec;
 mod error;
+mod file;
 mod language;
 mod locate;
+mod resolved;
 pub use adapter_spec::{AdapterError, ProcessKey};
 pub use error::{Field, InvalidKind, InvalidProfile, Position, TokenField};
 pub use language::{with_language, Language};
+pub use resolved::{ProfileBuilder, ResolvedProfile};
 
-/// A framing under test, as declared in `targets/*.yaml`.
+/// A framing under test, as declared in `targets/*.yaml`: what it writes
+/// ([`FrameProfile`], which the catalogue, layout and oracle read) and how
+/// to reach it ([`AdapterSpec`], which only the run crate acts on).
+///
+/// The two halves are one mapping in the file, read and written through
+/// [`file::ProfileFile`], so the YAML format and the JSON form a report
+/// records (and hashes) are the ones a single struct gave. The frame
+/// description's fields read through `Deref`, so `profile.delimiters` is
+/// still a target's delimiters.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(
+    from = "file::ProfileFile<AdapterSpec>",
+    into = "file::ProfileFile<AdapterSpec>"
+)]
 pub struct TargetProfile {
+    /// How to reach the implementation.
+    pub adapter: AdapterSpec,
+    /// What the framing writes.
+    pub framing: FrameProfile,
+}
+
+/// What a framing writes and how it is read: every part of a profile but
+/// the adapter. The catalogue is instantiated from it, layout is learned
+/// against it and the oracle judges by it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FrameProfile {
     /// Short stable name, used in report file names.
     pub name: String,
     /// One line on what the framing is.
-    #[serde(default)]
     pub description: String,
     /// Implementation language, for the report.
-    #[serde(default)]
     pub language: String,
-    /// How to reach the implementation.
-    pub adapter: AdapterSpec,
     /// The delimiters the framing writes, or `none`: the framing puts no
     /// marker around the content ([`Delimiters::absent`]).
-    #[serde(with = "delimiters_or_none")]
     pub delimiters: Delimiters,
     /// How the header after the opening delimiter ends, and its named fields.
-    #[serde(default)]
     pub header: HeaderSpec,
     /// Where attributes are written and which names the framing adds itself.
-    #[serde(default)]
     pub attributes: AttributeLayout,
     /// v1 spelling of `body.padding`: what separates the body from the
     /// delimiters around it. Unset: learned by calibration.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub body_padding: Option<String>,
     /// How many frames a call writes, and what empty content gives.
-    #[serde(default)]
     pub frame: FrameSection,
     /// The body's encoding and padding override.
-    #[serde(default)]
     pub body: BodySection,
     /// What the framing's wrap answers: one text, or a list of parts.
-    #[serde(default, skip_serializing_if = "WrapSection::is_default")]
     pub wrap: WrapSection,
     /// What the reader returns and who consumes the frame.
-    #[serde(default)]
     pub reader: ReaderSection,
     /// The role records the frame holds, when it holds any
     /// ([`crate::records`]).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub records: Option<RecordsSection>,
     /// What the implementation supports. Cases needing more are skipped.
     pub capabilities: Vec<Capability>,
     /// Where the framing lives in the user's repository; SARIF results
     /// point there.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<SourceRef>,
     /// Packages the framing's behaviour depends on, recorded in every
     /// report's manifest.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub packages: Vec<PackageRef>,
     /// The chat-template context the framed text is embedded in; decides
     /// whether outer-layer findings fail the default gate.
-    #[serde(default, skip_serializing_if = "TemplateContext::is_unset")]
     pub chat_template: TemplateContext,
+}
+
+/// A target is read as its frame description: code that judges, lays out
+/// or instantiates takes a [`FrameProfile`], and a target is given to it
+/// as it is. Only the adapter is a target's own.
+impl std::ops::Deref for TargetProfile {
+    type Target = FrameProfile;
+
+    fn deref(&self) -> &FrameProfile {
+        &self.framing
+    }
+}
+
+impl std::ops::DerefMut for TargetProfile {
+    fn deref_mut(&mut self) -> &mut FrameProfile {
+        &mut self.framing
+    }
 }
 
 /// A place in the user's repository: `source: { path: src/frame.py, line: 12 }`.
@@ -677,7 +703,31 @@ impl Capability {
     }
 }
 
-impl TargetProfile {
+impl FrameProfile {
+    /// A frame description named `name` writing `delimiters`, with every
+    /// other part at the default a profile file gives it and only the
+    /// `wrap` capability.
+    pub fn new(name: &str, delimiters: Delimiters) -> FrameProfile {
+        FrameProfile {
+            name: name.to_string(),
+            description: String::new(),
+            language: String::new(),
+            delimiters,
+            header: HeaderSpec::default(),
+            attributes: AttributeLayout::default(),
+            body_padding: None,
+            frame: FrameSection::default(),
+            body: BodySection::default(),
+            wrap: WrapSection::default(),
+            reader: ReaderSection::default(),
+            records: None,
+            capabilities: vec![Capability::Wrap],
+            source: None,
+            packages: Vec::new(),
+            chat_template: TemplateContext::default(),
+        }
+    }
+
     /// True when the profile declares `capability`.
     pub fn can(&self, capability: Capability) -> bool {
         self.capabilities.contains(&capability)
@@ -707,7 +757,9 @@ impl TargetProfile {
             .as_deref()
             .or(self.body_padding.as_deref())
     }
+}
 
+impl TargetProfile {
     /// Loads and validates a profile from a YAML file.
     pub fn load(path: &Path) -> Result<LoadedProfile, ProfileError> {
         let text = std::fs::read_to_string(path).map_err(|source| ProfileError::Io {
@@ -743,6 +795,41 @@ impl TargetProfile {
         Ok(profile)
     }
 
+    /// Checks what serde cannot: token grammar and consistency, then the
+    /// adapter's own rules. The error has no position (there is no text);
+    /// [`TargetProfile::parse`] adds it.
+    pub fn validate(&self) -> Result<(), InvalidProfile> {
+        self.framing.validate()?;
+        self.adapter.validate()
+    }
+}
+
+impl AdapterSpec {
+    /// The rules serde cannot check: a subprocess has a program and a
+    /// positive timeout, an MCP server its own rules ([`McpSpec`]).
+    fn validate(&self) -> Result<(), InvalidProfile> {
+        if let AdapterSpec::Subprocess(spec) = self {
+            if spec.command.is_empty() {
+                return Err(InvalidProfile::new(
+                    Field::AdapterCommand,
+                    InvalidKind::EmptyCommand,
+                ));
+            }
+            if spec.timeout_ms == 0 {
+                return Err(InvalidProfile::new(
+                    Field::AdapterTimeoutMs,
+                    InvalidKind::ZeroTimeout,
+                ));
+            }
+        }
+        if let AdapterSpec::Mcp { mcp } = self {
+            mcp.validate()?;
+        }
+        Ok(())
+    }
+}
+
+impl FrameProfile {
     /// Checks what serde cannot: token grammar and consistency. The error
     /// has no position (there is no text); [`TargetProfile::parse`] adds it.
     pub fn validate(&self) -> Result<(), InvalidProfile> {
@@ -799,23 +886,6 @@ impl TargetProfile {
                 Field::Capabilities,
                 InvalidKind::NoWrap,
             ));
-        }
-        if let AdapterSpec::Subprocess(spec) = &self.adapter {
-            if spec.command.is_empty() {
-                return Err(InvalidProfile::new(
-                    Field::AdapterCommand,
-                    InvalidKind::EmptyCommand,
-                ));
-            }
-            if spec.timeout_ms == 0 {
-                return Err(InvalidProfile::new(
-                    Field::AdapterTimeoutMs,
-                    InvalidKind::ZeroTimeout,
-                ));
-            }
-        }
-        if let AdapterSpec::Mcp { mcp } = &self.adapter {
-            mcp.validate()?;
         }
         Ok(())
     }
@@ -950,6 +1020,38 @@ mod tests {
         for bad in ["", "1a", "a b", "a\"", "é", "-a"] {
             assert!(!super::is_plain_attribute_name(bad), "{bad}");
         }
+    }
+
+    /// A target is written as the one mapping its file is: the adapter
+    /// between the language and the delimiters, as reports record it and
+    /// the manifest hashes it, and read back to the same two halves.
+    #[test]
+    fn a_target_is_written_and_read_as_one_mapping() {
+        let text = "name: t\nadapter: { command: [python3, a.py], timeout_ms: 7 }\n\
+                    delimiters: { grammar: xml-tag, token: doc }\ncapabilities: [wrap]\n";
+        let profile = super::TargetProfile::parse(text).unwrap();
+        let json = serde_json::to_string(&profile).unwrap();
+        assert!(
+            json.starts_with(
+                "{\"name\":\"t\",\"description\":\"\",\"language\":\"\",\
+                 \"adapter\":{\"command\":[\"python3\",\"a.py\"],"
+            ),
+            "{json}"
+        );
+        assert!(json.contains("\"timeout_ms\":7,"), "{json}");
+        assert!(
+            json.contains("},\"delimiters\":{\"grammar\":\"xml-tag\""),
+            "{json}"
+        );
+        let back: super::TargetProfile = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, profile);
+        assert_eq!(back.framing.delimiters.token, "doc");
+        // An unknown key is still refused, naming the struct as before.
+        let error = super::TargetProfile::parse(&format!("{text}colour: red\n")).unwrap_err();
+        assert!(
+            error.to_string().contains("unknown field `colour`"),
+            "{error}"
+        );
     }
 
     /// `reader.lines` is a parser's declaration, read as written.
@@ -1092,7 +1194,7 @@ capabilities: [wrap]
 
     #[test]
     fn resolving_is_no_part_of_what_a_declaration_is() {
-        let resolved = TargetProfile::parse(PROFILE).unwrap().delimiters;
+        let resolved = TargetProfile::parse(PROFILE).unwrap().framing.delimiters;
         resolved.grammar();
         let fresh = Delimiters::simple(GrammarKind::XmlTag, "context");
         assert_eq!(resolved, fresh);

@@ -11,8 +11,7 @@ use framecheck_core::catalogue::{
 };
 use framecheck_core::level::{fold_str, ReaderLevel};
 use framecheck_core::profile::{
-    AdapterSpec, AttributeLayout, Capability, Delimiters, HeaderStyle, Syntax, TagRole,
-    TargetProfile,
+    AttributeLayout, Capability, Delimiters, FrameProfile, HeaderStyle, Syntax, TagRole,
 };
 
 fn attacks() -> PathBuf {
@@ -21,14 +20,11 @@ fn attacks() -> PathBuf {
 
 /// A bracket-marker target in the style of the Python peer-result seed:
 /// no header, no attributes, no reader.
-fn bracket_profile() -> TargetProfile {
-    TargetProfile {
+fn bracket_profile() -> FrameProfile {
+    FrameProfile {
         name: "a2a".into(),
         description: String::new(),
         language: "python".into(),
-        adapter: AdapterSpec::Builtin {
-            builtin: "none".into(),
-        },
         delimiters: Delimiters {
             grammar: Syntax::BracketMarker,
             token: "A2A_RESULT_FROM_PEER".into(),
@@ -58,14 +54,11 @@ fn bracket_profile() -> TargetProfile {
 
 /// A retrieval renderer in the style of the Go seed: `context` around
 /// `source` elements that carry the attributes, `note` reserved.
-fn go_profile() -> TargetProfile {
-    TargetProfile {
+fn go_profile() -> FrameProfile {
+    FrameProfile {
         name: "go-context".into(),
         description: String::new(),
         language: "go".into(),
-        adapter: AdapterSpec::Builtin {
-            builtin: "none".into(),
-        },
         delimiters: Delimiters {
             grammar: Syntax::XmlTag,
             token: "context".into(),
@@ -98,8 +91,12 @@ fn go_profile() -> TargetProfile {
     }
 }
 
-fn profiles() -> Vec<TargetProfile> {
-    vec![crate::reference_profile(), bracket_profile(), go_profile()]
+fn profiles() -> Vec<FrameProfile> {
+    vec![
+        crate::reference_profile().framing,
+        bracket_profile(),
+        go_profile(),
+    ]
 }
 
 /// 1-based line and column of the first occurrence of `needle`.
@@ -654,7 +651,7 @@ fn the_exact_variant_writes_the_profiles_own_delimiters() {
 #[test]
 fn structure_and_variants_filter_per_profile() {
     let catalogue = builtin();
-    let ids = |profile: &TargetProfile| -> BTreeSet<String> {
+    let ids = |profile: &FrameProfile| -> BTreeSet<String> {
         instantiate(&catalogue, profile)
             .into_iter()
             .map(|c| c.id)

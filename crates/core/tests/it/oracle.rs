@@ -20,8 +20,7 @@ use framecheck_core::oracle::{
     Check, CheckClass, ExcerptSource, Finding,
 };
 use framecheck_core::profile::{
-    AdapterSpec, AttributeLayout, Capability, Delimiters, HeaderStyle, Syntax, TagRole,
-    TargetProfile,
+    AttributeLayout, Capability, Delimiters, FrameProfile, HeaderStyle, Syntax, TagRole,
 };
 use framecheck_core::target::WrapRequest;
 
@@ -194,17 +193,14 @@ fn naive_live(text: &str, syntax: Syntax, tokens: &[&str]) -> bool {
 
 const TOKEN: &str = "framecheck-untrusted";
 
-fn xml_profile() -> TargetProfile {
+fn xml_profile() -> FrameProfile {
     // The reference's shape (same token, header, kind attribute and
     // capabilities), under a test name and with no implementation behind it:
     // the framings judged here are the test's own.
-    TargetProfile {
+    FrameProfile {
         name: "test-xml".into(),
         description: String::new(),
-        adapter: AdapterSpec::Builtin {
-            builtin: "none".into(),
-        },
-        ..crate::reference_profile()
+        ..crate::reference_profile().framing
     }
 }
 
@@ -340,8 +336,8 @@ fn xml_read(text: &str, nested: NestedCheck) -> Option<String> {
 
 const MARKER: &str = "A2A_RESULT_FROM_PEER";
 
-fn bracket_profile() -> TargetProfile {
-    TargetProfile {
+fn bracket_profile() -> FrameProfile {
+    FrameProfile {
         name: "test-bracket".into(),
         delimiters: Delimiters {
             grammar: Syntax::BracketMarker,
@@ -379,8 +375,8 @@ fn bracket_read(text: &str) -> Option<String> {
 
 const GO_TOKENS: &[&str] = &["context", "source", "note"];
 
-fn context_profile() -> TargetProfile {
-    TargetProfile {
+fn context_profile() -> FrameProfile {
+    FrameProfile {
         name: "test-context".into(),
         delimiters: Delimiters {
             grammar: Syntax::XmlTag,
@@ -541,7 +537,7 @@ fn delimiter_forms(syntax: Syntax, token: &str, slash: &str) -> Vec<String> {
 /// Attack requests against a profile: breakouts and forgeries of every token
 /// in every shape, a nested frame, attribute, kind and provenance tricks.
 fn attacks(
-    profile: &TargetProfile,
+    profile: &FrameProfile,
     wrap: &dyn Fn(&WrapRequest) -> String,
 ) -> Vec<(String, WrapRequest, Vec<Field>)> {
     let syntax = profile.delimiters.grammar;
@@ -619,7 +615,7 @@ fn benign() -> Vec<WrapRequest> {
 // Correct framings: no findings
 
 fn assert_correct(
-    profile: &TargetProfile,
+    profile: &FrameProfile,
     wrap: &dyn Fn(&WrapRequest) -> String,
     read: &dyn Fn(&str) -> Option<String>,
 ) {
@@ -683,7 +679,7 @@ fn correct_context_framing_read_with_a_header_before_the_inner_tag_has_no_findin
     // which carries the attributes, then lies between the header and the
     // content, so an attribute value is judged by the attribute-carrying
     // tag alone.
-    let profile = TargetProfile {
+    let profile = FrameProfile {
         header: HeaderStyle::BlankLine.into(),
         ..context_profile()
     };
@@ -1514,7 +1510,7 @@ fn a_parser_s_reader_verdict_is_judged_at_the_exact_level_only() {
     let text = "two frames, as a case-folding reader sees them";
     let reject_above_exact = case(Expectation::Reject, &[], Ci);
     let mut profile = xml_profile();
-    let levels = |profile: &TargetProfile| {
+    let levels = |profile: &FrameProfile| {
         summary(&judge_read(
             &reject_above_exact,
             profile,

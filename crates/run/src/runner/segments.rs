@@ -8,7 +8,7 @@ use crate::adapter::{Framing, TargetError};
 use framecheck_core::catalogue::ConcreteCase;
 use framecheck_core::oracle::{self, Finding, Structure, StructureError};
 use framecheck_core::outcome::Evidence;
-use framecheck_core::profile::{Capability, Consumer, ReaderReturns, TargetProfile};
+use framecheck_core::profile::{Capability, Consumer, FrameProfile, ReaderReturns, TargetProfile};
 use framecheck_core::target::{guarded, ReadAnswer, Segment, WrapRequest};
 
 /// Why no benign structure was learned: every wrap's read-back is then an
@@ -40,8 +40,8 @@ pub(crate) enum NoStructure {
 /// ([`oracle::parser_answered`]), and the answer's findings are the
 /// parser's when there are several consumers (one consumer owns them all).
 pub(crate) fn wrap_findings(
-    profile: &TargetProfile,
-    mut judge: impl FnMut(&TargetProfile) -> Vec<Finding>,
+    profile: &FrameProfile,
+    mut judge: impl FnMut(&FrameProfile) -> Vec<Finding>,
     read_back: Option<&[Finding]>,
 ) -> Vec<Finding> {
     let several = profile.reader.consumers().len() > 1;

@@ -92,7 +92,7 @@ use framecheck_core::catalogue::{Category, ConcreteCase, Expectation, Field, Inp
 use framecheck_core::grammar::ForgedLines;
 use framecheck_core::level::ReaderLevel;
 use framecheck_core::oracle::{self, Check, CheckClass, Finding, PartsStructure};
-use framecheck_core::profile::{Consumer, ReaderReturns, TargetProfile, WrapReturns};
+use framecheck_core::profile::{Consumer, FrameProfile, ReaderReturns, TargetProfile, WrapReturns};
 use mutate::SplitMix64;
 
 /// How long a search may run.
@@ -433,7 +433,7 @@ impl<'a> Probe<'a> {
         // parts for those they concern, the wrap for each consumer.
         let mut findings = oracle::as_written(self.profile, parts_findings);
         let mut live = None;
-        let judge = |p: &TargetProfile| {
+        let judge = |p: &FrameProfile| {
             let (judged, counted) =
                 oracle::judge_wrap_counted(&mutant, p, layout, request, &framed);
             // The live delimiters the first consumer (the model, where

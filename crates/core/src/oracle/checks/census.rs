@@ -12,7 +12,7 @@ use crate::oracle::live::LiveEvidence;
 use crate::oracle::regions::{Regions, INNER, OUTER};
 use crate::oracle::view::View;
 use crate::oracle::{Check, ExcerptSource};
-use crate::profile::TargetProfile;
+use crate::profile::FrameProfile;
 use crate::reader::Folded;
 
 /// The delimiters the framing itself must have written, at one level.
@@ -36,7 +36,7 @@ pub(super) fn key_of(
 /// it that its frame key does not call a confusable (a closer with another
 /// value cannot close the frame for a reader that checks it).
 pub(super) fn expected_delimiters(
-    profile: &TargetProfile,
+    profile: &FrameProfile,
     grammar: &dyn Grammar,
     delimiters: &[LiveDelimiter],
     folded: &Folded<'_>,
@@ -135,7 +135,7 @@ pub(super) fn others(
 
 pub(super) fn check_census(
     findings: &mut Findings,
-    profile: &TargetProfile,
+    profile: &FrameProfile,
     grammar: &dyn Grammar,
     view: &View<'_>,
 ) {
@@ -264,6 +264,7 @@ mod tests {
     use crate::catalogue::{
         Category, Expectation, Input, Operation, RefusalPolicy, Severity, SourceLocation, Variant,
     };
+    use crate::profile::TargetProfile;
     use crate::target::WrapRequest;
 
     fn case(fields: &[Field]) -> ConcreteCase {

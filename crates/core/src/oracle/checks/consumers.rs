@@ -13,14 +13,14 @@
 
 use crate::level::ReaderLevel;
 use crate::oracle::{CheckClass, Finding};
-use crate::profile::{Consumer, TargetProfile};
+use crate::profile::{Consumer, FrameProfile};
 
 /// Runs `judge` once for each consumer `profile` declares, model first, on
 /// a profile naming that consumer alone, and names the consumer on each
 /// finding it returns. A profile with one consumer is judged as it is.
 pub fn for_consumers(
-    profile: &TargetProfile,
-    mut judge: impl FnMut(&TargetProfile) -> Vec<Finding>,
+    profile: &FrameProfile,
+    mut judge: impl FnMut(&FrameProfile) -> Vec<Finding>,
 ) -> Vec<Finding> {
     let consumers = profile.reader.consumers();
     if let [only] = consumers[..] {
@@ -46,8 +46,8 @@ pub fn for_consumers(
 /// consumers that is the parser, the one that reads the frame back; with
 /// one, the profile as it is.
 pub fn for_reader(
-    profile: &TargetProfile,
-    mut judge: impl FnMut(&TargetProfile) -> Vec<Finding>,
+    profile: &FrameProfile,
+    mut judge: impl FnMut(&FrameProfile) -> Vec<Finding>,
 ) -> Vec<Finding> {
     let consumers = profile.reader.consumers();
     match consumers[..] {
@@ -80,7 +80,7 @@ pub fn for_reader(
 ///
 /// A finding no declared consumer is concerned by is dropped: the
 /// evidence shows every consumer unfooled by it.
-pub fn as_written(profile: &TargetProfile, findings: Vec<Finding>) -> Vec<Finding> {
+pub fn as_written(profile: &FrameProfile, findings: Vec<Finding>) -> Vec<Finding> {
     let consumers = profile.reader.consumers();
     let mut out = Vec::new();
     for finding in findings {
@@ -98,7 +98,7 @@ pub fn as_written(profile: &TargetProfile, findings: Vec<Finding>) -> Vec<Findin
 
 /// `finding`, judged once on the output as written, as `consumer`'s own
 /// ([`as_written`]); `None` when it does not concern that consumer.
-fn concerns(profile: &TargetProfile, consumer: Consumer, finding: &Finding) -> Option<Finding> {
+fn concerns(profile: &FrameProfile, consumer: Consumer, finding: &Finding) -> Option<Finding> {
     let mut own = Finding {
         consumer,
         ..finding.clone()
@@ -139,6 +139,7 @@ mod tests {
     use super::*;
     use crate::level::ReaderLevel;
     use crate::oracle::Check;
+    use crate::profile::TargetProfile;
 
     fn finding(check: Check, class: CheckClass) -> Finding {
         Finding {
@@ -203,7 +204,7 @@ mod tests {
     fn one_consumer_is_the_profile_itself() {
         let profile = with_reader("{ consumer: parser }");
         let findings = for_consumers(&profile, |alone| {
-            assert_eq!(alone, &profile);
+            assert_eq!(alone, &profile.framing);
             vec![finding(Check::CanaryContainment, CheckClass::Security)]
         });
         assert_eq!(findings[0].consumer, Consumer::Parser);
@@ -231,14 +232,11 @@ mod tests {
     #[test]
     fn once_judged_findings_skip_an_observed_parser() {
         use ReaderLevel::{Exact, Unicode};
-        let profile = with_reader("{ returns: segments, consumers: [model, parser] }");
-        let profile = TargetProfile {
-            capabilities: vec![
-                crate::profile::Capability::Wrap,
-                crate::profile::Capability::Read,
-            ],
-            ..profile
-        };
+        let mut profile = with_reader("{ returns: segments, consumers: [model, parser] }");
+        profile.capabilities = vec![
+            crate::profile::Capability::Wrap,
+            crate::profile::Capability::Read,
+        ];
         let replay = at(Check::NonceReplay, CheckClass::Security, &[Exact]);
         let parts = at(Check::PartsStructure, CheckClass::Security, &[Exact]);
         let fault = at(Check::TargetFault, CheckClass::Fault, &ReaderLevel::ALL);
@@ -257,11 +255,8 @@ mod tests {
         );
         // The parser alone, observed: neither the replay nor the parts
         // finding is its; a fault is the framing's, whoever reads it.
-        let alone = with_reader("{ returns: segments, consumer: parser }");
-        let alone = TargetProfile {
-            capabilities: profile.capabilities.clone(),
-            ..alone
-        };
+        let mut alone = with_reader("{ returns: segments, consumer: parser }");
+        alone.capabilities = profile.capabilities.clone();
         let parts = at(Check::PartsStructure, CheckClass::Security, &[Exact]);
         let fault = at(Check::TargetFault, CheckClass::Fault, &ReaderLevel::ALL);
         let found = as_written(&alone, vec![replay, parts, fault]);
@@ -274,11 +269,8 @@ mod tests {
             )]
         );
         // Without the read capability nothing observes the parser.
-        let unread = with_reader("{ returns: segments, consumer: parser }");
-        let unread = TargetProfile {
-            capabilities: vec![crate::profile::Capability::Wrap],
-            ..unread
-        };
+        let mut unread = with_reader("{ returns: segments, consumer: parser }");
+        unread.capabilities = vec![crate::profile::Capability::Wrap];
         let replay = at(Check::NonceReplay, CheckClass::Security, &[Exact, Unicode]);
         assert_eq!(as_written(&unread, vec![replay]).len(), 1);
     }

@@ -27,14 +27,14 @@ use super::super::{Check, CheckClass};
 use super::findings::{framed_excerpt, Findings};
 use crate::chat_template::{Kind, CONTROL_STRINGS};
 use crate::level::ReaderLevel;
-use crate::profile::TargetProfile;
+use crate::profile::FrameProfile;
 use crate::reader::{Folded, Reader};
 
 /// Adds an outer-layer finding for every control string readable in the
 /// framed text outside `own` (the framing's constant text), at every level.
 pub(super) fn check_control_strings(
     findings: &mut Findings,
-    profile: &TargetProfile,
+    profile: &FrameProfile,
     views: &Views<'_>,
     own: &[Range<usize>],
 ) {
@@ -305,7 +305,7 @@ mod tests {
         )
     }
 
-    fn outer(profile: &TargetProfile, body: &str) -> Vec<Finding> {
+    fn outer(profile: &FrameProfile, body: &str) -> Vec<Finding> {
         let request = WrapRequest {
             content: body.into(),
             kind: "k".into(),

@@ -27,7 +27,7 @@ use crate::layout::Layout;
 use crate::level::ReaderLevel;
 use crate::oracle::regions::Regions;
 use crate::oracle::{Check, CheckClass, Excerpt};
-use crate::profile::TargetProfile;
+use crate::profile::FrameProfile;
 use crate::reader::Reader;
 use serde::{Deserialize, Serialize};
 
@@ -69,7 +69,7 @@ pub struct ViewFinding {
 /// Everything `view` finds in `framed` (case ids left empty for the caller).
 pub fn judge_tokenizer_view(
     view: &TokenizerView,
-    profile: &TargetProfile,
+    profile: &FrameProfile,
     layout: Option<&Layout>,
     framed: &str,
 ) -> Vec<ViewFinding> {
@@ -84,7 +84,7 @@ pub fn judge_tokenizer_view(
 
 /// The frame's own delimiters as the exact reader finds them.
 fn own_delimiters(
-    profile: &TargetProfile,
+    profile: &FrameProfile,
     framed: &str,
     own_text: &[Range<usize>],
 ) -> Vec<LiveDelimiter> {
@@ -118,7 +118,7 @@ fn covering(tokens: &Tokens, bytes: &Range<usize>) -> Option<(Range<usize>, Boun
 
 fn delimiter_findings(
     view: &TokenizerView,
-    profile: &TargetProfile,
+    profile: &FrameProfile,
     framed: &str,
     own_text: &[Range<usize>],
 ) -> Vec<ViewFinding> {
