@@ -37,7 +37,7 @@ use std::sync::OnceLock;
 
 use memchr::memmem::Finder;
 
-use super::fold_table::{char_fold, skip_unflagged, CharFold, STARTS};
+use super::fold_table::{skip_unflagged, CharFold, FoldCache, STARTS};
 use super::TOKEN;
 
 const TOKEN_BYTES: &[u8] = TOKEN.as_bytes();
@@ -151,6 +151,8 @@ struct Scanner<'t, F> {
     /// [`WINDOW`] bytes: what the ASCII search runs on.
     window: Vec<u8>,
     window_at: usize,
+    /// The fold table's block of the last character stepped outside ASCII.
+    blocks: FoldCache,
 }
 
 impl<'t, F> Scanner<'t, F>
@@ -166,6 +168,7 @@ where
             next_non_ascii: first_non_ascii(text.as_bytes()),
             window: Vec::new(),
             window_at: 0,
+            blocks: FoldCache::new(),
         }
     }
 
@@ -283,12 +286,10 @@ where
         if bytes[pos].is_ascii() {
             return self.step_ascii(pos);
         }
-        let c = self.text[pos..]
-            .chars()
-            .next()
-            .expect("step is only called on a character boundary inside the text");
-        let end = pos + c.len_utf8();
-        match char_fold(c) {
+        // `pos` is on a character boundary inside the text.
+        let (fold, len) = self.blocks.fold_at(self.text, pos);
+        let end = pos + len;
+        match fold {
             CharFold::Invisible => {}
             // A folded character outside ASCII matches no token character,
             // so every partial match falls back to nothing.
