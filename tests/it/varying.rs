@@ -40,6 +40,7 @@ fn run(profile: &Path, out: &Path) -> (Option<i32>, Value) {
     let name = framecheck::profile::TargetProfile::load(profile)
         .unwrap()
         .profile
+        .framing
         .name;
     let path = out.join(format!("{name}.json"));
     let text = std::fs::read_to_string(&path)
