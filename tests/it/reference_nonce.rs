@@ -36,7 +36,9 @@ fn profile_files_match_the_builtin() {
     // token only.
     let mut plain = framecheck::envelope::reference_nonce_profile();
     plain.name = "reference".into();
-    plain.description = framecheck::envelope::reference_profile().framing.description;
+    plain.description = framecheck::envelope::reference_profile()
+        .framing
+        .description;
     plain.adapter = framecheck::envelope::reference_profile().adapter;
     plain.delimiters = framecheck::envelope::reference_profile().framing.delimiters;
     assert_eq!(plain, framecheck::envelope::reference_profile());

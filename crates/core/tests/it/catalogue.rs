@@ -923,7 +923,7 @@ fn select_takes_a_report_id_with_its_position() {
         format!("{id}@last"),
         "breakout-close-mid-*@middle".into(),
     ] {
-        let kept = select(cases.clone(), &[pattern.clone()]).unwrap();
+        let kept = select(cases.clone(), std::slice::from_ref(&pattern)).unwrap();
         assert!(kept.iter().any(|c| c.id == id), "{pattern}");
     }
 }
