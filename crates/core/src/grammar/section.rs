@@ -398,27 +398,12 @@ fn marker_line(line: &str, label_alone: bool) -> Option<(SectionMarker, String)>
 /// content comes back quoted line by line ([`Around::quoted`]).
 fn guess(around: &Around<'_>) -> Option<Delimiters> {
     let (head, tail) = (around.head, around.tail);
-    let last = head.rsplit('\n').next().unwrap_or(head);
-    // A label with text after it on the line before the content (`Human:
-    // Here is a document:`) opens the content's section too, when the
-    // framing writes another label: `valued` asks for one below.
-    let mut valued = false;
-    let (style, token, alone) = if last.trim().is_empty() {
-        let line = head.lines().rev().find(|l| !l.trim().is_empty())?;
-        let (style, token) = marker_line(line, true).or_else(|| {
-            valued = true;
-            // A label whose text is a request's field (`Source: <the
-            // provenance>`) is a header line the framing fills in, not a
-            // section that opens on the next line.
-            let header = around.field_marks.iter().any(|m| line.contains(m));
-            let label = marker_line(line, false).filter(|(s, _)| *s == SectionMarker::Label);
-            label.filter(|_| !header)
-        })?;
-        (style, token, true)
-    } else {
-        let (style, token) = marker_line(last, true).filter(|(s, _)| *s == SectionMarker::Label)?;
-        (style, token, false)
-    };
+    let Opener {
+        style,
+        token,
+        alone,
+        valued,
+    } = opener(around)?;
     let mut delimiters = Delimiters::simple(GrammarKind::Section, &token);
     delimiters.marker = Some(style);
     let markers = |text: &'_ str| {
@@ -449,6 +434,55 @@ fn guess(around: &Around<'_>) -> Option<Delimiters> {
         !lone_label || !delimiters.reserved.is_empty() || (around.quoted && alone)
     };
     sectioned.then(|| counted(delimiters))
+}
+
+/// The marker that opens the content's section, as [`guess`] reads it.
+struct Opener {
+    style: SectionMarker,
+    token: String,
+    /// The marker is alone on its line, the content on the next.
+    alone: bool,
+    /// A label with text after it on the line before the content (`Human:
+    /// Here is a document:`): it opens the content's section only when the
+    /// framing writes another label too.
+    valued: bool,
+}
+
+/// The marker on the line before the content (alone, or a label with text
+/// after it), or the label the content's own line starts with.
+fn opener(around: &Around<'_>) -> Option<Opener> {
+    let head = around.head;
+    let last = head.rsplit('\n').next().unwrap_or(head);
+    if !last.trim().is_empty() {
+        let (style, token) = marker_line(last, true).filter(|(s, _)| *s == SectionMarker::Label)?;
+        return Some(Opener {
+            style,
+            token,
+            alone: false,
+            valued: false,
+        });
+    }
+    let line = head.lines().rev().find(|l| !l.trim().is_empty())?;
+    if let Some((style, token)) = marker_line(line, true) {
+        return Some(Opener {
+            style,
+            token,
+            alone: true,
+            valued: false,
+        });
+    }
+    // A label whose text is a request's field (`Source: <the provenance>`)
+    // is a header line the framing fills in, not a section that opens on
+    // the next line.
+    let header = around.field_marks.iter().any(|m| line.contains(m));
+    let (style, token) =
+        marker_line(line, false).filter(|(s, _)| *s == SectionMarker::Label && !header)?;
+    Some(Opener {
+        style,
+        token,
+        alone: true,
+        valued: true,
+    })
 }
 
 /// `delimiters` with a number that counts its sections declared as
