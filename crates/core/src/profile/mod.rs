@@ -49,9 +49,8 @@ pub use resolved::{ProfileBuilder, ResolvedProfile};
 /// The two halves are one mapping in the file, read and written through
 /// one private mapping type (`file::ProfileFile`), so the YAML format and
 /// the JSON form a report records (and hashes) are the ones a single
-/// struct gave. The frame
-/// description's fields read through `Deref`, so `profile.delimiters` is
-/// still a target's delimiters.
+/// struct gave. The frame description's fields read through `Deref`, so
+/// `profile.delimiters` is still a target's delimiters.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(
     from = "file::ProfileFile<AdapterSpec>",
