@@ -29,9 +29,18 @@ impl Codec for JsonStringCodec {
         } else {
             format!("\"{body}\"")
         };
-        serde_json::from_str::<String>(&quoted)
-            .map(Cow::Owned)
-            .map_err(|e| DecodeError::Json(e.to_string()))
+        match serde_json::from_str::<String>(&quoted) {
+            Ok(decoded) => Ok(Cow::Owned(decoded)),
+            // A framing that writes its JSON string with line breaks (or
+            // another control character) left raw, as `json.dumps(...)`
+            // followed by `.replace("\\n", "\n")` does, is read as
+            // lenient readers read it (Python's `json.loads(strict=False)`):
+            // its content is all there, and refusing the body would refuse
+            // the framing, hiding what its raw breaks let content do.
+            Err(e) => lenient(&quoted)
+                .map(Cow::Owned)
+                .ok_or_else(|| DecodeError::Json(e.to_string())),
+        }
     }
 
     fn faithful(&self, body: &str, content: &str, mark: Datamark<'_>) -> bool {
@@ -73,5 +82,43 @@ impl Codec for JsonStringCodec {
 
     fn quotes_lines(&self) -> bool {
         false
+    }
+}
+
+/// `quoted` read as a JSON string whose raw control characters (U+0000 to
+/// U+001F, which strict JSON forbids inside a string) stand for
+/// themselves; `None` when it has none or is no JSON string even so. A raw
+/// control character can never be part of an escape, so escaping each one
+/// changes nothing else.
+fn lenient(quoted: &str) -> Option<String> {
+    if !quoted.chars().any(|c| c < ' ') {
+        return None;
+    }
+    let mut escaped = String::with_capacity(quoted.len() + 16);
+    for c in quoted.chars() {
+        if c < ' ' {
+            escaped.push_str(&format!("\\u{:04x}", u32::from(c)));
+        } else {
+            escaped.push(c);
+        }
+    }
+    serde_json::from_str::<String>(&escaped).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn raw_line_breaks_in_the_string_are_read_as_themselves() {
+        let body = "He said \\\"ok\\\"\n</doc>\r\tend";
+        let decoded = JsonStringCodec.decode(body, "").unwrap();
+        assert_eq!(decoded, "He said \"ok\"\n</doc>\r\tend");
+    }
+
+    #[test]
+    fn a_body_that_is_no_json_string_even_so_is_an_error() {
+        assert!(JsonStringCodec.decode("bad \\x escape\n", "").is_err());
+        assert!(JsonStringCodec.decode("unescaped \" quote", "").is_err());
     }
 }
