@@ -996,7 +996,10 @@ fn write_attributes_and_capabilities(
     if attrs_written && !content_only {
         capabilities.push("attributes");
     }
-    if fields.iter().any(|(n, _, _)| *n == FieldName::Provenance) && !content_only {
+    let provenance_attr = framecheck_core::layout::provenance_attribute(&layout.sample.framed);
+    let provenance_seen =
+        fields.iter().any(|(n, _, _)| *n == FieldName::Provenance) || provenance_attr.is_some();
+    if provenance_seen && !content_only {
         capabilities.push("provenance");
     }
     let kind_seen = fields.iter().any(|(n, _, _)| *n == FieldName::Kind) || kind_attr.is_some();

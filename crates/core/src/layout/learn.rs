@@ -25,7 +25,7 @@ use crate::reader::Reader;
 use crate::target::WrapRequest;
 
 const KIND_MARK: &str = "fckindq7";
-const ATTR_MARK: &str = "fcattrq7";
+pub(super) const ATTR_MARK: &str = "fcattrq7";
 const PROV_MARK: &str = "fcprovq7";
 
 /// The marker words calibration puts in the kind, attribute and provenance.
@@ -967,7 +967,19 @@ fn fixed(framed: &str, range: Range<usize>, region: &dyn Fn(&Range<usize>) -> Re
 
 /// The attribute that carries the kind in a calibration frame, if any.
 pub fn kind_attribute(framed: &str) -> Option<String> {
-    let at = framed.find(KIND_MARK)?;
+    marked_attribute(framed, KIND_MARK)
+}
+
+/// The attribute that carries the provenance in a calibration frame, if
+/// any (`<document source="...">`): the framing's own name for a request
+/// field, as the kind's is.
+pub fn provenance_attribute(framed: &str) -> Option<String> {
+    marked_attribute(framed, PROV_MARK)
+}
+
+/// The attribute whose value holds `mark` in a calibration frame.
+fn marked_attribute(framed: &str, mark: &str) -> Option<String> {
+    let at = framed.find(mark)?;
     (field_context(framed, at) == FieldContext::AttributeValue)
         .then(|| attribute_key(framed, at))
         .filter(|k| !k.is_empty())

@@ -53,14 +53,18 @@ mod matching;
 mod tokens;
 mod variant;
 
-pub use learn::{kind_attribute, learn, probes, probes_with, LayoutError, Probes, LONGER_PROBES};
+pub use learn::{
+    kind_attribute, learn, probes, probes_with, provenance_attribute, LayoutError, Probes,
+    LONGER_PROBES,
+};
 pub use matching::{Match, Mismatch};
 
-/// Whether `value` carries one of calibration's field markers: it came from
-/// a calibration request's kind, attribute or provenance, not from the
-/// framing itself.
-pub fn is_calibration_value(value: &str) -> bool {
-    learn::FIELD_MARKS.iter().any(|m| value.contains(m))
+/// Whether `value` carries calibration's attribute marker: it came from
+/// the calibration request's attributes, whose names are the caller's.
+/// The kind and the provenance are request values too, but written under
+/// a name the framing chose (`type="…"`, `source="…"`).
+pub fn is_caller_attribute_value(value: &str) -> bool {
+    value.contains(learn::ATTR_MARK)
 }
 
 /// Where a part sits in the frame.

@@ -66,17 +66,23 @@ pub(super) fn check_body_fidelity(
     findings.fidelity(Check::Fidelity, message, framed_excerpt(framed, at..at));
 }
 
+/// The provenance reaches the frame: verbatim in the header, or as the
+/// value of an attribute of the opener (`source="…"`), which is read with
+/// its entities decoded, since escaping `&` or `"` there is what keeps the
+/// value in its attribute.
 pub(super) fn check_provenance_fidelity(
     findings: &mut Findings,
     profile: &FrameProfile,
     request: &WrapRequest,
     framed: &str,
-    exact: &Regions,
+    (exact, tag): (&Regions, Option<&ParsedOpener>),
 ) {
     if !profile.can(Capability::Provenance) || request.provenance.is_empty() {
         return;
     }
-    if !framed[exact.header.clone()].contains(&request.provenance) {
+    let in_attribute =
+        tag.is_some_and(|t| t.attributes.iter().any(|a| a.value == request.provenance));
+    if !in_attribute && !framed[exact.header.clone()].contains(&request.provenance) {
         findings.fidelity(
             Check::Fidelity,
             "the provenance does not appear verbatim in the header".into(),

@@ -173,10 +173,11 @@ fn expected_names(
 
 /// The attribute names of the framing's own opener (token `index`) in the
 /// calibration sample: a framing may write attributes of its own
-/// (`<document index="1">`, `version="2"`) that no request supplied, and
+/// (`<document index="1">`, `version="2"`, or `source="…"` holding the
+/// request's provenance) that no request's attributes supplied, and
 /// calibration shows them as the framing's. Not an attribute the calibration
-/// request supplied: its value carried a marker, so it is the caller's, and
-/// a name of the caller's is judged as one.
+/// request's attributes supplied: its value carried their marker, so the
+/// name is the caller's, and a name of the caller's is judged as one.
 fn own_attribute_names(layout: &Layout, views: &Views<'_>, index: usize) -> Vec<String> {
     let sample = &layout.sample.framed;
     let folded = Reader::new(ReaderLevel::Exact).fold(sample);
@@ -194,7 +195,7 @@ fn own_attribute_names(layout: &Layout, views: &Views<'_>, index: usize) -> Vec<
     parsed
         .attributes
         .into_iter()
-        .filter(|a| !crate::layout::is_calibration_value(&a.value))
+        .filter(|a| !crate::layout::is_caller_attribute_value(&a.value))
         .map(|a| a.name)
         .collect()
 }

@@ -173,7 +173,13 @@ fn wrap_checks<'a>(
         if profile.reader.returns != ReaderReturns::Segments {
             fidelity::check_body_fidelity(findings, request, framed, body, encoding, mark);
         }
-        fidelity::check_provenance_fidelity(findings, profile, request, framed, exact);
+        fidelity::check_provenance_fidelity(
+            findings,
+            profile,
+            request,
+            framed,
+            (exact, parsed_tag.as_ref()),
+        );
         if let Some(tag) = &parsed_tag {
             fidelity::check_attribute_fidelity(findings, profile, request, framed, tag);
         }
