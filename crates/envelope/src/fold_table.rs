@@ -506,8 +506,8 @@ pub(super) fn for_each_flagged(text: &str, flags: u8, mut visit: impl FnMut(usiz
 const LOW_BYTES: u64 = u64::from_le_bytes([0x01; 8]);
 const HIGH_BITS: u64 = u64::from_le_bytes([0x80; 8]);
 
-/// True when the class of `c` has one of `flags`.
-#[cfg(test)]
+/// True when the class of `c` has one of `flags`: for a character
+/// [`for_each_flagged`] visited, which of the flags it was asked for it has.
 pub(super) fn has_flag(c: char, flags: u8) -> bool {
     block_of(c).classes[c as usize % BLOCK] & flags != 0
 }
