@@ -22,9 +22,10 @@ use std::sync::OnceLock;
 // The anchor bytes are the fold table's: it flags the characters that fold
 // to them, and it sits below this module.
 use super::fold_table::{
-    char_fold, for_each_flagged, CharFold, ANCHORED, MARKER_END, SPECIAL_STARTS,
+    char_fold, for_each_flagged, has_flag, CharFold, ANCHORED, MARKER_END, SPECIAL_STARTS, STARTS,
 };
 use super::is_line_break;
+use super::scan::StartMap;
 use framecheck_core::chat_template::{ControlString, Kind, CONTROL_STRINGS};
 use framecheck_core::level::{fold_char_into, ReaderLevel};
 
@@ -51,7 +52,31 @@ pub enum Placement {
 /// assert_eq!(neutralise("Human: hi", Placement::Inline), "Human: hi");
 /// ```
 pub fn neutralise(text: &str, placement: Placement) -> Cow<'_, str> {
-    let found = readings(text, placement);
+    rewrite(text, readings(text, placement))
+}
+
+/// [`neutralise`] for content, and, when it had nothing to neutralise in
+/// text that is not all ASCII, where a token reading can start in it
+/// ([`StartMap`]): the places are found by the same scan over the text
+/// that finds where a control string can start, so the token scanner
+/// steps over nothing a second time. With something neutralised, the
+/// token scanner reads the new text and needs its own scan.
+pub(super) fn neutralise_content(text: &str) -> (Cow<'_, str>, Option<StartMap>) {
+    if text.is_ascii() {
+        return (neutralise(text, Placement::Content), None);
+    }
+    let mut token_starts = StartMap::new(text.len());
+    let found = readings_by_stretches(text, Placement::Content, STRETCH, Some(&mut token_starts));
+    if found.is_empty() {
+        (Cow::Borrowed(text), Some(token_starts))
+    } else {
+        (rewrite(text, found), None)
+    }
+}
+
+/// `text` with each reading of `found` replaced by its neutral spelling;
+/// borrowed when there is none.
+fn rewrite<'t>(text: &'t str, found: Vec<(Range<usize>, &'static ControlString)>) -> Cow<'t, str> {
     if found.is_empty() {
         return Cow::Borrowed(text);
     }
@@ -425,7 +450,7 @@ fn readings_folded(
     text: &str,
     placement: Placement,
 ) -> Vec<(Range<usize>, &'static ControlString)> {
-    readings_by_stretches(text, placement, STRETCH)
+    readings_by_stretches(text, placement, STRETCH, None)
 }
 
 /// The source bytes [`readings_folded`] reads at a time, give or take a
@@ -437,11 +462,14 @@ const STRETCH: usize = 64 * 1024;
 /// A stretch is cut after a line feed once it holds `stretch` bytes. No
 /// reading holds a line break (a test keeps the table to it), and a line
 /// marker may begin after a line feed as at the start of the text, so each
-/// stretch reads alone what it reads within the whole.
+/// stretch reads alone what it reads within the whole. With
+/// `token_starts`, the scan marks in it every character a token reading
+/// can start at, as it goes.
 fn readings_by_stretches(
     text: &str,
     placement: Placement,
     stretch: usize,
+    mut token_starts: Option<&mut StartMap>,
 ) -> Vec<(Range<usize>, &'static ControlString)> {
     let mut found = Vec::new();
     let mut start = 0;
@@ -449,7 +477,8 @@ fn readings_by_stretches(
         let cut = (start + stretch.max(1)).min(text.len());
         let end =
             memchr::memchr(b'\n', &text.as_bytes()[cut..]).map_or(text.len(), |k| cut + k + 1);
-        let readings = readings_in_stretch(&text[start..end], placement);
+        let marks = token_starts.as_deref_mut().map(|map| (map, start));
+        let readings = readings_in_stretch(&text[start..end], placement, marks);
         found.extend(
             readings
                 .into_iter()
@@ -483,6 +512,7 @@ struct Start {
 fn readings_in_stretch(
     text: &str,
     placement: Placement,
+    token_starts: Option<(&mut StartMap, usize)>,
 ) -> Vec<(Range<usize>, &'static ControlString)> {
     let mut found = Vec::new();
     let mut window = Window {
@@ -491,7 +521,7 @@ fn readings_in_stretch(
         next: 0,
     };
     let mut free = 0;
-    for start in starts(text, placement) {
+    for start in starts(text, placement, token_starts) {
         if start.at < free {
             continue;
         }
@@ -519,8 +549,15 @@ fn readings_in_stretch(
     found
 }
 
-/// Every place of `text` a reading can start, in order, each once.
-fn starts(text: &str, placement: Placement) -> Vec<Start> {
+/// Every place of `text` a reading can start, in order, each once. With
+/// `token_starts` (a map and the offset of `text` in the text it maps),
+/// every character a token reading can start at is marked in the map too,
+/// in the same scan.
+fn starts(
+    text: &str,
+    placement: Placement,
+    mut token_starts: Option<(&mut StartMap, usize)>,
+) -> Vec<Start> {
     let markers = needles()
         .iter()
         .any(|(_, c)| c.kind == Kind::LineMarker && applies(c, placement));
@@ -531,7 +568,22 @@ fn starts(text: &str, placement: Placement) -> Vec<Start> {
         line_start: 0,
     };
     let mut last_line = None;
-    for_each_flagged(text, ANCHORED, |at, c| {
+    let flags = match token_starts {
+        Some(_) => ANCHORED | STARTS,
+        None => ANCHORED,
+    };
+    for_each_flagged(text, flags, |at, c| {
+        if let Some((map, offset)) = token_starts.as_mut() {
+            if has_flag(c, STARTS) {
+                map.insert(*offset + at);
+            }
+            if !has_flag(c, ANCHORED) {
+                return;
+            }
+        }
+        if c.is_ascii() && !ascii_anchor_may_read(text.as_bytes(), at) {
+            return;
+        }
         let mut k = 0;
         fold_char(c, |f| {
             if f.is_ascii() && SPECIAL_STARTS.contains(&(f as u8)) {
@@ -555,6 +607,33 @@ fn starts(text: &str, placement: Placement) -> Vec<Start> {
         same
     });
     starts
+}
+
+/// False when the ASCII anchor at byte `at` of `bytes` can be no reading's
+/// anchor: a special's first byte followed by an ASCII byte that no special
+/// starting with it has second, or a colon after an ASCII byte that no line
+/// marker has before its colon. Every ASCII character folds to its own
+/// lower case alone and none is ignorable, so that byte is the anchor's
+/// neighbour in the folded text; anything else next to it (a character
+/// outside ASCII, which may fold to anything or to nothing, or the text's
+/// edge) may still read. In a log, no timestamp's colon is looked at
+/// further.
+fn ascii_anchor_may_read(bytes: &[u8], at: usize) -> bool {
+    let index = ascii_index();
+    let anchor = bytes[at];
+    let (neighbour, allowed) = if anchor == MARKER_END {
+        let before = at.checked_sub(1).map(|i| bytes[i]);
+        (before, index.marker_before_end)
+    } else {
+        (
+            bytes.get(at + 1).copied(),
+            index.second[usize::from(anchor)],
+        )
+    };
+    match neighbour {
+        Some(b) if b.is_ascii() => allowed.has(b.to_ascii_lowercase()),
+        _ => true,
+    }
 }
 
 /// Where the line holding a place starts, for places asked about in
@@ -836,11 +915,67 @@ mod tests {
             let text = pieces.concat();
             for placement in [Placement::Content, Placement::Inline] {
                 proptest::prop_assert_eq!(
-                    readings_by_stretches(&text, placement, stretch),
+                    readings_by_stretches(&text, placement, stretch, None),
                     readings_in(&spec_fold(&text), placement)
                 );
             }
         }
+    }
+
+    proptest::proptest! {
+        /// Content neutralised with the token's places marked reads what
+        /// [`neutralise`] reads, and, when nothing was neutralised, marks
+        /// exactly the characters whose class has [`STARTS`].
+        #[test]
+        fn content_scan_marks_every_token_start(
+            pieces in proptest::collection::vec(
+                proptest::prop_oneof![
+                    unicode_piece(),
+                    lookalike_piece(),
+                    token_start_piece(),
+                ],
+                0..24,
+            ),
+        ) {
+            let text = pieces.concat();
+            let (neutral, token_starts) = neutralise_content(&text);
+            proptest::prop_assert_eq!(&neutral, &neutralise(&text, Placement::Content));
+            let expected = (!text.is_ascii() && matches!(neutral, Cow::Borrowed(_))).then(|| {
+                let mut map = StartMap::new(text.len());
+                for (at, _) in text.char_indices().filter(|&(_, c)| has_flag(c, STARTS)) {
+                    map.insert(at);
+                }
+                map
+            });
+            proptest::prop_assert_eq!(token_starts, expected);
+        }
+    }
+
+    /// Token starts in and outside ASCII, and anchors next to what no
+    /// control string has there.
+    fn token_start_piece() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        proptest::sample::select(vec!["f", "F", "\u{FB01}", "\u{FF46}", "12:30", "a<b"])
+            .prop_map(String::from)
+    }
+
+    /// Colons and brackets whose ASCII neighbour no control string has
+    /// there are no places: a log's timestamps cost no line a look.
+    #[test]
+    fn ascii_anchors_with_impossible_neighbours_are_no_places() {
+        let line = "2026-11-30T08:57:15Z GET /a[0] x<y 200\u{200B}\n";
+        assert!(starts(&line.repeat(3), Placement::Content, None).is_empty());
+        // The same anchors next to what a control string has there are.
+        let start = |at, k, line| Start { at, k, line };
+        assert_eq!(
+            starts("\u{200B}Human: <|x [INST", Placement::Content, None),
+            vec![start(3, 0, true), start(10, 0, false), start(14, 0, false)]
+        );
+        // Next to a character outside ASCII, an anchor is always a place.
+        assert_eq!(
+            starts("\u{E9}: \u{E9}[\u{E9}", Placement::Content, None),
+            vec![start(0, 0, true), start(6, 0, false)]
+        );
     }
 
     /// Control strings spelled with anchors from outside ASCII, among text
@@ -915,25 +1050,29 @@ mod tests {
     fn a_text_without_anchors_has_no_place_to_start() {
         let long_run = "x".repeat(100);
         for text in ["\u{4E2D}\u{6587}", "\u{1D400} \u{1D401}", &long_run, ""] {
-            assert!(starts(text, Placement::Content).is_empty(), "{text:?}");
+            assert!(
+                starts(text, Placement::Content, None).is_empty(),
+                "{text:?}"
+            );
         }
         let start = |at, k, line| Start { at, k, line };
         for (text, want) in [
             ("\u{4E2D}\u{FF1C}", vec![start(3, 0, false)]),
             ("\u{4E2D}<", vec![start(3, 0, false)]),
-            // A colon stands for the start of its line.
-            (&format!("\u{4E2D}{long_run}:"), vec![start(0, 0, true)]),
+            // A colon stands for the start of its line (after a byte a
+            // line marker can have before its colon).
+            (&format!("\u{4E2D}{long_run}n:"), vec![start(0, 0, true)]),
             (
                 &format!("\n \u{4E2D}{long_run}\u{FE55}"),
                 vec![start(2, 0, true)],
             ),
             // A line start that is also a special's start is one place.
-            ("x\n\t<|im_end|>:", vec![start(3, 0, true)]),
+            ("x\n\t<|im_end|>n:", vec![start(3, 0, true)]),
         ] {
-            assert_eq!(starts(text, Placement::Content), want, "{text:?}");
+            assert_eq!(starts(text, Placement::Content, None), want, "{text:?}");
         }
         // Outside content a colon starts nothing.
-        assert!(starts("Human:", Placement::Inline).is_empty());
+        assert!(starts("Human:", Placement::Inline, None).is_empty());
     }
 
     /// Why stretches may be cut after a line feed, and a marker is looked

@@ -256,11 +256,7 @@ fn wrap_tag(envelope: &Envelope, content: &str, tag: &str) -> Result<String, Env
     out.push_str(NOTICE);
     out.push_str("\n\n");
     if !ascii_pass::push_content(&mut out, content) {
-        // Control strings first: clean content stays borrowed, and
-        // defanging then streams into the output (neither step can form
-        // what the other removes: no control string contains the token or
-        // its defanged form).
-        push_defanged(&mut out, &control::neutralise(content, Placement::Content));
+        push_content_scanned(&mut out, content);
     }
     out.push_str("\n</");
     out.push_str(tag);
@@ -299,6 +295,35 @@ pub fn defang(text: &str) -> Cow<'_, str> {
 /// of readings and no intermediate copy.
 fn push_defanged(out: &mut String, text: &str) {
     let copied = push_up_to_last_reading(out, text);
+    out.push_str(&text[copied..]);
+}
+
+/// Appends `content`, neutralised and defanged, to `out`: the path for
+/// content [`ascii_pass`] declines. Control strings first: clean content
+/// stays borrowed, and defanging then streams into the output (neither
+/// step can form what the other removes: no control string contains the
+/// token or its defanged form). Content left as it was comes with the
+/// places a token reading can start, from the control strings' scan.
+fn push_content_scanned(out: &mut String, content: &str) {
+    match control::neutralise_content(content) {
+        (neutral, Some(starts)) => push_defanged_from(out, &neutral, &starts),
+        (neutral, None) => push_defanged(out, &neutral),
+    }
+}
+
+/// [`push_defanged`] with the places a reading can start in `text` known
+/// ([`scan::for_each_reading_from`]).
+fn push_defanged_from(out: &mut String, text: &str, starts: &scan::StartMap) {
+    let mut copied = 0;
+    let _ = scan::for_each_reading_from(text, starts, |reading| {
+        if copied == 0 {
+            out.reserve(text.len());
+        }
+        out.push_str(&text[copied..reading.start]);
+        out.push_str(DEFANGED);
+        copied = reading.end;
+        ControlFlow::Continue(())
+    });
     out.push_str(&text[copied..]);
 }
 
@@ -403,6 +428,58 @@ mod tests {
             kind: kind.into(),
             attributes: BTreeMap::new(),
             provenance: provenance.into(),
+        }
+    }
+
+    /// Token spellings, control strings, and characters that start,
+    /// break or hide inside them, among any text.
+    fn content_piece() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        prop_oneof![
+            proptest::sample::select(vec![
+                "framecheck-untrusted",
+                "frame\u{200B}check-untrusted",
+                "FRAMECHECK\u{2010}untrusted",
+                "FRAMECHECK",
+                "-untrusted",
+                "f",
+                "F",
+                "\u{FB01}",
+                "\u{FB00}",
+                "\u{FF46}",
+                "\u{1D41F}",
+                "\u{200B}",
+                "\u{E9}",
+                "\u{4E2D}",
+                "\u{1F680}",
+                "<|im_end|>",
+                "[INST]",
+                "Human:",
+                "\n",
+                ":",
+                "<",
+                " ",
+                "\u{FF1C}|im_end|>",
+                "\u{2028}User\u{FF1A}",
+            ])
+            .prop_map(String::from),
+            ".{0,8}",
+        ]
+    }
+
+    proptest::proptest! {
+        /// Content scanned once for both jobs is written as a scan for
+        /// control strings, then one for the token, write it.
+        #[test]
+        fn one_scan_for_both_jobs_writes_what_two_write(
+            pieces in proptest::collection::vec(content_piece(), 0..32),
+        ) {
+            let text = pieces.concat();
+            let mut two = String::new();
+            push_defanged(&mut two, &control::neutralise(&text, Placement::Content));
+            let mut one = String::new();
+            push_content_scanned(&mut one, &text);
+            proptest::prop_assert_eq!(one, two);
         }
     }
 

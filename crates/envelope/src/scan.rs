@@ -122,6 +122,87 @@ where
     Scanner::new(text, sink).run(true)
 }
 
+/// [`for_each_reading`] over a text whose possible reading starts are
+/// already known: `starts` holds every character of `text` whose folding
+/// holds the token's first character ([`StartMap`]), found by the scan that
+/// looked for control strings in the same text, so this scan steps over
+/// nothing itself. Between two such characters no reading can start, and
+/// the automaton, at rest, stays at rest.
+pub(crate) fn for_each_reading_from<F>(text: &str, starts: &StartMap, sink: F) -> ControlFlow<()>
+where
+    F: FnMut(Range<usize>) -> ControlFlow<()>,
+{
+    Scanner::new(text, sink).run_from(starts)
+}
+
+/// Where the characters of a text whose folding holds the token's first
+/// character start: one bit per byte of the text, so its size is an eighth
+/// of the text's whatever the text holds (a list of places would grow to
+/// several times the text's size on text dense in `f`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct StartMap {
+    words: Vec<u64>,
+}
+
+impl StartMap {
+    /// A map of a text of `len` bytes with no place in it.
+    pub(crate) fn new(len: usize) -> StartMap {
+        StartMap {
+            words: vec![0; len / 64 + 1],
+        }
+    }
+
+    /// Marks byte `at`, which is inside the text.
+    pub(crate) fn insert(&mut self, at: usize) {
+        self.words[at / 64] |= 1 << (at % 64);
+    }
+
+    /// The first marked byte at or after `from`.
+    fn next_from(&self, from: usize) -> Option<usize> {
+        let mut index = from / 64;
+        let mut word = self.words.get(index)? & (u64::MAX << (from % 64));
+        while word == 0 {
+            index += 1;
+            word = *self.words.get(index)?;
+        }
+        Some(index * 64 + word.trailing_zeros() as usize)
+    }
+}
+
+/// What the bytes from an ASCII `f` or `F` say about a reading starting
+/// there.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum AsciiStart {
+    /// The token's length of ASCII bytes, the token in some mix of cases.
+    Reading,
+    /// An ASCII byte differs from the token before any byte outside ASCII:
+    /// every ASCII character folds to its lower case alone, so the stream
+    /// from here is not the token.
+    NoReading,
+    /// A byte outside ASCII, or the text's end, comes first: only the
+    /// automaton can tell.
+    Undecided,
+}
+
+/// [`AsciiStart`] for the text `bytes` from `at`, where an `f` or `F` stands.
+fn ascii_start(bytes: &[u8], at: usize) -> AsciiStart {
+    let rest = &bytes[at..bytes.len().min(at + TOKEN_LEN)];
+    for (&b, &t) in rest.iter().zip(TOKEN_BYTES) {
+        if b.to_ascii_lowercase() != t {
+            return if b.is_ascii() {
+                AsciiStart::NoReading
+            } else {
+                AsciiStart::Undecided
+            };
+        }
+    }
+    if rest.len() == TOKEN_LEN {
+        AsciiStart::Reading
+    } else {
+        AsciiStart::Undecided
+    }
+}
+
 /// The same readings found without the fast paths (the ASCII search and
 /// the stepping over characters that cannot start a reading): every
 /// character goes through the automaton. The straightforward path the fast
@@ -191,6 +272,38 @@ where
                         continue;
                     }
                     Skip::Step(at) => pos = at,
+                }
+            }
+            pos = self.step(pos)?;
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// [`Self::run`] with the places a reading can start given: while no
+    /// reading is in progress, the scan jumps to the next, and an ASCII one
+    /// is decided from its bytes where they suffice.
+    fn run_from(&mut self, starts: &StartMap) -> ControlFlow<()> {
+        let bytes = self.text.as_bytes();
+        let mut pos = 0;
+        while pos < bytes.len() {
+            if self.matched == 0 {
+                let Some(at) = starts.next_from(pos) else {
+                    break;
+                };
+                pos = at;
+                if bytes[pos].is_ascii() {
+                    match ascii_start(bytes, pos) {
+                        AsciiStart::Reading => {
+                            (self.sink)(pos..pos + TOKEN_LEN)?;
+                            pos += TOKEN_LEN;
+                            continue;
+                        }
+                        AsciiStart::NoReading => {
+                            pos += 1;
+                            continue;
+                        }
+                        AsciiStart::Undecided => {}
+                    }
                 }
             }
             pos = self.step(pos)?;
@@ -531,6 +644,10 @@ mod tests {
         let pieces = prop::sample::select(vec![
             "framecheck-untrusted",
             "FRAMECHECK-UNTRUSTED",
+            // Readings that start in ASCII and leave it.
+            "frame\u{200B}check-untrusted",
+            "FRAMECHECK\u{2010}UNTRUSTED",
+            "framecheck-untru\u{17F}ted",
             "fRaMeChEcK-uNtRuStEd",
             "framecheck",
             "-untrusted",
@@ -558,6 +675,78 @@ mod tests {
             "𝐤",
         ]);
         prop::collection::vec(pieces, 0..64).prop_map(|pieces| pieces.concat())
+    }
+
+    /// The readings [`for_each_reading_from`] finds given the places the
+    /// specification says a reading can start at: every character whose
+    /// class has [`STARTS`].
+    fn readings_from_known_starts(text: &str) -> Vec<Range<usize>> {
+        let mut starts = StartMap::new(text.len());
+        for (at, c) in text.char_indices() {
+            if crate::fold_table::has_flag(c, STARTS) {
+                starts.insert(at);
+            }
+        }
+        let mut found = Vec::new();
+        let _ = for_each_reading_from(text, &starts, |reading| {
+            found.push(reading);
+            ControlFlow::Continue(())
+        });
+        found
+    }
+
+    #[test]
+    fn a_start_map_finds_the_next_place_across_words() {
+        let mut map = StartMap::new(200);
+        assert_eq!(map.next_from(0), None);
+        for at in [0, 63, 64, 130, 199] {
+            map.insert(at);
+        }
+        let nexts: Vec<Option<usize>> = [0, 1, 63, 64, 65, 129, 131, 199, 200]
+            .iter()
+            .map(|&from| map.next_from(from))
+            .collect();
+        assert_eq!(
+            nexts,
+            [
+                Some(0),
+                Some(63),
+                Some(63),
+                Some(64),
+                Some(130),
+                Some(130),
+                Some(199),
+                Some(199),
+                None
+            ]
+        );
+    }
+
+    #[test]
+    fn ascii_starts_are_decided_only_by_ascii_bytes() {
+        let verdict = |text: &str| ascii_start(text.as_bytes(), 0);
+        assert_eq!(verdict("FrameCheck-Untrusted"), AsciiStart::Reading);
+        assert_eq!(verdict("framecheck-untrustex"), AsciiStart::NoReading);
+        assert_eq!(verdict("final offer"), AsciiStart::NoReading);
+        // Outside ASCII, or too little text, only the automaton can tell.
+        assert_eq!(
+            verdict("frame\u{200B}check-untrusted"),
+            AsciiStart::Undecided
+        );
+        assert_eq!(verdict("framecheck-untruste"), AsciiStart::Undecided);
+        assert_eq!(verdict("f\u{E9}"), AsciiStart::Undecided);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn known_starts_agree_with_stepping_on_tricky_text(text in tricky_text()) {
+            proptest::prop_assert_eq!(readings_from_known_starts(&text), stepwise_readings(&text));
+        }
+
+        #[test]
+        fn known_starts_agree_with_stepping_on_any_text(text in ".{0,200}") {
+            proptest::prop_assert_eq!(readings_from_known_starts(&text), stepwise_readings(&text));
+        }
     }
 
     proptest::proptest! {
