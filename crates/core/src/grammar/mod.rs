@@ -17,8 +17,10 @@
 //!    this grammar invites.
 //!
 //! One file per implementation: `xml_tag`, `bracket_marker` (both thin
-//! over the shared tag matcher in `tagged`), `begin_end`, `fence` and
-//! `section` (open-only markers: a section ends where the next begins).
+//! over the shared tag matcher in `tagged`), `begin_end`, `fence`,
+//! `section` (open-only markers: a section ends where the next begins),
+//! `json_document` (a whole document, the content one string in it) and
+//! `inline_pair` (two distinct marks inside a line: `«…»`).
 //! What a grammar kind knows before it has a vocabulary (the declaration
 //! fields it reads, its builder, `init`'s experiments for it, how the
 //! layout learner reads its delimiters) is its [`Shape`], in the same file.
@@ -53,6 +55,7 @@ mod bracket_marker;
 mod declaration;
 pub(crate) mod entities;
 mod fence;
+mod inline_pair;
 pub mod json_document;
 mod section;
 pub mod shape;
@@ -91,6 +94,9 @@ pub enum GrammarKind {
     /// lead text, the content a string at a JSON pointer (the token):
     /// `Observation: {'url': '…', 'content': '…'}`.
     PythonDocument,
+    /// Two distinct marks around the content inside running text, live
+    /// wherever a reader sees them: `Document: «…»`, `<doc text="…"/>`.
+    InlinePair,
 }
 
 every_variant! {
@@ -103,6 +109,7 @@ every_variant! {
         Section,
         JsonDocument,
         PythonDocument,
+        InlinePair,
     ]
 }
 
@@ -117,6 +124,7 @@ impl GrammarKind {
             GrammarKind::Section => "section",
             GrammarKind::JsonDocument => "json-document",
             GrammarKind::PythonDocument => "python-document",
+            GrammarKind::InlinePair => "inline-pair",
         }
     }
 
@@ -131,6 +139,7 @@ impl GrammarKind {
             GrammarKind::Section => &section::SectionShape,
             GrammarKind::JsonDocument => &json_document::JSON_SHAPE,
             GrammarKind::PythonDocument => &json_document::PYTHON_SHAPE,
+            GrammarKind::InlinePair => &inline_pair::InlinePairShape,
         }
     }
 
@@ -548,6 +557,13 @@ pub enum GrammarError {
          (RFC 6901: `/content`, `/items/0/text`), with no nonce; got {1:?}"
     )]
     BadPointer(GrammarKind, String),
+    /// An inline pair without both of its marks.
+    #[error("grammar inline-pair needs both marks, `open` and `close`")]
+    MissingMarks,
+    /// An inline pair whose marks are one text: no reader could tell the
+    /// content's end from its start.
+    #[error("grammar inline-pair needs two distinct marks; `open` and `close` are both {0:?}")]
+    SameMarks(String),
 }
 
 /// Builds the grammar `kind` over `vocabulary`; `open` and `close` are the

@@ -908,6 +908,16 @@ mod tests {
                     "[A-Za-z_][A-Za-z0-9_.-]{0,6}",
                     "[ -~]{1,4}",
                     Just("é".to_string()),
+                    // Inline pairs' marks and their mirror images.
+                    Just("«".to_string()),
+                    Just("»".to_string()),
+                    Just("“".to_string()),
+                    Just("”".to_string()),
+                    Just("<|".to_string()),
+                    Just("|>".to_string()),
+                    Just("(".to_string()),
+                    Just(")".to_string()),
+                    Just("text=\"".to_string()),
                 ],
                 0..24,
             )
