@@ -57,9 +57,12 @@ fn wrap(framing: &mut McpFraming, content: &str) -> Result<String, TargetError> 
     })
 }
 
-/// The JSON-encoding list holds under the whole catalogue: every fixed
-/// note comes back as it was, in every case (no false finding, no case
-/// refused as answering another's content).
+/// The JSON-encoding list holds under the whole catalogue up to the
+/// case-folding level: every fixed note comes back as it was, in every
+/// case, and no case is refused as answering another's content. At the
+/// `unicode` level only the fullwidth variants fail: `serde_json`, like
+/// `JSON.stringify`, leaves a fullwidth quote raw, which that reader reads
+/// as a quote (the true weakness field/mcp-server-memory-open-nodes has).
 #[test]
 fn a_list_of_json_records_holds_with_its_fixed_items() {
     let spec = listed("framed");
@@ -69,17 +72,25 @@ fn a_list_of_json_records_holds_with_its_fixed_items() {
     );
     assert!(result.meta.harness_error.is_none(), "{:?}", result.meta);
     assert!(result.results.len() > 100, "{}", result.results.len());
-    let bad: Vec<&str> = (result.results.iter())
+    assert!(failing(&result, ReaderLevel::AsciiCaseInsensitive).is_empty());
+    let unicode = failing(&result, ReaderLevel::Unicode);
+    assert!(
+        unicode.iter().all(|id| id.contains("~fullwidth")),
+        "{unicode:?}"
+    );
+}
+
+/// The ids of the cases that fail, fail fidelity or err at `level`.
+fn failing(result: &RunResult, level: ReaderLevel) -> Vec<String> {
+    (result.results.iter())
         .filter(|r| {
-            let verdict = r.verdict_at(ReaderLevel::Unicode);
             matches!(
-                verdict,
+                r.verdict_at(level),
                 Verdict::Fail | Verdict::FidelityFail | Verdict::Error
             )
         })
-        .map(|r| r.case.id.as_str())
-        .collect();
-    assert!(bad.is_empty(), "{bad:?}");
+        .map(|r| r.case.id.clone())
+        .collect()
 }
 
 /// The list written as text: a quote in the content ends its record. The
@@ -169,7 +180,7 @@ fn content_that_forges_or_rewrites_a_record_is_an_item_breach() {
 
 /// `init --mcp` plants, reads the list, sees three records of which the
 /// planted one is the middle, and proposes the hand declaration; the run
-/// under its proposal holds as under the hand profile.
+/// under its proposal fails the same cases as under the hand profile.
 #[test]
 fn init_proposes_the_list_of_items_and_agrees_with_the_hand_profile() {
     use framecheck_run::init::{propose_for_mcp, InitOptions};
@@ -182,10 +193,20 @@ fn init_proposes_the_list_of_items_and_agrees_with_the_hand_profile() {
     assert_eq!(proposal.profile.delimiters.token, "/notes/*/text");
     let reparsed = TargetProfile::parse(&proposal.yaml).unwrap();
     runner::check_fit(&reparsed, proposal.framing.as_mut(), ReaderLevel::Unicode).unwrap();
-    let result = run(&reparsed, proposal.framing.as_mut());
-    let bad = [Verdict::Fail, Verdict::FidelityFail, Verdict::Error];
-    assert!(result.results.len() > 100, "{}", result.results.len());
-    assert!(!(result.results.iter()).any(|r| bad.contains(&r.verdict_at(ReaderLevel::Unicode))));
+    let proposed = run(&reparsed, proposal.framing.as_mut());
+    assert!(proposed.results.len() > 100, "{}", proposed.results.len());
+    let spec = listed("framed");
+    let hand = run(
+        &profile(&spec),
+        &mut McpFraming::new(&spec, Path::new(".")).unwrap(),
+    );
+    for level in ReaderLevel::ALL {
+        assert_eq!(
+            failing(&proposed, level),
+            failing(&hand, level),
+            "{level:?}"
+        );
+    }
 }
 
 /// The published memory server's `read_graph` (every entity of the graph,
@@ -236,23 +257,17 @@ fn the_published_memory_server_s_read_graph_keeps_its_fixed_entities() {
     let result = run(&profile, &mut framing);
     assert!(result.meta.harness_error.is_none(), "{:?}", result.meta);
     assert!(result.results.len() > 100, "{}", result.results.len());
-    let failing = |level| {
-        (result.results.iter())
-            .filter(|r| {
-                matches!(
-                    r.verdict_at(level),
-                    Verdict::Fail | Verdict::FidelityFail | Verdict::Error
-                )
-            })
-            .map(|r| r.case.id.clone())
-            .collect::<Vec<_>>()
-    };
-    let folding = failing(ReaderLevel::AsciiCaseInsensitive);
+    let folding = failing(&result, ReaderLevel::AsciiCaseInsensitive);
     assert!(folding.is_empty(), "{folding:?}");
+    let unicode = failing(&result, ReaderLevel::Unicode);
+    assert!(
+        unicode.iter().all(|id| id.contains("~fullwidth")),
+        "{unicode:?}"
+    );
     eprintln!(
         "read_graph: {} cases, {} failing at unicode",
         result.results.len(),
-        failing(ReaderLevel::Unicode).len()
+        unicode.len()
     );
 }
 
