@@ -26,7 +26,13 @@
 //! note as a memory server's does: `{ entities: [{ name, kind, observations:
 //! [text] }] }`, `kind` one of an enum, every field required and checked), `note_read { id }` answers one note framed as
 //! above, `note_list` every note, one frame each on its own line, and
-//! `note_delete { id }` forgets one. The notes live in the server's memory
+//! `note_delete { id }` forgets one. `note_items` answers every note as a
+//! store's list read does, among two fixed notes the store held before any
+//! plant (`{"notes": [{"id": "b1", "text": …}, …, {"id": "b2", …}]}`):
+//! JSON-encoded by `serde_json` in every mode but `raw`, which writes each
+//! record's text between quotes as it is (control characters escaped,
+//! quotes and backslashes not), so content can end its record and forge another.
+//! The notes live in the server's memory
 //! or, with `--store FILE`, in FILE (read at start, written at each
 //! change), so a restart empties the first and not the second.
 //!
@@ -91,6 +97,13 @@ impl Store {
         std::fs::write(path, text).map_err(|e| ErrorData::internal_error(e.to_string(), None))
     }
 }
+
+/// The notes `note_items` answers before and after the store's own: a
+/// store's benign items, there before any plant and never changed.
+const FIXED_NOTES: [(&str, &str); 2] = [
+    ("b1", "Buy milk on the way home."),
+    ("b2", "The team meeting moved to Thursday at ten."),
+];
 
 /// The `parts` mode's first text part.
 const PARTS_NOTE: &str = "The tool's result follows in the next part.";
@@ -196,6 +209,29 @@ impl TestServer {
         )]))
     }
 
+    /// `note_items`: every note as a record `{id, text}` of one list,
+    /// between the fixed notes.
+    fn note_items(&self) -> CallToolResult {
+        let stored: Vec<(String, String)> = (self.store().notes.notes.iter())
+            .map(|(id, text)| (id.clone(), text.clone()))
+            .collect();
+        let fixed = |i: usize| (FIXED_NOTES[i].0.to_string(), FIXED_NOTES[i].1.to_string());
+        let notes: Vec<(String, String)> = std::iter::once(fixed(0))
+            .chain(stored)
+            .chain(std::iter::once(fixed(1)))
+            .collect();
+        let text = match self.mode {
+            Mode::Raw => raw_records(&notes),
+            _ => {
+                let records: Vec<serde_json::Value> = (notes.iter())
+                    .map(|(id, text)| serde_json::json!({ "id": id, "text": text }))
+                    .collect();
+                serde_json::json!({ "notes": records }).to_string()
+            }
+        };
+        CallToolResult::success(vec![ContentBlock::text(text)])
+    }
+
     /// `note_add`, `note_entities` and `note_delete`: the store changed,
     /// and saved.
     fn note_change(&self, request: &CallToolRequestParams) -> Result<CallToolResult, ErrorData> {
@@ -229,6 +265,24 @@ impl TestServer {
         store.save()?;
         Ok(CallToolResult::success(vec![ContentBlock::text(answer)]))
     }
+}
+
+/// The `raw` mode's list: each record written as text, its note between
+/// quotes with only control characters escaped (JSON allows none raw), so
+/// a quote in a note ends it.
+fn raw_records(notes: &[(String, String)]) -> String {
+    let records: Vec<String> = (notes.iter())
+        .map(|(id, text)| {
+            let text: String = (text.chars())
+                .map(|c| match c {
+                    '\u{0}'..='\u{1f}' => format!("\\u{:04x}", u32::from(c)),
+                    c => c.to_string(),
+                })
+                .collect();
+            format!("{{\"id\": \"{id}\", \"text\": \"{text}\"}}")
+        })
+        .collect();
+    format!("{{\"notes\": [{}]}}", records.join(", "))
 }
 
 /// `note_entities`'s one observation of its one entity, every field it
@@ -334,8 +388,13 @@ impl ServerHandler for TestServer {
             "Reads every note",
             Arc::new(serde_json::Map::new()),
         );
+        let items = Tool::new(
+            "note_items",
+            "Reads every note as a list of records",
+            Arc::new(serde_json::Map::new()),
+        );
         Ok(ListToolsResult::with_all_items(vec![
-            read, echo, add, entities, read_note, list, delete,
+            read, echo, add, entities, read_note, list, items, delete,
         ]))
     }
 
@@ -352,6 +411,7 @@ impl ServerHandler for TestServer {
             }
             "note_read" => self.note_read(&request).await.map(CallToolResponse::from),
             "note_list" => self.note_list().map(CallToolResponse::from),
+            "note_items" => Ok(self.note_items().into()),
             "note_add" | "note_entities" | "note_delete" => {
                 self.note_change(&request).map(CallToolResponse::from)
             }

@@ -29,6 +29,12 @@
 //! content's canary anywhere but in the content's own string
 //! ([`Document::read`]). The same reading serves the MCP adapter, whose
 //! tools answer such documents in their text content.
+//!
+//! A pointer with one `*` segment declares an answer of several items
+//! ([`items`]): the planted item is judged as above, as a document of one
+//! item, and every other item must come back as the benign answer had it.
+
+pub mod items;
 
 use std::collections::BTreeMap;
 
@@ -40,6 +46,7 @@ use super::{
 };
 use crate::level::ReaderLevel;
 use crate::reader::{Folded, Reader};
+use items::{ItemChange, Items};
 
 /// How a document is written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -191,7 +198,8 @@ impl Shape for DocumentShape {
             syntax: self.0,
         };
         let pointer = grammar.pointer();
-        if !pointer.starts_with('/') || grammar.vocabulary.nonce.is_some() {
+        let items = Items::of(&pointer);
+        if !pointer.starts_with('/') || grammar.vocabulary.nonce.is_some() || items.is_err() {
             return Err(GrammarError::BadPointer(self.0.kind(), pointer));
         }
         Ok(Box::new(grammar))
@@ -255,7 +263,7 @@ const STAND_IN: &str = "framecheck\u{E001}content";
 fn guess(syntax: Syntax, around: &Around<'_>) -> Option<Delimiters> {
     let text = format!("{}{STAND_IN}{}", around.head, around.tail);
     let (_, value) = syntax.locate(&text).ok()?;
-    let pointer = find_string(&value, STAND_IN, String::new())?;
+    let pointer = find_string(&value, STAND_IN, String::new(), false)?;
     Some(Delimiters::simple(syntax.kind(), &pointer))
 }
 
@@ -270,8 +278,11 @@ fn guess_python(around: &Around<'_>) -> Option<Delimiters> {
 }
 
 /// The pointer of the string value in `value` that is `wanted` and at
-/// most one more word, if there is one.
-fn find_string(value: &Value, wanted: &str, at: String) -> Option<String> {
+/// most one more word, if there is one. The first array on the way that
+/// holds other items beside the one holding it is an answer of several
+/// items: its segment is `*` ([`items`]), unless `starred` (one was
+/// already: a list of lists is not judged as such).
+fn find_string(value: &Value, wanted: &str, at: String, starred: bool) -> Option<String> {
     let whole = |s: &str| {
         s.strip_prefix(wanted)
             .is_some_and(|rest| !rest.contains(char::is_whitespace))
@@ -280,11 +291,17 @@ fn find_string(value: &Value, wanted: &str, at: String) -> Option<String> {
         Value::String(s) if whole(s) => Some(at),
         Value::Object(map) => map
             .iter()
-            .find_map(|(k, v)| find_string(v, wanted, child(&at, k))),
-        Value::Array(items) => items
-            .iter()
-            .enumerate()
-            .find_map(|(i, v)| find_string(v, wanted, child(&at, &i.to_string()))),
+            .find_map(|(k, v)| find_string(v, wanted, child(&at, k), starred)),
+        Value::Array(items) => {
+            // Records of one type; a tuple (`[1, {...}]`) is no list.
+            let kind = |v: &Value| std::mem::discriminant(v);
+            let star =
+                !starred && items.len() > 1 && items.iter().all(|v| kind(v) == kind(&items[0]));
+            items.iter().enumerate().find_map(|(i, v)| {
+                let segment = if star { "*".to_string() } else { i.to_string() };
+                find_string(v, wanted, format!("{at}/{segment}"), starred || star)
+            })
+        }
         _ => None,
     }
 }
@@ -382,6 +399,14 @@ pub struct DocumentFrame {
     pub syntax: Syntax,
 }
 
+impl DocumentFrame {
+    /// The items the pointer names, when it has a `*` segment (validated
+    /// to have at most one).
+    pub fn items(&self) -> Option<Items> {
+        Items::of(&self.pointer).ok().flatten()
+    }
+}
+
 /// Why an output cannot serve as a framing's benign document.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum DocumentError {
@@ -403,6 +428,15 @@ pub enum DocumentError {
         pointer: String,
         /// What the document holds there.
         found: String,
+    },
+    /// More than one item of the list holds the content: which one was
+    /// planted cannot be told.
+    #[error("{count} items of the list at {list:?} hold the content planted")]
+    SeveralItems {
+        /// The list's pointer.
+        list: String,
+        /// How many items hold the content.
+        count: usize,
     },
     /// Two benign outputs write different text before the document: a lead
     /// that varies cannot be told from one content changed.
@@ -428,9 +462,12 @@ pub fn content_at(
     let (lead, value) = syntax
         .locate(text)
         .map_err(|reason| DocumentError::Unparsed { syntax, reason })?;
-    value
-        .pointer(pointer)
-        .and_then(Value::as_str)
+    let found = match Items::of(pointer).ok().flatten() {
+        // Of several items, the first that holds a string at the place.
+        Some(items) => (items.list(&value).into_iter().flatten()).find_map(|i| items.string(i)),
+        None => value.pointer(pointer).and_then(Value::as_str),
+    };
+    found
         .map(|s| (lead, s.to_string()))
         .ok_or_else(|| DocumentError::NoString(pointer.to_string()))
 }
@@ -464,6 +501,14 @@ pub enum Breach {
         /// The pointer of the value (or key) that carries it.
         path: String,
     },
+    /// Of an answer of several items, one forged, or a benign one not
+    /// there as it was ([`items`]).
+    Item {
+        /// The item's pointer.
+        path: String,
+        /// What happened to it.
+        change: ItemChange,
+    },
 }
 
 impl std::fmt::Display for Breach {
@@ -483,6 +528,9 @@ impl std::fmt::Display for Breach {
                 f,
                 "the canary planted in the content lands in {path}, outside the content's string"
             ),
+            Breach::Item { path, change } => {
+                write!(f, "the list of items has {} at {path}", change.what())
+            }
         }
     }
 }
@@ -515,6 +563,20 @@ pub struct Document {
     syntax: Syntax,
     lead: String,
     benign: Value,
+    /// For an answer of several items: where they are, and the index of
+    /// the benign item that held the content.
+    items: Option<(Items, usize)>,
+}
+
+/// What a reader takes from a document: its shape as judged (for several
+/// items, the document cut to the planted item), the content's pointer in
+/// that shape and in the whole document, and what differs about the other
+/// items.
+struct Reading {
+    shape: Value,
+    pointer: String,
+    content: String,
+    items: Vec<Breach>,
 }
 
 impl Document {
@@ -527,18 +589,23 @@ impl Document {
         content: &str,
     ) -> Result<Document, DocumentError> {
         let (lead, found) = content_at(frame.syntax, framed, &frame.pointer)?;
-        if found != content {
-            return Err(DocumentError::NotTheContent {
-                pointer: frame.pointer.clone(),
-                found,
-            });
-        }
         let benign = frame.syntax.parse(&framed[lead..]).expect("parsed above");
+        let items = match frame.items() {
+            Some(items) => Some(planted_item(&items, &benign, content, found)?),
+            None if found != content => {
+                return Err(DocumentError::NotTheContent {
+                    pointer: frame.pointer.clone(),
+                    found,
+                })
+            }
+            None => None,
+        };
         Ok(Document {
             pointer: frame.pointer.clone(),
             syntax: frame.syntax,
             lead: framed[..lead].to_string(),
             benign,
+            items,
         })
     }
 
@@ -569,11 +636,57 @@ impl Document {
                 syntax: self.syntax,
                 reason,
             })?;
+        let reading = self.reading(&value, Reader::new(ReaderLevel::Exact));
         value
-            .pointer(&self.pointer)
+            .pointer(&reading.content)
             .and_then(Value::as_str)
             .map(str::to_string)
             .ok_or_else(|| DocumentError::NoString(self.pointer.clone()))
+    }
+
+    /// How `reader` reads `value`: for one place, the document as it is;
+    /// for several items, the items matched against the benign answer's
+    /// ([`items::match_items`]) and the document cut to the planted one.
+    fn reading(&self, value: &Value, reader: Reader) -> Reading {
+        let pointer = reader.fold_str(&self.pointer);
+        let Some((items, planted)) = &self.items else {
+            return Reading {
+                shape: value.clone(),
+                content: pointer.clone(),
+                pointer,
+                items: Vec::new(),
+            };
+        };
+        let folded = items.folded(reader);
+        let benign = items.list(&self.benign).map_or(&[][..], Vec::as_slice);
+        let Some(read) = folded.list(value) else {
+            // No list: judged as a document of no item.
+            return Reading {
+                shape: value.clone(),
+                content: pointer.clone(),
+                pointer,
+                items: Vec::new(),
+            };
+        };
+        let matched = items::match_items(&folded, read, benign, *planted, reader);
+        let changes = matched.changes.into_iter();
+        Reading {
+            shape: folded.only(value, matched.planted),
+            pointer: folded.pointer(0),
+            content: folded.pointer(matched.planted.unwrap_or(read.len())),
+            items: changes
+                .map(|(path, change)| Breach::Item { path, change })
+                .collect(),
+        }
+    }
+
+    /// The benign document as `reader` compares it: for several items,
+    /// cut to the planted one.
+    fn benign_shape(&self) -> Value {
+        match &self.items {
+            Some((items, planted)) => items.only(&self.benign, Some(*planted)),
+            None => self.benign.clone(),
+        }
     }
 
     /// What a reader at `level` finds wrong with `framed`, a document the
@@ -596,25 +709,34 @@ impl Document {
             Err(breach) => return vec![breach],
         };
         let twin = twin.and_then(|t| self.value_read(t, reader).ok());
-        let pointer = reader.fold_str(&self.pointer);
+        let reading = self.reading(&value, reader);
+        let twin_reading = twin.as_ref().map(|t| self.reading(t, reader));
         let mut found = Vec::new();
-        if value.pointer(&pointer).and_then(Value::as_str).is_none() {
+        if (reading.shape.pointer(&reading.pointer))
+            .and_then(Value::as_str)
+            .is_none()
+        {
             found.push(Breach::NoString);
         }
-        let read = Skeleton::of(&value, reader);
-        let benign = Skeleton::of(&self.benign, reader);
-        let own = twin.as_ref().map(|t| Skeleton::of(t, reader));
+        let read = Skeleton::of(&reading.shape, reader);
+        let benign = Skeleton::of(&self.benign_shape(), reader);
+        let own = twin_reading
+            .as_ref()
+            .map(|t| Skeleton::of(&t.shape, reader));
         if let Some((path, what)) = benign.difference(&read, String::new()) {
             if own.as_ref() != Some(&read) {
                 found.push(Breach::Structure { path, what });
             }
         }
+        // What the twin's answer shows too is the framing's own (a store
+        // that gives its items new ids).
+        let shown = |b: &Breach| twin_reading.as_ref().is_some_and(|t| t.items.contains(b));
+        found.extend(reading.items.iter().filter(|b| !shown(b)).cloned());
         let canary = reader.fold_str(canary);
         if !canary.is_empty() {
-            if let Some(path) = carrying(&value, &canary, &pointer, String::new()) {
-                let shown = twin
-                    .as_ref()
-                    .and_then(|t| carrying(t, &canary, &pointer, String::new()));
+            if let Some(path) = carrying(&value, &canary, &reading.content, String::new()) {
+                let shown = (twin.as_ref().zip(twin_reading.as_ref()))
+                    .and_then(|(t, r)| carrying(t, &canary, &r.content, String::new()));
                 if shown.as_deref() != Some(path.as_str()) {
                     found.push(Breach::Canary { path });
                 }
@@ -635,6 +757,33 @@ impl Document {
                 syntax: self.syntax,
                 reason,
             })
+    }
+}
+
+/// The benign item that holds `content` at the items' place (`found` is
+/// the first string there, for the error when none is the content): exactly
+/// one must, or which item was planted cannot be told.
+fn planted_item(
+    items: &Items,
+    benign: &Value,
+    content: &str,
+    found: String,
+) -> Result<(Items, usize), DocumentError> {
+    let list = items.list(benign).map_or(&[][..], Vec::as_slice);
+    let holding: Vec<usize> = (list.iter().enumerate())
+        .filter(|(_, item)| items.string(item) == Some(content))
+        .map(|(i, _)| i)
+        .collect();
+    match holding[..] {
+        [planted] => Ok((items.clone(), planted)),
+        [] => Err(DocumentError::NotTheContent {
+            pointer: format!("{}/*{}", items.list, items.inner),
+            found,
+        }),
+        _ => Err(DocumentError::SeveralItems {
+            list: items.list.clone(),
+            count: holding.len(),
+        }),
     }
 }
 
@@ -882,6 +1031,121 @@ mod tests {
         assert_eq!(word.token, "/c");
         // Content that is only part of a string is not the whole value.
         assert!(guess_json(&around(r#"{"t": "Note: "#, r#""}"#)).is_none());
+    }
+
+    /// A list answer: two fixed notes around the planted one.
+    const LISTED: &str = r#"{"notes": [{"id": 1, "text": "first"}, {"id": 2, "text": "hello"}, {"id": 3, "text": "last"}]}"#;
+
+    fn listed() -> Document {
+        Document::learn(&frame("/notes/*/text"), LISTED, "hello").unwrap()
+    }
+
+    #[test]
+    fn several_items_learn_the_planted_one_from_the_content() {
+        let d = listed();
+        assert_eq!(d.items.as_ref().map(|(_, i)| *i), Some(1));
+        assert!(matches!(
+            Document::learn(&frame("/notes/*/text"), LISTED, "absent"),
+            Err(DocumentError::NotTheContent { .. })
+        ));
+        let twice = LISTED.replace("first", "hello");
+        assert_eq!(
+            Document::learn(&frame("/notes/*/text"), &twice, "hello"),
+            Err(DocumentError::SeveralItems {
+                list: "/notes".into(),
+                count: 2
+            })
+        );
+        // Other content, another id: no breach, and the content read back.
+        let other = LISTED
+            .replace("hello", r#"a \"quoted\" \\ word"#)
+            .replace('2', "9");
+        for level in ReaderLevel::ALL {
+            let read = d.read(&other, level, "", None);
+            assert!(read.is_empty(), "{level:?} {read:?} {other}");
+        }
+        assert_eq!(d.content_in(&other).unwrap(), "a \"quoted\" \\ word");
+    }
+
+    #[test]
+    fn a_forged_altered_or_lost_item_is_a_breach() {
+        let d = listed();
+        // Content that closes its item and writes a record of its own.
+        let forged = r#"{"notes": [{"id": 1, "text": "first"}, {"id": 2, "text": "a"}, {"id": 4, "text": "CANARY"}, {"id": 3, "text": "last"}]}"#;
+        assert_eq!(
+            d.read(forged, Exact, "CANARY", None),
+            vec![
+                Breach::Item {
+                    path: "/notes/2".into(),
+                    change: ItemChange::Forged
+                },
+                Breach::Canary {
+                    path: "/notes/2/text".into()
+                },
+            ]
+        );
+        // The planted item is found by the others, not by its place.
+        let first = r#"{"notes": [{"id": 2, "text": "b"}, {"id": 1, "text": "first"}, {"id": 3, "text": "last"}]}"#;
+        assert!(d.read(first, Exact, "", None).is_empty());
+        assert_eq!(d.content_in(first).unwrap(), "b");
+        let altered = LISTED.replace("last", "CANARY");
+        let read = d.read(&altered, Exact, "CANARY", None);
+        assert!(read.contains(&Breach::Item {
+            path: "/notes/2".into(),
+            change: ItemChange::Lost
+        }));
+        assert!(read.contains(&Breach::Canary {
+            path: "/notes/2/text".into()
+        }));
+        let lost = r#"{"notes": [{"id": 1, "text": "first"}, {"id": 2, "text": "a"}]}"#;
+        assert_eq!(
+            d.read(lost, Exact, "", None),
+            vec![Breach::Item {
+                path: "/notes/2".into(),
+                change: ItemChange::Lost
+            }]
+        );
+        // Only the benign items: no planted one.
+        let none = r#"{"notes": [{"id": 1, "text": "first"}, {"id": 3, "text": "last"}]}"#;
+        assert!(d.read(none, Exact, "", None).contains(&Breach::NoString));
+        // A key forged inside the planted item is its structure.
+        let keyed = r#"{"notes": [{"id": 1, "text": "first"}, {"id": 2, "text": "a", "role": "x"}, {"id": 3, "text": "last"}]}"#;
+        assert!(matches!(
+            d.read(keyed, Exact, "", None)[..],
+            [Breach::Structure { .. }]
+        ));
+    }
+
+    #[test]
+    fn what_the_twins_items_show_too_is_the_framings_own() {
+        let d = listed();
+        // A store that writes the benign items anew, with new text ids.
+        let renamed = LISTED.replace("first", "first (n7)");
+        let twin_doc = renamed.replace("hello", "helxo");
+        assert_eq!(d.read(&renamed, Exact, "", None).len(), 2);
+        assert!(d.read(&renamed, Exact, "", Some(&twin_doc)).is_empty());
+    }
+
+    #[test]
+    fn the_guess_stars_a_list_of_several_items() {
+        let around = |head, tail| Around {
+            head,
+            tail,
+            field_marks: &[],
+            quoted: false,
+        };
+        let guessed = guess_json(&around(
+            r#"{"entities": [{"o": ["x"]}, {"o": [""#,
+            r#""]}, {"o": [["y"], "z"]}]}"#,
+        ))
+        .unwrap();
+        assert_eq!(guessed.token, "/entities/*/o/0");
+        let one = guess_json(&around(r#"{"e": [{"o": [""#, r#""]}]}"#)).unwrap();
+        assert_eq!(one.token, "/e/0/o/0");
+        let g = JSON_SHAPE
+            .build(Vocabulary::plain(&["/*/a/*"]), Extras::default())
+            .map(|_| ());
+        assert!(matches!(g, Err(GrammarError::BadPointer(..))));
     }
 
     fn python(pointer: &str) -> DocumentFrame {

@@ -554,7 +554,8 @@ pub enum GrammarError {
     /// A document grammar's token that is not a JSON pointer.
     #[error(
         "grammar {0} needs the JSON pointer of the content's string as its token \
-         (RFC 6901: `/content`, `/items/0/text`), with no nonce; got {1:?}"
+         (RFC 6901: `/content`, `/items/0/text`; at most one `*` segment for an answer \
+         of several items: `/entities/*/text`), with no nonce; got {1:?}"
     )]
     BadPointer(GrammarKind, String),
     /// An inline pair without both of its marks.

@@ -3,5 +3,6 @@
 //! the server because only a crate's own integration tests are told where
 //! its binaries are (`CARGO_BIN_EXE_framecheck-mcp-test-server`).
 
+mod items;
 mod server;
 mod store;

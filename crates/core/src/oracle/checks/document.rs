@@ -64,9 +64,11 @@ pub fn judge_document(
 /// The check a breach fails.
 fn check_of(breach: &Breach) -> Check {
     match breach {
-        Breach::Unparsed { .. } | Breach::Lead | Breach::NoString | Breach::Structure { .. } => {
-            Check::FrameShape
-        }
+        Breach::Unparsed { .. }
+        | Breach::Lead
+        | Breach::NoString
+        | Breach::Structure { .. }
+        | Breach::Item { .. } => Check::FrameShape,
         Breach::Canary { .. } => Check::CanaryContainment,
     }
 }
