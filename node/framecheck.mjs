@@ -16,7 +16,9 @@
 // shows it in the report (`report.inferredProfile`) and in the failure
 // message, ready to save as a file and pass as `profile` to pin.
 //
-// `wrap(content, { kind, attributes, provenance })` returns the framed text;
+// `wrap(content, { kind, attributes, provenance })` returns the framed text
+// (a `wrap` declaring three or more parameters gets them by position instead,
+// `wrap(content, kind, attributes, provenance)`, as from Python);
 // `read(text)` returns the body or null; a reader that parses frames into
 // messages or fields (profile `reader: { returns: "segments" }`) returns an
 // array of `{ role, field, text }` segments instead (`field` null when it has
@@ -205,7 +207,13 @@ async function answer(request, { wrap, read, wrapMany }) {
   }
   if (op === "wrap") {
     const { kind = "", attributes = {}, provenance = "" } = request;
-    return framed(id, "wrap", () => wrap(request.content, { kind, attributes, provenance }));
+    // A wrap declaring three or more parameters takes the fields by position,
+    // as Python's helper passes them: given the object, it would read its
+    // provenance as undefined and silently write none.
+    const call = wrap.length >= 3
+      ? () => wrap(request.content, kind, attributes, provenance)
+      : () => wrap(request.content, { kind, attributes, provenance });
+    return framed(id, "wrap", call);
   }
   if (op === "read" && read) return readReply(id, read, request.text);
   return { id, error: `unsupported op ${JSON.stringify(op)}` };
@@ -349,8 +357,13 @@ function profileFile(profile, hasRead, scratch) {
   return file;
 }
 
+/** The binary's file name: `framecheck.exe` on Windows, whose PATH search needs the extension. */
+export function binaryName(platform = process.platform) {
+  return platform === "win32" ? "framecheck.exe" : "framecheck";
+}
+
 function findBinary(explicit) {
-  const onPath = (process.env.PATH ?? "").split(path.delimiter).map((d) => path.join(d, "framecheck"));
+  const onPath = (process.env.PATH ?? "").split(path.delimiter).map((d) => path.join(d, binaryName()));
   for (const candidate of [explicit, process.env.FRAMECHECK, ...onPath]) {
     if (!candidate) continue;
     try {

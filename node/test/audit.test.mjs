@@ -7,7 +7,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { audit, assertFrames, AuditFailure, FramecheckError, Refusal } from "../framecheck.mjs";
+import { audit, assertFrames, AuditFailure, binaryName, FramecheckError, Refusal } from "../framecheck.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const framecheck = process.env.FRAMECHECK ??
@@ -300,4 +300,51 @@ test("a profile that does not fit points to inference, not to a profile file", a
   assert.match(failure.message, /does not fit its framing/);
   assert.match(failure.message, /Leave the profile out and the helper infers one/);
   assert.doesNotMatch(failure.message, /init --check/);
+});
+
+test("the binary is looked for on PATH under its Windows name on Windows", () => {
+  assert.equal(binaryName("win32"), "framecheck.exe");
+  assert.equal(binaryName("linux"), "framecheck");
+});
+
+// A new user's framings, audited with no profile (docs/new-user.md).
+/** The page and its URL as one JSON document. */
+function newuserJsonPage(content, { provenance }) {
+  return JSON.stringify({ fetched_page: { url: provenance, text: content } }, null, 2);
+}
+
+/** String.prototype.replace with a string pattern: the first closer only. */
+function newuserFirstOnlyReplace(content) {
+  return `<web_page>\n${content.replace("</web_page>", "<\\/web_page>")}\n</web_page>`;
+}
+
+test("newuser: a JSON page holds below unicode with no fidelity failure", async () => {
+  const report = await audit(newuserJsonPage, { framecheck, check: false });
+  assert.deepEqual(report.failures().filter((f) => f.verdict === "fidelity-fail"), []);
+  assert.ok(!Object.values(report.verdicts()).includes("error"));
+  // Only lookalike spellings (fullwidth quotes and braces) get through.
+  assert.equal(report.highestLevelHeld, "ascii-case-insensitive", report.text);
+});
+
+test("newuser: a first-only replace fails naming the live closer", async () => {
+  const report = await audit(newuserFirstOnlyReplace, { framecheck, check: false });
+  assert.deepEqual(report.failures().filter((f) => f.verdict === "fidelity-fail"), []);
+  assert.equal(report.passed, false);
+  assert.match(report.text, /Delimiters as declared in the content leave closing and opening delimiters live/);
+});
+
+test("newuser: a wrap declaring the fields by position gets them by position", async () => {
+  const seen = [];
+  const positional = (content, kind, attributes, provenance) => {
+    seen.push([typeof kind, typeof attributes, provenance]);
+    return `<web_page>\n${content.replaceAll("<", "&lt;")}\n</web_page>`;
+  };
+  await audit(positional, { framecheck, check: false, only: ["benign-english-prose"],
+    profile: { delimiters: { syntax: "xml-tag", token: "web_page" }, capabilities: ["wrap"] } });
+  assert.ok(seen.length > 0);
+  for (const [kind, attributes, provenance] of seen) {
+    assert.equal(kind, "string");
+    assert.equal(attributes, "object");
+    assert.equal(typeof provenance, "string");
+  }
 });

@@ -376,11 +376,16 @@ def _profile_file(profile, has_read, scratch):
     return path
 
 
+def _binary_name(system=os.name):
+    """The binary's file name: Windows' wheel installs ``framecheck.exe``."""
+    return "framecheck.exe" if system == "nt" else "framecheck"
+
+
 def _find_binary(explicit):
     candidates = [explicit, os.environ.get("FRAMECHECK")]
     scripts = sysconfig.get_path("scripts")
     if scripts:
-        candidates.append(os.path.join(scripts, "framecheck"))
+        candidates.append(os.path.join(scripts, _binary_name()))
     candidates.append(shutil.which("framecheck"))
     for candidate in candidates:
         if candidate and os.path.isfile(candidate) and os.access(candidate, os.X_OK):

@@ -273,7 +273,7 @@ def test_the_wheel_supplies_both_the_package_and_the_binary():
     import sysconfig
     scripts = pathlib.Path(sysconfig.get_path("scripts"))
     assert pathlib.Path(framecheck.__file__).is_relative_to(sysconfig.get_path("purelib"))
-    assert framecheck._find_binary(None) == str(scripts / "framecheck")
+    assert framecheck._find_binary(None) == str(scripts / framecheck._binary_name())
     assert not (pathlib.Path.cwd() / "attacks").exists(), "run outside a checkout"
 
 
@@ -407,3 +407,49 @@ def test_a_wrap_returning_a_list_that_is_not_of_parts_is_a_protocol_violation():
     fault = framecheck._framed(3, "wrap_many", lambda: ["a"])["fault"]
     assert fault["kind"] == "protocol-violation"
     assert "wrap_many returned a list" in fault["reason"], fault
+
+
+def test_the_binary_is_looked_for_under_its_windows_name_on_windows():
+    # The Windows wheel puts framecheck.exe in the scripts directory.
+    assert framecheck._binary_name("nt") == "framecheck.exe"
+    assert framecheck._binary_name("posix") == "framecheck"
+
+
+# A new user's framings, audited with no profile (docs/new-user.md).
+def newuser_escaped_note(content):
+    """`&` and `<` written as entities: no closer can be spelt in ASCII."""
+    return f"<scraped_note>\n{content.replace('&', '&amp;').replace('<', '&lt;')}\n</scraped_note>"
+
+
+def newuser_lower_case_escape(content):
+    """Escapes its closer only as spelt in lower case."""
+    return f"<scraped_note>\n{content.replace('</scraped_note>', '&lt;/scraped_note>')}\n</scraped_note>"
+
+
+def newuser_note_with_source(content, kind, attributes, provenance):
+    """The escaped note with its provenance, escaped, as a tag attribute."""
+    body = content.replace("&", "&amp;").replace("<", "&lt;")
+    return f'<scraped_note source="{_escaped(provenance)}">\n{body}\n</scraped_note>'
+
+
+def test_newuser_an_escaped_note_holds_below_unicode_with_no_fidelity_failure():
+    report = framecheck.audit(newuser_escaped_note, framecheck=BINARY, check=False)
+    assert "fidelity-fail" not in report.verdicts().values(), report.failures()[:5]
+    assert "error" not in report.verdicts().values()
+    # Only lookalike spellings of the closer (fullwidth, small forms) pass.
+    assert report.highest_level_held == "ascii-case-insensitive", report.text
+
+
+def test_newuser_a_lower_case_only_escape_fails_naming_the_case_defect():
+    report = framecheck.audit(newuser_lower_case_escape, framecheck=BINARY, check=False)
+    verdicts = report.verdicts()
+    assert "fidelity-fail" not in verdicts.values(), report.failures()[:5]
+    assert verdicts["case-close-mid-content~upper"] == "fail"
+    assert "Delimiters spelled in another ASCII case in the content" in report.text, report.text
+
+
+@pytest.mark.xfail(strict=True, reason="docs/new-user.md, stumble 4: provenance written "
+                   "as a tag attribute is not inferred, so every case fails tag.integrity")
+def test_newuser_provenance_attribute_is_a_known_false_finding():
+    report = framecheck.audit(newuser_note_with_source, framecheck=BINARY, check=False)
+    assert report.verdicts()["benign-english-prose"] == "pass", report.text

@@ -405,6 +405,7 @@ fn a_missing_tool_is_a_visible_skip_locally_and_a_failure_in_ci() {
 }
 
 /// True while `pid` exists and is not a corpse.
+#[cfg(unix)] // signals and /proc: Unix only, like the signal tests below
 fn alive(pid: i32) -> bool {
     match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
         Ok(stat) => {
@@ -419,6 +420,7 @@ fn alive(pid: i32) -> bool {
 
 /// Starts `framecheck run` against a target that records its pid and then
 /// never replies; returns framecheck and the target's pid once it runs.
+#[cfg(unix)]
 fn run_with_a_silent_target(dir: &Path) -> (std::process::Child, i32) {
     let pid_file = dir.join("target.pid");
     let profile = dir.join("silent.yaml");
@@ -455,6 +457,7 @@ fn run_with_a_silent_target(dir: &Path) -> (std::process::Child, i32) {
 
 /// Sends `signal` to a running `framecheck run`; the target must not
 /// outlive framecheck. Returns framecheck's exit status and stderr.
+#[cfg(unix)]
 fn signal_run(signal: i32) -> (std::process::ExitStatus, String) {
     let dir = tempfile::tempdir().unwrap();
     let (framecheck, target) = run_with_a_silent_target(dir.path());
@@ -482,6 +485,7 @@ fn signal_run(signal: i32) -> (std::process::ExitStatus, String) {
     )
 }
 
+#[cfg(unix)]
 #[test]
 fn sigterm_stops_the_run_and_its_target() {
     let (status, stderr) = signal_run(libc::SIGTERM);
@@ -489,6 +493,7 @@ fn sigterm_stops_the_run_and_its_target() {
     assert!(stderr.contains("interrupted"), "{stderr}");
 }
 
+#[cfg(unix)]
 #[test]
 fn sighup_stops_the_run_and_its_target() {
     let (status, stderr) = signal_run(libc::SIGHUP);
@@ -497,6 +502,7 @@ fn sighup_stops_the_run_and_its_target() {
 }
 
 /// SIGKILL runs no handler: the kernel's parent-death signal kills the target.
+#[cfg(unix)]
 #[test]
 fn sigkill_of_framecheck_takes_its_target_with_it() {
     let (status, _) = signal_run(libc::SIGKILL);

@@ -9,7 +9,9 @@
 //! 1. every file is rendered and written into a private staging directory
 //!    inside the output directory (`.framecheck-staging-<pid>-<n>`), so a
 //!    full disk or a crash leaves the published files untouched;
-//! 2. an exclusive lock (`flock(2)`) is taken on the output directory itself;
+//! 2. an exclusive lock (`flock(2)`) is taken on the output directory itself
+//!    (on Windows, which cannot lock a directory, on a file in it,
+//!    [`LOCK_FILE`]);
 //! 3. each file is renamed into place, then the lock is released.
 //!
 //! Another framecheck writing to the same directory waits for the lock, so
@@ -27,6 +29,7 @@
 
 use std::fs::{self, File};
 use std::io::{self, BufWriter, Write};
+#[cfg(unix)]
 use std::os::fd::AsRawFd;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -237,11 +240,41 @@ impl Staging {
     }
 }
 
+/// The file a Windows run locks in its output directory. It is left in
+/// place: removing a lock file races with the next run opening it.
+#[cfg(windows)]
+pub const LOCK_FILE: &str = ".framecheck-lock";
+
 /// An exclusive `flock(2)` on a directory, released on drop.
 pub struct DirLock {
     handle: File,
 }
 
+#[cfg(windows)]
+impl DirLock {
+    /// Blocks until this process holds the lock on `dir`'s [`LOCK_FILE`]
+    /// (std's `File::lock`: `LockFileEx` on Windows).
+    pub fn acquire(dir: &Path) -> io::Result<DirLock> {
+        let handle = File::options()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(dir.join(LOCK_FILE))?;
+        handle.lock()?;
+        Ok(DirLock { handle })
+    }
+}
+
+#[cfg(windows)]
+impl Drop for DirLock {
+    fn drop(&mut self) {
+        // Closing the handle would release it too.
+        let _ = self.handle.unlock();
+    }
+}
+
+#[cfg(unix)]
 impl DirLock {
     /// Blocks until this process holds the lock on `dir`.
     pub fn acquire(dir: &Path) -> io::Result<DirLock> {
@@ -260,6 +293,7 @@ impl DirLock {
     }
 }
 
+#[cfg(unix)]
 impl Drop for DirLock {
     fn drop(&mut self) {
         // SAFETY: as in acquire; closing the descriptor would release it too.

@@ -8,11 +8,13 @@
 //! kills any grandchildren it started; every child is reaped. On Linux the
 //! child also gets a parent-death signal, so it dies with framecheck even
 //! when framecheck is SIGKILLed (its own grandchildren are not covered: they
-//! are killed with the group on every other exit path).
+//! are killed with the group on every other exit path). On Windows a job
+//! object stands for the process group (`job.rs`): the same contract.
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::ffi::OsStr;
 use std::io::{self, BufRead, BufReader, Read, Write};
+#[cfg(unix)]
 use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Command, ExitStatus, Stdio};
@@ -60,6 +62,7 @@ pub fn stop_all_children() {
     }
 }
 
+#[cfg(unix)]
 fn kill_group(group: i32) {
     // SAFETY: kill(2) has no memory-safety preconditions. A negative pid
     // addresses the group; the group cannot have been recycled because its
@@ -67,6 +70,18 @@ fn kill_group(group: i32) {
     unsafe {
         libc::kill(-group, libc::SIGKILL);
     }
+}
+
+#[cfg(windows)]
+fn kill_group(group: i32) {
+    super::job::kill(group);
+}
+
+/// Drops `group` from the live groups (its leader is about to be reaped).
+fn forget_group(group: i32) {
+    live_groups().remove(&group);
+    #[cfg(windows)]
+    super::job::forget(group);
 }
 
 /// Asks the kernel to SIGKILL the child when framecheck dies, however it dies
@@ -97,7 +112,7 @@ fn die_with_parent(command: &mut Command) {
     }
 }
 
-#[cfg(not(target_os = "linux"))]
+#[cfg(all(unix, not(target_os = "linux")))]
 fn die_with_parent(_command: &mut Command) {}
 
 /// The thread that forks every child, so a child's parent-death signal is
@@ -153,6 +168,7 @@ mod keeper {
 
 /// True when `pid` has exited, without reaping it (so its process group id
 /// cannot be recycled while we still mean to signal it).
+#[cfg(unix)]
 pub(crate) fn has_exited(pid: u32) -> bool {
     // SAFETY: siginfo_t is plain data; zeroed is a valid value, and waitid
     // only writes into it.
@@ -165,6 +181,9 @@ pub(crate) fn has_exited(pid: u32) -> bool {
     let exited_pid = info.si_pid;
     rc == 0 && exited_pid != 0
 }
+
+#[cfg(windows)]
+pub(crate) use super::job::has_exited;
 
 /// What the stdout reader saw.
 enum StdoutEvent {
@@ -237,16 +256,29 @@ fn start_in_group(launch: &Launch<'_>) -> io::Result<std::process::Child> {
         .envs(launch.env)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(0);
-    die_with_parent(&mut command);
+        .stderr(Stdio::piped());
+    #[cfg(unix)]
+    {
+        command.process_group(0);
+        die_with_parent(&mut command);
+    }
+    #[cfg(windows)]
+    super::job::start_suspended(&mut command);
     // Held from fork to registration, so stop_all_children cannot miss a
     // child that is being started.
     let mut groups = live_groups();
     if STOPPED.load(Ordering::SeqCst) {
         return Err(io::Error::other("framecheck is shutting down"));
     }
-    let process = keeper::spawn(command)?;
+    #[cfg_attr(unix, allow(unused_mut))]
+    let mut process = keeper::spawn(command)?;
+    #[cfg(windows)]
+    if let Err(e) = super::job::adopt(&process) {
+        // Still suspended and in no job: it has started nothing.
+        let _ = process.kill();
+        let _ = process.wait();
+        return Err(e);
+    }
     groups.insert(process.id() as i32);
     Ok(process)
 }
@@ -346,7 +378,7 @@ impl GroupProcess {
         if self.status.is_none() {
             let group = self.process.id() as i32;
             kill_group(group);
-            live_groups().remove(&group);
+            forget_group(group);
             self.status = self.process.wait().ok();
         }
         self.status
@@ -485,7 +517,7 @@ impl Drop for Child {
 fn abandon(process: &mut std::process::Child) {
     let group = process.id() as i32;
     kill_group(group);
-    live_groups().remove(&group);
+    forget_group(group);
     let _ = process.wait();
 }
 

@@ -38,6 +38,8 @@ use framecheck_core::target::{ReadAnswer, WrapAnswer};
 pub mod bytes;
 mod child;
 pub mod helpers;
+#[cfg(windows)]
+mod job;
 pub mod protocol;
 mod serve;
 
@@ -582,9 +584,28 @@ pub(crate) fn absolute(path: &Path) -> PathBuf {
 }
 
 /// True for a file someone may execute.
+#[cfg(unix)]
 fn is_executable(path: &Path) -> bool {
     use std::os::unix::fs::PermissionsExt;
     std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+/// True for a file someone may execute: Windows has no execute bit, so a
+/// file (the name as given, or with an extension from `PATHEXT`) is enough.
+#[cfg(windows)]
+fn is_executable(path: &Path) -> bool {
+    if path.is_file() {
+        return true;
+    }
+    let extensions = std::env::var("PATHEXT").unwrap_or_else(|_| ".COM;.EXE;.BAT;.CMD".into());
+    extensions
+        .split(';')
+        .filter(|e| !e.is_empty())
+        .any(|extension| {
+            let mut name = path.as_os_str().to_owned();
+            name.push(extension);
+            Path::new(&name).is_file()
+        })
 }
 
 /// The script an interpreter is given in `command` (`python3 adapter.py`,
@@ -628,7 +649,7 @@ pub(crate) fn resolve_program(program: &str, cwd: &Path) -> Result<PathBuf, Prog
     }
     // Command's own handling of a relative path with a current_dir is
     // platform-specific, so resolve it here.
-    if program.contains('/') {
+    if program.contains('/') || (cfg!(windows) && program.contains('\\')) {
         Ok(cwd.join(program))
     } else {
         Ok(PathBuf::from(program))
