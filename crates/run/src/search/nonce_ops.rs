@@ -85,7 +85,7 @@ struct Marker {
 
 fn markers(profile: &TargetProfile, text: &str) -> Vec<Marker> {
     let folded = Reader::new(ReaderLevel::Unicode).fold(text);
-    let grammar = profile.delimiters.grammar();
+    let grammar = profile.grammar();
     grammar
         .live(&folded)
         .into_iter()

@@ -102,7 +102,7 @@ mod tests {
     #[test]
     fn mutants_put_a_live_marker_before_the_canary() {
         let profile = section(SectionMarker::FieldMarker, "context", &["question"]);
-        let grammar = profile.delimiters.grammar();
+        let grammar = profile.grammar();
         let mut rng = SplitMix64(7);
         let mut seen = std::collections::BTreeSet::new();
         for _ in 0..64 {

@@ -22,7 +22,7 @@
 
 use std::collections::HashMap;
 use std::ops::Range;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use crate::adapter::WrapRequest;
 use framecheck_core::grammar::{Form, Grammar};
@@ -289,9 +289,10 @@ impl LiveSpans {
     /// remembered (for text not seen again).
     fn fresh(&mut self, profile: &TargetProfile, text: &str) -> Vec<Range<usize>> {
         let grammars = self.grammars.get_or_insert_with(|| {
-            let mut grammars = vec![profile.delimiters.grammar()];
+            let mut grammars = vec![profile.grammar()];
             if profile.delimiters.nonce.is_some() {
-                grammars.extend(profile.delimiters.bare().resolve().ok());
+                // A bare declaration that builds no grammar has no live spans.
+                grammars.extend(profile.delimiters.bare().try_grammar().ok().map(Arc::from));
             }
             grammars
         });
@@ -322,7 +323,6 @@ fn pick_span(
     let forms = [Form::Close, Form::Open, Form::OpenStart, Form::Token];
     let tokens = profile.delimiters.all_tokens().len().max(1);
     let plain = profile
-        .delimiters
         .grammar()
         .render(forms[rng.below(forms.len())], rng.below(tokens))
         .plain();
@@ -583,7 +583,7 @@ mod tests {
     fn stacks_stay_live_and_reach_every_trick() {
         let profile = framecheck_envelope::reference_profile();
         let reader = Reader::new(ReaderLevel::Unicode);
-        let grammar = profile.delimiters.grammar();
+        let grammar = profile.grammar();
         let mut rng = SplitMix64(7);
         let mut seen = std::collections::BTreeSet::new();
         for _ in 0..400 {
@@ -659,7 +659,7 @@ mod tests {
     #[test]
     fn stacks_work_for_every_grammar() {
         for profile in every_grammar() {
-            let grammar = profile.delimiters.grammar();
+            let grammar = profile.grammar();
             let close = grammar.render(Form::Close, 0).plain();
             let mut rng = SplitMix64(5);
             let mut applied = 0;
@@ -685,7 +685,7 @@ mod tests {
         use framecheck_core::grammar::GrammarKind;
         let mut compared = 0;
         for profile in every_grammar() {
-            let grammar = profile.delimiters.grammar();
+            let grammar = profile.grammar();
             let (open, close) = (
                 grammar.render(Form::Open, 0).plain(),
                 grammar.render(Form::Close, 0).plain(),
