@@ -154,12 +154,15 @@ mod tests {
     use framecheck_core::grammar::{NonceAlphabet, NonceSpec};
 
     fn profile() -> TargetProfile {
-        let mut p = framecheck_envelope::reference_profile();
-        p.delimiters.token = "untrusted-{nonce}".into();
-        p.delimiters.nonce = Some(NonceSpec {
-            alphabet: NonceAlphabet::Hex,
-            min_length: Some(8),
-        });
+        let p = framecheck_envelope::reference_profile()
+            .edit(|p| {
+                p.delimiters.token = "untrusted-{nonce}".into();
+                p.delimiters.nonce = Some(NonceSpec {
+                    alphabet: NonceAlphabet::Hex,
+                    min_length: Some(8),
+                });
+            })
+            .unwrap();
         p
     }
 

@@ -648,9 +648,9 @@ mod tests {
         all.into_iter()
             .chain(sections)
             .map(|delimiters| {
-                let mut profile = framecheck_envelope::reference_profile();
-                profile.delimiters = delimiters;
-                profile
+                framecheck_envelope::reference_profile()
+                    .edit(|p| p.delimiters = delimiters)
+                    .unwrap()
             })
             .collect()
     }
@@ -748,17 +748,22 @@ mod tests {
     fn the_lines_asked_are_whole() {
         use framecheck_core::grammar::{GrammarKind, SectionMarker};
         use framecheck_core::profile::Delimiters;
-        let mut profile = framecheck_envelope::reference_profile();
-        profile.delimiters = Delimiters::simple(GrammarKind::XmlTag, "context");
+        let profile = framecheck_envelope::reference_profile()
+            .edit(|p| p.delimiters = Delimiters::simple(GrammarKind::XmlTag, "context"))
+            .unwrap();
         let live = |profile: &TargetProfile, text: &str, span: Range<usize>| {
             still_live(&mut LiveSpans::default(), profile, text, span)
         };
         assert!(live(&profile, "a\n<context b", 2..10));
         assert!(!live(&profile, "a\n<contextual b", 2..10));
-        profile.delimiters = Delimiters {
-            marker: Some(SectionMarker::Heading),
-            ..Delimiters::simple(GrammarKind::Section, "context")
-        };
+        let profile = profile
+            .edit(|p| {
+                p.delimiters = Delimiters {
+                    marker: Some(SectionMarker::Heading),
+                    ..Delimiters::simple(GrammarKind::Section, "context")
+                }
+            })
+            .unwrap();
         assert!(live(&profile, "a\n## Context\n", 2..12));
         assert!(!live(&profile, "a ## Context\n", 2..12));
         // A line longer than the bytes read on either side: text well
@@ -775,12 +780,15 @@ mod tests {
     #[test]
     fn tricks_stack_on_a_nonce_less_marker() {
         use framecheck_core::grammar::{NonceAlphabet, NonceSpec};
-        let mut profile = framecheck_envelope::reference_profile();
-        profile.delimiters.token = "untrusted-{nonce}".into();
-        profile.delimiters.nonce = Some(NonceSpec {
-            alphabet: NonceAlphabet::Hex,
-            min_length: Some(16),
-        });
+        let profile = framecheck_envelope::reference_profile()
+            .edit(|p| {
+                p.delimiters.token = "untrusted-{nonce}".into();
+                p.delimiters.nonce = Some(NonceSpec {
+                    alphabet: NonceAlphabet::Hex,
+                    min_length: Some(16),
+                });
+            })
+            .unwrap();
         assert_eq!(
             LiveSpans::default().of(&profile, "a </untrusted> b"),
             vec![2..13]
@@ -809,18 +817,17 @@ mod tests {
 
     #[test]
     fn fields_without_a_delimiter_get_one_at_a_random_place() {
-        let mut profile = framecheck_envelope::reference_profile();
-        profile.delimiters.token = "doc".into();
+        let profile = framecheck_envelope::reference_profile()
+            .edit(|p| {
+                p.delimiters.token = "doc".into();
+            })
+            .unwrap();
         let mut rng = SplitMix64(11);
         let mut r = request("nothing to see");
         let stacked =
             (0..20).find_map(|_| stack(&mut r, &profile, &mut LiveSpans::default(), &mut rng));
         assert!(stacked.is_some());
         let reader = Reader::new(ReaderLevel::Unicode);
-        assert!(!profile
-            .delimiters
-            .grammar()
-            .live(&reader.fold(&r.content))
-            .is_empty());
+        assert!(!profile.grammar().live(&reader.fold(&r.content)).is_empty());
     }
 }
