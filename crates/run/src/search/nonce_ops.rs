@@ -154,7 +154,7 @@ mod tests {
     use framecheck_core::grammar::{NonceAlphabet, NonceSpec};
 
     fn profile() -> TargetProfile {
-        let p = framecheck_envelope::reference_profile()
+        framecheck_envelope::reference_profile()
             .edit(|p| {
                 p.delimiters.token = "untrusted-{nonce}".into();
                 p.delimiters.nonce = Some(NonceSpec {
@@ -162,8 +162,7 @@ mod tests {
                     min_length: Some(8),
                 });
             })
-            .unwrap();
-        p
+            .unwrap()
     }
 
     use crate::search::test_request as request;

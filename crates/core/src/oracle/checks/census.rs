@@ -341,12 +341,11 @@ mod tests {
 
     /// The reference's shape with an inner element.
     fn inner_profile() -> TargetProfile {
-        let profile = crate::profile::reference_for_tests()
+        crate::profile::reference_for_tests()
             .edit(|p| {
                 p.delimiters.inner = Some("source".into());
             })
-            .unwrap();
-        profile
+            .unwrap()
     }
 
     #[test]

@@ -270,7 +270,7 @@ mod tests {
     const N: &str = "0123456789abcdef";
 
     fn profile() -> TargetProfile {
-        let p = crate::profile::reference_for_tests()
+        crate::profile::reference_for_tests()
             .edit(|p| {
                 p.delimiters.token = "untrusted-{nonce}".into();
                 p.delimiters.nonce = Some(NonceSpec {
@@ -278,8 +278,7 @@ mod tests {
                     min_length: Some(16),
                 });
             })
-            .unwrap();
-        p
+            .unwrap()
     }
 
     fn frame(content: &str, close: &str) -> String {
