@@ -55,13 +55,12 @@ impl Framing for PassesControlStrings {
 }
 
 fn profile(context: TemplateContext) -> TargetProfile {
-    let profile = framecheck::envelope::reference_profile()
+    framecheck::envelope::reference_profile()
         .edit(|p| {
             p.capabilities.retain(|&c| c != Capability::Read);
             p.chat_template = context;
         })
-        .unwrap();
-    profile
+        .unwrap()
 }
 
 fn run_chat_template(framing: &mut dyn Framing, profile: &TargetProfile, gate: Gate) -> RunResult {

@@ -61,13 +61,12 @@ impl Framing for LowercaseOnly {
 }
 
 fn weak_profile() -> TargetProfile {
-    let profile = framecheck::envelope::reference_profile()
+    framecheck::envelope::reference_profile()
         .edit(|p| {
             p.name = "lowercase-only".into();
             p.capabilities.retain(|c| *c != Capability::Read);
         })
-        .unwrap();
-    profile
+        .unwrap()
 }
 
 fn failing(run: &RunResult, level: ReaderLevel) -> BTreeSet<String> {

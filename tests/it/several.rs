@@ -106,12 +106,11 @@ impl Framing for Sources {
 }
 
 fn several_profile() -> TargetProfile {
-    let profile = framecheck::envelope::reference_profile()
+    framecheck::envelope::reference_profile()
         .edit(|p| {
             p.frame.count = FrameCount::Several;
         })
-        .unwrap();
-    profile
+        .unwrap()
 }
 
 fn all_cases(profile: &TargetProfile) -> Vec<ConcreteCase> {
