@@ -1392,7 +1392,7 @@ fn init(args: InitArgs) -> Result<u8> {
     // A new proposal saved as a file is named after it (an existing
     // profile keeps its own name); printed, after its command or tool.
     if let (Some(file), None) = (&args.out, &declared) {
-        proposal.name_after_file(file);
+        proposal.name_after_file(file)?;
     }
     // The proposal must fit its own framing (the adapter init started)
     // before it is handed over.

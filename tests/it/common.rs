@@ -189,14 +189,15 @@ pub(crate) fn have(program: &str, test: &str) -> bool {
 /// `tests/it/nonce.rs` and `tests/it/nonce_catalogue.rs` write it.
 pub(crate) fn nonce_profile() -> framecheck::profile::TargetProfile {
     use framecheck::grammar::{NonceAlphabet, NonceSpec};
-    let mut p = framecheck::envelope::reference_profile();
-    p.delimiters.token = "untrusted-{nonce}".into();
-    p.delimiters.nonce = Some(NonceSpec {
-        alphabet: NonceAlphabet::Hex,
-        min_length: Some(16),
-    });
-    p.validate().expect("a valid nonce profile");
-    p
+    framecheck::envelope::reference_profile()
+        .edit(|p| {
+            p.delimiters.token = "untrusted-{nonce}".into();
+            p.delimiters.nonce = Some(NonceSpec {
+                alphabet: NonceAlphabet::Hex,
+                min_length: Some(16),
+            });
+        })
+        .expect("a valid nonce profile")
 }
 
 /// 32 hex digits from the operating system's random source.

@@ -109,9 +109,12 @@ fn other(id: &str, category: Category, outcome: Outcome) -> CaseResult {
 }
 
 fn hostile_run(name: &str) -> RunResult {
-    let mut target = framecheck::envelope::reference_profile();
-    target.name = format!("{name} {HOSTILE}");
-    target.language = HOSTILE.to_string();
+    let target = framecheck::envelope::reference_profile()
+        .edit(|p| {
+            p.name = format!("{name} {HOSTILE}");
+            p.language = HOSTILE.to_string();
+        })
+        .unwrap();
     RunResult {
         meta: RunMeta {
             framecheck_version: HOSTILE.to_string(),
@@ -374,7 +377,7 @@ fn matrix_command_writes_both_pages_skips_other_json_and_names_bad_files() {
         path
     };
     let mut run = hostile_run("first");
-    run.meta.target.name = "first".into();
+    run.meta.target = run.meta.target.edit(|p| p.name = "first".into()).unwrap();
     let good = write("first.json", &framecheck::report::json::render(&run));
     let search = write("search-first.json", "{\"target\": \"first\", \"seed\": 1}");
     let broken = write(

@@ -478,8 +478,8 @@ fn init_and_run(
     let report_name = TargetProfile::load(Path::new(profile))
         .unwrap()
         .profile
-        .framing
-        .name;
+        .name
+        .clone();
     let checks = failed_checks(&Path::new(out).join(format!("{report_name}.json")));
     (code, said, checks)
 }

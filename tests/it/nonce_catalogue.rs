@@ -16,10 +16,10 @@ use framecheck::profile::{Capability, TargetProfile};
 use framecheck::runner::{self, CaseResult, Outcome, RunOptions, RunResult};
 
 fn profile() -> TargetProfile {
-    let mut p = common::nonce_profile();
     // The test framings have no reader: roundtrip cases run as wraps.
-    p.capabilities.retain(|c| *c != Capability::Read);
-    p
+    common::nonce_profile()
+        .edit(|p| p.capabilities.retain(|c| *c != Capability::Read))
+        .unwrap()
 }
 
 /// What a test framing does to content and provenance.

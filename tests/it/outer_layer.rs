@@ -55,10 +55,12 @@ impl Framing for PassesControlStrings {
 }
 
 fn profile(context: TemplateContext) -> TargetProfile {
-    let mut profile = framecheck::envelope::reference_profile();
-    profile.capabilities.retain(|&c| c != Capability::Read);
-    profile.chat_template = context;
-    profile
+    framecheck::envelope::reference_profile()
+        .edit(|p| {
+            p.capabilities.retain(|&c| c != Capability::Read);
+            p.chat_template = context;
+        })
+        .unwrap()
 }
 
 fn run_chat_template(framing: &mut dyn Framing, profile: &TargetProfile, gate: Gate) -> RunResult {

@@ -108,10 +108,12 @@ fn an_interrupted_run_holds_no_level() {
 #[test]
 fn a_run_where_nothing_was_judged_holds_no_level() {
     // A target with no reader: every read case is skipped, none passes.
-    let mut profile = framecheck::envelope::reference_profile();
-    profile
-        .capabilities
-        .retain(|c| *c != framecheck::profile::Capability::Read);
+    let profile = framecheck::envelope::reference_profile()
+        .edit(|p| {
+            p.capabilities
+                .retain(|c| *c != framecheck::profile::Capability::Read)
+        })
+        .unwrap();
     let cases = catalogue::select(
         catalogue::instantiate(&catalogue::builtin(), &profile),
         &["reader".to_string()],

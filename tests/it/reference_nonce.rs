@@ -34,13 +34,17 @@ fn profile_files_match_the_builtin() {
     );
     // The nonce profile differs from the plain one in its name, adapter and
     // token only.
-    let mut plain = framecheck::envelope::reference_nonce_profile();
-    plain.name = "reference".into();
-    plain.description = framecheck::envelope::reference_profile()
-        .framing
-        .description;
-    plain.adapter = framecheck::envelope::reference_profile().adapter;
-    plain.delimiters = framecheck::envelope::reference_profile().framing.delimiters;
+    let plain = framecheck::envelope::reference_nonce_profile()
+        .edit(|p| {
+            p.name = "reference".into();
+            p.description = framecheck::envelope::reference_profile()
+                .description
+                .clone();
+            p.delimiters = framecheck::envelope::reference_profile().delimiters.clone();
+        })
+        .unwrap()
+        .with_adapter(framecheck::envelope::reference_profile().adapter)
+        .unwrap();
     assert_eq!(plain, framecheck::envelope::reference_profile());
 }
 

@@ -211,10 +211,16 @@ fn hostile_run() -> RunResult {
     hostile.meta.harness_error = Some(HOSTILE.to_string());
     hostile.meta.filters = vec![HOSTILE.to_string()];
     hostile.meta.catalogue_hash = HOSTILE.to_string();
-    hostile.meta.target.source = Some(SourceRef {
-        path: "src/frame it #1.py".to_string(),
-        line: Some(12),
-    });
+    hostile.meta.target = hostile
+        .meta
+        .target
+        .edit(|p| {
+            p.source = Some(SourceRef {
+                path: "src/frame it #1.py".to_string(),
+                line: Some(12),
+            })
+        })
+        .unwrap();
     hostile
 }
 
@@ -430,8 +436,14 @@ mod json_report {
                 ),
             ],
         );
-        run.meta.target.reader.consumers =
-            Some(vec![Consumer::Model, Consumer::Parser].try_into().unwrap());
+        run.meta.target = run
+            .meta
+            .target
+            .edit(|p| {
+                p.reader.consumers =
+                    Some(vec![Consumer::Model, Consumer::Parser].try_into().unwrap())
+            })
+            .unwrap();
         run
     }
 
@@ -780,7 +792,7 @@ mod sarif_report {
     #[test]
     fn without_a_source_results_point_at_the_profile_file() {
         let mut r = hostile_run();
-        r.meta.target.source = None;
+        r.meta.target = r.meta.target.edit(|p| p.source = None).unwrap();
         let uri = |r: &RunResult| {
             sarif::log(r)["runs"][0]["results"][0]["locations"][0]["physicalLocation"]
                 ["artifactLocation"]["uri"]

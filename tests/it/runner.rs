@@ -61,10 +61,12 @@ impl Framing for LowercaseOnly {
 }
 
 fn weak_profile() -> TargetProfile {
-    let mut profile = framecheck::envelope::reference_profile();
-    profile.name = "lowercase-only".into();
-    profile.capabilities.retain(|c| *c != Capability::Read);
-    profile
+    framecheck::envelope::reference_profile()
+        .edit(|p| {
+            p.name = "lowercase-only".into();
+            p.capabilities.retain(|c| *c != Capability::Read);
+        })
+        .unwrap()
 }
 
 fn failing(run: &RunResult, level: ReaderLevel) -> BTreeSet<String> {
@@ -240,12 +242,15 @@ fn an_attribute_written_only_when_given_is_no_shape_failure() {
             Err(TargetError::Refused("no reader".into()))
         }
     }
-    let mut profile = framecheck::envelope::reference_profile();
-    profile.name = "optional-title".into();
-    profile.delimiters.token = "doc".into();
-    profile.header = Default::default();
-    profile.attributes.kind = None;
-    profile.capabilities = vec![Capability::Wrap, Capability::Attributes];
+    let profile = framecheck::envelope::reference_profile()
+        .edit(|p| {
+            p.name = "optional-title".into();
+            p.delimiters.token = "doc".into();
+            p.header = Default::default();
+            p.attributes.kind = None;
+            p.capabilities = vec![Capability::Wrap, Capability::Attributes];
+        })
+        .unwrap();
     // Only the benign cases: this framing neutralises nothing, and the
     // point here is that ordinary content passes.
     let benign = select(
@@ -488,8 +493,11 @@ impl Framing for InstructionThenReference {
 /// profile that does not declare parts is a misfit.
 #[test]
 fn parts_are_judged_by_parts_structure_and_the_frame_in_the_content_part() {
-    let mut profile = envelope::reference_profile();
-    profile.wrap.returns = WrapReturns::Parts;
+    let profile = envelope::reference_profile()
+        .edit(|p| {
+            p.wrap.returns = WrapReturns::Parts;
+        })
+        .unwrap();
     let held = run_all(&mut InstructionThenReference { echo: false }, &profile);
     assert!(held.meta.harness_error.is_none(), "{:?}", held.meta);
     assert!(

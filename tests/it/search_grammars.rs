@@ -54,7 +54,7 @@ struct Raw {
 
 impl Raw {
     fn new(profile: &TargetProfile) -> Raw {
-        let grammar = profile.delimiters.grammar();
+        let grammar = profile.grammar();
         Raw {
             open: grammar.render(Form::Open, 0).plain(),
             close: grammar.render(Form::Close, 0).plain(),

@@ -497,14 +497,17 @@ impl Framing for ReusedNonce {
 fn the_nonce_replay_operator_finds_a_reused_nonce() {
     use framecheck::grammar::{NonceAlphabet, NonceSpec};
     use framecheck::profile::Capability;
-    let mut profile = framecheck::envelope::reference_profile();
-    profile.delimiters.token = "framecheck-untrusted-{nonce}".into();
-    profile.delimiters.nonce = Some(NonceSpec {
-        alphabet: NonceAlphabet::Hex,
-        min_length: Some(32),
-    });
-    profile.capabilities.retain(|c| *c != Capability::Read);
-    profile.validate().unwrap();
+    let profile = framecheck::envelope::reference_profile()
+        .edit(|p| {
+            p.delimiters.token = "framecheck-untrusted-{nonce}".into();
+            p.delimiters.nonce = Some(NonceSpec {
+                alphabet: NonceAlphabet::Hex,
+                min_length: Some(32),
+            });
+            p.capabilities.retain(|c| *c != Capability::Read);
+            p.validate().unwrap();
+        })
+        .unwrap();
     let all = cases(&profile);
     let mut framing = ReusedNonce("5f0c3a9e1b7d4c2a8e6f0b1d3c5a7e9f".into());
     let report = search::search(

@@ -106,9 +106,11 @@ impl Framing for Sources {
 }
 
 fn several_profile() -> TargetProfile {
-    let mut profile = framecheck::envelope::reference_profile();
-    profile.frame.count = FrameCount::Several;
-    profile
+    framecheck::envelope::reference_profile()
+        .edit(|p| {
+            p.frame.count = FrameCount::Several;
+        })
+        .unwrap()
 }
 
 fn all_cases(profile: &TargetProfile) -> Vec<ConcreteCase> {
@@ -253,8 +255,11 @@ fn items_put_in_another_order_fail_frame_separation() {
 
 #[test]
 fn an_empty_item_left_out_as_declared_moves_no_sibling() {
-    let mut declared = several_profile();
-    declared.frame.empty = EmptyContent::Nothing;
+    let declared = several_profile()
+        .edit(|p| {
+            p.frame.empty = EmptyContent::Nothing;
+        })
+        .unwrap();
     let empty = case(&declared, "benign-empty-content", |_| {});
     let blank = case(&declared, "benign-whitespace-only", |_| {});
     let declared_run = run_for(&declared, &mut Sources(Defect::OmitsEmpty), &[empty, blank]);

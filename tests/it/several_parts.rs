@@ -113,10 +113,15 @@ impl Framing for SourceParts {
 /// The reference profile with several frames per call, answering parts
 /// when `parts`.
 fn profile(parts: bool) -> TargetProfile {
-    let mut profile = framecheck::envelope::reference_profile();
-    profile.frame.count = FrameCount::Several;
+    let profile = framecheck::envelope::reference_profile()
+        .edit(|p| {
+            p.frame.count = FrameCount::Several;
+        })
+        .unwrap();
     if parts {
-        profile.wrap.returns = WrapReturns::Parts;
+        return profile
+            .edit(|p| p.wrap.returns = WrapReturns::Parts)
+            .unwrap();
     }
     profile
 }

@@ -367,10 +367,12 @@ fn run_without_reader(
     keep: impl Fn(&ConcreteCase) -> bool,
 ) -> framecheck::runner::RunResult {
     use framecheck::runner::{self, RunOptions};
-    let mut profile = framecheck::envelope::reference_profile();
-    profile
-        .capabilities
-        .retain(|&c| c != framecheck::profile::Capability::Read);
+    let profile = framecheck::envelope::reference_profile()
+        .edit(|p| {
+            p.capabilities
+                .retain(|&c| c != framecheck::profile::Capability::Read)
+        })
+        .unwrap();
     let cases: Vec<ConcreteCase> = catalogue::instantiate(&catalogue::builtin(), &profile)
         .into_iter()
         .filter(|c| keep(c))

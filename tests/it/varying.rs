@@ -40,8 +40,8 @@ fn run(profile: &Path, out: &Path) -> (Option<i32>, Value) {
     let name = framecheck::profile::TargetProfile::load(profile)
         .unwrap()
         .profile
-        .framing
-        .name;
+        .name
+        .clone();
     let path = out.join(format!("{name}.json"));
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("{}: {e}\n{}", path.display(), common::text(&output)));

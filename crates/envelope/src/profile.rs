@@ -22,10 +22,15 @@ pub fn builtin_profile(target: BuiltinTarget) -> Option<TargetProfile> {
 
 /// The built-in profile of the reference envelope.
 pub fn reference_profile() -> TargetProfile {
-    TargetProfile {
-        adapter: AdapterSpec::builtin(BuiltinTarget::Reference),
-        framing: reference_framing(),
-    }
+    built_in(BuiltinTarget::Reference, reference_framing())
+}
+
+/// The built-in `target` writing `framing`. The declarations here are
+/// constants the tests below compare with the committed target files, so
+/// one that does not validate is a defect of this file.
+fn built_in(target: BuiltinTarget, framing: FrameProfile) -> TargetProfile {
+    TargetProfile::new(AdapterSpec::builtin(target), framing)
+        .unwrap_or_else(|e| panic!("the built-in {} profile is invalid: {e}", target.name()))
 }
 
 /// What the reference envelope writes.
@@ -65,16 +70,15 @@ fn reference_framing() -> FrameProfile {
 /// ([`super::nonce`]): the same envelope, its tag name the
 /// token, a hyphen and a per-call nonce of 32 hex digits.
 pub fn reference_nonce_profile() -> TargetProfile {
-    let mut profile = reference_profile();
-    profile.name = "reference-nonce".into();
-    profile.description = "framecheck's reference tag envelope in nonce mode (in-process)".into();
-    profile.adapter = AdapterSpec::builtin(BuiltinTarget::ReferenceNonce);
-    profile.delimiters.token = format!("{}-{}", super::TOKEN, "{nonce}");
-    profile.delimiters.nonce = Some(framecheck_core::grammar::NonceSpec {
+    let mut framing = reference_framing();
+    framing.name = "reference-nonce".into();
+    framing.description = "framecheck's reference tag envelope in nonce mode (in-process)".into();
+    framing.delimiters.token = format!("{}-{}", super::TOKEN, "{nonce}");
+    framing.delimiters.nonce = Some(framecheck_core::grammar::NonceSpec {
         alphabet: framecheck_core::grammar::NonceAlphabet::Hex,
         min_length: Some(super::nonce::NONCE_LEN),
     });
-    profile
+    built_in(BuiltinTarget::ReferenceNonce, framing)
 }
 
 #[cfg(test)]

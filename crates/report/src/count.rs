@@ -430,9 +430,10 @@ mod tests {
     #[test]
     fn several_consumers_count_each_consumer_fooled() {
         use ReaderLevel::Exact;
-        let mut profile = framecheck_envelope::reference_profile();
         let both = vec![Consumer::Model, Consumer::Parser];
-        profile.reader.consumers = Some(both.try_into().unwrap());
+        let profile = framecheck_envelope::reference_profile()
+            .edit(|p| p.reader.consumers = Some(both.try_into().unwrap()))
+            .unwrap();
         let named = |check, consumer| Finding {
             consumer,
             ..finding(check, CheckClass::Security, &[Exact])

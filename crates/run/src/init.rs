@@ -32,8 +32,8 @@ use framecheck_core::layout::{
 };
 use framecheck_core::profile::{
     AdapterSpec, BuiltinTarget, Capability, Consumer, Delimiters, EncodingChoice, FrameProfile,
-    Language, LineSemantics, LoadedProfile, MarkerField, McpSpec, ReaderSection, SubprocessSpec,
-    TargetProfile, WrapReturns,
+    InvalidProfile, Language, LineSemantics, LoadedProfile, MarkerField, McpSpec, ReaderSection,
+    SubprocessSpec, TargetProfile, WrapReturns,
 };
 use framecheck_core::target::WrapAnswer;
 
@@ -92,6 +92,16 @@ pub enum InitError {
     /// The proposal does not validate (a bug in `init`, reported as such).
     #[error("the proposed profile does not validate: {0}")]
     Invalid(String),
+    /// A profile `init` started from or changed on the way (an inferred
+    /// frame taken into a declared profile) does not validate.
+    #[error("the profile does not validate: {0}")]
+    Profile(#[from] Box<InvalidProfile>),
+}
+
+impl From<InvalidProfile> for InitError {
+    fn from(error: InvalidProfile) -> InitError {
+        InitError::Profile(Box::new(error))
+    }
 }
 
 /// What to declare when no delimiters were recognised: the lines around
@@ -237,16 +247,17 @@ impl Proposal {
     /// targets/billing.yaml` is `billing`), so `--target billing` finds it
     /// and its reports are `billing.*`. The name line is the one
     /// `write_identity` wrote.
-    pub fn name_after_file(&mut self, file: &Path) {
+    pub fn name_after_file(&mut self, file: &Path) -> Result<(), InvalidProfile> {
         let stem = file.file_stem().map(|s| s.to_string_lossy());
         let name = profile_name(stem.as_deref());
         // At a line's start, so a comment mentioning a name is not it.
         let old = format!("\nname: {}\n", self.profile.name);
         if let Some(at) = self.yaml.find(&old) {
+            self.profile = self.profile.edit(|p| p.name = name.clone())?;
             self.yaml
                 .replace_range(at..at + old.len(), &format!("\nname: {name}\n"));
-            self.profile.name = name;
         }
+        Ok(())
     }
 }
 
@@ -276,18 +287,10 @@ pub fn propose_for_command(
         mode: Default::default(),
         max_reply_bytes: 16 * 1024 * 1024,
     };
-    let base = TargetProfile {
-        framing: FrameProfile {
-            name: command_name(&spec.command),
-            description: String::new(),
-            language: String::new(),
-            capabilities: vec![Capability::Wrap],
-            ..framecheck_envelope::reference_profile().framing
-        },
-        adapter: AdapterSpec::Subprocess(spec.clone()),
-    };
     let framing = SubprocessFraming::new(&spec, save_dir);
     framing.check_launchable()?;
+    let name = command_name(&spec.command);
+    let base = starting_profile(name, "", AdapterSpec::Subprocess(spec))?;
     infer_and_propose(base, Box::new(framing), false)
 }
 
@@ -381,18 +384,11 @@ pub fn propose_for_mcp(
         spec.cwd = Some(relative_to(cwd, save_dir));
     }
     let framing = McpFraming::new(&spec, save_dir).map_err(InitError::Mcp)?;
-    let base = TargetProfile {
-        framing: FrameProfile {
-            name: profile_name([spec.tool.as_str()]),
-            description: String::new(),
-            language: String::new(),
-            capabilities: vec![Capability::Wrap],
-            ..framecheck_envelope::reference_profile().framing
-        },
-        adapter: AdapterSpec::Mcp {
-            mcp: Box::new(spec),
-        },
+    let name = profile_name([spec.tool.as_str()]);
+    let adapter = AdapterSpec::Mcp {
+        mcp: Box::new(spec),
     };
+    let base = starting_profile(name, "", adapter)?;
     infer_and_propose(base, Box::new(framing), false)
 }
 
@@ -432,17 +428,28 @@ pub fn propose_for_caller(
     name: &str,
     language: &str,
 ) -> Result<Proposal, InitError> {
-    let base = TargetProfile {
-        framing: FrameProfile {
-            name: profile_name([name]),
-            description: String::new(),
-            language: language.to_string(),
-            capabilities: vec![Capability::Wrap],
-            ..framecheck_envelope::reference_profile().framing
-        },
-        adapter: AdapterSpec::caller(),
-    };
+    let base = starting_profile(profile_name([name]), language, AdapterSpec::caller())?;
     infer_and_propose(base, framing, false)
+}
+
+/// The profile inference starts from for a new framing: the reference
+/// envelope's frame, named `name`, in `language`, with only the `wrap`
+/// capability, reached through `adapter`. Inference replaces the frame.
+fn starting_profile(
+    name: String,
+    language: &str,
+    adapter: AdapterSpec,
+) -> Result<TargetProfile, InvalidProfile> {
+    let framing = FrameProfile {
+        name,
+        description: String::new(),
+        language: language.to_string(),
+        capabilities: vec![Capability::Wrap],
+        ..framecheck_envelope::reference_profile()
+            .framing
+            .into_declared()
+    };
+    TargetProfile::new(adapter, framing)
 }
 
 /// Proposes a profile for an existing one's adapter, inferring everything
@@ -510,7 +517,9 @@ fn infer_and_propose(
     match crate::runner::unmarked::frame_of(&first, &second, &request.content) {
         Ok(mut inferred) => {
             outer_reading(framing.as_mut(), request, &mut inferred);
-            notes = adopt(&mut base, inferred);
+            let adopted;
+            (adopted, notes) = adopt(&base, inferred)?;
+            base = adopted;
         }
         Err(unusable @ InferError::Unusable { .. }) => return Err(InitError::Inferred(unusable)),
         // No frame inferred: the content may come back unmarked, which a
@@ -549,10 +558,20 @@ fn infer_and_propose(
     })
 }
 
-/// Takes the `inferred` frame and body encoding into `base`, keeping what
-/// the profile declared where it still fits; returns the inference's
-/// notes.
-fn adopt(base: &mut TargetProfile, mut inferred: Inferred) -> Vec<String> {
+/// `base` with the `inferred` frame and body encoding taken in, keeping
+/// what the profile declared where it still fits, validated again; and the
+/// inference's notes.
+fn adopt(
+    base: &TargetProfile,
+    mut inferred: Inferred,
+) -> Result<(TargetProfile, Vec<String>), InvalidProfile> {
+    let notes = std::mem::take(&mut inferred.notes);
+    let profile = base.edit(|base| adopt_into(base, inferred))?;
+    Ok((profile, notes))
+}
+
+/// [`adopt`]'s change to the declaration.
+fn adopt_into(base: &mut FrameProfile, mut inferred: Inferred) {
     // A declared inner element is kept only for the same frame, and
     // declared reserved tokens only where they are no token of the
     // inferred frame.
@@ -583,7 +602,6 @@ fn adopt(base: &mut TargetProfile, mut inferred: Inferred) -> Vec<String> {
             field.set(&mut base.body, marker, reading.replaces);
         }
     }
-    inferred.notes
 }
 
 /// A framing whose wrap answers parts is proposed as `wrap.returns: parts`
@@ -595,10 +613,11 @@ fn parts_view(
     mut framing: Box<dyn Framing>,
 ) -> Result<(Box<dyn Framing>, Option<String>), InitError> {
     let request = probes(base).requests()[0].clone();
-    base.wrap.returns = match framing.wrap_answer(&request).map_err(InitError::Wrap)? {
+    let returns = match framing.wrap_answer(&request).map_err(InitError::Wrap)? {
         WrapAnswer::Text(_) => WrapReturns::Text,
         WrapAnswer::Parts(_) => WrapReturns::Parts,
     };
+    *base = base.edit(|p| p.wrap.returns = returns)?;
     let structure = match parts::learn(base, framing.as_mut()) {
         None => return Ok((framing, None)),
         Some(Ok(structure)) => structure,

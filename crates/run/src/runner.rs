@@ -408,7 +408,7 @@ impl Setup {
         watch: &mut FaultWatch,
         level: ReaderLevel,
     ) -> Setup {
-        if let Some(frame) = profile.delimiters.grammar().document() {
+        if let Some(frame) = profile.grammar().document() {
             return Setup::document(cases, profile, framing, watch, &frame);
         }
         let layout = if cases.is_empty() {
@@ -595,7 +595,7 @@ pub fn check_fit(
             Ok(_) | Err(unmarked::Failure::Wrap(_)) => Ok(()),
         };
     }
-    if let Some(frame) = profile.delimiters.grammar().document() {
+    if let Some(frame) = profile.grammar().document() {
         return match document::learn(framing, &frame) {
             Err(document::Failure::Misfit(misfit)) => Err(misfit),
             Ok(_) | Err(document::Failure::Wrap(_)) => Ok(()),

@@ -58,9 +58,7 @@ pub(crate) fn profile() -> TargetProfile {
 /// request.
 fn grammar() -> &'static dyn Grammar {
     static GRAMMAR: OnceLock<std::sync::Arc<dyn Grammar>> = OnceLock::new();
-    GRAMMAR
-        .get_or_init(|| profile().delimiters.grammar())
-        .as_ref()
+    GRAMMAR.get_or_init(|| profile().grammar()).as_ref()
 }
 
 /// Escapes, with a backslash before it, every marker line of `content` a

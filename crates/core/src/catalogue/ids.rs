@@ -22,7 +22,7 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
 use crate::catalogue::{self, Catalogue, Variant};
-use crate::profile::TargetProfile;
+use crate::profile::{FrameProfile, TargetProfile};
 
 /// The lock as committed, compiled in so baselines map through its aliases
 /// without files on disk.
@@ -163,14 +163,16 @@ pub fn nonce_twins(reference: &TargetProfile) -> Vec<TargetProfile> {
         alphabet: NonceAlphabet::Hex,
         min_length: Some(32),
     });
-    let mut in_name = reference.clone();
-    in_name.delimiters.token = format!("{}-{{nonce}}", in_name.delimiters.token);
-    in_name.delimiters.nonce = nonce;
-    let mut in_attribute = reference.clone();
-    in_attribute.delimiters.grammar = GrammarKind::BeginEnd;
-    in_attribute.delimiters.open = Some("<<<{token} id=\"{nonce}\">>>".into());
-    in_attribute.delimiters.close = Some("<<<END_{token} id=\"{nonce}\">>>".into());
-    in_attribute.delimiters.nonce = nonce;
+    let in_name = twin(reference, |p| {
+        p.delimiters.token = format!("{}-{{nonce}}", p.delimiters.token);
+        p.delimiters.nonce = nonce;
+    });
+    let in_attribute = twin(reference, |p| {
+        p.delimiters.grammar = GrammarKind::BeginEnd;
+        p.delimiters.open = Some("<<<{token} id=\"{nonce}\">>>".into());
+        p.delimiters.close = Some("<<<END_{token} id=\"{nonce}\">>>".into());
+        p.delimiters.nonce = nonce;
+    });
     vec![in_name, in_attribute]
 }
 
@@ -180,11 +182,7 @@ pub fn nonce_twins(reference: &TargetProfile) -> Vec<TargetProfile> {
 pub fn shape_twins(reference: &TargetProfile) -> Vec<TargetProfile> {
     crate::grammar::GrammarKind::ALL
         .iter()
-        .map(|kind| {
-            let mut twin = reference.clone();
-            twin.delimiters = kind.shape().example();
-            twin
-        })
+        .map(|kind| twin(reference, |p| p.delimiters = kind.shape().example()))
         .collect()
 }
 
@@ -199,15 +197,25 @@ pub fn encoding_twins(reference: &TargetProfile) -> Vec<TargetProfile> {
         .map(|(encoding, sample)| {
             // The reference's padding and the rest are kept: only the
             // encoding and the marker it reads change.
-            let mut twin = reference.clone();
-            twin.body.encoding = Some(encoding.into());
-            let field = encoding.codec().marker();
-            if let (Some(field), Some(marker)) = (field, sample.marker) {
-                field.set(&mut twin.body, marker.into(), Default::default());
-            }
-            twin
+            twin(reference, |p| {
+                p.body.encoding = Some(encoding.into());
+                let field = encoding.codec().marker();
+                if let (Some(field), Some(marker)) = (field, sample.marker) {
+                    field.set(&mut p.body, marker.into(), Default::default());
+                }
+            })
         })
         .collect()
+}
+
+/// `reference` with `change` made to its frame description. Every twin is
+/// a declaration the reference's own tokens make valid (a shape's example,
+/// a nonce added, an encoding with its sample marker); one that is not is
+/// a defect of this file, so it panics here rather than lock no ids.
+fn twin(reference: &TargetProfile, change: impl FnOnce(&mut FrameProfile)) -> TargetProfile {
+    reference
+        .edit(change)
+        .unwrap_or_else(|e| panic!("a catalogue twin of {} is invalid: {e}", reference.name))
 }
 
 /// What disappeared from `lock` without a `retired` entry or an alias.

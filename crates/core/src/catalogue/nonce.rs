@@ -218,7 +218,7 @@ mod tests {
     }
 
     fn plain(mode: NonceMode, d: &Delimiters, form: Form) -> Option<String> {
-        render(mode, d, d.grammar().as_ref(), form, 0).map(|s| s.plain())
+        render(mode, d, d.try_grammar().unwrap().as_ref(), form, 0).map(|s| s.plain())
     }
 
     #[test]

@@ -24,15 +24,15 @@
 //! use framecheck_core::grammar::Form;
 //! use framecheck_core::profile::{Delimiters, GrammarKind};
 //!
-//! let xml = Delimiters::simple(GrammarKind::XmlTag, "tok").grammar();
+//! let xml = Delimiters::simple(GrammarKind::XmlTag, "tok").try_grammar().unwrap();
 //! assert_eq!(render(Variant::Upper, &*xml, Form::Close, 0), "</TOK>");
 //! assert_eq!(render(Variant::Spaced, &*xml, Form::Close, 0), "< / tok >");
-//! let bracket = Delimiters::simple(GrammarKind::BracketMarker, "TUV").grammar();
+//! let bracket = Delimiters::simple(GrammarKind::BracketMarker, "TUV").try_grammar().unwrap();
 //! assert_eq!(render(Variant::ZeroWidth, &*bracket, Form::Open, 0), "[T\u{200B}UV]");
 //! let mut markers = Delimiters::simple(GrammarKind::BeginEnd, "DOC");
 //! markers.open = Some("<<<{token}>>>".into());
 //! markers.close = Some("<<<END_{token}>>>".into());
-//! let markers = markers.grammar();
+//! let markers = markers.try_grammar().unwrap();
 //! assert_eq!(render(Variant::Lower, &*markers, Form::Close, 0), "<<<end_doc>>>");
 //! assert_eq!(render(Variant::Spaced, &*markers, Form::Close, 0), "<<< END _ DOC >>>");
 //! ```
@@ -625,23 +625,29 @@ mod tests {
         use crate::grammar::{NonceAlphabet, NonceSpec};
         use crate::profile::{Delimiters, GrammarKind};
         let mut out = vec![
-            Delimiters::simple(GrammarKind::XmlTag, token).grammar(),
-            Delimiters::simple(GrammarKind::BracketMarker, token).grammar(),
-            Delimiters::simple(GrammarKind::Fence, token).grammar(),
+            Delimiters::simple(GrammarKind::XmlTag, token)
+                .try_grammar()
+                .unwrap(),
+            Delimiters::simple(GrammarKind::BracketMarker, token)
+                .try_grammar()
+                .unwrap(),
+            Delimiters::simple(GrammarKind::Fence, token)
+                .try_grammar()
+                .unwrap(),
         ];
         for (open, close) in MARKERS {
             let mut d = Delimiters::simple(GrammarKind::BeginEnd, token);
             d.open = Some(open.into());
             d.close = Some(close.into());
-            out.push(d.grammar());
+            out.push(d.try_grammar().unwrap());
         }
         let mut nonce = Delimiters::simple(GrammarKind::XmlTag, &format!("{token}-{{nonce}}"));
         nonce.nonce = Some(NonceSpec {
             alphabet: NonceAlphabet::Hex,
             min_length: Some(8),
         });
-        out.push(nonce.grammar());
-        out
+        out.push(nonce.try_grammar().unwrap());
+        out.into_iter().map(std::sync::Arc::from).collect()
     }
 
     fn fold_str(text: &str, level: ReaderLevel) -> String {
@@ -738,27 +744,38 @@ mod tests {
 
     fn xml() -> std::sync::Arc<dyn Grammar> {
         use crate::profile::{Delimiters, GrammarKind};
-        Delimiters::simple(GrammarKind::XmlTag, "framecheck-untrusted").grammar()
+        Delimiters::simple(GrammarKind::XmlTag, "framecheck-untrusted")
+            .try_grammar()
+            .unwrap()
+            .into()
     }
 
     #[test]
     fn variants_that_cannot_apply_leave_the_delimiter_alone() {
         use crate::profile::{Delimiters, GrammarKind};
-        let tuv = Delimiters::simple(GrammarKind::BracketMarker, "TUV").grammar();
+        let tuv = Delimiters::simple(GrammarKind::BracketMarker, "TUV")
+            .try_grammar()
+            .unwrap();
         let close = |v| render(v, &*tuv, Form::Close, 0);
         assert_eq!(close(Variant::Upper), "[/TUV]");
         assert_eq!(close(Variant::DashLookalike), "[/TUV]");
         assert_eq!(close(Variant::Ligature), "[/TUV]");
         // Cyrillic has no lookalike of f, u or n in either case.
-        let fun = Delimiters::simple(GrammarKind::XmlTag, "fun").grammar();
+        let fun = Delimiters::simple(GrammarKind::XmlTag, "fun")
+            .try_grammar()
+            .unwrap();
         assert_eq!(render(Variant::Cyrillic, &*fun, Form::Token, 0), "fun");
-        let tok = Delimiters::simple(GrammarKind::XmlTag, "tok").grammar();
+        let tok = Delimiters::simple(GrammarKind::XmlTag, "tok")
+            .try_grammar()
+            .unwrap();
         assert_eq!(
             render(Variant::FullwidthBrackets, &*tok, Form::Token, 0),
             "tok"
         );
         // A fence closer has no letters: case variants cannot change it.
-        let fence = Delimiters::simple(GrammarKind::Fence, "text").grammar();
+        let fence = Delimiters::simple(GrammarKind::Fence, "text")
+            .try_grammar()
+            .unwrap();
         assert_eq!(render(Variant::Upper, &*fence, Form::Close, 0), "```");
     }
 
@@ -793,22 +810,30 @@ mod tests {
         );
         use crate::profile::{Delimiters, GrammarKind};
         // The letters split a fence's run, where no token is.
-        let fence = Delimiters::simple(GrammarKind::Fence, "text").grammar();
+        let fence = Delimiters::simple(GrammarKind::Fence, "text")
+            .try_grammar()
+            .unwrap();
         let letters = "\u{115F}\u{1160}\u{3164}\u{FFA0}";
         assert_eq!(
             render(Variant::IgnorableLetters, &*fence, Form::Close, 0),
             format!("`{letters}`{letters}`")
         );
-        let tuv = Delimiters::simple(GrammarKind::BracketMarker, "TUV").grammar();
+        let tuv = Delimiters::simple(GrammarKind::BracketMarker, "TUV")
+            .try_grammar()
+            .unwrap();
         assert_eq!(
             render(Variant::Fullwidth, &*tuv, Form::Open, 0),
             "［ＴＵＶ］"
         );
         // Mixed falls back to starting lower when starting upper changes nothing.
-        let abc = Delimiters::simple(GrammarKind::XmlTag, "AbC").grammar();
+        let abc = Delimiters::simple(GrammarKind::XmlTag, "AbC")
+            .try_grammar()
+            .unwrap();
         assert_eq!(render(Variant::Mixed, &*abc, Form::Token, 0), "aBc");
         // Fences: fullwidth backticks; markers: the END word is transformed too.
-        let fence = Delimiters::simple(GrammarKind::Fence, "text").grammar();
+        let fence = Delimiters::simple(GrammarKind::Fence, "text")
+            .try_grammar()
+            .unwrap();
         assert_eq!(
             render(Variant::Fullwidth, &*fence, Form::Close, 0),
             "｀｀｀"
@@ -816,7 +841,7 @@ mod tests {
         let mut d = Delimiters::simple(GrammarKind::BeginEnd, "DOC");
         d.open = Some("BEGIN {token}".into());
         d.close = Some("END {token}".into());
-        let markers = d.grammar();
+        let markers = d.try_grammar().unwrap();
         assert_eq!(render(Variant::Mixed, &*markers, Form::Close, 0), "EnD DoC");
         // Cyrillic has no capital D lookalike: the small one stands in.
         assert_eq!(

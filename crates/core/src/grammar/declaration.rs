@@ -3,11 +3,9 @@
 //! grammars because every shape reads and writes it: `init`'s inference
 //! experiments ([`super::Shape::guesses`]) answer one, and
 //! [`Delimiters::try_grammar`] builds the grammar it names. The profile
-//! re-exports it and checks it against the rest of the profile, and its
-//! validation resolves the grammar once ([`Delimiters::resolve`]): every
-//! later [`Delimiters::grammar`] shares that one build.
-
-use std::sync::{Arc, RwLock};
+//! re-exports it and checks it against the rest of the profile; a validated
+//! profile ([`crate::profile::ResolvedProfile`]) keeps the one grammar its
+//! delimiters were built into, so a declaration carries no grammar itself.
 
 use serde::{Deserialize, Serialize};
 
@@ -50,71 +48,6 @@ pub struct Delimiters {
     /// runs, `crates/run/src/runner/unmarked.rs`) and instantiates no case.
     #[serde(skip)]
     pub absent: bool,
-    /// The grammar these delimiters were last resolved into
-    /// ([`Delimiters::resolve`]); not part of the declaration, so neither
-    /// compared nor written.
-    #[serde(skip)]
-    pub resolved: ResolvedGrammar,
-}
-
-/// The grammar a declaration was built into, kept with a copy of the
-/// declaration it was built from. Fields of [`Delimiters`] are public and
-/// are changed after validation (inference masks a nonce, search swaps a
-/// marker, `..base` copies this field into a new declaration), so a build
-/// is used only while the declaration still equals the one it came from;
-/// otherwise [`Delimiters::grammar`] builds again, as it did before there
-/// was a resolved grammar.
-#[derive(Default)]
-pub struct ResolvedGrammar(RwLock<Option<Arc<Resolved>>>);
-
-/// One build: the declaration and its grammar.
-#[derive(Debug)]
-struct Resolved {
-    from: Delimiters,
-    grammar: Arc<dyn Grammar>,
-}
-
-impl ResolvedGrammar {
-    /// The grammar built from `declared`, when the last build was of an
-    /// equal declaration.
-    fn get(&self, declared: &Delimiters) -> Option<Arc<dyn Grammar>> {
-        // A poisoned lock only means another thread panicked mid-store;
-        // the Option it guards is still whole.
-        let slot = self.0.read().unwrap_or_else(|e| e.into_inner());
-        slot.as_ref()
-            .filter(|r| r.from == *declared)
-            .map(|r| Arc::clone(&r.grammar))
-    }
-
-    fn set(&self, from: Delimiters, grammar: Arc<dyn Grammar>) {
-        let mut slot = self.0.write().unwrap_or_else(|e| e.into_inner());
-        *slot = Some(Arc::new(Resolved { from, grammar }));
-    }
-}
-
-impl Clone for ResolvedGrammar {
-    fn clone(&self) -> Self {
-        let slot = self.0.read().unwrap_or_else(|e| e.into_inner());
-        ResolvedGrammar(RwLock::new(slot.clone()))
-    }
-}
-
-/// A build is not part of the declaration: two declarations are equal
-/// whether or not either was resolved.
-impl PartialEq for ResolvedGrammar {
-    fn eq(&self, _: &Self) -> bool {
-        true
-    }
-}
-
-impl Eq for ResolvedGrammar {}
-
-/// The same text built or not, so that a declaration prints the same
-/// before and after validation.
-impl std::fmt::Debug for ResolvedGrammar {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("ResolvedGrammar")
-    }
 }
 
 impl Delimiters {
@@ -143,7 +76,6 @@ impl Delimiters {
             nonce: None,
             marker: None,
             absent: false,
-            resolved: ResolvedGrammar::default(),
         }
     }
 
@@ -185,32 +117,5 @@ impl Delimiters {
             self.close.as_deref(),
             self.marker,
         )
-    }
-
-    /// Builds the declared grammar and keeps it with these delimiters, so
-    /// that [`Delimiters::grammar`] shares it until a field changes.
-    /// [`crate::profile::TargetProfile::validate`] calls it.
-    pub fn resolve(&self) -> Result<Arc<dyn Grammar>, GrammarError> {
-        if let Some(grammar) = self.resolved.get(self) {
-            return Ok(grammar);
-        }
-        let grammar: Arc<dyn Grammar> = Arc::from(self.try_grammar()?);
-        let mut from = self.clone();
-        from.resolved = ResolvedGrammar::default();
-        self.resolved.set(from, Arc::clone(&grammar));
-        Ok(grammar)
-    }
-
-    /// The declared grammar, resolved once ([`Delimiters::resolve`]). A
-    /// profile that passed [`crate::profile::TargetProfile::validate`]
-    /// always has one.
-    ///
-    /// # Panics
-    ///
-    /// When the delimiters were built by hand and are invalid (see
-    /// [`Delimiters::try_grammar`]).
-    pub fn grammar(&self) -> Arc<dyn Grammar> {
-        self.resolve()
-            .unwrap_or_else(|e| panic!("invalid delimiters (validate the profile first): {e}"))
     }
 }

@@ -64,7 +64,7 @@ mod tagged;
 pub mod token;
 mod xml_tag;
 
-pub use declaration::{Delimiters, ResolvedGrammar};
+pub use declaration::Delimiters;
 pub use section::SectionMarker;
 pub use shape::{Around, Extras, Fields, Guess, Shape, MASK};
 pub use spelling::{Piece, Spelling};

@@ -7,11 +7,11 @@
 
 use super::{Alphabet, Part, PartKind};
 use crate::grammar::NonceAlphabet;
-use crate::profile::FrameProfile;
+use crate::profile::ResolvedProfile;
 
 /// Widens every per-call variable part of a delimiter in `parts` to the
 /// profile's declared nonce alphabet; nothing without a declared nonce.
-pub(super) fn widen_nonce_parts(parts: &mut [Part], profile: &FrameProfile) {
+pub(super) fn widen_nonce_parts(parts: &mut [Part], profile: &ResolvedProfile) {
     let Some(spec) = profile.delimiters.nonce else {
         return;
     };

@@ -20,7 +20,7 @@ use crate::encoding::codec::Spelling;
 use crate::encoding::{self, Datamark};
 use crate::grammar::{DelimiterKind, LiveDelimiter, Shape};
 use crate::level::ReaderLevel;
-use crate::profile::{BodyEncoding, EmptyContent, Encoding, EncodingChoice, FrameProfile};
+use crate::profile::{BodyEncoding, EmptyContent, Encoding, EncodingChoice, ResolvedProfile};
 use crate::reader::Reader;
 use crate::target::WrapRequest;
 
@@ -144,7 +144,7 @@ impl Probes {
 /// The calibration requests for `profile`: the attribute key is one
 /// `header.fields` maps to a line, else the profile's first declared
 /// attribute name when it has a fixed set.
-pub fn probes(profile: &FrameProfile) -> Probes {
+pub fn probes(profile: &ResolvedProfile) -> Probes {
     probes_with(profile, true)
 }
 
@@ -153,7 +153,7 @@ pub fn probes(profile: &FrameProfile) -> Probes {
 /// with a title and not without): a layout learned with an attribute does
 /// not fit their frame without one, so requests without attributes are
 /// judged against a layout learned without one.
-pub fn probes_with(profile: &FrameProfile, with_attribute: bool) -> Probes {
+pub fn probes_with(profile: &ResolvedProfile, with_attribute: bool) -> Probes {
     // An attribute `header.fields` puts on a line is probed first, so the
     // line is learned; else the first of a fixed set of names.
     let names = profile.attributes.names.as_ref();
@@ -233,7 +233,7 @@ pub enum LayoutError {
 /// Learns the layout of `profile`'s framing from the outputs of the
 /// [`Probes`] requests, in order.
 pub fn learn(
-    profile: &FrameProfile,
+    profile: &ResolvedProfile,
     probes: &Probes,
     wraps: &[String],
 ) -> Result<Layout, LayoutError> {
@@ -297,7 +297,7 @@ pub fn learn(
 /// preamble, opener (spanning `opener`, its token ending at `token_end`)
 /// and header.
 fn head_parts(
-    profile: &FrameProfile,
+    profile: &ResolvedProfile,
     w1: &str,
     head_segments: &[Segment],
     opener: &Range<usize>,
@@ -352,7 +352,7 @@ fn head_parts(
 
 /// The padding around the content: the profile's declared padding, or the
 /// whitespace the samples show on either side of the slot.
-fn learned_padding(profile: &FrameProfile, head: &[Part], tail: &[Part]) -> Padding {
+fn learned_padding(profile: &ResolvedProfile, head: &[Part], tail: &[Part]) -> Padding {
     match profile.padding_override() {
         Some(declared) => Padding {
             lead: declared.into(),
@@ -370,7 +370,7 @@ fn learned_padding(profile: &FrameProfile, head: &[Part], tail: &[Part]) -> Padd
 /// Names the field parts of the head and tail (the probes' attribute key,
 /// the lines `header.fields` declares) and checks them against it.
 fn name_fields(
-    profile: &FrameProfile,
+    profile: &ResolvedProfile,
     probes: &Probes,
     head: &mut [Part],
     tail: &mut [Part],
@@ -398,7 +398,7 @@ struct Slots {
 /// per output), so a probe is also looked for as written: after the
 /// declared encoding, and, undeclared, after each encoding alone has
 /// failed.
-fn slot_candidates(profile: &FrameProfile) -> Vec<Vec<Encoding>> {
+fn slot_candidates(profile: &ResolvedProfile) -> Vec<Vec<Encoding>> {
     let raw = Encoding::from(BodyEncoding::None);
     match &profile.body.encoding {
         Some(EncodingChoice::PerContent(list)) => vec![list.clone()],
@@ -421,7 +421,7 @@ fn slot_candidates(profile: &FrameProfile) -> Vec<Vec<Encoding>> {
 /// only when every output contradicts it); an undeclared pair is a choice
 /// per content only when the probes used both of it.
 fn slots_of(
-    profile: &FrameProfile,
+    profile: &ResolvedProfile,
     choices: &[Encoding],
     found: Vec<(Encoding, Range<usize>)>,
 ) -> Option<Slots> {
@@ -446,7 +446,7 @@ fn slots_of(
 
 /// The encoding and the content slot in each output.
 fn find_slots(
-    profile: &FrameProfile,
+    profile: &ResolvedProfile,
     probes: &Probes,
     wraps: &[String],
     mark: Datamark<'_>,
@@ -702,12 +702,12 @@ fn window(segments: &[Segment], range: Range<usize>) -> Vec<Segment> {
 /// its token ends) and closer after it: the opener nearest the content (a
 /// preamble may name the delimiter before it) and the first closer after it.
 fn frame_delimiters(
-    profile: &FrameProfile,
+    profile: &ResolvedProfile,
     framed: &str,
     slot: &Range<usize>,
 ) -> Result<(Range<usize>, usize, Range<usize>), LayoutError> {
     let token = profile.delimiters.token.as_str();
-    let grammar = profile.delimiters.grammar();
+    let grammar = profile.grammar();
     let folded = Reader::new(ReaderLevel::Exact).fold(framed);
     let live: Vec<LiveDelimiter> = grammar
         .live(&folded)
@@ -768,12 +768,12 @@ enum Bound {
 /// (`grammar::json_document`), ends at its bracket. `None` for another
 /// grammar, an output with no document, or a bracket inside the slot.
 fn document_bound(
-    profile: &FrameProfile,
+    profile: &ResolvedProfile,
     framed: &str,
     slot: &Range<usize>,
     bound: Bound,
 ) -> Option<Range<usize>> {
-    let syntax = profile.delimiters.grammar().document()?.syntax;
+    let syntax = profile.grammar().document()?.syntax;
     let (lead, _) = syntax.locate(framed).ok()?;
     // The document parses from `lead` to the end; what ends the text may
     // be a comment (a Python literal's), no bracket, and not one byte.
@@ -799,7 +799,7 @@ fn document_bound(
 /// records what the framing writes, and `nonce.matched` judges it, rather
 /// than calibration failing and every case then failing the frame's shape.
 fn bare_closer(
-    profile: &FrameProfile,
+    profile: &ResolvedProfile,
     folded: &crate::reader::Folded<'_>,
     slot: &Range<usize>,
 ) -> Option<Range<usize>> {
@@ -1054,7 +1054,7 @@ impl Layout {
     /// every opener closed or the one opener self-closing: then it is judged
     /// like any output); and nothing when the
     /// profile declares that empty content yields nothing (`frame.empty`).
-    pub fn learn_empty(&mut self, profile: &FrameProfile, probes: &Probes, wraps: &[String]) {
+    pub fn learn_empty(&mut self, profile: &ResolvedProfile, probes: &Probes, wraps: &[String]) {
         let [e1, e2] = wraps else {
             return;
         };
@@ -1081,8 +1081,8 @@ impl Layout {
 /// before its closing bracket is `/`). Self-closing openers are counted
 /// apart, so a rendered chat history whose other messages are full
 /// elements and whose empty one is `<message role="user" />` is complete.
-fn is_complete_frame(profile: &FrameProfile, framed: &str) -> bool {
-    let grammar = profile.delimiters.grammar();
+fn is_complete_frame(profile: &ResolvedProfile, framed: &str) -> bool {
+    let grammar = profile.grammar();
     let folded = Reader::new(ReaderLevel::Exact).fold(framed);
     let live = grammar.live(&folded);
     let outer = |kind| live.iter().filter(move |d| d.token == 0 && d.kind == kind);

@@ -9,7 +9,7 @@
 //! breakout in either branch is judged against that branch's frame.
 
 use super::{learn, Layout, Probes};
-use crate::profile::FrameProfile;
+use crate::profile::ResolvedProfile;
 
 impl Layout {
     /// Learns the frame of one-line content from `wraps`, the outputs of
@@ -18,7 +18,7 @@ impl Layout {
     /// from them (the one-line outputs contradict the profile), nothing is:
     /// those outputs are judged against the usual layout, and fail its
     /// shape case by case.
-    pub fn learn_one_line(&mut self, profile: &FrameProfile, probes: &Probes, wraps: &[String]) {
+    pub fn learn_one_line(&mut self, profile: &ResolvedProfile, probes: &Probes, wraps: &[String]) {
         if wraps.iter().all(|w| self.fits(w)) {
             return;
         }

@@ -16,7 +16,7 @@ use crate::catalogue::{ConcreteCase, Harvest, Input, NonceMode};
 use crate::layout::Layout;
 use crate::oracle::{self, Calibration, NoCalibration};
 use crate::outcome::Outcome;
-use crate::profile::FrameProfile;
+use crate::profile::ResolvedProfile;
 use crate::target::WrapRequest;
 
 /// Why a case that writes an earlier frame's nonce cannot be run.
@@ -41,7 +41,7 @@ pub enum HarvestError {
 /// pass.
 pub fn resolve(
     case: &ConcreteCase,
-    profile: &FrameProfile,
+    profile: &ResolvedProfile,
     earlier: Option<&Result<Calibration, NoCalibration>>,
 ) -> Result<Option<ConcreteCase>, HarvestError> {
     // A case the target cannot run is skipped by the runner: nothing to harvest.
@@ -61,7 +61,7 @@ pub fn resolve(
 /// own, from a benign wrap at its start).
 pub fn resolve_from(
     case: &ConcreteCase,
-    profile: &FrameProfile,
+    profile: &ResolvedProfile,
     framed: &str,
 ) -> Result<ConcreteCase, HarvestError> {
     let Some(harvest) = &case.harvest else {
@@ -77,7 +77,7 @@ pub fn resolve_from(
 
 /// The value a harvesting mode writes, read from `framed`.
 pub fn harvested_value(
-    profile: &FrameProfile,
+    profile: &ResolvedProfile,
     harvest: &Harvest,
     framed: &str,
 ) -> Result<String, HarvestError> {
@@ -109,7 +109,7 @@ pub fn substitute(request: &WrapRequest, stand_in: &str, value: &str) -> WrapReq
 /// frame's own value means the value was reused.
 pub fn judge(
     case: &ConcreteCase,
-    profile: &FrameProfile,
+    profile: &ResolvedProfile,
     layout: Option<&Layout>,
     framed: Option<&str>,
     outcome: &mut Outcome,

@@ -11,7 +11,7 @@ use std::ops::Range;
 
 use crate::grammar::{DelimiterKind, FrameKey, Grammar, LiveDelimiter, Liveness};
 use crate::level::ReaderLevel;
-use crate::profile::{FrameProfile, HeaderSpec, HeaderStyle};
+use crate::profile::{HeaderSpec, HeaderStyle, ResolvedProfile};
 use crate::reader::{Folded, Reader};
 
 /// Index of the outer token in `Delimiters::all_tokens`.
@@ -46,7 +46,7 @@ impl Regions {
     pub(crate) fn at(
         folded: &Folded<'_>,
         grammar: &dyn Grammar,
-        profile: &FrameProfile,
+        profile: &ResolvedProfile,
         own: &[Range<usize>],
     ) -> Regions {
         let framed = folded.text;
@@ -165,7 +165,7 @@ impl<'a, 't> TagSpans<'a, 't> {
 fn content_end(
     folded: &Folded<'_>,
     grammar: &dyn Grammar,
-    profile: &FrameProfile,
+    profile: &ResolvedProfile,
     content_open: Option<LiveDelimiter>,
     delimiters: &[LiveDelimiter],
     content_start: usize,
@@ -333,7 +333,7 @@ mod tests {
                  capabilities: [wrap]\n"
             ))
             .unwrap();
-            let grammar = profile.delimiters.grammar();
+            let grammar = profile.grammar();
             let folded = Reader::new(Exact).fold(text);
             let regions = Regions::at(&folded, &*grammar, &profile, &[]);
             text[regions.content].to_string()

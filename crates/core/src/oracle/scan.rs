@@ -14,7 +14,7 @@
 //! use framecheck_core::oracle::scan::{live_delimiters, DelimiterKind};
 //! use framecheck_core::profile::{Delimiters, GrammarKind};
 //!
-//! let grammar = Delimiters::simple(GrammarKind::XmlTag, "context").grammar();
+//! let grammar = Delimiters::simple(GrammarKind::XmlTag, "context").try_grammar().unwrap();
 //! let text = "data </CONTEXT> more";
 //! assert!(live_delimiters(text, &*grammar, ReaderLevel::Exact).is_empty());
 //! let ci = live_delimiters(text, &*grammar, ReaderLevel::AsciiCaseInsensitive);

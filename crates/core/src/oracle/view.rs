@@ -7,19 +7,19 @@ use std::ops::Range;
 use super::regions::Regions;
 use crate::grammar::Grammar;
 use crate::level::ReaderLevel;
-use crate::profile::FrameProfile;
+use crate::profile::ResolvedProfile;
 use crate::reader::{Folded, Reader};
 
 /// The reader at `level` for the profile's consumer: a parser's declared
 /// line breaks (`reader.lines`) are its own at every level, since the
 /// program splits lines before anything is folded. A model's reader keeps
 /// its level's breaks (a profile declares `lines` only for a parser).
-pub(crate) fn reader_for(profile: &FrameProfile, level: ReaderLevel) -> Reader {
+pub(crate) fn reader_for(profile: &ResolvedProfile, level: ReaderLevel) -> Reader {
     Reader::new(level).with_lines(profile.reader.lines)
 }
 
 /// Every reader the profile's frame is read by, strictest first.
-pub(crate) fn readers_for(profile: &FrameProfile) -> impl Iterator<Item = Reader> + '_ {
+pub(crate) fn readers_for(profile: &ResolvedProfile) -> impl Iterator<Item = Reader> + '_ {
     ReaderLevel::ALL
         .into_iter()
         .map(|level| reader_for(profile, level))
@@ -56,10 +56,10 @@ impl<'t> Views<'t> {
     /// (see [`Regions::at`]).
     pub(super) fn excluding(
         framed: &'t str,
-        profile: &FrameProfile,
+        profile: &ResolvedProfile,
         own: &[Range<usize>],
     ) -> Views<'t> {
-        let grammar = profile.delimiters.grammar();
+        let grammar = profile.grammar();
         let levels = readers_for(profile)
             .map(|reader| {
                 let folded = reader.fold(framed);

@@ -102,15 +102,18 @@ impl<A> ProfileFile<A> {
     }
 }
 
-impl From<ProfileFile<super::AdapterSpec>> for TargetProfile {
-    fn from(file: ProfileFile<super::AdapterSpec>) -> TargetProfile {
+/// A target read back (from a report) is validated as a parsed one is.
+impl TryFrom<ProfileFile<super::AdapterSpec>> for TargetProfile {
+    type Error = super::InvalidProfile;
+
+    fn try_from(file: ProfileFile<super::AdapterSpec>) -> Result<TargetProfile, Self::Error> {
         let (adapter, framing) = file.split();
-        TargetProfile { adapter, framing }
+        TargetProfile::new(adapter, framing)
     }
 }
 
 impl From<TargetProfile> for ProfileFile<super::AdapterSpec> {
     fn from(profile: TargetProfile) -> ProfileFile<super::AdapterSpec> {
-        ProfileFile::join(profile.adapter, profile.framing)
+        ProfileFile::join(profile.adapter, profile.framing.into_declared())
     }
 }

@@ -121,13 +121,15 @@ fn of_extension(program: &str) -> Option<Language> {
 /// `profile` with its language filled from its adapter when the profile
 /// leaves it empty; a stated language is kept as written.
 pub fn with_language(profile: &TargetProfile) -> TargetProfile {
-    let mut profile = profile.clone();
-    if profile.language.trim().is_empty() {
-        if let Some(language) = Language::of_adapter(&profile.adapter) {
-            profile.language = language.name().to_string();
-        }
-    }
+    let language = match Language::of_adapter(&profile.adapter) {
+        Some(language) if profile.language.trim().is_empty() => language,
+        _ => return profile.clone(),
+    };
+    // The language is free text no rule reads, so a valid profile with
+    // another one is valid.
     profile
+        .edit(|p| p.language = language.name().to_string())
+        .expect("a valid profile stays valid with a language filled in")
 }
 
 #[cfg(test)]
@@ -187,13 +189,15 @@ mod tests {
 
     #[test]
     fn a_stated_language_is_kept_and_an_empty_one_filled() {
-        let mut profile = crate::profile::reference_for_tests();
-        profile.adapter = subprocess(&["python3", "a.py"]);
-        profile.language = "cython".into();
+        let profile = crate::profile::reference_for_tests()
+            .with_adapter(subprocess(&["python3", "a.py"]))
+            .unwrap()
+            .edit(|p| p.language = "cython".into())
+            .unwrap();
         assert_eq!(with_language(&profile).language, "cython");
-        profile.language = String::new();
+        let profile = profile.edit(|p| p.language = String::new()).unwrap();
         assert_eq!(with_language(&profile).language, "Python");
-        profile.adapter = subprocess(&["./a.out"]);
+        let profile = profile.with_adapter(subprocess(&["./a.out"])).unwrap();
         assert_eq!(with_language(&profile).language, "");
     }
 }

@@ -498,9 +498,10 @@ capabilities: [wrap]
     #[test]
     fn validate_names_the_field_and_parse_adds_its_place() {
         let text = with("  reserved: [u, v]", "  reserved: [u, \"v]\"]");
-        let profile: TargetProfile =
+        let file: crate::profile::file::ProfileFile<crate::profile::AdapterSpec> =
             serde_saphyr::from_str_with_options(&text, crate::yaml::options()).unwrap();
-        let unplaced = profile.validate().unwrap_err();
+        let (adapter, framing) = file.split();
+        let unplaced = TargetProfile::new(adapter, framing).unwrap_err();
         assert_eq!(unplaced.field, Some(Field::Token(TokenField::Reserved(1))));
         assert_eq!(unplaced.position, None);
         let placed = error(&text);

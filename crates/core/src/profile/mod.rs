@@ -21,11 +21,13 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
 use crate::chat_template::TemplateContext;
 pub use crate::grammar::Delimiters;
+use crate::grammar::Grammar;
 pub use crate::records::RecordsSection;
 
 mod sections;
@@ -43,8 +45,13 @@ pub use language::{with_language, Language};
 pub use resolved::{ProfileBuilder, ResolvedProfile};
 
 /// A framing under test, as declared in `targets/*.yaml`: what it writes
-/// ([`FrameProfile`], which the catalogue, layout and oracle read) and how
-/// to reach it ([`AdapterSpec`], which only the run crate acts on).
+/// ([`ResolvedProfile`], which the catalogue, layout and oracle read) and
+/// how to reach it ([`AdapterSpec`], which only the run crate acts on).
+///
+/// A target exists only validated: [`TargetProfile::parse`],
+/// [`TargetProfile::new`] and reading one back from a report all validate
+/// it, and its frame description is resolved then, grammar and all. A
+/// changed target is a new one ([`TargetProfile::edit`]).
 ///
 /// The two halves are one mapping in the file, read and written through
 /// one private mapping type (`file::ProfileFile`), so the YAML format and
@@ -53,14 +60,14 @@ pub use resolved::{ProfileBuilder, ResolvedProfile};
 /// `profile.delimiters` is still a target's delimiters.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(
-    from = "file::ProfileFile<AdapterSpec>",
+    try_from = "file::ProfileFile<AdapterSpec>",
     into = "file::ProfileFile<AdapterSpec>"
 )]
 pub struct TargetProfile {
     /// How to reach the implementation.
     pub adapter: AdapterSpec,
-    /// What the framing writes.
-    pub framing: FrameProfile,
+    /// What the framing writes, validated and with its grammar.
+    pub framing: ResolvedProfile,
 }
 
 /// What a framing writes and how it is read: every part of a profile but
@@ -109,19 +116,14 @@ pub struct FrameProfile {
 }
 
 /// A target is read as its frame description: code that judges, lays out
-/// or instantiates takes a [`FrameProfile`], and a target is given to it
-/// as it is. Only the adapter is a target's own.
+/// or instantiates takes a [`ResolvedProfile`], and a target is given to it
+/// as it is. Only the adapter is a target's own. There is no `DerefMut`: a
+/// changed frame description is validated again ([`TargetProfile::edit`]).
 impl std::ops::Deref for TargetProfile {
-    type Target = FrameProfile;
+    type Target = ResolvedProfile;
 
-    fn deref(&self) -> &FrameProfile {
+    fn deref(&self) -> &ResolvedProfile {
         &self.framing
-    }
-}
-
-impl std::ops::DerefMut for TargetProfile {
-    fn deref_mut(&mut self) -> &mut FrameProfile {
-        &mut self.framing
     }
 }
 
@@ -544,6 +546,11 @@ mod delimiters_or_none {
 impl Delimiters {
     /// Checks the tokens against the grammar and each other.
     pub(crate) fn validate(&self) -> Result<(), InvalidProfile> {
+        self.validated().map(|_| ())
+    }
+
+    /// [`Delimiters::validate`], answering the grammar built on the way.
+    fn validated(&self) -> Result<Arc<dyn Grammar>, InvalidProfile> {
         let mut seen: Vec<String> = Vec::new();
         for (field, token) in self.fields() {
             let fields = self.grammar.shape().fields();
@@ -585,8 +592,8 @@ impl Delimiters {
             }
             seen.push(folded);
         }
-        self.resolve()
-            .map(|_| ())
+        self.try_grammar()
+            .map(Arc::from)
             .map_err(|e| InvalidProfile::new(Field::Delimiters, InvalidKind::Grammar(e)))
     }
 
@@ -782,10 +789,13 @@ impl TargetProfile {
     /// column (from the YAML parser, or from the field's place in the text).
     pub fn parse(text: &str) -> Result<TargetProfile, InvalidProfile> {
         let options = crate::yaml::options();
-        let mut profile: TargetProfile = serde_saphyr::from_str_with_options(text, options)
-            .map_err(|e| InvalidProfile::yaml(&e))?;
-        profile
-            .validate()
+        // Read as the file's mapping, not as a target, so that a rule
+        // broken keeps its kind and field and is placed in the text.
+        let file: file::ProfileFile<AdapterSpec> =
+            serde_saphyr::from_str_with_options(text, options)
+                .map_err(|e| InvalidProfile::yaml(&e))?;
+        let (adapter, framing) = file.split();
+        let mut profile = TargetProfile::new(adapter, framing)
             .map_err(|error| locate::with_position(text, error))?;
         if let AdapterSpec::Mcp { mcp } = &mut profile.adapter {
             if mcp.url.is_some() {
@@ -795,12 +805,38 @@ impl TargetProfile {
         Ok(profile)
     }
 
-    /// Checks what serde cannot: token grammar and consistency, then the
-    /// adapter's own rules. The error has no position (there is no text);
+    /// The target reaching `framing` through `adapter`, once both pass the
+    /// checks serde cannot make (token grammar and consistency, then the
+    /// adapter's own rules). The error has no position (there is no text);
     /// [`TargetProfile::parse`] adds it.
-    pub fn validate(&self) -> Result<(), InvalidProfile> {
-        self.framing.validate()?;
-        self.adapter.validate()
+    pub fn new(
+        adapter: AdapterSpec,
+        framing: FrameProfile,
+    ) -> Result<TargetProfile, InvalidProfile> {
+        let framing = framing.resolve()?;
+        adapter.validate()?;
+        Ok(TargetProfile { adapter, framing })
+    }
+
+    /// This target with `change` made to its frame description, validated
+    /// and resolved again.
+    pub fn edit(
+        &self,
+        change: impl FnOnce(&mut FrameProfile),
+    ) -> Result<TargetProfile, InvalidProfile> {
+        Ok(TargetProfile {
+            adapter: self.adapter.clone(),
+            framing: self.framing.edit(change)?,
+        })
+    }
+
+    /// This target reached through `adapter` instead, validated again.
+    pub fn with_adapter(&self, adapter: AdapterSpec) -> Result<TargetProfile, InvalidProfile> {
+        adapter.validate()?;
+        Ok(TargetProfile {
+            adapter,
+            framing: self.framing.clone(),
+        })
     }
 }
 
@@ -833,6 +869,12 @@ impl FrameProfile {
     /// Checks what serde cannot: token grammar and consistency. The error
     /// has no position (there is no text); [`TargetProfile::parse`] adds it.
     pub fn validate(&self) -> Result<(), InvalidProfile> {
+        self.validated_grammar().map(|_| ())
+    }
+
+    /// [`FrameProfile::validate`], answering the grammar the delimiters
+    /// were built into on the way, so that resolving builds it once.
+    pub(crate) fn validated_grammar(&self) -> Result<Arc<dyn Grammar>, InvalidProfile> {
         if self.name.is_empty()
             || !self
                 .name
@@ -844,9 +886,15 @@ impl FrameProfile {
                 InvalidKind::BadName(self.name.clone()),
             ));
         }
-        if !self.delimiters.absent {
-            self.delimiters.validate()?;
-        }
+        // `delimiters: none` declares placeholders, which are built as
+        // they are and never checked: no case reads them.
+        let grammar =
+            match self.delimiters.absent {
+                false => self.delimiters.validated()?,
+                true => Arc::from(self.delimiters.try_grammar().map_err(|e| {
+                    InvalidProfile::new(Field::Delimiters, InvalidKind::Grammar(e))
+                })?),
+            };
         if let Some(names) = &self.attributes.names {
             if let Some(i) = names.iter().position(|n| !is_plain_attribute_name(n)) {
                 return Err(InvalidProfile::new(
@@ -887,7 +935,7 @@ impl FrameProfile {
                 InvalidKind::NoWrap,
             ));
         }
-        Ok(())
+        Ok(grammar)
     }
 
     /// The body's padding is declared once, and each marker field its
@@ -1152,7 +1200,7 @@ mod tests {
 mod resolved_grammar {
     use std::sync::Arc;
 
-    use super::{Delimiters, TargetProfile};
+    use super::{Delimiters, InvalidKind, TargetProfile};
     use crate::grammar::{Form, GrammarKind};
 
     const PROFILE: &str = "name: t
@@ -1164,40 +1212,53 @@ capabilities: [wrap]
     #[test]
     fn validation_resolves_the_grammar_once_for_every_use() {
         let profile = TargetProfile::parse(PROFILE).unwrap();
-        let built = profile.delimiters.grammar();
-        assert!(Arc::ptr_eq(&built, &profile.delimiters.grammar()));
-        assert!(Arc::ptr_eq(&built, &profile.clone().delimiters.grammar()));
+        let built = profile.grammar();
+        assert!(Arc::ptr_eq(&built, &profile.grammar()));
+        assert!(Arc::ptr_eq(&built, &profile.clone().grammar()));
         assert_eq!(built.render(Form::Close, 0).plain(), "</context>");
     }
 
     #[test]
-    fn a_declaration_changed_after_resolving_gets_its_own_grammar() {
+    fn a_changed_target_is_validated_and_gets_its_own_grammar() {
         let profile = TargetProfile::parse(PROFILE).unwrap();
-        let before = profile.delimiters.grammar();
-        let mut changed = profile.delimiters.clone();
-        changed.token = "other".into();
-        let after = changed.grammar();
-        assert!(!Arc::ptr_eq(&before, &after));
-        assert_eq!(after.render(Form::Close, 0).plain(), "</other>");
-        // The change is resolved in turn, and the original keeps its own.
-        assert!(Arc::ptr_eq(&after, &changed.grammar()));
+        let changed = profile
+            .edit(|p| p.delimiters.token = "other".into())
+            .unwrap();
+        assert!(!Arc::ptr_eq(&profile.grammar(), &changed.grammar()));
+        assert_eq!(changed.grammar().render(Form::Close, 0).plain(), "</other>");
         assert_eq!(
-            profile.delimiters.grammar().render(Form::Close, 0).plain(),
+            profile.grammar().render(Form::Close, 0).plain(),
             "</context>"
         );
-        let functional = Delimiters {
-            grammar: GrammarKind::BracketMarker,
-            ..profile.delimiters.clone()
-        };
+        let functional = profile
+            .edit(|p| p.delimiters.grammar = GrammarKind::BracketMarker)
+            .unwrap();
         assert_eq!(functional.grammar().kind(), GrammarKind::BracketMarker);
+        let error = profile.edit(|p| p.delimiters.token = "a<b".into());
+        assert!(matches!(error.unwrap_err().kind, InvalidKind::BadToken(_)));
     }
 
     #[test]
-    fn resolving_is_no_part_of_what_a_declaration_is() {
-        let resolved = TargetProfile::parse(PROFILE).unwrap().framing.delimiters;
-        resolved.grammar();
+    fn a_target_read_back_from_json_is_validated() {
+        let profile = TargetProfile::parse(PROFILE).unwrap();
+        let json = serde_json::to_string(&profile).unwrap();
+        let back: TargetProfile = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, profile);
+        assert_eq!(back.grammar().render(Form::Close, 0).plain(), "</context>");
+        let bad = json.replace("\"context\"", "\"a<b\"");
+        assert_ne!(bad, json);
+        let error = serde_json::from_str::<TargetProfile>(&bad).unwrap_err();
+        assert!(error.to_string().contains("a<b"), "{error}");
+    }
+
+    #[test]
+    fn a_declaration_carries_no_grammar() {
+        let declared = TargetProfile::parse(PROFILE)
+            .unwrap()
+            .framing
+            .into_declared();
         let fresh = Delimiters::simple(GrammarKind::XmlTag, "context");
-        assert_eq!(resolved, fresh);
-        assert_eq!(format!("{resolved:?}"), format!("{fresh:?}"));
+        assert_eq!(declared.delimiters, fresh);
+        assert_eq!(format!("{:?}", declared.delimiters), format!("{fresh:?}"));
     }
 }

@@ -24,8 +24,7 @@ pub struct ResolvedProfile {
 impl FrameProfile {
     /// Validates the declaration and builds its grammar, once.
     pub fn resolve(self) -> Result<ResolvedProfile, InvalidProfile> {
-        self.validate()?;
-        let grammar = self.delimiters.grammar();
+        let grammar = self.validated_grammar()?;
         Ok(ResolvedProfile {
             declared: self,
             grammar,
@@ -59,20 +58,39 @@ impl ResolvedProfile {
         self.declared
     }
 
-    /// This profile with `change` made to its declaration, resolved again:
-    /// the grammar is rebuilt only when the delimiters changed.
+    /// This profile with `change` made to its declaration, validated and
+    /// resolved again: the grammar validation builds is kept only when the
+    /// delimiters changed.
     pub fn edit(
         &self,
         change: impl FnOnce(&mut FrameProfile),
     ) -> Result<ResolvedProfile, InvalidProfile> {
         let mut declared = self.declared.clone();
         change(&mut declared);
-        declared.validate()?;
+        let rebuilt = declared.validated_grammar()?;
+        // An unchanged declaration keeps the grammar it was built into, so
+        // that renaming a profile does not make a second grammar.
         let grammar = match declared.delimiters == self.declared.delimiters {
             true => Arc::clone(&self.grammar),
-            false => declared.delimiters.grammar(),
+            false => rebuilt,
         };
         Ok(ResolvedProfile { declared, grammar })
+    }
+}
+
+impl ResolvedProfile {
+    /// This profile read by `consumer` alone, as the oracle judges a frame
+    /// with several consumers once for each. Not validated again: a reader
+    /// narrowed to one of its consumers is valid whenever the whole one is
+    /// (one consumer, a model's lines the default), and the delimiters,
+    /// so the grammar, are unchanged.
+    pub(crate) fn for_consumer(&self, consumer: super::Consumer) -> ResolvedProfile {
+        let mut declared = self.declared.clone();
+        declared.reader = self.declared.reader.for_consumer(consumer);
+        ResolvedProfile {
+            declared,
+            grammar: Arc::clone(&self.grammar),
+        }
     }
 }
 
@@ -194,8 +212,8 @@ mod tests {
     #[test]
     fn a_parsed_target_s_frame_resolves_to_its_own_grammar() {
         let target = crate::profile::reference_for_tests();
-        let resolved = target.framing.clone().resolve().unwrap();
-        assert_eq!(*resolved, target.framing);
+        let resolved = target.framing.declared().clone().resolve().unwrap();
+        assert_eq!(resolved, target.framing);
         assert_eq!(
             resolved.grammar().render(Form::Close, 0).plain(),
             format!("</{}>", target.delimiters.token)

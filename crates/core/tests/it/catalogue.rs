@@ -11,7 +11,7 @@ use framecheck_core::catalogue::{
 };
 use framecheck_core::level::{fold_str, ReaderLevel};
 use framecheck_core::profile::{
-    AttributeLayout, Capability, Delimiters, FrameProfile, HeaderStyle, Syntax, TagRole,
+    AttributeLayout, Capability, Delimiters, HeaderStyle, ResolvedProfile, Syntax, TagRole,
 };
 
 fn attacks() -> PathBuf {
@@ -20,78 +20,40 @@ fn attacks() -> PathBuf {
 
 /// A bracket-marker target in the style of the Python peer-result seed:
 /// no header, no attributes, no reader.
-fn bracket_profile() -> FrameProfile {
-    FrameProfile {
-        name: "a2a".into(),
-        description: String::new(),
-        language: "python".into(),
-        delimiters: Delimiters {
-            grammar: Syntax::BracketMarker,
-            token: "A2A_RESULT_FROM_PEER".into(),
-            inner: None,
-            reserved: vec![],
-            open: None,
-            close: None,
-            nonce: None,
-            marker: None,
-            absent: false,
-            resolved: Default::default(),
-        },
-        header: HeaderStyle::None.into(),
-        attributes: AttributeLayout::default(),
-        body_padding: None,
-        frame: Default::default(),
-        body: Default::default(),
-        wrap: Default::default(),
-        reader: Default::default(),
-        records: None,
-        capabilities: vec![Capability::Wrap],
-        source: None,
-        packages: Vec::new(),
-        chat_template: Default::default(),
-    }
+fn bracket_profile() -> ResolvedProfile {
+    let delimiters = Delimiters::simple(Syntax::BracketMarker, "A2A_RESULT_FROM_PEER");
+    ResolvedProfile::builder("a2a", delimiters)
+        .header(HeaderStyle::None)
+        .with(|p| p.language = "python".into())
+        .build()
+        .unwrap()
 }
 
 /// A retrieval renderer in the style of the Go seed: `context` around
 /// `source` elements that carry the attributes, `note` reserved.
-fn go_profile() -> FrameProfile {
-    FrameProfile {
-        name: "go-context".into(),
-        description: String::new(),
-        language: "go".into(),
-        delimiters: Delimiters {
-            grammar: Syntax::XmlTag,
-            token: "context".into(),
-            inner: Some("source".into()),
-            reserved: vec!["note".into()],
-            open: None,
-            close: None,
-            nonce: None,
-            marker: None,
-            absent: false,
-            resolved: Default::default(),
-        },
-        header: HeaderStyle::BlankLine.into(),
-        attributes: AttributeLayout {
-            on: TagRole::Inner,
-            kind: None,
-            extra: vec!["id".into()],
-            names: None,
-        },
-        body_padding: None,
-        frame: Default::default(),
-        body: Default::default(),
-        wrap: Default::default(),
-        reader: Default::default(),
-        records: None,
-        capabilities: vec![Capability::Wrap, Capability::Attributes],
-        source: None,
-        packages: Vec::new(),
-        chat_template: Default::default(),
-    }
+fn go_profile() -> ResolvedProfile {
+    let delimiters = Delimiters {
+        inner: Some("source".into()),
+        reserved: vec!["note".into()],
+        ..Delimiters::simple(Syntax::XmlTag, "context")
+    };
+    ResolvedProfile::builder("go-context", delimiters)
+        .header(HeaderStyle::BlankLine)
+        .capabilities(&[Capability::Wrap, Capability::Attributes])
+        .with(|p| {
+            p.language = "go".into();
+            p.attributes = AttributeLayout {
+                on: TagRole::Inner,
+                kind: None,
+                extra: vec!["id".into()],
+                names: None,
+            };
+        })
+        .build()
+        .unwrap()
 }
 
-fn profiles() -> Vec<FrameProfile> {
+fn profiles() -> Vec<ResolvedProfile> {
     vec![
         crate::reference_profile().framing,
         bracket_profile(),
@@ -651,7 +613,7 @@ fn the_exact_variant_writes_the_profiles_own_delimiters() {
 #[test]
 fn structure_and_variants_filter_per_profile() {
     let catalogue = builtin();
-    let ids = |profile: &FrameProfile| -> BTreeSet<String> {
+    let ids = |profile: &ResolvedProfile| -> BTreeSet<String> {
         instantiate(&catalogue, profile)
             .into_iter()
             .map(|c| c.id)
@@ -932,8 +894,9 @@ fn select_takes_a_report_id_with_its_position() {
 /// own names, and no case that needs keys it never writes.
 #[test]
 fn fixed_attribute_names_remap_keys_and_drop_key_attacks() {
-    let mut fixed = go_profile();
-    fixed.attributes.names = Some(vec!["title".into(), "section".into()]);
+    let fixed = go_profile()
+        .edit(|p| p.attributes.names = Some(vec!["title".into(), "section".into()]))
+        .unwrap();
     let open = instantiate(&builtin(), &go_profile());
     let cases = instantiate(&builtin(), &fixed);
     let mut mapped = 0;

@@ -49,7 +49,7 @@ fn each_grammar_shape_from_the_contract_loads_and_renders() {
     ];
     for (yaml, open, close) in cases {
         let p = profile(yaml).unwrap_or_else(|e| panic!("{yaml}: {e}"));
-        let g = p.delimiters.grammar();
+        let g = p.grammar();
         assert_eq!(g.render(Form::Open, 0).plain(), open, "{yaml}");
         assert_eq!(g.render(Form::Close, 0).plain(), close, "{yaml}");
     }
@@ -124,7 +124,7 @@ fn grammar_attacks_exist_and_apply_to_their_grammar_only() {
         (&markers, &marker_ids, [&fence_ids, &xml_ids, &section_ids]),
         (&section, &section_ids, [&fence_ids, &xml_ids, &marker_ids]),
     ] {
-        let attacks = p.delimiters.grammar().attacks();
+        let attacks = p.grammar().attacks();
         assert!(!attacks.is_empty());
         for attack in attacks {
             assert!(own.iter().any(|id| id == attack.case), "{}", attack.case);
@@ -133,7 +133,7 @@ fn grammar_attacks_exist_and_apply_to_their_grammar_only() {
             }
         }
     }
-    assert!(xml.delimiters.grammar().attacks().is_empty());
+    assert!(xml.grammar().attacks().is_empty());
 }
 
 // ---------------------------------------------------------------------------

@@ -20,7 +20,7 @@ use framecheck_core::oracle::{
     Check, CheckClass, ExcerptSource, Finding,
 };
 use framecheck_core::profile::{
-    AttributeLayout, Capability, Delimiters, FrameProfile, HeaderStyle, Syntax, TagRole,
+    AttributeLayout, Capability, Delimiters, HeaderStyle, ResolvedProfile, Syntax, TagRole,
 };
 use framecheck_core::target::WrapRequest;
 
@@ -193,15 +193,17 @@ fn naive_live(text: &str, syntax: Syntax, tokens: &[&str]) -> bool {
 
 const TOKEN: &str = "framecheck-untrusted";
 
-fn xml_profile() -> FrameProfile {
+fn xml_profile() -> ResolvedProfile {
     // The reference's shape (same token, header, kind attribute and
     // capabilities), under a test name and with no implementation behind it:
     // the framings judged here are the test's own.
-    FrameProfile {
-        name: "test-xml".into(),
-        description: String::new(),
-        ..crate::reference_profile().framing
-    }
+    crate::reference_profile()
+        .framing
+        .edit(|p| {
+            p.name = "test-xml".into();
+            p.description = String::new();
+        })
+        .unwrap()
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -336,26 +338,16 @@ fn xml_read(text: &str, nested: NestedCheck) -> Option<String> {
 
 const MARKER: &str = "A2A_RESULT_FROM_PEER";
 
-fn bracket_profile() -> FrameProfile {
-    FrameProfile {
-        name: "test-bracket".into(),
-        delimiters: Delimiters {
-            grammar: Syntax::BracketMarker,
-            token: MARKER.into(),
-            inner: None,
-            reserved: vec![],
-            open: None,
-            close: None,
-            nonce: None,
-            marker: None,
-            absent: false,
-            resolved: Default::default(),
-        },
-        header: HeaderStyle::None.into(),
-        attributes: AttributeLayout::default(),
-        capabilities: vec![Capability::Wrap, Capability::Read],
-        ..xml_profile()
-    }
+fn bracket_profile() -> ResolvedProfile {
+    xml_profile()
+        .edit(|p| {
+            p.name = "test-bracket".into();
+            p.delimiters = Delimiters::simple(Syntax::BracketMarker, MARKER);
+            p.header = HeaderStyle::None.into();
+            p.attributes = AttributeLayout::default();
+            p.capabilities = vec![Capability::Wrap, Capability::Read];
+        })
+        .unwrap()
 }
 
 fn bracket_wrap(request: &WrapRequest) -> String {
@@ -375,31 +367,25 @@ fn bracket_read(text: &str) -> Option<String> {
 
 const GO_TOKENS: &[&str] = &["context", "source", "note"];
 
-fn context_profile() -> FrameProfile {
-    FrameProfile {
-        name: "test-context".into(),
-        delimiters: Delimiters {
-            grammar: Syntax::XmlTag,
-            token: "context".into(),
-            inner: Some("source".into()),
-            reserved: vec!["note".into()],
-            open: None,
-            close: None,
-            nonce: None,
-            marker: None,
-            absent: false,
-            resolved: Default::default(),
-        },
-        header: HeaderStyle::None.into(),
-        attributes: AttributeLayout {
-            on: TagRole::Inner,
-            kind: None,
-            extra: vec!["id".into()],
-            names: None,
-        },
-        capabilities: vec![Capability::Wrap, Capability::Read, Capability::Attributes],
-        ..xml_profile()
-    }
+fn context_profile() -> ResolvedProfile {
+    xml_profile()
+        .edit(|p| {
+            p.name = "test-context".into();
+            p.delimiters = Delimiters {
+                inner: Some("source".into()),
+                reserved: vec!["note".into()],
+                ..Delimiters::simple(Syntax::XmlTag, "context")
+            };
+            p.header = HeaderStyle::None.into();
+            p.attributes = AttributeLayout {
+                on: TagRole::Inner,
+                kind: None,
+                extra: vec!["id".into()],
+                names: None,
+            };
+            p.capabilities = vec![Capability::Wrap, Capability::Read, Capability::Attributes];
+        })
+        .unwrap()
 }
 
 fn context_wrap(request: &WrapRequest) -> String {
@@ -537,7 +523,7 @@ fn delimiter_forms(syntax: Syntax, token: &str, slash: &str) -> Vec<String> {
 /// Attack requests against a profile: breakouts and forgeries of every token
 /// in every shape, a nested frame, attribute, kind and provenance tricks.
 fn attacks(
-    profile: &FrameProfile,
+    profile: &ResolvedProfile,
     wrap: &dyn Fn(&WrapRequest) -> String,
 ) -> Vec<(String, WrapRequest, Vec<Field>)> {
     let syntax = profile.delimiters.grammar;
@@ -615,7 +601,7 @@ fn benign() -> Vec<WrapRequest> {
 // Correct framings: no findings
 
 fn assert_correct(
-    profile: &FrameProfile,
+    profile: &ResolvedProfile,
     wrap: &dyn Fn(&WrapRequest) -> String,
     read: &dyn Fn(&str) -> Option<String>,
 ) {
@@ -679,10 +665,9 @@ fn correct_context_framing_read_with_a_header_before_the_inner_tag_has_no_findin
     // which carries the attributes, then lies between the header and the
     // content, so an attribute value is judged by the attribute-carrying
     // tag alone.
-    let profile = FrameProfile {
-        header: HeaderStyle::BlankLine.into(),
-        ..context_profile()
-    };
+    let profile = context_profile()
+        .edit(|p| p.header = HeaderStyle::BlankLine.into())
+        .unwrap();
     assert_correct(&profile, &context_wrap, &context_read);
 }
 
@@ -1211,8 +1196,11 @@ fn calibration_splits_the_frame_around_the_content() {
 /// with CRLF; neither is a weakness, so neither may be reported.
 #[test]
 fn multi_line_tags_and_crlf_headers_are_not_findings() {
-    let mut profile = xml_profile();
-    profile.body_padding = Some("\r\n".into());
+    let profile = xml_profile()
+        .edit(|p| {
+            p.body_padding = Some("\r\n".into());
+        })
+        .unwrap();
     let wrap = |request: &WrapRequest| {
         let framed = CORRECT_XML.wrap(request);
         let tag_end = framed.find(">\n").expect("tag end");
@@ -1460,13 +1448,16 @@ fn a_framing_s_own_inner_attribute_is_learned_not_injected() {
 #[test]
 fn an_inner_closer_with_another_nonce_is_no_intruder() {
     use framecheck_core::grammar::{NonceAlphabet, NonceSpec};
-    let mut profile = context_profile();
-    profile.delimiters.token = "context-{nonce}".into();
-    profile.delimiters.inner = Some("source-{nonce}".into());
-    profile.delimiters.nonce = Some(NonceSpec {
-        alphabet: NonceAlphabet::Hex,
-        min_length: Some(16),
-    });
+    let profile = context_profile()
+        .edit(|p| {
+            p.delimiters.token = "context-{nonce}".into();
+            p.delimiters.inner = Some("source-{nonce}".into());
+            p.delimiters.nonce = Some(NonceSpec {
+                alphabet: NonceAlphabet::Hex,
+                min_length: Some(16),
+            });
+        })
+        .unwrap();
     let (own, other) = ("0123456789abcdef", "fedcba9876543210");
     let req = request("ordinary");
     let judge = |planted: &str| {
@@ -1509,8 +1500,8 @@ fn a_parser_s_reader_verdict_is_judged_at_the_exact_level_only() {
     use framecheck_core::profile::Consumer;
     let text = "two frames, as a case-folding reader sees them";
     let reject_above_exact = case(Expectation::Reject, &[], Ci);
-    let mut profile = xml_profile();
-    let levels = |profile: &FrameProfile| {
+    let profile = xml_profile();
+    let levels = |profile: &ResolvedProfile| {
         summary(&judge_read(
             &reject_above_exact,
             profile,
@@ -1522,7 +1513,9 @@ fn a_parser_s_reader_verdict_is_judged_at_the_exact_level_only() {
         levels(&profile),
         security(&[(Check::ReaderVerdict, &[Ci, Unicode])])
     );
-    profile.reader.consumer = Consumer::Parser;
+    let profile = profile
+        .edit(|p| p.reader.consumer = Consumer::Parser)
+        .unwrap();
     assert_eq!(levels(&profile), security(&[]));
     // A case for every reader holds a parser to it too.
     let reject = case(Expectation::Reject, &[], Exact);

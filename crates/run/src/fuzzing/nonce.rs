@@ -209,7 +209,7 @@ fn assert_oracle_sees_one_nonce_frame(
     framed: &str,
 ) {
     let profile = framecheck_envelope::reference_nonce_profile();
-    let grammar = profile.delimiters.grammar();
+    let grammar = profile.grammar();
     for level in ReaderLevel::ALL {
         let live = live_delimiters(framed, &*grammar, level);
         assert!(

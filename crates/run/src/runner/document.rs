@@ -16,7 +16,7 @@ use framecheck_core::grammar::json_document::{
     self, content_at, Document, DocumentError, DocumentFrame,
 };
 use framecheck_core::oracle::{self, Finding};
-use framecheck_core::profile::FrameProfile;
+use framecheck_core::profile::ResolvedProfile;
 
 use super::fit::Misfit;
 use super::plain::PLAIN;
@@ -72,7 +72,7 @@ fn wrap(framing: &mut dyn Framing, content: &str) -> Result<String, Failure> {
 /// twin it fails to wrap is judged without.
 pub(crate) fn judge(
     case: &ConcreteCase,
-    profile: &FrameProfile,
+    profile: &ResolvedProfile,
     document: &Document,
     framing: &mut dyn Framing,
     request: &WrapRequest,

@@ -8,7 +8,9 @@ use crate::adapter::{Framing, TargetError};
 use framecheck_core::catalogue::ConcreteCase;
 use framecheck_core::oracle::{self, Finding, Structure, StructureError};
 use framecheck_core::outcome::Evidence;
-use framecheck_core::profile::{Capability, Consumer, FrameProfile, ReaderReturns, TargetProfile};
+use framecheck_core::profile::{
+    Capability, Consumer, ReaderReturns, ResolvedProfile, TargetProfile,
+};
 use framecheck_core::target::{guarded, ReadAnswer, Segment, WrapRequest};
 
 /// Why no benign structure was learned: every wrap's read-back is then an
@@ -40,8 +42,8 @@ pub(crate) enum NoStructure {
 /// ([`oracle::parser_answered`]), and the answer's findings are the
 /// parser's when there are several consumers (one consumer owns them all).
 pub(crate) fn wrap_findings(
-    profile: &FrameProfile,
-    mut judge: impl FnMut(&FrameProfile) -> Vec<Finding>,
+    profile: &ResolvedProfile,
+    mut judge: impl FnMut(&ResolvedProfile) -> Vec<Finding>,
     read_back: Option<&[Finding]>,
 ) -> Vec<Finding> {
     let several = profile.reader.consumers().len() > 1;

@@ -158,9 +158,7 @@ impl Corpus {
         stacked: &[Stacked],
         outcome: Outcome<'_>,
     ) -> bool {
-        let grammar = self
-            .grammar
-            .get_or_insert_with(|| profile.delimiters.grammar());
+        let grammar = self.grammar.get_or_insert_with(|| profile.grammar());
         let nonce = profile.delimiters.nonce.as_ref().map(|n| n.alphabet);
         let features = features(&**grammar, nonce, &entry.request, stacked, outcome);
         if !self.take(entry, &features) {

@@ -168,7 +168,7 @@ fn write_case(yaml: &mut String, finding: &SearchFinding, placeholders: &[(Strin
 /// placeholder that expands to it, longest forms first so `</tok>` becomes
 /// `{close}` rather than `</{token}>`.
 fn literal_placeholders(profile: &TargetProfile) -> Vec<(String, &'static str)> {
-    let grammar = profile.delimiters.grammar();
+    let grammar = profile.grammar();
     let mut roles = vec![(0, ["{close}", "{open}", "{open_start}", "{token}"])];
     // Token indices as the grammar numbers them: outer, inner, reserved.
     if profile.delimiters.inner.is_some() {

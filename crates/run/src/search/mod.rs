@@ -92,7 +92,9 @@ use framecheck_core::catalogue::{Category, ConcreteCase, Expectation, Field, Inp
 use framecheck_core::grammar::ForgedLines;
 use framecheck_core::level::ReaderLevel;
 use framecheck_core::oracle::{self, Check, CheckClass, Finding, PartsStructure};
-use framecheck_core::profile::{Consumer, FrameProfile, ReaderReturns, TargetProfile, WrapReturns};
+use framecheck_core::profile::{
+    Consumer, ReaderReturns, ResolvedProfile, TargetProfile, WrapReturns,
+};
 use mutate::SplitMix64;
 
 /// How long a search may run.
@@ -367,7 +369,7 @@ impl<'a> Probe<'a> {
             layouts: benign.layouts,
             parts: benign.parts,
             tokens: attacker_tokens(profile),
-            lines: section_ops::lines(&*profile.delimiters.grammar()),
+            lines: section_ops::lines(&*profile.grammar()),
             answered: 0,
             errors: 0,
             first_error: None,
@@ -433,7 +435,7 @@ impl<'a> Probe<'a> {
         // parts for those they concern, the wrap for each consumer.
         let mut findings = oracle::as_written(self.profile, parts_findings);
         let mut live = None;
-        let judge = |p: &FrameProfile| {
+        let judge = |p: &ResolvedProfile| {
             let (judged, counted) =
                 oracle::judge_wrap_counted(&mutant, p, layout, request, &framed);
             // The live delimiters the first consumer (the model, where
@@ -488,7 +490,7 @@ impl<'a> Probe<'a> {
 /// The profile's tokens as an attacker writes them (a nonce part as a
 /// sample value).
 fn attacker_tokens(profile: &TargetProfile) -> Vec<String> {
-    let grammar = profile.delimiters.grammar();
+    let grammar = profile.grammar();
     (0..profile.delimiters.all_tokens().len())
         .map(|i| grammar.anchor(i))
         .collect()
@@ -672,7 +674,7 @@ fn prepare<'a>(
     // A document framing is judged by its document (the runner's
     // `document` path), which no search operator or mutant judge asks yet:
     // refused, rather than judged as markers it does not write.
-    if profile.delimiters.grammar().document().is_some() {
+    if profile.grammar().document().is_some() {
         return Err(Refusal {
             reason: format!(
                 "search does not judge {} framings yet; `framecheck run` does",

@@ -327,7 +327,7 @@ pub(super) fn mutate(
     profile: &TargetProfile,
     rng: &mut SplitMix64,
 ) -> Option<Operator> {
-    let grammar = profile.delimiters.grammar();
+    let grammar = profile.grammar();
     // The operators come from the grammar: a fence or a begin/end marker
     // without brackets gets no bracket lookalike, and the operators that
     // place an edit by the bracket place it by the anchor instead.
@@ -575,7 +575,7 @@ fn split_across_attribute(
         return None;
     }
     let span = token_spans(&request.content, tokens).into_iter().next()?;
-    let grammar = profile.delimiters.grammar();
+    let grammar = profile.grammar();
     let (open, _) = grammar.render(Form::Open, 0).brackets()?;
     let start = request.content[..span.start]
         .rfind(open)

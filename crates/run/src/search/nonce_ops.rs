@@ -85,7 +85,7 @@ struct Marker {
 
 fn markers(profile: &TargetProfile, text: &str) -> Vec<Marker> {
     let folded = Reader::new(ReaderLevel::Unicode).fold(text);
-    let grammar = profile.delimiters.grammar();
+    let grammar = profile.grammar();
     grammar
         .live(&folded)
         .into_iter()
@@ -154,13 +154,15 @@ mod tests {
     use framecheck_core::grammar::{NonceAlphabet, NonceSpec};
 
     fn profile() -> TargetProfile {
-        let mut p = framecheck_envelope::reference_profile();
-        p.delimiters.token = "untrusted-{nonce}".into();
-        p.delimiters.nonce = Some(NonceSpec {
-            alphabet: NonceAlphabet::Hex,
-            min_length: Some(8),
-        });
-        p
+        framecheck_envelope::reference_profile()
+            .edit(|p| {
+                p.delimiters.token = "untrusted-{nonce}".into();
+                p.delimiters.nonce = Some(NonceSpec {
+                    alphabet: NonceAlphabet::Hex,
+                    min_length: Some(8),
+                });
+            })
+            .unwrap()
     }
 
     use crate::search::test_request as request;

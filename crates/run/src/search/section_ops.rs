@@ -90,19 +90,20 @@ mod tests {
     use framecheck_core::reader::Reader;
 
     fn section(marker: SectionMarker, token: &str, reserved: &[&str]) -> TargetProfile {
-        let mut p = framecheck_envelope::reference_profile();
-        p.delimiters = Delimiters {
+        let delimiters = Delimiters {
             marker: Some(marker),
             reserved: reserved.iter().map(|r| r.to_string()).collect(),
             ..Delimiters::simple(GrammarKind::Section, token)
         };
-        p
+        framecheck_envelope::reference_profile()
+            .edit(|p| p.delimiters = delimiters)
+            .unwrap()
     }
 
     #[test]
     fn mutants_put_a_live_marker_before_the_canary() {
         let profile = section(SectionMarker::FieldMarker, "context", &["question"]);
-        let grammar = profile.delimiters.grammar();
+        let grammar = profile.grammar();
         let mut rng = SplitMix64(7);
         let mut seen = std::collections::BTreeSet::new();
         for _ in 0..64 {
@@ -125,9 +126,9 @@ mod tests {
     #[test]
     fn only_a_section_grammar_forges_lines() {
         let reference = framecheck_envelope::reference_profile();
-        assert!(lines(&*reference.delimiters.grammar()).is_empty());
+        assert!(lines(&*reference.grammar()).is_empty());
         let label = section(SectionMarker::Label, "Context", &["Question"]);
-        let forged = lines(&*label.delimiters.grammar());
+        let forged = lines(&*label.grammar());
         assert_eq!(forged.named[0], "system:");
         // The other section's marker first, then the closer.
         assert_eq!(forged.others.len(), 2, "{forged:?}");

@@ -22,7 +22,7 @@
 
 use std::collections::HashMap;
 use std::ops::Range;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use crate::adapter::WrapRequest;
 use framecheck_core::grammar::{Form, Grammar};
@@ -289,9 +289,10 @@ impl LiveSpans {
     /// remembered (for text not seen again).
     fn fresh(&mut self, profile: &TargetProfile, text: &str) -> Vec<Range<usize>> {
         let grammars = self.grammars.get_or_insert_with(|| {
-            let mut grammars = vec![profile.delimiters.grammar()];
+            let mut grammars = vec![profile.grammar()];
             if profile.delimiters.nonce.is_some() {
-                grammars.extend(profile.delimiters.bare().resolve().ok());
+                // A bare declaration that builds no grammar has no live spans.
+                grammars.extend(profile.delimiters.bare().try_grammar().ok().map(Arc::from));
             }
             grammars
         });
@@ -322,7 +323,6 @@ fn pick_span(
     let forms = [Form::Close, Form::Open, Form::OpenStart, Form::Token];
     let tokens = profile.delimiters.all_tokens().len().max(1);
     let plain = profile
-        .delimiters
         .grammar()
         .render(forms[rng.below(forms.len())], rng.below(tokens))
         .plain();
@@ -583,7 +583,7 @@ mod tests {
     fn stacks_stay_live_and_reach_every_trick() {
         let profile = framecheck_envelope::reference_profile();
         let reader = Reader::new(ReaderLevel::Unicode);
-        let grammar = profile.delimiters.grammar();
+        let grammar = profile.grammar();
         let mut rng = SplitMix64(7);
         let mut seen = std::collections::BTreeSet::new();
         for _ in 0..400 {
@@ -648,9 +648,9 @@ mod tests {
         all.into_iter()
             .chain(sections)
             .map(|delimiters| {
-                let mut profile = framecheck_envelope::reference_profile();
-                profile.delimiters = delimiters;
-                profile
+                framecheck_envelope::reference_profile()
+                    .edit(|p| p.delimiters = delimiters)
+                    .unwrap()
             })
             .collect()
     }
@@ -659,7 +659,7 @@ mod tests {
     #[test]
     fn stacks_work_for_every_grammar() {
         for profile in every_grammar() {
-            let grammar = profile.delimiters.grammar();
+            let grammar = profile.grammar();
             let close = grammar.render(Form::Close, 0).plain();
             let mut rng = SplitMix64(5);
             let mut applied = 0;
@@ -685,7 +685,7 @@ mod tests {
         use framecheck_core::grammar::GrammarKind;
         let mut compared = 0;
         for profile in every_grammar() {
-            let grammar = profile.delimiters.grammar();
+            let grammar = profile.grammar();
             let (open, close) = (
                 grammar.render(Form::Open, 0).plain(),
                 grammar.render(Form::Close, 0).plain(),
@@ -748,17 +748,22 @@ mod tests {
     fn the_lines_asked_are_whole() {
         use framecheck_core::grammar::{GrammarKind, SectionMarker};
         use framecheck_core::profile::Delimiters;
-        let mut profile = framecheck_envelope::reference_profile();
-        profile.delimiters = Delimiters::simple(GrammarKind::XmlTag, "context");
+        let profile = framecheck_envelope::reference_profile()
+            .edit(|p| p.delimiters = Delimiters::simple(GrammarKind::XmlTag, "context"))
+            .unwrap();
         let live = |profile: &TargetProfile, text: &str, span: Range<usize>| {
             still_live(&mut LiveSpans::default(), profile, text, span)
         };
         assert!(live(&profile, "a\n<context b", 2..10));
         assert!(!live(&profile, "a\n<contextual b", 2..10));
-        profile.delimiters = Delimiters {
-            marker: Some(SectionMarker::Heading),
-            ..Delimiters::simple(GrammarKind::Section, "context")
-        };
+        let profile = profile
+            .edit(|p| {
+                p.delimiters = Delimiters {
+                    marker: Some(SectionMarker::Heading),
+                    ..Delimiters::simple(GrammarKind::Section, "context")
+                }
+            })
+            .unwrap();
         assert!(live(&profile, "a\n## Context\n", 2..12));
         assert!(!live(&profile, "a ## Context\n", 2..12));
         // A line longer than the bytes read on either side: text well
@@ -775,12 +780,15 @@ mod tests {
     #[test]
     fn tricks_stack_on_a_nonce_less_marker() {
         use framecheck_core::grammar::{NonceAlphabet, NonceSpec};
-        let mut profile = framecheck_envelope::reference_profile();
-        profile.delimiters.token = "untrusted-{nonce}".into();
-        profile.delimiters.nonce = Some(NonceSpec {
-            alphabet: NonceAlphabet::Hex,
-            min_length: Some(16),
-        });
+        let profile = framecheck_envelope::reference_profile()
+            .edit(|p| {
+                p.delimiters.token = "untrusted-{nonce}".into();
+                p.delimiters.nonce = Some(NonceSpec {
+                    alphabet: NonceAlphabet::Hex,
+                    min_length: Some(16),
+                });
+            })
+            .unwrap();
         assert_eq!(
             LiveSpans::default().of(&profile, "a </untrusted> b"),
             vec![2..13]
@@ -809,18 +817,17 @@ mod tests {
 
     #[test]
     fn fields_without_a_delimiter_get_one_at_a_random_place() {
-        let mut profile = framecheck_envelope::reference_profile();
-        profile.delimiters.token = "doc".into();
+        let profile = framecheck_envelope::reference_profile()
+            .edit(|p| {
+                p.delimiters.token = "doc".into();
+            })
+            .unwrap();
         let mut rng = SplitMix64(11);
         let mut r = request("nothing to see");
         let stacked =
             (0..20).find_map(|_| stack(&mut r, &profile, &mut LiveSpans::default(), &mut rng));
         assert!(stacked.is_some());
         let reader = Reader::new(ReaderLevel::Unicode);
-        assert!(!profile
-            .delimiters
-            .grammar()
-            .live(&reader.fold(&r.content))
-            .is_empty());
+        assert!(!profile.grammar().live(&reader.fold(&r.content)).is_empty());
     }
 }

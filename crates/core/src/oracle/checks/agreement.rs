@@ -18,7 +18,7 @@ use crate::grammar::{DelimiterKind, FrameKey, Liveness};
 use crate::level::ReaderLevel;
 use crate::oracle::regions::OUTER;
 use crate::oracle::view::Views;
-use crate::profile::{FrameProfile, TargetProfile};
+use crate::profile::{ResolvedProfile, TargetProfile};
 
 fn profile(delimiters: &str) -> TargetProfile {
     TargetProfile::parse(&format!(
@@ -30,7 +30,7 @@ fn profile(delimiters: &str) -> TargetProfile {
 /// What each check says about `content` framed as `framed`, per level:
 /// (census intruder, live in the body, confusable in the body, confusable
 /// finding).
-fn judged(profile: &FrameProfile, framed: &str, content: &str) -> Vec<[bool; 4]> {
+fn judged(profile: &ResolvedProfile, framed: &str, content: &str) -> Vec<[bool; 4]> {
     let views = Views::excluding(framed, profile, &[]);
     let grammar = &*views.grammar;
     let mut body = Findings::default();
@@ -66,7 +66,7 @@ fn judged(profile: &FrameProfile, framed: &str, content: &str) -> Vec<[bool; 4]>
 }
 
 /// Checks the agreement for one framed content.
-fn agree(profile: &FrameProfile, open: &str, close: &str, parts: &[&str]) {
+fn agree(profile: &ResolvedProfile, open: &str, close: &str, parts: &[&str]) {
     let content = parts.concat();
     let framed = format!("{open}\n{content}\n{close}");
     let body = format!("{content}\n");

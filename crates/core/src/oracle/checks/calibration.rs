@@ -1,7 +1,7 @@
 //! Calibration: the benign wrap the runner makes once per target, and where
 //! the content sits in it.
 
-use crate::profile::FrameProfile;
+use crate::profile::ResolvedProfile;
 use crate::target::{TargetError, WrapRequest};
 
 /// The benign request the runner wraps once per target to learn its frame.
@@ -90,7 +90,7 @@ pub enum NoCalibration {
 /// The error says why the frame cannot serve as a calibration, naming the
 /// target's profile.
 pub fn calibrate(
-    profile: &FrameProfile,
+    profile: &ResolvedProfile,
     request: &WrapRequest,
     framed: &str,
 ) -> Result<Calibration, FrameUnusable> {

@@ -12,7 +12,7 @@ use crate::oracle::live::LiveEvidence;
 use crate::oracle::regions::{Regions, INNER, OUTER};
 use crate::oracle::view::View;
 use crate::oracle::{Check, ExcerptSource};
-use crate::profile::FrameProfile;
+use crate::profile::ResolvedProfile;
 use crate::reader::Folded;
 
 /// The delimiters the framing itself must have written, at one level.
@@ -36,7 +36,7 @@ pub(super) fn key_of(
 /// it that its frame key does not call a confusable (a closer with another
 /// value cannot close the frame for a reader that checks it).
 pub(super) fn expected_delimiters(
-    profile: &FrameProfile,
+    profile: &ResolvedProfile,
     grammar: &dyn Grammar,
     delimiters: &[LiveDelimiter],
     folded: &Folded<'_>,
@@ -135,7 +135,7 @@ pub(super) fn others(
 
 pub(super) fn check_census(
     findings: &mut Findings,
-    profile: &FrameProfile,
+    profile: &ResolvedProfile,
     grammar: &dyn Grammar,
     view: &View<'_>,
 ) {
@@ -341,9 +341,11 @@ mod tests {
 
     /// The reference's shape with an inner element.
     fn inner_profile() -> TargetProfile {
-        let mut profile = crate::profile::reference_for_tests();
-        profile.delimiters.inner = Some("source".into());
-        profile
+        crate::profile::reference_for_tests()
+            .edit(|p| {
+                p.delimiters.inner = Some("source".into());
+            })
+            .unwrap()
     }
 
     #[test]
@@ -355,12 +357,7 @@ mod tests {
         let (a, b, a2) = ((0, 4), (4, 8), (8, 12));
         let profile = inner_profile();
         let found = |delimiters: &[LiveDelimiter]| {
-            let e = expected_delimiters(
-                &profile,
-                &*profile.delimiters.grammar(),
-                delimiters,
-                &folded,
-            );
+            let e = expected_delimiters(&profile, &*profile.grammar(), delimiters, &folded);
             [e.outer_open, e.outer_close, e.inner_open, e.inner_close].map(|d| d.map(|d| d.start))
         };
         // An inner opener before the outer one is not the outer opener; a

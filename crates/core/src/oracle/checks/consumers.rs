@@ -13,14 +13,14 @@
 
 use crate::level::ReaderLevel;
 use crate::oracle::{CheckClass, Finding};
-use crate::profile::{Consumer, FrameProfile};
+use crate::profile::{Consumer, ResolvedProfile};
 
 /// Runs `judge` once for each consumer `profile` declares, model first, on
 /// a profile naming that consumer alone, and names the consumer on each
 /// finding it returns. A profile with one consumer is judged as it is.
 pub fn for_consumers(
-    profile: &FrameProfile,
-    mut judge: impl FnMut(&FrameProfile) -> Vec<Finding>,
+    profile: &ResolvedProfile,
+    mut judge: impl FnMut(&ResolvedProfile) -> Vec<Finding>,
 ) -> Vec<Finding> {
     let consumers = profile.reader.consumers();
     if let [only] = consumers[..] {
@@ -28,8 +28,7 @@ pub fn for_consumers(
     }
     let mut all: Vec<Finding> = Vec::new();
     for consumer in consumers {
-        let mut alone = profile.clone();
-        alone.reader = profile.reader.for_consumer(consumer);
+        let alone = profile.for_consumer(consumer);
         for finding in named(judge(&alone), consumer) {
             let repeated = finding.class != CheckClass::Security
                 && all.iter().any(|kept| same_but_consumer(kept, &finding));
@@ -46,15 +45,14 @@ pub fn for_consumers(
 /// consumers that is the parser, the one that reads the frame back; with
 /// one, the profile as it is.
 pub fn for_reader(
-    profile: &FrameProfile,
-    mut judge: impl FnMut(&FrameProfile) -> Vec<Finding>,
+    profile: &ResolvedProfile,
+    mut judge: impl FnMut(&ResolvedProfile) -> Vec<Finding>,
 ) -> Vec<Finding> {
     let consumers = profile.reader.consumers();
     match consumers[..] {
         [only] => named(judge(profile), only),
         _ => {
-            let mut alone = profile.clone();
-            alone.reader = profile.reader.for_consumer(Consumer::Parser);
+            let alone = profile.for_consumer(Consumer::Parser);
             named(judge(&alone), Consumer::Parser)
         }
     }
@@ -80,7 +78,7 @@ pub fn for_reader(
 ///
 /// A finding no declared consumer is concerned by is dropped: the
 /// evidence shows every consumer unfooled by it.
-pub fn as_written(profile: &FrameProfile, findings: Vec<Finding>) -> Vec<Finding> {
+pub fn as_written(profile: &ResolvedProfile, findings: Vec<Finding>) -> Vec<Finding> {
     let consumers = profile.reader.consumers();
     let mut out = Vec::new();
     for finding in findings {
@@ -98,7 +96,7 @@ pub fn as_written(profile: &FrameProfile, findings: Vec<Finding>) -> Vec<Finding
 
 /// `finding`, judged once on the output as written, as `consumer`'s own
 /// ([`as_written`]); `None` when it does not concern that consumer.
-fn concerns(profile: &FrameProfile, consumer: Consumer, finding: &Finding) -> Option<Finding> {
+fn concerns(profile: &ResolvedProfile, consumer: Consumer, finding: &Finding) -> Option<Finding> {
     let mut own = Finding {
         consumer,
         ..finding.clone()
@@ -232,11 +230,14 @@ mod tests {
     #[test]
     fn once_judged_findings_skip_an_observed_parser() {
         use ReaderLevel::{Exact, Unicode};
-        let mut profile = with_reader("{ returns: segments, consumers: [model, parser] }");
-        profile.capabilities = vec![
-            crate::profile::Capability::Wrap,
-            crate::profile::Capability::Read,
-        ];
+        let profile = with_reader("{ returns: segments, consumers: [model, parser] }")
+            .edit(|p| {
+                p.capabilities = vec![
+                    crate::profile::Capability::Wrap,
+                    crate::profile::Capability::Read,
+                ];
+            })
+            .unwrap();
         let replay = at(Check::NonceReplay, CheckClass::Security, &[Exact]);
         let parts = at(Check::PartsStructure, CheckClass::Security, &[Exact]);
         let fault = at(Check::TargetFault, CheckClass::Fault, &ReaderLevel::ALL);
@@ -255,8 +256,11 @@ mod tests {
         );
         // The parser alone, observed: neither the replay nor the parts
         // finding is its; a fault is the framing's, whoever reads it.
-        let mut alone = with_reader("{ returns: segments, consumer: parser }");
-        alone.capabilities = profile.capabilities.clone();
+        let alone = with_reader("{ returns: segments, consumer: parser }")
+            .edit(|p| {
+                p.capabilities = profile.capabilities.clone();
+            })
+            .unwrap();
         let parts = at(Check::PartsStructure, CheckClass::Security, &[Exact]);
         let fault = at(Check::TargetFault, CheckClass::Fault, &ReaderLevel::ALL);
         let found = as_written(&alone, vec![replay, parts, fault]);
@@ -269,8 +273,11 @@ mod tests {
             )]
         );
         // Without the read capability nothing observes the parser.
-        let mut unread = with_reader("{ returns: segments, consumer: parser }");
-        unread.capabilities = vec![crate::profile::Capability::Wrap];
+        let unread = with_reader("{ returns: segments, consumer: parser }")
+            .edit(|p| {
+                p.capabilities = vec![crate::profile::Capability::Wrap];
+            })
+            .unwrap();
         let replay = at(Check::NonceReplay, CheckClass::Security, &[Exact, Unicode]);
         assert_eq!(as_written(&unread, vec![replay]).len(), 1);
     }

@@ -17,7 +17,7 @@ use super::{finish, levels};
 use crate::catalogue::{ConcreteCase, Expectation, Field};
 use crate::grammar::json_document::{Breach, Document};
 use crate::oracle::{Check, Finding};
-use crate::profile::FrameProfile;
+use crate::profile::ResolvedProfile;
 use crate::target::WrapRequest;
 
 /// Judges `framed`, the document the framing wrote for `request`, against
@@ -26,7 +26,7 @@ use crate::target::WrapRequest;
 /// the module documentation.
 pub fn judge_document(
     case: &ConcreteCase,
-    profile: &FrameProfile,
+    profile: &ResolvedProfile,
     document: &Document,
     request: &WrapRequest,
     framed: &str,

@@ -6,7 +6,7 @@ use crate::encoding::{self, Datamark};
 use crate::grammar::ParsedOpener;
 use crate::oracle::regions::Regions;
 use crate::oracle::Check;
-use crate::profile::{Capability, Encoding, FrameProfile};
+use crate::profile::{Capability, Encoding, ResolvedProfile};
 use crate::target::WrapRequest;
 
 fn strip_padding<'a>(region: &'a str, padding: &str) -> (&'a str, usize) {
@@ -72,7 +72,7 @@ pub(super) fn check_body_fidelity(
 /// value in its attribute.
 pub(super) fn check_provenance_fidelity(
     findings: &mut Findings,
-    profile: &FrameProfile,
+    profile: &ResolvedProfile,
     request: &WrapRequest,
     framed: &str,
     (exact, tag): (&Regions, Option<&ParsedOpener>),
@@ -93,7 +93,7 @@ pub(super) fn check_provenance_fidelity(
 
 pub(super) fn check_attribute_fidelity(
     findings: &mut Findings,
-    profile: &FrameProfile,
+    profile: &ResolvedProfile,
     request: &WrapRequest,
     framed: &str,
     tag: &ParsedOpener,

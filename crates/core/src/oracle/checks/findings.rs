@@ -6,7 +6,7 @@ use std::ops::Range;
 use super::super::live::LiveEvidence;
 use super::super::{Check, CheckClass, Excerpt, ExcerptSource, Finding};
 use crate::level::ReaderLevel;
-use crate::profile::FrameProfile;
+use crate::profile::ResolvedProfile;
 
 /// Findings under construction: one per distinct (check, message), with the
 /// levels that saw it accumulated and the strictest level's excerpt kept.
@@ -112,6 +112,6 @@ pub(super) fn framed_excerpt(framed: &str, span: Range<usize>) -> Option<Excerpt
     ))
 }
 
-pub(super) fn token_name(profile: &FrameProfile, index: usize) -> String {
+pub(super) fn token_name(profile: &ResolvedProfile, index: usize) -> String {
     profile.delimiters.all_tokens()[index].to_string()
 }

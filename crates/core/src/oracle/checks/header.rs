@@ -12,7 +12,7 @@ use crate::level::ReaderLevel;
 use crate::oracle::regions::{Regions, INNER, OUTER};
 use crate::oracle::view::Views;
 use crate::oracle::Check;
-use crate::profile::{is_plain_attribute_name, Capability, FrameProfile};
+use crate::profile::{is_plain_attribute_name, Capability, ResolvedProfile};
 use crate::reader::Reader;
 use crate::target::WrapRequest;
 
@@ -81,7 +81,7 @@ pub(super) fn check_header_lines(
 pub(super) fn check_tag_integrity(
     findings: &mut Findings,
     case: &ConcreteCase,
-    profile: &FrameProfile,
+    profile: &ResolvedProfile,
     layout: Option<&Layout>,
     request: &WrapRequest,
     views: &Views<'_>,
@@ -154,7 +154,7 @@ pub(super) fn check_tag_integrity(
 /// Every attribute name the opener may carry: the supplied keys, the
 /// profile's kind attribute and `extra` names, and the framing's own.
 fn expected_names(
-    profile: &FrameProfile,
+    profile: &ResolvedProfile,
     layout: Option<&Layout>,
     views: &Views<'_>,
     index: usize,

@@ -8,7 +8,7 @@ use super::findings::{framed_excerpt, Findings};
 use crate::layout::{FieldContext, Layout, Match, Part, PartKind};
 use crate::oracle::view::readers_for;
 use crate::oracle::Check;
-use crate::profile::{EmptyContent, FrameProfile};
+use crate::profile::{EmptyContent, ResolvedProfile};
 use crate::target::WrapRequest;
 
 /// What the layout checks concluded.
@@ -25,7 +25,7 @@ pub(super) enum Shape {
 
 pub(super) fn check_layout(
     findings: &mut Findings,
-    profile: &FrameProfile,
+    profile: &ResolvedProfile,
     layout: &Layout,
     request: &WrapRequest,
     framed: &str,
@@ -111,7 +111,7 @@ fn fitting_match(layout: &Layout, request: &WrapRequest, framed: &str) -> Match 
 /// the value pass for another header line (a forged `From:`, a separator).
 fn check_header_fields<'a>(
     findings: &mut Findings,
-    profile: &FrameProfile,
+    profile: &ResolvedProfile,
     parts: impl Iterator<Item = (&'a Part, &'a Range<usize>)>,
     framed: &str,
 ) {

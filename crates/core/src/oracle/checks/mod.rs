@@ -48,7 +48,7 @@ use crate::catalogue::{ConcreteCase, Expectation};
 use crate::encoding;
 use crate::layout::{Layout, Match};
 use crate::level::ReaderLevel;
-use crate::profile::{BodyEncoding, Consumer, FrameProfile, ReaderReturns};
+use crate::profile::{BodyEncoding, Consumer, ReaderReturns, ResolvedProfile};
 use crate::target::WrapRequest;
 use fidelity::{exact_body, first_difference};
 use findings::{framed_excerpt, Findings};
@@ -61,7 +61,7 @@ use layout::Shape;
 /// opener and ends with the closer); see [`judge_wrap_in`].
 pub fn judge_wrap(
     case: &ConcreteCase,
-    profile: &FrameProfile,
+    profile: &ResolvedProfile,
     request: &WrapRequest,
     framed: &str,
 ) -> Vec<Finding> {
@@ -73,7 +73,7 @@ pub fn judge_wrap(
 /// layout's content slot, compared with the content after decoding.
 pub fn judge_wrap_in(
     case: &ConcreteCase,
-    profile: &FrameProfile,
+    profile: &ResolvedProfile,
     layout: Option<&Layout>,
     request: &WrapRequest,
     framed: &str,
@@ -91,7 +91,7 @@ pub type LiveCounts = Vec<(ReaderLevel, usize)>;
 /// folding the text again.
 pub fn judge_wrap_counted(
     case: &ConcreteCase,
-    profile: &FrameProfile,
+    profile: &ResolvedProfile,
     layout: Option<&Layout>,
     request: &WrapRequest,
     framed: &str,
@@ -113,7 +113,7 @@ struct Framed<'a> {
 fn wrap_checks<'a>(
     findings: &mut Findings,
     case: &ConcreteCase,
-    profile: &FrameProfile,
+    profile: &ResolvedProfile,
     layout: Option<&Layout>,
     request: &WrapRequest,
     framed: &'a str,
@@ -202,7 +202,7 @@ fn wrap_checks<'a>(
 fn level_checks(
     findings: &mut Findings,
     case: &ConcreteCase,
-    profile: &FrameProfile,
+    profile: &ResolvedProfile,
     views: &Views,
     judged: &[ReaderLevel],
     fitted: Option<&Match>,
@@ -230,7 +230,7 @@ fn level_checks(
 /// not fit (`fitted` is `None`) keeps the first for both: its content slot
 /// is not known.
 fn set_aside(
-    profile: &FrameProfile,
+    profile: &ResolvedProfile,
     layout: Option<&Layout>,
     matched: Option<&Match>,
     fitted: Option<&Match>,
@@ -253,7 +253,7 @@ fn set_aside(
 /// The reader levels security checks run at: a parser reads bytes exactly,
 /// so a frame it consumes is judged at the exact level only (and what fails
 /// there fails for every level, see [`finish`]).
-fn levels(profile: &FrameProfile) -> Vec<ReaderLevel> {
+fn levels(profile: &ResolvedProfile) -> Vec<ReaderLevel> {
     match profile.reader.consumer {
         Consumer::Parser => vec![ReaderLevel::Exact],
         Consumer::Model => ReaderLevel::ALL.to_vec(),
@@ -263,7 +263,7 @@ fn levels(profile: &FrameProfile) -> Vec<ReaderLevel> {
 /// The findings, with a parser-consumed frame's exact-level failures
 /// holding at every level: the parser is the reader, whatever level the run
 /// decides at.
-fn finish(findings: Findings, profile: &FrameProfile) -> Vec<Finding> {
+fn finish(findings: Findings, profile: &ResolvedProfile) -> Vec<Finding> {
     let mut findings = findings.0;
     if profile.reader.consumer == Consumer::Parser {
         for f in findings
@@ -280,7 +280,7 @@ fn finish(findings: Findings, profile: &FrameProfile) -> Vec<Finding> {
 /// the output fits the layout, else the exact-level content region with the
 /// padding stripped once from each end.
 fn body_of<'a>(
-    profile: &FrameProfile,
+    profile: &ResolvedProfile,
     layout: Option<&Layout>,
     matched: Option<&Match>,
     framed: &'a str,
@@ -303,7 +303,7 @@ fn body_of<'a>(
 /// (and, for faithful cases, the original content) without a live delimiter.
 pub fn judge_roundtrip(
     case: &ConcreteCase,
-    profile: &FrameProfile,
+    profile: &ResolvedProfile,
     request: &WrapRequest,
     framed: &str,
     body: Option<&str>,
@@ -315,7 +315,7 @@ pub fn judge_roundtrip(
 /// return content (`reader.returns: content`) must return the decoded body.
 pub fn judge_roundtrip_in(
     case: &ConcreteCase,
-    profile: &FrameProfile,
+    profile: &ResolvedProfile,
     layout: Option<&Layout>,
     request: &WrapRequest,
     framed: &str,
@@ -352,7 +352,7 @@ pub fn judge_roundtrip_in(
         );
     }
     if profile.reader.returns == ReaderReturns::Body {
-        let grammar = profile.delimiters.grammar();
+        let grammar = profile.grammar();
         read::check_body_delimiters(&mut findings, profile, &*grammar, framed, body);
     }
     finish(findings, profile)
@@ -362,7 +362,7 @@ pub fn judge_roundtrip_in(
 /// or (`returns: content`) the body decoded.
 fn check_reader_returns(
     findings: &mut Findings,
-    profile: &FrameProfile,
+    profile: &ResolvedProfile,
     layout: Option<&Layout>,
     framed: &str,
     framed_body: &str,
@@ -442,8 +442,11 @@ mod tests {
 
     #[test]
     fn a_parser_reads_its_exact_level_security_failures_at_every_level() {
-        let mut profile = crate::profile::reference_for_tests();
-        profile.reader.consumer = Consumer::Parser;
+        let profile = crate::profile::reference_for_tests()
+            .edit(|p| {
+                p.reader.consumer = Consumer::Parser;
+            })
+            .unwrap();
         assert_eq!(
             levels_of(&finish(some_findings(), &profile)),
             [
@@ -456,8 +459,11 @@ mod tests {
 
     #[test]
     fn a_model_keeps_the_levels_each_failure_was_seen_at() {
-        let mut profile = crate::profile::reference_for_tests();
-        profile.reader.consumer = Consumer::Model;
+        let profile = crate::profile::reference_for_tests()
+            .edit(|p| {
+                p.reader.consumer = Consumer::Model;
+            })
+            .unwrap();
         assert_eq!(
             levels_of(&finish(some_findings(), &profile)),
             [vec![ReaderLevel::Exact], vec![ReaderLevel::Unicode], vec![]]

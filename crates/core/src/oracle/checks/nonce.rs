@@ -21,7 +21,7 @@ use crate::oracle::live::LiveEvidence;
 use crate::oracle::regions::OUTER;
 use crate::oracle::view::Views;
 use crate::oracle::{Check, CheckClass, ExcerptSource, Finding};
-use crate::profile::{Delimiters, FrameProfile};
+use crate::profile::{Delimiters, ResolvedProfile};
 use crate::reader::{Folded, Reader};
 
 /// The grammars that find confusables: the declared one with a nonce of
@@ -64,7 +64,7 @@ fn nonce_value<'a>(folded: &Folded<'a>, d: &LiveDelimiter) -> Option<&'a str> {
 
 /// `nonce.matched`: the frame's opener and its last closer carry the same
 /// nonce value.
-pub(super) fn check_matched(findings: &mut Findings, profile: &FrameProfile, views: &Views<'_>) {
+pub(super) fn check_matched(findings: &mut Findings, profile: &ResolvedProfile, views: &Views<'_>) {
     if profile.delimiters.nonce.is_none() {
         return;
     }
@@ -93,7 +93,7 @@ pub(super) fn check_matched(findings: &mut Findings, profile: &FrameProfile, vie
 
 /// The frame has no closer with a nonce: fails `nonce.matched` when the
 /// output ends with the closer spelled without one.
-fn check_bare_closer(findings: &mut Findings, profile: &FrameProfile, exact: &Folded<'_>) {
+fn check_bare_closer(findings: &mut Findings, profile: &ResolvedProfile, exact: &Folded<'_>) {
     if let Some(closer) = bare_frame_closer(profile, exact) {
         findings.security_everywhere(
             Check::NonceMatched,
@@ -109,7 +109,7 @@ fn check_bare_closer(findings: &mut Findings, profile: &FrameProfile, exact: &Fo
 /// `nonce.matched` fails for it; the census does not count it missing, and
 /// the confusable check does not count it inside the frame.
 pub(super) fn bare_frame_closer(
-    profile: &FrameProfile,
+    profile: &ResolvedProfile,
     folded: &Folded<'_>,
 ) -> Option<Range<usize>> {
     profile.delimiters.nonce?;
@@ -127,7 +127,7 @@ pub(super) fn bare_frame_closer(
 /// without the nonce or with another value, at each level they are live.
 pub(super) fn check_confusables(
     findings: &mut Findings,
-    profile: &FrameProfile,
+    profile: &ResolvedProfile,
     views: &Views<'_>,
     judged: &[ReaderLevel],
 ) {
@@ -171,7 +171,7 @@ pub(super) fn check_confusables(
 /// delimiter copied from an earlier frame. It fails at each level where a
 /// delimiter inside the frame carries the frame's own nonce (the planted
 /// one is live because the value was reused).
-pub fn judge_replay(profile: &FrameProfile, framed: &str, planted: &str) -> Vec<Finding> {
+pub fn judge_replay(profile: &ResolvedProfile, framed: &str, planted: &str) -> Vec<Finding> {
     judge_replay_in(profile, None, framed, planted)
 }
 
@@ -179,7 +179,7 @@ pub fn judge_replay(profile: &FrameProfile, framed: &str, planted: &str) -> Vec<
 /// outside the frame (a preamble naming the tag with this call's nonce) is
 /// not the frame's opener, so the real opener is not taken for a replay.
 pub fn judge_replay_in(
-    profile: &FrameProfile,
+    profile: &ResolvedProfile,
     layout: Option<&Layout>,
     framed: &str,
     planted: &str,
@@ -220,9 +220,9 @@ pub fn judge_replay_in(
 /// The nonce value of the frame's opener in `framed`, as the exact reader
 /// reads it; `None` when the profile declares no nonce or the opener
 /// carries none.
-pub fn frame_nonce(profile: &FrameProfile, framed: &str) -> Option<String> {
+pub fn frame_nonce(profile: &ResolvedProfile, framed: &str) -> Option<String> {
     profile.delimiters.nonce?;
-    let grammar = profile.delimiters.resolve().ok()?;
+    let grammar = profile.grammar();
     let folded = Reader::new(ReaderLevel::Exact).fold(framed);
     let open = grammar
         .live(&folded)
@@ -234,13 +234,11 @@ pub fn frame_nonce(profile: &FrameProfile, framed: &str) -> Option<String> {
 /// Every nonce value a live outer delimiter carries in `text` at the exact
 /// level, openers and closers, in order; empty for a profile without a
 /// nonce. What `--reproducible` redacts (`report::redact`).
-pub fn delimiter_nonces(profile: &FrameProfile, text: &str) -> Vec<String> {
+pub fn delimiter_nonces(profile: &ResolvedProfile, text: &str) -> Vec<String> {
     if profile.delimiters.nonce.is_none() {
         return Vec::new();
     }
-    let Ok(grammar) = profile.delimiters.resolve() else {
-        return Vec::new();
-    };
+    let grammar = profile.grammar();
     let folded = Reader::new(ReaderLevel::Exact).fold(text);
     grammar
         .live(&folded)
@@ -252,8 +250,8 @@ pub fn delimiter_nonces(profile: &FrameProfile, text: &str) -> Vec<String> {
 
 /// The frame's own closer in `framed` as written (the last outer closer at
 /// the exact level), for planting in a later wrap's content.
-pub fn frame_closer(profile: &FrameProfile, framed: &str) -> Option<String> {
-    let grammar = profile.delimiters.resolve().ok()?;
+pub fn frame_closer(profile: &ResolvedProfile, framed: &str) -> Option<String> {
+    let grammar = profile.grammar();
     let folded = Reader::new(ReaderLevel::Exact).fold(framed);
     let close = grammar
         .live(&folded)
@@ -272,13 +270,15 @@ mod tests {
     const N: &str = "0123456789abcdef";
 
     fn profile() -> TargetProfile {
-        let mut p = crate::profile::reference_for_tests();
-        p.delimiters.token = "untrusted-{nonce}".into();
-        p.delimiters.nonce = Some(NonceSpec {
-            alphabet: NonceAlphabet::Hex,
-            min_length: Some(16),
-        });
-        p
+        crate::profile::reference_for_tests()
+            .edit(|p| {
+                p.delimiters.token = "untrusted-{nonce}".into();
+                p.delimiters.nonce = Some(NonceSpec {
+                    alphabet: NonceAlphabet::Hex,
+                    min_length: Some(16),
+                });
+            })
+            .unwrap()
     }
 
     fn frame(content: &str, close: &str) -> String {

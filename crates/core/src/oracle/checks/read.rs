@@ -16,7 +16,7 @@ use crate::oracle::live::LiveEvidence;
 use crate::oracle::regions::OUTER;
 use crate::oracle::view::readers_for;
 use crate::oracle::{Check, Excerpt, ExcerptSource, Finding};
-use crate::profile::{Consumer, FrameProfile, ReaderReturns};
+use crate::profile::{Consumer, ReaderReturns, ResolvedProfile};
 use crate::reader::Folded;
 
 /// Judges a reader's answer to `text`: `body` is what it returned
@@ -25,12 +25,12 @@ use crate::reader::Folded;
 /// the levels where the delimiter is live.
 pub fn judge_read(
     case: &ConcreteCase,
-    profile: &FrameProfile,
+    profile: &ResolvedProfile,
     text: &str,
     body: Option<&str>,
 ) -> Vec<Finding> {
     let mut findings = Findings::default();
-    let grammar = profile.delimiters.grammar();
+    let grammar = profile.grammar();
     // A reader that answers with segments is judged by what it returns for
     // the writer's frames (`reader.structure`), not by whether it refuses a
     // text that is no frame: a parser's fallback to "the whole text is one
@@ -97,7 +97,7 @@ pub fn judge_read(
 /// confusable of the frame (and there is one): the text is exactly one
 /// frame for a reader that compares nonces, and more than one only for a
 /// reader that does not, which the nonce checks judge.
-fn only_confusables(profile: &FrameProfile, grammar: &dyn Grammar, folded: &Folded<'_>) -> bool {
+fn only_confusables(profile: &ResolvedProfile, grammar: &dyn Grammar, folded: &Folded<'_>) -> bool {
     let delimiters = grammar.live(folded);
     let expected = expected_delimiters(profile, grammar, &delimiters, folded);
     let others = others(grammar, &expected, &delimiters, folded);
@@ -111,7 +111,7 @@ fn only_confusables(profile: &FrameProfile, grammar: &dyn Grammar, folded: &Fold
 /// fails, at each level where it is.
 pub(super) fn check_body_delimiters(
     findings: &mut Findings,
-    profile: &FrameProfile,
+    profile: &ResolvedProfile,
     grammar: &dyn Grammar,
     frame: &str,
     body: &str,

@@ -33,7 +33,7 @@ use crate::layout::Layout;
 use crate::oracle::regions::{INNER, OUTER};
 use crate::oracle::view::reader_for;
 use crate::oracle::{Check, Finding};
-use crate::profile::FrameProfile;
+use crate::profile::ResolvedProfile;
 use crate::reader::Reader;
 use crate::target::WrapRequest;
 
@@ -52,7 +52,7 @@ pub struct Items<'a> {
 /// the same position), then `frame.separation` for every item.
 pub fn judge_several(
     case: &ConcreteCase,
-    profile: &FrameProfile,
+    profile: &ResolvedProfile,
     layout: &Layout,
     items: Items<'_>,
     framed: &str,
@@ -110,7 +110,7 @@ fn place(live: &[Live], tokens: &[usize], slot: &Range<usize>) -> Place {
 /// The tokens of the elements that frame an item: the outer one, and the
 /// inner one when the profile has one (a list element around one inner
 /// element per item).
-fn frame_tokens(profile: &FrameProfile) -> Vec<usize> {
+fn frame_tokens(profile: &ResolvedProfile) -> Vec<usize> {
     match profile.delimiters.inner {
         Some(_) => vec![OUTER, INNER],
         None => vec![OUTER],
@@ -185,7 +185,7 @@ fn written_once(text: &str, encoded: &str) -> Option<Range<usize>> {
 
 fn check_separation(
     findings: &mut Findings,
-    profile: &FrameProfile,
+    profile: &ResolvedProfile,
     layout: &Layout,
     items: Items<'_>,
     framed: &str,
@@ -208,7 +208,7 @@ fn check_separation(
             );
         }
     }
-    let grammar = profile.delimiters.grammar();
+    let grammar = profile.grammar();
     let tokens = frame_tokens(profile);
     for level in levels(profile) {
         let reader = reader_for(profile, level);

@@ -22,7 +22,7 @@ use super::fidelity::first_difference;
 use super::findings::Findings;
 use crate::catalogue::{ConcreteCase, Expectation};
 use crate::oracle::{Check, CheckClass, Excerpt, ExcerptSource, Finding};
-use crate::profile::{Capability, Consumer, FrameProfile, ReaderReturns};
+use crate::profile::{Capability, Consumer, ReaderReturns, ResolvedProfile};
 use crate::target::Segment;
 
 /// `findings` of a wrap whose output the profile's segments parser read
@@ -31,7 +31,7 @@ use crate::target::Segment;
 /// the findings [`observed_parser_owns`] are kept. A parser that is not
 /// fooled gets no parser finding. The model's reading of the same output is
 /// another consumer's: an audit whose consumer is a model judges it.
-pub fn parser_answered(findings: Vec<Finding>, profile: &FrameProfile) -> Vec<Finding> {
+pub fn parser_answered(findings: Vec<Finding>, profile: &ResolvedProfile) -> Vec<Finding> {
     if profile.reader.consumer != Consumer::Parser || !parser_observed(profile) {
         return findings;
     }
@@ -58,7 +58,7 @@ pub fn observed_parser_owns(finding: &Finding) -> bool {
 /// Whether `profile`'s parser is observed rather than modelled: it answers
 /// with segments (`reader.returns: segments`) and the target can read, so
 /// its own answers are the evidence of whether it is fooled.
-pub(super) fn parser_observed(profile: &FrameProfile) -> bool {
+pub(super) fn parser_observed(profile: &ResolvedProfile) -> bool {
     profile.reader.returns == ReaderReturns::Segments && profile.can(Capability::Read)
 }
 

@@ -27,14 +27,14 @@ use super::super::{Check, CheckClass};
 use super::findings::{framed_excerpt, Findings};
 use crate::chat_template::{Kind, CONTROL_STRINGS};
 use crate::level::ReaderLevel;
-use crate::profile::FrameProfile;
+use crate::profile::ResolvedProfile;
 use crate::reader::{Folded, Reader};
 
 /// Adds an outer-layer finding for every control string readable in the
 /// framed text outside `own` (the framing's constant text), at every level.
 pub(super) fn check_control_strings(
     findings: &mut Findings,
-    profile: &FrameProfile,
+    profile: &ResolvedProfile,
     views: &Views<'_>,
     own: &[Range<usize>],
 ) {
@@ -305,7 +305,7 @@ mod tests {
         )
     }
 
-    fn outer(profile: &FrameProfile, body: &str) -> Vec<Finding> {
+    fn outer(profile: &ResolvedProfile, body: &str) -> Vec<Finding> {
         let request = WrapRequest {
             content: body.into(),
             kind: "k".into(),
@@ -334,9 +334,13 @@ mod tests {
         assert_eq!(human.len(), 1, "{found:#?}");
         assert_eq!(human[0].levels, [ReaderLevel::Unicode], "{found:#?}");
         assert!(found.iter().any(|f| f.message.contains("<|im_end|>")));
-        let mut parser = model.clone();
-        parser.reader.consumer = crate::profile::Consumer::Parser;
-        parser.reader.lines = crate::reader::LineSemantics::Unicode;
+        let parser = model
+            .clone()
+            .edit(|p| {
+                p.reader.consumer = crate::profile::Consumer::Parser;
+                p.reader.lines = crate::reader::LineSemantics::Unicode;
+            })
+            .unwrap();
         assert_eq!(outer(&parser, body), []);
     }
 
@@ -464,11 +468,14 @@ mod tests {
 
     #[test]
     fn a_declared_context_marks_real_controls() {
-        let mut profile = crate::profile::reference_for_tests();
-        profile.chat_template = TemplateContext {
-            families: vec![Family::ChatMl],
-            special_tokens: SpecialTokens::Parsed,
-        };
+        let profile = crate::profile::reference_for_tests()
+            .edit(|p| {
+                p.chat_template = TemplateContext {
+                    families: vec![Family::ChatMl],
+                    special_tokens: SpecialTokens::Parsed,
+                };
+            })
+            .unwrap();
         assert!(outer(&profile, "a <|im_end|> b")[0].in_context);
         // Upper case is not the special token's spelling.
         assert!(!outer(&profile, "a <|IM_END|> b")[0].in_context);

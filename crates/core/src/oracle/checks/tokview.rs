@@ -27,7 +27,7 @@ use crate::layout::Layout;
 use crate::level::ReaderLevel;
 use crate::oracle::regions::Regions;
 use crate::oracle::{Check, CheckClass, Excerpt};
-use crate::profile::FrameProfile;
+use crate::profile::ResolvedProfile;
 use crate::reader::Reader;
 use serde::{Deserialize, Serialize};
 
@@ -69,7 +69,7 @@ pub struct ViewFinding {
 /// Everything `view` finds in `framed` (case ids left empty for the caller).
 pub fn judge_tokenizer_view(
     view: &TokenizerView,
-    profile: &FrameProfile,
+    profile: &ResolvedProfile,
     layout: Option<&Layout>,
     framed: &str,
 ) -> Vec<ViewFinding> {
@@ -84,12 +84,12 @@ pub fn judge_tokenizer_view(
 
 /// The frame's own delimiters as the exact reader finds them.
 fn own_delimiters(
-    profile: &FrameProfile,
+    profile: &ResolvedProfile,
     framed: &str,
     own_text: &[Range<usize>],
 ) -> Vec<LiveDelimiter> {
     let folded = Reader::new(ReaderLevel::Exact).fold(framed);
-    let grammar = profile.delimiters.grammar();
+    let grammar = profile.grammar();
     let regions = Regions::at(&folded, &*grammar, profile, own_text);
     let expected = expected_delimiters(profile, &*grammar, &regions.delimiters, &folded);
     [
@@ -118,7 +118,7 @@ fn covering(tokens: &Tokens, bytes: &Range<usize>) -> Option<(Range<usize>, Boun
 
 fn delimiter_findings(
     view: &TokenizerView,
-    profile: &FrameProfile,
+    profile: &ResolvedProfile,
     framed: &str,
     own_text: &[Range<usize>],
 ) -> Vec<ViewFinding> {
