@@ -80,8 +80,9 @@ fn alive(pid: u32) -> bool {
 #[test]
 fn a_result_with_several_text_parts_is_judged_as_parts() {
     let mcp = test_server("parts", 10_000);
-    let mut declared = profile(mcp.clone(), "framecheck-untrusted", "blank-line");
-    declared.wrap.returns = WrapReturns::Parts;
+    let declared = profile(mcp.clone(), "framecheck-untrusted", "blank-line")
+        .edit(|p| p.wrap.returns = WrapReturns::Parts)
+        .unwrap();
     let mut framing = McpFraming::new(&mcp, Path::new(".")).unwrap();
     let result = run(&declared, &mut framing);
     assert!(result.meta.harness_error.is_none(), "{:?}", result.meta);
