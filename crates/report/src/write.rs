@@ -11,7 +11,7 @@
 //!    full disk or a crash leaves the published files untouched;
 //! 2. an exclusive lock (`flock(2)`) is taken on the output directory itself
 //!    (on Windows, which cannot lock a directory, on a file in it,
-//!    [`LOCK_FILE`]);
+//!    `.framecheck-lock`);
 //! 3. each file is renamed into place, then the lock is released.
 //!
 //! Another framecheck writing to the same directory waits for the lock, so
