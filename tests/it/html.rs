@@ -111,7 +111,10 @@ fn other(id: &str, category: Category, outcome: Outcome) -> CaseResult {
 fn hostile_run(name: &str) -> RunResult {
     let target = framecheck::envelope::reference_profile()
         .edit(|p| {
-            p.name = format!("{name} {HOSTILE}");
+            // A target's name is validated (`[A-Za-z0-9_-]+`), so a report
+            // can carry no hostile name; its free-text fields can.
+            p.name = name.to_string();
+            p.description = format!("{name} {HOSTILE}");
             p.language = HOSTILE.to_string();
         })
         .unwrap();

@@ -31,6 +31,7 @@ fn profiles() -> Vec<TargetProfile> {
         profile("{ grammar: begin-end, token: KEY, open: '-----BEGIN {token}-----', close: '-----END {token}-----' }"),
         profile("{ grammar: fence, token: text }"),
         profile("{ grammar: section, marker: field-marker, token: data }"),
+        profile("{ grammar: inline-pair, token: QUOTE, open: '«', close: '»' }"),
     ];
     // Every grammar is among them, but the JSON and Python-literal
     // documents, which search refuses (`search_refuses_a_json_document_framing`).

@@ -470,31 +470,4 @@ mod tests {
         assert_eq!(guessed("<d a=fcprov\"", "fcbodyz\"/>"), None);
         assert_eq!(guessed("Doc: «", "fcbodyz»"), read("«", "»"));
     }
-
-    /// From two calibration wraps to a declaration that validates, and
-    /// whose grammar finds the framing's own two marks.
-    #[test]
-    fn init_infers_an_inline_pair_that_validates() {
-        let content = "fcbodya1 x fcbodyz1";
-        for (framed, open, close) in [
-            ("Document: «fcbodya1 x fcbodyz1» (end)", "«", "»"),
-            (
-                "<d source=\"web\" text=\"fcbodya1 x fcbodyz1\"/>",
-                "text=\"",
-                "\"",
-            ),
-            ("Context: <|fcbodya1 x fcbodyz1|> Answer.", "<|", "|>"),
-        ] {
-            let inferred = crate::layout::infer::infer(framed, framed, content).unwrap();
-            let d = inferred.delimiters;
-            assert_eq!(d.grammar, GrammarKind::InlinePair, "{framed}");
-            assert_eq!(
-                (d.open.as_deref(), d.close.as_deref()),
-                (Some(open), Some(close))
-            );
-            d.validate().unwrap();
-            let found = live(&*d.try_grammar().unwrap(), framed, Exact);
-            assert_eq!(found.last(), Some(&(Close, close.to_string())), "{framed}");
-        }
-    }
 }

@@ -947,4 +947,41 @@ mod tests {
             }
         }
     }
+
+    /// From two calibration wraps to an `inline-pair` declaration that
+    /// validates, and whose grammar finds the framing's own two marks (the
+    /// grammar's own module cannot call inference: layout comes after
+    /// grammar).
+    #[test]
+    fn init_infers_an_inline_pair_that_validates() {
+        use crate::grammar::DelimiterKind;
+        use crate::level::ReaderLevel;
+        use crate::reader::Reader;
+        let content = "fcbodya1 x fcbodyz1";
+        for (framed, open, close) in [
+            ("Document: «fcbodya1 x fcbodyz1» (end)", "«", "»"),
+            (
+                "<d source=\"web\" text=\"fcbodya1 x fcbodyz1\"/>",
+                "text=\"",
+                "\"",
+            ),
+            ("Context: <|fcbodya1 x fcbodyz1|> Answer.", "<|", "|>"),
+        ] {
+            let d = infer(framed, framed, content).unwrap().delimiters;
+            assert_eq!(d.grammar, GrammarKind::InlinePair, "{framed}");
+            assert_eq!(
+                (d.open.as_deref(), d.close.as_deref()),
+                (Some(open), Some(close))
+            );
+            d.validate().unwrap();
+            let grammar = d.try_grammar().unwrap();
+            let found = grammar.live(&Reader::new(ReaderLevel::Exact).fold(framed));
+            let last = found.last().expect("a live mark");
+            assert_eq!(
+                (last.kind, &framed[last.start..last.end]),
+                (DelimiterKind::Close, close),
+                "{framed}"
+            );
+        }
+    }
 }
