@@ -46,6 +46,7 @@ use super::view::Views;
 use super::{Check, CheckClass, Excerpt, ExcerptSource, Finding};
 use crate::catalogue::{ConcreteCase, Expectation};
 use crate::encoding;
+use crate::grammar::ParsedOpener;
 use crate::layout::{Layout, Match};
 use crate::level::ReaderLevel;
 use crate::profile::{BodyEncoding, Consumer, ReaderReturns, ResolvedProfile};
@@ -162,27 +163,14 @@ fn wrap_checks<'a>(
     let exact = &views.exact().regions;
     let body = body_of(profile, layout, matched.as_ref(), framed, exact);
     if case.expect == Expectation::Faithful {
-        // A framing that chooses its encoding per content is judged in the
-        // one this output has.
-        let (encoding, mark) = layout.map_or((BodyEncoding::None.into(), "^".into()), |l| {
-            (l.encoding_for(body.0, &request.content), l.marking())
-        });
-        // A reader that answers with segments decides what the content
-        // became: `reader.structure` compares the content's segment with
-        // the content, whatever escaping the writer used on the way.
-        if profile.reader.returns != ReaderReturns::Segments {
-            fidelity::check_body_fidelity(findings, request, framed, body, encoding, mark);
-        }
-        fidelity::check_provenance_fidelity(
+        faithful_checks(
             findings,
             profile,
-            request,
-            framed,
+            layout,
+            (request, framed),
+            body,
             (exact, parsed_tag.as_ref()),
         );
-        if let Some(tag) = &parsed_tag {
-            fidelity::check_attribute_fidelity(findings, profile, request, framed, tag);
-        }
     }
     let live = views
         .levels
@@ -192,6 +180,33 @@ fn wrap_checks<'a>(
     Framed {
         body: Some(body),
         live,
+    }
+}
+
+/// What a faithful case's output must carry: the content (decoded), the
+/// provenance and the supplied attributes.
+fn faithful_checks(
+    findings: &mut Findings,
+    profile: &ResolvedProfile,
+    layout: Option<&Layout>,
+    (request, framed): (&WrapRequest, &str),
+    body: (&str, usize),
+    (exact, parsed_tag): (&Regions, Option<&ParsedOpener>),
+) {
+    // A framing that chooses its encoding per content is judged in the
+    // one this output has.
+    let (encoding, mark) = layout.map_or((BodyEncoding::None.into(), "^".into()), |l| {
+        (l.encoding_for(body.0, &request.content), l.marking())
+    });
+    // A reader that answers with segments decides what the content
+    // became: `reader.structure` compares the content's segment with
+    // the content, whatever escaping the writer used on the way.
+    if profile.reader.returns != ReaderReturns::Segments {
+        fidelity::check_body_fidelity(findings, request, framed, body, encoding, mark);
+    }
+    fidelity::check_provenance_fidelity(findings, profile, request, framed, (exact, parsed_tag));
+    if let Some(tag) = parsed_tag {
+        fidelity::check_attribute_fidelity(findings, profile, request, framed, tag);
     }
 }
 
