@@ -8,6 +8,7 @@
 #   field/run.sh                  install what is missing, run every audit
 #   field/run.sh pydantic-ai-wrap openclaw-external-content   only these
 #   field/run.sh --install-only   install, run nothing
+#   field/run.sh --install-npm-servers   install only the npm MCP servers
 #
 # FRAMECHECK=/path/to/framecheck picks the binary (default: a release build
 # of this checkout). Each audit's exit code is kept: 0 conformance held,
@@ -115,11 +116,17 @@ install_npm_deps() {
     echo "${pins[*]}" >"$dir/.installed"
 }
 
+install_npm_servers() {
+  local failed=0 pin
+  for pin in "${NPM_INSTALL_PINS[@]}"; do install_npm_deps "$pin" || { echo "field: install FAILED: $pin" >&2; failed=1; }; done
+  return $failed
+}
+
 install_all() {
   local failed=0 pin
   for pin in "${PY_PINS[@]}"; do install_py "$pin" || { echo "field: install FAILED: $pin" >&2; failed=1; }; done
   for pin in "${NPM_PINS[@]}"; do install_npm "$pin" || { echo "field: install FAILED: $pin" >&2; failed=1; }; done
-  for pin in "${NPM_INSTALL_PINS[@]}"; do install_npm_deps "$pin" || { echo "field: install FAILED: $pin" >&2; failed=1; }; done
+  install_npm_servers || failed=1
   return $failed
 }
 
@@ -128,6 +135,8 @@ audits=()
 for arg in "$@"; do
   case $arg in
     --install-only) install_only=1 ;;
+    # The npm servers the MCP tests start (.ci/run): one list of pins.
+    --install-npm-servers) install_npm_servers; exit $(($? ? 2 : 0)) ;;
     -*) echo "field/run.sh: unknown option $arg" >&2; exit 2 ;;
     *) audits+=("$arg") ;;
   esac
