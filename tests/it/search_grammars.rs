@@ -32,6 +32,7 @@ fn profiles() -> Vec<TargetProfile> {
         profile("{ grammar: fence, token: text }"),
         profile("{ grammar: section, marker: field-marker, token: data }"),
         profile("{ grammar: inline-pair, token: QUOTE, open: '«', close: '»' }"),
+        profile("{ grammar: record-list, token: RECORD, open: '[{counter}] ' }"),
     ];
     // Every grammar is among them, but the JSON and Python-literal
     // documents, which search refuses (`search_refuses_a_json_document_framing`).

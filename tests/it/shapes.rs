@@ -1344,6 +1344,22 @@ fn init_infers_line_prefix_quoting_and_agrees_with_the_hand_profiles() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
+/// `framecheck init`, from each record-list fixture's adapter alone (no
+/// outer frame: the content one record of a list), proposes grammar
+/// `record-list`, and a run under its proposal gets the hand profile's
+/// verdict, level and failing checks (issue 57).
+#[test]
+fn init_infers_record_lists_and_agrees_with_the_hand_profiles() {
+    if !common::have(
+        "python3",
+        "init_infers_record_lists_and_agrees_with_the_hand_profiles",
+    ) {
+        return;
+    }
+    let problems = init_disagreements("record-list", &["grammar: record-list"]);
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
 /// For every Python fixture of `shape`: what is wrong with `init`'s
 /// proposal from its adapter alone (a line of `expected` missing from it),
 /// or with a run under that proposal (not the hand profile's verdict,

@@ -1036,8 +1036,12 @@ fn write_delimiters(out: &mut String, d: &Delimiters) {
     let _ = writeln!(out, "delimiters:");
     let _ = writeln!(out, "  grammar: {}", d.grammar.name());
     let _ = writeln!(out, "  token: {}", yaml_str(&d.token));
-    if let (Some(open), Some(close)) = (&d.open, &d.close) {
+    // A record list's marker is an opener alone: a record ends where the
+    // next begins.
+    if let Some(open) = &d.open {
         let _ = writeln!(out, "  open: {}", yaml_str(open));
+    }
+    if let Some(close) = &d.close {
         let _ = writeln!(out, "  close: {}", yaml_str(close));
     }
     if let Some(marker) = d.marker {

@@ -151,7 +151,7 @@ impl InlinePair {
 
 /// The marks as typed pieces: words a variant respells by case,
 /// punctuation it respells as fullwidth or lookalike characters.
-fn pieces(mark: &str) -> Spelling {
+pub(super) fn pieces(mark: &str) -> Spelling {
     let mut s = Spelling::default();
     let mut word = String::new();
     for c in mark.chars() {

@@ -19,8 +19,9 @@
 //! One file per implementation: `xml_tag`, `bracket_marker` (both thin
 //! over the shared tag matcher in `tagged`), `begin_end`, `fence`,
 //! `section` (open-only markers: a section ends where the next begins),
-//! `json_document` (a whole document, the content one string in it) and
-//! `inline_pair` (two distinct marks inside a line: `«…»`).
+//! `json_document` (a whole document, the content one string in it),
+//! `inline_pair` (two distinct marks inside a line: `«…»`) and
+//! `record_list` (the content one record of a list: `[2] …`).
 //! What a grammar kind knows before it has a vocabulary (the declaration
 //! fields it reads, its builder, `init`'s experiments for it, how the
 //! layout learner reads its delimiters) is its [`Shape`], in the same file.
@@ -57,6 +58,7 @@ pub(crate) mod entities;
 mod fence;
 mod inline_pair;
 pub mod json_document;
+mod record_list;
 mod section;
 pub mod shape;
 mod spelling;
@@ -97,6 +99,9 @@ pub enum GrammarKind {
     /// Two distinct marks around the content inside running text, live
     /// wherever a reader sees them: `Document: «…»`, `<doc text="…"/>`.
     InlinePair,
+    /// The content one record of a list in running text, each record
+    /// starting at a marker first on its line: `[2] …`, `2. tool: …`.
+    RecordList,
 }
 
 every_variant! {
@@ -110,6 +115,7 @@ every_variant! {
         JsonDocument,
         PythonDocument,
         InlinePair,
+        RecordList,
     ]
 }
 
@@ -125,6 +131,7 @@ impl GrammarKind {
             GrammarKind::JsonDocument => "json-document",
             GrammarKind::PythonDocument => "python-document",
             GrammarKind::InlinePair => "inline-pair",
+            GrammarKind::RecordList => "record-list",
         }
     }
 
@@ -140,6 +147,7 @@ impl GrammarKind {
             GrammarKind::JsonDocument => &json_document::JSON_SHAPE,
             GrammarKind::PythonDocument => &json_document::PYTHON_SHAPE,
             GrammarKind::InlinePair => &inline_pair::InlinePairShape,
+            GrammarKind::RecordList => &record_list::RecordListShape,
         }
     }
 
@@ -565,6 +573,13 @@ pub enum GrammarError {
     /// content's end from its start.
     #[error("grammar inline-pair needs two distinct marks; `open` and `close` are both {0:?}")]
     SameMarks(String),
+    /// A record list without its marker template, or with a closer: a
+    /// record ends where the next one begins.
+    #[error(
+        "grammar record-list needs `open`, the marker a record's line starts with \
+         (`[{{counter}}] `, `{{counter}}. {{token}}: `), and no `close`: a record ends where the next begins"
+    )]
+    RecordMarker,
 }
 
 /// Builds the grammar `kind` over `vocabulary`; `open` and `close` are the

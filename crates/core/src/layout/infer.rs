@@ -918,6 +918,13 @@ mod tests {
                     Just("(".to_string()),
                     Just(")".to_string()),
                     Just("text=\"".to_string()),
+                    // Record lists' markers: numbered, named, bulleted.
+                    Just("[2] ".to_string()),
+                    Just("3. ".to_string()),
+                    Just("tool: ".to_string()),
+                    Just("[user] ".to_string()),
+                    Just("- ".to_string()),
+                    "[0-9]{1,3}",
                 ],
                 0..24,
             )
@@ -981,6 +988,51 @@ mod tests {
                 (last.kind, &framed[last.start..last.end]),
                 (DelimiterKind::Close, close),
                 "{framed}"
+            );
+        }
+    }
+
+    /// From two calibration wraps to a `record-list` declaration that
+    /// validates, and whose grammar reads the content's record as opened
+    /// by its own marker and ended by the next record's.
+    #[test]
+    fn init_infers_a_record_list_that_validates() {
+        use crate::grammar::DelimiterKind;
+        use crate::level::ReaderLevel;
+        use crate::reader::Reader;
+        let content = "fcbodya1 x fcbodyz1";
+        for (framed, open, token) in [
+            (
+                "Search results:\n[1] sunny\n[2] fcbodya1 x fcbodyz1\n[3] news\nEnd of results.",
+                "[{counter}] ",
+                "RECORD",
+            ),
+            (
+                "1. user: hi\r\n2. tool: fcbodya1 x fcbodyz1\r\n3. assistant:",
+                "{counter}. {token}: ",
+                "tool",
+            ),
+            (
+                "[user] hi\n[tool] fcbodya1 x fcbodyz1\n[assistant]",
+                "[{token}] ",
+                "tool",
+            ),
+        ] {
+            let d = infer(framed, framed, content).unwrap().delimiters;
+            assert_eq!(d.grammar, GrammarKind::RecordList, "{framed}");
+            assert_eq!((d.open.as_deref(), d.token.as_str()), (Some(open), token));
+            d.validate().unwrap();
+            let grammar = d.try_grammar().unwrap();
+            let found = grammar.live(&Reader::new(ReaderLevel::Exact).fold(framed));
+            let slot = framed.find("fcbodya1").unwrap();
+            let own = found
+                .iter()
+                .rfind(|m| m.end <= slot)
+                .expect("the content's marker");
+            assert_eq!(own.kind, DelimiterKind::Open, "{framed}");
+            assert!(
+                found.iter().any(|m| m.start > slot),
+                "{framed}: the next record"
             );
         }
     }
