@@ -15,7 +15,8 @@
 //! cut to its two ends for size (`evidence.bounded` in the JSON report) is
 //! compared as its ends, which can only make two cases look different.
 
-use std::collections::BTreeMap;
+use std::borrow::Cow;
+use std::collections::{BTreeMap, BTreeSet};
 
 use framecheck_core::catalogue::Variant;
 use framecheck_core::outcome::CaseResult;
@@ -25,42 +26,62 @@ const CANARY: &str = "\u{FFFC}canary\u{FFFC}";
 
 /// The output of `result` with its canary set aside, `None` when the
 /// evidence holds no output.
+///
+/// The answer is written once, from the evidence: a framed output can be
+/// the size of the run's largest case, and a copy made only to be replaced
+/// would be a second one alive at the same time (issue 56, peak memory).
 pub fn output(result: &CaseResult) -> Option<String> {
     let evidence = &result.evidence;
-    let text = match (&evidence.parts, &evidence.framed, &evidence.read_text) {
-        (Some(parts), _, _) => parts.clone(),
-        (None, Some(framed), _) => framed.clone(),
+    let text: Cow<'_, str> = match (&evidence.parts, &evidence.framed, &evidence.read_text) {
+        (Some(parts), _, _) => Cow::Borrowed(parts),
+        (None, Some(framed), _) => Cow::Borrowed(framed),
         (None, None, Some(read)) => {
             let answer = match &evidence.read_body {
                 Some(Some(body)) => body.as_str(),
                 Some(None) => "\u{FFFC}rejected\u{FFFC}",
                 None => "\u{FFFC}not read\u{FFFC}",
             };
-            format!("{read}\u{FFFC}{answer}")
+            Cow::Owned(format!("{read}\u{FFFC}{answer}"))
         }
         (None, None, None) => return None,
     };
     let canary = &result.case.canary;
     Some(if canary.is_empty() {
-        text
+        text.into_owned()
     } else {
         text.replace(canary.as_str(), CANARY)
     })
 }
 
-/// Each written case's output (its `exact` variant's), by base id, over
-/// every case of the run.
-pub fn base_outputs(results: &[CaseResult]) -> BTreeMap<&str, String> {
+/// Each written case's output (its `exact` variant's), by base id, for the
+/// base ids in `wanted`: the bases of the variant cases a comparison will
+/// ask about. Only those are kept, since each is a copy of an output, and
+/// a run whose cases all pass (or fail only as written) needs none.
+pub fn base_outputs<'a>(
+    results: &'a [CaseResult],
+    wanted: &BTreeSet<&str>,
+) -> BTreeMap<&'a str, String> {
     results
         .iter()
         .filter(|r| r.case.variant == Variant::Exact)
+        .filter(|r| wanted.contains(r.case.base_id.as_str()))
         .filter_map(|r| Some((r.case.base_id.as_str(), output(r)?)))
+        .collect()
+}
+
+/// The base ids of the variant cases among `cases`: the bases whose
+/// outputs [`distinct`] compares them with.
+pub fn variant_bases<'a>(cases: impl IntoIterator<Item = &'a CaseResult>) -> BTreeSet<&'a str> {
+    cases
+        .into_iter()
+        .filter(|r| r.case.variant != Variant::Exact)
+        .map(|r| r.case.base_id.as_str())
         .collect()
 }
 
 /// Among `cases`: how many distinct outputs they show, and the ids of the
 /// variants whose output is their base case's (`bases`, from
-/// [`base_outputs`]), in order.
+/// [`base_outputs`] for at least [`variant_bases`] of `cases`), in order.
 pub fn distinct(cases: &[&CaseResult], bases: &BTreeMap<&str, String>) -> (usize, Vec<String>) {
     let mut seen: BTreeMap<String, ()> = BTreeMap::new();
     let mut unkept = 0;
@@ -122,7 +143,7 @@ mod tests {
             result("b", Variant::Exact, "C3", "<t>C3 </T></t>"),
             result("b~v", zw, "C4", "<t>C4 </T\u{200B}></t>"),
         ];
-        let bases = base_outputs(&results);
+        let bases = base_outputs(&results, &variant_bases(&results));
         let all: Vec<&CaseResult> = results.iter().collect();
         let (outputs, same) = distinct(&all, &bases);
         assert_eq!(outputs, 3);
@@ -132,7 +153,7 @@ mod tests {
         for r in &mut kept {
             r.case.canary.clear();
         }
-        let bases = base_outputs(&kept);
+        let bases = base_outputs(&kept, &variant_bases(&kept));
         let all: Vec<&CaseResult> = kept.iter().collect();
         assert_eq!(distinct(&all, &bases), (4, Vec::<String>::new()));
     }

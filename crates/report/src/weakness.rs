@@ -585,7 +585,10 @@ fn weaknesses_of(
         .filter(|(_, r)| r.case.variant == Variant::Exact)
         .map(|(key, r)| (r.case.base_id.as_str(), *key))
         .collect();
-    let bases = outputs::base_outputs(results);
+    let bases = outputs::base_outputs(
+        results,
+        &outputs::variant_bases(keyed.iter().map(|(_, r)| *r)),
+    );
     let mut groups: BTreeMap<WeaknessKey, Vec<&CaseResult>> = BTreeMap::new();
     for (mut key, result) in keyed {
         if exact.get(result.case.base_id.as_str())
