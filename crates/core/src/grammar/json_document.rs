@@ -9,7 +9,8 @@
 //! content's string itself, with nothing around it (`json.dumps(c)`,
 //! `JSON.stringify(c)`, `repr(c)`, or `Result: ` then one of those): its
 //! pointer is `""`, RFC 6901's whole document, and what content could
-//! forge is that string's end, as anywhere else.
+//! forge is that string's end, as anywhere else. Grammar `yaml-document`
+//! ([`yaml`]) is the same shape written as YAML, judged by the same reader.
 //!
 //! Many framings, and most MCP servers, answer `JSON.stringify` of a record:
 //! `{"source": "tool", "content": "…", "chars": 42}`. The document's other
@@ -39,6 +40,7 @@
 //! item, and every other item must come back as the benign answer had it.
 
 pub mod items;
+pub(super) mod yaml;
 
 use std::collections::BTreeMap;
 
@@ -60,6 +62,9 @@ pub enum Syntax {
     /// A Python literal (`repr`, `ascii` of a dict or list): grammar
     /// `python-document`, read by [`crate::pyliteral::python_value`].
     PythonLiteral,
+    /// A YAML mapping or sequence (`yaml.safe_dump`, js-yaml's `dump`):
+    /// grammar `yaml-document`, read by [`yaml`].
+    Yaml,
 }
 
 impl Syntax {
@@ -68,6 +73,7 @@ impl Syntax {
         match self {
             Syntax::Json => GrammarKind::JsonDocument,
             Syntax::PythonLiteral => GrammarKind::PythonDocument,
+            Syntax::Yaml => GrammarKind::YamlDocument,
         }
     }
 
@@ -76,14 +82,16 @@ impl Syntax {
         match self {
             Syntax::Json => "JSON",
             Syntax::PythonLiteral => "a Python literal",
+            Syntax::Yaml => "YAML",
         }
     }
 
-    /// The characters that open and close a string.
+    /// The characters that open and close a string (YAML's quoted
+    /// scalars; its plain and block ones have none).
     fn quotes(self) -> &'static [char] {
         match self {
             Syntax::Json => &['"'],
-            Syntax::PythonLiteral => &['\'', '"'],
+            Syntax::PythonLiteral | Syntax::Yaml => &['\'', '"'],
         }
     }
 
@@ -102,6 +110,7 @@ impl Syntax {
             }
             Syntax::PythonLiteral if level == ReaderLevel::Exact => Ok(python_value::parse(text)?),
             Syntax::PythonLiteral => Ok(python_value::parse_folded(text)?),
+            Syntax::Yaml => yaml::parse(text, level != ReaderLevel::Exact),
         }
     }
 
@@ -112,6 +121,11 @@ impl Syntax {
     /// pointer `""` names it). Without one, why the first candidate (or
     /// the whole text) does not parse.
     pub fn locate(self, text: &str) -> Result<(usize, Value), SyntaxError> {
+        // A YAML document has no bracket to start at, and a lead text
+        // would be read as part of it: it is the whole text.
+        if self == Syntax::Yaml {
+            return self.parse(text).map(|value| (0, value));
+        }
         let mut first_error = None;
         let starts = |c: char| matches!(c, '{' | '[') || self.quotes().contains(&c);
         for (at, _) in text.match_indices(starts) {
@@ -140,6 +154,9 @@ pub enum SyntaxError {
     /// Not a Python literal of the subset read.
     #[error(transparent)]
     PythonLiteral(#[from] crate::pyliteral::python_value::ValueError),
+    /// Not YAML, in the parser's words (with the line and column).
+    #[error("{0}")]
+    Yaml(String),
     /// A value, but no dict, list, object or string: a document is one of
     /// those.
     #[error("the document is not a dict, list, object or string")]
@@ -165,6 +182,12 @@ const ATTACKS: &[GrammarAttack] = &[
     },
 ];
 
+/// The cases only a YAML document framing invites.
+const YAML_ATTACKS: &[GrammarAttack] = &[GrammarAttack {
+    case: "yaml-document-forged-key",
+    what: "a quote and a line break in the content end its scalar and write a key of the document",
+}];
+
 impl JsonDocument {
     /// The content's pointer, as declared.
     fn pointer(&self) -> String {
@@ -180,6 +203,9 @@ pub(super) const JSON_SHAPE: DocumentShape = DocumentShape(Syntax::Json);
 
 /// The `python-document` shape.
 pub(super) const PYTHON_SHAPE: DocumentShape = DocumentShape(Syntax::PythonLiteral);
+
+/// The `yaml-document` shape ([`yaml`]).
+pub(super) use yaml::SHAPE as YAML_SHAPE;
 
 impl Shape for DocumentShape {
     fn fields(&self) -> Fields {
@@ -235,6 +261,10 @@ impl Shape for DocumentShape {
                 rank: 0,
                 read: guess_python,
             }],
+            // Lines of `Name: value` parse as a YAML mapping whether a
+            // parser or a model reads them, so a plain output cannot tell
+            // a YAML document from section labels: not guessed.
+            Syntax::Yaml => &[],
         }
     }
 
@@ -246,6 +276,10 @@ impl Shape for DocumentShape {
             Syntax::PythonLiteral => {
                 "the output parses as a Python literal (repr of a dict or list) holding the \
                  content in one string value"
+            }
+            Syntax::Yaml => {
+                "the output parses as a YAML mapping or sequence holding the content in one \
+                 string value"
             }
         }
     }
@@ -384,7 +418,10 @@ impl Grammar for JsonDocument {
     }
 
     fn attacks(&self) -> &'static [GrammarAttack] {
-        ATTACKS
+        match self.syntax {
+            Syntax::Yaml => YAML_ATTACKS,
+            Syntax::Json | Syntax::PythonLiteral => ATTACKS,
+        }
     }
 
     /// A line opens no string.

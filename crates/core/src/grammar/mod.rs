@@ -19,7 +19,8 @@
 //! One file per implementation: `xml_tag`, `bracket_marker` (both thin
 //! over the shared tag matcher in `tagged`), `begin_end`, `fence`,
 //! `section` (open-only markers: a section ends where the next begins),
-//! `json_document` (a whole document, the content one string in it) and
+//! `json_document` (a whole document, the content one string in it: JSON,
+//! a Python literal, or YAML in its `yaml` submodule) and
 //! `inline_pair` (two distinct marks inside a line: `«…»`).
 //! What a grammar kind knows before it has a vocabulary (the declaration
 //! fields it reads, its builder, `init`'s experiments for it, how the
@@ -97,6 +98,9 @@ pub enum GrammarKind {
     /// Two distinct marks around the content inside running text, live
     /// wherever a reader sees them: `Document: «…»`, `<doc text="…"/>`.
     InlinePair,
+    /// A whole YAML document (a mapping or sequence), the content a string
+    /// at a JSON pointer (the token): `tool: fetch\nresult: …`.
+    YamlDocument,
 }
 
 every_variant! {
@@ -110,6 +114,7 @@ every_variant! {
         JsonDocument,
         PythonDocument,
         InlinePair,
+        YamlDocument,
     ]
 }
 
@@ -125,6 +130,7 @@ impl GrammarKind {
             GrammarKind::JsonDocument => "json-document",
             GrammarKind::PythonDocument => "python-document",
             GrammarKind::InlinePair => "inline-pair",
+            GrammarKind::YamlDocument => "yaml-document",
         }
     }
 
@@ -140,6 +146,7 @@ impl GrammarKind {
             GrammarKind::JsonDocument => &json_document::JSON_SHAPE,
             GrammarKind::PythonDocument => &json_document::PYTHON_SHAPE,
             GrammarKind::InlinePair => &inline_pair::InlinePairShape,
+            GrammarKind::YamlDocument => &json_document::YAML_SHAPE,
         }
     }
 
