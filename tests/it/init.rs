@@ -969,6 +969,13 @@ fn a_document_whose_content_is_its_last_string_is_proposed() {
             GrammarKind::JsonDocument,
             "/content",
         ),
+        // A string with nothing around it: the whole document's pointer.
+        ("json.dumps(content)", GrammarKind::JsonDocument, ""),
+        (
+            "'Result: ' + repr(content)",
+            GrammarKind::PythonDocument,
+            "",
+        ),
     ] {
         let script = format!(
             "import json\nfrom framecheck_adapter import serve\n\

@@ -34,11 +34,16 @@ fn profiles() -> Vec<TargetProfile> {
         profile("{ grammar: inline-pair, token: QUOTE, open: '«', close: '»' }"),
         profile("{ grammar: record-list, token: RECORD, open: '[{counter}] ' }"),
     ];
-    // Every grammar is among them, but the JSON and Python-literal
+    // Every grammar is among them, but the JSON, Python-literal and YAML
     // documents, which search refuses (`search_refuses_a_json_document_framing`).
+    let documents = [
+        GrammarKind::JsonDocument,
+        GrammarKind::PythonDocument,
+        GrammarKind::YamlDocument,
+    ];
     for kind in GrammarKind::ALL
         .into_iter()
-        .filter(|&k| k != GrammarKind::JsonDocument && k != GrammarKind::PythonDocument)
+        .filter(|k| !documents.contains(k))
     {
         assert!(
             profiles.iter().any(|p| p.delimiters.grammar == kind),
@@ -125,7 +130,7 @@ fn search_runs_on_every_grammar_without_panicking() {
 /// judging the document as markers it does not have.
 #[test]
 fn search_refuses_a_json_document_framing() {
-    for grammar in ["json-document", "python-document"] {
+    for grammar in ["json-document", "python-document", "yaml-document"] {
         let profile = profile(&format!("{{ grammar: {grammar}, token: /content }}"));
         let all = cases(&profile);
         let mut framing = Raw::new(&profile);

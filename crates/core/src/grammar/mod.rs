@@ -19,7 +19,8 @@
 //! One file per implementation: `xml_tag`, `bracket_marker` (both thin
 //! over the shared tag matcher in `tagged`), `begin_end`, `fence`,
 //! `section` (open-only markers: a section ends where the next begins),
-//! `json_document` (a whole document, the content one string in it),
+//! `json_document` (a whole document, the content one string in it: JSON,
+//! a Python literal, or YAML in its `yaml` submodule),
 //! `inline_pair` (two distinct marks inside a line: `«…»`) and
 //! `record_list` (the content one record of a list: `[2] …`).
 //! What a grammar kind knows before it has a vocabulary (the declaration
@@ -102,6 +103,9 @@ pub enum GrammarKind {
     /// The content one record of a list in running text, each record
     /// starting at a marker first on its line: `[2] …`, `2. tool: …`.
     RecordList,
+    /// A whole YAML document (a mapping or sequence), the content a string
+    /// at a JSON pointer (the token): `tool: fetch\nresult: …`.
+    YamlDocument,
 }
 
 every_variant! {
@@ -116,6 +120,7 @@ every_variant! {
         PythonDocument,
         InlinePair,
         RecordList,
+        YamlDocument,
     ]
 }
 
@@ -132,6 +137,7 @@ impl GrammarKind {
             GrammarKind::PythonDocument => "python-document",
             GrammarKind::InlinePair => "inline-pair",
             GrammarKind::RecordList => "record-list",
+            GrammarKind::YamlDocument => "yaml-document",
         }
     }
 
@@ -148,6 +154,7 @@ impl GrammarKind {
             GrammarKind::PythonDocument => &json_document::PYTHON_SHAPE,
             GrammarKind::InlinePair => &inline_pair::InlinePairShape,
             GrammarKind::RecordList => &record_list::RecordListShape,
+            GrammarKind::YamlDocument => &json_document::YAML_SHAPE,
         }
     }
 

@@ -901,6 +901,8 @@ mod tests {
                     Just(":".to_string()),
                     Just("=".to_string()),
                     Just("\"".to_string()),
+                    // A string with nothing around it (`repr(c)`).
+                    Just("'".to_string()),
                     Just("-----".to_string()),
                     Just("END".to_string()),
                     Just("BEGIN".to_string()),

@@ -765,8 +765,11 @@ enum Bound {
 /// a live delimiter there, but a content string that comes first (`['…',
 /// 1]`) or last (`str()` of `[{'id': 1, 'body': '…'}]`, `{"content":
 /// "…"}`) has no quote beyond it, and the document, which is the frame
-/// (`grammar::json_document`), ends at its bracket. `None` for another
-/// grammar, an output with no document, or a bracket inside the slot.
+/// (`grammar::json_document`), ends at its bracket. A document that is
+/// one string (`json.dumps(c)`, pointer `""`) is all body once its encoding
+/// is read: its bounds are its start and the text's end, with no character
+/// of their own. `None` for another grammar, an output with no document,
+/// or a bracket inside the slot.
 fn document_bound(
     profile: &ResolvedProfile,
     framed: &str,
@@ -774,7 +777,13 @@ fn document_bound(
     bound: Bound,
 ) -> Option<Range<usize>> {
     let syntax = profile.grammar().document()?.syntax;
-    let (lead, _) = syntax.locate(framed).ok()?;
+    let (lead, value) = syntax.locate(framed).ok()?;
+    if value.is_string() {
+        return match bound {
+            Bound::Start => (lead <= slot.start).then_some(lead..lead),
+            Bound::End => (framed.len() >= slot.end).then_some(framed.len()..framed.len()),
+        };
+    }
     // The document parses from `lead` to the end; what ends the text may
     // be a comment (a Python literal's), no bracket, and not one byte.
     let range = match bound {
