@@ -203,7 +203,9 @@ capabilities: [wrap]
 
 /// A preamble and a closing sentence that name the tag with this call's
 /// nonce: the nonce there is matched as inside the frame, so no case draws
-/// `frame.outer-text`. Content-derived text there still does.
+/// `frame.outer-text`. Nor does a count of the content there (a measure:
+/// the content chooses none of its characters); text taken from the
+/// content there still does.
 #[test]
 fn a_nonce_in_the_text_outside_the_frame_is_no_outer_text() {
     let p = profile(NONCE_TAG);
@@ -231,6 +233,13 @@ fn a_nonce_in_the_text_outside_the_frame_is_no_outer_text() {
         frame(r, &nonces.uuid(), &note)
     });
     let got = run(&mut counts, &p, &["benign-english-prose"]);
+    assert!(failed(&got, "benign-english-prose").is_empty());
+    let mut nonces = Nonces(7);
+    let mut quotes = Wrap(|r: &WrapRequest| {
+        let first = r.content.split_whitespace().next().unwrap_or_default();
+        frame(r, &nonces.uuid(), &format!(" (from {first})"))
+    });
+    let got = run(&mut quotes, &p, &["benign-english-prose"]);
     assert_eq!(
         failed(&got, "benign-english-prose"),
         vec!["frame.outer-text"]

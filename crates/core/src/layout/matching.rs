@@ -11,7 +11,7 @@
 
 use std::ops::Range;
 
-use super::{Layout, Part, PartKind, Region};
+use super::{Alphabet, Layout, Part, PartKind, Region};
 
 /// The first part an output does not fit.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -158,6 +158,36 @@ fn gap_allows(part: &Part, text: &str, needle: &str) -> bool {
 /// not with the content.
 fn is_per_call(part: &Part) -> bool {
     matches!(&part.kind, PartKind::Variable(v) if !v.content_dependent)
+}
+
+/// The most digits a count of the content has (`u64::MAX` has 20).
+const MAX_COUNT_DIGITS: usize = 20;
+
+/// Whether `text`, where a content-derived part lies, is a measure of the
+/// content rather than text of it: a number (`[66 characters follow]`) or
+/// a hex digest as long as calibration saw (`sha256: 3f2a…`). Either is
+/// written by the framing from the content, but in an alphabet no content
+/// chooses the characters of, so nothing the content says reaches the
+/// reader there; a span of any other alphabet (a title taken from the
+/// content) is still outer text.
+fn is_measure(part: &Part, text: &str) -> bool {
+    let PartKind::Variable(v) = &part.kind else {
+        return false;
+    };
+    if !v.content_dependent || text.is_empty() {
+        return false;
+    }
+    match v.alphabet {
+        Alphabet::Digits => {
+            text.len() <= MAX_COUNT_DIGITS && text.bytes().all(|b| b.is_ascii_digit())
+        }
+        Alphabet::Hex => {
+            v.min_len == v.max_len
+                && text.len() == v.max_len
+                && text.bytes().all(|b| b.is_ascii_hexdigit())
+        }
+        _ => false,
+    }
 }
 
 /// One direction of matching.
@@ -317,7 +347,7 @@ fn match_side(
             });
             return m;
         };
-        record_span(&mut m, parts, gap, i, span, forward);
+        record_span(&mut m, text, parts, gap, i, span, forward);
         gap = None;
         i += 1;
     }
@@ -387,6 +417,7 @@ fn place_fixed(
 /// part before it (`gap`) or to the outer text, and moves the cursor past it.
 fn record_span(
     m: &mut SideMatch,
+    text: &str,
     parts: &[&Part],
     gap: Option<usize>,
     i: usize,
@@ -402,8 +433,12 @@ fn record_span(
         Some(g) => {
             // A per-call variable part outside the frame (a preamble
             // naming the tag with its nonce) fits as it does inside the
-            // frame; anything else skipped there is outer text.
-            if parts[g].region.is_outside() && !is_per_call(parts[g]) {
+            // frame, and so does a measure of the content (its length or
+            // digest); anything else skipped there is outer text.
+            if parts[g].region.is_outside()
+                && !is_per_call(parts[g])
+                && !is_measure(parts[g], &text[skipped.clone()])
+            {
                 m.outer.push(skipped.clone());
             }
             m.spans[g] = skipped;
@@ -634,13 +669,18 @@ mod tests {
 
     /// A preamble naming the tag with the call's nonce: the nonce there is
     /// a per-call part like the opener's, not outer text; a span that
-    /// changed with the content there still is.
+    /// changed with the content there still is (here text of any
+    /// alphabet, as a title taken from the content is).
     #[test]
     fn a_nonce_outside_the_frame_is_matched_and_derived_text_is_not() {
         let variable = |content_dependent| Part {
             region: Region::Preamble,
             kind: PartKind::Variable(Variable {
-                alphabet: Alphabet::Hex,
+                alphabet: if content_dependent {
+                    Alphabet::Any
+                } else {
+                    Alphabet::Hex
+                },
                 min_len: 8,
                 max_len: 8,
                 content_dependent,
@@ -662,6 +702,55 @@ mod tests {
         let m = l.matches(out);
         let outer: Vec<&str> = m.outer_text.iter().map(|r| &out[r.clone()]).collect();
         assert_eq!(outer, vec!["0a0b0c0d"]);
+    }
+
+    /// A count or a digest of the content outside the frame is a measure
+    /// of it, not text of it: it fits; the same place holding anything
+    /// else (a word, a digest of another length, a number too long to be
+    /// a count) is outer text.
+    #[test]
+    fn a_count_or_digest_outside_the_frame_is_not_outer_text() {
+        let derived = |region, alphabet, len| Part {
+            region,
+            kind: PartKind::Variable(Variable {
+                alphabet,
+                min_len: len,
+                max_len: len,
+                content_dependent: true,
+            }),
+        };
+        let mut l = layout();
+        l.head.splice(
+            0..1,
+            [
+                fixed(Region::Preamble, "["),
+                derived(Region::Preamble, Alphabet::Digits, 2),
+                fixed(Region::Preamble, " characters]\n"),
+            ],
+        );
+        l.tail.extend([
+            fixed(Region::After, "\nsha: "),
+            derived(Region::After, Alphabet::Hex, 8),
+        ]);
+        let frame = "<d id=\"00ff00ff\">\nSource: web\n---\nhi\n</d id=\"00ff00ff\">\nEnd.\nsha: ";
+        let outer = |out: &str| {
+            let m = l.matches(out);
+            assert_eq!(m.mismatch, None, "{out}");
+            m.outer_text
+                .iter()
+                .map(|r| out[r.clone()].to_string())
+                .collect::<Vec<_>>()
+        };
+        // Another count than calibration's, of another width, fits.
+        assert!(outer(&format!("[1234 characters]\n{frame}9f86d081")).is_empty());
+        let words = format!("[the end characters]\n{frame}9f86d081");
+        assert_eq!(outer(&words), vec!["the end"]);
+        let long = format!("[{} characters]\n{frame}9f86d081", "1".repeat(21));
+        assert_eq!(outer(&long), vec!["1".repeat(21)]);
+        let short_digest = format!("[12 characters]\n{frame}9f86d0");
+        assert_eq!(outer(&short_digest), vec!["9f86d0"]);
+        let not_hex = format!("[12 characters]\n{frame}</d>xyzw");
+        assert_eq!(outer(&not_hex), vec!["</d>xyzw"]);
     }
 
     /// The frame for empty content matches only as a whole.
