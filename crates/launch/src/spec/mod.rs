@@ -3,7 +3,8 @@
 //!
 //! Core parses the profile file and keeps this section beside the frame
 //! description as its type parameter ([`Launch`]); the rules serde cannot
-//! check and the places of fields in the text are this module's.
+//! check are this module's, and core puts a line and column on their
+//! errors (it still knows the adapter fields' names, [`Field`]).
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
