@@ -45,10 +45,11 @@
 #![deny(missing_docs)]
 
 pub use framecheck_core::{
-    catalogue, chat_template, encoding, files, gate, grammar, layout, level, manifest, nonce,
-    oracle, outcome, profile, reader, target, tokview, yaml,
+    catalogue, chat_template, encoding, files, gate, grammar, layout, level, nonce, oracle, reader,
+    target, tokview, yaml,
 };
 pub use framecheck_envelope as envelope;
+pub use framecheck_launch::{manifest, outcome, profile};
 pub use framecheck_report as report;
 #[cfg(feature = "fuzzing")]
 pub use framecheck_run::fuzzing;

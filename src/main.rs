@@ -630,7 +630,7 @@ fn run_manifest(args: &RunArgs, loaded: &LoadedProfile, catalogue_hash: &str) ->
         .is_none()
         .then(|| target_path(&args.select.target))
         .flatten();
-    Manifest::collect(
+    framecheck::manifest::collect(
         loaded,
         profile_file.as_deref(),
         catalogue_hash,
@@ -943,7 +943,7 @@ fn search_report_json(
 ) -> Result<String> {
     let mut json = serde_json::to_value(found).context("serialising the search report")?;
     if let Some(object) = json.as_object_mut() {
-        let mut manifest = Manifest::collect(
+        let mut manifest = framecheck::manifest::collect(
             loaded,
             target_path(&args.select.target).as_deref(),
             catalogue_hash,
@@ -1030,7 +1030,7 @@ fn verify(path: &Path) -> Result<u8> {
     );
     progress.finish();
     drop(framing);
-    rerun.meta.manifest = Some(Manifest::collect(
+    rerun.meta.manifest = Some(framecheck::manifest::collect(
         &loaded,
         manifest.profile_path.as_deref(),
         &catalogue.hash,
@@ -1081,11 +1081,11 @@ fn ids(write: bool) -> Result<u8> {
     if let Some(error) = catalogue_error {
         bail!("{error}");
     }
-    let mut profiles = vec![framecheck::envelope::reference_profile()];
+    let mut profiles = vec![framecheck::envelope::reference_profile().framing];
     for entry in std::fs::read_dir("targets").context("reading targets/")? {
         let path = entry?.path();
         if path.extension().is_some_and(|e| e == "yaml") {
-            profiles.push(TargetProfile::load(&path)?.profile);
+            profiles.push(TargetProfile::load(&path)?.profile.framing);
         }
     }
     let current = catalogue::ids::published_ids(&catalogue, &profiles, &profiles[0]);

@@ -67,6 +67,10 @@ const REPORT_ORDER: &[&str] = &[
     "baseline", "markdown", "json", "junit", "sarif", "html", "matrix", "verify", "write",
 ];
 
+/// framecheck-launch: the adapter section's types and their reading, the
+/// language told from them, then the manifest parts that read them.
+const LAUNCH_ORDER: &[&str] = &["spec", "language", "manifest"];
+
 /// framecheck-run: adapters, the nonce probes the runner runs, the runner,
 /// then what drives runs (`init`, `search`, the fuzz bodies).
 const RUN_ORDER: &[&str] = &[
@@ -103,6 +107,11 @@ const CRATES: &[Layers] = &[
     Layers {
         src: "crates/envelope/src",
         orders: &[("", ENVELOPE_ORDER)],
+        not_modules: &[],
+    },
+    Layers {
+        src: "crates/launch/src",
+        orders: &[("", LAUNCH_ORDER)],
         not_modules: &[],
     },
     Layers {
@@ -539,14 +548,25 @@ fn the_crates_depend_only_down_the_flow() {
     let envelope = dependencies("crates/envelope/Cargo.toml");
     let run = dependencies("crates/run/Cargo.toml");
     let report = dependencies("crates/report/Cargo.toml");
+    let launch = dependencies("crates/launch/Cargo.toml");
     for ours in [
         "framecheck",
         "framecheck-envelope",
+        "framecheck-launch",
         "framecheck-report",
         "framecheck-run",
     ] {
         assert!(!core.contains(ours), "framecheck-core depends on {ours}");
     }
+    // The launch configuration sits on core alone, below everything that
+    // names a whole target (the envelope, the reports, the run crate).
+    assert_eq!(
+        launch
+            .iter()
+            .filter(|d| d.starts_with("framecheck"))
+            .collect::<Vec<_>>(),
+        ["framecheck-core"]
+    );
     // The reports are written from a finished run: they name no adapter,
     // runner or envelope, and nothing but the command line writes them.
     for ours in ["framecheck", "framecheck-envelope", "framecheck-run"] {
@@ -585,9 +605,19 @@ fn the_crates_depend_only_down_the_flow() {
 #[test]
 fn no_library_crate_dev_depends_on_the_root_crate() {
     // Each crate and what is above it, which its tests must not build.
-    let above: [(&str, &[&str]); 4] = [
+    let above: [(&str, &[&str]); 5] = [
         (
             "crates/core/Cargo.toml",
+            &[
+                "framecheck",
+                "framecheck-envelope",
+                "framecheck-launch",
+                "framecheck-report",
+                "framecheck-run",
+            ],
+        ),
+        (
+            "crates/launch/Cargo.toml",
             &[
                 "framecheck",
                 "framecheck-envelope",
@@ -610,8 +640,11 @@ fn no_library_crate_dev_depends_on_the_root_crate() {
     ];
     for (manifest, above) in above {
         let dev = dev_dependencies(manifest);
+        // The section was read: every crate's tests use one of these.
         assert!(
-            dev.contains("proptest") || dev.contains("framecheck-envelope"),
+            ["proptest", "framecheck-envelope", "serde-saphyr"]
+                .iter()
+                .any(|d| dev.contains(*d)),
             "{manifest}: {dev:?}"
         );
         for name in above {
@@ -625,6 +658,7 @@ fn the_command_line_crates_are_the_cli_s_alone() {
     for manifest in [
         "crates/core/Cargo.toml",
         "crates/envelope/Cargo.toml",
+        "crates/launch/Cargo.toml",
         "crates/report/Cargo.toml",
         "crates/run/Cargo.toml",
     ] {
@@ -645,6 +679,7 @@ fn the_mcp_stack_is_the_run_crate_s_alone() {
     for manifest in [
         "crates/core/Cargo.toml",
         "crates/envelope/Cargo.toml",
+        "crates/launch/Cargo.toml",
         "crates/report/Cargo.toml",
         "Cargo.toml",
     ] {
@@ -696,4 +731,71 @@ fn the_mcp_server_side_is_the_test_server_s_alone() {
     assert!(server.contains("rmcp") && server.contains("hyper"));
     assert!(manifest("crates/mcp-test-server/Cargo.toml").contains("\npublish = false\n"));
     assert!(!crate::common::repo().join("crates/run/src/bin").exists());
+}
+
+/// The launch configuration's types, which only the launch crate defines
+/// and core never names: core carries a target's `adapter:` section as a
+/// type parameter ([`framecheck::profile::Launch`]) and knows the frame
+/// description alone.
+const LAUNCH_TYPES: &[&str] = &[
+    "AdapterSpec",
+    "AdapterError",
+    "BuiltinTarget",
+    "McpSpec",
+    "ProcessKey",
+    "ProcessMode",
+    "SetupCommand",
+    "SetupInput",
+    "SubprocessSpec",
+    "ToolCall",
+    "WriteTool",
+    "IdFrom",
+    "Plant::",
+    "Clean::",
+];
+
+/// Where `code` names one of [`LAUNCH_TYPES`] as a whole word (comments
+/// included: a doc link names the type too).
+fn launch_types_named(code: &str) -> Vec<&'static str> {
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    LAUNCH_TYPES
+        .iter()
+        .copied()
+        .filter(|name| {
+            code.match_indices(name).any(|(at, _)| {
+                let before = code[..at].chars().next_back();
+                let after = code[at + name.len()..].chars().next();
+                // A name ending in `::` is followed by a variant.
+                let whole = !after.is_some_and(word) || name.ends_with(':');
+                !before.is_some_and(word) && whole
+            })
+        })
+        .collect()
+}
+
+#[test]
+fn core_names_no_launch_type() {
+    let repo = crate::common::repo();
+    let mut found = Vec::new();
+    for dir in ["crates/core/src", "crates/core/tests"] {
+        for file in crate::common::rust_files(&repo.join(dir)) {
+            let text = std::fs::read_to_string(&file).unwrap();
+            for name in launch_types_named(&text) {
+                found.push(format!("{}: {name}", file.display()));
+            }
+        }
+    }
+    assert_eq!(found, Vec::<String>::new());
+    // The launch crate defines them, so the check reads what it looks for.
+    let spec = ["mod.rs", "adapter_spec.rs"]
+        .map(|f| std::fs::read_to_string(repo.join("crates/launch/src/spec").join(f)).unwrap())
+        .concat();
+    assert_eq!(launch_types_named(&spec), LAUNCH_TYPES);
+}
+
+#[test]
+fn a_launch_type_is_found_as_a_word_only() {
+    assert_eq!(launch_types_named("let a: AdapterSpec;"), ["AdapterSpec"]);
+    assert_eq!(launch_types_named("Plant::File"), ["Plant::"]);
+    assert!(launch_types_named("MyAdapterSpecs, plant, Plantation").is_empty());
 }

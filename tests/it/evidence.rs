@@ -225,11 +225,11 @@ mod id_lock {
 
     fn published() -> BTreeSet<String> {
         let root = crate::common::repo();
-        let mut profiles = vec![framecheck::envelope::reference_profile()];
+        let mut profiles = vec![framecheck::envelope::reference_profile().framing];
         for entry in std::fs::read_dir(root.join("targets")).unwrap() {
             let path = entry.unwrap().path();
             if path.extension().is_some_and(|e| e == "yaml") {
-                profiles.push(TargetProfile::load(&path).unwrap().profile);
+                profiles.push(TargetProfile::load(&path).unwrap().profile.framing);
             }
         }
         ids::published_ids(&catalogue::builtin(), &profiles, &profiles[0])
@@ -478,7 +478,7 @@ mod verify {
             profile,
             dir: ".".into(),
         };
-        let manifest = framecheck::manifest::Manifest::collect(&loaded, None, "c", None, vec![]);
+        let manifest = framecheck::manifest::collect(&loaded, None, "c", None, vec![]);
         assert_eq!(manifest.target.packages[0].version, "1.4.2");
         let interpreter = manifest.target.interpreter.unwrap();
         assert_eq!(interpreter.program, "python3");

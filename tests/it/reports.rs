@@ -803,7 +803,7 @@ mod sarif_report {
             profile: r.meta.target.clone(),
             dir: PathBuf::from("."),
         };
-        r.meta.manifest = Some(framecheck::manifest::Manifest::collect(
+        r.meta.manifest = Some(framecheck::manifest::collect(
             &loaded,
             Some(std::path::Path::new("ci/my profile.yaml")),
             "abc",

@@ -36,10 +36,10 @@
 //! ```
 //! use framecheck_core::catalogue;
 //! use framecheck_core::oracle::{judge_wrap, Check};
-//! use framecheck_core::profile::TargetProfile;
+//! use framecheck_core::profile::ResolvedProfile;
 //! use framecheck_core::target::WrapRequest;
 //!
-//! let profile = TargetProfile::parse(
+//! let profile = ResolvedProfile::parse(
 //!     "name: naive\nadapter: { command: [./frame] }\n\
 //!      delimiters: { grammar: xml-tag, token: data }\ncapabilities: [wrap]\n",
 //! )

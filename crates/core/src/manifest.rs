@@ -8,40 +8,21 @@
 //! the command line and the data the `unicode` reader level was built from
 //! (its lookalike table: source, Unicode version, size and SHA-256).
 //!
-//! ```
-//! use framecheck_core::manifest::Manifest;
-//! use framecheck_core::profile::{LoadedProfile, TargetProfile};
-//!
-//! let profile = TargetProfile::parse(
-//!     "name: reference\nadapter: { builtin: reference }\n\
-//!      delimiters: { syntax: xml-tag, token: framecheck-untrusted }\nheader: blank-line\n\
-//!      attributes: { on: outer, kind: kind, extra: [] }\n\
-//!      capabilities: [wrap, read, attributes, provenance, kind]\n",
-//! )
-//! .unwrap();
-//! let loaded = LoadedProfile { profile, dir: ".".into() };
-//! let manifest = Manifest::collect(&loaded, None, "abc", None, vec!["framecheck".into()]);
-//! assert_eq!(manifest.profile_hash.len(), 64);
-//! assert!(manifest.target.files.is_empty()); // in-process: no files, no interpreter
-//! ```
+//! Collecting a manifest reads the target's launch configuration (the
+//! files its command names), so it is the launch crate's
+//! (`framecheck_launch::manifest::collect`); this module holds what a
+//! report records.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use crate::profile::{AdapterSpec, LoadedProfile, PackageRef, TargetProfile};
+use crate::profile::{Launch, PackageRef, TargetProfile};
 
 /// The git commit framecheck was built from (`git rev-parse HEAD` at build
 /// time), or `unknown` when it was built outside a git checkout.
 pub const COMMIT: &str = env!("FRAMECHECK_COMMIT");
-
-/// Programs whose `--version` names the interpreter a target runs on.
-/// `go` answers `go version` instead.
-const INTERPRETERS: [&str; 11] = [
-    "python", "python3", "node", "go", "deno", "bun", "ruby", "perl", "php", "java", "dotnet",
-];
 
 /// What a report was made from.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -148,30 +129,6 @@ pub struct InterpreterVersion {
 }
 
 impl Manifest {
-    /// Collects the manifest of a run of `loaded`.
-    pub fn collect(
-        loaded: &LoadedProfile,
-        profile_path: Option<&Path>,
-        catalogue_hash: &str,
-        seed: Option<u64>,
-        command_line: Vec<String>,
-    ) -> Manifest {
-        Manifest {
-            framecheck_version: env!("CARGO_PKG_VERSION").to_string(),
-            framecheck_commit: COMMIT.to_string(),
-            catalogue_hash: catalogue_hash.to_string(),
-            profile_hash: profile_hash(&loaded.profile),
-            profile_path: profile_path.map(Path::to_path_buf),
-            profile_dir: profile_path.and_then(|_| absolute_dir(&loaded.dir)),
-            target: TargetIdentity::collect(loaded),
-            seed,
-            command_line,
-            reader_data: Some(ReaderData::current()),
-        }
-    }
-}
-
-impl Manifest {
     /// Drops what differs between two runs of the same thing, for a
     /// `--reproducible` report meant to be committed: the commit (a report
     /// committed in a commit cannot name it), the path framecheck was
@@ -183,18 +140,6 @@ impl Manifest {
         self.profile_dir = None;
         self.command_line = canonical_command_line(&self.command_line);
     }
-}
-
-/// `dir` as an absolute path (the empty path, a profile's directory when
-/// it was named without one, is the current directory), or `None` when
-/// the current directory cannot be read.
-fn absolute_dir(dir: &Path) -> Option<PathBuf> {
-    let dir = if dir.as_os_str().is_empty() {
-        Path::new(".")
-    } else {
-        dir
-    };
-    std::path::absolute(dir).ok()
 }
 
 /// The command line as a committed report records it: the program as
@@ -222,7 +167,7 @@ fn canonical_command_line(args: &[String]) -> Vec<String> {
 
 /// SHA-256 of the profile's JSON form: the same for the same declaration,
 /// whatever its YAML layout or comments.
-pub fn profile_hash(profile: &TargetProfile) -> String {
+pub fn profile_hash<A: Launch>(profile: &TargetProfile<A>) -> String {
     let json = serde_json::to_vec(profile).expect("a profile always serializes");
     hex(&Sha256::digest(&json))
 }
@@ -231,107 +176,16 @@ fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-impl TargetIdentity {
-    /// The identity of `loaded`'s target: nothing for an in-process one.
-    pub fn collect(loaded: &LoadedProfile) -> TargetIdentity {
-        let packages = loaded.profile.packages.clone();
-        // An MCP server's command is a package runner (`npx`, `uvx`): its
-        // identity is the declared packages and its `initialize` answer.
-        let AdapterSpec::Subprocess(spec) = &loaded.profile.adapter else {
-            return TargetIdentity {
-                packages,
-                ..TargetIdentity::default()
-            };
-        };
-        let cwd = match &spec.cwd {
-            Some(cwd) => loaded.dir.join(cwd),
-            None => loaded.dir.clone(),
-        };
-        let files = spec
-            .command
-            .iter()
-            .filter_map(|arg| {
-                let bytes = std::fs::read(cwd.join(arg)).ok()?;
-                Some(FileDigest {
-                    path: arg.clone(),
-                    sha256: hex(&Sha256::digest(&bytes)),
-                })
-            })
-            .collect();
-        let interpreter = spec
-            .command
-            .first()
-            .filter(|program| INTERPRETERS.contains(&program_name(program)))
-            .map(|program| InterpreterVersion {
-                program: program.clone(),
-                version: interpreter_version(program, &cwd),
-            });
-        TargetIdentity {
-            files,
-            interpreter,
-            packages,
-            server: None,
-        }
-    }
-}
-
-/// The file name of a program path, without a Windows `.exe`.
-fn program_name(program: &str) -> &str {
-    let name = program.rsplit(['/', '\\']).next().unwrap_or(program);
-    name.strip_suffix(".exe").unwrap_or(name)
-}
-
-/// The first non-empty line `program --version` (`go version`) prints on
-/// stdout or stderr, or why there is none.
-fn interpreter_version(program: &str, cwd: &Path) -> String {
-    let arg = if program_name(program) == "go" {
-        "version"
-    } else {
-        "--version"
-    };
-    let output = Command::new(program)
-        .arg(arg)
-        .current_dir(cwd)
-        .stdin(Stdio::null())
-        .output();
-    match output {
-        Ok(output) => {
-            let text = [output.stdout, output.stderr]
-                .iter()
-                .map(|b| String::from_utf8_lossy(b).into_owned())
-                .collect::<String>();
-            text.lines()
-                .map(str::trim)
-                .find(|l| !l.is_empty())
-                .map_or_else(|| "unknown (no output)".to_string(), str::to_string)
-        }
-        Err(error) => format!("unknown ({error})"),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn the_manifest_records_the_unicode_reader_s_lookalike_table() {
-        let loaded = LoadedProfile {
-            profile: TargetProfile::parse(
-                "name: x\nadapter:\n  command: [a]\ndelimiters:\n  grammar: xml-tag\n  token: t\ncapabilities: [wrap]\n",
-            )
-            .unwrap(),
-            dir: PathBuf::new(),
-        };
-        let manifest = Manifest::collect(&loaded, None, "c", None, Vec::new());
-        let data = manifest.reader_data.clone().expect("recorded");
+        let data = ReaderData::current();
         assert_eq!(data.confusables, crate::level::CONFUSABLES_SOURCE);
         assert_eq!(data.lookalikes, crate::level::lookalike_table().count());
         assert!(data.lookalikes > 1000, "{}", data.lookalikes);
         assert_eq!(data.lookalikes_sha256.len(), 64);
-        // An older report without the field still reads.
-        let mut json = serde_json::to_value(&manifest).unwrap();
-        json.as_object_mut().unwrap().remove("reader_data");
-        let old: Manifest = serde_json::from_value(json).unwrap();
-        assert_eq!(old.reader_data, None);
     }
 }

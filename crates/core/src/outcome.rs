@@ -13,7 +13,7 @@ use crate::gate::Gate;
 use crate::layout::Layout;
 use crate::level::ReaderLevel;
 use crate::oracle::{CheckClass, ExcerptSource, Finding};
-use crate::profile::TargetProfile;
+use crate::profile::{Launch, TargetProfile};
 use crate::target::Fault;
 
 mod views;
@@ -206,15 +206,17 @@ impl CaseResult {
     }
 }
 
-/// Facts about a run that every report states.
+/// Facts about a run that every report states; `A` is the target's launch
+/// configuration ([`Launch`]), which core carries and does not read.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RunMeta {
+#[serde(bound = "A: Launch")]
+pub struct RunMeta<A> {
     /// framecheck's version.
     pub framecheck_version: String,
     /// SHA-256 of the catalogue files.
     pub catalogue_hash: String,
     /// The target's profile.
-    pub target: TargetProfile,
+    pub target: TargetProfile<A>,
     /// The level the run's pass/fail was decided at.
     pub level: ReaderLevel,
     /// The gate the run's pass/fail was decided under (`--strict`).
@@ -288,9 +290,10 @@ impl LayoutReport {
 
 /// A whole run: the input to every report.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RunResult {
+#[serde(bound = "A: Launch")]
+pub struct RunResult<A> {
     /// Run facts.
-    pub meta: RunMeta,
+    pub meta: RunMeta<A>,
     /// One result per concrete case, in catalogue order.
     pub results: Vec<CaseResult>,
     /// What each tokenizer view selected for the run found

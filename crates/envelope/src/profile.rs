@@ -5,7 +5,7 @@
 
 use framecheck_core::chat_template::TemplateContext;
 use framecheck_core::grammar::GrammarKind;
-use framecheck_core::profile::{
+use framecheck_launch::profile::{
     AdapterSpec, AttributeLayout, BodySection, BuiltinTarget, Capability, Delimiters, FrameProfile,
     FrameSection, HeaderStyle, ReaderSection, TagRole, TargetProfile, WrapSection,
 };
@@ -83,7 +83,7 @@ pub fn reference_nonce_profile() -> TargetProfile {
 
 #[cfg(test)]
 mod tests {
-    use framecheck_core::profile::TargetProfile;
+    use framecheck_launch::profile::TargetProfile;
 
     /// `targets/reference*.yaml` declare the built-in targets (and the core
     /// crate's own tests read `reference.yaml` in place of the envelope's

@@ -6,8 +6,8 @@
 //! the same for the envelope's nonce mode ([`crate::nonce`]).
 
 use crate::Envelope;
-use framecheck_core::profile::BuiltinTarget;
 use framecheck_core::target::{Framing, TargetError, WrapRequest};
+use framecheck_launch::profile::BuiltinTarget;
 
 /// The reference envelope as a [`Framing`] target.
 ///
@@ -130,7 +130,7 @@ mod tests {
     #[test]
     fn each_built_in_target_names_itself_and_has_a_framing_with_its_profile() {
         use crate::profile::builtin_profile;
-        use framecheck_core::profile::AdapterSpec;
+        use framecheck_launch::profile::AdapterSpec;
         for target in BuiltinTarget::ALL {
             assert_eq!(BuiltinTarget::from_name(target.name()), Some(target));
             let profile = builtin_profile(target);

@@ -12,7 +12,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use framecheck_core::profile::McpSpec;
+use framecheck_launch::profile::McpSpec;
 use framecheck_run::adapter::mcp::McpFraming;
 use framecheck_run::adapter::{Framing, WrapRequest};
 

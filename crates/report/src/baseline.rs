@@ -30,7 +30,7 @@ use super::summary::{status_word, Summary, EXIT_CONFORMANCE_FAILURE, EXIT_HARNES
 use framecheck_core::catalogue::Category;
 use framecheck_core::gate::Gate;
 use framecheck_core::level::ReaderLevel;
-use framecheck_core::outcome::{CaseResult, RunResult, Verdict};
+use framecheck_launch::outcome::{CaseResult, RunResult, Verdict};
 
 /// Why a baseline cannot be compared with this run.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -27,8 +27,8 @@ use super::spelling::{self, Spelling};
 use super::weakness::Weakness;
 use framecheck_core::level::ReaderLevel;
 use framecheck_core::oracle::{Check, CheckClass, Finding};
-use framecheck_core::outcome::{CaseResult, Outcome, RunResult};
-use framecheck_core::profile::Consumer;
+use framecheck_launch::outcome::{CaseResult, Outcome, RunResult};
+use framecheck_launch::profile::Consumer;
 
 /// What one counted finding is of: a check, and in a run with several
 /// consumers the consumer it fools. Written `delimiter.census`, or
@@ -291,8 +291,8 @@ pub fn counts_text(counts: &Counts) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use framecheck_core::outcome::{Evidence, RunMeta};
-    use framecheck_core::profile::TargetProfile;
+    use framecheck_launch::outcome::{Evidence, RunMeta};
+    use framecheck_launch::profile::TargetProfile;
 
     fn finding(check: Check, class: CheckClass, levels: &[ReaderLevel]) -> Finding {
         Finding {

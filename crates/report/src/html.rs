@@ -14,7 +14,7 @@
 //!
 //! ```
 //! use framecheck_report::html;
-//! # fn run() -> framecheck_core::outcome::RunResult { unimplemented!() }
+//! # fn run() -> framecheck_launch::outcome::RunResult { unimplemented!() }
 //! # fn doc() {
 //! let page = html::render(&run());
 //! assert!(page.starts_with("<!DOCTYPE html>"));
@@ -32,8 +32,8 @@ use framecheck_core::catalogue::{Category, Input, Severity};
 use framecheck_core::gate::Gate;
 use framecheck_core::level::ReaderLevel;
 use framecheck_core::oracle::{Check, CheckClass, ExcerptSource, Finding};
-use framecheck_core::outcome::{CaseResult, Outcome, RunResult, Verdict};
 use framecheck_core::target::WrapRequest;
+use framecheck_launch::outcome::{CaseResult, Outcome, RunResult, Verdict};
 
 /// Longest run-supplied text shown in one evidence block, in bytes; the JSON
 /// report keeps every text whole.

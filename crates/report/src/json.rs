@@ -32,13 +32,13 @@ use super::weakness::Weakness;
 use framecheck_core::catalogue::ConcreteCase;
 use framecheck_core::gate::Gate;
 use framecheck_core::level::ReaderLevel;
-use framecheck_core::manifest::Manifest;
-use framecheck_core::outcome::ViewReport;
-use framecheck_core::outcome::{
+use framecheck_core::target::Fault;
+use framecheck_launch::manifest::Manifest;
+use framecheck_launch::outcome::ViewReport;
+use framecheck_launch::outcome::{
     CaseResult, Evidence, LayoutReport, Outcome, RunMeta, RunResult, Verdict,
 };
-use framecheck_core::profile::TargetProfile;
-use framecheck_core::target::Fault;
+use framecheck_launch::profile::TargetProfile;
 
 /// The schema name and version written into every report.
 pub const SCHEMA: &str = "framecheck-report/1.8";

@@ -29,7 +29,7 @@ use super::summary::{harness_error, Summary};
 use framecheck_core::catalogue::Category;
 use framecheck_core::level::ReaderLevel;
 use framecheck_core::oracle::{Check, CheckClass};
-use framecheck_core::outcome::{CaseResult, Outcome, RunResult, Verdict};
+use framecheck_launch::outcome::{CaseResult, Outcome, RunResult, Verdict};
 
 /// Longest run-supplied text in one JUnit element, in bytes. CI viewers
 /// choke on megabyte test messages; the JSON report keeps everything.

@@ -3,7 +3,7 @@
 //!
 //! Reports are built from a finished [`RunResult`] only; the runner and the
 //! oracle never format anything. Verdicts come from
-//! [`CaseResult::verdict_at`](framecheck_core::outcome::CaseResult::verdict_at) at the
+//! [`CaseResult::verdict_at`](framecheck_launch::outcome::CaseResult::verdict_at) at the
 //! run's level (`meta.level`), so every format agrees with the exit code of
 //! [`Summary::exit_code`].
 //!
@@ -23,7 +23,7 @@
 //! ```no_run
 //! use std::path::Path;
 //! use framecheck_report::{self as report, Format};
-//! # fn run() -> framecheck_core::outcome::RunResult { unimplemented!() }
+//! # fn run() -> framecheck_launch::outcome::RunResult { unimplemented!() }
 //! let run = run();
 //! let written = report::write_all(&run, Path::new("reports"), "reference", Format::ALL)?;
 //! print!("{}", report::markdown::terminal_summary(&run));
@@ -38,7 +38,7 @@ use std::path::{Path, PathBuf};
 use framecheck_core::catalogue::Severity;
 use framecheck_core::level::ReaderLevel;
 use framecheck_core::oracle::{ExcerptSource, Finding};
-use framecheck_core::outcome::{CaseResult, RunResult};
+use framecheck_launch::outcome::{CaseResult, RunResult};
 
 pub mod baseline;
 pub mod count;
@@ -148,7 +148,7 @@ pub fn render(run: &RunResult, format: Format, baseline: Option<&BaselineDiff>) 
 /// has one), the JSON report writes `"timings_omitted": true` and the
 /// Markdown report says "timings not recorded". The manifest drops what
 /// differs between two runs of the same thing as well
-/// ([`framecheck_core::manifest::Manifest::make_reproducible`]), and so do a nonce
+/// ([`framecheck_launch::manifest::Manifest::make_reproducible`]), and so do a nonce
 /// framing's random values, replaced by labels after every check has run
 /// (`redact::redact_nonces`).
 pub fn omit_timings(run: &mut RunResult) {
@@ -164,7 +164,7 @@ pub fn omit_timings(run: &mut RunResult) {
 }
 
 /// True for a run whose timings were dropped by [`omit_timings`].
-pub fn timings_omitted(meta: &framecheck_core::outcome::RunMeta) -> bool {
+pub fn timings_omitted(meta: &framecheck_launch::outcome::RunMeta) -> bool {
     meta.started_unix == 0 && meta.duration_ms == 0
 }
 

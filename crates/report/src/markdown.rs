@@ -26,8 +26,8 @@ use framecheck_core::catalogue::Category;
 use framecheck_core::gate::Gate;
 use framecheck_core::level::ReaderLevel;
 use framecheck_core::oracle::{Check, CheckClass, ExcerptSource, Finding};
-use framecheck_core::outcome::{CaseResult, LayoutReport, Outcome, RunResult, Verdict};
 use framecheck_core::target::Fault;
+use framecheck_launch::outcome::{CaseResult, LayoutReport, Outcome, RunResult, Verdict};
 
 /// Longest run-supplied text shown in Markdown or on the terminal, in bytes.
 pub const MAX_SHOWN_BYTES: usize = 2048;
@@ -579,7 +579,7 @@ fn write_target(out: &mut String, run: &RunResult) {
 }
 
 /// The reproducibility manifest, as list items of the target section.
-fn write_manifest(out: &mut String, manifest: &framecheck_core::manifest::Manifest) {
+fn write_manifest(out: &mut String, manifest: &framecheck_launch::manifest::Manifest) {
     let _ = writeln!(
         out,
         "- built from commit {}; profile {} (SHA-256 {})",
@@ -788,7 +788,7 @@ fn write_finding_fault(out: &mut String, result: &CaseResult, fault: &Fault) {
 }
 
 /// Which consumer a finding fools, when it is not the model
-/// ([`framecheck_core::profile::Consumer::note`]).
+/// ([`framecheck_launch::profile::Consumer::note`]).
 pub(crate) fn consumer_note(finding: &Finding) -> String {
     finding.consumer.note()
 }
@@ -1240,8 +1240,8 @@ fn terminal_case_label(result: &CaseResult, level: ReaderLevel, gate: Gate) -> S
 
 #[cfg(test)]
 mod tests {
-    use framecheck_core::manifest::{Manifest, TargetIdentity};
     use framecheck_core::target::ServerIdentity;
+    use framecheck_launch::manifest::{Manifest, TargetIdentity};
 
     #[test]
     fn an_mcp_server_s_initialize_answer_is_listed_in_the_manifest() {

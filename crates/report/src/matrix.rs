@@ -11,7 +11,7 @@
 //!
 //! ```
 //! use framecheck_report::matrix::{Column, Matrix};
-//! # fn run() -> framecheck_core::outcome::RunResult { unimplemented!() }
+//! # fn run() -> framecheck_launch::outcome::RunResult { unimplemented!() }
 //! # fn doc() {
 //! let columns = vec![Column { run: run(), link: Some("reference.html".into()) }];
 //! let matrix = Matrix::new(&columns);
@@ -30,7 +30,7 @@ use super::json::ParseError;
 use super::page::{self, anchor, shown, text};
 use super::summary::Summary;
 use framecheck_core::catalogue::Category;
-use framecheck_core::outcome::{RunResult, Verdict};
+use framecheck_launch::outcome::{RunResult, Verdict};
 
 /// One target's report, and where the matrix links for it.
 #[derive(Debug, Clone)]

@@ -29,9 +29,9 @@ use framecheck_core::catalogue::{Input, Piece};
 use framecheck_core::nonce::harvest::harvested_value;
 use framecheck_core::nonce::is_probe;
 use framecheck_core::oracle::{delimiter_nonces, Excerpt, Finding};
-use framecheck_core::outcome::{CaseResult, Evidence, LayoutReport, Outcome, RunResult};
-use framecheck_core::profile::TargetProfile;
 use framecheck_core::target::WrapRequest;
+use framecheck_launch::outcome::{CaseResult, Evidence, LayoutReport, Outcome, RunResult};
+use framecheck_launch::profile::TargetProfile;
 
 /// What a report with redacted values says about them.
 pub(super) const NOTE: &str = "nonce values redacted (`--reproducible`): each value the target produced is shown as a label of its length, `{nonce-N-redacted…}`, equal labels for equal values; every check saw the real values";

@@ -40,8 +40,8 @@ use super::summary::Summary;
 use super::weakness::Weakness;
 use framecheck_core::catalogue::Severity;
 use framecheck_core::oracle::{Check, CheckClass};
-use framecheck_core::outcome::{CaseResult, Outcome, RunResult, Verdict};
-use framecheck_core::profile::WrapReturns;
+use framecheck_launch::outcome::{CaseResult, Outcome, RunResult, Verdict};
+use framecheck_launch::profile::WrapReturns;
 
 /// The `$schema` URI written into every log: the OASIS SARIF 2.1.0 schema.
 pub const SARIF_SCHEMA_URI: &str =
@@ -74,8 +74,8 @@ pub const RULES: [Check; 17] = {
 /// other log stays as it was).
 pub fn rules_of(run: &RunResult) -> Vec<Check> {
     let mut rules = RULES.to_vec();
-    let absent = |r: &framecheck_core::outcome::CaseResult| match &r.outcome {
-        framecheck_core::outcome::Outcome::Judged { findings } => {
+    let absent = |r: &framecheck_launch::outcome::CaseResult| match &r.outcome {
+        framecheck_launch::outcome::Outcome::Judged { findings } => {
             findings.iter().any(|f| f.check == Check::FrameAbsent)
         }
         _ => false,

@@ -1,7 +1,7 @@
 //! The numbers every report leads with, and the run's exit code.
 //!
 //! A [`Summary`] is computed from a [`RunResult`] alone, through
-//! [`CaseResult::verdict_at`](framecheck_core::outcome::CaseResult::verdict_at): it
+//! [`CaseResult::verdict_at`](framecheck_launch::outcome::CaseResult::verdict_at): it
 //! never judges a case itself. The run's pass or fail is decided at the run's
 //! own level (`meta.level`); the other levels are reported for information
 //! and to find the highest level the framing holds at.
@@ -14,8 +14,8 @@ use framecheck_core::catalogue::Category;
 use framecheck_core::gate::Gate;
 use framecheck_core::level::ReaderLevel;
 use framecheck_core::oracle::CheckClass;
-use framecheck_core::outcome::{CaseResult, Outcome, RunResult, Verdict};
 use framecheck_core::target::FaultKind;
+use framecheck_launch::outcome::{CaseResult, Outcome, RunResult, Verdict};
 
 /// Exit code: every case held at the run's level.
 pub const EXIT_OK: i32 = 0;

@@ -12,8 +12,8 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use framecheck_core::level::ReaderLevel;
-use framecheck_core::manifest::Manifest;
-use framecheck_core::outcome::{RunResult, Verdict};
+use framecheck_launch::manifest::Manifest;
+use framecheck_launch::outcome::{RunResult, Verdict};
 
 /// A case whose verdicts differ between the report and the re-run.
 #[derive(Debug, Clone, PartialEq, Eq)]

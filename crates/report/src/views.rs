@@ -8,8 +8,8 @@ use std::fmt::Write as _;
 
 use super::escape::{md_code, md_inline, visible};
 use framecheck_core::oracle::Check;
-use framecheck_core::outcome::RunResult;
-use framecheck_core::outcome::ViewReport;
+use framecheck_launch::outcome::RunResult;
+use framecheck_launch::outcome::ViewReport;
 
 /// Findings listed per view in Markdown and HTML; the JSON report has all.
 pub(super) const SHOWN_PER_VIEW: usize = 40;

@@ -38,8 +38,8 @@ use framecheck_core::catalogue::{
 use framecheck_core::gate::Gate;
 use framecheck_core::level::ReaderLevel;
 use framecheck_core::oracle::{Check, CheckClass};
-use framecheck_core::outcome::{CaseResult, Outcome, RunResult, Verdict};
-use framecheck_core::profile::Consumer;
+use framecheck_launch::outcome::{CaseResult, Outcome, RunResult, Verdict};
+use framecheck_launch::profile::Consumer;
 
 use super::outputs;
 use super::spelling::{self, Spelling};

@@ -44,8 +44,8 @@ use framecheck_core::catalogue::{
 use framecheck_core::level::ReaderLevel;
 use framecheck_core::oracle::scan::{live_delimiters, readings, DelimiterKind};
 use framecheck_core::oracle::{self, CheckClass, ExcerptSource, Finding};
-use framecheck_core::profile::{Delimiters, GrammarKind, TargetProfile};
 use framecheck_envelope::{self as envelope, Envelope, DEFANGED, TOKEN};
+use framecheck_launch::profile::{Delimiters, GrammarKind, TargetProfile};
 
 mod nonce;
 mod search_framing;

@@ -30,12 +30,12 @@ use framecheck_core::layout::infer::{InferError, Inferred};
 use framecheck_core::layout::{
     learn, probes, FieldContext, FieldName, Layout, LayoutError, PartKind, Probes, Region,
 };
-use framecheck_core::profile::{
+use framecheck_core::target::WrapAnswer;
+use framecheck_launch::profile::{
     AdapterSpec, BuiltinTarget, Capability, Consumer, Delimiters, EncodingChoice, FrameProfile,
     InvalidProfile, Language, LineSemantics, LoadedProfile, MarkerField, McpSpec, ReaderSection,
     SubprocessSpec, TargetProfile, WrapReturns,
 };
-use framecheck_core::target::WrapAnswer;
 
 /// Why no profile could be proposed.
 #[derive(Debug, thiserror::Error)]
@@ -1304,7 +1304,7 @@ pub fn differences(declared: &TargetProfile, inferred: &TargetProfile) -> Vec<St
 mod tests {
     use super::{command_name, json_home, no_delimiters, profile_name, relative_to};
     use super::{write_reader, Consumer, LineSemantics, Observed};
-    use framecheck_core::profile::{ReaderReturns, TargetProfile};
+    use framecheck_launch::profile::{ReaderReturns, TargetProfile};
 
     /// The `reader:` line proposed for `declared` (a profile's `reader:`
     /// mapping) and what calibration observed of the framing's reader.

@@ -33,7 +33,7 @@
 //!     }
 //! }
 //!
-//! let profile = framecheck_core::profile::TargetProfile::parse(
+//! let profile = framecheck_launch::profile::TargetProfile::parse(
 //!     "name: escaping\nadapter: { command: [./frame] }\n\
 //!      delimiters: { grammar: xml-tag, token: data }\n\
 //!      body: { encoding: html-entities }\ncapabilities: [wrap]\n",

@@ -29,9 +29,9 @@ use framecheck_core::nonce::PROBE_SOURCE;
 use framecheck_core::oracle::{self, Check, CheckClass, Excerpt, ExcerptSource, Finding};
 // From the core, not through the runner's re-exports: the runner runs these
 // probes, so this module sits below it.
-use framecheck_core::outcome::{CaseResult, Evidence, Outcome};
-use framecheck_core::profile::{Capability, TargetProfile};
 use framecheck_core::target::guarded;
+use framecheck_launch::outcome::{CaseResult, Evidence, Outcome};
+use framecheck_launch::profile::{Capability, TargetProfile};
 
 use framecheck_core::nonce::{analyse, other_value, Observations};
 

@@ -12,8 +12,8 @@ use framecheck_core::grammar::json_document::{Document, DocumentFrame};
 use framecheck_core::layout::{self, Layout};
 use framecheck_core::level::ReaderLevel;
 use framecheck_core::oracle::{self, Calibration, Finding, NoCalibration, PartsStructure};
-use framecheck_core::profile::{Capability, TargetProfile};
 pub(crate) use framecheck_core::target::guarded;
+use framecheck_launch::profile::{Capability, TargetProfile};
 
 mod document;
 pub(crate) mod faults;
@@ -31,7 +31,7 @@ pub use fit::Misfit;
 pub use parts::PartsMisfit;
 use parts::{PartsFailure, PartsFraming};
 
-pub use framecheck_core::outcome::{
+pub use framecheck_launch::outcome::{
     CaseResult, Evidence, LayoutReport, Outcome, RunMeta, RunResult, Verdict,
 };
 
@@ -296,7 +296,7 @@ fn unmarked_run(
 /// through the host's tool-result message, anything else as prompt text.
 fn unmarked_delivery(profile: &TargetProfile) -> unmarked::Delivery {
     match profile.adapter {
-        framecheck_core::profile::AdapterSpec::Mcp { .. } => unmarked::Delivery::HostMessage,
+        framecheck_launch::profile::AdapterSpec::Mcp { .. } => unmarked::Delivery::HostMessage,
         _ => unmarked::Delivery::PromptText,
     }
 }
@@ -313,7 +313,7 @@ fn run_meta(
         framecheck_version: env!("CARGO_PKG_VERSION").to_string(),
         catalogue_hash: options.catalogue_hash.clone(),
         // The report names the language even when the profile does not.
-        target: framecheck_core::profile::with_language(profile),
+        target: framecheck_launch::profile::with_language(profile),
         level: options.level,
         gate: options.gate,
         started_unix,
@@ -995,7 +995,8 @@ pub fn check_conformance(
 /// `level`; panics with a list of the failing cases otherwise.
 ///
 /// ```no_run
-/// use framecheck_core::{level::ReaderLevel, profile::TargetProfile};
+/// use framecheck_core::level::ReaderLevel;
+/// use framecheck_launch::profile::TargetProfile;
 /// use framecheck_run::adapter::reference::Reference;
 /// framecheck_run::runner::assert_conformance(&mut Reference, &framecheck_envelope::reference_profile(), ReaderLevel::Unicode);
 /// ```

@@ -22,7 +22,7 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
 use crate::catalogue::{self, Catalogue, Variant};
-use crate::profile::{FrameProfile, TargetProfile};
+use crate::profile::{FrameProfile, ResolvedProfile};
 
 /// The lock as committed, compiled in so baselines map through its aliases
 /// without files on disk.
@@ -141,8 +141,8 @@ pub fn builtin_aliases() -> Vec<Alias> {
 /// target declares a nonce.
 pub fn published_ids(
     catalogue: &Catalogue,
-    profiles: &[TargetProfile],
-    reference: &TargetProfile,
+    profiles: &[ResolvedProfile],
+    reference: &ResolvedProfile,
 ) -> BTreeSet<String> {
     profiles
         .iter()
@@ -157,7 +157,7 @@ pub fn published_ids(
 
 /// `reference` with a nonce in its tag name, and as an `id` attribute of
 /// begin/end markers: the two places nonce framings put it.
-pub fn nonce_twins(reference: &TargetProfile) -> Vec<TargetProfile> {
+pub fn nonce_twins(reference: &ResolvedProfile) -> Vec<ResolvedProfile> {
     use crate::grammar::{GrammarKind, NonceAlphabet, NonceSpec};
     let nonce = Some(NonceSpec {
         alphabet: NonceAlphabet::Hex,
@@ -179,7 +179,7 @@ pub fn nonce_twins(reference: &TargetProfile) -> Vec<TargetProfile> {
 /// `reference` as a framing of each shape's example declaration
 /// ([`crate::grammar::Shape::example`]): the cases only one shape invites
 /// are locked whether or not a committed target uses it.
-pub fn shape_twins(reference: &TargetProfile) -> Vec<TargetProfile> {
+pub fn shape_twins(reference: &ResolvedProfile) -> Vec<ResolvedProfile> {
     crate::grammar::GrammarKind::ALL
         .iter()
         .map(|kind| twin(reference, |p| p.delimiters = kind.shape().example()))
@@ -190,7 +190,7 @@ pub fn shape_twins(reference: &TargetProfile) -> Vec<TargetProfile> {
 /// own ([`crate::encoding::Codec::catalogue_twin`]: a body quoted line by
 /// line): those cases are locked whether or not a committed target writes
 /// its body so.
-pub fn encoding_twins(reference: &TargetProfile) -> Vec<TargetProfile> {
+pub fn encoding_twins(reference: &ResolvedProfile) -> Vec<ResolvedProfile> {
     crate::profile::BodyEncoding::ALL
         .iter()
         .filter_map(|&e| Some((e, e.codec().catalogue_twin()?)))
@@ -212,7 +212,7 @@ pub fn encoding_twins(reference: &TargetProfile) -> Vec<TargetProfile> {
 /// a declaration the reference's own tokens make valid (a shape's example,
 /// a nonce added, an encoding with its sample marker); one that is not is
 /// a defect of this file, so it panics here rather than lock no ids.
-fn twin(reference: &TargetProfile, change: impl FnOnce(&mut FrameProfile)) -> TargetProfile {
+fn twin(reference: &ResolvedProfile, change: impl FnOnce(&mut FrameProfile)) -> ResolvedProfile {
     reference
         .edit(change)
         .unwrap_or_else(|e| panic!("a catalogue twin of {} is invalid: {e}", reference.name))

@@ -9,10 +9,10 @@
 //!
 //! ```
 //! use framecheck_core::catalogue::{builtin, instantiate, select};
-//! use framecheck_core::profile::TargetProfile;
+//! use framecheck_core::profile::ResolvedProfile;
 //!
 //! let catalogue = builtin();
-//! let profile = TargetProfile::parse(
+//! let profile = ResolvedProfile::parse(
 //!     "name: reference\nadapter: { builtin: reference }\n\
 //!      delimiters: { syntax: xml-tag, token: framecheck-untrusted }\nheader: blank-line\n\
 //!      attributes: { on: outer, kind: kind, extra: [] }\n\

@@ -1115,7 +1115,7 @@ fn is_complete_frame(profile: &ResolvedProfile, framed: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::profile::TargetProfile;
+    use crate::profile::TestTarget as TargetProfile;
 
     fn profile() -> TargetProfile {
         TargetProfile::parse(

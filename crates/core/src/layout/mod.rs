@@ -16,9 +16,9 @@
 //!
 //! ```
 //! use framecheck_core::layout::{learn, probes};
-//! use framecheck_core::profile::TargetProfile;
+//! use framecheck_core::profile::ResolvedProfile;
 //!
-//! let profile = TargetProfile::parse(
+//! let profile = ResolvedProfile::parse(
 //!     "name: reference\nadapter: { builtin: reference }\n\
 //!      delimiters: { syntax: xml-tag, token: framecheck-untrusted }\nheader: blank-line\n\
 //!      attributes: { on: outer, kind: kind, extra: [] }\n\

@@ -62,7 +62,7 @@ impl Layout {
 mod tests {
     use super::*;
     use crate::layout::probes;
-    use crate::profile::TargetProfile;
+    use crate::profile::TestTarget as TargetProfile;
 
     fn profile() -> TargetProfile {
         TargetProfile::parse(

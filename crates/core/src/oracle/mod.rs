@@ -23,14 +23,14 @@
 //!
 //! ```
 //! use framecheck_core::oracle::{calibrate, calibration_request};
-//! use framecheck_core::profile::TargetProfile;
+//! use framecheck_core::profile::ResolvedProfile;
 //!
 //! let request = calibration_request();
 //! let framed = format!(
 //!     "<framecheck-untrusted kind=\"tool-result\" source=\"calibration\">\n{}\n\n{}\n</framecheck-untrusted>",
 //!     request.provenance, request.content,
 //! );
-//! let profile = TargetProfile::parse(
+//! let profile = ResolvedProfile::parse(
 //!     "name: reference\nadapter: { builtin: reference }\n\
 //!      delimiters: { syntax: xml-tag, token: framecheck-untrusted }\nheader: blank-line\n\
 //!      attributes: { on: outer, kind: kind, extra: [] }\n\

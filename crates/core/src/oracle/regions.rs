@@ -261,7 +261,7 @@ fn is_separator(line: &str, separator: &str, level: ReaderLevel) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::profile::TargetProfile;
+    use crate::profile::TestTarget as TargetProfile;
     use ReaderLevel::{AsciiCaseInsensitive as Ci, Exact, Unicode};
 
     #[test]

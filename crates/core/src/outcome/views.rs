@@ -39,7 +39,7 @@ impl ViewReport {
 }
 
 /// Judges every framed output of `run` in each of `views`.
-pub fn judge_run(run: &RunResult, views: &[TokenizerView]) -> Vec<ViewReport> {
+pub fn judge_run<A>(run: &RunResult<A>, views: &[TokenizerView]) -> Vec<ViewReport> {
     let layout = match &run.meta.layout {
         Some(LayoutReport::Learned { layout, .. }) => Some(&**layout),
         _ => None,

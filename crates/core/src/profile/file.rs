@@ -12,8 +12,8 @@ use serde::{Deserialize, Serialize};
 
 use super::{
     delimiters_or_none, AttributeLayout, BodySection, Capability, Delimiters, FrameProfile,
-    FrameSection, HeaderSpec, PackageRef, ReaderSection, RecordsSection, SourceRef, TargetProfile,
-    WrapSection,
+    FrameSection, HeaderSpec, Launch, PackageRef, ReaderSection, RecordsSection, SourceRef,
+    TargetProfile, WrapSection,
 };
 use crate::chat_template::TemplateContext;
 
@@ -103,17 +103,17 @@ impl<A> ProfileFile<A> {
 }
 
 /// A target read back (from a report) is validated as a parsed one is.
-impl TryFrom<ProfileFile<super::AdapterSpec>> for TargetProfile {
+impl<A: Launch> TryFrom<ProfileFile<A>> for TargetProfile<A> {
     type Error = super::InvalidProfile;
 
-    fn try_from(file: ProfileFile<super::AdapterSpec>) -> Result<TargetProfile, Self::Error> {
+    fn try_from(file: ProfileFile<A>) -> Result<TargetProfile<A>, Self::Error> {
         let (adapter, framing) = file.split();
         TargetProfile::new(adapter, framing)
     }
 }
 
-impl From<TargetProfile> for ProfileFile<super::AdapterSpec> {
-    fn from(profile: TargetProfile) -> ProfileFile<super::AdapterSpec> {
+impl<A> From<TargetProfile<A>> for ProfileFile<A> {
+    fn from(profile: TargetProfile<A>) -> ProfileFile<A> {
         ProfileFile::join(profile.adapter, profile.framing.into_declared())
     }
 }

@@ -54,11 +54,7 @@ fn go_profile() -> ResolvedProfile {
 }
 
 fn profiles() -> Vec<ResolvedProfile> {
-    vec![
-        crate::reference_profile().framing,
-        bracket_profile(),
-        go_profile(),
-    ]
+    vec![crate::reference_profile(), bracket_profile(), go_profile()]
 }
 
 /// 1-based line and column of the first occurrence of `needle`.

@@ -4,10 +4,10 @@
 
 use framecheck_core::catalogue::{builtin, instantiate};
 use framecheck_core::grammar::{Form, GrammarKind};
-use framecheck_core::profile::TargetProfile;
+use framecheck_core::profile::ResolvedProfile;
 
-fn profile(delimiters: &str) -> Result<TargetProfile, String> {
-    TargetProfile::parse(&format!(
+fn profile(delimiters: &str) -> Result<ResolvedProfile, String> {
+    ResolvedProfile::parse(&format!(
         "name: t\nadapter: {{ builtin: reference }}\ndelimiters: {delimiters}\ncapabilities: [wrap, read]\n"
     ))
     .map_err(|e| e.to_string())
@@ -111,7 +111,7 @@ fn grammar_attacks_exist_and_apply_to_their_grammar_only() {
     .unwrap();
     let section = profile("{ grammar: section, marker: field-marker, token: context }").unwrap();
     let xml = crate::reference_profile();
-    let ids = |p: &TargetProfile| -> Vec<String> {
+    let ids = |p: &ResolvedProfile| -> Vec<String> {
         instantiate(&catalogue, p)
             .into_iter()
             .map(|c| c.base_id)
@@ -150,7 +150,7 @@ use framecheck_core::target::WrapRequest;
 /// Every wrap and roundtrip case the target can run, with the findings for
 /// what `wrap` writes (roundtrip cases are judged on the wrap alone).
 fn judge_all(
-    profile: &TargetProfile,
+    profile: &ResolvedProfile,
     wrap: &dyn Fn(&WrapRequest) -> String,
 ) -> BTreeMap<String, Vec<Finding>> {
     let mut out = BTreeMap::new();
@@ -209,7 +209,7 @@ fn longest_backtick_run(content: &str) -> usize {
     best
 }
 
-fn fence_profile() -> TargetProfile {
+fn fence_profile() -> ResolvedProfile {
     profile("{ grammar: fence, token: text }").unwrap()
 }
 
@@ -284,7 +284,7 @@ fn a_fence_measured_with_invisibles_fails_only_the_split_run_cases_at_unicode() 
     }
 }
 
-fn marker_profile() -> TargetProfile {
+fn marker_profile() -> ResolvedProfile {
     profile("{ grammar: begin-end, token: DOC, open: '<<<{token}>>>', close: '<<<END_{token}>>>' }")
         .unwrap()
 }

@@ -8,7 +8,7 @@ mod oracle;
 
 use std::path::Path;
 
-use framecheck_core::profile::TargetProfile;
+use framecheck_core::profile::ResolvedProfile;
 
 /// The repository's root: the catalogue and the target profiles are found
 /// from here.
@@ -19,8 +19,8 @@ fn repo() -> &'static Path {
 /// The reference envelope's declared profile (`targets/reference.yaml`):
 /// the envelope lives a floor up, and its own tests check that this file
 /// and its built-in profile are the same.
-fn reference_profile() -> TargetProfile {
+fn reference_profile() -> ResolvedProfile {
     let path = repo().join("targets/reference.yaml");
-    TargetProfile::parse(&std::fs::read_to_string(&path).unwrap())
+    ResolvedProfile::parse(&std::fs::read_to_string(&path).unwrap())
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }

@@ -198,7 +198,6 @@ fn xml_profile() -> ResolvedProfile {
     // capabilities), under a test name and with no implementation behind it:
     // the framings judged here are the test's own.
     crate::reference_profile()
-        .framing
         .edit(|p| {
             p.name = "test-xml".into();
             p.description = String::new();

@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 
 use framecheck_core::catalogue;
 use framecheck_core::level::ReaderLevel;
-use framecheck_core::outcome::Verdict;
-use framecheck_core::profile::{McpSpec, TargetProfile, WrapReturns};
+use framecheck_launch::outcome::Verdict;
+use framecheck_launch::profile::{McpSpec, TargetProfile, WrapReturns};
 use framecheck_run::adapter::mcp::McpFraming;
 use framecheck_run::adapter::{FaultKind, Framing, TargetError, WrapRequest};
 use framecheck_run::runner::{self, RunOptions, RunResult};
@@ -345,7 +345,7 @@ fn the_bare_server_gets_the_frame_absent_verdict_and_a_framed_one_contradicts_it
 /// the framing server's, it names the difference.
 #[test]
 fn init_proposes_no_delimiters_for_the_bare_server_and_init_check_agrees() {
-    use framecheck_core::profile::LoadedProfile;
+    use framecheck_launch::profile::LoadedProfile;
     use framecheck_run::init::{differences, propose_for_mcp, propose_for_profile, InitOptions};
     let options = InitOptions {
         timeout_ms: 10_000,
@@ -493,7 +493,7 @@ fn a_published_server_reads_its_api_from_the_fixture_page() {
 /// is the server's own text, not the request's).
 #[test]
 fn init_proposes_a_profile_that_holds_for_the_framing_server() {
-    use framecheck_core::profile::{Capability, LoadedProfile};
+    use framecheck_launch::profile::{Capability, LoadedProfile};
     use framecheck_run::init::{propose_for_mcp, propose_for_profile, InitOptions};
     let options = InitOptions {
         timeout_ms: 10_000,
@@ -512,7 +512,7 @@ fn init_proposes_a_profile_that_holds_for_the_framing_server() {
         ..mcp
     };
     assert!(
-        matches!(&reparsed.adapter, framecheck_core::profile::AdapterSpec::Mcp { mcp: m } if **m == expected)
+        matches!(&reparsed.adapter, framecheck_launch::profile::AdapterSpec::Mcp { mcp: m } if **m == expected)
     );
     runner::check_fit(&reparsed, proposal.framing.as_mut(), ReaderLevel::Unicode).unwrap();
     // Again from the profile it wrote.
@@ -654,7 +654,7 @@ fn never_listening(command: &str) -> McpSpec {
         "name: x\nadapter:\n  mcp:\n    command: {command}\n    url: \"http://127.0.0.1:{{port}}/mcp\"\n    tool: read_file\n    plant: file\n    startup_ms: 1500\ndelimiters: {{ syntax: xml-tag, token: t }}\ncapabilities: [wrap]\n"
     );
     match TargetProfile::parse(&text).unwrap().adapter {
-        framecheck_core::profile::AdapterSpec::Mcp { mcp } => *mcp,
+        framecheck_launch::profile::AdapterSpec::Mcp { mcp } => *mcp,
         other => panic!("not an mcp adapter: {other:?}"),
     }
 }
@@ -704,7 +704,7 @@ fn init_proposes_the_same_frame_over_http() {
         propose_for_mcp(mcp.clone(), Path::new("."), Path::new("."), options).unwrap();
     assert_eq!(proposal.profile.delimiters.token, "framecheck-untrusted");
     let reparsed = TargetProfile::parse(&proposal.yaml).unwrap();
-    let framecheck_core::profile::AdapterSpec::Mcp { mcp: written } = &reparsed.adapter else {
+    let framecheck_launch::profile::AdapterSpec::Mcp { mcp: written } = &reparsed.adapter else {
         panic!("not an mcp adapter: {:?}", reparsed.adapter);
     };
     assert_eq!(written.url, mcp.url);

@@ -8,8 +8,8 @@ use std::path::Path;
 
 use framecheck_core::catalogue;
 use framecheck_core::level::ReaderLevel;
-use framecheck_core::outcome::Verdict;
-use framecheck_core::profile::{McpSpec, TargetProfile};
+use framecheck_launch::outcome::Verdict;
+use framecheck_launch::profile::{McpSpec, TargetProfile};
 use framecheck_run::adapter::mcp::McpFraming;
 use framecheck_run::adapter::{FaultKind, Framing, TargetError, WrapRequest};
 use framecheck_run::runner::{self, RunOptions, RunResult};
@@ -332,7 +332,7 @@ fn content_the_store_refuses_is_not_judged_and_the_run_goes_on() {
     );
     assert!(result.meta.harness_error.is_none(), "{:?}", result.meta);
     for r in &result.results {
-        let refused = matches!(&r.outcome, framecheck_core::outcome::Outcome::Unplanted { reason }
+        let refused = matches!(&r.outcome, framecheck_launch::outcome::Outcome::Unplanted { reason }
             if reason.contains("a NUL byte is not allowed"));
         assert_eq!(refused, has_nul(&r.case), "{}: {:?}", r.case.id, r.outcome);
         for level in ReaderLevel::ALL {
@@ -491,10 +491,10 @@ fn init_proposes_a_profile_for_a_store_planted_through_its_write_tool() {
     let mut proposal = propose_for_mcp(spec, Path::new("."), Path::new("."), options).unwrap();
     assert_eq!(proposal.profile.delimiters.token, "framecheck-untrusted");
     let reparsed = TargetProfile::parse(&proposal.yaml).unwrap();
-    let framecheck_core::profile::AdapterSpec::Mcp { mcp: written } = &reparsed.adapter else {
+    let framecheck_launch::profile::AdapterSpec::Mcp { mcp: written } = &reparsed.adapter else {
         panic!("not an mcp adapter: {:?}", reparsed.adapter);
     };
-    assert_eq!(written.plant, framecheck_core::profile::Plant::Tool);
+    assert_eq!(written.plant, framecheck_launch::profile::Plant::Tool);
     assert_eq!(written.write.as_ref().unwrap().tool, "note_add");
     runner::check_fit(&reparsed, proposal.framing.as_mut(), ReaderLevel::Unicode).unwrap();
     let result = run(&reparsed, proposal.framing.as_mut());

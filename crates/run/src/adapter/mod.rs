@@ -15,13 +15,13 @@ pub mod subprocess;
 // live one floor down in the core (the catalogue, the oracle and the reports
 // speak of requests and faults too); the reference envelope's adapter lives
 // with the envelope. Both are re-exported so every adapter is found here.
-pub use framecheck_core::profile::BuiltinTarget;
 pub use framecheck_core::target::{
     fault, Fault, FaultKind, Framing, TargetError, WrapRequest, WRAP_MANY_UNSUPPORTED,
 };
 pub use framecheck_envelope::reference;
+pub use framecheck_launch::profile::BuiltinTarget;
 
-use framecheck_core::profile::{AdapterSpec, LoadedProfile};
+use framecheck_launch::profile::{AdapterSpec, LoadedProfile};
 
 /// Why a profile's target could not be opened.
 #[derive(Debug, thiserror::Error)]

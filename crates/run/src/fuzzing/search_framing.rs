@@ -36,7 +36,7 @@ use crate::adapter::{self, ConnectError, Framing, WrapRequest};
 use crate::search::{CorpusEntry, NotJudged, OneInput, SearchFinding};
 use framecheck_core::catalogue;
 use framecheck_core::level::ReaderLevel;
-use framecheck_core::profile::{BuiltinTarget, LoadedProfile, ProfileError, TargetProfile};
+use framecheck_launch::profile::{BuiltinTarget, LoadedProfile, ProfileError, TargetProfile};
 
 use super::{decode_attributes, encode_attributes, MAX_INPUT_BYTES};
 

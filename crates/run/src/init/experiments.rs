@@ -10,10 +10,10 @@
 
 use crate::adapter::{Framing, WrapRequest};
 use framecheck_core::layout::{Layout, PartKind, Probes, Region};
-use framecheck_core::profile::{
+use framecheck_core::target::{ReadAnswer, Segment};
+use framecheck_launch::profile::{
     Consumer, EmptyContent, Encoding, FrameCount, LineSemantics, ReaderReturns, TargetProfile,
 };
-use framecheck_core::target::{ReadAnswer, Segment};
 
 /// What the experiments found.
 #[derive(Debug, Clone, Default)]

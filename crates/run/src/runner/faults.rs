@@ -27,7 +27,7 @@ use crate::adapter::{Fault, Framing, TargetError};
 use framecheck_core::catalogue::ConcreteCase;
 use framecheck_core::level::ReaderLevel;
 use framecheck_core::oracle::{self, Calibration, Check, CheckClass, Finding, NoCalibration};
-use framecheck_core::profile::{Capability, TargetProfile};
+use framecheck_launch::profile::{Capability, TargetProfile};
 
 /// Different written cases (a case and its variants count once) on which
 /// the target may fault in a row, each reproduced, before it is given up.

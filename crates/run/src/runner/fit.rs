@@ -44,7 +44,7 @@ use framecheck_core::catalogue::{
 use framecheck_core::layout::{self, Layout, LayoutError};
 use framecheck_core::level::ReaderLevel;
 use framecheck_core::oracle::{self, Check};
-use framecheck_core::profile::{AdapterSpec, Capability, TargetProfile};
+use framecheck_launch::profile::{AdapterSpec, Capability, TargetProfile};
 
 /// Why a profile does not fit its framing; the first mismatch found.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -287,7 +287,7 @@ fn plain_case(request: WrapRequest, canary: &str) -> ConcreteCase {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use framecheck_core::profile::BuiltinTarget;
+    use framecheck_launch::profile::BuiltinTarget;
 
     /// A profile handed over by the calling process has no file for `init`
     /// to read: its misfit points to inference; a profile file's, to `init`.

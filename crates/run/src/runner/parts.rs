@@ -10,9 +10,9 @@ use std::fmt;
 use crate::adapter::{Framing, TargetError};
 use framecheck_core::layout;
 use framecheck_core::oracle::{self, Finding, PartsError, PartsStructure};
-use framecheck_core::outcome::Evidence;
-use framecheck_core::profile::{TargetProfile, WrapReturns};
 use framecheck_core::target::{guarded, Part, ReadAnswer, ServerIdentity, WrapAnswer, WrapRequest};
+use framecheck_launch::outcome::Evidence;
+use framecheck_launch::profile::{TargetProfile, WrapReturns};
 
 /// How the parts a framing answers contradict its profile.
 #[derive(Debug, Clone, PartialEq, Eq)]

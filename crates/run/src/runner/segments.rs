@@ -7,11 +7,11 @@
 use crate::adapter::{Framing, TargetError};
 use framecheck_core::catalogue::ConcreteCase;
 use framecheck_core::oracle::{self, Finding, Structure, StructureError};
-use framecheck_core::outcome::Evidence;
-use framecheck_core::profile::{
+use framecheck_core::target::{guarded, ReadAnswer, Segment, WrapRequest};
+use framecheck_launch::outcome::Evidence;
+use framecheck_launch::profile::{
     Capability, Consumer, ReaderReturns, ResolvedProfile, TargetProfile,
 };
-use framecheck_core::target::{guarded, ReadAnswer, Segment, WrapRequest};
 
 /// Why no benign structure was learned: every wrap's read-back is then an
 /// error, never a pass.

@@ -35,10 +35,10 @@ use crate::adapter::{Framing, WrapRequest};
 use framecheck_core::catalogue::{ConcreteCase, Input, Operation};
 use framecheck_core::layout::{self, Layout};
 use framecheck_core::oracle::{self, Items, PartsError, PartsStructure};
-use framecheck_core::profile::{Capability, TargetProfile};
 use framecheck_core::target::{Part, WrapAnswer};
+use framecheck_launch::profile::{Capability, TargetProfile};
 
-pub(crate) use framecheck_core::outcome::SEVERAL_FRAMES_FLAG;
+pub(crate) use framecheck_launch::outcome::SEVERAL_FRAMES_FLAG;
 
 /// How many items each `wrap-many` call sends: the case's and two siblings.
 pub(crate) const ITEMS: usize = 3;
@@ -203,7 +203,7 @@ fn calibrate(
 /// Whether [`run`] runs anything for `profile`: only a framing that
 /// writes several frames per call is run in siblings.
 pub(crate) fn applies(profile: &TargetProfile) -> bool {
-    profile.frame.count == framecheck_core::profile::FrameCount::Several
+    profile.frame.count == framecheck_launch::profile::FrameCount::Several
 }
 
 /// Runs every wrap case of `cases` at each position and hands each result

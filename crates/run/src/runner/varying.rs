@@ -20,7 +20,7 @@
 use framecheck_core::layout::{self, Probes};
 use framecheck_core::level::ReaderLevel;
 use framecheck_core::oracle::{Check, CheckClass, Excerpt, ExcerptSource, Finding};
-use framecheck_core::profile::{Capability, EmptyContent, TargetProfile};
+use framecheck_launch::profile::{Capability, EmptyContent, TargetProfile};
 
 use super::unmarked::Delivery;
 use crate::adapter::WrapRequest;

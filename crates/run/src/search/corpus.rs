@@ -45,8 +45,8 @@ use crate::adapter::WrapRequest;
 use framecheck_core::grammar::{Grammar, NonceAlphabet};
 use framecheck_core::level::ReaderLevel;
 use framecheck_core::oracle::{Check, CheckClass, Finding};
-use framecheck_core::profile::TargetProfile;
 use framecheck_core::reader::Reader;
+use framecheck_launch::profile::TargetProfile;
 
 /// Most entries the corpus keeps.
 const CAPACITY: usize = 512;

@@ -10,7 +10,7 @@ use super::{SearchFinding, SearchReport};
 use crate::adapter::WrapRequest;
 use framecheck_core::catalogue::{Category, Field};
 use framecheck_core::grammar::Form;
-use framecheck_core::profile::TargetProfile;
+use framecheck_launch::profile::TargetProfile;
 
 /// A stable finding id from the target and the shrunk input. The target
 /// name is reduced to the catalogue's id alphabet (`[a-z0-9.-]`), so the

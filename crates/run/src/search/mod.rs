@@ -92,7 +92,7 @@ use framecheck_core::catalogue::{Category, ConcreteCase, Expectation, Field, Inp
 use framecheck_core::grammar::ForgedLines;
 use framecheck_core::level::ReaderLevel;
 use framecheck_core::oracle::{self, Check, CheckClass, Finding, PartsStructure};
-use framecheck_core::profile::{
+use framecheck_launch::profile::{
     Consumer, ReaderReturns, ResolvedProfile, TargetProfile, WrapReturns,
 };
 use mutate::SplitMix64;

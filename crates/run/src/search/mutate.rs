@@ -15,7 +15,7 @@ use std::sync::OnceLock;
 use crate::adapter::WrapRequest;
 use framecheck_core::grammar::{Form, Grammar};
 use framecheck_core::level::ReaderLevel;
-use framecheck_core::profile::{Capability, TargetProfile};
+use framecheck_launch::profile::{Capability, TargetProfile};
 
 /// A mutation operator. Closed set; [`Operator::name`] is the stable name
 /// written into reports and found cases.

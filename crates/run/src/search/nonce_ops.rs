@@ -29,8 +29,8 @@ use framecheck_core::catalogue::nonce::EXTRA_ATTRIBUTE;
 use framecheck_core::grammar::{DelimiterKind, Form, LiveDelimiter};
 use framecheck_core::level::ReaderLevel;
 use framecheck_core::oracle;
-use framecheck_core::profile::TargetProfile;
 use framecheck_core::reader::Reader;
+use framecheck_launch::profile::TargetProfile;
 
 /// The nonce operators, in the order the random stream indexes them.
 pub(super) const OPERATORS: [Operator; 4] = [

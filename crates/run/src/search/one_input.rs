@@ -23,7 +23,7 @@ use super::{
 use crate::adapter::{Framing, WrapRequest};
 use framecheck_core::catalogue::ConcreteCase;
 use framecheck_core::level::ReaderLevel;
-use framecheck_core::profile::TargetProfile;
+use framecheck_launch::profile::TargetProfile;
 
 /// Never set: a one-input judgement has no deadline of its own (the
 /// fuzzing engine's per-input timeout is the budget).

@@ -21,7 +21,7 @@ use crate::runner::{self, Outcome, RunOptions, Verdict};
 use framecheck_core::catalogue::{self, ConcreteCase};
 use framecheck_core::level::ReaderLevel;
 use framecheck_core::oracle::{CheckClass, Finding};
-use framecheck_core::profile::TargetProfile;
+use framecheck_launch::profile::TargetProfile;
 
 /// A finding whose written case failed when run.
 #[derive(Debug)]

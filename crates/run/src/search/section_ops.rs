@@ -86,8 +86,8 @@ mod tests {
     use super::*;
     use framecheck_core::grammar::{GrammarKind, SectionMarker};
     use framecheck_core::level::ReaderLevel;
-    use framecheck_core::profile::{Delimiters, TargetProfile};
     use framecheck_core::reader::Reader;
+    use framecheck_launch::profile::{Delimiters, TargetProfile};
 
     fn section(marker: SectionMarker, token: &str, reserved: &[&str]) -> TargetProfile {
         let delimiters = Delimiters {

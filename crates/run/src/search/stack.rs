@@ -27,8 +27,8 @@ use std::sync::{Arc, OnceLock};
 use crate::adapter::WrapRequest;
 use framecheck_core::grammar::{Form, Grammar};
 use framecheck_core::level::{self, ReaderLevel};
-use framecheck_core::profile::TargetProfile;
 use framecheck_core::reader::Reader;
+use framecheck_launch::profile::TargetProfile;
 
 use super::mutate::{
     bracket_lookalikes, ceil_boundary, floor_boundary, letter_lookalikes, SplitMix64,
@@ -624,7 +624,7 @@ mod tests {
     /// token included.
     fn every_grammar() -> Vec<TargetProfile> {
         use framecheck_core::grammar::{GrammarKind, NonceAlphabet, NonceSpec, SectionMarker};
-        use framecheck_core::profile::Delimiters;
+        use framecheck_launch::profile::Delimiters;
         let mut nonce = Delimiters::simple(GrammarKind::XmlTag, "untrusted-{nonce}");
         nonce.nonce = Some(NonceSpec {
             alphabet: NonceAlphabet::Uuid,
@@ -747,7 +747,7 @@ mod tests {
     #[test]
     fn the_lines_asked_are_whole() {
         use framecheck_core::grammar::{GrammarKind, SectionMarker};
-        use framecheck_core::profile::Delimiters;
+        use framecheck_launch::profile::Delimiters;
         let profile = framecheck_envelope::reference_profile()
             .edit(|p| p.delimiters = Delimiters::simple(GrammarKind::XmlTag, "context"))
             .unwrap();

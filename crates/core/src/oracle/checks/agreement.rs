@@ -18,7 +18,7 @@ use crate::grammar::{DelimiterKind, FrameKey, Liveness};
 use crate::level::ReaderLevel;
 use crate::oracle::regions::OUTER;
 use crate::oracle::view::Views;
-use crate::profile::{ResolvedProfile, TargetProfile};
+use crate::profile::{ResolvedProfile, TestTarget as TargetProfile};
 
 fn profile(delimiters: &str) -> TargetProfile {
     TargetProfile::parse(&format!(

@@ -264,7 +264,7 @@ mod tests {
     use crate::catalogue::{
         Category, Expectation, Input, Operation, RefusalPolicy, Severity, SourceLocation, Variant,
     };
-    use crate::profile::TargetProfile;
+    use crate::profile::TestTarget as TargetProfile;
     use crate::target::WrapRequest;
 
     fn case(fields: &[Field]) -> ConcreteCase {

@@ -137,7 +137,7 @@ mod tests {
     use super::*;
     use crate::level::ReaderLevel;
     use crate::oracle::Check;
-    use crate::profile::TargetProfile;
+    use crate::profile::TestTarget as TargetProfile;
 
     fn finding(check: Check, class: CheckClass) -> Finding {
         Finding {

@@ -265,7 +265,7 @@ pub fn frame_closer(profile: &ResolvedProfile, framed: &str) -> Option<String> {
 mod tests {
     use super::*;
     use crate::grammar::NonceAlphabet;
-    use crate::profile::TargetProfile;
+    use crate::profile::TestTarget as TargetProfile;
 
     const N: &str = "0123456789abcdef";
 

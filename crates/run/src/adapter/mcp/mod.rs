@@ -34,7 +34,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use framecheck_core::profile::{Clean, LoadedProfile, McpSpec, Plant, SetupInput};
+use framecheck_launch::profile::{Clean, LoadedProfile, McpSpec, Plant, SetupInput};
 use rmcp::model::{
     CallToolRequestParams, CallToolResult, ClientCapabilities, ClientConfig, Implementation,
 };
@@ -189,7 +189,7 @@ impl McpFraming {
     /// The target of a loaded profile; `None` when it is not an MCP one.
     pub fn from_profile(loaded: &LoadedProfile) -> Option<Result<McpFraming, McpSetupError>> {
         match &loaded.profile.adapter {
-            framecheck_core::profile::AdapterSpec::Mcp { mcp } => {
+            framecheck_launch::profile::AdapterSpec::Mcp { mcp } => {
                 Some(McpFraming::new(mcp, &loaded.dir))
             }
             _ => None,

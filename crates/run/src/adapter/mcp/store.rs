@@ -2,7 +2,7 @@
 //! tool answered (picked by a JSON pointer or a pattern), and the check
 //! that a read answers no earlier plant's content.
 
-use framecheck_core::profile::IdFrom;
+use framecheck_launch::profile::IdFrom;
 use rmcp::model::CallToolResult;
 
 /// The shortest earlier content the leak check looks for: shorter text

@@ -14,7 +14,7 @@
 //! use std::path::Path;
 //! use framecheck_run::adapter::{Framing, WrapRequest};
 //! use framecheck_run::adapter::subprocess::SubprocessFraming;
-//! use framecheck_core::profile::TargetProfile;
+//! use framecheck_launch::profile::TargetProfile;
 //!
 //! let loaded = TargetProfile::load(Path::new("targets/seed-a2a-markers.yaml")).unwrap();
 //! let mut target = SubprocessFraming::from_profile(&loaded).expect("a subprocess profile");
@@ -30,10 +30,10 @@ use crate::adapter::fault::cut_line;
 use crate::adapter::reply::{Ending, Left};
 use crate::adapter::starts::Starts;
 use crate::adapter::{FaultKind, Framing, TargetError, WrapRequest};
-use framecheck_core::profile::{
+use framecheck_core::target::{ReadAnswer, WrapAnswer};
+use framecheck_launch::profile::{
     AdapterSpec, Capability, LoadedProfile, ProcessMode, SubprocessSpec,
 };
-use framecheck_core::target::{ReadAnswer, WrapAnswer};
 
 pub mod bytes;
 mod child;
@@ -723,7 +723,7 @@ mod tests {
     fn the_start_up_allowance_is_the_profile_s() {
         let text = "name: x\nadapter: { command: [sh], timeout_ms: 2000, startup_ms: 45000 }\n\
                     delimiters: { syntax: xml-tag, token: t }\ncapabilities: [wrap]\n";
-        let profile = framecheck_core::profile::TargetProfile::parse(text).unwrap();
+        let profile = framecheck_launch::profile::TargetProfile::parse(text).unwrap();
         let AdapterSpec::Subprocess(spec) = &profile.adapter else {
             panic!("a subprocess adapter");
         };
@@ -738,7 +738,7 @@ mod tests {
         assert_eq!(target.startup_allowance, DEFAULT_STARTUP_ALLOWANCE);
         let builtin = "name: x\nadapter: { builtin: reference, startup_ms: 1 }\n\
                        delimiters: { syntax: xml-tag, token: t }\ncapabilities: [wrap]\n";
-        let error = framecheck_core::profile::TargetProfile::parse(builtin)
+        let error = framecheck_launch::profile::TargetProfile::parse(builtin)
             .unwrap_err()
             .to_string();
         assert!(error.contains("startup_ms"), "{error}");

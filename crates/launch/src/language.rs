@@ -10,7 +10,7 @@
 
 use std::path::Path;
 
-use super::{AdapterSpec, TargetProfile};
+use crate::profile::{AdapterSpec, TargetProfile};
 
 /// A language framecheck can tell from an adapter's command.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -189,7 +189,9 @@ mod tests {
 
     #[test]
     fn a_stated_language_is_kept_and_an_empty_one_filled() {
-        let profile = crate::profile::reference_for_tests()
+        let reference = include_str!("../../../targets/reference.yaml");
+        let profile = TargetProfile::parse(reference)
+            .unwrap()
             .with_adapter(subprocess(&["python3", "a.py"]))
             .unwrap()
             .edit(|p| p.language = "cython".into())

@@ -13,10 +13,9 @@ use std::path::PathBuf;
 
 use serde::Deserialize;
 
-use super::{
-    AdapterSpec, Clean, Field, IdFrom, InvalidKind, InvalidProfile, McpSpec, Plant, ProcessMode,
-    SetupInput, SubprocessSpec,
-};
+use framecheck_core::profile::{Field, InvalidKind, InvalidProfile};
+
+use super::{AdapterSpec, Clean, IdFrom, McpSpec, Plant, ProcessMode, SetupInput, SubprocessSpec};
 
 /// Every key an `adapter:` mapping may hold.
 #[derive(Deserialize)]
