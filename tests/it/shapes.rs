@@ -733,11 +733,13 @@ fn correct_neutralising_fixtures_leave_no_reading_of_their_token() {
             // fixtures escape marker lines and leave the token's word in
             // prose, which is no reading of a marker.
             || profile.delimiters.grammar.as_deref() == Some("section")
-            // A JSON document (or Python literal) escapes the content's
+            // A JSON, Python-literal or YAML document escapes the content's
             // quotes and line breaks: its reading is judged by the document
             // checks, not by counting a token (its token is a JSON pointer).
-            || profile.delimiters.grammar.as_deref() == Some("json-document")
-            || profile.delimiters.grammar.as_deref() == Some("python-document")
+            || matches!(
+                profile.delimiters.grammar.as_deref(),
+                Some("json-document" | "python-document" | "yaml-document")
+            )
             // Segments readers escape by schemes no profile names; what
             // their parser reads back is judged by reader.structure.
             || profile.reader.returns.as_deref() == Some("segments")

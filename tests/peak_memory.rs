@@ -11,6 +11,12 @@
 //! the goal's 4; the constant (profile, tables, report skeletons) cancels
 //! out. Allocations are a function of the input alone (one thread, no
 //! clock), so this is an exact bound, not a timing.
+//!
+//! It is the root crate's second test binary, not a module of `tests/it`:
+//! the allocator counts every allocation of the process, so no other test
+//! may run beside it, and it drives the runner and the reports, which only
+//! the root crate builds (the run crate's tests may not build the report
+//! crate beside it).
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::path::{Path, PathBuf};
