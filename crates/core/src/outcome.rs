@@ -231,7 +231,7 @@ pub struct RunMeta<A> {
     /// Set when the target could not be calibrated or the run did not finish.
     pub harness_error: Option<String>,
     /// What the run was made from, when the caller collected it
-    /// ([`crate::manifest::Manifest::collect`]).
+    /// (`framecheck_launch::manifest::collect`, which reads the adapter).
     #[serde(default)]
     pub manifest: Option<crate::manifest::Manifest>,
     /// The frame layout calibration learned, or why it could not.

@@ -10,7 +10,7 @@
 //! `JSON.stringify(c)`, `repr(c)`, or `Result: ` then one of those): its
 //! pointer is `""`, RFC 6901's whole document, and what content could
 //! forge is that string's end, as anywhere else. Grammar `yaml-document`
-//! ([`yaml`]) is the same shape written as YAML, judged by the same reader.
+//! (the `yaml` submodule) is the same shape written as YAML, judged by the same reader.
 //!
 //! Many framings, and most MCP servers, answer `JSON.stringify` of a record:
 //! `{"source": "tool", "content": "…", "chars": 42}`. The document's other
@@ -63,7 +63,7 @@ pub enum Syntax {
     /// `python-document`, read by [`crate::pyliteral::python_value`].
     PythonLiteral,
     /// A YAML mapping or sequence (`yaml.safe_dump`, js-yaml's `dump`):
-    /// grammar `yaml-document`, read by [`yaml`].
+    /// grammar `yaml-document`, read by the `yaml` submodule.
     Yaml,
 }
 
@@ -204,7 +204,7 @@ pub(super) const JSON_SHAPE: DocumentShape = DocumentShape(Syntax::Json);
 /// The `python-document` shape.
 pub(super) const PYTHON_SHAPE: DocumentShape = DocumentShape(Syntax::PythonLiteral);
 
-/// The `yaml-document` shape ([`yaml`]).
+/// The `yaml-document` shape (the `yaml` submodule).
 pub(super) use yaml::SHAPE as YAML_SHAPE;
 
 impl Shape for DocumentShape {
