@@ -578,30 +578,11 @@ fn weaknesses_of(
             keyed.push((key, result));
         }
     }
-    // The declared spelling's own key, per written case: a variant that
-    // fails the same way is not failing because of its spelling.
-    let exact: BTreeMap<&str, WeaknessKey> = keyed
-        .iter()
-        .filter(|(_, r)| r.case.variant == Variant::Exact)
-        .map(|(key, r)| (r.case.base_id.as_str(), *key))
-        .collect();
     let bases = outputs::base_outputs(
         results,
         &outputs::variant_bases(keyed.iter().map(|(_, r)| *r)),
     );
-    let mut groups: BTreeMap<WeaknessKey, Vec<&CaseResult>> = BTreeMap::new();
-    for (mut key, result) in keyed {
-        if exact.get(result.case.base_id.as_str())
-            == Some(&WeaknessKey {
-                family: VariantFamily::Exact,
-                ..key
-            })
-        {
-            key.family = VariantFamily::Exact;
-        }
-        groups.entry(key).or_default().push(result);
-    }
-    let out: Vec<Weakness> = groups
+    let out: Vec<Weakness> = grouped(keyed)
         .into_iter()
         .map(|(key, cases)| {
             let delimiters: BTreeSet<Role> = cases
@@ -621,6 +602,30 @@ fn weaknesses_of(
         })
         .collect();
     sorted(out)
+}
+
+/// The keyed cases grouped by key. The declared spelling's own key, per
+/// written case, decides a variant's family: a variant that fails the same
+/// way as its exact spelling is not failing because of its spelling.
+fn grouped(keyed: Vec<(WeaknessKey, &CaseResult)>) -> BTreeMap<WeaknessKey, Vec<&CaseResult>> {
+    let exact: BTreeMap<&str, WeaknessKey> = keyed
+        .iter()
+        .filter(|(_, r)| r.case.variant == Variant::Exact)
+        .map(|(key, r)| (r.case.base_id.as_str(), *key))
+        .collect();
+    let mut groups: BTreeMap<WeaknessKey, Vec<&CaseResult>> = BTreeMap::new();
+    for (mut key, result) in keyed {
+        if exact.get(result.case.base_id.as_str())
+            == Some(&WeaknessKey {
+                family: VariantFamily::Exact,
+                ..key
+            })
+        {
+            key.family = VariantFamily::Exact;
+        }
+        groups.entry(key).or_default().push(result);
+    }
+    groups
 }
 
 /// Counted weaknesses first, then by class, severity (highest first),
