@@ -1,4 +1,4 @@
-"""Field scout adapter: a ReAct agent's observation of a tool record, llama-index-core 0.14.25 (PyPI, MIT).
+"""Field audit adapter: a ReAct agent's observation of a tool record, llama-index-core 0.14.25 (PyPI, MIT).
 
 LlamaIndex's ``ReActAgent`` hands a tool's output back to the model as an
 ``ObservationReasoningStep`` (``str(tool_output.content)`` after
@@ -19,8 +19,8 @@ provenance or kind; no reader.
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "adapters" / "python"))
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "adapters" / "python"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from fieldpin import require  # noqa: E402
 

@@ -1,4 +1,4 @@
-"""Field scout adapter: a ``ToolCallingAgent`` step's observation, smolagents 1.26.0 (PyPI, Apache-2.0).
+"""Field audit adapter: a ``ToolCallingAgent`` step's observation, smolagents 1.26.0 (PyPI, Apache-2.0).
 
 smolagents' tool-calling agent turns what a tool returned into the next
 tool-response message with ``str(result).strip()`` after ``Observation:``.
@@ -17,8 +17,8 @@ provenance or kind; no reader.
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "adapters" / "python"))
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "adapters" / "python"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from fieldpin import require  # noqa: E402
 
