@@ -747,6 +747,10 @@ fn correct_neutralising_fixtures_leave_no_reading_of_their_token() {
             // boundary) has no spelling content could know: nothing to
             // neutralise.
             || profile.delimiters.token == "{nonce}"
+            // Nor one that is nothing but the request's kind (`[TOOL-RESULT]`):
+            // any name is some kind's, judged by the run's own cases.
+            || (profile.delimiters.token.starts_with("{kind")
+                && profile.delimiters.token.ends_with('}'))
             // A line that opens and closes without `{token}` (`=====`)
             // spells no token: the xml-tag attacks here cannot name it,
             // and the run's own cases (rendered from the line) judge it.
@@ -755,7 +759,13 @@ fn correct_neutralising_fixtures_leave_no_reading_of_their_token() {
         {
             continue;
         }
-        let token = profile.delimiters.token.replace("-{nonce}", "");
+        // A name holding the request's kind (`{kind}_output`) is read by
+        // the part every kind's marker shares.
+        let token = ["{kind}", "{kind:upper}", "{kind:underscore}"]
+            .iter()
+            .fold(profile.delimiters.token.replace("-{nonce}", ""), |t, k| {
+                t.replace(k, "")
+            });
         let mut adapter = Adapter::start(&fixture, &profile);
         let probe = adapter.framed(wrap_request(0, "Benign probe."));
         let (benign, frame_breaks) = (token_readings(&probe, &token), line_breaks(&probe));

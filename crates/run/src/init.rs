@@ -517,6 +517,7 @@ fn infer_and_propose(
     match crate::runner::unmarked::frame_of(&first, &second, &request.content) {
         Ok(mut inferred) => {
             outer_reading(framing.as_mut(), request, &mut inferred);
+            kind_reading(framing.as_mut(), request, &mut inferred);
             let adopted;
             (adopted, notes) = adopt(&base, inferred)?;
             base = adopted;
@@ -682,6 +683,44 @@ fn outer_reading(framing: &mut dyn Framing, request: &WrapRequest, inferred: &mu
     inferred.notes.push(format!(
         "the frame is <{outer}> with `inner: {token}`, because empty content still gets \
          <{outer}> but no <{token}>: the outer element is what the framing always writes"
+    ));
+}
+
+/// The kind [`kind_reading`] wraps its second request with: it holds a
+/// `-`, so that a framing writing it with `_` is told from one writing it
+/// as sent, and is no field mark calibration looks for.
+const SECOND_KIND: &str = "fc-kind-r2";
+
+/// Reads whether the inferred name carries the request's kind
+/// (`<{kind}_output>`, `[TOOL-RESULT]`): when the probe's kind, in any
+/// spelling, is in the token, the probe is wrapped again with another kind,
+/// and if the name follows it the token writes `{kind}` in the spelling
+/// that fits both. A name that stays the same is a name of its own.
+fn kind_reading(framing: &mut dyn Framing, request: &WrapRequest, inferred: &mut Inferred) {
+    let first = request.kind.as_str();
+    let token = inferred.delimiters.token.clone();
+    let spelled = framecheck_core::grammar::KindSpelling::ALL.map(|s| s.spell(first));
+    if first.is_empty() || !spelled.iter().any(|k| token.contains(k.as_str())) {
+        return;
+    }
+    let other = WrapRequest {
+        kind: SECOND_KIND.into(),
+        ..request.clone()
+    };
+    let Ok(out) = framing.wrap(&other) else {
+        return;
+    };
+    let Some(delimiters) = inferred.delimiters.naming_kind(first, SECOND_KIND, &out) else {
+        return;
+    };
+    let named = delimiters.token.clone();
+    inferred.delimiters = delimiters;
+    if let Some(note) = inferred.notes.first_mut() {
+        *note = note.replace(&format!("token {token:?}"), &format!("token {named:?}"));
+    }
+    inferred.notes.push(format!(
+        "token {named:?}: the name carries the request's kind ({token:?} for kind {first:?}; \
+         a wrap of kind {SECOND_KIND:?} writes that kind in its place)"
     ));
 }
 

@@ -150,6 +150,7 @@ pub fn published_ids(
         .chain(nonce_twins(reference))
         .chain(shape_twins(reference))
         .chain(encoding_twins(reference))
+        .chain([kind_twin(reference)])
         .flat_map(|p| catalogue::instantiate(catalogue, &p))
         .map(|c| c.id)
         .collect()
@@ -174,6 +175,15 @@ pub fn nonce_twins(reference: &ResolvedProfile) -> Vec<ResolvedProfile> {
         p.delimiters.nonce = nonce;
     });
     vec![in_name, in_attribute]
+}
+
+/// `reference` with the request's kind in its tag name
+/// (`{kind}_TOKEN`): the cases only such framings get are locked whether
+/// or not a committed target names its frame after the kind.
+pub fn kind_twin(reference: &ResolvedProfile) -> ResolvedProfile {
+    twin(reference, |p| {
+        p.delimiters.token = format!("{}_{}", crate::grammar::token::KIND, p.delimiters.token);
+    })
 }
 
 /// `reference` as a framing of each shape's example declaration

@@ -11,6 +11,7 @@
 //! reports the case as skipped, so a report shows what was not tested.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 use globset::{Glob, GlobSetBuilder};
 use sha2::{Digest, Sha256};
@@ -23,6 +24,7 @@ use super::nonce::{self, Harvest, NonceMode};
 use super::site::Field;
 use super::template::{self, Placeholder, Segment, TokenRole};
 use super::variant::{self, spell};
+use crate::grammar::{Delimiters, Grammar};
 use crate::level::{fold_str, ReaderLevel};
 use crate::profile::{BodyEncoding, Capability, HeaderStyle, ResolvedProfile};
 use crate::target::WrapRequest;
@@ -57,6 +59,7 @@ fn has_structure(profile: &ResolvedProfile, structure: Structure) -> bool {
         Structure::Reserved => !profile.delimiters.reserved.is_empty(),
         Structure::Grammar(kind) => profile.delimiters.grammar == kind,
         Structure::Nonce => profile.delimiters.nonce.is_some(),
+        Structure::KindName => profile.delimiters.has_kind(),
         Structure::Encoding(encoding) => has_encoding(profile, encoding),
     }
 }
@@ -116,9 +119,11 @@ fn instantiate_case(spec: &CaseSpec, profile: &ResolvedProfile) -> Vec<ConcreteC
             .collect::<Vec<_>>(),
     );
     let tokens = profile.delimiters.all_tokens();
+    let own = own_delimiters(&templates, profile);
     let mut out = Vec::new();
     for &variant in &spec.variants {
-        let Some((spellings, stand_in)) = spellings(variant, profile, &used, spec.nonce) else {
+        let Some((spellings, stand_in)) = spellings(variant, profile, &own, &used, spec.nonce)
+        else {
             continue;
         };
         let harvest = spec
@@ -327,6 +332,46 @@ fn concrete_input(
     }
 }
 
+/// The delimiters a case's own frame is written with, and their grammar:
+/// for a token naming the request's kind (`{kind}_output`), spelled with
+/// the case's kind, so that `{close}` is the closer of the case's own
+/// frame and not another kind's. A kind the case forges from delimiters
+/// (`kind: "{close}"`) cannot name itself: the default kind's are used.
+fn own_delimiters(
+    templates: &Templates,
+    profile: &ResolvedProfile,
+) -> (Delimiters, Arc<dyn Grammar>) {
+    let declared = (profile.delimiters.clone(), profile.grammar());
+    if !profile.delimiters.has_kind() {
+        return declared;
+    }
+    let kind = templates
+        .parsed
+        .iter()
+        .find(|p| p.field == Some(Field::Kind))
+        .map(|p| literal_text(&p.segments))
+        .unwrap_or_else(|| Some(DEFAULT_KIND.into()))
+        .unwrap_or_else(|| DEFAULT_KIND.into());
+    let own = profile.delimiters.with_kind(&kind);
+    match own.try_grammar() {
+        Ok(grammar) => (own, Arc::from(grammar)),
+        // A kind no grammar can be spelled with forges no delimiter of its
+        // own; the case still sends it.
+        Err(_) => declared,
+    }
+}
+
+/// `segments` as text when they are all literal.
+fn literal_text(segments: &[Segment]) -> Option<String> {
+    segments
+        .iter()
+        .map(|s| match s {
+            Segment::Literal(l) => Some(l.as_str()),
+            Segment::Placeholder(_) => None,
+        })
+        .collect()
+}
+
 /// The expansion of every delimiter placeholder in `used` under `variant`,
 /// with the nonce spelled in `mode` (and the stand-in value rendered for a
 /// harvesting mode), or `None` when the variant changes none of them,
@@ -335,10 +380,10 @@ fn concrete_input(
 fn spellings(
     variant: Variant,
     profile: &ResolvedProfile,
+    (delimiters, grammar): &(Delimiters, Arc<dyn Grammar>),
     used: &BTreeSet<Placeholder>,
     mode: Option<NonceMode>,
 ) -> Option<(BTreeMap<Placeholder, String>, Option<String>)> {
-    let grammar = profile.grammar();
     let mut map = BTreeMap::new();
     let mut changed = false;
     let mut stand_in = None;
@@ -362,7 +407,7 @@ fn spellings(
         };
         let token = token_index(profile, role)?;
         let rendered = match mode {
-            Some(mode) => nonce::render(mode, &profile.delimiters, grammar.as_ref(), form, token)?,
+            Some(mode) => nonce::render(mode, delimiters, grammar.as_ref(), form, token)?,
             None => grammar.render(form, token),
         };
         stand_in = stand_in.or_else(|| nonce::stand_in(&rendered).map(str::to_string));
@@ -523,6 +568,43 @@ fn fit_attribute_names(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A token naming the request's kind forges each case's own closer:
+    /// the kind the case sends, spelled as declared; a kind built from
+    /// delimiters forges the default kind's. Only such a token gets the
+    /// own-kind case.
+    #[test]
+    fn a_kind_name_renders_each_case_s_own_delimiters() {
+        let input_of = |profile: &ResolvedProfile, id: &str| {
+            let cases = instantiate(&crate::catalogue::builtin(), profile);
+            cases
+                .iter()
+                .find(|c| c.id == id)
+                .map(|case| match &case.input {
+                    Input::Wrap(request) => request.clone(),
+                    other => panic!("{other:?}"),
+                })
+        };
+        let plain = crate::profile::reference_for_tests();
+        assert!(input_of(&plain, "breakout-close-own-kind").is_none());
+        for (token, closer) in [
+            ("{kind}_output", "</web-page_output>"),
+            ("{kind:upper}", "</WEB-PAGE>"),
+            ("{kind:underscore}", "</web_page>"),
+        ] {
+            let profile = plain.edit(|p| p.delimiters.token = token.into()).unwrap();
+            let own = input_of(&profile, "breakout-close-own-kind").unwrap();
+            assert_eq!(own.kind, "web-page");
+            assert!(own.content.contains(closer), "{token}: {}", own.content);
+            let forged = input_of(&profile, "breakout-close-in-kind").unwrap();
+            let default = crate::grammar::with_kind(token, DEFAULT_KIND);
+            assert!(
+                forged.kind.contains(&format!("</{default}>")),
+                "{}",
+                forged.kind
+            );
+        }
+    }
 
     /// The record-forgery cases forge a record in the profile's declared
     /// record spelling, and in the numbered one without a declaration.

@@ -376,6 +376,10 @@ pub enum Structure {
     Grammar(GrammarKind),
     /// A declared nonce (`delimiters.nonce`): cases with a nonce mode.
     Nonce,
+    /// A token that names the request's kind (`kind-name`: `{kind}_output`):
+    /// cases whose kind is not the default one, so that the case's own
+    /// closer is another kind's name than the default's.
+    KindName,
     /// A body in one encoding (`line-prefix`: the encoding's profile
     /// name), for an encoding with cases of its own
     /// ([`crate::encoding::Codec::catalogue_twin`]: a body quoted line by
@@ -422,6 +426,7 @@ impl Structure {
             Structure::Reserved => "reserved".into(),
             Structure::Grammar(kind) => format!("{}{GRAMMAR_SUFFIX}", kind.name()),
             Structure::Nonce => "nonce".into(),
+            Structure::KindName => "kind-name".into(),
             Structure::Encoding(encoding) => encoding.name().into(),
         }
     }
@@ -433,6 +438,7 @@ impl Structure {
             "inner" => Structure::Inner,
             "reserved" => Structure::Reserved,
             "nonce" => Structure::Nonce,
+            "kind-name" => Structure::KindName,
             _ => match name.strip_suffix(GRAMMAR_SUFFIX) {
                 Some(grammar) => {
                     Structure::Grammar(*GrammarKind::ALL.iter().find(|k| k.name() == grammar)?)

@@ -64,6 +64,38 @@ impl Delimiters {
         bare
     }
 
+    /// These delimiters as the framing writes them for a request of kind
+    /// `kind`: every `{kind…}` spelled ([`super::with_kind`]). What the
+    /// catalogue forges a case's own opener and closer from.
+    pub fn with_kind(&self, kind: &str) -> Delimiters {
+        let mut own = self.clone();
+        let spell = |t: &str| super::with_kind(t, kind);
+        own.token = spell(&self.token);
+        own.inner = self.inner.as_deref().map(spell);
+        own.reserved = self.reserved.iter().map(|t| spell(t)).collect();
+        own.open = self.open.as_deref().map(spell);
+        own.close = self.close.as_deref().map(spell);
+        own
+    }
+
+    /// These delimiters with the request's kind in the outer token written
+    /// as a `{kind…}` placeholder, when `output`, a wrap of kind `second`,
+    /// shows the name follows the kind (`init`'s experiment,
+    /// [`super::token::kind_in_token`]) and the result still validates.
+    pub fn naming_kind(&self, first: &str, second: &str, output: &str) -> Option<Delimiters> {
+        let token = super::token::kind_in_token(&self.token, first, second, output)?;
+        let named = Delimiters {
+            token,
+            ..self.clone()
+        };
+        named.validate().is_ok().then_some(named)
+    }
+
+    /// Whether the outer token names the request's kind (`{kind}_output`).
+    pub fn has_kind(&self) -> bool {
+        TokenPattern::parse(&self.token).has_kind()
+    }
+
     /// Delimiters of `grammar` with one token and nothing else.
     pub fn simple(grammar: GrammarKind, token: &str) -> Delimiters {
         Delimiters {

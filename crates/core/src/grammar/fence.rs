@@ -146,6 +146,7 @@ impl Fence {
                     start: s.start,
                     end: s.end,
                     nonce: None,
+                    request_kind: None,
                 };
                 (d, liveness)
             };
@@ -166,6 +167,7 @@ impl Fence {
                         start: s.start,
                         end: s.end,
                         nonce: None,
+                        request_kind: None,
                     };
                     found.push((d, Liveness::Dead));
                 }
@@ -198,6 +200,7 @@ impl Fence {
             start: s.start,
             end: s.end,
             nonce,
+            request_kind: None,
         }
     }
 }
@@ -290,6 +293,7 @@ impl Grammar for Fence {
         FrameKey {
             nonce: None,
             fence: Fence::fence_line(folded, from, to).map(|f| (f.ch, f.run)),
+            request_kind: None,
         }
     }
 

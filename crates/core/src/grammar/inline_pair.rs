@@ -202,6 +202,7 @@ impl Grammar for InlinePair {
                 start: span.start,
                 end: span.end,
                 nonce: None,
+                request_kind: None,
             });
             i = end;
         }

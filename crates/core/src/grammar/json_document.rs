@@ -385,6 +385,7 @@ impl Grammar for JsonDocument {
                         start: c.start,
                         end: c.end,
                         nonce: None,
+                        request_kind: None,
                     });
                 }
                 _ => escaped = false,

@@ -71,7 +71,7 @@ pub use declaration::Delimiters;
 pub use section::SectionMarker;
 pub use shape::{Around, Extras, Fields, Guess, Shape, MASK};
 pub use spelling::{Piece, Spelling};
-pub use token::{without_nonce, NonceAlphabet, NonceSpec, TokenPattern};
+pub use token::{with_kind, without_nonce, KindSpelling, NonceAlphabet, NonceSpec, TokenPattern};
 
 use crate::reader::Folded;
 
@@ -225,6 +225,9 @@ pub struct LiveDelimiter {
     pub end: usize,
     /// Byte range of the nonce value, when the token has one.
     pub nonce: Option<(usize, usize)>,
+    /// Byte range of the request's kind in the name, when the token has a
+    /// `{kind}` (`<web-page_output>`).
+    pub request_kind: Option<(usize, usize)>,
 }
 
 impl LiveDelimiter {
@@ -252,6 +255,9 @@ pub struct FrameKey {
     pub nonce: Option<String>,
     /// A fence frame's character and run length.
     pub fence: Option<(char, usize)>,
+    /// The kind the opener's name carries (a `{kind}` token), as the
+    /// reader that read it folds it.
+    pub request_kind: Option<String>,
 }
 
 /// How a reader inside a frame reads a delimiter-shaped span: the one
@@ -297,15 +303,20 @@ impl FrameKey {
 
     /// How a reader inside the frame this key opens reads `d`, a delimiter
     /// `folded`'s reader sees: another value than the key's is a
-    /// confusable, the outer token's closer is the frame's closer, anything
-    /// else is live.
+    /// confusable, the outer token's closer is the frame's closer unless
+    /// it names another kind than the frame's (then it is the framing's
+    /// marker of another frame: live, a forged one), anything else is live.
     pub fn classify(&self, d: &LiveDelimiter, folded: &Folded<'_>) -> Liveness {
-        let value = d
-            .nonce
-            .map(|(s, e)| folded.reader.fold_str(&folded.text[s..e]));
-        match (&self.nonce, value) {
+        let value = |span: Option<(usize, usize)>| {
+            span.map(|(s, e)| folded.reader.fold_str(&folded.text[s..e]))
+        };
+        let other_kind = matches!(
+            (&self.request_kind, value(d.request_kind)),
+            (Some(own), Some(kind)) if *own != kind
+        );
+        match (&self.nonce, value(d.nonce)) {
             (Some(own), Some(value)) if *own != value => Liveness::Confusable,
-            _ if d.token == 0 && d.kind == DelimiterKind::Close => Liveness::Closer,
+            _ if d.token == 0 && d.kind == DelimiterKind::Close && !other_kind => Liveness::Closer,
             _ => Liveness::Live,
         }
     }
@@ -404,6 +415,9 @@ impl Vocabulary {
                 // Variants respell the name around the number, not the
                 // number: any number is read.
                 token::TokenPart::Counter => Piece::Verbatim(token::COUNTER_SAMPLE.into()),
+                // The catalogue renders each case's own kind
+                // (`Delimiters::with_kind`); elsewhere the default kind.
+                token::TokenPart::Kind(k) => Piece::Token(k.spell(token::KIND_SAMPLE)),
             })
             .collect()
     }
@@ -460,11 +474,13 @@ pub trait Grammar: fmt::Debug + Send + Sync {
     /// What the frame opened by `opener` (live in `folded`) fixes about
     /// its own delimiters: by default its nonce value.
     fn frame_key(&self, folded: &Folded<'_>, opener: &LiveDelimiter) -> FrameKey {
+        let value = |span: Option<(usize, usize)>| {
+            span.map(|(s, e)| folded.reader.fold_str(&folded.text[s..e]))
+        };
         FrameKey {
-            nonce: opener
-                .nonce
-                .map(|(s, e)| folded.reader.fold_str(&folded.text[s..e])),
+            nonce: value(opener.nonce),
             fence: None,
+            request_kind: value(opener.request_kind),
         }
     }
 
@@ -675,5 +691,61 @@ mod tests {
         let d = g.live(&Reader::new(ReaderLevel::Exact).fold(text))[1];
         let folded = Reader::new(ReaderLevel::Exact).fold(text);
         assert_eq!(FrameKey::default().classify(&d, &folded), Liveness::Closer);
+    }
+
+    /// A `{kind}` name: the opener fixes the frame's kind; a closer of
+    /// another kind is the framing's marker of another frame (live, never
+    /// this frame's closer), in every grammar whose token is a name.
+    #[test]
+    fn a_frame_key_tells_its_kind_from_another_kinds_marker() {
+        let cases = [
+            (
+                build(
+                    GrammarKind::XmlTag,
+                    Vocabulary::plain(&["{kind}_output"]),
+                    None,
+                    None,
+                ),
+                "<web-page_output>x</tool-result_output>y</WEB-PAGE_output>",
+            ),
+            (
+                build(
+                    GrammarKind::BracketMarker,
+                    Vocabulary::plain(&["{kind:upper}"]),
+                    None,
+                    None,
+                ),
+                "[WEB-PAGE]x[/TOOL-RESULT]y[/web-page]",
+            ),
+            (
+                build(
+                    GrammarKind::BeginEnd,
+                    Vocabulary::plain(&["{kind}"]),
+                    Some("BEGIN {token}"),
+                    Some("END {token}"),
+                ),
+                "BEGIN web-page\nx\nEND tool-result\ny\nEND WEB-PAGE",
+            ),
+        ];
+        for (g, text) in cases {
+            let g = g.unwrap();
+            for level in [ReaderLevel::Exact, ReaderLevel::AsciiCaseInsensitive] {
+                let folded = Reader::new(level).fold(text);
+                let live = g.live(&folded);
+                let key = g.frame_key(&folded, &live[0]);
+                let read: Vec<Liveness> = live.iter().map(|d| key.classify(d, &folded)).collect();
+                // The last closer names the frame's kind in upper case: the
+                // same kind only for a reader that folds case.
+                let last = match level {
+                    ReaderLevel::Exact => Liveness::Live,
+                    _ => Liveness::Closer,
+                };
+                assert_eq!(
+                    read,
+                    vec![Liveness::Live, Liveness::Live, last],
+                    "{text} {level:?}"
+                );
+            }
+        }
     }
 }

@@ -356,6 +356,7 @@ impl Grammar for RecordList {
                     start: span.start,
                     end: span.end,
                     nonce: None,
+                    request_kind: None,
                 })
             })
             .collect()

@@ -544,6 +544,8 @@ impl Grammar for Section {
                 start: span.start,
                 end: span.end,
                 nonce,
+                // A section ends at the next marker, whatever it names.
+                request_kind: None,
             });
         }
         found

@@ -192,6 +192,10 @@ impl Grammar for Tagged {
                         let span = folded.source_span(s, e);
                         (span.start, span.end)
                     }),
+                    request_kind: m.kind.map(|(s, e)| {
+                        let span = folded.source_span(s, e);
+                        (span.start, span.end)
+                    }),
                 });
                 break;
             }

@@ -3,7 +3,11 @@
 //! A token is literal text with at most one `{nonce}` in it, or (in a
 //! shape whose names may count, a section label: `Document {counter}`) a
 //! `{counter}`: one or more digits, any value, since content can write
-//! any number and a reader takes every one for the framing's. The nonce is
+//! any number and a reader takes every one for the framing's. A `{kind}`
+//! (`{kind}_output`, `{kind:upper}`) is the request's kind as the framing
+//! spells it in the name ([`KindSpelling`]): any name, since every kind's
+//! marker is one the framing writes, and the value a delimiter carries is
+//! recorded so a frame's closer can be told from another kind's. The nonce is
 //! matched by its declared alphabet and minimum length
 //! ([`NonceSpec`]); the value a delimiter carries is recorded so the
 //! oracle can tell the frame's own pair (opener and closer carry the same
@@ -98,6 +102,55 @@ impl NonceSpec {
     }
 }
 
+/// How a framing spells the request's kind inside a token's name. Only
+/// the spellings seen in real framings: the kind as sent
+/// (`<{kind}_output>`, `BEGIN web-page`), upper-cased (`[TOOL-RESULT]`),
+/// and with `-` written as `_` (`<tool_result>`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum KindSpelling {
+    /// `{kind}`: as the request sends it.
+    AsSent,
+    /// `{kind:upper}`: upper-cased (ASCII).
+    Upper,
+    /// `{kind:underscore}`: every `-` written as `_`.
+    Underscore,
+}
+
+impl KindSpelling {
+    /// Every spelling, in the order `init` tries them.
+    pub const ALL: [KindSpelling; 3] = [
+        KindSpelling::AsSent,
+        KindSpelling::Upper,
+        KindSpelling::Underscore,
+    ];
+
+    /// The placeholder a token writes it with.
+    pub fn placeholder(self) -> &'static str {
+        match self {
+            KindSpelling::AsSent => KIND,
+            KindSpelling::Upper => "{kind:upper}",
+            KindSpelling::Underscore => "{kind:underscore}",
+        }
+    }
+
+    /// `kind` as the framing writes it in its token.
+    pub fn spell(self, kind: &str) -> String {
+        match self {
+            KindSpelling::AsSent => kind.to_string(),
+            KindSpelling::Upper => kind.to_ascii_uppercase(),
+            KindSpelling::Underscore => kind.replace('-', "_"),
+        }
+    }
+}
+
+/// Whether `c` (as a reader folded it) may be part of a kind written in a
+/// name: what a name in any of the grammars holds. A framing that writes
+/// other characters of a kind raw (`<`, a line break) breaks its own
+/// marker, and that is judged as the text it makes.
+pub fn is_kind_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.')
+}
+
 /// One part of a token.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum TokenPart {
@@ -107,6 +160,8 @@ pub enum TokenPart {
     Nonce,
     /// The `{counter}`: one or more digits as the reader folds them.
     Counter,
+    /// The `{kind}`: the request's kind, spelled as declared.
+    Kind(KindSpelling),
 }
 
 /// A token split at its `{nonce}`.
@@ -123,18 +178,28 @@ pub const NONCE: &str = "{nonce}";
 /// items or calls with.
 pub const COUNTER: &str = "{counter}";
 
+/// The placeholder a token marks the request's kind with (as sent; see
+/// [`KindSpelling`] for the others).
+pub const KIND: &str = "{kind}";
+
+/// The kind a token is rendered with where no request is at hand (the
+/// calibration request's and the catalogue's default kind).
+pub const KIND_SAMPLE: &str = "tool-result";
+
 /// The counter a rendered (forged) marker carries: content does not know
 /// the framing's number, and needs none, since every number is read.
 pub const COUNTER_SAMPLE: &str = "907";
 
 impl TokenPattern {
-    /// Splits `token` at each `{nonce}` and `{counter}`.
+    /// Splits `token` at each `{nonce}`, `{counter}` and `{kind…}`.
     pub fn parse(token: &str) -> TokenPattern {
         let mut parts = Vec::new();
         let mut rest = token;
+        let kinds = KindSpelling::ALL.map(|k| (k.placeholder(), TokenPart::Kind(k)));
         let next = |rest: &str| {
             [(NONCE, TokenPart::Nonce), (COUNTER, TokenPart::Counter)]
                 .into_iter()
+                .chain(kinds.iter().cloned())
                 .filter_map(|(p, part)| rest.find(p).map(|at| (at, p.len(), part)))
                 .min_by_key(|(at, _, _)| *at)
         };
@@ -161,8 +226,21 @@ impl TokenPattern {
         self.parts.contains(&TokenPart::Counter)
     }
 
+    /// True when the token has a `{kind}`.
+    pub fn has_kind(&self) -> bool {
+        self.kind_spelling().is_some()
+    }
+
+    /// How the token spells the kind, when it has one.
+    pub fn kind_spelling(&self) -> Option<KindSpelling> {
+        self.parts.iter().find_map(|p| match p {
+            TokenPart::Kind(k) => Some(*k),
+            _ => None,
+        })
+    }
+
     /// The token as written, with `nonce` standing for the variable part
-    /// (a counter stays `{counter}`).
+    /// (a counter and a kind stay placeholders).
     pub fn render(&self, nonce: &str) -> String {
         self.parts
             .iter()
@@ -170,9 +248,49 @@ impl TokenPattern {
                 TokenPart::Literal(l) => l.as_str(),
                 TokenPart::Nonce => nonce,
                 TokenPart::Counter => COUNTER,
+                TokenPart::Kind(k) => k.placeholder(),
             })
             .collect()
     }
+}
+
+/// `text` (a token or template) with every `{kind…}` written as the
+/// framing writes `kind`: the delimiters of one request's frame.
+pub fn with_kind(text: &str, kind: &str) -> String {
+    KindSpelling::ALL.iter().fold(text.to_string(), |t, k| {
+        t.replace(k.placeholder(), &k.spell(kind))
+    })
+}
+
+/// `token`, inferred from a wrap of a request of kind `first` (a plain
+/// word), with the kind written as a `{kind…}` placeholder, when a wrap of
+/// a request of kind `second` (`output`) writes the same name with
+/// `second` in its place: the name follows the kind (`init`'s experiment).
+/// The spelling is the first of [`KindSpelling::ALL`] whose rendering of
+/// both kinds fits; `second` should hold a `-`, so that writing it as
+/// sent and with `_` differ. `None` when no spelling of `first` is in the
+/// token or the second wrap does not name `second` there.
+pub fn kind_in_token(token: &str, first: &str, second: &str, output: &str) -> Option<String> {
+    KindSpelling::ALL.iter().find_map(|&spelling| {
+        let seen = spelling.spell(first);
+        let at = token.find(&seen)?;
+        let candidate = format!(
+            "{}{}{}",
+            &token[..at],
+            spelling.placeholder(),
+            &token[at + seen.len()..]
+        );
+        // The literal text on either side of the kind, up to another
+        // placeholder (a nonce is another value in every wrap).
+        let before = token[..at].rsplit('}').next().unwrap_or_default();
+        let after = token[at + seen.len()..]
+            .split('{')
+            .next()
+            .unwrap_or_default();
+        let named = format!("{before}{}{after}", spelling.spell(second));
+        let parsed = TokenPattern::parse(&candidate);
+        (output.contains(&named) && parsed.kind_spelling() == Some(spelling)).then_some(candidate)
+    })
 }
 
 /// Where a token matched in a folded text.
@@ -182,11 +300,15 @@ pub struct TokenMatch {
     pub end: usize,
     /// The nonce's folded index range, when the token has one.
     pub nonce: Option<(usize, usize)>,
+    /// The kind's folded index range, when the token has one.
+    pub kind: Option<(usize, usize)>,
 }
 
 /// Matches `token` at folded index `at`: literal parts folded by the same
 /// reader, a nonce as a run of at least the minimum length of its alphabet
-/// (greedy; the literal after it must then match), a space between the
+/// (greedy; the literal after it must then match), a kind as a run of name
+/// characters (the longest after which the rest matches: a kind may hold
+/// the `_` or `-` the literal after it starts with), a space between the
 /// words of a phrase as `word_gap` reads it. `None` without a match,
 /// or when the token has a nonce and `nonce` is not declared.
 pub fn match_token(
@@ -195,9 +317,20 @@ pub fn match_token(
     token: &TokenPattern,
     nonce: Option<&NonceSpec>,
 ) -> Option<TokenMatch> {
+    let m = match_parts(folded, at, &token.parts, nonce)?;
+    (m.end > at).then_some(m)
+}
+
+/// [`match_token`] over `parts`, from folded index `at`.
+fn match_parts(
+    folded: &Folded<'_>,
+    at: usize,
+    parts: &[TokenPart],
+    nonce: Option<&NonceSpec>,
+) -> Option<TokenMatch> {
     let mut i = at;
     let mut span = None;
-    for part in &token.parts {
+    for (n, part) in parts.iter().enumerate() {
         match part {
             TokenPart::Literal(literal) => {
                 for (n, word) in literal.split(' ').enumerate() {
@@ -231,11 +364,36 @@ pub fn match_token(
                     return None;
                 }
             }
+            TokenPart::Kind(_) => return match_kind(folded, i, &parts[n + 1..], nonce, span),
         }
     }
-    (i > at).then_some(TokenMatch {
+    Some(TokenMatch {
         end: i,
         nonce: span,
+        kind: None,
+    })
+}
+
+/// A kind at folded index `at` followed by `rest`: the longest run of
+/// name characters after which `rest` matches.
+fn match_kind(
+    folded: &Folded<'_>,
+    at: usize,
+    rest: &[TokenPart],
+    nonce: Option<&NonceSpec>,
+    nonce_span: Option<(usize, usize)>,
+) -> Option<TokenMatch> {
+    let mut longest = at;
+    while folded.ch(longest).is_some_and(is_kind_char) {
+        longest += 1;
+    }
+    (at + 1..=longest).rev().find_map(|end| {
+        let m = match_parts(folded, end, rest, nonce)?;
+        Some(TokenMatch {
+            end: m.end,
+            nonce: m.nonce.or(nonce_span),
+            kind: Some((at, end)),
+        })
     })
 }
 
@@ -316,7 +474,8 @@ mod tests {
             m("d-00ffZ"),
             Some(TokenMatch {
                 end: 6,
-                nonce: Some((2, 6))
+                nonce: Some((2, 6)),
+                kind: None,
             })
         );
         assert_eq!(m("d-00ffx").map(|t| t.end), Some(6));
@@ -330,6 +489,76 @@ mod tests {
             .sample(16)
             .chars()
             .all(|c| NonceAlphabet::Hex.contains(c)));
+    }
+
+    #[test]
+    fn a_kind_matches_any_name_and_leaves_the_rest_its_literal() {
+        let token = TokenPattern::parse("{kind}_output");
+        assert_eq!(token.kind_spelling(), Some(KindSpelling::AsSent));
+        assert_eq!(token.render(""), "{kind}_output");
+        let reader = Reader::new(ReaderLevel::Exact);
+        let m = |text: &str| match_token(&reader.fold(text), 0, &token, None);
+        // The kind may hold the `_` its literal starts with.
+        let got = m("web_page_output>").unwrap();
+        assert_eq!((got.end, got.kind), (15, Some((0, 8))));
+        assert_eq!(m("tool-result_output").unwrap().kind, Some((0, 11)));
+        assert!(m("_output").is_none());
+        assert!(m("tool-result_outpu").is_none());
+        let upper = TokenPattern::parse("{kind:upper}");
+        assert_eq!(upper.kind_spelling(), Some(KindSpelling::Upper));
+        assert_eq!(
+            match_token(&reader.fold("TOOL-RESULT]"), 0, &upper, None).map(|m| m.end),
+            Some(11)
+        );
+        assert!(!TokenPattern::parse("plain").has_kind());
+    }
+
+    #[test]
+    fn init_reads_the_kind_in_a_name_only_where_a_second_kind_follows() {
+        let second = "fc-kind-r2";
+        let in_name = |token: &str, out: &str| kind_in_token(token, "fckindq7", second, out);
+        assert_eq!(
+            in_name(
+                "fckindq7_output",
+                "<fc-kind-r2_output>x</fc-kind-r2_output>"
+            )
+            .as_deref(),
+            Some("{kind}_output")
+        );
+        assert_eq!(
+            in_name("FCKINDQ7", "[FC-KIND-R2]x[/FC-KIND-R2]").as_deref(),
+            Some("{kind:upper}")
+        );
+        assert_eq!(
+            in_name(
+                "fckindq7_output",
+                "<fc_kind_r2_output>x</fc_kind_r2_output>"
+            )
+            .as_deref(),
+            Some("{kind:underscore}_output")
+        );
+        // The same name whatever the kind: no `{kind}`.
+        assert_eq!(
+            in_name("fckindq7_output", "<fckindq7_output>x</fckindq7_output>"),
+            None
+        );
+        assert_eq!(in_name("output", "<output>x</output>"), None);
+        // Beside a nonce, only the literal next to the kind is compared.
+        assert_eq!(
+            in_name("d-{nonce}-fckindq7", "<d-00ff-fc-kind-r2>").as_deref(),
+            Some("d-{nonce}-{kind}")
+        );
+    }
+
+    #[test]
+    fn a_kind_is_spelled_as_declared() {
+        assert_eq!(with_kind("{kind}_output", "web-page"), "web-page_output");
+        assert_eq!(with_kind("{kind:upper}", "tool-result"), "TOOL-RESULT");
+        assert_eq!(
+            with_kind("<{kind:underscore}>", "tool-result"),
+            "<tool_result>"
+        );
+        assert_eq!(with_kind("plain", "x"), "plain");
     }
 
     #[test]

@@ -927,6 +927,13 @@ mod tests {
                     Just("[user] ".to_string()),
                     Just("- ".to_string()),
                     "[0-9]{1,3}",
+                    // The request's kind in a name (`<{kind}_output>`), as
+                    // the probe's and the second wrap's kinds, and a
+                    // literal placeholder a framing might write.
+                    Just("fckindq7".to_string()),
+                    Just("FCKINDQ7".to_string()),
+                    Just("fc-kind-r2".to_string()),
+                    Just("{kind}".to_string()),
                 ],
                 0..24,
             )
@@ -952,6 +959,13 @@ mod tests {
                     let d = &inferred.delimiters;
                     prop_assert!(d.validate().is_ok(), "{d:?}");
                     prop_assert!(d.try_grammar().is_ok(), "{d:?}");
+                    // `init`'s kind experiment, with the other wrap as
+                    // the second kind's output: a `{kind}` it writes
+                    // validates too.
+                    if let Some(named) = d.naming_kind("fckindq7", "fc-kind-r2", &wrap(&other)) {
+                        prop_assert!(named.try_grammar().is_ok(), "{named:?}");
+                        prop_assert!(named.token.contains("{kind"), "{named:?}");
+                    }
                 }
             }
         }

@@ -868,8 +868,12 @@ fn fixed_parts(
     region: &dyn Fn(&Range<usize>) -> Region,
     parts: &mut Vec<Part>,
 ) {
+    // A framing may write the kind upper-cased (`[FCKINDQ7]`, a `{kind:upper}`
+    // name): it is the kind field still.
+    let upper_kind = KIND_MARK.to_ascii_uppercase();
     let markers = [
         (KIND_MARK, FieldName::Kind),
+        (upper_kind.as_str(), FieldName::Kind),
         (PROV_MARK, FieldName::Provenance),
         (ATTR_MARK, FieldName::Attribute(String::new())),
     ];

@@ -88,6 +88,7 @@ mod tests {
             start: 3,
             end: 9,
             nonce: None,
+            request_kind: None,
         }
     }
 

@@ -305,6 +305,7 @@ mod tests {
             start,
             end: start + 3,
             nonce: None,
+            request_kind: None,
         };
         use DelimiterKind::{Close, Open};
         let found = [

@@ -110,8 +110,9 @@ pub enum InvalidKind {
     /// A token with a character a grammar would read as structure.
     #[error(
         "delimiters: token {0:?} must be printable ASCII without brackets, braces, \
-         slashes, quotes, '=', backticks or tildes (a `{{nonce}}` part is allowed; \
-         a section's names may be words joined by single spaces)"
+         slashes, quotes, '=', backticks or tildes (a `{{nonce}}` part is allowed, \
+         and in the outer token of a named grammar one `{{kind}}`, `{{kind:upper}}` \
+         or `{{kind:underscore}}`; a section's names may be words joined by single spaces)"
     )]
     BadToken(String),
     /// A token declared again (ASCII case ignored). The error's field is

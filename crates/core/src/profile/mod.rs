@@ -202,6 +202,10 @@ impl Delimiters {
         for (field, token) in self.fields() {
             let fields = self.grammar.shape().fields();
             let mut bare = token.replace(crate::grammar::token::NONCE, "");
+            // A kind reads as a name among the token's characters, once,
+            // in the outer token of a grammar whose token is a name.
+            let kinds = kind_placeholders(token);
+            bare = crate::grammar::with_kind(&bare, "k");
             // A counter reads as a number among the words; elsewhere its
             // braces make the token a bad one.
             if fields.counter_tokens {
@@ -224,8 +228,11 @@ impl Delimiters {
             // Two counters in one name cannot both be read: the first
             // takes every digit.
             let counters = token.matches(crate::grammar::token::COUNTER).count();
+            let kind_ok =
+                kinds == 0 || (kinds == 1 && field == TokenField::Outer && !fields.pointer_token);
             if (token.is_empty() && !empty_ok)
                 || counters > 1
+                || !kind_ok
                 || (word && !bare.is_empty() && !words.iter().all(word_ok))
             {
                 return Err(InvalidProfile::new(
@@ -257,6 +264,14 @@ impl Delimiters {
         );
         fields
     }
+}
+
+/// How many `{kind…}` placeholders `token` has.
+fn kind_placeholders(token: &str) -> usize {
+    crate::grammar::KindSpelling::ALL
+        .iter()
+        .map(|k| token.matches(k.placeholder()).count())
+        .sum()
 }
 
 /// The error for `repeat`, a token declared again (ASCII case ignored). It
@@ -866,6 +881,35 @@ capabilities: [wrap]
         assert!(Arc::ptr_eq(&built, &profile.grammar()));
         assert!(Arc::ptr_eq(&built, &profile.clone().grammar()));
         assert_eq!(built.render(Form::Close, 0).plain(), "</context>");
+    }
+
+    #[test]
+    fn a_kind_is_allowed_once_in_the_outer_token_in_a_declared_spelling() {
+        let profile = TargetProfile::parse(PROFILE).unwrap();
+        let with = |token: &str, inner: Option<&str>| {
+            profile.edit(|p| {
+                p.delimiters.token = token.into();
+                p.delimiters.inner = inner.map(str::to_string);
+            })
+        };
+        for token in ["{kind}_output", "{kind:upper}", "x-{kind:underscore}"] {
+            let ok = with(token, None).unwrap();
+            assert_eq!(
+                ok.grammar().render(Form::Close, 0).plain(),
+                format!("</{}>", crate::grammar::with_kind(token, "tool-result"))
+            );
+        }
+        for (token, inner) in [
+            ("{kind:lower}_output", None),
+            ("{kind}{kind}", None),
+            ("context", Some("{kind}")),
+        ] {
+            let error = with(token, inner).unwrap_err();
+            assert!(
+                matches!(error.kind, InvalidKind::BadToken(_)),
+                "{token}: {error}"
+            );
+        }
     }
 
     #[test]

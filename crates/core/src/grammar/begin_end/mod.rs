@@ -91,6 +91,8 @@ pub(super) struct BeginEnd {
 struct Matched {
     end: usize,
     nonce: Option<(usize, usize)>,
+    /// The request's kind in the token, when it has a `{kind}`.
+    request_kind: Option<(usize, usize)>,
     attrs_start: Option<usize>,
 }
 
@@ -326,6 +328,7 @@ impl BeginEnd {
             return None;
         }
         m.nonce = m.nonce.or(t.nonce);
+        m.request_kind = m.request_kind.or(t.kind);
         self.match_from(folded, rest, t.end, m)
     }
 }
@@ -577,6 +580,10 @@ impl Grammar for BeginEnd {
                         start: span.start,
                         end: span.end,
                         nonce: m.nonce.map(|(s, e)| {
+                            let span = folded.source_span(s, e);
+                            (span.start, span.end)
+                        }),
+                        request_kind: m.request_kind.map(|(s, e)| {
                             let span = folded.source_span(s, e);
                             (span.start, span.end)
                         }),

@@ -34,7 +34,8 @@ pub(super) fn key_of(
 
 /// The frame's own delimiters: the first opener, and the last closer after
 /// it that its frame key does not call a confusable (a closer with another
-/// value cannot close the frame for a reader that checks it).
+/// value cannot close the frame for a reader that checks it) nor another
+/// kind's.
 pub(super) fn expected_delimiters(
     profile: &ResolvedProfile,
     grammar: &dyn Grammar,
@@ -42,8 +43,14 @@ pub(super) fn expected_delimiters(
     folded: &Folded<'_>,
 ) -> Expected {
     let is = |d: &&LiveDelimiter, token, kind| d.token == token && d.kind == kind;
-    let pairs = |open: Option<LiveDelimiter>, d: &LiveDelimiter| {
-        key_of(grammar, folded, open).classify(d, folded) != Liveness::Confusable
+    // An outer closer naming another kind than the opener's is the
+    // framing's marker of another frame, never this one's closer.
+    let pairs = |open: Option<LiveDelimiter>, d: &LiveDelimiter| match key_of(grammar, folded, open)
+        .classify(d, folded)
+    {
+        Liveness::Confusable => false,
+        Liveness::Live => d.token != OUTER,
+        _ => true,
     };
     let outer_open = delimiters
         .iter()
@@ -329,6 +336,7 @@ mod tests {
             start,
             end: start + 2,
             nonce: None,
+            request_kind: None,
         }
     }
 
