@@ -109,7 +109,7 @@ mod tests {
             (
                 with("  command: [a]", "  command: []"),
                 expect(
-                    AdapterField::Command,
+                    AdapterField::AdapterCommand,
                     AdapterRule::EmptyCommand,
                     Some((3, 12)),
                 ),
@@ -117,7 +117,7 @@ mod tests {
             (
                 with("  command: [a]", "  command: [a]\n  timeout_ms: 0"),
                 expect(
-                    AdapterField::TimeoutMs,
+                    AdapterField::AdapterTimeoutMs,
                     AdapterRule::ZeroTimeout,
                     Some((4, 15)),
                 ),

@@ -18,9 +18,9 @@ use serde_saphyr::Spanned;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum AdapterField {
     /// `adapter.command`.
-    Command,
+    AdapterCommand,
     /// `adapter.timeout_ms`.
-    TimeoutMs,
+    AdapterTimeoutMs,
     /// `adapter.mcp.command`.
     McpCommand,
     /// `adapter.mcp.timeout_ms`.
@@ -48,8 +48,8 @@ pub enum AdapterField {
 impl AdapterField {
     /// Every field an adapter rule names.
     pub const ALL: [AdapterField; 13] = [
-        AdapterField::Command,
-        AdapterField::TimeoutMs,
+        AdapterField::AdapterCommand,
+        AdapterField::AdapterTimeoutMs,
         AdapterField::McpCommand,
         AdapterField::McpTimeoutMs,
         AdapterField::McpArguments,
@@ -67,8 +67,8 @@ impl AdapterField {
     /// (`adapter.mcp.url`).
     pub fn path(self) -> &'static str {
         match self {
-            AdapterField::Command => "adapter.command",
-            AdapterField::TimeoutMs => "adapter.timeout_ms",
+            AdapterField::AdapterCommand => "adapter.command",
+            AdapterField::AdapterTimeoutMs => "adapter.timeout_ms",
             AdapterField::McpCommand => "adapter.mcp.command",
             AdapterField::McpTimeoutMs => "adapter.mcp.timeout_ms",
             AdapterField::McpArguments => "adapter.mcp.arguments",
@@ -261,8 +261,8 @@ pub(crate) fn locate(text: &str, field: AdapterField) -> Option<Position> {
     let adapter = shadow.adapter.unwrap_or_default();
     let mcp = adapter.mcp.unwrap_or_default();
     let spanned = match field {
-        AdapterField::Command => adapter.command,
-        AdapterField::TimeoutMs => adapter.timeout_ms,
+        AdapterField::AdapterCommand => adapter.command,
+        AdapterField::AdapterTimeoutMs => adapter.timeout_ms,
         AdapterField::McpCommand => mcp.command,
         AdapterField::McpTimeoutMs => mcp.timeout_ms,
         AdapterField::McpArguments => mcp.arguments,

@@ -382,13 +382,13 @@ impl Launch for AdapterSpec {
         if let AdapterSpec::Subprocess(spec) = self {
             if spec.command.is_empty() {
                 return Err(InvalidAdapter::new(
-                    AdapterField::Command,
+                    AdapterField::AdapterCommand,
                     AdapterRule::EmptyCommand,
                 ));
             }
             if spec.timeout_ms == 0 {
                 return Err(InvalidAdapter::new(
-                    AdapterField::TimeoutMs,
+                    AdapterField::AdapterTimeoutMs,
                     AdapterRule::ZeroTimeout,
                 ));
             }
