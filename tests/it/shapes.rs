@@ -1429,3 +1429,70 @@ fn init_disagreements(shape: &str, expected: &[&str]) -> Vec<String> {
     }
     problems
 }
+
+/// The ids of the cases whose unicode verdict fails for a security
+/// finding at the unicode level, with their variant (`~upper`) dropped.
+fn security_failing_cases(report: &Value) -> BTreeSet<String> {
+    let mut ids = BTreeSet::new();
+    for result in report["results"].as_array().into_iter().flatten() {
+        let findings = result["outcome"]["findings"].as_array();
+        let security = findings.into_iter().flatten().any(|f| {
+            f["class"] == "security"
+                && f["levels"]
+                    .as_array()
+                    .is_some_and(|l| l.iter().any(|l| l == "unicode"))
+        });
+        if result["verdicts"]["unicode"] == "fail" && security {
+            let id = result["id"].as_str().unwrap_or("?");
+            ids.insert(id.split('~').next().unwrap_or(id).to_string());
+        }
+    }
+    ids
+}
+
+/// The report of `framecheck run` on one shape fixture's profile.
+fn run_report(profile: &str, name: &str) -> Value {
+    let out = tempfile::tempdir().unwrap();
+    let output = common::framecheck_command(&["run", "--target"])
+        .arg(shapes_dir().join(profile))
+        .args(["--format", "json", "--out"])
+        .arg(out.path())
+        .output()
+        .unwrap();
+    let text = std::fs::read_to_string(out.path().join(format!("{name}.json")))
+        .unwrap_or_else(|_| panic!("no report: {}", String::from_utf8_lossy(&output.stderr)));
+    serde_json::from_str(&text).unwrap()
+}
+
+/// Issue 57's gap: a framing that writes its provenance in single quotes
+/// and escapes it as a double-quoted value was caught by one benign case
+/// alone (a provenance with an apostrophe, `l'outil`, which then writes
+/// attributes). The single-quote provenance cases catch it, and no other
+/// attack case does; its correct twin fails none. So without the two
+/// cases in `attacks/provenance-injection.yaml` only the benign case
+/// catches it: this test fails on a catalogue without them.
+#[test]
+fn a_single_quoted_provenance_is_caught_by_its_quote_cases_alone() {
+    if !interpreter_available("python3", "html-entities/broken-provenance-single-quote") {
+        return;
+    }
+    let dir = "html-entities";
+    let broken = run_report(
+        &format!("{dir}/broken_provenance_single_quote.yaml"),
+        "shape-html-entities-broken-provenance-single-quote",
+    );
+    let expected: BTreeSet<String> = [
+        "benign-provenance-non-ascii",
+        "prov-single-quote-forged-tag",
+        "prov-single-quote-new-attribute",
+    ]
+    .map(String::from)
+    .into();
+    assert_eq!(security_failing_cases(&broken), expected);
+    let correct = run_report(
+        &format!("{dir}/correct_provenance_single_quote.yaml"),
+        "shape-html-entities-correct-provenance-single-quote",
+    );
+    assert_eq!(security_failing_cases(&correct), BTreeSet::new());
+    assert_eq!(correct["status"], "pass");
+}

@@ -27,8 +27,9 @@ pub mod profile {
 
     pub use crate::language::{with_language, Language};
     pub use crate::spec::{
-        AdapterError, AdapterSpec, BuiltinTarget, Clean, IdFrom, McpSpec, Plant, ProcessKey,
-        ProcessMode, SetupCommand, SetupInput, SubprocessSpec, ToolCall, WriteTool,
+        AdapterError, AdapterField, AdapterRule, AdapterSpec, BuiltinTarget, Clean, IdFrom,
+        InvalidAdapter, McpSpec, Plant, ProcessKey, ProcessMode, SetupCommand, SetupInput,
+        SubprocessSpec, ToolCall, WriteTool,
     };
 
     /// A framing under test and how framecheck reaches it.
@@ -53,9 +54,9 @@ pub mod outcome {
 
 #[cfg(test)]
 mod tests {
-    use framecheck_core::profile::{Field, InvalidKind, InvalidProfile, Position};
+    use framecheck_core::profile::{Field, InvalidProfile, Position};
 
-    use crate::profile::TargetProfile;
+    use crate::profile::{AdapterField, AdapterRule, InvalidAdapter, TargetProfile};
 
     /// A target is written as the one mapping its file is: the adapter
     /// between the language and the delimiters, as reports record it and
@@ -89,11 +90,12 @@ mod tests {
         );
     }
 
-    fn expect(field: Field, kind: InvalidKind, at: Option<(u64, u64)>) -> InvalidProfile {
+    fn expect(field: AdapterField, rule: AdapterRule, at: Option<(u64, u64)>) -> InvalidProfile {
+        let error = InvalidProfile::adapter(InvalidAdapter::new(field, rule));
+        assert_eq!(error.field, Some(Field::Adapter));
         InvalidProfile {
-            kind,
-            field: Some(field),
             position: at.map(|(line, column)| Position { line, column }),
+            ..error
         }
     }
 
@@ -107,16 +109,16 @@ mod tests {
             (
                 with("  command: [a]", "  command: []"),
                 expect(
-                    Field::AdapterCommand,
-                    InvalidKind::EmptyCommand,
+                    AdapterField::AdapterCommand,
+                    AdapterRule::EmptyCommand,
                     Some((3, 12)),
                 ),
             ),
             (
                 with("  command: [a]", "  command: [a]\n  timeout_ms: 0"),
                 expect(
-                    Field::AdapterTimeoutMs,
-                    InvalidKind::ZeroTimeout,
+                    AdapterField::AdapterTimeoutMs,
+                    AdapterRule::ZeroTimeout,
                     Some((4, 15)),
                 ),
             ),

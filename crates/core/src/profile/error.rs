@@ -9,6 +9,14 @@
 //! message, so a value that happens to look like another field cannot move it.
 //!
 //! The `Display` of each error is the message framecheck has always printed.
+//!
+//! The `adapter:` section's rules, fields and places are the launch
+//! configuration's: its error type ([`LaunchError`]) is carried here as an
+//! [`AdapterFault`], so that core names none of them and a new target kind
+//! touches no file of core's.
+
+use std::any::Any;
+use std::sync::Arc;
 
 use crate::grammar::GrammarError;
 
@@ -21,6 +29,18 @@ pub struct Position {
     pub line: u64,
     /// 1-based column.
     pub column: u64,
+}
+
+impl Position {
+    /// Where the YAML parser read `spanned`'s value, when it says (a
+    /// shadow of the profile read with positions gives these).
+    pub fn of<T>(spanned: &serde_saphyr::Spanned<T>) -> Option<Position> {
+        let loc = spanned.referenced;
+        (loc.line() > 0).then(|| Position {
+            line: loc.line(),
+            column: loc.column(),
+        })
+    }
 }
 
 /// Which of the delimiters' tokens an error is about.
@@ -40,32 +60,10 @@ pub enum TokenField {
 pub enum Field {
     /// `name`.
     Name,
-    /// `adapter.command`.
-    AdapterCommand,
-    /// `adapter.timeout_ms`.
-    AdapterTimeoutMs,
-    /// `adapter.mcp.command`.
-    McpCommand,
-    /// `adapter.mcp.timeout_ms`.
-    McpTimeoutMs,
-    /// `adapter.mcp.arguments`.
-    McpArguments,
-    /// `adapter.mcp.plant_name`.
-    McpPlantName,
-    /// `adapter.mcp.plant_body`.
-    McpPlantBody,
-    /// `adapter.mcp.url`.
-    McpUrl,
-    /// `adapter.mcp.plant`.
-    McpPlant,
-    /// `adapter.mcp.write` (`plant: tool`'s write tool).
-    McpWrite,
-    /// `adapter.mcp.setup` (`plant: command`'s setup command).
-    McpSetup,
-    /// `adapter.mcp.clean`.
-    McpClean,
-    /// `adapter.mcp.clean_tool`.
-    McpCleanTool,
+    /// A field of the `adapter:` section. Which one, and where it is
+    /// written, is the launch configuration's to say
+    /// ([`InvalidKind::Adapter`]): core reads that section past unlooked-at.
+    Adapter,
     /// The `delimiters` declaration as a whole (grammar, templates, nonce).
     Delimiters,
     /// One token of `delimiters`.
@@ -163,12 +161,6 @@ pub enum InvalidKind {
     /// The `records` section is not a valid declaration.
     #[error("{0}")]
     Records(crate::records::RecordsError),
-    /// A subprocess adapter with an empty command.
-    #[error("adapter.command must name a program")]
-    EmptyCommand,
-    /// A subprocess adapter with a zero timeout.
-    #[error("adapter.timeout_ms must be positive")]
-    ZeroTimeout,
     /// `reader.lines` declared for a reader that is not a parser: a model's
     /// line breaks are the reader levels'.
     #[error(
@@ -179,96 +171,94 @@ pub enum InvalidKind {
     /// `reader.consumers`: one says what the other does.
     #[error("reader.consumers lists every consumer; drop reader.consumer: {0} or list it there")]
     ConsumerAndConsumers(&'static str),
-    /// An MCP adapter with an empty command.
-    #[error("adapter.mcp.command must name a program")]
-    McpEmptyCommand,
-    /// An MCP adapter with a zero timeout.
-    #[error("adapter.mcp.timeout_ms must be positive")]
-    McpZeroTimeout,
-    /// No argument carries the placeholder the plant needs, so the tool
-    /// would never see the content.
-    #[error("adapter.mcp.arguments: plant `{plant}` needs `{placeholder}` in an argument value, or the tool never reads the content")]
-    McpPlantNotReached {
-        /// The plant, as written.
-        plant: &'static str,
-        /// The placeholder no argument holds.
-        placeholder: &'static str,
-    },
-    /// A plant name that is not one plain file name.
-    #[error("adapter.mcp.plant_name {0:?} must be one file name (no `/`, not `.` or `..`)")]
-    McpBadPlantName(String),
-    /// A fixture page path with an empty, `.` or `..` segment.
-    #[error("adapter.mcp.plant_name {0:?} must be a page path of names separated by `/` (none empty, `.` or `..`)")]
-    McpBadPagePath(String),
-    /// A page body for a plant that serves no page.
-    #[error("adapter.mcp.plant_body is the fixture page's body; it needs `plant: http`")]
-    McpBodyWithoutPage,
-    /// An endpoint that is not a plain `http://` URL (the server runs on
-    /// this machine; no TLS client is built in).
-    #[error(
-        "adapter.mcp.url {0:?} must be a plain http:// URL, such as http://127.0.0.1:{{port}}/mcp"
-    )]
-    McpUrlNotHttp(String),
-    /// `{port}` in the endpoint but nowhere in the command or environment,
-    /// so the server would never learn which port to listen on.
-    #[error("adapter.mcp.url has `{{port}}` but neither adapter.mcp.command nor env does, so the server cannot know which port to listen on")]
-    McpPortNotPassed,
-    /// An endpoint without a command: a server framecheck does not start
-    /// could be neither restarted after a hang nor stopped.
-    #[error("adapter.mcp.url needs adapter.mcp.command: framecheck starts the server itself, so it can restart it after a hang and stop it at the end (a server already running elsewhere is not supported)")]
-    McpUrlWithoutCommand,
-    /// A plant or clean strategy without the key that says how: `plant:
-    /// tool` without `write`, `plant: command` without `setup`, `clean:
-    /// tool` without `clean_tool`.
-    #[error("adapter.mcp: `{given}` needs `{needs}` ({what})")]
-    McpNeeds {
-        /// The choice made, as written (`plant: tool`).
-        given: &'static str,
-        /// The key it needs.
-        needs: &'static str,
-        /// What that key holds.
-        what: &'static str,
-    },
-    /// A key read only with a plant or clean strategy the profile does not
-    /// choose, so it would be silently ignored.
-    #[error("adapter.mcp.{key} is only read with `{only_with}`; the profile does not choose it")]
-    McpUnused {
-        /// The key, as written.
-        key: &'static str,
-        /// The choice it belongs to.
-        only_with: &'static str,
-    },
-    /// A write tool or argument-fed setup command that never gets the
-    /// content.
-    #[error("adapter.mcp.{key} must hold `{{content}}` (or `{{content_json}}`), or the store never gets the content")]
-    McpContentNotPassed {
-        /// The key whose values were searched.
-        key: &'static str,
-    },
-    /// A setup command with no program.
-    #[error("adapter.mcp.setup.command must name a program")]
-    McpEmptySetup,
-    /// A setup command with a zero timeout.
-    #[error("adapter.mcp.setup.timeout_ms must be positive")]
-    McpZeroSetupTimeout,
-    /// A JSON pointer that is neither empty nor starts with `/`.
-    #[error("adapter.mcp.write.id.pointer {0:?} is not a JSON pointer (RFC 6901): it starts with `/`, as in `/id`")]
-    McpBadIdPointer(String),
-    /// A pattern the regular-expression engine refuses.
-    #[error("adapter.mcp.write.id.pattern {pattern:?} is not a regular expression: {reason}")]
-    McpBadIdPattern {
-        /// The pattern.
-        pattern: String,
-        /// The engine's message.
-        reason: String,
-    },
-    /// `{id}` in the read's or the clean tool's arguments, but no
-    /// `write.id` to fill it from.
-    #[error("adapter.mcp.{key} uses `{{id}}`, but adapter.mcp.write.id does not say where the write tool's answer has it")]
-    McpIdNotPicked {
-        /// The key whose values use `{id}`.
-        key: &'static str,
-    },
+    /// The `adapter:` section breaks one of its own rules: the launch
+    /// configuration's error ([`Launch::Error`](super::Launch::Error)), carried
+    /// as it is.
+    #[error("{0}")]
+    Adapter(AdapterFault),
+}
+
+/// Why a launch configuration breaks one of its rules
+/// ([`Launch::validate`](super::Launch::validate)'s error): what core needs
+/// to carry it in an [`InvalidProfile`] and to place it in the text.
+pub trait LaunchError: std::error::Error + PartialEq + Send + Sync + 'static {
+    /// Where in the profile's `text` the field at fault is written, when
+    /// the text shows it. Only the launch configuration knows its fields.
+    fn locate(&self, text: &str) -> Option<Position>;
+}
+
+/// A launch configuration without rules of its own.
+impl LaunchError for std::convert::Infallible {
+    fn locate(&self, _text: &str) -> Option<Position> {
+        match *self {}
+    }
+}
+
+/// A launch configuration's error, its type erased so that
+/// [`InvalidProfile`] stays one type whatever the adapter is. It displays,
+/// compares and places itself as the error it holds
+/// ([`AdapterFault::downcast_ref`] gives that error back).
+#[derive(Clone)]
+pub struct AdapterFault(Arc<dyn ErasedLaunchError>);
+
+/// [`LaunchError`] as an object: equality is tried across types through
+/// `Any` (two faults of different types are different).
+trait ErasedLaunchError: std::error::Error + Send + Sync + 'static {
+    fn locate(&self, text: &str) -> Option<Position>;
+    fn as_any(&self) -> &dyn Any;
+    fn same(&self, other: &dyn Any) -> bool;
+}
+
+impl<E: LaunchError> ErasedLaunchError for E {
+    fn locate(&self, text: &str) -> Option<Position> {
+        LaunchError::locate(self, text)
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+
+    fn same(&self, other: &dyn Any) -> bool {
+        other.downcast_ref::<E>() == Some(self)
+    }
+}
+
+impl AdapterFault {
+    /// `error`, carried.
+    pub fn new<E: LaunchError>(error: E) -> AdapterFault {
+        AdapterFault(Arc::new(error))
+    }
+
+    /// The error carried, when it is an `E`.
+    pub fn downcast_ref<E: LaunchError>(&self) -> Option<&E> {
+        self.0.as_any().downcast_ref()
+    }
+
+    /// Where the field at fault is written in `text`, as the launch
+    /// configuration finds it.
+    fn locate(&self, text: &str) -> Option<Position> {
+        self.0.locate(text)
+    }
+}
+
+impl PartialEq for AdapterFault {
+    fn eq(&self, other: &AdapterFault) -> bool {
+        self.0.same(other.0.as_any())
+    }
+}
+
+impl Eq for AdapterFault {}
+
+impl std::fmt::Debug for AdapterFault {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("AdapterFault").field(&self.0).finish()
+    }
+}
+
+impl std::fmt::Display for AdapterFault {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(&self.0, f)
+    }
 }
 
 /// Why profile text is not a valid profile: the rule, the field, the place.
@@ -293,6 +283,24 @@ impl InvalidProfile {
             kind,
             field: Some(field),
             position: None,
+        }
+    }
+
+    /// The launch configuration's `error`, its position not yet known.
+    pub fn adapter<E: LaunchError>(error: E) -> InvalidProfile {
+        InvalidProfile::new(
+            Field::Adapter,
+            InvalidKind::Adapter(AdapterFault::new(error)),
+        )
+    }
+
+    /// The position of this error's field in `text`: the launch
+    /// configuration places its own fields, core the rest.
+    pub(super) fn locate_in(&self, text: &str) -> Option<Position> {
+        match (&self.kind, &self.field) {
+            (InvalidKind::Adapter(fault), _) => fault.locate(text),
+            (_, Some(field)) => super::locate::locate(text, field),
+            (_, None) => None,
         }
     }
 

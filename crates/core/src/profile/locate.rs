@@ -22,7 +22,6 @@ use super::{Field, InvalidProfile, Position, TokenField};
 #[serde(default)]
 struct Shadow<D> {
     name: Option<Spanned<IgnoredAny>>,
-    adapter: Option<ShadowAdapter>,
     delimiters: Option<D>,
     attributes: Option<ShadowAttributes>,
     capabilities: Option<Spanned<IgnoredAny>>,
@@ -33,30 +32,6 @@ struct Shadow<D> {
 #[serde(default)]
 struct ShadowReader {
     consumers: Option<Spanned<IgnoredAny>>,
-}
-
-#[derive(Deserialize, Default)]
-#[serde(default)]
-struct ShadowAdapter {
-    command: Option<Spanned<IgnoredAny>>,
-    timeout_ms: Option<Spanned<IgnoredAny>>,
-    mcp: Option<ShadowMcp>,
-}
-
-#[derive(Deserialize, Default)]
-#[serde(default)]
-struct ShadowMcp {
-    command: Option<Spanned<IgnoredAny>>,
-    timeout_ms: Option<Spanned<IgnoredAny>>,
-    arguments: Option<Spanned<IgnoredAny>>,
-    plant_name: Option<Spanned<IgnoredAny>>,
-    plant_body: Option<Spanned<IgnoredAny>>,
-    url: Option<Spanned<IgnoredAny>>,
-    plant: Option<Spanned<IgnoredAny>>,
-    write: Option<Spanned<IgnoredAny>>,
-    setup: Option<Spanned<IgnoredAny>>,
-    clean: Option<Spanned<IgnoredAny>>,
-    clean_tool: Option<Spanned<IgnoredAny>>,
 }
 
 #[derive(Deserialize, Default)]
@@ -75,11 +50,7 @@ struct ShadowAttributes {
 }
 
 fn at<T>(spanned: &Spanned<T>) -> Option<Position> {
-    let loc = spanned.referenced;
-    (loc.line() > 0).then(|| Position {
-        line: loc.line(),
-        column: loc.column(),
-    })
+    Position::of(spanned)
 }
 
 /// The 1-based position of `field` in `text`, when the text shows it.
@@ -87,7 +58,7 @@ fn at<T>(spanned: &Spanned<T>) -> Option<Position> {
 /// The header, body and delimiters-as-a-whole fields are not located: their
 /// messages have never carried a position, and issue 36 keeps every printed
 /// message as it was.
-pub fn locate(text: &str, field: &Field) -> Option<Position> {
+pub(super) fn locate(text: &str, field: &Field) -> Option<Position> {
     let options = crate::yaml::options;
     let shadow: Shadow<ShadowDelimiters> =
         match serde_saphyr::from_str_with_options(text, options()) {
@@ -97,7 +68,6 @@ pub fn locate(text: &str, field: &Field) -> Option<Position> {
                     serde_saphyr::from_str_with_options(text, options()).ok()?;
                 Shadow {
                     name: any.name,
-                    adapter: any.adapter,
                     delimiters: None,
                     attributes: any.attributes,
                     capabilities: any.capabilities,
@@ -105,26 +75,11 @@ pub fn locate(text: &str, field: &Field) -> Option<Position> {
                 }
             }
         };
-    let mut adapter = shadow.adapter.unwrap_or_default();
-    let mcp = adapter.mcp.take().unwrap_or_default();
     let delimiters = shadow.delimiters.unwrap_or_default();
     let attributes = shadow.attributes.unwrap_or_default();
     let reader = shadow.reader.unwrap_or_default();
     match field {
         Field::Name => shadow.name.as_ref().and_then(at),
-        Field::AdapterCommand => adapter.command.as_ref().and_then(at),
-        Field::AdapterTimeoutMs => adapter.timeout_ms.as_ref().and_then(at),
-        Field::McpCommand => mcp.command.as_ref().and_then(at),
-        Field::McpTimeoutMs => mcp.timeout_ms.as_ref().and_then(at),
-        Field::McpArguments => mcp.arguments.as_ref().and_then(at),
-        Field::McpPlantName => mcp.plant_name.as_ref().and_then(at),
-        Field::McpPlantBody => mcp.plant_body.as_ref().and_then(at),
-        Field::McpUrl => mcp.url.as_ref().and_then(at),
-        Field::McpPlant => mcp.plant.as_ref().and_then(at),
-        Field::McpWrite => mcp.write.as_ref().and_then(at),
-        Field::McpSetup => mcp.setup.as_ref().and_then(at),
-        Field::McpClean => mcp.clean.as_ref().and_then(at),
-        Field::McpCleanTool => mcp.clean_tool.as_ref().and_then(at),
         Field::Token(TokenField::Outer) => delimiters.token.as_ref().and_then(at),
         Field::Token(TokenField::Inner) => delimiters
             .inner
@@ -136,7 +91,10 @@ pub fn locate(text: &str, field: &Field) -> Option<Position> {
         Field::AttributesName(i) => attributes.names.get(*i).and_then(at),
         Field::Capabilities => shadow.capabilities.as_ref().and_then(at),
         Field::ReaderConsumers => reader.consumers.as_ref().and_then(at),
-        Field::Delimiters
+        // The adapter section's fields are the launch configuration's to
+        // place (`InvalidProfile::locate_in`).
+        Field::Adapter
+        | Field::Delimiters
         | Field::HeaderSeparator
         | Field::HeaderLines
         | Field::HeaderField(_)
@@ -151,7 +109,7 @@ pub fn locate(text: &str, field: &Field) -> Option<Position> {
 /// `error`, with the position of its field in `text` when known.
 pub(super) fn with_position(text: &str, mut error: InvalidProfile) -> InvalidProfile {
     if error.position.is_none() {
-        error.position = error.field.as_ref().and_then(|field| locate(text, field));
+        error.position = error.locate_in(text);
     }
     error
 }

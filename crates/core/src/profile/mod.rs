@@ -36,8 +36,9 @@ mod error;
 mod file;
 mod locate;
 mod resolved;
-pub use error::{Field, InvalidKind, InvalidProfile, Position, TokenField};
-pub use locate::locate;
+pub use error::{
+    AdapterFault, Field, InvalidKind, InvalidProfile, LaunchError, Position, TokenField,
+};
 pub use resolved::{ProfileBuilder, ResolvedProfile};
 
 /// A framing under test, as declared in `targets/*.yaml`: what it writes
@@ -436,9 +437,13 @@ impl FrameProfile {
 pub trait Launch:
     Clone + std::fmt::Debug + PartialEq + Eq + Serialize + serde::de::DeserializeOwned
 {
-    /// The rules serde cannot check. The error names the field and has no
-    /// position; [`TargetProfile::parse`] adds it.
-    fn validate(&self) -> Result<(), InvalidProfile>;
+    /// Why a configuration breaks a rule of its own: its field, its rule
+    /// and where the field is written (core names none of them).
+    type Error: LaunchError;
+
+    /// The rules serde cannot check. [`TargetProfile::parse`] places the
+    /// error in the text through [`LaunchError::locate`].
+    fn validate(&self) -> Result<(), Self::Error>;
 
     /// Notes where fields are written in the profile's `text`, for errors
     /// that only running the target finds; called once by
@@ -503,7 +508,7 @@ impl<A: Launch> TargetProfile<A> {
     /// [`TargetProfile::parse`] adds it.
     pub fn new(adapter: A, framing: FrameProfile) -> Result<TargetProfile<A>, InvalidProfile> {
         let framing = framing.resolve()?;
-        adapter.validate()?;
+        adapter.validate().map_err(InvalidProfile::adapter)?;
         Ok(TargetProfile { adapter, framing })
     }
 
@@ -521,7 +526,7 @@ impl<A: Launch> TargetProfile<A> {
 
     /// This target reached through `adapter` instead, validated again.
     pub fn with_adapter(&self, adapter: A) -> Result<TargetProfile<A>, InvalidProfile> {
-        adapter.validate()?;
+        adapter.validate().map_err(InvalidProfile::adapter)?;
         Ok(TargetProfile {
             adapter,
             framing: self.framing.clone(),
@@ -732,7 +737,9 @@ pub(crate) type TestTarget = TargetProfile<serde_json::Value>;
 /// does), so its tests' stand-in has none.
 #[cfg(test)]
 impl Launch for serde_json::Value {
-    fn validate(&self) -> Result<(), InvalidProfile> {
+    type Error = std::convert::Infallible;
+
+    fn validate(&self) -> Result<(), std::convert::Infallible> {
         Ok(())
     }
 }

@@ -13,8 +13,7 @@ use std::path::PathBuf;
 
 use serde::Deserialize;
 
-use framecheck_core::profile::{Field, InvalidKind, InvalidProfile};
-
+use super::invalid::{AdapterField, AdapterRule, InvalidAdapter};
 use super::{AdapterSpec, Clean, IdFrom, McpSpec, Plant, ProcessMode, SetupInput, SubprocessSpec};
 
 /// Every key an `adapter:` mapping may hold.
@@ -158,16 +157,16 @@ impl McpSpec {
     /// The rules serde cannot check: a program, a positive timeout, a
     /// plain plant name (a page path for `plant: http`), a body only for a
     /// page, and a placeholder that reaches the plant.
-    pub(super) fn validate(&self) -> Result<(), InvalidProfile> {
-        let fail = |field, kind| Err(InvalidProfile::new(field, kind));
+    pub(super) fn validate(&self) -> Result<(), InvalidAdapter> {
+        let fail = |field, kind| Err(InvalidAdapter::new(field, kind));
         if self.command.is_empty() && self.url.is_some() {
-            return fail(Field::McpCommand, InvalidKind::McpUrlWithoutCommand);
+            return fail(AdapterField::McpCommand, AdapterRule::McpUrlWithoutCommand);
         }
         if self.command.is_empty() {
-            return fail(Field::McpCommand, InvalidKind::McpEmptyCommand);
+            return fail(AdapterField::McpCommand, AdapterRule::McpEmptyCommand);
         }
         if self.timeout_ms == 0 {
-            return fail(Field::McpTimeoutMs, InvalidKind::McpZeroTimeout);
+            return fail(AdapterField::McpTimeoutMs, AdapterRule::McpZeroTimeout);
         }
         if let Some(url) = &self.url {
             self.validate_url(url)?;
@@ -175,15 +174,21 @@ impl McpSpec {
         let name = self.plant_name.clone();
         match self.plant {
             Plant::Http if !name.split('/').all(plain_name) => {
-                return fail(Field::McpPlantName, InvalidKind::McpBadPagePath(name));
+                return fail(
+                    AdapterField::McpPlantName,
+                    AdapterRule::McpBadPagePath(name),
+                );
             }
             Plant::File | Plant::Argument | Plant::Tool | Plant::Command if !plain_name(&name) => {
-                return fail(Field::McpPlantName, InvalidKind::McpBadPlantName(name));
+                return fail(
+                    AdapterField::McpPlantName,
+                    AdapterRule::McpBadPlantName(name),
+                );
             }
             _ => {}
         }
         if self.plant_body.is_some() && self.plant != Plant::Http {
-            return fail(Field::McpPlantBody, InvalidKind::McpBodyWithoutPage);
+            return fail(AdapterField::McpPlantBody, AdapterRule::McpBodyWithoutPage);
         }
         self.validate_store()?;
         self.validate_clean()?;
@@ -193,25 +198,25 @@ impl McpSpec {
     /// A write tool for `plant: tool` and a setup command for `plant:
     /// command`, each given the content, neither without its plant; `{id}`
     /// only where the write's answer is said to carry one.
-    fn validate_store(&self) -> Result<(), InvalidProfile> {
-        let fail = |field, kind| Err(InvalidProfile::new(field, kind));
+    fn validate_store(&self) -> Result<(), InvalidAdapter> {
+        let fail = |field, kind| Err(InvalidAdapter::new(field, kind));
         let passes = |mut values: Box<dyn Iterator<Item = String> + '_>| {
             values.any(|v| v.contains("{content}") || v.contains("{content_json}"))
         };
         match (&self.write, self.plant) {
             (None, Plant::Tool) => {
                 let kind = needs("plant: tool", "write", "the tool that stores the content");
-                return fail(Field::McpPlant, kind);
+                return fail(AdapterField::McpPlant, kind);
             }
             (Some(_), plant) if plant != Plant::Tool => {
-                return fail(Field::McpWrite, unused("write", "plant: tool"));
+                return fail(AdapterField::McpWrite, unused("write", "plant: tool"));
             }
             (Some(write), _) => {
                 if !passes(Box::new(write.arguments.values().map(|v| v.to_string()))) {
-                    let kind = InvalidKind::McpContentNotPassed {
+                    let kind = AdapterRule::McpContentNotPassed {
                         key: "write.arguments",
                     };
-                    return fail(Field::McpWrite, kind);
+                    return fail(AdapterField::McpWrite, kind);
                 }
                 if let Some(id) = &write.id {
                     validate_id(id)?;
@@ -222,24 +227,24 @@ impl McpSpec {
         match (&self.setup, self.plant) {
             (None, Plant::Command) => {
                 let kind = needs("plant: command", "setup", "the command that stores it");
-                return fail(Field::McpPlant, kind);
+                return fail(AdapterField::McpPlant, kind);
             }
             (Some(_), plant) if plant != Plant::Command => {
-                return fail(Field::McpSetup, unused("setup", "plant: command"));
+                return fail(AdapterField::McpSetup, unused("setup", "plant: command"));
             }
             (Some(setup), _) => {
                 if setup.command.is_empty() {
-                    return fail(Field::McpSetup, InvalidKind::McpEmptySetup);
+                    return fail(AdapterField::McpSetup, AdapterRule::McpEmptySetup);
                 }
                 if setup.timeout_ms == 0 {
-                    return fail(Field::McpSetup, InvalidKind::McpZeroSetupTimeout);
+                    return fail(AdapterField::McpSetup, AdapterRule::McpZeroSetupTimeout);
                 }
                 let argument = setup.input == SetupInput::Argument;
                 if argument && !passes(Box::new(setup.command.iter().cloned())) {
-                    let kind = InvalidKind::McpContentNotPassed {
+                    let kind = AdapterRule::McpContentNotPassed {
                         key: "setup.command",
                     };
-                    return fail(Field::McpSetup, kind);
+                    return fail(AdapterField::McpSetup, kind);
                 }
             }
             (None, _) => {}
@@ -249,8 +254,8 @@ impl McpSpec {
             values.values().any(|v| v.to_string().contains("{id}"))
         };
         if !picked && uses_id(&self.arguments) {
-            let kind = InvalidKind::McpIdNotPicked { key: "arguments" };
-            return fail(Field::McpArguments, kind);
+            let kind = AdapterRule::McpIdNotPicked { key: "arguments" };
+            return fail(AdapterField::McpArguments, kind);
         }
         if !picked
             && self
@@ -258,23 +263,23 @@ impl McpSpec {
                 .as_ref()
                 .is_some_and(|c| uses_id(&c.arguments))
         {
-            let kind = InvalidKind::McpIdNotPicked {
+            let kind = AdapterRule::McpIdNotPicked {
                 key: "clean_tool.arguments",
             };
-            return fail(Field::McpCleanTool, kind);
+            return fail(AdapterField::McpCleanTool, kind);
         }
         Ok(())
     }
 
     /// A clean tool exactly when `clean: tool`.
-    fn validate_clean(&self) -> Result<(), InvalidProfile> {
+    fn validate_clean(&self) -> Result<(), InvalidAdapter> {
         match (self.clean, &self.clean_tool) {
-            (Clean::Tool, None) => Err(InvalidProfile::new(
-                Field::McpClean,
+            (Clean::Tool, None) => Err(InvalidAdapter::new(
+                AdapterField::McpClean,
                 needs("clean: tool", "clean_tool", "the tool that deletes a plant"),
             )),
-            (clean, Some(_)) if clean != Clean::Tool => Err(InvalidProfile::new(
-                Field::McpCleanTool,
+            (clean, Some(_)) if clean != Clean::Tool => Err(InvalidAdapter::new(
+                AdapterField::McpCleanTool,
                 unused("clean_tool", "clean: tool"),
             )),
             _ => Ok(()),
@@ -283,17 +288,17 @@ impl McpSpec {
 
     /// A plain `http://` endpoint whose `{port}`, if any, reaches the
     /// server through its command or environment.
-    fn validate_url(&self, url: &str) -> Result<(), InvalidProfile> {
+    fn validate_url(&self, url: &str) -> Result<(), InvalidAdapter> {
         if !url.starts_with("http://") {
-            let kind = InvalidKind::McpUrlNotHttp(url.to_string());
-            return Err(InvalidProfile::new(Field::McpUrl, kind));
+            let kind = AdapterRule::McpUrlNotHttp(url.to_string());
+            return Err(InvalidAdapter::new(AdapterField::McpUrl, kind));
         }
         let passed = |text: &str| text.contains("{port}");
         let told = self.command.iter().any(|a| passed(a)) || self.env.values().any(|v| passed(v));
         if passed(url) && !told {
-            return Err(InvalidProfile::new(
-                Field::McpUrl,
-                InvalidKind::McpPortNotPassed,
+            return Err(InvalidAdapter::new(
+                AdapterField::McpUrl,
+                AdapterRule::McpPortNotPassed,
             ));
         }
         Ok(())
@@ -301,7 +306,7 @@ impl McpSpec {
 
     /// Some argument (or, for a page, the command or environment, where a
     /// server takes its API's base URL) holds a placeholder of the plant.
-    fn validate_reach(&self) -> Result<(), InvalidProfile> {
+    fn validate_reach(&self) -> Result<(), InvalidAdapter> {
         let placeholders = self.plant.placeholders();
         let Some(&first) = placeholders.first() else {
             return Ok(());
@@ -313,9 +318,9 @@ impl McpSpec {
         if in_arguments || in_launch {
             return Ok(());
         }
-        Err(InvalidProfile::new(
-            Field::McpArguments,
-            InvalidKind::McpPlantNotReached {
+        Err(InvalidAdapter::new(
+            AdapterField::McpArguments,
+            AdapterRule::McpPlantNotReached {
                 plant: self.plant.name(),
                 placeholder: first,
             },
@@ -323,31 +328,31 @@ impl McpSpec {
     }
 }
 
-fn needs(given: &'static str, needs: &'static str, what: &'static str) -> InvalidKind {
-    InvalidKind::McpNeeds { given, needs, what }
+fn needs(given: &'static str, needs: &'static str, what: &'static str) -> AdapterRule {
+    AdapterRule::McpNeeds { given, needs, what }
 }
 
-fn unused(key: &'static str, only_with: &'static str) -> InvalidKind {
-    InvalidKind::McpUnused { key, only_with }
+fn unused(key: &'static str, only_with: &'static str) -> AdapterRule {
+    AdapterRule::McpUnused { key, only_with }
 }
 
 /// A JSON pointer as RFC 6901 spells one, or a pattern the engine the
 /// adapter uses compiles.
-fn validate_id(id: &IdFrom) -> Result<(), InvalidProfile> {
-    let kind = match id {
+fn validate_id(id: &IdFrom) -> Result<(), InvalidAdapter> {
+    let rule = match id {
         IdFrom::Pointer(pointer) if !pointer.is_empty() && !pointer.starts_with('/') => {
-            InvalidKind::McpBadIdPointer(pointer.clone())
+            AdapterRule::McpBadIdPointer(pointer.clone())
         }
         IdFrom::Pattern(pattern) => match regex::Regex::new(pattern) {
             Ok(_) => return Ok(()),
-            Err(e) => InvalidKind::McpBadIdPattern {
+            Err(e) => AdapterRule::McpBadIdPattern {
                 pattern: pattern.clone(),
                 reason: e.to_string(),
             },
         },
         IdFrom::Pointer(_) => return Ok(()),
     };
-    Err(InvalidProfile::new(Field::McpWrite, kind))
+    Err(InvalidAdapter::new(AdapterField::McpWrite, rule))
 }
 
 /// One file name: not empty, no separator, not `.` or `..`.
@@ -362,7 +367,19 @@ fn join(keys: &[ProcessKey]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use crate::profile::TargetProfile;
+    use crate::profile::{
+        AdapterField, AdapterRule, InvalidAdapter, InvalidProfile, TargetProfile,
+    };
+
+    /// The adapter field a profile error names, when it is an adapter's.
+    fn adapter_field(error: &InvalidProfile) -> Option<AdapterField> {
+        InvalidAdapter::of(error).map(|e| e.field)
+    }
+
+    /// The adapter rule a profile error says broke, when it is an adapter's.
+    fn adapter_rule(error: &InvalidProfile) -> Option<&AdapterRule> {
+        InvalidAdapter::of(error).map(|e| &e.rule)
+    }
 
     fn error_of(adapter: &str) -> String {
         let text = format!(
@@ -430,7 +447,7 @@ mod tests {
     fn an_mcp_rule_names_its_line() {
         let text = "name: x\nadapter:\n  mcp:\n    command: [s]\n    tool: fetch\n    plant: http\n    arguments: { url: \"http://example.com\" }\ndelimiters: { syntax: xml-tag, token: t }\ncapabilities: [wrap]\n";
         let error = TargetProfile::parse(text).unwrap_err();
-        assert_eq!(error.field, Some(crate::profile::Field::McpArguments));
+        assert_eq!(adapter_field(&error), Some(AdapterField::McpArguments));
         let message = error.to_string();
         assert!(message.starts_with("line 7, column"), "{message}");
         assert!(message.contains("`{url}`"), "{message}");
@@ -475,7 +492,7 @@ mod tests {
         // The line named is the body's, not the plant name's above it.
         let text = "name: x\nadapter:\n  mcp:\n    command: [s]\n    tool: t\n    plant: file\n    plant_name: d.txt\n    plant_body: x\ndelimiters: { syntax: xml-tag, token: t }\ncapabilities: [wrap]\n";
         let error = TargetProfile::parse(text).unwrap_err();
-        assert_eq!(error.field, Some(crate::profile::Field::McpPlantBody));
+        assert_eq!(adapter_field(&error), Some(AdapterField::McpPlantBody));
         let message = error.to_string();
         assert!(message.starts_with("line 8, column"), "{message}");
         assert!(message.contains("plant_body"), "{message}");
@@ -499,7 +516,7 @@ mod tests {
         assert!(TargetProfile::parse(&text.replace(http, &env)).is_ok());
         let unpassed = "name: x\nadapter:\n  mcp:\n    command: [s]\n    url: \"http://127.0.0.1:{port}/mcp\"\n    tool: t\n    plant: file\ndelimiters: { syntax: xml-tag, token: t }\ncapabilities: [wrap]\n";
         let error = TargetProfile::parse(unpassed).unwrap_err();
-        assert_eq!(error.kind, crate::profile::InvalidKind::McpPortNotPassed);
+        assert_eq!(adapter_rule(&error), Some(&AdapterRule::McpPortNotPassed));
         let message = error.to_string();
         assert!(message.starts_with("line 5, column"), "{message}");
         assert!(message.contains("adapter.mcp.url"), "{message}");
@@ -514,8 +531,8 @@ mod tests {
         let running = fixed.replace("command: [s]", "command: []");
         let error = TargetProfile::parse(&running).unwrap_err();
         assert_eq!(
-            error.kind,
-            crate::profile::InvalidKind::McpUrlWithoutCommand
+            adapter_rule(&error),
+            Some(&AdapterRule::McpUrlWithoutCommand)
         );
         let message = error.to_string();
         assert!(message.starts_with("line 4, column"), "{message}");

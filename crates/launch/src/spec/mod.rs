@@ -3,17 +3,21 @@
 //!
 //! Core parses the profile file and keeps this section beside the frame
 //! description as its type parameter ([`Launch`]); the rules serde cannot
-//! check are this module's, and core puts a line and column on their
-//! errors (it still knows the adapter fields' names, [`Field`]).
+//! check, the fields they name and where those are written are this
+//! module's ([`InvalidAdapter`]), and core only carries the error.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use framecheck_core::profile::{locate, Field, InvalidKind, InvalidProfile, Launch, Position};
+use framecheck_core::profile::{Launch, Position};
 use serde::{Deserialize, Serialize};
 
 mod adapter_spec;
+mod invalid;
+#[cfg(test)]
+mod messages;
 pub use adapter_spec::{AdapterError, ProcessKey};
+pub use invalid::{AdapterField, AdapterRule, InvalidAdapter};
 
 /// How framecheck reaches a framing.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -370,20 +374,22 @@ pub enum ProcessMode {
 /// Core reads a profile file and keeps its `adapter:` section beside the
 /// frame description; these are the section's own rules and places.
 impl Launch for AdapterSpec {
+    type Error = InvalidAdapter;
+
     /// The rules serde cannot check: a subprocess has a program and a
     /// positive timeout, an MCP server its own rules ([`McpSpec`]).
-    fn validate(&self) -> Result<(), InvalidProfile> {
+    fn validate(&self) -> Result<(), InvalidAdapter> {
         if let AdapterSpec::Subprocess(spec) = self {
             if spec.command.is_empty() {
-                return Err(InvalidProfile::new(
-                    Field::AdapterCommand,
-                    InvalidKind::EmptyCommand,
+                return Err(InvalidAdapter::new(
+                    AdapterField::AdapterCommand,
+                    AdapterRule::EmptyCommand,
                 ));
             }
             if spec.timeout_ms == 0 {
-                return Err(InvalidProfile::new(
-                    Field::AdapterTimeoutMs,
-                    InvalidKind::ZeroTimeout,
+                return Err(InvalidAdapter::new(
+                    AdapterField::AdapterTimeoutMs,
+                    AdapterRule::ZeroTimeout,
                 ));
             }
         }
@@ -398,7 +404,7 @@ impl Launch for AdapterSpec {
     fn place(&mut self, text: &str) {
         if let AdapterSpec::Mcp { mcp } = self {
             if mcp.url.is_some() {
-                mcp.url_at = locate(text, &Field::McpUrl);
+                mcp.url_at = invalid::locate(text, AdapterField::McpUrl);
             }
         }
     }
