@@ -22,7 +22,7 @@ use std::sync::OnceLock;
 // The anchor bytes are the fold table's: it flags the characters that fold
 // to them, and it sits below this module.
 use super::fold_table::{
-    char_fold, for_each_flagged, has_flag, CharFold, ANCHORED, MARKER_END, SPECIAL_STARTS, STARTS,
+    char_fold, for_each_flagged, CharFold, ANCHORED, MARKER_END, SPECIAL_STARTS, STARTS,
 };
 use super::is_line_break;
 use super::scan::StartMap;
@@ -572,12 +572,12 @@ fn starts(
         Some(_) => ANCHORED | STARTS,
         None => ANCHORED,
     };
-    for_each_flagged(text, flags, |at, c| {
+    for_each_flagged(text, flags, |at, c, class| {
         if let Some((map, offset)) = token_starts.as_mut() {
-            if has_flag(c, STARTS) {
+            if class & STARTS != 0 {
                 map.insert(*offset + at);
             }
-            if !has_flag(c, ANCHORED) {
+            if class & ANCHORED == 0 {
                 return;
             }
         }
@@ -765,7 +765,7 @@ fn starts_line(folded: &[(char, Range<usize>)], i: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fold_table::ANCHORS;
+    use crate::fold_table::{has_flag, ANCHORS};
     use framecheck_core::level::{fold_char_into, ReaderLevel};
 
     #[test]

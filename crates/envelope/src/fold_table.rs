@@ -76,6 +76,12 @@ struct Block {
     classes: [u8; BLOCK],
     /// The folding of each [`FOLDS`] character; empty for the others.
     foldings: [&'static str; BLOCK],
+    /// Per character: the one ASCII byte its folding is, when it is one
+    /// (a fullwidth or mathematical letter, a lookalike), or [`NOT_ONE`];
+    /// [`ONE_INVISIBLE`] for an ignorable. What the token scanner's
+    /// automaton steps on while a reading is in progress
+    /// ([`FoldCache::token_byte_at`]).
+    ones: [u8; BLOCK],
 }
 
 /// Its folding holds no ASCII: it can take part in no reading.
@@ -94,7 +100,15 @@ pub(super) const ANCHORED: u8 = 8;
 static ALL_INERT: Block = Block {
     classes: [INERT; BLOCK],
     foldings: [""; BLOCK],
+    ones: [NOT_ONE; BLOCK],
 };
+
+/// In [`Block::ones`]: the folding is not one ASCII byte (it holds none,
+/// or several characters). Outside ASCII, so no token byte.
+pub(super) const NOT_ONE: u8 = 0xFF;
+/// In [`Block::ones`]: the character folds to nothing. Outside ASCII, so
+/// no token byte.
+pub(super) const ONE_INVISIBLE: u8 = 0xFE;
 
 /// The block table of `c`, built on first use.
 fn block_of(c: char) -> &'static Block {
@@ -228,6 +242,22 @@ impl BlockCache {
         }
         (text.len(), None)
     }
+
+    /// The class of `c`, the character [`Self::next_outside_ascii`] stopped
+    /// at: its block is the one kept (asked for here, not in that loop,
+    /// whose registers CJK and emoji text measured sensitive to).
+    #[inline]
+    fn class_of(&mut self, c: char) -> u8 {
+        let code = c as usize;
+        if c.is_ascii() {
+            return self.ascii[code];
+        }
+        if code / BLOCK != self.index {
+            self.index = code / BLOCK;
+            self.block = block_at(self.index);
+        }
+        self.block.classes[code % BLOCK]
+    }
 }
 
 /// The block of the character the token scanner folded last, kept: a
@@ -271,6 +301,24 @@ impl FoldCache {
             CharFold::Inert
         };
         (fold, len)
+    }
+}
+
+impl FoldCache {
+    /// The character outside ASCII that starts at byte `at` of `text` as
+    /// the automaton steps it while a reading is in progress: the one ASCII
+    /// byte it folds to, [`ONE_INVISIBLE`] or [`NOT_ONE`] ([`Block::ones`]),
+    /// and its length in bytes. One byte read per character where
+    /// [`Self::fold_at`] hands back a string to walk.
+    #[inline(always)]
+    pub(super) fn token_byte_at(&mut self, text: &str, at: usize) -> (u8, usize) {
+        let (code, len) = decode(text.as_bytes(), at);
+        let index = code as usize / BLOCK;
+        if index != self.index {
+            self.index = index;
+            self.block = block_at(index);
+        }
+        (self.block.ones[code as usize % BLOCK], len)
     }
 }
 
@@ -525,14 +573,16 @@ impl AsciiTest {
 }
 
 /// Calls `visit` with the offset of every character of `text` whose class
-/// has one of `flags`, and the character, in order. The ASCII between them
+/// has one of `flags`, the character and its class ([`STARTS`],
+/// [`ANCHORED`]: which of the flags asked for it has, with no second
+/// lookup), in order. The ASCII between them
 /// is tested eight bytes at a time, with a few integer operations per
 /// flagged ASCII byte; other characters are looked up one by one, their
 /// blocks once per change of block. Text that mixes short ASCII runs with
 /// other characters (a line between two lookalikes or ignorables, Latin
 /// prose with accents) costs no call per run, which handing each long run
 /// to a vectorised search would.
-pub(super) fn for_each_flagged(text: &str, flags: u8, mut visit: impl FnMut(usize, char)) {
+pub(super) fn for_each_flagged(text: &str, flags: u8, mut visit: impl FnMut(usize, char, u8)) {
     let ascii = AsciiTest::of(flags);
     let mut blocks = BlockCache::new();
     let mut at = 0;
@@ -548,7 +598,7 @@ pub(super) fn for_each_flagged(text: &str, flags: u8, mut visit: impl FnMut(usiz
             None => None,
         };
         if let Some(c) = c {
-            visit(at, c);
+            visit(at, c, blocks.class_of(c));
             at += c.len_utf8();
         }
     }
@@ -558,10 +608,20 @@ pub(super) fn for_each_flagged(text: &str, flags: u8, mut visit: impl FnMut(usiz
 const LOW_BYTES: u64 = u64::from_le_bytes([0x01; 8]);
 const HIGH_BITS: u64 = u64::from_le_bytes([0x80; 8]);
 
-/// True when the class of `c` has one of `flags`: for a character
-/// [`for_each_flagged`] visited, which of the flags it was asked for it has.
+/// True when the class of `c` has one of `flags`: what the tests ask of
+/// each character (the scans have the class at hand).
+#[cfg(test)]
 pub(super) fn has_flag(c: char, flags: u8) -> bool {
     block_of(c).classes[c as usize % BLOCK] & flags != 0
+}
+
+/// What [`Block::ones`] holds for a character that folds to `folding`.
+fn one_byte(folding: &str) -> u8 {
+    match folding.as_bytes() {
+        [] => ONE_INVISIBLE,
+        &[b] if b.is_ascii() => b,
+        _ => NOT_ONE,
+    }
 }
 
 /// Folds every character of block `index` through the specification.
@@ -569,6 +629,7 @@ fn build(index: usize) -> &'static Block {
     let mut block = Block {
         classes: [INERT; BLOCK],
         foldings: [""; BLOCK],
+        ones: [NOT_ONE; BLOCK],
     };
     let mut folding = String::new();
     for offset in 0..BLOCK {
@@ -579,6 +640,7 @@ fn build(index: usize) -> &'static Block {
         };
         folding.clear();
         fold_char_into(c, ReaderLevel::Unicode, &mut folding);
+        block.ones[offset] = one_byte(&folding);
         if folding.is_empty() {
             block.classes[offset] = INVISIBLE;
         } else if folding.chars().any(|d| d.is_ascii()) {
@@ -627,7 +689,7 @@ mod tests {
         // fullwidth forms, mathematical alphanumerics, emoji, tags, an
         // unassigned plane.
         for first in [
-            0x80, 0x400, 0x2000, 0x4E00, 0xFF00, 0x1D400, 0x1F600, 0xE0000, 0x50000,
+            0x80, 0x400, 0x2000, 0x4E00, 0xFB00, 0xFF00, 0x1D400, 0x1F600, 0xE0000, 0x50000,
         ] {
             for cp in first..first + BLOCK as u32 {
                 let Some(c) = char::from_u32(cp) else {
@@ -647,6 +709,19 @@ mod tests {
                     matches!(expected, CharFold::Folds(f) if f.contains(['<', '[', ':']));
                 assert_eq!(has_flag(c, ANCHORED), anchored, "U+{cp:04X}");
                 assert_eq!(has_flag(c, STARTS), starts, "U+{cp:04X}");
+                // The token scanner's byte for it: the one ASCII byte its
+                // folding is, or that it is invisible, or neither.
+                let one = match expected {
+                    CharFold::Invisible => ONE_INVISIBLE,
+                    CharFold::Folds(f) if f.len() == 1 => f.as_bytes()[0],
+                    _ => NOT_ONE,
+                };
+                let text = c.to_string();
+                assert_eq!(
+                    FoldCache::new().token_byte_at(&text, 0),
+                    (one, c.len_utf8()),
+                    "U+{cp:04X}"
+                );
             }
         }
     }
@@ -788,7 +863,7 @@ mod tests {
                 for before in ["", "\u{E9}", "x\u{4E2D}", "plain ascii"] {
                     let text = format!("{before}{}\u{E9}", byte.repeat(len));
                     let mut visited = Vec::new();
-                    for_each_flagged(&text, flags, |at, _| visited.push(at));
+                    for_each_flagged(&text, flags, |at, _, _| visited.push(at));
                     let spec: Vec<usize> = text
                         .char_indices()
                         .filter(|&(_, c)| has_flag(c, flags))
@@ -812,9 +887,14 @@ mod tests {
             let text = pieces.concat();
             let flags = [STARTS, ANCHORED, STARTS | ANCHORED][which];
             let mut visited = Vec::new();
-            for_each_flagged(&text, flags, |at, c| visited.push((at, c)));
-            let spec: Vec<(usize, char)> =
-                text.char_indices().filter(|&(_, c)| has_flag(c, flags)).collect();
+            for_each_flagged(&text, flags, |at, c, class| {
+                visited.push((at, c, class & STARTS != 0, class & ANCHORED != 0));
+            });
+            let spec: Vec<(usize, char, bool, bool)> = text
+                .char_indices()
+                .filter(|&(_, c)| has_flag(c, flags))
+                .map(|(at, c)| (at, c, has_flag(c, STARTS), has_flag(c, ANCHORED)))
+                .collect();
             proptest::prop_assert_eq!(visited, spec);
         }
     }

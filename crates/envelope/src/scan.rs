@@ -23,7 +23,15 @@
 //! ASCII, goes through the automaton, which folds with a memo of
 //! [`framecheck_core::level::fold_char_into`], the specification, filled from it block
 //! by block ([`super::fold_table`]), rather than with rules of its own that
-//! could drift from it.
+//! could drift from it. While a reading is in progress, a character that
+//! folds to exactly the token's next byte, or to nothing, is stepped by one
+//! byte of that memo and one comparison ([`Scanner::continue_reading`]):
+//! the fullwidth, mathematical and ignorable-laced readings of adversarial
+//! text; only a mismatch or a folding of several characters takes the
+//! general step. Where the places a reading can start are known
+//! ([`StartMap`]), an ASCII `f` is decided eight bytes at a time, and a
+//! reading that leaves ASCII resumes the automaton where its ASCII bytes
+//! left it rather than stepping them again.
 //!
 //! A reading covers whole characters: it starts at the character that
 //! contributes its first folded character and ends at the end of the one that
@@ -37,7 +45,7 @@ use std::sync::OnceLock;
 
 use memchr::memmem::Finder;
 
-use super::fold_table::{skip_unflagged, CharFold, FoldCache, STARTS};
+use super::fold_table::{skip_unflagged, CharFold, FoldCache, ONE_INVISIBLE, STARTS};
 use super::TOKEN;
 
 const TOKEN_BYTES: &[u8] = TOKEN.as_bytes();
@@ -180,26 +188,93 @@ enum AsciiStart {
     /// from here is not the token.
     NoReading,
     /// A byte outside ASCII, or the text's end, comes first: only the
-    /// automaton can tell.
-    Undecided,
+    /// automaton can tell. It resumes with the bytes before it matched:
+    /// this many, the token's first ones in some mix of cases.
+    Undecided(usize),
 }
 
 /// [`AsciiStart`] for the text `bytes` from `at`, where an `f` or `F` stands.
 fn ascii_start(bytes: &[u8], at: usize) -> AsciiStart {
+    match bytes.get(at..at + TOKEN_LEN) {
+        Some(window) => ascii_start_words(window),
+        None => ascii_start_bytes(bytes, at),
+    }
+}
+
+/// The token's bytes as little-endian words for [`ascii_start_words`]:
+/// for each eight bytes from `offset`, the word and the mask that
+/// lower-cases an ASCII letter where the token has one (`0x20` there,
+/// nothing under the `-`, so only a `-` matches it, not a control byte).
+/// The last word overlaps the one before it when the token's length is
+/// not a multiple of eight.
+const TOKEN_WORDS: [(usize, u64, u64); TOKEN_LEN.div_ceil(8)] = token_words();
+
+/// Built at compile time: a token shorter than eight bytes would make the
+/// last word's offset underflow, which fails the build.
+const fn token_words() -> [(usize, u64, u64); TOKEN_LEN.div_ceil(8)] {
+    let mut words = [(0, 0, 0); TOKEN_LEN.div_ceil(8)];
+    let mut w = 0;
+    while w < words.len() {
+        let offset = if 8 * w + 8 <= TOKEN_LEN {
+            8 * w
+        } else {
+            TOKEN_LEN - 8
+        };
+        let (mut word, mut mask) = (0u64, 0u64);
+        let mut i = 0;
+        while i < 8 {
+            let t = TOKEN_BYTES[offset + i];
+            word |= (t as u64) << (8 * i);
+            if t.is_ascii_lowercase() {
+                mask |= 0x20 << (8 * i);
+            }
+            i += 1;
+        }
+        words[w] = (offset, word, mask);
+        w += 1;
+    }
+    words
+}
+
+/// [`ascii_start`] on the token's length of text, eight bytes at a time:
+/// a byte matches exactly when its lower case is the token's byte (`| 0x20`
+/// lower-cases an upper-case letter, and under a letter of the token
+/// nothing else that is ASCII or not becomes it), so the first byte that
+/// differs is the first that [`ascii_start_bytes`] finds.
+#[inline]
+fn ascii_start_words(window: &[u8]) -> AsciiStart {
+    for &(offset, word, mask) in &TOKEN_WORDS {
+        let bytes: [u8; 8] = window[offset..offset + 8].try_into().expect("8 bytes");
+        let differ = (u64::from_le_bytes(bytes) | mask) ^ word;
+        if differ != 0 {
+            let k = offset + differ.trailing_zeros() as usize / 8;
+            return if window[k].is_ascii() {
+                AsciiStart::NoReading
+            } else {
+                AsciiStart::Undecided(k)
+            };
+        }
+    }
+    AsciiStart::Reading
+}
+
+/// [`ascii_start`] a byte at a time: what the word comparison must agree
+/// with, and what runs where less than the token's length is left.
+fn ascii_start_bytes(bytes: &[u8], at: usize) -> AsciiStart {
     let rest = &bytes[at..bytes.len().min(at + TOKEN_LEN)];
-    for (&b, &t) in rest.iter().zip(TOKEN_BYTES) {
+    for (k, (&b, &t)) in rest.iter().zip(TOKEN_BYTES).enumerate() {
         if b.to_ascii_lowercase() != t {
             return if b.is_ascii() {
                 AsciiStart::NoReading
             } else {
-                AsciiStart::Undecided
+                AsciiStart::Undecided(k)
             };
         }
     }
     if rest.len() == TOKEN_LEN {
         AsciiStart::Reading
     } else {
-        AsciiStart::Undecided
+        AsciiStart::Undecided(rest.len())
     }
 }
 
@@ -274,7 +349,11 @@ where
                     Skip::Step(at) => pos = at,
                 }
             }
-            pos = self.step(pos)?;
+            pos = if fast {
+                self.step(pos)?
+            } else {
+                self.step_one(pos)?
+            };
         }
         ControlFlow::Continue(())
     }
@@ -302,7 +381,16 @@ where
                             pos += 1;
                             continue;
                         }
-                        AsciiStart::Undecided => {}
+                        AsciiStart::Undecided(k) => {
+                            // What stepping those bytes from rest would
+                            // leave: the automaton `k` characters in.
+                            for (i, start) in self.starts[..k].iter_mut().enumerate() {
+                                *start = pos + i;
+                            }
+                            self.matched = k;
+                            pos += k;
+                            continue;
+                        }
                     }
                 }
             }
@@ -392,9 +480,62 @@ where
         self.next_non_ascii
     }
 
+    /// [`Self::step_one`], then, while a reading is in progress, the
+    /// characters after it that [`Self::continue_reading`] can step.
+    fn step(&mut self, pos: usize) -> ControlFlow<(), usize> {
+        let next = self.step_one(pos)?;
+        if self.matched == 0 {
+            return ControlFlow::Continue(next);
+        }
+        self.continue_reading(next)
+    }
+
+    /// Steps the automaton, while a reading is in progress, over the
+    /// characters from `pos` that either fold to nothing or fold to exactly
+    /// the token's next byte: a lookalike reading (fullwidth, mathematical,
+    /// an ignorable between letters) is one byte lookup per character
+    /// ([`FoldCache::token_byte_at`]) and one comparison, where
+    /// [`Self::step_one`] walks each character's folding and runs the
+    /// fallback loop. Stops at the first character that does neither (a
+    /// mismatch, or a folding of several characters such as `ﬆ`), which
+    /// [`Self::step_one`] then takes, or at the end of a reading or the
+    /// text. Returns the offset of the first character not stepped.
+    ///
+    /// What it does is what [`Self::step_one`] does on those characters:
+    /// an ignorable leaves the automaton where it is, and a character that
+    /// folds to the expected byte moves it one further with no fallback.
+    #[inline]
+    fn continue_reading(&mut self, pos: usize) -> ControlFlow<(), usize> {
+        let bytes = self.text.as_bytes();
+        let mut at = pos;
+        while let Some(&b) = bytes.get(at) {
+            let (byte, len) = if b.is_ascii() {
+                (b.to_ascii_lowercase(), 1)
+            } else {
+                self.blocks.token_byte_at(self.text, at)
+            };
+            if byte == ONE_INVISIBLE {
+                at += len;
+                continue;
+            }
+            if byte != TOKEN_BYTES[self.matched] {
+                break;
+            }
+            self.starts[self.matched] = at;
+            self.matched += 1;
+            at += len;
+            if self.matched == TOKEN_LEN {
+                self.matched = 0;
+                (self.sink)(self.starts[0]..at)?;
+                break;
+            }
+        }
+        ControlFlow::Continue(at)
+    }
+
     /// Feeds the character at `pos` through the automaton and returns the
     /// offset of the next character.
-    fn step(&mut self, pos: usize) -> ControlFlow<(), usize> {
+    fn step_one(&mut self, pos: usize) -> ControlFlow<(), usize> {
         let bytes = self.text.as_bytes();
         if bytes[pos].is_ascii() {
             return self.step_ascii(pos);
@@ -677,6 +818,72 @@ mod tests {
         prop::collection::vec(pieces, 0..64).prop_map(|pieces| pieces.concat())
     }
 
+    /// One spelling of the token's character `t` (an ASCII letter or `-`):
+    /// itself, upper case, fullwidth, mathematical bold or a dash, by
+    /// `choice`; what a lookalike reading is made of.
+    fn respell(t: u8, choice: usize) -> String {
+        let c = char::from(t);
+        if t == b'-' {
+            return ["-", "\u{FF0D}", "\u{2010}", "\u{2212}", "_"][choice % 5].to_string();
+        }
+        let offset = u32::from(t - b'a');
+        let spelled = match choice % 5 {
+            0 => c,
+            1 => c.to_ascii_uppercase(),
+            2 => char::from_u32(0xFF41 + offset).expect("fullwidth letters"),
+            3 => char::from_u32(0x1D41A + offset).expect("mathematical bold letters"),
+            // Not that letter: the reading breaks here.
+            _ => ['x', '\u{FF58}', '\u{E9}', '語'][offset as usize % 4],
+        };
+        spelled.to_string()
+    }
+
+    /// The token spelled a character at a time from [`respell`]'s forms,
+    /// with ignorables between characters, a ligature or a long s for
+    /// its `st`, or a character cut: readings and near misses whose
+    /// characters outside ASCII the automaton steps while a reading is in
+    /// progress ([`Scanner::continue_reading`]).
+    fn respelled_token() -> impl Strategy<Value = String> {
+        let forms = prop::collection::vec((0usize..5, 0usize..8), TOKEN_LEN);
+        (forms, 0usize..4).prop_map(|(forms, st)| {
+            let mut text = String::new();
+            let mut k = 0;
+            while k < TOKEN_LEN {
+                let (choice, between) = forms[k];
+                if TOKEN_BYTES[k..].starts_with(b"st") && st > 0 {
+                    text.push_str(["\u{FB06}", "\u{17F}t", "\u{FB05}"][st - 1]);
+                    k += 2;
+                    continue;
+                }
+                // Mostly ASCII, lower case, so that long readings occur.
+                text.push_str(&respell(
+                    TOKEN_BYTES[k],
+                    if choice < 2 { 0 } else { choice },
+                ));
+                text.push_str(
+                    [
+                        "",
+                        "",
+                        "",
+                        "",
+                        "\u{200B}",
+                        "\u{AD}",
+                        "\u{E0063}",
+                        "\u{200B}\u{200B}",
+                    ][between],
+                );
+                k += 1;
+            }
+            text
+        })
+    }
+
+    /// Respelled tokens and the tricky pieces between them.
+    fn lookalike_text() -> impl Strategy<Value = String> {
+        prop::collection::vec(prop_oneof![respelled_token(), tricky_text()], 0..6)
+            .prop_map(|pieces| pieces.concat())
+    }
+
     /// The readings [`for_each_reading_from`] finds given the places the
     /// specification says a reading can start at: every character whose
     /// class has [`STARTS`].
@@ -731,16 +938,53 @@ mod tests {
         // Outside ASCII, or too little text, only the automaton can tell.
         assert_eq!(
             verdict("frame\u{200B}check-untrusted"),
-            AsciiStart::Undecided
+            AsciiStart::Undecided(5)
         );
-        assert_eq!(verdict("framecheck-untruste"), AsciiStart::Undecided);
-        assert_eq!(verdict("f\u{E9}"), AsciiStart::Undecided);
+        assert_eq!(verdict("framecheck-untruste"), AsciiStart::Undecided(19));
+        assert_eq!(verdict("f\u{E9}"), AsciiStart::Undecided(1));
+        assert_eq!(verdict("F"), AsciiStart::Undecided(1));
+    }
+
+    proptest::proptest! {
+        /// The word comparison decides as the byte comparison does, on the
+        /// token's length of text from an `f` or `F`: near misses in every
+        /// position, both cases, control bytes, bytes outside ASCII.
+        #[test]
+        fn ascii_start_words_agree_with_bytes(
+            changes in prop::collection::vec(
+                (0usize..TOKEN_LEN, prop::sample::select(vec![
+                    b'-', b'_', b'\r', b'M', b'E', b'e', b'F', 0x00, 0x7F, 0x80, 0xE2, 0xEF, 0xF0,
+                ])),
+                0..3,
+            ),
+            upper in prop::collection::vec(any::<bool>(), TOKEN_LEN),
+        ) {
+            let mut window: Vec<u8> = TOKEN_BYTES
+                .iter()
+                .zip(&upper)
+                .map(|(&b, &up)| if up { b.to_ascii_uppercase() } else { b })
+                .collect();
+            for (at, byte) in changes {
+                window[at] = byte;
+            }
+            proptest::prop_assert_eq!(ascii_start_words(&window), ascii_start_bytes(&window, 0));
+        }
     }
 
     proptest::proptest! {
         #[test]
         fn known_starts_agree_with_stepping_on_tricky_text(text in tricky_text()) {
             proptest::prop_assert_eq!(readings_from_known_starts(&text), stepwise_readings(&text));
+        }
+
+        #[test]
+        fn known_starts_agree_with_stepping_on_lookalike_readings(text in lookalike_text()) {
+            proptest::prop_assert_eq!(readings_from_known_starts(&text), stepwise_readings(&text));
+        }
+
+        #[test]
+        fn fast_path_agrees_with_stepping_on_lookalike_readings(text in lookalike_text()) {
+            proptest::prop_assert_eq!(token_readings(&text), stepwise_readings(&text));
         }
 
         #[test]
