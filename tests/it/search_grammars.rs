@@ -33,6 +33,7 @@ fn profiles() -> Vec<TargetProfile> {
         profile("{ grammar: section, marker: field-marker, token: data }"),
         profile("{ grammar: inline-pair, token: QUOTE, open: '«', close: '»' }"),
         profile("{ grammar: record-list, token: RECORD, open: '[{counter}] ' }"),
+        profile("{ grammar: table-cell, token: content }"),
     ];
     // Every grammar is among them, but the JSON, Python-literal and YAML
     // documents, which search refuses (`search_refuses_a_json_document_framing`).
@@ -57,14 +58,19 @@ fn profiles() -> Vec<TargetProfile> {
 struct Raw {
     open: String,
     close: String,
+    /// What stands between each delimiter and the content: a line break,
+    /// or a space for a table cell, which a line break would end.
+    gap: &'static str,
 }
 
 impl Raw {
     fn new(profile: &TargetProfile) -> Raw {
         let grammar = profile.grammar();
+        let one_line = profile.delimiters.grammar == GrammarKind::TableCell;
         Raw {
             open: grammar.render(Form::Open, 0).plain(),
             close: grammar.render(Form::Close, 0).plain(),
+            gap: if one_line { " " } else { "\n" },
         }
     }
 }
@@ -72,8 +78,11 @@ impl Raw {
 impl Framing for Raw {
     fn wrap(&mut self, request: &WrapRequest) -> Result<String, TargetError> {
         Ok(format!(
-            "{}\n{}\n{}",
-            self.open, request.content, self.close
+            "{}{gap}{}{gap}{}",
+            self.open,
+            request.content,
+            self.close,
+            gap = self.gap
         ))
     }
 

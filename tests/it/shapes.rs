@@ -1377,6 +1377,22 @@ fn init_infers_record_lists_and_agrees_with_the_hand_profiles() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
+/// `framecheck init`, from each table-cell fixture's adapter alone (a
+/// Markdown table, the content one cell of a row), proposes grammar
+/// `table-cell` named by the content's column, and a run under its proposal
+/// gets the hand profile's verdict, level and failing checks (issue 57).
+#[test]
+fn init_infers_table_cells_and_agrees_with_the_hand_profiles() {
+    if !common::have(
+        "python3",
+        "init_infers_table_cells_and_agrees_with_the_hand_profiles",
+    ) {
+        return;
+    }
+    let problems = init_disagreements("table-cell", &["grammar: table-cell", "token: \"content\""]);
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
 /// For every Python fixture of `shape`: what is wrong with `init`'s
 /// proposal from its adapter alone (a line of `expected` missing from it),
 /// or with a run under that proposal (not the hand profile's verdict,

@@ -17,7 +17,10 @@
 //! Writing escapes every break of [`UNICODE_LINE_BREAKS`]; those without a
 //! letter escape of their own as `\u` and four hex digits, as JSON writes
 //! them. Reading back also takes the spellings other writers use for a
-//! break or a tab (`\v`, `\f`, `\xNN`, `\uNNNN`). A backslash before
+//! break or a tab (`\v`, `\f`, `\xNN`, `\uNNNN`), and `\|`, the bar a
+//! Markdown table cell escapes the same way (grammar `table-cell`: its
+//! writer doubles the backslash, escapes each break and writes `|` as
+//! `\|`, and a reader of the table reads a bar there). A backslash before
 //! anything else is kept as written, with what follows it: a framing that
 //! does not double backslashes writes `C:\q` as it is, a reader sees it as
 //! it is, and only content whose backslash reads as an escape (`\rangle`)
@@ -176,6 +179,10 @@ fn escape_at(rest: &str) -> Option<(char, usize)> {
         't' => letter('\t'),
         'v' => letter('\u{0B}'),
         'f' => letter('\u{0C}'),
+        // A table cell's writer's escape; content's own `\|` from a writer
+        // that does not double backslashes comes back as `|`, a fidelity
+        // finding like its `\n`.
+        '|' => letter('|'),
         'x' => hex(2),
         'u' => hex(4),
         _ => None,
@@ -233,6 +240,8 @@ mod tests {
             "a\u{0B}b\u{0C}c\u{85}d\u{2029}e\n"
         );
         assert_eq!(decode(r"\u000D\u005c"), "\r\\");
+        // A table cell's writer escapes the bar too.
+        assert_eq!(decode(r"a \| b\\\|c\n"), "a | b\\|c\n");
     }
 
     #[test]

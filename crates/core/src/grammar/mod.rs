@@ -21,8 +21,9 @@
 //! `section` (open-only markers: a section ends where the next begins),
 //! `json_document` (a whole document, the content one string in it: JSON,
 //! a Python literal, or YAML in its `yaml` submodule),
-//! `inline_pair` (two distinct marks inside a line: `«…»`) and
-//! `record_list` (the content one record of a list: `[2] …`).
+//! `inline_pair` (two distinct marks inside a line: `«…»`),
+//! `record_list` (the content one record of a list: `[2] …`) and
+//! `table_cell` (the content one cell of a Markdown table row: `| web | … |`).
 //! What a grammar kind knows before it has a vocabulary (the declaration
 //! fields it reads, its builder, `init`'s experiments for it, how the
 //! layout learner reads its delimiters) is its [`Shape`], in the same file.
@@ -63,6 +64,7 @@ mod record_list;
 mod section;
 pub mod shape;
 mod spelling;
+mod table_cell;
 mod tagged;
 pub mod token;
 mod xml_tag;
@@ -106,6 +108,9 @@ pub enum GrammarKind {
     /// A whole YAML document (a mapping or sequence), the content a string
     /// at a JSON pointer (the token): `tool: fetch\nresult: …`.
     YamlDocument,
+    /// One cell of a Markdown table row, ended by the next live `|` or the
+    /// row's line break: `| web | … |`.
+    TableCell,
 }
 
 every_variant! {
@@ -121,6 +126,7 @@ every_variant! {
         InlinePair,
         RecordList,
         YamlDocument,
+        TableCell,
     ]
 }
 
@@ -138,6 +144,7 @@ impl GrammarKind {
             GrammarKind::InlinePair => "inline-pair",
             GrammarKind::RecordList => "record-list",
             GrammarKind::YamlDocument => "yaml-document",
+            GrammarKind::TableCell => "table-cell",
         }
     }
 
@@ -155,6 +162,7 @@ impl GrammarKind {
             GrammarKind::InlinePair => &inline_pair::InlinePairShape,
             GrammarKind::RecordList => &record_list::RecordListShape,
             GrammarKind::YamlDocument => &json_document::YAML_SHAPE,
+            GrammarKind::TableCell => &table_cell::TableCellShape,
         }
     }
 

@@ -934,6 +934,12 @@ mod tests {
                     Just("FCKINDQ7".to_string()),
                     Just("fc-kind-r2".to_string()),
                     Just("{kind}".to_string()),
+                    // Markdown table rows: bars, escapes and delimiter rows.
+                    Just("| ".to_string()),
+                    Just(" |".to_string()),
+                    Just("\\".to_string()),
+                    Just("|---|:--:|\n".to_string()),
+                    Just("｜".to_string()),
                 ],
                 0..24,
             )
@@ -1050,6 +1056,42 @@ mod tests {
                 found.iter().any(|m| m.start > slot),
                 "{framed}: the next record"
             );
+        }
+    }
+
+    /// From two calibration wraps to a `table-cell` declaration named by
+    /// the content's column, which validates and whose grammar reads the
+    /// bar before the content as its cell's start and the bar after it as
+    /// the next cell's.
+    #[test]
+    fn init_infers_a_table_cell_that_validates() {
+        use crate::grammar::DelimiterKind;
+        use crate::level::ReaderLevel;
+        use crate::reader::Reader;
+        let content = "fcbodya1 x fcbodyz1";
+        for (framed, token) in [
+            (
+                "| source | content |\n|---|---|\n| a | b |\n| web | fcbodya1 x fcbodyz1 |\n| c | d |",
+                "content",
+            ),
+            (
+                "Results:\n\nid | Tool output\n:-- | --:\n7 | fcbodya1 x fcbodyz1",
+                "Tool output",
+            ),
+        ] {
+            let d = infer(framed, framed, content).unwrap().delimiters;
+            assert_eq!(d.grammar, GrammarKind::TableCell, "{framed}");
+            assert_eq!(d.token, token);
+            d.validate().unwrap();
+            let grammar = d.try_grammar().unwrap();
+            let found = grammar.live(&Reader::new(ReaderLevel::Exact).fold(framed));
+            let slot = framed.find("fcbodya1").unwrap();
+            let own = found
+                .iter()
+                .rfind(|m| m.end <= slot)
+                .expect("the content's cell's bar");
+            assert_eq!(own.kind, DelimiterKind::Open, "{framed}");
+            assert_eq!(&framed[own.start..own.end], "|");
         }
     }
 }
