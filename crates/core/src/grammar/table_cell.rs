@@ -140,6 +140,7 @@ impl Grammar for TableCell {
             start,
             end,
             nonce: None,
+            request_kind: None,
         };
         let mut found: Vec<LiveDelimiter> = folded
             .positions_of(BAR)
