@@ -18,6 +18,7 @@ use super::{
 };
 use crate::encoding::codec::Spelling;
 use crate::encoding::{self, Datamark};
+use crate::grammar::json_document::Syntax;
 use crate::grammar::{DelimiterKind, LiveDelimiter, Shape};
 use crate::level::ReaderLevel;
 use crate::profile::{BodyEncoding, EmptyContent, Encoding, EncodingChoice, ResolvedProfile};
@@ -778,7 +779,10 @@ fn document_bound(
 ) -> Option<Range<usize>> {
     let syntax = profile.grammar().document()?.syntax;
     let (lead, value) = syntax.locate(framed).ok()?;
-    if value.is_string() {
+    // A YAML document has no bracket of its own, and its content may be a
+    // plain scalar, with no quote either: it is bounded by the text's
+    // edges, as a document that is one string is.
+    if value.is_string() || syntax == Syntax::Yaml {
         return match bound {
             Bound::Start => (lead <= slot.start).then_some(lead..lead),
             Bound::End => (framed.len() >= slot.end).then_some(framed.len()..framed.len()),
@@ -1199,6 +1203,23 @@ mod tests {
                 Err(LayoutError::NoCloser { .. })
             ));
         }
+    }
+
+    /// A YAML record whose content comes back as a plain scalar has no
+    /// quote and no bracket around it: the document is bounded by the
+    /// text's edges (`init` learns `yaml-document` on plain probes).
+    #[test]
+    fn a_plain_yaml_scalar_is_bounded_by_the_text() {
+        let profile = document_profile("yaml-document", "/result");
+        let plain = probes(&profile).plain();
+        let wraps: Vec<String> = plain
+            .requests()
+            .iter()
+            .map(|r| format!("tool: fetch\nresult: {}\nchars: 9\n", r.content))
+            .collect();
+        let layout = learn(&profile, &plain, &wraps).expect("the text's edges bound it");
+        assert_eq!(text_in(&layout.head, Region::Opener), "");
+        assert!(text_in(&layout.head, Region::Header).ends_with("result: "));
     }
 
     /// Issue 57, item 4: calibration outputs some of which are written
