@@ -444,6 +444,8 @@ mod tests {
             tail,
             field_marks: &["fcprov"],
             quoted: false,
+            output: "",
+            content: "",
         })?;
         Some((d.open?, d.close?))
     }

@@ -261,10 +261,15 @@ impl Shape for DocumentShape {
                 rank: 0,
                 read: guess_python,
             }],
-            // Lines of `Name: value` parse as a YAML mapping whether a
-            // parser or a model reads them, so a plain output cannot tell
-            // a YAML document from section labels: not guessed.
-            Syntax::Yaml => &[],
+            // After JSON and a Python literal (YAML reads most of both),
+            // before every marker-line guess: lines of `Name: value` parse
+            // as a YAML mapping too, so the YAML guess asks for more than
+            // the stand-in (`guess_yaml`), and a label layout it refuses
+            // is left to `section`.
+            Syntax::Yaml => &[Guess {
+                rank: 0,
+                read: guess_yaml,
+            }],
         }
     }
 
@@ -322,6 +327,29 @@ fn guess_python(around: &Around<'_>) -> Option<Delimiters> {
     guess(Syntax::PythonLiteral, around)
 }
 
+/// [`guess`] for YAML, which a label layout (`Question: …\nContext: …`)
+/// also passes while the stand-in is one plain word. YAML is what a
+/// reader of the output reads only when the whole output, with the
+/// content as the framing wrote it, also parses back to a document
+/// holding the content intact at the same pointer: the calibration
+/// content spans two lines and holds both quotes, so a framing that
+/// writes it raw after a label (a line at the key's indentation, folded
+/// or unparseable) is not YAML, and one that quotes or block-writes it as
+/// a YAML writer does is.
+fn guess_yaml(around: &Around<'_>) -> Option<Delimiters> {
+    // One line of plain words reads back intact after a label too: only
+    // content with a line break and a quote tells a YAML writer apart.
+    let telling = around.content.contains('\n') && around.content.contains(['"', '\'']);
+    if !telling {
+        return None;
+    }
+    let guessed = guess(Syntax::Yaml, around)?;
+    let (_, value) = Syntax::Yaml.locate(around.output).ok()?;
+    let holds = |s: &str| s == around.content;
+    let pointer = find_where(&value, &holds, String::new(), false)?;
+    (pointer == guessed.token).then_some(guessed)
+}
+
 /// The pointer of the string value in `value` that is `wanted` and at
 /// most one more word, if there is one. The first array on the way that
 /// holds other items beside the one holding it is an answer of several
@@ -332,11 +360,21 @@ fn find_string(value: &Value, wanted: &str, at: String, starred: bool) -> Option
         s.strip_prefix(wanted)
             .is_some_and(|rest| !rest.contains(char::is_whitespace))
     };
+    find_where(value, &whole, at, starred)
+}
+
+/// [`find_string`] for the first string value that `whole` accepts.
+fn find_where(
+    value: &Value,
+    whole: &dyn Fn(&str) -> bool,
+    at: String,
+    starred: bool,
+) -> Option<String> {
     match value {
         Value::String(s) if whole(s) => Some(at),
         Value::Object(map) => map
             .iter()
-            .find_map(|(k, v)| find_string(v, wanted, child(&at, k), starred)),
+            .find_map(|(k, v)| find_where(v, whole, child(&at, k), starred)),
         Value::Array(items) => {
             // Records of one type; a tuple (`[1, {...}]`) is no list.
             let kind = |v: &Value| std::mem::discriminant(v);
@@ -344,7 +382,7 @@ fn find_string(value: &Value, wanted: &str, at: String, starred: bool) -> Option
                 !starred && items.len() > 1 && items.iter().all(|v| kind(v) == kind(&items[0]));
             items.iter().enumerate().find_map(|(i, v)| {
                 let segment = if star { "*".to_string() } else { i.to_string() };
-                find_string(v, wanted, format!("{at}/{segment}"), starred || star)
+                find_where(v, whole, format!("{at}/{segment}"), starred || star)
             })
         }
         _ => None,
@@ -1064,6 +1102,67 @@ mod tests {
         );
     }
 
+    /// The pointer `init` reads a YAML `output` as, for `content`.
+    fn yaml_guess(output: &str, content: &str) -> Option<String> {
+        let around = Around {
+            content,
+            ..around_of(output)
+        };
+        guess_yaml(&around).map(|d| d.token)
+    }
+
+    /// A YAML record is read as one only when the whole output parses back
+    /// with the two-line, quote-holding content intact: written quoted or
+    /// as a block, as a YAML writer does, yes; pasted after a label (its
+    /// second line at the key's indentation) or indented under it (folded
+    /// to one line), no, though with one plain word there each parses.
+    #[test]
+    fn a_yaml_record_is_guessed_only_when_it_reads_the_content_back() {
+        let content = "fcbodya1 He said \"ok\" it's\nnext line fcbodyz1";
+        let dumped = format!(
+            "tool: fetch\nresult: {}\nchars: 44\n",
+            serde_json::json!(content)
+        );
+        assert_eq!(yaml_guess(&dumped, content).as_deref(), Some("/result"));
+        let single =
+            "tool: fetch\nresult: 'fcbodya1 He said \"ok\" it''s\n\n  next line fcbodyz1'\n";
+        assert_eq!(yaml_guess(single, content).as_deref(), Some("/result"));
+        let block =
+            "tool: fetch\nresult: |-\n  fcbodya1 He said \"ok\" it's\n  next line fcbodyz1\n";
+        assert_eq!(yaml_guess(block, content).as_deref(), Some("/result"));
+        let pasted = format!("tool: fetch\nresult: {content}\nchars: 44\n");
+        let labels = format!("Question: What?\nContext: {content}\nAnswer:");
+        let indented = format!("Context:\n  {}\nAnswer:", content.replace('\n', "\n  "));
+        for output in [pasted, labels, indented] {
+            assert_eq!(yaml_guess(&output, content), None, "{output}");
+            let one_word = output.replace(content, "fcbodya1fcbodyz1");
+            assert!(
+                guess(Syntax::Yaml, &around_of(&one_word)).is_some(),
+                "{one_word}"
+            );
+        }
+        // Content on one line with no quote tells nothing: no YAML guess.
+        let plain = "fcbodya1 plain words fcbodyz1";
+        let plain_dumped = format!("tool: fetch\nresult: {plain}\n");
+        assert_eq!(yaml_guess(&plain_dumped, plain), None);
+        assert_eq!(yaml_guess(&dumped, ""), None);
+    }
+
+    /// The text around the content in `output`, with no content to read
+    /// back.
+    fn around_of(output: &str) -> Around<'_> {
+        let start = output.rfind("fcbodya").unwrap();
+        let end = output.find("fcbodyz").unwrap();
+        Around {
+            head: &output[..start],
+            tail: &output[end..],
+            field_marks: &[],
+            quoted: false,
+            output,
+            content: "",
+        }
+    }
+
     #[test]
     fn the_guess_finds_the_contents_pointer() {
         let around = |head, tail| Around {
@@ -1071,6 +1170,8 @@ mod tests {
             tail,
             field_marks: &[],
             quoted: false,
+            output: "",
+            content: "",
         };
         let guessed = guess_json(&around(r#"{"a": [1, {"t~/x": ""#, r#""}], "n": 3}"#)).unwrap();
         assert_eq!(guessed.grammar, GrammarKind::JsonDocument);
@@ -1182,6 +1283,8 @@ mod tests {
             tail,
             field_marks: &[],
             quoted: false,
+            output: "",
+            content: "",
         };
         let guessed = guess_json(&around(
             r#"{"entities": [{"o": ["x"]}, {"o": [""#,
@@ -1274,6 +1377,8 @@ mod tests {
             tail,
             field_marks: &[],
             quoted: false,
+            output: "",
+            content: "",
         };
         let guessed = guess_python(&around(
             "Observation:\n{'url': 'u', 'content': '",
@@ -1349,6 +1454,8 @@ mod tests {
             tail,
             field_marks: &[],
             quoted: false,
+            output: "",
+            content: "",
         };
         let json = guess_json(&around("\"", "fcbodyz1\"")).unwrap();
         assert_eq!(

@@ -636,6 +636,8 @@ mod tests {
             tail,
             field_marks: &["fckind"],
             quoted: false,
+            output: "",
+            content: "",
         };
         guess(&around).map(|d| (d.open.unwrap(), d.token, d.reserved))
     }

@@ -805,6 +805,8 @@ mod tests {
             tail,
             field_marks: &[],
             quoted,
+            output: "",
+            content: "",
         };
         guess(&around).map(|d| (d.marker.unwrap(), d.token, d.reserved))
     }
@@ -962,6 +964,8 @@ mod tests {
             tail: "z1\n--frontier--",
             field_marks: &["fcprovq7"],
             quoted: false,
+            output: "",
+            content: "",
         };
         let header = "--frontier\nContent-Type: text/plain\nX-Source: fcprovq7\n\n";
         assert_eq!(guess(&around(header)), None);

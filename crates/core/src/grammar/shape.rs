@@ -35,6 +35,13 @@ pub struct Around<'a> {
     /// before it that would only introduce raw content (`Here is the
     /// email:`) names the quoted block.
     pub quoted: bool,
+    /// The whole output, per-call values masked as in `head` and `tail`,
+    /// with the content as the framing wrote it: a shape that reads the
+    /// output as one document reads the content back from it.
+    pub output: &'a str,
+    /// The content the calibration request sent (empty when not known):
+    /// what a document must read back intact.
+    pub content: &'a str,
 }
 
 /// One inference experiment of a shape: a reading of the text around the

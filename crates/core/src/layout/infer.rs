@@ -101,8 +101,12 @@ fn infer_any(first: &str, second: &str, content: &str) -> Option<Inferred> {
         .fold(head, |h, suffix| h.strip_suffix(suffix).unwrap_or(h));
     // A body quoted line by line sets the content apart by itself.
     let quoted = body.iter().any(|(e, _)| e.codec().quotes_lines());
-    let mut delimiters =
-        guess(head, tail, quoted).or_else(|| guess(unquoted(head, tail)?, tail, false))?;
+    let whole = Whole {
+        output: &masked,
+        content,
+    };
+    let mut delimiters = guess(head, tail, quoted, whole)
+        .or_else(|| guess(unquoted(head, tail)?, tail, false, whole))?;
     let mut notes = Vec::new();
     let unmask = |s: &str| s.replace(MASK, NONCE);
     // A value is the nonce when a delimiter spelled with it is in the
@@ -429,14 +433,24 @@ fn predictable_kind(first: &str, second: &str) -> Option<&'static str> {
     .then_some("the clock (it is within a day of the current Unix time)")
 }
 
+/// The masked output and the content sent, which a document shape reads
+/// back whole ([`Around::output`]).
+#[derive(Clone, Copy)]
+struct Whole<'a> {
+    output: &'a str,
+    content: &'a str,
+}
+
 /// The grammar and token read from the masked text around the content:
 /// every shape's experiments, in their order, the first that reads one.
-fn guess(head: &str, tail: &str, quoted: bool) -> Option<Delimiters> {
+fn guess(head: &str, tail: &str, quoted: bool, whole: Whole<'_>) -> Option<Delimiters> {
     let around = Around {
         head,
         tail,
         field_marks: &FIELD_MARKS,
         quoted,
+        output: whole.output,
+        content: whole.content,
     };
     shape::guesses().iter().find_map(|g| (g.read)(&around))
 }

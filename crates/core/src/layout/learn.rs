@@ -18,6 +18,7 @@ use super::{
 };
 use crate::encoding::codec::Spelling;
 use crate::encoding::{self, Datamark};
+use crate::grammar::json_document::Syntax;
 use crate::grammar::{DelimiterKind, LiveDelimiter, Shape};
 use crate::level::ReaderLevel;
 use crate::profile::{BodyEncoding, EmptyContent, Encoding, EncodingChoice, ResolvedProfile};
@@ -528,25 +529,28 @@ fn find_slot(
     };
     let first = content.split_whitespace().next().unwrap_or(content);
     let last = content.split_whitespace().last().unwrap_or(content);
-    let mut starts = framed.match_indices(first);
-    let Some((start, _)) = starts.next() else {
-        return Ok(None);
-    };
-    if starts.next().is_some() {
-        return Err(repeated());
+    // The first word may be written elsewhere too (a title line echoing
+    // the content's first line): the body is the one span from it that
+    // decodes to the whole content, and only two such spans are the
+    // content written twice.
+    let spans = framed.match_indices(first).filter_map(|(start, _)| {
+        let end = framed[start..].find(last).map(|i| start + i + last.len())?;
+        // A string literal's slot takes its quotes; Python's is either quote.
+        let quoted = quotes
+            .iter()
+            .any(|&q| framed[..start].ends_with(q) && framed[end..].starts_with(q));
+        let span = if quoted {
+            start - 1..end + 1
+        } else {
+            start..end
+        };
+        encoding::faithful(encoding, &framed[span.clone()], content, mark).then_some(span)
+    });
+    let mut found: Vec<Range<usize>> = spans.take(2).collect();
+    match found.len() {
+        2 => Err(repeated()),
+        _ => Ok(found.pop()),
     }
-    let Some(end) = framed[start..].find(last).map(|i| start + i + last.len()) else {
-        return Ok(None);
-    };
-    let mut span = start..end;
-    // A string literal's slot takes its quotes; Python's is either quote.
-    let quoted = quotes
-        .iter()
-        .any(|&q| framed[..start].ends_with(q) && framed[end..].starts_with(q));
-    if quoted {
-        span = start - 1..end + 1;
-    }
-    Ok(encoding::faithful(encoding, &framed[span.clone()], content, mark).then_some(span))
 }
 
 /// Where `content`, written with a stack of two encodings, sits in
@@ -778,7 +782,10 @@ fn document_bound(
 ) -> Option<Range<usize>> {
     let syntax = profile.grammar().document()?.syntax;
     let (lead, value) = syntax.locate(framed).ok()?;
-    if value.is_string() {
+    // A YAML document has no bracket of its own, and its content may be a
+    // plain scalar, with no quote either: it is bounded by the text's
+    // edges, as a document that is one string is.
+    if value.is_string() || syntax == Syntax::Yaml {
         return match bound {
             Bound::Start => (lead <= slot.start).then_some(lead..lead),
             Bound::End => (framed.len() >= slot.end).then_some(framed.len()..framed.len()),
@@ -1203,6 +1210,58 @@ mod tests {
                 Err(LayoutError::NoCloser { .. })
             ));
         }
+    }
+
+    /// A title line echoing the content's first line before the frame
+    /// (issue 57): the content's first word is written twice, and the body
+    /// is the one span from it that decodes to the whole content, under
+    /// whichever encoding the framing used (here HTML entities, found after
+    /// JSON strings' loose reading has looked at both). Only the whole
+    /// content written twice is still refused.
+    #[test]
+    fn an_echoed_first_line_is_not_the_body() {
+        let profile = profile();
+        let probes = probes(&profile);
+        let framed = |title: &dyn Fn(&str) -> String| -> Vec<String> {
+            probes
+                .requests()
+                .iter()
+                .map(|r| {
+                    let body = encoding::encode(BodyEncoding::HtmlEntities, &r.content, "");
+                    format!("Title: {}\n<data>\n{body}\n</data>", title(&r.content))
+                })
+                .collect()
+        };
+        let first_line = |c: &str| c.split('\n').next().unwrap_or(c).to_string();
+        let echoed = framed(&first_line);
+        let layout = learn(&profile, &probes, &echoed).expect("the body is found");
+        let body = &echoed[0][layout.sample.slot.clone()];
+        assert!(
+            body.contains("&lt;i&gt;") && body.contains("next line"),
+            "{body}"
+        );
+        let whole = |c: &str| encoding::encode(BodyEncoding::HtmlEntities, c, "");
+        assert!(matches!(
+            learn(&profile, &probes, &framed(&whole)),
+            Err(LayoutError::ContentRepeated { .. })
+        ));
+    }
+
+    /// A YAML record whose content comes back as a plain scalar has no
+    /// quote and no bracket around it: the document is bounded by the
+    /// text's edges (`init` learns `yaml-document` on plain probes).
+    #[test]
+    fn a_plain_yaml_scalar_is_bounded_by_the_text() {
+        let profile = document_profile("yaml-document", "/result");
+        let plain = probes(&profile).plain();
+        let wraps: Vec<String> = plain
+            .requests()
+            .iter()
+            .map(|r| format!("tool: fetch\nresult: {}\nchars: 9\n", r.content))
+            .collect();
+        let layout = learn(&profile, &plain, &wraps).expect("the text's edges bound it");
+        assert_eq!(text_in(&layout.head, Region::Opener), "");
+        assert!(text_in(&layout.head, Region::Header).ends_with("result: "));
     }
 
     /// Issue 57, item 4: calibration outputs some of which are written

@@ -63,7 +63,7 @@ pub(crate) fn run(
     empty(framing, &probes.requests()[0], &mut observed);
     several(base, framing, probes, &mut observed);
     reader(framing, &probes.requests()[0], layout, &mut observed);
-    reserved(base, layout, &mut observed);
+    reserved(base, layout, &probes.requests()[0].content, &mut observed);
     defanged(base, framing, &probes.requests()[0], &mut observed);
     attribute_names(base, framing, probes, layout, &mut observed);
     per_content(framing, probes, layout, &mut observed);
@@ -244,15 +244,18 @@ fn attribute_names(
 
 /// Names of elements (or bracket markers) the framing writes around the
 /// content besides its own delimiters: siblings like `<note>` or
-/// `<source>`, which a forgery in the content could pass for.
-fn reserved(base: &TargetProfile, layout: &Layout, observed: &mut Observed) {
+/// `<source>`, which a forgery in the content could pass for. `sent` is
+/// the probe content the layout's sample holds.
+fn reserved(base: &TargetProfile, layout: &Layout, sent: &str, observed: &mut Observed) {
     let Some((open, close)) = base.delimiters.grammar.shape().element_brackets() else {
         return;
     };
     // Only the framing's constant text outside the frame: a name the probe
     // content carries may be a quote of it, and an element inside the
     // frame (a header's `<note>`) is read by the census as a forgery once
-    // reserved, so it is said, not declared.
+    // reserved, so it is said, not declared. The content as sent counts
+    // too: a title line echoing it outside the frame writes its `<i>` raw
+    // where the body escapes it.
     let probe = &layout.sample.framed[layout.sample.slot.clone()];
     let own = own_tokens(base);
     let mut fixed = Vec::new();
@@ -279,7 +282,9 @@ fn reserved(base: &TargetProfile, layout: &Layout, observed: &mut Observed) {
             let named = rest[name.len()..].starts_with([close, ' ', '\n', '/']);
             let fresh = !own.contains(&name.to_ascii_lowercase())
                 && !observed.reserved.contains(&name)
-                && !probe.contains(&format!("{open}{name}"));
+                && ![probe, sent]
+                    .iter()
+                    .any(|p| p.contains(&format!("{open}{name}")));
             if named && fresh && name.chars().any(|c| c.is_ascii_alphabetic()) {
                 observed.notes.push(format!(
                     "reserved: {name:?}, an element the framing writes itself beside its frame"

@@ -285,6 +285,8 @@ mod tests {
             tail,
             field_marks: &[],
             quoted: false,
+            output: "",
+            content: "",
         }
     }
 
