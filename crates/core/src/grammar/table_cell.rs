@@ -338,6 +338,8 @@ mod tests {
             tail,
             field_marks: &["fckind"],
             quoted: false,
+            output: "",
+            content: "",
         };
         guess(&around).map(|d| {
             assert_eq!(d.grammar, GrammarKind::TableCell);
