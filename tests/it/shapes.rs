@@ -728,33 +728,7 @@ fn correct_neutralising_fixtures_leave_no_reading_of_their_token() {
             .map_or("none", EncodingView::name);
         if fixture.verdict != Verdict::Pass
             || !matches!(encoding, "none" | "datamark")
-            || profile.delimiters.grammar.as_deref() == Some("fence")
-            // Section markers are live at the start of a line only: their
-            // fixtures escape marker lines and leave the token's word in
-            // prose, which is no reading of a marker.
-            || profile.delimiters.grammar.as_deref() == Some("section")
-            // A JSON, Python-literal or YAML document escapes the content's
-            // quotes and line breaks: its reading is judged by the document
-            // checks, not by counting a token (its token is a JSON pointer).
-            || matches!(
-                profile.delimiters.grammar.as_deref(),
-                Some("json-document" | "python-document" | "yaml-document")
-            )
-            // Segments readers escape by schemes no profile names; what
-            // their parser reads back is judged by reader.structure.
-            || profile.reader.returns.as_deref() == Some("segments")
-            // A token that is nothing but a per-call value (a MIME-style
-            // boundary) has no spelling content could know: nothing to
-            // neutralise.
-            || profile.delimiters.token == "{nonce}"
-            // Nor one that is nothing but the request's kind (`[TOOL-RESULT]`):
-            // any name is some kind's, judged by the run's own cases.
-            || (profile.delimiters.token.starts_with("{kind")
-                && profile.delimiters.token.ends_with('}'))
-            // A line that opens and closes without `{token}` (`=====`)
-            // spells no token: the xml-tag attacks here cannot name it,
-            // and the run's own cases (rendered from the line) judge it.
-            || profile.delimiters.open.as_deref().is_some_and(|o| !o.contains("{token}"))
+            || counts_no_token(&profile)
             || !interpreter_available(&profile.adapter.command[0], &fixture.name)
         {
             continue;
@@ -808,6 +782,39 @@ fn correct_neutralising_fixtures_leave_no_reading_of_their_token() {
         }
         assert!(wrong.is_empty(), "{}:\n{}", fixture.name, wrong.join("\n"));
     }
+}
+
+/// Whether `profile`'s token is no spelling this test can count in a
+/// framed output: a grammar whose markers are not a token's readings, or a
+/// token no content could know.
+fn counts_no_token(profile: &ProfileView) -> bool {
+    profile.delimiters.grammar.as_deref() == Some("fence")
+    // Section markers are live at the start of a line only: their
+    // fixtures escape marker lines and leave the token's word in
+    // prose, which is no reading of a marker.
+    || profile.delimiters.grammar.as_deref() == Some("section")
+    // A JSON, Python-literal or YAML document escapes the content's
+    // quotes and line breaks: its reading is judged by the document
+    // checks, not by counting a token (its token is a JSON pointer).
+    || matches!(
+        profile.delimiters.grammar.as_deref(),
+        Some("json-document" | "python-document" | "yaml-document")
+    )
+    // Segments readers escape by schemes no profile names; what
+    // their parser reads back is judged by reader.structure.
+    || profile.reader.returns.as_deref() == Some("segments")
+    // A token that is nothing but a per-call value (a MIME-style
+    // boundary) has no spelling content could know: nothing to
+    // neutralise.
+    || profile.delimiters.token == "{nonce}"
+    // Nor one that is nothing but the request's kind (`[TOOL-RESULT]`):
+    // any name is some kind's, judged by the run's own cases.
+    || (profile.delimiters.token.starts_with("{kind")
+        && profile.delimiters.token.ends_with('}'))
+    // A line that opens and closes without `{token}` (`=====`)
+    // spells no token: the xml-tag attacks here cannot name it,
+    // and the run's own cases (rendered from the line) judge it.
+    || profile.delimiters.open.as_deref().is_some_and(|o| !o.contains("{token}"))
 }
 
 /// The longest run of characters that read as `mark` at the unicode level;
