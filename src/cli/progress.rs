@@ -142,7 +142,11 @@ impl Drop for Heartbeat {
 /// `framecheck: run: 12/340 done, 20 s (last: case-id)`.
 fn progress_line(what: &str, total: Option<u64>, state: &State, elapsed: Duration) -> String {
     let count = match total {
-        Some(total) => format!("{}/{total} done, ", state.done),
+        Some(total) if state.done <= total => format!("{}/{total} done, ", state.done),
+        // A run gives more results than cases (each case again among
+        // sibling frames, the nonce probes after them): past the total,
+        // say both counts as they are rather than a fraction over one.
+        Some(total) => format!("{} results for {total} cases, ", state.done),
         None if state.done > 0 => format!("{} done, ", state.done),
         None => String::new(),
     };
@@ -204,6 +208,26 @@ mod tests {
         beat.stop();
         let said = lines.text();
         assert!(said.starts_with("framecheck: run: 0/3 done, 0 s"), "{said}");
+    }
+
+    #[test]
+    fn a_count_past_the_total_is_no_fraction_over_one() {
+        let state = State {
+            done: 3808,
+            ..State::default()
+        };
+        assert_eq!(
+            progress_line("run", Some(1553), &state, Duration::from_secs(10)),
+            "framecheck: run: 3808 results for 1553 cases, 10 s, still working"
+        );
+        let state = State {
+            done: 1553,
+            ..State::default()
+        };
+        assert_eq!(
+            progress_line("run", Some(1553), &state, Duration::from_secs(10)),
+            "framecheck: run: 1553/1553 done, 10 s, still working"
+        );
     }
 
     #[test]
