@@ -349,8 +349,7 @@ fn own_delimiters(
         .parsed
         .iter()
         .find(|p| p.field == Some(Field::Kind))
-        .map(|p| literal_text(&p.segments))
-        .unwrap_or_else(|| Some(DEFAULT_KIND.into()))
+        .and_then(|p| literal_text(&p.segments))
         .unwrap_or_else(|| DEFAULT_KIND.into());
     let own = profile.delimiters.with_kind(&kind);
     match own.try_grammar() {

@@ -244,10 +244,7 @@ impl LiveDelimiter {
     /// a closer without a nonce part in its grammar).
     pub fn same_nonce(&self, other: &LiveDelimiter, folded: &Folded<'_>) -> bool {
         match (self.nonce, other.nonce) {
-            (Some(a), Some(b)) => {
-                let value = |(s, e): (usize, usize)| folded.reader.fold_str(&folded.text[s..e]);
-                value(a) == value(b)
-            }
+            (Some(a), Some(b)) => folded.value(a) == folded.value(b),
             _ => true,
         }
     }
@@ -315,9 +312,7 @@ impl FrameKey {
     /// it names another kind than the frame's (then it is the framing's
     /// marker of another frame: live, a forged one), anything else is live.
     pub fn classify(&self, d: &LiveDelimiter, folded: &Folded<'_>) -> Liveness {
-        let value = |span: Option<(usize, usize)>| {
-            span.map(|(s, e)| folded.reader.fold_str(&folded.text[s..e]))
-        };
+        let value = |span: Option<(usize, usize)>| span.map(|span| folded.value(span));
         let other_kind = matches!(
             (&self.request_kind, value(d.request_kind)),
             (Some(own), Some(kind)) if *own != kind
@@ -482,9 +477,7 @@ pub trait Grammar: fmt::Debug + Send + Sync {
     /// What the frame opened by `opener` (live in `folded`) fixes about
     /// its own delimiters: by default its nonce value.
     fn frame_key(&self, folded: &Folded<'_>, opener: &LiveDelimiter) -> FrameKey {
-        let value = |span: Option<(usize, usize)>| {
-            span.map(|(s, e)| folded.reader.fold_str(&folded.text[s..e]))
-        };
+        let value = |span: Option<(usize, usize)>| span.map(|span| folded.value(span));
         FrameKey {
             nonce: value(opener.nonce),
             fence: None,

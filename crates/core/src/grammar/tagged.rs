@@ -188,14 +188,8 @@ impl Grammar for Tagged {
                     kind,
                     start: folded.source_span(bracket_at, bracket_at + 1).start,
                     end: folded.source_span(m.end - 1, m.end).end,
-                    nonce: m.nonce.map(|(s, e)| {
-                        let span = folded.source_span(s, e);
-                        (span.start, span.end)
-                    }),
-                    request_kind: m.kind.map(|(s, e)| {
-                        let span = folded.source_span(s, e);
-                        (span.start, span.end)
-                    }),
+                    nonce: m.nonce.map(|pair| folded.source_pair(pair)),
+                    request_kind: m.kind.map(|pair| folded.source_pair(pair)),
                 });
                 break;
             }

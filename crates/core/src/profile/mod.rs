@@ -267,12 +267,14 @@ impl Delimiters {
     }
 }
 
-/// How many `{kind…}` placeholders `token` has.
+/// How many `{kind…}` placeholders `token` has, as the token's parser
+/// splits them.
 fn kind_placeholders(token: &str) -> usize {
-    crate::grammar::KindSpelling::ALL
+    crate::grammar::TokenPattern::parse(token)
+        .parts
         .iter()
-        .map(|k| token.matches(k.placeholder()).count())
-        .sum()
+        .filter(|p| matches!(p, crate::grammar::token::TokenPart::Kind(_)))
+        .count()
 }
 
 /// The error for `repeat`, a token declared again (ASCII case ignored). It

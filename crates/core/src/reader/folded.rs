@@ -696,6 +696,19 @@ impl Folded<'_> {
         self.at(from).start..self.at(to - 1).end
     }
 
+    /// [`Folded::source_span`] of a folded `(from, to)` pair, as a pair: a
+    /// delimiter's nonce or kind, which [`Folded::value`] reads back.
+    pub fn source_pair(&self, (from, to): (usize, usize)) -> (usize, usize) {
+        let span = self.source_span(from, to);
+        (span.start, span.end)
+    }
+
+    /// The source text at `(start, end)` as this reader folds it: the
+    /// value a delimiter's nonce or kind carries.
+    pub fn value(&self, (start, end): (usize, usize)) -> String {
+        self.reader.fold_str(&self.text[start..end])
+    }
+
     /// Skips delimiter space from folded index `i`.
     pub fn skip_space(&self, i: usize) -> usize {
         let space = |&(c, _): &(char, usize)| self.reader.is_delimiter_space(c);

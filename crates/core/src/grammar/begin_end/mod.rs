@@ -579,14 +579,8 @@ impl Grammar for BeginEnd {
                         kind,
                         start: span.start,
                         end: span.end,
-                        nonce: m.nonce.map(|(s, e)| {
-                            let span = folded.source_span(s, e);
-                            (span.start, span.end)
-                        }),
-                        request_kind: m.request_kind.map(|(s, e)| {
-                            let span = folded.source_span(s, e);
-                            (span.start, span.end)
-                        }),
+                        nonce: m.nonce.map(|pair| folded.source_pair(pair)),
+                        request_kind: m.request_kind.map(|pair| folded.source_pair(pair)),
                     });
                     i = rule_end;
                 }
