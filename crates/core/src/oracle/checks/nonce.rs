@@ -217,18 +217,27 @@ pub fn judge_replay_in(
     findings.0
 }
 
-/// The nonce value of the frame's opener in `framed`, as the exact reader
-/// reads it; `None` when the profile declares no nonce or the opener
+/// The nonce value of the frame in `framed`, as the exact reader reads it:
+/// its opener's, or, when the templates write the value in the closer
+/// alone (`### END DOC 48213 ###` after a plain opener), its last closer's.
+/// A value written only in the closer is no secret a reader can check, but
+/// an attacker who saw one frame can still copy it, so the harvesting
+/// cases and the nonce probes read it there rather than ending the run in
+/// an error. `None` when the profile declares no nonce or the frame
 /// carries none.
 pub fn frame_nonce(profile: &ResolvedProfile, framed: &str) -> Option<String> {
     profile.delimiters.nonce?;
     let grammar = profile.grammar();
     let folded = Reader::new(ReaderLevel::Exact).fold(framed);
-    let open = grammar
-        .live(&folded)
-        .into_iter()
-        .find(|d| d.token == OUTER && d.kind == DelimiterKind::Open)?;
-    nonce_value(&folded, &open).map(str::to_string)
+    let live = grammar.live(&folded);
+    let outer = |kind: DelimiterKind| move |d: &&LiveDelimiter| d.token == OUTER && d.kind == kind;
+    let open = live.iter().find(outer(DelimiterKind::Open));
+    open.and_then(|d| nonce_value(&folded, d))
+        .or_else(|| {
+            let close = live.iter().rfind(outer(DelimiterKind::Close))?;
+            nonce_value(&folded, close)
+        })
+        .map(str::to_string)
 }
 
 /// Every nonce value a live outer delimiter carries in `text` at the exact
@@ -409,6 +418,24 @@ mod tests {
             confusables("a <<<DOC id=\"ffff\">>> b"),
             vec![(Check::NonceConfusable, CheckClass::Confusable)]
         );
+    }
+
+    /// A value the templates write in the closer alone is still the
+    /// frame's: the harvesting cases and the nonce probes read it there
+    /// (it was `None`, and every such case ended the run in an error).
+    #[test]
+    fn a_nonce_written_only_in_the_closer_is_harvested_from_it() {
+        let p = TargetProfile::parse(
+            "name: t\nadapter: { builtin: reference }\ndelimiters:\n  grammar: begin-end\n  \
+             token: DOC\n  open: '### BEGIN {token} ###'\n  close: '### END {token} {nonce} ###'\n  \
+             nonce: { alphabet: digits, min_length: 5 }\nheader: none\ncapabilities: [wrap]\n",
+        )
+        .unwrap();
+        let framed = "### BEGIN DOC ###\nx\n### END DOC 48213 ###";
+        assert_eq!(frame_nonce(&p, framed).as_deref(), Some("48213"));
+        // A closer the content forged before the frame's own is not the frame's.
+        let forged = "### BEGIN DOC ###\n### END DOC 11111 ###\n### END DOC 48213 ###";
+        assert_eq!(frame_nonce(&p, forged).as_deref(), Some("48213"));
     }
 
     #[test]
