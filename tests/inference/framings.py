@@ -8,6 +8,7 @@ import json
 import re
 import secrets
 import sys
+import urllib.parse
 import uuid
 import itertools
 import os
@@ -152,6 +153,20 @@ def subject_attr(content, kind, attributes, provenance):
     return f'<email subject="{subject}">\n{content}\n</email>'
 
 
+def percent_reader(content, kind, attributes, provenance):
+    # An encoding no body encoding of framecheck's explains (every
+    # character but letters, digits and spaces as %XX of its UTF-8 bytes),
+    # an attribute of the framing's own, and a reader that decodes.
+    return f'<untrusted encoding="percent">\n{urllib.parse.quote(content, safe=" ")}\n</untrusted>'
+
+
+def _read_percent(text):
+    match = re.fullmatch(r'<untrusted encoding="percent">\n([^<\n]*)\n</untrusted>', text)
+    if match is None:
+        raise ValueError("not one frame")
+    return urllib.parse.unquote(match.group(1), errors="strict")
+
+
 FRAMINGS = {name: f for name, f in globals().items()
             if callable(f) and name not in ("serve", "many") and not name.startswith("_")
             and f.__module__ == __name__}
@@ -166,5 +181,7 @@ if __name__ == "__main__":
         serve(many_single, wrap_many=many)
     elif name == "nested_message":
         serve(nested_message, read=_read_nested)
+    elif name == "percent_reader":
+        serve(percent_reader, read=_read_percent)
     else:
         serve(FRAMINGS[name])

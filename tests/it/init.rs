@@ -525,6 +525,36 @@ fn a_stacked_encoding_is_inferred_and_judged_layer_by_layer() {
     );
 }
 
+/// A framing whose body encoding framecheck has no codec for
+/// (percent-encoding), with an attribute of its own on the opener and a
+/// reader that decodes: the layout is learned from plain content, so the
+/// run learns none, and the proposal must say what the run cannot learn.
+/// Its own `encoding="percent"` is declared (`attributes.extra`) and its
+/// reader returns the content: before, every case failed on
+/// `tag.integrity` (the framing's own attribute read as injected) and
+/// `reader.verdict` (the decoded content judged as a body the reader let
+/// through), 1,044 false security findings on a framing that holds.
+#[test]
+fn an_unknown_encoding_s_own_attributes_and_decoding_reader_are_proposed() {
+    if !common::have(
+        "python3",
+        "an_unknown_encoding_s_own_attributes_and_decoding_reader_are_proposed",
+    ) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (_, said, checks) = init_and_run(dir.path(), "percent_reader", None);
+    assert_eq!(of_class(&checks, "security"), 0, "{checks:?}\n{said}");
+    let profile = TargetProfile::load(&dir.path().join("percent_reader.yaml"))
+        .unwrap()
+        .profile;
+    assert_eq!(profile.attributes.extra, ["encoding"]);
+    assert_eq!(
+        profile.reader.returns,
+        framecheck::profile::ReaderReturns::Content
+    );
+}
+
 /// A framing that writes one-line content raw and other content as a JSON
 /// string is proposed as choosing per content, and each output is judged
 /// in the encoding it has: the one that writes raw only what needs no

@@ -788,6 +788,13 @@ fn propose(
     let mut observed = experiments::run(base, framing, &probes, &layout);
     observed.notes.splice(0..0, notes);
     observed.plain_layout = plain_layout;
+    if plain_layout {
+        // The run learns no layout from the probes this framing rewrites,
+        // so the attributes its opener always carries are declared.
+        let grammar = base.framing.grammar();
+        observed.own_attributes =
+            framecheck_core::oracle::opener_own_attributes(&*grammar, &layout.sample.framed, 0);
+    }
     let yaml = render(base, &layout, &observed);
     let profile = TargetProfile::parse(&yaml).map_err(|e| InitError::Invalid(e.to_string()))?;
     Ok((yaml, profile))
@@ -1045,6 +1052,20 @@ fn write_attributes_and_capabilities(
     if let Some(names) = &observed.attribute_names {
         let names = serde_json::to_string(names).unwrap_or_default();
         attributes.push(format!("names: {names}"));
+    }
+    let extra: Vec<&String> = observed
+        .own_attributes
+        .iter()
+        .filter(|n| kind_attr.as_ref() != Some(*n))
+        .collect();
+    if !extra.is_empty() {
+        let _ = writeln!(
+            out,
+            "# attributes.extra: the framing's own opener carries them for plain content; a run \
+             learns no layout from the content it rewrites, so they are declared"
+        );
+        let names = serde_json::to_string(&extra).unwrap_or_default();
+        attributes.push(format!("extra: {names}"));
     }
     let _ = writeln!(out, "attributes: {{ {} }}", attributes.join(", "));
     let mut capabilities = vec!["wrap"];

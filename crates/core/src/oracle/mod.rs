@@ -62,8 +62,9 @@ pub use checks::{
     as_written, calibrate, calibration_request, for_consumers, for_reader, judge_document,
     judge_parts, judge_read, judge_roundtrip, judge_roundtrip_in, judge_several, judge_structure,
     judge_tokenizer_view, judge_wrap, judge_wrap_counted, judge_wrap_in, observed_parser_owns,
-    parser_answered, render_parts, render_segments, Boundaries, Calibration, FrameUnusable, Items,
-    LiveCounts, NoCalibration, PartsError, PartsStructure, Structure, StructureError, ViewFinding,
+    opener_own_attributes, parser_answered, render_parts, render_segments, Boundaries, Calibration,
+    FrameUnusable, Items, LiveCounts, NoCalibration, PartsError, PartsStructure, Structure,
+    StructureError, ViewFinding,
 };
 
 /// A structural check, by its stable report name.

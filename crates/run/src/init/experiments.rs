@@ -50,6 +50,10 @@ pub(crate) struct Observed {
     /// The encodings the framing chooses among per content, when plain
     /// one-line content came out unencoded where the probes were encoded.
     pub per_content: Option<Vec<Encoding>>,
+    /// Attribute names the framing writes on its own opener, declared
+    /// (`attributes.extra`) when the layout was learned from plain
+    /// content: a run then learns no layout, so no own attribute either.
+    pub own_attributes: Vec<String>,
 }
 
 /// Runs every experiment against `framing`.
@@ -541,12 +545,18 @@ fn reader(
     };
     observed.reads = true;
     let written = &layout.sample.framed[layout.sample.slot.clone()];
-    if body.trim() == probe.content.trim() && written != probe.content {
+    if body.trim() == probe.content.trim() && written != probe.content
+        || decodes_unknown_rewrite(framing, probe, &body)
+    {
         observed.returns = ReaderReturns::Content;
+        let written = if layout.encoding.is_none() {
+            "in a way no body encoding explains".to_string()
+        } else {
+            layout.encoding.to_string()
+        };
         observed.notes.push(format!(
             "reader.returns: content, because read gave back the original content while the \
-             body is written {}",
-            layout.encoding
+             body is written {written}"
         ));
         // The framing ships a program that parses its markup back into the
         // content: the frame is written for that parser, which reads
@@ -569,6 +579,24 @@ fn reader(
             .notes
             .push("reader.returns: body, because read gave back the body as written".into());
     }
+}
+
+/// Whether the reader undoes a rewrite no encoding explains: the layout
+/// was learned from plain content (`body`, read from its sample, is not the
+/// probe's), yet the framing's own frame of the probe, which does not hold
+/// the probe's content as sent, reads back as exactly that content. Such a
+/// reader decodes (percent-encoding, say), so it returns the content; taken
+/// for one returning the body, every case's decoded content would be judged
+/// as a body the reader let through.
+fn decodes_unknown_rewrite(framing: &mut dyn Framing, probe: &WrapRequest, body: &str) -> bool {
+    if body.trim() == probe.content.trim() {
+        return false;
+    }
+    let Ok(framed) = framing.wrap(probe) else {
+        return false;
+    };
+    !framed.contains(probe.content.as_str())
+        && matches!(framing.read_answer(&framed), Ok(ReadAnswer::Body(b)) if b == probe.content)
 }
 
 #[cfg(test)]

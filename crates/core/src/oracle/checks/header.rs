@@ -6,7 +6,7 @@ use std::ops::Range;
 
 use super::findings::{framed_excerpt, Findings};
 use crate::catalogue::{ConcreteCase, Expectation};
-use crate::grammar::{DelimiterKind, ParsedOpener};
+use crate::grammar::{DelimiterKind, Grammar, ParsedOpener};
 use crate::layout::Layout;
 use crate::level::ReaderLevel;
 use crate::oracle::regions::{Regions, INNER, OUTER};
@@ -179,9 +179,17 @@ fn expected_names(
 /// request's attributes supplied: its value carried their marker, so the
 /// name is the caller's, and a name of the caller's is judged as one.
 fn own_attribute_names(layout: &Layout, views: &Views<'_>, index: usize) -> Vec<String> {
-    let sample = &layout.sample.framed;
+    opener_own_attributes(&*views.grammar, &layout.sample.framed, index)
+}
+
+/// The attribute names the opener of token `index` (0 the outer one)
+/// carries in `sample`, a frame the framing wrote for a calibration
+/// request, leaving out the names whose values carried the request's
+/// attribute marker (the caller's). What the run learns as the framing's
+/// own from the layout's sample; `init` also declares them (`extra`) when
+/// it proposes a profile the run will learn no layout for.
+pub fn opener_own_attributes(grammar: &dyn Grammar, sample: &str, index: usize) -> Vec<String> {
     let folded = Reader::new(ReaderLevel::Exact).fold(sample);
-    let grammar = &*views.grammar;
     let Some(open) = grammar
         .live(&folded)
         .into_iter()

@@ -30,6 +30,7 @@ mod tokview;
 pub use calibration::{calibrate, calibration_request, Calibration, FrameUnusable, NoCalibration};
 pub use consumers::{as_written, for_consumers, for_reader};
 pub use document::judge_document;
+pub use header::opener_own_attributes;
 pub use parts::{judge_parts, render_parts, PartsError, PartsStructure};
 pub use read::judge_read;
 pub use separation::{judge_several, Items};
