@@ -791,6 +791,17 @@ impl Document {
         twin: Option<&str>,
     ) -> Vec<Breach> {
         let reader = Reader::new(level);
+        // Folding does not repair a document: one the exact reader cannot
+        // parse (an escape the syntax lacks, `\U0001F469`, which case
+        // folding would make `\u0001` and four letters) is unparsed for
+        // every reader, or a run would hold the higher levels and fail
+        // the lowest one.
+        if level != ReaderLevel::Exact {
+            let exact = self.value_read(framed, Reader::new(ReaderLevel::Exact));
+            if let Err(breach @ Breach::Unparsed { .. }) = exact {
+                return vec![breach];
+            }
+        }
         let value = match self.value_read(framed, reader) {
             Ok(value) => value,
             Err(breach) => return vec![breach],
@@ -1050,6 +1061,23 @@ mod tests {
             d.read(broken, Exact, "", None)[..],
             [Breach::Unparsed { .. }]
         ));
+    }
+
+    /// Seen in a blind audit: a TOML basic string (`\U0001F469` for an
+    /// emoji) proposed as a JSON document failed to parse at the exact
+    /// level only, since case folding turned `\U` into `\u`; the run
+    /// passed at the unicode level while holding no level.
+    #[test]
+    fn folding_does_not_repair_a_document_the_exact_reader_cannot_parse() {
+        let d = document();
+        let upper = r#"{"source": "tool", "content": "\U0001F469", "chars": 5}"#;
+        for level in ReaderLevel::ALL {
+            let read = d.read(upper, level, "", None);
+            assert!(
+                matches!(read[..], [Breach::Unparsed { .. }]),
+                "{level:?}: {read:?}"
+            );
+        }
     }
 
     #[test]
