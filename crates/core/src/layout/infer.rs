@@ -221,12 +221,32 @@ fn around_content<'a>(framed: &'a str, content: &str) -> Option<(&'a str, &'a st
         let end = framed[start..].find("fcbodyz").map(|i| start + i)?;
         return Some((&framed[..start], &framed[end..]));
     }
-    let (start, encoded) = BodyEncoding::ALL.into_iter().find_map(|e| {
+    let (start, end) = BodyEncoding::ALL.into_iter().find_map(|e| {
         let encoded = e.codec().encode(content, DEFAULT_DATAMARK.into());
         let hidden = !encoded.contains("fcbodya");
-        hidden.then(|| framed.find(&encoded).map(|at| (at, encoded)))?
+        hidden.then(|| find_wrapped(framed, &encoded))?
     })?;
-    Some((&framed[..start], &framed[start + encoded.len()..]))
+    Some((&framed[..start], &framed[end..]))
+}
+
+/// Where `encoded` (one line, as the codec writes it) stands in `framed`,
+/// line breaks allowed between its characters: a writer may wrap a long
+/// encoded line (MIME base64 at 76 characters, PEM at 64), which the
+/// codec reads back the same. The span starts and ends on its characters.
+pub(super) fn find_wrapped(framed: &str, encoded: &str) -> Option<(usize, usize)> {
+    let first = encoded.chars().next()?;
+    framed.match_indices(first).find_map(|(start, _)| {
+        let mut rest = framed[start..].char_indices().peekable();
+        for want in encoded.chars() {
+            while rest.next_if(|&(_, c)| matches!(c, '\n' | '\r')).is_some() {}
+            match rest.next() {
+                Some((_, c)) if c == want => {}
+                _ => return None,
+            }
+        }
+        let end = rest.peek().map_or(framed.len(), |&(at, _)| start + at);
+        Some((start, end))
+    })
 }
 
 /// `first` with every span that differs from `second` replaced by [`MASK`],
@@ -668,6 +688,21 @@ mod tests {
         let all = marked.replace("it\nnext", "it\u{2c6}next");
         let (_, replaces) = infer(&all, &all, content).unwrap().datamark().unwrap();
         assert_eq!(replaces, DatamarkReplaces::Whitespace);
+    }
+
+    /// Seen in a blind audit: `base64.encodebytes` wraps its lines at 76
+    /// characters, and `init` found no delimiters around a body it looked
+    /// for on one line.
+    #[test]
+    fn a_base64_body_wrapped_in_lines_is_found() {
+        let content = "fcbodya1 He said \"ok\" & <i>left</i> it's\nnext line fcbodyz1";
+        let encoded = crate::encoding::encode(BodyEncoding::Base64, content, "^");
+        let (a, b) = encoded.split_at(76);
+        let text = format!("<attachment encoding=\"base64\">\n{a}\n{b}\n</attachment>");
+        let inferred = infer(&text, &text, content).unwrap();
+        assert_eq!(inferred.delimiters.token, "attachment");
+        assert_eq!(find_wrapped("x ab\ncd y", "abcd"), Some((2, 7)));
+        assert_eq!(find_wrapped("x ab cd y", "abcd"), None);
     }
 
     #[test]

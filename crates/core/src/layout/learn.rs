@@ -521,6 +521,16 @@ fn find_slot(
         }
         return Ok(Some(at..at + encoded.len()));
     }
+    // A writer may wrap a long encoded line (`base64.encodebytes` at 76
+    // characters): the span with its line breaks, if it decodes to the
+    // content (the codec reads it back the same).
+    let wrapped = (!encoded.contains(['\n', '\r']))
+        .then(|| super::infer::find_wrapped(framed, &encoded))
+        .flatten()
+        .filter(|&(start, end)| encoding::faithful(encoding, &framed[start..end], content, mark));
+    if let Some((start, end)) = wrapped {
+        return Ok(Some(start..end));
+    }
     // Writers escape differently (`&#39;` or `&#x27;`, `\u00e9` or `é`,
     // `repr` or `ascii`):
     // take the span between the content's first and last words and decode it.
@@ -1160,6 +1170,28 @@ mod tests {
     /// dicts, the reference SQLite MCP server's answer; a JSON object
     /// ending with the content) or first string has no quote beyond the
     /// content's: the document's own bracket bounds the frame there.
+    /// Seen in a blind audit: `base64.encodebytes` wraps at 76
+    /// characters; the body was not found, the layout was learned from
+    /// plain content and every benign case failed on fidelity.
+    #[test]
+    fn a_base64_body_wrapped_in_lines_is_its_slot() {
+        let content = "fcbodya1 He said \"ok\" & <i>left</i> it's\nnext line fcbodyz1";
+        let encoded = encoding::encode(BodyEncoding::Base64, content, "^");
+        let (a, b) = encoded.split_at(76);
+        let framed = format!("<t>\n{a}\n{b}\n</t>");
+        let slot = find_slot(BodyEncoding::Base64.into(), &framed, content, "^".into()).unwrap();
+        assert_eq!(slot, Some(4..framed.len() - 5));
+        // Plain text is not found across a line break it does not have.
+        let split = "<t>\nfcbodya1 one\ntwo fcbodyz1\n</t>";
+        let plain = find_slot(
+            BodyEncoding::None.into(),
+            split,
+            "fcbodya1 onetwo fcbodyz1",
+            "^".into(),
+        );
+        assert_eq!(plain.unwrap(), None);
+    }
+
     #[test]
     fn a_content_string_first_or_last_in_its_document_is_bounded_by_the_bracket() {
         let probes = probes(&profile());
