@@ -57,6 +57,30 @@ fn proposals_validate_and_match_the_fixtures_declarations() {
     assert_eq!(separated.header.separator.as_deref(), Some("---"));
 }
 
+/// A reader stricter than its writer (a parser that rejects the raw `"`
+/// its writer leaves in an attribute value) rejects the framing's own
+/// frame of the calibration content, which holds a `"`: it is still a
+/// reader, and what it returns is learned from a frame it reads, the
+/// same content without the quote (issue 57: without this, `init`
+/// proposed no reader and a model consumer, and 51 failing cases differed
+/// from the hand profile's 401). The correct writer's proposal is the same.
+#[test]
+fn a_reader_that_rejects_its_own_frame_is_still_proposed() {
+    if !common::have(
+        "python3",
+        "a_reader_that_rejects_its_own_frame_is_still_proposed",
+    ) {
+        return;
+    }
+    use framecheck::profile::{Capability, ReaderReturns};
+    for script in ["broken_attribute_raw_quote.py", "correct_attribute.py"] {
+        let proposed = propose("inline-pair", script);
+        assert!(proposed.can(Capability::Read), "{script}");
+        assert_eq!(proposed.reader.returns, ReaderReturns::Content, "{script}");
+        assert!(proposed.reader.parser_reads(), "{script}");
+    }
+}
+
 /// `init` on a built-in profile drives that built-in target: the nonce
 /// reference is calibrated as itself, and its proposal keeps the adapter and
 /// declares the nonce, so it validates.
