@@ -72,12 +72,17 @@ fn a_reader_that_rejects_its_own_frame_is_still_proposed() {
     ) {
         return;
     }
-    use framecheck::profile::{Capability, ReaderReturns};
+    use framecheck::profile::{Capability, Consumer, ReaderReturns};
     for script in ["broken_attribute_raw_quote.py", "correct_attribute.py"] {
         let proposed = propose("inline-pair", script);
         assert!(proposed.can(Capability::Read), "{script}");
         assert_eq!(proposed.reader.returns, ReaderReturns::Content, "{script}");
         assert!(proposed.reader.parser_reads(), "{script}");
+        assert_eq!(
+            proposed.reader.consumers(),
+            [Consumer::Model, Consumer::Parser],
+            "{script}"
+        );
     }
 }
 
@@ -274,11 +279,15 @@ fn elements_readers_and_attributes_are_inferred_from_the_adapter_alone() {
     );
     assert_eq!(always.delimiters.reserved, vec!["message".to_string()]);
 
-    // A reader that decodes the entities of its markup is a parser.
+    // A reader that decodes the entities of its markup is a parser, read
+    // beside the model the output is for.
     use framecheck::profile::{Consumer, ReaderReturns};
     assert_eq!(nested.reader.returns, ReaderReturns::Content);
-    assert_eq!(nested.reader.consumer, Consumer::Parser);
-    assert_eq!(always.reader.consumer, Consumer::Model);
+    assert_eq!(
+        nested.reader.consumers(),
+        [Consumer::Model, Consumer::Parser]
+    );
+    assert_eq!(always.reader.consumers(), [Consumer::Model]);
 
     // A framing that writes one metadata key it knows by name.
     let subject = propose_shape("subject_attr");
