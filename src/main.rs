@@ -16,6 +16,7 @@ use std::sync::Arc;
 
 use anyhow::{bail, ensure, Context, Result};
 use clap::{Parser, Subcommand};
+use cli::audience::{ConsumerArg, LinesArg};
 use cli::choices::Choices;
 use cli::progress::Progress;
 use cli::store::{CleanArg, PlantArg, SetupInputArg};
@@ -29,7 +30,7 @@ use framecheck::init::write_schema::WriteArguments;
 use framecheck::level::ReaderLevel;
 use framecheck::manifest::Manifest;
 use framecheck::profile::{
-    AdapterSpec, BuiltinTarget, Clean, LoadedProfile, Plant, SetupInput, TargetProfile,
+    AdapterSpec, BuiltinTarget, Clean, Consumers, LoadedProfile, Plant, SetupInput, TargetProfile,
 };
 use framecheck::report::{self, baseline, summary, Format};
 use framecheck::runner::{self, RunOptions};
@@ -143,6 +144,17 @@ struct InitArgs {
     /// SDK that imports slowly (the proposal's `startup_ms`).
     #[arg(long, value_name = "SECONDS", default_value_t = framecheck::init::DEFAULT_INIT_STARTUP_MS / 1000)]
     startup_timeout: u64,
+    /// Who reads the output: model or parser; repeat for both. A fact of
+    /// the deployment no output shows (docs/profile-v2.md, "Who reads the
+    /// output"): without it the proposal judges a model, and beside it a
+    /// parser where the framing's own reader parses the frame back.
+    #[arg(long = "consumer", value_name = "WHO", conflicts_with = "profile")]
+    consumers: Vec<ConsumerArg>,
+    /// Where a parser consumer's lines end: lf, or unicode (every break
+    /// `str.splitlines()` honours); for a parser the framing's own reader
+    /// does not show (without it, what that reader shows, else lf).
+    #[arg(long, value_name = "RULE", conflicts_with = "profile")]
+    parser_lines: Option<LinesArg>,
     /// The command after `--` starts an MCP server (stdio, or HTTP with `--url`); `--tool`,
     /// `--plant` and `--arg` say which tool reads the planted content.
     #[arg(long, requires = "tool", conflicts_with = "profile")]
@@ -1352,9 +1364,20 @@ fn mcp_spec(
 
 fn init(args: InitArgs) -> Result<u8> {
     use framecheck::init::{self, InitOptions};
+    let consumers = match args.consumers.is_empty() {
+        true => None,
+        false => {
+            let named = args.consumers.iter().map(|&c| c.into()).collect::<Vec<_>>();
+            Some(Consumers::try_from(named).map_err(|e| anyhow::anyhow!("--consumer: {e}"))?)
+        }
+    };
     let options = InitOptions {
         timeout_ms: args.timeout.saturating_mul(1000),
         startup_ms: args.startup_timeout.saturating_mul(1000),
+        audience: init::Audience {
+            consumers,
+            parser_lines: args.parser_lines.map(Into::into),
+        },
     };
     let save_dir = match &args.out {
         Some(file) => file.parent().map(Path::to_path_buf).unwrap_or_default(),

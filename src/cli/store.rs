@@ -84,25 +84,7 @@ impl From<CleanArg> for Clean {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// `value`'s name in a profile: its serialisation, as `init` writes it
-    /// into the proposal.
-    fn profile_name<T: serde::Serialize>(value: T) -> serde_json::Value {
-        serde_json::json!(value)
-    }
-
-    /// Every value clap accepts maps to the profile's value of the same
-    /// name, and the profile has no value clap does not offer.
-    fn same_names<A: ValueEnum + Copy, P: From<A> + serde::Serialize>(profile_values: usize) {
-        for arg in A::value_variants() {
-            let name = arg.to_possible_value().expect("no value is hidden");
-            assert_eq!(
-                profile_name(P::from(*arg)),
-                serde_json::Value::from(name.get_name()),
-            );
-        }
-        assert_eq!(A::value_variants().len(), profile_values);
-    }
+    use crate::cli::same_names;
 
     #[test]
     fn the_store_choices_are_the_profile_s_names() {

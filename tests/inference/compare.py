@@ -5,11 +5,19 @@ profile whose run agrees with the hand-written one (issue 31).
 For every profile given (default: the shape fixtures of tests/shapes), the
 adapter command is taken from the hand profile, `framecheck init --out` is
 run with it alone in the profile's `cwd`, and both profiles are run over
-the whole catalogue. Agreement: the same verdict, the same level held, and
+the whole catalogue. One fact of the hand profile goes to `init` besides
+the command, because it is the deployment's and no output shows it (see
+docs/profile-v2.md, "Who reads the output"): who reads the output, the
+consumers a hand profile's `reader:` names (`--consumer`), and, for a
+parser consumer the adapter does not answer `read` for, its line rule
+(`--parser-lines`; a reader the adapter ships shows its own, which `init`
+observes). Nothing else of the hand profile reaches `init`; with
+--adapter-only not even that, to measure `init`'s own default (a model
+reads the output, and a parser where the framing's reader shows one). Agreement: the same verdict, the same level held, and
 failing case ids within 2% of the hand profile's. Prints a Markdown table
 and exits 1 when fewer than --min-agree of the profiles agree.
 
-Usage: compare.py [--bin PATH] [--min-agree 0.9] [PROFILE ...]
+Usage: compare.py [--bin PATH] [--min-agree 0.9] [--adapter-only] [PROFILE ...]
 """
 import argparse
 import glob
@@ -58,7 +66,21 @@ def mcp_options(mcp):
     return options
 
 
-def compare(bin_, profile, work):
+def audience_options(hand):
+    """`init` options saying who reads the output, from the hand profile's
+    `reader:`: the deployment's fact, which no experiment shows. Only what
+    the hand profile declares is passed; the line rule only for a parser
+    the adapter ships no reader for."""
+    reader = hand.get("reader") or {}
+    named = reader.get("consumers") or ([reader["consumer"]] if "consumer" in reader else [])
+    options = [word for consumer in named for word in ("--consumer", consumer)]
+    reads = "read" in (hand.get("capabilities") or [])
+    if "parser" in named and not reads and "lines" in reader:
+        options += ["--parser-lines", reader["lines"]]
+    return options
+
+
+def compare(bin_, profile, work, adapter_only=False):
     hand = yaml.safe_load(open(profile))
     adapter = hand["adapter"]
     proposed = os.path.join(work, os.path.basename(profile))
@@ -66,6 +88,7 @@ def compare(bin_, profile, work):
     source = mcp if mcp else adapter
     cwd = os.path.normpath(os.path.join(os.path.dirname(profile), source.get("cwd") or "."))
     init = subprocess.run([bin_, "init", "--out", proposed, *mcp_options(mcp),
+                           *([] if adapter_only else audience_options(hand)),
                            "--", *source["command"]],
                           cwd=cwd, capture_output=True, text=True, timeout=300)
     if init.returncode != 0:
@@ -92,6 +115,8 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--bin", default=os.path.join(ROOT, "target", "debug", "framecheck"))
     parser.add_argument("--min-agree", type=float, default=0.9)
+    parser.add_argument("--adapter-only", action="store_true",
+                        help="pass init no consumer of the hand profile either")
     parser.add_argument("profiles", nargs="*")
     args = parser.parse_args()
     # init runs in each adapter's directory: the binary is named absolutely.
@@ -102,7 +127,7 @@ def main():
         for i, profile in enumerate(profiles):
             sub = os.path.join(work, str(i))
             os.makedirs(sub)
-            result = compare(args.bin, os.path.abspath(profile), sub)
+            result = compare(args.bin, os.path.abspath(profile), sub, args.adapter_only)
             rows.append((os.path.relpath(profile, ROOT), result))
             print(f"| `{rows[-1][0]}` | {'yes' if result['agree'] else '**no**'} | {result['why']} |",
                   flush=True)

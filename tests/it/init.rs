@@ -57,6 +57,35 @@ fn proposals_validate_and_match_the_fixtures_declarations() {
     assert_eq!(separated.header.separator.as_deref(), Some("---"));
 }
 
+/// A reader stricter than its writer (a parser that rejects the raw `"`
+/// its writer leaves in an attribute value) rejects the framing's own
+/// frame of the calibration content, which holds a `"`: it is still a
+/// reader, and what it returns is learned from a frame it reads, the
+/// same content without the quote (issue 57: without this, `init`
+/// proposed no reader and a model consumer, and 51 failing cases differed
+/// from the hand profile's 401). The correct writer's proposal is the same.
+#[test]
+fn a_reader_that_rejects_its_own_frame_is_still_proposed() {
+    if !common::have(
+        "python3",
+        "a_reader_that_rejects_its_own_frame_is_still_proposed",
+    ) {
+        return;
+    }
+    use framecheck::profile::{Capability, Consumer, ReaderReturns};
+    for script in ["broken_attribute_raw_quote.py", "correct_attribute.py"] {
+        let proposed = propose("inline-pair", script);
+        assert!(proposed.can(Capability::Read), "{script}");
+        assert_eq!(proposed.reader.returns, ReaderReturns::Content, "{script}");
+        assert!(proposed.reader.parser_reads(), "{script}");
+        assert_eq!(
+            proposed.reader.consumers(),
+            [Consumer::Model, Consumer::Parser],
+            "{script}"
+        );
+    }
+}
+
 /// `init` on a built-in profile drives that built-in target: the nonce
 /// reference is calibrated as itself, and its proposal keeps the adapter and
 /// declares the nonce, so it validates.
@@ -250,11 +279,15 @@ fn elements_readers_and_attributes_are_inferred_from_the_adapter_alone() {
     );
     assert_eq!(always.delimiters.reserved, vec!["message".to_string()]);
 
-    // A reader that decodes the entities of its markup is a parser.
+    // A reader that decodes the entities of its markup is a parser, read
+    // beside the model the output is for.
     use framecheck::profile::{Consumer, ReaderReturns};
     assert_eq!(nested.reader.returns, ReaderReturns::Content);
-    assert_eq!(nested.reader.consumer, Consumer::Parser);
-    assert_eq!(always.reader.consumer, Consumer::Model);
+    assert_eq!(
+        nested.reader.consumers(),
+        [Consumer::Model, Consumer::Parser]
+    );
+    assert_eq!(always.reader.consumers(), [Consumer::Model]);
 
     // A framing that writes one metadata key it knows by name.
     let subject = propose_shape("subject_attr");

@@ -1235,36 +1235,46 @@ fn init_proposes_each_json_document_and_agrees_with_the_hand_profile() {
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
-/// `framecheck init` proposes `returns: segments` (and a parser consumer)
-/// when the reader answers the framing's own frame with segments, and
-/// `lines: unicode` when its answers show it splits lines at U+2028.
+/// `framecheck init` proposes `returns: segments` (and a parser among the
+/// consumers, beside the model a framing's output is for) when the reader
+/// answers the framing's own frame with segments, and `lines: unicode`
+/// when its answers show it splits lines at U+2028; `--consumer parser`
+/// says no model reads the output.
 #[test]
 fn init_proposes_a_segments_reader() {
     if !common::have("python3", "init_proposes_a_segments_reader") {
         return;
     }
     let dir = shapes_dir().join("segments");
-    let proposal = |adapter: &str| {
-        let output = common::framecheck_in(&dir, &["init", "--", "python3", adapter]);
+    let proposal = |adapter: &str, options: &[&str]| {
+        let args = [&["init"], options, &["--", "python3", adapter]].concat();
+        let output = common::framecheck_in(&dir, &args);
         String::from_utf8_lossy(&output.stdout).into_owned()
     };
     // Where the parser splits lines is read from its answers: the same
     // records read back with str.splitlines() and with a split at LF alone.
-    let splitlines = proposal("records_correct.py");
+    let splitlines = proposal("records_correct.py", &[]);
     assert!(
-        splitlines.contains("reader: { returns: segments, consumer: parser, lines: unicode }"),
+        splitlines
+            .contains("reader: { returns: segments, consumers: [model, parser], lines: unicode }"),
         "{splitlines}"
     );
-    let lf = proposal("records_correct_lf_reader.py");
+    let lf = proposal("records_correct_lf_reader.py", &[]);
     assert!(
-        lf.contains("reader: { returns: segments, consumer: parser }"),
+        lf.contains("reader: { returns: segments, consumers: [model, parser] }"),
         "{lf}"
     );
     // An XML parser splits no lines: nothing to declare.
-    let xml = proposal("chat_correct.py");
+    let xml = proposal("chat_correct.py", &[]);
     assert!(
-        xml.contains("reader: { returns: segments, consumer: parser }"),
+        xml.contains("reader: { returns: segments, consumers: [model, parser] }"),
         "{xml}"
+    );
+    // The parser alone, as the user says; its line rule is still observed.
+    let parser = proposal("records_correct.py", &["--consumer", "parser"]);
+    assert!(
+        parser.contains("reader: { returns: segments, consumer: parser, lines: unicode }"),
+        "{parser}"
     );
 }
 

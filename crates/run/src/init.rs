@@ -11,6 +11,7 @@
 //! the profile declares only what no experiment shows (reserved tokens, a
 //! parser consumer, where the source lives).
 
+mod audience;
 mod experiments;
 pub mod write_schema;
 
@@ -25,6 +26,8 @@ use crate::adapter::{Framing, TargetError, WrapRequest};
 use crate::runner::parts::{self, PartsFailure, PartsFraming};
 use crate::runner::unmarked::{Failure, Unmarked};
 use crate::runner::Misfit;
+pub use audience::Audience;
+use audience::Start;
 use experiments::Observed;
 use framecheck_core::layout::infer::{InferError, Inferred};
 use framecheck_core::layout::{
@@ -212,6 +215,10 @@ pub struct InitOptions {
     /// large SDK can take half a minute to import on a loaded machine),
     /// and the proposal's `startup_ms` for a subprocess adapter.
     pub startup_ms: u64,
+    /// Who reads the output, as the user says it (`--consumer`,
+    /// `--parser-lines`): a new proposal's `reader:` (`init PROFILE` keeps
+    /// the profile's).
+    pub audience: Audience,
 }
 
 /// `init`'s per-request time: one request should take well under a
@@ -226,6 +233,7 @@ impl Default for InitOptions {
         InitOptions {
             timeout_ms: DEFAULT_INIT_TIMEOUT_MS,
             startup_ms: DEFAULT_INIT_STARTUP_MS,
+            audience: Audience::default(),
         }
     }
 }
@@ -291,7 +299,7 @@ pub fn propose_for_command(
     framing.check_launchable()?;
     let name = command_name(&spec.command);
     let base = starting_profile(name, "", AdapterSpec::Subprocess(spec))?;
-    infer_and_propose(base, Box::new(framing), false)
+    infer_and_propose(base, Box::new(framing), Start::New(options.audience))
 }
 
 /// The name a proposal for the adapter `command` gets, so proposals for
@@ -389,7 +397,7 @@ pub fn propose_for_mcp(
         mcp: Box::new(spec),
     };
     let base = starting_profile(name, "", adapter)?;
-    infer_and_propose(base, Box::new(framing), false)
+    infer_and_propose(base, Box::new(framing), Start::New(options.audience))
 }
 
 /// `init --mcp --write-tool` given no `--write-arg` taking the content:
@@ -429,7 +437,7 @@ pub fn propose_for_caller(
     language: &str,
 ) -> Result<Proposal, InitError> {
     let base = starting_profile(profile_name([name]), language, AdapterSpec::caller())?;
-    infer_and_propose(base, framing, false)
+    infer_and_propose(base, framing, Start::New(Audience::default()))
 }
 
 /// The profile inference starts from for a new framing: the reference
@@ -490,17 +498,18 @@ pub fn propose_for_profile(
         (None, Some(b)) => b,
         (None, None) => return Err(InitError::NotInProcess),
     };
-    infer_and_propose(base, framing, true)
+    infer_and_propose(base, framing, Start::Declared)
 }
 
 /// Infers the delimiters from two wraps of one request, then learns the
-/// rest and writes the proposal. With no inference, `base`'s declared
-/// delimiters are used when it has them.
+/// rest and writes the proposal. With no inference, a declared profile's
+/// delimiters are used when it has them (`Start::Declared`).
 fn infer_and_propose(
     mut base: TargetProfile,
     framing: Box<dyn Framing>,
-    keep_declared: bool,
+    start: Start,
 ) -> Result<Proposal, InitError> {
+    let keep_declared = start == Start::Declared;
     let (mut framing, parts_note) = parts_view(&mut base, framing)?;
     // The first probe wrapped twice (the probes' first two requests are
     // the same), a longer one when the framing frames only longer content.
@@ -551,7 +560,7 @@ fn infer_and_propose(
         },
     }
     notes.extend(parts_note);
-    let (yaml, profile) = propose(&base, framing.as_mut(), notes)?;
+    let (yaml, profile) = propose(&base, framing.as_mut(), notes, start)?;
     Ok(Proposal {
         yaml,
         profile,
@@ -767,6 +776,7 @@ fn propose(
     base: &TargetProfile,
     framing: &mut dyn Framing,
     notes: Vec<String>,
+    start: Start,
 ) -> Result<(String, TargetProfile), InitError> {
     let mut notes = notes;
     let mut plain_layout = false;
@@ -795,7 +805,7 @@ fn propose(
         observed.own_attributes =
             framecheck_core::oracle::opener_own_attributes(&*grammar, &layout.sample.framed, 0);
     }
-    let yaml = render(base, &layout, &observed);
+    let yaml = render(base, &layout, &observed, start);
     let profile = TargetProfile::parse(&yaml).map_err(|e| InitError::Invalid(e.to_string()))?;
     Ok((yaml, profile))
 }
@@ -816,7 +826,7 @@ fn learn_from(
 }
 
 /// Writes the proposed profile as commented YAML.
-fn render(base: &TargetProfile, layout: &Layout, observed: &Observed) -> String {
+fn render(base: &TargetProfile, layout: &Layout, observed: &Observed, start: Start) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -854,9 +864,9 @@ fn render(base: &TargetProfile, layout: &Layout, observed: &Observed) -> String 
         kebab(&observed.empty)
     );
     write_header(&mut out, layout);
-    write_body(&mut out, layout, observed);
-    if observed.reads {
-        write_reader(&mut out, &base.reader, observed);
+    write_body(&mut out, layout, observed, start);
+    if observed.reads || start.names_a_reader() {
+        write_reader(&mut out, &base.reader, observed, start);
     }
     write_records(&mut out, base, layout);
     let content_only = matches!(base.adapter, AdapterSpec::Mcp { .. });
@@ -864,22 +874,14 @@ fn render(base: &TargetProfile, layout: &Layout, observed: &Observed) -> String 
     out
 }
 
-/// `reader:` for a framing that reads its own frame: what it returns and its
-/// line rule as observed (a declared line rule stays), and its consumers:
-/// the declared ones, with a parser added where the read-back shows one (it
-/// decodes markup, or answers segments). A declared list of consumers stays
-/// a list, so the run judges each (a model that reads the output now and
-/// the parser that reads it back later); calibration cannot show a model,
-/// so none is dropped or invented.
-fn write_reader(out: &mut String, declared: &ReaderSection, observed: &Observed) {
-    let mut consumers = declared.consumers();
-    if observed.consumer == Consumer::Parser && !consumers.contains(&Consumer::Parser) {
-        consumers = match declared.consumers {
-            Some(_) => [consumers, vec![Consumer::Parser]].concat(),
-            // One declared consumer: an observed parser is the consumer.
-            None => vec![Consumer::Parser],
-        };
-    }
+/// `reader:` for a framing that reads its own frame, or whose readers the
+/// user named: what it returns and its line rule as observed, and its
+/// consumers ([`audience::consumers`]: the model, and a parser where the
+/// read-back shows one, unless the user or the declared profile names
+/// them). A list of consumers stays a list, so the run judges each.
+fn write_reader(out: &mut String, declared: &ReaderSection, observed: &Observed, start: Start) {
+    let parser_seen = observed.consumer == Consumer::Parser;
+    let (consumers, why) = audience::consumers(declared, parser_seen, start);
     let consumers = match &consumers[..] {
         [one] => format!("consumer: {}", kebab(one)),
         several => {
@@ -887,17 +889,13 @@ fn write_reader(out: &mut String, declared: &ReaderSection, observed: &Observed)
             format!("consumers: [{}]", names.join(", "))
         }
     };
-    let lines = match if declared.lines.is_lf() {
-        observed.lines
-    } else {
-        declared.lines
-    } {
+    let lines = match audience::parser_lines(declared, observed.lines, start) {
         LineSemantics::Lf => String::new(),
         other => format!(", lines: {}", kebab(&other)),
     };
     let _ = writeln!(
         out,
-        "reader: {{ returns: {}, {consumers}{lines} }}  # consumer: parser when a program, not a model, reads the frame",
+        "reader: {{ returns: {}, {consumers}{lines} }}  # consumers: {why}",
         kebab(&observed.returns),
     );
 }
@@ -1175,7 +1173,7 @@ fn write_header(out: &mut String, layout: &Layout) {
     );
 }
 
-fn write_body(out: &mut String, layout: &Layout, observed: &Observed) {
+fn write_body(out: &mut String, layout: &Layout, observed: &Observed, start: Start) {
     let _ = writeln!(
         out,
         "# padding learned: before {:?}, after {:?}; declare body.padding only to override it.",
@@ -1231,10 +1229,10 @@ fn write_body(out: &mut String, layout: &Layout, observed: &Observed) {
         .layers()
         .iter()
         .any(|l| l.codec().model_may_decode());
-    if model_may_decode && observed.consumer == Consumer::Model {
+    if model_may_decode && observed.consumer == Consumer::Model && !start.names_a_reader() {
         let _ = writeln!(
             out,
-            "# A model may read `&lt;` as `<`, a parser does not: if a program parses this frame, declare reader.consumer: parser"
+            "# A model may read `&lt;` as `<`, a parser does not: if only a program parses this frame, say `init --consumer parser` (reader.consumer: parser)"
         );
     }
 }
@@ -1363,12 +1361,17 @@ pub fn differences(declared: &TargetProfile, inferred: &TargetProfile) -> Vec<St
 #[cfg(test)]
 mod tests {
     use super::{command_name, json_home, no_delimiters, profile_name, relative_to};
-    use super::{write_reader, Consumer, LineSemantics, Observed};
-    use framecheck_launch::profile::{ReaderReturns, TargetProfile};
+    use super::{write_reader, Audience, Consumer, LineSemantics, Observed, Start};
+    use framecheck_launch::profile::{Consumers, ReaderReturns, TargetProfile};
 
-    /// The `reader:` line proposed for `declared` (a profile's `reader:`
-    /// mapping) and what calibration observed of the framing's reader.
+    /// The `reader:` line `init PROFILE` proposes for `declared` (a
+    /// profile's `reader:` mapping) and what calibration observed of the
+    /// framing's reader.
     fn reader_line(declared: &str, observed: Consumer) -> String {
+        reader_line_from(declared, observed, Start::Declared)
+    }
+
+    fn reader_line_from(declared: &str, observed: Consumer, start: Start) -> String {
         let reference = include_str!("../../../targets/reference.yaml");
         let profile = TargetProfile::parse(&format!("{reference}\nreader: {declared}\n")).unwrap();
         let observed = Observed {
@@ -1379,8 +1382,50 @@ mod tests {
             ..Observed::default()
         };
         let mut out = String::new();
-        write_reader(&mut out, &profile.reader, &observed);
+        write_reader(&mut out, &profile.reader, &observed, start);
         out
+    }
+
+    /// A new proposal judges the model, which a framing's output is for,
+    /// and the parser its own reader shows; the user's `--consumer` and
+    /// `--parser-lines` replace both, whatever calibration showed. Fails
+    /// with the parser proposed alone (the 36 failing cases of the handoff
+    /// audit where its hand profile's two consumers fail 915).
+    #[test]
+    fn a_new_proposal_judges_the_model_beside_an_observed_parser() {
+        let new = Start::New(Audience::default());
+        let line = reader_line_from("{}", Consumer::Parser, new);
+        assert!(
+            line.starts_with(
+                "reader: { returns: segments, consumers: [model, parser], lines: unicode }"
+            ),
+            "{line}"
+        );
+        let line = reader_line_from("{}", Consumer::Model, new);
+        assert!(line.contains(", consumer: model,"), "{line}");
+        assert!(!new.names_a_reader());
+        let parser = Consumers::try_from(vec![Consumer::Parser]).unwrap();
+        let stated = Start::New(Audience {
+            consumers: Some(parser),
+            parser_lines: Some(LineSemantics::Lf),
+        });
+        assert!(stated.names_a_reader());
+        for observed in [Consumer::Model, Consumer::Parser] {
+            let line = reader_line_from("{}", observed, stated);
+            assert!(
+                line.starts_with("reader: { returns: segments, consumer: parser }"),
+                "{line}"
+            );
+        }
+        // What the proposal says parses back to the same consumers.
+        let reference = include_str!("../../../targets/reference.yaml");
+        let both = reader_line_from("{}", Consumer::Parser, new);
+        let both = both.split("  #").next().unwrap();
+        let reparsed = TargetProfile::parse(&format!("{reference}\n{both}\n")).unwrap();
+        assert_eq!(
+            reparsed.reader.consumers(),
+            [Consumer::Model, Consumer::Parser]
+        );
     }
 
     /// A profile's declared consumers stay in the proposal, so the run
