@@ -1378,6 +1378,56 @@ fn init_infers_line_prefix_quoting_and_agrees_with_the_hand_profiles() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
+/// `framecheck init`, from each fixture's adapter alone, proposes the
+/// section around a JSON array or object holding the content as one
+/// string (`body.encoding: json-string`, the document's other items the
+/// framing's text), and a run under its proposal gets the hand profile's
+/// verdict, level and failing checks (issue 57: "no delimiters recognised"
+/// before).
+#[test]
+fn init_infers_a_json_document_inside_a_section_and_agrees_with_the_hand_profiles() {
+    if !common::have(
+        "python3",
+        "init_infers_a_json_document_inside_a_section_and_agrees_with_the_hand_profiles",
+    ) {
+        return;
+    }
+    let problems = init_disagreements(
+        "section-json",
+        &[
+            "grammar: section",
+            "marker: field-marker",
+            "encoding: json-string",
+        ],
+    );
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// `framecheck init`, from each fixture's adapter alone (a numbered list
+/// whose item is `«…»` on one line or a `«««` block quoted with four
+/// spaces), proposes the record list with the choice per content, and a
+/// run under its proposal gets the hand profile's verdict, level and
+/// failing checks: each case judged in the variant it got (issue 57
+/// item 3: "no delimiters recognised" before).
+#[test]
+fn init_infers_a_per_content_block_and_agrees_with_the_hand_profiles() {
+    if !common::have(
+        "python3",
+        "init_infers_a_per_content_block_and_agrees_with_the_hand_profiles",
+    ) {
+        return;
+    }
+    let problems = init_disagreements(
+        "block-choice",
+        &[
+            "grammar: record-list",
+            "open: \"[{counter}] \"",
+            "encoding: { per-content: [none, line-prefix] }, line_prefix: \"    \"",
+        ],
+    );
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
 /// `framecheck init`, from each record-list fixture's adapter alone (no
 /// outer frame: the content one record of a list), proposes grammar
 /// `record-list`, and a run under its proposal gets the hand profile's

@@ -2,12 +2,18 @@
 //! literal (`json.dumps`, `JSON.stringify`), quotes included, and read
 //! back with or without its quotes (a body may be one value inside a
 //! larger string).
+//!
+//! `init` recognises one such string that is an item of a JSON array or
+//! object written inside a frame (a list of passages `json.dumps`-ed under
+//! a section marker): the document's text up to the string's opening
+//! quote is the body's own, so the shapes read the frame's delimiters
+//! around the document ([`read_json_item`]).
 
 use std::borrow::Cow;
 use std::ops::Range;
 
-use super::codec::{Codec, Experiment, Spelling, Twin};
-use super::declared::MarkerField;
+use super::codec::{Codec, Experiment, Reading, Spelling, Twin};
+use super::declared::{DatamarkReplaces, MarkerField};
 use super::{Datamark, DecodeError};
 
 /// The `json-string` codec.
@@ -69,7 +75,7 @@ impl Codec for JsonStringCodec {
     }
 
     fn experiment(&self) -> Option<Experiment> {
-        None
+        Some(read_json_item)
     }
 
     fn model_may_decode(&self) -> bool {
@@ -82,6 +88,115 @@ impl Codec for JsonStringCodec {
 
     fn quotes_lines(&self) -> bool {
         false
+    }
+}
+
+/// How many lines before the content's a document holding it may start
+/// (a pretty-printed one starts a few lines up): past that, no search.
+const MAX_DOCUMENT_LINES: usize = 64;
+
+/// The content as one string item of a JSON array or object that starts a
+/// line and is followed by more of the framing's text: the string is the
+/// body, and the document's text before its opening quote (other items,
+/// keys, the bracket) is the body's own, so the shapes read the frame's
+/// delimiters in the text before the document (a section marker on the
+/// line above). A document that ends the output is no body inside a frame
+/// but the whole frame, grammar `json-document`'s reading, so it is left
+/// to that shape. The string must decode to the whole content.
+fn read_json_item(framed: &str, content: &str) -> Option<Reading> {
+    let start = framed.rfind("fcbodya")?;
+    let quote = start - framed[..start].strip_suffix('"').map(|_| 1)?;
+    let line_starts = framed[..quote]
+        .rmatch_indices('\n')
+        .map(|(i, _)| i + 1)
+        .chain(std::iter::once(0));
+    for line_start in line_starts.take(MAX_DOCUMENT_LINES) {
+        let line = &framed[line_start..];
+        let doc_start = line_start + line.len() - line.trim_start_matches([' ', '\t']).len();
+        if doc_start > quote || !framed[doc_start..].starts_with(['[', '{']) {
+            continue;
+        }
+        let Some((document, length)) = lenient_document(&framed[doc_start..]) else {
+            continue;
+        };
+        let end = doc_start + length;
+        if end <= start || !holds_string(&document, content) {
+            continue;
+        }
+        if framed[end..].trim().is_empty() {
+            return None;
+        }
+        return Some(Reading {
+            marker: None,
+            replaces: DatamarkReplaces::Spaces,
+            head_suffix: Some(framed[doc_start..=quote].to_string()),
+            note: format!(
+                "body: json-string, because the content came back as one string of the JSON {} \
+                 that starts {:?} (its other items are the framing's text around the body)",
+                if framed[doc_start..].starts_with('[') {
+                    "array"
+                } else {
+                    "object"
+                },
+                excerpt(&framed[doc_start..quote]),
+            ),
+        });
+    }
+    None
+}
+
+/// The JSON value `text` starts with, read as [`lenient`] reads a string
+/// (a raw control character inside a string stands for itself: a framing
+/// that leaves the content's line breaks raw is judged, not refused), and
+/// its length in `text`.
+fn lenient_document(text: &str) -> Option<(serde_json::Value, usize)> {
+    // The text with each raw control character inside a string escaped,
+    // and for each of its byte offsets the offset in `text` it came from.
+    let mut escaped = String::with_capacity(text.len() + 16);
+    let mut origin = Vec::with_capacity(text.len() + 17);
+    let (mut in_string, mut backslash) = (false, false);
+    for (at, c) in text.char_indices() {
+        let before = escaped.len();
+        if in_string && c < ' ' {
+            escaped.push_str(&format!("\\u{:04x}", u32::from(c)));
+        } else {
+            escaped.push(c);
+        }
+        origin.extend(std::iter::repeat_n(at, escaped.len() - before));
+        match c {
+            '"' if !backslash => in_string = !in_string,
+            '\\' if in_string => {
+                backslash = !backslash;
+                continue;
+            }
+            _ => {}
+        }
+        backslash = false;
+    }
+    origin.push(text.len());
+    let mut documents =
+        serde_json::Deserializer::from_str(&escaped).into_iter::<serde_json::Value>();
+    let document = documents.next()?.ok()?;
+    Some((document, origin[documents.byte_offset()]))
+}
+
+/// Whether `value` holds `wanted` as one of its strings, at any depth.
+fn holds_string(value: &serde_json::Value, wanted: &str) -> bool {
+    match value {
+        serde_json::Value::String(text) => text == wanted,
+        serde_json::Value::Array(items) => items.iter().any(|v| holds_string(v, wanted)),
+        serde_json::Value::Object(fields) => fields.values().any(|v| holds_string(v, wanted)),
+        _ => false,
+    }
+}
+
+/// The first characters of `text`, for a note.
+fn excerpt(text: &str) -> String {
+    let cut: String = text.chars().take(24).collect();
+    if cut.len() < text.len() {
+        format!("{cut}…")
+    } else {
+        cut
     }
 }
 
@@ -114,6 +229,34 @@ mod tests {
         let body = "He said \\\"ok\\\"\n</doc>\r\tend";
         let decoded = JsonStringCodec.decode(body, "").unwrap();
         assert_eq!(decoded, "He said \"ok\"\n</doc>\r\tend");
+    }
+
+    /// What [`read_json_item`] strips from the text before the content.
+    fn item_head(framed: &str, content: &str) -> Option<String> {
+        read_json_item(framed, content).and_then(|r| r.head_suffix)
+    }
+
+    #[test]
+    fn a_string_item_of_a_document_inside_a_frame_is_the_body() {
+        let content = "fcbodya1 a\nb fcbodyz1";
+        let list = "[[ ## context ## ]]\n[\"x\", \"fcbodya1 a\\nb fcbodyz1\"]\n\n[[ ## q ## ]]";
+        assert_eq!(item_head(list, content).as_deref(), Some("[\"x\", \""));
+        // Pretty-printed over lines, an object, its line breaks left raw.
+        let object = "<doc>\n  {\n    \"text\": \"fcbodya1 a\nb fcbodyz1\"\n  }\n</doc>";
+        assert_eq!(
+            item_head(object, content).as_deref(),
+            Some("{\n    \"text\": \"")
+        );
+        // A document that ends the output is the whole frame, not a body;
+        // a string that is not the whole content, or after a label on its
+        // line, is no item of a document that starts a line.
+        for framed in [
+            "Result:\n[\"x\", \"fcbodya1 a\\nb fcbodyz1\"]\n",
+            "[[ ## c ## ]]\n[\"fcbodya1 a\\nb fcbodyz1 and more\"]\nEnd",
+            "[[ ## c ## ]]\nItems: [\"fcbodya1 a\\nb fcbodyz1\"]\nEnd",
+        ] {
+            assert_eq!(item_head(framed, content), None, "{framed:?}");
+        }
     }
 
     #[test]

@@ -522,6 +522,16 @@ pub trait Grammar: fmt::Debug + Send + Sync {
     /// for a grammar whose frames a line does not open.
     fn forged_lines(&self, names: &[&str]) -> ForgedLines;
 
+    /// Whether every delimiter of the grammar is live only first on a line
+    /// (after spaces or tabs): a section marker, a record marker. On a
+    /// line a line-prefix body quotes (one that starts with the prefix)
+    /// such a marker is quoted data, as a reader of the quote takes it, so
+    /// the oracle does not count it (`oracle::checks::quote`). False for a
+    /// grammar whose delimiters are live anywhere on a line (a tag).
+    fn marks_line_starts(&self) -> bool {
+        false
+    }
+
     /// For a grammar whose frame is a whole document rather than markers
     /// around the content (`json-document`, `python-document`): the JSON
     /// pointer of the content's string and the document's syntax, which

@@ -16,8 +16,9 @@
 //! one of the list's, and the token only names the frame in reports.
 //!
 //! A marker is live only first on a line as the reader splits lines (after
-//! spaces or tabs: an indented record is still one), its text folded by the
-//! reader's level. A space that ends the template stands for one or more
+//! spaces or tabs: an indented record is still one, except on a line a
+//! line-prefix body quotes, which the oracle sets apart:
+//! [`Grammar::marks_line_starts`]), its text folded by the reader's level. A space that ends the template stands for one or more
 //! spaces or tabs, or the end of the line (`[3]` alone on a line starts a
 //! record; `[3]rd` starts none). The same text in the middle of a line is
 //! content, never a finding.
@@ -362,6 +363,10 @@ impl Grammar for RecordList {
             .collect()
     }
 
+    fn marks_line_starts(&self) -> bool {
+        true
+    }
+
     /// The closer is the next record's marker: another declared name's,
     /// or, without one, the content's own name again (a second record of
     /// its name is live too).
@@ -425,8 +430,13 @@ impl Grammar for RecordList {
 /// record's name (`{token}`), and the other lines' names are `reserved`
 /// (the record after the content first: the catalogue forges it).
 fn guess(around: &Around<'_>) -> Option<Delimiters> {
-    let (before, line) = around.head.rsplit_once('\n').unwrap_or(("", around.head));
-    let lead = line.trim_start_matches([' ', '\t']);
+    let (mut before, mut line) = around.head.rsplit_once('\n').unwrap_or(("", around.head));
+    // A block quoted line by line opens on the line after its record's
+    // marker (`[2] «««`, then the quote): the marker is that line's.
+    if around.quoted && line.trim().is_empty() {
+        (before, line) = before.rsplit_once('\n').unwrap_or(("", before));
+    }
+    let lead = marker_part(line.trim_start_matches([' ', '\t']));
     let header = around.field_marks.iter().any(|m| lead.contains(m));
     if lead.trim().is_empty()
         || header
@@ -451,6 +461,25 @@ fn guess(around: &Around<'_>) -> Option<Delimiters> {
         };
         fits.then(|| declare(template, own, names, named))
     })
+}
+
+/// The marker a record's line starts with: `lead` up to its last space
+/// when what follows that space is a run of one non-ASCII mark opening the
+/// record's text (`«` in `[2] «…»`, `«««` before a block, `“`), which is
+/// no part of the marker: a line `[4] x` starts a record as `[4] «x»`
+/// does. An ASCII quote there is a string literal's after a label
+/// (`Observation: "…"`), which the label reading takes.
+fn marker_part(lead: &str) -> &str {
+    let opens_text = |mark: &str| {
+        let mut chars = mark.chars();
+        chars.next().is_some_and(|first| {
+            !first.is_ascii() && !first.is_alphanumeric() && chars.all(|c| c == first)
+        })
+    };
+    match lead.rsplit_once(' ') {
+        Some((marker, mark)) if opens_text(mark) => &lead[..marker.len() + 1],
+        _ => lead,
+    }
 }
 
 /// `lead` as a marker template: its digit runs a `{counter}` (the first
@@ -631,15 +660,46 @@ mod tests {
     }
 
     fn guessed(head: &str, tail: &str) -> Option<(String, String, Vec<String>)> {
+        guessed_quoted(head, tail, false)
+    }
+
+    /// [`guessed`], saying whether the content came back quoted.
+    fn guessed_quoted(
+        head: &str,
+        tail: &str,
+        quoted: bool,
+    ) -> Option<(String, String, Vec<String>)> {
         let around = Around {
             head,
             tail,
             field_marks: &["fckind"],
-            quoted: false,
+            quoted,
             output: "",
             content: "",
         };
         guess(&around).map(|d| (d.open.unwrap(), d.token, d.reserved))
+    }
+
+    #[test]
+    fn a_mark_after_the_marker_or_a_quoted_block_under_it_is_the_record_s_text() {
+        // Issue 57: `[2] «…»` for one line, `[2] «««` then a block quoted
+        // with four spaces for more (the quote prefix already taken off
+        // the head). The marker is `[N] ` either way: a line `[4] x` starts
+        // a record as `[4] «x»` does.
+        let numbered = Some(("[{counter}] ".to_string(), LIST_TOKEN.to_string(), vec![]));
+        let inline = guessed("Sources:\n[1] «a»\n[2] «", "fcbodyz1»\n[3] «c»");
+        assert_eq!(inline, numbered);
+        let block = guessed_quoted(
+            "Sources:\n[1] «a»\n[2] «««\n",
+            "fcbodyz1\n»»»\n[3] «c»",
+            true,
+        );
+        assert_eq!(block, numbered);
+        // Unquoted, the line before is no marker of the content's line.
+        assert_eq!(
+            guessed("Sources:\n[1] «a»\n[2] «««\n", "fcbodyz1\n»»»\n[3] «c»"),
+            None
+        );
     }
 
     #[test]

@@ -551,6 +551,10 @@ impl Grammar for Section {
         found
     }
 
+    fn marks_line_starts(&self) -> bool {
+        true
+    }
+
     fn render(&self, form: Form, token: usize) -> Spelling {
         match form {
             Form::Token => Spelling(self.vocabulary.render_token(token)),

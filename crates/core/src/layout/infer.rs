@@ -830,6 +830,36 @@ mod tests {
     }
 
     #[test]
+    fn a_json_list_under_a_section_marker_is_the_section_with_a_json_string_body() {
+        // `json.dumps` of a list of passages, the content the second, under
+        // a `[[ ## name ## ]]` marker (issue 57: refused as "no delimiters
+        // recognised" before the json-string experiment read the list).
+        let content = "fcbodya1 said \"ok\"\nnext fcbodyz1";
+        let framed =
+            "[[ ## sources ## ]]\n[\"First.\", \"fcbodya1 said \\\"ok\\\"\\nnext fcbodyz1\", \
+                      \"Last.\"]\n\n[[ ## query ## ]]\nWho?";
+        let inferred = infer(framed, framed, content).unwrap();
+        let d = &inferred.delimiters;
+        assert_eq!(
+            (d.grammar, d.token.as_str(), d.marker),
+            (
+                GrammarKind::Section,
+                "sources",
+                Some(SectionMarker::FieldMarker)
+            )
+        );
+        assert_eq!(d.reserved, ["query"]);
+        assert!(inferred
+            .body
+            .iter()
+            .any(|(e, _)| *e == BodyEncoding::JsonString));
+        // The same list as the whole output is grammar json-document's.
+        let whole = "[\"First.\", \"fcbodya1 said \\\"ok\\\"\\nnext fcbodyz1\"]";
+        let d = infer(whole, whole, content).unwrap().delimiters;
+        assert_eq!(d.grammar, GrammarKind::JsonDocument);
+    }
+
+    #[test]
     fn a_counter_or_clock_in_the_token_is_said_to_be_one() {
         let inferred = infer(
             "<call-41>\nfcbodya1 x fcbodyz1\n</call-41>",

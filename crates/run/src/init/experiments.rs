@@ -140,19 +140,38 @@ fn per_content(
     let plain = &plain.requests()[0];
     let encoded =
         framecheck_core::encoding::encode(layout.encoding, &plain.content, layout.marking());
-    if layout.encoding.is_none() || encoded == plain.content {
+    // A quote leaves one line as it is: what tells is the frame around it.
+    let quotes = layout
+        .encoding
+        .layers()
+        .into_iter()
+        .any(|e| e.codec().quotes_lines());
+    if layout.encoding.is_none() || (encoded == plain.content && !quotes) {
         return;
     }
     let Ok(out) = framing.wrap(plain) else {
         return;
     };
+    if quotes {
+        // One line in another frame than the quote's, as it is (`«…»`
+        // inline, a block for more): that output is no quote to leave.
+        if layout.matches(&out).mismatch.is_some() && out.contains(&plain.content) {
+            choose_per_content(layout, observed, "as it is, outside the quote,");
+        }
+        return;
+    }
     if body_written(layout, &out) != Some(plain.content.as_str()) {
         return;
     }
-    let choices = vec![Encoding::default(), layout.encoding];
-    observed.per_content = Some(choices);
+    choose_per_content(layout, observed, "as it is");
+}
+
+/// Declares the choice per content: as written first, then the layout's
+/// encoding; `how` says how plain one-line content came out.
+fn choose_per_content(layout: &Layout, observed: &mut Observed, how: &str) {
+    observed.per_content = Some(vec![Encoding::default(), layout.encoding]);
     observed.notes.push(format!(
-        "body.encoding: per content, because plain one-line content came out as it is while \
+        "body.encoding: per content, because plain one-line content came out {how} while \
          the probes (quotes, `&`, `<`, a line break) came out {}; each output is judged in \
          the first listed encoding that explains it",
         layout.encoding

@@ -143,7 +143,11 @@ fn wrap_checks<'a>(
     };
     // The content slot as written, when the output fits its layout.
     let fitted = matched.as_ref().filter(|m| m.mismatch.is_none());
-    let (own, framing_own) = set_aside(profile, layout, matched.as_ref(), fitted, framed.len());
+    let (mut own, framing_own) = set_aside(profile, layout, matched.as_ref(), fitted, framed.len());
+    // A body quoted line by line, as this output is written: a marker on
+    // a quoted line is quoted data.
+    let quote = quote::prefix_of(profile, layout, fitted, &request.content, framed);
+    own.extend(quote::quoted_slot_lines(profile, quote, fitted, framed));
     let views = Views::excluding(framed, profile, &own);
     if layout.is_none() {
         shape::check_frame_shape(findings, &views, framed);
@@ -160,7 +164,8 @@ fn wrap_checks<'a>(
     if profile.reader.consumer == Consumer::Model {
         template::check_control_strings(findings, profile, &views, &framing_own);
     }
-    level_checks(findings, case, profile, &views, &judged, fitted, framed);
+    let slot = (fitted, quote);
+    level_checks(findings, case, profile, &views, &judged, slot, framed);
     let exact = &views.exact().regions;
     let body = body_of(profile, layout, matched.as_ref(), framed, exact);
     if case.expect == Expectation::Faithful {
@@ -214,14 +219,16 @@ fn faithful_checks(
 /// The checks each `judged` reader level makes in its own view of the
 /// output: the census of live delimiters, the canary, header lines, and
 /// forged records and quote lines in the content slot (the one the layout
-/// `fitted`, else the content region this reader found).
+/// `fitted`, else the content region this reader found); the quote's
+/// lines are held to `quote`, the prefix of the output's quoted body
+/// ([`quote::prefix_of`]).
 fn level_checks(
     findings: &mut Findings,
     case: &ConcreteCase,
     profile: &ResolvedProfile,
     views: &Views,
     judged: &[ReaderLevel],
-    fitted: Option<&Match>,
+    (fitted, quote): (Option<&Match>, Option<&str>),
     framed: &str,
 ) {
     for view in views.levels.iter().filter(|v| judged.contains(&v.level())) {
@@ -233,7 +240,7 @@ fn level_checks(
         if let Some(records) = &profile.records {
             records::check_forged_records(findings, records, view, slot());
         }
-        if let Some(prefix) = profile.body.quote_prefix() {
+        if let Some(prefix) = quote {
             quote::check_quote(findings, prefix, view, slot());
         }
     }
