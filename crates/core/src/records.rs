@@ -362,10 +362,12 @@ impl RecordsSection {
             .first()
             .map_or(RoleCase::Lower, |r| RoleCase::of(r));
         let mut roles = self.roles.clone();
+        // A chat role the framing writes is read in the framing's spelling
+        // alone (`AI`, not also `Ai`): another case of it is a folding
+        // level's, and a report names the role as the framing writes it.
         for role in ChatRole::forging() {
-            let spelled = case.spell(role);
-            if !roles.contains(&spelled) {
-                roles.push(spelled);
+            if !roles.iter().any(|r| r.eq_ignore_ascii_case(role)) {
+                roles.push(case.spell(role));
             }
         }
         roles
@@ -685,6 +687,10 @@ mod tests {
         );
         assert_eq!(role_at(&human, Exact, "system: x"), None);
         assert_eq!(role_at(&human, Ci, "system: x").as_deref(), Some("System"));
+        // A chat role the framing writes keeps the framing's spelling.
+        let ai = records("{role}: ", &["Human", "AI"]);
+        assert_eq!(role_at(&ai, Exact, "Ai: x"), None);
+        assert_eq!(role_at(&ai, Ci, "Ai: x").as_deref(), Some("AI"));
     }
 
     #[test]
