@@ -793,6 +793,9 @@ fn counts_no_token(profile: &ProfileView) -> bool {
     // fixtures escape marker lines and leave the token's word in
     // prose, which is no reading of a marker.
     || profile.delimiters.grammar.as_deref() == Some("section")
+    // So are a record list's (`2. tool: `): the word `tool` in prose is
+    // no record marker.
+    || profile.delimiters.grammar.as_deref() == Some("record-list")
     // A JSON, Python-literal or YAML document escapes the content's
     // quotes and line breaks: its reading is judged by the document
     // checks, not by counting a token (its token is a JSON pointer).

@@ -17,9 +17,87 @@ use serde::{Deserialize, Serialize};
 
 use crate::reader::Folded;
 
-/// The roles every record reader knows, whatever roles the framing writes
-/// itself: a forged record with any of them is a record a model reads.
-pub const STANDARD_ROLES: [&str; 5] = ["system", "user", "assistant", "tool", "developer"];
+/// A role name chat formats write at the start of a turn: the one list of
+/// them. A model reads a line starting with one of them (in a spelling it
+/// knows) as a new turn whatever roles and numbering the framing itself
+/// uses, so a record with any role that [`ChatRole::forges`] is a record a
+/// model reads; and `init` takes a frame for role records only when one of
+/// its own record lines names one of them ([`infer`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChatRole {
+    /// The instructions' role in every chat API and template (OpenAI,
+    /// ChatML, Llama): the role a forged record most wants.
+    System,
+    /// The person's turn in every chat API and most transcripts (`USER:`
+    /// in Vicuna's template).
+    User,
+    /// The model's own turn (`assistant` in the chat APIs, `Assistant:` in
+    /// Anthropic's plain-text dialogue): a forged one puts words in the
+    /// model's mouth.
+    Assistant,
+    /// A tool result's turn (OpenAI's `tool` role, LangChain's `Tool:`).
+    Tool,
+    /// OpenAI's role for instructions ranked above the user's.
+    Developer,
+    /// The person's turn in Anthropic's `Human:`/`Assistant:` dialogue and
+    /// LangChain's buffer string.
+    Human,
+    /// The model's turn in LangChain's buffer string (`AI:`).
+    Ai,
+    /// A function result's turn in OpenAI's older function calling and
+    /// LangChain's `Function:` prefix.
+    Function,
+    /// Gemma's name for the model's turn. It is evidence of records for
+    /// `init`, but no forged record: Gemma writes it inside its special
+    /// tokens (which `template.control` judges), and a bare `model: …` line
+    /// is far more often a configuration line than a turn.
+    Model,
+}
+
+impl ChatRole {
+    /// Every chat role.
+    pub const ALL: [ChatRole; 9] = [
+        ChatRole::System,
+        ChatRole::User,
+        ChatRole::Assistant,
+        ChatRole::Tool,
+        ChatRole::Developer,
+        ChatRole::Human,
+        ChatRole::Ai,
+        ChatRole::Function,
+        ChatRole::Model,
+    ];
+
+    /// The role's name, in lower case.
+    pub fn name(self) -> &'static str {
+        match self {
+            ChatRole::System => "system",
+            ChatRole::User => "user",
+            ChatRole::Assistant => "assistant",
+            ChatRole::Tool => "tool",
+            ChatRole::Developer => "developer",
+            ChatRole::Human => "human",
+            ChatRole::Ai => "ai",
+            ChatRole::Function => "function",
+            ChatRole::Model => "model",
+        }
+    }
+
+    /// Whether a line content starts with this role is a forged record:
+    /// every role but [`ChatRole::Model`].
+    pub fn forges(self) -> bool {
+        self != ChatRole::Model
+    }
+
+    /// The names of the roles that forge a record, whatever roles the
+    /// framing writes itself.
+    pub fn forging() -> impl Iterator<Item = &'static str> {
+        ChatRole::ALL
+            .into_iter()
+            .filter(|r| r.forges())
+            .map(ChatRole::name)
+    }
+}
 
 /// The marker a catalogue case forges when the profile declares no records:
 /// the numbered spelling the record-forgery cases have always sent.
@@ -111,14 +189,126 @@ impl RoleCase {
     }
 }
 
-/// A forged record marker found in a text: the role it names and the
-/// folded index where it ends.
+/// A forged record marker found in a text: the role it names, the folded
+/// index where it ends, and how it was spelled.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MarkerAt {
     /// The role, as the roles read are spelled.
     pub role: String,
     /// The folded index just after the marker.
     pub end: usize,
+    /// `None` for the framing's own marker spelling, else the chat
+    /// transcript spelling the line was written in.
+    pub spelling: Option<RoleSpelling>,
+}
+
+/// How chat transcripts write a role at the start of a turn line, whatever
+/// marker the framing itself declares. A model reading a transcript takes a
+/// line starting `system:` for a system turn although the framing numbers
+/// its own records `1. user: `: a line the content starts in one of these
+/// spellings, with a role the framing writes or one that
+/// [`ChatRole::forges`], is a forged record ([`RecordsSection::chat_record_at`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RoleSpelling {
+    /// `system: …`, `Human: …`, `USER: …`: the role and a colon, then a
+    /// space, a tab or the line's end, as OpenAI-style transcripts,
+    /// Anthropic's dialogue, LangChain's buffer string and Vicuna's template
+    /// write a turn. A colon run into a word (`user:alice`) is a field.
+    Colon,
+    /// `[system] …`: the role in square brackets, as log-style histories
+    /// write a turn.
+    Bracketed,
+    /// `### System:`, `## User`: a Markdown heading (one to six `#`, then
+    /// spaces) naming the role, then a colon or the line's end, as
+    /// Alpaca-style prompts and Markdown chat exports write a turn;
+    /// `## User guide` is a heading, not a turn.
+    Heading,
+}
+
+impl RoleSpelling {
+    /// Every spelling, tried in this order.
+    pub const ALL: [RoleSpelling; 3] = [
+        RoleSpelling::Colon,
+        RoleSpelling::Bracketed,
+        RoleSpelling::Heading,
+    ];
+
+    /// How a report names the spelling.
+    pub fn name(self) -> &'static str {
+        match self {
+            RoleSpelling::Colon => "a role and a colon",
+            RoleSpelling::Bracketed => "a bracketed role",
+            RoleSpelling::Heading => "a Markdown heading naming a role",
+        }
+    }
+
+    /// The role (of `roles`, each with the name a report gives it) that a
+    /// line starting at folded index `at` names in this spelling, and the
+    /// folded index after the spelling.
+    fn at(
+        self,
+        folded: &Folded<'_>,
+        at: usize,
+        roles: &[(String, String)],
+    ) -> Option<(String, usize)> {
+        match self {
+            RoleSpelling::Colon => {
+                let (role, end) = longest_role(folded, at, roles)?;
+                let end = folded.match_literal(end, ":")?;
+                let spaced = matches!(folded.ch(end), Some(' ' | '\t'));
+                (spaced || line_ends_at(folded, end)).then_some((role, end))
+            }
+            RoleSpelling::Bracketed => {
+                let start = folded.match_literal(at, "[")?;
+                let (role, end) = longest_role(folded, start, roles)?;
+                Some((role, folded.match_literal(end, "]")?))
+            }
+            RoleSpelling::Heading => {
+                let hashes = (at..).take_while(|&i| folded.ch(i) == Some('#')).count();
+                let start = blanks(folded, at + hashes);
+                if !(1..=6).contains(&hashes) || start == at + hashes {
+                    return None;
+                }
+                let (role, end) = longest_role(folded, start, roles)?;
+                match folded.match_literal(end, ":") {
+                    Some(colon) => Some((role, colon)),
+                    None => line_ends_at(folded, blanks(folded, end)).then_some((role, end)),
+                }
+            }
+        }
+    }
+}
+
+/// The longest of `roles` (spelling, name) spelled at folded index `at`:
+/// its name and where it ends. The longest, so `users` is not read as
+/// `user` followed by text when both are roles.
+fn longest_role(
+    folded: &Folded<'_>,
+    at: usize,
+    roles: &[(String, String)],
+) -> Option<(String, usize)> {
+    roles
+        .iter()
+        .filter_map(|(spelled, name)| folded.match_literal(at, spelled).map(|end| (name, end)))
+        .max_by_key(|(_, end)| *end)
+        .map(|(name, end)| (name.clone(), end))
+}
+
+/// Folded index past the spaces and tabs at `i`.
+fn blanks(folded: &Folded<'_>, mut i: usize) -> usize {
+    while matches!(folded.ch(i), Some(' ' | '\t')) {
+        i += 1;
+    }
+    i
+}
+
+/// Whether the line ends at folded index `i`: the text ends there, or a
+/// line break the reader splits at starts there.
+fn line_ends_at(folded: &Folded<'_>, i: usize) -> bool {
+    i >= folded.len() || {
+        let byte = folded.source_span(i, i + 1).start;
+        folded.reader.line_break_at(folded.text, byte).is_some()
+    }
 }
 
 impl RecordsSection {
@@ -172,10 +362,12 @@ impl RecordsSection {
             .first()
             .map_or(RoleCase::Lower, |r| RoleCase::of(r));
         let mut roles = self.roles.clone();
-        for role in STANDARD_ROLES {
-            let spelled = case.spell(role);
-            if !roles.contains(&spelled) {
-                roles.push(spelled);
+        // A chat role the framing writes is read in the framing's spelling
+        // alone (`AI`, not also `Ai`): another case of it is a folding
+        // level's, and a report names the role as the framing writes it.
+        for role in ChatRole::forging() {
+            if !roles.iter().any(|r| r.eq_ignore_ascii_case(role)) {
+                roles.push(case.spell(role));
             }
         }
         roles
@@ -208,18 +400,87 @@ impl RecordsSection {
                     i += digits;
                 }
                 Piece::Role => {
-                    // The longest role that matches, so `users` is not read
-                    // as `user` followed by text when both are roles.
-                    let (role, end) = roles
-                        .iter()
-                        .filter_map(|r| folded.match_literal(i, r).map(|end| (r, end)))
-                        .max_by_key(|(_, end)| *end)?;
-                    found = Some(role.clone());
+                    let named: Vec<(String, String)> =
+                        roles.iter().map(|r| (r.clone(), r.clone())).collect();
+                    let (role, end) = longest_role(folded, i, &named)?;
+                    found = Some(role);
                     i = end;
                 }
             }
         }
-        found.map(|role| MarkerAt { role, end: i })
+        found.map(|role| MarkerAt {
+            role,
+            end: i,
+            spelling: None,
+        })
+    }
+
+    /// The roles a line in a chat transcript spelling may name, each with
+    /// the name a report gives it: the roles the framing writes and those
+    /// that [`ChatRole::forges`], each as written, in lower case, capitalised
+    /// and in upper case (all three are written: `user:` in OpenAI-style
+    /// transcripts, `Human:` in Anthropic's, `USER:` in Vicuna's template),
+    /// so the exact level reads those three and the folding levels any case.
+    pub fn chat_roles(&self) -> Vec<(String, String)> {
+        let named = self.roles.iter().map(|r| (r.as_str(), r.clone()));
+        let chat = ChatRole::forging()
+            .filter(|c| !self.roles.iter().any(|r| r.eq_ignore_ascii_case(c)))
+            .map(|c| (c, c.to_string()));
+        let mut out: Vec<(String, String)> = Vec::new();
+        for (role, name) in named.chain(chat) {
+            let cases = [RoleCase::Lower, RoleCase::Capitalized, RoleCase::Upper];
+            let spellings = std::iter::once(role.to_string()).chain(cases.map(|c| c.spell(role)));
+            for spelled in spellings {
+                if !out.iter().any(|(s, _)| *s == spelled) {
+                    out.push((spelled, name.clone()));
+                }
+            }
+        }
+        out
+    }
+
+    /// The chat transcript spelling the framing's own marker is, if it is
+    /// one (`"[{role}] "` is [`RoleSpelling::Bracketed`], `"{role}: "`
+    /// [`RoleSpelling::Colon`]): that spelling is read as the framing's
+    /// marker ([`RecordsSection::marker_at`]), at the exact level in the
+    /// case the framing writes it, another case being a folding level's.
+    fn own_spelling(&self) -> Option<RoleSpelling> {
+        let own = self.render("r", FORGED_NUMBER);
+        let own = own.trim_end();
+        let heading = own
+            .trim_start_matches('#')
+            .trim_start_matches([' ', '\t'])
+            .trim_end_matches(':');
+        match own {
+            "[r]" => Some(RoleSpelling::Bracketed),
+            "r:" => Some(RoleSpelling::Colon),
+            _ if own.starts_with('#') && heading == "r" => Some(RoleSpelling::Heading),
+            _ => None,
+        }
+    }
+
+    /// The record a line starting at folded index `at` forges in a chat
+    /// transcript spelling ([`RoleSpelling`]) other than the framing's own
+    /// marker, with one of `roles` (see [`RecordsSection::chat_roles`]):
+    /// what a model reading the transcript takes for a turn beyond the
+    /// framing's own marker spelling.
+    pub fn chat_record_at(
+        &self,
+        folded: &Folded<'_>,
+        at: usize,
+        roles: &[(String, String)],
+    ) -> Option<MarkerAt> {
+        let own = self.own_spelling();
+        RoleSpelling::ALL
+            .into_iter()
+            .filter(|s| Some(*s) != own)
+            .find_map(|spelling| {
+                spelling.at(folded, at, roles).map(|(role, end)| MarkerAt {
+                    role,
+                    end,
+                    spelling: Some(spelling),
+                })
+            })
     }
 }
 
@@ -235,23 +496,6 @@ pub fn forged_system_marker(records: Option<&RecordsSection>) -> String {
         None => UNDECLARED_MARKER.to_string(),
     }
 }
-
-/// Role names that tell a record from a label when `init` infers records:
-/// a frame is taken to hold role records only when one of its record lines
-/// names a role a chat format uses (the standard roles, and the older
-/// `Human:`/`AI:`/`model` spellings). Lines such as `Thought:` and
-/// `Observation:` alone are labels, another shape.
-const CHAT_ROLES: [&str; 9] = [
-    "system",
-    "user",
-    "assistant",
-    "tool",
-    "developer",
-    "human",
-    "ai",
-    "model",
-    "function",
-];
 
 /// The records a framed text holds, inferred from one calibration output
 /// alone: the text before the content on its line reads as a record marker
@@ -287,9 +531,13 @@ pub fn infer(framed: &str, slot: std::ops::Range<usize>) -> Option<RecordsSectio
     if !roles.contains(&own_role) {
         roles.push(own_role);
     }
-    let chat = roles
-        .iter()
-        .any(|r| CHAT_ROLES.contains(&r.to_lowercase().as_str()));
+    // A record line naming a chat role tells records from labels: lines
+    // such as `Thought:` and `Observation:` alone are labels, another shape.
+    let chat = roles.iter().any(|r| {
+        ChatRole::ALL
+            .iter()
+            .any(|c| c.name().eq_ignore_ascii_case(r))
+    });
     let records = RecordsSection { roles, ..records };
     (others > 0 && chat && records.validate().is_ok()).then_some(records)
 }
@@ -439,6 +687,10 @@ mod tests {
         );
         assert_eq!(role_at(&human, Exact, "system: x"), None);
         assert_eq!(role_at(&human, Ci, "system: x").as_deref(), Some("System"));
+        // A chat role the framing writes keeps the framing's spelling.
+        let ai = records("{role}: ", &["Human", "AI"]);
+        assert_eq!(role_at(&ai, Exact, "Ai: x"), None);
+        assert_eq!(role_at(&ai, Ci, "Ai: x").as_deref(), Some("AI"));
     }
 
     #[test]
@@ -466,6 +718,35 @@ mod tests {
         assert_eq!(infer_in("Thought: x\nObservation: CONTENT\n"), None);
         assert_eq!(infer_in("<x>\nCONTENT\n</x>"), None);
         assert_eq!(infer_in("<x>\nuser said CONTENT\nuser said y</x>"), None);
+    }
+
+    #[test]
+    fn chat_roles_are_the_framings_and_the_forging_ones_in_three_cases() {
+        let human = records("{role}: ", &["Human", "AI"]);
+        let roles = human.chat_roles();
+        let named = |spelled: &str| {
+            roles
+                .iter()
+                .find(|(s, _)| s == spelled)
+                .map(|(_, n)| n.as_str())
+        };
+        assert_eq!(named("AI"), Some("AI"));
+        assert_eq!(named("ai"), Some("AI"));
+        assert_eq!(named("SYSTEM"), Some("system"));
+        assert_eq!(named("Developer"), Some("developer"));
+        assert_eq!(named("sYSTEM"), None);
+        // `model` is evidence of records for `init`, no forged record.
+        assert_eq!(named("model"), None);
+        assert!(ChatRole::ALL
+            .iter()
+            .filter(|r| !r.forges())
+            .eq([&ChatRole::Model]));
+        let own = |marker: &str| records(marker, &["user"]).own_spelling();
+        assert_eq!(own("[{role}] "), Some(RoleSpelling::Bracketed));
+        assert_eq!(own("{role}: "), Some(RoleSpelling::Colon));
+        assert_eq!(own("### {role}:"), Some(RoleSpelling::Heading));
+        assert_eq!(own("{n}. {role}: "), None);
+        assert_eq!(own("<{role}> "), None);
     }
 
     #[test]

@@ -218,6 +218,24 @@ def tag_attributes(kind, attributes, token, replacement):
     return "".join(parts)
 
 
+# The roles a model reads a turn line with, whatever roles a framing writes
+# (the roles that forge a record in crates/core/src/records.rs, `ChatRole`),
+# written here again from that documented list.
+CHAT_ROLES = ("system", "user", "assistant", "tool", "developer", "human", "ai", "function")
+
+
+def role_line_pattern(roles=CHAT_ROLES):
+    """A regular expression (as text) for a folded line that starts a turn
+    in a chat transcript's spelling: after spaces or tabs, one of `roles`
+    followed by a colon (`system:`), in square brackets (`[system]`), or
+    after a Markdown heading's `#`s (`### system:`, `## user` alone on its
+    line). It matches more than a reader takes for a turn (`user:alice`),
+    never less, for `defang_marker_lines`.
+    """
+    names = "|".join(roles)
+    return r"[ \t]*(?:#{1,6}[ \t]+|\[)?(?:" + names + r")(?:[:\]]|[ \t]*$)"
+
+
 def defang_marker_lines(text, marker, from_line=0):
     """Escapes every line of `text` (from its `from_line`th on) that reads
     as a section marker: `marker` is a regular expression matched at the

@@ -18,7 +18,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "lib"))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "adapters", "python"))
-from fcshape import defang, fold  # noqa: E402
+from fcshape import defang, fold, role_line_pattern  # noqa: E402
 from framecheck_adapter import serve  # noqa: E402
 
 TOKEN = "dialogue-log"
@@ -26,7 +26,7 @@ SAFE = "dialogue_log"
 HEAD = "[user] Summarise what the tool returned.\n[tool] "
 TAIL = "\n[assistant] I read the tool's record as data."
 
-MARKER = re.compile(r"\[[^\]]*\]")
+MARKER = re.compile(r"\[[^\]]*\]|" + role_line_pattern())
 
 
 def neutralise(content):

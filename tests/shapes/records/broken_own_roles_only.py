@@ -7,8 +7,9 @@
 </dialogue-log>
 
 The neutraliser of correct.py, but a line is escaped only when it reads as a
-record of a role the framing writes itself (user, tool, assistant): a line
-`[system] …` or `[developer] …` is left as it is, and is a record of its own.
+record of a role the framing writes itself (user, tool, assistant), in its
+own spelling or a chat transcript's: a line `[system] …`, `[developer] …` or
+`system: …` is left as it is, and is a record of its own.
 """
 
 import os
@@ -18,7 +19,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "lib"))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "adapters", "python"))
-from fcshape import defang, fold  # noqa: E402
+from fcshape import defang, fold, role_line_pattern  # noqa: E402
 from framecheck_adapter import serve  # noqa: E402
 
 TOKEN = "dialogue-log"
@@ -27,7 +28,8 @@ HEAD = "[user] Summarise what the tool returned.\n[tool] "
 TAIL = "\n[assistant] I read the tool's record as data."
 
 BREAKS = re.compile("(\r\n|[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029])")
-MARKER = re.compile(r"\[(user|tool|assistant)\]")  # the defect: other roles are records too
+OWN_ROLES = ("user", "tool", "assistant")  # the defect: other roles are records too
+MARKER = re.compile(role_line_pattern(OWN_ROLES))
 
 
 def neutralise(content):

@@ -32,7 +32,7 @@ use super::{
 };
 use crate::level::ReaderLevel;
 use crate::reader::Folded;
-use crate::records::STANDARD_ROLES;
+use crate::records::ChatRole;
 
 /// The token an inferred list without names is declared with: it names the
 /// frame in reports, and no marker spells it.
@@ -297,7 +297,7 @@ impl RecordList {
         }
         let word: String = (i..end).filter_map(|k| folded.ch(k)).collect();
         let model = self.vocabulary.tokens.first().map(|t| t.render(""));
-        let standard = STANDARD_ROLES.iter().any(|role| match level {
+        let standard = ChatRole::forging().any(|role| match level {
             ReaderLevel::Exact => in_case_of(role, model.as_deref().unwrap_or(role)) == word,
             _ => role.eq_ignore_ascii_case(&word),
         });

@@ -238,7 +238,8 @@ fn level_checks(
         header::check_header_lines(findings, framed, view.folded.reader, regions);
         let slot = || fitted.map_or_else(|| regions.content.clone(), |m| m.content.clone());
         if let Some(records) = &profile.records {
-            records::check_forged_records(findings, records, view, slot());
+            let model = profile.reader.consumer == Consumer::Model;
+            records::check_forged_records(findings, records, model, view, slot());
         }
         if let Some(prefix) = quote {
             quote::check_quote(findings, prefix, view, slot());
