@@ -354,9 +354,7 @@ fn own_delimiters(
         .iter()
         .find(|p| p.field == Some(Field::Kind))
         .and_then(|p| literal_text(&p.segments));
-    let kind = marker_kind
-        .or(kind)
-        .unwrap_or_else(|| DEFAULT_KIND.into());
+    let kind = marker_kind.or(kind).unwrap_or_else(|| DEFAULT_KIND.into());
     let own = profile.delimiters.with_kind(&kind);
     match own.try_grammar() {
         Ok(grammar) => (own, Arc::from(grammar)),

@@ -98,8 +98,10 @@ impl Probes {
                 1
             };
             let more = if n == 2 { " and more" } else { "" };
-            request.content =
-                format!("fcbodya{n} {}plain{between}words{more} fcbodyz{n}", self.pad);
+            request.content = format!(
+                "fcbodya{n} {}plain{between}words{more} fcbodyz{n}",
+                self.pad
+            );
         }
         plain
     }

@@ -5,8 +5,8 @@
 //! the usual probes' content: the runner's fit check and `init` both learn
 //! it ([`learn_plain`]).
 
-use framecheck_core::layout::{self, Layout, LayoutError, Probes};
 use crate::adapter::WrapRequest;
+use framecheck_core::layout::{self, Layout, LayoutError, Probes};
 use framecheck_launch::profile::TargetProfile;
 
 use super::varying;
