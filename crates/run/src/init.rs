@@ -787,11 +787,13 @@ fn propose(
             notes.push(
                 "the framing rewrote the probe content (its quotes, `&`, `<` or line break) in \
                  a way no body encoding explains; the layout is learned from plain content, \
-                 and runs judge the rewrite (fidelity) without a layout"
+                 and runs judge the rewrite (fidelity)"
                     .into(),
             );
             plain_layout = true;
-            learn_from(base, framing, probes.plain())?.1?
+            crate::runner::plain::learn_plain(base, &probes, |r| framing.wrap(r))
+                .map_err(InitError::Wrap)?
+                .1?
         }
         Err(error) => return Err(error.into()),
     };

@@ -411,7 +411,7 @@ impl Setup {
         if let Some(frame) = profile.grammar().document() {
             return Setup::document(cases, profile, framing, watch, &frame);
         }
-        let layout = if cases.is_empty() {
+        let mut layout = if cases.is_empty() {
             None
         } else {
             Some(learn_layout_typed(profile, framing, true))
@@ -419,8 +419,8 @@ impl Setup {
         if matches!(layout, Some(Err(_))) {
             watch.first_contact(profile, framing, None);
         }
-        let misfit = match (&layout, watch.abandoned()) {
-            (Some(layout), None) => fit::check(profile, framing, layout, level).err(),
+        let misfit = match (&mut layout, watch.abandoned()) {
+            (Some(layout), None) => fit_learned(profile, framing, layout, level).err(),
             _ => None,
         };
         if watch.abandoned().is_some() || misfit.is_some() {
@@ -612,8 +612,8 @@ pub fn check_fit(
         // A failed wrap is no misfit: the run reports it.
         Some(Err(PartsFailure::Wrap(_))) => return Ok(()),
     };
-    let layout = learn_layout_typed(profile, framing, true);
-    fit::check(profile, framing, &layout, level)
+    let mut layout = learn_layout_typed(profile, framing, true);
+    fit_learned(profile, framing, &mut layout, level)
 }
 
 /// The layouts a run judges wraps against, learned once per target: the
@@ -636,8 +636,8 @@ impl Layouts {
         framing: &mut dyn Framing,
         level: ReaderLevel,
     ) -> Result<Layouts, Misfit> {
-        let typed = learn_layout_typed(profile, framing, true);
-        fit::check(profile, framing, &typed, level)?;
+        let mut typed = learn_layout_typed(profile, framing, true);
+        fit_learned(profile, framing, &mut typed, level)?;
         let learned = typed.ok();
         let bare = learn_bare_layout(profile, framing, learned.as_ref());
         Ok(Layouts { learned, bare })
@@ -701,8 +701,68 @@ fn learn_layout_typed(
         |request| guarded(|| framing.wrap(request)),
     )
     .map_err(CalibrationFailure::Wrap)?;
-    let mut learned =
-        layout::learn(profile, &probes, &wraps).map_err(CalibrationFailure::Misfit)?;
+    let learned = layout::learn(profile, &probes, &wraps).map_err(CalibrationFailure::Misfit)?;
+    Ok(with_variants(profile, framing, &probes, learned))
+}
+
+/// Whether `profile` fits `framing` ([`fit::check`]) under the layout
+/// calibration learned, or failed to learn. Where calibration did not find
+/// the probe content (the framing rewrites it) and the plain benign wraps,
+/// judged without a layout, contradict the profile, the layout is learned
+/// from plain content instead ([`plain::learn_plain`], as `init` learns
+/// its proposal): without a layout, text the framing writes before its
+/// frame (a preamble, a title echoing the content) reads as a frame that
+/// does not begin where the profile says. That layout replaces the failure
+/// when the plain wraps fit it; the runs that fit without one are judged
+/// as before.
+fn fit_learned(
+    profile: &TargetProfile,
+    framing: &mut dyn Framing,
+    layout: &mut Result<Layout, CalibrationFailure>,
+    level: ReaderLevel,
+) -> Result<(), Misfit> {
+    let misfit = match fit::check(profile, framing, layout, level) {
+        Ok(()) => return Ok(()),
+        Err(misfit) => misfit,
+    };
+    let rewritten = matches!(
+        layout,
+        Err(CalibrationFailure::Misfit(
+            layout::LayoutError::ContentNotFound { .. }
+        ))
+    );
+    let plain = if rewritten {
+        learn_plain_layout(profile, framing)
+    } else {
+        None
+    };
+    let Some(plain) = plain.map(Ok) else {
+        return Err(misfit);
+    };
+    if fit::check(profile, framing, &plain, level).is_err() {
+        return Err(misfit);
+    }
+    *layout = plain;
+    Ok(())
+}
+
+/// The layout learned from plain content, with its variants; `None` when
+/// a wrap fails or none is learned.
+fn learn_plain_layout(profile: &TargetProfile, framing: &mut dyn Framing) -> Option<Layout> {
+    let probes = layout::probes(profile);
+    let (plain, learned) =
+        plain::learn_plain(profile, &probes, |r| guarded(|| framing.wrap(r))).ok()?;
+    Some(with_variants(profile, framing, &plain, learned.ok()?))
+}
+
+/// `learned` with the frames the framing writes for empty and for one-line
+/// content, where they differ from it.
+fn with_variants(
+    profile: &TargetProfile,
+    framing: &mut dyn Framing,
+    probes: &layout::Probes,
+    mut learned: Layout,
+) -> Layout {
     // The frame for empty content, when the framing writes one (a refusal
     // leaves empty content to be judged against the layout as it is).
     let empty: Result<Vec<String>, _> = probes
@@ -711,10 +771,10 @@ fn learn_layout_typed(
         .map(|r| guarded(|| framing.wrap(r)))
         .collect();
     if let Ok(empty) = empty {
-        learned.learn_empty(profile, &probes, &empty);
+        learned.learn_empty(profile, probes, &empty);
     }
-    learn_one_line(profile, framing, &probes, &mut learned);
-    Ok(learned)
+    learn_one_line(profile, framing, probes, &mut learned);
+    learned
 }
 
 /// The frame of one-line content, when the framing writes another than for

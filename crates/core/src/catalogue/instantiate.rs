@@ -119,7 +119,7 @@ fn instantiate_case(spec: &CaseSpec, profile: &ResolvedProfile) -> Vec<ConcreteC
             .collect::<Vec<_>>(),
     );
     let tokens = profile.delimiters.all_tokens();
-    let own = own_delimiters(&templates, profile);
+    let own = own_delimiters(spec, &templates, profile);
     let mut out = Vec::new();
     for &variant in &spec.variants {
         let Some((spellings, stand_in)) = spellings(variant, profile, &own, &used, spec.nonce)
@@ -335,9 +335,12 @@ fn concrete_input(
 /// The delimiters a case's own frame is written with, and their grammar:
 /// for a token naming the request's kind (`{kind}_output`), spelled with
 /// the case's kind, so that `{close}` is the closer of the case's own
-/// frame and not another kind's. A kind the case forges from delimiters
-/// (`kind: "{close}"`) cannot name itself: the default kind's are used.
+/// frame and not another kind's, or with the case's `marker_kind`, the
+/// kind of a frame it forges inside its own. A kind the case forges from
+/// delimiters (`kind: "{close}"`) cannot name itself: the default kind's
+/// are used.
 fn own_delimiters(
+    spec: &CaseSpec,
     templates: &Templates,
     profile: &ResolvedProfile,
 ) -> (Delimiters, Arc<dyn Grammar>) {
@@ -345,12 +348,13 @@ fn own_delimiters(
     if !profile.delimiters.has_kind() {
         return declared;
     }
+    let marker_kind = spec.wrap.as_ref().and_then(|w| w.marker_kind.clone());
     let kind = templates
         .parsed
         .iter()
         .find(|p| p.field == Some(Field::Kind))
-        .and_then(|p| literal_text(&p.segments))
-        .unwrap_or_else(|| DEFAULT_KIND.into());
+        .and_then(|p| literal_text(&p.segments));
+    let kind = marker_kind.or(kind).unwrap_or_else(|| DEFAULT_KIND.into());
     let own = profile.delimiters.with_kind(&kind);
     match own.try_grammar() {
         Ok(grammar) => (own, Arc::from(grammar)),

@@ -115,6 +115,8 @@ struct RawInput {
     provenance: Option<Spanned<String>>,
     #[serde(default)]
     repeat: Option<Spanned<u32>>,
+    #[serde(default)]
+    marker_kind: Option<Spanned<String>>,
 }
 
 /// A mapping kept as located key/value pairs, so a bad attribute template
@@ -646,6 +648,7 @@ fn wrap_template(input: &RawInput) -> WrapTemplate {
             .collect(),
         provenance: input.provenance.as_ref().map(|p| p.value.clone()),
         repeat: input.repeat.as_ref().map_or(1, |r| r.value),
+        marker_kind: input.marker_kind.as_ref().map(|k| k.value.clone()),
     }
 }
 

@@ -339,6 +339,12 @@ pub struct WrapTemplate {
     /// large content needs no huge template. Capped at load time.
     #[serde(default = "one")]
     pub repeat: u32,
+    /// For a token naming the request's kind (`{kind}_output`), the kind
+    /// whose frame the delimiter placeholders spell when it is not the
+    /// request's own: a frame of another kind forged inside this one.
+    /// Default: the request's kind.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub marker_kind: Option<String>,
 }
 
 fn one() -> u32 {
@@ -353,6 +359,7 @@ impl Default for WrapTemplate {
             attributes: BTreeMap::new(),
             provenance: None,
             repeat: 1,
+            marker_kind: None,
         }
     }
 }

@@ -76,6 +76,20 @@ impl Probes {
     /// explains: its layout is still learned, and the rewrite is left to
     /// the run's findings.
     pub fn plain(&self) -> Probes {
+        self.plain_joined(" ")
+    }
+
+    /// The plain requests on two lines: the same words with a line break
+    /// between them. Tried only when one-line plain content comes back
+    /// written whole twice: a framing that echoes the content's first line
+    /// (a title) writes all of one-line content twice, and only content
+    /// whose first line is not the whole tells the body from the echo.
+    pub fn plain_lines(&self) -> Probes {
+        self.plain_joined("\n")
+    }
+
+    /// [`Probes::plain`] with `between` between its two plain words.
+    fn plain_joined(&self, between: &str) -> Probes {
         let mut plain = self.clone();
         for request in &mut plain.requests {
             let n = if request.content.contains("fcbodya2") {
@@ -84,7 +98,10 @@ impl Probes {
                 1
             };
             let more = if n == 2 { " and more" } else { "" };
-            request.content = format!("fcbodya{n} {}plain words{more} fcbodyz{n}", self.pad);
+            request.content = format!(
+                "fcbodya{n} {}plain{between}words{more} fcbodyz{n}",
+                self.pad
+            );
         }
         plain
     }

@@ -16,7 +16,10 @@
 //! rewrites ordinary text, or one whose encoding no profile describes),
 //! the plain wraps are judged without a layout, as such runs judge every
 //! case: content lost to a rewrite stays a case finding, an output the
-//! profile cannot describe (content encoded twice) stops the run. Fidelity
+//! profile cannot describe (content encoded twice) stops the run, unless
+//! a layout learned from plain content fits where none did (text before
+//! the frame, which the shape rule without a layout cannot place: the
+//! runner's `fit_learned`). Fidelity
 //! findings on plain wraps are the framing's own business (a framing that
 //! rewrites prose), and stay case findings, except where the framing wrote
 //! every one intact and the profile reads every one as lost (issue 57: a
