@@ -17,17 +17,9 @@ cargo build --release --quiet
 bin=target/release/framecheck
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-# Each probe: a name, a tab, the line as a YAML double-quoted string body.
-probes=$(cat <<'PROBES'
-ascii	Row of ordinary log output: request ok, 200, 12 ms, user=42 <ok> [info]
-zero-width	Row\u200b of ordinary log output: request ok, 200, 12 ms, user=42 <ok> [info]
-cjk	中文日志：请求成功，用户四十二，耗时十二毫秒，状态正常。
-hangul	서울 지사의 분기 보고서에는 세 지역의 출하 지연이 기록되어 있다.
-cyrillic	Привет, мир! Отчёт за квартал: задержки в трёх регионах.
-accented	Ünïcödé àccents — “quoted” text… and «more» ½ ﬁ
-emoji	👨\u200d👩\u200d👧 family 🚀🔥 launch ✅ done
-PROBES
-)
+# Each probe: a name, a tab, the line as a YAML double-quoted string body;
+# the list is shared with tests/peak_memory.rs, which guards each probe.
+probes=$(grep -v '^#' benches/peak_memory_probes.tsv)
 printf 'text\trepeat\tcontent_bytes\tpeak_rss_kib\n'
 while IFS=$'\t' read -r text body; do
   # The bytes of one content line with its newline, escapes decoded.

@@ -17,14 +17,19 @@ use framecheck::runner::{Outcome, RunResult, Verdict};
 use crate::common;
 use common::{framecheck, have, repo, text};
 
-/// A profile for `faulty.py BEHAVIOUR`, written into `dir`.
+/// A profile for `faulty.py BEHAVIOUR`, written into `dir`; a slow
+/// behaviour keeps its attempts in `dir/state` ([`state_dir`]).
 fn profile(dir: &Path, behaviour: &str, timeout_ms: u64) -> PathBuf {
     let adapters = repo().join("tests/adapters");
+    let state = match behaviour.starts_with("slow-") {
+        true => format!(", {}", state_dir(dir).display()),
+        false => String::new(),
+    };
     let yaml = format!(
         "name: faulty-{behaviour}\n\
          description: a correct framing that fails in one chosen way\n\
          language: python\n\
-         adapter:\n  command: [python3, faulty.py, {behaviour}]\n  cwd: {}\n  timeout_ms: {timeout_ms}\n\
+         adapter:\n  command: [python3, faulty.py, {behaviour}{state}]\n  cwd: {}\n  timeout_ms: {timeout_ms}\n\
          delimiters:\n  syntax: xml-tag\n  token: fixture-data\n\
          header: none\n\
          attributes: {{ on: outer, kind: kind, extra: [] }}\n\
@@ -36,12 +41,24 @@ fn profile(dir: &Path, behaviour: &str, timeout_ms: u64) -> PathBuf {
     path
 }
 
+/// Where a slow behaviour of `faulty.py` records the requests it has seen.
+fn state_dir(dir: &Path) -> PathBuf {
+    let state = dir.join("state");
+    std::fs::create_dir_all(&state).unwrap();
+    state
+}
+
 /// `framecheck run` of `faulty.py BEHAVIOUR` on the cases `only` selects:
 /// its output, and the JSON report read back.
 fn run(behaviour: &str, only: &[&str], timeout_ms: u64) -> (Output, RunResult) {
     let dir = tempfile::tempdir().unwrap();
-    let target = profile(dir.path(), behaviour, timeout_ms);
-    let out = dir.path().join("out");
+    run_in(dir.path(), behaviour, only, timeout_ms)
+}
+
+/// [`run`], its profile and report in `dir`.
+fn run_in(dir: &Path, behaviour: &str, only: &[&str], timeout_ms: u64) -> (Output, RunResult) {
+    let target = profile(dir, behaviour, timeout_ms);
+    let out = dir.join("out");
     let mut args = vec![
         "run",
         "--target",
@@ -200,6 +217,123 @@ fn a_framing_that_hangs_on_one_input_gets_a_hang_finding_and_the_run_goes_on() {
         assert!(fault_kinds(result).is_empty());
     }
     assert!(live_adapters("hang-on-nul").is_empty());
+}
+
+/// The NUL cases of the hang test, and one without a NUL.
+const TWO_NUL_CASES: &[&str] = &[
+    "ctl-nul-before-close~upper",
+    "ctl-nul-before-close~mixed",
+    "benign-control-ansi-colour-log",
+];
+
+/// Issue 57: a finding is reported only if it replays. A framing that is
+/// slow on the NUL cases (its first attempt at each never answers, every
+/// later one answers after two seconds, twice the one-second timeout) is
+/// what a correct framing looks like on a loaded machine: its cases time
+/// out, and pass when given longer. The retry gets the replay budget, so
+/// each is judged by the replay's answer, and no `target.fault` is
+/// reported. Before, the retry got the same second and timed out again:
+/// two false hang findings (`target faults (2 cases ...)`).
+#[test]
+fn a_case_that_times_out_and_answers_under_the_replay_budget_is_no_finding() {
+    if !have("python3", "slow_on_nul") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (output, run) = run_in(dir.path(), "slow-on-nul", TWO_NUL_CASES, 1_000);
+    let shown = text(&output);
+    assert_eq!(run.meta.harness_error, None, "{shown}");
+    let slow: Vec<_> = run.results.iter().filter(|r| sends_nul(r)).collect();
+    assert_eq!(slow.len(), 2, "{shown}");
+    for result in run.results.iter() {
+        assert!(
+            fault_kinds(result).is_empty(),
+            "{}: {shown}",
+            result.case.id
+        );
+        assert!(
+            matches!(result.outcome, Outcome::Judged { .. }),
+            "{result:?}"
+        );
+    }
+    // Each NUL case timed out once (its first attempt is recorded), and
+    // the replay's answer was judged: the framing escapes NUL, so each
+    // passes.
+    let seen = std::fs::read_dir(state_dir(dir.path())).unwrap().count();
+    assert_eq!(seen, 2, "{shown}");
+    for result in slow {
+        let verdict = result.verdict_at(run.meta.level);
+        assert_eq!(verdict, Verdict::Pass, "{}: {shown}", result.case.id);
+    }
+    assert!(!shown.contains("target faults"), "{shown}");
+    let state = state_dir(dir.path());
+    let behaviour = format!("slow-on-nul {}", state.display());
+    assert!(live_adapters(&behaviour).is_empty());
+}
+
+/// `framecheck init --timeout 1 --startup-timeout 2` of `faulty.py ARGS`
+/// (a replay starts the adapter again, and waits its start-up allowance
+/// besides the replay budget).
+fn init(args: &[&str]) -> Output {
+    let adapter = repo().join("tests/adapters/faulty.py");
+    let adapter = adapter.to_str().unwrap();
+    let command = [
+        "init",
+        "--timeout",
+        "1",
+        "--startup-timeout",
+        "2",
+        "--",
+        "python3",
+        adapter,
+    ];
+    framecheck(&[&command[..], args].concat())
+}
+
+/// The proposal's lines but the adapter's command and the profile's name,
+/// which name the behaviour.
+fn proposed(output: &Output) -> Vec<String> {
+    String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .filter(|line| !line.contains("faulty.py") && !line.starts_with("name: "))
+        .map(str::to_string)
+        .collect()
+}
+
+/// Issue 57: `init` must not turn a timeout into another shape. An
+/// experiment the framing did not answer reads as a field it does not
+/// have, so a framing that hangs on empty content (asked by the
+/// `frame.empty` experiment) gets no proposal but an error naming the
+/// timeout, once the request timed out again under the replay budget. One
+/// that is only slow there (it answers on the replay) gets the proposal a
+/// framing that is never slow gets. Before, both got a proposal, the
+/// hanging one saying the framing failed on empty content, exit 0.
+#[test]
+fn init_stops_at_a_timeout_that_replays_and_proposes_from_a_slow_answer() {
+    if !have("python3", "init_timeouts") {
+        return;
+    }
+    let ok = init(&["ok"]);
+    assert_eq!(ok.status.code(), Some(0), "{}", text(&ok));
+    let hang = init(&["hang-on-empty"]);
+    let shown = text(&hang);
+    assert_eq!(hang.status.code(), Some(2), "{shown}");
+    assert!(
+        shown.contains("did not answer a request within its timeout"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("(the replay budget 4000 plus 2000 ms to start the target)"),
+        "{shown}"
+    );
+    assert!(proposed(&hang).is_empty(), "{shown}");
+    let dir = tempfile::tempdir().unwrap();
+    let state = state_dir(dir.path());
+    let slow = init(&["slow-on-empty", state.to_str().unwrap()]);
+    assert_eq!(slow.status.code(), Some(0), "{}", text(&slow));
+    assert_eq!(proposed(&slow), proposed(&ok));
+    assert!(std::fs::read_dir(&state).unwrap().count() > 0);
+    assert!(live_adapters("hang-on-empty").is_empty());
 }
 
 #[test]

@@ -10,6 +10,7 @@
 
 use std::collections::BTreeMap;
 use std::panic::AssertUnwindSafe;
+use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
@@ -219,6 +220,43 @@ impl TargetError {
     }
 }
 
+/// How long a target's requests may take (issue 57: a finding is reported
+/// only if it replays). A request that times out may be the machine's
+/// doing, not the input's: under load a correct framing misses its
+/// timeout. So a request that failed is tried once more, on a fresh
+/// target, with its timeout (a subprocess request's, an MCP tool call's or
+/// setup command's) stretched to [`Patience::budget`]; only a timeout that
+/// happens again under that budget is a hang. The allowance for starting a
+/// target (`startup_ms`) is not stretched: it is a generous budget of its
+/// own. This is the one place the budget is set.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Patience {
+    /// The profile's own timeouts: every first attempt.
+    #[default]
+    Plain,
+    /// The replay budget: a request tried again after it failed.
+    Replay,
+}
+
+impl Patience {
+    /// How many times its own wait a replayed request gets.
+    pub const REPLAY_FACTOR: u32 = 4;
+
+    /// The most a replay adds to a wait, so that a long timeout (an MCP
+    /// tool's 20 s) does not make a true hang cost minutes per case.
+    pub const REPLAY_MAX_EXTRA: Duration = Duration::from_secs(60);
+
+    /// The wait a request gets whose own wait is `wait`: `wait` itself,
+    /// or on a replay [`Patience::REPLAY_FACTOR`] times it, at most
+    /// [`Patience::REPLAY_MAX_EXTRA`] more.
+    pub fn budget(self, wait: Duration) -> Duration {
+        match self {
+            Patience::Plain => wait,
+            Patience::Replay => (wait * Self::REPLAY_FACTOR).min(wait + Self::REPLAY_MAX_EXTRA),
+        }
+    }
+}
+
 /// A framing implementation under test.
 pub trait Framing {
     /// Wraps content; `Ok` holds the complete framed text.
@@ -275,6 +313,14 @@ pub trait Framing {
     /// to restart.
     fn restart(&mut self) {}
 
+    /// Sets how long the next requests may take ([`Patience`]): the runner
+    /// sets [`Patience::Replay`] for the requests that replay a failure,
+    /// and [`Patience::Plain`] after them. Framings without timeouts (in
+    /// process, the calling process) ignore it.
+    fn set_patience(&mut self, patience: Patience) {
+        let _ = patience;
+    }
+
     /// Who answered, when the target says so itself: an MCP server's
     /// `initialize` answer. The report's manifest records it.
     fn server(&self) -> Option<ServerIdentity> {
@@ -326,6 +372,9 @@ macro_rules! forward_framing {
             }
             fn restart(&mut self) {
                 (**self).restart()
+            }
+            fn set_patience(&mut self, patience: Patience) {
+                (**self).set_patience(patience)
             }
             fn server(&self) -> Option<ServerIdentity> {
                 (**self).server()

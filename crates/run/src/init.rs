@@ -21,8 +21,9 @@ use std::path::{Path, PathBuf};
 
 use crate::adapter::mcp::McpFraming;
 use crate::adapter::reference::builtin_framing;
+use crate::adapter::replay::Replaying;
 use crate::adapter::subprocess::{LaunchError, SubprocessFraming};
-use crate::adapter::{Framing, TargetError, WrapRequest};
+use crate::adapter::{Framing, Patience, TargetError, WrapRequest};
 use crate::runner::parts::{self, PartsFailure, PartsFraming};
 use crate::runner::unmarked::{Failure, Unmarked};
 use crate::runner::Misfit;
@@ -44,6 +45,20 @@ use framecheck_launch::profile::{
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum InitError {
+    /// A request timed out, and again on a fresh target under the replay
+    /// budget: what the other requests showed could describe another shape
+    /// than the framing's (an experiment it did not answer reads as a
+    /// field it does not have), so nothing is proposed (issue 57).
+    #[error(
+        "the adapter did not answer a request within its timeout, nor on a fresh start given \
+         up to {} times as long, so no profile is proposed (a proposal without that answer \
+         could describe another frame). If the framing is this slow, give it more time \
+         (`--timeout SECONDS`, `--startup-timeout SECONDS`); if it hangs on this input, that \
+         is a defect to fix first: {}",
+        Patience::REPLAY_FACTOR,
+        .0.diagnosis()
+    )]
+    TimedOut(TargetError),
     /// The adapter did not answer a calibration wrap.
     #[error("the adapter did not wrap the calibration content: {}", .0.diagnosis())]
     Wrap(TargetError),
@@ -501,10 +516,30 @@ pub fn propose_for_profile(
     infer_and_propose(base, framing, Start::Declared)
 }
 
+/// Infers and proposes ([`infer`]) through replays: a request that timed
+/// out is tried again on a fresh target under the replay budget, and a
+/// timeout that happens again stops `init` with [`InitError::TimedOut`],
+/// whatever the inference made of the missing answer.
+fn infer_and_propose(
+    base: TargetProfile,
+    framing: Box<dyn Framing>,
+    start: Start,
+) -> Result<Proposal, InitError> {
+    let replaying = Replaying::stopping_at_hang(framing);
+    let log = replaying.log();
+    let proposed = infer(base, Box::new(replaying), start);
+    // What runs on the proposal's framing next has replays of its own.
+    log.finish();
+    match log.hung() {
+        Some(timeout) => Err(InitError::TimedOut(timeout)),
+        None => proposed,
+    }
+}
+
 /// Infers the delimiters from two wraps of one request, then learns the
 /// rest and writes the proposal. With no inference, a declared profile's
 /// delimiters are used when it has them (`Start::Declared`).
-fn infer_and_propose(
+fn infer(
     mut base: TargetProfile,
     framing: Box<dyn Framing>,
     start: Start,

@@ -5,6 +5,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
+use crate::adapter::replay::Replaying;
 use crate::adapter::{Framing, TargetError};
 use framecheck_core::catalogue::{ConcreteCase, Input, Operation, Piece, RefusalPolicy};
 use framecheck_core::gate::Gate;
@@ -102,12 +103,14 @@ pub fn run_owned(
     let started = Instant::now();
     let started_unix = unix_now();
     let mut harness_error = options.harness_error.clone();
-    // `delimiters: none`: judged by benign plants alone (`unmarked`).
+    // `delimiters: none`: judged by benign plants alone (`unmarked`), a
+    // plant that timed out replayed first (`Replaying`, issue 57).
     if profile.delimiters.absent {
+        let framing = &mut Replaying::new(framing);
         return unmarked_run(profile, framing, options, started, started_unix);
     }
     // `wrap.returns: parts`: every stage below sees the content's part.
-    let parts = match parts::learn(profile, framing).transpose() {
+    let parts = match parts::learn(profile, &mut Replaying::new(&mut *framing)).transpose() {
         Ok(parts) => parts,
         Err(failure) => return parts_failed_run(profile, options, started, started_unix, failure),
     };
@@ -184,6 +187,8 @@ fn nonce_pass(
     if !wanted {
         return;
     }
+    // A sample that timed out is replayed before it counts as failed.
+    let framing = &mut Replaying::new(framing);
     for mut result in crate::nonce_probe::probe(profile, framing, learned, options.nonce_samples) {
         judged_as_written(profile, &mut result.outcome);
         record(result);
@@ -408,6 +413,9 @@ impl Setup {
         watch: &mut FaultWatch,
         level: ReaderLevel,
     ) -> Setup {
+        // What is learned here is learned through replays: a request that
+        // timed out is tried again under the replay budget first.
+        let framing = &mut Replaying::new(framing);
         if let Some(frame) = profile.grammar().document() {
             return Setup::document(cases, profile, framing, watch, &frame);
         }
@@ -589,6 +597,8 @@ pub fn check_fit(
     framing: &mut dyn Framing,
     level: ReaderLevel,
 ) -> Result<(), Misfit> {
+    // A wrap that timed out is replayed before it is taken as failed.
+    let framing = &mut Replaying::new(framing);
     if profile.delimiters.absent {
         return match unmarked::assess(framing) {
             Err(unmarked::Failure::Misfit(contradiction)) => Err(Misfit::Unmarked(contradiction)),

@@ -44,10 +44,11 @@ pub fn instantiate(catalogue: &Catalogue, profile: &ResolvedProfile) -> Vec<Conc
     if profile.delimiters.absent {
         return Vec::new();
     }
+    let mut own = OwnDelimiters::new(profile);
     catalogue
         .cases
         .iter()
-        .flat_map(|spec| instantiate_case(spec, profile))
+        .flat_map(|spec| instantiate_case(spec, profile, &mut own))
         .collect()
 }
 
@@ -95,7 +96,11 @@ struct Parsed {
 
 /// The concrete cases of one written case for `profile`, one per variant
 /// that applies; none when the target lacks a structure the case needs.
-fn instantiate_case(spec: &CaseSpec, profile: &ResolvedProfile) -> Vec<ConcreteCase> {
+fn instantiate_case(
+    spec: &CaseSpec,
+    profile: &ResolvedProfile,
+    own: &mut OwnDelimiters,
+) -> Vec<ConcreteCase> {
     // Templates were validated at load time; a parse failure here means the
     // spec was built by hand, and the case cannot be sent.
     let Some(templates) = parse_templates(spec) else {
@@ -119,7 +124,7 @@ fn instantiate_case(spec: &CaseSpec, profile: &ResolvedProfile) -> Vec<ConcreteC
             .collect::<Vec<_>>(),
     );
     let tokens = profile.delimiters.all_tokens();
-    let own = own_delimiters(spec, &templates, profile);
+    let own = own.of(spec, &templates, profile);
     let mut out = Vec::new();
     for &variant in &spec.variants {
         let Some((spellings, stand_in)) = spellings(variant, profile, &own, &used, spec.nonce)
@@ -339,28 +344,52 @@ fn concrete_input(
 /// kind of a frame it forges inside its own. A kind the case forges from
 /// delimiters (`kind: "{close}"`) cannot name itself: the default kind's
 /// are used.
-fn own_delimiters(
-    spec: &CaseSpec,
-    templates: &Templates,
-    profile: &ResolvedProfile,
-) -> (Delimiters, Arc<dyn Grammar>) {
-    let declared = (profile.delimiters.clone(), profile.grammar());
-    if !profile.delimiters.has_kind() {
-        return declared;
+/// Built once per kind, not per written case: the catalogue sends a few
+/// kinds, and a grammar compiles its token's patterns.
+struct OwnDelimiters {
+    /// The profile's own, for a token without a kind (and a kind no
+    /// grammar can be spelled with).
+    declared: (Delimiters, Arc<dyn Grammar>),
+    /// Each kind's, as built the first time a case sent it.
+    by_kind: BTreeMap<String, (Delimiters, Arc<dyn Grammar>)>,
+}
+
+impl OwnDelimiters {
+    fn new(profile: &ResolvedProfile) -> OwnDelimiters {
+        OwnDelimiters {
+            declared: (profile.delimiters.clone(), profile.grammar()),
+            by_kind: BTreeMap::new(),
+        }
     }
-    let marker_kind = spec.wrap.as_ref().and_then(|w| w.marker_kind.clone());
-    let kind = templates
-        .parsed
-        .iter()
-        .find(|p| p.field == Some(Field::Kind))
-        .and_then(|p| literal_text(&p.segments));
-    let kind = marker_kind.or(kind).unwrap_or_else(|| DEFAULT_KIND.into());
-    let own = profile.delimiters.with_kind(&kind);
-    match own.try_grammar() {
-        Ok(grammar) => (own, Arc::from(grammar)),
-        // A kind no grammar can be spelled with forges no delimiter of its
-        // own; the case still sends it.
-        Err(_) => declared,
+
+    /// The delimiters of the frame the case of `templates` is written in.
+    fn of(
+        &mut self,
+        spec: &CaseSpec,
+        templates: &Templates,
+        profile: &ResolvedProfile,
+    ) -> (Delimiters, Arc<dyn Grammar>) {
+        if !profile.delimiters.has_kind() {
+            return self.declared.clone();
+        }
+        let marker_kind = spec.wrap.as_ref().and_then(|w| w.marker_kind.clone());
+        let kind = templates
+            .parsed
+            .iter()
+            .find(|p| p.field == Some(Field::Kind))
+            .and_then(|p| literal_text(&p.segments));
+        let kind = marker_kind.or(kind).unwrap_or_else(|| DEFAULT_KIND.into());
+        let declared = &self.declared;
+        let own = self.by_kind.entry(kind).or_insert_with_key(|kind| {
+            let own = profile.delimiters.with_kind(kind);
+            match own.try_grammar() {
+                Ok(grammar) => (own, Arc::from(grammar)),
+                // A kind no grammar can be spelled with forges no
+                // delimiter of its own; the case still sends it.
+                Err(_) => declared.clone(),
+            }
+        });
+        own.clone()
     }
 }
 
@@ -607,6 +636,42 @@ mod tests {
                 forged.kind
             );
         }
+    }
+
+    /// Each kind's delimiters are built once and shared by every case
+    /// sending that kind, and are those the kind spells: the cache changes
+    /// no case (the kind-name shape fixtures check the judgement).
+    #[test]
+    fn each_kind_s_own_delimiters_are_built_once_and_spelled_with_it() {
+        let plain = crate::profile::reference_for_tests();
+        let profile = plain
+            .edit(|p| p.delimiters.token = "{kind}_output".into())
+            .unwrap();
+        let mut own = OwnDelimiters::new(&profile);
+        let mut kinds = BTreeSet::new();
+        for spec in &crate::catalogue::builtin().cases {
+            let Some(templates) = parse_templates(spec) else {
+                continue;
+            };
+            let (delimiters, grammar) = own.of(spec, &templates, &profile);
+            let (again, same) = own.of(spec, &templates, &profile);
+            assert!(Arc::ptr_eq(&grammar, &same), "{}: built twice", spec.id);
+            assert_eq!(delimiters, again);
+            let marker_kind = spec.wrap.as_ref().and_then(|w| w.marker_kind.clone());
+            let kind = templates
+                .parsed
+                .iter()
+                .find(|p| p.field == Some(Field::Kind))
+                .and_then(|p| literal_text(&p.segments));
+            let kind = marker_kind.or(kind).unwrap_or_else(|| DEFAULT_KIND.into());
+            let spelled = profile.delimiters.with_kind(&kind);
+            if spelled.try_grammar().is_ok() {
+                assert_eq!(delimiters, spelled, "{}", spec.id);
+            }
+            kinds.insert(kind);
+        }
+        assert!(kinds.len() > 1, "{kinds:?}");
+        assert_eq!(own.by_kind.len(), kinds.len());
     }
 
     /// The record-forgery cases forge a record in the profile's declared

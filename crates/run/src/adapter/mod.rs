@@ -7,6 +7,7 @@
 
 pub mod caller;
 pub mod mcp;
+pub mod replay;
 mod reply;
 mod starts;
 pub mod subprocess;
@@ -16,7 +17,7 @@ pub mod subprocess;
 // speak of requests and faults too); the reference envelope's adapter lives
 // with the envelope. Both are re-exported so every adapter is found here.
 pub use framecheck_core::target::{
-    fault, Fault, FaultKind, Framing, TargetError, WrapRequest, WRAP_MANY_UNSUPPORTED,
+    fault, Fault, FaultKind, Framing, Patience, TargetError, WrapRequest, WRAP_MANY_UNSUPPORTED,
 };
 pub use framecheck_envelope::reference;
 pub use framecheck_launch::profile::BuiltinTarget;

@@ -11,7 +11,13 @@
 //! ([`CheckClass::Fault`]) with the retry's fault as evidence. A fault the
 //! retry does not reproduce is no finding: the case is judged by the
 //! retry's answer. The benign question goes first so that it pays the
-//! fresh target's start, and the retry waits only the plain timeout.
+//! fresh target's start.
+//!
+//! A finding is reported only if it replays (issue 57): the benign
+//! question and the retry get the replay budget ([`Patience::Replay`]),
+//! so a case that timed out because the machine was loaded, and answers
+//! when given longer, is judged by its answer; a hang is a finding only
+//! when the case times out again under that budget.
 //!
 //! A target is also given up when it fails the first contact (calibration)
 //! twice, and when it faults on [`MAX_FAULTED_CASES_IN_ROW`] different
@@ -23,7 +29,7 @@
 use std::fmt;
 
 use super::{guarded, CaseResult, Outcome};
-use crate::adapter::{Fault, Framing, TargetError};
+use crate::adapter::{Fault, Framing, Patience, TargetError};
 use framecheck_core::catalogue::ConcreteCase;
 use framecheck_core::level::ReaderLevel;
 use framecheck_core::oracle::{self, Calibration, Check, CheckClass, Finding, NoCalibration};
@@ -122,7 +128,10 @@ impl FaultWatch {
             return;
         }
         framing.restart();
-        if let Err(error) = benign_call(profile, framing, calibration) {
+        let again = replayed(framing, |framing| {
+            benign_call(profile, framing, calibration)
+        });
+        if let Err(error) = again {
             self.abandoned = Some(Abandoned::Calibration {
                 fault: error.as_fault().cloned(),
                 reason: error.to_string(),
@@ -147,10 +156,13 @@ impl FaultWatch {
             return first;
         }
         // The benign request goes first: it starts the fresh target (which
-        // may take the startup allowance), so the retry gets the plain
-        // timeout, as the first attempt did, and a hang costs no more.
+        // may take the startup allowance). Both are replays, under the
+        // replay budget.
         framing.restart();
-        if let Err(error) = benign_call(profile, framing, calibration) {
+        let benign = replayed(framing, |framing| {
+            benign_call(profile, framing, calibration)
+        });
+        if let Err(error) = benign {
             self.abandoned = Some(Abandoned::Benign {
                 case: first.case.id.clone(),
                 fault: error.as_fault().cloned(),
@@ -158,7 +170,8 @@ impl FaultWatch {
             });
             return first;
         }
-        let mut second = attempt(first.case, framing);
+        let case = first.case;
+        let mut second = replayed(framing, |framing| attempt(case, framing));
         second.elapsed_us = second.elapsed_us.saturating_add(first.elapsed_us);
         let Some(fault) = fault_of(&second).cloned() else {
             self.answered(&second);
@@ -204,6 +217,15 @@ impl FaultWatch {
     }
 }
 
+/// `call` under the replay budget ([`Patience::Replay`]), the plain one
+/// restored after it.
+fn replayed<T>(framing: &mut dyn Framing, call: impl FnOnce(&mut dyn Framing) -> T) -> T {
+    framing.set_patience(Patience::Replay);
+    let answer = call(framing);
+    framing.set_patience(Patience::Plain);
+    answer
+}
+
 /// The fault of a result the target failed by itself.
 fn fault_of(result: &CaseResult) -> Option<&Fault> {
     match &result.outcome {
@@ -222,8 +244,9 @@ pub(crate) fn fault_finding(reason: &str, fault: Fault) -> Finding {
         levels: ReaderLevel::ALL.to_vec(),
         message: format!(
             "the target failed on this input twice ({}), the second time on a fresh target \
-             that had just answered a benign input: {reason}",
-            fault.kind.name()
+             that had just answered a benign input, given up to {} times as long: {reason}",
+            fault.kind.name(),
+            Patience::REPLAY_FACTOR
         ),
         excerpt: None,
         in_context: false,
@@ -374,6 +397,78 @@ mod tests {
         assert_eq!(framing.restarts, 1);
     }
 
+    /// The reference framing, timing out on NUL content unless given the
+    /// replay budget (or whatever it is given, when `always`): a framing
+    /// on a loaded machine, or one that truly hangs, decided by state.
+    struct SlowOnNul {
+        always: bool,
+        patience: Patience,
+        patiences: Vec<Patience>,
+    }
+
+    impl Framing for SlowOnNul {
+        fn wrap(&mut self, request: &WrapRequest) -> Result<String, TargetError> {
+            if !request.content.contains('\0') {
+                return Reference.wrap(request);
+            }
+            self.patiences.push(self.patience);
+            if self.always || self.patience == Patience::Plain {
+                return Err(TargetError::fault(
+                    "no reply within 5 ms",
+                    Fault::new(FaultKind::Hang),
+                ));
+            }
+            Reference.wrap(request)
+        }
+        fn read(&mut self, text: &str) -> Result<Option<String>, TargetError> {
+            Reference.read(text)
+        }
+        fn set_patience(&mut self, patience: Patience) {
+            self.patience = patience;
+        }
+    }
+
+    /// Issue 57: a case that times out, and answers when given the replay
+    /// budget, is judged by that answer: no finding. With the retry left
+    /// at the plain budget it would be one hang finding per NUL case (the
+    /// framing answers NUL only under the replay budget).
+    #[test]
+    fn a_timeout_that_does_not_replay_under_the_longer_budget_is_no_finding() {
+        let mut framing = SlowOnNul {
+            always: false,
+            patience: Patience::Plain,
+            patiences: Vec::new(),
+        };
+        let run = run_only(&mut framing, &["ctl-nul-before-close"]);
+        assert_eq!(run.meta.harness_error, None);
+        assert!(faulted(&run).is_empty(), "{:?}", faulted(&run));
+        for result in &run.results {
+            let verdict = result.verdict_at(ReaderLevel::Unicode);
+            assert_eq!(verdict, Verdict::Pass, "{}", result.case.id);
+        }
+        // Each case: a first attempt, then its replay; the budget is the
+        // plain one again after each.
+        let cases = run.results.len();
+        let expected = [Patience::Plain, Patience::Replay].repeat(cases);
+        assert_eq!(framing.patiences, expected);
+        assert_eq!(framing.patience, Patience::Plain);
+    }
+
+    #[test]
+    fn a_timeout_that_replays_under_the_longer_budget_is_a_hang_finding() {
+        let mut framing = SlowOnNul {
+            always: true,
+            patience: Patience::Plain,
+            patiences: Vec::new(),
+        };
+        let run = run_only(&mut framing, &["ctl-nul-before-close"]);
+        assert_eq!(run.meta.harness_error, None);
+        assert_eq!(faulted(&run).len(), run.results.len());
+        let finding = &run.results[0].findings_at(ReaderLevel::Unicode)[0];
+        assert!(finding.message.contains("given up to 4 times as long"));
+        assert_eq!(finding.fault.as_ref().unwrap().kind, FaultKind::Hang);
+    }
+
     #[test]
     fn a_target_failing_the_benign_question_after_a_fault_is_given_up() {
         let mut broken = false;
@@ -417,6 +512,15 @@ mod tests {
             crate::adapter::fault::OFFENDING_LINE_BYTES
         );
         assert!(protocol.contains(&cut), "protocol.md: {cut}");
+        // The replay budget, as `Patience::budget` sets it.
+        let budget = format!(
+            "{} times `timeout_ms` (at most {} s more",
+            Patience::REPLAY_FACTOR,
+            Patience::REPLAY_MAX_EXTRA.as_secs()
+        );
+        assert!(readme.contains(&budget), "README: {budget}");
+        let budget = budget.replace(" (at", ", at");
+        assert!(protocol.contains(&budget), "protocol.md: {budget}");
     }
 
     #[test]

@@ -10,7 +10,9 @@ use std::fmt;
 use crate::adapter::{Framing, TargetError};
 use framecheck_core::layout;
 use framecheck_core::oracle::{self, Finding, PartsError, PartsStructure};
-use framecheck_core::target::{guarded, Part, ReadAnswer, ServerIdentity, WrapAnswer, WrapRequest};
+use framecheck_core::target::{
+    guarded, Part, Patience, ReadAnswer, ServerIdentity, WrapAnswer, WrapRequest,
+};
 use framecheck_launch::outcome::Evidence;
 use framecheck_launch::profile::{TargetProfile, WrapReturns};
 
@@ -214,6 +216,9 @@ impl<F: Framing> Framing for PartsFraming<F> {
     }
     fn restart(&mut self) {
         self.inner.restart()
+    }
+    fn set_patience(&mut self, patience: Patience) {
+        self.inner.set_patience(patience)
     }
     fn server(&self) -> Option<ServerIdentity> {
         self.inner.server()

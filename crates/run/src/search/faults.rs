@@ -9,10 +9,12 @@
 //! error, saying why); when the retry faults again, the mutant gets a
 //! `target.fault` finding, which is shrunk, written and replayed like any
 //! other (the replay is a run, which retries it once more); when the retry
-//! answers, the mutant is judged by that answer.
+//! answers, the mutant is judged by that answer. The benign request and the
+//! retry get the replay budget ([`Patience::Replay`]), as in a run: a
+//! mutant that timed out only because the machine was slow is no finding.
 
 use super::{Judged, Probe};
-use crate::adapter::{FaultKind, TargetError, WrapRequest};
+use crate::adapter::{FaultKind, Patience, TargetError, WrapRequest};
 use crate::runner::faults::{benign_call, fault_finding};
 use framecheck_core::catalogue::ConcreteCase;
 use framecheck_core::oracle::Finding;
@@ -43,12 +45,26 @@ pub(super) fn retry(
         return Retried::NotAFault;
     };
     // The failed request restarted the target; the benign request pays the
-    // fresh target's start, so the retry gets the plain timeout.
+    // fresh target's start. Both are replays, under the replay budget.
+    probe.framing.set_patience(Patience::Replay);
+    let retried = benign_then_retry(probe, case, request, first.kind);
+    probe.framing.set_patience(Patience::Plain);
+    retried
+}
+
+/// The benign request, then the retry of `request`, whose first attempt
+/// faulted as `first`.
+fn benign_then_retry(
+    probe: &mut Probe,
+    case: &ConcreteCase,
+    request: &WrapRequest,
+    first: FaultKind,
+) -> Retried {
     if let Err(benign) = benign_call(probe.profile, probe.framing.as_mut(), None) {
         probe.given_up = Some(format!(
             "target abandoned: it failed twice on a mutant ({}), then on a benign request \
              too, so the failure is not about the input: {}",
-            first.kind.name(),
+            first.name(),
             benign.diagnosis()
         ));
         return Retried::GivenUp;

@@ -85,6 +85,7 @@ pub use one_input::{NotJudged, OneInput};
 pub use propose::{render_proposal, TrickStack};
 pub use stack::Trick;
 
+use crate::adapter::replay::Replaying;
 use crate::adapter::{FaultKind, Framing, TargetError, WrapRequest};
 use crate::runner::{parts, segments, Layouts};
 use corpus::{Corpus, Entry};
@@ -699,19 +700,24 @@ fn prepare<'a>(
     // A profile its framing contradicts would make every mutant a finding
     // about the profile: the search proves nothing, as a run does. Parts
     // first: every later stage sees the content's part.
-    let parts = parts::learn(profile, framing)
+    // What is learned here is learned through replays: a request that
+    // timed out on a slow machine is tried again under the replay budget
+    // before its failure changes a layout (issue 57).
+    let parts = parts::learn(profile, &mut Replaying::new(&mut *framing))
         .transpose()
         .map_err(|failure| parts_refusal(failure, profile))?;
     let mut framing = parts::view(Box::new(framing), parts.as_ref());
+    let mut learning = Replaying::new(framing.as_mut());
     let layouts =
-        Layouts::learn_fitting(profile, framing.as_mut(), level).map_err(|misfit| Refusal {
+        Layouts::learn_fitting(profile, &mut learning, level).map_err(|misfit| Refusal {
             reason: misfit.explained(&profile.adapter),
             errors: 0,
         })?;
-    let earlier = nonce_ops::earlier_frame(profile, framing.as_mut());
+    let earlier = nonce_ops::earlier_frame(profile, &mut learning);
+    let structure = segments::learn_structure(profile, &mut learning);
     let seeds = seed_cases(cases, profile, earlier.as_deref());
     let benign = Benign {
-        structure: segments::learn_structure(profile, framing.as_mut()),
+        structure,
         layouts,
         parts,
     };

@@ -46,7 +46,7 @@ use super::starts::Starts;
 use super::subprocess::{
     absolute, has_exited, resolve_program, GroupProcess, Launch, ProcessPipes,
 };
-use crate::adapter::{Framing, TargetError, WrapRequest};
+use crate::adapter::{Framing, Patience, TargetError, WrapRequest};
 use framecheck_core::target::{Part, ServerIdentity, WrapAnswer};
 pub(crate) use plant::{fill, Values};
 use plant::{fill_json, Fixture, WorkDir};
@@ -128,6 +128,8 @@ pub struct McpFraming {
     earlier: store::Earlier,
     /// How the write tool's id is picked (`plant: tool` with `write.id`).
     id_picker: Option<IdPicker>,
+    /// Whether the requests replay a failure, and wait longer.
+    patience: Patience,
 }
 
 impl std::fmt::Debug for McpFraming {
@@ -181,6 +183,7 @@ impl McpFraming {
             plants: 0,
             earlier: store::Earlier::default(),
             id_picker,
+            patience: Patience::Plain,
         };
         framing.prepare()?;
         Ok(framing)
@@ -209,7 +212,7 @@ impl McpFraming {
     /// The server's tools and their input schemas (`tools/list`, every
     /// page), the server started now if it is not running.
     pub fn list_tools(&mut self) -> Result<Vec<ToolSchema>, TargetError> {
-        let timeout = Duration::from_millis(self.spec.timeout_ms);
+        let timeout = self.wait(self.spec.timeout_ms);
         let peer = self.session()?.client.peer().clone();
         let listed = self
             .runtime
@@ -223,8 +226,8 @@ impl McpFraming {
             }
             Err(_) => {
                 return Err(self.end(Ending::TimedOut(format!(
-                    "no tool list within timeout_ms ({} ms)",
-                    self.spec.timeout_ms
+                    "no tool list within {}",
+                    self.waited("timeout_ms", self.spec.timeout_ms)
                 ))))
             }
         };
@@ -547,7 +550,7 @@ impl McpFraming {
             cwd: &self.cwd,
             env: &self.env(&values),
             stdin,
-            timeout: Duration::from_millis(setup.timeout_ms),
+            timeout: self.wait(setup.timeout_ms),
         };
         // The work directory's name is random: the reason names it by its
         // placeholder, so a report says the same on every run.
@@ -626,7 +629,7 @@ impl McpFraming {
         tool: &str,
         arguments: serde_json::Map<String, serde_json::Value>,
     ) -> Result<CallToolResult, TargetError> {
-        let timeout = Duration::from_millis(self.spec.timeout_ms);
+        let timeout = self.wait(self.spec.timeout_ms);
         let params = CallToolRequestParams::new(tool.to_string()).with_arguments(arguments);
         let session = self.session()?;
         let peer = session.client.peer().clone();
@@ -656,11 +659,30 @@ impl McpFraming {
                 exit_status: None,
             },
             Answer::TimedOut => Ending::TimedOut(format!(
-                "no tool result within timeout_ms ({} ms)",
-                self.spec.timeout_ms
+                "no tool result within {}",
+                self.waited("timeout_ms", self.spec.timeout_ms)
             )),
         };
         Err(self.end(ending))
+    }
+
+    /// How long a wait of `ms` (a `timeout_ms`: a tool call's, a setup
+    /// command's) lasts under the current [`Patience`]. `startup_ms` is
+    /// not stretched: it is a generous budget of its own.
+    fn wait(&self, ms: u64) -> Duration {
+        self.patience.budget(Duration::from_millis(ms))
+    }
+
+    /// The wait of field `field` (`ms`) as a timeout's reason states it:
+    /// `timeout_ms (20000 ms)`, or on a replay its budget.
+    fn waited(&self, field: &str, ms: u64) -> String {
+        match self.patience {
+            Patience::Plain => format!("{field} ({ms} ms)"),
+            Patience::Replay => format!(
+                "{} ms (the replay budget for {field} {ms})",
+                self.wait(ms).as_millis()
+            ),
+        }
     }
 
     /// The error `ending` is; a fault retires the server first, and what
@@ -848,6 +870,10 @@ impl Framing for McpFraming {
     fn restart(&mut self) {
         self.stop_server();
         self.starts.forget();
+    }
+
+    fn set_patience(&mut self, patience: Patience) {
+        self.patience = patience;
     }
 
     fn server(&self) -> Option<ServerIdentity> {

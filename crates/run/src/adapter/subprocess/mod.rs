@@ -29,7 +29,7 @@ use std::time::{Duration, Instant};
 use crate::adapter::fault::cut_line;
 use crate::adapter::reply::{Ending, Left};
 use crate::adapter::starts::Starts;
-use crate::adapter::{FaultKind, Framing, TargetError, WrapRequest};
+use crate::adapter::{FaultKind, Framing, Patience, TargetError, WrapRequest};
 use framecheck_core::target::{ReadAnswer, WrapAnswer};
 use framecheck_launch::profile::{
     AdapterSpec, Capability, LoadedProfile, ProcessMode, SubprocessSpec,
@@ -150,6 +150,8 @@ pub struct SubprocessFraming {
     env: BTreeMap<String, String>,
     timeout: Duration,
     startup_allowance: Duration,
+    /// Whether the requests replay a failure, and wait longer.
+    patience: Patience,
     mode: ProcessMode,
     max_reply_bytes: usize,
     child: Option<ChildSlot>,
@@ -204,6 +206,7 @@ impl SubprocessFraming {
             startup_allowance: spec
                 .startup_ms
                 .map_or(DEFAULT_STARTUP_ALLOWANCE, Duration::from_millis),
+            patience: Patience::Plain,
             mode: spec.mode,
             max_reply_bytes: spec.max_reply_bytes,
             child: None,
@@ -322,14 +325,17 @@ impl SubprocessFraming {
         let id = self.next_id;
         self.next_id += 1;
         // The allowance is part of the wait only when this request starts
-        // the child; the reason for a timeout states the whole wait.
+        // the child; the reason for a timeout states the whole wait. A
+        // replay stretches the timeout, not the allowance, which is its
+        // own generous budget already.
         let allowance = match self.child {
             None => self.startup_allowance,
             Some(_) => Duration::ZERO,
         };
-        let deadline = Instant::now() + self.timeout + allowance;
+        let (plain_timeout, patience) = (self.timeout, self.patience);
+        let deadline = Instant::now() + patience.budget(plain_timeout) + allowance;
         let one_shot = self.mode == ProcessMode::OneShot;
-        let (timeout, cap) = (self.timeout, self.max_reply_bytes);
+        let cap = self.max_reply_bytes;
 
         let first_line = self.replies_from_child == 0;
         let child = self.running_child()?;
@@ -358,9 +364,10 @@ impl SubprocessFraming {
                 exit_status: None,
             }),
             Wait::TimedOut => Err(Ending::TimedOut(timeout_reason(
-                timeout,
+                plain_timeout,
                 allowance,
                 child.partial_bytes(),
+                patience,
             ))),
         };
         match outcome {
@@ -510,6 +517,10 @@ impl Framing for SubprocessFraming {
         self.retire_child();
         self.streaks = Default::default();
     }
+
+    fn set_patience(&mut self, patience: Patience) {
+        self.patience = patience;
+    }
 }
 
 /// One operation's failures in a row, and why it was given up, if it was.
@@ -554,21 +565,34 @@ pub const STDOUT_IS_THE_PROTOCOL: &str = " (this was the first line the target w
      the protocol channel and carries reply lines only; write logs and banners to stderr, e.g. \
      print(..., file=sys.stderr) or console.error)";
 
-/// Why a request timed out, stating the whole wait: the timeout, plus the
-/// startup allowance when the request had to start the child.
-fn timeout_reason(timeout: Duration, allowance: Duration, partial: usize) -> String {
+/// Why a request timed out, stating the whole wait: the timeout as
+/// `patience` stretched it, plus the startup allowance when the request had
+/// to start the child.
+fn timeout_reason(
+    timeout: Duration,
+    allowance: Duration,
+    partial: usize,
+    patience: Patience,
+) -> String {
+    let timeout = patience.budget(timeout);
     let waited = (timeout + allowance).as_millis();
     let mut reason = if partial > 0 {
         format!("no complete reply within {waited} ms ({partial} bytes of an unfinished line)")
     } else {
         format!("no reply within {waited} ms")
     };
+    let label = match patience {
+        Patience::Plain => "timeout_ms",
+        Patience::Replay => "the replay budget",
+    };
     if !allowance.is_zero() {
         reason.push_str(&format!(
-            " (timeout_ms {} plus {} ms to start the target)",
+            " ({label} {} plus {} ms to start the target)",
             timeout.as_millis(),
             allowance.as_millis()
         ));
+    } else if patience == Patience::Replay {
+        reason.push_str(" (the replay budget)");
     }
     reason
 }
@@ -670,12 +694,29 @@ mod tests {
     fn a_timeout_states_the_whole_wait() {
         let second = Duration::from_secs(1);
         assert_eq!(
-            timeout_reason(5 * second, 10 * second, 0),
+            timeout_reason(5 * second, 10 * second, 0, Patience::Plain),
             "no reply within 15000 ms (timeout_ms 5000 plus 10000 ms to start the target)"
         );
         assert_eq!(
-            timeout_reason(5 * second, Duration::ZERO, 3),
+            timeout_reason(5 * second, Duration::ZERO, 3, Patience::Plain),
             "no complete reply within 5000 ms (3 bytes of an unfinished line)"
+        );
+    }
+
+    /// A replay waits the replay budget, and its reason says so: four
+    /// times the timeout, at most a minute more; the start-up allowance is
+    /// its own.
+    #[test]
+    fn a_replay_s_timeout_states_the_replay_budget() {
+        let second = Duration::from_secs(1);
+        assert_eq!(
+            timeout_reason(5 * second, 30 * second, 0, Patience::Replay),
+            "no reply within 50000 ms (the replay budget 20000 plus 30000 ms to start the \
+             target)"
+        );
+        assert_eq!(
+            timeout_reason(30 * second, Duration::ZERO, 0, Patience::Replay),
+            "no reply within 90000 ms (the replay budget)"
         );
     }
 
