@@ -28,8 +28,8 @@ declare -A COMMAND=(
   [llama-index-choice-select-batch]="$CACHE/py/llama-index-core-0.14.25/bin/python llama-index-choice-select-batch/adapter.py"
   [llama-index-condense-question-history]="$CACHE/py/llama-index-core-0.14.25/bin/python llama-index-condense-question-history/adapter.py"
   [llama-index-react-observation]="$CACHE/py/llama-index-core-0.14.25/bin/python llama-index-react-observation/adapter.py"
-  [dspy-chat-adapter-passages]="$CACHE/py/dspy-3.4.1/bin/python shapes/dspy-chat-adapter-passages/adapter.py"
-  [dspy-chat-adapter-json-list]="$CACHE/py/dspy-3.4.1/bin/python shapes/dspy-chat-adapter-json-list/adapter.py"
+  [dspy-chat-adapter-passages]="$CACHE/py/dspy-3.4.1/bin/python dspy-chat-adapter-passages/adapter.py"
+  [dspy-chat-adapter-json-list]="$CACHE/py/dspy-3.4.1/bin/python dspy-chat-adapter-json-list/adapter.py"
   [langchain-core-buffer-string-prefix]="$CACHE/py/langchain-core-1.8.3/bin/python langchain-core-buffer-string-prefix/adapter.py"
   [langchain-classic-summary-memory]="$CACHE/py/langchain-classic-1.0.8/bin/python langchain-classic-summary-memory/adapter.py"
 )

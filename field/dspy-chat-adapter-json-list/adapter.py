@@ -1,4 +1,4 @@
-"""Field scout adapter: ``ChatAdapter.format`` with a typed list field, dspy 3.4.1 (PyPI, MIT).
+"""Field audit adapter: ``ChatAdapter.format`` with a typed list field, dspy 3.4.1 (PyPI, MIT).
 
 When the passages field is declared ``list[str]``, DSPy's ``ChatAdapter``
 writes its value with ``json.dumps(value, ensure_ascii=False)``
@@ -16,8 +16,8 @@ attributes, provenance or kind; no reader.
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "adapters" / "python"))
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "adapters" / "python"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from fieldpin import require  # noqa: E402
 

@@ -1,4 +1,4 @@
-"""Field scout adapter: ``ChatAdapter.format`` with a list of passages, dspy 3.4.1 (PyPI, MIT).
+"""Field audit adapter: ``ChatAdapter.format`` with a list of passages, dspy 3.4.1 (PyPI, MIT).
 
 DSPy's retrieval programs pass the retrieved passages as a list in one
 input field declared without a type (``str``, as ``"context, question ->
@@ -20,8 +20,8 @@ attributes, provenance or kind; no reader.
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "adapters" / "python"))
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "adapters" / "python"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from fieldpin import require  # noqa: E402
 
