@@ -372,25 +372,38 @@ impl OwnDelimiters {
         if !profile.delimiters.has_kind() {
             return self.declared.clone();
         }
-        let marker_kind = spec.wrap.as_ref().and_then(|w| w.marker_kind.clone());
-        let kind = templates
+        let declared = &self.declared;
+        let own = self
+            .by_kind
+            .entry(marker_kind(spec, templates))
+            .or_insert_with_key(|kind| {
+                let own = profile.delimiters.with_kind(kind);
+                match own.try_grammar() {
+                    Ok(grammar) => (own, Arc::from(grammar)),
+                    // A kind no grammar can be spelled with forges no
+                    // delimiter of its own; the case still sends it.
+                    Err(_) => declared.clone(),
+                }
+            });
+        own.clone()
+    }
+}
+
+/// The kind a case's delimiter placeholders spell: its `marker_kind`, else
+/// the kind it sends when that is literal text, else the default kind.
+fn marker_kind(spec: &CaseSpec, templates: &Templates) -> String {
+    let sent = || {
+        templates
             .parsed
             .iter()
             .find(|p| p.field == Some(Field::Kind))
-            .and_then(|p| literal_text(&p.segments));
-        let kind = marker_kind.or(kind).unwrap_or_else(|| DEFAULT_KIND.into());
-        let declared = &self.declared;
-        let own = self.by_kind.entry(kind).or_insert_with_key(|kind| {
-            let own = profile.delimiters.with_kind(kind);
-            match own.try_grammar() {
-                Ok(grammar) => (own, Arc::from(grammar)),
-                // A kind no grammar can be spelled with forges no
-                // delimiter of its own; the case still sends it.
-                Err(_) => declared.clone(),
-            }
-        });
-        own.clone()
-    }
+            .and_then(|p| literal_text(&p.segments))
+    };
+    spec.wrap
+        .as_ref()
+        .and_then(|w| w.marker_kind.clone())
+        .or_else(sent)
+        .unwrap_or_else(|| DEFAULT_KIND.into())
 }
 
 /// `segments` as text when they are all literal.
@@ -657,13 +670,7 @@ mod tests {
             let (again, same) = own.of(spec, &templates, &profile);
             assert!(Arc::ptr_eq(&grammar, &same), "{}: built twice", spec.id);
             assert_eq!(delimiters, again);
-            let marker_kind = spec.wrap.as_ref().and_then(|w| w.marker_kind.clone());
-            let kind = templates
-                .parsed
-                .iter()
-                .find(|p| p.field == Some(Field::Kind))
-                .and_then(|p| literal_text(&p.segments));
-            let kind = marker_kind.or(kind).unwrap_or_else(|| DEFAULT_KIND.into());
+            let kind = marker_kind(spec, &templates);
             let spelled = profile.delimiters.with_kind(&kind);
             if spelled.try_grammar().is_ok() {
                 assert_eq!(delimiters, spelled, "{}", spec.id);
