@@ -156,15 +156,6 @@ pub(crate) fn build_go_adapter() -> Result<(), String> {
         .clone()
 }
 
-/// Line breaks any reader level honours (the widest set), as the envelope
-/// property tests model them (their own list, not the envelope's).
-pub(crate) fn is_line_break(c: char) -> bool {
-    matches!(
-        c,
-        '\n' | '\u{0B}' | '\u{0C}' | '\r' | '\u{85}' | '\u{2028}' | '\u{2029}'
-    )
-}
-
 /// A case judged with `findings` (no evidence, 1 µs), for report and gate
 /// tests that build a run by hand.
 pub(crate) fn judged(

@@ -826,7 +826,7 @@ fn propose(
                     .into(),
             );
             plain_layout = true;
-            crate::runner::plain::learn_plain(base, &probes, |r| framing.wrap(r))
+            crate::runner::varying::learn_plain(base, &probes, |r| framing.wrap(r))
                 .map_err(InitError::Wrap)?
                 .1?
         }

@@ -719,7 +719,7 @@ fn learn_layout_typed(
 /// calibration learned, or failed to learn. Where calibration did not find
 /// the probe content (the framing rewrites it) and the plain benign wraps,
 /// judged without a layout, contradict the profile, the layout is learned
-/// from plain content instead ([`plain::learn_plain`], as `init` learns
+/// from plain content instead ([`varying::learn_plain`], as `init` learns
 /// its proposal): without a layout, text the framing writes before its
 /// frame (a preamble, a title echoing the content) reads as a frame that
 /// does not begin where the profile says. That layout replaces the failure
@@ -761,7 +761,7 @@ fn fit_learned(
 fn learn_plain_layout(profile: &TargetProfile, framing: &mut dyn Framing) -> Option<Layout> {
     let probes = layout::probes(profile);
     let (plain, learned) =
-        plain::learn_plain(profile, &probes, |r| guarded(|| framing.wrap(r))).ok()?;
+        varying::learn_plain(profile, &probes, |r| guarded(|| framing.wrap(r))).ok()?;
     Some(with_variants(profile, framing, &plain, learned.ok()?))
 }
 

@@ -542,7 +542,7 @@ fn find_slot(
     // characters): the span with its line breaks, if it decodes to the
     // content (the codec reads it back the same).
     let wrapped = (!encoded.contains(['\n', '\r']))
-        .then(|| super::infer::find_wrapped(framed, &encoded))
+        .then(|| super::matching::find_wrapped(framed, &encoded))
         .flatten()
         .filter(|&(start, end)| encoding::faithful(encoding, &framed[start..end], content, mark));
     if let Some((start, end)) = wrapped {

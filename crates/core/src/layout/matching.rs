@@ -505,6 +505,26 @@ impl Layout {
     }
 }
 
+/// Where `encoded` (one line, as the codec writes it) stands in `framed`,
+/// line breaks allowed between its characters: a writer may wrap a long
+/// encoded line (MIME base64 at 76 characters, PEM at 64), which the
+/// codec reads back the same. The span starts and ends on its characters.
+pub(super) fn find_wrapped(framed: &str, encoded: &str) -> Option<(usize, usize)> {
+    let first = encoded.chars().next()?;
+    framed.match_indices(first).find_map(|(start, _)| {
+        let mut rest = framed[start..].char_indices().peekable();
+        for want in encoded.chars() {
+            while rest.next_if(|&(_, c)| matches!(c, '\n' | '\r')).is_some() {}
+            match rest.next() {
+                Some((_, c)) if c == want => {}
+                _ => return None,
+            }
+        }
+        let end = rest.peek().map_or(framed.len(), |&(at, _)| start + at);
+        Some((start, end))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::{Alphabet, FieldContext, FieldName, Padding, Sample, Variable};

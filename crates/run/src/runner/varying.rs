@@ -17,7 +17,7 @@
 //! and the profile reads every one as losing them (a header declared `none`
 //! that the framing writes).
 
-use framecheck_core::layout::{self, Probes};
+use framecheck_core::layout::{self, Layout, LayoutError, Probes};
 use framecheck_core::level::ReaderLevel;
 use framecheck_core::oracle::{Check, CheckClass, Excerpt, ExcerptSource, Finding};
 use framecheck_launch::profile::{Capability, EmptyContent, TargetProfile};
@@ -328,5 +328,93 @@ mod tests {
         rewritten.note("one", &p, &plain, "<data>PLAIN WORDS</data>", &lost);
         assert_eq!(rewritten.every(), None);
         assert_eq!(Misread::default().every(), None);
+    }
+}
+
+/// The layout learned from `probes` made plain ([`Probes::plain`]), and the
+/// probes it was learned from; `wrap`'s error when a wrap fails. One-line
+/// content first, since a framing may rewrite line breaks; when that comes
+/// back written whole twice (a framing that echoes the content's first
+/// line, a title, writes all of one-line content twice), content on two
+/// lines ([`Probes::plain_lines`]), whose body is the one place that holds
+/// the whole content, as for the usual probes.
+pub(crate) fn learn_plain<E>(
+    profile: &TargetProfile,
+    probes: &Probes,
+    mut wrap: impl FnMut(&WrapRequest) -> Result<String, E>,
+) -> Result<(Probes, Result<Layout, LayoutError>), E> {
+    let empty = profile.frame.empty;
+    let (plain, wraps) = calibrated(empty, probes.plain(), &mut wrap)?;
+    let learned = layout::learn(profile, &plain, &wraps);
+    if !matches!(learned, Err(LayoutError::ContentRepeated { .. })) {
+        return Ok((plain, learned));
+    }
+    let (lines, wraps) = calibrated(empty, probes.plain_lines(), &mut wrap)?;
+    let learned = layout::learn(profile, &lines, &wraps);
+    Ok((lines, learned))
+}
+
+#[cfg(test)]
+mod plain_layout_tests {
+    use super::*;
+    use crate::adapter::{Framing, TargetError};
+    use framecheck_core::level::ReaderLevel;
+
+    /// `Title: <first line>` before `<document>…</document>`, the body's
+    /// tags dropped: the usual probes' `<i>` comes back rewritten, so the
+    /// layout is learned from plain content, and one-line plain content is
+    /// written whole twice (title and body).
+    struct EchoedTitle;
+
+    impl Framing for EchoedTitle {
+        fn wrap(&mut self, request: &WrapRequest) -> Result<String, TargetError> {
+            let content = &request.content;
+            let title = content.split('\n').next().unwrap_or_default();
+            let body = content.replace("<i>", "").replace("</i>", "");
+            Ok(format!("Title: {title}\n<document>\n{body}\n</document>"))
+        }
+
+        fn read(&mut self, _text: &str) -> Result<Option<String>, TargetError> {
+            Ok(None)
+        }
+    }
+
+    fn profile() -> TargetProfile {
+        TargetProfile::parse(
+            "name: t\nadapter: { builtin: reference }\n\
+             delimiters: { grammar: xml-tag, token: document }\nheader: none\n\
+             capabilities: [wrap]\n",
+        )
+        .unwrap()
+    }
+
+    /// Issue 57: one-line plain content is written whole twice by a
+    /// framing that echoes the first line, so it is learned from plain
+    /// content on two lines, whose body is the one whole occurrence; the
+    /// profile then fits (it was refused: without a layout the title reads
+    /// as a frame that does not begin with `<document`).
+    #[test]
+    fn an_echoed_title_over_a_rewritten_body_is_learned_from_two_plain_lines() {
+        let profile = profile();
+        let probes = layout::probes(&profile);
+        let one = probes.plain();
+        let wraps: Vec<String> = one
+            .requests()
+            .iter()
+            .map(|r| EchoedTitle.wrap(r).unwrap())
+            .collect();
+        assert!(matches!(
+            layout::learn(&profile, &one, &wraps),
+            Err(LayoutError::ContentRepeated { .. })
+        ));
+        let (plain, learned) = learn_plain(&profile, &probes, |r| EchoedTitle.wrap(r)).unwrap();
+        let layout = learned.expect("learned from two plain lines");
+        let content = &plain.requests()[0].content;
+        assert!(content.contains('\n'), "{content}");
+        let sample = &layout.sample;
+        assert_eq!(&sample.framed[sample.slot.clone()], content);
+        assert!(sample.framed[..sample.slot.start].ends_with("<document>\n"));
+        let fit = crate::runner::check_fit(&profile, &mut EchoedTitle, ReaderLevel::Unicode);
+        assert_eq!(fit, Ok(()));
     }
 }

@@ -9,10 +9,11 @@
 
 use std::collections::BTreeMap;
 
-use framecheck::envelope::{
-    self, read, wrap, Envelope, EnvelopeError, ReadError, DEFANGED, NOTICE, PROVENANCE_LABEL, TOKEN,
+use framecheck_core::level::{fold_str, ReaderLevel};
+use framecheck_envelope::{
+    self as envelope, read, wrap, Envelope, EnvelopeError, ReadError, DEFANGED, NOTICE,
+    PROVENANCE_LABEL, TOKEN,
 };
-use framecheck::level::{fold_str, ReaderLevel};
 
 fn about(kind: &str, provenance: &str) -> Envelope {
     Envelope {

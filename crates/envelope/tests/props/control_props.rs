@@ -10,16 +10,16 @@
 
 use std::collections::BTreeMap;
 
-use framecheck::adapter::WrapRequest;
-use framecheck::catalogue;
-use framecheck::chat_template::{Kind, CONTROL_STRINGS};
-use framecheck::envelope::{self, Envelope};
-use framecheck::level::{fold_str, ReaderLevel};
-use framecheck::oracle::{judge_wrap, Check};
+use framecheck_core::catalogue;
+use framecheck_core::chat_template::{Kind, CONTROL_STRINGS};
+use framecheck_core::level::{fold_str, ReaderLevel};
+use framecheck_core::oracle::{judge_wrap, Check};
+use framecheck_core::target::WrapRequest;
+use framecheck_envelope::{self as envelope, Envelope};
 use proptest::prelude::*;
 use proptest::sample::select;
 
-use crate::common::is_line_break;
+use crate::is_line_break;
 
 /// The control strings readable in `text` at some level, by the model:
 /// special tokens and markup anywhere in the folded text, line markers at
@@ -134,7 +134,7 @@ fn near_miss_field() -> impl Strategy<Value = String> {
 fn a_wrap_case() -> catalogue::ConcreteCase {
     catalogue::instantiate(
         &catalogue::builtin(),
-        &framecheck::envelope::reference_profile(),
+        &framecheck_envelope::reference_profile(),
     )
     .into_iter()
     .find(|c| matches!(c.input, catalogue::Input::Wrap(_)))
@@ -167,7 +167,7 @@ proptest! {
             attributes: about.attributes.clone(),
             provenance,
         };
-        let outer: Vec<_> = judge_wrap(&a_wrap_case(), &framecheck::envelope::reference_profile(), &request, &framed)
+        let outer: Vec<_> = judge_wrap(&a_wrap_case(), &framecheck_envelope::reference_profile(), &request, &framed)
             .into_iter()
             .filter(|f| f.check == Check::TemplateControl)
             .collect();

@@ -12,12 +12,14 @@
 use std::collections::BTreeMap;
 use std::ops::Range;
 
-use framecheck::envelope::{self, defang, token_readings, Envelope, Placement, DEFANGED, TOKEN};
-use framecheck::level::{fold_char, fold_str, ReaderLevel};
+use framecheck_core::level::{fold_char, fold_str, ReaderLevel};
+use framecheck_envelope::{
+    self as envelope, defang, token_readings, Envelope, Placement, DEFANGED, TOKEN,
+};
 use proptest::prelude::*;
 use proptest::sample::select;
 
-use crate::common::is_line_break;
+use crate::is_line_break;
 
 // ---------------------------------------------------------------------------
 // Models
@@ -123,7 +125,7 @@ fn letter_forms(letter: char) -> Vec<String> {
     // confusables data, every script) that reads as the letter, and the two
     // that case folding maps to one, so the reference is tested against all
     // of them, not a chosen few.
-    let lookalikes: Vec<char> = framecheck::level::lookalike_table()
+    let lookalikes: Vec<char> = framecheck_core::level::lookalike_table()
         .map(|(source, _)| source)
         .chain(['\u{212A}', '\u{17F}'])
         .filter(|c| fold_char(*c, ReaderLevel::Unicode) == letter.to_string())
@@ -377,7 +379,7 @@ proptest! {
         let frame = envelope::read(&framed)
             .unwrap_or_else(|e| panic!("{e}: {framed:?}"));
         // Chat-template control strings are neutralised after defanging
-        // (their own properties: tests/it/envelope_control_props.rs).
+        // (their own properties: crates/envelope/tests/props/control_props.rs).
         let inline = clean_inline;
         let body = envelope::neutralise(&model_defang(&content), Placement::Content).into_owned();
         prop_assert_eq!(frame.body, body);

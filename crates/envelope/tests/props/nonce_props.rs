@@ -7,16 +7,16 @@
 //! in random case, fullwidth, with lookalike letters and invisible
 //! characters spliced in, beside whole nonce frames and chat-template
 //! control strings. Expected values come from the plain envelope (whose
-//! own properties are tests/it/envelope_props.rs) and from `level::fold_str`,
+//! own properties are crates/envelope/tests/props/wrap_props.rs) and from `level::fold_str`,
 //! never from the nonce code under test.
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use framecheck::envelope::{
-    self, nonce::NONCE_LEN, read_nonce, wrap_nonce, wrap_with_nonce, Envelope, Nonce, ReadError,
-    TOKEN,
+use framecheck_core::level::{fold_str, ReaderLevel};
+use framecheck_envelope::{
+    self as envelope, nonce::NONCE_LEN, read_nonce, wrap_nonce, wrap_with_nonce, Envelope, Nonce,
+    ReadError, TOKEN,
 };
-use framecheck::level::{fold_str, ReaderLevel};
 use proptest::prelude::*;
 use proptest::sample::select;
 
