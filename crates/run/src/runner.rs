@@ -8,6 +8,7 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 use crate::adapter::replay::Replaying;
 use crate::adapter::{Framing, TargetError};
 use framecheck_core::catalogue::{ConcreteCase, Input, Operation, Piece, RefusalPolicy};
+use framecheck_core::encoding::declared::EncodingChoice;
 use framecheck_core::gate::Gate;
 use framecheck_core::grammar::json_document::{Document, DocumentFrame};
 use framecheck_core::layout::{self, Layout};
@@ -735,12 +736,24 @@ fn fit_learned(
         Ok(()) => return Ok(()),
         Err(misfit) => misfit,
     };
-    let rewritten = matches!(
-        layout,
-        Err(CalibrationFailure::Misfit(
-            layout::LayoutError::ContentNotFound { .. }
-        ))
-    );
+    // A declared encoding that does not explain the probes is the profile
+    // contradicting its framing (content encoded twice, declared once):
+    // plain content, which no encoding changes, would fit it all the same,
+    // and every case with a quote or a break would then be judged against
+    // an encoding the framing does not write. So a plain layout stands in
+    // only where no encoding is declared to explain the rewrite.
+    let undeclared = match &profile.body.encoding {
+        None => true,
+        Some(EncodingChoice::Always(encoding)) => encoding.is_none(),
+        Some(EncodingChoice::PerContent(_)) => false,
+    };
+    let rewritten = undeclared
+        && matches!(
+            layout,
+            Err(CalibrationFailure::Misfit(
+                layout::LayoutError::ContentNotFound { .. }
+            ))
+        );
     let plain = if rewritten {
         learn_plain_layout(profile, framing)
     } else {
