@@ -104,7 +104,13 @@ const MAX_DOCUMENT_LINES: usize = 64;
 /// but the whole frame, grammar `json-document`'s reading, so it is left
 /// to that shape. The string must decode to the whole content.
 fn read_json_item(framed: &str, content: &str) -> Option<Reading> {
-    let start = framed.rfind("fcbodya")?;
+    // The content's first word, as a JSON string writes it unchanged
+    // (letters and digits), marks where the string's text starts; the
+    // calibration contents start with one.
+    let word_end = content
+        .find(|c: char| !c.is_ascii_alphanumeric())
+        .unwrap_or(content.len());
+    let start = framed.rfind(content.get(..word_end).filter(|w| !w.is_empty())?)?;
     let quote = start - framed[..start].strip_suffix('"').map(|_| 1)?;
     let line_starts = framed[..quote]
         .rmatch_indices('\n')
