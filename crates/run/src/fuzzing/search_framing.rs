@@ -30,6 +30,7 @@
 //! (it kept faulting) panics too, saying it is a harness error.
 
 use std::cell::RefCell;
+use std::mem::ManuallyDrop;
 use std::path::PathBuf;
 
 use crate::adapter::{self, ConnectError, Framing, WrapRequest};
@@ -226,11 +227,21 @@ fn target_profile_path() -> Option<PathBuf> {
     }
 }
 
+/// This thread's target, or the error that kept it from being calibrated.
+///
+/// Never dropped: the target borrows its profile and framing, which are
+/// leaked to live as long as the process, and this slot holds the only
+/// pointers to them. Dropped at thread exit, it would leave them
+/// unreachable before LeakSanitizer's exit check (on by default under
+/// libFuzzer), which then reports the framing as a leak and fails the run
+/// with a crash file for whatever input came last (the fresh-clone CI of
+/// stop 67 failed so in `.clusterfuzzlite/check.sh`).
+type Slot = Option<ManuallyDrop<Result<SearchTarget, TargetUnavailable>>>;
+
 thread_local! {
     /// This thread's target, calibrated on first use; the error when it
     /// could not be.
-    static TARGET: RefCell<Option<Result<SearchTarget, TargetUnavailable>>> =
-        const { RefCell::new(None) };
+    static TARGET: RefCell<Slot> = const { RefCell::new(None) };
 }
 
 /// The `search_framing` fuzz target: judges `data` against the target the
@@ -238,8 +249,9 @@ thread_local! {
 pub fn run_search_framing(data: &[u8]) {
     TARGET.with(|cell| {
         let mut slot = cell.borrow_mut();
-        let target = slot.get_or_insert_with(SearchTarget::from_environment);
-        match target {
+        let target =
+            slot.get_or_insert_with(|| ManuallyDrop::new(SearchTarget::from_environment()));
+        match &mut **target {
             Ok(target) => target.run(data),
             Err(reason) => {
                 panic!("search_framing: harness error, not a finding: cannot prepare the target: {reason}")
