@@ -1327,12 +1327,84 @@ fn init_and_the_hand_profiles_of_the_xml_chat_history_fail_the_same_cases() {
     }
 }
 
+/// `spotlight/datamark_broken_all_whitespace.py` writes every whitespace
+/// run as one marker. Two profiles read it, and no output tells them
+/// apart (`re.sub(r"\s+", " ", s).replace(" ", MARK)`, a normaliser then
+/// a space marker, writes the same text for every content): the hand
+/// profile's `datamark_replaces: spaces` (line breaks should survive) and
+/// `init`'s `whitespace` (one marker per whitespace character, its note
+/// naming both). Both must fail for fidelity alone with `unicode` held,
+/// and what `whitespace` counts lost (runs, CRLF) is lost under `spaces`
+/// too, which also counts every single line break and tab: the exact
+/// expectation `tests/shapes/expectations.yaml` states.
+#[test]
+fn both_readings_of_a_datamark_over_whitespace_runs_fail_for_fidelity_alone() {
+    if !common::have(
+        "python3",
+        "both_readings_of_a_datamark_over_whitespace_runs_fail_for_fidelity_alone",
+    ) {
+        return;
+    }
+    let dir = shapes_dir().join("spotlight");
+    let hand = std::fs::read_to_string(dir.join("datamark_broken_all_whitespace.yaml")).unwrap();
+    let whitespace = hand
+        .replace("cwd: .", &format!("cwd: {:?}", dir.display().to_string()))
+        .replace(
+            "name: shape-spotlight-datamark-broken-all-whitespace",
+            "name: whitespace-reading",
+        )
+        .replace(
+            "datamark: \"\\u02C6\" }",
+            "datamark: \"\\u02C6\", datamark_replaces: whitespace }",
+        );
+    assert!(
+        whitespace.contains("datamark_replaces: whitespace"),
+        "{whitespace}"
+    );
+    let out = tempfile::tempdir().unwrap();
+    let path = out.path().join("whitespace.yaml");
+    std::fs::write(&path, whitespace).unwrap();
+    let reports = [
+        run_report(
+            "spotlight/datamark_broken_all_whitespace.yaml",
+            "shape-spotlight-datamark-broken-all-whitespace",
+        ),
+        run_report_at(&path, "whitespace-reading"),
+    ];
+    for report in &reports {
+        assert_eq!(report["summary"]["highest_level_held"], "unicode");
+        let results = report["results"].as_array().into_iter().flatten();
+        let checks: BTreeSet<&str> = results
+            .filter(|r| {
+                matches!(
+                    r["verdicts"]["unicode"].as_str(),
+                    Some("fail" | "fidelity-fail")
+                )
+            })
+            .flat_map(|r| r["outcome"]["findings"].as_array().into_iter().flatten())
+            .filter_map(|f| f["check"].as_str())
+            .collect();
+        assert_eq!(checks, BTreeSet::from(["fidelity"]));
+    }
+    let [spaces, whitespace] = reports.map(|r| failing_case_ids(&r));
+    assert!(!whitespace.is_empty() && whitespace.is_subset(&spaces));
+    assert!(
+        whitespace.len() < spaces.len(),
+        "the readings count the same losses"
+    );
+}
+
 /// The ids of the cases whose unicode verdict fails, for security or
 /// fidelity, variants kept: what `tests/inference/compare.py` compares.
 fn failing_case_ids(report: &Value) -> BTreeSet<String> {
     let results = report["results"].as_array().into_iter().flatten();
     results
-        .filter(|r| matches!(r["verdicts"]["unicode"].as_str(), Some("fail" | "fidelity-fail")))
+        .filter(|r| {
+            matches!(
+                r["verdicts"]["unicode"].as_str(),
+                Some("fail" | "fidelity-fail")
+            )
+        })
         .filter_map(|r| r["id"].as_str().map(str::to_string))
         .collect()
 }
