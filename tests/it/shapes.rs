@@ -1281,6 +1281,134 @@ fn init_proposes_a_segments_reader() {
     );
 }
 
+/// The XML chat history writes the content in `<user>` beside its own
+/// `<system>` turn, both inside `<chat>`. `init` proposes `<user>` as the
+/// frame (the element around the content), and a run under its proposal
+/// fails exactly the cases the hand profile's run fails, case by case.
+/// Issue 57: the hand profiles named `<chat>`, whose catalogue spells no
+/// closing `</user>` with a compatibility letter (`</uſer>`), so two real
+/// breakouts of the broken fallback (a NUL or an ANSI erase, then
+/// `</uſer>`: the parser falls back to one segment) failed under `init`'s
+/// profile and were never tried under the hand one (75 failing against 73).
+#[test]
+fn init_and_the_hand_profiles_of_the_xml_chat_history_fail_the_same_cases() {
+    if !common::have(
+        "python3",
+        "init_and_the_hand_profiles_of_the_xml_chat_history_fail_the_same_cases",
+    ) {
+        return;
+    }
+    let dir = shapes_dir().join("segments");
+    let out = tempfile::tempdir().unwrap();
+    for stem in ["chat_correct", "chat_broken_fallback"] {
+        let script = format!("{stem}.py");
+        let args = ["init", "--consumer", "parser", "--", "python3", &script];
+        let output = common::framecheck_in(&dir, &args);
+        let proposal = String::from_utf8_lossy(&output.stdout).into_owned();
+        assert!(proposal.contains("token: \"user\""), "{proposal}");
+        let proposal: String = proposal
+            .lines()
+            .map(|line| match line {
+                l if l.starts_with("name: ") => format!("name: init-{stem}\n"),
+                l if l.trim_start().starts_with("cwd: ") => {
+                    format!("  cwd: {:?}\n", dir.display().to_string())
+                }
+                l => format!("{l}\n"),
+            })
+            .collect();
+        let path = out.path().join(format!("{stem}.yaml"));
+        std::fs::write(&path, proposal).unwrap();
+        let hand = failing_case_ids(&run_report_at(
+            &dir.join(format!("{stem}.yaml")),
+            &format!("shape-segments-{}", stem.replace('_', "-")),
+        ));
+        let init = failing_case_ids(&run_report_at(&path, &format!("init-{stem}")));
+        assert_eq!(hand, init, "{stem}: hand and init fail different cases");
+    }
+}
+
+/// `spotlight/datamark_broken_all_whitespace.py` writes every whitespace
+/// run as one marker. Two profiles read it, and no output tells them
+/// apart (`re.sub(r"\s+", " ", s).replace(" ", MARK)`, a normaliser then
+/// a space marker, writes the same text for every content): the hand
+/// profile's `datamark_replaces: spaces` (line breaks should survive) and
+/// `init`'s `whitespace` (one marker per whitespace character, its note
+/// naming both). Both must fail for fidelity alone with `unicode` held,
+/// and what `whitespace` counts lost (runs, CRLF) is lost under `spaces`
+/// too, which also counts every single line break and tab: the exact
+/// expectation `tests/shapes/expectations.yaml` states.
+#[test]
+fn both_readings_of_a_datamark_over_whitespace_runs_fail_for_fidelity_alone() {
+    if !common::have(
+        "python3",
+        "both_readings_of_a_datamark_over_whitespace_runs_fail_for_fidelity_alone",
+    ) {
+        return;
+    }
+    let dir = shapes_dir().join("spotlight");
+    let hand = std::fs::read_to_string(dir.join("datamark_broken_all_whitespace.yaml")).unwrap();
+    let whitespace = hand
+        .replace("cwd: .", &format!("cwd: {:?}", dir.display().to_string()))
+        .replace(
+            "name: shape-spotlight-datamark-broken-all-whitespace",
+            "name: whitespace-reading",
+        )
+        .replace(
+            "datamark: \"\\u02C6\" }",
+            "datamark: \"\\u02C6\", datamark_replaces: whitespace }",
+        );
+    assert!(
+        whitespace.contains("datamark_replaces: whitespace"),
+        "{whitespace}"
+    );
+    let out = tempfile::tempdir().unwrap();
+    let path = out.path().join("whitespace.yaml");
+    std::fs::write(&path, whitespace).unwrap();
+    let reports = [
+        run_report(
+            "spotlight/datamark_broken_all_whitespace.yaml",
+            "shape-spotlight-datamark-broken-all-whitespace",
+        ),
+        run_report_at(&path, "whitespace-reading"),
+    ];
+    for report in &reports {
+        assert_eq!(report["summary"]["highest_level_held"], "unicode");
+        let results = report["results"].as_array().into_iter().flatten();
+        let checks: BTreeSet<&str> = results
+            .filter(|r| {
+                matches!(
+                    r["verdicts"]["unicode"].as_str(),
+                    Some("fail" | "fidelity-fail")
+                )
+            })
+            .flat_map(|r| r["outcome"]["findings"].as_array().into_iter().flatten())
+            .filter_map(|f| f["check"].as_str())
+            .collect();
+        assert_eq!(checks, BTreeSet::from(["fidelity"]));
+    }
+    let [spaces, whitespace] = reports.map(|r| failing_case_ids(&r));
+    assert!(!whitespace.is_empty() && whitespace.is_subset(&spaces));
+    assert!(
+        whitespace.len() < spaces.len(),
+        "the readings count the same losses"
+    );
+}
+
+/// The ids of the cases whose unicode verdict fails, for security or
+/// fidelity, variants kept: what `tests/inference/compare.py` compares.
+fn failing_case_ids(report: &Value) -> BTreeSet<String> {
+    let results = report["results"].as_array().into_iter().flatten();
+    results
+        .filter(|r| {
+            matches!(
+                r["verdicts"]["unicode"].as_str(),
+                Some("fail" | "fidelity-fail")
+            )
+        })
+        .filter_map(|r| r["id"].as_str().map(str::to_string))
+        .collect()
+}
+
 /// `framecheck init` proposes `wrap: { returns: parts }` when the framing's
 /// wrap answers parts, with the frame learned in the content's part; a
 /// profile saying otherwise than the framing answers fits neither way
@@ -1538,9 +1666,14 @@ fn security_failing_cases(report: &Value) -> BTreeSet<String> {
 
 /// The report of `framecheck run` on one shape fixture's profile.
 fn run_report(profile: &str, name: &str) -> Value {
+    run_report_at(&shapes_dir().join(profile), name)
+}
+
+/// The report of `framecheck run` on the profile at `profile`.
+fn run_report_at(profile: &std::path::Path, name: &str) -> Value {
     let out = tempfile::tempdir().unwrap();
     let output = common::framecheck_command(&["run", "--target"])
-        .arg(shapes_dir().join(profile))
+        .arg(profile)
         .args(["--format", "json", "--out"])
         .arg(out.path())
         .output()
