@@ -5,7 +5,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
-use crate::adapter::replay::Replaying;
+use crate::adapter::replay::{ReplayLog, Replaying};
 use crate::adapter::{Framing, TargetError};
 use framecheck_core::catalogue::{ConcreteCase, Input, Operation, Piece, RefusalPolicy};
 use framecheck_core::encoding::declared::EncodingChoice;
@@ -104,16 +104,25 @@ pub fn run_owned(
     let started = Instant::now();
     let started_unix = unix_now();
     let mut harness_error = options.harness_error.clone();
+    // Every replay of the run (issue 57) is counted in the watch's log,
+    // which the report states.
+    let mut watch = FaultWatch::default();
+    let replays = watch.replays();
     // `delimiters: none`: judged by benign plants alone (`unmarked`), a
     // plant that timed out replayed first (`Replaying`, issue 57).
     if profile.delimiters.absent {
-        let framing = &mut Replaying::new(framing);
-        return unmarked_run(profile, framing, options, started, started_unix);
+        let framing = &mut Replaying::with_log(framing, replays.clone());
+        let run = unmarked_run(profile, framing, options, started, started_unix);
+        return counted(run, &replays);
     }
     // `wrap.returns: parts`: every stage below sees the content's part.
-    let parts = match parts::learn(profile, &mut Replaying::new(&mut *framing)).transpose() {
+    let learning = &mut Replaying::with_log(&mut *framing, replays.clone());
+    let parts = match parts::learn(profile, learning).transpose() {
         Ok(parts) => parts,
-        Err(failure) => return parts_failed_run(profile, options, started, started_unix, failure),
+        Err(failure) => {
+            let run = parts_failed_run(profile, options, started, started_unix, failure);
+            return counted(run, &replays);
+        }
     };
     let mut view;
     let framing: &mut dyn Framing = match &parts {
@@ -123,13 +132,12 @@ pub fn run_owned(
         }
         None => framing,
     };
-    let mut watch = FaultWatch::default();
     let mut setup = Setup::learn(&cases, profile, framing, &mut watch, options.level);
     setup.parts = parts;
     // A profile its framing contradicts judges nothing (issue 31).
     if let Some(misfit) = &setup.misfit {
         let meta = run_meta(profile, options, started, started_unix, &setup);
-        return refused_run(meta, misfit, profile);
+        return counted(refused_run(meta, misfit, profile), &replays);
     }
     let learned = setup.learned();
     // The several-frames pass runs the cases again, after the single ones.
@@ -168,10 +176,18 @@ pub fn run_owned(
     }
     let abandoned = watch.abandoned().cloned();
     if !cancel.load(Ordering::SeqCst) && abandoned.is_none() {
+        let framing = &mut Replaying::with_log(framing, replays.clone());
         nonce_pass(profile, framing, learned, options, &mut record);
     }
     let meta = run_meta(profile, options, started, started_unix, &setup);
-    finished_run(meta, harness_error, abandoned.as_ref(), results)
+    let run = finished_run(meta, harness_error, abandoned.as_ref(), results);
+    counted(run, &replays)
+}
+
+/// `run` with the count of its requests that passed only on replay.
+fn counted(mut run: RunResult, replays: &ReplayLog) -> RunResult {
+    run.meta.passed_on_replay = replays.slow() as u64;
+    run
 }
 
 /// The nonce probes: they need many wraps, so they run once, after the
@@ -188,8 +204,8 @@ fn nonce_pass(
     if !wanted {
         return;
     }
-    // A sample that timed out is replayed before it counts as failed.
-    let framing = &mut Replaying::new(framing);
+    // A sample that timed out was replayed (by the caller's `Replaying`)
+    // before it counts as failed.
     for mut result in crate::nonce_probe::probe(profile, framing, learned, options.nonce_samples) {
         judged_as_written(profile, &mut result.outcome);
         record(result);
@@ -331,6 +347,7 @@ fn run_meta(
         target_fault: None,
         misfit: false,
         unmarked: false,
+        passed_on_replay: 0,
     }
 }
 
@@ -416,7 +433,7 @@ impl Setup {
     ) -> Setup {
         // What is learned here is learned through replays: a request that
         // timed out is tried again under the replay budget first.
-        let framing = &mut Replaying::new(framing);
+        let framing = &mut Replaying::with_log(framing, watch.replays());
         if let Some(frame) = profile.grammar().document() {
             return Setup::document(cases, profile, framing, watch, &frame);
         }
