@@ -5,7 +5,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
-use crate::adapter::replay::{ReplayLog, Replaying};
+use crate::adapter::replay::Replaying;
 use crate::adapter::{Framing, TargetError};
 use framecheck_core::catalogue::{ConcreteCase, Input, Operation, Piece, RefusalPolicy};
 use framecheck_core::encoding::declared::EncodingChoice;
@@ -100,29 +100,39 @@ pub fn run_owned(
     options: &RunOptions,
     on_result: &mut dyn FnMut(&CaseResult),
 ) -> RunResult {
+    // Every replay of the run (issue 57) is counted in the watch's log,
+    // which the report states.
+    let watch = FaultWatch::default();
+    let replays = watch.replays();
+    let mut run = run_watched(cases, profile, framing, options, on_result, watch);
+    run.meta.passed_on_replay = replays.slow() as u64;
+    run
+}
+
+/// [`run_owned`], its faults and replays recorded by `watch`.
+fn run_watched(
+    cases: Vec<ConcreteCase>,
+    profile: &TargetProfile,
+    framing: &mut dyn Framing,
+    options: &RunOptions,
+    on_result: &mut dyn FnMut(&CaseResult),
+    mut watch: FaultWatch,
+) -> RunResult {
     let cancel = options.cancel;
     let started = Instant::now();
     let started_unix = unix_now();
     let mut harness_error = options.harness_error.clone();
-    // Every replay of the run (issue 57) is counted in the watch's log,
-    // which the report states.
-    let mut watch = FaultWatch::default();
-    let replays = watch.replays();
     // `delimiters: none`: judged by benign plants alone (`unmarked`), a
     // plant that timed out replayed first (`Replaying`, issue 57).
     if profile.delimiters.absent {
-        let framing = &mut Replaying::with_log(framing, replays.clone());
-        let run = unmarked_run(profile, framing, options, started, started_unix);
-        return counted(run, &replays);
+        let framing = &mut Replaying::with_log(framing, watch.replays());
+        return unmarked_run(profile, framing, options, started, started_unix);
     }
     // `wrap.returns: parts`: every stage below sees the content's part.
-    let learning = &mut Replaying::with_log(&mut *framing, replays.clone());
+    let learning = &mut Replaying::with_log(&mut *framing, watch.replays());
     let parts = match parts::learn(profile, learning).transpose() {
         Ok(parts) => parts,
-        Err(failure) => {
-            let run = parts_failed_run(profile, options, started, started_unix, failure);
-            return counted(run, &replays);
-        }
+        Err(failure) => return parts_failed_run(profile, options, started, started_unix, failure),
     };
     let mut view;
     let framing: &mut dyn Framing = match &parts {
@@ -137,7 +147,7 @@ pub fn run_owned(
     // A profile its framing contradicts judges nothing (issue 31).
     if let Some(misfit) = &setup.misfit {
         let meta = run_meta(profile, options, started, started_unix, &setup);
-        return counted(refused_run(meta, misfit, profile), &replays);
+        return refused_run(meta, misfit, profile);
     }
     let learned = setup.learned();
     // The several-frames pass runs the cases again, after the single ones.
@@ -176,18 +186,11 @@ pub fn run_owned(
     }
     let abandoned = watch.abandoned().cloned();
     if !cancel.load(Ordering::SeqCst) && abandoned.is_none() {
-        let framing = &mut Replaying::with_log(framing, replays.clone());
+        let framing = &mut Replaying::with_log(framing, watch.replays());
         nonce_pass(profile, framing, learned, options, &mut record);
     }
     let meta = run_meta(profile, options, started, started_unix, &setup);
-    let run = finished_run(meta, harness_error, abandoned.as_ref(), results);
-    counted(run, &replays)
-}
-
-/// `run` with the count of its requests that passed only on replay.
-fn counted(mut run: RunResult, replays: &ReplayLog) -> RunResult {
-    run.meta.passed_on_replay = replays.slow() as u64;
-    run
+    finished_run(meta, harness_error, abandoned.as_ref(), results)
 }
 
 /// The nonce probes: they need many wraps, so they run once, after the
