@@ -46,6 +46,7 @@ fn run_of(results: Vec<CaseResult>) -> RunResult {
             layout: None,
             misfit: false,
             unmarked: false,
+            passed_on_replay: 0,
             target_fault: None,
         },
         results,

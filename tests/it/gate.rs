@@ -62,6 +62,7 @@ fn run(gate: Gate) -> RunResult {
             layout: None,
             misfit: false,
             unmarked: false,
+            passed_on_replay: 0,
             target_fault: None,
         },
         results: vec![

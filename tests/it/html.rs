@@ -133,6 +133,7 @@ fn hostile_run(name: &str) -> RunResult {
             layout: None,
             misfit: false,
             unmarked: false,
+            passed_on_replay: 0,
             target_fault: None,
         },
         results: vec![

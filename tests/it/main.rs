@@ -35,6 +35,7 @@ mod readme_numbers;
 mod reference_nonce;
 mod reports;
 mod runner;
+mod scripts;
 mod search;
 mod search_grammars;
 mod search_jobs;

@@ -112,6 +112,7 @@ fn run(level: ReaderLevel, results: Vec<CaseResult>) -> RunResult {
             layout: None,
             misfit: false,
             unmarked: false,
+            passed_on_replay: 0,
             target_fault: None,
         },
         results,
@@ -407,6 +408,31 @@ mod json_report {
         assert_eq!(
             back.results[2].evidence.read_body,
             Some(Some(HOSTILE.to_string()))
+        );
+    }
+
+    /// Issue 57: how many requests passed only on replay is in the JSON
+    /// report (and read back) and on the terminal's result line; a run with
+    /// none writes neither, so the committed reports do not change.
+    #[test]
+    fn requests_that_passed_only_on_replay_are_counted_in_json_and_on_the_result_line() {
+        let mut original = run(Unicode, vec![judged("a", Category::Benign, vec![])]);
+        let none = json::render(&original);
+        assert!(!none.contains("passed_on_replay"), "{none}");
+        assert!(!markdown::terminal_summary(&original).contains("replay"));
+        original.meta.passed_on_replay = 3;
+        let text = json::render(&original);
+        assert_eq!(json::parse(&text).expect("parses"), original);
+        let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(value["passed_on_replay"], 3);
+        let terminal = markdown::terminal_summary(&original);
+        let result_line = terminal.lines().find(|l| l.starts_with("result:")).unwrap();
+        assert!(
+            result_line.ends_with(
+                "; 3 requests timed out and passed only on replay, on a fresh target given up \
+                 to 4 times as long"
+            ),
+            "{result_line}"
         );
     }
 

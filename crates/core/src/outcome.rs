@@ -251,6 +251,16 @@ pub struct RunMeta<A> {
     /// no catalogue case (there is no frame for one to break).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub unmarked: bool,
+    /// Requests that timed out and were answered when tried again on a
+    /// fresh target under the replay budget (issue 57, `Patience`): the
+    /// run used answers the machine was slow to give. Absent when none.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub passed_on_replay: u64,
+}
+
+/// Whether a count is zero: the count is then left out of a report.
+fn is_zero(count: &u64) -> bool {
+    *count == 0
 }
 
 /// What calibration learned about a target's frame, as the reports show it.

@@ -225,10 +225,9 @@ impl TargetError {
 /// doing, not the input's: under load a correct framing misses its
 /// timeout. So a request that failed is tried once more, on a fresh
 /// target, with its timeout (a subprocess request's, an MCP tool call's or
-/// setup command's) stretched to [`Patience::budget`]; only a timeout that
-/// happens again under that budget is a hang. The allowance for starting a
-/// target (`startup_ms`) is not stretched: it is a generous budget of its
-/// own. This is the one place the budget is set.
+/// setup command's, an MCP server's `initialize` handshake's `startup_ms`)
+/// stretched to [`Patience::budget`]; only a timeout that happens again
+/// under that budget is a hang. This is the one place the budget is set.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum Patience {
     /// The profile's own timeouts: every first attempt.

@@ -42,10 +42,16 @@
 //! `STORE-REFUSE` is not kept (`note_add` answers an `isError` result), nor
 //! one carrying `STORE-ERROR` (a JSON-RPC error): a store that refuses some
 //! content. Plain content never holds them.
+//!
+//! With `--slow-start DIR` the server is slow to start, and how slow is
+//! decided by state, not by the clock (issue 57): the first start never
+//! answers `initialize` in any test's bound, every later one answers after
+//! [`SLOW_START`]; DIR keeps one file per start.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use framecheck_run::adapter::{reference, BuiltinTarget, WrapRequest};
 use rmcp::model::{
@@ -448,7 +454,24 @@ async fn serve_http(server: TestServer, address: &str) -> std::io::Result<()> {
 }
 
 const USAGE: &str =
-    "usage: framecheck-mcp-test-server framed|raw|bare|parts|label [--http ADDRESS] [--store FILE]";
+    "usage: framecheck-mcp-test-server framed|raw|bare|parts|label [--http ADDRESS] \
+                     [--store FILE] [--slow-start DIR]";
+
+/// How long a `--slow-start` server's starts after its first take.
+const SLOW_START: Duration = Duration::from_secs(2);
+
+/// `--slow-start DIR`: waits before serving, as long as the starts DIR has
+/// counted say: the first start longer than any test waits, later ones
+/// [`SLOW_START`].
+fn wait_to_start(dir: &Path) -> std::io::Result<()> {
+    let starts = std::fs::read_dir(dir)?.count();
+    std::fs::write(dir.join(format!("start-{starts}")), "")?;
+    std::thread::sleep(match starts {
+        0 => Duration::from_secs(600),
+        _ => SLOW_START,
+    });
+    Ok(())
+}
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -465,6 +488,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         match pair {
             [flag, address] if flag == "--http" => http = Some(address.clone()),
             [flag, path] if flag == "--store" => file = Some(PathBuf::from(path)),
+            [flag, dir] if flag == "--slow-start" => wait_to_start(Path::new(dir))?,
             _ => return Err(USAGE.into()),
         }
     }

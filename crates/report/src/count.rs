@@ -337,6 +337,7 @@ mod tests {
                 target_fault: None,
                 misfit: false,
                 unmarked: false,
+                passed_on_replay: 0,
             },
             results,
             views: Vec::new(),

@@ -211,6 +211,10 @@ struct ReportOut<'a> {
     /// (`delimiters: none`, borne out): `frame.absent` alone was judged.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     unmarked: bool,
+    /// Written only when some request timed out and was answered on its
+    /// replay under the longer budget (issue 57): how many.
+    #[serde(skip_serializing_if = "is_zero")]
+    passed_on_replay: u64,
     status: &'static str,
     exit_code: i32,
     summary: Summary,
@@ -256,10 +260,18 @@ struct ReportIn {
     misfit: bool,
     #[serde(default)]
     unmarked: bool,
+    /// Absent when no request passed only on replay.
+    #[serde(default)]
+    passed_on_replay: u64,
     /// Absent before 1.3 and when no view was selected.
     #[serde(default)]
     views: Vec<ViewReport>,
     results: Vec<CaseIn>,
+}
+
+/// Whether a count is zero: the count is then left out.
+fn is_zero(count: &u64) -> bool {
+    *count == 0
 }
 
 #[derive(Deserialize)]
@@ -344,6 +356,7 @@ pub fn write_with_baseline(
         layout: meta.layout.as_ref().map(layout_out),
         misfit: meta.misfit,
         unmarked: meta.unmarked,
+        passed_on_replay: meta.passed_on_replay,
         status: summary.status(),
         exit_code: summary.exit_code(),
         baseline_exit_code: baseline.map(|diff| Decision::of(&summary, Some(diff)).exit_code),
@@ -411,6 +424,7 @@ pub fn parse(text: &str) -> Result<RunResult, ParseError> {
             misfit: report.misfit,
             unmarked: report.unmarked,
             target_fault: report.target_fault,
+            passed_on_replay: report.passed_on_replay,
         },
         results,
         views: report.views,

@@ -934,6 +934,20 @@ pub fn terminal_summary_with_baseline(run: &RunResult, baseline: Option<&Baselin
     out
 }
 
+/// What the result line says of the requests that passed only on replay
+/// (issue 57): nothing when there were none.
+fn replay_note(passed_on_replay: u64) -> String {
+    match passed_on_replay {
+        0 => String::new(),
+        n => format!(
+            "; {n} request{} timed out and passed only on replay, on a fresh target given up to \
+             {} times as long",
+            if n == 1 { "" } else { "s" },
+            framecheck_core::target::Patience::REPLAY_FACTOR
+        ),
+    }
+}
+
 /// The terminal summary's opening lines: run header, result (the exit code
 /// the process returns, and the gate that decided it), level held, cases
 /// reported apart and any harness error.
@@ -958,7 +972,7 @@ fn write_terminal_status(
     let faulted = fault_findings(run).len();
     let _ = writeln!(
         out,
-        "result: {} (exit {}): {}{} {}{}, {} fidelity failures, {} errors, {} skipped",
+        "result: {} (exit {}): {}{} {}{}, {} fidelity failures, {} errors, {} skipped{}",
         decision.status().to_uppercase(),
         decision.exit_code,
         decision
@@ -973,7 +987,8 @@ fn write_terminal_status(
         },
         at.fidelity_fail,
         at.error,
-        at.skipped
+        at.skipped,
+        replay_note(meta.passed_on_replay)
     );
     if let Some(unplanted) = super::summary::unplanted_text(run) {
         let _ = writeln!(out, "{unplanted}");

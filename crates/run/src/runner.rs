@@ -100,6 +100,24 @@ pub fn run_owned(
     options: &RunOptions,
     on_result: &mut dyn FnMut(&CaseResult),
 ) -> RunResult {
+    // Every replay of the run (issue 57) is counted in the watch's log,
+    // which the report states.
+    let watch = FaultWatch::default();
+    let replays = watch.replays();
+    let mut run = run_watched(cases, profile, framing, options, on_result, watch);
+    run.meta.passed_on_replay = replays.slow() as u64;
+    run
+}
+
+/// [`run_owned`], its faults and replays recorded by `watch`.
+fn run_watched(
+    cases: Vec<ConcreteCase>,
+    profile: &TargetProfile,
+    framing: &mut dyn Framing,
+    options: &RunOptions,
+    on_result: &mut dyn FnMut(&CaseResult),
+    mut watch: FaultWatch,
+) -> RunResult {
     let cancel = options.cancel;
     let started = Instant::now();
     let started_unix = unix_now();
@@ -107,11 +125,12 @@ pub fn run_owned(
     // `delimiters: none`: judged by benign plants alone (`unmarked`), a
     // plant that timed out replayed first (`Replaying`, issue 57).
     if profile.delimiters.absent {
-        let framing = &mut Replaying::new(framing);
+        let framing = &mut Replaying::with_log(framing, watch.replays());
         return unmarked_run(profile, framing, options, started, started_unix);
     }
     // `wrap.returns: parts`: every stage below sees the content's part.
-    let parts = match parts::learn(profile, &mut Replaying::new(&mut *framing)).transpose() {
+    let learning = &mut Replaying::with_log(&mut *framing, watch.replays());
+    let parts = match parts::learn(profile, learning).transpose() {
         Ok(parts) => parts,
         Err(failure) => return parts_failed_run(profile, options, started, started_unix, failure),
     };
@@ -123,7 +142,6 @@ pub fn run_owned(
         }
         None => framing,
     };
-    let mut watch = FaultWatch::default();
     let mut setup = Setup::learn(&cases, profile, framing, &mut watch, options.level);
     setup.parts = parts;
     // A profile its framing contradicts judges nothing (issue 31).
@@ -168,6 +186,7 @@ pub fn run_owned(
     }
     let abandoned = watch.abandoned().cloned();
     if !cancel.load(Ordering::SeqCst) && abandoned.is_none() {
+        let framing = &mut Replaying::with_log(framing, watch.replays());
         nonce_pass(profile, framing, learned, options, &mut record);
     }
     let meta = run_meta(profile, options, started, started_unix, &setup);
@@ -188,8 +207,8 @@ fn nonce_pass(
     if !wanted {
         return;
     }
-    // A sample that timed out is replayed before it counts as failed.
-    let framing = &mut Replaying::new(framing);
+    // A sample that timed out was replayed (by the caller's `Replaying`)
+    // before it counts as failed.
     for mut result in crate::nonce_probe::probe(profile, framing, learned, options.nonce_samples) {
         judged_as_written(profile, &mut result.outcome);
         record(result);
@@ -331,6 +350,7 @@ fn run_meta(
         target_fault: None,
         misfit: false,
         unmarked: false,
+        passed_on_replay: 0,
     }
 }
 
@@ -416,7 +436,7 @@ impl Setup {
     ) -> Setup {
         // What is learned here is learned through replays: a request that
         // timed out is tried again under the replay budget first.
-        let framing = &mut Replaying::new(framing);
+        let framing = &mut Replaying::with_log(framing, watch.replays());
         if let Some(frame) = profile.grammar().document() {
             return Setup::document(cases, profile, framing, watch, &frame);
         }

@@ -61,6 +61,12 @@ impl ReplayLog {
         self.replays(|r| r.slow)
     }
 
+    /// Counts a request that timed out and was answered on its replay
+    /// somewhere else (the runner's retry of a case).
+    pub(crate) fn passed(&self) {
+        self.replays(|r| r.slow += 1);
+    }
+
     fn replays<T>(&self, f: impl FnOnce(&mut Replays) -> T) -> T {
         // A panic elsewhere leaves the counts as they were: still usable.
         f(&mut self.0.lock().unwrap_or_else(PoisonError::into_inner))
@@ -92,6 +98,12 @@ impl<F: Framing> Replaying<F> {
         let replaying = Replaying::new(inner);
         replaying.log.replays(|r| r.stop_at_hang = true);
         replaying
+    }
+
+    /// `inner`, seen through replays recorded in `log`, which other views
+    /// share: a run counts every replay of its setup in one log.
+    pub fn with_log(inner: F, log: ReplayLog) -> Self {
+        Replaying { inner, log }
     }
 
     /// The record of this framing's replays.
@@ -132,7 +144,10 @@ impl<F: Framing> Replaying<F> {
             Err(error) if timed_out(&again) => {
                 r.hung.get_or_insert_with(|| error.clone());
             }
-            _ => r.slow += 1,
+            // A refusal is an answer; a replay that failed otherwise passed
+            // nothing.
+            Ok(_) | Err(TargetError::Refused(_)) => r.slow += 1,
+            Err(_) => {}
         });
         again
     }

@@ -29,7 +29,8 @@
 use std::fmt;
 
 use super::{guarded, CaseResult, Outcome};
-use crate::adapter::{Fault, Framing, Patience, TargetError};
+use crate::adapter::replay::ReplayLog;
+use crate::adapter::{Fault, FaultKind, Framing, Patience, TargetError};
 use framecheck_core::catalogue::ConcreteCase;
 use framecheck_core::level::ReaderLevel;
 use framecheck_core::oracle::{self, Calibration, Check, CheckClass, Finding, NoCalibration};
@@ -108,9 +109,17 @@ impl fmt::Display for Abandoned {
 pub(crate) struct FaultWatch {
     in_row: Vec<String>,
     abandoned: Option<Abandoned>,
+    /// The run's replays: a request that timed out and was answered on
+    /// its retry is counted here, as the setup's replays are.
+    replays: ReplayLog,
 }
 
 impl FaultWatch {
+    /// The log the run's replays are counted in (a clone sees the same).
+    pub(crate) fn replays(&self) -> ReplayLog {
+        self.replays.clone()
+    }
+
     /// Why the target was given up, if it was.
     pub(crate) fn abandoned(&self) -> Option<&Abandoned> {
         self.abandoned.as_ref()
@@ -124,13 +133,17 @@ impl FaultWatch {
         framing: &mut dyn Framing,
         calibration: Option<&Result<Calibration, NoCalibration>>,
     ) {
-        if benign_call(profile, framing, calibration).is_ok() {
+        let first = benign_call(profile, framing, calibration);
+        let Err(first) = first else {
             return;
-        }
+        };
         framing.restart();
         let again = replayed(framing, |framing| {
             benign_call(profile, framing, calibration)
         });
+        if again.is_ok() && is_hang(first.as_fault()) {
+            self.replays.passed();
+        }
         if let Err(error) = again {
             self.abandoned = Some(Abandoned::Calibration {
                 fault: error.as_fault().cloned(),
@@ -170,10 +183,13 @@ impl FaultWatch {
             });
             return first;
         }
-        let case = first.case;
+        let (case, first_hung) = (first.case, is_hang(fault_of_outcome(&first.outcome)));
         let mut second = replayed(framing, |framing| attempt(case, framing));
         second.elapsed_us = second.elapsed_us.saturating_add(first.elapsed_us);
         let Some(fault) = fault_of(&second).cloned() else {
+            if first_hung && !matches!(second.outcome, Outcome::Error { .. }) {
+                self.replays.passed();
+            }
             self.answered(&second);
             return second;
         };
@@ -228,10 +244,20 @@ fn replayed<T>(framing: &mut dyn Framing, call: impl FnOnce(&mut dyn Framing) ->
 
 /// The fault of a result the target failed by itself.
 fn fault_of(result: &CaseResult) -> Option<&Fault> {
-    match &result.outcome {
+    fault_of_outcome(&result.outcome)
+}
+
+/// The fault of an outcome the target failed by itself.
+fn fault_of_outcome(outcome: &Outcome) -> Option<&Fault> {
+    match outcome {
         Outcome::Error { fault, .. } => fault.as_ref(),
         _ => None,
     }
+}
+
+/// Whether a failure was a timeout (a hang fault).
+fn is_hang(fault: Option<&Fault>) -> bool {
+    fault.is_some_and(|f| f.kind == FaultKind::Hang)
 }
 
 /// The finding of a reproduced fault: at every level, since no reader of
@@ -452,6 +478,8 @@ mod tests {
         let expected = [Patience::Plain, Patience::Replay].repeat(cases);
         assert_eq!(framing.patiences, expected);
         assert_eq!(framing.patience, Patience::Plain);
+        // The report states that each passed only on its replay.
+        assert_eq!(run.meta.passed_on_replay, cases as u64);
     }
 
     #[test]
@@ -467,6 +495,7 @@ mod tests {
         let finding = &run.results[0].findings_at(ReaderLevel::Unicode)[0];
         assert!(finding.message.contains("given up to 4 times as long"));
         assert_eq!(finding.fault.as_ref().unwrap().kind, FaultKind::Hang);
+        assert_eq!(run.meta.passed_on_replay, 0);
     }
 
     #[test]
@@ -521,6 +550,9 @@ mod tests {
         assert!(readme.contains(&budget), "README: {budget}");
         let budget = budget.replace(" (at", ", at");
         assert!(protocol.contains(&budget), "protocol.md: {budget}");
+        let schema = include_str!("../../../../docs/report-schema.md");
+        let passed = format!("given up to {} times as long", Patience::REPLAY_FACTOR);
+        assert!(schema.contains(&passed), "report-schema.md: {passed}");
     }
 
     #[test]

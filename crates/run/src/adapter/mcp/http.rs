@@ -2,10 +2,10 @@
 //! port picked for `{port}`, the wait until the started server listens,
 //! and the SDK's own client transport (over reqwest) that speaks to it.
 //!
-//! The wait is a TCP connect, tried again until `startup_ms` ends or the
-//! server exits, so a server that never listens ends in an error naming
-//! the endpoint (and the profile line of `url`), not in the SDK's
-//! connection error from its first `POST`.
+//! The wait is a TCP connect, tried again until `startup_ms` (under the
+//! target's patience) ends or the server exits, so a server that never
+//! listens ends in an error naming the endpoint (and the profile line of
+//! `url`), not in the SDK's connection error from its first `POST`.
 
 use std::io::{self, Read};
 use std::net::{SocketAddr, TcpListener, TcpStream};
@@ -48,21 +48,23 @@ pub(super) enum ListenError {
         status: String,
     },
     /// The server ran but nothing accepted a connection in time.
-    #[error("nothing listened at {url} within startup_ms ({startup_ms} ms)")]
+    #[error("nothing listened at {url} within {waited}")]
     Silent {
         /// The URL, `{port}` filled in.
         url: String,
-        /// The bound that passed.
-        startup_ms: u128,
+        /// The bound that passed, as the reason states it.
+        waited: String,
     },
 }
 
 /// Waits until something accepts a TCP connection at `url`'s host and
-/// port, for at most `startup`, giving up early if `process` exits.
+/// port, for at most `startup` (`waited` states it), giving up early if
+/// `process` exits.
 pub(super) fn wait_listening(
     url: &str,
     process: &mut GroupProcess,
     startup: Duration,
+    waited: &str,
 ) -> Result<(), ListenError> {
     let bad = |reason: String| ListenError::BadUrl {
         url: url.to_string(),
@@ -89,7 +91,7 @@ pub(super) fn wait_listening(
         if Instant::now() >= deadline {
             return Err(ListenError::Silent {
                 url: url.to_string(),
-                startup_ms: startup.as_millis(),
+                waited: waited.to_string(),
             });
         }
         std::thread::sleep(POLL);
