@@ -434,6 +434,10 @@ mod json_report {
             ),
             "{result_line}"
         );
+        // A reproducible report leaves the count out: it measures the
+        // machine's load, and committed reports must regenerate unchanged.
+        report::omit_timings(&mut original);
+        assert!(!json::render(&original).contains("passed_on_replay"));
     }
 
     /// A run of a profile with two consumers: a case that fools the model
