@@ -154,10 +154,18 @@ def subject_attr(content, kind, attributes, provenance):
 
 
 def percent_reader(content, kind, attributes, provenance):
-    # An encoding no body encoding of framecheck's explains (every
-    # character but letters, digits and spaces as %XX of its UTF-8 bytes),
-    # an attribute of the framing's own, and a reader that decodes.
+    # Percent-encoding (every character but letters, digits, `-._~` and
+    # spaces as %XX of its UTF-8 bytes), an attribute of the framing's own,
+    # and a reader that decodes: framecheck's `percent` body encoding.
     return f'<untrusted encoding="percent">\n{urllib.parse.quote(content, safe=" ")}\n</untrusted>'
+
+
+def equals_reader(content, kind, attributes, provenance):
+    # An encoding no body encoding of framecheck's explains (the same
+    # escapes as percent_reader, spelled `=XX`), an attribute of the
+    # framing's own, and a reader that decodes.
+    body = urllib.parse.quote(content, safe=" ").replace("%", "=")
+    return f'<untrusted encoding="equals">\n{body}\n</untrusted>'
 
 
 def _read_percent(text):
@@ -165,6 +173,13 @@ def _read_percent(text):
     if match is None:
         raise ValueError("not one frame")
     return urllib.parse.unquote(match.group(1), errors="strict")
+
+
+def _read_equals(text):
+    match = re.fullmatch(r'<untrusted encoding="equals">\n([^<\n]*)\n</untrusted>', text)
+    if match is None:
+        raise ValueError("not one frame")
+    return urllib.parse.unquote(match.group(1).replace("=", "%"), errors="strict")
 
 
 FRAMINGS = {name: f for name, f in globals().items()
@@ -183,5 +198,7 @@ if __name__ == "__main__":
         serve(nested_message, read=_read_nested)
     elif name == "percent_reader":
         serve(percent_reader, read=_read_percent)
+    elif name == "equals_reader":
+        serve(equals_reader, read=_read_equals)
     else:
         serve(FRAMINGS[name])

@@ -1,5 +1,5 @@
 //! Issue 57, item 2: the body encodings a framing's output may have beyond
-//! the first five (a Python literal), each inferred by `framecheck init`
+//! the first five (a Python literal, escaped line breaks, percent-escapes), each inferred by `framecheck init`
 //! from the adapter alone. For every fixture of such an encoding in
 //! `tests/shapes/`, `init`'s proposal states the encoding the hand profile
 //! states, and `framecheck run` under the proposal reaches the verdict and
@@ -47,8 +47,9 @@ fn proposals_agree(dir: &str, encoding: BodyEncoding, fixtures: &[Expected]) {
         let name = &proposal.profile.name;
         let report = std::fs::read_to_string(out.path().join(format!("{name}.json"))).unwrap();
         let report: Value = serde_json::from_str(&report).unwrap();
+        // A report that holds no level writes null.
         let held = report["summary"]["highest_level_held"].as_str();
-        assert_eq!(held, Some(fixture.level), "{script}: {said}");
+        assert_eq!(held.unwrap_or("none"), fixture.level, "{script}: {said}");
     }
 }
 
@@ -114,6 +115,47 @@ fn an_escaped_breaks_body_is_inferred_from_the_adapter_alone() {
             exit: 1,
             level: "unicode",
         },
+        // Python's `unicode_escape`: every non-ASCII character an escape
+        // that reads back exactly (10 benign cases failed `fidelity`
+        // before `\xNN`, `\uNNNN` and `\UNNNNNNNN` were read for any
+        // character).
+        Expected {
+            script: "correct_unicode_escape.py",
+            exit: 0,
+            level: "unicode",
+        },
     ];
     proposals_agree("escaped-breaks", BodyEncoding::EscapedBreaks, &fixtures);
+}
+
+/// `urllib.parse.quote` in an element: `init` finds the percent-escaped
+/// body from the adapter alone (the probe's quotes, `<`, `&` and line
+/// break come back as `%XX`), and the proposal judges each fixture as the
+/// hand profile does: the correct one passing (975 cases failed
+/// `roundtrip` before the encoding existed), `safe=" /<>"` failing at
+/// `exact`, an escaper leaving non-ASCII raw at `unicode` only.
+#[test]
+fn a_percent_body_is_inferred_from_the_adapter_alone() {
+    let test = "a_percent_body_is_inferred_from_the_adapter_alone";
+    if !common::have("python3", test) {
+        return;
+    }
+    let fixtures = [
+        Expected {
+            script: "correct.py",
+            exit: 0,
+            level: "unicode",
+        },
+        Expected {
+            script: "broken_markup_safe.py",
+            exit: 1,
+            level: "none",
+        },
+        Expected {
+            script: "broken_ascii_only.py",
+            exit: 1,
+            level: "ascii-case-insensitive",
+        },
+    ];
+    proposals_agree("percent", BodyEncoding::Percent, &fixtures);
 }

@@ -558,15 +558,16 @@ fn a_stacked_encoding_is_inferred_and_judged_layer_by_layer() {
     );
 }
 
-/// A framing whose body encoding framecheck has no codec for
-/// (percent-encoding), with an attribute of its own on the opener and a
-/// reader that decodes: the layout is learned from plain content, so the
+/// A framing whose body encoding framecheck has no codec for (percent
+/// escapes spelled `=XX`), with an attribute of its own on the opener and
+/// a reader that decodes: the layout is learned from plain content, so the
 /// run learns none, and the proposal must say what the run cannot learn.
-/// Its own `encoding="percent"` is declared (`attributes.extra`) and its
+/// Its own `encoding="equals"` is declared (`attributes.extra`) and its
 /// reader returns the content: before, every case failed on
 /// `tag.integrity` (the framing's own attribute read as injected) and
 /// `reader.verdict` (the decoded content judged as a body the reader let
-/// through), 1,044 false security findings on a framing that holds.
+/// through), 1,044 false security findings on a framing that holds. (It
+/// was percent-encoding itself until `percent` became a body encoding.)
 #[test]
 fn an_unknown_encoding_s_own_attributes_and_decoding_reader_are_proposed() {
     if !common::have(
@@ -576,12 +577,42 @@ fn an_unknown_encoding_s_own_attributes_and_decoding_reader_are_proposed() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    let (_, said, checks) = init_and_run(dir.path(), "percent_reader", None);
+    let (_, said, checks) = init_and_run(dir.path(), "equals_reader", None);
     assert_eq!(of_class(&checks, "security"), 0, "{checks:?}\n{said}");
-    let profile = TargetProfile::load(&dir.path().join("percent_reader.yaml"))
+    let profile = TargetProfile::load(&dir.path().join("equals_reader.yaml"))
         .unwrap()
         .profile;
     assert_eq!(profile.attributes.extra, ["encoding"]);
+    assert_eq!(
+        profile.reader.returns,
+        framecheck::profile::ReaderReturns::Content
+    );
+}
+
+/// The same framing with `%XX` (`urllib.parse.quote`): `init` proposes the
+/// `percent` body encoding and the decoding reader, and the run under the
+/// proposal finds nothing, security or fidelity (under main's 751d21e7,
+/// with no such encoding, it passed security and failed 975 cases on
+/// `roundtrip`, the blind audit's `percent_encoded`).
+#[test]
+fn a_percent_body_and_its_decoding_reader_are_proposed_and_hold() {
+    if !common::have(
+        "python3",
+        "a_percent_body_and_its_decoding_reader_are_proposed_and_hold",
+    ) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (code, said, checks) = init_and_run(dir.path(), "percent_reader", None);
+    assert_eq!(code, Some(0), "{checks:?}\n{said}");
+    assert!(checks.is_empty(), "{checks:?}\n{said}");
+    let profile = TargetProfile::load(&dir.path().join("percent_reader.yaml"))
+        .unwrap()
+        .profile;
+    assert_eq!(
+        profile.body.encoding,
+        Some(framecheck::profile::BodyEncoding::Percent.into())
+    );
     assert_eq!(
         profile.reader.returns,
         framecheck::profile::ReaderReturns::Content

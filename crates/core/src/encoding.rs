@@ -2,10 +2,13 @@
 //! framecheck gets the content back to compare it.
 //!
 //! Liveness is judged on the text the model sees, which is the encoded body,
-//! so the oracle's scans never decode. Fidelity compares after decoding:
-//! [`faithful`] says whether a body carries the content, and
-//! [`needless_escape`] finds over-escaping, which is still a fidelity
-//! finding even when the body decodes correctly.
+//! so the oracle's scans never decode. Fidelity compares after decoding, and
+//! [`faithful`] is its one rule: a body carries the content when the
+//! declared reader gives the content back exactly. An escape the encoding
+//! did not strictly need (`&#233;` for `é`, `\u00e9` in a JSON string, `%41`)
+//! is no finding when it reads back exactly; one that does not read back
+//! (`&nbsp;` to an XML reader, a `%` left raw before two hex digits) makes
+//! the body unfaithful.
 //!
 //! ```
 //! use framecheck_core::encoding::{decode, encode};
@@ -43,6 +46,7 @@ mod html_entities;
 mod json_string;
 pub mod line_prefix;
 mod none;
+mod percent;
 mod python_literal;
 
 pub use codec::Codec;
@@ -61,6 +65,7 @@ impl BodyEncoding {
             BodyEncoding::PythonLiteral => &python_literal::PythonLiteralCodec,
             BodyEncoding::LinePrefix => &line_prefix::LinePrefixCodec,
             BodyEncoding::EscapedBreaks => &escaped_breaks::EscapedBreaksCodec,
+            BodyEncoding::Percent => &percent::PercentCodec,
         }
     }
 }
@@ -205,19 +210,6 @@ fn faithful_one(encoding: BodyEncoding, body: &str, content: &str, mark: Datamar
     encoding.codec().faithful(body, content, mark)
 }
 
-/// The byte range of the first escape in `body` that the encoding did not
-/// need ([`Codec::needless_escape`]: an entity for a character other than
-/// `& < > " '` in an `html-entities` body). Over-escaping
-/// changes what the model reads even when a parser would decode it back.
-/// Only the outer layer is looked at: it is the one written in the framed
-/// text, where a range can point.
-pub fn needless_escape(
-    encoding: impl Into<Encoding>,
-    body: &str,
-) -> Option<std::ops::Range<usize>> {
-    encoding.into().outer.codec().needless_escape(body)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -227,11 +219,17 @@ mod tests {
 
     #[test]
     fn every_reversible_encoding_round_trips() {
-        for encoding in [None, JsonString, HtmlEntities, Base64, PythonLiteral] {
+        for encoding in [
+            None,
+            JsonString,
+            HtmlEntities,
+            Base64,
+            PythonLiteral,
+            Percent,
+        ] {
             let body = encode(encoding, TEXT, "^");
             assert_eq!(decode(encoding, &body, "^").unwrap(), TEXT, "{encoding:?}");
             assert!(faithful(encoding, &body, TEXT, "^"));
-            assert_eq!(needless_escape(encoding, &body), Option::None);
         }
         assert!(faithful(Datamark, &encode(Datamark, TEXT, "^"), TEXT, "^"));
         assert_eq!(decode(Datamark, "a^b\nc", "^").unwrap(), "a b\nc");
@@ -304,24 +302,31 @@ mod tests {
     }
 
     #[test]
-    fn only_an_outer_entity_layer_is_searched_for_needless_escapes() {
-        let outer = Encoding::stacked(HtmlEntities, JsonString).unwrap();
-        assert_eq!(needless_escape(outer, "&#x61;"), Some(0..6));
-        let inner = Encoding::stacked(JsonString, HtmlEntities).unwrap();
-        assert_eq!(needless_escape(inner, "&#x61;"), Option::None);
-    }
-
-    #[test]
-    fn over_escaping_is_found() {
-        assert_eq!(
-            needless_escape(HtmlEntities, "a &amp; &#233; b"),
-            Some(8..14)
-        );
-        assert_eq!(
-            needless_escape(HtmlEntities, "&lt;&quot;&#39;&bogus;"),
-            Option::None
-        );
-        assert_eq!(needless_escape(HtmlEntities, "&#x61;"), Some(0..6));
-        assert_eq!(needless_escape(None, "&#x61;"), Option::None);
+    fn an_escape_that_reads_back_exactly_is_faithful_in_every_encoding() {
+        // The one rule, the same for every encoding: what a writer chose to
+        // escape beyond what it had to (every non-ASCII character, an ASCII
+        // letter) is no change when the reader gives it back exactly.
+        let content = "x é ✓";
+        for (encoding, body) in [
+            (HtmlEntities, "&#120; &#233; &#x2713;"),
+            (HtmlEntities, "x &#xE9; ✓"),
+            (JsonString, r#""\u0078 \u00e9 \u2713""#),
+            (JsonString, r#""x \u00e9 ✓""#),
+            (Percent, "%78%20%C3%A9 %E2%9C%93"),
+            (PythonLiteral, r"'x \xe9 \u2713'"),
+        ] {
+            assert!(faithful(encoding, body, content, ""), "{encoding:?} {body}");
+        }
+        // An escape the reader does not give back exactly is a change.
+        for (encoding, body) in [
+            (HtmlEntities, "x &eacute; ✓"),
+            (JsonString, r#""x \u00e8 ✓""#),
+            (Percent, "x %C3%A8 ✓"),
+        ] {
+            assert!(
+                !faithful(encoding, body, content, ""),
+                "{encoding:?} {body}"
+            );
+        }
     }
 }

@@ -3,7 +3,6 @@
 //! wrapped it in lines.
 
 use std::borrow::Cow;
-use std::ops::Range;
 
 use ::base64::Engine as _;
 
@@ -36,10 +35,6 @@ impl Codec for Base64Codec {
     fn faithful(&self, body: &str, content: &str, mark: Datamark<'_>) -> bool {
         self.decode(body, mark.mark)
             .is_ok_and(|decoded| decoded == content)
-    }
-
-    fn needless_escape(&self, _body: &str) -> Option<Range<usize>> {
-        None
     }
 
     fn marker(&self) -> Option<MarkerField> {

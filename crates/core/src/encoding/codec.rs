@@ -1,7 +1,7 @@
 //! A codec: everything one body encoding knows.
 //!
-//! How the content is written and read back, what counts as needless
-//! escaping, which profile field the encoding reads (a marker, a prefix),
+//! How the content is written and read back (whether a body is faithful,
+//! the one rule fidelity judges a body by), which profile field the encoding reads (a marker, a prefix),
 //! how the layout learner finds a body written in it, how `init` recognises
 //! it in calibration outputs, the catalogue cases it invites and whether
 //! the oracle's line-quote check applies to it: one impl in each encoding's own module under `encoding/`. The
@@ -12,7 +12,6 @@
 //! every method here (none has a default) is what the compiler asks the new module for.
 
 use std::borrow::Cow;
-use std::ops::Range;
 
 use super::declared::{DatamarkReplaces, MarkerField};
 use super::{Datamark, DecodeError};
@@ -80,10 +79,6 @@ pub trait Codec: Sync {
 
     /// Whether `body` carries `content` (usually: it decodes to it).
     fn faithful(&self, body: &str, content: &str, mark: Datamark<'_>) -> bool;
-
-    /// The byte range of the first escape in `body` the encoding did not
-    /// need, when the encoding has escapes a writer may overdo.
-    fn needless_escape(&self, body: &str) -> Option<Range<usize>>;
 
     /// The profile field the encoding reads (`body.datamark`,
     /// `body.line_prefix`), if any.

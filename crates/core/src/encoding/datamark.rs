@@ -7,7 +7,6 @@
 //! already in the content would decode to a space.
 
 use std::borrow::Cow;
-use std::ops::Range;
 
 use super::codec::{Codec, Experiment, Reading, Spelling, Twin};
 use super::declared::{DatamarkReplaces, MarkerField};
@@ -34,10 +33,6 @@ impl Codec for DatamarkCodec {
 
     fn faithful(&self, body: &str, content: &str, mark: Datamark<'_>) -> bool {
         body == mark.apply(content)
-    }
-
-    fn needless_escape(&self, _body: &str) -> Option<Range<usize>> {
-        None
     }
 
     fn marker(&self) -> Option<MarkerField> {

@@ -36,6 +36,11 @@ pub enum BodyEncoding {
     /// (`\n`, `\r`), a tab as `\t`, the backslash doubled, quotes and
     /// the rest as written (`encoding::escaped_breaks`).
     EscapedBreaks,
+    /// Every byte of the content's UTF-8 outside RFC 3986's unreserved
+    /// characters written as `%XX` (`urllib.parse.quote`,
+    /// `encodeURIComponent`), read back as a URL decoder reads it
+    /// (`encoding::percent`).
+    Percent,
 }
 
 every_variant! {
@@ -50,6 +55,7 @@ every_variant! {
         PythonLiteral,
         LinePrefix,
         EscapedBreaks,
+        Percent,
     ]
 }
 

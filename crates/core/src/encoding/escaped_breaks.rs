@@ -17,16 +17,18 @@
 //! Writing escapes every break of [`UNICODE_LINE_BREAKS`]; those without a
 //! letter escape of their own as `\u` and four hex digits, as JSON writes
 //! them. Reading back also takes the spellings other writers use for a
-//! break or a tab (`\v`, `\f`, `\xNN`, `\uNNNN`), and `\|`, the bar a
-//! Markdown table cell escapes the same way (grammar `table-cell`: its
-//! writer doubles the backslash, escapes each break and writes `|` as
-//! `\|`, and a reader of the table reads a bar there). A backslash before
-//! anything else is kept as written, with what follows it: a framing that
-//! does not double backslashes writes `C:\q` as it is, a reader sees it as
-//! it is, and only content whose backslash reads as an escape (`\rangle`)
-//! comes back changed, which is the fidelity finding. An escape of some
-//! other character (`\u00e9`) is kept as written too: the encoding escapes
-//! no such thing, and a model reads the six characters.
+//! break or a tab (`\v`, `\f`), a code point's escape for any character
+//! (`\xNN`, `\uNNNN`, a UTF-16 pair of them, `\UNNNNNNNN`: Python's
+//! `unicode_escape` writes every non-ASCII character so), and `\|`, the
+//! bar a Markdown table cell escapes the same way (grammar `table-cell`:
+//! its writer doubles the backslash, escapes each break and writes `|` as
+//! `\|`, and a reader of the table reads a bar there). An escape that reads
+//! back exactly is no finding, whatever the writer chose to escape
+//! ([`super::faithful`], the one rule). A backslash before anything else
+//! is kept as written, with what follows it: a framing that does not
+//! double backslashes writes `C:\q` as it is, a reader sees it as it is,
+//! and only content whose backslash reads as an escape (`\rangle`,
+//! `caf\u00e9`) comes back changed, which is the fidelity finding.
 //!
 //! ```
 //! use framecheck_core::encoding::{decode, encode};
@@ -39,7 +41,6 @@
 //! ```
 
 use std::borrow::Cow;
-use std::ops::Range;
 
 use super::codec::{Codec, Experiment, Reading, Spelling, Twin};
 use super::declared::{DatamarkReplaces, MarkerField};
@@ -67,13 +68,6 @@ impl Codec for EscapedBreaksCodec {
 
     fn faithful(&self, body: &str, content: &str, _mark: Datamark<'_>) -> bool {
         decode(body) == content
-    }
-
-    fn needless_escape(&self, _body: &str) -> Option<Range<usize>> {
-        // An escape of anything but a break, a tab or a backslash is not
-        // read as one (it is kept as written), so it is a fidelity change
-        // already, not a needless escape.
-        None
     }
 
     fn marker(&self) -> Option<MarkerField> {
@@ -153,25 +147,11 @@ fn encode(content: &str) -> String {
     out
 }
 
-/// Whether an escape may stand for `c`: the encoding escapes line breaks,
-/// tabs and backslashes, nothing else.
-fn escapable(c: char) -> bool {
-    c == '\\' || c == '\t' || UNICODE_LINE_BREAKS.contains(&c)
-}
-
 /// The character the escape at the start of `rest` (just after a
 /// backslash) stands for, and how many bytes of `rest` it takes; `None`
 /// when it is no escape this encoding reads.
 fn escape_at(rest: &str) -> Option<(char, usize)> {
     let letter = |c: char| Some((c, 1));
-    let hex = |digits: usize| {
-        let code = rest.get(1..1 + digits)?;
-        if !code.chars().all(|c| c.is_ascii_hexdigit()) {
-            return None;
-        }
-        let c = char::from_u32(u32::from_str_radix(code, 16).ok()?)?;
-        escapable(c).then_some((c, 1 + digits))
-    };
     match rest.chars().next()? {
         '\\' => letter('\\'),
         'n' => letter('\n'),
@@ -183,10 +163,37 @@ fn escape_at(rest: &str) -> Option<(char, usize)> {
         // that does not double backslashes comes back as `|`, a fidelity
         // finding like its `\n`.
         '|' => letter('|'),
-        'x' => hex(2),
-        'u' => hex(4),
+        'x' => code_point(rest, 2),
+        'u' => code_point(rest, 4).or_else(|| surrogate_pair(rest)),
+        'U' => code_point(rest, 8),
         _ => None,
     }
+}
+
+/// The hex code of `digits` digits after the escape's letter in `rest`.
+fn hex_code(rest: &str, digits: usize) -> Option<u32> {
+    let code = rest.get(1..1 + digits)?;
+    if !code.chars().all(|c| c.is_ascii_hexdigit()) {
+        return None;
+    }
+    u32::from_str_radix(code, 16).ok()
+}
+
+/// The character a `\x`, `\u` or `\U` escape of `digits` hex digits
+/// spells, and its length after the backslash.
+fn code_point(rest: &str, digits: usize) -> Option<(char, usize)> {
+    Some((char::from_u32(hex_code(rest, digits)?)?, 1 + digits))
+}
+
+/// A UTF-16 surrogate pair written as two `\u` escapes (`\ud83d\ude00`,
+/// as JSON and JavaScript write a character past U+FFFF); a lone
+/// surrogate is no character and stays as written.
+fn surrogate_pair(rest: &str) -> Option<(char, usize)> {
+    let high = hex_code(rest, 4).filter(|h| (0xD800..0xDC00).contains(h))?;
+    let low = hex_code(rest.get(6..)?, 4)
+        .filter(|l| (0xDC00..0xE000).contains(l) && rest[5..].starts_with('\\'))?;
+    let c = char::from_u32(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))?;
+    Some((c, 11))
 }
 
 /// The content read back from `body`: each escape this encoding reads
@@ -250,10 +257,23 @@ mod tests {
         // escape comes back as it is, what reads as one does not.
         assert_eq!(decode(r"C:\q \ at the end \"), r"C:\q \ at the end \");
         assert_eq!(decode(r"\rangle"), "\rangle");
-        // Escapes of characters the encoding does not escape are text.
-        assert_eq!(decode(r"caf\u00e9 \x41 \u20"), r"caf\u00e9 \x41 \u20");
+        // An escape too short for its letter is text.
+        assert_eq!(
+            decode(r"caf\u0e9 \x4 \u20 \ud83d"),
+            r"caf\u0e9 \x4 \u20 \ud83d"
+        );
         // A doubled backslash is one, so the escape after it is not read.
         assert_eq!(decode(r"\\n"), r"\n");
+    }
+
+    #[test]
+    fn a_code_points_escape_reads_back_as_its_character() {
+        // Python's `unicode_escape`: every non-ASCII character escaped.
+        let content = "caf\u{e9} \u{4f1a}\u{1F600}\nA";
+        let python = r"caf\xe9 \u4f1a\U0001f600\nA";
+        assert_eq!(decode(python), content);
+        // JSON's spelling of the same, a pair for the emoji.
+        assert_eq!(decode(r"caf\u00e9 \u4f1a\ud83d\ude00\n\x41"), content);
     }
 
     #[test]

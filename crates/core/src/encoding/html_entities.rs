@@ -2,12 +2,12 @@
 //! written as entities, read back as an HTML parser reads entities (any
 //! spelling: `&#39;`, `&#x27;`, `&apos;`).
 //!
-//! An entity for any other character is over-escaping: it changes what a
-//! model reads even when a parser would decode it back, so it is a
-//! fidelity finding ([`Codec::needless_escape`]).
+//! An entity for any other character (`&#233;` for `é`, as an ASCII-only
+//! writer's `xmlcharrefreplace` writes) is read back exactly, so it is no
+//! finding ([`super::faithful`], the one rule every encoding is judged by,
+//! as `json-string` is for `\u00e9`).
 
 use std::borrow::Cow;
-use std::ops::Range;
 
 use super::codec::{Codec, Experiment, Spelling, Twin};
 use super::declared::MarkerField;
@@ -32,23 +32,6 @@ impl Codec for HtmlEntitiesCodec {
 
     fn faithful(&self, body: &str, content: &str, _mark: Datamark<'_>) -> bool {
         decode_entities(body) == content
-    }
-
-    /// An entity for a character other than `& < > " '`.
-    fn needless_escape(&self, body: &str) -> Option<Range<usize>> {
-        let mut from = 0;
-        while let Some(amp) = body[from..].find('&').map(|i| from + i) {
-            let semi = body[amp..].find(';').map(|i| amp + i)?;
-            let decoded = decode_entities(&body[amp..=semi]);
-            let mut chars = decoded.chars();
-            if let (Some(c), None) = (chars.next(), chars.next()) {
-                if decoded != body[amp..=semi] && !matches!(c, '&' | '<' | '>' | '"' | '\'') {
-                    return Some(amp..semi + 1);
-                }
-            }
-            from = amp + 1;
-        }
-        None
     }
 
     fn marker(&self) -> Option<MarkerField> {

@@ -10,7 +10,6 @@
 //! around the document ([`read_json_item`]).
 
 use std::borrow::Cow;
-use std::ops::Range;
 
 use super::codec::{Codec, Experiment, Reading, Spelling, Twin};
 use super::declared::{DatamarkReplaces, MarkerField};
@@ -52,10 +51,6 @@ impl Codec for JsonStringCodec {
     fn faithful(&self, body: &str, content: &str, mark: Datamark<'_>) -> bool {
         self.decode(body, mark.mark)
             .is_ok_and(|decoded| decoded == content)
-    }
-
-    fn needless_escape(&self, _body: &str) -> Option<Range<usize>> {
-        None
     }
 
     fn marker(&self) -> Option<MarkerField> {

@@ -26,7 +26,6 @@
 //! ```
 
 use std::borrow::Cow;
-use std::ops::Range;
 
 use super::codec::{Codec, Experiment, Reading, Spelling, Twin};
 use super::declared::{DatamarkReplaces, MarkerField};
@@ -54,10 +53,6 @@ impl Codec for LinePrefixCodec {
 
     fn faithful(&self, body: &str, content: &str, mark: Datamark<'_>) -> bool {
         !mark.mark.is_empty() && decode(body, mark.mark) == content
-    }
-
-    fn needless_escape(&self, _body: &str) -> Option<Range<usize>> {
-        None
     }
 
     fn marker(&self) -> Option<MarkerField> {

@@ -2,7 +2,6 @@
 //! aside), and read back unchanged.
 
 use std::borrow::Cow;
-use std::ops::Range;
 
 use super::codec::{Codec, Experiment, Spelling, Twin};
 use super::declared::MarkerField;
@@ -27,10 +26,6 @@ impl Codec for NoneCodec {
 
     fn faithful(&self, body: &str, content: &str, _mark: Datamark<'_>) -> bool {
         body == content
-    }
-
-    fn needless_escape(&self, _body: &str) -> Option<Range<usize>> {
-        None
     }
 
     fn marker(&self) -> Option<MarkerField> {

@@ -3,7 +3,6 @@
 //! ([`crate::pyliteral::python`] writes and reads it).
 
 use std::borrow::Cow;
-use std::ops::Range;
 
 use super::codec::{Codec, Experiment, Spelling, Twin};
 use super::declared::MarkerField;
@@ -27,10 +26,6 @@ impl Codec for PythonLiteralCodec {
 
     fn faithful(&self, body: &str, content: &str, _mark: Datamark<'_>) -> bool {
         python::decode(body).is_ok_and(|decoded| decoded == content)
-    }
-
-    fn needless_escape(&self, _body: &str) -> Option<Range<usize>> {
-        None
     }
 
     fn marker(&self) -> Option<MarkerField> {

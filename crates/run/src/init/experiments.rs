@@ -9,6 +9,7 @@
 //! error, a refusal) leaves the field at its default and says that too.
 
 use crate::adapter::{Framing, WrapRequest};
+use framecheck_core::encoding::codec::Spelling;
 use framecheck_core::layout::{Layout, PartKind, Probes, Region};
 use framecheck_core::target::{ReadAnswer, Segment};
 use framecheck_launch::profile::{
@@ -160,10 +161,25 @@ fn per_content(
         }
         return;
     }
-    if body_written(layout, &out) != Some(plain.content.as_str()) {
+    if body_written(layout, &out) != Some(plain.content.as_str())
+        || unmarked_spelling(layout.encoding, &plain.content)
+    {
         return;
     }
     choose_per_content(layout, observed, "as it is");
+}
+
+/// Whether `content` as it is, is one writer's spelling of it in
+/// `encoding`: an encoding that puts no quotes of its own around the body
+/// and whose writers differ in what they leave unescaped
+/// ([`Spelling::Loose`]; a `percent` writer keeping spaces, as `quote`
+/// with `safe=" "` does) reads plain words back as themselves, so a plain
+/// body shows no choice. A JSON or Python string shows one by its quotes.
+fn unmarked_spelling(encoding: Encoding, content: &str) -> bool {
+    matches!(
+        encoding.outer.codec().spelling(),
+        Spelling::Loose { quotes: [], .. }
+    ) && framecheck_core::encoding::faithful(encoding, content, content, "")
 }
 
 /// Declares the choice per content: as written first, then the layout's
