@@ -198,14 +198,16 @@ impl BeginEnd {
         // anywhere; only a closer that is the token alone may go without,
         // as a line after an opener that has text (a here-document's
         // `EOF`): alone on its line, it is the word and nothing else.
-        for (text, t) in [(open, &open_t), (close, &close_t)] {
-            let terminator = std::ptr::eq(t, &close_t) && t.is_token_alone();
-            if !t.has_literal() && !(terminator && open_t.has_literal()) {
-                return Err(GrammarError::BadTemplate {
-                    template: text.into(),
-                    reason: "needs literal text around {token} or {nonce}".into(),
-                });
-            }
+        let bare = match (open_t.has_literal(), close_t.has_literal()) {
+            (false, _) => Some(open),
+            (true, false) if !close_t.is_token_alone() => Some(close),
+            _ => None,
+        };
+        if let Some(text) = bare {
+            return Err(GrammarError::BadTemplate {
+                template: text.into(),
+                reason: "needs literal text around {token} or {nonce}".into(),
+            });
         }
         let same = open_t == close_t;
         let named = |t: &Template| t.atoms.contains(&Atom::Token);
