@@ -3,6 +3,8 @@
 
 use super::findings::{framed_excerpt, Findings};
 use crate::encoding::{self, Datamark};
+use crate::grammar::entities::decode_entities;
+use crate::grammar::GrammarKind;
 use crate::grammar::ParsedOpener;
 use crate::oracle::regions::Regions;
 use crate::oracle::Check;
@@ -31,22 +33,68 @@ pub(super) fn first_difference(a: &str, b: &str) -> usize {
     a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count()
 }
 
+/// Where the body is written: an XML attribute value needs escapes that
+/// element content does not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum BodyPlace {
+    /// Text a reader reads as written (element content, a line).
+    Text,
+    /// An attribute's quoted value (`text="…"`).
+    AttributeValue,
+}
+
+impl BodyPlace {
+    /// The place `profile`'s body is written in: an attribute value when
+    /// the frame is an inline pair opened by `name="` (or `name='`) and
+    /// closed by that quote.
+    pub(super) fn of(profile: &ResolvedProfile) -> BodyPlace {
+        let d = &profile.delimiters;
+        let attribute = d.grammar == GrammarKind::InlinePair
+            && match (d.open.as_deref(), d.close.as_deref()) {
+                (Some(open), Some(close @ ("\"" | "'"))) => {
+                    open.strip_suffix(close).is_some_and(|o| o.ends_with('='))
+                }
+                _ => false,
+            };
+        match attribute {
+            true => BodyPlace::AttributeValue,
+            false => BodyPlace::Text,
+        }
+    }
+
+    /// Whether `escape` (one entity of the body) is needed here though
+    /// the encoding alone would call it needless: an XML parser
+    /// normalises a raw tab, line feed or carriage return in an attribute
+    /// value to a space (XML 1.0, section 3.3.3), so the value carries
+    /// them only as character references.
+    fn needs(self, escape: &str) -> bool {
+        self == BodyPlace::AttributeValue
+            && matches!(decode_entities(escape).as_str(), "\t" | "\n" | "\r")
+    }
+}
+
 /// The body carries the content: it decodes to it (or, data-marked, equals
-/// it encoded), and no escape in it was needless.
+/// it encoded), and no escape in it was needless where it is written.
 pub(super) fn check_body_fidelity(
     findings: &mut Findings,
     request: &WrapRequest,
     framed: &str,
     (body, body_at): (&str, usize),
-    encoding: Encoding,
+    (encoding, place): (Encoding, BodyPlace),
     mark: Datamark<'_>,
 ) {
-    if let Some(escape) = encoding::needless_escape(encoding, body) {
-        findings.fidelity(
-            Check::Fidelity,
-            "the body escapes a character its encoding does not need escaped".into(),
-            framed_excerpt(framed, body_at + escape.start..body_at + escape.end),
-        );
+    let mut from = 0;
+    while let Some(e) = encoding::needless_escape(encoding, &body[from..]) {
+        let escape = from + e.start..from + e.end;
+        if !place.needs(&body[escape.clone()]) {
+            findings.fidelity(
+                Check::Fidelity,
+                "the body escapes a character its encoding does not need escaped".into(),
+                framed_excerpt(framed, body_at + escape.start..body_at + escape.end),
+            );
+            break;
+        }
+        from = escape.end;
     }
     if encoding::faithful(encoding, body, &request.content, mark) {
         return;
@@ -176,10 +224,36 @@ mod tests {
             &request(content),
             &framed,
             (body, "<frame>\n".len()),
-            encoding.into(),
+            (encoding.into(), BodyPlace::Text),
             "^".into(),
         );
         findings.0
+    }
+
+    #[test]
+    fn an_attribute_value_needs_its_line_breaks_and_tabs_as_references() {
+        // `<doc text="a&#10;b&#9;c"/>`: XML reads a raw line break or tab
+        // in an attribute value as a space, so the references are needed
+        // there, and only there; `&#120;` (an `x`) is needless anywhere.
+        let findings = |body: &str, place| {
+            let framed = format!("<doc text=\"{body}\"/>");
+            let mut findings = Findings::default();
+            let content = crate::grammar::entities::decode_entities(body);
+            let at = "<doc text=\"".len();
+            let encoding = (BodyEncoding::HtmlEntities.into(), place);
+            check_body_fidelity(
+                &mut findings,
+                &request(&content),
+                &framed,
+                (body, at),
+                encoding,
+                "^".into(),
+            );
+            findings.0.len()
+        };
+        assert_eq!(findings("a&#10;b&#9;c&#13;", BodyPlace::AttributeValue), 0);
+        assert_eq!(findings("a&#10;b&#9;c&#13;", BodyPlace::Text), 1);
+        assert_eq!(findings("a&#10;b&#120;", BodyPlace::AttributeValue), 1);
     }
 
     #[test]

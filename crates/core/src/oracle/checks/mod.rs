@@ -208,7 +208,8 @@ fn faithful_checks(
     // became: `reader.structure` compares the content's segment with
     // the content, whatever escaping the writer used on the way.
     if profile.reader.returns != ReaderReturns::Segments {
-        fidelity::check_body_fidelity(findings, request, framed, body, encoding, mark);
+        let place = fidelity::BodyPlace::of(profile);
+        fidelity::check_body_fidelity(findings, request, framed, body, (encoding, place), mark);
     }
     fidelity::check_provenance_fidelity(findings, profile, request, framed, (exact, parsed_tag));
     if let Some(tag) = parsed_tag {
