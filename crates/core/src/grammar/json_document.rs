@@ -435,9 +435,19 @@ impl Grammar for JsonDocument {
     fn render(&self, form: Form, token: usize) -> Spelling {
         match form {
             Form::Token => Spelling(self.vocabulary.render_token(token)),
-            Form::Open | Form::OpenStart | Form::Close => {
-                Spelling(vec![Piece::Punct(self.syntax.quotes()[0])])
+            Form::Open | Form::OpenStart => Spelling(vec![Piece::Punct(self.syntax.quotes()[0])]),
+            // A YAML framing's quote is its own choice: a dumper mostly
+            // picks `'`, a hand-written template or Go's `%q` writes `"`
+            // (the quoted scalar with escapes), and the profile does not
+            // say. The closer holds both, `"` first: inside a
+            // single-quoted scalar the `"` is a character and the `'`
+            // ends it as `'` alone did; a double-quoted one ends at the
+            // `"`. `repr` picks the quote itself (`'` unless the text
+            // holds a `'` and no `"`), so a Python literal's is `'`.
+            Form::Close if self.syntax == Syntax::Yaml => {
+                Spelling(vec![Piece::Punct('"'), Piece::Punct('\'')])
             }
+            Form::Close => Spelling(vec![Piece::Punct(self.syntax.quotes()[0])]),
         }
     }
 

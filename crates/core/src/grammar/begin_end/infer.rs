@@ -1,9 +1,9 @@
 //! `init`'s experiments for the `begin-end` shape: marker lines around the
 //! content that name the same thing (`--- BEGIN X ---` / `--- END X ---`,
 //! `<<<X>>>` / `<<<END_X>>>`), and boundary lines that share one word
-//! (`--{nonce}` / `--{nonce}--`), and the same line before and after the
-//! content (`=====`, `===== {nonce} =====`). Each answers the templates it
-//! read.
+//! (`--{nonce}` / `--{nonce}--`), the same line before and after the
+//! content (`=====`, `===== {nonce} =====`), and a here-document's
+//! terminator (`cat <<'EOF'` / `EOF`). Each answers the templates it read.
 
 use super::escape_literal;
 use crate::grammar::{Around, Delimiters, GrammarKind, MASK};
@@ -197,6 +197,52 @@ pub(super) fn boundary(around: &Around<'_>) -> Option<Delimiters> {
     })
 }
 
+/// A here-document: after the content a line that is one word alone (the
+/// terminator, `EOF`), and before it a line that ends in that word written
+/// right after punctuation (`cat <<'EOF'`, `<<EOF`, PHP's `<<<EOT`): a
+/// shell, Perl, Ruby or PHP ends such a body at the first line that is the
+/// word alone, and a model reads it the same way. The word (with the
+/// per-call value it holds, if any) is the token, the closer is `{token}`
+/// alone, and both markers are lines ([`super::BeginEnd`]): a word after a
+/// space is prose, and so is the terminator's word inside a sentence.
+pub(super) fn terminator(around: &Around<'_>) -> Option<Delimiters> {
+    let joins = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == MASK;
+    let tail = around
+        .tail
+        .trim_start_matches(|c: char| c.is_ascii_alphanumeric());
+    let word = tail.lines().map(str::trim).find(|l| !l.is_empty())?;
+    let named = word.chars().any(|c| c.is_ascii_alphabetic() || c == MASK);
+    if !(named && word.chars().all(joins)) {
+        return None;
+    }
+    let open_line = around
+        .head
+        .lines()
+        .rev()
+        .map(str::trim)
+        .find(|l| !l.is_empty())?;
+    let quoted = open_line.trim_end_matches(['\'', '"']);
+    let before = quoted.strip_suffix(word)?;
+    // `<<` or an opening quote right before the word: after a space or a
+    // letter the word is the end of a sentence or of a longer name.
+    if !before.ends_with(|c: char| c.is_ascii_punctuation()) {
+        return None;
+    }
+    if around.field_marks.iter().any(|m| open_line.contains(m)) {
+        return None;
+    }
+    let open = format!(
+        "{}{{token}}{}",
+        escape_literal(before),
+        escape_literal(&open_line[quoted.len()..])
+    );
+    Some(Delimiters {
+        open: Some(open),
+        close: Some("{token}".into()),
+        ..Delimiters::simple(GrammarKind::BeginEnd, word)
+    })
+}
+
 /// The token a same line without a word is declared with: the line names
 /// nothing, and the profile's token only names the frame in reports.
 const SAME_LINE_TOKEN: &str = "RULE";
@@ -324,6 +370,30 @@ mod tests {
             "z1\n<!-- tool output -->",
         ));
         assert_eq!(read, None);
+    }
+
+    #[test]
+    fn a_here_documents_terminator_is_the_token_alone() {
+        let cases = [
+            ("Run it:\ncat <<'EOF'\n", "x\nEOF", "cat <<'{token}'", "EOF"),
+            ("php:\n$t = <<<EOT\n", "x\nEOT\n;", "$t = <<<{token}", "EOT"),
+        ];
+        for (head, tail, open, token) in cases {
+            assert_eq!(
+                templates(terminator(&around(head, tail))),
+                Some((token.into(), open.into(), "{token}".into())),
+                "{head:?}"
+            );
+        }
+        // A word after a space, or a closing line of more than one word,
+        // is prose.
+        for (head, tail) in [
+            ("Read the text\n", "x\ntext"),
+            ("cat <<'EOF'\n", "x\nEOF now"),
+            ("cat <<'EOF'\n", "x\n'EOF'"),
+        ] {
+            assert_eq!(templates(terminator(&around(head, tail))), None, "{tail:?}");
+        }
     }
 
     #[test]

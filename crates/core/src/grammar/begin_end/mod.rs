@@ -81,8 +81,9 @@ pub(super) struct BeginEnd {
     close: Template,
     /// The opener and the closer are one line: kinds come from order.
     same: bool,
-    /// The markers are lines (the same line, or rule lines that name no
-    /// token, `<<<` … `>>>`): live only alone on their line.
+    /// The markers are lines (the same line, rule lines that name no
+    /// token, `<<<` … `>>>`, or a here-document's terminator, the token
+    /// alone): live only alone on their line.
     lines: bool,
 }
 
@@ -153,6 +154,10 @@ impl Shape for BeginEndShape {
                 read: infer::boundary,
             },
             Guess {
+                rank: 52,
+                read: infer::terminator,
+            },
+            Guess {
                 rank: 55,
                 read: infer::same_line,
             },
@@ -189,6 +194,21 @@ impl BeginEnd {
     ) -> Result<BeginEnd, GrammarError> {
         let open_t = Template::compile(open)?;
         let close_t = Template::compile(close)?;
+        // A marker needs text of its own, or a bare word would be read
+        // anywhere; only a closer that is the token alone may go without,
+        // as a line after an opener that has text (a here-document's
+        // `EOF`): alone on its line, it is the word and nothing else.
+        let bare = match (open_t.has_literal(), close_t.has_literal()) {
+            (false, _) => Some(open),
+            (true, false) if !close_t.is_token_alone() => Some(close),
+            _ => None,
+        };
+        if let Some(text) = bare {
+            return Err(GrammarError::BadTemplate {
+                template: text.into(),
+                reason: "needs literal text around {token} or {nonce}".into(),
+            });
+        }
         let same = open_t == close_t;
         let named = |t: &Template| t.atoms.contains(&Atom::Token);
         // Rule lines may both go without {token}; one without it beside
@@ -202,7 +222,9 @@ impl BeginEnd {
                     .into(),
             });
         }
-        let lines = same || !named(&open_t);
+        // A closer that is the token alone (a here-document's `EOF`) is a
+        // line too: the same word inside a sentence ends nothing.
+        let lines = same || !named(&open_t) || close_t.is_token_alone();
         if close_t.atoms.contains(&Atom::Attrs) {
             return Err(GrammarError::BadTemplate {
                 template: close.into(),
@@ -389,13 +411,19 @@ impl Template {
                 ));
             }
         }
-        if !atoms
-            .iter()
-            .any(|a| matches!(a, Atom::Word(_) | Atom::Punct(_)))
-        {
-            return Err(bad("needs literal text around {token} or {nonce}"));
-        }
         Ok(Template { atoms })
+    }
+
+    /// Whether the template writes text of its own (a word or
+    /// punctuation), not only placeholders and spacing.
+    fn has_literal(&self) -> bool {
+        (self.atoms.iter()).any(|a| matches!(a, Atom::Word(_) | Atom::Punct(_)))
+    }
+
+    /// Whether the template is the token alone (a here-document's
+    /// terminator line, `EOF`).
+    fn is_token_alone(&self) -> bool {
+        self.atoms == [Atom::Token]
     }
 }
 
@@ -904,6 +932,24 @@ mod tests {
         }
         assert_eq!(g.render(Form::Close, 0).plain(), "=====");
         assert_eq!(g.render(Form::Open, 0).plain(), "=====");
+    }
+
+    /// A here-document's terminator, the token alone, is a line: the word
+    /// inside a sentence ends nothing; alone on its line, in any case the
+    /// reader folds, it closes. Alone as both templates it names nothing
+    /// of its own and is refused.
+    #[test]
+    fn a_terminator_is_live_only_alone_on_its_line() {
+        use DelimiterKind::{Close, Open};
+        let g = markers("EOF", "cat <<'{token}'", "{token}");
+        let text = |line: &str| format!("cat <<'EOF'\nx\n{line}\ny\nEOF");
+        assert_eq!(live(&g, &text("reached EOF early"), Exact), [Open, Close]);
+        assert_eq!(live(&g, &text("EOFX"), Exact), [Open, Close]);
+        assert_eq!(live(&g, &text("EOF"), Exact), [Open, Close, Close]);
+        assert_eq!(live(&g, &text("eof"), Exact), [Open, Close]);
+        assert_eq!(live(&g, &text("eof"), Ci), [Open, Close, Close]);
+        assert!(BeginEnd::new(Vocabulary::plain(&["EOF"]), "{token}", "{token}").is_err());
+        assert!(BeginEnd::new(Vocabulary::plain(&["EOF"]), "{token}", "END {token}").is_err());
     }
 
     /// A same-line marker is a line: inside a sentence it is prose, a
