@@ -3,7 +3,7 @@
 # regressions: 20,000 executions each. Exits non-zero on any crash or
 # property failure. Without a nightly toolchain and cargo-fuzz it says so and
 # exits 0 (under CI=true, a nightly without cargo-fuzz fails): the corpus
-# replay test (tests/it/corpus_replay.rs) still runs every committed input on
+# replay test (crates/run/tests/it/corpus_replay.rs) still runs every committed input on
 # stable.
 set -euo pipefail
 

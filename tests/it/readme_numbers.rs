@@ -55,7 +55,7 @@ fn one_match(text: &str, pattern: &str) -> Vec<String> {
 /// `search_power` asserts.
 #[test]
 fn the_search_power_readme_states_is_the_tested_one() {
-    use crate::search_power::{BUDGET, FIND_BUDGET, SEEDS};
+    use crate::power_budget::{BUDGET, FIND_BUDGET, SEEDS};
     let text = readme().split_whitespace().collect::<Vec<_>>().join(" ");
     let found = one_match(
         &text,

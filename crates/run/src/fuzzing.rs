@@ -6,7 +6,7 @@
 //! checks one property with `assert!`. A panic is a finding; legitimate
 //! input (however hostile) never panics. Keeping the bodies here, in the
 //! library, means the libFuzzer binaries in `fuzz/fuzz_targets/` are
-//! three-line wrappers and `tests/it/corpus_replay.rs` replays every corpus and
+//! three-line wrappers and `crates/run/tests/it/corpus_replay.rs` replays every corpus and
 //! regression file on stable Rust through the very same code.
 //!
 //! Inputs larger than [`MAX_INPUT_BYTES`] are ignored: nothing these targets

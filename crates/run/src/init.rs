@@ -20,10 +20,9 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use crate::adapter::mcp::McpFraming;
-use crate::adapter::reference::builtin_framing;
 use crate::adapter::replay::Replaying;
 use crate::adapter::subprocess::{LaunchError, SubprocessFraming};
-use crate::adapter::{Framing, Patience, TargetError, WrapRequest};
+use crate::adapter::{CannotStart, ConnectError, Framing, Patience, TargetError, WrapRequest};
 use crate::runner::parts::{self, PartsFailure, PartsFraming};
 use crate::runner::unmarked::{Failure, Unmarked};
 use crate::runner::Misfit;
@@ -36,9 +35,9 @@ use framecheck_core::layout::{
 };
 use framecheck_core::target::WrapAnswer;
 use framecheck_launch::profile::{
-    AdapterSpec, BuiltinTarget, Capability, Consumer, Delimiters, EncodingChoice, FrameProfile,
-    InvalidProfile, Language, LineSemantics, LoadedProfile, MarkerField, McpSpec, ReaderSection,
-    SubprocessSpec, TargetProfile, WrapReturns,
+    AdapterSpec, Capability, Consumer, Delimiters, EncodingChoice, FrameProfile, InvalidProfile,
+    Language, LineSemantics, LoadedProfile, MarkerField, McpSpec, ReaderSection, SubprocessSpec,
+    TargetProfile, WrapReturns,
 };
 
 /// Why no profile could be proposed.
@@ -485,34 +484,22 @@ pub fn propose_for_profile(
     options: InitOptions,
 ) -> Result<Proposal, InitError> {
     let mut base = loaded.profile.clone();
-    if let AdapterSpec::Subprocess(spec) = &mut base.adapter {
-        spec.timeout_ms = spec.timeout_ms.max(options.timeout_ms);
-        spec.startup_ms = Some(spec.startup_ms.unwrap_or(0).max(options.startup_ms));
-    }
-    if let AdapterSpec::Mcp { mcp } = &mut base.adapter {
-        mcp.timeout_ms = mcp.timeout_ms.max(options.timeout_ms);
-    }
-    let builtin = match &base.adapter {
-        AdapterSpec::Builtin { builtin } => {
-            BuiltinTarget::from_name(builtin).and_then(builtin_framing)
-        }
-        AdapterSpec::Subprocess(_) => None,
-        AdapterSpec::Mcp { mcp } => Some(Box::new(
-            McpFraming::new(mcp, &loaded.dir).map_err(InitError::Mcp)?,
-        ) as Box<dyn Framing>),
-    };
+    base.adapter = base
+        .adapter
+        .at_least_patient(options.timeout_ms, options.startup_ms);
     let loaded = LoadedProfile {
         profile: base.clone(),
         dir: loaded.dir.clone(),
     };
-    let framing: Box<dyn Framing> = match (SubprocessFraming::from_profile(&loaded), builtin) {
-        (Some(f), _) => {
-            f.check_launchable()?;
-            Box::new(f)
-        }
-        (None, Some(b)) => b,
-        (None, None) => return Err(InitError::NotInProcess),
-    };
+    // The target is opened as a run opens it; only a built-in that is not
+    // in-process (`caller`, or a name no built-in has) cannot be calibrated.
+    let framing = crate::adapter::connect(&loaded).map_err(|e| match e {
+        ConnectError::Caller | ConnectError::UnknownBuiltin(_) => InitError::NotInProcess,
+        ConnectError::CannotStart { reason, .. } => match reason {
+            CannotStart::Launch(e) => InitError::CannotStart(e),
+            CannotStart::Mcp(e) => InitError::Mcp(e),
+        },
+    })?;
     infer_and_propose(base, framing, Start::Declared)
 }
 
@@ -906,7 +893,7 @@ fn render(base: &TargetProfile, layout: &Layout, observed: &Observed, start: Sta
         write_reader(&mut out, &base.reader, observed, start);
     }
     write_records(&mut out, base, layout);
-    let content_only = matches!(base.adapter, AdapterSpec::Mcp { .. });
+    let content_only = base.adapter.is_tool_server();
     write_attributes_and_capabilities(&mut out, layout, observed, content_only);
     out
 }
@@ -978,7 +965,7 @@ fn write_identity(out: &mut String, base: &TargetProfile) {
             yaml_str(language.name())
         );
     }
-    write_adapter(out, &base.adapter);
+    out.push_str(&base.adapter.written());
 }
 
 /// The proposal for a framing that returns the content unmarked:
@@ -1010,43 +997,6 @@ fn kebab<T: serde::Serialize>(value: &T) -> String {
         .ok()
         .and_then(|v| v.as_str().map(str::to_string))
         .unwrap_or_default()
-}
-
-/// The adapter as the base profile has it: command, `cwd` (relative),
-/// `env` and timeout kept.
-fn write_adapter(out: &mut String, adapter: &AdapterSpec) {
-    match adapter {
-        AdapterSpec::Subprocess(spec) => {
-            let command = serde_json::to_string(&spec.command).unwrap_or_default();
-            let _ = writeln!(out, "adapter:\n  command: {command}");
-            if let Some(cwd) = &spec.cwd {
-                let _ = writeln!(
-                    out,
-                    "  cwd: {}  # relative to this file's directory",
-                    yaml_str(&cwd.display().to_string())
-                );
-            }
-            if !spec.env.is_empty() {
-                let env = serde_json::to_string(&spec.env).unwrap_or_default();
-                let _ = writeln!(out, "  env: {env}");
-            }
-            let _ = writeln!(out, "  timeout_ms: {}  # per request", spec.timeout_ms);
-            if let Some(startup) = spec.startup_ms {
-                let _ = writeln!(
-                    out,
-                    "  startup_ms: {startup}  # more for the request that starts the adapter"
-                );
-            }
-        }
-        AdapterSpec::Builtin { builtin } => {
-            let _ = writeln!(out, "adapter: {{ builtin: {} }}", yaml_str(builtin));
-        }
-        // JSON is YAML's flow style: the mapping as given, every key kept.
-        AdapterSpec::Mcp { mcp } => {
-            let mcp = serde_json::to_string(mcp).unwrap_or_default();
-            let _ = writeln!(out, "adapter:\n  mcp: {mcp}");
-        }
-    }
 }
 
 /// `attributes:` and `capabilities:`, from which request fields reached

@@ -317,12 +317,13 @@ fn unmarked_run(
     }
 }
 
-/// How an unmarked framing's output reaches the model: an MCP server's
-/// through the host's tool-result message, anything else as prompt text.
+/// How an unmarked framing's output reaches the model: a tool server's
+/// (an MCP server's) through the host's tool-result message, anything else
+/// as prompt text. The adapter's kind says which it is.
 fn unmarked_delivery(profile: &TargetProfile) -> unmarked::Delivery {
-    match profile.adapter {
-        framecheck_launch::profile::AdapterSpec::Mcp { .. } => unmarked::Delivery::HostMessage,
-        _ => unmarked::Delivery::PromptText,
+    match profile.adapter.is_tool_server() {
+        true => unmarked::Delivery::HostMessage,
+        false => unmarked::Delivery::PromptText,
     }
 }
 

@@ -14,6 +14,7 @@ use std::borrow::Cow;
 use super::codec::{Codec, Experiment, Reading, Spelling, Twin};
 use super::declared::{DatamarkReplaces, MarkerField};
 use super::{Datamark, DecodeError};
+use crate::grammar::json_document::holds_string;
 
 /// The `json-string` codec.
 pub(super) struct JsonStringCodec;
@@ -179,16 +180,6 @@ fn lenient_document(text: &str) -> Option<(serde_json::Value, usize)> {
         serde_json::Deserializer::from_str(&escaped).into_iter::<serde_json::Value>();
     let document = documents.next()?.ok()?;
     Some((document, origin[documents.byte_offset()]))
-}
-
-/// Whether `value` holds `wanted` as one of its strings, at any depth.
-fn holds_string(value: &serde_json::Value, wanted: &str) -> bool {
-    match value {
-        serde_json::Value::String(text) => text == wanted,
-        serde_json::Value::Array(items) => items.iter().any(|v| holds_string(v, wanted)),
-        serde_json::Value::Object(fields) => fields.values().any(|v| holds_string(v, wanted)),
-        _ => false,
-    }
 }
 
 /// The first characters of `text`, for a note.

@@ -345,9 +345,23 @@ fn guess_yaml(around: &Around<'_>) -> Option<Delimiters> {
     }
     let guessed = guess(Syntax::Yaml, around)?;
     let (_, value) = Syntax::Yaml.locate(around.output).ok()?;
-    let holds = |s: &str| s == around.content;
-    let pointer = find_where(&value, &holds, String::new(), false)?;
+    let pointer = find_equal(&value, around.content)?;
     (pointer == guessed.token).then_some(guessed)
+}
+
+/// The pointer of the first string value in `value` that is `wanted`
+/// itself, at any depth.
+fn find_equal(value: &Value, wanted: &str) -> Option<String> {
+    find_where(value, &|s: &str| s == wanted, String::new(), false)
+}
+
+/// Whether `value` holds `wanted` as one of its strings, at any depth: the
+/// yes/no form of [`find_equal`], for the `json-string` body that finds
+/// the content as one string of a JSON item inside a frame
+/// (`encoding::json_string`), so a string is found in a document by one
+/// rule.
+pub(crate) fn holds_string(value: &Value, wanted: &str) -> bool {
+    find_equal(value, wanted).is_some()
 }
 
 /// The pointer of the string value in `value` that is `wanted` and at
@@ -1011,6 +1025,23 @@ mod tests {
 
     fn document() -> Document {
         Document::learn(&frame("/content"), BENIGN, "hello").unwrap()
+    }
+
+    #[test]
+    fn a_string_is_found_whole_at_any_depth_and_its_pointer_is_where() {
+        let value: Value =
+            serde_json::from_str(r#"[{"id": 1, "parts": ["a", {"text": "hello"}]}, "hell"]"#)
+                .unwrap();
+        assert!(holds_string(&value, "hello"));
+        assert!(holds_string(&value, "hell"));
+        // Only a whole string: a prefix, a key or a number is not one.
+        assert!(!holds_string(&value, "hel"));
+        assert!(!holds_string(&value, "text"));
+        assert!(!holds_string(&value, "1"));
+        assert_eq!(
+            find_equal(&value, "hello").as_deref(),
+            Some("/0/parts/1/text")
+        );
     }
 
     #[test]

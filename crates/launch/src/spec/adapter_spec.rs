@@ -1,4 +1,5 @@
-//! Reading a profile's `adapter:` mapping.
+//! Reading a profile's `adapter:` mapping, and writing it back as a
+//! proposal (`framecheck init`) does.
 //!
 //! The two shapes (`builtin: NAME`, or `command: [...]` with its options)
 //! used to be told apart by serde's untagged enums, whose only error is "data
@@ -9,6 +10,7 @@
 //! its own ([`McpSpec`], unknown keys refused) and stands alone.
 
 use std::collections::BTreeMap;
+use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use serde::Deserialize;
@@ -365,6 +367,51 @@ fn join(keys: &[ProcessKey]) -> String {
     names.join(", ")
 }
 
+impl AdapterSpec {
+    /// The `adapter:` section as a proposed profile writes it, each kind
+    /// with the keys it was given: a subprocess's command, `cwd` (relative),
+    /// `env`, timeout and start-up allowance; a built-in's name; an MCP
+    /// server's mapping as given, every key kept (JSON is YAML's flow
+    /// style).
+    pub fn written(&self) -> String {
+        // A YAML double-quoted string.
+        let quoted = |text: &str| serde_json::to_string(text).unwrap_or_default();
+        let mut out = String::new();
+        match self {
+            AdapterSpec::Subprocess(spec) => {
+                let command = serde_json::to_string(&spec.command).unwrap_or_default();
+                let _ = writeln!(out, "adapter:\n  command: {command}");
+                if let Some(cwd) = &spec.cwd {
+                    let _ = writeln!(
+                        out,
+                        "  cwd: {}  # relative to this file's directory",
+                        quoted(&cwd.display().to_string())
+                    );
+                }
+                if !spec.env.is_empty() {
+                    let env = serde_json::to_string(&spec.env).unwrap_or_default();
+                    let _ = writeln!(out, "  env: {env}");
+                }
+                let _ = writeln!(out, "  timeout_ms: {}  # per request", spec.timeout_ms);
+                if let Some(startup) = spec.startup_ms {
+                    let _ = writeln!(
+                        out,
+                        "  startup_ms: {startup}  # more for the request that starts the adapter"
+                    );
+                }
+            }
+            AdapterSpec::Builtin { builtin } => {
+                let _ = writeln!(out, "adapter: {{ builtin: {} }}", quoted(builtin));
+            }
+            AdapterSpec::Mcp { mcp } => {
+                let mcp = serde_json::to_string(mcp).unwrap_or_default();
+                let _ = writeln!(out, "adapter:\n  mcp: {mcp}");
+            }
+        }
+        out
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use crate::profile::{
@@ -379,6 +426,58 @@ mod tests {
     /// The adapter rule a profile error says broke, when it is an adapter's.
     fn adapter_rule(error: &InvalidProfile) -> Option<&AdapterRule> {
         InvalidAdapter::of(error).map(|e| &e.rule)
+    }
+
+    fn adapter_of(adapter: &str) -> crate::profile::AdapterSpec {
+        let text = format!(
+            "name: x\nadapter: {adapter}\ndelimiters: {{ syntax: xml-tag, token: t }}\ncapabilities: [wrap]\n"
+        );
+        TargetProfile::parse(&text).unwrap().adapter.clone()
+    }
+
+    /// What a proposal writes of each kind, word for word as `init` wrote it
+    /// before the writing moved here, and read back as the same adapter.
+    #[test]
+    fn each_kind_is_written_as_a_proposal_writes_it_and_reads_back() {
+        let subprocess = "{ command: [python3, a.py], cwd: sub, env: { K: v }, timeout_ms: 500, startup_ms: 900 }";
+        let written = [
+            (
+                subprocess,
+                "adapter:\n  command: [\"python3\",\"a.py\"]\n  cwd: \"sub\"  # relative to this file's directory\n  env: {\"K\":\"v\"}\n  timeout_ms: 500  # per request\n  startup_ms: 900  # more for the request that starts the adapter\n",
+            ),
+            ("{ builtin: reference }", "adapter: { builtin: \"reference\" }\n"),
+        ];
+        for (adapter, text) in written {
+            let spec = adapter_of(adapter);
+            assert_eq!(spec.written(), text);
+            let profile = format!(
+                "name: x\n{text}delimiters: {{ syntax: xml-tag, token: t }}\ncapabilities: [wrap]\n"
+            );
+            assert_eq!(TargetProfile::parse(&profile).unwrap().adapter, spec);
+        }
+    }
+
+    /// Only an MCP server is a tool server, and `init`'s patience raises
+    /// each kind's own timeouts, never lowers them.
+    #[test]
+    fn each_kind_says_whether_it_is_a_tool_server_and_takes_patience() {
+        let subprocess = adapter_of("{ command: [x], timeout_ms: 500, startup_ms: 900 }");
+        let builtin = adapter_of("{ builtin: reference }");
+        let mcp = adapter_of("{ mcp: { command: [s], tool: read, plant: file } }");
+        assert!(!subprocess.is_tool_server() && !builtin.is_tool_server());
+        assert!(mcp.is_tool_server());
+        let crate::profile::AdapterSpec::Subprocess(patient) =
+            subprocess.clone().at_least_patient(1_000, 100)
+        else {
+            unreachable!()
+        };
+        assert_eq!((patient.timeout_ms, patient.startup_ms), (1_000, Some(900)));
+        assert_eq!(builtin.clone().at_least_patient(1_000, 100), builtin);
+        let crate::profile::AdapterSpec::Mcp { mcp: patient } = mcp.at_least_patient(u64::MAX, 0)
+        else {
+            unreachable!()
+        };
+        assert_eq!(patient.timeout_ms, u64::MAX);
     }
 
     fn error_of(adapter: &str) -> String {

@@ -100,6 +100,32 @@ impl AdapterSpec {
     pub fn is_caller(&self) -> bool {
         matches!(self, AdapterSpec::Builtin { builtin } if builtin == AdapterSpec::CALLER)
     }
+
+    /// Whether the target is a tool server (an MCP server): it is given
+    /// nothing but the content, so the fields its frame shows are its own,
+    /// and what it answers reaches the model as a tool's result in the
+    /// host's message, not as prompt text. Every kind says so here.
+    pub fn is_tool_server(&self) -> bool {
+        match self {
+            AdapterSpec::Builtin { .. } | AdapterSpec::Subprocess(_) => false,
+            AdapterSpec::Mcp { .. } => true,
+        }
+    }
+
+    /// This adapter given at least `timeout_ms` per request and, for a
+    /// subprocess, at least `startup_ms` more for the request that starts
+    /// it: `init` gives a declared target the patience it was asked for.
+    pub fn at_least_patient(mut self, timeout_ms: u64, startup_ms: u64) -> AdapterSpec {
+        match &mut self {
+            AdapterSpec::Builtin { .. } => {}
+            AdapterSpec::Subprocess(spec) => {
+                spec.timeout_ms = spec.timeout_ms.max(timeout_ms);
+                spec.startup_ms = Some(spec.startup_ms.unwrap_or(0).max(startup_ms));
+            }
+            AdapterSpec::Mcp { mcp } => mcp.timeout_ms = mcp.timeout_ms.max(timeout_ms),
+        }
+        self
+    }
 }
 
 /// An MCP server target (`adapter: { mcp: {...} }`).

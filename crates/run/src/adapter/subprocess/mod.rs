@@ -232,16 +232,16 @@ impl SubprocessFraming {
         self
     }
 
-    /// The target of a loaded profile, or `None` when the profile names a
-    /// built-in adapter.
+    /// The target of a loaded profile, or `None` when the profile names
+    /// another kind of adapter.
     pub fn from_profile(loaded: &LoadedProfile) -> Option<SubprocessFraming> {
-        match &loaded.profile.adapter {
-            AdapterSpec::Subprocess(spec) => Some(
-                SubprocessFraming::new(spec, &loaded.dir)
-                    .with_raw_bytes(loaded.profile.can(Capability::Bytes)),
-            ),
-            AdapterSpec::Builtin { .. } | AdapterSpec::Mcp { .. } => None,
-        }
+        let AdapterSpec::Subprocess(spec) = &loaded.profile.adapter else {
+            return None;
+        };
+        Some(
+            SubprocessFraming::new(spec, &loaded.dir)
+                .with_raw_bytes(loaded.profile.can(Capability::Bytes)),
+        )
     }
 
     /// The command as the profile wrote it, for messages.

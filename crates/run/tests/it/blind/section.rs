@@ -34,11 +34,11 @@
 
 use std::sync::OnceLock;
 
-use framecheck::adapter::{Framing, TargetError, WrapRequest};
-use framecheck::grammar::Grammar;
-use framecheck::level::ReaderLevel;
-use framecheck::profile::TargetProfile;
-use framecheck::reader::Reader;
+use framecheck_core::grammar::Grammar;
+use framecheck_core::level::ReaderLevel;
+use framecheck_core::reader::Reader;
+use framecheck_launch::profile::TargetProfile;
+use framecheck_run::adapter::{Framing, TargetError, WrapRequest};
 
 use super::{tricks, Defect};
 

@@ -3,12 +3,12 @@
 //! that writes a second `kind` fails tag.integrity at every level; one that
 //! writes `Kind` beside its own `kind` fails from the case-folding reader up.
 
-use framecheck::adapter::reference::Reference;
-use framecheck::adapter::{Framing, TargetError, WrapRequest};
-use framecheck::catalogue;
-use framecheck::level::ReaderLevel;
-use framecheck::oracle::Check;
-use framecheck::runner::{self, CaseResult, Outcome, RunOptions, RunResult, Verdict};
+use framecheck_core::catalogue;
+use framecheck_core::level::ReaderLevel;
+use framecheck_core::oracle::Check;
+use framecheck_run::adapter::reference::Reference;
+use framecheck_run::adapter::{Framing, TargetError, WrapRequest};
+use framecheck_run::runner::{self, CaseResult, Outcome, RunOptions, RunResult, Verdict};
 
 /// Writes its own `kind`, then every caller key as given (values escaped).
 struct WritesKeysRaw;
@@ -40,7 +40,7 @@ impl Framing for WritesKeysRaw {
 }
 
 fn collisions(framing: &mut dyn Framing) -> RunResult {
-    let profile = framecheck::envelope::reference_profile();
+    let profile = framecheck_envelope::reference_profile();
     let cases = catalogue::select(
         catalogue::instantiate(&catalogue::builtin(), &profile),
         &[

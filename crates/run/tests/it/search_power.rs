@@ -1,5 +1,5 @@
 //! Search power, measured honestly: framings with one defect the catalogue
-//! cannot reach (`tests/it/blind/`) must pass the whole catalogue, and search
+//! cannot reach (`crates/run/tests/it/blind/`) must pass the whole catalogue, and search
 //! must find each defect with a true, replayed finding within a bounded
 //! number of mutants at several seeds; over the reference and a correct
 //! framing at the same seeds it must find nothing.
@@ -10,6 +10,7 @@
 
 use crate::blind;
 use crate::common;
+use crate::power_budget::{BUDGET, FIND_BUDGET, SEEDS};
 
 use std::sync::atomic::AtomicBool;
 
@@ -18,23 +19,13 @@ use blind::fence::{self, Fence};
 use blind::markers::{self, Markers};
 use blind::section::{self, Sections};
 use blind::{Blind, Defect, DEFECTS};
-use framecheck::adapter::reference::Reference;
-use framecheck::adapter::Framing;
-use framecheck::catalogue::{self, ConcreteCase};
-use framecheck::level::ReaderLevel;
-use framecheck::profile::TargetProfile;
-use framecheck::runner::{self, RunOptions, Verdict};
-use framecheck::search::{self, Budget, SearchFinding, SearchOptions, SearchReport};
-
-/// The seeds every search claim here is made at.
-pub(crate) const SEEDS: [u64; 5] = [1, 2, 3, 4, 5];
-/// Mutants a search over a correct framing tries, finding nothing.
-pub(crate) const BUDGET: u64 = 500;
-
-/// The mutant budget to find each blind defect. The issue's bound is 60 s
-/// at each seed; 5,000 mutants take a few seconds in release (the search
-/// stops at its first confirmed finding, so easy defects cost far less).
-pub(crate) const FIND_BUDGET: u64 = 5_000;
+use framecheck_core::catalogue::{self, ConcreteCase};
+use framecheck_core::level::ReaderLevel;
+use framecheck_launch::profile::TargetProfile;
+use framecheck_run::adapter::reference::Reference;
+use framecheck_run::adapter::Framing;
+use framecheck_run::runner::{self, RunOptions, Verdict};
+use framecheck_run::search::{self, Budget, SearchFinding, SearchOptions, SearchReport};
 
 fn cases(profile: &TargetProfile) -> Vec<ConcreteCase> {
     catalogue::instantiate(&catalogue::builtin(), profile)
@@ -42,7 +33,7 @@ fn cases(profile: &TargetProfile) -> Vec<ConcreteCase> {
 
 /// The cases of a full catalogue run that do not pass at `unicode`.
 fn catalogue_failures(framing: &mut dyn Framing) -> Vec<String> {
-    let profile = framecheck::envelope::reference_profile();
+    let profile = framecheck_envelope::reference_profile();
     let run = runner::run(
         &cases(&profile),
         &profile,
@@ -106,7 +97,7 @@ fn each_defect_is_a_real_breakout() {
         assert!(!correct.contains(cyrillic) && !correct.contains(fullwidth_splice));
     }
     let two_fields = |provenance: &str, content: &str| {
-        let request = framecheck::adapter::WrapRequest {
+        let request = framecheck_run::adapter::WrapRequest {
             content: content.into(),
             kind: "tool-result".into(),
             attributes: Default::default(),
@@ -135,7 +126,7 @@ fn search_options(seed: u64, budget: u64, max_findings: usize) -> SearchOptions 
 }
 
 fn run_search(framing: &mut dyn Framing, seed: u64, budget: u64, max: usize) -> SearchReport {
-    let profile = framecheck::envelope::reference_profile();
+    let profile = framecheck_envelope::reference_profile();
     search::search(
         &cases(&profile),
         &profile,
@@ -152,7 +143,7 @@ fn is_true(finding: &SearchFinding, report: &SearchReport, defect: Defect) -> bo
     is_true_for(
         finding,
         report,
-        &framecheck::envelope::reference_profile(),
+        &framecheck_envelope::reference_profile(),
         &mut Blind(defect),
         &mut Blind(Defect::None),
     )
@@ -248,7 +239,7 @@ fn search_finds_nothing_over_correct_framings() {
 }
 
 /// Issue 33, end to end: behind BEGIN/END markers with a constant preamble
-/// sentence naming them (`tests/it/blind/markers.rs`), a pre-check that tries
+/// sentence naming them (`crates/run/tests/it/blind/markers.rs`), a pre-check that tries
 /// one Unicode trick at a time passes the whole catalogue, as `run` judges
 /// it (with the layout it learns, so the preamble is the framing's own
 /// text). Search over it starts with no known failure and finds the defect
@@ -262,8 +253,8 @@ fn search_finds_a_one_trick_at_a_time_check_behind_markers_with_a_preamble() {
 }
 
 /// Issue 37: the same, behind `[TOOL_OUTPUT]` bracket markers
-/// (`tests/it/blind/brackets.rs`) and for a Markdown fence whose length is
-/// measured one trick at a time (`tests/it/blind/fence.rs`).
+/// (`crates/run/tests/it/blind/brackets.rs`) and for a Markdown fence whose length is
+/// measured one trick at a time (`crates/run/tests/it/blind/fence.rs`).
 #[test]
 fn search_finds_a_one_trick_at_a_time_check_behind_brackets_and_a_fence() {
     let brackets = |defect: Defect| Box::new(Brackets(defect)) as Box<dyn Framing>;
@@ -283,7 +274,7 @@ fn search_finds_a_one_trick_at_a_time_check_behind_brackets_and_a_fence() {
 }
 
 /// Issue 37: the same behind open-only heading sections
-/// (`tests/it/blind/section.rs`): a marker is a whole line, and the
+/// (`crates/run/tests/it/blind/section.rs`): a marker is a whole line, and the
 /// defanger undoes one trick class at a time on it.
 #[test]
 fn search_finds_a_one_trick_at_a_time_check_behind_heading_sections() {
@@ -396,7 +387,7 @@ fn blind_on_another_grammar(
 
 /// Not a test of speed: prints, for BENCHMARKS.md, the mutants and the
 /// time each blind framing took to its first true finding at each seed.
-/// Run with `cargo test --release --test integration search_power::measure
+/// Run with `cargo test --release -p framecheck-run --test it search_power::measure
 /// -- --ignored --nocapture`.
 #[test]
 #[ignore]
@@ -432,8 +423,8 @@ const CORRECT_NONCE_FIXTURES: [&str; 2] = [
 /// frame, near misses, extra attributes) write confusables at most there.
 #[test]
 fn search_finds_nothing_over_correct_nonce_framings() {
-    use framecheck::adapter::subprocess::SubprocessFraming;
-    use framecheck::profile::AdapterSpec;
+    use framecheck_launch::profile::AdapterSpec;
+    use framecheck_run::adapter::subprocess::SubprocessFraming;
     if !common::have(
         "python3",
         "search_finds_nothing_over_correct_nonce_framings",
@@ -473,8 +464,8 @@ struct ReusedNonce(String);
 impl Framing for ReusedNonce {
     fn wrap(
         &mut self,
-        r: &framecheck::adapter::WrapRequest,
-    ) -> Result<String, framecheck::adapter::TargetError> {
+        r: &framecheck_run::adapter::WrapRequest,
+    ) -> Result<String, framecheck_run::adapter::TargetError> {
         let n = &self.0;
         Ok(format!(
             "<framecheck-untrusted-{n} kind=\"{}\">\n{}\n\n{}\n</framecheck-untrusted-{n}>",
@@ -484,8 +475,8 @@ impl Framing for ReusedNonce {
         ))
     }
 
-    fn read(&mut self, _: &str) -> Result<Option<String>, framecheck::adapter::TargetError> {
-        Err(framecheck::adapter::TargetError::failed("no reader"))
+    fn read(&mut self, _: &str) -> Result<Option<String>, framecheck_run::adapter::TargetError> {
+        Err(framecheck_run::adapter::TargetError::failed("no reader"))
     }
 }
 
@@ -495,9 +486,9 @@ impl Framing for ReusedNonce {
 /// out; the written case replays with the same literal value.
 #[test]
 fn the_nonce_replay_operator_finds_a_reused_nonce() {
-    use framecheck::grammar::{NonceAlphabet, NonceSpec};
-    use framecheck::profile::Capability;
-    let profile = framecheck::envelope::reference_profile()
+    use framecheck_core::grammar::{NonceAlphabet, NonceSpec};
+    use framecheck_launch::profile::Capability;
+    let profile = framecheck_envelope::reference_profile()
         .edit(|p| {
             p.delimiters.token = "framecheck-untrusted-{nonce}".into();
             p.delimiters.nonce = Some(NonceSpec {
@@ -542,8 +533,8 @@ fn the_nonce_replay_operator_finds_a_reused_nonce() {
             .any(|text| {
                 // Folded as the unicode reader folds (Cyrillic `а`,
                 // fullwidth `３`, math letters back to ASCII), as said above.
-                let unicode = framecheck::level::ReaderLevel::Unicode;
-                framecheck::level::fold_str(text, unicode)
+                let unicode = framecheck_core::level::ReaderLevel::Unicode;
+                framecheck_core::level::fold_str(text, unicode)
                     .contains("5f0c3a9e1b7d4c2a8e6f0b1d3c5a7e9f")
             })
     };

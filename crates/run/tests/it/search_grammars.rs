@@ -5,13 +5,13 @@
 
 use std::sync::atomic::AtomicBool;
 
-use framecheck::adapter::{Framing, TargetError, WrapRequest};
-use framecheck::catalogue::{self, ConcreteCase};
-use framecheck::grammar::{Form, GrammarKind};
-use framecheck::level::{fold_str, ReaderLevel};
-use framecheck::profile::TargetProfile;
-use framecheck::runner::{check_conformance, Verdict};
-use framecheck::search::{self, Budget, SearchOptions, SearchReport};
+use framecheck_core::catalogue::{self, ConcreteCase};
+use framecheck_core::grammar::{Form, GrammarKind};
+use framecheck_core::level::{fold_str, ReaderLevel};
+use framecheck_launch::profile::TargetProfile;
+use framecheck_run::adapter::{Framing, TargetError, WrapRequest};
+use framecheck_run::runner::{check_conformance, Verdict};
+use framecheck_run::search::{self, Budget, SearchOptions, SearchReport};
 
 fn profile(delimiters: &str) -> TargetProfile {
     TargetProfile::parse(&format!(

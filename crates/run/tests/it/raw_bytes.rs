@@ -3,15 +3,15 @@
 //! as `framed_b64`, and never reach targets that did not ask for them.
 
 use crate::common;
-use framecheck::adapter::subprocess::bytes::byte_char;
+use framecheck_run::adapter::subprocess::bytes::byte_char;
 
-use framecheck::adapter::subprocess::protocol::{decode_reply, encode_wrap_bytes, Op, Reply};
-use framecheck::adapter::subprocess::SubprocessFraming;
-use framecheck::adapter::{Framing, WrapRequest};
-use framecheck::catalogue;
-use framecheck::level::ReaderLevel;
-use framecheck::profile::{LoadedProfile, TargetProfile};
-use framecheck::runner::{self, RunOptions, RunResult, Verdict};
+use framecheck_core::catalogue;
+use framecheck_core::level::ReaderLevel;
+use framecheck_launch::profile::{LoadedProfile, TargetProfile};
+use framecheck_run::adapter::subprocess::protocol::{decode_reply, encode_wrap_bytes, Op, Reply};
+use framecheck_run::adapter::subprocess::SubprocessFraming;
+use framecheck_run::adapter::{Framing, WrapRequest};
+use framecheck_run::runner::{self, RunOptions, RunResult, Verdict};
 
 fn profile(name: &str) -> LoadedProfile {
     TargetProfile::load(&crate::common::repo().join("tests/adapters").join(name)).unwrap()

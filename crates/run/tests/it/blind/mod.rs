@@ -6,7 +6,7 @@
 //! its zero-width large-content case or on an indented line).
 //!
 //! They measure what `framecheck search` can find; search is never tuned to
-//! them. `tests/it/search_power.rs` first checks that the whole catalogue
+//! them. `crates/run/tests/it/search_power.rs` first checks that the whole catalogue
 //! passes each of them at the `unicode` level (otherwise they would not be
 //! blind), then that search finds each defect and replays it.
 //!
@@ -30,10 +30,10 @@ pub(crate) mod section;
 
 use std::collections::BTreeSet;
 
-use framecheck::adapter::reference::Reference;
-use framecheck::adapter::{Framing, TargetError, WrapRequest};
-use framecheck::level::{self, ReaderLevel};
-use framecheck::reader::Reader;
+use framecheck_core::level::{self, ReaderLevel};
+use framecheck_core::reader::Reader;
+use framecheck_run::adapter::reference::Reference;
+use framecheck_run::adapter::{Framing, TargetError, WrapRequest};
 use unicode_normalization::UnicodeNormalization;
 
 const TOKEN: &str = "framecheck-untrusted";

@@ -17,9 +17,9 @@
 //! the count is the reader's own (invisible characters skipped, every
 //! backtick spelling counted): the correct twin.
 
-use framecheck::adapter::{Framing, TargetError, WrapRequest};
-use framecheck::level::{self, ReaderLevel};
-use framecheck::profile::TargetProfile;
+use framecheck_core::level::{self, ReaderLevel};
+use framecheck_launch::profile::TargetProfile;
+use framecheck_run::adapter::{Framing, TargetError, WrapRequest};
 
 use super::Defect;
 

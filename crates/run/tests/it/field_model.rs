@@ -9,10 +9,10 @@
 //!   self-closing message among full ones in a rendered chat history);
 //! - a datamark on every whitespace character.
 
-use framecheck::adapter::{Framing, TargetError, WrapRequest};
-use framecheck::catalogue::{builtin, instantiate, select};
-use framecheck::profile::TargetProfile;
-use framecheck::runner::{self, Outcome, RunOptions, RunResult};
+use framecheck_core::catalogue::{builtin, instantiate, select};
+use framecheck_launch::profile::TargetProfile;
+use framecheck_run::adapter::{Framing, TargetError, WrapRequest};
+use framecheck_run::runner::{self, Outcome, RunOptions, RunResult};
 
 /// A framing as a closure over the request, with no reader.
 struct Wrap<F>(F);

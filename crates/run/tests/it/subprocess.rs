@@ -12,11 +12,11 @@ use std::time::Duration;
 use crate::common;
 use common::{have, repo};
 
-use framecheck::adapter::subprocess::{
+use framecheck_launch::profile::{AdapterSpec, ProcessMode, SubprocessSpec, TargetProfile};
+use framecheck_run::adapter::subprocess::{
     serve, SubprocessFraming, MAX_CRASHES_IN_ROW, MAX_SPAWN_FAILURES_IN_ROW, MAX_TIMEOUTS_IN_ROW,
 };
-use framecheck::adapter::{Framing, TargetError, WrapRequest};
-use framecheck::profile::{AdapterSpec, ProcessMode, SubprocessSpec, TargetProfile};
+use framecheck_run::adapter::{Framing, TargetError, WrapRequest};
 
 /// A target's reply timeout in these tests: long enough that a helper answering on
 /// a loaded machine (one test binary runs every module side by side) is not
@@ -270,7 +270,7 @@ fn stderr_flood_does_not_block_a_correct_answer() {
     }
     let tail = target.stderr_tail();
     assert!(
-        tail.len() <= framecheck::adapter::subprocess::STDERR_TAIL_BYTES + 64,
+        tail.len() <= framecheck_run::adapter::subprocess::STDERR_TAIL_BYTES + 64,
         "{}",
         tail.len()
     );
@@ -607,7 +607,7 @@ fn every_profile_loads() {
 fn reference_profile_file_matches_the_builtin() {
     common::assert_profile_files_match(
         "reference",
-        &framecheck::envelope::reference_profile(),
+        &framecheck_envelope::reference_profile(),
         &["framecheck", "serve-reference"],
     );
 }

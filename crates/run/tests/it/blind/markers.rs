@@ -16,8 +16,8 @@
 //! [`Defect::None`] it is the correct twin. The other defects of `super`
 //! are written for the tag framing and are not used here.
 
-use framecheck::adapter::{Framing, TargetError, WrapRequest};
-use framecheck::profile::TargetProfile;
+use framecheck_launch::profile::TargetProfile;
+use framecheck_run::adapter::{Framing, TargetError, WrapRequest};
 
 use super::{defang_token, Defect};
 

@@ -8,13 +8,13 @@ use crate::blind::{Blind, Defect};
 
 use std::sync::atomic::AtomicBool;
 
-use framecheck::adapter::reference::Reference;
-use framecheck::adapter::subprocess::LaunchError;
-use framecheck::adapter::{ConnectError, Framing};
-use framecheck::catalogue::{self, ConcreteCase};
-use framecheck::level::ReaderLevel;
-use framecheck::profile::TargetProfile;
-use framecheck::search::{self, Budget, SearchOptions, SearchReport};
+use framecheck_core::catalogue::{self, ConcreteCase};
+use framecheck_core::level::ReaderLevel;
+use framecheck_launch::profile::TargetProfile;
+use framecheck_run::adapter::reference::Reference;
+use framecheck_run::adapter::subprocess::LaunchError;
+use framecheck_run::adapter::{ConnectError, Framing};
+use framecheck_run::search::{self, Budget, SearchOptions, SearchReport};
 
 fn cases(profile: &TargetProfile) -> Vec<ConcreteCase> {
     catalogue::instantiate(&catalogue::builtin(), profile)
@@ -31,7 +31,7 @@ fn options(seed: u64, budget: u64) -> SearchOptions {
 }
 
 fn with_jobs(defect: Option<Defect>, jobs: usize, seed: u64, budget: u64) -> SearchReport {
-    let profile = framecheck::envelope::reference_profile();
+    let profile = framecheck_envelope::reference_profile();
     let open = move || -> Box<dyn Framing> {
         match defect {
             Some(defect) => Box::new(Blind(defect)),
@@ -64,7 +64,7 @@ fn two_jobs_replay_the_same_search_for_the_same_seed() {
 
 #[test]
 fn one_job_is_the_one_job_search() {
-    let profile = framecheck::envelope::reference_profile();
+    let profile = framecheck_envelope::reference_profile();
     let mut alone = search::search(
         &cases(&profile),
         &profile,
@@ -94,7 +94,7 @@ fn two_jobs_find_a_blind_defect_and_write_each_finding_once() {
 
 #[test]
 fn a_job_whose_target_cannot_start_is_a_harness_error() {
-    let profile = framecheck::envelope::reference_profile();
+    let profile = framecheck_envelope::reference_profile();
     let more = || {
         Err::<Box<dyn Framing>, _>(ConnectError::CannotStart {
             target: "reference".into(),
@@ -120,7 +120,7 @@ fn a_job_whose_target_cannot_start_is_a_harness_error() {
 /// twin for `false`.
 type Open = Box<dyn Fn(bool) -> Box<dyn Framing> + Sync>;
 
-/// Every blind fixture of `tests/it/blind/`: (name, grammar, profile, open).
+/// Every blind fixture of `crates/run/tests/it/blind/`: (name, grammar, profile, open).
 fn blind_fixtures() -> Vec<(String, &'static str, TargetProfile, Open)> {
     use crate::blind::brackets::{self, Brackets};
     use crate::blind::fence::{self, Fence};
@@ -133,7 +133,7 @@ fn blind_fixtures() -> Vec<(String, &'static str, TargetProfile, Open)> {
             Box::new(Blind(if bad { defect } else { Defect::None }))
         };
         let name = defect.name().to_string();
-        let reference = framecheck::envelope::reference_profile();
+        let reference = framecheck_envelope::reference_profile();
         fixtures.push((name, "xml-tag", reference, Box::new(open)));
     }
     let stacked = |bad: bool| if bad { Defect::Stacked } else { Defect::None };
@@ -221,7 +221,7 @@ fn measure_time_to_first_finding() {
 /// the same seed and budget from nothing, and saving twice adds nothing.
 #[test]
 fn a_saved_corpus_round_trips_merges_and_seeds_the_next_search() {
-    let profile = framecheck::envelope::reference_profile();
+    let profile = framecheck_envelope::reference_profile();
     let all = cases(&profile);
     let more = || Ok(Box::new(Reference) as Box<dyn Framing>);
     let run = |seed: u64, start: &[search::CorpusEntry]| {

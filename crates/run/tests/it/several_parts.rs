@@ -6,16 +6,16 @@
 //! `wrap-many` answering the other kind than the profile declares gets one
 //! calibration error and no verdict.
 
-use framecheck::adapter::reference::Reference;
-use framecheck::adapter::{Framing, TargetError, WrapRequest};
-use framecheck::catalogue::{self, ConcreteCase, Input};
-use framecheck::level::ReaderLevel;
-use framecheck::oracle::Check;
-use framecheck::profile::{FrameCount, TargetProfile, WrapReturns};
-use framecheck::runner::{self, Outcome, RunOptions, RunResult, Verdict};
+use framecheck_core::catalogue::{self, ConcreteCase, Input};
+use framecheck_core::level::ReaderLevel;
+use framecheck_core::oracle::Check;
+use framecheck_launch::profile::{FrameCount, TargetProfile, WrapReturns};
+use framecheck_run::adapter::reference::Reference;
+use framecheck_run::adapter::{Framing, TargetError, WrapRequest};
+use framecheck_run::runner::{self, Outcome, RunOptions, RunResult, Verdict};
 
 use crate::several::failing;
-use framecheck::target::{Part, WrapAnswer};
+use framecheck_core::target::{Part, WrapAnswer};
 
 /// The instruction part every answer starts with. It names the frame's
 /// tag, as instructions do: the frame checks read from the first item's
@@ -104,7 +104,9 @@ impl Framing for SourceParts {
     fn wrap_many_answer(&mut self, items: &[WrapRequest]) -> Result<WrapAnswer, TargetError> {
         let parts = self.parts(items, true)?;
         Ok(match self.0 {
-            Defect::ManyAnswersText => WrapAnswer::Text(framecheck::target::join_parts(&parts)),
+            Defect::ManyAnswersText => {
+                WrapAnswer::Text(framecheck_core::target::join_parts(&parts))
+            }
             _ => WrapAnswer::Parts(parts),
         })
     }
@@ -113,7 +115,7 @@ impl Framing for SourceParts {
 /// The reference profile with several frames per call, answering parts
 /// when `parts`.
 fn profile(parts: bool) -> TargetProfile {
-    let profile = framecheck::envelope::reference_profile()
+    let profile = framecheck_envelope::reference_profile()
         .edit(|p| {
             p.frame.count = FrameCount::Several;
         })

@@ -3,13 +3,13 @@
 //! position, and each broken one is caught by `frame.separation` for the
 //! defect it has, where the single-frame cases cannot see it.
 
-use framecheck::adapter::reference::Reference;
-use framecheck::adapter::{Framing, TargetError, WrapRequest};
-use framecheck::catalogue::{self, ConcreteCase, Input};
-use framecheck::level::ReaderLevel;
-use framecheck::oracle::Check;
-use framecheck::profile::{EmptyContent, FrameCount, TargetProfile};
-use framecheck::runner::{self, CaseResult, Outcome, RunOptions, RunResult, Verdict};
+use framecheck_core::catalogue::{self, ConcreteCase, Input};
+use framecheck_core::level::ReaderLevel;
+use framecheck_core::oracle::Check;
+use framecheck_launch::profile::{EmptyContent, FrameCount, TargetProfile};
+use framecheck_run::adapter::reference::Reference;
+use framecheck_run::adapter::{Framing, TargetError, WrapRequest};
+use framecheck_run::runner::{self, CaseResult, Outcome, RunOptions, RunResult, Verdict};
 
 /// What is wrong with a [`Sources`] framing.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -106,7 +106,7 @@ impl Framing for Sources {
 }
 
 fn several_profile() -> TargetProfile {
-    framecheck::envelope::reference_profile()
+    framecheck_envelope::reference_profile()
         .edit(|p| {
             p.frame.count = FrameCount::Several;
         })
@@ -189,12 +189,12 @@ fn a_correct_list_framing_passes_every_case_at_every_position() {
         .collect();
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
     // Tokenizer views judge one-frame outputs only: the siblings' own
-    // delimiters in a wrap-many output are not forged ones.
-    #[cfg(feature = "tokenizers")]
+    // delimiters in a wrap-many output are not forged ones. (This crate's
+    // dev-dependencies turn core's tokenizer views on.)
     {
-        use framecheck::tokview::{TokenizerView, ViewName};
+        use framecheck_core::tokview::{TokenizerView, ViewName};
         let views = [TokenizerView::load(ViewName::Cl100k, None).unwrap()];
-        let report = &framecheck::outcome::judge_run(&run, &views)[0];
+        let report = &framecheck_launch::outcome::judge_run(&run, &views)[0];
         assert!(report.judged > 0);
         assert!(report.findings.is_empty(), "{:?}", report.findings);
     }
@@ -376,7 +376,7 @@ fn a_framing_without_wrap_many_gets_one_error_and_no_verdict() {
 
 #[test]
 fn a_one_frame_profile_never_calls_wrap_many() {
-    let profile = framecheck::envelope::reference_profile();
+    let profile = framecheck_envelope::reference_profile();
     let benign = case(&profile, "benign-english-prose", |_| {});
     let run = runner::run(
         &[benign],

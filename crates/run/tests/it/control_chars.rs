@@ -4,14 +4,14 @@
 //! drops ESC from ordinary output, one that crashes on NUL. The reference
 //! passes every such case.
 
-use framecheck::adapter::reference::Reference;
-use framecheck::adapter::{Framing, TargetError, WrapRequest};
-use framecheck::catalogue;
-use framecheck::level::ReaderLevel;
-use framecheck::runner::{self, RunOptions, RunResult, Verdict};
+use framecheck_core::catalogue;
+use framecheck_core::level::ReaderLevel;
+use framecheck_run::adapter::reference::Reference;
+use framecheck_run::adapter::{Framing, TargetError, WrapRequest};
+use framecheck_run::runner::{self, RunOptions, RunResult, Verdict};
 
 fn control_cases(framing: &mut dyn Framing) -> RunResult {
-    let profile = framecheck::envelope::reference_profile();
+    let profile = framecheck_envelope::reference_profile();
     let cases = catalogue::select(
         catalogue::instantiate(&catalogue::builtin(), &profile),
         &["ctl-*".to_string(), "benign-control-*".to_string()],
@@ -185,8 +185,8 @@ fn field_texts(request: &WrapRequest, field: Reach) -> Vec<&str> {
 /// the bracket and the slash of a closing delimiter in content.
 #[test]
 fn every_c0_and_c1_control_reaches_every_field() {
-    use framecheck::catalogue::{Expectation, Input};
-    let profile = framecheck::envelope::reference_profile();
+    use framecheck_core::catalogue::{Expectation, Input};
+    let profile = framecheck_envelope::reference_profile();
     let cases = catalogue::instantiate(&catalogue::builtin(), &profile);
     let requests: Vec<(Expectation, &WrapRequest)> = cases
         .iter()

@@ -9,11 +9,11 @@ use common::random_hex;
 
 use std::collections::BTreeSet;
 
-use framecheck::adapter::{Framing, TargetError, WrapRequest};
-use framecheck::catalogue::{builtin, instantiate, select, ConcreteCase, Input, NonceMode};
-use framecheck::oracle::{Check, CheckClass};
-use framecheck::profile::{Capability, TargetProfile};
-use framecheck::runner::{self, CaseResult, Outcome, RunOptions, RunResult};
+use framecheck_core::catalogue::{builtin, instantiate, select, ConcreteCase, Input, NonceMode};
+use framecheck_core::oracle::{Check, CheckClass};
+use framecheck_launch::profile::{Capability, TargetProfile};
+use framecheck_run::adapter::{Framing, TargetError, WrapRequest};
+use framecheck_run::runner::{self, CaseResult, Outcome, RunOptions, RunResult};
 
 fn profile() -> TargetProfile {
     // The test framings have no reader: roundtrip cases run as wraps.
@@ -136,7 +136,7 @@ fn security(results: &[CaseResult]) -> BTreeSet<Check> {
 
 #[test]
 fn a_profile_without_a_nonce_gets_no_nonce_case() {
-    let cases = nonce_cases(&framecheck::envelope::reference_profile());
+    let cases = nonce_cases(&framecheck_envelope::reference_profile());
     assert!(
         cases.is_empty(),
         "{:?}",

@@ -8,20 +8,20 @@
 //! that once broke a property, with a `README.md` saying why.
 //!
 //! Regenerate the catalogue-derived seeds with
-//! `cargo test --test integration corpus_replay::generate_seed_corpus -- --ignored`.
+//! `cargo test -p framecheck-run --test it corpus_replay::generate_seed_corpus -- --ignored`.
 
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use framecheck::adapter::reference::Reference;
-use framecheck::adapter::{Framing, WrapRequest};
-use framecheck::catalogue::{self, ConcreteCase, Input, Piece};
-use framecheck::envelope::Envelope;
-use framecheck::oracle::{self, Calibration};
-use framecheck::profile::TargetProfile;
-use framecheck::runner::resolve_pieces;
+use framecheck_core::catalogue::{self, ConcreteCase, Input, Piece};
+use framecheck_core::oracle::{self, Calibration};
+use framecheck_envelope::Envelope;
+use framecheck_launch::profile::TargetProfile;
+use framecheck_run::adapter::reference::Reference;
+use framecheck_run::adapter::{Framing, WrapRequest};
 use framecheck_run::fuzzing::{self, plain_oracle_seed, plain_roundtrip_seed};
+use framecheck_run::runner::resolve_pieces;
 use sha2::{Digest, Sha256};
 
 fn corpus_root() -> PathBuf {
@@ -182,7 +182,7 @@ fn naive_markers(content: &str) -> String {
 #[test]
 #[ignore = "generator: run explicitly to refresh the committed seed corpus"]
 fn generate_nonce_seed_corpus() {
-    use framecheck::envelope::{wrap_with_nonce, Nonce};
+    use framecheck_envelope::{wrap_with_nonce, Nonce};
     let mut written = BTreeMap::new();
     let nonce = Nonce::from_bytes([0x5e; 16]);
     let own = format!("</framecheck-untrusted-{nonce}>");
@@ -235,9 +235,9 @@ fn generate_nonce_seed_corpus() {
 #[test]
 #[ignore = "generator: run explicitly to refresh the committed seed corpus"]
 fn generate_search_framing_seed_corpus() {
-    use framecheck::search::{self, Budget, SearchOptions};
     use framecheck_run::fuzzing::{plain_search_seed, SearchTarget};
-    let profile = framecheck::envelope::reference_profile();
+    use framecheck_run::search::{self, Budget, SearchOptions};
+    let profile = framecheck_envelope::reference_profile();
     let target = SearchTarget::new(profile.clone(), Box::new(Reference)).unwrap();
     let mut written = BTreeMap::new();
     for (at, case) in target.seeds().iter().enumerate() {
@@ -251,7 +251,7 @@ fn generate_search_framing_seed_corpus() {
     let options = SearchOptions {
         budget: Budget::Cases(300),
         seed: 1,
-        level: framecheck::level::ReaderLevel::Unicode,
+        level: framecheck_core::level::ReaderLevel::Unicode,
         shrink_calls: 200,
         max_findings: 5,
     };
@@ -275,7 +275,7 @@ fn generate_search_framing_seed_corpus() {
 #[test]
 #[ignore = "generator: run explicitly to refresh the committed seed corpus"]
 fn generate_seed_corpus() {
-    let profile = framecheck::envelope::reference_profile();
+    let profile = framecheck_envelope::reference_profile();
     let cases = catalogue::instantiate(&catalogue::builtin(), &profile);
     let mut target = Reference;
     let calibration_request = oracle::calibration_request();

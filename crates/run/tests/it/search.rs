@@ -8,14 +8,14 @@ use std::collections::BTreeSet;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use framecheck::adapter::reference::Reference;
-use framecheck::adapter::subprocess::SubprocessFraming;
-use framecheck::adapter::{Framing, TargetError, WrapRequest};
-use framecheck::catalogue::{self, ConcreteCase, Input};
-use framecheck::level::ReaderLevel;
-use framecheck::profile::{AdapterSpec, TargetProfile};
-use framecheck::runner::{RunOptions, Verdict};
-use framecheck::search::{self, Budget, SearchOptions, SearchReport};
+use framecheck_core::catalogue::{self, ConcreteCase, Input};
+use framecheck_core::level::ReaderLevel;
+use framecheck_launch::profile::{AdapterSpec, TargetProfile};
+use framecheck_run::adapter::reference::Reference;
+use framecheck_run::adapter::subprocess::SubprocessFraming;
+use framecheck_run::adapter::{Framing, TargetError, WrapRequest};
+use framecheck_run::runner::{RunOptions, Verdict};
+use framecheck_run::search::{self, Budget, SearchOptions, SearchReport};
 
 fn options(budget: Budget, seed: u64) -> SearchOptions {
     SearchOptions {
@@ -51,7 +51,7 @@ fn run(
 /// canary.containment "breakout" in the reference. Eight seeds, nothing.
 #[test]
 fn search_reports_nothing_against_the_reference_for_eight_seeds() {
-    let profile = framecheck::envelope::reference_profile();
+    let profile = framecheck_envelope::reference_profile();
     let seeds = cases(
         &profile,
         &["forgery-complete-frame", "ws-no-final-newline-then-close*"],
@@ -134,7 +134,7 @@ impl Framing for BreaksOnMutantsOnly {
 
 #[test]
 fn a_finding_whose_written_case_passes_is_not_reported() {
-    let profile = framecheck::envelope::reference_profile();
+    let profile = framecheck_envelope::reference_profile();
     let seeds = cases(&profile, &["breakout-close-mid-content"]);
     let mut framing = BreaksOnMutantsOnly {
         canaries: seeds.iter().map(|c| c.canary.clone()).collect(),
@@ -172,7 +172,7 @@ fn reported_findings_are_exactly_what_the_written_cases_reproduce() {
             Ok(None)
         }
     }
-    let profile = framecheck::envelope::reference_profile();
+    let profile = framecheck_envelope::reference_profile();
     // Seed cases that already fail are known; mutants of benign-looking
     // hold cases are what is left to find.
     let all = cases(&profile, &[]);
@@ -195,7 +195,7 @@ fn reported_findings_are_exactly_what_the_written_cases_reproduce() {
             cases: file.cases,
         };
         let concrete = catalogue::instantiate(&written, &profile);
-        let result = framecheck::runner::run(
+        let result = framecheck_run::runner::run(
             &concrete,
             &profile,
             &mut Raw,
@@ -230,7 +230,7 @@ impl Framing for NeverAnswers {
 
 #[test]
 fn a_target_that_never_answers_is_a_harness_error() {
-    let profile = framecheck::envelope::reference_profile();
+    let profile = framecheck_envelope::reference_profile();
     let all = cases(&profile, &["breakout"]);
     let report = run(
         &all,
@@ -245,7 +245,7 @@ fn a_target_that_never_answers_is_a_harness_error() {
 
 #[test]
 fn a_search_with_no_seed_case_is_a_harness_error() {
-    let profile = framecheck::envelope::reference_profile();
+    let profile = framecheck_envelope::reference_profile();
     let benign = cases(&profile, &["benign"]);
     let report = run(
         &benign,
@@ -260,7 +260,7 @@ fn a_search_with_no_seed_case_is_a_harness_error() {
 
 #[test]
 fn a_known_failure_pass_cut_short_by_the_budget_is_a_harness_error() {
-    let profile = framecheck::envelope::reference_profile();
+    let profile = framecheck_envelope::reference_profile();
     let all = cases(&profile, &[]);
     let report = run(
         &all,
@@ -288,7 +288,7 @@ impl Framing for Slow {
 
 #[test]
 fn a_time_budget_is_respected_even_when_the_known_pass_cannot_finish() {
-    let profile = framecheck::envelope::reference_profile();
+    let profile = framecheck_envelope::reference_profile();
     let all = cases(&profile, &[]);
     let started = Instant::now();
     let report = run(
@@ -328,7 +328,7 @@ impl Framing for NeutraliseThenStrip {
 
 #[test]
 fn search_mutates_toward_control_characters() {
-    let profile = framecheck::envelope::reference_profile();
+    let profile = framecheck_envelope::reference_profile();
     let seeds = cases(&profile, &["breakout-close-mid-content"]);
     let mut found_by_controls = false;
     for seed in 1..=4 {
