@@ -97,8 +97,10 @@ const MAX_DOCUMENT_LINES: usize = 64;
 /// keys, the bracket) is the body's own, so the shapes read the frame's
 /// delimiters in the text before the document (a section marker on the
 /// line above). A document that ends the output is no body inside a frame
-/// but the whole frame, grammar `json-document`'s reading, so it is left
-/// to that shape. The string must decode to the whole content.
+/// but the whole frame, grammar `json-document`'s reading, and one followed
+/// only by more JSON documents one a line is a line of a `json-lines`
+/// frame, so each is left to that shape. The string must decode to the
+/// whole content.
 fn read_json_item(framed: &str, content: &str) -> Option<Reading> {
     // The content's first word, as a JSON string writes it unchanged
     // (letters and digits), marks where the string's text starts; the
@@ -125,7 +127,11 @@ fn read_json_item(framed: &str, content: &str) -> Option<Reading> {
         if end <= start || !holds_string(&document, content) {
             continue;
         }
-        if framed[end..].trim().is_empty() {
+        // Followed by more lines that are each a JSON document, it is one
+        // line of a stream of them: the frame is that stream, grammar
+        // `json-lines`' reading, so it is left to that shape too.
+        let rest = &framed[end..];
+        if rest.trim().is_empty() || crate::grammar::json_document::continues_json_lines(rest) {
             return None;
         }
         return Some(Reading {

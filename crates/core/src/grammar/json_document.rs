@@ -10,7 +10,9 @@
 //! `JSON.stringify(c)`, `repr(c)`, or `Result: ` then one of those): its
 //! pointer is `""`, RFC 6901's whole document, and what content could
 //! forge is that string's end, as anywhere else. Grammar `yaml-document`
-//! (the `yaml` submodule) is the same shape written as YAML, judged by the same reader.
+//! (the `yaml` submodule) is the same shape written as YAML, judged by the same reader,
+//! and grammar `json-lines` (the `lines` submodule) the same shape written as
+//! JSON documents one a line, read as the array of its lines' documents.
 //!
 //! Many framings, and most MCP servers, answer `JSON.stringify` of a record:
 //! `{"source": "tool", "content": "…", "chars": 42}`. The document's other
@@ -40,6 +42,7 @@
 //! item, and every other item must come back as the benign answer had it.
 
 pub mod items;
+pub(super) mod lines;
 pub(super) mod yaml;
 
 use std::collections::BTreeMap;
@@ -65,6 +68,9 @@ pub enum Syntax {
     /// A YAML mapping or sequence (`yaml.safe_dump`, js-yaml's `dump`):
     /// grammar `yaml-document`, read by the `yaml` submodule.
     Yaml,
+    /// JSON documents one a line (JSON Lines), read as the array of the
+    /// lines' documents: grammar `json-lines`, the `lines` submodule.
+    JsonLines,
 }
 
 impl Syntax {
@@ -74,6 +80,7 @@ impl Syntax {
             Syntax::Json => GrammarKind::JsonDocument,
             Syntax::PythonLiteral => GrammarKind::PythonDocument,
             Syntax::Yaml => GrammarKind::YamlDocument,
+            Syntax::JsonLines => GrammarKind::JsonLines,
         }
     }
 
@@ -83,6 +90,7 @@ impl Syntax {
             Syntax::Json => "JSON",
             Syntax::PythonLiteral => "a Python literal",
             Syntax::Yaml => "YAML",
+            Syntax::JsonLines => "JSON lines",
         }
     }
 
@@ -90,7 +98,7 @@ impl Syntax {
     /// scalars; its plain and block ones have none).
     fn quotes(self) -> &'static [char] {
         match self {
-            Syntax::Json => &['"'],
+            Syntax::Json | Syntax::JsonLines => &['"'],
             Syntax::PythonLiteral | Syntax::Yaml => &['\'', '"'],
         }
     }
@@ -111,6 +119,7 @@ impl Syntax {
             Syntax::PythonLiteral if level == ReaderLevel::Exact => Ok(python_value::parse(text)?),
             Syntax::PythonLiteral => Ok(python_value::parse_folded(text)?),
             Syntax::Yaml => yaml::parse(text, level != ReaderLevel::Exact),
+            Syntax::JsonLines => lines::parse(text),
         }
     }
 
@@ -122,8 +131,9 @@ impl Syntax {
     /// the whole text) does not parse.
     pub fn locate(self, text: &str) -> Result<(usize, Value), SyntaxError> {
         // A YAML document has no bracket to start at, and a lead text
-        // would be read as part of it: it is the whole text.
-        if self == Syntax::Yaml {
+        // would be read as part of it: it is the whole text. So is a
+        // stream of JSON lines, whose every line is a document.
+        if matches!(self, Syntax::Yaml | Syntax::JsonLines) {
             return self.parse(text).map(|value| (0, value));
         }
         let mut first_error = None;
@@ -182,6 +192,12 @@ const ATTACKS: &[GrammarAttack] = &[
     },
 ];
 
+/// The cases only a JSON-lines framing invites.
+const LINES_ATTACKS: &[GrammarAttack] = &[GrammarAttack {
+    case: "json-lines-forged-record",
+    what: "a quote and a line break in the content end its record and write a record of its own",
+}];
+
 /// The cases only a YAML document framing invites.
 const YAML_ATTACKS: &[GrammarAttack] = &[GrammarAttack {
     case: "yaml-document-forged-key",
@@ -206,6 +222,16 @@ pub(super) const PYTHON_SHAPE: DocumentShape = DocumentShape(Syntax::PythonLiter
 
 /// The `yaml-document` shape (the `yaml` submodule).
 pub(super) use yaml::SHAPE as YAML_SHAPE;
+
+/// The `json-lines` shape (the `lines` submodule).
+pub(super) use lines::SHAPE as LINES_SHAPE;
+
+/// Whether `rest`, the text after a JSON document that ends its line, is
+/// more lines that are each a JSON document: the document is then one line
+/// of a `json-lines` frame, not a body inside another frame.
+pub fn continues_json_lines(rest: &str) -> bool {
+    rest.trim_start_matches([' ', '\t', '\r']).starts_with('\n') && lines::parse(rest).is_ok()
+}
 
 impl Shape for DocumentShape {
     fn fields(&self) -> Fields {
@@ -270,6 +296,12 @@ impl Shape for DocumentShape {
                 rank: 0,
                 read: guess_yaml,
             }],
+            // A stream of lines is no document after a lead text: the
+            // JSON guess leaves it to this one (`guess_json`).
+            Syntax::JsonLines => &[Guess {
+                rank: 0,
+                read: guess_json_lines,
+            }],
         }
     }
 
@@ -286,6 +318,10 @@ impl Shape for DocumentShape {
                 "the output parses as a YAML mapping or sequence holding the content in one \
                  string value"
             }
+            Syntax::JsonLines => {
+                "every line of the output parses as a JSON document, one of them holding the \
+                 content in one string value"
+            }
         }
     }
 
@@ -294,7 +330,11 @@ impl Shape for DocumentShape {
     }
 
     fn example(&self) -> Delimiters {
-        Delimiters::simple(self.0.kind(), "/content")
+        match self.0 {
+            // The first segment is the line.
+            Syntax::JsonLines => Delimiters::simple(self.0.kind(), "/1/content"),
+            _ => Delimiters::simple(self.0.kind(), "/content"),
+        }
     }
 
     fn content_sized_run(&self, _: &str) -> Option<usize> {
@@ -308,10 +348,16 @@ const STAND_IN: &str = "framecheck\u{E001}content";
 
 /// The content's pointer, when the text around it with the content put
 /// back is a document of `syntax` (after a lead text) holding it as one
-/// whole string value. The tail starts with the content's last word, so
+/// whole string value, and no stream of JSON lines. The tail starts with the content's last word, so
 /// the value is the stand-in and that word.
 fn guess(syntax: Syntax, around: &Around<'_>) -> Option<Delimiters> {
     let text = format!("{}{STAND_IN}{}", around.head, around.tail);
+    // A stream of JSON lines is `json-lines`' to read: its last line alone
+    // would parse as a document (JSON, or a Python literal) after a lead
+    // text made of the others.
+    if lines::is_stream(&text) {
+        return None;
+    }
     let (_, value) = syntax.locate(&text).ok()?;
     let pointer = find_string(&value, STAND_IN, String::new(), false)?;
     Some(Delimiters::simple(syntax.kind(), &pointer))
@@ -320,6 +366,14 @@ fn guess(syntax: Syntax, around: &Around<'_>) -> Option<Delimiters> {
 /// [`guess`] for JSON.
 fn guess_json(around: &Around<'_>) -> Option<Delimiters> {
     guess(Syntax::Json, around)
+}
+
+/// The content's pointer when the text around it, with the content put
+/// back, is JSON lines: two or more documents, one a line, one holding it.
+fn guess_json_lines(around: &Around<'_>) -> Option<Delimiters> {
+    let text = format!("{}{STAND_IN}{}", around.head, around.tail);
+    let pointer = lines::pointer_of(&text, STAND_IN)?;
+    Some(Delimiters::simple(GrammarKind::JsonLines, &pointer))
 }
 
 /// [`guess`] for a Python literal.
@@ -484,6 +538,7 @@ impl Grammar for JsonDocument {
         match self.syntax {
             Syntax::Yaml => YAML_ATTACKS,
             Syntax::Json | Syntax::PythonLiteral => ATTACKS,
+            Syntax::JsonLines => LINES_ATTACKS,
         }
     }
 

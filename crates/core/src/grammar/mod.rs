@@ -111,6 +111,10 @@ pub enum GrammarKind {
     /// One cell of a Markdown table row, ended by the next live `|` or the
     /// row's line break: `| web | … |`.
     TableCell,
+    /// JSON documents one a line (JSON Lines), the content a string at a
+    /// JSON pointer whose first segment is its line (the token):
+    /// `{"event": "begin"}` / `{"event": "data", "text": "…"}` / ….
+    JsonLines,
 }
 
 every_variant! {
@@ -127,6 +131,7 @@ every_variant! {
         RecordList,
         YamlDocument,
         TableCell,
+        JsonLines,
     ]
 }
 
@@ -145,6 +150,7 @@ impl GrammarKind {
             GrammarKind::RecordList => "record-list",
             GrammarKind::YamlDocument => "yaml-document",
             GrammarKind::TableCell => "table-cell",
+            GrammarKind::JsonLines => "json-lines",
         }
     }
 
@@ -163,6 +169,7 @@ impl GrammarKind {
             GrammarKind::RecordList => &record_list::RecordListShape,
             GrammarKind::YamlDocument => &json_document::YAML_SHAPE,
             GrammarKind::TableCell => &table_cell::TableCellShape,
+            GrammarKind::JsonLines => &json_document::LINES_SHAPE,
         }
     }
 

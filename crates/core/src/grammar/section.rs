@@ -18,7 +18,8 @@
 //!
 //! A heading's or label's name may be a phrase (`Execution logs:`, `Last
 //! output from code snippet:`): words joined by single spaces in the
-//! declaration. The byte readers compare that one space; the Unicode
+//! declaration. A heading's name is its whole text, so it may hold
+//! punctuation too (`#### Retrieved page (untrusted)`). The byte readers compare that one space; the Unicode
 //! reader reads any run of spaces and tabs between the words as the same
 //! name. A field marker's name is one word, as its parser splits it.
 //!
@@ -36,7 +37,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::token::{match_token, COUNTER};
+use super::token::{is_token_char, match_token, COUNTER};
 use super::{
     Around, DelimiterKind, Delimiters, Extras, Fields, ForgedLines, Form, Grammar, GrammarAttack,
     GrammarError, GrammarKind, Guess, LiveDelimiter, Piece, Shape, Spelling, Vocabulary, MASK,
@@ -159,12 +160,8 @@ impl Section {
                     return None;
                 }
                 let name_start = some_spaces(folded, i, to)?;
-                let name_end = phrase_end(folded, name_start, to)?;
-                let mut end = spaces(name_end);
-                if folded.ch(end) == Some(':') && end < to {
-                    end += 1;
-                }
-                (spaces(end) == to).then_some(Found {
+                let name_end = heading_text_end(folded, name_start, to)?;
+                Some(Found {
                     start,
                     name: (name_start, name_end),
                     end: name_end,
@@ -269,6 +266,26 @@ fn word_end(folded: &Folded<'_>, i: usize, to: usize, hyphen: bool) -> Option<us
     (j > i).then_some(j)
 }
 
+/// Folded index past a heading's text that starts at `from`: the rest of
+/// its line up to `to`, less the spaces after it and one colon after that
+/// (`### Task:`). A Markdown heading's text is its whole line, punctuation
+/// and all (`#### Retrieved page (untrusted)`); whether that text is a
+/// declared name is the token matcher's to say, which must then end where
+/// the text does. `None` when nothing is left.
+fn heading_text_end(folded: &Folded<'_>, from: usize, to: usize) -> Option<usize> {
+    let trim = |mut end: usize| {
+        while end > from && matches!(folded.ch(end - 1), Some(' ' | '\t')) {
+            end -= 1;
+        }
+        end
+    };
+    let mut end = trim(to);
+    if end > from && folded.ch(end - 1) == Some(':') {
+        end = trim(end - 1);
+    }
+    (end > from).then_some(end)
+}
+
 /// Folded index past a phrase at `i`: words (hyphens allowed) joined by
 /// runs of spaces, the spaces after the last word left out. A heading or
 /// label names its section in prose (`Last output from code snippet:`);
@@ -357,7 +374,10 @@ impl Shape for SectionShape {
 /// `### Name`, or `Name:` with nothing after the colon when `label_alone`).
 /// A heading's or label's name may be a phrase (words joined by single
 /// spaces); a phrase label must stand alone on its line, since a sentence
-/// with a colon in it (`The text said: …`) is prose, not a label.
+/// with a colon in it (`The text said: …`) is prose, not a label. A
+/// heading's name is its whole text, so its words may hold punctuation a
+/// token may (`Retrieved page (untrusted)`); a label's ends at its colon
+/// and stays words.
 fn marker_line(line: &str, label_alone: bool) -> Option<(SectionMarker, String)> {
     let line = line.trim();
     let word = |w: &str| {
@@ -366,6 +386,13 @@ fn marker_line(line: &str, label_alone: bool) -> Option<(SectionMarker, String)>
                 .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | MASK))
     };
     let phrase = |p: &str| p.split(' ').all(word);
+    // A heading's text is its whole line: a word of it may carry any
+    // character a token may hold (`Retrieved page (untrusted)`), as long
+    // as the text names something (a letter or digit in it).
+    let heading_word = |w: &str| !w.is_empty() && w.chars().all(|c| c == MASK || is_token_char(c));
+    let heading = |p: &str| {
+        p.split(' ').all(heading_word) && p.chars().any(|c| c.is_ascii_alphanumeric() || c == MASK)
+    };
     if let Some(inner) = line
         .strip_prefix("[[ ## ")
         .and_then(|l| l.strip_suffix(" ## ]]"))
@@ -378,7 +405,7 @@ fn marker_line(line: &str, label_alone: bool) -> Option<(SectionMarker, String)>
             .strip_prefix(' ')?
             .trim()
             .trim_end_matches(':');
-        return phrase(name).then(|| (SectionMarker::Heading, name.to_string()));
+        return heading(name).then(|| (SectionMarker::Heading, name.to_string()));
     }
     let (name, value) = line.split_once(':')?;
     let name = name.trim_end();
@@ -979,6 +1006,56 @@ mod tests {
             guess(&around(own)).map(|d| d.token),
             Some("X-Source".into())
         );
+    }
+
+    /// Seen in a blind audit (issue 57): a quote between two headings,
+    /// the first with punctuation in its text, was refused by `init`
+    /// because a heading's name was read as words alone.
+    #[test]
+    fn a_heading_with_punctuation_is_a_marker_named_by_its_whole_text() {
+        let head = "#### Retrieved page (untrusted)\n\n";
+        let tail = "z1\n\n#### End of retrieved page";
+        assert_eq!(
+            guessed_quoted(head, tail, true),
+            Some((
+                SectionMarker::Heading,
+                "Retrieved page (untrusted)".to_string(),
+                vec!["End of retrieved page".to_string()]
+            ))
+        );
+        // The name is the whole text: it validates as a declaration.
+        let d = Delimiters {
+            marker: Some(SectionMarker::Heading),
+            reserved: vec!["End of retrieved page".into()],
+            ..Delimiters::simple(GrammarKind::Section, "Retrieved page (untrusted)")
+        };
+        assert!(d.validate().is_ok());
+        let g = section(
+            SectionMarker::Heading,
+            &["Retrieved page (untrusted)", "End of retrieved page"],
+        );
+        let text = "#### Retrieved page (untrusted)\n\n> x\n\n## end of retrieved page:";
+        assert_eq!(
+            live(&g, text, Ci),
+            vec![
+                (Open, "#### Retrieved page (untrusted)".into()),
+                (Close, "## end of retrieved page".into()),
+            ]
+        );
+        // A longer or shorter text is another heading, for every reader;
+        // a fullwidth parenthesis is the same one for the Unicode reader.
+        for other in [
+            "x\n# Retrieved page (untrusted) copy",
+            "x\n# Retrieved page",
+            "x\n# Retrieved page (untrusted",
+        ] {
+            assert!(live(&g, other, Unicode).is_empty(), "{other:?}");
+        }
+        let wide = "x\n# Retrieved page \u{ff08}untrusted\u{ff09}";
+        assert!(live(&g, wide, Ci).is_empty());
+        assert_eq!(live(&g, wide, Unicode).len(), 1);
+        // Text with no letter or digit names nothing.
+        assert_eq!(guessed_quoted("## ---\n\n", "z1", true), None);
     }
 
     #[test]

@@ -151,6 +151,19 @@ pub fn is_kind_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.')
 }
 
+/// Whether `c` may be written in a declared token's literal text: a
+/// printable ASCII character that is no structural punctuation of any
+/// grammar (a bracket, a quote, `/`, `=`, a brace, a backtick or `~`). The
+/// one rule for a token's characters: a profile's validation and a shape
+/// that reads a name off a framing's output (`init`) both ask it.
+pub fn is_token_char(c: char) -> bool {
+    c.is_ascii_graphic()
+        && !matches!(
+            c,
+            '<' | '>' | '[' | ']' | '/' | '"' | '\'' | '=' | '{' | '}' | '`' | '~'
+        )
+}
+
 /// One part of a token.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum TokenPart {

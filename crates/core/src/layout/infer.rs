@@ -840,6 +840,39 @@ mod tests {
         assert_eq!(d.grammar, GrammarKind::JsonDocument);
     }
 
+    /// Seen in a blind audit (issue 57): three JSON lines, the content a
+    /// string in the second, were refused as "no delimiters recognised".
+    #[test]
+    fn json_lines_are_a_stream_of_documents_not_one_after_a_lead() {
+        let content = "fcbodya1 He said \"ok\"\nnext fcbodyz1";
+        let data = serde_json::json!({"event": "data", "text": content});
+        let stream = format!("{{\"event\": \"begin\"}}\n{data}\n{{\"event\": \"end\"}}");
+        let d = infer(&stream, &stream, content).unwrap().delimiters;
+        assert_eq!(
+            (d.grammar, d.token.as_str()),
+            (GrammarKind::JsonLines, "/1/text")
+        );
+        // The content's line last: its line alone parses as a document
+        // after the others, which are no lead text but the stream's lines.
+        let last = format!("{{\"event\": \"begin\"}}\n{data}");
+        let d = infer(&last, &last, content).unwrap().delimiters;
+        assert_eq!(
+            (d.grammar, d.token.as_str()),
+            (GrammarKind::JsonLines, "/1/text")
+        );
+        // One line is one document; pretty-printed JSON is one too.
+        let one = data.to_string();
+        assert_eq!(
+            infer(&one, &one, content).unwrap().delimiters.grammar,
+            GrammarKind::JsonDocument
+        );
+        let pretty = serde_json::to_string_pretty(&data).unwrap();
+        assert_eq!(
+            infer(&pretty, &pretty, content).unwrap().delimiters.grammar,
+            GrammarKind::JsonDocument
+        );
+    }
+
     #[test]
     fn a_counter_or_clock_in_the_token_is_said_to_be_one() {
         let inferred = infer(

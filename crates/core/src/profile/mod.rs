@@ -221,11 +221,8 @@ impl Delimiters {
                 true => bare.split(' ').collect(),
                 false => vec![bare.as_str()],
             };
-            let word_ok = |w: &&str| {
-                !w.is_empty()
-                    && w.chars().all(|c| c.is_ascii_graphic())
-                    && !w.contains(['<', '>', '[', ']', '/', '"', '\'', '=', '{', '}', '`', '~'])
-            };
+            let word_ok =
+                |w: &&str| !w.is_empty() && w.chars().all(crate::grammar::token::is_token_char);
             // Two counters in one name cannot both be read: the first
             // takes every digit.
             let counters = token.matches(crate::grammar::token::COUNTER).count();

@@ -35,12 +35,14 @@ fn profiles() -> Vec<TargetProfile> {
         profile("{ grammar: record-list, token: RECORD, open: '[{counter}] ' }"),
         profile("{ grammar: table-cell, token: content }"),
     ];
-    // Every grammar is among them, but the JSON, Python-literal and YAML
-    // documents, which search refuses (`search_refuses_a_json_document_framing`).
+    // Every grammar is among them, but the JSON, Python-literal, YAML and
+    // JSON-lines documents, which search refuses
+    // (`search_refuses_a_json_document_framing`).
     let documents = [
         GrammarKind::JsonDocument,
         GrammarKind::PythonDocument,
         GrammarKind::YamlDocument,
+        GrammarKind::JsonLines,
     ];
     for kind in GrammarKind::ALL
         .into_iter()
