@@ -44,6 +44,7 @@ mod json_string;
 pub mod line_prefix;
 mod none;
 mod python_literal;
+pub(crate) mod string_literal;
 
 pub use codec::Codec;
 
@@ -61,6 +62,7 @@ impl BodyEncoding {
             BodyEncoding::PythonLiteral => &python_literal::PythonLiteralCodec,
             BodyEncoding::LinePrefix => &line_prefix::LinePrefixCodec,
             BodyEncoding::EscapedBreaks => &escaped_breaks::EscapedBreaksCodec,
+            BodyEncoding::StringLiteral => &string_literal::StringLiteralCodec,
         }
     }
 }

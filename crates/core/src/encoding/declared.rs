@@ -36,6 +36,9 @@ pub enum BodyEncoding {
     /// (`\n`, `\r`), a tab as `\t`, the backslash doubled, quotes and
     /// the rest as written (`encoding::escaped_breaks`).
     EscapedBreaks,
+    /// The text of a quoted string literal a backslash escapes, between
+    /// the frame's own quotes (`encoding::string_literal`).
+    StringLiteral,
 }
 
 every_variant! {
@@ -50,6 +53,7 @@ every_variant! {
         PythonLiteral,
         LinePrefix,
         EscapedBreaks,
+        StringLiteral,
     ]
 }
 
