@@ -14,12 +14,10 @@
 //! this module: the grammar reads the literal's quotes on the text as
 //! written (`delimiter.census`); what is judged here is fidelity.
 //!
-//! The same module holds the reading `init` takes a string literal from
-//! ([`literal_marks`]): the quote that ends an assignment (`content = "`)
-//! or a form (`(content "`) right before the content, and the same quote
-//! right after it. The grammar's guess reads its marks with it, and this
-//! codec's experiment declares the body when the calibration output shows
-//! the literal reads backslashes.
+//! `init`'s experiment here declares the body where the grammar's reading
+//! of a literal around the content (`crate::grammar::string_literal`'s
+//! `literal_marks`: the quote that ends an assignment or a form, and the
+//! same quote after the content) finds one that reads backslashes.
 //!
 //! ```
 //! use framecheck_core::encoding::decode;
@@ -36,6 +34,7 @@ use std::ops::Range;
 use super::codec::{Codec, Experiment, Reading, Spelling, Twin};
 use super::declared::{DatamarkReplaces, MarkerField};
 use super::{Datamark, DecodeError};
+use crate::grammar::string_literal::{literal_marks, reads_backslashes};
 
 /// The `string-literal` codec.
 pub(super) struct StringLiteralCodec;
@@ -99,79 +98,6 @@ impl Codec for StringLiteralCodec {
     fn quotes_lines(&self) -> bool {
         false
     }
-}
-
-/// A string literal's marks as read around the content: the opener
-/// (ending with the quote) and the quote.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct LiteralMarks<'a> {
-    /// The opener: the assignment's line (`content = "`) or the innermost
-    /// form (`(content "`), with the quote.
-    pub(crate) open: &'a str,
-    /// The quote: `"`, `'`, `"""` or `'''`.
-    pub(crate) quote: &'static str,
-}
-
-/// The quotes a literal may end with: a triple quote before a single one,
-/// so an opener ending `"""` holds the whole of it.
-pub(crate) const QUOTES: [&str; 4] = ["\"\"\"", "'''", "\"", "'"];
-
-/// The literal around the content: `head` (the text before it) ends with
-/// a quote that ends an assignment (`content = "`, not `==`) or follows a
-/// word inside an open parenthesis (`(content "`), and `tail` (from the
-/// content's last word on) has the same quote right after that word. A
-/// triple quote stands alone at the end of its line, the content on the
-/// next, and closes on a line of its own. A line holding `<` is markup
-/// (an attribute value), left to the inline pair.
-pub(crate) fn literal_marks<'a>(head: &'a str, tail: &str) -> Option<LiteralMarks<'a>> {
-    let (head, broken) = match head.strip_suffix('\n') {
-        Some(h) => (h, true),
-        None => (head, false),
-    };
-    let quote = QUOTES.into_iter().find(|q| head.ends_with(q))?;
-    let triple = quote.len() == 3;
-    if broken != triple {
-        return None;
-    }
-    let line = head.rsplit('\n').next()?.trim_start();
-    let before = line.strip_suffix(quote)?.trim_end();
-    let assignment = before.ends_with('=') && !before.ends_with("==");
-    // A form's opener is its innermost parenthesis: what comes before it
-    // on the line (an outer form's name) is no part of the literal's mark.
-    let innermost = before.rfind('(').map(|at| &line[at..]);
-    let form = innermost.is_some_and(|inner| {
-        inner[..inner.len() - quote.len()]
-            .trim_end()
-            .ends_with(|c: char| c.is_alphanumeric() || c == '-' || c == '_')
-    });
-    if !(assignment || form) || line.contains('<') {
-        return None;
-    }
-    let rest = tail.trim_start_matches(|c: char| c.is_ascii_alphanumeric());
-    let rest = if triple {
-        rest.strip_prefix('\n')?
-    } else {
-        rest
-    };
-    if !rest.starts_with(quote) {
-        return None;
-    }
-    let open = if assignment {
-        line
-    } else {
-        innermost.unwrap_or(line)
-    };
-    Some(LiteralMarks { open, quote })
-}
-
-/// Whether the literal reads backslashes, as `output` shows it: the
-/// content's quote written after a backslash, or a triple quote (TOML's
-/// multi-line basic string, Python's), or a double quote, which every
-/// common host syntax escapes so. A single-quoted literal that leaves the
-/// content's quotes raw escapes nothing (a TOML literal string).
-pub(crate) fn reads_backslashes(marks: &LiteralMarks<'_>, output: &str) -> bool {
-    let q = &marks.quote[..1];
-    marks.quote.len() == 3 || q == "\"" || output.contains(&format!("\\{q}"))
 }
 
 /// `init`'s experiment: a literal around the content ([`literal_marks`])
@@ -341,39 +267,6 @@ mod tests {
         assert_eq!(decode("a \"raw\"\nline \\\\"), "a \"raw\"\nline \\");
         let text = "a \"b\" 'c'\n\\ \u{1} é";
         assert_eq!(decode(&encode(text)), text);
-    }
-
-    fn marks(head: &str, tail: &str) -> Option<(String, &'static str)> {
-        literal_marks(head, tail).map(|m| (m.open.to_string(), m.quote))
-    }
-
-    #[test]
-    fn a_literal_is_read_after_an_assignment_or_in_a_form() {
-        let read = |o: &str, q| Some((o.to_string(), q));
-        assert_eq!(
-            marks("(tool (content \"", "z1\"))"),
-            read("(content \"", "\"")
-        );
-        assert_eq!(
-            marks("[t]\ncontent = \"", "z1\""),
-            read("content = \"", "\"")
-        );
-        assert_eq!(
-            marks("[t]\ncontent = \"\"\"\n", "z1\n\"\"\""),
-            read("content = \"\"\"", "\"\"\"")
-        );
-        assert_eq!(marks("content = '", "z1'"), read("content = '", "'"));
-        // A label, an attribute, a comparison, a single quote then a line
-        // break, no quote after the content: no literal of this shape.
-        for (head, tail) in [
-            ("Observation: \"", "z1\""),
-            ("<d text=\"", "z1\"/>"),
-            ("if a == \"", "z1\""),
-            ("content = \"\n", "z1\n\""),
-            ("content = \"", "z1 more"),
-        ] {
-            assert_eq!(marks(head, tail), None, "{head:?}");
-        }
     }
 
     #[test]

@@ -64,7 +64,7 @@ mod record_list;
 mod section;
 pub mod shape;
 mod spelling;
-mod string_literal;
+pub(crate) mod string_literal;
 mod table_cell;
 mod tagged;
 pub mod token;
