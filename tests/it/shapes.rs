@@ -1613,6 +1613,31 @@ fn init_infers_table_cells_and_agrees_with_the_hand_profiles() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
+/// Issue 57: a quoted string literal of a host syntax (an S-expression, a
+/// TOML basic or multi-line string) is proposed as grammar string-literal
+/// with its body in the literal's escapes, from the adapter alone, and a run
+/// under the proposal gets each hand profile's verdict, level and checks
+/// (main's `init` refused the S-expressions, exit 2, and proposed the TOML
+/// basic string as a JSON document after a lead).
+#[test]
+fn init_infers_string_literals_and_agrees_with_the_hand_profiles() {
+    if !common::have(
+        "python3",
+        "init_infers_string_literals_and_agrees_with_the_hand_profiles",
+    ) {
+        return;
+    }
+    let problems = init_disagreements(
+        "string-literal",
+        &[
+            "grammar: string-literal",
+            "escape: backslash",
+            "encoding: string-literal",
+        ],
+    );
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
 /// For every Python fixture of `shape`: what is wrong with `init`'s
 /// proposal from its adapter alone (a line of `expected` missing from it),
 /// or with a run under that proposal (not the hand profile's verdict,

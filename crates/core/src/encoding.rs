@@ -48,6 +48,7 @@ pub mod line_prefix;
 mod none;
 mod percent;
 mod python_literal;
+pub(crate) mod string_literal;
 
 pub use codec::Codec;
 
@@ -66,6 +67,7 @@ impl BodyEncoding {
             BodyEncoding::LinePrefix => &line_prefix::LinePrefixCodec,
             BodyEncoding::EscapedBreaks => &escaped_breaks::EscapedBreaksCodec,
             BodyEncoding::Percent => &percent::PercentCodec,
+            BodyEncoding::StringLiteral => &string_literal::StringLiteralCodec,
         }
     }
 }

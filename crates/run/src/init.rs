@@ -1092,6 +1092,9 @@ fn write_delimiters(out: &mut String, d: &Delimiters) {
     if let Some(marker) = d.marker {
         let _ = writeln!(out, "  marker: {}", marker.name());
     }
+    if let Some(escape) = d.escape {
+        let _ = writeln!(out, "  escape: {}", escape.name());
+    }
     if let Some(inner) = &d.inner {
         let _ = writeln!(out, "  inner: {}", yaml_str(inner));
     }

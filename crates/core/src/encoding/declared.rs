@@ -41,6 +41,9 @@ pub enum BodyEncoding {
     /// `encodeURIComponent`), read back as a URL decoder reads it
     /// (`encoding::percent`).
     Percent,
+    /// The text of a quoted string literal a backslash escapes, between
+    /// the frame's own quotes (`encoding::string_literal`).
+    StringLiteral,
 }
 
 every_variant! {
@@ -56,6 +59,7 @@ every_variant! {
         LinePrefix,
         EscapedBreaks,
         Percent,
+        StringLiteral,
     ]
 }
 

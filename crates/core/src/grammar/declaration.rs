@@ -10,7 +10,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::{
-    Grammar, GrammarError, GrammarKind, NonceSpec, SectionMarker, TokenPattern, Vocabulary,
+    Grammar, GrammarError, GrammarKind, LiteralEscape, NonceSpec, SectionMarker, TokenPattern,
+    Vocabulary,
 };
 
 /// The delimiter vocabulary of a framing.
@@ -42,6 +43,10 @@ pub struct Delimiters {
     /// `heading`, `label`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub marker: Option<SectionMarker>,
+    /// `string-literal` only: how the literal escapes a quote of its text
+    /// (`backslash`, `none`); `backslash` when not declared.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub escape: Option<LiteralEscape>,
     /// Set by `delimiters: none`: the framing writes no marker around the
     /// content. The other fields are then placeholders nothing may read:
     /// the runner judges such a profile by its own rule (no catalogue case
@@ -107,6 +112,7 @@ impl Delimiters {
             close: None,
             nonce: None,
             marker: None,
+            escape: None,
             absent: false,
         }
     }
@@ -148,6 +154,7 @@ impl Delimiters {
             self.open.as_deref(),
             self.close.as_deref(),
             self.marker,
+            self.escape,
         )
     }
 }

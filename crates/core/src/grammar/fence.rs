@@ -219,6 +219,7 @@ impl Shape for FenceShape {
             phrase_tokens: false,
             pointer_token: false,
             counter_tokens: false,
+            escape: false,
         }
     }
 

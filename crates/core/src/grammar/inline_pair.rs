@@ -48,6 +48,7 @@ impl Shape for InlinePairShape {
             phrase_tokens: false,
             pointer_token: false,
             counter_tokens: false,
+            escape: false,
         }
     }
 
@@ -108,7 +109,7 @@ impl Shape for InlinePairShape {
 
 /// A declared mark as the text it stands for: `{{` and `}}` are a brace;
 /// a lone brace would be a placeholder, which a mark has none of.
-fn literal(mark: &str) -> Result<String, GrammarError> {
+pub(super) fn literal(mark: &str) -> Result<String, GrammarError> {
     let bad = |reason: &str| GrammarError::BadTemplate {
         template: mark.into(),
         reason: reason.into(),
@@ -136,7 +137,7 @@ fn literal(mark: &str) -> Result<String, GrammarError> {
 
 impl InlinePair {
     /// Where `mark` ends when a reader sees it at folded index `i`.
-    fn mark_at(folded: &Folded<'_>, i: usize, mark: &str) -> Option<usize> {
+    pub(super) fn mark_at(folded: &Folded<'_>, i: usize, mark: &str) -> Option<usize> {
         let starts_name = mark.chars().next().is_some_and(char::is_alphanumeric);
         let after_name = i
             .checked_sub(1)
@@ -344,6 +345,7 @@ mod tests {
             open: Some(open),
             close: Some(close),
             marker: None,
+            escape: None,
         };
         InlinePairShape
             .build(Vocabulary::plain(&[INLINE_TOKEN]), extras)
@@ -422,6 +424,7 @@ mod tests {
                         open,
                         close,
                         marker: None,
+                        escape: None,
                     },
                 )
                 .err()

@@ -244,6 +244,7 @@ impl Shape for DocumentShape {
             phrase_tokens: false,
             pointer_token: true,
             counter_tokens: false,
+            escape: false,
         }
     }
 

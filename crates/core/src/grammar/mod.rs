@@ -64,6 +64,7 @@ mod record_list;
 mod section;
 pub mod shape;
 mod spelling;
+pub(crate) mod string_literal;
 mod table_cell;
 mod tagged;
 pub mod token;
@@ -73,6 +74,7 @@ pub use declaration::Delimiters;
 pub use section::SectionMarker;
 pub use shape::{Around, Extras, Fields, Guess, Shape, MASK};
 pub use spelling::{Piece, Spelling};
+pub use string_literal::LiteralEscape;
 pub use token::{with_kind, without_nonce, KindSpelling, NonceAlphabet, NonceSpec, TokenPattern};
 
 use crate::reader::Folded;
@@ -115,6 +117,9 @@ pub enum GrammarKind {
     /// JSON pointer whose first segment is its line (the token):
     /// `{"event": "begin"}` / `{"event": "data", "text": "…"}` / ….
     JsonLines,
+    /// The content inside a quoted string literal of a host syntax, kept
+    /// there by the literal's escapes: `(content "…")`, `content = "…"`.
+    StringLiteral,
 }
 
 every_variant! {
@@ -125,6 +130,10 @@ every_variant! {
         BeginEnd,
         Fence,
         Section,
+        // Before the documents: its guess shares their rank and is tried
+        // first, since a JSON reader also reads `content = "…"` after a
+        // lead, by escapes that are not the host syntax's.
+        StringLiteral,
         JsonDocument,
         PythonDocument,
         InlinePair,
@@ -151,6 +160,7 @@ impl GrammarKind {
             GrammarKind::YamlDocument => "yaml-document",
             GrammarKind::TableCell => "table-cell",
             GrammarKind::JsonLines => "json-lines",
+            GrammarKind::StringLiteral => "string-literal",
         }
     }
 
@@ -170,6 +180,7 @@ impl GrammarKind {
             GrammarKind::YamlDocument => &json_document::YAML_SHAPE,
             GrammarKind::TableCell => &table_cell::TableCellShape,
             GrammarKind::JsonLines => &json_document::LINES_SHAPE,
+            GrammarKind::StringLiteral => &string_literal::StringLiteralShape,
         }
     }
 
@@ -621,6 +632,16 @@ pub enum GrammarError {
          (`[{{counter}}] `, `{{counter}}. {{token}}: `), and no `close`: a record ends where the next begins"
     )]
     RecordMarker,
+    /// A string literal's marks are not an opener ending with its quote
+    /// and that quote.
+    #[error(
+        "grammar string-literal needs `open`, text ending with the literal's quote \
+         (`(content \"`, `content = \"\"\"`), and `close`, that quote"
+    )]
+    LiteralMarks,
+    /// `escape` declared for a grammar that reads no string literal.
+    #[error("`escape` applies only to grammar string-literal, not {0}")]
+    UnusedEscape(GrammarKind),
 }
 
 /// Builds the grammar `kind` over `vocabulary`; `open` and `close` are the
@@ -632,7 +653,7 @@ pub fn build(
     open: Option<&str>,
     close: Option<&str>,
 ) -> Result<Box<dyn Grammar>, GrammarError> {
-    build_declared(kind, vocabulary, open, close, None)
+    build_declared(kind, vocabulary, open, close, None, None)
 }
 
 /// [`build`], with a section grammar's marker style `marker`: the checks
@@ -643,9 +664,13 @@ pub fn build_declared(
     open: Option<&str>,
     close: Option<&str>,
     marker: Option<SectionMarker>,
+    escape: Option<LiteralEscape>,
 ) -> Result<Box<dyn Grammar>, GrammarError> {
     let shape = kind.shape();
     let fields = shape.fields();
+    if !fields.escape && escape.is_some() {
+        return Err(GrammarError::UnusedEscape(kind));
+    }
     if !fields.marker && marker.is_some() {
         return Err(GrammarError::UnusedMarker(kind));
     }
@@ -666,6 +691,7 @@ pub fn build_declared(
             open,
             close,
             marker,
+            escape,
         },
     )
 }

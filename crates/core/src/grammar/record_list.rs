@@ -77,6 +77,7 @@ impl Shape for RecordListShape {
             phrase_tokens: false,
             pointer_token: false,
             counter_tokens: false,
+            escape: false,
         }
     }
 

@@ -316,6 +316,7 @@ impl Shape for SectionShape {
             pointer_token: false,
             // `Document 1:` … `Document 3:`: a label that numbers items.
             counter_tokens: true,
+            escape: false,
         }
     }
 

@@ -11,7 +11,9 @@
 //! matches (the compiler checks all three); every method here (none has a default) is what the compiler
 //! asks the new module for.
 
-use super::{Delimiters, Grammar, GrammarError, GrammarKind, SectionMarker, Vocabulary};
+use super::{
+    Delimiters, Grammar, GrammarError, GrammarKind, LiteralEscape, SectionMarker, Vocabulary,
+};
 
 /// The placeholder `init` masks a per-call value with before any shape
 /// reads the text around the content: a private-use character no framing
@@ -78,6 +80,9 @@ pub struct Fields {
     /// Names that may hold a `{counter}` (`Document {counter}`), for a
     /// shape whose markers number the items they open.
     pub counter_tokens: bool,
+    /// The literal's escape (`escape`), for a shape whose closer is a
+    /// string literal's quote.
+    pub escape: bool,
 }
 
 /// The declaration fields a shape's builder reads beyond the vocabulary.
@@ -89,6 +94,8 @@ pub struct Extras<'a> {
     pub close: Option<&'a str>,
     /// The section marker style, when declared.
     pub marker: Option<SectionMarker>,
+    /// The string literal's escape, when declared.
+    pub escape: Option<LiteralEscape>,
 }
 
 /// What one grammar kind knows before it has a vocabulary. See the module

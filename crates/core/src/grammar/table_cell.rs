@@ -66,6 +66,7 @@ impl Shape for TableCellShape {
             phrase_tokens: true,
             pointer_token: false,
             counter_tokens: false,
+            escape: false,
         }
     }
 

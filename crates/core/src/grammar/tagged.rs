@@ -56,6 +56,7 @@ impl Shape for TagShape {
             phrase_tokens: false,
             pointer_token: false,
             counter_tokens: false,
+            escape: false,
         }
     }
 

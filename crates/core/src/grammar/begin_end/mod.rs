@@ -123,6 +123,7 @@ impl Shape for BeginEndShape {
             phrase_tokens: false,
             pointer_token: false,
             counter_tokens: false,
+            escape: false,
         }
     }
 

@@ -1,0 +1,530 @@
+//! Grammar `string-literal`: the content written inside a quoted string
+//! literal of some host syntax, the frame's opener ending with the quote
+//! and its closer the quote itself: an S-expression `(content "…"))`, a
+//! TOML line `content = "…"` or `content = """…"""`, an EDN map, a Lisp
+//! form. What keeps the content inside is the framing's escaping, so the
+//! grammar reads the literal's own rules ([`LiteralEscape`]): a quote is
+//! the string's end unless the literal's escape makes it part of the text.
+//!
+//! `open` is literal text ending with the quote (`(content "`, `content =
+//! """`); `close` is that quote (`"`, `"""`). With `escape: backslash` a
+//! quote after an odd run of backslashes is escaped (`\"`), and after an
+//! even run it is live (`\\"`: an escaped backslash, then the string's
+//! end), as a C, JSON, TOML basic or Lisp reader reads it; with `escape:
+//! none` (a TOML literal `'…'`) every quote ends the string. A run of a
+//! triple quote's character longer than the quote (`""""`) ends the string
+//! at its last three, as TOML reads it, and a run of six or more holds a
+//! whole closer before those. The reader's level folds the quote and the
+//! backslash (a fullwidth `＂` or `＼` at `unicode`), so a framing that
+//! escapes only the ASCII ones is found at that level alone.
+//!
+//! Liveness is read wherever a reader sees a mark, as for `inline-pair`
+//! (whose literal-mark reading this reuses), so a scan of the body alone
+//! reads the same quotes as a scan of the whole output.
+
+use serde::{Deserialize, Serialize};
+
+use super::begin_end::escape_literal;
+use super::inline_pair::{literal, pieces};
+use super::{
+    Around, DelimiterKind, Delimiters, Extras, Fields, ForgedLines, Form, Grammar, GrammarAttack,
+    GrammarError, GrammarKind, Guess, LiveDelimiter, Shape, Spelling, Vocabulary, MASK,
+};
+use crate::reader::Folded;
+
+/// The token an inferred string literal is declared with: it names the
+/// frame in reports, and no mark spells it.
+pub(super) const LITERAL_TOKEN: &str = "STRING";
+
+/// How the literal keeps a quote of its text from ending it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LiteralEscape {
+    /// A backslash escapes the character after it (`\"`, `\\`).
+    Backslash,
+    /// Nothing is escaped: every quote ends the string (a TOML literal
+    /// string `'…'`, a shell single-quoted word).
+    None,
+}
+
+impl LiteralEscape {
+    /// The name, as written in profiles.
+    pub fn name(self) -> &'static str {
+        match self {
+            LiteralEscape::Backslash => "backslash",
+            LiteralEscape::None => "none",
+        }
+    }
+}
+
+/// The `string-literal` grammar: the frame's name, the opener (ending with
+/// the quote), the quote, and the literal's escape.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct StringLiteral {
+    vocabulary: Vocabulary,
+    open: String,
+    quote: String,
+    escape: LiteralEscape,
+}
+
+/// The `string-literal` shape.
+pub(super) struct StringLiteralShape;
+
+impl Shape for StringLiteralShape {
+    fn fields(&self) -> Fields {
+        Fields {
+            inner_tokens: false,
+            templates: true,
+            marker: false,
+            empty_token: false,
+            phrase_tokens: false,
+            pointer_token: false,
+            counter_tokens: false,
+            escape: true,
+        }
+    }
+
+    fn build(
+        &self,
+        vocabulary: Vocabulary,
+        extras: Extras<'_>,
+    ) -> Result<Box<dyn Grammar>, GrammarError> {
+        let (Some(open), Some(close)) = (extras.open, extras.close) else {
+            return Err(GrammarError::LiteralMarks);
+        };
+        let (open, quote) = (literal(open)?, literal(close)?);
+        if !QUOTES.contains(&quote.as_str()) || !open.ends_with(&quote) {
+            return Err(GrammarError::LiteralMarks);
+        }
+        Ok(Box::new(StringLiteral {
+            vocabulary,
+            open,
+            quote,
+            escape: extras.escape.unwrap_or(LiteralEscape::Backslash),
+        }))
+    }
+
+    fn is_open_only(&self) -> bool {
+        false
+    }
+
+    /// Before every document and marker guess: an assignment or a form
+    /// that opens a string (`content = "`, `(content "`) is no label and
+    /// no document a lead text comes before; a JSON reader that reads one
+    /// reads it by JSON's escapes, which are not the host syntax's.
+    fn guesses(&self) -> &'static [Guess] {
+        &[Guess {
+            rank: 0,
+            read: guess,
+        }]
+    }
+
+    fn evidence(&self) -> &'static str {
+        "the content right after a quote that ends an assignment or a form (`content = \"`, \
+         `(content \"`), and the same quote right after it (the string literal's open and close)"
+    }
+
+    fn element_brackets(&self) -> Option<(char, char)> {
+        None
+    }
+
+    fn example(&self) -> Delimiters {
+        Delimiters {
+            open: Some("(content \"".into()),
+            close: Some("\"".into()),
+            escape: Some(LiteralEscape::Backslash),
+            ..Delimiters::simple(GrammarKind::StringLiteral, LITERAL_TOKEN)
+        }
+    }
+
+    fn content_sized_run(&self, _: &str) -> Option<usize> {
+        None
+    }
+}
+
+impl StringLiteral {
+    /// Whether the character at folded index `i` is escaped: an odd run of
+    /// backslashes (as the reader folds them) right before it.
+    fn escaped(&self, folded: &Folded<'_>, i: usize) -> bool {
+        if self.escape == LiteralEscape::None {
+            return false;
+        }
+        let run = (0..i)
+            .rev()
+            .take_while(|&p| folded.ch(p) == Some('\\'))
+            .count();
+        run % 2 == 1
+    }
+
+    /// The quotes a run of quote characters starting at `i` ends the
+    /// string with, as folded index ranges, and where the run ends. A
+    /// single quote: each of its characters. A triple quote: its last
+    /// three, and the first three too when the run is six or more long.
+    fn quotes_at(&self, folded: &Folded<'_>, i: usize) -> (Vec<(usize, usize)>, usize) {
+        let q = self.quote.chars().next().unwrap_or('"');
+        let mut end = i;
+        while folded.ch(end) == Some(q) {
+            end += 1;
+        }
+        let size = self.quote.chars().count();
+        if size == 1 {
+            return ((i..end).map(|p| (p, p + 1)).collect(), end);
+        }
+        let mut found = Vec::new();
+        if end - i >= 2 * size {
+            found.push((i, i + size));
+        }
+        if end - i >= size {
+            found.push((end - size, end));
+        }
+        (found, end)
+    }
+}
+
+impl Grammar for StringLiteral {
+    fn kind(&self) -> GrammarKind {
+        GrammarKind::StringLiteral
+    }
+
+    /// The opener is tried first at each place (it ends with the quote,
+    /// which is then part of it); an unescaped quote anywhere else ends a
+    /// string.
+    fn live(&self, folded: &Folded<'_>) -> Vec<LiveDelimiter> {
+        let mut found = Vec::new();
+        let mut push = |kind, from: usize, to: usize| {
+            let span = folded.source_span(from, to);
+            found.push(LiveDelimiter {
+                token: 0,
+                kind,
+                start: span.start,
+                end: span.end,
+                nonce: None,
+                request_kind: None,
+            });
+        };
+        let q = self.quote.chars().next().unwrap_or('"');
+        let mut i = 0;
+        while i < folded.len() {
+            if !self.escaped(folded, i) {
+                if let Some(end) = super::inline_pair::InlinePair::mark_at(folded, i, &self.open) {
+                    push(DelimiterKind::Open, i, end);
+                    i = end;
+                    continue;
+                }
+            }
+            if folded.ch(i) != Some(q) || self.escaped(folded, i) {
+                i += 1;
+                continue;
+            }
+            let (quotes, end) = self.quotes_at(folded, i);
+            for (from, to) in quotes {
+                push(DelimiterKind::Close, from, to);
+            }
+            i = end;
+        }
+        found
+    }
+
+    fn render(&self, form: Form, token: usize) -> Spelling {
+        match form {
+            Form::Token => Spelling(self.vocabulary.render_token(token)),
+            Form::Open | Form::OpenStart => pieces(&self.open),
+            Form::Close => pieces(&self.quote),
+        }
+    }
+
+    fn opener_has_attributes(&self) -> bool {
+        false
+    }
+
+    /// The marks are not brackets around a name.
+    fn brackets(&self) -> Option<(char, char)> {
+        None
+    }
+
+    /// What search edits to forge the end of the frame: the quote.
+    fn anchor(&self, _: usize) -> String {
+        self.quote.clone()
+    }
+
+    /// The generic breakout, forgery and Unicode cases render the quote
+    /// through [`Grammar::render`]; the backslash before it is the
+    /// catalogue's `string-literal-escaped-backslash`.
+    fn attacks(&self) -> &'static [GrammarAttack] {
+        &[]
+    }
+
+    fn forged_lines(&self, _: &[&str]) -> ForgedLines {
+        ForgedLines::default()
+    }
+}
+
+/// A string literal's marks as read around the content: the opener
+/// (ending with the quote) and the quote.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct LiteralMarks<'a> {
+    /// The opener: the assignment's line (`content = "`) or the innermost
+    /// form (`(content "`), with the quote.
+    pub(crate) open: &'a str,
+    /// The quote: `"`, `'`, `"""` or `'''`.
+    pub(crate) quote: &'static str,
+}
+
+/// The quotes a literal may end with: a triple quote before a single one,
+/// so an opener ending `"""` holds the whole of it.
+pub(crate) const QUOTES: [&str; 4] = ["\"\"\"", "'''", "\"", "'"];
+
+/// The literal around the content: `head` (the text before it) ends with
+/// a quote that ends an assignment (`content = "`, not `==`) or follows a
+/// word inside an open parenthesis (`(content "`), and `tail` (from the
+/// content's last word on) has the same quote right after that word. A
+/// triple quote stands alone at the end of its line, the content on the
+/// next, and closes on a line of its own. A line holding `<` is markup
+/// (an attribute value), left to the inline pair.
+pub(crate) fn literal_marks<'a>(head: &'a str, tail: &str) -> Option<LiteralMarks<'a>> {
+    let (head, broken) = match head.strip_suffix('\n') {
+        Some(h) => (h, true),
+        None => (head, false),
+    };
+    let quote = QUOTES.into_iter().find(|q| head.ends_with(q))?;
+    let triple = quote.len() == 3;
+    if broken != triple {
+        return None;
+    }
+    let line = head.rsplit('\n').next()?.trim_start();
+    let before = line.strip_suffix(quote)?.trim_end();
+    let assignment = before.ends_with('=') && !before.ends_with("==");
+    // A form's opener is its innermost parenthesis: what comes before it
+    // on the line (an outer form's name) is no part of the literal's mark.
+    let innermost = before.rfind('(').map(|at| &line[at..]);
+    let form = innermost.is_some_and(|inner| {
+        inner[..inner.len() - quote.len()]
+            .trim_end()
+            .ends_with(|c: char| c.is_alphanumeric() || c == '-' || c == '_')
+    });
+    if !(assignment || form) || line.contains('<') {
+        return None;
+    }
+    let rest = tail.trim_start_matches(|c: char| c.is_ascii_alphanumeric());
+    let rest = if triple {
+        rest.strip_prefix('\n')?
+    } else {
+        rest
+    };
+    if !rest.starts_with(quote) {
+        return None;
+    }
+    let open = if assignment {
+        line
+    } else {
+        innermost.unwrap_or(line)
+    };
+    Some(LiteralMarks { open, quote })
+}
+
+/// Whether the literal reads backslashes, as `output` shows it: the
+/// content's quote written after a backslash, or a triple quote (TOML's
+/// multi-line basic string, Python's), or a double quote, which every
+/// common host syntax escapes so. A single-quoted literal that leaves the
+/// content's quotes raw escapes nothing (a TOML literal string).
+pub(crate) fn reads_backslashes(marks: &LiteralMarks<'_>, output: &str) -> bool {
+    let q = &marks.quote[..1];
+    marks.quote.len() == 3 || q == "\"" || output.contains(&format!("\\{q}"))
+}
+
+/// `init`'s experiment: a string literal around the content, as
+/// [`literal_marks`] reads it (the quote that ends an assignment or a form,
+/// and the same quote after the content). The escape is the one
+/// [`reads_backslashes`] reads off the output: a backslash, or none for a
+/// single-quoted literal that leaves the content's quotes raw.
+fn guess(around: &Around<'_>) -> Option<Delimiters> {
+    let marks = literal_marks(around.head, around.tail)?;
+    let unsafe_text =
+        |t: &str| t.contains(MASK) || around.field_marks.iter().any(|m| t.contains(m));
+    if unsafe_text(marks.open) {
+        return None;
+    }
+    let escape = if reads_backslashes(&marks, around.output) {
+        LiteralEscape::Backslash
+    } else {
+        LiteralEscape::None
+    };
+    Some(Delimiters {
+        open: Some(escape_literal(marks.open)),
+        close: Some(marks.quote.to_string()),
+        escape: Some(escape),
+        ..Delimiters::simple(GrammarKind::StringLiteral, LITERAL_TOKEN)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::level::ReaderLevel::{self, Exact, Unicode};
+    use crate::reader::Reader;
+    use DelimiterKind::{Close, Open};
+
+    fn grammar(open: &str, close: &str, escape: LiteralEscape) -> Box<dyn Grammar> {
+        let extras = Extras {
+            open: Some(open),
+            close: Some(close),
+            marker: None,
+            escape: Some(escape),
+        };
+        StringLiteralShape
+            .build(Vocabulary::plain(&[LITERAL_TOKEN]), extras)
+            .unwrap()
+    }
+
+    /// The kind and text of every live mark in `text` at `level`.
+    fn live(g: &dyn Grammar, text: &str, level: ReaderLevel) -> Vec<(DelimiterKind, String)> {
+        g.live(&Reader::new(level).fold(text))
+            .iter()
+            .map(|d| (d.kind, text[d.start..d.end].to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn an_escaped_quote_is_text_and_an_escaped_backslash_before_one_ends_the_string() {
+        let g = grammar("(content \"", "\"", LiteralEscape::Backslash);
+        let own = vec![(Open, "(content \"".into()), (Close, "\"".into())];
+        assert_eq!(live(&*g, r#"(x (content "a \"b\" c\\"))"#, Exact), own);
+        // The content `\"` written with only its quote escaped: `\\"`.
+        assert_eq!(
+            live(&*g, r#"(x (content "a \\" b"))"#, Exact),
+            vec![
+                (Open, "(content \"".into()),
+                (Close, "\"".into()),
+                (Close, "\"".into())
+            ]
+        );
+    }
+
+    #[test]
+    fn a_fullwidth_quote_or_backslash_counts_only_where_the_level_folds_it() {
+        let g = grammar("content = \"", "\"", LiteralEscape::Backslash);
+        let raw_quote = "content = \"a ＂ b\"";
+        assert_eq!(live(&*g, raw_quote, Exact).len(), 2);
+        assert_eq!(live(&*g, raw_quote, Unicode).len(), 3);
+        // `＼` before the framing's `\"`: an escaped backslash, then a quote.
+        let raw_backslash = "content = \"a ＼\\\" b\"";
+        assert_eq!(live(&*g, raw_backslash, Exact).len(), 2);
+        assert_eq!(live(&*g, raw_backslash, Unicode).len(), 3);
+    }
+
+    #[test]
+    fn a_triple_quote_ends_at_the_last_three_of_a_run() {
+        let g = grammar("content = \"\"\"", "\"\"\"", LiteralEscape::Backslash);
+        // Two quotes of text right before the closer, then a forged closer.
+        assert_eq!(
+            live(&*g, "content = \"\"\"\na \"\" b\"\"\n\"\"\"", Exact).len(),
+            2
+        );
+        assert_eq!(
+            live(&*g, "content = \"\"\"\na \"\"\" b\n\"\"\"", Exact).len(),
+            3
+        );
+        assert_eq!(
+            live(&*g, "content = \"\"\"\na \\\"\"\" b\n\"\"\"", Exact).len(),
+            2
+        );
+        // Six in a row: a whole closer, then the framing's.
+        assert_eq!(
+            live(&*g, "content = \"\"\"\na \"\"\"\"\"\"", Exact).len(),
+            3
+        );
+    }
+
+    #[test]
+    fn a_literal_without_escapes_ends_at_any_quote() {
+        let g = grammar("content = '", "'", LiteralEscape::None);
+        assert_eq!(live(&*g, r"content = 'a \' b'", Exact).len(), 3);
+    }
+
+    #[test]
+    fn marks_that_are_no_literal_are_refused() {
+        let build = |open, close| {
+            StringLiteralShape
+                .build(
+                    Vocabulary::plain(&[LITERAL_TOKEN]),
+                    Extras {
+                        open,
+                        close,
+                        marker: None,
+                        escape: None,
+                    },
+                )
+                .err()
+        };
+        let refused = Some(GrammarError::LiteralMarks);
+        assert_eq!(build(Some("content = \""), Some("'")), refused);
+        assert_eq!(build(Some("content = «"), Some("»")), refused);
+        assert_eq!(build(Some("content = \""), None), refused);
+    }
+
+    fn guessed(head: &str, tail: &str, output: &str) -> Option<(String, String, LiteralEscape)> {
+        let d = guess(&Around {
+            head,
+            tail,
+            field_marks: &["fcprov"],
+            quoted: false,
+            output,
+            content: "",
+        })?;
+        Some((d.open?, d.close?, d.escape?))
+    }
+
+    fn marks(head: &str, tail: &str) -> Option<(String, &'static str)> {
+        literal_marks(head, tail).map(|m| (m.open.to_string(), m.quote))
+    }
+
+    #[test]
+    fn a_literal_is_read_after_an_assignment_or_in_a_form() {
+        let read = |o: &str, q| Some((o.to_string(), q));
+        assert_eq!(
+            marks("(tool (content \"", "z1\"))"),
+            read("(content \"", "\"")
+        );
+        assert_eq!(
+            marks("[t]\ncontent = \"", "z1\""),
+            read("content = \"", "\"")
+        );
+        assert_eq!(
+            marks("[t]\ncontent = \"\"\"\n", "z1\n\"\"\""),
+            read("content = \"\"\"", "\"\"\"")
+        );
+        assert_eq!(marks("content = '", "z1'"), read("content = '", "'"));
+        // A label, an attribute, a comparison, a single quote then a line
+        // break, no quote after the content: no literal of this shape.
+        for (head, tail) in [
+            ("Observation: \"", "z1\""),
+            ("<d text=\"", "z1\"/>"),
+            ("if a == \"", "z1\""),
+            ("content = \"\n", "z1\n\""),
+            ("content = \"", "z1 more"),
+        ] {
+            assert_eq!(marks(head, tail), None, "{head:?}");
+        }
+    }
+
+    /// What [`literal_marks`] reads is tested above; here, the escape and
+    /// the field marks.
+    #[test]
+    fn the_experiment_declares_the_escape_the_output_shows() {
+        use LiteralEscape::{Backslash, None as Raw};
+        let read = |o: &str, c: &str, e| Some((o.to_string(), c.to_string(), e));
+        assert_eq!(
+            guessed("(tool (content \"", "z1\"))", "a \\\"ok\\\""),
+            read("(content \"", "\"", Backslash)
+        );
+        assert_eq!(
+            guessed("[t]\ncontent = \"\"\"\n", "z1\n\"\"\"", "x"),
+            read("content = \"\"\"", "\"\"\"", Backslash)
+        );
+        assert_eq!(
+            guessed("content = '", "z1'", "it's"),
+            read("content = '", "'", Raw)
+        );
+        assert_eq!(guessed("(r (fcprov \"", "z1\"))", ""), None);
+    }
+}
