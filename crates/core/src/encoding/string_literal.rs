@@ -29,7 +29,6 @@
 //! ```
 
 use std::borrow::Cow;
-use std::ops::Range;
 
 use super::codec::{Codec, Experiment, Reading, Spelling, Twin};
 use super::declared::{DatamarkReplaces, MarkerField};
@@ -57,10 +56,6 @@ impl Codec for StringLiteralCodec {
 
     fn faithful(&self, body: &str, content: &str, _mark: Datamark<'_>) -> bool {
         decode(body) == content
-    }
-
-    fn needless_escape(&self, _body: &str) -> Option<Range<usize>> {
-        None
     }
 
     fn marker(&self) -> Option<MarkerField> {
