@@ -165,12 +165,12 @@ fn the_readme_baseline_steps_fail_twice_on_a_regression() {
     let helpers = framecheck_in(root, &["helpers", "--write", "."]);
     assert_eq!(helpers.status.code(), Some(0), "{}", text(&helpers));
     let fixture = crate::common::repo().join("tests/adapters");
-    std::fs::copy(fixture.join("escape_all.py"), root.join("my_adapter.py")).unwrap();
-    let profile = std::fs::read_to_string(fixture.join("escape-all.yaml"))
+    std::fs::copy(fixture.join("lossy_escape.py"), root.join("my_adapter.py")).unwrap();
+    let profile = std::fs::read_to_string(fixture.join("lossy-escape.yaml"))
         .unwrap()
-        .replace("name: escape-all", "name: mine")
+        .replace("name: lossy-escape", "name: mine")
         .replace(
-            "command: [python3, escape_all.py]",
+            "command: [python3, lossy_escape.py]",
             "command: [python3, my_adapter.py]\n  cwd: ..",
         );
     std::fs::write(root.join("targets/mine.yaml"), profile).unwrap();
