@@ -181,14 +181,14 @@ fn hex_code(rest: &str, digits: usize) -> Option<u32> {
 
 /// The character a `\x`, `\u` or `\U` escape of `digits` hex digits
 /// spells, and its length after the backslash.
-fn code_point(rest: &str, digits: usize) -> Option<(char, usize)> {
+pub(super) fn code_point(rest: &str, digits: usize) -> Option<(char, usize)> {
     Some((char::from_u32(hex_code(rest, digits)?)?, 1 + digits))
 }
 
 /// A UTF-16 surrogate pair written as two `\u` escapes (`\ud83d\ude00`,
 /// as JSON and JavaScript write a character past U+FFFF); a lone
 /// surrogate is no character and stays as written.
-fn surrogate_pair(rest: &str) -> Option<(char, usize)> {
+pub(super) fn surrogate_pair(rest: &str) -> Option<(char, usize)> {
     let high = hex_code(rest, 4).filter(|h| (0xD800..0xDC00).contains(h))?;
     let low = hex_code(rest.get(6..)?, 4)
         .filter(|l| (0xDC00..0xE000).contains(l) && rest[5..].starts_with('\\'))?;
@@ -199,6 +199,14 @@ fn surrogate_pair(rest: &str) -> Option<(char, usize)> {
 /// The content read back from `body`: each escape this encoding reads
 /// replaced by its character, every other backslash kept as written.
 fn decode(body: &str) -> String {
+    decode_with(body, escape_at)
+}
+
+/// `body` with each escape `escape_at` reads (given the text after a
+/// backslash: the character and the bytes it takes) replaced by its
+/// character, every other backslash kept with what follows it. The loop
+/// every backslash-escaping codec shares.
+pub(super) fn decode_with(body: &str, escape_at: fn(&str) -> Option<(char, usize)>) -> String {
     let mut out = String::with_capacity(body.len());
     let mut rest = body;
     while let Some(at) = rest.find('\\') {

@@ -32,6 +32,7 @@ use std::borrow::Cow;
 
 use super::codec::{Codec, Experiment, Reading, Spelling, Twin};
 use super::declared::{DatamarkReplaces, MarkerField};
+use super::escaped_breaks::{code_point, decode_with, surrogate_pair};
 use super::{Datamark, DecodeError};
 use crate::grammar::string_literal::{literal_marks, reads_backslashes};
 
@@ -180,70 +181,35 @@ fn encode(content: &str) -> String {
 }
 
 /// `body` with every escape the literal syntaxes share read back; a
-/// backslash before anything else is kept with what follows it.
+/// backslash before anything else, or before a code no character has, is
+/// kept with what follows it.
 fn decode(body: &str) -> String {
-    let mut out = String::with_capacity(body.len());
-    let mut rest = body;
-    while let Some(at) = rest.find('\\') {
-        out.push_str(&rest[..at]);
-        let after = &rest[at + 1..];
-        let (read, used) = escape(after).unwrap_or((None, 0));
-        match read {
-            Some(c) => out.push(c),
-            None => out.push('\\'),
-        }
-        rest = &after[used..];
-    }
-    out.push_str(rest);
-    out
+    decode_with(body, escape)
 }
 
 /// The character the escape at the start of `after` (the text after a
-/// backslash) stands for, and how many bytes of `after` it takes.
-fn escape(after: &str) -> Option<(Option<char>, usize)> {
+/// backslash) stands for, and how many bytes of `after` it takes: a
+/// letter, or a `\x`, `\u` (a UTF-16 pair joined) or `\U` code read as
+/// `escaped-breaks` reads it.
+fn escape(after: &str) -> Option<(char, usize)> {
     let c = after.chars().next()?;
     let letter = match c {
-        '"' | '\'' | '\\' | '/' => Some(c),
-        'n' => Some('\n'),
-        'r' => Some('\r'),
-        't' => Some('\t'),
-        'b' => Some('\u{8}'),
-        'f' => Some('\u{c}'),
-        'v' => Some('\u{b}'),
-        'a' => Some('\u{7}'),
-        'e' => Some('\u{1b}'),
-        '0' => Some('\0'),
-        _ => None,
+        '"' | '\'' | '\\' | '/' => c,
+        'n' => '\n',
+        'r' => '\r',
+        't' => '\t',
+        'b' => '\u{8}',
+        'f' => '\u{c}',
+        'v' => '\u{b}',
+        'a' => '\u{7}',
+        'e' => '\u{1b}',
+        '0' => '\0',
+        'x' => return code_point(after, 2),
+        'u' => return code_point(after, 4).or_else(|| surrogate_pair(after)),
+        'U' => return code_point(after, 8),
+        _ => return None,
     };
-    if let Some(letter) = letter {
-        return Some((Some(letter), 1));
-    }
-    let hex = |digits: usize| -> Option<u32> {
-        let text = after.get(1..=digits)?;
-        text.chars()
-            .all(|d| d.is_ascii_hexdigit())
-            .then(|| u32::from_str_radix(text, 16).ok())?
-    };
-    match c {
-        'x' => Some((char::from_u32(hex(2)?), 3)),
-        'U' => Some((char::from_u32(hex(8)?), 9)),
-        'u' => {
-            let unit = hex(4)?;
-            if (0xD800..0xDC00).contains(&unit) {
-                // A UTF-16 pair: the low half is the next `\uXXXX`.
-                let low = after
-                    .get(5..)
-                    .and_then(|r| r.strip_prefix("\\u"))
-                    .and_then(|r| r.get(..4))
-                    .and_then(|r| u32::from_str_radix(r, 16).ok())
-                    .filter(|l| (0xDC00..0xE000).contains(l))?;
-                let joined = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00);
-                return Some((char::from_u32(joined), 11));
-            }
-            Some((char::from_u32(unit), 5))
-        }
-        _ => None,
-    }
+    Some((letter, 1))
 }
 
 #[cfg(test)]
@@ -258,6 +224,8 @@ mod tests {
             decode(body),
             "q\" s' b\\ s/ \t\r\u{8}\u{c}\u{b}\u{7}\u{1b}\0 A é \u{1F600} \u{1F600} \\q \\u12"
         );
+        // A code no character has is kept whole, not cut after its letter.
+        assert_eq!(decode(r"\udc00 \UFFFFFFFF"), r"\udc00 \UFFFFFFFF");
         // A raw quote or line break stands for itself.
         assert_eq!(decode("a \"raw\"\nline \\\\"), "a \"raw\"\nline \\");
         let text = "a \"b\" 'c'\n\\ \u{1} é";
