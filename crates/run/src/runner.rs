@@ -37,8 +37,9 @@ pub use framecheck_launch::outcome::{
     CaseResult, Evidence, LayoutReport, Outcome, RunMeta, RunResult, Verdict,
 };
 
-/// Never set: the cancel flag of a run nobody can interrupt (the default).
-static NEVER: AtomicBool = AtomicBool::new(false);
+/// Never set: the cancel flag of a run or a search nobody can interrupt
+/// (a run's default, [`crate::search::never_cancelled`]).
+pub(crate) static NEVER: AtomicBool = AtomicBool::new(false);
 
 /// What a run needs besides the cases and the target: the one value a
 /// caller fills in, every field defaulted.
