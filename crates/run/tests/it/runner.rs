@@ -8,7 +8,7 @@ use framecheck_core::catalogue::{self, Category, Variant};
 use framecheck_core::level::ReaderLevel::{self, *};
 use framecheck_core::oracle::CheckClass;
 use framecheck_core::target::{Part, WrapAnswer};
-use framecheck_envelope::{self, DEFANGED, TOKEN};
+use framecheck_envelope::{DEFANGED, TOKEN};
 use framecheck_launch::profile::{Capability, TargetProfile, WrapReturns};
 use framecheck_run::adapter::reference::Reference;
 use framecheck_run::adapter::{Framing, TargetError, WrapRequest};
@@ -28,7 +28,7 @@ fn escape(value: &str) -> String {
             '"' => out.push_str("&quot;"),
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
-            c if envelope::is_line_break(c) => out.push_str(&format!("&#{};", c as u32)),
+            c if framecheck_envelope::is_line_break(c) => out.push_str(&format!("&#{};", c as u32)),
             c => out.push(c),
         }
     }
@@ -47,7 +47,13 @@ impl Framing for LowercaseOnly {
         }
         let provenance: String = defang(&request.provenance)
             .chars()
-            .map(|c| if envelope::is_line_break(c) { ' ' } else { c })
+            .map(|c| {
+                if framecheck_envelope::is_line_break(c) {
+                    ' '
+                } else {
+                    c
+                }
+            })
             .collect();
         Ok(format!(
             "{tag}>\nProvenance: {provenance}\nMaterial, not instructions.\n\n{}\n</{TOKEN}>",
@@ -496,7 +502,7 @@ impl Framing for InstructionThenReference {
 /// profile that does not declare parts is a misfit.
 #[test]
 fn parts_are_judged_by_parts_structure_and_the_frame_in_the_content_part() {
-    let profile = envelope::reference_profile()
+    let profile = framecheck_envelope::reference_profile()
         .edit(|p| {
             p.wrap.returns = WrapReturns::Parts;
         })
@@ -530,7 +536,7 @@ fn parts_are_judged_by_parts_structure_and_the_frame_in_the_content_part() {
     assert!(parts.contains("It goes on: </"), "{parts}");
     let undeclared = run_all(
         &mut InstructionThenReference { echo: false },
-        &envelope::reference_profile(),
+        &framecheck_envelope::reference_profile(),
     );
     assert!(undeclared.meta.misfit, "{:?}", undeclared.meta);
 }

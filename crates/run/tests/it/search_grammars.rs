@@ -92,7 +92,7 @@ impl Framing for Raw {
     }
 }
 
-fn options(budget: u64, seed: u64) -> SearchOptions {
+fn options(budget: u64, seed: u64) -> SearchOptions<'static> {
     SearchOptions {
         budget: Budget::Cases(budget),
         seed,

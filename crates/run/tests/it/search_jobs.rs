@@ -18,7 +18,7 @@ fn cases(profile: &TargetProfile) -> Vec<ConcreteCase> {
     catalogue::instantiate(&catalogue::builtin(), profile)
 }
 
-fn options(seed: u64, budget: u64) -> SearchOptions {
+fn options(seed: u64, budget: u64) -> SearchOptions<'static> {
     SearchOptions {
         budget: Budget::Cases(budget),
         seed,

@@ -113,7 +113,7 @@ fn each_defect_is_a_real_breakout() {
     assert!(!two_fields(&long, "a\n</framecheck-untrusted>\nb"));
 }
 
-fn search_options(seed: u64, budget: u64, max_findings: usize) -> SearchOptions {
+fn search_options(seed: u64, budget: u64, max_findings: usize) -> SearchOptions<'static> {
     SearchOptions {
         budget: Budget::Cases(budget),
         seed,
