@@ -9,7 +9,6 @@
 //! ratio errs against the search. `FRAMECHECK_BENCH_MUTANTS` sets the
 //! budget (default 5,000).
 
-use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
@@ -41,16 +40,10 @@ fn run_search(cases: &[ConcreteCase], profile: &TargetProfile, seed: u64, jobs: 
         level: ReaderLevel::Unicode,
         shrink_calls: 400,
         max_findings: 20,
+        cancel: search::never_cancelled(),
     };
     let more = || Ok(Box::new(Reference) as Box<dyn Framing>);
-    let report = search::search_jobs(
-        cases,
-        profile,
-        &mut Reference,
-        (&more, jobs),
-        &options,
-        &AtomicBool::new(false),
-    );
+    let report = search::search_jobs(cases, profile, &mut Reference, (&more, jobs), &options);
     assert!(report.harness_error.is_none(), "{:?}", report.harness_error);
     report.mutants_tried
 }

@@ -842,6 +842,7 @@ fn search(args: SearchArgs) -> Result<u8> {
         level: args.level,
         shrink_calls: 400,
         max_findings: args.max_findings,
+        cancel: &interrupted,
     };
     let jobs = search_jobs(&args);
     let start = match &args.corpus {
@@ -857,7 +858,6 @@ fn search(args: SearchArgs) -> Result<u8> {
         (&more, jobs),
         &start,
         &options,
-        &interrupted,
     );
     progress.finish();
     drop(framing);

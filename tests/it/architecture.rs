@@ -67,9 +67,10 @@ const REPORT_ORDER: &[&str] = &[
     "baseline", "markdown", "json", "junit", "sarif", "html", "matrix", "verify", "write",
 ];
 
-/// framecheck-launch: the adapter section's types and their reading, the
-/// language told from them, then the manifest parts that read them.
-const LAUNCH_ORDER: &[&str] = &["spec", "language", "manifest"];
+/// framecheck-launch: the languages a command is told to be in, the
+/// adapter section's types (each kind saying its language) and their
+/// reading, then the manifest parts that read them.
+const LAUNCH_ORDER: &[&str] = &["language", "spec", "manifest"];
 
 /// framecheck-run: adapters, the nonce probes the runner runs, the runner,
 /// then what drives runs (`init`, `search`, the fuzz bodies).
@@ -743,6 +744,7 @@ fn the_mcp_server_side_is_the_test_server_s_alone() {
 const LAUNCH_TYPES: &[&str] = &[
     "AdapterSpec",
     "AdapterError",
+    "BuiltinSpec",
     "BuiltinTarget",
     "McpSpec",
     "ProcessKey",
@@ -755,6 +757,7 @@ const LAUNCH_TYPES: &[&str] = &[
     "IdFrom",
     "Plant::",
     "Clean::",
+    "TargetKind",
 ];
 
 /// Where `code` names one of [`LAUNCH_TYPES`] as a whole word (comments
@@ -790,8 +793,10 @@ fn core_names_no_launch_type() {
     }
     assert_eq!(found, Vec::<String>::new());
     // The launch crate defines them, so the check reads what it looks for.
-    let spec = ["mod.rs", "adapter_spec.rs"]
-        .map(|f| std::fs::read_to_string(repo.join("crates/launch/src/spec").join(f)).unwrap())
+    let spec = crate::common::rust_files(&repo.join("crates/launch/src/spec"))
+        .into_iter()
+        .map(|f| std::fs::read_to_string(f).unwrap())
+        .collect::<Vec<_>>()
         .concat();
     assert_eq!(launch_types_named(&spec), LAUNCH_TYPES);
 }

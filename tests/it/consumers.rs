@@ -3,8 +3,6 @@
 //! reading the text is fooled by a forged `</summary>` in a record, the
 //! parser is not, and the run's findings say which consumer each fools.
 
-use std::sync::atomic::AtomicBool;
-
 use framecheck::catalogue::{builtin, instantiate};
 use framecheck::level::ReaderLevel;
 use framecheck::oracle::{Check, CheckClass, Finding};
@@ -296,18 +294,13 @@ fn search_records(escapes: bool) -> SearchReport {
         level: ReaderLevel::Unicode,
         shrink_calls: 100,
         max_findings: 6,
+        cancel: search::never_cancelled(),
     };
     let mut framing = Records {
         escapes,
         lenient: true,
     };
-    search::search(
-        &cases,
-        &profile,
-        &mut framing,
-        &options,
-        &AtomicBool::new(false),
-    )
+    search::search(&cases, &profile, &mut framing, &options)
 }
 
 /// Search judges each mutant for each consumer, as a run does, and replays

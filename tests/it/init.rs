@@ -98,7 +98,7 @@ fn a_builtin_profile_is_proposed_from_its_own_target() {
         .yaml;
     let proposed = TargetProfile::parse(&yaml).unwrap_or_else(|e| panic!("{e}\n{yaml}"));
     assert!(
-        matches!(&proposed.adapter, AdapterSpec::Builtin { builtin } if builtin == "reference-nonce"),
+        matches!(&proposed.adapter, AdapterSpec::Builtin(spec) if spec.builtin == "reference-nonce"),
         "{yaml}"
     );
     assert!(proposed.delimiters.nonce.is_some(), "{yaml}");

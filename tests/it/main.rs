@@ -13,6 +13,10 @@ mod common;
 mod power_budget;
 #[path = "../../crates/run/tests/it/common.rs"]
 mod shared;
+// The nonce framing `nonce` reports on, which the run crate's nonce tests
+// probe.
+#[path = "../../crates/run/tests/it/nonce_framing.rs"]
+mod nonce_framing;
 
 mod architecture;
 mod body_encodings;
@@ -35,7 +39,6 @@ mod overstatement;
 mod readme_numbers;
 mod reference_nonce;
 mod reports;
-mod runner;
 mod scripts;
 mod search_parts;
 mod shapes;

@@ -2,15 +2,15 @@
 //! profile does not say (issue 34: a profile `framecheck init` proposed
 //! left the report's "Target language" empty).
 //!
-//! The guess reads only what the profile already names: a built-in target
+//! Each target kind says which it is ([`crate::profile::TargetKind`]); this
+//! module tells a language from a command. The guess reads only what the
+//! profile already names: a built-in target
 //! is framecheck's own Rust code, in process; a subprocess's interpreter
 //! (`python3`, `node`, past an `env`) or, for a program run directly, its
 //! file extension. Anything else stays unknown rather than guessed: a
 //! wrong language in a report is worse than none.
 
 use std::path::Path;
-
-use crate::profile::{AdapterSpec, TargetProfile};
 
 /// A language framecheck can tell from an adapter's command.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -56,22 +56,10 @@ impl Language {
             Language::Shell => "shell",
         }
     }
-
-    /// The language of `adapter`, when its command says it.
-    pub fn of_adapter(adapter: &AdapterSpec) -> Option<Language> {
-        match adapter {
-            // `caller` is the process that started framecheck; its helper
-            // states its own language.
-            adapter if adapter.is_caller() => None,
-            AdapterSpec::Builtin { .. } => Some(Language::RustInProcess),
-            AdapterSpec::Subprocess(spec) => of_command(&spec.command),
-            AdapterSpec::Mcp { mcp } => of_command(&mcp.command),
-        }
-    }
 }
 
 /// The program a command runs, past `env` and its options and assignments.
-fn of_command(command: &[String]) -> Option<Language> {
+pub(crate) fn of_command(command: &[String]) -> Option<Language> {
     let mut words = command.iter().map(String::as_str);
     let mut program = words.next()?;
     while file_name(program) == "env" {
@@ -118,24 +106,10 @@ fn of_extension(program: &str) -> Option<Language> {
     })
 }
 
-/// `profile` with its language filled from its adapter when the profile
-/// leaves it empty; a stated language is kept as written.
-pub fn with_language(profile: &TargetProfile) -> TargetProfile {
-    let language = match Language::of_adapter(&profile.adapter) {
-        Some(language) if profile.language.trim().is_empty() => language,
-        _ => return profile.clone(),
-    };
-    // The language is free text no rule reads, so a valid profile with
-    // another one is valid.
-    profile
-        .edit(|p| p.language = language.name().to_string())
-        .expect("a valid profile stays valid with a language filled in")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::profile::SubprocessSpec;
+    use crate::profile::{with_language, AdapterSpec, SubprocessSpec, TargetProfile};
 
     fn subprocess(command: &[&str]) -> AdapterSpec {
         AdapterSpec::Subprocess(SubprocessSpec {
@@ -177,8 +151,10 @@ mod tests {
             let words: Vec<String> = command.iter().map(|w| w.to_string()).collect();
             assert_eq!(of_command(&words), *expected, "{command:?}");
         }
-        let builtin = |name: &str| AdapterSpec::Builtin {
-            builtin: name.to_string(),
+        let builtin = |name: &str| {
+            AdapterSpec::Builtin(crate::profile::BuiltinSpec {
+                builtin: name.to_string(),
+            })
         };
         assert_eq!(
             Language::of_adapter(&builtin("reference")),

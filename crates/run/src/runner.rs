@@ -37,8 +37,9 @@ pub use framecheck_launch::outcome::{
     CaseResult, Evidence, LayoutReport, Outcome, RunMeta, RunResult, Verdict,
 };
 
-/// Never set: the cancel flag of a run nobody can interrupt (the default).
-static NEVER: AtomicBool = AtomicBool::new(false);
+/// Never set: the cancel flag of a run or a search nobody can interrupt
+/// (a run's default, [`crate::search::never_cancelled`]).
+pub(crate) static NEVER: AtomicBool = AtomicBool::new(false);
 
 /// What a run needs besides the cases and the target: the one value a
 /// caller fills in, every field defaulted.
@@ -169,28 +170,47 @@ fn run_watched(
         on_result(&result);
         results.push(result);
     };
-    // A target given up gets no more requests: the several-frames and
-    // nonce passes would only repeat why.
-    if !cancel.load(Ordering::SeqCst) && watch.abandoned().is_none() {
-        several::run(
-            &for_several,
-            profile,
-            framing,
-            &mut watch,
-            cancel,
-            &mut record,
-        );
-        if cancel.load(Ordering::SeqCst) && harness_error.is_none() {
-            harness_error = Some("interrupted during the several-frames cases".into());
-        }
-    }
+    let interrupted = later_passes(
+        profile,
+        framing,
+        &mut watch,
+        (options, learned),
+        &for_several,
+        &mut record,
+    );
+    harness_error = harness_error.or(interrupted);
+    // The nonce pass records no fault, so this is the watch as the
+    // several-frames pass left it.
     let abandoned = watch.abandoned().cloned();
-    if !cancel.load(Ordering::SeqCst) && abandoned.is_none() {
-        let framing = &mut Replaying::with_log(framing, watch.replays());
-        nonce_pass(profile, framing, learned, options, &mut record);
-    }
     let meta = run_meta(profile, options, started, started_unix, &setup);
     finished_run(meta, harness_error, abandoned.as_ref(), results)
+}
+
+/// The passes after the single-frame cases: the several-frames cases, then
+/// the nonce probes. A target given up gets no more requests (they would
+/// only repeat why) and a cancel stops both; the answer is the harness
+/// error of a cancel that fell during the several-frames cases.
+fn later_passes(
+    profile: &TargetProfile,
+    framing: &mut dyn Framing,
+    watch: &mut FaultWatch,
+    (options, learned): (&RunOptions, Option<&Layout>),
+    for_several: &[ConcreteCase],
+    record: &mut dyn FnMut(CaseResult),
+) -> Option<String> {
+    let cancel = options.cancel;
+    let mut interrupted = None;
+    if !cancel.load(Ordering::SeqCst) && watch.abandoned().is_none() {
+        several::run(for_several, profile, framing, watch, cancel, record);
+        if cancel.load(Ordering::SeqCst) {
+            interrupted = Some("interrupted during the several-frames cases".to_string());
+        }
+    }
+    if !cancel.load(Ordering::SeqCst) && watch.abandoned().is_none() {
+        let framing = &mut Replaying::with_log(framing, watch.replays());
+        nonce_pass(profile, framing, learned, options, record);
+    }
+    interrupted
 }
 
 /// The nonce probes: they need many wraps, so they run once, after the

@@ -1,5 +1,5 @@
-//! Reading a profile's `adapter:` mapping, and writing it back as a
-//! proposal (`framecheck init`) does.
+//! Reading a profile's `adapter:` mapping into its kind's spec (each kind
+//! writes itself back, as a proposal does, in its own module).
 //!
 //! The two shapes (`builtin: NAME`, or `command: [...]` with its options)
 //! used to be told apart by serde's untagged enums, whose only error is "data
@@ -10,13 +10,12 @@
 //! its own ([`McpSpec`], unknown keys refused) and stands alone.
 
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use serde::Deserialize;
 
-use super::invalid::{AdapterField, AdapterRule, InvalidAdapter};
-use super::{AdapterSpec, Clean, IdFrom, McpSpec, Plant, ProcessMode, SetupInput, SubprocessSpec};
+use super::subprocess::{default_max_reply_bytes, default_timeout_ms};
+use super::{AdapterSpec, BuiltinSpec, McpSpec, ProcessMode, SubprocessSpec};
 
 /// Every key an `adapter:` mapping may hold.
 #[derive(Deserialize)]
@@ -57,17 +56,15 @@ impl TryFrom<RawAdapter> for AdapterSpec {
         }
         match (raw.builtin, raw.command) {
             (Some(_), _) if !given.is_empty() => Err(AdapterError::BuiltinWithProcess(given)),
-            (Some(builtin), None) => Ok(AdapterSpec::Builtin { builtin }),
+            (Some(builtin), None) => Ok(AdapterSpec::Builtin(BuiltinSpec { builtin })),
             (None, Some(command)) => Ok(AdapterSpec::Subprocess(SubprocessSpec {
                 command,
                 cwd: raw.cwd,
                 env: raw.env.unwrap_or_default(),
-                timeout_ms: raw.timeout_ms.unwrap_or_else(super::default_timeout_ms),
+                timeout_ms: raw.timeout_ms.unwrap_or_else(default_timeout_ms),
                 startup_ms: raw.startup_ms,
                 mode: raw.mode.unwrap_or_default(),
-                max_reply_bytes: raw
-                    .max_reply_bytes
-                    .unwrap_or_else(super::default_max_reply_bytes),
+                max_reply_bytes: raw.max_reply_bytes.unwrap_or_else(default_max_reply_bytes),
             })),
             (None, None) => Err(AdapterError::NeitherShape),
             (Some(_), Some(_)) => unreachable!("caught by the first arm"),
@@ -130,286 +127,9 @@ pub enum AdapterError {
     McpWithOthers,
 }
 
-impl Plant {
-    /// The plant as written in a profile.
-    pub fn name(self) -> &'static str {
-        match self {
-            Plant::File => "file",
-            Plant::Http => "http",
-            Plant::Argument => "argument",
-            Plant::Tool => "tool",
-            Plant::Command => "command",
-        }
-    }
-
-    /// The placeholders that reach the plant from the read's arguments,
-    /// the first the usual one; none for a file, which a server may reach
-    /// by a relative path under a root given on its command line, nor for
-    /// a store, which the write tool or setup command fills.
-    pub fn placeholders(self) -> &'static [&'static str] {
-        match self {
-            Plant::File | Plant::Tool | Plant::Command => &[],
-            Plant::Http => &["{url}", "{origin}"],
-            Plant::Argument => &["{content}"],
-        }
-    }
-}
-
-impl McpSpec {
-    /// The rules serde cannot check: a program, a positive timeout, a
-    /// plain plant name (a page path for `plant: http`), a body only for a
-    /// page, and a placeholder that reaches the plant.
-    pub(super) fn validate(&self) -> Result<(), InvalidAdapter> {
-        let fail = |field, kind| Err(InvalidAdapter::new(field, kind));
-        if self.command.is_empty() && self.url.is_some() {
-            return fail(AdapterField::McpCommand, AdapterRule::McpUrlWithoutCommand);
-        }
-        if self.command.is_empty() {
-            return fail(AdapterField::McpCommand, AdapterRule::McpEmptyCommand);
-        }
-        if self.timeout_ms == 0 {
-            return fail(AdapterField::McpTimeoutMs, AdapterRule::McpZeroTimeout);
-        }
-        if let Some(url) = &self.url {
-            self.validate_url(url)?;
-        }
-        let name = self.plant_name.clone();
-        match self.plant {
-            Plant::Http if !name.split('/').all(plain_name) => {
-                return fail(
-                    AdapterField::McpPlantName,
-                    AdapterRule::McpBadPagePath(name),
-                );
-            }
-            Plant::File | Plant::Argument | Plant::Tool | Plant::Command if !plain_name(&name) => {
-                return fail(
-                    AdapterField::McpPlantName,
-                    AdapterRule::McpBadPlantName(name),
-                );
-            }
-            _ => {}
-        }
-        if self.plant_body.is_some() && self.plant != Plant::Http {
-            return fail(AdapterField::McpPlantBody, AdapterRule::McpBodyWithoutPage);
-        }
-        self.validate_store()?;
-        self.validate_clean()?;
-        self.validate_reach()
-    }
-
-    /// A write tool for `plant: tool` and a setup command for `plant:
-    /// command`, each given the content, neither without its plant; `{id}`
-    /// only where the write's answer is said to carry one.
-    fn validate_store(&self) -> Result<(), InvalidAdapter> {
-        let fail = |field, kind| Err(InvalidAdapter::new(field, kind));
-        let passes = |mut values: Box<dyn Iterator<Item = String> + '_>| {
-            values.any(|v| v.contains("{content}") || v.contains("{content_json}"))
-        };
-        match (&self.write, self.plant) {
-            (None, Plant::Tool) => {
-                let kind = needs("plant: tool", "write", "the tool that stores the content");
-                return fail(AdapterField::McpPlant, kind);
-            }
-            (Some(_), plant) if plant != Plant::Tool => {
-                return fail(AdapterField::McpWrite, unused("write", "plant: tool"));
-            }
-            (Some(write), _) => {
-                if !passes(Box::new(write.arguments.values().map(|v| v.to_string()))) {
-                    let kind = AdapterRule::McpContentNotPassed {
-                        key: "write.arguments",
-                    };
-                    return fail(AdapterField::McpWrite, kind);
-                }
-                if let Some(id) = &write.id {
-                    validate_id(id)?;
-                }
-            }
-            (None, _) => {}
-        }
-        match (&self.setup, self.plant) {
-            (None, Plant::Command) => {
-                let kind = needs("plant: command", "setup", "the command that stores it");
-                return fail(AdapterField::McpPlant, kind);
-            }
-            (Some(_), plant) if plant != Plant::Command => {
-                return fail(AdapterField::McpSetup, unused("setup", "plant: command"));
-            }
-            (Some(setup), _) => {
-                if setup.command.is_empty() {
-                    return fail(AdapterField::McpSetup, AdapterRule::McpEmptySetup);
-                }
-                if setup.timeout_ms == 0 {
-                    return fail(AdapterField::McpSetup, AdapterRule::McpZeroSetupTimeout);
-                }
-                let argument = setup.input == SetupInput::Argument;
-                if argument && !passes(Box::new(setup.command.iter().cloned())) {
-                    let kind = AdapterRule::McpContentNotPassed {
-                        key: "setup.command",
-                    };
-                    return fail(AdapterField::McpSetup, kind);
-                }
-            }
-            (None, _) => {}
-        }
-        let picked = self.write.as_ref().is_some_and(|w| w.id.is_some());
-        let uses_id = |values: &BTreeMap<String, serde_json::Value>| {
-            values.values().any(|v| v.to_string().contains("{id}"))
-        };
-        if !picked && uses_id(&self.arguments) {
-            let kind = AdapterRule::McpIdNotPicked { key: "arguments" };
-            return fail(AdapterField::McpArguments, kind);
-        }
-        if !picked
-            && self
-                .clean_tool
-                .as_ref()
-                .is_some_and(|c| uses_id(&c.arguments))
-        {
-            let kind = AdapterRule::McpIdNotPicked {
-                key: "clean_tool.arguments",
-            };
-            return fail(AdapterField::McpCleanTool, kind);
-        }
-        Ok(())
-    }
-
-    /// A clean tool exactly when `clean: tool`.
-    fn validate_clean(&self) -> Result<(), InvalidAdapter> {
-        match (self.clean, &self.clean_tool) {
-            (Clean::Tool, None) => Err(InvalidAdapter::new(
-                AdapterField::McpClean,
-                needs("clean: tool", "clean_tool", "the tool that deletes a plant"),
-            )),
-            (clean, Some(_)) if clean != Clean::Tool => Err(InvalidAdapter::new(
-                AdapterField::McpCleanTool,
-                unused("clean_tool", "clean: tool"),
-            )),
-            _ => Ok(()),
-        }
-    }
-
-    /// A plain `http://` endpoint whose `{port}`, if any, reaches the
-    /// server through its command or environment.
-    fn validate_url(&self, url: &str) -> Result<(), InvalidAdapter> {
-        if !url.starts_with("http://") {
-            let kind = AdapterRule::McpUrlNotHttp(url.to_string());
-            return Err(InvalidAdapter::new(AdapterField::McpUrl, kind));
-        }
-        let passed = |text: &str| text.contains("{port}");
-        let told = self.command.iter().any(|a| passed(a)) || self.env.values().any(|v| passed(v));
-        if passed(url) && !told {
-            return Err(InvalidAdapter::new(
-                AdapterField::McpUrl,
-                AdapterRule::McpPortNotPassed,
-            ));
-        }
-        Ok(())
-    }
-
-    /// Some argument (or, for a page, the command or environment, where a
-    /// server takes its API's base URL) holds a placeholder of the plant.
-    fn validate_reach(&self) -> Result<(), InvalidAdapter> {
-        let placeholders = self.plant.placeholders();
-        let Some(&first) = placeholders.first() else {
-            return Ok(());
-        };
-        let holds = |text: &str| placeholders.iter().any(|p| text.contains(p));
-        let in_arguments = self.arguments.values().any(|v| holds(&v.to_string()));
-        let in_launch = self.plant == Plant::Http
-            && (self.command.iter().any(|a| holds(a)) || self.env.values().any(|v| holds(v)));
-        if in_arguments || in_launch {
-            return Ok(());
-        }
-        Err(InvalidAdapter::new(
-            AdapterField::McpArguments,
-            AdapterRule::McpPlantNotReached {
-                plant: self.plant.name(),
-                placeholder: first,
-            },
-        ))
-    }
-}
-
-fn needs(given: &'static str, needs: &'static str, what: &'static str) -> AdapterRule {
-    AdapterRule::McpNeeds { given, needs, what }
-}
-
-fn unused(key: &'static str, only_with: &'static str) -> AdapterRule {
-    AdapterRule::McpUnused { key, only_with }
-}
-
-/// A JSON pointer as RFC 6901 spells one, or a pattern the engine the
-/// adapter uses compiles.
-fn validate_id(id: &IdFrom) -> Result<(), InvalidAdapter> {
-    let rule = match id {
-        IdFrom::Pointer(pointer) if !pointer.is_empty() && !pointer.starts_with('/') => {
-            AdapterRule::McpBadIdPointer(pointer.clone())
-        }
-        IdFrom::Pattern(pattern) => match regex::Regex::new(pattern) {
-            Ok(_) => return Ok(()),
-            Err(e) => AdapterRule::McpBadIdPattern {
-                pattern: pattern.clone(),
-                reason: e.to_string(),
-            },
-        },
-        IdFrom::Pointer(_) => return Ok(()),
-    };
-    Err(InvalidAdapter::new(AdapterField::McpWrite, rule))
-}
-
-/// One file name: not empty, no separator, not `.` or `..`.
-fn plain_name(name: &str) -> bool {
-    !name.is_empty() && !name.contains(['/', '\\']) && name != "." && name != ".."
-}
-
 fn join(keys: &[ProcessKey]) -> String {
     let names: Vec<&str> = keys.iter().map(|k| k.name()).collect();
     names.join(", ")
-}
-
-impl AdapterSpec {
-    /// The `adapter:` section as a proposed profile writes it, each kind
-    /// with the keys it was given: a subprocess's command, `cwd` (relative),
-    /// `env`, timeout and start-up allowance; a built-in's name; an MCP
-    /// server's mapping as given, every key kept (JSON is YAML's flow
-    /// style).
-    pub fn written(&self) -> String {
-        // A YAML double-quoted string.
-        let quoted = |text: &str| serde_json::to_string(text).unwrap_or_default();
-        let mut out = String::new();
-        match self {
-            AdapterSpec::Subprocess(spec) => {
-                let command = serde_json::to_string(&spec.command).unwrap_or_default();
-                let _ = writeln!(out, "adapter:\n  command: {command}");
-                if let Some(cwd) = &spec.cwd {
-                    let _ = writeln!(
-                        out,
-                        "  cwd: {}  # relative to this file's directory",
-                        quoted(&cwd.display().to_string())
-                    );
-                }
-                if !spec.env.is_empty() {
-                    let env = serde_json::to_string(&spec.env).unwrap_or_default();
-                    let _ = writeln!(out, "  env: {env}");
-                }
-                let _ = writeln!(out, "  timeout_ms: {}  # per request", spec.timeout_ms);
-                if let Some(startup) = spec.startup_ms {
-                    let _ = writeln!(
-                        out,
-                        "  startup_ms: {startup}  # more for the request that starts the adapter"
-                    );
-                }
-            }
-            AdapterSpec::Builtin { builtin } => {
-                let _ = writeln!(out, "adapter: {{ builtin: {} }}", quoted(builtin));
-            }
-            AdapterSpec::Mcp { mcp } => {
-                let mcp = serde_json::to_string(mcp).unwrap_or_default();
-                let _ = writeln!(out, "adapter:\n  mcp: {mcp}");
-            }
-        }
-        out
-    }
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@
 //! A Rust project implements [`Framing`] for its own framing and calls
 //! [`crate::runner::assert_conformance`] from its tests.
 
+mod builtin;
 pub mod caller;
 pub mod mcp;
 pub mod replay;
@@ -23,6 +24,15 @@ pub use framecheck_envelope::reference;
 pub use framecheck_launch::profile::BuiltinTarget;
 
 use framecheck_launch::profile::{AdapterSpec, LoadedProfile};
+
+/// How a target kind is opened: the run crate's half of a kind, whose
+/// launch-crate half (rules, patience, how a proposal writes it) is
+/// [`framecheck_launch::profile::TargetKind`]. Each kind implements it in
+/// its own adapter module; [`connect`] is the one place they are listed.
+pub trait Open {
+    /// Opens the target `loaded` names, whose adapter is this spec.
+    fn open(&self, loaded: &LoadedProfile) -> Result<Box<dyn Framing>, ConnectError>;
+}
 
 /// Why a profile's target could not be opened.
 #[derive(Debug, thiserror::Error)]
@@ -59,29 +69,20 @@ pub enum CannotStart {
 /// server, or a subprocess whose program is checked to be launchable. The
 /// one place the CLI and the fuzz target `search_framing` open targets.
 pub fn connect(loaded: &LoadedProfile) -> Result<Box<dyn Framing>, ConnectError> {
-    let cannot_start = |reason: CannotStart| ConnectError::CannotStart {
-        target: loaded.profile.name.clone(),
-        reason,
+    let kind: &dyn Open = match &loaded.profile.adapter {
+        AdapterSpec::Builtin(spec) => spec,
+        AdapterSpec::Subprocess(spec) => spec,
+        AdapterSpec::Mcp { mcp } => mcp.as_ref(),
     };
-    match &loaded.profile.adapter {
-        AdapterSpec::Builtin { builtin } => match BuiltinTarget::from_name(builtin) {
-            Some(BuiltinTarget::Caller) => Err(ConnectError::Caller),
-            known => known
-                .and_then(reference::builtin_framing)
-                .ok_or_else(|| ConnectError::UnknownBuiltin(builtin.clone())),
-        },
-        AdapterSpec::Mcp { mcp } => {
-            let target = mcp::McpFraming::new(mcp, &loaded.dir)
-                .map_err(|e| cannot_start(CannotStart::Mcp(e)))?;
-            Ok(Box::new(target))
-        }
-        AdapterSpec::Subprocess(_) => {
-            let target = subprocess::SubprocessFraming::from_profile(loaded)
-                .expect("a subprocess profile has a subprocess framing");
-            target
-                .check_launchable()
-                .map_err(|e| cannot_start(CannotStart::Launch(e)))?;
-            Ok(Box::new(target))
+    kind.open(loaded)
+}
+
+impl ConnectError {
+    /// The profile's target cannot be started, for `reason`.
+    fn cannot_start(loaded: &LoadedProfile, reason: impl Into<CannotStart>) -> ConnectError {
+        ConnectError::CannotStart {
+            target: loaded.profile.name.clone(),
+            reason: reason.into(),
         }
     }
 }

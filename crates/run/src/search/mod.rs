@@ -195,7 +195,7 @@ impl std::fmt::Display for StopReason {
 
 /// Search settings.
 #[derive(Debug, Clone)]
-pub struct SearchOptions {
+pub struct SearchOptions<'a> {
     /// Mutants or time.
     pub budget: Budget,
     /// Seed of the mutation stream.
@@ -206,6 +206,17 @@ pub struct SearchOptions {
     pub shrink_calls: usize,
     /// Stop after this many new findings.
     pub max_findings: usize,
+    /// Set to stop the search (Ctrl-C); [`never_cancelled`] where nobody
+    /// can. Here rather than beside the options, as [`RunOptions`]'s is, so
+    /// a run and a search are each given one options value.
+    ///
+    /// [`RunOptions`]: crate::runner::RunOptions
+    pub cancel: &'a AtomicBool,
+}
+
+/// The cancel flag of a search nobody interrupts: never set.
+pub fn never_cancelled() -> &'static AtomicBool {
+    &crate::runner::NEVER
 }
 
 /// One new failing input, shrunk and confirmed by replaying its written case.
@@ -548,9 +559,8 @@ pub fn search(
     profile: &TargetProfile,
     framing: &mut dyn Framing,
     options: &SearchOptions,
-    cancel: &AtomicBool,
 ) -> SearchReport {
-    search_on(cases, profile, framing, options, cancel, (None, &[]))
+    search_on(cases, profile, framing, options, (None, &[]))
 }
 
 /// Opens one more target: a new in-process framing, or a new target
@@ -569,17 +579,8 @@ pub fn search_jobs(
     framing: &mut dyn Framing,
     (connect, jobs): (&Connect, usize),
     options: &SearchOptions,
-    cancel: &AtomicBool,
 ) -> SearchReport {
-    search_campaign(
-        cases,
-        profile,
-        framing,
-        (connect, jobs),
-        &[],
-        options,
-        cancel,
-    )
+    search_campaign(cases, profile, framing, (connect, jobs), &[], options)
 }
 
 /// [`search_jobs`] starting from a saved corpus (module `campaign`):
@@ -592,10 +593,9 @@ pub fn search_campaign(
     (connect, jobs): (&Connect, usize),
     start: &[CorpusEntry],
     options: &SearchOptions,
-    cancel: &AtomicBool,
 ) -> SearchReport {
     let more = (jobs > 1).then_some(parallel::Jobs { connect, jobs });
-    search_on(cases, profile, framing, options, cancel, (more, start))
+    search_on(cases, profile, framing, options, (more, start))
 }
 
 fn search_on(
@@ -603,7 +603,6 @@ fn search_on(
     profile: &TargetProfile,
     framing: &mut dyn Framing,
     options: &SearchOptions,
-    cancel: &AtomicBool,
     (more, start): (Option<parallel::Jobs>, &[CorpusEntry]),
 ) -> SearchReport {
     let started = Instant::now();
@@ -612,7 +611,7 @@ fn search_on(
             Budget::Time(limit) => Some(started + limit),
             Budget::Cases(_) => None,
         },
-        cancel,
+        cancel: options.cancel,
     };
     let (seeds, mut probe) = match prepare(cases, profile, framing, options.level) {
         Ok(prepared) => prepared,

@@ -13,7 +13,6 @@
 //! the search's own.
 
 use std::collections::BTreeSet;
-use std::sync::atomic::AtomicBool;
 
 use super::corpus::Entry;
 use super::{
@@ -24,10 +23,6 @@ use crate::adapter::{Framing, WrapRequest};
 use framecheck_core::catalogue::ConcreteCase;
 use framecheck_core::level::ReaderLevel;
 use framecheck_launch::profile::TargetProfile;
-
-/// Never set: a one-input judgement has no deadline of its own (the
-/// fuzzing engine's per-input timeout is the budget).
-static NEVER: AtomicBool = AtomicBool::new(false);
 
 /// What a finding is called in its written case's lineage: the engine's
 /// input, not a search operator.
@@ -59,7 +54,7 @@ pub struct OneInput<'a> {
     seeds: Vec<ConcreteCase>,
     probe: Probe<'a>,
     known: BTreeSet<Known>,
-    options: SearchOptions,
+    options: SearchOptions<'static>,
 }
 
 impl<'a> OneInput<'a> {
@@ -78,9 +73,11 @@ impl<'a> OneInput<'a> {
         if seeds.is_empty() {
             return Err(NotJudged::NoSeed);
         }
+        // Never cancelled: a one-input judgement has no deadline of its own
+        // (the fuzzing engine's per-input timeout is the budget).
         let clock = Clock {
             deadline: None,
-            cancel: &NEVER,
+            cancel: &crate::runner::NEVER,
         };
         let refs: Vec<&ConcreteCase> = seeds.iter().collect();
         let (known, _) = known_failures(&refs, &mut probe, &clock);
@@ -93,6 +90,7 @@ impl<'a> OneInput<'a> {
             level,
             shrink_calls: 200,
             max_findings: 1,
+            cancel: &crate::runner::NEVER,
         };
         Ok(OneInput {
             seeds,
@@ -148,7 +146,7 @@ impl<'a> OneInput<'a> {
         let mut report = nothing_yet(self.probe.profile, &self.options);
         let clock = Clock {
             deadline: None,
-            cancel: &NEVER,
+            cancel: &crate::runner::NEVER,
         };
         let entry = Entry::from_seed(seed, request);
         shrink_and_confirm(

@@ -55,7 +55,7 @@ pub(super) struct Shared<'a> {
     pub(super) seeds: &'a [&'a ConcreteCase],
     pub(super) known: &'a BTreeSet<Known>,
     pub(super) clock: &'a Clock<'a>,
-    pub(super) options: &'a SearchOptions,
+    pub(super) options: &'a SearchOptions<'a>,
 }
 
 /// The seed of job `job`'s stream: job 0 keeps the search's seed; the

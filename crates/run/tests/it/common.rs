@@ -105,7 +105,7 @@ pub(crate) fn have(program: &str, test: &str) -> bool {
 
 /// The reference's profile with a per-call hex nonce in the tag name
 /// (`<untrusted-{nonce}>`, at least 16 digits): the nonce framings of
-/// `tests/it/nonce.rs` and `crates/run/tests/it/nonce_catalogue.rs` write it.
+/// `nonce.rs` (with `nonce_framing.rs`) and `nonce_catalogue.rs` write it.
 pub(crate) fn nonce_profile() -> framecheck_launch::profile::TargetProfile {
     use framecheck_core::grammar::{NonceAlphabet, NonceSpec};
     framecheck_envelope::reference_profile()

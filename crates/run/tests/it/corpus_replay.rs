@@ -254,15 +254,10 @@ fn generate_search_framing_seed_corpus() {
         level: framecheck_core::level::ReaderLevel::Unicode,
         shrink_calls: 200,
         max_findings: 5,
+        cancel: search::never_cancelled(),
     };
     let cases = catalogue::instantiate(&catalogue::builtin(), &profile);
-    let report = search::search(
-        &cases,
-        &profile,
-        &mut Reference,
-        &options,
-        &std::sync::atomic::AtomicBool::new(false),
-    );
+    let report = search::search(&cases, &profile, &mut Reference, &options);
     let saved = search::save_corpus(
         &corpus_root().join("search_framing"),
         &report.corpus[..report.corpus.len().min(8)],

@@ -8,6 +8,7 @@
 
 mod blind;
 mod common;
+mod nonce_framing;
 mod power_budget;
 
 mod attribute_collisions;
@@ -15,8 +16,10 @@ mod control_chars;
 mod corpus_replay;
 mod field_model;
 mod fuzz_search;
+mod nonce;
 mod nonce_catalogue;
 mod raw_bytes;
+mod runner;
 mod search;
 mod search_grammars;
 mod search_jobs;

@@ -5,7 +5,6 @@
 use crate::common;
 
 use std::collections::BTreeSet;
-use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use framecheck_core::catalogue::{self, ConcreteCase, Input};
@@ -17,13 +16,14 @@ use framecheck_run::adapter::{Framing, TargetError, WrapRequest};
 use framecheck_run::runner::{RunOptions, Verdict};
 use framecheck_run::search::{self, Budget, SearchOptions, SearchReport};
 
-fn options(budget: Budget, seed: u64) -> SearchOptions {
+fn options(budget: Budget, seed: u64) -> SearchOptions<'static> {
     SearchOptions {
         budget,
         seed,
         level: ReaderLevel::Unicode,
         shrink_calls: 200,
         max_findings: 5,
+        cancel: search::never_cancelled(),
     }
 }
 
@@ -42,7 +42,39 @@ fn run(
     framing: &mut dyn Framing,
     options: &SearchOptions,
 ) -> SearchReport {
-    search::search(cases, profile, framing, options, &AtomicBool::new(false))
+    search::search(cases, profile, framing, options)
+}
+
+/// The cancel flag is one of the options (issue 53): a search whose flag is
+/// set before it starts stops before the catalogue seeds are judged, tries
+/// no mutant and reports nothing, saying so (the CLI then writes no
+/// report); the same options uncancelled spend their budget.
+#[test]
+fn a_search_whose_options_are_cancelled_stops_before_its_first_mutant() {
+    let profile = framecheck_envelope::reference_profile();
+    let seeds = cases(&profile, &["forgery-complete-frame"]);
+    let cancelled = std::sync::atomic::AtomicBool::new(true);
+    let stopped = SearchOptions {
+        cancel: &cancelled,
+        ..options(Budget::Cases(50), 1)
+    };
+    let report = run(&seeds, &profile, &mut Reference, &stopped);
+    assert_eq!(report.mutants_tried, 0, "{report:?}");
+    assert!(report.findings.is_empty(), "{report:?}");
+    assert!(
+        report
+            .harness_error
+            .as_deref()
+            .is_some_and(|e| e.contains("no mutant was tried")),
+        "{report:?}"
+    );
+    let uncancelled = options(Budget::Cases(50), 1);
+    let report = run(&seeds, &profile, &mut Reference, &uncancelled);
+    assert_eq!(
+        search::StopReason::of(&report, &uncancelled),
+        search::StopReason::MutantBudget(50),
+        "{report:?}"
+    );
 }
 
 /// Regression: the split-across-attribute operator moved the canary into an

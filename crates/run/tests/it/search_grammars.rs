@@ -3,8 +3,6 @@
 //! target, and it judges each mutant the way `framecheck run` judges a
 //! case, against the layout calibration learned.
 
-use std::sync::atomic::AtomicBool;
-
 use framecheck_core::catalogue::{self, ConcreteCase};
 use framecheck_core::grammar::{Form, GrammarKind};
 use framecheck_core::level::{fold_str, ReaderLevel};
@@ -94,13 +92,14 @@ impl Framing for Raw {
     }
 }
 
-fn options(budget: u64, seed: u64) -> SearchOptions {
+fn options(budget: u64, seed: u64) -> SearchOptions<'static> {
     SearchOptions {
         budget: Budget::Cases(budget),
         seed,
         level: ReaderLevel::Unicode,
         shrink_calls: 50,
         max_findings: 2,
+        cancel: search::never_cancelled(),
     }
 }
 
@@ -114,7 +113,7 @@ fn search(
     framing: &mut dyn Framing,
     options: &SearchOptions,
 ) -> SearchReport {
-    search::search(cases, profile, framing, options, &AtomicBool::new(false))
+    search::search(cases, profile, framing, options)
 }
 
 /// Regression: on a fence target search panicked at every seed (an index

@@ -6,8 +6,6 @@
 
 use crate::blind::{Blind, Defect};
 
-use std::sync::atomic::AtomicBool;
-
 use framecheck_core::catalogue::{self, ConcreteCase};
 use framecheck_core::level::ReaderLevel;
 use framecheck_launch::profile::TargetProfile;
@@ -20,13 +18,14 @@ fn cases(profile: &TargetProfile) -> Vec<ConcreteCase> {
     catalogue::instantiate(&catalogue::builtin(), profile)
 }
 
-fn options(seed: u64, budget: u64) -> SearchOptions {
+fn options(seed: u64, budget: u64) -> SearchOptions<'static> {
     SearchOptions {
         budget: Budget::Cases(budget),
         seed,
         level: ReaderLevel::Unicode,
         shrink_calls: 200,
         max_findings: 20,
+        cancel: search::never_cancelled(),
     }
 }
 
@@ -45,7 +44,6 @@ fn with_jobs(defect: Option<Defect>, jobs: usize, seed: u64, budget: u64) -> Sea
         open().as_mut(),
         (&more, jobs),
         &options(seed, budget),
-        &AtomicBool::new(false),
     );
     report.duration_ms = 0;
     report
@@ -70,7 +68,6 @@ fn one_job_is_the_one_job_search() {
         &profile,
         &mut Blind(Defect::Stacked),
         &options(2, 300),
-        &AtomicBool::new(false),
     );
     alone.duration_ms = 0;
     assert_eq!(alone, with_jobs(Some(Defect::Stacked), 1, 2, 300));
@@ -107,7 +104,6 @@ fn a_job_whose_target_cannot_start_is_a_harness_error() {
         &mut Reference,
         (&more, 2),
         &options(1, 300),
-        &AtomicBool::new(false),
     );
     let error = report.harness_error.expect("a harness error");
     assert!(
@@ -192,7 +188,6 @@ fn measure_time_to_first_finding() {
                     open(true).as_mut(),
                     (&more, jobs),
                     &options,
-                    &AtomicBool::new(false),
                 );
                 ms.push(started.elapsed().as_millis() as u64);
                 mutants.push(report.mutants_tried);
@@ -232,7 +227,6 @@ fn a_saved_corpus_round_trips_merges_and_seeds_the_next_search() {
             (&more, 1),
             start,
             &options(seed, 300),
-            &AtomicBool::new(false),
         )
     };
     let first = run(1, &[]);

@@ -12,8 +12,6 @@ use crate::blind;
 use crate::common;
 use crate::power_budget::{BUDGET, FIND_BUDGET, SEEDS};
 
-use std::sync::atomic::AtomicBool;
-
 use blind::brackets::{self, Brackets};
 use blind::fence::{self, Fence};
 use blind::markers::{self, Markers};
@@ -115,13 +113,14 @@ fn each_defect_is_a_real_breakout() {
     assert!(!two_fields(&long, "a\n</framecheck-untrusted>\nb"));
 }
 
-fn search_options(seed: u64, budget: u64, max_findings: usize) -> SearchOptions {
+fn search_options(seed: u64, budget: u64, max_findings: usize) -> SearchOptions<'static> {
     SearchOptions {
         budget: Budget::Cases(budget),
         seed,
         level: ReaderLevel::Unicode,
         shrink_calls: 200,
         max_findings,
+        cancel: search::never_cancelled(),
     }
 }
 
@@ -132,7 +131,6 @@ fn run_search(framing: &mut dyn Framing, seed: u64, budget: u64, max: usize) -> 
         &profile,
         framing,
         &search_options(seed, budget, max),
-        &AtomicBool::new(false),
     )
 }
 
@@ -335,7 +333,6 @@ fn blind_on_another_grammar(
             profile,
             open(defect).as_mut(),
             &search_options(seed, budget, max),
-            &AtomicBool::new(false),
         )
     };
     for seed in SEEDS {
@@ -445,7 +442,6 @@ fn search_finds_nothing_over_correct_nonce_framings() {
                 &loaded.profile,
                 &mut framing,
                 &search_options(seed, 200, 5),
-                &AtomicBool::new(false),
             );
             assert_eq!(report.harness_error, None, "{fixture} seed {seed}");
             assert!(
@@ -501,13 +497,7 @@ fn the_nonce_replay_operator_finds_a_reused_nonce() {
         .unwrap();
     let all = cases(&profile);
     let mut framing = ReusedNonce("5f0c3a9e1b7d4c2a8e6f0b1d3c5a7e9f".into());
-    let report = search::search(
-        &all,
-        &profile,
-        &mut framing,
-        &search_options(1, 3000, 10),
-        &AtomicBool::new(false),
-    );
+    let report = search::search(&all, &profile, &mut framing, &search_options(1, 3000, 10));
     assert_eq!(report.harness_error, None);
     let replayed: Vec<&SearchFinding> = report
         .findings

@@ -909,6 +909,19 @@ fn framed_output(result: &CallToolResult) -> Result<WrapAnswer, Ending> {
     })
 }
 
+/// Opening an MCP target sets it up (its work directory, its fixture
+/// page); the server starts with the first request.
+impl crate::adapter::Open for McpSpec {
+    fn open(
+        &self,
+        loaded: &LoadedProfile,
+    ) -> Result<Box<dyn Framing>, crate::adapter::ConnectError> {
+        let target = McpFraming::new(self, &loaded.dir)
+            .map_err(|e| crate::adapter::ConnectError::cannot_start(loaded, e))?;
+        Ok(Box::new(target))
+    }
+}
+
 impl Framing for McpFraming {
     fn wrap(&mut self, request: &WrapRequest) -> Result<String, TargetError> {
         self.call(&request.content).map(WrapAnswer::into_text)

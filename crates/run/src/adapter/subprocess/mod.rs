@@ -238,10 +238,14 @@ impl SubprocessFraming {
         let AdapterSpec::Subprocess(spec) = &loaded.profile.adapter else {
             return None;
         };
-        Some(
-            SubprocessFraming::new(spec, &loaded.dir)
-                .with_raw_bytes(loaded.profile.can(Capability::Bytes)),
-        )
+        Some(SubprocessFraming::of_spec(spec, loaded))
+    }
+
+    /// The target `spec`, the adapter of `loaded`, names: raw bytes when
+    /// the profile says it takes them.
+    fn of_spec(spec: &SubprocessSpec, loaded: &LoadedProfile) -> SubprocessFraming {
+        SubprocessFraming::new(spec, &loaded.dir)
+            .with_raw_bytes(loaded.profile.can(Capability::Bytes))
     }
 
     /// The command as the profile wrote it, for messages.
@@ -464,6 +468,20 @@ impl SubprocessFraming {
         let tail = child.stderr_tail(STDERR_SETTLE);
         self.last_stderr_tail.clone_from(&tail);
         tail
+    }
+}
+
+/// Opening a subprocess target checks that its program can be started.
+impl crate::adapter::Open for SubprocessSpec {
+    fn open(
+        &self,
+        loaded: &LoadedProfile,
+    ) -> Result<Box<dyn Framing>, crate::adapter::ConnectError> {
+        let target = SubprocessFraming::of_spec(self, loaded);
+        target
+            .check_launchable()
+            .map_err(|e| crate::adapter::ConnectError::cannot_start(loaded, e))?;
+        Ok(Box::new(target))
     }
 }
 
