@@ -432,6 +432,9 @@ fn guess(around: &Around<'_>) -> Option<Delimiters> {
         alone,
         valued,
     } = opener(around)?;
+    if !token.contains(MASK) && closed_by_per_call_lines(head, tail) {
+        return None;
+    }
     let mut delimiters = Delimiters::simple(GrammarKind::Section, &token);
     delimiters.marker = Some(style);
     let markers = |text: &'_ str| {
@@ -462,6 +465,20 @@ fn guess(around: &Around<'_>) -> Option<Delimiters> {
         !lone_label || !delimiters.reserved.is_empty() || (around.quoted && alone)
     };
     sectioned.then(|| counted(delimiters))
+}
+
+/// Whether a per-call value (masked as [`MASK`]) marks a line before the
+/// content and the first line after it, as a MIME part's boundary does
+/// (`--=_{nonce}` … `--=_{nonce}--`): those lines are the frame, closed
+/// after the content, and a label between the opener line and the content
+/// is a header line inside it. Read as an open-only section, the frame
+/// would lose its secret and a content line spelling a header label would
+/// count as a forged section (issue 57, third blind audit).
+fn closed_by_per_call_lines(head: &str, tail: &str) -> bool {
+    // The tail's first line ends the content's own line.
+    let after = tail.split_once('\n').map_or("", |(_, rest)| rest);
+    let closer = after.lines().find(|l| !l.trim().is_empty());
+    head.lines().any(|l| l.contains(MASK)) && closer.is_some_and(|l| l.contains(MASK))
 }
 
 /// The marker that opens the content's section, as [`guess`] reads it.
@@ -1006,6 +1023,34 @@ mod tests {
         assert_eq!(
             guess(&around(own)).map(|d| d.token),
             Some("X-Source".into())
+        );
+    }
+
+    /// Seen in the third blind audit (issue 57): a MIME part with a
+    /// per-call boundary and two header lines was read as a section named
+    /// after its last header, losing the boundary; a content line
+    /// `Content-Type:` then counted as a forged section of a correct
+    /// framing. Boundary lines marked by a per-call value close the frame.
+    #[test]
+    fn per_call_boundary_lines_around_header_labels_open_no_section() {
+        let m = MASK;
+        let head = format!(
+            "--=_{m}\nContent-Type: text/plain; charset=utf-8\n\
+             Content-Transfer-Encoding: 8bit\n\n"
+        );
+        assert_eq!(guessed(&head, &format!("z1\n--=_{m}--")), None);
+        // The same header between constant lines is still read as labels
+        // (the per-call value is the evidence), and so is a section whose
+        // own marker carries the value.
+        let constant = "--frontier\nContent-Type: text/plain\nContent-Transfer-Encoding: 8bit\n\n";
+        assert_eq!(
+            guessed(constant, "z1\n--frontier--").map(|g| g.1),
+            Some("Content-Transfer-Encoding".into())
+        );
+        let own = format!("Intro: x\nDoc {m}:\n");
+        assert_eq!(
+            guessed(&own, &format!("z1\nEnd {m}:")).map(|g| g.1),
+            Some(format!("Doc {m}"))
         );
     }
 

@@ -116,11 +116,32 @@ fn names(line: &str, edge_words: &[&str], labels: bool) -> Vec<Name> {
         }
         rest = next;
     }
-    runs.into_iter()
+    let names = runs
+        .into_iter()
         .filter(|r| !r.is_empty())
-        .map(|words| strip_edge(&words.join(" "), edge_words))
+        .map(|words| strip_edge(&words.join(" "), edge_words));
+    after_edge_words(names, edge_words)
         .filter(|n| n.name.chars().any(|c| c.is_ascii_alphabetic()))
         .collect()
+}
+
+/// `names` with an edge word standing alone, set off from the next name by
+/// punctuation (LaTeX's `\end{verbatim}`, `{% end block %}`), taken as
+/// marking that name rather than as a name of its own: a reader ends the
+/// environment at that line as it does at `END verbatim`.
+fn after_edge_words<'a>(
+    names: impl Iterator<Item = Name> + 'a,
+    edge_words: &'a [&str],
+) -> impl Iterator<Item = Name> + 'a {
+    let mut pending = false;
+    names.filter_map(move |mut n| {
+        if !n.marked && edge_words.iter().any(|w| n.name.eq_ignore_ascii_case(w)) {
+            pending = true;
+            return None;
+        }
+        n.marked |= std::mem::take(&mut pending);
+        Some(n)
+    })
 }
 
 /// `name` without one edge word, leading (`END_X`, `END-X`, `END X`) or,
@@ -338,6 +359,31 @@ mod tests {
 
     fn templates(d: Option<Delimiters>) -> Option<(String, String, String)> {
         d.map(|d| (d.token, d.open.unwrap(), d.close.unwrap()))
+    }
+
+    /// Seen in the third blind audit (issue 57): a LaTeX verbatim
+    /// environment, content raw, was refused by `init` ("no delimiters
+    /// recognised"), so its breakout (a line `\end{verbatim}`) went
+    /// unjudged: the end word, set off by a brace, was read as a name.
+    #[test]
+    fn an_end_word_before_a_braced_name_marks_the_closer() {
+        let read = markers(&around(
+            "Untrusted:\n\\begin{verbatim}\n",
+            "z1\n\\end{verbatim}\nSummarise it.",
+        ));
+        assert_eq!(
+            templates(read),
+            Some((
+                "verbatim".into(),
+                "\\begin{{{token}}}".into(),
+                "\\end{{{token}}}".into()
+            ))
+        );
+        // An end word naming nothing after it is still no marker.
+        assert_eq!(
+            templates(markers(&around("\\begin{x}\n", "z1\n\\end{}"))),
+            None
+        );
     }
 
     #[test]
