@@ -159,6 +159,10 @@ impl Shape for BeginEndShape {
                 read: infer::terminator,
             },
             Guess {
+                rank: 53,
+                read: infer::length_note,
+            },
+            Guess {
                 rank: 55,
                 read: infer::same_line,
             },
