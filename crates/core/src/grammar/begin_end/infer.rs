@@ -323,6 +323,43 @@ fn length_in(line: &str, content: &str) -> Option<std::ops::Range<usize>> {
     None
 }
 
+/// An indented block: the body is quoted line by line with a prefix
+/// ([`Around::quoted`]: a reST directive's body indented three spaces, a
+/// YAML block scalar's under `key: |`), and the nearest lines before and
+/// after it, not quoted, differ and hold words. What ends such a block for
+/// its reader is any line without the prefix, which the quote's own check
+/// judges (`quote.escape`); the two lines around it are the framing's own
+/// text, declared as line markers without `{token}` ([`super::BeginEnd`]),
+/// so a copy of either is live only alone on its line, and on a quoted line
+/// it is quoted data. Tried after every other shape: a label or heading
+/// before a quote is a section's. The token, the opener's longest word,
+/// only names the frame in reports.
+pub(super) fn quoted_block(around: &Around<'_>) -> Option<Delimiters> {
+    if !around.quoted {
+        return None;
+    }
+    let tail = around
+        .tail
+        .trim_start_matches(|c: char| c.is_ascii_alphanumeric());
+    let close_line = tail.lines().map(str::trim).find(|l| !l.is_empty())?;
+    let open_line = (around.head.lines().rev())
+        .map(str::trim)
+        .find(|l| !l.is_empty())?;
+    let marked = |l: &str| around.field_marks.iter().any(|m| l.contains(m));
+    let worded = |l: &str| l.chars().any(|c| c.is_ascii_alphabetic());
+    if marked(open_line) || open_line == close_line || !worded(open_line) || !worded(close_line) {
+        return None;
+    }
+    let token = open_line
+        .split(|c: char| !c.is_ascii_alphabetic())
+        .max_by_key(|w| w.len())?;
+    Some(Delimiters {
+        open: Some(escape_literal(open_line)),
+        close: Some(escape_literal(close_line)),
+        ..Delimiters::simple(GrammarKind::BeginEnd, token)
+    })
+}
+
 /// The token a same line without a word is declared with: the line names
 /// nothing, and the profile's token only names the frame in reports.
 const SAME_LINE_TOKEN: &str = "RULE";
@@ -520,6 +557,35 @@ mod tests {
             });
             assert_eq!(read, None, "{head:?} {tail:?}");
         }
+    }
+
+    #[test]
+    fn a_quoted_block_between_two_lines_is_read_only_when_quoted() {
+        let (head, tail) = (
+            ".. note:: Retrieved page\n\n",
+            "z1\n\nSummarise the note above.",
+        );
+        let quoted = Around {
+            quoted: true,
+            ..around(head, tail)
+        };
+        let read = quoted_block(&quoted).expect("read");
+        assert_eq!(
+            templates(Some(read.clone())),
+            Some((
+                "Retrieved".into(),
+                ".. note:: Retrieved page".into(),
+                "Summarise the note above.".into()
+            ))
+        );
+        assert!(read.validate().is_ok(), "{:?}", read.validate());
+        // Not quoted, or no line after it: none.
+        assert_eq!(quoted_block(&around(head, tail)), None);
+        let last = Around {
+            quoted: true,
+            ..around(head, "z1\n")
+        };
+        assert_eq!(quoted_block(&last), None);
     }
 
     #[test]
