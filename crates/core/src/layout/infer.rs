@@ -747,6 +747,30 @@ mod tests {
     }
 
     #[test]
+    fn a_length_in_the_opener_is_a_counter_and_the_end_line_the_closer() {
+        let content = "fcbodya1 x fcbodyz1";
+        let framed = format!("Tool result (19 characters follow):\n{content}\nEnd of tool result.");
+        // The length does not change between two wraps of one request.
+        let inferred = infer(&framed, &framed, content).unwrap();
+        let d = &inferred.delimiters;
+        assert_eq!(
+            (d.grammar, d.open.as_deref(), d.close.as_deref()),
+            (
+                GrammarKind::BeginEnd,
+                Some("Tool result ({counter} characters follow):"),
+                Some("End of tool result.")
+            )
+        );
+        assert_eq!(d.nonce, None);
+        // A per-call value on the end line is its nonce.
+        let end = |v: &str| framed.replace("result.", &format!("result {v}."));
+        let inferred = infer(&end("3f9a0c1d2e3f4a5b"), &end("77aa01bc9d8e7f60"), content).unwrap();
+        let d = &inferred.delimiters;
+        assert_eq!(d.close.as_deref(), Some("End of tool result {nonce}."));
+        assert!(d.nonce.is_some());
+    }
+
+    #[test]
     fn a_string_literal_after_a_label_is_read_without_its_quote() {
         for framed in [
             "Observation: \"fcbodya1 x fcbodyz1\"\nThought:",

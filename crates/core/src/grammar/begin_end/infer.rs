@@ -2,10 +2,13 @@
 //! content that name the same thing (`--- BEGIN X ---` / `--- END X ---`,
 //! `<<<X>>>` / `<<<END_X>>>`), and boundary lines that share one word
 //! (`--{nonce}` / `--{nonce}--`), the same line before and after the
-//! content (`=====`, `===== {nonce} =====`), and a here-document's
-//! terminator (`cat <<'EOF'` / `EOF`). Each answers the templates it read.
+//! content (`=====`, `===== {nonce} =====`), a here-document's
+//! terminator (`cat <<'EOF'` / `EOF`), and a length note (`Tool result (59
+//! characters follow):` / `End of tool result.`). Each answers the
+//! templates it read.
 
 use super::escape_literal;
+use crate::grammar::token::COUNTER;
 use crate::grammar::{Around, Delimiters, GrammarKind, MASK};
 
 /// Words that say which end of a section a marker is, not what it names.
@@ -264,6 +267,120 @@ pub(super) fn terminator(around: &Around<'_>) -> Option<Delimiters> {
     })
 }
 
+/// A length note: the nearest line before the content states the content's
+/// length (`Tool result (59 characters follow):`, the number of characters,
+/// UTF-8 bytes or UTF-16 units of the content sent), and the nearest line
+/// after it ends the body (`End of tool result.`). The number varies with
+/// the content, so it is declared as `{counter}`: a marker with any number
+/// is the framing's, and the number is no secret. A model does not count,
+/// so the length delimits nothing for it: the two lines are the markers,
+/// declared without `{token}`, which makes them lines ([`super::BeginEnd`]),
+/// live only alone on their line. Both lines must hold words (prose a model
+/// reads as a marker); the token, the closer's longest word, only names the
+/// frame in reports.
+pub(super) fn length_note(around: &Around<'_>) -> Option<Delimiters> {
+    let tail = around
+        .tail
+        .trim_start_matches(|c: char| c.is_ascii_alphanumeric());
+    let close_line = tail.lines().map(str::trim).find(|l| !l.is_empty())?;
+    let open_line = (around.head.lines().rev())
+        .map(str::trim)
+        .find(|l| !l.is_empty())?;
+    let marked = |l: &str| around.field_marks.iter().any(|m| l.contains(m));
+    if marked(open_line) || marked(close_line) {
+        return None;
+    }
+    let number = length_in(open_line, around.content)?;
+    let (before, after) = (&open_line[..number.start], &open_line[number.end..]);
+    let worded = |l: &str| l.chars().any(|c| c.is_ascii_alphabetic());
+    if !worded(close_line) || !(worded(before) || worded(after)) {
+        return None;
+    }
+    let token = close_line
+        .split(|c: char| !c.is_ascii_alphabetic())
+        .max_by_key(|w| w.len())?;
+    Some(Delimiters {
+        open: Some(format!(
+            "{}{COUNTER}{}",
+            escape_literal(before),
+            escape_literal(after)
+        )),
+        close: Some(escape_literal(close_line)),
+        ..Delimiters::simple(GrammarKind::BeginEnd, token)
+    })
+}
+
+/// Where `line` writes the length of `content` as a decimal number (in
+/// characters, UTF-8 bytes or UTF-16 units: framings count all three), a
+/// whole run of digits; `None` when it writes none or the content is not
+/// known.
+fn length_in(line: &str, content: &str) -> Option<std::ops::Range<usize>> {
+    if content.is_empty() {
+        return None;
+    }
+    let lengths = [
+        content.chars().count(),
+        content.len(),
+        content.encode_utf16().count(),
+    ];
+    let mut at = 0;
+    while let Some(start) = line[at..].find(|c: char| c.is_ascii_digit()) {
+        let start = at + start;
+        let len = line[start..]
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(line.len() - start);
+        let end = start + len;
+        // A run inside a word (`v2`, `x86`) is a name, not a length.
+        let in_word = line[..start]
+            .chars()
+            .next_back()
+            .is_some_and(|c| c.is_alphanumeric() || c == MASK);
+        let value = line[start..end].parse::<usize>().ok();
+        if !in_word && value.is_some_and(|v| lengths.contains(&v)) {
+            return Some(start..end);
+        }
+        at = end;
+    }
+    None
+}
+
+/// An indented block: the body is quoted line by line with a prefix
+/// ([`Around::quoted`]: a reST directive's body indented three spaces, a
+/// YAML block scalar's under `key: |`), and the nearest lines before and
+/// after it, not quoted, differ and hold words. What ends such a block for
+/// its reader is any line without the prefix, which the quote's own check
+/// judges (`quote.escape`); the two lines around it are the framing's own
+/// text, declared as line markers without `{token}` ([`super::BeginEnd`]),
+/// so a copy of either is live only alone on its line, and on a quoted line
+/// it is quoted data. Tried after every other shape: a label or heading
+/// before a quote is a section's. The token, the opener's longest word,
+/// only names the frame in reports.
+pub(super) fn quoted_block(around: &Around<'_>) -> Option<Delimiters> {
+    if !around.quoted {
+        return None;
+    }
+    let tail = around
+        .tail
+        .trim_start_matches(|c: char| c.is_ascii_alphanumeric());
+    let close_line = tail.lines().map(str::trim).find(|l| !l.is_empty())?;
+    let open_line = (around.head.lines().rev())
+        .map(str::trim)
+        .find(|l| !l.is_empty())?;
+    let marked = |l: &str| around.field_marks.iter().any(|m| l.contains(m));
+    let worded = |l: &str| l.chars().any(|c| c.is_ascii_alphabetic());
+    if marked(open_line) || open_line == close_line || !worded(open_line) || !worded(close_line) {
+        return None;
+    }
+    let token = open_line
+        .split(|c: char| !c.is_ascii_alphabetic())
+        .max_by_key(|w| w.len())?;
+    Some(Delimiters {
+        open: Some(escape_literal(open_line)),
+        close: Some(escape_literal(close_line)),
+        ..Delimiters::simple(GrammarKind::BeginEnd, token)
+    })
+}
+
 /// The token a same line without a word is declared with: the line names
 /// nothing, and the profile's token only names the frame in reports.
 const SAME_LINE_TOKEN: &str = "RULE";
@@ -440,6 +557,81 @@ mod tests {
         ] {
             assert_eq!(templates(terminator(&around(head, tail))), None, "{tail:?}");
         }
+    }
+
+    #[test]
+    fn a_line_stating_the_contents_length_is_an_opener_with_a_counter() {
+        fn with<'a>(head: &'a str, tail: &'a str) -> Around<'a> {
+            Around {
+                content: "fcbodya1 é fcbodyz1",
+                ..around(head, tail)
+            }
+        }
+        // 19 characters, 20 UTF-8 bytes: either count is the length.
+        for n in [19, 20] {
+            let head = format!("Tool result ({n} characters follow):\n");
+            let read = length_note(&with(&head, "z1\nEnd of tool result.")).expect("read");
+            assert_eq!(
+                (
+                    read.token.as_str(),
+                    read.open.as_deref(),
+                    read.close.as_deref()
+                ),
+                (
+                    "result",
+                    Some("Tool result ({counter} characters follow):"),
+                    Some("End of tool result.")
+                )
+            );
+            assert!(read.validate().is_ok(), "{:?}", read.validate());
+        }
+        // Another number, a number inside a word, no words, no content: none.
+        for (head, tail, content) in [
+            (
+                "Tool result (18 characters):\n",
+                "z1\nEnd.",
+                "fcbodya1 é fcbodyz1",
+            ),
+            ("Model v19 output:\n", "z1\nEnd.", "fcbodya1 é fcbodyz1"),
+            ("Tool result (19):\n", "z1\n---", "fcbodya1 é fcbodyz1"),
+            ("[19]\n", "z1\nEnd.", "fcbodya1 é fcbodyz1"),
+            ("Tool result (19):\n", "z1\nEnd.", ""),
+        ] {
+            let read = length_note(&Around {
+                content,
+                ..around(head, tail)
+            });
+            assert_eq!(read, None, "{head:?} {tail:?}");
+        }
+    }
+
+    #[test]
+    fn a_quoted_block_between_two_lines_is_read_only_when_quoted() {
+        let (head, tail) = (
+            ".. note:: Retrieved page\n\n",
+            "z1\n\nSummarise the note above.",
+        );
+        let quoted = Around {
+            quoted: true,
+            ..around(head, tail)
+        };
+        let read = quoted_block(&quoted).expect("read");
+        assert_eq!(
+            templates(Some(read.clone())),
+            Some((
+                "Retrieved".into(),
+                ".. note:: Retrieved page".into(),
+                "Summarise the note above.".into()
+            ))
+        );
+        assert!(read.validate().is_ok(), "{:?}", read.validate());
+        // Not quoted, or no line after it: none.
+        assert_eq!(quoted_block(&around(head, tail)), None);
+        let last = Around {
+            quoted: true,
+            ..around(head, "z1\n")
+        };
+        assert_eq!(quoted_block(&last), None);
     }
 
     #[test]

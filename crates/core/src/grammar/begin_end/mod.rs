@@ -143,7 +143,8 @@ impl Shape for BeginEndShape {
     }
 
     /// Named marker lines before section markers; boundary lines, which
-    /// share only a word, after them.
+    /// share only a word, after them; the lines around an indented block
+    /// after every other shape's guess.
     fn guesses(&self) -> &'static [Guess] {
         &[
             Guess {
@@ -159,8 +160,16 @@ impl Shape for BeginEndShape {
                 read: infer::terminator,
             },
             Guess {
+                rank: 53,
+                read: infer::length_note,
+            },
+            Guess {
                 rank: 55,
                 read: infer::same_line,
+            },
+            Guess {
+                rank: 95,
+                read: infer::quoted_block,
             },
         ]
     }
@@ -694,6 +703,14 @@ impl Grammar for BeginEnd {
     /// A marker line opens no frame the closer does not end.
     fn forged_lines(&self, _: &[&str]) -> ForgedLines {
         ForgedLines::default()
+    }
+
+    /// Line markers are live only alone on their line, so first on it:
+    /// on a line a line-prefix body quotes (an indented block's `   End.`)
+    /// such a marker is quoted data, as it is for a section's. Named
+    /// markers are live anywhere on a line.
+    fn marks_line_starts(&self) -> bool {
+        self.lines
     }
 }
 
