@@ -1762,3 +1762,27 @@ fn a_single_quoted_provenance_is_caught_by_its_quote_cases_alone() {
     assert_eq!(security_failing_cases(&correct), BTreeSet::new());
     assert_eq!(correct["status"], "pass");
 }
+
+/// Issue 57: a framing that removes every spelling of its special tokens,
+/// but in one pass, is caught by the rebuilt-closer case and by nothing
+/// else (before the case it passed at unicode: a missed breakout); the twin
+/// that repeats the removal passes it.
+#[test]
+fn a_closer_rebuilt_by_one_strip_pass_is_caught_by_its_case_alone() {
+    if !interpreter_available("python3", "begin-end/broken-strip-once") {
+        return;
+    }
+    let broken = run_report(
+        "begin-end/broken_strip_once.yaml",
+        "shape-begin-end-broken-strip-once",
+    );
+    // Base ids: the exact case and its `~upper` and `~mixed` variants.
+    let expected: BTreeSet<String> = ["breakout-close-rebuilt-by-one-strip".to_string()].into();
+    assert_eq!(security_failing_cases(&broken), expected);
+    let correct = run_report(
+        "begin-end/correct_strip_repeated.yaml",
+        "shape-begin-end-correct-strip-repeated",
+    );
+    assert_eq!(security_failing_cases(&correct), BTreeSet::new());
+    assert_eq!(correct["status"], "pass");
+}
