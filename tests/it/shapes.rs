@@ -743,6 +743,7 @@ fn correct_neutralising_fixtures_leave_no_reading_of_their_token() {
         if fixture.verdict != Verdict::Pass
             || !matches!(encoding, "none" | "datamark")
             || counts_no_token(&profile)
+            || REMOVES_WHOLE_DELIMITERS.contains(&fixture.name.as_str())
             || !interpreter_available(&profile.adapter.command[0], &fixture.name)
         {
             continue;
@@ -801,6 +802,12 @@ fn correct_neutralising_fixtures_leave_no_reading_of_their_token() {
 /// Whether `profile`'s token is no spelling this test can count in a
 /// framed output: a grammar whose markers are not a token's readings, or a
 /// token no content could know.
+/// Correct fixtures that remove every reading of their whole delimiters
+/// (repeatedly) instead of defanging the token: the token's word stays in
+/// the content (`im` of a ChatML turn, in `him`), which is no reading of a
+/// delimiter; that no delimiter survives is what the run checks for them.
+const REMOVES_WHOLE_DELIMITERS: &[&str] = &["begin-end/correct-strip-repeated"];
+
 fn counts_no_token(profile: &ProfileView) -> bool {
     profile.delimiters.grammar.as_deref() == Some("fence")
     // Section markers are live at the start of a line only: their
@@ -1758,6 +1765,30 @@ fn a_single_quoted_provenance_is_caught_by_its_quote_cases_alone() {
     let correct = run_report(
         &format!("{dir}/correct_provenance_single_quote.yaml"),
         "shape-html-entities-correct-provenance-single-quote",
+    );
+    assert_eq!(security_failing_cases(&correct), BTreeSet::new());
+    assert_eq!(correct["status"], "pass");
+}
+
+/// Issue 57: a framing that removes every spelling of its special tokens,
+/// but in one pass, is caught by the rebuilt-closer case and by nothing
+/// else (before the case it passed at unicode: a missed breakout); the twin
+/// that repeats the removal passes it.
+#[test]
+fn a_closer_rebuilt_by_one_strip_pass_is_caught_by_its_case_alone() {
+    if !interpreter_available("python3", "begin-end/broken-strip-once") {
+        return;
+    }
+    let broken = run_report(
+        "begin-end/broken_strip_once.yaml",
+        "shape-begin-end-broken-strip-once",
+    );
+    // Base ids: the exact case and its `~upper` and `~mixed` variants.
+    let expected: BTreeSet<String> = ["breakout-close-rebuilt-by-one-strip".to_string()].into();
+    assert_eq!(security_failing_cases(&broken), expected);
+    let correct = run_report(
+        "begin-end/correct_strip_repeated.yaml",
+        "shape-begin-end-correct-strip-repeated",
     );
     assert_eq!(security_failing_cases(&correct), BTreeSet::new());
     assert_eq!(correct["status"], "pass");

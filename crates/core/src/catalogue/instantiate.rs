@@ -462,6 +462,13 @@ fn spellings(
             return None;
         }
         changed |= spelled != original;
+        let spelled = if placeholder.is_rebuilt() {
+            // A delimiter too short to split has no rebuilt spelling: the
+            // case means nothing for this target and is not instantiated.
+            grammar.rebuilt(&spelled)?
+        } else {
+            spelled
+        };
         map.insert(placeholder, spelled);
     }
     (variant == Variant::Exact || changed).then_some((map, stand_in))

@@ -28,6 +28,13 @@ pub enum Placeholder {
     OpenStart,
     /// `{close}`: the outer closing delimiter.
     Close,
+    /// `{open_rebuilt}`: the outer opener with a whole copy of itself
+    /// inserted where the grammar splits it ([`crate::grammar::Grammar::rebuilt`]),
+    /// so one strip pass of the exact opener leaves the opener.
+    OpenRebuilt,
+    /// `{close_rebuilt}`: the same for the outer closer
+    /// (`<|im_<|im_end|>end|>`).
+    CloseRebuilt,
     /// `{inner_token}`: the inner token.
     InnerToken,
     /// `{inner_open}`: the inner opening delimiter.
@@ -80,11 +87,13 @@ pub use crate::grammar::Form as DelimiterForm;
 
 impl Placeholder {
     /// Every placeholder, in documentation order.
-    pub const ALL: [Placeholder; 19] = [
+    pub const ALL: [Placeholder; 21] = [
         Placeholder::Token,
         Placeholder::Open,
         Placeholder::OpenStart,
         Placeholder::Close,
+        Placeholder::OpenRebuilt,
+        Placeholder::CloseRebuilt,
         Placeholder::InnerToken,
         Placeholder::InnerOpen,
         Placeholder::InnerOpenStart,
@@ -109,6 +118,8 @@ impl Placeholder {
             Placeholder::Open => "open",
             Placeholder::OpenStart => "open_start",
             Placeholder::Close => "close",
+            Placeholder::OpenRebuilt => "open_rebuilt",
+            Placeholder::CloseRebuilt => "close_rebuilt",
             Placeholder::InnerToken => "inner_token",
             Placeholder::InnerOpen => "inner_open",
             Placeholder::InnerOpenStart => "inner_open_start",
@@ -141,7 +152,8 @@ impl Placeholder {
             Placeholder::Token => (R::Outer, F::Token),
             Placeholder::Open => (R::Outer, F::Open),
             Placeholder::OpenStart => (R::Outer, F::OpenStart),
-            Placeholder::Close => (R::Outer, F::Close),
+            Placeholder::Close | Placeholder::CloseRebuilt => (R::Outer, F::Close),
+            Placeholder::OpenRebuilt => (R::Outer, F::Open),
             Placeholder::InnerToken => (R::Inner, F::Token),
             Placeholder::InnerOpen => (R::Inner, F::Open),
             Placeholder::InnerOpenStart => (R::Inner, F::OpenStart),
@@ -152,6 +164,12 @@ impl Placeholder {
             Placeholder::ReservedClose => (R::Reserved, F::Close),
             _ => return None,
         })
+    }
+
+    /// True for the rebuilt spellings (`{open_rebuilt}`, `{close_rebuilt}`):
+    /// the delimiter of [`Placeholder::delimiter`] nested in itself.
+    pub fn is_rebuilt(self) -> bool {
+        matches!(self, Placeholder::OpenRebuilt | Placeholder::CloseRebuilt)
     }
 
     /// True for the read-only frame pieces (`{frame}`, `{frame_head}`…).

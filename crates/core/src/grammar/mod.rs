@@ -530,6 +530,28 @@ pub trait Grammar: fmt::Debug + Send + Sync {
         self.render(Form::Token, token).plain()
     }
 
+    /// `delimiter` (one spelling of this grammar's opener or closer) with
+    /// a whole copy of itself inserted inside it, the text a framing that
+    /// removes the delimiter with one pass of an exact-spelling replace
+    /// turns back into the delimiter: `<|im_<|im_end|>end|>`,
+    /// `</to</tool>ol>`. The split rule is the middle character (rounded
+    /// down), so that both halves are non-empty and neither is a delimiter
+    /// of its own; any split re-forms the delimiter after one pass, and one
+    /// fixed rule keeps the case the same across targets. `None` for a
+    /// delimiter of fewer than two characters, which cannot be split.
+    fn rebuilt(&self, delimiter: &str) -> Option<String> {
+        let chars = delimiter.chars().count();
+        if chars < 2 {
+            return None;
+        }
+        let (at, _) = delimiter.char_indices().nth(chars / 2)?;
+        Some(format!(
+            "{}{delimiter}{}",
+            &delimiter[..at],
+            &delimiter[at..]
+        ))
+    }
+
     /// The catalogue cases this grammar invites and others do not.
     fn attacks(&self) -> &'static [GrammarAttack];
 
@@ -701,6 +723,25 @@ mod tests {
     use super::*;
     use crate::level::ReaderLevel;
     use crate::reader::Reader;
+
+    #[test]
+    fn a_rebuilt_delimiter_is_the_delimiter_again_after_one_strip_pass() {
+        let vocabulary = Vocabulary {
+            tokens: vec![TokenPattern::parse("tool")],
+            nonce: None,
+        };
+        let g = build(GrammarKind::XmlTag, vocabulary, None, None).unwrap();
+        for delimiter in ["</tool>", "<|im_end|>", "[END]", "é→", "ab"] {
+            let rebuilt = g.rebuilt(delimiter).unwrap();
+            assert_ne!(rebuilt, delimiter);
+            assert_eq!(rebuilt.replacen(delimiter, "", 1), delimiter, "{rebuilt}");
+            // Both halves are non-empty: the copy sits inside, not at an end.
+            assert!(!rebuilt.starts_with(delimiter) && !rebuilt.ends_with(delimiter));
+        }
+        assert_eq!(g.rebuilt("</tool>").unwrap(), "</t</tool>ool>");
+        assert_eq!(g.rebuilt("x"), None);
+        assert_eq!(g.rebuilt(""), None);
+    }
 
     #[test]
     fn a_frame_key_tells_its_closer_from_another_values_marker() {

@@ -19,7 +19,7 @@ use super::{
 use crate::encoding::codec::Spelling;
 use crate::encoding::{self, Datamark};
 use crate::grammar::json_document::Syntax;
-use crate::grammar::{DelimiterKind, LiveDelimiter, Shape};
+use crate::grammar::{DelimiterKind, Form, LiveDelimiter, Shape};
 use crate::level::ReaderLevel;
 use crate::profile::{BodyEncoding, EmptyContent, Encoding, EncodingChoice, ResolvedProfile};
 use crate::reader::Reader;
@@ -241,10 +241,15 @@ pub enum LayoutError {
         line: String,
     },
     /// No live closing delimiter after the content.
-    #[error("no live closing `{token}` delimiter after the content: check delimiters.grammar and delimiters.token")]
+    #[error("no live closing `{token}` delimiter after the content: expected `{expected}`, found {after:?} after where the content was read; check delimiters.grammar, delimiters.token and delimiters.close, and body.encoding when the content is written in one (a JSON string, entities)")]
     NoCloser {
         /// The outer token.
         token: String,
+        /// The closer the profile declares, as the framing would write it.
+        expected: String,
+        /// The start of the text after the content as calibration found
+        /// it, so the user sees what stood where the closer was expected.
+        after: String,
     },
 }
 
@@ -780,9 +785,14 @@ fn frame_delimiters(
         .or_else(|| document_bound(profile, framed, slot, Bound::End))
         .ok_or_else(|| LayoutError::NoCloser {
             token: token.into(),
+            expected: grammar.render(Form::Close, 0).plain(),
+            after: framed[slot.end..].chars().take(AFTER_EXCERPT).collect(),
         })?;
     Ok((opener, token_end, closer))
 }
+
+/// How many characters after the content a missing closer's error quotes.
+const AFTER_EXCERPT: usize = 60;
 
 /// Which edge of a document [`document_bound`] finds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -1250,14 +1260,18 @@ mod tests {
         // a character of two bytes is no bracket: still no closer.
         for after in [" (1 row)", " # r\u{e9}sum\u{e9}"] {
             let trailing: Vec<String> = rows.iter().map(|w| format!("{w}{after}")).collect();
-            assert!(matches!(
-                learn(
-                    &document_profile("python-document", "/0/body"),
-                    &probes,
-                    &trailing
-                ),
-                Err(LayoutError::NoCloser { .. })
-            ));
+            let error = learn(
+                &document_profile("python-document", "/0/body"),
+                &probes,
+                &trailing,
+            )
+            .unwrap_err();
+            assert!(matches!(error, LayoutError::NoCloser { .. }));
+            // The refusal names what stood after the content, so a user
+            // can compare it with what the profile declares.
+            let message = error.to_string();
+            assert!(message.contains(after), "{message}");
+            assert!(message.contains("expected `"), "{message}");
         }
     }
 
