@@ -74,8 +74,9 @@ impl super::Layout {
 
 /// Where, in `head` (text before the body slot), the content is written
 /// again: each place its encoded first word starts, widened to the longest
-/// run that `encoded` (the whole content, encoded) begins with, kept when
-/// that run goes past the first word (a word alone is no echo).
+/// run that `encoded` (the whole content, encoded) begins with, less any
+/// trailing whitespace, kept when that run goes past the first word (a
+/// word alone is no echo).
 fn echo_spans(head: &str, encoded: &str) -> Vec<Range<usize>> {
     let first = encoded.split_whitespace().next().unwrap_or(encoded);
     let mut spans: Vec<Range<usize>> = Vec::new();
@@ -83,12 +84,15 @@ fn echo_spans(head: &str, encoded: &str) -> Vec<Range<usize>> {
         if spans.last().is_some_and(|s| at < s.end) {
             continue;
         }
+        // A line break or space at the run's end is as likely the
+        // framing's (the line after a title) as the content's: left out.
         let len = head[at..]
             .char_indices()
             .zip(encoded.chars())
             .take_while(|((_, a), b)| a == b)
             .last()
             .map_or(0, |((i, c), _)| i + c.len_utf8());
+        let len = head[at..at + len].trim_end().len();
         if len > first.len() {
             spans.push(at..at + len);
         }

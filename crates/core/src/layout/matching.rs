@@ -106,7 +106,8 @@ impl Match {
             );
         }
         // What the content writes in an echo slot is input, never the
-        // framing's own text: a delimiter there is judged as in the body.
+        // framing's own text: a delimiter there is judged as in the body
+        // (an unframed echo is outer text too).
         for (echo, _) in &self.echoes {
             own = own
                 .into_iter()

@@ -34,8 +34,8 @@ pub(super) fn first_difference(a: &str, b: &str) -> usize {
     a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count()
 }
 
-/// Every echo slot (a title, a preview: the content written again outside
-/// the body) reads back as a prefix of the content ([`Echo::faithful`]): a
+/// Every framed echo slot (a title, a preview: the content written again
+/// outside the body) reads back as a prefix of the content ([`Echo::faithful`]): a
 /// slot cut short loses nothing while the body carries the content, but
 /// one that reads as text the content never had (an escape cut in half and
 /// left raw) misinforms its reader as a lossy body does.
@@ -46,9 +46,10 @@ pub(super) fn check_echo_fidelity(
     echoes: &[(Range<usize>, Echo)],
     mark: Datamark<'_>,
 ) {
-    let unfaithful = echoes
-        .iter()
-        .find(|(span, echo)| !echo.faithful(&framed[span.clone()], &request.content, mark));
+    // An unframed echo is outer text whatever it holds: judged there.
+    let unfaithful = echoes.iter().find(|(span, echo)| {
+        echo.framed && !echo.faithful(&framed[span.clone()], &request.content, mark)
+    });
     if let Some((span, echo)) = unfaithful {
         findings.fidelity(
             Check::Fidelity,
