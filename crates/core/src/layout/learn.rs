@@ -11,6 +11,7 @@
 use std::collections::BTreeMap;
 use std::ops::Range;
 
+use super::echo::merge_echoes;
 use super::fields;
 use super::tokens::{segments, Segment};
 use super::{
@@ -220,12 +221,6 @@ pub enum LayoutError {
         /// What to do.
         advice: &'static str,
     },
-    /// The content appears more than once.
-    #[error("the content appears more than once in the output as {encoding}: a framing that writes the content twice cannot be calibrated")]
-    ContentRepeated {
-        /// The encoding it was found under.
-        encoding: String,
-    },
     /// No live opening delimiter before the content.
     #[error("no live opening `{token}` delimiter before the content: check delimiters.grammar and delimiters.token")]
     NoOpener {
@@ -285,8 +280,16 @@ pub fn learn(
         .map(|(w, s)| &w[..s.start])
         .collect();
     let tails: Vec<&str> = wraps.iter().zip(&slots).map(|(w, s)| &w[s.end..]).collect();
+    let echoed = super::echo::Sample {
+        framed: w1,
+        content: &probes.requests[0].content,
+        encoding,
+        mark: marking,
+    };
     let head_segments = segments(heads[0], &[heads[1]], &[heads[2]]);
+    let head_segments = merge_echoes(profile, &echoed, head_segments, (0, heads[0].len()));
     let tail_segments = segments(tails[0], &[tails[1]], &[tails[2]]);
+    let tail_segments = merge_echoes(profile, &echoed, tail_segments, (slot.end, tails[0].len()));
     let (opener, token_end, closer) = frame_delimiters(profile, w1, &slot)?;
     let mut head = head_parts(profile, w1, &head_segments, &opener, token_end, slot.start);
     let tail = to_parts(w1, slot.end, &tail_segments, &|r| {
@@ -522,7 +525,11 @@ fn find_slot_among(
     Ok(None)
 }
 
-/// Where `content`, written with `encoding`, sits in `framed`.
+/// Where `content`, written with `encoding`, sits in `framed`: the last
+/// place it is written whole. A framing may write it more than once (a
+/// title, a snippet or a preview before the page, which real framings
+/// write last): the others are echo slots ([`super::echo`]), judged as
+/// slots, not a reason to refuse the framing.
 fn find_slot(
     encoding: Encoding,
     framed: &str,
@@ -532,15 +539,8 @@ fn find_slot(
     let Some(encoding) = encoding.single() else {
         return find_stacked_slot(encoding, framed, content, mark);
     };
-    let repeated = || LayoutError::ContentRepeated {
-        encoding: encoding.name().into(),
-    };
     let encoded = encoding::encode(encoding, content, mark);
-    let mut hits = framed.match_indices(&encoded);
-    if let Some((at, _)) = hits.next() {
-        if hits.next().is_some() {
-            return Err(repeated());
-        }
+    if let Some((at, _)) = framed.rmatch_indices(&encoded).next() {
         return Ok(Some(at..at + encoded.len()));
     }
     // A writer may wrap a long encoded line (`base64.encodebytes` at 76
@@ -562,9 +562,8 @@ fn find_slot(
     let first = content.split_whitespace().next().unwrap_or(content);
     let last = content.split_whitespace().last().unwrap_or(content);
     // The first word may be written elsewhere too (a title line echoing
-    // the content's first line): the body is the one span from it that
-    // decodes to the whole content, and only two such spans are the
-    // content written twice.
+    // the content's first line): the body is the last span from it that
+    // decodes to the whole content.
     let spans = framed.match_indices(first).filter_map(|(start, _)| {
         let end = framed[start..].find(last).map(|i| start + i + last.len())?;
         // A string literal's slot takes its quotes; Python's is either quote.
@@ -578,11 +577,7 @@ fn find_slot(
         };
         encoding::faithful(encoding, &framed[span.clone()], content, mark).then_some(span)
     });
-    let mut found: Vec<Range<usize>> = spans.take(2).collect();
-    match found.len() {
-        2 => Err(repeated()),
-        _ => Ok(found.pop()),
-    }
+    Ok(spans.last())
 }
 
 /// Where `content`, written with a stack of two encodings, sits in
@@ -599,9 +594,6 @@ fn find_stacked_slot(
     content: &str,
     mark: Datamark<'_>,
 ) -> Result<Option<Range<usize>>, LayoutError> {
-    let repeated = || LayoutError::ContentRepeated {
-        encoding: encoding.to_string(),
-    };
     let encoded = encoding::encode(encoding, content, mark);
     let mut spellings = vec![encoded.as_str()];
     if let Some(quote) = nested_quote(encoding) {
@@ -612,11 +604,7 @@ fn find_stacked_slot(
         );
     }
     for spelled in spellings.into_iter().filter(|s| !s.is_empty()) {
-        let mut hits = framed.match_indices(spelled);
-        if let Some((at, _)) = hits.next() {
-            if hits.next().is_some() {
-                return Err(repeated());
-            }
+        if let Some((at, _)) = framed.rmatch_indices(spelled).next() {
             return Ok(Some(at..at + spelled.len()));
         }
     }
@@ -705,6 +693,7 @@ fn content_sized_runs(shape: &dyn Shape, parts: Vec<Part>) -> Vec<Part> {
                 min_len: 3,
                 max_len: 256,
                 content_dependent: false,
+                echo: None,
             }),
         });
         if run < text.len() {
@@ -729,6 +718,7 @@ fn window(segments: &[Segment], range: Range<usize>) -> Vec<Segment> {
             (start < end).then_some(Segment {
                 range: start..end,
                 changed: s.changed,
+                echo: s.echo,
             })
         })
         .collect()
@@ -893,13 +883,19 @@ fn to_parts(
         };
         let text = &framed[range.clone()];
         let len = text.chars().count();
+        // An echo holds whatever the content writes there.
+        let alphabet = match segment.echo {
+            Some(_) => Alphabet::Any,
+            None => Alphabet::of([text]),
+        };
         parts.push(Part {
             region: region(&range),
             kind: PartKind::Variable(Variable {
-                alphabet: Alphabet::of([text]),
+                alphabet,
                 min_len: len,
                 max_len: len,
                 content_dependent,
+                echo: segment.echo,
             }),
         });
     }
@@ -1279,8 +1275,7 @@ mod tests {
     /// (issue 57): the content's first word is written twice, and the body
     /// is the one span from it that decodes to the whole content, under
     /// whichever encoding the framing used (here HTML entities, found after
-    /// JSON strings' loose reading has looked at both). Only the whole
-    /// content written twice is still refused.
+    /// JSON strings' loose reading has looked at both).
     #[test]
     fn an_echoed_first_line_is_not_the_body() {
         let profile = profile();
@@ -1303,11 +1298,15 @@ mod tests {
             body.contains("&lt;i&gt;") && body.contains("next line"),
             "{body}"
         );
+        // The whole content written twice is learned too (issue 57): the
+        // body is the last, and the title an echo slot no frame encloses.
         let whole = |c: &str| encoding::encode(BodyEncoding::HtmlEntities, c, "");
-        assert!(matches!(
-            learn(&profile, &probes, &framed(&whole)),
-            Err(LayoutError::ContentRepeated { .. })
-        ));
+        let twice = framed(&whole);
+        let layout = learn(&profile, &probes, &twice).expect("the body is the last");
+        assert!(twice[0][..layout.sample.slot.start].ends_with("<data>\n"));
+        assert!(layout.echoes_whole());
+        let echo = layout.matches(&twice[0]).echoes[0].1;
+        assert!(!echo.framed);
     }
 
     /// A YAML record whose content comes back as a plain scalar has no

@@ -11,7 +11,7 @@
 
 use std::ops::Range;
 
-use super::{Alphabet, Layout, Part, PartKind, Region};
+use super::{Alphabet, Echo, Layout, Part, PartKind, Region};
 
 /// The first part an output does not fit.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -37,6 +37,9 @@ pub struct Match {
     pub outer_text: Vec<Range<usize>>,
     /// The first part that did not fit, if any.
     pub mismatch: Option<Mismatch>,
+    /// The echo slots ([`super::echo`]): where the content is written
+    /// again outside the body, and what calibration saw there.
+    pub echoes: Vec<(Range<usize>, Echo)>,
 }
 
 impl Match {
@@ -102,6 +105,16 @@ impl Match {
                 }..len,
             );
         }
+        // What the content writes in an echo slot is input, never the
+        // framing's own text: a delimiter there is judged as in the body
+        // (an unframed echo is outer text too).
+        for (echo, _) in &self.echoes {
+            own = own
+                .into_iter()
+                .flat_map(|r| [r.start..r.end.min(echo.start), r.start.max(echo.end)..r.end])
+                .filter(|r| !r.is_empty())
+                .collect();
+        }
         own
     }
 }
@@ -160,6 +173,12 @@ fn is_per_call(part: &Part) -> bool {
     matches!(&part.kind, PartKind::Variable(v) if !v.content_dependent)
 }
 
+/// An echo slot a frame of its own encloses ([`super::echo`]): the
+/// content is written again there, but inside a frame, not outside one.
+fn is_framed_echo(part: &Part) -> bool {
+    matches!(&part.kind, PartKind::Variable(v) if v.echo.is_some_and(|e| e.framed))
+}
+
 /// The most digits a count of the content has (`u64::MAX` has 20).
 const MAX_COUNT_DIGITS: usize = 20;
 
@@ -205,6 +224,7 @@ fn skipped_text() -> Part {
             min_len: 0,
             max_len: usize::MAX / 4,
             content_dependent: true,
+            echo: None,
         }),
     }
 }
@@ -438,6 +458,7 @@ fn record_span(
             if parts[g].region.is_outside()
                 && !is_per_call(parts[g])
                 && !is_measure(parts[g], &text[skipped.clone()])
+                && !is_framed_echo(parts[g])
             {
                 m.outer.push(skipped.clone());
             }
@@ -465,7 +486,16 @@ impl Layout {
         let mut outer = h.outer;
         outer.extend(t.outer.into_iter().map(shift));
         let tail_start = t.cursor + floor;
+        let echoes = self
+            .parts()
+            .zip(h.spans.iter().chain(tail_spans.iter()))
+            .filter_map(|(part, span)| match &part.kind {
+                PartKind::Variable(v) => v.echo.map(|e| (span.clone(), e)),
+                _ => None,
+            })
+            .collect();
         Match {
+            echoes,
             head: h.spans,
             tail: tail_spans,
             content: h.cursor.min(tail_start)..tail_start,
@@ -546,6 +576,7 @@ mod tests {
                 min_len: 8,
                 max_len: 8,
                 content_dependent: false,
+                echo: None,
             }),
         };
         let field = Part {
@@ -704,6 +735,7 @@ mod tests {
                 min_len: 8,
                 max_len: 8,
                 content_dependent,
+                echo: None,
             }),
         };
         let mut l = layout();
@@ -737,6 +769,7 @@ mod tests {
                 min_len: len,
                 max_len: len,
                 content_dependent: true,
+                echo: None,
             }),
         };
         let mut l = layout();

@@ -46,6 +46,7 @@ use crate::encoding::Datamark;
 use crate::profile::{BodyEncoding, DatamarkReplaces, Encoding, EncodingChoice};
 
 mod declared;
+pub mod echo;
 mod fields;
 pub mod infer;
 mod learn;
@@ -53,6 +54,7 @@ mod matching;
 mod tokens;
 mod variant;
 
+pub use echo::{Echo, Transform};
 pub use learn::{
     kind_attribute, learn, probes, probes_with, provenance_attribute, LayoutError, Probes,
     LONGER_PROBES,
@@ -147,6 +149,10 @@ pub struct Variable {
     pub max_len: usize,
     /// True when the span changed with the content, not from call to call.
     pub content_dependent: bool,
+    /// Set when the span is the content written again, outside the body
+    /// (a title, a preview): an echo slot the oracle judges as a slot.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub echo: Option<Echo>,
 }
 
 /// The alphabet of a variable span.

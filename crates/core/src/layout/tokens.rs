@@ -19,6 +19,9 @@ pub(super) struct Segment {
     /// `None`: the same in every text. `Some(true)`: it changed only with
     /// the content. `Some(false)`: it changed between wraps of one input.
     pub changed: Option<bool>,
+    /// Set when the span is the content written again (an echo slot,
+    /// [`super::echo`]), not a diff's finding.
+    pub echo: Option<super::echo::Echo>,
 }
 
 fn tokenize(text: &str) -> Vec<Range<usize>> {
@@ -102,7 +105,11 @@ pub(super) fn segments(a: &str, same_input: &[&str], other_content: &[&str]) -> 
         };
         match out.last_mut() {
             Some(last) if last.changed == changed => last.range.end = range.end,
-            _ => out.push(Segment { range, changed }),
+            _ => out.push(Segment {
+                range,
+                changed,
+                echo: None,
+            }),
         }
     }
     out

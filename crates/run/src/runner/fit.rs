@@ -165,13 +165,13 @@ pub(crate) fn check(
     let (layout, unfound) = match layout {
         Ok(layout) => (Some(layout), None),
         Err(CalibrationFailure::Wrap(_)) => return Ok(()),
-        // The framing rewrote or repeated the probe content: a defect of
-        // its own (line ends normalised, say) or an encoding no profile
-        // describes. Plain content tells them apart, judged by the shape
-        // rule for runs without a layout.
-        Err(CalibrationFailure::Misfit(
-            error @ (LayoutError::ContentNotFound { .. } | LayoutError::ContentRepeated { .. }),
-        )) => (None, Some(error)),
+        // The framing rewrote the probe content: a defect of its own
+        // (line ends normalised, say) or an encoding no profile describes.
+        // Plain content tells them apart, judged by the shape rule for
+        // runs without a layout.
+        Err(CalibrationFailure::Misfit(error @ LayoutError::ContentNotFound { .. })) => {
+            (None, Some(error))
+        }
         // The declared grammar, token or header is not what the framing
         // writes.
         Err(CalibrationFailure::Misfit(error)) => return Err(Misfit::Calibration(error.clone())),

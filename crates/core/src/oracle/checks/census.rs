@@ -213,7 +213,7 @@ pub(super) fn check_canary(
     case: &ConcreteCase,
     framed: &str,
     level: ReaderLevel,
-    regions: &Regions,
+    (regions, echoes): (&Regions, &[Range<usize>]),
 ) {
     if case.canary.is_empty() {
         return;
@@ -225,7 +225,10 @@ pub(super) fn check_canary(
     }
     for (at, _) in framed.match_indices(case.canary.as_str()) {
         let span = at..at + case.canary.len();
-        let content_ok = in_content && within(&span, &regions.content);
+        // A framed echo slot (a title, a preview) holds the content as
+        // the body does: a canary there is inside a frame.
+        let content_ok = in_content
+            && (within(&span, &regions.content) || echoes.iter().any(|e| within(&span, e)));
         let header_ok = in_header
             && (within(&span, &regions.header)
                 || regions
@@ -324,7 +327,7 @@ mod tests {
             &case(fields),
             &framed,
             ReaderLevel::Exact,
-            &regions(),
+            (&regions(), &[]),
         );
         findings.0.into_iter().map(|f| f.message).collect()
     }

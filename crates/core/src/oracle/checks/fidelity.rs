@@ -1,9 +1,12 @@
 //! Check `fidelity`: benign content, provenance and attributes come through
 //! unchanged (judged once, at the exact level, for faithful cases).
 
+use std::ops::Range;
+
 use super::findings::{framed_excerpt, Findings};
 use crate::encoding::{self, Datamark};
 use crate::grammar::ParsedOpener;
+use crate::layout::Echo;
 use crate::oracle::regions::Regions;
 use crate::oracle::Check;
 use crate::profile::{Capability, Encoding, ResolvedProfile};
@@ -29,6 +32,34 @@ pub(super) fn exact_body<'a>(padding: &str, framed: &'a str, exact: &Regions) ->
 
 pub(super) fn first_difference(a: &str, b: &str) -> usize {
     a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count()
+}
+
+/// Every framed echo slot (a title, a preview: the content written again
+/// outside the body) reads back as a prefix of the content ([`Echo::faithful`]): a
+/// slot cut short loses nothing while the body carries the content, but
+/// one that reads as text the content never had (an escape cut in half and
+/// left raw) misinforms its reader as a lossy body does.
+pub(super) fn check_echo_fidelity(
+    findings: &mut Findings,
+    request: &WrapRequest,
+    framed: &str,
+    echoes: &[(Range<usize>, Echo)],
+    mark: Datamark<'_>,
+) {
+    // An unframed echo is outer text whatever it holds: judged there.
+    let unfaithful = echoes.iter().find(|(span, echo)| {
+        echo.framed && !echo.faithful(&framed[span.clone()], &request.content, mark)
+    });
+    if let Some((span, echo)) = unfaithful {
+        findings.fidelity(
+            Check::Fidelity,
+            format!(
+                "the content written again outside the body ({}) does not read back as a prefix of the content",
+                echo.encoding
+            ),
+            framed_excerpt(framed, span.clone()),
+        );
+    }
 }
 
 /// The body carries the content: it decodes to it (or, data-marked, equals

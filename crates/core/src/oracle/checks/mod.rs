@@ -177,6 +177,9 @@ fn wrap_checks<'a>(
             body,
             (exact, parsed_tag.as_ref()),
         );
+        if let (Some(l), Some(m)) = (layout, fitted) {
+            fidelity::check_echo_fidelity(findings, request, framed, &m.echoes, l.marking());
+        }
     }
     let live = views
         .levels
@@ -231,10 +234,16 @@ fn level_checks(
     (fitted, quote): (Option<&Match>, Option<&str>),
     framed: &str,
 ) {
+    let echoes: Vec<Range<usize>> = fitted
+        .iter()
+        .flat_map(|m| m.echoes.iter())
+        .filter(|(_, echo)| echo.framed)
+        .map(|(span, _)| span.clone())
+        .collect();
     for view in views.levels.iter().filter(|v| judged.contains(&v.level())) {
         let (level, regions) = (view.level(), &view.regions);
         census::check_census(findings, profile, &*views.grammar, view);
-        census::check_canary(findings, case, framed, level, regions);
+        census::check_canary(findings, case, framed, level, (regions, &echoes));
         header::check_header_lines(findings, framed, view.folded.reader, regions);
         let slot = || fitted.map_or_else(|| regions.content.clone(), |m| m.content.clone());
         if let Some(records) = &profile.records {
