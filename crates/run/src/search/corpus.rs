@@ -256,6 +256,14 @@ impl Entry {
             picked: 0,
         }
     }
+
+    /// Times the corpus handed this entry out: 0 for a fresh lineage from
+    /// a seed case, so a test can tell a corpus entry's descendant from a
+    /// seed's mutant that happens to apply the same first operators.
+    #[cfg(test)]
+    pub(super) fn picked(&self) -> u32 {
+        self.picked
+    }
 }
 
 fn log2_bucket(n: usize) -> u32 {
