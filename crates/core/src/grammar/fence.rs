@@ -16,9 +16,8 @@
 
 use super::token::match_token;
 use super::{
-    Around, DelimiterKind, Delimiters, Extras, Fields, ForgedLines, Form, FrameKey, Grammar,
-    GrammarAttack, GrammarError, GrammarKind, Guess, LiveDelimiter, Liveness, Piece, Shape,
-    Spelling, Vocabulary,
+    Around, DelimiterKind, Delimiters, Extras, Fields, Form, FrameKey, Grammar, GrammarAttack,
+    GrammarError, GrammarKind, Guess, LiveDelimiter, Liveness, Piece, Shape, Spelling, Vocabulary,
 };
 use crate::reader::Folded;
 
@@ -211,15 +210,9 @@ pub(super) struct FenceShape;
 impl Shape for FenceShape {
     fn fields(&self) -> Fields {
         Fields {
-            inner_tokens: false,
-            templates: false,
-            marker: false,
             // A fence's info string may be empty.
             empty_token: true,
-            phrase_tokens: false,
-            pointer_token: false,
-            counter_tokens: false,
-            escape: false,
+            ..Fields::default()
         }
     }
 
@@ -231,10 +224,6 @@ impl Shape for FenceShape {
         Ok(Box::new(Fence::new(vocabulary)))
     }
 
-    fn is_open_only(&self) -> bool {
-        false
-    }
-
     fn guesses(&self) -> &'static [Guess] {
         &[Guess {
             rank: 20,
@@ -244,10 +233,6 @@ impl Shape for FenceShape {
 
     fn evidence(&self) -> &'static str {
         "a fence line right before the content"
-    }
-
-    fn element_brackets(&self) -> Option<(char, char)> {
-        None
     }
 
     fn example(&self) -> Delimiters {
@@ -339,11 +324,6 @@ impl Grammar for Fence {
 
     fn attacks(&self) -> &'static [GrammarAttack] {
         ATTACKS
-    }
-
-    /// A marker line opens no frame the closer does not end.
-    fn forged_lines(&self, _: &[&str]) -> ForgedLines {
-        ForgedLines::default()
     }
 }
 

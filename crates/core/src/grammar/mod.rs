@@ -22,16 +22,17 @@
 //! `json_document` (a whole document, the content one string in it: JSON,
 //! a Python literal, or YAML in its `yaml` submodule),
 //! `inline_pair` (two distinct marks inside a line: `«…»`),
-//! `record_list` (the content one record of a list: `[2] …`) and
-//! `table_cell` (the content one cell of a Markdown table row: `| web | … |`).
+//! `record_list` (the content one record of a list: `[2] …`),
+//! `table_cell` (the content one cell of a Markdown table row: `| web | … |`)
+//! and `string_literal` (a quoted literal: `content = "…"`).
 //! What a grammar kind knows before it has a vocabulary (the declaration
 //! fields it reads, its builder, `init`'s experiments for it, how the
 //! layout learner reads its delimiters) is its [`Shape`], in the same file.
 //! Adding a grammar means adding a module with a [`Grammar`] and a [`Shape`]
 //! impl, a [`GrammarKind`] variant, its entry in [`GrammarKind::ALL`] and
-//! its arms in [`GrammarKind::name`] and [`GrammarKind::shape`]; the
-//! compiler asks for each of these (`ALL` is declared with a match over the
-//! same list, which must be exhaustive) and for the rest.
+//! its arm in `GrammarKind::entry` (its name and shape); the compiler asks
+//! for each of these (`ALL` is declared with a match over the same list,
+//! which must be exhaustive) and for the trait methods without a default.
 //!
 //! ```
 //! use framecheck_core::grammar::{self, DelimiterKind, Form, GrammarKind, Vocabulary};
@@ -147,40 +148,33 @@ every_variant! {
 impl GrammarKind {
     /// The stable name, as written in profiles.
     pub fn name(self) -> &'static str {
-        match self {
-            GrammarKind::XmlTag => "xml-tag",
-            GrammarKind::BracketMarker => "bracket-marker",
-            GrammarKind::BeginEnd => "begin-end",
-            GrammarKind::Fence => "fence",
-            GrammarKind::Section => "section",
-            GrammarKind::JsonDocument => "json-document",
-            GrammarKind::PythonDocument => "python-document",
-            GrammarKind::InlinePair => "inline-pair",
-            GrammarKind::RecordList => "record-list",
-            GrammarKind::YamlDocument => "yaml-document",
-            GrammarKind::TableCell => "table-cell",
-            GrammarKind::JsonLines => "json-lines",
-            GrammarKind::StringLiteral => "string-literal",
-        }
+        self.entry().0
     }
 
-    /// What this kind knows before it has a vocabulary: the one place a
-    /// kind is mapped to its module.
+    /// What this kind knows before it has a vocabulary.
     pub fn shape(self) -> &'static dyn Shape {
+        self.entry().1
+    }
+
+    /// The registration of every kind: its profile name and its module's
+    /// [`Shape`], the one place a kind is mapped to its module. The match
+    /// stays exhaustive on purpose: a new variant does not compile until
+    /// it names its shape here.
+    fn entry(self) -> (&'static str, &'static dyn Shape) {
         match self {
-            GrammarKind::XmlTag => &xml_tag::SHAPE,
-            GrammarKind::BracketMarker => &bracket_marker::SHAPE,
-            GrammarKind::BeginEnd => &begin_end::BeginEndShape,
-            GrammarKind::Fence => &fence::FenceShape,
-            GrammarKind::Section => &section::SectionShape,
-            GrammarKind::JsonDocument => &json_document::JSON_SHAPE,
-            GrammarKind::PythonDocument => &json_document::PYTHON_SHAPE,
-            GrammarKind::InlinePair => &inline_pair::InlinePairShape,
-            GrammarKind::RecordList => &record_list::RecordListShape,
-            GrammarKind::YamlDocument => &json_document::YAML_SHAPE,
-            GrammarKind::TableCell => &table_cell::TableCellShape,
-            GrammarKind::JsonLines => &json_document::LINES_SHAPE,
-            GrammarKind::StringLiteral => &string_literal::StringLiteralShape,
+            GrammarKind::XmlTag => ("xml-tag", &xml_tag::SHAPE),
+            GrammarKind::BracketMarker => ("bracket-marker", &bracket_marker::SHAPE),
+            GrammarKind::BeginEnd => ("begin-end", &begin_end::BeginEndShape),
+            GrammarKind::Fence => ("fence", &fence::FenceShape),
+            GrammarKind::Section => ("section", &section::SectionShape),
+            GrammarKind::JsonDocument => ("json-document", &json_document::JSON_SHAPE),
+            GrammarKind::PythonDocument => ("python-document", &json_document::PYTHON_SHAPE),
+            GrammarKind::InlinePair => ("inline-pair", &inline_pair::InlinePairShape),
+            GrammarKind::RecordList => ("record-list", &record_list::RecordListShape),
+            GrammarKind::YamlDocument => ("yaml-document", &json_document::YAML_SHAPE),
+            GrammarKind::TableCell => ("table-cell", &table_cell::TableCellShape),
+            GrammarKind::JsonLines => ("json-lines", &json_document::LINES_SHAPE),
+            GrammarKind::StringLiteral => ("string-literal", &string_literal::StringLiteralShape),
         }
     }
 
@@ -530,15 +524,20 @@ pub trait Grammar: fmt::Debug + Send + Sync {
         self.render(Form::Token, token).plain()
     }
 
-    /// The catalogue cases this grammar invites and others do not.
-    fn attacks(&self) -> &'static [GrammarAttack];
+    /// The catalogue cases this grammar invites and others do not; none by
+    /// default (the generic cases render its delimiters).
+    fn attacks(&self) -> &'static [GrammarAttack] {
+        &[]
+    }
 
     /// The lines search plants at a line start of the content to open a
     /// forged frame, for a grammar whose frames a marker line opens (open-
     /// only sections): the framing's other markers, and its marker spelled
     /// with each of `names` (roles a consumer may give a section). Empty
-    /// for a grammar whose frames a line does not open.
-    fn forged_lines(&self, names: &[&str]) -> ForgedLines;
+    /// (the default) for a grammar whose frames a line does not open.
+    fn forged_lines(&self, _names: &[&str]) -> ForgedLines {
+        ForgedLines::default()
+    }
 
     /// Whether every delimiter of the grammar is live only first on a line
     /// (after spaces or tabs): a section marker, a record marker. On a
