@@ -17,7 +17,8 @@
 use super::token::match_token;
 use super::{
     Around, DelimiterKind, Delimiters, Extras, Fields, Form, FrameKey, Grammar, GrammarAttack,
-    GrammarError, GrammarKind, Guess, LiveDelimiter, Liveness, Piece, Shape, Spelling, Vocabulary,
+    GrammarError, GrammarKind, Guess, LiveDelimiter, Liveness, Piece, RunChars, Shape, SizedRun,
+    Spelling, Vocabulary,
 };
 use crate::reader::Folded;
 
@@ -240,12 +241,16 @@ impl Shape for FenceShape {
     }
 
     /// The backtick or tilde run that opens a fence delimiter.
-    fn content_sized_run(&self, delimiter_text: &str) -> Option<usize> {
+    fn content_sized_run(&self, delimiter_text: &str) -> Option<SizedRun> {
         let run = delimiter_text
             .chars()
             .take_while(|&c| c == '`' || c == '~')
             .count();
-        (run >= MIN_RUN).then_some(run)
+        (run >= MIN_RUN).then_some(SizedRun {
+            at: 0..run,
+            min: MIN_RUN,
+            chars: RunChars::Fence,
+        })
     }
 }
 

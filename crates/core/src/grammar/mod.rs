@@ -23,8 +23,9 @@
 //! a Python literal, or YAML in its `yaml` submodule),
 //! `inline_pair` (two distinct marks inside a line: `«…»`),
 //! `record_list` (the content one record of a list: `[2] …`),
-//! `table_cell` (the content one cell of a Markdown table row: `| web | … |`)
-//! and `string_literal` (a quoted literal: `content = "…"`).
+//! `table_cell` (the content one cell of a Markdown table row: `| web | … |`),
+//! `string_literal` (a quoted literal: `content = "…"`) and `long_bracket`
+//! (a Lua long string: `[==[…]==]`).
 //! What a grammar kind knows before it has a vocabulary (the declaration
 //! fields it reads, its builder, `init`'s experiments for it, how the
 //! layout learner reads its delimiters) is its [`Shape`], in the same file.
@@ -61,6 +62,7 @@ pub(crate) mod entities;
 mod fence;
 mod inline_pair;
 pub mod json_document;
+mod long_bracket;
 mod record_list;
 mod section;
 pub mod shape;
@@ -73,7 +75,7 @@ mod xml_tag;
 
 pub use declaration::Delimiters;
 pub use section::SectionMarker;
-pub use shape::{Around, Extras, Fields, Guess, Shape, MASK};
+pub use shape::{Around, Extras, Fields, Guess, RunChars, Shape, SizedRun, MASK};
 pub use spelling::{Piece, Spelling};
 pub use string_literal::LiteralEscape;
 pub use token::{with_kind, without_nonce, KindSpelling, NonceAlphabet, NonceSpec, TokenPattern};
@@ -121,6 +123,9 @@ pub enum GrammarKind {
     /// The content inside a quoted string literal of a host syntax, kept
     /// there by the literal's escapes: `(content "…")`, `content = "…"`.
     StringLiteral,
+    /// A Lua long string, `[==[…]==]`: only the closer of the opener's
+    /// level ends it, so the framing sizes the level to the content.
+    LongBracket,
 }
 
 every_variant! {
@@ -135,6 +140,8 @@ every_variant! {
         // first, since a JSON reader also reads `content = "…"` after a
         // lead, by escapes that are not the host syntax's.
         StringLiteral,
+        // Before the documents too: `return [[…]]` is no Python list.
+        LongBracket,
         JsonDocument,
         PythonDocument,
         InlinePair,
@@ -175,6 +182,7 @@ impl GrammarKind {
             GrammarKind::TableCell => ("table-cell", &table_cell::TableCellShape),
             GrammarKind::JsonLines => ("json-lines", &json_document::LINES_SHAPE),
             GrammarKind::StringLiteral => ("string-literal", &string_literal::StringLiteralShape),
+            GrammarKind::LongBracket => ("long-bracket", &long_bracket::LongBracketShape),
         }
     }
 
@@ -270,7 +278,8 @@ impl LiveDelimiter {
 pub struct FrameKey {
     /// The opener's nonce value, as the reader that read it folds it.
     pub nonce: Option<String>,
-    /// A fence frame's character and run length.
+    /// The character and run length of a frame sized by a run: a fence's
+    /// backticks or tildes, a Lua long string's equals signs (its level).
     pub fence: Option<(char, usize)>,
     /// The kind the opener's name carries (a `{kind}` token), as the
     /// reader that read it folds it.

@@ -142,14 +142,36 @@ pub trait Shape: Sync {
     /// locked whether or not a committed target uses it.
     fn example(&self) -> Delimiters;
 
-    /// The length of the run at the start of a delimiter's fixed text that
-    /// the framing may size to the content (a fence lengthened past the
-    /// content's longest backtick run): the layout learner holds it as a
-    /// variable part. `None` (the default) when the grammar's delimiters
-    /// have none.
-    fn content_sized_run(&self, _delimiter_text: &str) -> Option<usize> {
+    /// The run in a delimiter's fixed text that the framing may size to
+    /// the content (a fence lengthened past the content's longest backtick
+    /// run, a long bracket's level raised past its closers): the layout
+    /// learner holds it as a variable part. `None` (the default) when the
+    /// grammar's delimiters have none.
+    fn content_sized_run(&self, _delimiter_text: &str) -> Option<SizedRun> {
         None
     }
+}
+
+/// A run of a delimiter's text that the framing sizes to the content
+/// ([`Shape::content_sized_run`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SizedRun {
+    /// Its byte range in the delimiter's text (empty where the framing
+    /// wrote the shortest run, a level-zero long bracket's).
+    pub at: std::ops::Range<usize>,
+    /// The shortest run the grammar reads.
+    pub min: usize,
+    /// What the run is made of.
+    pub chars: RunChars,
+}
+
+/// The characters of a [`SizedRun`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RunChars {
+    /// Backticks or tildes: a fence.
+    Fence,
+    /// Equals signs: a long bracket's level.
+    Level,
 }
 
 /// Every shape's guesses, in the order `init` tries them.

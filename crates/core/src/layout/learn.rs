@@ -19,7 +19,7 @@ use super::{
 use crate::encoding::codec::Spelling;
 use crate::encoding::{self, Datamark};
 use crate::grammar::json_document::Syntax;
-use crate::grammar::{DelimiterKind, LiveDelimiter, Shape};
+use crate::grammar::{DelimiterKind, LiveDelimiter, RunChars, Shape};
 use crate::level::ReaderLevel;
 use crate::profile::{BodyEncoding, EmptyContent, Encoding, EncodingChoice, ResolvedProfile};
 use crate::reader::Reader;
@@ -693,22 +693,27 @@ fn content_sized_runs(shape: &dyn Shape, parts: Vec<Part>) -> Vec<Part> {
                 continue;
             }
         };
+        let fixed = |text: &str| Part {
+            region: part.region,
+            kind: PartKind::Fixed { text: text.into() },
+        };
+        if run.at.start > 0 {
+            out.push(fixed(&text[..run.at.start]));
+        }
         out.push(Part {
             region: part.region,
             kind: PartKind::Variable(Variable {
-                alphabet: Alphabet::Fence,
-                min_len: 3,
+                alphabet: match run.chars {
+                    RunChars::Fence => Alphabet::Fence,
+                    RunChars::Level => Alphabet::Level,
+                },
+                min_len: run.min,
                 max_len: 256,
                 content_dependent: false,
             }),
         });
-        if run < text.len() {
-            out.push(Part {
-                region: part.region,
-                kind: PartKind::Fixed {
-                    text: text[run..].to_string(),
-                },
-            });
+        if run.at.end < text.len() {
+            out.push(fixed(&text[run.at.end..]));
         }
     }
     out
