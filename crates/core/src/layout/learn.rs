@@ -1176,6 +1176,35 @@ mod tests {
         .unwrap()
     }
 
+    /// A run the shape sizes to the content becomes a variable part where
+    /// it stands: a fence's at the start of its line, a long bracket's
+    /// level between its two brackets (none at level zero). The learner
+    /// once took a run at the start of the text alone, where a long
+    /// bracket has none: its level stayed fixed text.
+    #[test]
+    fn a_content_sized_run_is_variable_where_it_stands() {
+        use crate::grammar::GrammarKind;
+        let fixed = |text: &str| Part {
+            region: Region::Opener,
+            kind: PartKind::Fixed { text: text.into() },
+        };
+        let read = |kind: GrammarKind, text: &str| -> Vec<String> {
+            content_sized_runs(kind.shape(), vec![fixed(text)])
+                .into_iter()
+                .map(|p| match p.kind {
+                    PartKind::Fixed { text } => text,
+                    PartKind::Variable(v) => format!("{:?}{}", v.alphabet, v.min_len),
+                    other => format!("{other:?}"),
+                })
+                .collect()
+        };
+        assert_eq!(read(GrammarKind::Fence, "````text"), ["Fence3", "text"]);
+        assert_eq!(read(GrammarKind::LongBracket, "[==["), ["[", "Level0", "["]);
+        assert_eq!(read(GrammarKind::LongBracket, "]]"), ["]", "Level0", "]"]);
+        // Not a long bracket: left as it is.
+        assert_eq!(read(GrammarKind::LongBracket, "[=x["), ["[=x["]);
+    }
+
     /// The fixed text of the parts in `region`, joined.
     fn text_in(parts: &[Part], region: Region) -> String {
         parts
