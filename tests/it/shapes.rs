@@ -1620,6 +1620,24 @@ fn init_infers_table_cells_and_agrees_with_the_hand_profiles() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
+/// Issue 57: a Lua long string (`[==[ … ]==]`) is proposed as grammar
+/// long-bracket from the adapter alone, at the level the calibration output
+/// shows, and a run under the proposal gets each hand profile's verdict,
+/// level and checks (main's `init` refused three of the four fixtures,
+/// exit 2: no delimiters recognised around the content, and proposed the
+/// fourth, `page = [[…]]`, as an inline pair `[[` … `]]`).
+#[test]
+fn init_infers_long_brackets_and_agrees_with_the_hand_profiles() {
+    if !common::have(
+        "python3",
+        "init_infers_long_brackets_and_agrees_with_the_hand_profiles",
+    ) {
+        return;
+    }
+    let problems = init_disagreements("long-bracket", &["grammar: long-bracket"]);
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
 /// Issue 57: a quoted string literal of a host syntax (an S-expression, a
 /// TOML basic or multi-line string) is proposed as grammar string-literal
 /// with its body in the literal's escapes, from the adapter alone, and a run

@@ -16,8 +16,8 @@
 
 use super::token::match_token;
 use super::{
-    Around, DelimiterKind, Delimiters, Extras, Fields, ForgedLines, Form, FrameKey, Grammar,
-    GrammarAttack, GrammarError, GrammarKind, Guess, LiveDelimiter, Liveness, Piece, Shape,
+    Around, DelimiterKind, Delimiters, Extras, Fields, Form, FrameKey, Grammar, GrammarAttack,
+    GrammarError, GrammarKind, Guess, LiveDelimiter, Liveness, Piece, RunChars, Shape, SizedRun,
     Spelling, Vocabulary,
 };
 use crate::reader::Folded;
@@ -211,15 +211,9 @@ pub(super) struct FenceShape;
 impl Shape for FenceShape {
     fn fields(&self) -> Fields {
         Fields {
-            inner_tokens: false,
-            templates: false,
-            marker: false,
             // A fence's info string may be empty.
             empty_token: true,
-            phrase_tokens: false,
-            pointer_token: false,
-            counter_tokens: false,
-            escape: false,
+            ..Fields::default()
         }
     }
 
@@ -229,10 +223,6 @@ impl Shape for FenceShape {
         _: Extras<'_>,
     ) -> Result<Box<dyn Grammar>, GrammarError> {
         Ok(Box::new(Fence::new(vocabulary)))
-    }
-
-    fn is_open_only(&self) -> bool {
-        false
     }
 
     fn guesses(&self) -> &'static [Guess] {
@@ -246,21 +236,21 @@ impl Shape for FenceShape {
         "a fence line right before the content"
     }
 
-    fn element_brackets(&self) -> Option<(char, char)> {
-        None
-    }
-
     fn example(&self) -> Delimiters {
         Delimiters::simple(GrammarKind::Fence, "text")
     }
 
     /// The backtick or tilde run that opens a fence delimiter.
-    fn content_sized_run(&self, delimiter_text: &str) -> Option<usize> {
+    fn content_sized_run(&self, delimiter_text: &str) -> Option<SizedRun> {
         let run = delimiter_text
             .chars()
             .take_while(|&c| c == '`' || c == '~')
             .count();
-        (run >= MIN_RUN).then_some(run)
+        (run >= MIN_RUN).then_some(SizedRun {
+            at: 0..run,
+            min: MIN_RUN,
+            chars: RunChars::Fence,
+        })
     }
 }
 
@@ -339,11 +329,6 @@ impl Grammar for Fence {
 
     fn attacks(&self) -> &'static [GrammarAttack] {
         ATTACKS
-    }
-
-    /// A marker line opens no frame the closer does not end.
-    fn forged_lines(&self, _: &[&str]) -> ForgedLines {
-        ForgedLines::default()
     }
 }
 

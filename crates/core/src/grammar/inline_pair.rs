@@ -17,8 +17,8 @@
 
 use super::begin_end::escape_literal;
 use super::{
-    Around, DelimiterKind, Delimiters, Extras, Fields, ForgedLines, Form, Grammar, GrammarAttack,
-    GrammarError, GrammarKind, Guess, LiveDelimiter, Piece, Shape, Spelling, Vocabulary, MASK,
+    Around, DelimiterKind, Delimiters, Extras, Fields, Form, Grammar, GrammarError, GrammarKind,
+    Guess, LiveDelimiter, Piece, Shape, Spelling, Vocabulary, MASK,
 };
 use crate::reader::Folded;
 
@@ -41,14 +41,8 @@ pub(super) struct InlinePairShape;
 impl Shape for InlinePairShape {
     fn fields(&self) -> Fields {
         Fields {
-            inner_tokens: false,
             templates: true,
-            marker: false,
-            empty_token: false,
-            phrase_tokens: false,
-            pointer_token: false,
-            counter_tokens: false,
-            escape: false,
+            ..Fields::default()
         }
     }
 
@@ -71,10 +65,6 @@ impl Shape for InlinePairShape {
         }))
     }
 
-    fn is_open_only(&self) -> bool {
-        false
-    }
-
     /// Tried after every other shape: a mark before and after the content
     /// is the loosest reading there is, so any shape that reads more
     /// (an element, a marker line, a label) goes first.
@@ -90,20 +80,12 @@ impl Shape for InlinePairShape {
          (the open and close marks)"
     }
 
-    fn element_brackets(&self) -> Option<(char, char)> {
-        None
-    }
-
     fn example(&self) -> Delimiters {
         Delimiters {
             open: Some("«".into()),
             close: Some("»".into()),
             ..Delimiters::simple(GrammarKind::InlinePair, INLINE_TOKEN)
         }
-    }
-
-    fn content_sized_run(&self, _: &str) -> Option<usize> {
-        None
     }
 }
 
@@ -242,16 +224,6 @@ impl Grammar for InlinePair {
     /// no mark spells the token.
     fn anchor(&self, _: usize) -> String {
         self.close.clone()
-    }
-
-    /// The generic breakout, forgery and Unicode cases render the marks
-    /// through [`Grammar::render`]; none is this grammar's alone.
-    fn attacks(&self) -> &'static [GrammarAttack] {
-        &[]
-    }
-
-    fn forged_lines(&self, _: &[&str]) -> ForgedLines {
-        ForgedLines::default()
     }
 }
 

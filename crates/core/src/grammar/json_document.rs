@@ -50,8 +50,8 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 
 use super::{
-    Around, DelimiterKind, Delimiters, Extras, Fields, ForgedLines, Form, Grammar, GrammarAttack,
-    GrammarError, GrammarKind, Guess, LiveDelimiter, Piece, Shape, Spelling, Vocabulary,
+    Around, DelimiterKind, Delimiters, Extras, Fields, Form, Grammar, GrammarAttack, GrammarError,
+    GrammarKind, Guess, LiveDelimiter, Piece, Shape, Spelling, Vocabulary,
 };
 use crate::level::ReaderLevel;
 use crate::reader::{Folded, Reader};
@@ -236,15 +236,10 @@ pub fn continues_json_lines(rest: &str) -> bool {
 impl Shape for DocumentShape {
     fn fields(&self) -> Fields {
         Fields {
-            inner_tokens: false,
-            templates: false,
-            marker: false,
             // The pointer `""`: the whole document is the content's string.
             empty_token: true,
-            phrase_tokens: false,
             pointer_token: true,
-            counter_tokens: false,
-            escape: false,
+            ..Fields::default()
         }
     }
 
@@ -267,10 +262,6 @@ impl Shape for DocumentShape {
             return Err(GrammarError::BadPointer(self.0.kind(), pointer));
         }
         Ok(Box::new(grammar))
-    }
-
-    fn is_open_only(&self) -> bool {
-        false
     }
 
     fn guesses(&self) -> &'static [Guess] {
@@ -326,20 +317,12 @@ impl Shape for DocumentShape {
         }
     }
 
-    fn element_brackets(&self) -> Option<(char, char)> {
-        None
-    }
-
     fn example(&self) -> Delimiters {
         match self.0 {
             // The first segment is the line.
             Syntax::JsonLines => Delimiters::simple(self.0.kind(), "/1/content"),
             _ => Delimiters::simple(self.0.kind(), "/content"),
         }
-    }
-
-    fn content_sized_run(&self, _: &str) -> Option<usize> {
-        None
     }
 }
 
@@ -541,11 +524,6 @@ impl Grammar for JsonDocument {
             Syntax::Json | Syntax::PythonLiteral => ATTACKS,
             Syntax::JsonLines => LINES_ATTACKS,
         }
-    }
-
-    /// A line opens no string.
-    fn forged_lines(&self, _: &[&str]) -> ForgedLines {
-        ForgedLines::default()
     }
 
     fn document(&self) -> Option<DocumentFrame> {

@@ -22,16 +22,18 @@
 //! `json_document` (a whole document, the content one string in it: JSON,
 //! a Python literal, or YAML in its `yaml` submodule),
 //! `inline_pair` (two distinct marks inside a line: `«…»`),
-//! `record_list` (the content one record of a list: `[2] …`) and
-//! `table_cell` (the content one cell of a Markdown table row: `| web | … |`).
+//! `record_list` (the content one record of a list: `[2] …`),
+//! `table_cell` (the content one cell of a Markdown table row: `| web | … |`),
+//! `string_literal` (a quoted literal: `content = "…"`) and `long_bracket`
+//! (a Lua long string: `[==[…]==]`).
 //! What a grammar kind knows before it has a vocabulary (the declaration
 //! fields it reads, its builder, `init`'s experiments for it, how the
 //! layout learner reads its delimiters) is its [`Shape`], in the same file.
 //! Adding a grammar means adding a module with a [`Grammar`] and a [`Shape`]
 //! impl, a [`GrammarKind`] variant, its entry in [`GrammarKind::ALL`] and
-//! its arms in [`GrammarKind::name`] and [`GrammarKind::shape`]; the
-//! compiler asks for each of these (`ALL` is declared with a match over the
-//! same list, which must be exhaustive) and for the rest.
+//! its arm in `GrammarKind::entry` (its name and shape); the compiler asks
+//! for each of these (`ALL` is declared with a match over the same list,
+//! which must be exhaustive) and for the trait methods without a default.
 //!
 //! ```
 //! use framecheck_core::grammar::{self, DelimiterKind, Form, GrammarKind, Vocabulary};
@@ -60,6 +62,7 @@ pub(crate) mod entities;
 mod fence;
 mod inline_pair;
 pub mod json_document;
+mod long_bracket;
 mod record_list;
 mod section;
 pub mod shape;
@@ -72,7 +75,7 @@ mod xml_tag;
 
 pub use declaration::Delimiters;
 pub use section::SectionMarker;
-pub use shape::{Around, Extras, Fields, Guess, Shape, MASK};
+pub use shape::{Around, Extras, Fields, Guess, RunChars, Shape, SizedRun, MASK};
 pub use spelling::{Piece, Spelling};
 pub use string_literal::LiteralEscape;
 pub use token::{with_kind, without_nonce, KindSpelling, NonceAlphabet, NonceSpec, TokenPattern};
@@ -120,6 +123,9 @@ pub enum GrammarKind {
     /// The content inside a quoted string literal of a host syntax, kept
     /// there by the literal's escapes: `(content "…")`, `content = "…"`.
     StringLiteral,
+    /// A Lua long string, `[==[…]==]`: only the closer of the opener's
+    /// level ends it, so the framing sizes the level to the content.
+    LongBracket,
 }
 
 every_variant! {
@@ -134,6 +140,8 @@ every_variant! {
         // first, since a JSON reader also reads `content = "…"` after a
         // lead, by escapes that are not the host syntax's.
         StringLiteral,
+        // Before the documents too: `return [[…]]` is no Python list.
+        LongBracket,
         JsonDocument,
         PythonDocument,
         InlinePair,
@@ -147,40 +155,34 @@ every_variant! {
 impl GrammarKind {
     /// The stable name, as written in profiles.
     pub fn name(self) -> &'static str {
-        match self {
-            GrammarKind::XmlTag => "xml-tag",
-            GrammarKind::BracketMarker => "bracket-marker",
-            GrammarKind::BeginEnd => "begin-end",
-            GrammarKind::Fence => "fence",
-            GrammarKind::Section => "section",
-            GrammarKind::JsonDocument => "json-document",
-            GrammarKind::PythonDocument => "python-document",
-            GrammarKind::InlinePair => "inline-pair",
-            GrammarKind::RecordList => "record-list",
-            GrammarKind::YamlDocument => "yaml-document",
-            GrammarKind::TableCell => "table-cell",
-            GrammarKind::JsonLines => "json-lines",
-            GrammarKind::StringLiteral => "string-literal",
-        }
+        self.entry().0
     }
 
-    /// What this kind knows before it has a vocabulary: the one place a
-    /// kind is mapped to its module.
+    /// What this kind knows before it has a vocabulary.
     pub fn shape(self) -> &'static dyn Shape {
+        self.entry().1
+    }
+
+    /// The registration of every kind: its profile name and its module's
+    /// [`Shape`], the one place a kind is mapped to its module. The match
+    /// stays exhaustive on purpose: a new variant does not compile until
+    /// it names its shape here.
+    fn entry(self) -> (&'static str, &'static dyn Shape) {
         match self {
-            GrammarKind::XmlTag => &xml_tag::SHAPE,
-            GrammarKind::BracketMarker => &bracket_marker::SHAPE,
-            GrammarKind::BeginEnd => &begin_end::BeginEndShape,
-            GrammarKind::Fence => &fence::FenceShape,
-            GrammarKind::Section => &section::SectionShape,
-            GrammarKind::JsonDocument => &json_document::JSON_SHAPE,
-            GrammarKind::PythonDocument => &json_document::PYTHON_SHAPE,
-            GrammarKind::InlinePair => &inline_pair::InlinePairShape,
-            GrammarKind::RecordList => &record_list::RecordListShape,
-            GrammarKind::YamlDocument => &json_document::YAML_SHAPE,
-            GrammarKind::TableCell => &table_cell::TableCellShape,
-            GrammarKind::JsonLines => &json_document::LINES_SHAPE,
-            GrammarKind::StringLiteral => &string_literal::StringLiteralShape,
+            GrammarKind::XmlTag => ("xml-tag", &xml_tag::SHAPE),
+            GrammarKind::BracketMarker => ("bracket-marker", &bracket_marker::SHAPE),
+            GrammarKind::BeginEnd => ("begin-end", &begin_end::BeginEndShape),
+            GrammarKind::Fence => ("fence", &fence::FenceShape),
+            GrammarKind::Section => ("section", &section::SectionShape),
+            GrammarKind::JsonDocument => ("json-document", &json_document::JSON_SHAPE),
+            GrammarKind::PythonDocument => ("python-document", &json_document::PYTHON_SHAPE),
+            GrammarKind::InlinePair => ("inline-pair", &inline_pair::InlinePairShape),
+            GrammarKind::RecordList => ("record-list", &record_list::RecordListShape),
+            GrammarKind::YamlDocument => ("yaml-document", &json_document::YAML_SHAPE),
+            GrammarKind::TableCell => ("table-cell", &table_cell::TableCellShape),
+            GrammarKind::JsonLines => ("json-lines", &json_document::LINES_SHAPE),
+            GrammarKind::StringLiteral => ("string-literal", &string_literal::StringLiteralShape),
+            GrammarKind::LongBracket => ("long-bracket", &long_bracket::LongBracketShape),
         }
     }
 
@@ -276,7 +278,8 @@ impl LiveDelimiter {
 pub struct FrameKey {
     /// The opener's nonce value, as the reader that read it folds it.
     pub nonce: Option<String>,
-    /// A fence frame's character and run length.
+    /// The character and run length of a frame sized by a run: a fence's
+    /// backticks or tildes, a Lua long string's equals signs (its level).
     pub fence: Option<(char, usize)>,
     /// The kind the opener's name carries (a `{kind}` token), as the
     /// reader that read it folds it.
@@ -552,15 +555,20 @@ pub trait Grammar: fmt::Debug + Send + Sync {
         ))
     }
 
-    /// The catalogue cases this grammar invites and others do not.
-    fn attacks(&self) -> &'static [GrammarAttack];
+    /// The catalogue cases this grammar invites and others do not; none by
+    /// default (the generic cases render its delimiters).
+    fn attacks(&self) -> &'static [GrammarAttack] {
+        &[]
+    }
 
     /// The lines search plants at a line start of the content to open a
     /// forged frame, for a grammar whose frames a marker line opens (open-
     /// only sections): the framing's other markers, and its marker spelled
     /// with each of `names` (roles a consumer may give a section). Empty
-    /// for a grammar whose frames a line does not open.
-    fn forged_lines(&self, names: &[&str]) -> ForgedLines;
+    /// (the default) for a grammar whose frames a line does not open.
+    fn forged_lines(&self, _names: &[&str]) -> ForgedLines {
+        ForgedLines::default()
+    }
 
     /// Whether every delimiter of the grammar is live only first on a line
     /// (after spaces or tabs): a section marker, a record marker. On a

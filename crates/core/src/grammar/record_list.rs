@@ -27,8 +27,8 @@ use super::begin_end::escape_literal;
 use super::inline_pair::pieces;
 use super::token::{match_token, COUNTER, COUNTER_SAMPLE};
 use super::{
-    Around, DelimiterKind, Delimiters, Extras, Fields, ForgedLines, Form, Grammar, GrammarAttack,
-    GrammarError, GrammarKind, Guess, LiveDelimiter, Piece, Shape, Spelling, Vocabulary,
+    Around, DelimiterKind, Delimiters, Extras, Fields, ForgedLines, Form, Grammar, GrammarError,
+    GrammarKind, Guess, LiveDelimiter, Piece, Shape, Spelling, Vocabulary,
 };
 use crate::level::ReaderLevel;
 use crate::reader::Folded;
@@ -72,12 +72,7 @@ impl Shape for RecordListShape {
             // The names of the framing's other records.
             inner_tokens: true,
             templates: true,
-            marker: false,
-            empty_token: false,
-            phrase_tokens: false,
-            pointer_token: false,
-            counter_tokens: false,
-            escape: false,
+            ..Fields::default()
         }
     }
 
@@ -114,19 +109,11 @@ impl Shape for RecordListShape {
          follows it (a record ends where the next one begins)"
     }
 
-    fn element_brackets(&self) -> Option<(char, char)> {
-        None
-    }
-
     fn example(&self) -> Delimiters {
         Delimiters {
             open: Some(format!("[{COUNTER}] ")),
             ..Delimiters::simple(GrammarKind::RecordList, LIST_TOKEN)
         }
-    }
-
-    fn content_sized_run(&self, _: &str) -> Option<usize> {
-        None
     }
 }
 
@@ -396,13 +383,6 @@ impl Grammar for RecordList {
     /// since a marker without `{token}` spells no token.
     fn anchor(&self, token: usize) -> String {
         self.render(Form::Close, token).plain()
-    }
-
-    /// The generic breakout and forgery cases write the closer on a line
-    /// of its own, where a record marker is live; none is this grammar's
-    /// alone.
-    fn attacks(&self) -> &'static [GrammarAttack] {
-        &[]
     }
 
     /// The other records' markers and the closer, then, with `{token}`, the

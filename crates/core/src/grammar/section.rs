@@ -308,15 +308,12 @@ impl Shape for SectionShape {
         Fields {
             // The names of the framing's other sections.
             inner_tokens: true,
-            templates: false,
             marker: true,
-            empty_token: false,
             // Labels and headings name sections in prose: `Execution logs:`.
             phrase_tokens: true,
-            pointer_token: false,
             // `Document 1:` … `Document 3:`: a label that numbers items.
             counter_tokens: true,
-            escape: false,
+            ..Fields::default()
         }
     }
 
@@ -355,19 +352,11 @@ impl Shape for SectionShape {
          where the next marker begins); the framing's other markers are its reserved names"
     }
 
-    fn element_brackets(&self) -> Option<(char, char)> {
-        None
-    }
-
     fn example(&self) -> Delimiters {
         Delimiters {
             marker: Some(SectionMarker::FieldMarker),
             ..Delimiters::simple(GrammarKind::Section, "context")
         }
-    }
-
-    fn content_sized_run(&self, _: &str) -> Option<usize> {
-        None
     }
 }
 

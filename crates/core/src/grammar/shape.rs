@@ -7,9 +7,12 @@
 //! [`Shape`], one impl in each grammar's own module. The rest of the
 //! workspace asks the shape ([`GrammarKind::shape`]) instead of matching on
 //! grammar kinds, so a new shape is one module, one [`GrammarKind`] variant,
-//! its entry in [`GrammarKind::ALL`] and its arms in `GrammarKind`'s two
-//! matches (the compiler checks all three); every method here (none has a default) is what the compiler
-//! asks the new module for.
+//! its entry in [`GrammarKind::ALL`] and its arm in `GrammarKind::entry`
+//! (the compiler checks all three). The methods without a default are what
+//! the compiler asks the new module for; the ones with a default answer as
+//! most shapes do (a closer, no element brackets, no run sized to the
+//! content), and [`Fields::default`] reads no field but the tokens, so a
+//! shape states only what it differs in.
 
 use super::{
     Delimiters, Grammar, GrammarError, GrammarKind, LiteralEscape, SectionMarker, Vocabulary,
@@ -59,8 +62,10 @@ pub struct Guess {
 }
 
 /// Which fields of a declaration a shape reads besides its tokens and
-/// nonce; declaring one it does not read is an error.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// nonce; declaring one it does not read is an error. The default reads
+/// none of them: a shape names the fields it reads
+/// (`Fields { templates: true, ..Fields::default() }`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Fields {
     /// More tokens than the outer one (`inner`, `reserved`).
     pub inner_tokens: bool,
@@ -113,8 +118,10 @@ pub trait Shape: Sync {
     ) -> Result<Box<dyn Grammar>, GrammarError>;
 
     /// Whether the grammar writes no closer: a frame ends where the next
-    /// marker begins, or at the end of the text.
-    fn is_open_only(&self) -> bool;
+    /// marker begins, or at the end of the text. By default it writes one.
+    fn is_open_only(&self) -> bool {
+        false
+    }
 
     /// `init`'s experiments for this shape ([`Guess`]).
     fn guesses(&self) -> &'static [Guess];
@@ -124,19 +131,47 @@ pub trait Shape: Sync {
 
     /// The brackets an element of the grammar is written between, for a
     /// grammar whose delimiters are elements a framing may write siblings
-    /// of (`<`…`>`); `None` for marker lines, fences and sections.
-    fn element_brackets(&self) -> Option<(char, char)>;
+    /// of (`<`…`>`); `None` (the default) for marker lines, fences and
+    /// sections.
+    fn element_brackets(&self) -> Option<(char, char)> {
+        None
+    }
 
     /// A declaration of this shape over a sample token: what the catalogue's
     /// id lock instantiates so the cases only this shape invites are
     /// locked whether or not a committed target uses it.
     fn example(&self) -> Delimiters;
 
-    /// The length of the run at the start of a delimiter's fixed text that
-    /// the framing may size to the content (a fence lengthened past the
-    /// content's longest backtick run): the layout learner holds it as a
-    /// variable part. `None` when the grammar's delimiters have none.
-    fn content_sized_run(&self, delimiter_text: &str) -> Option<usize>;
+    /// The run in a delimiter's fixed text that the framing may size to
+    /// the content (a fence lengthened past the content's longest backtick
+    /// run, a long bracket's level raised past its closers): the layout
+    /// learner holds it as a variable part. `None` (the default) when the
+    /// grammar's delimiters have none.
+    fn content_sized_run(&self, _delimiter_text: &str) -> Option<SizedRun> {
+        None
+    }
+}
+
+/// A run of a delimiter's text that the framing sizes to the content
+/// ([`Shape::content_sized_run`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SizedRun {
+    /// Its byte range in the delimiter's text (empty where the framing
+    /// wrote the shortest run, a level-zero long bracket's).
+    pub at: std::ops::Range<usize>,
+    /// The shortest run the grammar reads.
+    pub min: usize,
+    /// What the run is made of.
+    pub chars: RunChars,
+}
+
+/// The characters of a [`SizedRun`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RunChars {
+    /// Backticks or tildes: a fence.
+    Fence,
+    /// Equals signs: a long bracket's level.
+    Level,
 }
 
 /// Every shape's guesses, in the order `init` tries them.

@@ -27,8 +27,8 @@ use serde::{Deserialize, Serialize};
 use super::begin_end::escape_literal;
 use super::inline_pair::{literal, pieces};
 use super::{
-    Around, DelimiterKind, Delimiters, Extras, Fields, ForgedLines, Form, Grammar, GrammarAttack,
-    GrammarError, GrammarKind, Guess, LiveDelimiter, Shape, Spelling, Vocabulary, MASK,
+    Around, DelimiterKind, Delimiters, Extras, Fields, Form, Grammar, GrammarError, GrammarKind,
+    Guess, LiveDelimiter, Shape, Spelling, Vocabulary, MASK,
 };
 use crate::reader::Folded;
 
@@ -73,14 +73,9 @@ pub(super) struct StringLiteralShape;
 impl Shape for StringLiteralShape {
     fn fields(&self) -> Fields {
         Fields {
-            inner_tokens: false,
             templates: true,
-            marker: false,
-            empty_token: false,
-            phrase_tokens: false,
-            pointer_token: false,
-            counter_tokens: false,
             escape: true,
+            ..Fields::default()
         }
     }
 
@@ -104,10 +99,6 @@ impl Shape for StringLiteralShape {
         }))
     }
 
-    fn is_open_only(&self) -> bool {
-        false
-    }
-
     /// Before every document and marker guess: an assignment or a form
     /// that opens a string (`content = "`, `(content "`) is no label and
     /// no document a lead text comes before; a JSON reader that reads one
@@ -124,10 +115,6 @@ impl Shape for StringLiteralShape {
          `(content \"`), and the same quote right after it (the string literal's open and close)"
     }
 
-    fn element_brackets(&self) -> Option<(char, char)> {
-        None
-    }
-
     fn example(&self) -> Delimiters {
         Delimiters {
             open: Some("(content \"".into()),
@@ -135,10 +122,6 @@ impl Shape for StringLiteralShape {
             escape: Some(LiteralEscape::Backslash),
             ..Delimiters::simple(GrammarKind::StringLiteral, LITERAL_TOKEN)
         }
-    }
-
-    fn content_sized_run(&self, _: &str) -> Option<usize> {
-        None
     }
 }
 
@@ -245,17 +228,6 @@ impl Grammar for StringLiteral {
     /// What search edits to forge the end of the frame: the quote.
     fn anchor(&self, _: usize) -> String {
         self.quote.clone()
-    }
-
-    /// The generic breakout, forgery and Unicode cases render the quote
-    /// through [`Grammar::render`]; the backslash before it is the
-    /// catalogue's `string-literal-escaped-backslash`.
-    fn attacks(&self) -> &'static [GrammarAttack] {
-        &[]
-    }
-
-    fn forged_lines(&self, _: &[&str]) -> ForgedLines {
-        ForgedLines::default()
     }
 }
 

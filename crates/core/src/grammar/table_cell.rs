@@ -23,8 +23,8 @@
 //! when the header cannot be a token.
 
 use super::{
-    Around, DelimiterKind, Delimiters, Extras, Fields, ForgedLines, Form, Grammar, GrammarAttack,
-    GrammarError, GrammarKind, Guess, LiveDelimiter, Piece, Shape, Spelling, Vocabulary, MASK,
+    Around, DelimiterKind, Delimiters, Extras, Fields, Form, Grammar, GrammarAttack, GrammarError,
+    GrammarKind, Guess, LiveDelimiter, Piece, Shape, Spelling, Vocabulary, MASK,
 };
 use crate::reader::Folded;
 
@@ -58,15 +58,9 @@ const ATTACKS: &[GrammarAttack] = &[GrammarAttack {
 impl Shape for TableCellShape {
     fn fields(&self) -> Fields {
         Fields {
-            inner_tokens: false,
-            templates: false,
-            marker: false,
-            empty_token: false,
             // A column's header is often a phrase (`Tool output`).
             phrase_tokens: true,
-            pointer_token: false,
-            counter_tokens: false,
-            escape: false,
+            ..Fields::default()
         }
     }
 
@@ -100,16 +94,8 @@ impl Shape for TableCellShape {
          the content starts right after a `|` and a `|` or the line's end follows it"
     }
 
-    fn element_brackets(&self) -> Option<(char, char)> {
-        None
-    }
-
     fn example(&self) -> Delimiters {
         Delimiters::simple(GrammarKind::TableCell, "content")
-    }
-
-    fn content_sized_run(&self, _: &str) -> Option<usize> {
-        None
     }
 }
 
@@ -187,12 +173,6 @@ impl Grammar for TableCell {
 
     fn attacks(&self) -> &'static [GrammarAttack] {
         ATTACKS
-    }
-
-    /// A line opens no cell a bar inside a row does not: the catalogue's
-    /// bar and line-break cases forge the row.
-    fn forged_lines(&self, _: &[&str]) -> ForgedLines {
-        ForgedLines::default()
     }
 }
 

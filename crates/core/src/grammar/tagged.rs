@@ -9,9 +9,8 @@
 use super::attributes;
 use super::token::match_token;
 use super::{
-    Around, DelimiterKind, Delimiters, Extras, Fields, ForgedLines, Form, Grammar, GrammarAttack,
-    GrammarError, GrammarKind, Guess, LiveDelimiter, OpenerError, ParsedOpener, Piece, Shape,
-    Spelling, Vocabulary, MASK,
+    Around, DelimiterKind, Delimiters, Extras, Fields, Form, Grammar, GrammarError, GrammarKind,
+    Guess, LiveDelimiter, OpenerError, ParsedOpener, Piece, Shape, Spelling, Vocabulary, MASK,
 };
 use crate::reader::Folded;
 
@@ -50,13 +49,7 @@ impl Shape for TagShape {
     fn fields(&self) -> Fields {
         Fields {
             inner_tokens: true,
-            templates: false,
-            marker: false,
-            empty_token: false,
-            phrase_tokens: false,
-            pointer_token: false,
-            counter_tokens: false,
-            escape: false,
+            ..Fields::default()
         }
     }
 
@@ -66,10 +59,6 @@ impl Shape for TagShape {
         _: Extras<'_>,
     ) -> Result<Box<dyn Grammar>, GrammarError> {
         Ok(Box::new(self.grammar(vocabulary)))
-    }
-
-    fn is_open_only(&self) -> bool {
-        false
     }
 
     fn guesses(&self) -> &'static [Guess] {
@@ -86,10 +75,6 @@ impl Shape for TagShape {
 
     fn example(&self) -> Delimiters {
         Delimiters::simple(self.kind, "context")
-    }
-
-    fn content_sized_run(&self, _: &str) -> Option<usize> {
-        None
     }
 }
 
@@ -225,16 +210,5 @@ impl Grammar for Tagged {
 
     fn parse_opener(&self, text: &str, d: &LiveDelimiter) -> Result<ParsedOpener, OpenerError> {
         attributes::parse_attributes(text, d.start..d.end, self.close_bracket)
-    }
-
-    /// An element's attacks are every grammar's: the catalogue's general
-    /// cases.
-    fn attacks(&self) -> &'static [GrammarAttack] {
-        &[]
-    }
-
-    /// An element ends at its closer, not at the next line's marker.
-    fn forged_lines(&self, _: &[&str]) -> ForgedLines {
-        ForgedLines::default()
     }
 }

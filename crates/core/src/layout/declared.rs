@@ -24,7 +24,7 @@ pub(super) fn widen_nonce_parts(parts: &mut [Part], profile: &ResolvedProfile) {
     };
     for part in parts.iter_mut().filter(|p| p.region.is_delimiter()) {
         if let PartKind::Variable(v) = &mut part.kind {
-            if !v.content_dependent && v.alphabet != Alphabet::Fence {
+            if !v.content_dependent && !matches!(v.alphabet, Alphabet::Fence | Alphabet::Level) {
                 v.alphabet = wider(v.alphabet, declared);
             }
         }

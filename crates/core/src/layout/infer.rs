@@ -307,7 +307,7 @@ fn nonce_spec(samples: &[&Sample], notes: &mut Vec<String>) -> Option<NonceSpec>
         Alphabet::Uuid => NonceAlphabet::Uuid,
         Alphabet::Alnum => NonceAlphabet::Alnum,
         Alphabet::Base64 => NonceAlphabet::Base64url,
-        Alphabet::Fence | Alphabet::Any => return None,
+        Alphabet::Fence | Alphabet::Level | Alphabet::Any => return None,
     };
     let min_length = values.clone().map(|v| v.chars().count()).min()?;
     let sample = &samples[0];

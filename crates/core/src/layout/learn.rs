@@ -20,7 +20,7 @@ use super::{
 use crate::encoding::codec::Spelling;
 use crate::encoding::{self, Datamark};
 use crate::grammar::json_document::Syntax;
-use crate::grammar::{DelimiterKind, Form, LiveDelimiter, Shape};
+use crate::grammar::{DelimiterKind, Form, LiveDelimiter, RunChars, Shape};
 use crate::level::ReaderLevel;
 use crate::profile::{BodyEncoding, EmptyContent, Encoding, EncodingChoice, ResolvedProfile};
 use crate::reader::Reader;
@@ -686,23 +686,28 @@ fn content_sized_runs(shape: &dyn Shape, parts: Vec<Part>) -> Vec<Part> {
                 continue;
             }
         };
+        let fixed = |text: &str| Part {
+            region: part.region,
+            kind: PartKind::Fixed { text: text.into() },
+        };
+        if run.at.start > 0 {
+            out.push(fixed(&text[..run.at.start]));
+        }
         out.push(Part {
             region: part.region,
             kind: PartKind::Variable(Variable {
-                alphabet: Alphabet::Fence,
-                min_len: 3,
+                alphabet: match run.chars {
+                    RunChars::Fence => Alphabet::Fence,
+                    RunChars::Level => Alphabet::Level,
+                },
+                min_len: run.min,
                 max_len: 256,
                 content_dependent: false,
                 echo: None,
             }),
         });
-        if run < text.len() {
-            out.push(Part {
-                region: part.region,
-                kind: PartKind::Fixed {
-                    text: text[run..].to_string(),
-                },
-            });
+        if run.at.end < text.len() {
+            out.push(fixed(&text[run.at.end..]));
         }
     }
     out
@@ -1175,6 +1180,35 @@ mod tests {
              delimiters: {{ grammar: {grammar}, token: \"{pointer}\" }}\ncapabilities: [wrap]\n"
         ))
         .unwrap()
+    }
+
+    /// A run the shape sizes to the content becomes a variable part where
+    /// it stands: a fence's at the start of its line, a long bracket's
+    /// level between its two brackets (none at level zero). The learner
+    /// once took a run at the start of the text alone, where a long
+    /// bracket has none: its level stayed fixed text.
+    #[test]
+    fn a_content_sized_run_is_variable_where_it_stands() {
+        use crate::grammar::GrammarKind;
+        let fixed = |text: &str| Part {
+            region: Region::Opener,
+            kind: PartKind::Fixed { text: text.into() },
+        };
+        let read = |kind: GrammarKind, text: &str| -> Vec<String> {
+            content_sized_runs(kind.shape(), vec![fixed(text)])
+                .into_iter()
+                .map(|p| match p.kind {
+                    PartKind::Fixed { text } => text,
+                    PartKind::Variable(v) => format!("{:?}{}", v.alphabet, v.min_len),
+                    other => format!("{other:?}"),
+                })
+                .collect()
+        };
+        assert_eq!(read(GrammarKind::Fence, "````text"), ["Fence3", "text"]);
+        assert_eq!(read(GrammarKind::LongBracket, "[==["), ["[", "Level0", "["]);
+        assert_eq!(read(GrammarKind::LongBracket, "]]"), ["]", "Level0", "]"]);
+        // Not a long bracket: left as it is.
+        assert_eq!(read(GrammarKind::LongBracket, "[=x["), ["[=x["]);
     }
 
     /// The fixed text of the parts in `region`, joined.

@@ -171,6 +171,8 @@ pub enum Alphabet {
     Base64,
     /// Backticks and tildes (a markdown fence run, lengthened per call).
     Fence,
+    /// Equals signs (a Lua long bracket's level, raised per call).
+    Level,
     /// Any characters but line breaks.
     Any,
 }
@@ -206,6 +208,7 @@ impl Alphabet {
                 c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '+' | '/' | '=')
             }
             Alphabet::Fence => matches!(c, '`' | '~'),
+            Alphabet::Level => c == '=',
             Alphabet::Any => !matches!(c, '\n' | '\r'),
         }
     }
@@ -218,6 +221,7 @@ impl Alphabet {
             Alphabet::Alnum => "alnum",
             Alphabet::Base64 => "base64url",
             Alphabet::Fence => "fence-run",
+            Alphabet::Level => "level-run",
             Alphabet::Any => "any",
         }
     }

@@ -33,6 +33,7 @@ fn profiles() -> Vec<TargetProfile> {
         profile("{ grammar: record-list, token: RECORD, open: '[{counter}] ' }"),
         profile("{ grammar: table-cell, token: content }"),
         profile("{ grammar: string-literal, token: STRING, open: '(text \"', close: '\"' }"),
+        profile("{ grammar: long-bracket, token: STRING, open: '[==[', close: ']==]' }"),
     ];
     // Every grammar is among them, but the JSON, Python-literal, YAML and
     // JSON-lines documents, which search refuses

@@ -40,9 +40,9 @@ mod infer;
 use super::attributes;
 use super::token::match_token;
 use super::{
-    DelimiterKind, Delimiters, Extras, Fields, ForgedLines, Form, Grammar, GrammarAttack,
-    GrammarError, GrammarKind, Guess, LiveDelimiter, OpenerError, ParsedOpener, Piece, Shape,
-    Spelling, Vocabulary,
+    DelimiterKind, Delimiters, Extras, Fields, Form, Grammar, GrammarAttack, GrammarError,
+    GrammarKind, Guess, LiveDelimiter, OpenerError, ParsedOpener, Piece, Shape, Spelling,
+    Vocabulary,
 };
 use crate::reader::Folded;
 
@@ -116,14 +116,8 @@ pub(super) struct BeginEndShape;
 impl Shape for BeginEndShape {
     fn fields(&self) -> Fields {
         Fields {
-            inner_tokens: false,
             templates: true,
-            marker: false,
-            empty_token: false,
-            phrase_tokens: false,
-            pointer_token: false,
-            counter_tokens: false,
-            escape: false,
+            ..Fields::default()
         }
     }
 
@@ -136,10 +130,6 @@ impl Shape for BeginEndShape {
             return Err(GrammarError::MissingTemplates);
         };
         Ok(Box::new(BeginEnd::new(vocabulary, open, close)?))
-    }
-
-    fn is_open_only(&self) -> bool {
-        false
     }
 
     /// Named marker lines before section markers; boundary lines, which
@@ -178,20 +168,12 @@ impl Shape for BeginEndShape {
         "marker lines before and after the content that share a name (the open and close templates)"
     }
 
-    fn element_brackets(&self) -> Option<(char, char)> {
-        None
-    }
-
     fn example(&self) -> Delimiters {
         Delimiters {
             open: Some("<<<{token}>>>".into()),
             close: Some("<<<END_{token}>>>".into()),
             ..Delimiters::simple(GrammarKind::BeginEnd, "CONTEXT")
         }
-    }
-
-    fn content_sized_run(&self, _: &str) -> Option<usize> {
-        None
     }
 }
 
@@ -698,11 +680,6 @@ impl Grammar for BeginEnd {
 
     fn attacks(&self) -> &'static [GrammarAttack] {
         ATTACKS
-    }
-
-    /// A marker line opens no frame the closer does not end.
-    fn forged_lines(&self, _: &[&str]) -> ForgedLines {
-        ForgedLines::default()
     }
 
     /// Line markers are live only alone on their line, so first on it:
