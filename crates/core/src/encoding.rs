@@ -68,6 +68,7 @@ impl BodyEncoding {
             BodyEncoding::EscapedBreaks => &escaped_breaks::EscapedBreaksCodec,
             BodyEncoding::Percent => &percent::PercentCodec,
             BodyEncoding::StringLiteral => &string_literal::StringLiteralCodec,
+            BodyEncoding::QuoteDoubled => &string_literal::QuoteDoubledCodec,
         }
     }
 }

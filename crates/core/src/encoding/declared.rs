@@ -44,6 +44,10 @@ pub enum BodyEncoding {
     /// The text of a quoted string literal a backslash escapes, between
     /// the frame's own quotes (`encoding::string_literal`).
     StringLiteral,
+    /// The text of a single-quoted literal that doubles its quote (SQL
+    /// `'it''s'`): `''` is one `'`, everything else as written, between
+    /// the frame's own quotes (`encoding::string_literal`).
+    QuoteDoubled,
 }
 
 every_variant! {
@@ -60,6 +64,7 @@ every_variant! {
         EscapedBreaks,
         Percent,
         StringLiteral,
+        QuoteDoubled,
     ]
 }
 

@@ -14,6 +14,11 @@
 //! this module: the grammar reads the literal's quotes on the text as
 //! written (`delimiter.census`); what is judged here is fidelity.
 //!
+//! Encoding `quote-doubled` is the text of a single-quoted literal that
+//! doubles its quote instead (SQL `'it''s'`, a YAML single-quoted scalar,
+//! grammar `escape: doubled`): `''` reads as one `'`, and a backslash or a
+//! line break is text as written.
+//!
 //! `init`'s experiment here declares the body where the grammar's reading
 //! of a literal around the content (`crate::grammar::string_literal`'s
 //! `literal_marks`: the quote that ends an assignment or a form, and the
@@ -34,7 +39,7 @@ use super::codec::{Codec, Experiment, Reading, Spelling, Twin};
 use super::declared::{DatamarkReplaces, MarkerField};
 use super::escaped_breaks::{code_point, decode_with, surrogate_pair};
 use super::{Datamark, DecodeError};
-use crate::grammar::string_literal::{literal_marks, reads_backslashes};
+use crate::grammar::string_literal::{literal_marks, reads_backslashes, reads_doubled};
 
 /// The `string-literal` codec.
 pub(super) struct StringLiteralCodec;
@@ -94,6 +99,85 @@ impl Codec for StringLiteralCodec {
     fn quotes_lines(&self) -> bool {
         false
     }
+}
+
+/// The `quote-doubled` codec.
+pub(super) struct QuoteDoubledCodec;
+
+impl Codec for QuoteDoubledCodec {
+    fn name(&self) -> &'static str {
+        "quote-doubled"
+    }
+
+    fn encode(&self, content: &str, _mark: Datamark<'_>) -> String {
+        content.replace('\'', "''")
+    }
+
+    fn decode<'b>(&self, body: &'b str, _mark: &str) -> Result<Cow<'b, str>, DecodeError> {
+        if !body.contains("''") {
+            return Ok(Cow::Borrowed(body));
+        }
+        Ok(Cow::Owned(body.replace("''", "'")))
+    }
+
+    fn faithful(&self, body: &str, content: &str, _mark: Datamark<'_>) -> bool {
+        body.replace("''", "'") == content
+    }
+
+    fn marker(&self) -> Option<MarkerField> {
+        None
+    }
+
+    fn tried_undeclared(&self) -> bool {
+        // Any body with `''` would read so: only a profile, or `init`'s
+        // reading of a literal around the content, declares it.
+        false
+    }
+
+    fn spelling(&self) -> Spelling {
+        Spelling::Loose {
+            quotes: &[],
+            nests_unquoted: false,
+        }
+    }
+
+    fn experiment(&self) -> Option<Experiment> {
+        Some(read_quote_doubled)
+    }
+
+    fn model_may_decode(&self) -> bool {
+        false
+    }
+
+    fn catalogue_twin(&self) -> Option<Twin> {
+        None
+    }
+
+    fn quotes_lines(&self) -> bool {
+        false
+    }
+}
+
+/// `init`'s experiment for `quote-doubled`: a single-quoted literal around
+/// the content ([`literal_marks`]) that came back with the content's `'`
+/// doubled ([`reads_doubled`]).
+fn read_quote_doubled(framed: &str, content: &str) -> Option<Reading> {
+    let start = framed.find(&content.replace('\'', "''"))?;
+    let end = start + content.len() + content.matches('\'').count();
+    let marks = literal_marks(&framed[..start], &framed[end..])?;
+    if marks.quote != "'" || !reads_doubled(&marks, framed, content) {
+        return None;
+    }
+    Some(Reading {
+        marker: None,
+        replaces: DatamarkReplaces::Spaces,
+        head_suffix: None,
+        note: format!(
+            "body: quote-doubled, because the content came back inside the quoted string \
+             literal {:?} … {:?} with each `'` of it doubled",
+            marks.open, marks.quote,
+        ),
+    })
 }
 
 /// `init`'s experiment: a literal around the content ([`literal_marks`])
@@ -248,5 +332,18 @@ mod tests {
         assert_eq!(read_string_literal(literal, content), None);
         let label = "Observation: \"fcbodya1 He said \\\"ok\\\"\\nnext fcbodyz1\"";
         assert_eq!(read_string_literal(label, content), None);
+    }
+
+    #[test]
+    fn a_doubled_quote_reads_as_one_and_a_backslash_as_itself() {
+        let codec = QuoteDoubledCodec;
+        let body = r"it''s \n \' ''''";
+        assert_eq!(codec.decode(body, "").unwrap(), r"it's \n \' ''");
+        let content = "fcbodya1 it's \"ok\"\nnext fcbodyz1";
+        let sql = "UPDATE n SET body = 'fcbodya1 it''s \"ok\"\nnext fcbodyz1' WHERE id = 1;";
+        assert!(read_quote_doubled(sql, content).is_some());
+        // A backslash-escaped quote is no doubled literal.
+        let mysql = "UPDATE n SET body = 'fcbodya1 it\\'s \"ok\"\nnext fcbodyz1' WHERE id = 1;";
+        assert_eq!(read_quote_doubled(mysql, content), None);
     }
 }

@@ -11,7 +11,11 @@
 //! quote after an odd run of backslashes is escaped (`\"`), and after an
 //! even run it is live (`\\"`: an escaped backslash, then the string's
 //! end), as a C, JSON, TOML basic or Lisp reader reads it; with `escape:
-//! none` (a TOML literal `'…'`) every quote ends the string. A run of a
+//! none` (a TOML literal `'…'`) every quote ends the string; with
+//! `escape: doubled` (SQL `'it''s'`, Pascal, a YAML single-quoted scalar)
+//! two quotes in a row are one quote of text, a backslash is an ordinary
+//! character, and a run of quotes of odd length ends the string at its
+//! last quote, as a SQL lexer pairs them from the left. A run of a
 //! triple quote's character longer than the quote (`""""`) ends the string
 //! at its last three, as TOML reads it, and a run of six or more holds a
 //! whole closer before those. The reader's level folds the quote and the
@@ -27,8 +31,9 @@ use serde::{Deserialize, Serialize};
 use super::begin_end::escape_literal;
 use super::inline_pair::{literal, pieces};
 use super::{
-    Around, DelimiterKind, Delimiters, Extras, Fields, ForgedLines, Form, Grammar, GrammarAttack,
-    GrammarError, GrammarKind, Guess, LiveDelimiter, Shape, Spelling, Vocabulary, MASK,
+    Around, DelimiterKind, Delimiters, Extras, Fields, ForgedLines, Form, FrameKey, Grammar,
+    GrammarAttack, GrammarError, GrammarKind, Guess, LiveDelimiter, Liveness, Shape, Spelling,
+    Vocabulary, MASK,
 };
 use crate::reader::Folded;
 
@@ -45,6 +50,9 @@ pub enum LiteralEscape {
     /// Nothing is escaped: every quote ends the string (a TOML literal
     /// string `'…'`, a shell single-quoted word).
     None,
+    /// A doubled quote is one quote of text (SQL `'it''s'`); a backslash
+    /// is an ordinary character.
+    Doubled,
 }
 
 impl LiteralEscape {
@@ -53,6 +61,7 @@ impl LiteralEscape {
         match self {
             LiteralEscape::Backslash => "backslash",
             LiteralEscape::None => "none",
+            LiteralEscape::Doubled => "doubled",
         }
     }
 }
@@ -93,14 +102,17 @@ impl Shape for StringLiteralShape {
             return Err(GrammarError::LiteralMarks);
         };
         let (open, quote) = (literal(open)?, literal(close)?);
-        if !QUOTES.contains(&quote.as_str()) || !open.ends_with(&quote) {
+        let escape = extras.escape.unwrap_or(LiteralEscape::Backslash);
+        // A doubled triple quote is no syntax any host writes.
+        let doubled_triple = escape == LiteralEscape::Doubled && quote.chars().count() != 1;
+        if !QUOTES.contains(&quote.as_str()) || !open.ends_with(&quote) || doubled_triple {
             return Err(GrammarError::LiteralMarks);
         }
         Ok(Box::new(StringLiteral {
             vocabulary,
             open,
             quote,
-            escape: extras.escape.unwrap_or(LiteralEscape::Backslash),
+            escape,
         }))
     }
 
@@ -146,7 +158,7 @@ impl StringLiteral {
     /// Whether the character at folded index `i` is escaped: an odd run of
     /// backslashes (as the reader folds them) right before it.
     fn escaped(&self, folded: &Folded<'_>, i: usize) -> bool {
-        if self.escape == LiteralEscape::None {
+        if self.escape != LiteralEscape::Backslash {
             return false;
         }
         let run = (0..i)
@@ -154,6 +166,53 @@ impl StringLiteral {
             .take_while(|&p| folded.ch(p) == Some('\\'))
             .count();
         run % 2 == 1
+    }
+
+    /// The marks of a doubled-quote literal, read left to right as a SQL
+    /// lexer reads them, from inside a string when `inside` (a body read
+    /// back, the content) or from outside it (the whole output). Outside,
+    /// the opener starts the string and any other odd run of quotes starts
+    /// one too; inside, a run's pairs are quotes of text and an odd one
+    /// out ends the string. Both are reported: what a doubling leaves
+    /// alone is text, whatever it spells.
+    fn scan_doubled(&self, folded: &Folded<'_>, mut inside: bool) -> Vec<LiveDelimiter> {
+        let q = self.quote.chars().next().unwrap_or('\'');
+        let mut found = Vec::new();
+        let mut push = |kind, from: usize, to: usize| {
+            let span = folded.source_span(from, to);
+            found.push(LiveDelimiter {
+                token: 0,
+                kind,
+                start: span.start,
+                end: span.end,
+                nonce: None,
+                request_kind: None,
+            });
+        };
+        let mut i = 0;
+        while i < folded.len() {
+            if !inside {
+                if let Some(end) = super::inline_pair::InlinePair::mark_at(folded, i, &self.open) {
+                    push(DelimiterKind::Open, i, end);
+                    (i, inside) = (end, true);
+                    continue;
+                }
+            }
+            if folded.ch(i) != Some(q) {
+                i += 1;
+                continue;
+            }
+            let run = (i..).take_while(|&p| folded.ch(p) == Some(q)).count();
+            if run % 2 == 1 {
+                // Inside, the last quote ends the string; outside, the
+                // first starts one.
+                let at = if inside { i + run - 1 } else { i };
+                push(DelimiterKind::Close, at, at + 1);
+                inside = !inside;
+            }
+            i += run;
+        }
+        found
     }
 
     /// The quotes a run of quote characters starting at `i` ends the
@@ -190,6 +249,9 @@ impl Grammar for StringLiteral {
     /// which is then part of it); an unescaped quote anywhere else ends a
     /// string.
     fn live(&self, folded: &Folded<'_>) -> Vec<LiveDelimiter> {
+        if self.escape == LiteralEscape::Doubled {
+            return self.scan_doubled(folded, false);
+        }
         let mut found = Vec::new();
         let mut push = |kind, from: usize, to: usize| {
             let span = folded.source_span(from, to);
@@ -223,6 +285,20 @@ impl Grammar for StringLiteral {
             i = end;
         }
         found
+    }
+
+    /// A doubled-quote literal's content or body is read from inside the
+    /// string: its pairs are text, whatever they spell around them.
+    fn live_in(&self, folded: &Folded<'_>, frame: &FrameKey) -> Vec<(LiveDelimiter, Liveness)> {
+        let found = if self.escape == LiteralEscape::Doubled {
+            self.scan_doubled(folded, true)
+        } else {
+            self.live(folded)
+        };
+        found
+            .into_iter()
+            .map(|d| (d, frame.classify(&d, folded)))
+            .collect()
     }
 
     fn render(&self, form: Form, token: usize) -> Spelling {
@@ -332,11 +408,20 @@ pub(crate) fn reads_backslashes(marks: &LiteralMarks<'_>, output: &str) -> bool 
     marks.quote.len() == 3 || q == "\"" || output.contains(&format!("\\{q}"))
 }
 
+/// Whether the literal doubles its quote, as `output` shows it: the
+/// content holds the quote and came back whole with each one doubled
+/// (SQL's `it''s`). Only a single quote is doubled so.
+pub(crate) fn reads_doubled(marks: &LiteralMarks<'_>, output: &str, content: &str) -> bool {
+    let q = marks.quote;
+    q.len() == 1 && content.contains(q) && output.contains(&content.replace(q, &q.repeat(2)))
+}
+
 /// `init`'s experiment: a string literal around the content, as
 /// [`literal_marks`] reads it (the quote that ends an assignment or a form,
 /// and the same quote after the content). The escape is the one
-/// [`reads_backslashes`] reads off the output: a backslash, or none for a
-/// single-quoted literal that leaves the content's quotes raw.
+/// [`reads_doubled`] or [`reads_backslashes`] reads off the output: the
+/// quote doubled, a backslash, or none for a single-quoted literal that
+/// leaves the content's quotes raw.
 fn guess(around: &Around<'_>) -> Option<Delimiters> {
     let marks = literal_marks(around.head, around.tail)?;
     let unsafe_text =
@@ -344,7 +429,9 @@ fn guess(around: &Around<'_>) -> Option<Delimiters> {
     if unsafe_text(marks.open) {
         return None;
     }
-    let escape = if reads_backslashes(&marks, around.output) {
+    let escape = if reads_doubled(&marks, around.output, around.content) {
+        LiteralEscape::Doubled
+    } else if reads_backslashes(&marks, around.output) {
         LiteralEscape::Backslash
     } else {
         LiteralEscape::None
@@ -442,6 +529,37 @@ mod tests {
     }
 
     #[test]
+    fn a_doubled_quote_is_text_and_a_backslash_is_ordinary() {
+        let g = grammar("body = '", "'", LiteralEscape::Doubled);
+        // `it's` and a trailing quote, written doubled: only the closer.
+        assert_eq!(
+            live(&*g, "body = 'it''s x'''", Exact),
+            vec![(Open, "body = '".into()), (Close, "'".into())]
+        );
+        // `\'` (the quote escaped by a backslash) ends the string.
+        assert_eq!(live(&*g, r"body = 'a \' b'", Exact).len(), 3);
+        assert_eq!(live(&*g, "body = 'a ＇＇ b'", Exact).len(), 2);
+        // The opener written in the content, its quote doubled, is text,
+        // also right before the closer; a content that starts with a quote
+        // or is empty leaves the frame's own marks.
+        assert_eq!(live(&*g, "body = 'x body = '' y'", Exact).len(), 2);
+        assert_eq!(live(&*g, "body = 'x body = ''' w", Exact).len(), 2);
+        assert_eq!(live(&*g, "body = ''' y'", Exact).len(), 2);
+        assert_eq!(live(&*g, "body = '' w", Exact).len(), 2);
+        // A raw quote ends the string; what follows is outside it.
+        assert_eq!(live(&*g, "body = 'x' y 'z'", Exact).len(), 4);
+        // A doubled triple quote is refused.
+        let extras = Extras {
+            open: Some("body = '''"),
+            close: Some("'''"),
+            marker: None,
+            escape: Some(LiteralEscape::Doubled),
+        };
+        let built = StringLiteralShape.build(Vocabulary::plain(&[LITERAL_TOKEN]), extras);
+        assert_eq!(built.err(), Some(GrammarError::LiteralMarks));
+    }
+
+    #[test]
     fn marks_that_are_no_literal_are_refused() {
         let build = |open, close| {
             StringLiteralShape
@@ -469,7 +587,7 @@ mod tests {
             field_marks: &["fcprov"],
             quoted: false,
             output,
-            content: "",
+            content: "it's",
         })?;
         Some((d.open?, d.close?, d.escape?))
     }
@@ -524,6 +642,14 @@ mod tests {
         assert_eq!(
             guessed("content = '", "z1'", "it's"),
             read("content = '", "'", Raw)
+        );
+        assert_eq!(
+            guessed("SET body = '", "z1' WHERE", "SET body = 'it''s' WHERE"),
+            read("SET body = '", "'", LiteralEscape::Doubled)
+        );
+        assert_eq!(
+            guessed("SET body = '", "z1' WHERE", "SET body = 'it\\'s' WHERE"),
+            read("SET body = '", "'", Backslash)
         );
         assert_eq!(guessed("(r (fcprov \"", "z1\"))", ""), None);
     }
