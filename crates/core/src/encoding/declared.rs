@@ -48,6 +48,13 @@ pub enum BodyEncoding {
     /// `'it''s'`): `''` is one `'`, everything else as written, between
     /// the frame's own quotes (`encoding::string_literal`).
     QuoteDoubled,
+    /// The text of a double-quoted literal that doubles its quote (a CSV
+    /// field, RFC 4180: `"say ""hi"""`), as `QuoteDoubled` for `"`.
+    DoubleQuoteDoubled,
+    /// The text of a JavaScript template literal (`` `…` ``): a backslash
+    /// escapes as in `StringLiteral`, and an un-escaped `${` is code
+    /// (`encoding::string_literal`).
+    TemplateLiteral,
 }
 
 every_variant! {
@@ -65,6 +72,8 @@ every_variant! {
         Percent,
         StringLiteral,
         QuoteDoubled,
+        DoubleQuoteDoubled,
+        TemplateLiteral,
     ]
 }
 

@@ -137,6 +137,17 @@ pub trait Shape: Sync {
     /// content's longest backtick run): the layout learner holds it as a
     /// variable part. `None` when the grammar's delimiters have none.
     fn content_sized_run(&self, delimiter_text: &str) -> Option<usize>;
+
+    /// Other readings of `delimiters` than the writer's that a reader may
+    /// hold (a standard SQL reader of a literal its writer escapes
+    /// MySQL-style), each with `body` (the content as the writer wrote it)
+    /// rewritten as a writer for that reading writes the same content.
+    /// `init` declares the first one the framing's own reader reads back,
+    /// when that reader rejects its writer's frame: the frame is what its
+    /// reader reads. None by default: the marks read the same either way.
+    fn reader_readings(&self, _delimiters: &Delimiters, _body: &str) -> Vec<(Delimiters, String)> {
+        Vec::new()
+    }
 }
 
 /// Every shape's guesses, in the order `init` tries them.

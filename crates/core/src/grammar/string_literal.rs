@@ -2,7 +2,8 @@
 //! literal of some host syntax, the frame's opener ending with the quote
 //! and its closer the quote itself: an S-expression `(content "…"))`, a
 //! TOML line `content = "…"` or `content = """…"""`, an EDN map, a Lisp
-//! form. What keeps the content inside is the framing's escaping, so the
+//! form, a SQL statement's `'…'`, a CSV field, a JavaScript template
+//! literal `` `…` ``. What keeps the content inside is the framing's escaping, so the
 //! grammar reads the literal's own rules ([`LiteralEscape`]): a quote is
 //! the string's end unless the literal's escape makes it part of the text.
 //!
@@ -13,7 +14,8 @@
 //! end), as a C, JSON, TOML basic or Lisp reader reads it; with `escape:
 //! none` (a TOML literal `'…'`) every quote ends the string; with
 //! `escape: doubled` (SQL `'it''s'`, Pascal, a YAML single-quoted scalar)
-//! two quotes in a row are one quote of text, a backslash is an ordinary
+//! two quotes in a row are one quote of text (a CSV field's `""` too), a
+//! backslash is an ordinary
 //! character, and a run of quotes of odd length ends the string at its
 //! last quote, as a SQL lexer pairs them from the left. A run of a
 //! triple quote's character longer than the quote (`""""`) ends the string
@@ -35,6 +37,7 @@ use super::{
     GrammarAttack, GrammarError, GrammarKind, Guess, LiveDelimiter, Liveness, Shape, Spelling,
     Vocabulary, MASK,
 };
+use crate::profile::BodyEncoding;
 use crate::reader::Folded;
 
 /// The token an inferred string literal is declared with: it names the
@@ -132,8 +135,9 @@ impl Shape for StringLiteralShape {
     }
 
     fn evidence(&self) -> &'static str {
-        "the content right after a quote that ends an assignment or a form (`content = \"`, \
-         `(content \"`), and the same quote right after it (the string literal's open and close)"
+        "the content right after a quote where a value starts (an assignment `content = \"`, a \
+         form `(content \"`, a list's or row's element `VALUES ('web', '`, a keyword `SELECT '`), \
+         and the same quote right after it (the string literal's open and close)"
     }
 
     fn element_brackets(&self) -> Option<(char, char)> {
@@ -151,6 +155,28 @@ impl Shape for StringLiteralShape {
 
     fn content_sized_run(&self, _: &str) -> Option<usize> {
         None
+    }
+
+    /// A single-quoted or double-quoted literal its writer escapes with a
+    /// backslash may be read by a reader that knows no backslash and
+    /// doubles the quote instead (standard SQL, CSV): the body read back
+    /// by its backslash escapes and written again with the quote doubled.
+    fn reader_readings(&self, delimiters: &Delimiters, body: &str) -> Vec<(Delimiters, String)> {
+        let Some(quote) = delimiters.close.as_deref() else {
+            return Vec::new();
+        };
+        let single = quote == "'" || quote == "\"";
+        if delimiters.escape != Some(LiteralEscape::Backslash) || !single {
+            return Vec::new();
+        }
+        let Ok(content) = crate::encoding::decode(BodyEncoding::StringLiteral, body, "") else {
+            return Vec::new();
+        };
+        let doubled = Delimiters {
+            escape: Some(LiteralEscape::Doubled),
+            ..delimiters.clone()
+        };
+        vec![(doubled, content.replace(quote, &quote.repeat(2)))]
     }
 }
 
@@ -347,16 +373,20 @@ pub(crate) struct LiteralMarks<'a> {
 }
 
 /// The quotes a literal may end with: a triple quote before a single one,
-/// so an opener ending `"""` holds the whole of it.
-pub(crate) const QUOTES: [&str; 4] = ["\"\"\"", "'''", "\"", "'"];
+/// so an opener ending `"""` holds the whole of it; the backtick is a
+/// JavaScript template literal's.
+pub(crate) const QUOTES: [&str; 5] = ["\"\"\"", "'''", "\"", "'", "`"];
 
 /// The literal around the content: `head` (the text before it) ends with
-/// a quote that ends an assignment (`content = "`, not `==`) or follows a
-/// word inside an open parenthesis (`(content "`), and `tail` (from the
+/// a quote that opens a literal in some host syntax, and `tail` (from the
 /// content's last word on) has the same quote right after that word. A
-/// triple quote stands alone at the end of its line, the content on the
-/// next, and closes on a line of its own. A line holding `<` is markup
-/// (an attribute value), left to the inline pair.
+/// quote opens a literal where an expression starts ([`opens_value`]):
+/// after an assignment (`content = "`, not `==`), as an argument of a form
+/// (`(content "`), as an element of a list or a row (`VALUES ('web', '`,
+/// CSV's `"web","`), or after a statement's keyword that begins its line
+/// (`SELECT '`). A triple quote stands alone at the end of its line, the
+/// content on the next, and closes on a line of its own. A line holding
+/// `<` is markup (an attribute value), left to the inline pair.
 pub(crate) fn literal_marks<'a>(head: &'a str, tail: &str) -> Option<LiteralMarks<'a>> {
     let (head, broken) = match head.strip_suffix('\n') {
         Some(h) => (h, true),
@@ -369,16 +399,8 @@ pub(crate) fn literal_marks<'a>(head: &'a str, tail: &str) -> Option<LiteralMark
     }
     let line = head.rsplit('\n').next()?.trim_start();
     let before = line.strip_suffix(quote)?.trim_end();
-    let assignment = before.ends_with('=') && !before.ends_with("==");
-    // A form's opener is its innermost parenthesis: what comes before it
-    // on the line (an outer form's name) is no part of the literal's mark.
-    let innermost = before.rfind('(').map(|at| &line[at..]);
-    let form = innermost.is_some_and(|inner| {
-        inner[..inner.len() - quote.len()]
-            .trim_end()
-            .ends_with(|c: char| c.is_alphanumeric() || c == '-' || c == '_')
-    });
-    if !(assignment || form) || line.contains('<') {
+    let open = opens_value(line, before)?;
+    if line.contains('<') {
         return None;
     }
     let rest = tail.trim_start_matches(|c: char| c.is_ascii_alphanumeric());
@@ -390,22 +412,41 @@ pub(crate) fn literal_marks<'a>(head: &'a str, tail: &str) -> Option<LiteralMark
     if !rest.starts_with(quote) {
         return None;
     }
-    let open = if assignment {
-        line
-    } else {
-        innermost.unwrap_or(line)
-    };
     Some(LiteralMarks { open, quote })
+}
+
+/// The literal's opener when the quote ending `line` (`before` is the line
+/// up to it) is where a value starts; `None` for a label (`Observation:
+/// "`), a comparison (`==`) or prose. A form's opener is its innermost
+/// parenthesis: what comes before it (an outer form's name) is no part of
+/// the literal's mark; otherwise the whole line is, so the quotes of the
+/// values before the content's (`'web', '`) are read inside the opener.
+fn opens_value<'a>(line: &'a str, before: &str) -> Option<&'a str> {
+    let word = |c: char| c.is_alphanumeric() || c == '-' || c == '_';
+    let assignment = before.ends_with('=') && !before.ends_with("==");
+    let form = before
+        .rfind('(')
+        .filter(|&at| before[at..].trim_end().ends_with(word));
+    if let (false, Some(at)) = (assignment, form) {
+        return Some(&line[at..]);
+    }
+    // A list's element: after `(` or `,` outside JSON's brackets (a JSON
+    // array's strings are read by JSON's escapes, not a host literal's).
+    let element = (before.ends_with('(') || before.ends_with(',')) && !line.contains(['[', '{']);
+    // A statement's keyword and its argument: one word, the line's first.
+    let keyword = !before.is_empty() && before.chars().all(word);
+    (assignment || element || keyword).then_some(line)
 }
 
 /// Whether the literal reads backslashes, as `output` shows it: the
 /// content's quote written after a backslash, or a triple quote (TOML's
 /// multi-line basic string, Python's), or a double quote, which every
-/// common host syntax escapes so. A single-quoted literal that leaves the
+/// common host syntax escapes so, or a backtick (a JavaScript template
+/// literal reads backslashes always). A single-quoted literal that leaves the
 /// content's quotes raw escapes nothing (a TOML literal string).
 pub(crate) fn reads_backslashes(marks: &LiteralMarks<'_>, output: &str) -> bool {
     let q = &marks.quote[..1];
-    marks.quote.len() == 3 || q == "\"" || output.contains(&format!("\\{q}"))
+    marks.quote.len() == 3 || q == "\"" || q == "`" || output.contains(&format!("\\{q}"))
 }
 
 /// Whether the literal doubles its quote, as `output` shows it: the
@@ -612,6 +653,16 @@ mod tests {
             read("content = \"\"\"", "\"\"\"")
         );
         assert_eq!(marks("content = '", "z1'"), read("content = '", "'"));
+        // A value where an expression starts in any host syntax: a list's
+        // element (SQL's VALUES, a call, a CSV row), a statement's
+        // keyword, a template literal; the whole line is the opener.
+        let values = "INSERT INTO t (a, b) VALUES ('x', '";
+        assert_eq!(marks(values, "z1');"), read(values, "'"));
+        assert_eq!(marks("SELECT '", "z1';"), read("SELECT '", "'"));
+        assert_eq!(marks("f(\"", "z1\")"), read("f(\"", "\""));
+        let row = "\"a\",\"b\"\r\n\"web\",\"";
+        assert_eq!(marks(row, "z1\",\"x\""), read("\"web\",\"", "\""));
+        assert_eq!(marks("let s = `", "z1`;"), read("let s = `", "`"));
         // A label, an attribute, a comparison, a single quote then a line
         // break, no quote after the content: no literal of this shape.
         for (head, tail) in [
@@ -620,9 +671,39 @@ mod tests {
             ("if a == \"", "z1\""),
             ("content = \"\n", "z1\n\""),
             ("content = \"", "z1 more"),
+            // JSON's strings are read by JSON's escapes; prose is no
+            // statement.
+            ("[\"a\", \"", "z1\"]"),
+            ("{\"a\": 1, \"", "z1\": 2}"),
+            ("He said \"", "z1\""),
         ] {
             assert_eq!(marks(head, tail), None, "{head:?}");
         }
+    }
+
+    #[test]
+    fn a_backslash_literal_may_be_read_with_its_quote_doubled() {
+        let d = Delimiters {
+            open: Some("body = '".into()),
+            close: Some("'".into()),
+            escape: Some(LiteralEscape::Backslash),
+            ..Delimiters::simple(GrammarKind::StringLiteral, LITERAL_TOKEN)
+        };
+        let readings = StringLiteralShape.reader_readings(&d, r"it\'s a \\ b");
+        assert_eq!(readings.len(), 1);
+        assert_eq!(readings[0].0.escape, Some(LiteralEscape::Doubled));
+        assert_eq!(readings[0].1, r"it''s a \ b");
+        // A doubled literal, or a triple quote, has no other reading.
+        let doubled = Delimiters {
+            escape: Some(LiteralEscape::Doubled),
+            ..d.clone()
+        };
+        assert!(StringLiteralShape.reader_readings(&doubled, "x").is_empty());
+        let triple = Delimiters {
+            close: Some("\"\"\"".into()),
+            ..d
+        };
+        assert!(StringLiteralShape.reader_readings(&triple, "x").is_empty());
     }
 
     /// What [`literal_marks`] reads is tested above; here, the escape and
