@@ -6,7 +6,8 @@ The framing escapes the quote with a backslash, but the reader (standard
 SQL, as sqlite3 or PostgreSQL reads it) reads no backslash escape: `\'` is a backslash, then the
 string's end, and what follows is SQL's own text (content
 `', body = 'x` rewrites the row). The output alone looks like a backslash
-literal; the reader's read-back shows the break.
+literal; the reader rejects it and reads the quote doubled, so the frame's
+marks are read as standard SQL reads them (`escape: doubled`).
 """
 
 import os
