@@ -1639,8 +1639,9 @@ fn init_infers_long_brackets_and_agrees_with_the_hand_profiles() {
 }
 
 /// Issue 57: a quoted string literal of a host syntax (an S-expression, a
-/// TOML basic or multi-line string) is proposed as grammar string-literal
-/// with its body in the literal's escapes, from the adapter alone, and a run
+/// TOML basic or multi-line string, a SQL literal, a CSV field, a
+/// JavaScript template literal) is proposed as grammar string-literal with
+/// the hand profile's escape and body encoding, from the adapter alone, and a run
 /// under the proposal gets each hand profile's verdict, level and checks
 /// (main's `init` refused the S-expressions, exit 2, and proposed the TOML
 /// basic string as a JSON document after a lead).
@@ -1652,13 +1653,12 @@ fn init_infers_string_literals_and_agrees_with_the_hand_profiles() {
     ) {
         return;
     }
-    let problems = init_disagreements(
+    // The escape and the body's encoding differ by fixture (a backslash, a
+    // doubled quote, a template): each must be the hand profile's.
+    let problems = init_disagreements_with(
         "string-literal",
-        &[
-            "grammar: string-literal",
-            "escape: backslash",
-            "encoding: string-literal",
-        ],
+        &["grammar: string-literal"],
+        &["escape", "encoding"],
     );
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
@@ -1668,6 +1668,20 @@ fn init_infers_string_literals_and_agrees_with_the_hand_profiles() {
 /// or with a run under that proposal (not the hand profile's verdict,
 /// level and failing checks).
 fn init_disagreements(shape: &str, expected: &[&str]) -> Vec<String> {
+    init_disagreements_with(shape, expected, &[])
+}
+
+/// The value of `key` in a hand profile's text (`escape: doubled`,
+/// `body: { encoding: none }`), as written.
+fn hand_value<'a>(hand: &'a str, key: &str) -> Option<&'a str> {
+    let at = hand.find(&format!("{key}: "))? + key.len() + 2;
+    let value = &hand[at..];
+    value.split([' ', ',', '}', '\n']).next()
+}
+
+/// [`init_disagreements`], where each of `same_as_hand` must also be
+/// proposed with the fixture's hand profile's value.
+fn init_disagreements_with(shape: &str, expected: &[&str], same_as_hand: &[&str]) -> Vec<String> {
     let dir = shapes_dir().join(shape);
     let out = tempfile::tempdir().unwrap();
     let mut problems = Vec::new();
@@ -1676,9 +1690,27 @@ fn init_disagreements(shape: &str, expected: &[&str]) -> Vec<String> {
             continue;
         };
         let script = format!("{}.py", stem.replace('-', "_"));
-        let output = common::framecheck_in(&dir, &["init", "--", "python3", &script]);
+        // As compare.py: the hand profile's consumers are the one fact of
+        // it init is told (no output shows who reads it).
+        let hand =
+            std::fs::read_to_string(dir.join(script.replace(".py", ".yaml"))).unwrap_or_default();
+        let mut args = vec!["init"];
+        if hand.contains("consumer: parser") {
+            args.extend(["--consumer", "parser"]);
+        }
+        args.extend(["--", "python3", &script]);
+        let output = common::framecheck_in(&dir, &args);
         let proposal = String::from_utf8_lossy(&output.stdout).into_owned();
-        if let Some(missing) = expected.iter().find(|e| !proposal.contains(*e)) {
+        let from_hand = same_as_hand.iter().map(|key| {
+            let value = hand_value(&hand, key).unwrap_or("(none in the hand profile)");
+            format!("{key}: {value}")
+        });
+        let expected: Vec<String> = expected
+            .iter()
+            .map(|e| e.to_string())
+            .chain(from_hand)
+            .collect();
+        if let Some(missing) = expected.iter().find(|e| !proposal.contains(e.as_str())) {
             problems.push(format!(
                 "{}: no {missing:?} proposed:\n{proposal}",
                 fixture.name

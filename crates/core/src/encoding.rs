@@ -68,6 +68,9 @@ impl BodyEncoding {
             BodyEncoding::EscapedBreaks => &escaped_breaks::EscapedBreaksCodec,
             BodyEncoding::Percent => &percent::PercentCodec,
             BodyEncoding::StringLiteral => &string_literal::StringLiteralCodec,
+            BodyEncoding::QuoteDoubled => &string_literal::QuoteDoubledCodec::<'\''>,
+            BodyEncoding::DoubleQuoteDoubled => &string_literal::QuoteDoubledCodec::<'"'>,
+            BodyEncoding::TemplateLiteral => &string_literal::TemplateLiteralCodec,
         }
     }
 }
@@ -129,6 +132,10 @@ pub enum DecodeError {
     /// The body is not a Python string literal.
     #[error("the body is not a Python string literal: {0}")]
     Python(#[from] python::LiteralError),
+    /// A template literal's body holds an un-escaped `${`: an
+    /// interpolation, which a template reader evaluates as code.
+    #[error("the body holds an un-escaped `${{`, which a template literal reads as code")]
+    Interpolation,
 }
 
 /// Writes `content` the way `encoding` does (a stack: the inner layer

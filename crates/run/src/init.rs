@@ -33,7 +33,7 @@ use framecheck_core::layout::infer::{InferError, Inferred};
 use framecheck_core::layout::{
     learn, probes, FieldContext, FieldName, Layout, LayoutError, PartKind, Probes, Region,
 };
-use framecheck_core::target::WrapAnswer;
+use framecheck_core::target::{ReadAnswer, WrapAnswer};
 use framecheck_launch::profile::{
     AdapterSpec, Capability, Consumer, Delimiters, EncodingChoice, FrameProfile, InvalidProfile,
     Language, LineSemantics, LoadedProfile, MarkerField, McpSpec, ReaderSection, SubprocessSpec,
@@ -820,6 +820,9 @@ fn propose(
         Err(error) => return Err(error.into()),
     };
     let mut observed = experiments::run(base, framing, &probes, &layout);
+    let read_otherwise = reader_reading(base, framing, &layout)?;
+    let base = read_otherwise.as_ref().map_or(base, |(p, _)| p);
+    notes.extend(read_otherwise.as_ref().map(|(_, note)| note.clone()));
     observed.notes.splice(0..0, notes);
     observed.plain_layout = plain_layout;
     if plain_layout {
@@ -832,6 +835,44 @@ fn propose(
     let yaml = render(base, &layout, &observed, start);
     let profile = TargetProfile::parse(&yaml).map_err(|e| InitError::Invalid(e.to_string()))?;
     Ok((yaml, profile))
+}
+
+/// `base` with its delimiters as the framing's own reader reads them, and
+/// the note saying so, when that reader rejects the writer's frame of the
+/// calibration content and reads the same content written for another
+/// reading of the delimiters ([`framecheck_core::grammar::Shape::reader_readings`]: a standard SQL
+/// reader of a literal escaped MySQL-style). The frame is what its reader
+/// reads, so the marks are read so; the body keeps the writer's encoding.
+fn reader_reading(
+    base: &TargetProfile,
+    framing: &mut dyn Framing,
+    layout: &Layout,
+) -> Result<Option<(TargetProfile, String)>, InitError> {
+    let sample = &layout.sample;
+    if !matches!(
+        framing.read_answer(&sample.framed),
+        Ok(ReadAnswer::Rejected)
+    ) {
+        return Ok(None);
+    }
+    let body = &sample.framed[sample.slot.clone()];
+    let d = &base.delimiters;
+    for (reading, rewritten) in d.grammar.shape().reader_readings(d, body) {
+        let mut framed = sample.framed.clone();
+        framed.replace_range(sample.slot.clone(), &rewritten);
+        if !matches!(framing.read_answer(&framed), Ok(ReadAnswer::Body(_))) {
+            continue;
+        }
+        let note = format!(
+            "delimiters: escape {}, because the framing's own reader rejected its writer's \
+             frame of the calibration content and read the same content written {rewritten:?}: \
+             the frame's marks are read as its reader reads them",
+            reading.escape.map_or("none", |e| e.name()),
+        );
+        let profile = base.edit(|p| p.delimiters = reading)?;
+        return Ok(Some((profile, note)));
+    }
+    Ok(None)
 }
 
 /// Wraps `probes` (longer ones when the framing frames only longer

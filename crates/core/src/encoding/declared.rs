@@ -44,6 +44,17 @@ pub enum BodyEncoding {
     /// The text of a quoted string literal a backslash escapes, between
     /// the frame's own quotes (`encoding::string_literal`).
     StringLiteral,
+    /// The text of a single-quoted literal that doubles its quote (SQL
+    /// `'it''s'`): `''` is one `'`, everything else as written, between
+    /// the frame's own quotes (`encoding::string_literal`).
+    QuoteDoubled,
+    /// The text of a double-quoted literal that doubles its quote (a CSV
+    /// field, RFC 4180: `"say ""hi"""`), as `QuoteDoubled` for `"`.
+    DoubleQuoteDoubled,
+    /// The text of a JavaScript template literal (`` `…` ``): a backslash
+    /// escapes as in `StringLiteral`, and an un-escaped `${` is code
+    /// (`encoding::string_literal`).
+    TemplateLiteral,
 }
 
 every_variant! {
@@ -60,6 +71,9 @@ every_variant! {
         EscapedBreaks,
         Percent,
         StringLiteral,
+        QuoteDoubled,
+        DoubleQuoteDoubled,
+        TemplateLiteral,
     ]
 }
 

@@ -14,6 +14,15 @@
 //! this module: the grammar reads the literal's quotes on the text as
 //! written (`delimiter.census`); what is judged here is fidelity.
 //!
+//! Encoding `quote-doubled` is the text of a single-quoted literal that
+//! doubles its quote instead (SQL `'it''s'`, a YAML single-quoted scalar,
+//! grammar `escape: doubled`): `''` reads as one `'`, and a backslash or a
+//! line break is text as written; `double-quote-doubled` is the same for
+//! `"` (a CSV field, RFC 4180, where a line break inside the quotes is
+//! text too). Encoding `template-literal` is a JavaScript template
+//! literal's text: a backslash's escapes, and an un-escaped `${` is an
+//! interpolation, code that reads back as no text.
+//!
 //! `init`'s experiment here declares the body where the grammar's reading
 //! of a literal around the content (`crate::grammar::string_literal`'s
 //! `literal_marks`: the quote that ends an assignment or a form, and the
@@ -34,7 +43,8 @@ use super::codec::{Codec, Experiment, Reading, Spelling, Twin};
 use super::declared::{DatamarkReplaces, MarkerField};
 use super::escaped_breaks::{code_point, decode_with, surrogate_pair};
 use super::{Datamark, DecodeError};
-use crate::grammar::string_literal::{literal_marks, reads_backslashes};
+use crate::grammar::string_literal::LiteralMarks;
+use crate::grammar::string_literal::{literal_marks, reads_backslashes, reads_doubled};
 
 /// The `string-literal` codec.
 pub(super) struct StringLiteralCodec;
@@ -96,11 +106,215 @@ impl Codec for StringLiteralCodec {
     }
 }
 
-/// `init`'s experiment: a literal around the content ([`literal_marks`])
-/// that reads backslashes ([`reads_backslashes`]) holds the body in this
-/// encoding; the note says how the calibration content's quotes and line
-/// break were written.
-fn read_string_literal(framed: &str, content: &str) -> Option<Reading> {
+/// The quote-doubling codec of quote `Q`: `quote-doubled` for `'` (SQL
+/// `'it''s'`), `double-quote-doubled` for `"` (a CSV field, RFC 4180; VB).
+pub(super) struct QuoteDoubledCodec<const Q: char>;
+
+impl<const Q: char> QuoteDoubledCodec<Q> {
+    /// The quote, and the two that write one quote of text.
+    fn quotes() -> (String, String) {
+        (Q.to_string(), Q.to_string().repeat(2))
+    }
+}
+
+impl<const Q: char> Codec for QuoteDoubledCodec<Q> {
+    fn name(&self) -> &'static str {
+        if Q == '"' {
+            "double-quote-doubled"
+        } else {
+            "quote-doubled"
+        }
+    }
+
+    fn encode(&self, content: &str, _mark: Datamark<'_>) -> String {
+        let (one, two) = Self::quotes();
+        content.replace(&one, &two)
+    }
+
+    fn decode<'b>(&self, body: &'b str, _mark: &str) -> Result<Cow<'b, str>, DecodeError> {
+        let (one, two) = Self::quotes();
+        if !body.contains(&two) {
+            return Ok(Cow::Borrowed(body));
+        }
+        Ok(Cow::Owned(body.replace(&two, &one)))
+    }
+
+    fn faithful(&self, body: &str, content: &str, _mark: Datamark<'_>) -> bool {
+        let (one, two) = Self::quotes();
+        body.replace(&two, &one) == content
+    }
+
+    fn marker(&self) -> Option<MarkerField> {
+        None
+    }
+
+    fn tried_undeclared(&self) -> bool {
+        // Any body with a doubled quote would read so: only a profile, or
+        // `init`'s reading of a literal around the content, declares it.
+        false
+    }
+
+    fn spelling(&self) -> Spelling {
+        Spelling::Loose {
+            quotes: &[],
+            nests_unquoted: false,
+        }
+    }
+
+    fn experiment(&self) -> Option<Experiment> {
+        Some(|framed, content| read_quote_doubled(framed, content, Q))
+    }
+
+    fn model_may_decode(&self) -> bool {
+        false
+    }
+
+    fn catalogue_twin(&self) -> Option<Twin> {
+        None
+    }
+
+    fn quotes_lines(&self) -> bool {
+        false
+    }
+}
+
+/// `init`'s experiment for a quote-doubling codec: a literal of quote `q`
+/// around the content ([`literal_marks`]) that came back with the
+/// content's `q` doubled ([`reads_doubled`]).
+fn read_quote_doubled(framed: &str, content: &str, q: char) -> Option<Reading> {
+    let (one, two) = (q.to_string(), q.to_string().repeat(2));
+    let start = framed.find(&content.replace(&one, &two))?;
+    let end = start + content.len() + content.matches(q).count();
+    let marks = literal_marks(&framed[..start], &framed[end..])?;
+    if marks.quote != one || !reads_doubled(&marks, framed, content) {
+        return None;
+    }
+    Some(Reading {
+        marker: None,
+        replaces: DatamarkReplaces::Spaces,
+        head_suffix: None,
+        note: format!(
+            "body: quote doubled, because the content came back inside the quoted string \
+             literal {:?} … {:?} with each `{q}` of it doubled",
+            marks.open, marks.quote,
+        ),
+    })
+}
+
+/// The `template-literal` codec: the text of a JavaScript template literal
+/// (`` `…` ``), which reads a backslash's escapes as a string literal does
+/// and `` \` `` and `\$` too, and where an un-escaped `${` starts an
+/// interpolation: code, not text, so such a body reads back as no text.
+pub(super) struct TemplateLiteralCodec;
+
+impl Codec for TemplateLiteralCodec {
+    fn name(&self) -> &'static str {
+        "template-literal"
+    }
+
+    fn encode(&self, content: &str, _mark: Datamark<'_>) -> String {
+        // `encode` doubles every backslash first, so these are the only
+        // backslashes before a backtick or a `${`.
+        encode(content).replace('`', "\\`").replace("${", "\\${")
+    }
+
+    fn decode<'b>(&self, body: &'b str, _mark: &str) -> Result<Cow<'b, str>, DecodeError> {
+        if interpolates(body) {
+            return Err(DecodeError::Interpolation);
+        }
+        Ok(Cow::Owned(decode_with(body, template_escape)))
+    }
+
+    fn faithful(&self, body: &str, content: &str, _mark: Datamark<'_>) -> bool {
+        !interpolates(body) && decode_with(body, template_escape) == content
+    }
+
+    fn marker(&self) -> Option<MarkerField> {
+        None
+    }
+
+    fn tried_undeclared(&self) -> bool {
+        // As `string-literal`: only a backtick literal around the content
+        // declares it.
+        false
+    }
+
+    fn spelling(&self) -> Spelling {
+        Spelling::Loose {
+            quotes: &[],
+            nests_unquoted: false,
+        }
+    }
+
+    fn experiment(&self) -> Option<Experiment> {
+        Some(read_template_literal)
+    }
+
+    fn model_may_decode(&self) -> bool {
+        false
+    }
+
+    fn catalogue_twin(&self) -> Option<Twin> {
+        None
+    }
+
+    fn quotes_lines(&self) -> bool {
+        false
+    }
+}
+
+/// Whether `body` holds a `${` no backslash escapes: an odd run of
+/// backslashes before the `$` escapes it, an even one is escaped
+/// backslashes.
+fn interpolates(body: &str) -> bool {
+    body.match_indices("${").any(|(at, _)| {
+        let run = body[..at].bytes().rev().take_while(|&b| b == b'\\').count();
+        run % 2 == 0
+    })
+}
+
+/// A template literal's escape at the start of `after`: a backtick or a
+/// dollar sign as itself, a code point in braces (`\u{1f600}`, as
+/// JavaScript writes one past four digits), else a string literal's
+/// ([`escape`]).
+fn template_escape(after: &str) -> Option<(char, usize)> {
+    if let Some(braced) = after.strip_prefix("u{") {
+        let digits = braced.split('}').next()?;
+        let c = u32::from_str_radix(digits, 16)
+            .ok()
+            .and_then(char::from_u32);
+        let closed = braced.len() > digits.len() && (1..=6).contains(&digits.len());
+        return c.filter(|_| closed).map(|c| (c, digits.len() + 3));
+    }
+    match after.chars().next()? {
+        c @ ('`' | '$') => Some((c, 1)),
+        _ => escape(after),
+    }
+}
+
+/// `init`'s experiment for `template-literal`: a backtick literal around
+/// the content ([`literal_marks`]).
+fn read_template_literal(framed: &str, content: &str) -> Option<Reading> {
+    let (marks, _) = words_around(framed, content)?;
+    if marks.quote != "`" {
+        return None;
+    }
+    Some(Reading {
+        marker: None,
+        replaces: DatamarkReplaces::Spaces,
+        head_suffix: None,
+        note: format!(
+            "body: template-literal, because the content came back inside the template \
+             literal {:?} … {:?}, which a backslash escapes and where `${{` interpolates",
+            marks.open, marks.quote,
+        ),
+    })
+}
+
+/// The literal around the calibration content in `framed`, found by the
+/// content's first and last words (the text between is written escaped),
+/// and the body between them.
+fn words_around<'a>(framed: &'a str, content: &str) -> Option<(LiteralMarks<'a>, &'a str)> {
     let first = content
         .find(|c: char| !c.is_ascii_alphanumeric())
         .map(|end| &content[..end])
@@ -112,10 +326,28 @@ fn read_string_literal(framed: &str, content: &str) -> Option<Reading> {
     let start = framed.rfind(first)?;
     let end = start + framed[start..].find(last)?;
     let marks = literal_marks(&framed[..start], &framed[end..])?;
-    if !reads_backslashes(&marks, framed) {
+    Some((marks, &framed[start..end + last.len()]))
+}
+
+/// `init`'s experiment: a literal around the content ([`literal_marks`])
+/// that reads backslashes ([`reads_backslashes`]) holds the body in this
+/// encoding; the note says how the calibration content's quotes and line
+/// break were written.
+fn read_string_literal(framed: &str, content: &str) -> Option<Reading> {
+    let (marks, body) = words_around(framed, content)?;
+    // A template literal reads `${` too: `template-literal` declares it.
+    // A literal that doubles its quote is a quote-doubling body's; one
+    // whose writer left the content's quote raw escapes nothing of it (a
+    // triple quote may hold one raw, so only a single quote tells).
+    let q = marks.quote;
+    let left_raw = q.len() == 1 && content.contains(q) && !body.contains(&format!("\\{q}"));
+    if q == "`"
+        || left_raw
+        || reads_doubled(&marks, framed, content)
+        || !reads_backslashes(&marks, framed)
+    {
         return None;
     }
-    let body = &framed[start..end + last.len()];
     Some(Reading {
         marker: None,
         replaces: DatamarkReplaces::Spaces,
@@ -248,5 +480,64 @@ mod tests {
         assert_eq!(read_string_literal(literal, content), None);
         let label = "Observation: \"fcbodya1 He said \\\"ok\\\"\\nnext fcbodyz1\"";
         assert_eq!(read_string_literal(label, content), None);
+    }
+
+    #[test]
+    fn a_template_literal_reads_its_escapes_and_refuses_an_interpolation() {
+        let codec = TemplateLiteralCodec;
+        let body = r"a \` \${x} \\ \u{1f600} \u00e9 \n";
+        assert_eq!(
+            codec.decode(body, "").unwrap(),
+            "a ` ${x} \\ \u{1F600} é \n"
+        );
+        // A raw `${`, also after an escaped backslash, is code.
+        for raw in ["a ${x}", r"a \\${x}"] {
+            assert_eq!(
+                codec.decode(raw, ""),
+                Err(DecodeError::Interpolation),
+                "{raw}"
+            );
+        }
+        let text = "`${x}` \\${y} \u{1} é";
+        let written = codec.encode(text, Datamark::from(""));
+        assert!(
+            codec.faithful(&written, text, Datamark::from("")),
+            "{written}"
+        );
+        // A backtick literal is a template's body, not a string literal's.
+        let content = "fcbodya1 said \"ok\" fcbodyz1";
+        let js = "const page = `fcbodya1 said \"ok\" fcbodyz1`;";
+        assert!(read_template_literal(js, content).is_some());
+        assert_eq!(read_string_literal(js, content), None);
+    }
+
+    #[test]
+    fn a_double_quote_doubled_reads_as_one_and_crlf_is_text() {
+        let codec = QuoteDoubledCodec::<'"'>;
+        let body = "say \"\"hi\"\"\r\nnext '' \\";
+        assert_eq!(codec.decode(body, "").unwrap(), "say \"hi\"\r\nnext '' \\");
+        let content = "fcbodya1 He said \"ok\" it's\nnext fcbodyz1";
+        let csv =
+            "\"a\",\"b\"\r\n\"web\",\"fcbodya1 He said \"\"ok\"\" it's\nnext fcbodyz1\",\"x\"\r\n";
+        assert!(read_quote_doubled(csv, content, '"').is_some());
+        assert_eq!(read_quote_doubled(csv, content, '\''), None);
+        // Doubled, not a backslash literal: the note is quote-doubling's
+        // alone; a quote left raw is no backslash literal's either.
+        assert_eq!(read_string_literal(csv, content), None);
+        let raw = csv.replace("\"\"ok\"\"", "\"ok\"");
+        assert_eq!(read_string_literal(&raw, content), None);
+    }
+
+    #[test]
+    fn a_doubled_quote_reads_as_one_and_a_backslash_as_itself() {
+        let codec = QuoteDoubledCodec::<'\''>;
+        let body = r"it''s \n \' ''''";
+        assert_eq!(codec.decode(body, "").unwrap(), r"it's \n \' ''");
+        let content = "fcbodya1 it's \"ok\"\nnext fcbodyz1";
+        let sql = "UPDATE n SET body = 'fcbodya1 it''s \"ok\"\nnext fcbodyz1' WHERE id = 1;";
+        assert!(read_quote_doubled(sql, content, '\'').is_some());
+        // A backslash-escaped quote is no doubled literal.
+        let mysql = "UPDATE n SET body = 'fcbodya1 it\\'s \"ok\"\nnext fcbodyz1' WHERE id = 1;";
+        assert_eq!(read_quote_doubled(mysql, content, '\''), None);
     }
 }

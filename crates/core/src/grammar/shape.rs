@@ -150,6 +150,17 @@ pub trait Shape: Sync {
     fn content_sized_run(&self, _delimiter_text: &str) -> Option<SizedRun> {
         None
     }
+
+    /// Other readings of `delimiters` than the writer's that a reader may
+    /// hold (a standard SQL reader of a literal its writer escapes
+    /// MySQL-style), each with `body` (the content as the writer wrote it)
+    /// rewritten as a writer for that reading writes the same content.
+    /// `init` declares the first one the framing's own reader reads back,
+    /// when that reader rejects its writer's frame: the frame is what its
+    /// reader reads. None by default: the marks read the same either way.
+    fn reader_readings(&self, _delimiters: &Delimiters, _body: &str) -> Vec<(Delimiters, String)> {
+        Vec::new()
+    }
 }
 
 /// A run of a delimiter's text that the framing sizes to the content
