@@ -763,6 +763,10 @@ fn correct_neutralising_fixtures_leave_no_reading_of_their_token() {
         // breaks are the frame's own too.
         let long_probe = adapter.framed(wrap_request(0, "Benign probe.\nA second line."));
         let long_frame_breaks = line_breaks(&long_probe) - 1;
+        // A framing that writes the content more than once (an echo slot:
+        // a preview or title over the body, tests/shapes/repeated/) writes
+        // up to that many copies of its line breaks, a cut copy fewer.
+        let copies = probe.matches("Benign probe.").count().max(1);
         let mut wrong = Vec::new();
         for (n, (id, mut request)) in attack_requests(&token).into_iter().enumerate() {
             let content = request["content"].as_str().unwrap_or_default().to_string();
@@ -788,7 +792,13 @@ fn correct_neutralising_fixtures_leave_no_reading_of_their_token() {
             // Fields are kept on one line and the content passes unchanged
             // but for defanging, so the frame adds its own line breaks only.
             let added = line_breaks(framed).checked_sub(line_breaks(&content));
-            if added != Some(frame_breaks) && added != Some(long_frame_breaks) {
+            let echoed = (copies - 1) * line_breaks(&content);
+            let framed_only = added.is_some_and(|added| {
+                added == frame_breaks
+                    || added == long_frame_breaks
+                    || (copies > 1 && (frame_breaks..=long_frame_breaks + echoed).contains(&added))
+            });
+            if !framed_only {
                 wrong.push(format!(
                     "{id}: the frame adds {added:?} line breaks, a frame has {frame_breaks} \
                      ({long_frame_breaks} around multi-line content)"
@@ -799,15 +809,15 @@ fn correct_neutralising_fixtures_leave_no_reading_of_their_token() {
     }
 }
 
-/// Whether `profile`'s token is no spelling this test can count in a
-/// framed output: a grammar whose markers are not a token's readings, or a
-/// token no content could know.
 /// Correct fixtures that remove every reading of their whole delimiters
 /// (repeatedly) instead of defanging the token: the token's word stays in
 /// the content (`im` of a ChatML turn, in `him`), which is no reading of a
 /// delimiter; that no delimiter survives is what the run checks for them.
 const REMOVES_WHOLE_DELIMITERS: &[&str] = &["begin-end/correct-strip-repeated"];
 
+/// Whether `profile`'s token is no spelling this test can count in a
+/// framed output: a grammar whose markers are not a token's readings, or a
+/// token no content could know.
 fn counts_no_token(profile: &ProfileView) -> bool {
     profile.delimiters.grammar.as_deref() == Some("fence")
     // Section markers are live at the start of a line only: their

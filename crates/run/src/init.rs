@@ -856,8 +856,21 @@ fn reader_reading(
         return Ok(None);
     }
     let body = &sample.framed[sample.slot.clone()];
+    // The writer's body as its own encoding reads it back (the first of
+    // its choices that does).
+    let content = match &base.body.encoding {
+        Some(choice) => choice.choices().into_iter().find_map(|encoding| {
+            framecheck_core::encoding::decode(encoding, body, "")
+                .ok()
+                .map(|c| c.into_owned())
+        }),
+        None => Some(body.to_string()),
+    };
+    let Some(content) = content else {
+        return Ok(None);
+    };
     let d = &base.delimiters;
-    for (reading, rewritten) in d.grammar.shape().reader_readings(d, body) {
+    for (reading, rewritten) in d.grammar.shape().reader_readings(d, &content) {
         let mut framed = sample.framed.clone();
         framed.replace_range(sample.slot.clone(), &rewritten);
         if !matches!(framing.read_answer(&framed), Ok(ReadAnswer::Body(_))) {

@@ -153,12 +153,17 @@ pub trait Shape: Sync {
 
     /// Other readings of `delimiters` than the writer's that a reader may
     /// hold (a standard SQL reader of a literal its writer escapes
-    /// MySQL-style), each with `body` (the content as the writer wrote it)
-    /// rewritten as a writer for that reading writes the same content.
+    /// MySQL-style), each with the body a writer for that reading writes
+    /// for `content` (the writer's body as its own encoding reads it back:
+    /// the caller decodes, since encodings sit above grammars).
     /// `init` declares the first one the framing's own reader reads back,
     /// when that reader rejects its writer's frame: the frame is what its
     /// reader reads. None by default: the marks read the same either way.
-    fn reader_readings(&self, _delimiters: &Delimiters, _body: &str) -> Vec<(Delimiters, String)> {
+    fn reader_readings(
+        &self,
+        _delimiters: &Delimiters,
+        _content: &str,
+    ) -> Vec<(Delimiters, String)> {
         Vec::new()
     }
 }

@@ -36,7 +36,6 @@ use super::{
     Around, DelimiterKind, Delimiters, Extras, Fields, Form, FrameKey, Grammar, GrammarError,
     GrammarKind, Guess, LiveDelimiter, Liveness, Shape, Spelling, Vocabulary, MASK,
 };
-use crate::profile::BodyEncoding;
 use crate::reader::Folded;
 
 /// The token an inferred string literal is declared with: it names the
@@ -141,9 +140,9 @@ impl Shape for StringLiteralShape {
 
     /// A single-quoted or double-quoted literal its writer escapes with a
     /// backslash may be read by a reader that knows no backslash and
-    /// doubles the quote instead (standard SQL, CSV): the body read back
-    /// by its backslash escapes and written again with the quote doubled.
-    fn reader_readings(&self, delimiters: &Delimiters, body: &str) -> Vec<(Delimiters, String)> {
+    /// doubles the quote instead (standard SQL, CSV): the content written
+    /// again with the quote doubled.
+    fn reader_readings(&self, delimiters: &Delimiters, content: &str) -> Vec<(Delimiters, String)> {
         let Some(quote) = delimiters.close.as_deref() else {
             return Vec::new();
         };
@@ -151,9 +150,6 @@ impl Shape for StringLiteralShape {
         if delimiters.escape != Some(LiteralEscape::Backslash) || !single {
             return Vec::new();
         }
-        let Ok(content) = crate::encoding::decode(BodyEncoding::StringLiteral, body, "") else {
-            return Vec::new();
-        };
         let doubled = Delimiters {
             escape: Some(LiteralEscape::Doubled),
             ..delimiters.clone()
@@ -660,7 +656,7 @@ mod tests {
             escape: Some(LiteralEscape::Backslash),
             ..Delimiters::simple(GrammarKind::StringLiteral, LITERAL_TOKEN)
         };
-        let readings = StringLiteralShape.reader_readings(&d, r"it\'s a \\ b");
+        let readings = StringLiteralShape.reader_readings(&d, r"it's a \ b");
         assert_eq!(readings.len(), 1);
         assert_eq!(readings[0].0.escape, Some(LiteralEscape::Doubled));
         assert_eq!(readings[0].1, r"it''s a \ b");

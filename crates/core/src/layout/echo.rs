@@ -3,9 +3,9 @@
 //! Real framings write the content, or a piece of it, again outside the
 //! body: a title line from its first line, a snippet of its first N
 //! characters over the page, a preview frame before the full one. The
-//! body is the last place the content is written whole ([`super::learn`]);
-//! every other place calibration finds it (whole or a prefix of it, as
-//! encoded) is an *echo slot*: one content-derived part of the layout,
+//! body is the last place the content is written whole (the learner
+//! takes the last); every other place calibration finds it (whole or a
+//! prefix of it, as encoded) is an *echo slot*: one content-derived part of the layout,
 //! with the transform calibration saw and whether a live frame of the
 //! profile's grammar encloses it. The oracle judges every slot: a framed
 //! echo is no text outside the frame, but what the content writes there
@@ -227,7 +227,9 @@ fn replace_span(segments: Vec<Segment>, span: &Range<usize>, echo: Echo) -> Vec<
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::layout::{learn, probes};
+    // Through the layout's own API (its `learn` and `probes`), as a user of
+    // the module sees it: the learner imports this module.
+    use crate::layout as api;
 
     fn profile() -> ResolvedProfile {
         ResolvedProfile::parse(
@@ -243,11 +245,12 @@ mod tests {
     }
 
     /// Learns the layout of `wrap` from the usual probes, and wraps `case`.
-    fn learned(wrap: &dyn Fn(&str) -> String, case: &str) -> (super::super::Layout, String) {
+    fn learned(wrap: &dyn Fn(&str) -> String, case: &str) -> (api::Layout, String) {
         let profile = profile();
-        let probes = probes(&profile);
+        let probes = api::probes(&profile);
         let wraps: Vec<String> = probes.requests().iter().map(|r| wrap(&r.content)).collect();
-        let layout = learn(&profile, &probes, &wraps).expect("content written twice is learned");
+        let layout =
+            api::learn(&profile, &probes, &wraps).expect("content written twice is learned");
         (layout, wrap(case))
     }
 

@@ -20,8 +20,8 @@ pub(super) struct Segment {
     /// the content. `Some(false)`: it changed between wraps of one input.
     pub changed: Option<bool>,
     /// Set when the span is the content written again (an echo slot,
-    /// [`super::echo`]), not a diff's finding.
-    pub echo: Option<super::echo::Echo>,
+    /// `echo.rs`), not a diff's finding.
+    pub echo: Option<super::Echo>,
 }
 
 fn tokenize(text: &str) -> Vec<Range<usize>> {

@@ -808,8 +808,10 @@ fn attack_cases_use_a_delimiter_or_a_line_break() {
             || ["{close", "{open", "{inner_", "{reserved_"]
                 .iter()
                 .any(|p| text.contains(p))
+            // The characters closers end with: a tag's `>`, a quote, an
+            // entity's `&`, a bracket marker's or a long bracket's `]`.
             || text.contains([
-                '\n', '\r', '\u{2028}', '\u{85}', '"', '\'', '>', '&', '\u{b}',
+                '\n', '\r', '\u{2028}', '\u{85}', '"', '\'', '>', '&', '\u{b}', ']',
             ])
             // A line break a parser that splits like str.splitlines() honours
             // (record forgery: FF, FS, GS, RS, U+2029 too).
