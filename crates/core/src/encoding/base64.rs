@@ -6,8 +6,7 @@ use std::borrow::Cow;
 
 use ::base64::Engine as _;
 
-use super::codec::{Codec, Experiment, Spelling, Twin};
-use super::declared::MarkerField;
+use super::codec::{Codec, Experiment, Spelling};
 use super::{Datamark, DecodeError};
 
 /// The `base64` codec.
@@ -37,10 +36,6 @@ impl Codec for Base64Codec {
             .is_ok_and(|decoded| decoded == content)
     }
 
-    fn marker(&self) -> Option<MarkerField> {
-        None
-    }
-
     fn tried_undeclared(&self) -> bool {
         true
     }
@@ -56,14 +51,6 @@ impl Codec for Base64Codec {
     }
 
     fn model_may_decode(&self) -> bool {
-        false
-    }
-
-    fn catalogue_twin(&self) -> Option<Twin> {
-        None
-    }
-
-    fn quotes_lines(&self) -> bool {
         false
     }
 }

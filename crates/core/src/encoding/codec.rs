@@ -81,8 +81,10 @@ pub trait Codec: Sync {
     fn faithful(&self, body: &str, content: &str, mark: Datamark<'_>) -> bool;
 
     /// The profile field the encoding reads (`body.datamark`,
-    /// `body.line_prefix`), if any.
-    fn marker(&self) -> Option<MarkerField>;
+    /// `body.line_prefix`), if any; none by default.
+    fn marker(&self) -> Option<MarkerField> {
+        None
+    }
 
     /// Whether calibration may try the encoding where no profile declares
     /// it: one whose marker could be any text is tried only where a
@@ -106,15 +108,20 @@ pub trait Codec: Sync {
     /// A body declaring this encoding ([`Twin`]), when the catalogue has
     /// cases only a body in it invites (`requires: [line-prefix]`): the
     /// catalogue's id lock instantiates it so those cases are locked
-    /// whether or not a committed target uses the encoding.
-    fn catalogue_twin(&self) -> Option<Twin>;
+    /// whether or not a committed target uses the encoding. None by
+    /// default: the generic cases cover it.
+    fn catalogue_twin(&self) -> Option<Twin> {
+        None
+    }
 
     /// Whether the encoding quotes the content line by line, so that a
     /// line it lets the content start without its marker has left the
     /// quote: the oracle's `quote.escape` check (its row and its module
     /// under `oracle/checks`, which sit above this module and so are not
-    /// named here) holds such a body to it.
-    fn quotes_lines(&self) -> bool;
+    /// named here) holds such a body to it. False by default.
+    fn quotes_lines(&self) -> bool {
+        false
+    }
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@
 
 use std::borrow::Cow;
 
-use super::codec::{Codec, Experiment, Reading, Spelling, Twin};
+use super::codec::{Codec, Experiment, Reading, Spelling};
 use super::declared::{DatamarkReplaces, MarkerField};
 use super::{Datamark, DecodeError};
 
@@ -53,14 +53,6 @@ impl Codec for DatamarkCodec {
     }
 
     fn model_may_decode(&self) -> bool {
-        false
-    }
-
-    fn catalogue_twin(&self) -> Option<Twin> {
-        None
-    }
-
-    fn quotes_lines(&self) -> bool {
         false
     }
 }

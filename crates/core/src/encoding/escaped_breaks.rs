@@ -43,7 +43,7 @@
 use std::borrow::Cow;
 
 use super::codec::{Codec, Experiment, Reading, Spelling, Twin};
-use super::declared::{DatamarkReplaces, MarkerField};
+use super::declared::DatamarkReplaces;
 use super::{Datamark, DecodeError};
 use crate::reader::UNICODE_LINE_BREAKS;
 
@@ -70,10 +70,6 @@ impl Codec for EscapedBreaksCodec {
         decode(body) == content
     }
 
-    fn marker(&self) -> Option<MarkerField> {
-        None
-    }
-
     fn tried_undeclared(&self) -> bool {
         // One spelling per content and no marker: the learner's search
         // can find it where a profile leaves the encoding undeclared.
@@ -98,10 +94,6 @@ impl Codec for EscapedBreaksCodec {
         // The catalogue's line-break cases (a lone CR, U+2028, NEL, VT and
         // FF before the closer) are every grammar's already.
         None
-    }
-
-    fn quotes_lines(&self) -> bool {
-        false
     }
 }
 

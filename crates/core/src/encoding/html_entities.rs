@@ -9,8 +9,7 @@
 
 use std::borrow::Cow;
 
-use super::codec::{Codec, Experiment, Spelling, Twin};
-use super::declared::MarkerField;
+use super::codec::{Codec, Experiment, Spelling};
 use super::{Datamark, DecodeError};
 use crate::grammar::entities::decode_entities;
 
@@ -34,10 +33,6 @@ impl Codec for HtmlEntitiesCodec {
         decode_entities(body) == content
     }
 
-    fn marker(&self) -> Option<MarkerField> {
-        None
-    }
-
     fn tried_undeclared(&self) -> bool {
         true
     }
@@ -55,14 +50,6 @@ impl Codec for HtmlEntitiesCodec {
 
     fn model_may_decode(&self) -> bool {
         true
-    }
-
-    fn catalogue_twin(&self) -> Option<Twin> {
-        None
-    }
-
-    fn quotes_lines(&self) -> bool {
-        false
     }
 }
 

@@ -11,8 +11,8 @@
 
 use std::borrow::Cow;
 
-use super::codec::{Codec, Experiment, Reading, Spelling, Twin};
-use super::declared::{DatamarkReplaces, MarkerField};
+use super::codec::{Codec, Experiment, Reading, Spelling};
+use super::declared::DatamarkReplaces;
 use super::{Datamark, DecodeError};
 use crate::grammar::json_document::holds_string;
 
@@ -54,10 +54,6 @@ impl Codec for JsonStringCodec {
             .is_ok_and(|decoded| decoded == content)
     }
 
-    fn marker(&self) -> Option<MarkerField> {
-        None
-    }
-
     fn tried_undeclared(&self) -> bool {
         true
     }
@@ -75,14 +71,6 @@ impl Codec for JsonStringCodec {
     }
 
     fn model_may_decode(&self) -> bool {
-        false
-    }
-
-    fn catalogue_twin(&self) -> Option<Twin> {
-        None
-    }
-
-    fn quotes_lines(&self) -> bool {
         false
     }
 }

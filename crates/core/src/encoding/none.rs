@@ -3,8 +3,7 @@
 
 use std::borrow::Cow;
 
-use super::codec::{Codec, Experiment, Spelling, Twin};
-use super::declared::MarkerField;
+use super::codec::{Codec, Experiment, Spelling};
 use super::{Datamark, DecodeError};
 
 /// The `none` codec.
@@ -28,10 +27,6 @@ impl Codec for NoneCodec {
         body == content
     }
 
-    fn marker(&self) -> Option<MarkerField> {
-        None
-    }
-
     fn tried_undeclared(&self) -> bool {
         true
     }
@@ -45,14 +40,6 @@ impl Codec for NoneCodec {
     }
 
     fn model_may_decode(&self) -> bool {
-        false
-    }
-
-    fn catalogue_twin(&self) -> Option<Twin> {
-        None
-    }
-
-    fn quotes_lines(&self) -> bool {
         false
     }
 }

@@ -17,8 +17,7 @@ use std::borrow::Cow;
 
 use percent_encoding::{percent_decode_str, utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 
-use super::codec::{Codec, Experiment, Spelling, Twin};
-use super::declared::MarkerField;
+use super::codec::{Codec, Experiment, Spelling};
 use super::{Datamark, DecodeError};
 
 /// What the canonical writer escapes: everything but RFC 3986's
@@ -54,10 +53,6 @@ impl Codec for PercentCodec {
             .is_ok_and(|decoded| decoded == content)
     }
 
-    fn marker(&self) -> Option<MarkerField> {
-        None
-    }
-
     fn tried_undeclared(&self) -> bool {
         true
     }
@@ -77,14 +72,6 @@ impl Codec for PercentCodec {
         // `%3C` is no bracket a model reads as one the way it reads `&lt;`
         // in markup: like base64, the escapes are opaque to a reader that
         // does not decode them.
-        false
-    }
-
-    fn catalogue_twin(&self) -> Option<Twin> {
-        None
-    }
-
-    fn quotes_lines(&self) -> bool {
         false
     }
 }

@@ -4,8 +4,7 @@
 
 use std::borrow::Cow;
 
-use super::codec::{Codec, Experiment, Spelling, Twin};
-use super::declared::MarkerField;
+use super::codec::{Codec, Experiment, Spelling};
 use super::{python, Datamark, DecodeError};
 
 /// The `python-literal` codec.
@@ -28,10 +27,6 @@ impl Codec for PythonLiteralCodec {
         python::decode(body).is_ok_and(|decoded| decoded == content)
     }
 
-    fn marker(&self) -> Option<MarkerField> {
-        None
-    }
-
     fn tried_undeclared(&self) -> bool {
         true
     }
@@ -49,14 +44,6 @@ impl Codec for PythonLiteralCodec {
     }
 
     fn model_may_decode(&self) -> bool {
-        false
-    }
-
-    fn catalogue_twin(&self) -> Option<Twin> {
-        None
-    }
-
-    fn quotes_lines(&self) -> bool {
         false
     }
 }

@@ -39,8 +39,8 @@
 
 use std::borrow::Cow;
 
-use super::codec::{Codec, Experiment, Reading, Spelling, Twin};
-use super::declared::{DatamarkReplaces, MarkerField};
+use super::codec::{Codec, Experiment, Reading, Spelling};
+use super::declared::DatamarkReplaces;
 use super::escaped_breaks::{code_point, decode_with, surrogate_pair};
 use super::{Datamark, DecodeError};
 use crate::grammar::string_literal::LiteralMarks;
@@ -69,10 +69,6 @@ impl Codec for StringLiteralCodec {
         decode(body) == content
     }
 
-    fn marker(&self) -> Option<MarkerField> {
-        None
-    }
-
     fn tried_undeclared(&self) -> bool {
         // A backslash reading of any body would take every escape-like
         // text for an escape: only a profile, or `init`'s reading of a
@@ -94,14 +90,6 @@ impl Codec for StringLiteralCodec {
     }
 
     fn model_may_decode(&self) -> bool {
-        false
-    }
-
-    fn catalogue_twin(&self) -> Option<Twin> {
-        None
-    }
-
-    fn quotes_lines(&self) -> bool {
         false
     }
 }
@@ -144,10 +132,6 @@ impl<const Q: char> Codec for QuoteDoubledCodec<Q> {
         body.replace(&two, &one) == content
     }
 
-    fn marker(&self) -> Option<MarkerField> {
-        None
-    }
-
     fn tried_undeclared(&self) -> bool {
         // Any body with a doubled quote would read so: only a profile, or
         // `init`'s reading of a literal around the content, declares it.
@@ -166,14 +150,6 @@ impl<const Q: char> Codec for QuoteDoubledCodec<Q> {
     }
 
     fn model_may_decode(&self) -> bool {
-        false
-    }
-
-    fn catalogue_twin(&self) -> Option<Twin> {
-        None
-    }
-
-    fn quotes_lines(&self) -> bool {
         false
     }
 }
@@ -229,10 +205,6 @@ impl Codec for TemplateLiteralCodec {
         !interpolates(body) && decode_with(body, template_escape) == content
     }
 
-    fn marker(&self) -> Option<MarkerField> {
-        None
-    }
-
     fn tried_undeclared(&self) -> bool {
         // As `string-literal`: only a backtick literal around the content
         // declares it.
@@ -251,14 +223,6 @@ impl Codec for TemplateLiteralCodec {
     }
 
     fn model_may_decode(&self) -> bool {
-        false
-    }
-
-    fn catalogue_twin(&self) -> Option<Twin> {
-        None
-    }
-
-    fn quotes_lines(&self) -> bool {
         false
     }
 }
